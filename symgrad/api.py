@@ -1,0 +1,297 @@
+"""The user-facing transforms: ``compile``, ``grad``, ``value_and_grad``, ``inspect``.
+
+Input: Python functions and call arguments. Output: ``CompiledFunction`` objects that trace once
+per signature (shapes, dtypes, structure, static values), keep one ``Specialization`` per
+signature, and run the compiled C with NumPy arrays in and out. Called with tensors that are
+being traced or that require grad, a compiled function runs its Python body instead, so
+transforms compose: ``grad(grad(f))``, a compiled function called inside another.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from . import config, state
+from .autodiff import function_class, run_backward
+from .ir import format_graph
+from .pytree import flatten, unflatten
+from .runtime import Specialization
+from .tensor import Tensor, as_tensor, full_like_of
+from .trace import leaf_spec, param_names, trace
+
+
+class CompiledFunction:
+    """``fn`` compiled to C, one specialization per argument signature."""
+
+    def __init__(self, fn: Callable, static_argnums: Sequence[int] = (),
+                 static_argnames: Sequence[str] = (), name: str | None = None):
+        if isinstance(fn, CompiledFunction):
+            static_argnums = tuple(static_argnums) or fn.static_argnums
+            static_argnames = tuple(static_argnames) or fn.static_argnames
+            fn = fn.fn
+        if not callable(fn):
+            raise TypeError(f"symgrad.compile expects a function, got {type(fn).__name__}")
+        self.fn = fn
+        self.static_argnums = tuple(static_argnums) if not isinstance(static_argnums, int) \
+            else (static_argnums,)
+        self.static_argnames = (static_argnames,) if isinstance(static_argnames, str) \
+            else tuple(static_argnames)
+        self.name = name or getattr(fn, "__name__", "fn")
+        self._specs: dict = {}
+        self._last = None
+        functools.update_wrapper(self, fn)
+
+    # -------------------------------------------------------------- signatures
+    def _split(self, args: tuple, kwargs: dict):
+        """Separate static from dynamic arguments; returns (key parts, leaves, rebuild)."""
+        static_pos = {i if i >= 0 else len(args) + i for i in self.static_argnums}
+        for i in static_pos:
+            if i >= len(args):
+                raise TypeError(f"{self.name}: static_argnums names argument {i}, but only "
+                                f"{len(args)} positional arguments were passed")
+        dyn_args = [a for i, a in enumerate(args) if i not in static_pos]
+        dyn_kwargs = {k: v for k, v in kwargs.items() if k not in self.static_argnames}
+        statics = tuple((i, args[i]) for i in sorted(static_pos)) + \
+            tuple(sorted((k, v) for k, v in kwargs.items() if k in self.static_argnames))
+        try:
+            hash(statics)
+        except TypeError:
+            raise TypeError(f"{self.name}: static arguments must be hashable; got "
+                            f"{statics!r}") from None
+        names = param_names(self.fn, len(args))
+        paths: list = []
+        leaves, tree = flatten((tuple(dyn_args), dyn_kwargs), "", paths)
+        dyn_names = [n for i, n in enumerate(names) if i not in static_pos]
+
+        def leaf_name(p: str) -> str:
+            # "[0][2]['w']" -> the parameter name + the rest of the path
+            if p.startswith("[0]["):
+                pos, rest = p[4:].split("]", 1)
+                return dyn_names[int(pos)] + rest
+            if p.startswith("[1]["):
+                key, rest = p[4:].split("]", 1)
+                return key.strip("'\"") + rest
+            return p
+
+        def rebuild(new_leaves):
+            (d_args, d_kwargs) = unflatten(tree, new_leaves)
+            it = iter(d_args)
+            full = [args[i] if i in static_pos else next(it) for i in range(len(args))]
+            kw = dict(kwargs)
+            kw.update(d_kwargs)
+            return full, kw
+        return statics, tree, leaves, [leaf_name(p) for p in paths], rebuild
+
+    def specialize(self, *args: Any, **kwargs: Any) -> tuple[Specialization, list]:
+        """The specialization for these arguments (traced and built on a miss)."""
+        statics, tree, leaves, names, rebuild = self._split(args, kwargs)
+        specs = [leaf_spec(v, n) for v, n in zip(leaves, names)]
+        key = (tree, statics, tuple((s.shape, s.dtype, s.python) for s in specs))
+        spec = self._specs.get(key)
+        if spec is None:
+            config.debug(1, "%s %s: %s", "recompile" if self._specs else "compile", self.name,
+                         _why(self._last, key, names))
+            traced = trace(self.fn, specs, rebuild, self.name)
+            spec = Specialization(traced, self.name)
+            self._specs[key] = spec
+        self._last = key
+        self._last_spec = spec
+        return spec, leaves
+
+    # -------------------------------------------------------------- calling
+    def __call__(self, *args: Any, **kwargs: Any):
+        leaves, _ = flatten((args, kwargs))
+        if any(isinstance(v, Tensor) and (v.is_traced or v.requires_grad) for v in leaves):
+            return self.fn(*args, **kwargs)   # inside a trace or an eager autograd graph
+        spec, leaves = self.specialize(*args, **kwargs)
+        outs = spec.run([v._value if isinstance(v, Tensor) else v for v in leaves])
+        return unflatten(spec.traced.out_tree, outs)
+
+    @property
+    def c_source(self) -> str:
+        """The C text of the most recently used specialization."""
+        if self._last is None:
+            raise RuntimeError(f"{self.name} has not been called yet: call it (or use "
+                               f"symgrad.inspect(f, *args)) to trace a specialization")
+        return self._last_spec.c_source
+
+    def __repr__(self) -> str:
+        return f"<symgrad.CompiledFunction {self.name} ({len(self._specs)} specializations)>"
+
+
+def _why(last, key, names) -> str:
+    if last is None:
+        return "first call"
+    (t0, s0, a0), (t1, s1, a1) = last, key
+    if t0 != t1:
+        return f"argument structure {t0.describe()} -> {t1.describe()}"
+    if s0 != s1:
+        return f"static arguments {s0!r} -> {s1!r}"
+    for name, x, y in zip(names, a0, a1):
+        if x != y:
+            what = "shape" if x[0] != y[0] else "dtype" if x[1] != y[1] else "kind"
+            fmt = {"shape": lambda s: s[0], "dtype": lambda s: s[1].name,
+                   "kind": lambda s: s[2]}[what]
+            return f"arg {name} {what} {fmt(x)} -> {fmt(y)}"
+    return "new signature"
+
+
+def compile(fn: Callable | None = None, *, static_argnums: Sequence[int] = (),  # noqa: A001
+            static_argnames: Sequence[str] = ()):
+    """Decorator: trace ``fn`` at its first call per signature and run it as compiled C."""
+    if fn is None:
+        return lambda f: CompiledFunction(f, static_argnums, static_argnames)
+    return CompiledFunction(fn, static_argnums, static_argnames)
+
+
+# ------------------------------------------------------------------ gradient transforms
+
+_Alias = function_class("AliasBackward0")
+
+
+def _differentiable_leaf(t: Any, where: str) -> Tensor:
+    """A tensor to differentiate with respect to, sharing ``t``'s value or node.
+
+    If ``t`` already requires grad (an outer transform differentiates through this one), the
+    new tensor is an alias whose backward passes the cotangent on to ``t``; else a fresh leaf.
+    """
+    t = as_tensor(t) if not isinstance(t, Tensor) else t
+    if not t.dtype.is_floating:
+        raise TypeError(f"grad requires floating point inputs, but {where} is {t.dtype.name}")
+    if t.requires_grad:
+        out = Tensor(t._value, t._node)
+        out._requires_grad = True
+        out.grad_fn = _Alias(lambda g, o, ins: (g,), (t,), None, False,
+                             ((t._grad_edge(), 0),), ((t.shape, t.dtype),), None)
+        return out
+    out = Tensor(t._value, t._node)
+    out._requires_grad = True
+    return out
+
+
+def _value_and_grad_body(fn: Callable, argnums, has_aux: bool, name: str):
+    single = isinstance(argnums, int)
+    nums = (argnums,) if single else tuple(argnums)
+
+    def body(*args, **kwargs):
+        args = list(args)
+        for i in nums:
+            if i >= len(args):
+                raise TypeError(f"{name}: argnums={argnums!r} but only {len(args)} positional "
+                                f"arguments were passed")
+        diff_leaves, trees = [], []
+        for i in nums:
+            leaves, tree = flatten(args[i])
+            leaves = [_differentiable_leaf(v, f"argument {i}") for v in leaves]
+            args[i] = unflatten(tree, leaves)
+            diff_leaves.append(leaves)
+            trees.append(tree)
+        with state.enable_grad():
+            out = fn(*args, **kwargs)
+        aux = None
+        if has_aux:
+            if not (isinstance(out, (tuple, list)) and len(out) == 2):
+                raise TypeError(f"{name}: has_aux=True requires the function to return a pair "
+                                f"(output, aux)")
+            out, aux = out
+        out = as_tensor(out)
+        if out.ndim != 0 or not out.dtype.is_floating:
+            raise TypeError(f"grad of {name} requires a real scalar output (a 0-d float "
+                            f"tensor), got shape {tuple(out.shape)} and dtype {out.dtype.name}; "
+                            f"reduce it (e.g. .sum()) or use out.backward(gradient)")
+        trace_ = state.current_trace()
+        if trace_ is not None and trace_.forward_outputs is None:
+            trace_.forward_outputs = [out.node]
+        flat = [t for group in diff_leaves for t in group]
+        if out.requires_grad:
+            seed = full_like_of(out, 1.0)
+            grads = run_backward([(out, seed)], retain_graph=True, create_graph=True,
+                                 inputs=flat)
+        else:
+            grads = [None] * len(flat)
+        grads = [g if g is not None else _zeros(t) for g, t in zip(grads, flat)]
+        grouped, k = [], 0
+        for leaves, tree in zip(diff_leaves, trees):
+            grouped.append(unflatten(tree, grads[k:k + len(leaves)]))
+            k += len(leaves)
+        g = grouped[0] if single else tuple(grouped)
+        value = (out, aux) if has_aux else out
+        return value, g
+    return body
+
+
+def _zeros(t: Tensor) -> Tensor:
+    """The gradient of an output that does not depend on ``t``."""
+    return full_like_of(t, 0.0)
+
+
+def value_and_grad(fn: Callable, argnums: int | Sequence[int] = 0,
+                   has_aux: bool = False) -> CompiledFunction:
+    """A compiled function returning ``(fn(*args), d fn / d args[argnums])``."""
+    inner = fn.fn if isinstance(fn, CompiledFunction) else fn
+    name = getattr(inner, "__name__", "fn")
+    body = _value_and_grad_body(inner, argnums, has_aux, name)
+    functools.update_wrapper(body, inner)
+    body.__name__ = f"value_and_grad_{name}"
+    statics = (fn.static_argnums, fn.static_argnames) if isinstance(fn, CompiledFunction) \
+        else ((), ())
+    return CompiledFunction(body, *statics, name=f"value_and_grad_{name}")
+
+
+def grad(fn: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False
+         ) -> CompiledFunction:
+    """A compiled function returning ``d fn / d args[argnums]`` (and aux with ``has_aux``)."""
+    inner = fn.fn if isinstance(fn, CompiledFunction) else fn
+    name = getattr(inner, "__name__", "fn")
+    vg = _value_and_grad_body(inner, argnums, has_aux, name)
+
+    def body(*args, **kwargs):
+        value, g = vg(*args, **kwargs)
+        return (g, value[1]) if has_aux else g
+    functools.update_wrapper(body, inner)
+    body.__name__ = f"grad_{name}"
+    statics = (fn.static_argnums, fn.static_argnames) if isinstance(fn, CompiledFunction) \
+        else ((), ())
+    return CompiledFunction(body, *statics, name=f"grad_{name}")
+
+
+# ------------------------------------------------------------------ inspection
+
+class Inspection:
+    """What a compiled function becomes for some arguments, stage by stage."""
+
+    def __init__(self, spec: Specialization):
+        self.spec = spec
+        traced = spec.traced
+        self.traced_ir = format_graph(traced.forward or traced.graph)
+        self.adjoint_ir = format_graph(traced.graph) if traced.forward is not None else None
+        self.passes = list(spec.stages)
+        self.optimized_ir = format_graph(spec.graph)
+        self.c_source = spec.c_source
+        self.node_counts = (len(traced.graph.nodes()), len(spec.graph.nodes()))
+
+    def __str__(self) -> str:
+        parts = [("traced IR", self.traced_ir)]
+        if self.adjoint_ir is not None:
+            parts.append(("adjoint IR (value and gradients)", self.adjoint_ir))
+        parts += self.passes
+        parts.append((f"optimized IR ({self.node_counts[0]} -> {self.node_counts[1]} nodes)",
+                      self.optimized_ir))
+        parts.append(("C", self.c_source))
+        return "\n\n".join(f"===== {title} =====\n{text}" for title, text in parts)
+
+    __repr__ = __str__
+
+
+def inspect(fn: Callable, *args: Any, print_: bool = True, **kwargs: Any) -> Inspection:
+    """Trace, optimize and generate C for ``fn`` at these arguments, without running it;
+    print every stage (traced IR, adjoint IR, IR after each pass that changed it, C)."""
+    cf = fn if isinstance(fn, CompiledFunction) else CompiledFunction(fn)
+    spec, _ = cf.specialize(*args, **kwargs)
+    report = Inspection(spec)
+    if print_:
+        print(report)
+    return report

@@ -1,0 +1,352 @@
+"""Code generation: loop IR -> one C99 translation unit, through the Jinja2 templates.
+
+Input: a ``Program`` (lower.py). Output: ``CSource`` (the C text, the entry point's name and
+its cffi declaration). Python makes every decision (loop nests, index arithmetic, statement
+text via the SymPy C printer); the templates in ``templates/`` hold only layout. The text is a
+pure function of the program: same graph, same bytes. Every statement carries a comment naming
+the user's ``file.py:line`` and the op. It must not compile or load anything.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+
+from .cprinter import c_expr, c_literal
+from .ir import Node
+from .lower import IndexKernel, Literal, LoopKernel, MatmulKernel, Program, View
+from .ops import get
+
+# Below this many multiply-adds a plain loop beats the BLAS call's fixed cost.
+BLAS_MIN_FLOPS = 8192
+
+
+@dataclass(frozen=True)
+class CSource:
+    text: str
+    entry: str
+    cdef: str
+
+
+@functools.lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    """The template environment: the installed package's templates, or the source tree's."""
+    try:
+        root = importlib.resources.files("symgrad.templates")
+        path = Path(str(root))
+        if not (path / "module.c.j2").is_file():
+            raise FileNotFoundError
+    except (ModuleNotFoundError, FileNotFoundError, TypeError):
+        path = Path(__file__).resolve().parent.parent / "templates"
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(path)),
+                              undefined=jinja2.StrictUndefined, trim_blocks=True,
+                              lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
+
+
+def comment_text(text: str) -> str:
+    """Make any text safe inside a C block comment: printable ASCII, no comment delimiters."""
+    text = text.encode("ascii", "backslashreplace").decode("ascii")
+    text = "".join(ch if 32 <= ord(ch) < 127 else " " for ch in text)
+    return text.replace("*/", "*\\/").replace("/*", "/\\*")
+
+
+def c_identifier(name: str) -> str:
+    ident = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    return ident if ident and not ident[0].isdigit() else f"f_{ident}"
+
+
+# ------------------------------------------------------------------ shared helpers
+
+def _index(view: View, dims: list) -> str:
+    """C index expression of ``view`` for loop variables ``dims`` [(var, dim)]."""
+    terms = [str(view.offset)] if view.offset else []
+    for var, d in dims:
+        s = view.strides[d]
+        if s == 0 or view.shape[d] == 1:
+            continue
+        terms.append(var if s == 1 else f"{var}*{s}")
+    return " + ".join(terms) or "0"
+
+
+def _collapse(shape: tuple, views: list, groups: list) -> list:
+    """Loop dims after dropping size-1 dims and merging dims that are contiguous in every
+    view (and in the same reduce group). Returns a list of (extent, [strides per view])."""
+    dims = [(shape[d], [v.strides[d] for v in views], groups[d])
+            for d in range(len(shape)) if shape[d] != 1]
+    merged: list = []
+    for ext, strides, grp in dims:
+        if merged:
+            pext, pstrides, pgrp = merged[-1]
+            if pgrp == grp and all(ps == s * ext for ps, s in zip(pstrides, strides)):
+                merged[-1] = (pext * ext, strides, grp)
+                continue
+        merged.append((ext, strides, grp))
+    return merged
+
+
+class _Emitter:
+    def __init__(self, program: Program):
+        self.program = program
+        self.env = environment()
+
+    def loc_comment(self, node: Node) -> str:
+        loc = self.program.locs.get(node)
+        if loc is None:
+            return node.op
+        text = f"{loc}: {loc.text}" if loc.text else str(loc)
+        return comment_text(f"{text}  [{node.op}]")
+
+    def arg(self, a, loads_c: list, ctype: str) -> str:
+        if isinstance(a, Literal):
+            return c_literal(a.value, a.dtype.ctype)
+        if isinstance(a, tuple):
+            return loads_c[a[1]]
+        return a
+
+    def stmt(self, node: Node, args: list) -> str:
+        op = get(node.op)
+        in_ctype = node.inputs[-1].dtype.ctype if node.inputs else node.dtype.ctype
+        if node.op == "cast":
+            if node.dtype.name == "bool":
+                return f"({args[0]} != 0)"
+            return f"({node.dtype.ctype})({args[0]})"
+        import sympy
+        names = {sym: sympy.Symbol(f"__a{i}") for i, sym in enumerate(op.symbols)}
+        expr = op.expr.xreplace(names)
+        mapping = {sympy.Symbol(f"__a{i}"): a for i, a in enumerate(args)}
+        return c_expr(expr, in_ctype, mapping)
+
+    # -------------------------------------------------------------- loop kernels
+    def loop(self, number: int, k: LoopKernel) -> str:
+        views = k.loads + [k.out]
+        reduced = set(k.reduce_axes) if k.reduce else set()
+        groups = [d in reduced for d in range(len(k.shape))]
+        dims = _collapse(k.shape, views, groups)
+        if any(ext == 0 for ext, _, _ in dims) and not k.reduce:
+            return ""
+        flat_views = []
+        for i, v in enumerate(views):
+            flat_views.append(View(v.buffer, v.offset, tuple(e for e, _, _ in dims),
+                                   tuple(s[i] for _, s, _ in dims)))
+        loads = flat_views[:-1]
+        out = flat_views[-1]
+        out_ctype = k.out.buffer.dtype.ctype
+        inner_reduce = bool(k.reduce) and all(
+            not g or all(g2 for _, _, g2 in dims[j:]) for j, (_, _, g) in enumerate(dims))
+        order = list(range(len(dims)))
+        loop_vars = [(f"i{d}", d) for d in order]
+        loop_specs = [dict(var=f"i{d}", extent=dims[d][0], depth=d, prologue=[], epilogue=[])
+                      for d in order]
+        body, init, final = [], [], []
+        loads_c = [f"{v.buffer.name}[{_index(v, loop_vars)}]" for v in loads]
+        load_lines = []
+        for i, (v, text) in enumerate(zip(loads, loads_c)):
+            ctype = v.buffer.dtype.ctype
+            load_lines.append(f"const {ctype} l{i} = {text};")
+        load_names = [f"l{i}" for i in range(len(loads))]
+        body.extend(load_lines)
+        for s in k.body:
+            args = [self.arg(a, load_names, s.node.dtype.ctype) for a in s.args]
+            body.append(f"const {s.node.dtype.ctype} {s.local} = {self.stmt(s.node, args)};"
+                        f"  /* {self.loc_comment(s.node)} */")
+        value = self.arg(k.result, load_names, out_ctype)
+        out_ix = f"{out.buffer.name}[{_index(out, loop_vars)}]"
+        comments = []
+        if not k.reduce:
+            body.append(f"{out_ix} = {value};")
+            title = f"{k.node.op} -> {k.out.buffer.name} {list(k.node.shape)}"
+        else:
+            combine = _REDUCE[k.reduce]
+            acc_type = "double" if (k.reduce == "sum" and out_ctype == "float") else out_ctype
+            ident_c = _identity(k.reduce, out_ctype)
+            title = f"{k.reduce} over axes {list(k.reduce_axes)} -> {k.out.buffer.name}"
+            comments.append(self.loc_comment(k.node))
+            n_kept = sum(1 for _, _, g in dims if not g)
+            if inner_reduce:
+                # Reduced dims are innermost: accumulate in a register, store once per output.
+                store = (f"{out.buffer.name}[{_index(out, loop_vars[:n_kept])}] = "
+                         f"({out_ctype})acc;")
+                decl = f"{acc_type} acc = {_identity(k.reduce, acc_type)};"
+                if n_kept:
+                    loop_specs[n_kept - 1]["prologue"].append(decl)
+                    loop_specs[n_kept - 1]["epilogue"].append(store)
+                else:
+                    init.append(decl)
+                    final.append(store)
+                body.append(f"acc = {combine.format(a='acc', v=value)};")
+            else:
+                # Reduced dims are outer: accumulate in place, walking the input in order.
+                init.append(f"for (int64_t i = 0; i < {k.node.size}; i++) "
+                            f"{out.buffer.name}[{out.offset} + i] = {ident_c};")
+                body.append(f"{out_ix} = {combine.format(a=out_ix, v=value)};")
+        text = self.env.get_template("loop.c.j2").render(
+            number=number, title=title, comments=comments, init=init, loops=loop_specs,
+            body=body, depth=len(loop_specs), final=final)
+        return text
+
+    # -------------------------------------------------------------- matmul
+    def matmul(self, number: int, k: MatmulKernel) -> str:
+        a, b, out = k.a, k.b, k.out
+        m, kk, n = a.shape[-2], a.shape[-1], b.shape[-1]
+        if m * n == 0:
+            return ""
+        batch_shape = out.shape[:-2]
+        batch = [dict(var=f"b{d}", extent=e, depth=d) for d, e in enumerate(batch_shape)]
+        bvars = [(f"b{d}", d) for d in range(len(batch_shape))]
+
+        def boff(v: View) -> str:
+            bv = View(v.buffer, v.offset, v.shape[:-2], v.strides[:-2])
+            return _index(bv, bvars)
+        ctype = out.buffer.dtype.ctype
+        use_blas = m * n * kk >= BLAS_MIN_FLOPS
+        ta, lda = _gemm_layout(a)
+        tb, ldb = _gemm_layout(b)
+        text = self.env.get_template("matmul.c.j2").render(
+            number=number, title=f"matmul {list(a.shape)} @ {list(b.shape)} -> "
+                                 f"{out.buffer.name}" + (" (BLAS)" if use_blas else ""),
+            comments=[self.loc_comment(k.node)], batch=batch, depth=len(batch), blas=use_blas,
+            prefix="s" if ctype == "float" else "d",
+            ta="SG_TRANS" if ta else "SG_NO_TRANS", tb="SG_TRANS" if tb else "SG_NO_TRANS",
+            m=m, n=n, k=kk, one=c_literal(1.0, ctype), zero=c_literal(0.0, ctype),
+            a=a.buffer.name, b=b.buffer.name, c=out.buffer.name,
+            a_off=boff(a), b_off=boff(b), c_off=boff(out), lda=lda, ldb=ldb, ldc=max(n, 1),
+            acc_type=ctype,
+            a_ix=f"{boff(a)} + i*{a.strides[-2]} + p*{a.strides[-1]}",
+            b_ix=f"{boff(b)} + p*{b.strides[-2]} + j*{b.strides[-1]}",
+            c_ix=f"{boff(out)} + i*{out.strides[-2]} + j")
+        return text
+
+    # -------------------------------------------------------------- index kernels
+    def index(self, number: int, k: IndexKernel) -> str:
+        axis, node = k.axis, k.node
+        init, body = [], []
+        code = number + 1
+        if k.kind == "gather":
+            x, idx = k.inputs
+            shape = idx.shape
+            dims = [(f"i{d}", d) for d in range(len(shape))]
+            body.append(f"const int64_t j = {idx.buffer.name}[{_index(idx, dims)}];")
+            body.append(f"if (j < 0 || j >= {x.shape[axis]}) return {code};")
+            xv = _with_axis(x, axis, "j", dims)
+            body.append(f"{k.out.buffer.name}[{_index(k.out, dims)}] = {xv};")
+        elif k.kind == "scatter_add":
+            src, idx = k.inputs
+            shape = src.shape
+            dims = [(f"i{d}", d) for d in range(len(shape))]
+            init.append(f"for (int64_t i = 0; i < {node.size}; i++) "
+                        f"{k.out.buffer.name}[i] = 0;")
+            body.append(f"const int64_t j = {idx.buffer.name}[{_index(idx, dims)}];")
+            body.append(f"if (j < 0 || j >= {node.shape[axis]}) return {code};")
+            target = _with_axis(k.out, axis, "j", dims)
+            body.append(f"{target} += {src.buffer.name}[{_index(src, dims)}];")
+        else:  # argmax / argmin over one axis, first extremum wins, NaN counts as extreme
+            (x,) = k.inputs
+            shape = node.shape
+            dims = [(f"i{d}", d) for d in range(len(shape))]
+            cmp = ">" if k.kind == "argmax" else "<"
+            ctype = x.buffer.dtype.ctype
+            first = _with_axis(x, axis, "0", dims)
+            body.append(f"{ctype} best = {first};")
+            body.append("int64_t at = 0;")
+            body.append(f"for (int64_t j = 1; j < {x.shape[axis]}; j++) {{")
+            body.append(f"    const {ctype} v = {_with_axis(x, axis, 'j', dims)};")
+            body.append(f"    if (best == best && (v {cmp} best || v != v)) {{ best = v; "
+                        f"at = j; }}")
+            body.append("}")
+            body.append(f"{k.out.buffer.name}[{_index(k.out, dims)}] = at;")
+        loops = [dict(var=v, extent=shape[d], depth=d) for v, d in dims]
+        if any(e == 0 for e in shape):
+            loops, body = [], []
+        return self.env.get_template("index.c.j2").render(
+            number=number, title=f"{k.kind} along axis {axis} -> {k.out.buffer.name}",
+            comments=[self.loc_comment(node)], init=init, loops=loops, body=body,
+            depth=len(loops))
+
+
+def _with_axis(view: View, axis: int, var: str, dims: list) -> str:
+    other = [(v, d) for v, d in dims if d != axis]
+    base = _index(view, other)
+    s = view.strides[axis]
+    return f"{view.buffer.name}[{base} + {var}*{s}]"
+
+
+_REDUCE = {
+    "sum": "{a} + {v}",
+    "prod": "{a} * {v}",
+    # NaN propagates (torch): once the accumulator is NaN it stays; a NaN value replaces it.
+    "max": "((({v}) > ({a}) || ({v}) != ({v})) && ({a}) == ({a})) ? ({v}) : ({a})",
+    "min": "((({v}) < ({a}) || ({v}) != ({v})) && ({a}) == ({a})) ? ({v}) : ({a})",
+}
+
+
+def _identity(op: str, ctype: str) -> str:
+    if ctype in ("float", "double"):
+        return {"sum": c_literal(0.0, ctype), "prod": c_literal(1.0, ctype),
+                "max": "-INFINITY", "min": "INFINITY"}[op]
+    if ctype == "int64_t":
+        return {"sum": "0", "prod": "1", "max": "INT64_MIN", "min": "INT64_MAX"}[op]
+    return {"sum": "0", "prod": "1", "max": "0", "min": "1"}[op]
+
+
+def _gemm_layout(v: View) -> tuple[bool, int]:
+    """(transposed, leading dimension) of a matrix view for row-major GEMM."""
+    rows, cols = v.shape[-2], v.shape[-1]
+    sr, sc = v.strides[-2], v.strides[-1]
+    if (sc == 1 or cols == 1) and (sr >= max(cols, 1) or rows == 1):
+        return False, max(sr if rows > 1 else cols, cols, 1)
+    return True, max(sc if cols > 1 else rows, rows, 1)
+
+
+def generate(program: Program, name: str, title: str = "") -> CSource:
+    """Program -> C source for entry point ``sg_<name>``."""
+    em = _Emitter(program)
+    entry = f"sg_{c_identifier(name)}"
+    params, decls = [], []
+    for buf in program.inputs + [b for b, _ in program.consts]:
+        params.append(f"const {buf.dtype.ctype} *restrict {buf.name}")
+        decls.append(f"const {buf.dtype.ctype} *{buf.name}")
+    for buf in program.outputs:
+        params.append(f"{buf.dtype.ctype} *restrict {buf.name}")
+        decls.append(f"{buf.dtype.ctype} *{buf.name}")
+    params.append("unsigned char *restrict work")
+    decls.append("unsigned char *work")
+    temps = {}
+    kernels, uses_blas = [], False
+    for i, k in enumerate(program.kernels):
+        if isinstance(k, LoopKernel):
+            text = em.loop(i, k)
+        elif isinstance(k, MatmulKernel):
+            text = em.matmul(i, k)
+            uses_blas |= "scipy_cblas_" in text
+        else:
+            text = em.index(i, k)
+        if text:
+            kernels.append(text.rstrip("\n"))
+        for buf in _buffers_of(k):
+            if buf.role == "temp":
+                temps[buf.index] = buf
+    temp_lines = [f"{b.dtype.ctype} *restrict {b.name} = ({b.dtype.ctype} *)(work + {b.index});"
+                  for _, b in sorted(temps.items())]
+    if not temp_lines:
+        temp_lines = ["(void)work;"]
+    from . import __version__
+    text = em.env.get_template("module.c.j2").render(
+        title=comment_text(title or entry), version=__version__,
+        workspace_bytes=program.workspace_bytes, uses_blas=uses_blas, entry=entry,
+        params=params, temps=temp_lines, kernels=kernels)
+    cdef = f"int {entry}({', '.join(decls)});"
+    return CSource(text, entry, cdef)
+
+
+def _buffers_of(k) -> list:
+    if isinstance(k, LoopKernel):
+        return [v.buffer for v in k.loads] + [k.out.buffer]
+    if isinstance(k, MatmulKernel):
+        return [k.a.buffer, k.b.buffer, k.out.buffer]
+    return [v.buffer for v in k.inputs] + [k.out.buffer]
+

@@ -1,0 +1,490 @@
+"""Compile a generated C kernel into a cffi API-mode extension module and load it.
+
+Stage: the last one. Input: one complete C99 translation unit (the kernel) and the cffi
+``cdef`` of its entry points. Output: a loaded module (``ffi``, ``lib``) plus its cache key.
+
+Must not: go through setuptools/distutils (slow, and it picks the flags for us), use
+``-ffast-math``/``-Ofast`` (results must stay IEEE-exact), read ``os.environ`` (ask ``config``),
+or touch cache files except through ``cache.py``'s protocol.
+
+How a build goes (in a private directory, published atomically by ``cache.py``):
+
+1. ``kernel.c``  -> ``kernel.o``   with ``-std=c99`` and the optimisation flags; the cdef is
+   force-included first so a definition that disagrees with it is a compile error rather than
+   silent memory corruption; ``-fvisibility=hidden`` keeps ``sg_fn`` & co. out of the dynamic
+   symbol table, so two modules defining the same name can never bind to each other.
+2. ``wrapper.c`` -> ``wrapper.o``  the cffi-generated glue (needs Python.h and the compiler's
+   default GNU dialect), compiled at the same time as step 1: the machine has two cores.
+3. link both (``-lm``, and OpenBLAS with an rpath when the kernel calls ``scipy_cblas_*``).
+"""
+
+from __future__ import annotations
+
+import atexit
+import dataclasses
+import functools
+import importlib.machinery
+import importlib.util
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import sysconfig
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from symgrad import cache, config
+
+__all__ = [
+    "DEFAULT_OPT_FLAGS",
+    "BuildError",
+    "BuiltModule",
+    "CompilerNotFoundError",
+    "build_module",
+    "compiler_identity",
+    "find_compiler",
+    "module_key",
+    "stats",
+]
+
+# -ffp-contract=off: with -march=native the compiler may fuse a*b+c into one FMA, which rounds
+# once instead of twice and so differs from numpy. GCC already refrains under -std=c99, clang
+# does not; saying it explicitly keeps results bit-identical whatever the compiler.
+DEFAULT_OPT_FLAGS: tuple[str, ...] = (
+    "-O3",
+    "-march=native",
+    "-fno-math-errno",
+    "-ffp-contract=off",
+    "-fPIC",
+)
+
+# Process-wide counters, read by tests. "cache_hits" counts every call that did not compile;
+# "disk_hits" / "memory_hits" say where the module came from.
+stats: dict[str, int] = {"compiles": 0, "cache_hits": 0, "disk_hits": 0, "memory_hits": 0}
+_stats_lock = threading.Lock()
+
+_STDERR_MAX_LINES = 60
+_STDERR_MAX_CHARS = 6000
+
+
+class CompilerNotFoundError(RuntimeError):
+    """No usable C compiler; the message says what to install or set."""
+
+
+class BuildError(RuntimeError):
+    """The C compiler (or the cffi wrapper generation) failed for one kernel."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        command: list[str] | None = None,
+        stderr: str = "",
+        source_path: Path | None = None,
+        returncode: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.command = command
+        self.stderr = stderr
+        self.source_path = source_path
+        self.returncode = returncode
+
+
+@dataclasses.dataclass(frozen=True)
+class BuiltModule:
+    """A loaded kernel module: call ``lib.<entry>`` with pointers made by ``ffi``."""
+
+    ffi: Any
+    lib: Any
+    key: str
+    path: Path  # the directory holding kernel.c, wrapper.c, the .so and meta.json
+    from_cache: bool  # False only for the call that ran the compiler
+    module_name: str
+
+
+# ------------------------------------------------------------------------------------ compiler
+
+
+def _install_hint() -> str:
+    if sys.platform == "darwin":
+        how = "run `xcode-select --install`"
+    elif sys.platform.startswith("linux"):
+        how = "install one, e.g. `apt-get install gcc` (Debian/Ubuntu) or `dnf install gcc`"
+    else:
+        how = "install gcc or clang"
+    return f"symgrad compiles generated C: {how}, or set SYMGRAD_CC to a C compiler."
+
+
+def find_compiler() -> list[str]:
+    """The compiler command as argv: ``config.compiler_command()``, else cc, gcc, clang on PATH."""
+    requested = config.compiler_command()
+    if requested:
+        # CC is conventionally allowed to carry arguments ("ccache gcc", "gcc -m64").
+        argv = shlex.split(requested)
+        exe = shutil.which(argv[0]) if argv else None
+        if exe is None:
+            raise CompilerNotFoundError(
+                f"The C compiler {requested!r} (from SYMGRAD_CC or CC) was not found. "
+                f"Point SYMGRAD_CC at an installed compiler, or unset it to search PATH "
+                f"for cc/gcc/clang. {_install_hint()}"
+            )
+        return [exe, *argv[1:]]
+    for name in ("cc", "gcc", "clang"):
+        exe = shutil.which(name)
+        if exe:
+            return [exe]
+    raise CompilerNotFoundError(
+        f"No C compiler (cc, gcc or clang) found on PATH. {_install_hint()}"
+    )
+
+
+_identities: dict[tuple[str, ...], str] = {}
+
+
+def compiler_identity(command: list[str] | None = None) -> str:
+    """``"<compiler path> | <first line of --version>"``, run once per process per compiler.
+
+    It is part of every cache key, so a compiler upgrade never reuses old builds.
+    """
+    argv = tuple(command if command is not None else find_compiler())
+    ident = _identities.get(argv)
+    if ident is None:
+        try:
+            out = subprocess.run(
+                [*argv, "--version"], capture_output=True, text=True, timeout=60, check=False
+            ).stdout
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise CompilerNotFoundError(
+                f"Cannot run the C compiler {argv[0]!r}: {exc}. {_install_hint()}"
+            ) from exc
+        first = next((ln.strip() for ln in out.splitlines() if ln.strip()), "unknown version")
+        ident = f"{' '.join(argv)} | {first}"
+        _identities[argv] = ident
+    return ident
+
+
+# ---------------------------------------------------------------------------------- build plan
+
+
+@dataclasses.dataclass(frozen=True)
+class _Plan:
+    """Everything one build needs; commands use paths relative to the build dir so they (and so
+    the key) do not depend on which temp dir the build happens in."""
+
+    key: str
+    module_name: str
+    so_name: str
+    c_source: str
+    cdef: str
+    kernel_cmd: list[str]
+    wrapper_cmd: list[str]
+    link_cmd: list[str]
+    compiler_id: str
+
+
+@functools.cache  # constant per process; sysconfig is slow (~250 us)
+def _python_includes() -> tuple[str, ...]:
+    paths = sysconfig.get_paths()
+    dirs = dict.fromkeys(p for p in (paths.get("include"), paths.get("platinclude")) if p)
+    return tuple(f"-I{d}" for d in dirs)
+
+
+def _blas_link_flags(c_source: str) -> list[str]:
+    # Only link OpenBLAS when used: loading it starts its thread pool, a cost every kernel
+    # that merely adds arrays should not pay.
+    if not re.search(r"\bscipy_cblas_\w+", c_source):
+        return []
+    return list(_openblas_flags())
+
+
+@functools.cache
+def _openblas_flags() -> tuple[str, ...]:
+    try:
+        import scipy_openblas32
+    except ImportError as exc:
+        raise BuildError(
+            "This kernel calls OpenBLAS (scipy_cblas_*) but the scipy-openblas32 wheel is not "
+            "installed: `pip install scipy-openblas32`."
+        ) from exc
+    libdir = scipy_openblas32.get_lib_dir()
+    # The rpath lets the .so find the wheel's library at load time without LD_LIBRARY_PATH.
+    return (f"-L{libdir}", f"-Wl,-rpath,{libdir}", f"-l{scipy_openblas32.get_library()}")
+
+
+def _plan(c_source: str, cdef: str, opt_flags: tuple[str, ...] | None) -> _Plan:
+    cc = find_compiler()
+    flags = list(DEFAULT_OPT_FLAGS if opt_flags is None else opt_flags)
+    # Base flags first so the caller's flags (e.g. another -std) win.
+    kernel_cmd = [
+        *cc,
+        "-std=c99",
+        "-fPIC",
+        "-fvisibility=hidden",
+        *flags,
+        "-include",
+        "decls.h",
+        "-c",
+        "kernel.c",
+        "-o",
+        "kernel.o",
+    ]
+    # The wrapper is only argument marshalling: fixed, moderate flags, Python's own -fwrapv.
+    # (cffi's default limited-API glue measured no slower per call than the full API.)
+    wrapper_cmd = [
+        *cc,
+        "-fPIC",
+        "-O2",
+        "-fwrapv",
+        "-DNDEBUG",
+        *_python_includes(),
+        "-c",
+        "wrapper.c",
+        "-o",
+        "wrapper.o",
+    ]
+    if sys.platform == "darwin":
+        shared = ["-bundle", "-undefined", "dynamic_lookup"]  # resolve Python symbols at import
+    else:
+        shared = ["-shared"]
+    module_placeholder = "@SO@"
+    # The caller's flags also go to the link so that -flto / -fsanitize=... / -g work.
+    link_cmd = [
+        *cc,
+        *shared,
+        "-fPIC",
+        *flags,
+        "kernel.o",
+        "wrapper.o",
+        "-o",
+        module_placeholder,
+        *_blas_link_flags(c_source),
+        "-lm",
+    ]
+    ident = compiler_identity(cc)
+    key = cache.make_key(
+        c_source,
+        cdef,
+        compiler_id=ident,
+        flags={
+            "kernel": kernel_cmd[len(cc) :],
+            "wrapper": wrapper_cmd[len(cc) :],
+            "link": link_cmd[len(cc) :],
+        },
+    )
+    module_name = f"_sg_{key[:24]}"
+    so_name = module_name + cache.extension_suffix()
+    link_cmd = [so_name if a == module_placeholder else a for a in link_cmd]
+    return _Plan(
+        key, module_name, so_name, c_source, cdef, kernel_cmd, wrapper_cmd, link_cmd, ident
+    )
+
+
+def module_key(c_source: str, cdef: str, *, opt_flags: tuple[str, ...] | None = None) -> str:
+    """The cache key ``build_module`` would use, without building anything."""
+    return _plan(c_source, cdef, opt_flags).key
+
+
+# ---------------------------------------------------------------------------------- the build
+
+
+class _CompileFailed(Exception):
+    def __init__(self, command: list[str], returncode: int, stderr: str, source: str) -> None:
+        super().__init__(source)
+        self.command, self.returncode, self.stderr, self.source = (
+            command,
+            returncode,
+            stderr,
+            source,
+        )
+
+
+def _trim(text: str) -> str:
+    lines = text.strip().splitlines()
+    out = "\n".join(lines[:_STDERR_MAX_LINES])[:_STDERR_MAX_CHARS]
+    if len(lines) > _STDERR_MAX_LINES or len(out) < len("\n".join(lines)):
+        out += "\n[... compiler output trimmed; see BuildError.stderr ...]"
+    return out
+
+
+def _emit_sources(plan: _Plan, build_dir: Path) -> None:
+    import cffi
+
+    # decls.h is the cdef as C: force-included into the kernel (type check) and pasted into
+    # the wrapper (cffi's generated calls need prototypes). stdint/stddef cover the types cffi
+    # knows natively (int64_t, size_t) but C only after an include.
+    decls = "#include <stddef.h>\n#include <stdint.h>\n" + plan.cdef.strip() + "\n"
+    (build_dir / "kernel.c").write_text(plan.c_source)
+    (build_dir / "decls.h").write_text(decls)
+    try:
+        ffi = cffi.FFI()
+        ffi.cdef(plan.cdef)
+        # compiler_verbose=0 silences emit_c_code's "generating ..." print to stdout.
+        ffi.set_source(
+            plan.module_name,
+            "/* symgrad: the kernel's entry points */\n" + decls,
+            compiler_verbose=0,
+        )
+        ffi.emit_c_code(str(build_dir / "wrapper.c"))
+    except (cffi.CDefError, cffi.FFIError) as exc:
+        raise _CompileFailed(
+            ["cffi.FFI().cdef(...)"], -1, f"invalid cdef: {exc}\n{plan.cdef}", "decls.h"
+        ) from exc
+
+
+def _run_build(plan: _Plan, build_dir: Path) -> None:
+    """Write the sources and run the compiler; raise _CompileFailed on the first failure."""
+    _emit_sources(plan, build_dir)
+    for cmd in (plan.kernel_cmd, plan.wrapper_cmd, plan.link_cmd):
+        config.debug(2, "(cd %s && %s)", build_dir, shlex.join(cmd))
+    # The two objects are independent: compile them concurrently (the wrapper, which parses
+    # Python.h, is usually the slower one).
+    procs = []
+    try:
+        for cmd, src in ((plan.kernel_cmd, "kernel.c"), (plan.wrapper_cmd, "wrapper.c")):
+            proc = subprocess.Popen(
+                cmd, cwd=build_dir, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+            )
+            procs.append((cmd, src, proc))
+    except OSError as exc:  # found on PATH but not runnable (permissions, bad interpreter...)
+        for _, _, proc in procs:
+            proc.wait()
+        raise _CompileFailed(cmd, -1, f"cannot run the compiler: {exc}", src) from exc
+    results = [(cmd, src, proc.communicate()[1], proc.returncode) for cmd, src, proc in procs]
+    for cmd, src, err, rc in results:  # kernel first: its errors are the interesting ones
+        if rc != 0:
+            raise _CompileFailed(cmd, rc, err, src)
+        if err.strip():
+            config.debug(2, "compiler warnings for %s:\n%s", src, _trim(err))
+    link = subprocess.run(plan.link_cmd, cwd=build_dir, capture_output=True, text=True, check=False)
+    if link.returncode != 0:
+        raise _CompileFailed(plan.link_cmd, link.returncode, link.stderr, "kernel.c")
+    for obj in ("kernel.o", "wrapper.o"):
+        (build_dir / obj).unlink()
+    cache.write_meta(
+        build_dir,
+        {
+            "key": plan.key,
+            "module": plan.module_name,
+            "compiler": plan.compiler_id,
+            "cpu": cache.cpu_identity(),
+            "symgrad": cache.symgrad_version(),
+            "commands": {
+                "kernel": plan.kernel_cmd,
+                "wrapper": plan.wrapper_cmd,
+                "link": plan.link_cmd,
+            },
+        },
+    )
+
+
+def _to_build_error(fail: _CompileFailed, build_dir: Path) -> BuildError:
+    source = build_dir / fail.source
+    msg = (
+        f"C compilation failed (exit {fail.returncode}) for {source}\n"
+        f"command (in {build_dir}): {shlex.join(fail.command)}\n"
+        f"compiler stderr:\n{_trim(fail.stderr)}"
+    )
+    return BuildError(
+        msg,
+        command=fail.command,
+        stderr=fail.stderr,
+        source_path=source,
+        returncode=fail.returncode,
+    )
+
+
+def _load(plan: _Plan, directory: Path, *, from_cache: bool) -> BuiltModule:
+    so_path = str(directory / plan.so_name)
+    loader = importlib.machinery.ExtensionFileLoader(plan.module_name, so_path)
+    spec = importlib.util.spec_from_file_location(plan.module_name, so_path, loader=loader)
+    assert spec is not None
+    # Not registered in sys.modules: nobody imports these by name, and with SYMGRAD_NO_CACHE
+    # the same name may be loaded from several directories.
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return BuiltModule(module.ffi, module.lib, plan.key, directory, from_cache, plan.module_name)
+
+
+def _count(*names: str) -> None:
+    with _stats_lock:
+        for name in names:
+            stats[name] += 1
+
+
+def _compile_into(plan: _Plan, build_dir: Path, name_hint: str, *, cached: bool) -> None:
+    start = time.perf_counter()
+    try:
+        _run_build(plan, build_dir)
+    except _CompileFailed as fail:
+        # Keep the failing sources on disk (as <key>.failed in the cache): the error names them.
+        where = cache.keep_failed(build_dir, plan.key) if cached else build_dir
+        raise _to_build_error(fail, where) from None
+    _count("compiles")
+    elapsed = time.perf_counter() - start
+    final = cache.entry_dir(plan.key) if cached else build_dir
+    config.debug(1, "compiled %s in %.2f s -> %s", name_hint, elapsed, final)
+
+
+def _try_load_cached(plan: _Plan, entry: Path) -> BuiltModule | None:
+    if not cache.is_complete(entry, plan.so_name):
+        return None
+    try:
+        return _load(plan, entry, from_cache=True)
+    except (ImportError, OSError) as exc:  # truncated file, moved OpenBLAS, ...: rebuild it
+        config.debug(1, "cached build %s is unusable (%s); rebuilding", entry, exc)
+        return None
+
+
+def build_module(
+    c_source: str,
+    cdef: str,
+    *,
+    name_hint: str = "fn",
+    opt_flags: tuple[str, ...] | None = None,
+) -> BuiltModule:
+    """Compile ``c_source`` (C99) exposing the functions declared in ``cdef``, or reuse a build.
+
+    ``opt_flags`` replaces ``DEFAULT_OPT_FLAGS`` (kernel compile and link). Raises
+    ``CompilerNotFoundError`` or ``BuildError``.
+    """
+    plan = _plan(c_source, cdef, opt_flags)
+
+    if config.cache_disabled():
+        build_dir = cache.new_build_dir(None)
+        _compile_into(plan, build_dir, name_hint, cached=False)
+        atexit.register(shutil.rmtree, build_dir, True)  # a loaded .so survives its unlinking
+        return _load(plan, build_dir, from_cache=False)
+
+    hit = cache.lookup_loaded(plan.key)
+    if hit is not None:
+        _count("cache_hits", "memory_hits")
+        return dataclasses.replace(hit, from_cache=True)
+
+    entry = cache.entry_dir(plan.key)
+    # Readers never lock: a published entry is complete because it appeared by rename.
+    mod = _try_load_cached(plan, entry)
+    if mod is None:
+        cache.ensure_root()
+        with cache.build_lock(plan.key):
+            # Another process may have finished this key while we waited for the lock.
+            mod = _try_load_cached(plan, entry)
+            if mod is None:
+                if entry.exists():
+                    cache.discard(entry)  # present but unloadable or incomplete
+                build_dir = cache.new_build_dir(plan.key)
+                try:
+                    _compile_into(plan, build_dir, name_hint, cached=True)
+                except BuildError:
+                    raise  # its sources were kept for the message to point at
+                except BaseException:
+                    shutil.rmtree(build_dir, ignore_errors=True)  # interrupted: leave no debris
+                    raise
+                entry = cache.publish(build_dir, plan.key)
+                mod = _load(plan, entry, from_cache=False)
+    if mod.from_cache:
+        _count("cache_hits", "disk_hits")
+        config.debug(2, "loaded %s from cache %s", name_hint, entry)
+    return cache.remember_loaded(plan.key, mod)

@@ -1,0 +1,655 @@
+"""C99 text for the SymPy scalar expressions that define symgrad's elementwise ops.
+
+Stage: code generation, leaf utility. Input: a SymPy expression in scalar symbols, the C
+scalar type the op computes in (``float``, ``double``, ``int64_t`` or ``uint8_t``) and a
+map from each symbol to the C text that reads it (``x`` -> ``in0[i]``). Output: one C99
+expression as a string. It does not simplify, rewrite (``log(1 + x)`` stays ``log``, it
+is not turned into ``log1p``), hoist common subexpressions or declare anything: it prints
+exactly the tree it is given, or raises.
+
+Decisions a caller can rely on:
+
+* ``float`` output is float all the way down: libm calls carry the ``f`` suffix
+  (``expf``, ``fmaxf``, ``powf``) and every floating constant is an ``F`` literal, so no
+  subexpression is silently evaluated in double (the tests compile it with
+  ``-Wdouble-promotion -Werror``). ``double`` output uses plain libm names and unsuffixed
+  literals.
+* Every numeric constant (integers, rationals, ``Float``, ``pi``, ``E``, other number
+  symbols) becomes ONE literal holding the correctly rounded (nearest, ties to even) value
+  of the exact constant in the target type, spelled with the fewest decimal digits that
+  read back to that value: ``Rational(1, 3)`` -> ``0.33333334F`` in float,
+  ``0.3333333333333333`` in double. A constant too large for the type rounds to
+  ``INFINITY`` as IEEE arithmetic would; one too small rounds to a signed zero. Math
+  macros such as ``M_PI`` are never used: they are not part of C99.
+* ``oo`` / ``-oo`` / ``nan`` print as ``INFINITY`` / ``-INFINITY`` / ``NAN``. C99 makes
+  those float constants, so double code gets ``(double)INFINITY`` etc.: same value, but
+  the widening is explicit and ``-Wdouble-promotion`` stays quiet. SymPy ``Float`` cannot
+  hold -0.0; a negative zero constant is spelled ``Mul(-1, Float(0), evaluate=False)``
+  (prints ``-0.0F``) or printed directly with :func:`c_literal` (``-0.0`` survives).
+* Powers: ``x**n`` for integer ``n`` with ``1 < |n| <= 4`` is expanded into
+  multiplications, ``(x*x)``, ``(x*x*x)``, ``(1.0F/(x*x))``; ``x**-1`` is ``(1.0F/x)``;
+  ``x**(1/2)`` is ``sqrtf(x)`` and ``x**(-1/2)`` is ``(1.0F/sqrtf(x))`` (an exponent
+  given as an integral or one-half ``Float`` counts the same); everything else is
+  ``powf``. The base text is repeated in an expansion, so an expensive base should have
+  been hoisted into its own variable by an earlier stage. ``x**(1/3)`` is ``powf``, not
+  ``cbrtf``: the two disagree for negative ``x``.
+* ``Max``/``Min`` are ``fmax``/``fmin`` (nested for more than two arguments), so like C
+  they return the other argument when one is NaN. ``sign(x)`` is
+  ``((x > 0) ? 1 : ((x < 0) ? -1 : x))``: -1, 1, and ``x`` itself for zeros and NaN, so
+  ``sign(0) == 0`` (``-0.0`` for ``-0.0``) and ``sign(NaN)`` is NaN. ``Heaviside`` and
+  any function this module does not list raise ``TypeError``.
+* Integer types (``int64_t``; ``uint8_t`` is the storage type of booleans) get integer
+  arithmetic only: ``+``, ``-``, ``*``, non-negative integer powers (multiplied out, up
+  to 64), ``Abs``/``Max``/``Min``/``sign`` as ternaries, floor ``Mod`` (SymPy's, not C's
+  truncating ``%``), comparisons, logic and ``Piecewise``. Division, non-integer
+  constants and float functions raise ``TypeError``. ``Abs``/``sign`` of a bare
+  ``uint8_t`` symbol skip the ``< 0`` test (gcc's -Wtype-limits flags it); other
+  always-true/false comparisons of unsigned values are left to earlier simplification.
+* Comparisons yield C ``int`` 0/1. ``ctype`` is the type the operands are computed in.
+* Output is deterministic. The returned text is a complete expression but may be a
+  binary operation at the top: parenthesise it before embedding it in a larger one.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, ClassVar
+
+import sympy
+from sympy.codegen import cfunctions
+from sympy.core.basic import Basic
+from sympy.core.relational import Relational
+from sympy.logic.boolalg import Boolean, BooleanFunction
+from sympy.printing.c import C99CodePrinter
+from sympy.printing.precedence import PRECEDENCE, precedence
+
+__all__ = ["c_expr", "c_literal"]
+
+
+# ---------------------------------------------------------------------------------------
+# Exact rounding of constants into IEEE binary formats
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _BinaryFormat:
+    """An IEEE-754 binary format and how C spells it."""
+
+    precision: int  # significand bits, hidden bit included
+    emin: int  # exponent of the smallest normal number
+    emax: int  # exponent of the largest finite number
+    max_digits: int  # significant decimal digits that always read back exactly
+    literal_suffix: str
+    func_suffix: str
+    # Put before the float-typed INFINITY / NAN macros to give them this type.
+    macro_cast: str
+
+    def special(self, name: str, negative: bool = False) -> str:
+        """INFINITY or NAN in this type, e.g. '-(double)INFINITY'."""
+        return f"{'-' if negative else ''}{self.macro_cast}{name}"
+
+
+_FLOAT = _BinaryFormat(24, -126, 127, 9, "F", "f", "")
+_DOUBLE = _BinaryFormat(53, -1022, 1023, 17, "", "", "(double)")
+
+_FLOAT_CTYPES: dict[str, _BinaryFormat] = {"float": _FLOAT, "double": _DOUBLE}
+# Value ranges of the integer ctypes; uint8_t is also how symgrad stores booleans.
+_INT_CTYPES: dict[str, tuple[int, int]] = {
+    "int64_t": (-(2**63), 2**63 - 1),
+    "uint8_t": (0, 255),
+}
+_INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
+
+
+def _round_to_format(value: Fraction, fmt: _BinaryFormat) -> Fraction | None:
+    """The nearest value of ``fmt`` to ``value`` (ties to even), or None on overflow.
+
+    Done in exact integer arithmetic because going through a Python float first would
+    round twice (exact -> double -> float) and can land one ulp off for float.
+    """
+    if value == 0:
+        return Fraction(0)
+    num, den = abs(value.numerator), value.denominator
+    # e = floor(log2(|value|)), from bit lengths then one exact correction.
+    e = num.bit_length() - den.bit_length()
+    if (num << max(0, -e)) < (den << max(0, e)):
+        e -= 1
+    # Spacing of representable numbers around |value|; fixed below emin (subnormals).
+    quantum = max(e, fmt.emin) - (fmt.precision - 1)
+    if quantum >= 0:
+        q, r = divmod(num, den << quantum)
+        twice_r, divisor = 2 * r, den << quantum
+    else:
+        q, r = divmod(num << -quantum, den)
+        twice_r, divisor = 2 * r, den
+    if twice_r > divisor or (twice_r == divisor and q & 1):
+        q += 1
+    magnitude = Fraction(q) * Fraction(2) ** quantum
+    # IEEE overflow: the result rounded with an unbounded exponent exceeds the largest
+    # finite number, which after rounding means it reached 2**(emax + 1).
+    if magnitude >= Fraction(2) ** (fmt.emax + 1):
+        return None
+    return -magnitude if value < 0 else magnitude
+
+
+def _decimal_spelling(text: str) -> str:
+    """Readable C spelling of a positive decimal string: '0.5', '16777216.0', '1.0e+30'."""
+    dec = Decimal(text).normalize()
+    adjusted = dec.adjusted()
+    if -4 <= adjusted < 16:  # the same switch-over points as Python's float repr
+        plain = format(dec, "f")
+        return plain if "." in plain else plain + ".0"
+    digits = "".join(str(d) for d in dec.as_tuple().digits)
+    mantissa = digits[0] + "." + (digits[1:] or "0")
+    return f"{mantissa}e{'+' if adjusted >= 0 else '-'}{abs(adjusted):02d}"
+
+
+def _float_literal(value: Fraction, fmt: _BinaryFormat, negative_zero: bool = False) -> str:
+    """C literal of the correctly rounded value of ``value`` in ``fmt``."""
+    rounded = _round_to_format(value, fmt)
+    if rounded is None:
+        return fmt.special("INFINITY", negative=value < 0)
+    if rounded == 0:
+        # Underflow keeps the sign of the exact value, as IEEE rounding does.
+        return f"{'-' if negative_zero or value < 0 else ''}0.0{fmt.literal_suffix}"
+    sign = "-" if rounded < 0 else ""
+    magnitude = abs(rounded)
+    if magnitude.denominator == 1 and magnitude < 10**16:
+        # Whole numbers are written out exactly (2**40 -> 1099511627776.0F, not the
+        # shorter 1099511600000.0F, which reads back the same but misleads a reader).
+        return f"{sign}{magnitude.numerator}.0{fmt.literal_suffix}"
+    # Both formats embed exactly in a Python float, so this conversion is exact and the
+    # formatting below is correctly rounded; take the shortest that reads back exactly.
+    as_double = float(magnitude)
+    for ndigits in range(1, fmt.max_digits + 1):
+        candidate = f"{as_double:.{ndigits - 1}e}"
+        if _round_to_format(Fraction(candidate), fmt) == magnitude:
+            break
+    return f"{sign}{_decimal_spelling(candidate)}{fmt.literal_suffix}"
+
+
+def _int_literal(value: int, ctype: str) -> str:
+    """C literal of an integer in integer arithmetic of ``ctype``."""
+    if ctype == "int64_t":
+        lo, hi = _INT_CTYPES["int64_t"]
+        if not lo <= value <= hi:
+            raise OverflowError(f"integer constant {value} does not fit in int64_t")
+        if value == lo:
+            # -9223372036854775808 would be unary minus on an out-of-range constant.
+            return "INT64_MIN"
+        if not _INT32_MIN <= value <= _INT32_MAX:
+            # Plain int constants are 32 bits on common ABIs; make the width explicit.
+            return f"INT64_C({value})"
+    return str(value)
+
+
+def _sympy_float_to_fraction(value: sympy.Float) -> Fraction:
+    """The exact binary value a SymPy Float holds."""
+    sign, man, exp, _bc = value._mpf_
+    if man == 0 and exp != 0:  # mpmath's encodings of inf and nan, in case one slips in
+        raise ValueError(f"non-finite Float {value!r}")
+    frac = Fraction(man) * Fraction(2) ** exp
+    return -frac if sign else frac
+
+
+def _check_ctype(ctype: str) -> None:
+    if ctype not in _FLOAT_CTYPES and ctype not in _INT_CTYPES:
+        known = ", ".join(sorted([*_FLOAT_CTYPES, *_INT_CTYPES]))
+        raise ValueError(f"unknown C scalar type {ctype!r}; expected one of {known}")
+
+
+def c_literal(value: float | int | bool, ctype: str) -> str:  # noqa: PYI041 (API as specified)
+    """C99 literal for a Python number in ``ctype``.
+
+    ``float``/``double``: the correctly rounded value, shortest spelling, ``F`` suffix
+    for float; ``-0.0`` keeps its sign; inf/nan become ``INFINITY``/``-INFINITY``/``NAN``
+    (with a ``(double)`` cast for double).
+    Integer types: a plain integer literal (``True`` -> ``1``); non-integral floats raise
+    ``TypeError`` and values outside the type's range raise ``OverflowError``.
+    ``fractions.Fraction`` values are accepted too and rounded exactly.
+    """
+    _check_ctype(ctype)
+    if isinstance(value, bool):
+        value = int(value)
+    if isinstance(value, numbers.Integral):
+        exact: Fraction | float = Fraction(int(value))
+    elif isinstance(value, numbers.Rational):
+        exact = Fraction(value.numerator, value.denominator)
+    elif isinstance(value, numbers.Real):
+        exact = float(value)
+    else:
+        raise TypeError(f"c_literal needs a real number, not {type(value).__name__}")
+
+    if ctype in _FLOAT_CTYPES:
+        fmt = _FLOAT_CTYPES[ctype]
+        if isinstance(exact, float):
+            if math.isnan(exact):
+                return fmt.special("NAN")
+            if math.isinf(exact):
+                return fmt.special("INFINITY", negative=exact < 0)
+            negative_zero = exact == 0 and math.copysign(1.0, exact) < 0
+            return _float_literal(Fraction(exact), fmt, negative_zero)
+        return _float_literal(exact, fmt)
+
+    if isinstance(exact, float):
+        if not math.isfinite(exact) or not exact.is_integer():
+            raise TypeError(f"{value!r} is not an integer; cannot be a {ctype} literal")
+        exact = Fraction(int(exact))
+    if exact.denominator != 1:
+        raise TypeError(f"{value!r} is not an integer; cannot be a {ctype} literal")
+    lo, hi = _INT_CTYPES[ctype]
+    if not lo <= exact.numerator <= hi:
+        raise OverflowError(f"{value!r} is out of range for {ctype}")
+    return _int_literal(exact.numerator, ctype)
+
+
+# ---------------------------------------------------------------------------------------
+# The printer
+# ---------------------------------------------------------------------------------------
+
+# SymPy function class -> C99 libm name (double spelling; float adds the 'f' suffix).
+# Keyed by exact class so a user subclass with different meaning is not misprinted.
+_LIBM_FUNCTIONS: dict[type, str] = {
+    sympy.exp: "exp",
+    sympy.log: "log",
+    cfunctions.log1p: "log1p",
+    cfunctions.expm1: "expm1",
+    cfunctions.exp2: "exp2",
+    cfunctions.log2: "log2",
+    cfunctions.log10: "log10",
+    cfunctions.Sqrt: "sqrt",
+    cfunctions.Cbrt: "cbrt",
+    cfunctions.hypot: "hypot",
+    cfunctions.fma: "fma",
+    sympy.sin: "sin",
+    sympy.cos: "cos",
+    sympy.tan: "tan",
+    sympy.asin: "asin",
+    sympy.acos: "acos",
+    sympy.atan: "atan",
+    sympy.atan2: "atan2",
+    sympy.sinh: "sinh",
+    sympy.cosh: "cosh",
+    sympy.tanh: "tanh",
+    sympy.asinh: "asinh",
+    sympy.acosh: "acosh",
+    sympy.atanh: "atanh",
+    sympy.erf: "erf",
+    sympy.erfc: "erfc",
+    sympy.gamma: "tgamma",
+    sympy.loggamma: "lgamma",
+    sympy.floor: "floor",
+    sympy.ceiling: "ceil",
+}
+
+# Boolean functions that print as a C call, hence need no parentheses around them.
+_BOOLEAN_CALLS: tuple[type, ...] = (cfunctions.isnan, cfunctions.isinf)
+
+# Largest |n| for which x**n is written as repeated multiplication in float code, and
+# largest n for integer code (which has no pow at all).
+_MAX_FLOAT_POW_EXPANSION = 4
+_MAX_INT_POW_EXPANSION = 64
+
+# A C identifier optionally followed by subscripts: safe as an operand without parens.
+_SIMPLE_OPERAND = re.compile(r"[A-Za-z_]\w*(?:\[[^\[\]]*\])*\Z")
+
+
+def _integral_value(expr: Basic) -> int | None:
+    """The integer a SymPy number equals exactly (Integer or integral Float), else None."""
+    if isinstance(expr, sympy.Integer):
+        return int(expr)
+    if isinstance(expr, sympy.Float) and expr.is_finite:
+        frac = _sympy_float_to_fraction(expr)
+        if frac.denominator == 1:
+            return frac.numerator
+    return None
+
+
+def _exact_number(expr: Basic) -> Fraction | None:
+    """Exact rational value of a Rational or finite Float, else None."""
+    if isinstance(expr, sympy.Rational):
+        return Fraction(int(expr.p), int(expr.q))
+    if isinstance(expr, sympy.Float) and expr.is_finite:
+        return _sympy_float_to_fraction(expr)
+    return None
+
+
+class _SymgradCPrinter(C99CodePrinter):
+    """C99 printer for one ctype and one symbol -> C text map.
+
+    Dispatch is restricted to the ``_print_*`` methods defined in this class (see
+    ``_print``): the inherited SymPy printers fall back to Python syntax or double-only
+    spellings for anything unusual, and we would rather raise than emit wrong C.
+    """
+
+    # Never defined on SymPy objects, so no object can print itself in its own style.
+    printmethod = "_symgrad_ccode"
+    # Setting this at class level keeps C89CodePrinter.__init__ from building the macro
+    # table (M_PI and friends), which we never want.
+    math_macros: ClassVar[dict[Any, str]] = {}
+
+    def __init__(self, ctype: str, names: dict[sympy.Symbol, str]) -> None:
+        super().__init__()
+        self.ctype = ctype
+        self.fmt: _BinaryFormat | None = _FLOAT_CTYPES.get(ctype)
+        self.names = names
+
+    # -- dispatch ------------------------------------------------------------------------
+
+    def _print(self, expr: Any, **kwargs: Any) -> str:
+        if isinstance(expr, str):  # SymPy helpers occasionally pass through strings
+            return expr
+        if not isinstance(expr, Basic):
+            raise TypeError(f"cannot print {type(expr).__name__} {expr!r} as C")
+        own = vars(_SymgradCPrinter)
+        for cls in type(expr).__mro__:
+            name = "_print_" + cls.__name__
+            if name in own:
+                self._print_level += 1
+                try:
+                    return getattr(self, name)(expr, **kwargs)
+                finally:
+                    self._print_level -= 1
+        raise TypeError(f"{type(expr).__name__} ({expr}) has no C translation in symgrad")
+
+    # -- helpers -------------------------------------------------------------------------
+
+    @property
+    def _is_float(self) -> bool:
+        return self.fmt is not None
+
+    def _require_float(self, expr: Basic, what: str) -> _BinaryFormat:
+        if self.fmt is None:
+            raise TypeError(f"{what} ({expr}) has no meaning in {self.ctype} arithmetic")
+        return self.fmt
+
+    def _number(self, value: Fraction) -> str:
+        """A constant of the current ctype."""
+        if self.fmt is not None:
+            return _float_literal(value, self.fmt)
+        if value.denominator != 1:
+            raise TypeError(f"non-integer constant {value} in {self.ctype} arithmetic")
+        return _int_literal(value.numerator, self.ctype)
+
+    def _func(self, name: str) -> str:
+        """libm name for the current float type (expf for float, exp for double)."""
+        assert self.fmt is not None
+        return name + self.fmt.func_suffix
+
+    def _operand(self, expr: Basic) -> str:
+        """Print ``expr`` so it can stand next to any C operator without re-association.
+
+        Our Pow printing always yields a call or a parenthesised group, and every
+        function/number symbol prints atomically, so only lower-precedence nodes (and
+        relationals, whose SymPy precedence does not match C's) need parentheses.
+        """
+        text = self._print(expr)
+        if isinstance(expr, sympy.Pow):
+            return text
+        if isinstance(expr, (Relational, BooleanFunction)):
+            return f"({text})"
+        return text if precedence(expr) >= PRECEDENCE["Func"] else f"({text})"
+
+    def parenthesize(self, item: Any, level: float, strict: bool = False) -> str:
+        # SymPy ranks a non-integer Rational like a product (it prints as p/q), but we
+        # print every non-negative number as one literal, which never needs parentheses.
+        if isinstance(item, (sympy.Rational, sympy.Float)) and not item.is_negative:
+            return self._print(item)
+        return super().parenthesize(item, level, strict)
+
+    # -- atoms ---------------------------------------------------------------------------
+
+    def _print_Symbol(self, expr: sympy.Symbol) -> str:
+        text = self.names[expr]
+        # Names may be arbitrary C ("a + b"); keep plain identifiers and array reads bare.
+        return text if _SIMPLE_OPERAND.match(text) else f"({text})"
+
+    def _print_Integer(self, expr: sympy.Integer) -> str:
+        return self._number(Fraction(int(expr)))
+
+    def _print_Rational(self, expr: sympy.Rational) -> str:
+        if not self._is_float:
+            raise TypeError(
+                f"rational constant {expr} has no exact value in {self.ctype} arithmetic"
+            )
+        return self._number(Fraction(int(expr.p), int(expr.q)))
+
+    def _print_Float(self, expr: sympy.Float) -> str:
+        if not expr.is_finite:  # defensive: SymPy normally turns these into oo / nan
+            fmt = self._require_float(expr, "a non-finite constant")
+            if expr.is_nan:
+                return fmt.special("NAN")
+            return fmt.special("INFINITY", negative=bool(expr < 0))
+        value = _sympy_float_to_fraction(expr)
+        if not self._is_float and value.denominator != 1:
+            raise TypeError(f"non-integer constant {expr} in {self.ctype} arithmetic")
+        return self._number(value)
+
+    def _print_NumberSymbol(self, expr: sympy.NumberSymbol) -> str:
+        fmt = self._require_float(expr, "the constant")
+        # 60 significant digits is far more than needed to round correctly to 53 bits.
+        approx = expr.evalf(60)
+        return _float_literal(_sympy_float_to_fraction(approx), fmt)
+
+    def _print_Infinity(self, expr: Basic) -> str:
+        return self._require_float(expr, "infinity").special("INFINITY")
+
+    def _print_NegativeInfinity(self, expr: Basic) -> str:
+        return self._require_float(expr, "infinity").special("INFINITY", negative=True)
+
+    def _print_NaN(self, expr: Basic) -> str:
+        return self._require_float(expr, "NaN").special("NAN")
+
+    def _print_BooleanTrue(self, expr: Basic) -> str:
+        return "1"  # not 'true': that would need stdbool.h
+
+    def _print_BooleanFalse(self, expr: Basic) -> str:
+        return "0"
+
+    # -- arithmetic ----------------------------------------------------------------------
+
+    def _print_Add(self, expr: sympy.Add, **kwargs: Any) -> str:
+        return super()._print_Add(expr, **kwargs)
+
+    def _print_Mul(self, expr: sympy.Mul, **kwargs: Any) -> str:
+        if not self._is_float:
+            # CodePrinter turns negative powers into '/', which would be truncating
+            # integer division here; refuse before it gets the chance.
+            for factor in sympy.Mul.make_args(expr):
+                if isinstance(factor, sympy.Rational) and not isinstance(factor, sympy.Integer):
+                    raise TypeError(
+                        f"rational constant {factor} has no exact value in {self.ctype}"
+                    )
+                if isinstance(factor, sympy.Pow):
+                    n = _integral_value(factor.exp)
+                    if n is None or n < 0:
+                        raise TypeError(
+                            f"{factor}: only non-negative integer powers exist in "
+                            f"{self.ctype} arithmetic"
+                        )
+        # CodePrinter._print_Mul pulls out the sign and builds 'a*b/(c*d)'; the factors
+        # come back through our _print, so literals and powers are ours.
+        return super()._print_Mul(expr, **kwargs)
+
+    def _print_Pow(self, expr: sympy.Pow, **kwargs: Any) -> str:
+        base, exponent = expr.base, expr.exp
+        n = _integral_value(exponent)
+
+        if not self._is_float:
+            if n is None or n < 0:
+                raise TypeError(f"{expr}: only non-negative integer powers exist in {self.ctype}")
+            if n > _MAX_INT_POW_EXPANSION:
+                raise TypeError(f"{expr}: integer power above {_MAX_INT_POW_EXPANSION}")
+            if n == 0:
+                return "1"
+            b = self.parenthesize(base, PRECEDENCE["Mul"])
+            return b if n == 1 else "(" + "*".join([b] * n) + ")"
+
+        one = self._number(Fraction(1))
+        if n is not None and abs(n) <= _MAX_FLOAT_POW_EXPANSION:
+            if n == 0:
+                return one  # pow(x, 0) is 1 even for NaN
+            # Parenthesise products too, so (3*x)**2 multiplies the rounded 3*x by itself.
+            b = self.parenthesize(base, PRECEDENCE["Mul"])
+            product = "*".join([b] * abs(n))
+            if n == 1:
+                return b
+            if n > 0:
+                return f"({product})"
+            return f"({one}/{product})" if n == -1 else f"({one}/({product}))"
+
+        half = _exact_number(exponent)
+        if half == Fraction(1, 2):
+            return f"{self._func('sqrt')}({self._print(base)})"
+        if half == Fraction(-1, 2):
+            return f"({one}/{self._func('sqrt')}({self._print(base)}))"
+        return f"{self._func('pow')}({self._print(base)}, {self._print(exponent)})"
+
+    def _print_Mod(self, expr: sympy.Mod) -> str:
+        if self._is_float:
+            # fmod truncates like C's %, while SymPy's Mod floors; a faithful float
+            # version needs a temporary, which a single expression cannot have.
+            raise TypeError(f"{expr}: floating Mod is not supported (fmod differs)")
+        a, b = (self._operand(arg) for arg in expr.args)
+        # C's % truncates toward zero; adding b and reducing again gives the floored
+        # result (sign of b), which is what SymPy's Mod means.
+        return f"((({a} % {b}) + {b}) % {b})"
+
+    # -- functions -----------------------------------------------------------------------
+
+    def _print_Function(self, expr: sympy.Function) -> str:
+        name = _LIBM_FUNCTIONS.get(type(expr))
+        if name is None:
+            raise TypeError(f"function {type(expr).__name__} has no C translation in symgrad")
+        self._require_float(expr, f"function {name}")
+        args = ", ".join(self._print(arg) for arg in expr.args)
+        return f"{self._func(name)}({args})"
+
+    def _print_Heaviside(self, expr: Basic) -> str:
+        # Deliberately unsupported: its value at 0 is a convention we never want baked in.
+        raise TypeError("Heaviside is not supported; write a Piecewise with explicit cases")
+
+    def _print_Abs(self, expr: sympy.Abs) -> str:
+        (arg,) = expr.args
+        if self._is_float:
+            return f"{self._func('fabs')}({self._print(arg)})"
+        if self.ctype == "uint8_t" and isinstance(arg, sympy.Symbol):
+            return self._print(arg)  # 'x < 0' on an unsigned value trips -Wtype-limits
+        v = self._operand(arg)
+        return f"(({v} < 0) ? -{v} : {v})"
+
+    def _print_sign(self, expr: sympy.sign) -> str:
+        (arg,) = expr.args
+        v = self._operand(arg)
+        if self._is_float:
+            zero, one = self._number(Fraction(0)), self._number(Fraction(1))
+            # Zeros and NaN fall through to the argument itself: sign(+-0) = +-0 and
+            # sign(NaN) = NaN, unlike (x > 0) - (x < 0) which maps NaN to 0.
+            return f"(({v} > {zero}) ? {one} : (({v} < {zero}) ? -{one} : {v}))"
+        if self.ctype == "uint8_t" and isinstance(arg, sympy.Symbol):
+            return f"({v} > 0)"
+        return f"(({v} > 0) - ({v} < 0))"
+
+    def _min_max(self, expr: Basic, c_name: str, c_op: str) -> str:
+        args = list(expr.args)  # SymPy keeps them in canonical order: deterministic
+        if self._is_float:
+            text = self._print(args[-1])
+            for arg in reversed(args[:-1]):
+                text = f"{self._func(c_name)}({self._print(arg)}, {text})"
+            return text
+        text = self._operand(args[-1])
+        for arg in reversed(args[:-1]):
+            a = self._operand(arg)
+            text = f"(({a} {c_op} {text}) ? {a} : {text})"
+        return text
+
+    def _print_Max(self, expr: sympy.Max) -> str:
+        return self._min_max(expr, "fmax", ">")
+
+    def _print_Min(self, expr: sympy.Min) -> str:
+        return self._min_max(expr, "fmin", "<")
+
+    def _print_isnan(self, expr: Basic) -> str:
+        self._require_float(expr, "isnan")
+        return f"isnan({self._print(expr.args[0])})"  # type-generic macro in C99
+
+    def _print_isinf(self, expr: Basic) -> str:
+        self._require_float(expr, "isinf")
+        return f"isinf({self._print(expr.args[0])})"
+
+    # -- conditions ----------------------------------------------------------------------
+
+    def _print_Piecewise(self, expr: sympy.Piecewise) -> str:
+        pieces = list(expr.args)
+        if pieces[-1].cond != sympy.true:
+            raise ValueError(
+                f"Piecewise needs a final (value, True) branch to be an expression: {expr}"
+            )
+        text = f"({self._print(pieces[-1].expr)})"
+        for piece in reversed(pieces[:-1]):
+            text = f"(({self._print(piece.cond)}) ? ({self._print(piece.expr)}) : {text})"
+        return text
+
+    def _print_Relational(self, expr: Basic) -> str:
+        op = expr.rel_op
+        if op not in ("==", "!=", "<", "<=", ">", ">="):
+            raise TypeError(f"relational {op!r} has no C operator")
+        # Arithmetic binds tighter than comparisons in C; anything boolean gets parens.
+        lhs, rhs = (
+            self._operand(arg)
+            if isinstance(arg, (Boolean, Relational))
+            else self.parenthesize(arg, PRECEDENCE["Relational"], strict=True)
+            for arg in (expr.lhs, expr.rhs)
+        )
+        return f"{lhs} {op} {rhs}"
+
+    def _logic_operands(self, expr: Basic, bare: tuple[type, ...]) -> list[str]:
+        """Arguments of And/Or in canonical order; boolean functions other than ``bare``
+        (Or inside &&, And inside ||, Xor's expansion...) get parentheses."""
+        return [
+            f"({self._print(a)})"
+            if isinstance(a, BooleanFunction) and not isinstance(a, bare)
+            else self._print(a)
+            for a in sorted(expr.args, key=sympy.default_sort_key)
+        ]
+
+    def _print_And(self, expr: Basic) -> str:
+        # Comparisons bind tighter than && in C, so they stay bare.
+        return " && ".join(self._logic_operands(expr, (sympy.Not, *_BOOLEAN_CALLS)))
+
+    def _print_Or(self, expr: Basic) -> str:
+        # && inside || is parenthesised even though C does not need it: gcc -Wall warns.
+        return " || ".join(self._logic_operands(expr, (sympy.Not, *_BOOLEAN_CALLS)))
+
+    def _print_Not(self, expr: Basic) -> str:
+        return "!" + self._operand(expr.args[0])
+
+    def _print_BooleanFunction(self, expr: Basic) -> str:
+        # Xor, Implies, Equivalent, ITE...: print their And/Or/Not normal form.
+        nnf = expr.to_nnf()
+        if type(nnf) is type(expr):
+            raise TypeError(f"{type(expr).__name__} has no C translation in symgrad")
+        return self._print(nnf)
+
+
+def c_expr(expr: sympy.Basic, ctype: str, names: dict[sympy.Symbol, str]) -> str:
+    """C99 text computing ``expr`` in ``ctype`` with each symbol replaced by ``names[sym]``.
+
+    Raises ``ValueError`` for an unknown ctype or a Piecewise without a default branch,
+    ``KeyError`` for a symbol missing from ``names`` and ``TypeError`` for anything with
+    no C meaning in that ctype (see the module docstring for the exact rules).
+    """
+    _check_ctype(ctype)
+    expr = sympy.sympify(expr, strict=True)
+    missing = sorted((s for s in expr.free_symbols if s not in names), key=sympy.default_sort_key)
+    if missing:
+        raise KeyError(f"no C name given for symbol(s) {', '.join(map(str, missing))}")
+    for sym, text in names.items():
+        if not isinstance(text, str) or not text.strip():
+            raise TypeError(f"C name for {sym} must be a non-empty string, got {text!r}")
+    return _SymgradCPrinter(ctype, names)._print(expr)

@@ -1,0 +1,123 @@
+"""Dtypes: the four element types symgrad computes in, their names, and torch's promotion rules.
+
+Input: nothing (leaf module). Output: ``DType`` singletons and ``promote``.
+It must not know about tensors, graphs or ops.
+
+Promotion follows torch: categories bool < integer < floating; among operands of the highest
+category, dimensioned tensors outrank 0-d tensors, which outrank Python scalars. So
+``float32[2,2] * float64[]`` is float32, ``int64[3] * 2.5`` is the default float (float32), and
+``float64[] + float32[]`` is float64.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True, eq=False)
+class DType:
+    name: str        # torch spelling: float32, float64, int64, bool
+    np: np.dtype     # the NumPy dtype
+    ctype: str       # the C scalar type
+    category: int    # 0 bool, 1 integer, 2 floating
+    short: str       # IR printing: f32, f64, i64, bool
+
+    @property
+    def is_floating(self) -> bool:
+        return self.category == 2
+
+    @property
+    def itemsize(self) -> int:
+        return self.np.itemsize
+
+    def __repr__(self) -> str:
+        return f"symgrad.{self.name}"
+
+    def __reduce__(self):  # pickle as the singleton
+        return (from_name, (self.name,))
+
+
+float32 = DType("float32", np.dtype(np.float32), "float", 2, "f32")
+float64 = DType("float64", np.dtype(np.float64), "double", 2, "f64")
+int64 = DType("int64", np.dtype(np.int64), "int64_t", 1, "i64")
+bool_ = DType("bool", np.dtype(np.bool_), "uint8_t", 0, "bool")
+
+ALL = (float32, float64, int64, bool_)
+DEFAULT_FLOAT = float32
+_BY_NP = {d.np: d for d in ALL}
+_BY_NAME = {d.name: d for d in ALL}
+# NumPy dtypes accepted at the API boundary by a lossless cast to one of ours.
+_SAFE_CASTS = {
+    np.dtype(np.float16): float32,
+    np.dtype(np.int8): int64, np.dtype(np.int16): int64, np.dtype(np.int32): int64,
+    np.dtype(np.uint8): int64, np.dtype(np.uint16): int64, np.dtype(np.uint32): int64,
+}
+
+
+def from_name(name: str) -> DType:
+    return _BY_NAME[name]
+
+
+def from_numpy(dt: np.dtype) -> DType | None:
+    """Our dtype for a NumPy dtype, casting losslessly where we must; None if unsupported."""
+    dt = np.dtype(dt)
+    return _BY_NP.get(dt) or _SAFE_CASTS.get(dt)
+
+
+def as_dtype(d: object) -> DType:
+    """Accept a DType, a NumPy dtype or a Python type (float, int, bool); raise TypeError else."""
+    if isinstance(d, DType):
+        return d
+    if d is float:
+        return DEFAULT_FLOAT
+    if d is int:
+        return int64
+    if d is bool:
+        return bool_
+    try:
+        found = from_numpy(np.dtype(d))
+    except TypeError:
+        found = None
+    if found is None:
+        raise TypeError(f"unsupported dtype {d!r}; symgrad computes in float32, float64, "
+                        "int64 and bool")
+    return found
+
+
+def scalar_dtype(value: object) -> DType:
+    """The dtype a Python scalar takes when it becomes a tensor on its own (torch's rule)."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool_
+    if isinstance(value, (int, np.integer)):
+        return int64
+    if isinstance(value, np.floating):
+        return as_dtype(value.dtype)
+    return DEFAULT_FLOAT
+
+
+# Operand ranks within one category: a dimensioned tensor beats a 0-d tensor beats a Python scalar.
+RANK_TENSOR, RANK_ZERO_DIM, RANK_SCALAR = 2, 1, 0
+
+
+def promote(operands: list[tuple[DType, int]]) -> DType:
+    """Result dtype for (dtype, rank) operands, rank being one of the RANK_* constants.
+
+    torch's rule: the highest category wins; within it, the highest-ranked operands decide by
+    the widest dtype among them. A Python float meeting only integer/bool tensors gives the
+    default float dtype.
+    """
+    top_cat = max(d.category for d, _ in operands)
+    in_cat = [(d, r) for d, r in operands if d.category == top_cat]
+    top_rank = max(r for _, r in in_cat)
+    winners = [d for d, r in in_cat if r == top_rank]
+    if top_rank == RANK_SCALAR:
+        # Only Python scalars of the top category: a float scalar over int tensors gives the
+        # default float; scalars alone keep their own kind.
+        higher_tensors = [d for d, r in operands if r > RANK_SCALAR]
+        if higher_tensors and top_cat == 2:
+            return DEFAULT_FLOAT
+        if higher_tensors and top_cat == 1:
+            return int64
+    return max(winners, key=lambda d: d.itemsize)

@@ -1,0 +1,229 @@
+"""The graph IR: immutable, interned nodes and graphs that are values.
+
+Input: op names, attributes, input nodes, dtype and shape. Output: ``Node`` and ``Graph``,
+topological order and jaxpr-like text. This module knows no op semantics (the op registry
+does) and never mutates a node or a graph after construction.
+
+A node is interned on construction: building the same (op, attrs, inputs, dtype, shape) twice
+returns the same object, so structural equality is identity and graph-level CSE is free.
+Source locations are not part of a node (the same node may come from two lines); they live in
+the graph's side table ``locs``.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from dataclasses import dataclass, field
+from typing import Iterable
+
+import numpy as np
+
+from .dtypes import DType
+
+Shape = tuple[int, ...]
+
+
+def _attr_key(value: object) -> object:
+    """A hashable key that tells apart what Python equality merges (0.0/-0.0, nan, 1/1.0/True)."""
+    if isinstance(value, float):
+        return ("f", value.hex())
+    if isinstance(value, bool):
+        return ("b", value)
+    if isinstance(value, tuple):
+        return tuple(_attr_key(v) for v in value)
+    if isinstance(value, np.ndarray):
+        return ("a", value.dtype.str, value.shape, value.tobytes())
+    return value
+
+
+_INTERN: "weakref.WeakValueDictionary[tuple, Node]" = weakref.WeakValueDictionary()
+
+
+class Node:
+    """One typed value of the graph: ``op(*inputs)[attrs]`` with a dtype and a shape."""
+
+    __slots__ = ("op", "attrs", "inputs", "dtype", "shape", "_hash", "__weakref__")
+
+    op: str
+    attrs: tuple[tuple[str, object], ...]
+    inputs: tuple["Node", ...]
+    dtype: DType
+    shape: Shape
+
+    def __new__(cls, op: str, attrs: dict | tuple, inputs: Iterable["Node"], dtype: DType,
+                shape: Iterable[int]) -> "Node":
+        attrs_t = tuple(attrs.items()) if isinstance(attrs, dict) else tuple(attrs)
+        inputs_t = tuple(inputs)
+        shape_t = tuple(int(s) for s in shape)
+        key = (op, tuple((k, _attr_key(v)) for k, v in attrs_t), tuple(map(id, inputs_t)),
+               dtype.name, shape_t)
+        found = _INTERN.get(key)
+        if found is not None:
+            return found
+        self = object.__new__(cls)
+        for name, value in (("op", op), ("attrs", attrs_t), ("inputs", inputs_t),
+                            ("dtype", dtype), ("shape", shape_t), ("_hash", hash(key))):
+            object.__setattr__(self, name, value)
+        _INTERN[key] = self
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("ir.Node is immutable")
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __reduce__(self):
+        return (Node, (self.op, self.attrs, self.inputs, self.dtype, self.shape))
+
+    def attr(self, name: str, default: object = None) -> object:
+        for k, v in self.attrs:
+            if k == name:
+                return v
+        return default
+
+    @property
+    def a(self) -> dict:
+        """The attributes as a dict (a fresh one: nodes stay immutable)."""
+        return dict(self.attrs)
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    def __repr__(self) -> str:
+        return f"Node({self.op}, {type_str(self)})"
+
+
+def type_str(node: Node) -> str:
+    return f"{node.dtype.short}[{','.join(map(str, node.shape))}]"
+
+
+@dataclass(frozen=True, eq=False)
+class Graph:
+    """A function as a value: input nodes (op 'input') and output nodes.
+
+    ``locs`` maps a node to the user's ``file.py:line`` that created it (a side table: it does
+    not take part in equality or in the printed IR, only in C comments).
+    """
+
+    inputs: tuple[Node, ...]
+    outputs: tuple[Node, ...]
+    locs: dict = field(default_factory=dict)
+
+    def nodes(self) -> list[Node]:
+        """Every node the outputs depend on, inputs first, in a deterministic topological order."""
+        return toposort(self.outputs, self.inputs)
+
+    def with_outputs(self, outputs: Iterable[Node]) -> "Graph":
+        return Graph(self.inputs, tuple(outputs), self.locs)
+
+    def __str__(self) -> str:
+        return format_graph(self)
+
+
+def toposort(outputs: Iterable[Node], inputs: Iterable[Node] = ()) -> list[Node]:
+    """Depth-first post-order from the outputs (inputs listed first): deterministic."""
+    order: list[Node] = list(inputs)
+    seen = set(order)
+    for root in outputs:
+        if root in seen:
+            continue
+        stack = [(root, 0)]
+        while stack:
+            node, i = stack.pop()
+            if i < len(node.inputs):
+                stack.append((node, i + 1))
+                child = node.inputs[i]
+                if child not in seen:
+                    stack.append((child, 0))
+            elif node not in seen:
+                seen.add(node)
+                order.append(node)
+    return order
+
+
+def consumers(nodes: Iterable[Node]) -> dict[Node, list[Node]]:
+    """node -> the nodes (from ``nodes``) that read it, in order."""
+    users: dict[Node, list[Node]] = {}
+    for n in nodes:
+        for i in n.inputs:
+            users.setdefault(i, []).append(n)
+    return users
+
+
+# ----------------------------------------------------------------------------- printing
+
+def _letters(i: int) -> str:
+    s = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        s = chr(ord("a") + r) + s
+    return s
+
+
+def format_value(v: object) -> str:
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, tuple):
+        return "(" + ",".join(format_value(x) for x in v) + ("," if len(v) == 1 else "") + ")"
+    if isinstance(v, np.ndarray):
+        flat = v.reshape(-1)
+        body = " ".join(format_value(x.item()) for x in flat[:6])
+        return f"[{body}{' ...' if flat.size > 6 else ''}]"
+    if isinstance(v, DType):
+        return v.name
+    return str(v)
+
+
+def is_inline_const(node: Node) -> bool:
+    return node.op == "const" and node.ndim == 0
+
+
+def format_graph(graph: Graph, title: str = "lambda") -> str:
+    """jaxpr-like text: typed binders, one equation per line, names given by position."""
+    names: dict[Node, str] = {}
+    taken: set[str] = set()
+    for i, node in enumerate(graph.inputs):
+        base = str(node.attr("name") or f"in{i}")
+        name = base if base.isidentifier() and base not in taken else f"in{i}"
+        names[node] = name
+        taken.add(name)
+    counter = 0
+
+    def fresh() -> str:
+        nonlocal counter
+        while True:
+            candidate = _letters(counter)
+            counter += 1
+            if candidate not in taken:
+                taken.add(candidate)
+                return candidate
+
+    def ref(node: Node) -> str:
+        if is_inline_const(node):
+            return format_value(node.attr("value"))
+        return names[node]
+
+    lines = []
+    for node in graph.nodes():
+        if node in names or is_inline_const(node):
+            continue
+        names[node] = fresh()
+        attrs = " ".join(f"{k}={format_value(v)}" for k, v in node.attrs)
+        args = " ".join(ref(i) for i in node.inputs)
+        parts = [p for p in (node.op, f"[{attrs}]" if attrs else "", args) if p]
+        lines.append(f"    {names[node]}:{type_str(node)} = {' '.join(parts)}")
+    binders = " ".join(f"{names[n]}:{type_str(n)}" for n in graph.inputs)
+    outs = ", ".join(ref(n) for n in graph.outputs)
+    body = "\n".join(lines)
+    return f"{{ {title} {binders} .\n{body + chr(10) if body else ''}  in ({outs}) }}"

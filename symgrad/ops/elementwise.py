@@ -1,0 +1,163 @@
+"""Elementwise primitives: one block per op, defined from a SymPy scalar expression.
+
+Input: nothing. Output: registered ``OpDef``s of kind ELEMENTWISE. The expression (in symbols
+x, y, z) gives the C text; the NumPy reference is written out independently so the interpreter
+is a real oracle for the C. VJPs are derived from the expression with SymPy where that is
+sound (``derived``), and written by hand where torch's convention or stability demands it
+(kinks, reuse of the forward output, overflow in the derived form).
+
+Elementwise ops broadcast their inputs (NumPy rules); the autodiff pass reduces cotangents
+back over broadcast dimensions, once, so rules here return cotangents of the output's shape.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import sympy as sp
+from sympy.codegen.cfunctions import expm1 as sp_expm1, log1p as sp_log1p
+
+from .registry import (ELEMENTWISE, OpDef, bind, bool_dtype, broadcast_shapes, float_dtype,
+                       register, same_dtype)
+from .sympy_graph import to_graph
+
+x, y, z = sp.symbols("x y z", real=True)
+SYMBOLS = (x, y, z)
+
+
+def derived(expr: sp.Expr, nargs: int):
+    """A VJP rule from SymPy's derivative of ``expr``, rebuilt as graph nodes."""
+    partials = [sp.diff(expr, s) for s in SYMBOLS[:nargs]]
+
+    def vjp(g, out, inputs):
+        env = dict(zip(SYMBOLS, inputs))
+        return tuple(g * to_graph(d, env) for d in partials)
+    return vjp
+
+
+def elementwise(name: str, expr: sp.Expr, numpy, nargs: int, *, vjp="derive", torch: str = "",
+                dtype=float_dtype, saves: bool = True, symbols: tuple = SYMBOLS,
+                doc: str = "") -> OpDef:
+    rule = derived(expr, nargs) if vjp == "derive" else vjp
+    return register(OpDef(
+        name=name, kind=ELEMENTWISE, expr=expr, symbols=symbols[:nargs], numpy=numpy, vjp=rule,
+        dtype=dtype,
+        shape=lambda *shapes, **_: broadcast_shapes(*shapes),
+        torch_name=torch or f"{name.capitalize()}Backward0", saves=saves, doc=doc))
+
+
+# ---------------------------------------------------------------- arithmetic
+
+elementwise("add", x + y, np.add, 2, vjp=lambda g, out, ins: (g, g), saves=False,
+            dtype=same_dtype)
+elementwise("sub", x - y, np.subtract, 2, vjp=lambda g, out, ins: (g, -g), saves=False,
+            dtype=same_dtype)
+elementwise("mul", x * y, np.multiply, 2, dtype=same_dtype,
+            vjp=lambda g, out, ins: (g * ins[1], g * ins[0]))
+elementwise("div", x / y, np.divide, 2,
+            # torch's form: d/dy = -g * x / (y * y)
+            vjp=lambda g, out, ins: (g / ins[1], -g * ins[0] / (ins[1] * ins[1])))
+elementwise("neg", -x, np.negative, 1, vjp=lambda g, out, ins: (-g,), saves=False,
+            dtype=same_dtype)
+
+
+def _pow_vjp(g, out, ins):
+    base, expo = ins
+    # torch masks the exponent's gradient where base == 0 and exponent >= 0 (log(0) there).
+    d_base = g * expo * bind("pow", base, expo - 1.0)
+    mask = bind("logical_and", bind("eq", base, 0.0), bind("ge", expo, 0.0))
+    d_expo = bind("where", mask, 0.0, g * out * bind("log", base))
+    return d_base, d_expo
+
+
+elementwise("pow", x ** y, np.power, 2, vjp=_pow_vjp, torch="PowBackward1")
+
+
+def _maximum_vjp(g, out, ins, pick="gt"):
+    a, b = ins
+    # torch splits the gradient evenly where the operands tie.
+    half = g * 0.5
+    tie = bind("eq", a, b)
+    ga = bind("where", bind(pick, a, b), g, bind("where", tie, half, 0.0))
+    gb = bind("where", bind(pick, b, a), g, bind("where", tie, half, 0.0))
+    return ga, gb
+
+
+# NaN propagates as in torch: both comparisons fail and x + y is NaN.
+elementwise("maximum", sp.Piecewise((x, x >= y), (y, y > x), (x + y, True)), np.maximum, 2,
+            vjp=_maximum_vjp, dtype=same_dtype)
+elementwise("minimum", sp.Piecewise((x, x <= y), (y, y < x), (x + y, True)), np.minimum, 2,
+            vjp=lambda g, out, ins: _maximum_vjp(g, out, ins, pick="lt"), dtype=same_dtype)
+
+# ---------------------------------------------------------------- transcendental
+
+
+def _np_sigmoid(a):
+    return 1 / (1 + np.exp(-a))
+
+
+def _np_softplus(a):
+    # torch's softplus (beta=1, threshold=20): linear above the threshold.
+    return np.where(a > 20, a, np.log1p(np.exp(np.minimum(a, 20))))
+
+
+elementwise("exp", sp.exp(x), np.exp, 1, vjp=lambda g, out, ins: (g * out,))
+elementwise("log", sp.log(x), np.log, 1)
+elementwise("log1p", sp_log1p(x), np.log1p, 1, torch="Log1PBackward0")
+elementwise("expm1", sp_expm1(x), np.expm1, 1, vjp=lambda g, out, ins: (g * (out + 1.0),))
+elementwise("sqrt", sp.sqrt(x), np.sqrt, 1, vjp=lambda g, out, ins: (g / (out * 2.0),))
+elementwise("sin", sp.sin(x), np.sin, 1)
+elementwise("cos", sp.cos(x), np.cos, 1)
+elementwise("tanh", sp.tanh(x), np.tanh, 1, vjp=lambda g, out, ins: (g * (1.0 - out * out),))
+# The derived derivative of 1/(1+exp(-x)) is NaN at x = -800; reuse the output instead.
+elementwise("sigmoid", 1 / (1 + sp.exp(-x)), _np_sigmoid, 1,
+            vjp=lambda g, out, ins: (g * out * (1.0 - out),))
+elementwise("softplus", sp.Piecewise((x, x > 20), (sp_log1p(sp.exp(x)), True)), _np_softplus, 1,
+            vjp=lambda g, out, ins: (bind("where", bind("gt", ins[0], 20.0), g,
+                                          g * bind("sigmoid", ins[0])),))
+# relu'(0) = 0 as in torch; NaN propagates (NaN <= 0 is false).
+elementwise("relu", sp.Piecewise((0, x <= 0), (x, True)), lambda a: np.where(a <= 0, 0, a)
+            .astype(a.dtype), 1,
+            vjp=lambda g, out, ins: (bind("where", bind("gt", out, 0.0), g, 0.0),),
+            dtype=same_dtype)
+# abs'(0) = 0 as in torch, through sign(0) = 0.
+elementwise("abs", sp.Abs(x), np.abs, 1, vjp=lambda g, out, ins: (g * bind("sign", ins[0]),),
+            dtype=same_dtype)
+elementwise("sign", sp.sign(x), np.sign, 1, vjp=lambda g, out, ins: (None,), saves=False,
+            dtype=same_dtype)
+
+# ---------------------------------------------------------------- comparisons and logic
+
+
+def _compare(name: str, expr, numpy) -> None:
+    elementwise(name, expr, numpy, 2, vjp=None, dtype=bool_dtype, torch="")
+
+
+_compare("lt", sp.StrictLessThan(x, y), np.less)
+_compare("le", sp.LessThan(x, y), np.less_equal)
+_compare("gt", sp.StrictGreaterThan(x, y), np.greater)
+_compare("ge", sp.GreaterThan(x, y), np.greater_equal)
+_compare("eq", sp.Eq(x, y, evaluate=False), np.equal)
+_compare("ne", sp.Ne(x, y, evaluate=False), np.not_equal)
+
+_bx, _by = sp.symbols("x y")   # untyped symbols stand for bool operands
+elementwise("logical_and", sp.And(sp.Ne(_bx, 0), sp.Ne(_by, 0)), np.logical_and, 2, vjp=None,
+            dtype=bool_dtype, symbols=(_bx, _by))
+elementwise("logical_or", sp.Or(sp.Ne(_bx, 0), sp.Ne(_by, 0)), np.logical_or, 2, vjp=None,
+            dtype=bool_dtype, symbols=(_bx, _by))
+elementwise("logical_not", sp.Eq(_bx, 0), np.logical_not, 1, vjp=None, dtype=bool_dtype,
+            symbols=(_bx,))
+
+
+def _where_dtype(c, a, b, **_):
+    if c.name != "bool":
+        raise TypeError(f"where: condition must be bool, got {c.name}")
+    return same_dtype(a, b)
+
+
+def _where_vjp(g, out, ins):
+    return None, bind("where", ins[0], g, 0.0), bind("where", ins[0], 0.0, g)
+
+
+elementwise("where", sp.Piecewise((y, sp.Ne(_bx, 0)), (z, True)),
+            lambda c, a, b: np.where(c, a, b), 3, vjp=_where_vjp, dtype=_where_dtype,
+            torch="WhereBackward0", symbols=(_bx, y, z))

@@ -1,0 +1,31 @@
+"""Matrix multiplication: the one primitive that lowers to BLAS.
+
+Input: nothing. Output: the ``matmul`` OpDef over operands (*batch, M, K) and (*batch, K, N)
+with equal batch shapes. The front end turns torch's 1-D, 2-D, broadcast-batched forms into
+this one by unsqueeze/expand; here there is exactly one shape to reason about.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .registry import OTHER, OpDef, ShapeError, bind, float_dtype, register
+
+
+def _matmul_shape(a, b):
+    if len(a) < 2 or len(b) < 2 or len(a) != len(b) or a[:-2] != b[:-2] or a[-1] != b[-2]:
+        raise ShapeError(f"matmul: shapes {tuple(a)} and {tuple(b)} cannot be multiplied "
+                         f"(expected (..., M, K) @ (..., K, N) with equal batch dims)")
+    return tuple(a[:-1]) + (b[-1],)
+
+
+def _swap_last(t):
+    perm = tuple(range(t.ndim - 2)) + (t.ndim - 1, t.ndim - 2)
+    return bind("permute", t, perm=perm)
+
+
+register(OpDef(
+    name="matmul", kind=OTHER, shape=_matmul_shape, dtype=float_dtype, numpy=np.matmul,
+    vjp=lambda g, out, ins: (bind("matmul", g, _swap_last(ins[1])),
+                             bind("matmul", _swap_last(ins[0]), g)),
+    torch_name="MmBackward0"))

@@ -1,0 +1,124 @@
+"""Movement primitives: reshape, permute, expand, slice and its adjoint unslice, cat.
+
+Input: nothing. Output: registered ``OpDef``s. Lowering turns reshape/permute/expand/slice
+into views (an offset and strides over the same buffer) where it can, so they cost no loop.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .registry import MOVEMENT, OTHER, OpDef, ShapeError, bind, register, same_dtype
+
+
+def _reshape_shape(shape, *, shape_to):
+    if math.prod(shape) != math.prod(shape_to):
+        raise ShapeError(f"shape {tuple(shape_to)} is invalid for input of size "
+                         f"{math.prod(shape)} (shape {tuple(shape)})")
+    return tuple(shape_to)
+
+
+register(OpDef(
+    name="reshape", kind=MOVEMENT, shape=_reshape_shape, dtype=same_dtype, saves=False,
+    numpy=lambda a, *, shape_to: np.reshape(a, shape_to),
+    vjp=lambda g, out, ins, *, shape_to: (bind("reshape", g, shape_to=ins[0].shape),),
+    torch_name="ViewBackward0"))
+
+
+def _permute_shape(shape, *, perm):
+    if sorted(perm) != list(range(len(shape))):
+        raise ShapeError(f"permute: {tuple(perm)} is not a permutation of the "
+                         f"{len(shape)} dims of a tensor of shape {tuple(shape)}")
+    return tuple(shape[p] for p in perm)
+
+
+def _inverse(perm):
+    inv = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inv[p] = i
+    return tuple(inv)
+
+
+register(OpDef(
+    name="permute", kind=MOVEMENT, shape=_permute_shape, dtype=same_dtype, saves=False,
+    numpy=lambda a, *, perm: np.transpose(a, perm),
+    vjp=lambda g, out, ins, *, perm: (bind("permute", g, perm=_inverse(perm)),),
+    torch_name="PermuteBackward0"))
+
+
+def _expand_shape(shape, *, shape_to):
+    if len(shape_to) < len(shape):
+        raise ShapeError(f"expand: the target shape {tuple(shape_to)} has fewer dimensions "
+                         f"than the tensor's shape {tuple(shape)}")
+    lead = len(shape_to) - len(shape)
+    for i, s in enumerate(shape):
+        if s != 1 and s != shape_to[lead + i]:
+            raise ShapeError(f"expand: the expanded size ({shape_to[lead + i]}) must match the "
+                             f"existing size ({s}) at non-singleton dimension {lead + i}; "
+                             f"target {tuple(shape_to)}, tensor {tuple(shape)}")
+    return tuple(shape_to)
+
+
+# The VJP returns the cotangent at the output's shape: autodiff sums it back over the
+# broadcast dimensions, the one place where that happens.
+register(OpDef(
+    name="expand", kind=MOVEMENT, shape=_expand_shape, dtype=same_dtype, saves=False,
+    numpy=lambda a, *, shape_to: np.broadcast_to(a, shape_to),
+    vjp=lambda g, out, ins, *, shape_to: (g,), torch_name="ExpandBackward0"))
+
+
+def _slice_shape(shape, *, starts, stops, steps):
+    return tuple(len(range(a, b, c)) for a, b, c in zip(starts, stops, steps))
+
+
+def _np_slice(a, *, starts, stops, steps):
+    return a[tuple(slice(*t) for t in zip(starts, stops, steps))]
+
+
+register(OpDef(
+    name="slice", kind=MOVEMENT, shape=_slice_shape, dtype=same_dtype, saves=False,
+    numpy=_np_slice,
+    vjp=lambda g, out, ins, **at: (bind("unslice", g, shape_to=ins[0].shape, **at),),
+    torch_name="SliceBackward0", doc="a[start:stop:step] per axis (steps > 0, bounds clipped)"))
+
+
+def _np_unslice(a, *, shape_to, starts, stops, steps):
+    out = np.zeros(shape_to, a.dtype)
+    out[tuple(slice(*t) for t in zip(starts, stops, steps))] = a
+    return out
+
+
+register(OpDef(
+    name="unslice", kind=OTHER, saves=False,
+    shape=lambda shape, *, shape_to, **_: tuple(shape_to), dtype=same_dtype,
+    numpy=_np_unslice,
+    vjp=lambda g, out, ins, *, shape_to, **at: (bind("slice", g, **at),),
+    torch_name="SliceBackwardBackward0", doc="zeros of shape_to with the input at a slice"))
+
+
+def _cat_shape(*shapes, axis):
+    first = shapes[0]
+    for s in shapes[1:]:
+        if len(s) != len(first) or any(a != b for i, (a, b) in enumerate(zip(s, first))
+                                       if i != axis):
+            raise ShapeError(f"cat: sizes of tensors must match except in dimension {axis}; "
+                             f"got {tuple(first)} and {tuple(s)}")
+    return tuple(sum(s[axis] for s in shapes) if i == axis else d for i, d in enumerate(first))
+
+
+def _cat_vjp(g, out, ins, *, axis):
+    cts, offset = [], 0
+    for x in ins:
+        starts = tuple(offset if i == axis else 0 for i in range(g.ndim))
+        stops = tuple(offset + x.shape[axis] if i == axis else d for i, d in enumerate(g.shape))
+        cts.append(bind("slice", g, starts=starts, stops=stops, steps=(1,) * g.ndim))
+        offset += x.shape[axis]
+    return tuple(cts)
+
+
+register(OpDef(
+    name="cat", kind=OTHER, shape=_cat_shape, dtype=same_dtype, saves=False,
+    numpy=lambda *arrays, axis: np.concatenate(arrays, axis=axis), vjp=_cat_vjp,
+    torch_name="CatBackward0"))

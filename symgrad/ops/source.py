@@ -1,0 +1,34 @@
+"""Source primitives (graph inputs and constants) and dtype conversion.
+
+Input: nothing. Output: ``input``, ``const`` and ``cast`` OpDefs. A scalar constant carries its
+value as a Python number; a tensor constant carries a read-only NumPy array.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .registry import ELEMENTWISE, SOURCE, OpDef, bind, register
+
+
+def _no_inputs(*_, **__):
+    raise TypeError("source ops take no inputs; their dtype and shape are given")
+
+
+register(OpDef(name="input", kind=SOURCE, shape=_no_inputs, dtype=_no_inputs, numpy=None,
+               doc="graph argument number `index`"))
+register(OpDef(name="const", kind=SOURCE, shape=_no_inputs, dtype=_no_inputs, numpy=None,
+               doc="a constant: `value` is a Python scalar or an array"))
+
+
+def _cast_vjp(g, out, ins, *, dtype):
+    if not ins[0].dtype.is_floating:
+        return (None,)
+    return (bind("cast", g, dtype=ins[0].dtype),)
+
+
+register(OpDef(
+    name="cast", kind=ELEMENTWISE, shape=lambda s, **_: tuple(s),
+    dtype=lambda d, *, dtype: dtype, saves=False,
+    numpy=lambda a, *, dtype: a.astype(dtype.np), vjp=_cast_vjp, torch_name="ToCopyBackward0",
+    doc="convert to `dtype` (to bool: x != 0)"))

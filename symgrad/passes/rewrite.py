@@ -1,0 +1,43 @@
+"""The one rewrite driver the passes share: rebuild a graph bottom-up, node by node.
+
+Input: a graph and a function ``node -> node`` applied to each node after its inputs were
+rewritten. Output: a new graph (the old one is untouched) with source locations carried over.
+Because nodes are interned, rebuilding is also common-subexpression elimination, and because a
+graph is rebuilt from its outputs, nodes nothing reads are dropped (dead-code elimination).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..ir import Graph, Node
+
+
+def rebuild(graph: Graph, fn: Callable[[Node], Node]) -> Graph:
+    new: dict[Node, Node] = {}
+    locs = dict(graph.locs)
+    for node in graph.nodes():
+        if node.op == "input":
+            new[node] = node
+            continue
+        inputs = tuple(new[i] for i in node.inputs)
+        rebuilt = node if inputs == node.inputs else Node(node.op, node.attrs, inputs,
+                                                          node.dtype, node.shape)
+        out = fn(rebuilt)
+        loc = graph.locs.get(node)
+        if loc is not None:
+            locs.setdefault(rebuilt, loc)
+            locs.setdefault(out, loc)
+        new[node] = out
+    outputs = tuple(new[o] for o in graph.outputs)
+    return Graph(graph.inputs, outputs, locs)
+
+
+def fixpoint(graph: Graph, fn: Callable[[Node], Node], limit: int = 8) -> Graph:
+    """Apply ``rebuild`` until nothing changes (bounded: rules must not cycle)."""
+    for _ in range(limit):
+        after = rebuild(graph, fn)
+        if after.outputs == graph.outputs:
+            return after
+        graph = after
+    return graph

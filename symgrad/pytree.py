@@ -1,0 +1,90 @@
+"""Nested Python containers <-> flat lists of leaves, with a hashable structure.
+
+Input: arguments or results (tuples, lists, dicts, None, namedtuples of leaves). Output: the
+leaves in a deterministic order (dict keys sorted) and a ``TreeDef`` that rebuilds the container.
+Knows nothing about tensors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class TreeDef:
+    kind: str                 # "leaf" | "none" | "tuple" | "list" | "dict" | "namedtuple"
+    meta: Any = None          # dict keys / namedtuple class
+    children: tuple = ()
+
+    def describe(self) -> str:
+        if self.kind == "leaf":
+            return "*"
+        if self.kind == "none":
+            return "None"
+        inner = ", ".join(c.describe() for c in self.children)
+        if self.kind == "dict":
+            inner = ", ".join(f"{k!r}: {c.describe()}" for k, c in zip(self.meta, self.children))
+            return "{" + inner + "}"
+        if self.kind == "list":
+            return "[" + inner + "]"
+        return "(" + inner + ("," if len(self.children) == 1 else "") + ")"
+
+
+LEAF = TreeDef("leaf")
+
+
+def flatten(obj: Any, path: str = "", paths: list | None = None) -> tuple[list, TreeDef]:
+    """Leaves of ``obj`` and its structure; ``paths`` (if given) collects each leaf's path."""
+    leaves: list = []
+
+    def rec(o, p):
+        if o is None:
+            return TreeDef("none")
+        if isinstance(o, tuple) and hasattr(o, "_fields"):
+            return TreeDef("namedtuple", type(o), tuple(rec(v, f"{p}.{f}")
+                                                        for f, v in zip(o._fields, o)))
+        if isinstance(o, (tuple, list)):
+            kids = tuple(rec(v, f"{p}[{i}]") for i, v in enumerate(o))
+            return TreeDef("tuple" if isinstance(o, tuple) else "list", None, kids)
+        if isinstance(o, dict):
+            try:
+                keys = tuple(sorted(o))
+            except TypeError:
+                raise TypeError(f"dict keys of argument {p or 'value'} must be sortable "
+                                f"(got {list(o)!r})") from None
+            return TreeDef("dict", keys, tuple(rec(o[k], f"{p}[{k!r}]") for k in keys))
+        leaves.append(o)
+        if paths is not None:
+            paths.append(p)
+        return LEAF
+
+    tree = rec(obj, path)
+    return leaves, tree
+
+
+def unflatten(tree: TreeDef, leaves: list) -> Any:
+    it = iter(leaves)
+
+    def rec(t: TreeDef):
+        if t.kind == "leaf":
+            return next(it)
+        if t.kind == "none":
+            return None
+        kids = [rec(c) for c in t.children]
+        if t.kind == "tuple":
+            return tuple(kids)
+        if t.kind == "list":
+            return kids
+        if t.kind == "namedtuple":
+            return t.meta(*kids)
+        return dict(zip(t.meta, kids))
+
+    out = rec(tree)
+    return out
+
+
+def count(tree: TreeDef) -> int:
+    if tree.kind == "leaf":
+        return 1
+    return sum(count(c) for c in tree.children)

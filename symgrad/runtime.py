@@ -1,0 +1,83 @@
+"""A compiled specialization: traced graph -> passes -> loop IR -> C -> loaded module, and the
+thin call path that feeds it NumPy arrays.
+
+Input: a ``Traced`` function. Output: ``Specialization`` objects whose ``run(leaves)`` validates
+and converts the flat argument leaves, allocates outputs, calls C and checks its status. The
+call path is hot: every decision that can be made once is made in ``__init__``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import config
+from .codegen import generate
+from .compiler import build_module
+from .ir import format_graph
+from .lower import lower
+from .passes import run_pipeline
+from .trace import Traced
+
+
+class Specialization:
+    def __init__(self, traced: Traced, name: str, passes=None, build: bool = True):
+        self.traced = traced
+        self.name = name
+        self.stages: list[tuple[str, str]] = []
+
+        def on_change(pass_name, before, after):
+            self.stages.append((f"after {pass_name} ({len(before.nodes())} -> "
+                                f"{len(after.nodes())} nodes)", format_graph(after)))
+            config.debug(2, "IR after %s:\n%s", pass_name, format_graph(after))
+        self.graph = run_pipeline(traced.graph, passes, on_change)
+        self.program = lower(self.graph)
+        self.source = generate(self.program, name, title=f"{name}: compiled by symgrad")
+        config.debug(2, "C for %s:\n%s", name, self.source.text)
+        self.module = build_module(self.source.text, self.source.cdef, name_hint=name) \
+            if build else None
+        prog = self.program
+        self._in_dtypes = [(s.dtype.np, f"{s.dtype.ctype}[]") for s in traced.in_specs]
+        self._in_shapes = [s.shape for s in traced.in_specs]
+        self._consts = [np.ascontiguousarray(v, dtype=b.dtype.np) for b, v in prog.consts]
+        self._out_specs = [(b.dtype.np, n.shape, f"{b.dtype.ctype}[]")
+                           for b, n in zip(prog.outputs, self.graph.outputs)]
+        self._workspace = np.zeros(max(prog.workspace_bytes, 1), dtype=np.uint8)
+        if self.module is not None:
+            ffi = self.module.ffi
+            self._fn = getattr(self.module.lib, self.source.entry)
+            self._from_buffer = ffi.from_buffer
+            self._const_ptrs = [ffi.from_buffer(f"{b.dtype.ctype}[]", c)
+                                for (b, _), c in zip(prog.consts, self._consts)]
+            self._work_ptr = ffi.from_buffer("unsigned char[]", self._workspace)
+        self._errors = {i + 1: k for i, k in enumerate(prog.kernels)}
+
+    @property
+    def c_source(self) -> str:
+        return self.source.text
+
+    def run(self, leaves: list) -> list:
+        fb = self._from_buffer
+        ptrs = []
+        keep = []
+        for value, (dt, ct) in zip(leaves, self._in_dtypes):
+            arr = value if type(value) is np.ndarray else np.asarray(value)
+            if arr.dtype != dt or not arr.flags.c_contiguous or not arr.flags.aligned:
+                arr = np.ascontiguousarray(arr, dtype=dt)
+                if not arr.flags.aligned:
+                    arr = arr.copy()
+                keep.append(arr)
+            ptrs.append(fb(ct, arr))
+        outs = [np.empty(shape, dt) for dt, shape, _ in self._out_specs]
+        out_ptrs = [fb(ct, o) for o, (_, _, ct) in zip(outs, self._out_specs)]
+        status = self._fn(*ptrs, *self._const_ptrs, *out_ptrs, self._work_ptr)
+        if status:
+            self._raise(status)
+        return outs
+
+    def _raise(self, status: int):
+        kernel = self._errors.get(status)
+        node = getattr(kernel, "node", None)
+        loc = self.graph.locs.get(node) if node is not None else None
+        where = f" (from {loc}: {loc.text})" if loc else ""
+        op = node.op if node is not None else "kernel"
+        raise IndexError(f"{self.name}: an index passed to {op} is out of range{where}")

@@ -1,0 +1,420 @@
+"""The torch-like front end: ``Tensor``, applying ops to tensors, and autograd bookkeeping.
+
+Input: user calls (operators, methods, ``backward``). Output: tensors that hold either a NumPy
+value (eager, define-by-run) or a graph node (inside ``@symgrad.compile``, at trace time), plus
+the recorded backward graph (``grad_fn``). One code path serves both: ``apply`` checks shapes and
+dtypes with the op's rules, then either runs the op's NumPy reference or adds an interned node,
+and records a ``BackwardFunction`` when the result needs a gradient.
+
+It must not lower, compile or call C; the torch-named functions live in ``functional.py``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from . import dtypes, state
+from .autodiff import AccumulateGrad, function_class, run_backward
+from .ir import Node
+from .ops import OPS, set_binder
+from .ops.registry import ELEMENTWISE, float_dtype
+
+
+class TracerValueError(TypeError):
+    """A traced tensor's value was needed as a Python value while tracing."""
+
+
+def _tracer_error(what: str) -> TracerValueError:
+    loc = state.user_loc()
+    where = f" at {loc.file}:{loc.line} ({loc.text})" if loc else ""
+    return TracerValueError(
+        f"cannot use a traced tensor as a Python {what}{where}: inside @symgrad.compile the "
+        f"value is not known until the compiled code runs. Branch on shapes or on static "
+        f"arguments (static_argnums / static_argnames) instead, or compute both sides and pick "
+        f"with symgrad.where(cond, a, b).")
+
+
+class Tensor:
+    """A tensor that records the operations applied to it, like ``torch.Tensor``."""
+
+    __slots__ = ("_value", "_node", "_requires_grad", "grad_fn", "_grad", "_retains_grad",
+                 "_accumulator", "__weakref__")
+    __array_priority__ = 1000  # NumPy defers to our operators: ndarray * Tensor -> Tensor
+
+    def __init__(self, value: np.ndarray | None = None, node: Node | None = None):
+        self._value = value
+        self._node = node
+        self._requires_grad = False
+        self.grad_fn = None
+        self._grad = None
+        self._retains_grad = False
+        self._accumulator = None
+
+    # ------------------------------------------------------------ structure
+    @property
+    def node(self) -> Node:
+        """The graph node of this tensor (a constant node for an eager tensor)."""
+        if self._node is None:
+            v = self._value
+            value = v.item() if v.ndim == 0 else _frozen(v)
+            self._node = Node("const", (("value", value),), (), self.dtype, v.shape)
+        return self._node
+
+    @property
+    def is_traced(self) -> bool:
+        return self._value is None
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._node.shape if self._value is None else self._value.shape
+
+    def size(self, dim: int | None = None):
+        return self.shape if dim is None else self.shape[dim]
+
+    @property
+    def dtype(self) -> dtypes.DType:
+        return self._node.dtype if self._value is None else dtypes.from_numpy(self._value.dtype)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    def dim(self) -> int:
+        return self.ndim
+
+    def numel(self) -> int:
+        return int(np.prod(self.shape))
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of a 0-d tensor")
+        return self.shape[0]
+
+    # ------------------------------------------------------------ autograd state
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, flag: bool) -> None:
+        self.requires_grad_(flag)
+
+    def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+        if self.grad_fn is not None:
+            if not requires_grad:
+                raise RuntimeError(
+                    "you can only change requires_grad flags of leaf variables. If you want to "
+                    "use a computed variable in a subgraph that doesn't require differentiation "
+                    "use var_no_grad = var.detach().")
+            return self
+        if requires_grad and not self.dtype.is_floating:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients "
+                               f"(this tensor is {self.dtype.name})")
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.grad_fn is None
+
+    @property
+    def grad(self) -> "Tensor | None":
+        if self.grad_fn is not None and not self._retains_grad:
+            warnings.warn(
+                "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. "
+                "Its .grad attribute won't be populated during autograd.backward(). If you "
+                "indeed want the .grad field to be populated for a non-leaf Tensor, use "
+                ".retain_grad() on the non-leaf Tensor.", UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: "Tensor | None") -> None:
+        self._grad = value
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    def retain_grad(self) -> None:
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is None or self._retains_grad:
+            return
+        self._retains_grad = True
+        fn = self.grad_fn
+        fn._retained = (fn._retained or ()) + (self,)
+
+    def _grad_edge(self):
+        """The backward function a cotangent for this tensor flows into (None: no gradient)."""
+        if self.grad_fn is not None:
+            return self.grad_fn
+        if not self._requires_grad:
+            return None
+        if self._accumulator is None:
+            self._accumulator = AccumulateGrad(self)
+        return self._accumulator
+
+    def backward(self, gradient: "Tensor | None" = None, retain_graph: bool | None = None,
+                 create_graph: bool = False, inputs=None) -> None:
+        """Accumulate d(self)/d(leaf), weighted by ``gradient``, into each leaf's ``.grad``."""
+        if not self._requires_grad:
+            raise RuntimeError("element 0 of tensors does not require grad and does not have a "
+                               "grad_fn")
+        if gradient is None:
+            if self.numel() != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            gradient = full_like_of(self, 1.0)
+        else:
+            gradient = as_tensor(gradient, dtype=self.dtype)
+            if gradient.shape != self.shape:
+                raise RuntimeError(
+                    f"Mismatch in shape: grad_output[0] has a shape of {_size(gradient.shape)} "
+                    f"and output[0] has a shape of {_size(self.shape)}.")
+        if retain_graph is None:
+            retain_graph = create_graph
+        if inputs is not None:
+            raise NotImplementedError("backward(inputs=...) is not supported yet")
+        run_backward([(self, gradient)], retain_graph=retain_graph, create_graph=create_graph)
+
+    def detach(self) -> "Tensor":
+        """The same data, cut from the backward graph."""
+        return Tensor(self._value, self._node)
+
+    def detach_(self) -> "Tensor":
+        self.grad_fn = None
+        self._requires_grad = False
+        return self
+
+    @property
+    def data(self) -> "Tensor":
+        return self.detach()
+
+    # ------------------------------------------------------------ values
+    def numpy(self) -> np.ndarray:
+        if self._value is None:
+            raise _tracer_error("value (numpy())")
+        if self._requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
+        return self._value
+
+    def __array__(self, dtype=None, copy=None):
+        if self._value is None:
+            raise _tracer_error("array (np.asarray)")
+        return self._value if dtype is None else self._value.astype(dtype)
+
+    def item(self):
+        if self._value is None:
+            raise _tracer_error("number (item())")
+        if self._value.size != 1:
+            raise RuntimeError(f"a Tensor with {self._value.size} elements cannot be converted "
+                               "to Scalar")
+        return self._value.item()
+
+    def tolist(self):
+        if self._value is None:
+            raise _tracer_error("list (tolist())")
+        return self._value.tolist()
+
+    def __bool__(self) -> bool:
+        if self._value is None:
+            raise _tracer_error("bool (an if/while condition or and/or/not)")
+        if self._value.size != 1:
+            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._value)
+
+    def __float__(self) -> float:
+        if self._value is None:
+            raise _tracer_error("float")
+        return float(self.item())
+
+    def __int__(self) -> int:
+        if self._value is None:
+            raise _tracer_error("int")
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self._value is None:
+            raise _tracer_error("index")
+        if self.dtype.is_floating:
+            raise TypeError("only integer tensors of a single element can be converted to an "
+                            "index")
+        return int(self.item())
+
+    def __repr__(self) -> str:
+        from .printing import tensor_repr
+        return tensor_repr(self)
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self.shape[0]))
+
+    def __reduce__(self):
+        if self._value is None:
+            raise _tracer_error("picklable value")
+        return (tensor, (self._value, None, self._requires_grad))
+
+
+def _frozen(v: np.ndarray) -> np.ndarray:
+    v = np.array(v, copy=True)
+    v.flags.writeable = False
+    return v
+
+
+def _size(shape) -> str:
+    return f"torch.Size([{', '.join(map(str, shape))}])"
+
+
+# ---------------------------------------------------------------- applying ops
+
+def _rank(t: Tensor) -> int:
+    return dtypes.RANK_TENSOR if t.ndim else dtypes.RANK_ZERO_DIM
+
+
+def _elementwise_operands(op, args: tuple) -> list[Tensor]:
+    """Promote tensors and Python scalars to one dtype, torch's way, and lift the scalars."""
+    first = 1 if op.name == "where" else 0
+    values = args[first:]
+    ranked = [(a.dtype, _rank(a)) if isinstance(a, Tensor)
+              else (dtypes.scalar_dtype(a), dtypes.RANK_SCALAR) for a in values]
+    if op.name.startswith("logical_"):
+        target = dtypes.bool_
+    else:
+        target = dtypes.promote(ranked)
+        if op.dtype is float_dtype and not target.is_floating:
+            target = dtypes.DEFAULT_FLOAT
+    out = [as_tensor(args[0], dtypes.bool_)] if first else []
+    for a in values:
+        if isinstance(a, Tensor):
+            out.append(a if a.dtype is target else apply("cast", a, dtype=target))
+        else:
+            out.append(scalar(a, target))
+    return out
+
+
+def apply(name: str, *args: Any, _torch_name: str | None = None, **attrs: Any) -> Tensor:
+    """Apply primitive ``name``: check, compute or record, and note how to differentiate it."""
+    op = OPS[name]
+    if op.kind == ELEMENTWISE and name != "cast":
+        inputs = _elementwise_operands(op, args)
+    else:
+        inputs = [a if isinstance(a, Tensor) else as_tensor(a) for a in args]
+    attrs = dict(sorted(attrs.items()))
+    shape = op.shape(*[t.shape for t in inputs], **attrs)
+    dtype = op.dtype(*[t.dtype for t in inputs], **attrs)
+    loc = None
+    if any(t._value is None for t in inputs):
+        node = Node(name, attrs, [t.node for t in inputs], dtype, shape)
+        loc = state.record(node)
+        out = Tensor(None, node)
+    else:
+        with np.errstate(all="ignore"):
+            value = op.numpy(*[t._value for t in inputs], **attrs)
+        out = Tensor(np.asarray(value, dtype=dtype.np), None)
+    if (op.vjp is not None and dtype.is_floating and state.is_grad_enabled()
+            and any(t._requires_grad for t in inputs)):
+        _record(out, op, attrs, inputs, _torch_name or op.torch_name, loc)
+    return out
+
+
+def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str, loc) -> None:
+    value, node = out._value, out._node
+
+    def out_tensor():
+        t = Tensor(value, node)
+        t._requires_grad = True
+        t.grad_fn = fn
+        return t
+
+    vjp = op.vjp
+    fn = function_class(torch_name)(
+        (lambda g, o, ins: vjp(g, o(), ins, **attrs)), inputs, out_tensor, op.saves,
+        tuple((t._grad_edge(), 0) for t in inputs),
+        tuple((t.shape, t.dtype) for t in inputs), loc)
+    out._requires_grad = True
+    out.grad_fn = fn
+
+
+set_binder(apply)
+
+
+def attach_function(out: Tensor, torch_name: str, rule, inputs: list[Tensor]) -> Tensor:
+    """Give ``out`` one backward function computed by ``rule(g, out, inputs)``: how composite
+    functions (mean, softmax, losses) show torch's single grad_fn while being built from
+    primitives."""
+    if not (state.is_grad_enabled() and any(t._requires_grad for t in inputs)):
+        return out
+    result = Tensor(out._value, out._node)
+    loc = state.record(out._node) if out._node is not None else None
+    _record(result, _Rule(rule), {}, inputs, torch_name, loc)
+    return result
+
+
+class _Rule:
+    """Adapter so a composite's rule looks like an op to ``_record``."""
+
+    saves = True
+
+    def __init__(self, vjp):
+        self.vjp = vjp
+
+
+# ---------------------------------------------------------------- creation
+
+def as_tensor(data: Any, dtype: dtypes.DType | None = None) -> Tensor:
+    """A tensor for ``data`` (a Tensor is returned as is, cast if ``dtype`` differs)."""
+    if isinstance(data, Tensor):
+        return data if dtype is None or data.dtype is dtype else apply("cast", data, dtype=dtype)
+    return tensor(data, dtype=dtype)
+
+
+def scalar(value: Any, dtype: dtypes.DType) -> Tensor:
+    """A 0-d constant of ``dtype`` (how Python numbers enter a computation)."""
+    return Tensor(np.asarray(value, dtype=dtype.np), None)
+
+
+def tensor(data: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """Copy ``data`` (nested lists, NumPy arrays, numbers) into a new leaf tensor."""
+    if isinstance(data, Tensor):
+        data = data.__array__()
+    arr = np.array(data, copy=True)
+    if dtype is not None:
+        dt = dtypes.as_dtype(dtype)
+    elif arr.dtype.kind == "f":
+        dt = dtypes.float64 if arr.dtype == np.float64 and not _is_python_data(data) \
+            else dtypes.DEFAULT_FLOAT
+    else:
+        dt = dtypes.from_numpy(arr.dtype)
+        if dt is None:
+            raise TypeError(f"can't convert data of NumPy dtype {arr.dtype} to a tensor; "
+                            "supported: floating, integer and bool data")
+    t = Tensor(arr.astype(dt.np, copy=False), None)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _is_python_data(data: Any) -> bool:
+    """Python floats and lists of them default to float32, like torch; NumPy float64 stays."""
+    return not isinstance(data, (np.ndarray, np.generic))
+
+
+def full_like_of(t: Tensor, value: float) -> Tensor:
+    """A tensor of ``t``'s shape and dtype filled with ``value``; symbolic (one scalar constant,
+    broadcast) when ``t`` is traced, so seeds of backward passes stay small graph nodes."""
+    if not t.is_traced:
+        return Tensor(np.full(t.shape, value, dtype=t.dtype.np), None)
+    node = Node("const", (("value", t.dtype.np.type(value).item()),), (), t.dtype, ())
+    if t.shape:
+        node = Node("expand", (("shape_to", t.shape),), (node,), t.dtype, t.shape)
+    return Tensor(None, node)
+
+
+from . import methods as _methods  # noqa: E402,F401  (installs operators and methods on Tensor)

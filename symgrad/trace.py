@@ -1,0 +1,107 @@
+"""Tracing: a Python function and an argument signature -> a ``Graph``.
+
+Input: the function, its (flattened) dynamic arguments' specs, the static arguments. Output: a
+``Traced`` record: the graph (inputs named after the user's parameters), the input and output
+structures, and the forward-only graph when a gradient transform noted one. The function runs
+once with traced tensors; their ops add interned nodes, and the active ``state.Trace`` records
+each node's ``file.py:line``. It must not optimize or generate code.
+"""
+
+from __future__ import annotations
+
+import inspect as _inspect
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from . import dtypes, state
+from .ir import Graph, Node
+from .pytree import TreeDef, flatten
+from .tensor import Tensor, as_tensor
+
+
+@dataclass(frozen=True)
+class ArgSpec:
+    """What one leaf argument must look like at call time."""
+
+    shape: tuple
+    dtype: dtypes.DType
+    name: str
+    python: type | None = None   # int/float/bool for Python scalars passed as runtime inputs
+
+
+@dataclass
+class Traced:
+    graph: Graph
+    in_specs: list
+    out_tree: TreeDef
+    forward: Graph | None = None   # the function's own outputs (before a gradient transform)
+
+
+def leaf_spec(value: Any, name: str) -> ArgSpec:
+    """The spec of a runtime argument leaf; TypeError naming the argument if unsupported."""
+    if isinstance(value, Tensor):
+        if value.is_traced:
+            return ArgSpec(value.shape, value.dtype, name)
+        value = value._value
+    if isinstance(value, (bool, np.bool_)):
+        return ArgSpec((), dtypes.bool_, name, bool)
+    if isinstance(value, (int, np.integer)) and not isinstance(value, np.ndarray):
+        return ArgSpec((), dtypes.int64, name, int)
+    if isinstance(value, float):
+        return ArgSpec((), dtypes.float64, name, float)
+    if isinstance(value, (np.ndarray, np.generic)):
+        dt = dtypes.from_numpy(value.dtype)
+        if dt is None:
+            raise TypeError(f"argument {name}: unsupported dtype {value.dtype} (symgrad "
+                            f"computes in float32, float64, int64 and bool; cast it first)")
+        return ArgSpec(tuple(value.shape), dt, name)
+    raise TypeError(f"argument {name}: expected a NumPy array, a symgrad tensor or a Python "
+                    f"number, got {type(value).__name__}")
+
+
+def param_names(fn: Callable, n: int) -> list[str]:
+    try:
+        params = list(_inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        params = []
+    names = []
+    for i in range(n):
+        if i < len(params) and params[i].kind in (params[i].POSITIONAL_ONLY,
+                                                  params[i].POSITIONAL_OR_KEYWORD):
+            names.append(params[i].name)
+        else:
+            names.append(f"arg{i}")
+    return names
+
+
+def trace(fn: Callable, in_specs: list, rebuild: Callable, name: str) -> Traced:
+    """Run ``fn`` on traced tensors.
+
+    ``in_specs`` are the flat dynamic leaves' specs; ``rebuild(leaves)`` returns (args, kwargs)
+    with those leaves substituted (static arguments stay as they were).
+    """
+    inputs = [Node("input", (("index", i), ("name", s.name)), (), s.dtype, s.shape)
+              for i, s in enumerate(in_specs)]
+    tracers = [Tensor(None, n) for n in inputs]
+    record = state.Trace(name)
+    with state.tracing(record), state.enable_grad():
+        call_args, call_kwargs = rebuild(tracers)
+        result = fn(*call_args, **call_kwargs)
+    out_leaves, out_tree = flatten(result)
+    outs = []
+    for i, leaf in enumerate(out_leaves):
+        if isinstance(leaf, Tensor):
+            outs.append(leaf.node)
+        elif isinstance(leaf, (int, float, bool, np.ndarray, np.generic)):
+            outs.append(as_tensor(leaf).node)
+        else:
+            raise TypeError(f"{name} returned a {type(leaf).__name__} at output {i}; a compiled "
+                            f"function may return tensors, arrays, numbers and tuples/lists/"
+                            f"dicts of them")
+    graph = Graph(tuple(inputs), tuple(outs), record.locs)
+    forward = None
+    if record.forward_outputs is not None:
+        forward = Graph(tuple(inputs), tuple(record.forward_outputs), record.locs)
+    return Traced(graph, list(in_specs), out_tree, forward)

@@ -1,0 +1,15 @@
+"""Shared fixtures: every test session compiles into its own private cache directory."""
+
+import os
+import tempfile
+
+import numpy as np
+import pytest
+
+if "SYMGRAD_CACHE_DIR" not in os.environ:
+    os.environ["SYMGRAD_CACHE_DIR"] = tempfile.mkdtemp(prefix="symgrad-test-cache-")
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(1234)
