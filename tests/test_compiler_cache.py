@@ -250,7 +250,11 @@ def test_concurrent_processes_build_once(tmp_path: Path, cache_root: Path) -> No
 def test_broken_entry_is_rebuilt(tmp_path: Path) -> None:
     mod = build_module(ADD_SRC, ADD_CDEF)
     (so,) = [p for p in mod.path.iterdir() if p.name.endswith(cache.extension_suffix())]
-    so.write_bytes(b"not an ELF file")  # e.g. a disk-full truncation
+    # Replace the file (a new inode, as any writer that does not corrupt its own readers
+    # would): writing into the mapped inode would crash this very process with SIGBUS.
+    broken = so.with_name(so.name + ".broken")
+    broken.write_bytes(b"not an ELF file")  # e.g. a disk-full truncation
+    os.replace(broken, so)
     (child,) = run_children(tmp_path, ADD_SRC)
     assert child["stats"]["compiles"] == 1 and not child["from_cache"]
     assert child["out"] == [0.5, 1.5, 2.5, 3.5, 4.5]
