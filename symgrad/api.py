@@ -41,7 +41,10 @@ class CompiledFunction:
             else tuple(static_argnames)
         self.name = name or getattr(fn, "__name__", "fn")
         self._specs: dict = {}
+        self._fast: dict = {}     # (type, shape, dtype) per positional arg -> Specialization
         self._last = None
+        self._last_spec = None
+        self._names_cache: dict = {}
         functools.update_wrapper(self, fn)
 
     # -------------------------------------------------------------- signatures
@@ -61,7 +64,9 @@ class CompiledFunction:
         except TypeError:
             raise TypeError(f"{self.name}: static arguments must be hashable; got "
                             f"{statics!r}") from None
-        names = param_names(self.fn, len(args))
+        names = self._names_cache.get(len(args))
+        if names is None:
+            names = self._names_cache[len(args)] = param_names(self.fn, len(args))
         paths: list = []
         leaves, tree = flatten((tuple(dyn_args), dyn_kwargs), "", paths)
         dyn_names = [n for i, n in enumerate(names) if i not in static_pos]
@@ -99,21 +104,37 @@ class CompiledFunction:
             self._specs[key] = spec
         self._last = key
         self._last_spec = spec
+        self._last_names = names
         return spec, leaves
 
     # -------------------------------------------------------------- calling
     def __call__(self, *args: Any, **kwargs: Any):
+        if not kwargs:
+            # Fast path: positional NumPy arrays and Python numbers only, seen before.
+            try:
+                key = tuple((type(a), a.shape, a.dtype) if type(a) is np.ndarray else type(a)
+                            for a in args)
+                spec = self._fast.get(key)
+            except TypeError:
+                spec = None
+            if spec is not None:
+                self._last_spec = spec
+                return unflatten(spec.traced.out_tree, spec.run(args))
         leaves, _ = flatten((args, kwargs))
         if any(isinstance(v, Tensor) and (v.is_traced or v.requires_grad) for v in leaves):
             return self.fn(*args, **kwargs)   # inside a trace or an eager autograd graph
         spec, leaves = self.specialize(*args, **kwargs)
+        if not kwargs and not self.static_argnums and all(
+                type(a) is np.ndarray or type(a) in (float, int, bool) for a in args):
+            self._fast[tuple((type(a), a.shape, a.dtype) if type(a) is np.ndarray else type(a)
+                             for a in args)] = spec
         outs = spec.run([v._value if isinstance(v, Tensor) else v for v in leaves])
         return unflatten(spec.traced.out_tree, outs)
 
     @property
     def c_source(self) -> str:
         """The C text of the most recently used specialization."""
-        if self._last is None:
+        if self._last_spec is None:
             raise RuntimeError(f"{self.name} has not been called yet: call it (or use "
                                f"symgrad.inspect(f, *args)) to trace a specialization")
         return self._last_spec.c_source

@@ -51,6 +51,11 @@ class BackwardFunction:
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
+    def _repr_pretty_(self, p, cycle) -> None:
+        # torch's grad_fn classes are C types with the default repr, which IPython/Jupyter
+        # display as "<AddBackward0 at 0x...>" (no "object"); notebooks show that form.
+        p.text(f"<{type(self).__name__} at {id(self):#x}>")
+
     def apply(self, g):
         if self._released and self._saves:
             raise RuntimeError(_RELEASED_MSG)
@@ -78,6 +83,9 @@ class AccumulateGrad:
 
     def __repr__(self) -> str:
         return f"<AccumulateGrad object at {id(self):#x}>"
+
+    def _repr_pretty_(self, p, cycle) -> None:
+        p.text(f"<AccumulateGrad at {id(self):#x}>")   # as IPython shows torch's (see above)
 
 
 _CLASSES: dict[str, type] = {}
@@ -125,12 +133,12 @@ def run_backward(roots: Sequence[tuple[Any, Any]], *, retain_graph: bool, create
 
     # Discover the graph (iteratively: graphs can be deep), counting incoming edges.
     deps: dict[Any, int] = {}
-    order: list[Any] = []
     stack = [fn for fn, _ in root_fns if fn is not None]
     seen = set(stack)
     while stack:
         fn = stack.pop()
-        order.append(fn)
+        if fn in targets:
+            continue   # nothing beyond an input is needed (and nothing there may be freed)
         for nxt, _ in fn.next_functions:
             if nxt is None:
                 continue
@@ -148,6 +156,8 @@ def run_backward(roots: Sequence[tuple[Any, Any]], *, retain_graph: bool, create
     while frontier:
         fn = frontier.pop()
         topo.append(fn)
+        if fn in targets:
+            continue
         for nxt, _ in fn.next_functions:
             if nxt is not None:
                 remaining[nxt] -= 1
@@ -161,6 +171,8 @@ def run_backward(roots: Sequence[tuple[Any, Any]], *, retain_graph: bool, create
             sink = isinstance(fn, AccumulateGrad) or fn._retained is not None
         if sink or (fn not in targets and any(n in needed for n, _ in fn.next_functions)):
             needed.add(fn)
+    if inputs is None and any(t._value is None or g._value is None for t, g in roots):
+        _check_sinks_traced(needed)
 
     results: list = [None] * (len(inputs) if inputs is not None else 0)
     pending: dict[Any, Any] = {}
@@ -189,8 +201,8 @@ def run_backward(roots: Sequence[tuple[Any, Any]], *, retain_graph: bool, create
                     finally:
                         if trace is not None:
                             trace.loc_override = prev
-            if not retain_graph and isinstance(fn, BackwardFunction):
-                fn.release()
+                    if not retain_graph:
+                        fn.release()
     return results if inputs is not None else None
 
 
@@ -212,15 +224,50 @@ def _backward_loc(fn):
     return state.Loc(loc.file, loc.line, loc.text, f"(backward of {fn.name()})")
 
 
+def _check_sinks_traced(needed: set) -> None:
+    """A backward at trace time must not write into a tensor that lives outside the trace.
+
+    Its cotangents are graph nodes, valid only inside the function being compiled; stored in
+    the ``.grad`` of a tensor created outside it (a global parameter the function closes
+    over) they would outlive the trace as a placeholder, and the compiled code could never
+    update that tensor anyway. Checked before anything is delivered, so no .grad is half
+    written when we raise.
+    """
+    for fn in needed:
+        if isinstance(fn, AccumulateGrad):
+            outside = [fn.variable] if fn.variable._value is not None else []
+        else:
+            outside = [t for t in (fn._retained or ()) if t._value is not None]
+        if outside:
+            from .tensor import TracerValueError   # tensor.py imports this module
+            loc = state.user_loc()
+            where = f" at {loc.file}:{loc.line} ({loc.text})" if loc else ""
+            shape = tuple(outside[0].shape)
+            raise TracerValueError(
+                f"backward(){where} inside @symgrad.compile would store a traced gradient in "
+                f"the .grad of a tensor of shape {shape} created outside the compiled "
+                f"function; compiled code cannot update tensors it does not own. Pass that "
+                f"tensor as an argument (call .requires_grad_() on it inside) and return its "
+                f".grad, or use symgrad.grad / symgrad.value_and_grad.")
+
+
 def _deliver(fn, g, create_graph) -> None:
     """Hand a finished cotangent to whoever keeps it: a leaf's .grad, or retain_grad's."""
     if isinstance(fn, AccumulateGrad):
         leaf = fn.variable
         g = g if create_graph else g.detach()
-        if leaf.grad is None:
+        old = leaf._grad
+        if old is None:
             leaf._grad = g.clone() if g._value is not None and not create_graph else g
+        elif create_graph or old.requires_grad:
+            leaf._grad = old + g    # out of place: the sum is part of a differentiable graph
         else:
-            leaf._grad = leaf._grad + g
+            # torch accumulates in place here (``grad += new``), so a reference taken before
+            # this backward (``g1 = x.grad``) sees the sum. Rebind the tensor object's contents
+            # rather than write into its array: arrays are never mutated (eager tensors cache
+            # constant nodes of them), and a traced grad has no storage to write into.
+            total = old + g
+            old._value, old._node = total._value, total._node
         return
     if fn._retained is not None:
         for t in fn._retained:

@@ -73,18 +73,29 @@ def _summarized(arr: np.ndarray) -> np.ndarray:
     return np.concatenate(parts)
 
 
+def _width(shown: np.ndarray, dtype: dtypes.DType, fmt) -> int:
+    """The width every element is padded to. Like torch, a float tensor measures only its
+    nonzero finite elements, so zeros, infs and NaNs neither widen the others nor get padded
+    when they are the longest: ``tensor([0., -inf])``, not ``tensor([  0., -inf])``."""
+    if dtype.is_floating:
+        values = shown.astype(np.float64)
+        shown = values[np.isfinite(values) & (values != 0)]
+    return max((len(fmt(v)) for v in shown.tolist()), default=1)
+
+
 def format_array(arr: np.ndarray, dtype: dtypes.DType, indent: int) -> str:
     fmt = _formatter(_summarized(arr), dtype)
     if arr.ndim == 0:
         return fmt(arr.item())
     summarize = arr.size > SUMMARIZE_OVER
-    width = max((len(fmt(v)) for v in _summarized(arr).tolist()), default=0)
+    width = _width(_summarized(arr), dtype, fmt)
 
     def rec(a: np.ndarray, level: int) -> str:
         if a.ndim == 1:
             items = [fmt(v).rjust(width) for v in a.tolist()]
             if summarize and len(items) > 2 * EDGE_ITEMS:
-                items = items[:EDGE_ITEMS] + ["..."] + items[-EDGE_ITEMS:]
+                # torch's elided run inside a row is " ...": two spaces after the comma
+                items = items[:EDGE_ITEMS] + [" ..."] + items[-EDGE_ITEMS:]
             per_line = max(1, (LINEWIDTH - indent - level) // (width + 2))
             lines = [", ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
             return "[" + (",\n" + " " * (indent + level + 1)).join(lines) + "]"
@@ -109,7 +120,11 @@ def tensor_repr(t) -> str:
             body = "[]" if t.ndim == 1 else body
             if t.ndim != 1:
                 suffix.append(f"size={tuple(t.shape)}")
-    if t.dtype not in (dtypes.float32, dtypes.int64, dtypes.bool_):
+    # An empty tensor has no elements to tell an int64 from a float, so torch names every
+    # dtype but the default float there: tensor([], dtype=torch.int64).
+    implicit = (dtypes.float32,) if t.numel() == 0 and not t.is_traced \
+        else (dtypes.float32, dtypes.int64, dtypes.bool_)
+    if t.dtype not in implicit:
         suffix.append(f"dtype=torch.{t.dtype.name}")
     if t.grad_fn is not None:
         suffix.append(f"grad_fn=<{t.grad_fn.name()}>")

@@ -55,24 +55,37 @@ class Specialization:
     def c_source(self) -> str:
         return self.source.text
 
-    def run(self, leaves: list) -> list:
+    def run(self, leaves) -> list:
+        """Call the C entry point on flat argument leaves (already matched to this signature:
+        right shapes; dtypes equal or losslessly castable). Returns the output arrays."""
         fb = self._from_buffer
         ptrs = []
-        keep = []
-        for value, (dt, ct) in zip(leaves, self._in_dtypes):
-            arr = value if type(value) is np.ndarray else np.asarray(value)
-            if arr.dtype != dt or not arr.flags.c_contiguous or not arr.flags.aligned:
-                arr = np.ascontiguousarray(arr, dtype=dt)
-                if not arr.flags.aligned:
-                    arr = arr.copy()
-                keep.append(arr)
-            ptrs.append(fb(ct, arr))
+        for i, (value, (dt, ct)) in enumerate(zip(leaves, self._in_dtypes)):
+            if type(value) is not np.ndarray or value.dtype != dt \
+                    or not value.flags.c_contiguous or not value.flags.aligned:
+                value = self._convert(i, value, dt)
+            ptrs.append(fb(ct, value))
         outs = [np.empty(shape, dt) for dt, shape, _ in self._out_specs]
-        out_ptrs = [fb(ct, o) for o, (_, _, ct) in zip(outs, self._out_specs)]
-        status = self._fn(*ptrs, *self._const_ptrs, *out_ptrs, self._work_ptr)
+        status = self._fn(*ptrs, *self._const_ptrs,
+                          *[fb(ct, o) for o, (_, _, ct) in zip(outs, self._out_specs)],
+                          self._work_ptr)
         if status:
             self._raise(status)
         return outs
+
+    def _convert(self, i: int, value, dt) -> np.ndarray:
+        """Python numbers, losslessly castable dtypes, strided or misaligned data: a private
+        contiguous, aligned copy (never a view into the caller's memory)."""
+        spec = self.traced.in_specs[i]
+        try:
+            arr = np.array(value, dtype=dt, order="C", copy=True)
+        except (OverflowError, ValueError, TypeError) as e:
+            raise TypeError(f"{self.name}: argument {spec.name} cannot be converted to "
+                            f"{spec.dtype.name}: {e}") from None
+        if arr.shape != spec.shape:  # only reachable through Specialization.run directly
+            raise ValueError(f"{self.name}: argument {spec.name} has shape {arr.shape}, "
+                             f"expected {spec.shape}")
+        return arr
 
     def _raise(self, status: int):
         kernel = self._errors.get(status)

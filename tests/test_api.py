@@ -1,0 +1,294 @@
+"""compile / grad / value_and_grad at the API boundary: signatures, structures, static
+arguments, bad input, determinism of the C, the template loader and the on-disk cache."""
+
+import json
+import logging
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import symgrad as sg
+import symgrad.nn.functional as F
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+# ------------------------------------------------------------------ signatures
+
+def test_python_scalars_are_runtime_inputs_not_constants():
+    @sg.compile
+    def scale(x, s):
+        return x * s
+
+    x = np.arange(3.0)
+    np.testing.assert_array_equal(scale(x, 2.0), x * 2.0)
+    np.testing.assert_array_equal(scale(x, 3.5), x * 3.5)
+    assert len(scale._specs) == 1            # one specialization served both calls
+    assert "3.5" not in scale.c_source and "2.0" not in scale.c_source
+
+
+def test_new_signature_retraces_and_logs_why(caplog):
+    @sg.compile
+    def f(x):
+        return (x * x).sum()
+
+    with caplog.at_level(logging.DEBUG, logger="symgrad"):
+        f(np.ones(3))
+        f(np.ones(4))
+        f(np.ones(4, np.float32))
+    msgs = [r.getMessage() for r in caplog.records if "compile f" in r.getMessage()]
+    assert msgs[0].endswith("first call")
+    assert "arg x shape (3,) -> (4,)" in msgs[1]
+    assert "arg x dtype float64 -> float32" in msgs[2]
+    assert len(f._specs) == 3
+    assert f(np.ones(4, np.float32)).dtype == np.float32
+
+
+def test_static_args_select_python_control_flow():
+    def power(x, n):
+        out = x
+        for _ in range(n - 1):
+            out = out * x
+        return out
+
+    f = sg.compile(power, static_argnums=(1,))
+    x = np.array([1.5, -2.0])
+    np.testing.assert_allclose(f(x, 3), x**3)
+    np.testing.assert_allclose(f(x, 4), x**4)
+    g = sg.compile(lambda x, *, mode: x + 1 if mode == "inc" else x - 1, static_argnames="mode")
+    np.testing.assert_array_equal(g(x, mode="inc"), x + 1)
+    np.testing.assert_array_equal(g(x, mode="dec"), x - 1)
+
+
+def test_shape_dependent_control_flow_works():
+    @sg.compile
+    def f(x):
+        return x.sum() if x.ndim == 1 else x.sum(1)
+
+    assert f(np.ones(3)) == 3.0
+    np.testing.assert_array_equal(f(np.ones((2, 3))), [3.0, 3.0])
+
+
+def test_nested_structures_in_and_out():
+    @sg.compile
+    def f(params, batch):
+        w, b = params["w"], params["b"]
+        z = batch[0] @ w + b
+        return {"loss": ((z - batch[1]) ** 2).mean(), "parts": (z, [b * 2])}
+
+    rng = np.random.default_rng(0)
+    params = {"w": rng.standard_normal((3, 2)), "b": rng.standard_normal(2)}
+    batch = [rng.standard_normal((4, 3)), rng.standard_normal((4, 2))]
+    out = f(params, batch)
+    z = batch[0] @ params["w"] + params["b"]
+    assert set(out) == {"loss", "parts"} and isinstance(out["parts"], tuple)
+    np.testing.assert_allclose(out["loss"], np.mean((z - batch[1]) ** 2))
+    np.testing.assert_allclose(out["parts"][0], z)
+    np.testing.assert_allclose(out["parts"][1][0], params["b"] * 2)
+
+    grads = sg.grad(lambda p, bt: f(p, bt)["loss"])(params, batch)
+    gz = 2 * (z - batch[1]) / z.size
+    np.testing.assert_allclose(grads["w"], batch[0].T @ gz)
+    np.testing.assert_allclose(grads["b"], gz.sum(0))
+
+
+def test_grad_argnums_and_has_aux():
+    def f(a, b):
+        return (a * b).sum(), a + b
+
+    a, b = np.array([1.0, 2.0]), np.array([3.0, -1.0])
+    (ga, gb), aux = sg.grad(f, argnums=(0, 1), has_aux=True)(a, b)
+    np.testing.assert_array_equal(ga, b)
+    np.testing.assert_array_equal(gb, a)
+    np.testing.assert_array_equal(aux, a + b)
+    (val, aux2), g1 = sg.value_and_grad(f, argnums=1, has_aux=True)(a, b)
+    assert val == 1.0 and np.array_equal(g1, a) and np.array_equal(aux2, a + b)
+
+
+def test_gradient_of_unused_argument_is_zero():
+    g = sg.grad(lambda x, y: (x * 2).sum(), argnums=(0, 1))(np.ones(2), np.ones(3))
+    np.testing.assert_array_equal(g[1], np.zeros(3))
+
+
+# ------------------------------------------------------------------ bad input
+
+@sg.compile
+def _affine(x, w):
+    return x @ w
+
+
+BAD_INPUTS = [
+    # (description, args, expected exception, message fragment)
+    ("inner dims differ", (np.ones((2, 3)), np.ones((4, 2))), RuntimeError,
+     r"cannot be multiplied \(2x3 and 4x2\)"),
+    ("complex dtype", (np.ones((2, 3), complex), np.ones((3, 2))), TypeError,
+     r"argument x: unsupported dtype complex128"),
+    ("object array", (np.array([None, 1]), np.ones((2, 2))), TypeError,
+     r"argument x: unsupported dtype object"),
+    ("not an array", ("abc", np.ones((3, 2))), TypeError,
+     r"argument x: expected a NumPy array, a symgrad tensor or a Python number, got str"),
+    ("too few arguments", (np.ones((2, 3)),), TypeError, r"missing 1 required positional"),
+    ("too many arguments", (np.ones((2, 3)), np.ones((3, 2)), np.ones(1)), TypeError,
+     r"positional arguments? but 3 were given"),
+]
+
+
+@pytest.mark.parametrize("desc,args,exc,match", BAD_INPUTS, ids=[b[0] for b in BAD_INPUTS])
+def test_bad_inputs_raise_clear_errors(desc, args, exc, match):
+    with pytest.raises(exc, match=match):
+        _affine(*args)
+
+
+def test_unknown_keyword_argument():
+    with pytest.raises(TypeError, match="unexpected keyword argument 'z'"):
+        _affine(np.ones((2, 3)), np.ones((3, 2)), z=np.ones(1))
+
+
+@pytest.mark.parametrize("make", [
+    lambda a: a[:, ::2],                                   # strided
+    lambda a: a[::-1],                                     # reversed strides
+    lambda a: np.broadcast_to(a[:1], a.shape),             # zero stride
+    lambda a: np.asfortranarray(a),                        # column-major
+    lambda a: (lambda r: (r.setflags(write=False), r)[1])(a.copy()),  # read-only
+    lambda a: np.frombuffer(b"\0" + a.tobytes(), dtype=a.dtype, offset=1).reshape(a.shape),
+], ids=["strided", "reversed", "broadcast", "fortran", "readonly", "misaligned"])
+def test_non_contiguous_and_odd_layouts_give_correct_results(make):
+    f = sg.compile(lambda x: (x * 2).sum(0))
+    base = np.arange(24.0).reshape(4, 6)
+    arr = make(base)
+    np.testing.assert_array_equal(f(arr), (np.asarray(arr) * 2).sum(0))
+
+
+def test_lossless_casts_are_accepted():
+    f = sg.compile(lambda x, i: x * 2 + i)
+    out = f(np.ones(3, np.float16), np.arange(3, dtype=np.int32))
+    assert out.dtype == np.float32
+    np.testing.assert_array_equal(out, [2.0, 3.0, 4.0])
+
+
+def test_nan_and_inf_propagate_like_numpy():
+    f = sg.compile(lambda x: (sg.exp(x) * 0 + x.sqrt(), sg.max(x)))
+    x = np.array([np.nan, np.inf, -1.0, 4.0])
+    with np.errstate(all="ignore"):
+        ref = np.exp(x) * 0 + np.sqrt(x)
+    a, m = f(x)
+    np.testing.assert_array_equal(a, ref)
+    assert np.isnan(m)                     # max propagates NaN, as torch.max does
+    z = sg.compile(lambda x: x - x)(np.array([-0.0, 0.0]))
+    np.testing.assert_array_equal(np.signbit(z), [False, False])
+
+
+def test_size_zero_arrays():
+    f = sg.compile(lambda x: (x * 2, x.sum(), x.sum(0)))
+    a, s, s0 = f(np.ones((0, 3)))
+    assert a.shape == (0, 3) and s == 0.0
+    np.testing.assert_array_equal(s0, np.zeros(3))
+
+
+def test_index_out_of_range_is_an_error_not_a_crash():
+    f = sg.compile(lambda x, t: F.cross_entropy(x, t))
+    with pytest.raises(IndexError, match="out of range"):
+        f(np.ones((2, 3)), np.array([0, 3]))
+    with pytest.raises(IndexError, match="out of range"):
+        f(np.ones((2, 3)), np.array([-1, 0]))
+    np.testing.assert_allclose(f(np.zeros((2, 3)), np.array([0, 2])), np.log(3.0))
+
+
+def test_traced_value_in_python_control_flow_names_the_line():
+    @sg.compile
+    def f(x):
+        if x.sum() > 0:  # the offending line
+            return x
+        return -x
+
+    with pytest.raises(sg.TracerValueError, match=r"test_api\.py:\d+ \(if x\.sum\(\) > 0"):
+        f(np.ones(3))
+    with pytest.raises(sg.TracerValueError, match="item"):
+        sg.compile(lambda x: x.sum().item())(np.ones(2))
+
+
+def test_grad_of_non_scalar_output_is_a_clear_error():
+    with pytest.raises(TypeError, match=r"requires a real scalar output .* shape \(3,\)"):
+        sg.grad(lambda x: x * 2)(np.ones(3))
+    with pytest.raises(TypeError, match="grad requires floating point inputs"):
+        sg.grad(lambda i: (i * 2.0).sum())(np.arange(3))
+
+
+def test_no_compiler_is_a_clear_error(monkeypatch, tmp_path):
+    from symgrad import cache, compiler
+    monkeypatch.setenv("SYMGRAD_CC", str(tmp_path / "no-such-cc"))
+    monkeypatch.setenv("SYMGRAD_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "_loaded", {})
+    with pytest.raises(compiler.CompilerNotFoundError, match="install"):
+        sg.compile(lambda x: x * 3.25 + 1)(np.ones(2))
+
+
+# ------------------------------------------------------------------ generated C
+
+def _c_of(fn_src: str, env: dict) -> str:
+    code = textwrap.dedent(f"""
+        import numpy as np, symgrad as sg, symgrad.nn.functional as F
+        {fn_src}
+        step = sg.value_and_grad(loss, argnums=(0, 1))
+        rep = sg.inspect(step, np.ones((3, 2), np.float32), np.ones(2, np.float32),
+                         np.ones((4, 3), np.float32), np.zeros((4, 2), np.float32), print_=False)
+        print(rep.c_source)
+    """)
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, check=True).stdout
+
+
+def test_generated_c_is_deterministic_across_hash_seeds():
+    src = ("def loss(w, b, x, y):\n"
+           "            return F.binary_cross_entropy_with_logits(x @ w + b, y) + sg.tanh(w).sum()")
+    texts = set()
+    for seed in ("0", "1", "12345"):
+        env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=str(REPO))
+        texts.add(_c_of(src, env))
+    assert len(texts) == 1
+    (text,) = texts
+    includes = [line for line in text.splitlines() if line.startswith("#include")]
+    assert includes and not any("Python.h" in line for line in includes)
+    # each statement carries the user's line: the file is "<string>" for python -c
+    assert "<string>:4" in text and "[sigmoid]" in text
+
+
+def test_every_template_loads_through_the_package_loader():
+    from symgrad.codegen import environment
+    env = environment()
+    names = sorted(p.name for p in (REPO / "templates").glob("*.c.j2"))
+    assert names == sorted(env.list_templates(filter_func=lambda n: n.endswith(".c.j2")))
+    for name in names:
+        env.get_template(name)
+
+
+def test_generated_c_compiles_cleanly_with_warnings_as_errors(tmp_path):
+    f = sg.value_and_grad(lambda w, x, t: F.cross_entropy(x @ w, t) + w.abs().max())
+    rep = sg.inspect(f, np.ones((3, 4)), np.ones((5, 3)), np.array([0, 1, 2, 3, 0]),
+                     print_=False)
+    c = tmp_path / "k.c"
+    c.write_text(rep.c_source)
+    subprocess.run(["gcc", "-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-c",
+                    str(c), "-o", str(tmp_path / "k.o")], check=True)
+
+
+def test_second_process_loads_from_disk_cache(tmp_path):
+    script = textwrap.dedent("""
+        import json, numpy as np, symgrad as sg
+        from symgrad import compiler
+        f = sg.grad(lambda x: (sg.sin(x) * x).sum())
+        out = f(np.linspace(0, 1, 5))
+        print(json.dumps({"compiles": compiler.stats["compiles"], "out": out.tolist()}))
+    """)
+    env = dict(os.environ, PYTHONPATH=str(REPO), SYMGRAD_CACHE_DIR=str(tmp_path / "cache"))
+    runs = [json.loads(subprocess.run([sys.executable, "-c", script], env=env, check=True,
+                                      capture_output=True, text=True).stdout)
+            for _ in range(2)]
+    assert runs[0]["compiles"] == 1 and runs[1]["compiles"] == 0
+    x = np.linspace(0, 1, 5)
+    np.testing.assert_allclose(runs[1]["out"], np.cos(x) * x + np.sin(x))
