@@ -203,9 +203,11 @@ class _Emitter:
             bv = View(v.buffer, v.offset, v.shape[:-2], v.strides[:-2])
             return _index(bv, bvars)
         ctype = out.buffer.dtype.ctype
-        use_blas = m * n * kk >= BLAS_MIN_FLOPS
         ta, lda = _gemm_layout(a)
         tb, ldb = _gemm_layout(b)
+        # scipy-openblas32 takes 32-bit ints: beyond that, the (64-bit indexed) loop.
+        fits = max(m, n, kk, lda, ldb) < 2**31
+        use_blas = m * n * kk >= BLAS_MIN_FLOPS and fits
         text = self.env.get_template("matmul.c.j2").render(
             number=number, title=f"matmul {list(a.shape)} @ {list(b.shape)} -> "
                                  f"{out.buffer.name}" + (" (BLAS)" if use_blas else ""),

@@ -8,6 +8,8 @@ call path is hot: every decision that can be made once is made in ``__init__``.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from . import config
@@ -41,14 +43,14 @@ class Specialization:
         self._consts = [np.ascontiguousarray(v, dtype=b.dtype.np) for b, v in prog.consts]
         self._out_specs = [(b.dtype.np, n.shape, f"{b.dtype.ctype}[]")
                            for b, n in zip(prog.outputs, self.graph.outputs)]
-        self._workspace = np.zeros(max(prog.workspace_bytes, 1), dtype=np.uint8)
+        self._workspace_bytes = max(prog.workspace_bytes, 1)
+        self._local = threading.local()   # one workspace per thread: C calls drop the GIL
         if self.module is not None:
             ffi = self.module.ffi
             self._fn = getattr(self.module.lib, self.source.entry)
             self._from_buffer = ffi.from_buffer
             self._const_ptrs = [ffi.from_buffer(f"{b.dtype.ctype}[]", c)
                                 for (b, _), c in zip(prog.consts, self._consts)]
-            self._work_ptr = ffi.from_buffer("unsigned char[]", self._workspace)
         self._errors = {i + 1: k for i, k in enumerate(prog.kernels)}
 
     @property
@@ -66,12 +68,20 @@ class Specialization:
                 value = self._convert(i, value, dt)
             ptrs.append(fb(ct, value))
         outs = [np.empty(shape, dt) for dt, shape, _ in self._out_specs]
+        try:
+            work = self._local.work
+        except AttributeError:
+            work = self._local.work = self._new_workspace()
         status = self._fn(*ptrs, *self._const_ptrs,
-                          *[fb(ct, o) for o, (_, _, ct) in zip(outs, self._out_specs)],
-                          self._work_ptr)
+                          *[fb(ct, o) for o, (_, _, ct) in zip(outs, self._out_specs)], work)
         if status:
             self._raise(status)
         return outs
+
+    def _new_workspace(self):
+        """Allocated once per thread and specialization, reused by every call after."""
+        self._local.array = np.zeros(self._workspace_bytes, dtype=np.uint8)
+        return self._from_buffer("unsigned char[]", self._local.array)
 
     def _convert(self, i: int, value, dt) -> np.ndarray:
         """Python numbers, losslessly castable dtypes, strided or misaligned data: a private

@@ -292,3 +292,23 @@ def test_second_process_loads_from_disk_cache(tmp_path):
     assert runs[0]["compiles"] == 1 and runs[1]["compiles"] == 0
     x = np.linspace(0, 1, 5)
     np.testing.assert_allclose(runs[1]["out"], np.cos(x) * x + np.sin(x))
+
+
+def test_threads_calling_one_specialization_get_their_own_workspace():
+    import threading
+    f = sg.compile(lambda x: (sg.exp(x) * 2 + x.sum()).sum(0) * x.mean())
+    xs = [np.random.default_rng(i).standard_normal((60, 70)) for i in range(6)]
+    refs = [(np.exp(x) * 2 + x.sum()).sum(0) * x.mean() for x in xs]
+    bad = []
+
+    def work(i):
+        for _ in range(100):
+            if not np.allclose(f(xs[i]), refs[i], rtol=1e-12):
+                bad.append(i)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(xs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not bad
