@@ -351,7 +351,7 @@ def matmul(a, b) -> Tensor:
         "DotBackward0" if a.ndim == 1 and b.ndim == 1 else
         "MvBackward0" if b.ndim == 1 and a.ndim == 2 else "BmmBackward0")
     out = apply("matmul", a3, b3, _torch_name=name)
-    shape = batch + (a.shape[-2],) * (a.ndim > 1) + (b.shape[-1],) * (b.ndim > 1)
+    shape = batch + ((a.shape[-2],) if a.ndim > 1 else ()) + ((b.shape[-1],) if b.ndim > 1 else ())
     return out if out.shape == shape else reshape(out, shape)
 
 
