@@ -218,9 +218,9 @@ class _Emitter:
             a=a.buffer.name, b=b.buffer.name, c=out.buffer.name,
             a_off=boff(a), b_off=boff(b), c_off=boff(out), lda=lda, ldb=ldb, ldc=max(n, 1),
             acc_type=ctype,
-            a_ix=f"{boff(a)} + i*{a.strides[-2]} + p*{a.strides[-1]}",
-            b_ix=f"{boff(b)} + p*{b.strides[-2]} + j*{b.strides[-1]}",
-            c_ix=f"{boff(out)} + i*{out.strides[-2]} + j")
+            a_ix=_affine(boff(a), (("i", a.strides[-2]), ("p", a.strides[-1]))),
+            b_ix=_affine(boff(b), (("p", b.strides[-2]), ("j", b.strides[-1]))),
+            c_ix=_affine(boff(out), (("i", out.strides[-2]), ("j", out.strides[-1]))))
         return text
 
     # -------------------------------------------------------------- index kernels
@@ -268,6 +268,13 @@ class _Emitter:
             number=number, title=f"{k.kind} along axis {axis} -> {k.out.buffer.name}",
             comments=[self.loc_comment(node)], init=init, loops=loops, body=body,
             depth=len(loops))
+
+
+def _affine(base: str, terms) -> str:
+    """``base + var*stride + ...`` without the zero base, zero strides and unit factors."""
+    parts = [] if base == "0" else [base]
+    parts += [v if s == 1 else f"{v}*{s}" for v, s in terms if s != 0]
+    return " + ".join(parts) or "0"
 
 
 def _with_axis(view: View, axis: int, var: str, dims: list) -> str:
