@@ -228,18 +228,24 @@ def _check_sinks_traced(needed: set) -> None:
     """A backward at trace time must not write into a tensor that lives outside the trace.
 
     Its cotangents are graph nodes, valid only inside the function being compiled; stored in
-    the ``.grad`` of a tensor created outside it (a global parameter the function closes
-    over) they would outlive the trace as a placeholder, and the compiled code could never
-    update that tensor anyway. Checked before anything is delivered, so no .grad is half
-    written when we raise.
+    the ``.grad`` of a tensor from outside it (a global parameter the function closes over)
+    they would outlive the trace as a placeholder, and the compiled code could never update
+    that tensor anyway. An eager tensor created during this trace is the function's own
+    (``w = ones(3, requires_grad=True)`` in its body). Checked before anything is delivered,
+    so no .grad is half written when we raise.
     """
+    trace = state.current_trace()
+
+    def foreign(t) -> bool:
+        return t._value is not None and t._trace is not trace
+
     for fn in needed:
         if isinstance(fn, AccumulateGrad):
-            outside = [fn.variable] if fn.variable._value is not None else []
+            outside = [fn.variable] if foreign(fn.variable) else []
         else:
-            outside = [t for t in (fn._retained or ()) if t._value is not None]
+            outside = [t for t in (fn._retained or ()) if foreign(t)]
         if outside:
-            from .tensor import TracerValueError   # tensor.py imports this module
+            from .tensor import TracerValueError  # tensor.py imports this module
             loc = state.user_loc()
             where = f" at {loc.file}:{loc.line} ({loc.text})" if loc else ""
             shape = tuple(outside[0].shape)

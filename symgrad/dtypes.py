@@ -114,7 +114,8 @@ def promote(operands: list[tuple[DType, int]]) -> DType:
     winners = [d for d, r in in_cat if r == top_rank]
     if top_rank == RANK_SCALAR:
         # Only Python scalars of the top category: a float scalar over int tensors gives the
-        # default float; scalars alone keep their own kind.
+        # default float; scalars alone keep their own kind (the widest, so a float64 number
+        # passed to a compiled function keeps its precision).
         higher_tensors = [d for d, r in operands if r > RANK_SCALAR]
         if higher_tensors and top_cat == 2:
             return DEFAULT_FLOAT

@@ -214,6 +214,11 @@ def _extremum(name: str, x, dim, keepdim):
         return _reduce(name, x, None, False, f"{name.capitalize()}Backward1")
     if not isinstance(dim, int):
         raise TypeError(f"{name}(): dim must be an int, got {dim!r}")
+    if x.ndim == 0:
+        # torch: a 0-d tensor is its own extremum, at index 0 (keepdim keeps it 0-d).
+        normalize_axes(dim, 0)
+        values, idx = _extremum(name, x.reshape(1), 0, False)
+        return (MaxResult if name == "max" else MinResult)(values.reshape(()), idx.reshape(()))
     (axis,) = normalize_axes(dim, x.ndim)
     idx = apply("argmax" if name == "max" else "argmin", x, axis=axis)
     # The value at the returned index: the gradient goes to that one element, as in torch.
@@ -240,8 +245,10 @@ def min(x, dim=None, keepdim: bool = False):  # noqa: A001
 
 def argmax(x, dim=None, keepdim: bool = False) -> Tensor:
     x = _t(x)
-    if dim is None:
-        return argmax(x.reshape(-1), 0)
+    if dim is None or x.ndim == 0:
+        normalize_axes(dim, x.ndim)                     # 0-d: dim 0 / -1 only, like torch
+        out = argmax(x.reshape(-1), 0)
+        return out.reshape((1,) * x.ndim) if keepdim else out
     (axis,) = normalize_axes(dim, x.ndim)
     out = apply("argmax", x, axis=axis)
     return out if keepdim else out.reshape(_reduced_shape(x.shape, (axis,), False))
@@ -249,8 +256,10 @@ def argmax(x, dim=None, keepdim: bool = False) -> Tensor:
 
 def argmin(x, dim=None, keepdim: bool = False) -> Tensor:
     x = _t(x)
-    if dim is None:
-        return argmin(x.reshape(-1), 0)
+    if dim is None or x.ndim == 0:
+        normalize_axes(dim, x.ndim)                     # 0-d: dim 0 / -1 only, like torch
+        out = argmin(x.reshape(-1), 0)
+        return out.reshape((1,) * x.ndim) if keepdim else out
     (axis,) = normalize_axes(dim, x.ndim)
     out = apply("argmin", x, axis=axis)
     return out if keepdim else out.reshape(_reduced_shape(x.shape, (axis,), False))
@@ -319,6 +328,10 @@ def log_softmax(x, dim: int) -> Tensor:
 def gather_along(x, index, dim: int) -> Tensor:
     """torch.gather / take_along_dim: out[..i..] = x[..index[..i..]..] along ``dim``."""
     x, index = _t(x), _t(index)
+    if x.ndim == 0:
+        # torch gathers from a 0-d tensor with a 0-d index (dim 0 / -1): as a 1-element vector
+        normalize_axes(dim, 0)
+        return gather_along(x.reshape(1), index.reshape(1), 0).reshape(())
     (axis,) = normalize_axes(dim, x.ndim)
     return apply("gather", x, index, axis=axis)
 

@@ -115,6 +115,10 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
     # torch skips 1-D empty tensors in cat
     kept = [t for t in tensors if not (t.ndim == 1 and t.shape[0] == 0)] or tensors[:1]
+    for i, t in enumerate(kept):
+        if t.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
+                               f"concatenated")
     (axis,) = normalize_axes(dim, kept[0].ndim)
     target = dtypes.promote([(t.dtype, 2) for t in kept])
     kept = [t if t.dtype is target else t.to(target) for t in kept]

@@ -41,7 +41,7 @@ class Tensor:
     """A tensor that records the operations applied to it, like ``torch.Tensor``."""
 
     __slots__ = ("_value", "_node", "_requires_grad", "grad_fn", "_grad", "_retains_grad",
-                 "_accumulator", "__weakref__")
+                 "_accumulator", "_trace", "_weak", "__weakref__")
     __array_priority__ = 1000  # NumPy defers to our operators: ndarray * Tensor -> Tensor
 
     def __init__(self, value: np.ndarray | None = None, node: Node | None = None):
@@ -52,6 +52,11 @@ class Tensor:
         self._grad = None
         self._retains_grad = False
         self._accumulator = None
+        # The trace active when this tensor was created (None eagerly): a backward in that
+        # trace may store traced gradients in its .grad, one in another trace may not (the
+        # tensor outlives that trace).
+        self._trace = state.current_trace()
+        self._weak = False   # a Python number passed to a compiled function: promotes like one
 
     # ------------------------------------------------------------ structure
     @property
@@ -223,7 +228,7 @@ class Tensor:
         if self._value is None:
             raise _tracer_error("bool (an if/while condition or and/or/not)")
         if self._value.size != 1:
-            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self._value)
 
     def __float__(self) -> float:
@@ -275,6 +280,8 @@ def _size(shape) -> str:
 # ---------------------------------------------------------------- applying ops
 
 def _rank(t: Tensor) -> int:
+    if t._weak:
+        return dtypes.RANK_SCALAR
     return dtypes.RANK_TENSOR if t.ndim else dtypes.RANK_ZERO_DIM
 
 

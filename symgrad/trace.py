@@ -85,6 +85,8 @@ def trace(fn: Callable, in_specs: list, rebuild: Callable, name: str) -> Traced:
     inputs = [Node("input", (("index", i), ("name", s.name)), (), s.dtype, s.shape)
               for i, s in enumerate(in_specs)]
     tracers = [Tensor(None, n) for n in inputs]
+    for t, s in zip(tracers, in_specs):
+        t._weak = s.python is not None   # promotes like the Python number it stands for
     record = state.Trace(name)
     with state.tracing(record), state.enable_grad():
         call_args, call_kwargs = rebuild(tracers)

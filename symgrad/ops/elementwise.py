@@ -62,8 +62,10 @@ elementwise("neg", -x, np.negative, 1, vjp=lambda g, out, ins: (-g,), saves=Fals
 
 def _pow_vjp(g, out, ins):
     base, expo = ins
+    # torch's d/d base is 0 where the exponent is 0 (x**0 is constant), not 0 * 0**-1 = NaN.
+    d_base = bind("where", bind("eq", expo, 0.0), 0.0,
+                  g * expo * bind("pow", base, expo - 1.0))
     # torch masks the exponent's gradient where base == 0 and exponent >= 0 (log(0) there).
-    d_base = g * expo * bind("pow", base, expo - 1.0)
     mask = bind("logical_and", bind("eq", base, 0.0), bind("ge", expo, 0.0))
     d_expo = bind("where", mask, 0.0, g * out * bind("log", base))
     return d_base, d_expo
@@ -122,8 +124,16 @@ elementwise("relu", sp.Piecewise((0, x <= 0), (x, True)), lambda a: np.where(a <
 # abs'(0) = 0 as in torch, through sign(0) = 0.
 elementwise("abs", sp.Abs(x), np.abs, 1, vjp=lambda g, out, ins: (g * bind("sign", ins[0]),),
             dtype=same_dtype)
-elementwise("sign", sp.sign(x), np.sign, 1, vjp=lambda g, out, ins: (None,), saves=False,
-            dtype=same_dtype)
+
+
+def _zeros_like(g):
+    """Zeros of g's shape and dtype, built from primitives (not g * 0, which is NaN at inf)."""
+    return bind("expand", bind("cast", 0.0, dtype=g.dtype), shape_to=g.shape)
+
+
+# sign is piecewise constant: torch's gradient is zeros (so x.grad is zeros, not None).
+elementwise("sign", sp.sign(x), np.sign, 1, vjp=lambda g, out, ins: (_zeros_like(g),),
+            saves=False, dtype=same_dtype)
 
 # ---------------------------------------------------------------- comparisons and logic
 

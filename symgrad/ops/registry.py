@@ -125,7 +125,10 @@ def normalize_axes(axes: Any, ndim: int, what: str = "dim") -> tuple[int, ...]:
         if not -lim <= a < lim:
             raise IndexError(f"{what} {a} is out of range for a tensor of {ndim} dimensions "
                              f"(expected to be in range [{-lim}, {lim - 1}])")
-        out.add(a % lim if ndim else 0)
+        # torch accepts dim 0 / -1 on a 0-d tensor, but it has no axis to name: reducing
+        # over "dim 0" of a 0-d tensor reduces over nothing.
+        if ndim:
+            out.add(a % lim)
     return tuple(sorted(out))
 
 
