@@ -112,12 +112,28 @@ def clamp(x, min=None, max=None) -> Tensor:  # noqa: A002
     """Clamp to [min, max]; like torch the gradient passes where min <= x <= max (inclusive)."""
     if min is None and max is None:
         raise ValueError("clamp: at least one of 'min' or 'max' must not be None")
-    out = x
-    if min is not None:
-        out = where(lt(x, min), min, out)
-    if max is not None:
-        out = where(gt(x, max), max, out)
-    return out
+
+    def body(a):
+        out = a
+        if min is not None:
+            out = where(lt(a, min), min, out)
+        if max is not None:
+            out = where(gt(a, max), max, out)
+        return out
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        return body(x)          # tensor bounds: the where()s route gradients to them too
+
+    def rule(g, out, ins):
+        # torch's clamp_backward: g where min <= x <= max, else 0; a NaN x fails both tests
+        # and gets 0 (the where()s of the forward alone would pass g through at NaN).
+        a = ins[0]
+        keep = ge(a, min) if min is not None else None
+        if max is not None:
+            keep = le(a, max) if keep is None else logical_and(keep, le(a, max))
+        return (where(keep, g, 0.0),)
+    name = "ClampBackward1" if min is not None and max is not None else (
+        "ClampMinBackward0" if min is not None else "ClampMaxBackward0")
+    return composite(name, body, [_t(x)], rule)
 
 
 clip = clamp
@@ -319,10 +335,17 @@ def log_softmax(x, dim: int) -> Tensor:
     x = _t(x)
     axes = normalize_axes(dim, x.ndim)
 
+    def body(a):
+        # (a - m) - log(sum(exp(a - m))): subtracting the max first keeps the result exact
+        # for large logits (a - logsumexp(a) rounds at the logits' magnitude: 3e-5 at 1000
+        # in float32).
+        m = amax(a, axes, keepdim=True)
+        shifted = a - where(isinf(m), 0.0, m)
+        return shifted - log(sum(exp(shifted), axes, keepdim=True))
+
     def rule(g, out, ins):
         return (g - exp(out) * sum(g, axes, keepdim=True),)
-    return composite("LogSoftmaxBackward0", lambda a: a - logsumexp(a, axes, keepdim=True),
-                     [x], rule)
+    return composite("LogSoftmaxBackward0", body, [x], rule)
 
 
 def gather_along(x, index, dim: int) -> Tensor:

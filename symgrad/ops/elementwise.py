@@ -74,21 +74,23 @@ def _pow_vjp(g, out, ins):
 elementwise("pow", x ** y, np.power, 2, vjp=_pow_vjp, torch="PowBackward1")
 
 
-def _maximum_vjp(g, out, ins, pick="gt"):
+def _maximum_vjp(g, out, ins, loses="lt"):
     a, b = ins
-    # torch splits the gradient evenly where the operands tie.
-    half = g * 0.5
-    tie = bind("eq", a, b)
-    ga = bind("where", bind(pick, a, b), g, bind("where", tie, half, 0.0))
-    gb = bind("where", bind(pick, b, a), g, bind("where", tie, half, 0.0))
+    # torch splits the gradient evenly where the operands tie, and masks only the operand that
+    # loses: where a comparison is false (NaN) both operands get g, as in torch.
+    share = bind("where", bind("eq", a, b), g * 0.5, g)
+    ga = bind("where", bind(loses, a, b), 0.0, share)
+    gb = bind("where", bind(loses, b, a), 0.0, share)
     return ga, gb
 
 
-# NaN propagates as in torch: both comparisons fail and x + y is NaN.
-elementwise("maximum", sp.Piecewise((x, x >= y), (y, y > x), (x + y, True)), np.maximum, 2,
+# NaN propagates as in torch: both comparisons fail and x + y is NaN. The second condition
+# overlaps the first (>= both ways): written as the strict complement (y > x), SymPy folds it
+# into the default branch and maximum(NaN, 0) would print as 0.
+elementwise("maximum", sp.Piecewise((x, x >= y), (y, y >= x), (x + y, True)), np.maximum, 2,
             vjp=_maximum_vjp, dtype=same_dtype)
-elementwise("minimum", sp.Piecewise((x, x <= y), (y, y < x), (x + y, True)), np.minimum, 2,
-            vjp=lambda g, out, ins: _maximum_vjp(g, out, ins, pick="lt"), dtype=same_dtype)
+elementwise("minimum", sp.Piecewise((x, x <= y), (y, y <= x), (x + y, True)), np.minimum, 2,
+            vjp=lambda g, out, ins: _maximum_vjp(g, out, ins, loses="gt"), dtype=same_dtype)
 
 # ---------------------------------------------------------------- transcendental
 
@@ -116,10 +118,11 @@ elementwise("sigmoid", 1 / (1 + sp.exp(-x)), _np_sigmoid, 1,
 elementwise("softplus", sp.Piecewise((x, x > 20), (sp_log1p(sp.exp(x)), True)), _np_softplus, 1,
             vjp=lambda g, out, ins: (bind("where", bind("gt", ins[0], 20.0), g,
                                           g * bind("sigmoid", ins[0])),))
-# relu'(0) = 0 as in torch; NaN propagates (NaN <= 0 is false).
+# relu'(0) = 0 as in torch; NaN propagates (NaN <= 0 is false), and so does its gradient
+# (torch's threshold_backward masks where out <= 0, which NaN is not).
 elementwise("relu", sp.Piecewise((0, x <= 0), (x, True)), lambda a: np.where(a <= 0, 0, a)
             .astype(a.dtype), 1,
-            vjp=lambda g, out, ins: (bind("where", bind("gt", out, 0.0), g, 0.0),),
+            vjp=lambda g, out, ins: (bind("where", bind("le", out, 0.0), 0.0, g),),
             dtype=same_dtype)
 # abs'(0) = 0 as in torch, through sign(0) = 0.
 elementwise("abs", sp.Abs(x), np.abs, 1, vjp=lambda g, out, ins: (g * bind("sign", ins[0]),),
