@@ -101,7 +101,7 @@ class _Emitter:
         text = f"{loc}: {loc.text}" if loc.text else str(loc)
         return comment_text(f"{text}  [{node.op}]")
 
-    def arg(self, a, loads_c: list, ctype: str) -> str:
+    def arg(self, a, loads_c: list) -> str:
         if isinstance(a, Literal):
             return c_literal(a.value, a.dtype.ctype)
         if isinstance(a, tuple):
@@ -110,16 +110,14 @@ class _Emitter:
 
     def stmt(self, node: Node, args: list) -> str:
         op = get(node.op)
+        # Functions and literals are printed in the operands' type (comparisons of floats
+        # produce bools, but compare as floats).
         in_ctype = node.inputs[-1].dtype.ctype if node.inputs else node.dtype.ctype
         if node.op == "cast":
             if node.dtype.name == "bool":
                 return f"({args[0]} != 0)"
             return f"({node.dtype.ctype})({args[0]})"
-        import sympy
-        names = {sym: sympy.Symbol(f"__a{i}") for i, sym in enumerate(op.symbols)}
-        expr = op.expr.xreplace(names)
-        mapping = {sympy.Symbol(f"__a{i}"): a for i, a in enumerate(args)}
-        return c_expr(expr, in_ctype, mapping)
+        return c_expr(op.expr, in_ctype, dict(zip(op.symbols, args)))
 
     # -------------------------------------------------------------- loop kernels
     def loop(self, number: int, k: LoopKernel) -> str:
@@ -151,10 +149,10 @@ class _Emitter:
         load_names = [f"l{i}" for i in range(len(loads))]
         body.extend(load_lines)
         for s in k.body:
-            args = [self.arg(a, load_names, s.node.dtype.ctype) for a in s.args]
+            args = [self.arg(a, load_names) for a in s.args]
             body.append(f"const {s.node.dtype.ctype} {s.local} = {self.stmt(s.node, args)};"
                         f"  /* {self.loc_comment(s.node)} */")
-        value = self.arg(k.result, load_names, out_ctype)
+        value = self.arg(k.result, load_names)
         out_ix = f"{out.buffer.name}[{_index(out, loop_vars)}]"
         comments = []
         if not k.reduce:

@@ -168,16 +168,14 @@ class _Lowering:
 
     # -------------------------------------------------------------- buffers
     def new_buffer(self, node: Node) -> View:
-        buf = self.out_buffers.get(node)
-        if buf is None:
-            nbytes = node.size * node.dtype.itemsize
-            buf = Buffer("temp", self.temp_bytes, node.dtype, node.size)
-            self.temp_bytes += -(-max(nbytes, 1) // ALIGN) * ALIGN
+        """A contiguous buffer for ``node``: its output buffer if it is one, else a temporary."""
+        buf = self.out_buffers.get(node) or self._temp(node)
         return View(buf, 0, node.shape, contiguous_strides(node.shape))
 
-    def operand(self, node: Node):
-        """A materialized operand: a View or a Literal."""
-        return self.storage[node]
+    def _temp(self, node: Node) -> Buffer:
+        buf = Buffer("temp", self.temp_bytes, node.dtype, node.size)
+        self.temp_bytes += -(-max(node.size * node.dtype.itemsize, 1) // ALIGN) * ALIGN
+        return buf
 
     def as_view(self, node: Node) -> View:
         """The node as a View, copying a Literal into a one-element buffer if need be."""
@@ -265,9 +263,7 @@ class _Lowering:
 
     def _copy(self, node: Node, src: View) -> View:
         """Materialize a strided view contiguously (a loop kernel with no body)."""
-        buf = Buffer("temp", self.temp_bytes, node.dtype, node.size)
-        self.temp_bytes += -(-max(node.size * node.dtype.itemsize, 1) // ALIGN) * ALIGN
-        out = View(buf, 0, node.shape, contiguous_strides(node.shape))
+        out = View(self._temp(node), 0, node.shape, contiguous_strides(node.shape))
         self.kernels.append(LoopKernel(node, node.shape, [src], [], ("load", 0), out))
         return out
 

@@ -6,7 +6,6 @@ value as a Python number; a tensor constant carries a read-only NumPy array.
 
 from __future__ import annotations
 
-import numpy as np
 
 from .registry import ELEMENTWISE, SOURCE, OpDef, bind, register
 
