@@ -185,7 +185,7 @@ def _differentiable_leaf(t: Any, where: str) -> Tensor:
     if t.requires_grad:
         out = Tensor(t._value, t._node)
         out._requires_grad = True
-        out.grad_fn = _Alias(lambda g, o, ins: (g,), (t,), None, False,
+        out.grad_fn = _Alias(lambda g, o, ins: (g,), {}, (t,), (t._value, t._node), False,
                              ((t._grad_edge(), 0),), ((t.shape, t.dtype),), None)
         return out
     out = Tensor(t._value, t._node)

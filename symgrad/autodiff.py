@@ -30,14 +30,15 @@ _RELEASED_MSG = (
 class BackwardFunction:
     """One recorded op application: how to turn the output's cotangent into the inputs'."""
 
-    __slots__ = ("_rule", "_saved", "_out", "next_functions", "_input_meta", "loc", "_released",
-                 "_retained", "_saves", "__weakref__")
+    __slots__ = ("_rule", "_attrs", "_saved", "_out", "next_functions", "_input_meta", "loc",
+                 "_released", "_retained", "_saves", "__weakref__")
 
-    def __init__(self, rule: Callable, saved: Sequence[Any], out: Any, saves: bool,
-                 next_functions: tuple, input_meta: tuple, loc=None):
-        self._rule = rule                  # (g, out, inputs) -> tuple of cotangents
+    def __init__(self, rule: Callable, attrs: dict, saved: Sequence[Any], out: tuple,
+                 saves: bool, next_functions: tuple, input_meta: tuple, loc=None):
+        self._rule = rule                  # (g, out, inputs, **attrs) -> tuple of cotangents
+        self._attrs = attrs
         self._saved = tuple(saved)         # the input tensors
-        self._out = out                    # a callable giving the output tensor (no cycle)
+        self._out = out                    # the output's (value, node): no reference cycle
         self._saves = saves
         self.next_functions = next_functions
         self._input_meta = input_meta      # (shape, dtype) of each input
@@ -59,7 +60,15 @@ class BackwardFunction:
     def apply(self, g):
         if self._released and self._saves:
             raise RuntimeError(_RELEASED_MSG)
-        return self._rule(g, self._out, self._saved)
+        return self._rule(g, self.output(), self._saved, **self._attrs)
+
+    def output(self):
+        """The op's output as a tensor attached to this function (for rules that reuse it)."""
+        from .tensor import Tensor
+        t = Tensor(*self._out)
+        t._requires_grad = True
+        t.grad_fn = self
+        return t
 
     def release(self) -> None:
         self._released = True

@@ -40,13 +40,20 @@ def _tracer_error(what: str) -> TracerValueError:
 class Tensor:
     """A tensor that records the operations applied to it, like ``torch.Tensor``."""
 
-    __slots__ = ("_value", "_node", "_requires_grad", "grad_fn", "_grad", "_retains_grad",
-                 "_accumulator", "_trace", "_weak", "__weakref__")
+    __slots__ = ("_value", "_node", "shape", "dtype", "_requires_grad", "grad_fn", "_grad",
+                 "_retains_grad", "_accumulator", "_trace", "_weak", "__weakref__")
     __array_priority__ = 1000  # NumPy defers to our operators: ndarray * Tensor -> Tensor
+
+    shape: tuple[int, ...]
+    dtype: dtypes.DType
 
     def __init__(self, value: np.ndarray | None = None, node: Node | None = None):
         self._value = value
         self._node = node
+        if value is None:
+            self.shape, self.dtype = node.shape, node.dtype
+        else:
+            self.shape, self.dtype = value.shape, dtypes.from_numpy(value.dtype)
         self._requires_grad = False
         self.grad_fn = None
         self._grad = None
@@ -72,16 +79,8 @@ class Tensor:
     def is_traced(self) -> bool:
         return self._value is None
 
-    @property
-    def shape(self) -> tuple[int, ...]:
-        return self._node.shape if self._value is None else self._value.shape
-
     def size(self, dim: int | None = None):
         return self.shape if dim is None else self.shape[dim]
-
-    @property
-    def dtype(self) -> dtypes.DType:
-        return self._node.dtype if self._value is None else dtypes.from_numpy(self._value.dtype)
 
     @property
     def ndim(self) -> int:
@@ -285,8 +284,21 @@ def _rank(t: Tensor) -> int:
     return dtypes.RANK_TENSOR if t.ndim else dtypes.RANK_ZERO_DIM
 
 
+_NUMBER = (int, float)
+
+
 def _elementwise_operands(op, args: tuple) -> list[Tensor]:
     """Promote tensors and Python scalars to one dtype, torch's way, and lift the scalars."""
+    if len(args) == 2 and op.name[0] != "l":   # the common binary cases, decided quickly
+        a, b = args
+        ta, tb = type(a) is Tensor, type(b) is Tensor
+        if ta and tb and a.dtype is b.dtype and not a._weak and not b._weak \
+                and (a.dtype.is_floating or op.dtype is not float_dtype):
+            return [a, b]
+        if ta and not tb and type(b) in _NUMBER and a.dtype.is_floating:
+            return [a, scalar(b, a.dtype)]
+        if tb and not ta and type(a) in _NUMBER and b.dtype.is_floating:
+            return [scalar(a, b.dtype), b]
     first = 1 if op.name == "where" else 0
     values = args[first:]
     ranked = [(a.dtype, _rank(a)) if isinstance(a, Tensor)
@@ -313,8 +325,12 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, **attrs: Any) -
         inputs = _elementwise_operands(op, args)
     else:
         inputs = [a if isinstance(a, Tensor) else as_tensor(a) for a in args]
-    attrs = dict(sorted(attrs.items()))
-    shape = op.shape(*[t.shape for t in inputs], **attrs)
+    if len(attrs) > 1:
+        attrs = dict(sorted(attrs.items()))
+    if op.kind == ELEMENTWISE and len(inputs) == 2 and inputs[0].shape == inputs[1].shape:
+        shape = inputs[0].shape     # the broadcast rule's common case
+    else:
+        shape = op.shape(*[t.shape for t in inputs], **attrs)
     dtype = op.dtype(*[t.dtype for t in inputs], **attrs)
     loc = None
     if any(t._value is None for t in inputs):
@@ -332,17 +348,8 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, **attrs: Any) -
 
 
 def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str, loc) -> None:
-    value, node = out._value, out._node
-
-    def out_tensor():
-        t = Tensor(value, node)
-        t._requires_grad = True
-        t.grad_fn = fn
-        return t
-
-    vjp = op.vjp
     fn = function_class(torch_name)(
-        (lambda g, o, ins: vjp(g, o(), ins, **attrs)), inputs, out_tensor, op.saves,
+        op.vjp, attrs, inputs, (out._value, out._node), op.saves,
         tuple((t._grad_edge(), 0) for t in inputs),
         tuple((t.shape, t.dtype) for t in inputs), loc)
     out._requires_grad = True
