@@ -31,7 +31,7 @@ class BackwardFunction:
     """One recorded op application: how to turn the output's cotangent into the inputs'."""
 
     __slots__ = ("_rule", "_attrs", "_saved", "_out", "next_functions", "_input_meta", "loc",
-                 "_released", "_retained", "_saves", "__weakref__")
+                 "_released", "_retained", "_saves", "_versions", "__weakref__")
 
     def __init__(self, rule: Callable, attrs: dict, saved: Sequence[Any], out: tuple,
                  saves: bool, next_functions: tuple, input_meta: tuple, loc=None):
@@ -45,6 +45,7 @@ class BackwardFunction:
         self.loc = loc                     # source location (at trace time)
         self._released = False
         self._retained = None              # tensors whose .grad is this function's cotangent
+        self._versions = ()                # (tensor, version counter, version when saved)
 
     def name(self) -> str:
         return type(self).__name__
@@ -60,6 +61,14 @@ class BackwardFunction:
     def apply(self, g):
         if self._released and self._saves:
             raise RuntimeError(_RELEASED_MSG)
+        for t, counter, seen in self._versions:
+            if counter[0] != seen:
+                raise RuntimeError(
+                    f"one of the variables needed for gradient computation has been modified "
+                    f"by an inplace operation: [{t.dtype.name} {list(t.shape)}] is at version "
+                    f"{counter[0]}; expected version {seen} instead (needed by "
+                    f"{type(self).__name__}). Hint: the in-place operation came after the "
+                    f"tensor was used; use an out-of-place operation or .clone().")
         return self._rule(g, self.output(), self._saved, **self._attrs)
 
     def output(self):
@@ -74,6 +83,7 @@ class BackwardFunction:
         self._released = True
         if self._saves:
             self._saved = ()
+            self._versions = ()
 
 
 class AccumulateGrad:

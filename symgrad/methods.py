@@ -87,7 +87,9 @@ METHODS = {
     "contiguous": lambda self: self, "cpu": lambda self: self,
 }
 
-for _name, _fn in METHODS.items():
+from .inplace import METHODS as _INPLACE  # noqa: E402
+
+for _name, _fn in {**METHODS, **_INPLACE}.items():
     setattr(Tensor, _name, _fn)
 Tensor.T = property(S.T)
 Tensor.mT = property(lambda self: S.transpose(self, -2, -1))

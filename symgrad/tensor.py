@@ -41,7 +41,7 @@ class Tensor:
     """A tensor that records the operations applied to it, like ``torch.Tensor``."""
 
     __slots__ = ("_value", "_node", "shape", "dtype", "_requires_grad", "grad_fn", "_grad",
-                 "_retains_grad", "_accumulator", "_trace", "_weak", "__weakref__")
+                 "_retains_grad", "_accumulator", "_trace", "_weak", "_version", "__weakref__")
     __array_priority__ = 1000  # NumPy defers to our operators: ndarray * Tensor -> Tensor
 
     shape: tuple[int, ...]
@@ -62,8 +62,9 @@ class Tensor:
         # The trace active when this tensor was created (None eagerly): a backward in that
         # trace may store traced gradients in its .grad, one in another trace may not (the
         # tensor outlives that trace).
-        self._trace = state.current_trace()
+        self._trace = state._local.trace
         self._weak = False   # a Python number passed to a compiled function: promotes like one
+        self._version = [0]  # bumped by in-place ops; shared with detach()ed aliases
 
     # ------------------------------------------------------------ structure
     @property
@@ -184,8 +185,10 @@ class Tensor:
         run_backward([(self, gradient)], retain_graph=retain_graph, create_graph=create_graph)
 
     def detach(self) -> "Tensor":
-        """The same data, cut from the backward graph."""
-        return Tensor(self._value, self._node)
+        """The same data (in-place changes show through both), cut from the backward graph."""
+        t = Tensor(self._value, self._node)
+        t._version = self._version
+        return t
 
     def detach_(self) -> "Tensor":
         self.grad_fn = None
@@ -333,7 +336,12 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, **attrs: Any) -
         shape = op.shape(*[t.shape for t in inputs], **attrs)
     dtype = op.dtype(*[t.dtype for t in inputs], **attrs)
     loc = None
-    if any(t._value is None for t in inputs):
+    traced = False
+    for t in inputs:
+        if t._value is None:
+            traced = True
+            break
+    if traced:
         node = Node(name, attrs, [t.node for t in inputs], dtype, shape)
         loc = state.record(node)
         out = Tensor(None, node)
@@ -341,7 +349,7 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, **attrs: Any) -
         with np.errstate(all="ignore"):
             value = op.numpy(*[t._value for t in inputs], **attrs)
         out = Tensor(np.asarray(value, dtype=dtype.np), None)
-    if (op.vjp is not None and dtype.is_floating and state.is_grad_enabled()
+    if (op.vjp is not None and state._local.grad_enabled and dtype.is_floating
             and any(t._requires_grad for t in inputs)):
         _record(out, op, attrs, inputs, _torch_name or op.torch_name, loc)
     return out
@@ -352,6 +360,11 @@ def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str,
         op.vjp, attrs, inputs, (out._value, out._node), op.saves,
         tuple((t._grad_edge(), 0) for t in inputs),
         tuple((t.shape, t.dtype) for t in inputs), loc)
+    # What the rule will read must not have changed in place by the time it runs.
+    if op.saves:
+        fn._versions = tuple((t, t._version, t._version[0]) for t in inputs)
+    if op.uses_out:
+        fn._versions += ((out, out._version, out._version[0]),)
     out._requires_grad = True
     out.grad_fn = fn
 
@@ -375,6 +388,7 @@ class _Rule:
     """Adapter so a composite's rule looks like an op to ``_record``."""
 
     saves = True
+    uses_out = True   # softmax, logsumexp, norm... reuse their output
 
     def __init__(self, vjp):
         self.vjp = vjp

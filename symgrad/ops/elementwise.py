@@ -35,14 +35,15 @@ def derived(expr: sp.Expr, nargs: int):
 
 
 def elementwise(name: str, expr: sp.Expr, numpy, nargs: int, *, vjp="derive", torch: str = "",
-                dtype=float_dtype, saves: bool = True, symbols: tuple = SYMBOLS,
-                doc: str = "") -> OpDef:
+                dtype=float_dtype, saves: bool = True, uses_out: bool = False,
+                symbols: tuple = SYMBOLS, doc: str = "") -> OpDef:
     rule = derived(expr, nargs) if vjp == "derive" else vjp
     return register(OpDef(
         name=name, kind=ELEMENTWISE, expr=expr, symbols=symbols[:nargs], numpy=numpy, vjp=rule,
         dtype=dtype,
         shape=lambda *shapes, **_: broadcast_shapes(*shapes),
-        torch_name=torch or f"{name.capitalize()}Backward0", saves=saves, doc=doc))
+        torch_name=torch or f"{name.capitalize()}Backward0", saves=saves, uses_out=uses_out,
+        doc=doc))
 
 
 # ---------------------------------------------------------------- arithmetic
@@ -71,7 +72,7 @@ def _pow_vjp(g, out, ins):
     return d_base, d_expo
 
 
-elementwise("pow", x ** y, np.power, 2, vjp=_pow_vjp, torch="PowBackward1")
+elementwise("pow", x ** y, np.power, 2, vjp=_pow_vjp, torch="PowBackward1", uses_out=True)
 
 
 def _maximum_vjp(g, out, ins, loses="lt"):
@@ -104,17 +105,20 @@ def _np_softplus(a):
     return np.where(a > 20, a, np.log1p(np.exp(np.minimum(a, 20))))
 
 
-elementwise("exp", sp.exp(x), np.exp, 1, vjp=lambda g, out, ins: (g * out,))
+elementwise("exp", sp.exp(x), np.exp, 1, vjp=lambda g, out, ins: (g * out,), uses_out=True)
 elementwise("log", sp.log(x), np.log, 1)
 elementwise("log1p", sp_log1p(x), np.log1p, 1, torch="Log1PBackward0")
-elementwise("expm1", sp_expm1(x), np.expm1, 1, vjp=lambda g, out, ins: (g * (out + 1.0),))
-elementwise("sqrt", sp.sqrt(x), np.sqrt, 1, vjp=lambda g, out, ins: (g / (out * 2.0),))
+elementwise("expm1", sp_expm1(x), np.expm1, 1, vjp=lambda g, out, ins: (g * (out + 1.0),),
+            uses_out=True)
+elementwise("sqrt", sp.sqrt(x), np.sqrt, 1, vjp=lambda g, out, ins: (g / (out * 2.0),),
+            uses_out=True)
 elementwise("sin", sp.sin(x), np.sin, 1)
 elementwise("cos", sp.cos(x), np.cos, 1)
-elementwise("tanh", sp.tanh(x), np.tanh, 1, vjp=lambda g, out, ins: (g * (1.0 - out * out),))
+elementwise("tanh", sp.tanh(x), np.tanh, 1, vjp=lambda g, out, ins: (g * (1.0 - out * out),),
+            uses_out=True)
 # The derived derivative of 1/(1+exp(-x)) is NaN at x = -800; reuse the output instead.
 elementwise("sigmoid", 1 / (1 + sp.exp(-x)), _np_sigmoid, 1,
-            vjp=lambda g, out, ins: (g * out * (1.0 - out),))
+            vjp=lambda g, out, ins: (g * out * (1.0 - out),), uses_out=True)
 elementwise("softplus", sp.Piecewise((x, x > 20), (sp_log1p(sp.exp(x)), True)), _np_softplus, 1,
             vjp=lambda g, out, ins: (bind("where", bind("gt", ins[0], 20.0), g,
                                           g * bind("sigmoid", ins[0])),))
@@ -123,7 +127,7 @@ elementwise("softplus", sp.Piecewise((x, x > 20), (sp_log1p(sp.exp(x)), True)), 
 elementwise("relu", sp.Piecewise((0, x <= 0), (x, True)), lambda a: np.where(a <= 0, 0, a)
             .astype(a.dtype), 1,
             vjp=lambda g, out, ins: (bind("where", bind("le", out, 0.0), 0.0, g),),
-            dtype=same_dtype)
+            dtype=same_dtype, uses_out=True)
 # abs'(0) = 0 as in torch, through sign(0) = 0.
 elementwise("abs", sp.Abs(x), np.abs, 1, vjp=lambda g, out, ins: (g * bind("sign", ins[0]),),
             dtype=same_dtype)

@@ -16,10 +16,12 @@ def _shape(shape, *, axes):
     return tuple(1 if i in axes else s for i, s in enumerate(shape))
 
 
-def reduction(name: str, numpy, vjp, torch: str, saves: bool = True, doc: str = "") -> OpDef:
+def reduction(name: str, numpy, vjp, torch: str, saves: bool = True, uses_out: bool = False,
+              doc: str = "") -> OpDef:
     return register(OpDef(
         name=name, kind=REDUCE, shape=_shape, dtype=same_dtype, vjp=vjp, torch_name=torch,
-        numpy=lambda a, *, axes: numpy(a, axis=axes, keepdims=True), saves=saves, doc=doc))
+        numpy=lambda a, *, axes: numpy(a, axis=axes, keepdims=True), saves=saves,
+        uses_out=uses_out, doc=doc))
 
 
 def _sum_vjp(g, out, ins, *, axes):
@@ -85,6 +87,6 @@ def _prod_vjp(g, out, ins, *, axes):
 
 
 reduction("sum", np.sum, _sum_vjp, "SumBackward1", saves=False)
-reduction("max", np.max, _extremum_vjp, "MaxBackward1")
-reduction("min", np.min, _extremum_vjp, "MinBackward1")
+reduction("max", np.max, _extremum_vjp, "MaxBackward1", uses_out=True)
+reduction("min", np.min, _extremum_vjp, "MinBackward1", uses_out=True)
 reduction("prod", np.prod, _prod_vjp, "ProdBackward1")

@@ -38,7 +38,8 @@ class OpDef:
     expr: Any = None                       # SymPy expression (elementwise only)
     symbols: tuple = ()                    # the expression's symbols, one per input
     torch_name: str = ""                   # grad_fn class name, e.g. "MulBackward0"
-    saves: bool = True                     # whether the VJP reads saved inputs/outputs
+    saves: bool = True                     # whether the VJP reads the saved inputs
+    uses_out: bool = False                 # whether the VJP reads the op's output
     doc: str = ""
     meta: dict = field(default_factory=dict)
 
