@@ -4,7 +4,7 @@ Stage: the last one. Input: one complete C99 translation unit (the kernel) and t
 ``cdef`` of its entry points. Output: a loaded module (``ffi``, ``lib``) plus its cache key.
 
 Must not: go through setuptools/distutils (slow, and it picks the flags for us), use
-``-ffast-math``/``-Ofast`` (results must stay IEEE-exact), read ``os.environ`` (ask ``config``),
+any fast-math flag (results must stay IEEE-exact), read ``os.environ`` (ask ``config``),
 or touch cache files except through ``cache.py``'s protocol.
 
 How a build goes (in a private directory, published atomically by ``cache.py``):
