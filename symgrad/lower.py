@@ -300,26 +300,31 @@ class _Lowering:
         """The scalar value of ``node`` inside a loop over ``shape``: fused nodes become
         statements, materialized ones become loads."""
         memo: dict = {}
-
-        def visit(m: Node):
+        # Iterative post-order: fused chains can be tens of thousands of nodes long (an unrolled
+        # scalar ODE), far deeper than Python's recursion limit.
+        stack = [(node, False)]
+        while stack:
+            m, expanded = stack.pop()
             if m in memo:
-                return memo[m]
-            if (m is node and root_is_stmt) or m in self.fused:
-                args = [visit(i) for i in m.inputs]
-                local = f"t{len(body)}"
-                body.append(Stmt(m, local, args))
-                memo[m] = local
-                return local
-            s = self.storage[m]
-            if isinstance(s, Literal):
-                memo[m] = s
-                return s
-            view = s.broadcast(shape)
-            if view not in loads:
-                loads.append(view)
-            memo[m] = ("load", loads.index(view))
-            return memo[m]
-        return visit(node)
+                continue
+            if not ((m is node and root_is_stmt) or m in self.fused):
+                s = self.storage[m]
+                if isinstance(s, Literal):
+                    memo[m] = s
+                    continue
+                view = s.broadcast(shape)
+                if view not in loads:
+                    loads.append(view)
+                memo[m] = ("load", loads.index(view))
+                continue
+            if not expanded:
+                stack.append((m, True))
+                stack.extend((i, False) for i in reversed(m.inputs) if i not in memo)
+                continue
+            local = f"t{len(body)}"
+            body.append(Stmt(m, local, [memo[i] for i in m.inputs]))
+            memo[m] = local
+        return memo[node]
 
     def _cat(self, n: Node) -> None:
         out = self.new_buffer(n)

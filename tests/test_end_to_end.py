@@ -62,3 +62,18 @@ def test_second_derivative_of_scalar_function():
     for x in (0.3, 0.7, -1.9):
         exact = -np.sin(x) * x**3 + 6 * x**2 * np.cos(x) + 6 * x * np.sin(x)
         np.testing.assert_allclose(d2(x), exact, rtol=1e-12)
+
+
+def test_long_fused_chain_does_not_hit_the_recursion_limit():
+    # 3000 chained scalar updates fuse into one expression far deeper than Python's recursion
+    # limit; lowering must not recurse per node.
+    def f(x):
+        for _ in range(3000):
+            x = x * 0.999 + 0.001
+        return x
+
+    x = np.array(2.0)
+    expected = 2.0
+    for _ in range(3000):
+        expected = expected * 0.999 + 0.001
+    np.testing.assert_allclose(sg.compile(f)(x), expected, rtol=1e-12)
