@@ -59,13 +59,31 @@ class Literal:
     dtype: DType
 
 
+@dataclass(frozen=True)
+class Scalar:
+    """A 0-d value held in a C local at function scope (no buffer, no loop)."""
+
+    name: str
+    dtype: DType
+
+
+@dataclass
+class ScalarStmt:
+    """``name = op(args)`` at function scope for a 0-d elementwise node; args are Literals,
+    Scalars or 0-d Views."""
+
+    node: Node
+    name: str
+    args: list
+
+
 @dataclass
 class Stmt:
     """One scalar statement of a loop body: ``local = op(args)`` for a fused node."""
 
     node: Node
     local: str
-    args: list          # each: a local name (str), a Literal, or ("load", k)
+    args: list          # each: a local name (str), a Literal, a Scalar, or ("load", k)
 
 
 @dataclass
@@ -76,7 +94,7 @@ class LoopKernel:
     shape: tuple
     loads: list                 # Views broadcast to ``shape``
     body: list                  # Stmts in order; the last one's local is the result
-    result: object              # a local name, Literal, or ("load", k)
+    result: object              # a local name, Literal, Scalar, or ("load", k)
     out: View                   # broadcast to ``shape`` (stride 0 along reduced axes)
     reduce: str | None = None   # "sum" | "max" | "min" | "prod"
     reduce_axes: tuple = ()
@@ -121,8 +139,9 @@ def contiguous_strides(shape: tuple) -> tuple:
 
 
 def _fusable(node: Node, users: dict, outputs: set) -> bool:
-    """Inline ``node`` into its only consumer's loop (same iteration space)."""
-    if get(node.op).kind != ELEMENTWISE or node in outputs:
+    """Inline ``node`` into its only consumer's loop (same iteration space). 0-d nodes are
+    never fused: each is one statement at function scope (see ``ScalarStmt``)."""
+    if get(node.op).kind != ELEMENTWISE or node in outputs or not node.shape:
         return False
     us = users.get(node, [])
     if len(set(us)) != 1:
@@ -147,6 +166,7 @@ class _Lowering:
         self.kernels: list = []
         self.consts: list = []
         self.temp_bytes = 0
+        self.n_scalars = 0
         self.out_buffers: dict[Node, Buffer] = {}
         claimed = set()
         for j, n in enumerate(graph.outputs):
@@ -164,6 +184,8 @@ class _Lowering:
 
     def _materialized_by_kernel(self, n: Node) -> bool:
         kind = get(n.op).kind
+        if kind == ELEMENTWISE and not n.shape:
+            return False                     # a ScalarStmt: a local, not a buffer
         return kind not in (MOVEMENT,) and n.op not in ("input", "const")
 
     # -------------------------------------------------------------- buffers
@@ -202,6 +224,12 @@ class _Lowering:
                 self._const(n)
             elif op.kind == MOVEMENT:
                 self._movement(n)
+            elif op.kind == ELEMENTWISE and not n.shape:
+                scalar = Scalar(f"s{self.n_scalars}", n.dtype)
+                self.n_scalars += 1
+                self.kernels.append(ScalarStmt(n, scalar.name,
+                                               [self.storage[i] for i in n.inputs]))
+                self.storage[n] = scalar
             elif op.kind in (ELEMENTWISE, REDUCE):
                 self._loop(n)
             elif n.op == "matmul":
@@ -243,7 +271,7 @@ class _Lowering:
 
     def _movement(self, n: Node) -> None:
         src = self.storage[n.inputs[0]]
-        if isinstance(src, Literal):
+        if not isinstance(src, View):
             self.storage[n] = src   # a broadcast / reshape / slice of one number is that number
             return
         a = n.a
@@ -309,7 +337,7 @@ class _Lowering:
                 continue
             if not ((m is node and root_is_stmt) or m in self.fused):
                 s = self.storage[m]
-                if isinstance(s, Literal):
+                if not isinstance(s, View):      # a Literal or a Scalar local
                     memo[m] = s
                     continue
                 view = s.broadcast(shape)

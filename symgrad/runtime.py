@@ -43,7 +43,7 @@ class Specialization:
         self._consts = [np.ascontiguousarray(v, dtype=b.dtype.np) for b, v in prog.consts]
         self._out_specs = [(b.dtype.np, n.shape, f"{b.dtype.ctype}[]")
                            for b, n in zip(prog.outputs, self.graph.outputs)]
-        self._workspace_bytes = max(prog.workspace_bytes, 1)
+        self._workspace_bytes = max(self.source.workspace_bytes, 1)
         self._local = threading.local()   # one workspace per thread: C calls drop the GIL
         if self.module is not None:
             ffi = self.module.ffi

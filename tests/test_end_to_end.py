@@ -77,3 +77,23 @@ def test_long_fused_chain_does_not_hit_the_recursion_limit():
     for _ in range(3000):
         expected = expected * 0.999 + 0.001
     np.testing.assert_allclose(sg.compile(f)(x), expected, rtol=1e-12)
+
+
+def test_split_program_matches_unsplit(monkeypatch):
+    """Large programs are emitted as several C functions ("parts"); force tiny parts on a
+    gradient with reductions, broadcasting and matmuls and compare with the unsplit build."""
+    from symgrad import codegen
+
+    def loss(w, x, t):
+        h = sg.tanh(x @ w)
+        return F.cross_entropy(h, t) + (h * h).sum(1).mean() * w.abs().max()
+
+    rng = np.random.default_rng(3)
+    args = (rng.standard_normal((5, 4)), rng.standard_normal((6, 5)), np.array([0, 3, 1, 2, 0, 1]))
+    whole = sg.value_and_grad(loss)(*args)
+    monkeypatch.setattr(codegen, "PART_WEIGHT", 3)
+    f = sg.value_and_grad(loss)
+    split = f(*args)
+    assert f.c_source.count("static int part") > 10
+    np.testing.assert_allclose(split[0], whole[0], rtol=1e-12)
+    np.testing.assert_allclose(split[1], whole[1], rtol=1e-12)
