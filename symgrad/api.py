@@ -111,25 +111,21 @@ class CompiledFunction:
     def __call__(self, *args: Any, **kwargs: Any):
         if not kwargs:
             # Fast path: positional NumPy arrays and Python numbers only, seen before.
-            try:
-                key = tuple((type(a), a.shape, a.dtype) if type(a) is np.ndarray else type(a)
-                            for a in args)
-                spec = self._fast.get(key)
-            except TypeError:
-                spec = None
+            spec = self._fast.get(tuple([(a.shape, a.dtype) if type(a) is np.ndarray
+                                         else type(a) for a in args]))
             if spec is not None:
                 self._last_spec = spec
-                return unflatten(spec.traced.out_tree, spec.run(args))
+                return spec.call(args)
         leaves, _ = flatten((args, kwargs))
         if any(isinstance(v, Tensor) and (v.is_traced or v.requires_grad) for v in leaves):
             return self.fn(*args, **kwargs)   # inside a trace or an eager autograd graph
         spec, leaves = self.specialize(*args, **kwargs)
         if not kwargs and not self.static_argnums and all(
                 type(a) is np.ndarray or type(a) in (float, int, bool) for a in args):
-            self._fast[tuple((type(a), a.shape, a.dtype) if type(a) is np.ndarray else type(a)
-                             for a in args)] = spec
+            self._fast[tuple([(a.shape, a.dtype) if type(a) is np.ndarray else type(a)
+                              for a in args])] = spec
         outs = spec.run([v._value if isinstance(v, Tensor) else v for v in leaves])
-        return unflatten(spec.traced.out_tree, outs)
+        return spec.build_outputs(outs)
 
     @property
     def c_source(self) -> str:

@@ -88,3 +88,28 @@ def count(tree: TreeDef) -> int:
     if tree.kind == "leaf":
         return 1
     return sum(count(c) for c in tree.children)
+
+
+def unflattener(tree: TreeDef):
+    """A fast ``unflatten(tree, leaves)`` for one structure: trees of tuples, lists and leaves
+    become a single generated expression (the hot path of every compiled call); other trees
+    use ``unflatten``."""
+    counter = iter(range(1 << 30))
+
+    def expr(t: TreeDef) -> str | None:
+        if t.kind == "leaf":
+            return f"o[{next(counter)}]"
+        if t.kind == "none":
+            return "None"
+        if t.kind not in ("tuple", "list"):
+            return None
+        parts = [expr(c) for c in t.children]
+        if any(p is None for p in parts):
+            return None
+        body = ", ".join(parts) + ("," if t.kind == "tuple" and len(parts) == 1 else "")
+        return f"({body})" if t.kind == "tuple" else f"[{body}]"
+
+    code = expr(tree)
+    if code is None:
+        return lambda leaves: unflatten(tree, leaves)
+    return eval(f"lambda o: {code}")  # generated from the structure only, never from data

@@ -18,6 +18,7 @@ from .compiler import build_module
 from .ir import format_graph
 from .lower import lower
 from .passes import run_pipeline
+from .pytree import unflattener
 from .trace import Traced
 
 
@@ -52,6 +53,9 @@ class Specialization:
             self._const_ptrs = [ffi.from_buffer(f"{b.dtype.ctype}[]", c)
                                 for (b, _), c in zip(prog.consts, self._consts)]
         self._errors = {i + 1: k for i, k in enumerate(prog.kernels)}
+        self.build_outputs = unflattener(traced.out_tree)
+        if self.module is not None:
+            self.call = self._compile_call()
 
     @property
     def c_source(self) -> str:
@@ -63,10 +67,14 @@ class Specialization:
         fb = self._from_buffer
         ptrs = []
         for i, (value, (dt, ct)) in enumerate(zip(leaves, self._in_dtypes)):
-            if type(value) is not np.ndarray or value.dtype != dt \
-                    or not value.flags.c_contiguous or not value.flags.aligned:
-                value = self._convert(i, value, dt)
-            ptrs.append(fb(ct, value))
+            # from_buffer itself refuses non-C-contiguous arrays
+            if type(value) is np.ndarray and value.dtype == dt and value.flags.aligned:
+                try:
+                    ptrs.append(fb(ct, value))
+                    continue
+                except ValueError:
+                    pass
+            ptrs.append(fb(ct, self._convert(i, value, dt)))
         outs = [np.empty(shape, dt) for dt, shape, _ in self._out_specs]
         try:
             work = self._local.work
@@ -77,6 +85,42 @@ class Specialization:
         if status:
             self._raise(status)
         return outs
+
+    def _compile_call(self):
+        """A straight-line Python function for this signature: check and pass each argument,
+        allocate each output, call C, build the result structure. Generated from the signature
+        alone (names and shapes, never user data), it is the whole per-call cost above C."""
+        n_in, n_out = len(self._in_dtypes), len(self._out_specs)
+        lines = ["def call(args):"]
+        lines.append(f"    {''.join(f'a{i}, ' for i in range(n_in))}= args" if n_in else
+                     "    pass")
+        for i in range(n_in):
+            lines += [f"    if type(a{i}) is ndarray and a{i}.dtype == dt{i} and a{i}.flags.aligned:",
+                      "        try:",
+                      f"            p{i} = fb(ct{i}, a{i})",
+                      "        except ValueError:",
+                      f"            p{i} = fb(ct{i}, convert({i}, a{i}, dt{i}))",
+                      "    else:",
+                      f"        p{i} = fb(ct{i}, convert({i}, a{i}, dt{i}))"]
+        for j in range(n_out):
+            lines.append(f"    o{j} = empty(oshape{j}, odt{j})")
+        lines += ["    try:", "        w = local.work", "    except AttributeError:",
+                  "        w = new_workspace()"]
+        ptrs = [f"p{i}" for i in range(n_in)] + ["*consts"] + \
+            [f"fb(oct{j}, o{j})" for j in range(n_out)] + ["w"]
+        lines += [f"    status = fn({', '.join(ptrs)})",
+                  "    if status:", "        fail(status)",
+                  f"    return build([{', '.join(f'o{j}' for j in range(n_out))}])"]
+        env = {"ndarray": np.ndarray, "fb": self._from_buffer, "convert": self._convert,
+               "empty": np.empty, "local": self._local, "new_workspace": self._new_workspace,
+               "fn": self._fn, "consts": tuple(self._const_ptrs), "fail": self._raise,
+               "build": self.build_outputs}
+        for i, (dt, ct) in enumerate(self._in_dtypes):
+            env[f"dt{i}"], env[f"ct{i}"] = dt, ct
+        for j, (dt, shape, ct) in enumerate(self._out_specs):
+            env[f"odt{j}"], env[f"oshape{j}"], env[f"oct{j}"] = dt, shape, ct
+        exec("\n".join(lines), env)  # noqa: S102  (source built from the signature only)
+        return env["call"]
 
     def _new_workspace(self):
         """Allocated once per thread and specialization, reused by every call after."""
