@@ -92,10 +92,11 @@ def _collapse(shape: tuple, views: list, groups: list) -> list:
 
 
 class _Emitter:
-    def __init__(self, program: Program):
+    def __init__(self, program: Program, vector_math: bool = False):
         self.program = program
         self.env = environment()
         self._last_loc = None
+        self.vector_math = vector_math
 
     def loc_comment(self, node: Node) -> str:
         loc = self.program.locs.get(node)
@@ -162,8 +163,8 @@ class _Emitter:
             not g or all(g2 for _, _, g2 in dims[j:]) for j, (_, _, g) in enumerate(dims))
         order = list(range(len(dims)))
         loop_vars = [(f"i{d}", d) for d in order]
-        loop_specs = [dict(var=f"i{d}", extent=dims[d][0], depth=d, prologue=[], epilogue=[])
-                      for d in order]
+        loop_specs = [dict(var=f"i{d}", extent=dims[d][0], depth=d, prologue=[], epilogue=[],
+                           pragma="") for d in order]
         body, init, final = [], [], []
         loads_c = [f"{v.buffer.name}[{_index(v, loop_vars)}]" for v in loads]
         load_lines = []
@@ -177,6 +178,17 @@ class _Emitter:
             body.append(f"const {s.node.dtype.ctype} {s.local} = {self.stmt(s.node, args)};"
                         f"  /* {self.loc_comment(s.node)} */")
         value = self.arg(k.result, load_names)
+        if self.vector_math and loop_specs:
+            # The innermost loop has no loop-carried dependence except a sum's accumulator
+            # (reordered into SIMD lanes: a different, not a less accurate, summation order).
+            innermost_reduced = bool(dims) and dims[-1][2]
+            if not k.reduce or not innermost_reduced:
+                # elementwise, or a reduction whose innermost loop runs over kept dims (each
+                # iteration owns its output element / its own `acc`)
+                if not k.reduce or inner_reduce or k.reduce == "sum":
+                    loop_specs[-1]["pragma"] = "#pragma omp simd"
+            elif inner_reduce and k.reduce == "sum":
+                loop_specs[-1]["pragma"] = "#pragma omp simd reduction(+:acc)"
         out_ix = f"{out.buffer.name}[{_index(out, loop_vars)}]"
         comments = []
         if not k.reduce:
@@ -292,6 +304,21 @@ class _Emitter:
             depth=len(loops))
 
 
+# libm functions glibc's libmvec has SIMD variants of (sqrt and fabs are instructions).
+_VECTOR_MATH = ("exp", "log", "log1p", "expm1", "sin", "cos", "tanh", "pow")
+
+
+def _simd_declarations(body: str) -> list[str]:
+    """``omp declare simd`` prototypes for the vectorizable libm functions ``body`` calls."""
+    decls = []
+    for fn in _VECTOR_MATH:
+        for name, ctype in ((fn, "double"), (fn + "f", "float")):
+            if re.search(rf"\b{name}\(", body):
+                args = ", ".join([ctype] * (2 if fn == "pow" else 1))
+                decls.append(f"{ctype} {name}({args});")
+    return decls
+
+
 _PLACEHOLDER = "__sg_arg{}__"
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\[\]]*\])?")
 
@@ -357,9 +384,12 @@ class _Item:
     weight: int            # statements, roughly: what the C compiler's time scales with
 
 
-def generate(program: Program, name: str, title: str = "") -> CSource:
-    """Program -> C source for entry point ``sg_<name>``."""
-    em = _Emitter(program)
+def generate(program: Program, name: str, title: str = "",
+             vector_math: bool = False) -> CSource:
+    """Program -> C source for entry point ``sg_<name>``. With ``vector_math``, loops are
+    marked ``omp simd`` and the libm functions they call are declared ``omp declare simd`` so
+    that gcc calls glibc's vector variants (libmvec) with no fast-math."""
+    em = _Emitter(program, vector_math)
     entry = f"sg_{c_identifier(name)}"
     params, decls, args = [], [], []
     for buf in program.inputs + [b for b, _ in program.consts]:
@@ -407,11 +437,13 @@ def generate(program: Program, name: str, title: str = "") -> CSource:
         params = [p.replace("*restrict ", "*") for p in params]
         for part in parts:
             part["temps"] = [t.replace("*restrict ", "*") for t in part["temps"]]
+    body = "\n".join(k for part in parts for k in part["kernels"])
+    simd_decls = _simd_declarations(body) if vector_math and "omp simd" in body else []
     from . import __version__
     text = em.env.get_template("module.c.j2").render(
         title=comment_text(title or entry), version=__version__,
         workspace_bytes=program.workspace_bytes + spill_bytes, uses_blas=uses_blas,
-        entry=entry, params=params, args=", ".join(args), parts=parts)
+        simd_decls=simd_decls, entry=entry, params=params, args=", ".join(args), parts=parts)
     cdef = f"int {entry}({', '.join(decls)});"
     return CSource(text, entry, cdef, program.workspace_bytes + spill_bytes)
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import atexit
 import dataclasses
 import functools
+import os
 import importlib.machinery
 import importlib.util
 import re
@@ -56,6 +57,7 @@ __all__ = [
 DEFAULT_OPT_FLAGS: tuple[str, ...] = (
     "-O3",
     "-march=native",
+    "-fopenmp-simd",   # honour `#pragma omp simd` (no OpenMP runtime, no threads)
     "-fno-math-errno",
     "-ffp-contract=off",
     "-fPIC",
@@ -192,6 +194,25 @@ def _python_includes() -> tuple[str, ...]:
     return tuple(f"-I{d}" for d in dirs)
 
 
+@functools.cache
+def has_vector_math() -> bool:
+    """Whether the C toolchain has glibc's vector math library (libmvec), whose SIMD variants
+    of exp/log/sin/... gcc calls for loops marked `omp simd` once the functions are declared
+    `omp declare simd`, without -ffast-math."""
+    if config.vector_math_disabled():
+        return False
+    try:
+        out = subprocess.run([*find_compiler(), "-print-file-name=libmvec.so"],
+                             capture_output=True, text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError, CompilerNotFoundError):
+        return False
+    return os.path.isabs(out) and os.path.exists(out)
+
+
+def _mvec_link_flags(c_source: str) -> list[str]:
+    return ["-lmvec"] if "omp declare simd" in c_source else []
+
+
 def _blas_link_flags(c_source: str) -> list[str]:
     # Only link OpenBLAS when used: loading it starts its thread pool, a cost every kernel
     # that merely adds arrays should not pay.
@@ -261,6 +282,7 @@ def _plan(c_source: str, cdef: str, opt_flags: tuple[str, ...] | None) -> _Plan:
         "-o",
         module_placeholder,
         *_blas_link_flags(c_source),
+        *_mvec_link_flags(c_source),
         "-lm",
     ]
     ident = compiler_identity(cc)

@@ -12,6 +12,7 @@ SYMGRAD_CC             the C compiler (default: ``$CC``, else ``cc``, else ``gcc
 SYMGRAD_DEBUG          0 silent; 1 log recompiles and builds; 2 also print the IR
                        after each pass, the C text and the compiler command
 SYMGRAD_NO_CACHE       1: build in a private temporary dir, never reuse a build
+SYMGRAD_VECTOR_MATH    0: call scalar libm only (default: glibc's libmvec when present)
 =====================  ==========================================================
 """
 
@@ -45,6 +46,10 @@ def debug_level() -> int:
         return max(0, int(raw))
     except ValueError:
         return 1
+
+
+def vector_math_disabled() -> bool:
+    return os.environ.get("SYMGRAD_VECTOR_MATH", "1").strip() in ("0", "no", "false")
 
 
 def cache_disabled() -> bool:

@@ -14,7 +14,7 @@ import numpy as np
 
 from . import config
 from .codegen import generate
-from .compiler import build_module
+from .compiler import build_module, has_vector_math
 from .ir import format_graph
 from .lower import lower
 from .passes import run_pipeline
@@ -34,7 +34,8 @@ class Specialization:
             config.debug(2, "IR after %s:\n%s", pass_name, format_graph(after))
         self.graph = run_pipeline(traced.graph, passes, on_change)
         self.program = lower(self.graph)
-        self.source = generate(self.program, name, title=f"{name}: compiled by symgrad")
+        self.source = generate(self.program, name, title=f"{name}: compiled by symgrad",
+                               vector_math=has_vector_math())
         config.debug(2, "C for %s:\n%s", name, self.source.text)
         self.module = build_module(self.source.text, self.source.cdef, name_hint=name) \
             if build else None
