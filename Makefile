@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench check-cc clean venv
+.PHONY: demo test bench bench-quick bench-matmul check-cc clean venv
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,8 +27,30 @@ test: $(STAMP) check-cc
 	$(PY) -m pytest -q -p no:cacheprovider tests; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "error: no tests ran" >&2; exit 1; fi; exit $$rc
 
-bench: $(STAMP) check-cc
-	$(PY) benchmarks/run.py
+# The benchmark suite (not part of test) runs in its own venv: symgrad plus the `bench` extra
+# (torch, jax, pytensor, casadi, matplotlib). torch goes in first and alone, pinned, so that pip
+# takes the local CPU wheel and never resolves another torch build for the extra.
+BENCH_VENV  ?= .venv-bench
+BENCH_PY    := $(BENCH_VENV)/bin/python
+BENCH_STAMP := $(BENCH_VENV)/.installed
+BENCH_TORCH ?= torch==2.13.0
+BENCH_ARGS  ?=
+
+$(BENCH_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_PY) -m pip install --quiet --upgrade pip
+	$(BENCH_PY) -m pip install --quiet "$(BENCH_TORCH)"
+	$(BENCH_PY) -m pip install --quiet -e ".[bench]"
+	touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP) check-cc
+	$(BENCH_PY) benchmarks/run.py $(BENCH_ARGS)
+
+bench-quick: $(BENCH_STAMP) check-cc
+	$(BENCH_PY) benchmarks/run.py --quick $(BENCH_ARGS)
+
+bench-matmul: $(STAMP) check-cc
+	$(PY) benchmarks/matmul.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info

@@ -1,108 +1,138 @@
-"""symgrad benchmarks (make bench): medians of repeated calls, NumPy in and out.
+"""symgrad's benchmark suite (issue 4): value and gradient of seven problems, symgrad against
+a hand-written NumPy gradient, torch eager, jax.jit, PyTensor and CasADi where installed.
 
-1. matmul: the generated plain loop vs the OpenBLAS call, per size (justifies
-   codegen.BLAS_MIN_FLOPS), and NumPy's @ for reference.
-2. logistic regression value_and_grad (tiny and 1024x256) vs a hand-written NumPy gradient.
+    make bench          # everything (about 15 min on 2 cores)
+    make bench-quick    # skips the biggest sizes and the slowest compiles
+    python benchmarks/run.py --problems seed,ode --systems symgrad,numpy,jax
 
-Writes benchmarks/results/latest.md and .json. The full cross-system suite is a later issue.
+Each system runs in child processes of its own (see harness.py); the report (tables with the
+issue's targets, JSON, a plot of time vs size) goes to benchmarks/results/bench.{md,json,png}
+(bench-quick.* for --quick) and the markdown is printed at the end.
 """
 
 from __future__ import annotations
 
-import json
+import argparse
+import importlib.util
+import os
 import platform
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
 
-import symgrad as sg
-import symgrad.nn.functional as F
-from symgrad import codegen
+import problems
+import report
+from harness import Settings, run_size
 
-OUT = Path(__file__).resolve().parent / "results"
-
-
-def median_us(fn, *args, min_time: float = 0.3, max_reps: int = 20000) -> float:
-    fn(*args)
-    times, start = [], time.perf_counter()
-    while len(times) < max_reps and (time.perf_counter() - start < min_time or len(times) < 20):
-        t0 = time.perf_counter()
-        fn(*args)
-        times.append(time.perf_counter() - t0)
-    return float(np.median(times) * 1e6)
+OUT = HERE / "results"
 
 
-def bench_matmul() -> list[dict]:
-    rows = []
-    rng = np.random.default_rng(0)
-    for n in (2, 4, 8, 16, 20, 24, 32, 48, 64, 128, 256):
-        a = rng.standard_normal((n, n)).astype(np.float32)
-        b = rng.standard_normal((n, n)).astype(np.float32)
-        timings = {}
-        for mode, threshold in (("loop", float("inf")), ("blas", 0)):
-            codegen.BLAS_MIN_FLOPS = threshold
-            f = sg.compile(lambda x, y: x @ y, )
-            f.name = f"matmul_{mode}"
-            np.testing.assert_allclose(f(a, b), a @ b, rtol=1e-4, atol=1e-4)
-            timings[mode] = median_us(f, a, b)
-        timings["numpy"] = median_us(lambda x, y: x @ y, a, b)
-        rows.append({"n": n, "flops": n ** 3, **timings})
-    codegen.BLAS_MIN_FLOPS = 8192
-    return rows
+def cpu_name() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
 
 
-@sg.compile
-def bce_loss(w, b, x, y):
-    return F.binary_cross_entropy_with_logits(x @ w + b, y)
+def symgrad_commit() -> str:
+    """HEAD of the repository, and whether symgrad's own files differ from it."""
+    def git(*a):
+        return subprocess.run(["git", *a], cwd=HERE.parent, capture_output=True, text=True,
+                              check=False).stdout.strip()
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    dirty = git("status", "--porcelain", "--", "symgrad", "templates")
+    return head + (" + uncommitted changes" if dirty else "")
 
 
-def numpy_value_and_grad(w, b, x, y):
-    z = x @ w + b
-    value = np.mean(np.maximum(z, 0) - z * y + np.log1p(np.exp(-np.abs(z))))
-    g = (1 / (1 + np.exp(-z)) - y) / z.size
-    return value, (x.T @ g, g.sum(0))
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true",
+                   help="skip the biggest sizes and the systems slow to compile; fewer rounds")
+    p.add_argument("--problems", default=",".join(problems.NAMES),
+                   help="comma-separated subset of " + ",".join(problems.NAMES))
+    p.add_argument("--systems", default=",".join(problems.SYSTEMS),
+                   help="comma-separated subset of " + ",".join(problems.SYSTEMS))
+    p.add_argument("--rounds", type=int, help="timing rounds per problem size (5; quick 3)")
+    p.add_argument("--timeout", type=float, default=120.0,
+                   help="seconds allowed for one system's build + first call (default 120)")
+    p.add_argument("--out", help="output name under benchmarks/results (bench / bench-quick)")
+    return p.parse_args(argv)
 
 
-def bench_logreg() -> list[dict]:
-    rows = []
-    rng = np.random.default_rng(1)
-    step = sg.value_and_grad(bce_loss, argnums=(0, 1))
-    for n, d, k in ((1, 5, 3), (1024, 256, 10)):
-        x = rng.standard_normal((n, d)).astype(np.float32)
-        y = (rng.random((n, k)) > 0.5).astype(np.float32)
-        w = rng.standard_normal((d, k)).astype(np.float32)
-        b = rng.standard_normal(k).astype(np.float32)
-        val, (dw, db) = step(w, b, x, y)
-        rv, (rdw, rdb) = numpy_value_and_grad(w, b, x, y)
-        np.testing.assert_allclose(val, rv, rtol=1e-4)
-        np.testing.assert_allclose(dw, rdw, rtol=1e-3, atol=1e-6)
-        t_sg = median_us(step, w, b, x, y)
-        t_np = median_us(numpy_value_and_grad, w, b, x, y)
-        rows.append({"shape": f"{n}x{d}, {k} out", "symgrad_us": t_sg, "numpy_us": t_np,
-                     "ratio": t_sg / t_np})
-    return rows
-
-
-def main() -> None:
+def main(argv=None) -> None:
+    args = parse_args(argv)
+    names = [n for n in args.problems.split(",") if n]
+    systems = [s for s in args.systems.split(",") if s]
+    for n in names:
+        if n not in problems.NAMES:
+            sys.exit(f"unknown problem {n!r}; choose from {', '.join(problems.NAMES)}")
+    for s in systems:
+        if s not in problems.SYSTEMS:
+            sys.exit(f"unknown system {s!r}; choose from {', '.join(problems.SYSTEMS)}")
+    settings = Settings(rounds=args.rounds or (3 if args.quick else 5),
+                        min_time=0.1 if args.quick else 0.25,
+                        min_samples=3 if args.quick else 5,
+                        max_time=1.0 if args.quick else 2.0, timeout=args.timeout)
+    installed = [s for s in systems
+                 if importlib.util.find_spec(problems.SYSTEM_MODULES[s]) is not None]
+    skipped = [f"{report.SYSTEM_TITLES[s]} (not installed in this Python)"
+               for s in systems if s not in installed]
+    log_dir = Path(tempfile.mkdtemp(prefix="symgrad-bench-logs-"))
     OUT.mkdir(exist_ok=True)
-    mm = bench_matmul()
-    lr = bench_logreg()
-    lines = [f"# symgrad benchmarks ({platform.processor() or platform.machine()}, "
-             f"{platform.python_version()})", "",
-             "## float32 square matmul, median per call (us), NumPy in and out", "",
-             "| n | n^3 | generated loop | OpenBLAS call | numpy @ |", "|---|---|---|---|---|"]
-    lines += [f"| {r['n']} | {r['flops']} | {r['loop']:.2f} | {r['blas']:.2f} | "
-              f"{r['numpy']:.2f} |" for r in mm]
-    lines += ["", f"symgrad calls BLAS when M*N*K >= {codegen.BLAS_MIN_FLOPS}.", "",
-              "## logistic regression value_and_grad, median per call (us)", "",
-              "| problem | symgrad | numpy by hand | symgrad / numpy |", "|---|---|---|---|"]
-    lines += [f"| {r['shape']} | {r['symgrad_us']:.1f} | {r['numpy_us']:.1f} | "
-              f"{r['ratio']:.2f} |" for r in lr]
-    text = "\n".join(lines) + "\n"
-    (OUT / "latest.md").write_text(text)
-    (OUT / "latest.json").write_text(json.dumps({"matmul": mm, "logreg": lr}, indent=1))
+    out = OUT / (args.out or ("bench-quick" if args.quick else "bench"))
+    print(f"symgrad benchmark suite: {', '.join(names)} x {', '.join(installed)}; "
+          f"child logs in {log_dir}", flush=True)
+
+    start = time.perf_counter()
+    commit = symgrad_commit()
+    rows, versions = [], {}
+    for name in names:
+        module = problems.load(name)
+        for size in module.SIZES:
+            if args.quick and not size.quick:
+                skipped.append(f"{name} {size.label} (--quick)")
+                continue
+            run = [s for s in installed
+                   if not (args.quick and s in getattr(module, "SKIP_QUICK", ()))]
+            skipped += [f"{name} {size.label} with {report.SYSTEM_TITLES[s]} (--quick)"
+                        for s in installed if s not in run]
+            results = run_size(module, size, run, settings, log_dir,
+                               progress=lambda m: print(m, flush=True))
+            for s in systems:
+                if s not in results:
+                    results[s] = {"system": s, "status": "skipped" if s in installed
+                                  else "not installed"}
+                elif "version" in results[s]:
+                    versions.setdefault(s, results[s]["version"])
+            row = {"problem": name, "size": size.label, "dtype": module.DTYPE, "x": size.x,
+                   "target": module.TARGET[size.label], "systems": results}
+            row["eval"] = report.evaluate(row)
+            rows.append(row)
+
+    meta = {"machine": f"{cpu_name()}, {os.cpu_count()} cores, Python "
+                       f"{platform.python_version()}",
+            "date": time.strftime("%Y-%m-%d %H:%M"), "duration_s": time.perf_counter() - start,
+            "symgrad_commit": commit if commit == symgrad_commit() else
+            f"{commit} at the start, changed during the run",
+            "quick": args.quick, "rounds": settings.rounds, "timeout_s": settings.timeout,
+            "versions": {s: versions[s] for s in systems if s in versions},
+            "skipped": skipped, "memory": "ru_maxrss (getrusage RUSAGE_SELF) of each child"}
+    text = report.markdown(meta, rows, systems)
+    (out.with_suffix(".md")).write_text(text)
+    report.write_json(out.with_suffix(".json"), meta, rows)
+    plotted = report.plot(out.with_suffix(".png"), rows, systems)
+    print()
     print(text)
+    print(f"wrote {out.with_suffix('.md')}, {out.with_suffix('.json')}"
+          + (f", {out.with_suffix('.png')}" if plotted else " (no matplotlib: no plot)"))
 
 
 if __name__ == "__main__":

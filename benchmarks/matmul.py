@@ -1,0 +1,70 @@
+"""The matmul threshold benchmark (make bench-matmul): the generated plain loop vs the
+OpenBLAS call per size, which justifies codegen.BLAS_MIN_FLOPS, with NumPy's @ for reference.
+Medians of repeated calls, NumPy in and out, in this process.
+
+Writes benchmarks/results/matmul.md and .json. The cross-system suite is run.py (make bench).
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import time
+from pathlib import Path
+
+import numpy as np
+
+import symgrad as sg
+from symgrad import codegen
+
+OUT = Path(__file__).resolve().parent / "results"
+
+
+def median_us(fn, *args, min_time: float = 0.3, max_reps: int = 20000) -> float:
+    fn(*args)
+    times, start = [], time.perf_counter()
+    while len(times) < max_reps and (time.perf_counter() - start < min_time or len(times) < 20):
+        t0 = time.perf_counter()
+        fn(*args)
+        times.append(time.perf_counter() - t0)
+    return float(np.median(times) * 1e6)
+
+
+def bench_matmul() -> list[dict]:
+    rows = []
+    rng = np.random.default_rng(0)
+    for n in (2, 4, 8, 16, 20, 24, 32, 48, 64, 128, 256):
+        a = rng.standard_normal((n, n)).astype(np.float32)
+        b = rng.standard_normal((n, n)).astype(np.float32)
+        timings = {}
+        for mode, threshold in (("loop", float("inf")), ("blas", 0)):
+            codegen.BLAS_MIN_FLOPS = threshold
+            f = sg.compile(lambda x, y: x @ y, )
+            f.name = f"matmul_{mode}"
+            np.testing.assert_allclose(f(a, b), a @ b, rtol=1e-4, atol=1e-4)
+            timings[mode] = median_us(f, a, b)
+        timings["numpy"] = median_us(lambda x, y: x @ y, a, b)
+        rows.append({"n": n, "flops": n ** 3, **timings})
+    codegen.BLAS_MIN_FLOPS = 8192
+    return rows
+
+
+def main() -> None:
+    OUT.mkdir(exist_ok=True)
+    mm = bench_matmul()
+    machine = platform.processor() or platform.machine()
+    lines = [f"# symgrad matmul: generated loop vs BLAS ({machine}, "
+             f"{platform.python_version()})", "",
+             "## float32 square matmul, median per call (us), NumPy in and out", "",
+             "| n | n^3 | generated loop | OpenBLAS call | numpy @ |", "|---|---|---|---|---|"]
+    lines += [f"| {r['n']} | {r['flops']} | {r['loop']:.2f} | {r['blas']:.2f} | "
+              f"{r['numpy']:.2f} |" for r in mm]
+    lines += ["", f"symgrad calls BLAS when M*N*K >= {codegen.BLAS_MIN_FLOPS}."]
+    text = "\n".join(lines) + "\n"
+    (OUT / "matmul.md").write_text(text)
+    (OUT / "matmul.json").write_text(json.dumps({"matmul": mm}, indent=1))
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
