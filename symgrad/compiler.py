@@ -198,7 +198,7 @@ def _python_includes() -> tuple[str, ...]:
 def has_vector_math() -> bool:
     """Whether the C toolchain has glibc's vector math library (libmvec), whose SIMD variants
     of exp/log/sin/... gcc calls for loops marked `omp simd` once the functions are declared
-    `omp declare simd`, without -ffast-math."""
+    `omp declare simd`, with no fast-math flag."""
     if config.vector_math_disabled():
         return False
     try:
