@@ -42,14 +42,15 @@ def cpu_name() -> str:
     return platform.processor() or platform.machine()
 
 
-def symgrad_commit() -> str:
-    """HEAD of the repository, and whether symgrad's own files differ from it."""
+def symgrad_commit() -> tuple[str, str]:
+    """(HEAD, an identity of symgrad's own files: their trees at HEAD and any local changes)."""
     def git(*a):
         return subprocess.run(["git", *a], cwd=HERE.parent, capture_output=True, text=True,
                               check=False).stdout.strip()
     head = git("rev-parse", "--short", "HEAD") or "unknown"
-    dirty = git("status", "--porcelain", "--", "symgrad", "templates")
-    return head + (" + uncommitted changes" if dirty else "")
+    dirty = git("diff", "HEAD", "--", "symgrad", "templates")
+    trees = git("rev-parse", "HEAD:symgrad", "HEAD:templates")
+    return head + (" + uncommitted changes" if dirty else ""), trees + dirty
 
 
 def parse_args(argv=None):
@@ -120,8 +121,8 @@ def main(argv=None) -> None:
     meta = {"machine": f"{cpu_name()}, {os.cpu_count()} cores, Python "
                        f"{platform.python_version()}",
             "date": time.strftime("%Y-%m-%d %H:%M"), "duration_s": time.perf_counter() - start,
-            "symgrad_commit": commit if commit == symgrad_commit() else
-            f"{commit} at the start, changed during the run",
+            "symgrad_commit": commit[0] if commit[1] == symgrad_commit()[1] else
+            f"{commit[0]} at the start; symgrad/ or templates/ changed during the run",
             "quick": args.quick, "rounds": settings.rounds, "timeout_s": settings.timeout,
             "versions": {s: versions[s] for s in systems if s in versions},
             "skipped": skipped, "memory": "ru_maxrss (getrusage RUSAGE_SELF) of each child"}
