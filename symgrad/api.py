@@ -124,8 +124,7 @@ class CompiledFunction:
                 type(a) is np.ndarray or type(a) in (float, int, bool) for a in args):
             self._fast[tuple([(a.shape, a.dtype) if type(a) is np.ndarray else type(a)
                               for a in args])] = spec
-        outs = spec.run([v._value if isinstance(v, Tensor) else v for v in leaves])
-        return spec.build_outputs(outs)
+        return spec.call([v._value if isinstance(v, Tensor) else v for v in leaves])
 
     @property
     def c_source(self) -> str:

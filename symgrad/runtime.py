@@ -56,38 +56,15 @@ class Specialization:
         self._errors = {i + 1: k for i, k in enumerate(prog.kernels)}
         self.build_outputs = unflattener(traced.out_tree)
         if self.module is not None:
-            self.call = self._compile_call()
+            # ``call(args)`` returns the result structure; ``run(leaves)`` the flat outputs.
+            self.call = self._compile_call(self.build_outputs)
+            self.run = self._compile_call(list)
 
     @property
     def c_source(self) -> str:
         return self.source.text
 
-    def run(self, leaves) -> list:
-        """Call the C entry point on flat argument leaves (already matched to this signature:
-        right shapes; dtypes equal or losslessly castable). Returns the output arrays."""
-        fb = self._from_buffer
-        ptrs = []
-        for i, (value, (dt, ct)) in enumerate(zip(leaves, self._in_dtypes)):
-            # from_buffer itself refuses non-C-contiguous arrays
-            if type(value) is np.ndarray and value.dtype == dt and value.flags.aligned:
-                try:
-                    ptrs.append(fb(ct, value))
-                    continue
-                except ValueError:
-                    pass
-            ptrs.append(fb(ct, self._convert(i, value, dt)))
-        outs = [np.empty(shape, dt) for dt, shape, _ in self._out_specs]
-        try:
-            work = self._local.work
-        except AttributeError:
-            work = self._local.work = self._new_workspace()
-        status = self._fn(*ptrs, *self._const_ptrs,
-                          *[fb(ct, o) for o, (_, _, ct) in zip(outs, self._out_specs)], work)
-        if status:
-            self._raise(status)
-        return outs
-
-    def _compile_call(self):
+    def _compile_call(self, build):
         """A straight-line Python function for this signature: check and pass each argument,
         allocate each output, call C, build the result structure. Generated from the signature
         alone (names and shapes, never user data), it is the whole per-call cost above C."""
@@ -115,7 +92,7 @@ class Specialization:
         env = {"ndarray": np.ndarray, "fb": self._from_buffer, "convert": self._convert,
                "empty": np.empty, "local": self._local, "new_workspace": self._new_workspace,
                "fn": self._fn, "consts": tuple(self._const_ptrs), "fail": self._raise,
-               "build": self.build_outputs}
+               "build": build}
         for i, (dt, ct) in enumerate(self._in_dtypes):
             env[f"dt{i}"], env[f"ct{i}"] = dt, ct
         for j, (dt, shape, ct) in enumerate(self._out_specs):
@@ -126,7 +103,8 @@ class Specialization:
     def _new_workspace(self):
         """Allocated once per thread and specialization, reused by every call after."""
         self._local.array = np.zeros(self._workspace_bytes, dtype=np.uint8)
-        return self._from_buffer("unsigned char[]", self._local.array)
+        self._local.work = self._from_buffer("unsigned char[]", self._local.array)
+        return self._local.work
 
     def _convert(self, i: int, value, dt) -> np.ndarray:
         """Python numbers, losslessly castable dtypes, strided or misaligned data: a private

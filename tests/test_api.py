@@ -313,3 +313,22 @@ def test_threads_calling_one_specialization_get_their_own_workspace():
     for t in threads:
         t.join()
     assert not bad
+
+
+def test_workspace_is_allocated_once_per_thread_even_on_the_fast_path():
+    import threading
+    f = sg.compile(lambda x: (x * 2).sum(0) * x.mean())
+    x = np.ones((4, 5))
+    f(x)                                  # the slow path, in this thread
+    spec = f._last_spec
+    seen = []
+
+    def work():                           # only the fast path in this thread
+        for _ in range(20):
+            f(x)
+            seen.append(id(spec._local.array))
+
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    assert len(seen) == 20 and len(set(seen)) == 1
