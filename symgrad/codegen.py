@@ -146,82 +146,85 @@ class _Emitter:
 
     # -------------------------------------------------------------- loop kernels
     def loop(self, number: int, k: LoopKernel) -> str:
-        views = k.loads + [k.out]
-        reduced = set(k.reduce_axes) if k.reduce else set()
+        views = k.loads + [s.out for s in k.stores]
+        reduces = [s for s in k.stores if s.reduce]
+        reduced = set(k.reduce_axes) if reduces else set()
         groups = [d in reduced for d in range(len(k.shape))]
         dims = _collapse(k.shape, views, groups)
-        if any(ext == 0 for ext, _, _ in dims) and not k.reduce:
+        if any(ext == 0 for ext, _, _ in dims) and not reduces:
             return ""
-        flat_views = []
-        for i, v in enumerate(views):
-            flat_views.append(View(v.buffer, v.offset, tuple(e for e, _, _ in dims),
-                                   tuple(s[i] for _, s, _ in dims)))
-        loads = flat_views[:-1]
-        out = flat_views[-1]
-        out_ctype = k.out.buffer.dtype.ctype
-        inner_reduce = bool(k.reduce) and all(
+        flat = [View(v.buffer, v.offset, tuple(e for e, _, _ in dims),
+                     tuple(s[i] for _, s, _ in dims)) for i, v in enumerate(views)]
+        loads, outs = flat[:len(k.loads)], flat[len(k.loads):]
+        inner_reduce = bool(reduces) and all(
             not g or all(g2 for _, _, g2 in dims[j:]) for j, (_, _, g) in enumerate(dims))
-        order = list(range(len(dims)))
-        loop_vars = [(f"i{d}", d) for d in order]
+        loop_vars = [(f"i{d}", d) for d in range(len(dims))]
         loop_specs = [dict(var=f"i{d}", extent=dims[d][0], depth=d, prologue=[], epilogue=[],
-                           pragma="") for d in order]
+                           pragma="") for d in range(len(dims))]
         body, init, final = [], [], []
-        loads_c = [f"{v.buffer.name}[{_index(v, loop_vars)}]" for v in loads]
-        load_lines = []
-        for i, (v, text) in enumerate(zip(loads, loads_c)):
-            ctype = v.buffer.dtype.ctype
-            load_lines.append(f"const {ctype} l{i} = {text};")
+        for i, v in enumerate(loads):
+            body.append(f"const {v.buffer.dtype.ctype} l{i} = "
+                        f"{v.buffer.name}[{_index(v, loop_vars)}];")
         load_names = [f"l{i}" for i in range(len(loads))]
-        body.extend(load_lines)
         for s in k.body:
             args = [self.arg(a, load_names) for a in s.args]
             body.append(f"const {s.node.dtype.ctype} {s.local} = {self.stmt(s.node, args)};"
                         f"  /* {self.loc_comment(s.node)} */")
-        value = self.arg(k.result, load_names)
-        if self.vector_math and loop_specs:
-            # The innermost loop has no loop-carried dependence except a sum's accumulator
-            # (reordered into SIMD lanes: a different, not a less accurate, summation order).
-            innermost_reduced = bool(dims) and dims[-1][2]
-            if not k.reduce or not innermost_reduced:
-                # elementwise, or a reduction whose innermost loop runs over kept dims (each
-                # iteration owns its output element / its own `acc`)
-                if not k.reduce or inner_reduce or k.reduce == "sum":
-                    loop_specs[-1]["pragma"] = "#pragma omp simd"
-            elif inner_reduce and k.reduce == "sum":
-                loop_specs[-1]["pragma"] = "#pragma omp simd reduction(+:acc)"
-        out_ix = f"{out.buffer.name}[{_index(out, loop_vars)}]"
-        comments = []
-        if not k.reduce:
-            body.append(f"{out_ix} = {value};")
-            title = f"{k.node.op} -> {k.out.buffer.name} {list(k.node.shape)}"
-        else:
-            combine = _REDUCE[k.reduce]
-            acc_type = "double" if (k.reduce == "sum" and out_ctype == "float") else out_ctype
-            ident_c = _identity(k.reduce, out_ctype)
-            title = f"{k.reduce} over axes {list(k.reduce_axes)} -> {k.out.buffer.name}"
-            comments.append(self.loc_comment(k.node))
-            n_kept = sum(1 for _, _, g in dims if not g)
+        n_kept = sum(1 for _, _, g in dims if not g)
+        accs = []
+        for j, (st, out) in enumerate(zip(k.stores, outs)):
+            value = self.arg(st.value, load_names)
+            out_ix = f"{out.buffer.name}[{_index(out, loop_vars)}]"
+            out_ctype = out.buffer.dtype.ctype
+            if not st.reduce:
+                body.append(f"{out_ix} = {value};")
+                continue
+            combine = _REDUCE[st.reduce]
             if inner_reduce:
                 # Reduced dims are innermost: accumulate in a register, store once per output.
+                acc = "acc" if len(reduces) == 1 else f"acc{len(accs)}"
+                accs.append((acc, st.reduce))
+                acc_type = "double" if (st.reduce == "sum" and out_ctype == "float") \
+                    else out_ctype
                 store = (f"{out.buffer.name}[{_index(out, loop_vars[:n_kept])}] = "
-                         f"({out_ctype})acc;")
-                decl = f"{acc_type} acc = {_identity(k.reduce, acc_type)};"
+                         f"({out_ctype}){acc};")
+                decl = f"{acc_type} {acc} = {_identity(st.reduce, acc_type)};"
                 if n_kept:
                     loop_specs[n_kept - 1]["prologue"].append(decl)
                     loop_specs[n_kept - 1]["epilogue"].append(store)
                 else:
                     init.append(decl)
                     final.append(store)
-                body.append(f"acc = {combine.format(a='acc', v=value)};")
+                body.append(f"{acc} = {combine.format(a=acc, v=value)};")
             else:
                 # Reduced dims are outer: accumulate in place, walking the input in order.
-                init.append(f"for (int64_t i = 0; i < {k.node.size}; i++) "
-                            f"{out.buffer.name}[{out.offset} + i] = {ident_c};")
+                init.append(f"for (int64_t i = 0; i < {st.node.size}; i++) "
+                            f"{out.buffer.name}[{out.offset} + i] = "
+                            f"{_identity(st.reduce, out_ctype)};")
                 body.append(f"{out_ix} = {combine.format(a=out_ix, v=value)};")
-        text = self.env.get_template("loop.c.j2").render(
+        if self.vector_math and loop_specs:
+            # The innermost loop has no loop-carried dependence except sums' accumulators
+            # (reordered into SIMD lanes: a different, not a less accurate, summation order).
+            innermost_reduced = bool(dims) and dims[-1][2]
+            if not innermost_reduced:
+                loop_specs[-1]["pragma"] = "#pragma omp simd"
+            elif inner_reduce and all(op == "sum" for _, op in accs):
+                names = ",".join(a for a, _ in accs)
+                loop_specs[-1]["pragma"] = f"#pragma omp simd reduction(+:{names})"
+        comments = []
+        written = ", ".join(st.out.buffer.name for st in k.stores)
+        if reduces:
+            ops = "/".join(dict.fromkeys(st.reduce for st in reduces))
+            title = f"{ops} over axes {list(k.reduce_axes)} -> {written}"
+            for st in reduces:
+                comments.append(self.loc_comment(st.node))
+        else:
+            title = f"{k.node.op} -> {written} {list(k.shape)}"
+        if len(k.body) > 1 or len(k.stores) > 1:
+            title += f" (fused: {len(k.body)} ops, {len(k.stores)} stores)"
+        return self.env.get_template("loop.c.j2").render(
             number=number, title=title, comments=comments, init=init, loops=loop_specs,
             body=body, depth=len(loop_specs), final=final)
-        return text
 
     # -------------------------------------------------------------- matmul
     def matmul(self, number: int, k: MatmulKernel) -> str:
@@ -415,7 +418,7 @@ def generate(program: Program, name: str, title: str = "",
         if isinstance(k, LoopKernel):
             text = em.loop(i, k)
             scalars = [a for s in k.body for a in s.args if isinstance(a, Scalar)]
-            scalars += [k.result] if isinstance(k.result, Scalar) else []
+            scalars += [s.value for s in k.stores if isinstance(s.value, Scalar)]
             uses = {a.name for a in scalars}
         elif isinstance(k, MatmulKernel):
             text, uses = em.matmul(i, k), set()
@@ -521,7 +524,7 @@ def _buffers_of(k) -> list:
     if isinstance(k, ScalarStmt):
         return [a.buffer for a in k.args if isinstance(a, View)]
     if isinstance(k, LoopKernel):
-        return [v.buffer for v in k.loads] + [k.out.buffer]
+        return [v.buffer for v in k.loads] + [s.out.buffer for s in k.stores]
     if isinstance(k, MatmulKernel):
         return [k.a.buffer, k.b.buffer, k.out.buffer]
     return [v.buffer for v in k.inputs] + [k.out.buffer]
