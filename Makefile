@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench bench-quick bench-matmul check-cc clean venv
+.PHONY: demo test bench bench-quick bench-matmul bench-overhead check-cc clean venv
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,10 @@ bench-quick: $(BENCH_STAMP) check-cc
 
 bench-matmul: $(STAMP) check-cc
 	$(PY) benchmarks/matmul.py
+
+# The empty-call floor of cffi on this machine and symgrad's per-call overhead above it.
+bench-overhead: $(STAMP) check-cc
+	$(PY) benchmarks/overhead.py
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info

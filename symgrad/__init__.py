@@ -19,6 +19,7 @@ from .shapes import (reshape, view, flatten, permute, transpose, t, unsqueeze, s
                      broadcast_to, cat, concat, concatenate, stack)
 from .api import compile, grad, value_and_grad, inspect, CompiledFunction  # noqa: A004
 from .ops import ShapeError
+from .config import set_num_threads, get_num_threads
 from . import nn
 
 float = float32  # noqa: A001  (torch.float)

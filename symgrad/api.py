@@ -10,6 +10,7 @@ transforms compose: ``grad(grad(f))``, a compiled function called inside another
 from __future__ import annotations
 
 import functools
+import inspect as _inspect
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -17,6 +18,7 @@ import numpy as np
 from . import config, state
 from .autodiff import function_class, run_backward
 from .ir import format_graph
+from .passes import FAST_MATH_PIPELINE
 from .pytree import flatten, unflatten
 from .runtime import Specialization
 from .tensor import Tensor, as_tensor, full_like_of
@@ -24,13 +26,20 @@ from .trace import leaf_spec, param_names, trace
 
 
 class CompiledFunction:
-    """``fn`` compiled to C, one specialization per argument signature."""
+    """``fn`` compiled to C, one specialization per argument signature.
+
+    ``fast_math=True`` optimizes the graph with ``FAST_MATH_PIPELINE`` (value-changing
+    rewrites such as log(exp(x)) -> x, see ``passes.fast_math``); the C compiler flags are
+    the same either way (IEEE arithmetic, no -ffast-math).
+    """
 
     def __init__(self, fn: Callable, static_argnums: Sequence[int] = (),
-                 static_argnames: Sequence[str] = (), name: str | None = None):
+                 static_argnames: Sequence[str] = (), name: str | None = None,
+                 fast_math: bool = False):
         if isinstance(fn, CompiledFunction):
             static_argnums = tuple(static_argnums) or fn.static_argnums
             static_argnames = tuple(static_argnames) or fn.static_argnames
+            fast_math = fast_math or fn.fast_math
             fn = fn.fn
         if not callable(fn):
             raise TypeError(f"symgrad.compile expects a function, got {type(fn).__name__}")
@@ -40,6 +49,7 @@ class CompiledFunction:
         self.static_argnames = (static_argnames,) if isinstance(static_argnames, str) \
             else tuple(static_argnames)
         self.name = name or getattr(fn, "__name__", "fn")
+        self.fast_math = bool(fast_math)
         self._specs: dict = {}
         self._fast: dict = {}     # (type, shape, dtype) per positional arg -> Specialization
         self._last = None
@@ -100,7 +110,8 @@ class CompiledFunction:
             config.debug(1, "%s %s: %s", "recompile" if self._specs else "compile", self.name,
                          _why(self._last, key, names))
             traced = trace(self.fn, specs, rebuild, self.name)
-            spec = Specialization(traced, self.name)
+            spec = Specialization(traced, self.name,
+                                  passes=FAST_MATH_PIPELINE if self.fast_math else None)
             self._specs[key] = spec
         self._last = key
         self._last_spec = spec
@@ -109,6 +120,16 @@ class CompiledFunction:
 
     # -------------------------------------------------------------- calling
     def __call__(self, *args: Any, **kwargs: Any):
+        """Run the compiled C for these arguments (tracing and building it on a new signature).
+
+        ``out=outs`` writes the results into existing arrays and returns ``outs`` itself:
+        ``outs`` has exactly the structure of the result (e.g. ``(value, (gw, gb))``), each
+        leaf a writeable, aligned, C-contiguous ndarray of the output's exact shape and dtype
+        (a 0-d output needs a 0-d array), none sharing memory with another or with an input
+        array. Anything else raises TypeError/ValueError naming the leaf (``out[1][0]``);
+        ``out=None`` allocates, as without it. If ``fn`` itself has a parameter named ``out``
+        (or lists it in ``static_argnames``), ``out=`` is passed to ``fn`` as any other argument.
+        """
         if not kwargs:
             # Fast path: positional NumPy arrays and Python numbers only, seen before.
             spec = self._fast.get(tuple([(a.shape, a.dtype) if type(a) is np.ndarray
@@ -116,15 +137,52 @@ class CompiledFunction:
             if spec is not None:
                 self._last_spec = spec
                 return spec.call(args)
+        elif "out" in kwargs and (self._out_keyword or self._out_is_ours()):
+            out = kwargs.pop("out")
+            if out is None:       # NumPy's convention: out=None allocates the results
+                return self(*args, **kwargs)
+            if not kwargs:        # the same fast path, writing into ``out``
+                spec = self._fast.get(tuple([(a.shape, a.dtype) if type(a) is np.ndarray
+                                             else type(a) for a in args]))
+                if spec is not None:
+                    self._last_spec = spec
+                    return spec.call_into(args, out)
+            return self._call_into(args, kwargs, out)
         leaves, _ = flatten((args, kwargs))
         if any(isinstance(v, Tensor) and (v.is_traced or v.requires_grad) for v in leaves):
             return self.fn(*args, **kwargs)   # inside a trace or an eager autograd graph
+        spec, values = self._prepare(args, kwargs)
+        return spec.call(values)
+
+    def _prepare(self, args: tuple, kwargs: dict) -> tuple[Specialization, list]:
+        """The specialization and the leaf values to call it with; an all-positional call
+        with arrays and numbers also registers its signature for the fast path."""
         spec, leaves = self.specialize(*args, **kwargs)
         if not kwargs and not self.static_argnums and all(
                 type(a) is np.ndarray or type(a) in (float, int, bool) for a in args):
             self._fast[tuple([(a.shape, a.dtype) if type(a) is np.ndarray else type(a)
                               for a in args])] = spec
-        return spec.call([v._value if isinstance(v, Tensor) else v for v in leaves])
+        return spec, [v._value if isinstance(v, Tensor) else v for v in leaves]
+
+    # Whether ``out=`` is symgrad's (decided at the first call that passes it): only when the
+    # function has no parameter of that name and does not declare it static.
+    _out_keyword: bool | None = None
+
+    def _out_is_ours(self) -> bool:
+        ours = self._out_keyword
+        if ours is None:
+            ours = self._out_keyword = ("out" not in self.static_argnames and
+                                        not _has_keyword_parameter(self.fn, "out"))
+        return ours
+
+    def _call_into(self, args: tuple, kwargs: dict, out):
+        leaves, _ = flatten((args, kwargs))
+        if any(isinstance(v, Tensor) and (v.is_traced or v.requires_grad) for v in leaves):
+            raise TypeError(f"{self.name}: out= needs NumPy results; it cannot be used when "
+                            f"the function is called on tensors that are traced or require "
+                            f"grad")
+        spec, values = self._prepare(args, kwargs)
+        return spec.call_into(values, out)
 
     @property
     def c_source(self) -> str:
@@ -136,6 +194,16 @@ class CompiledFunction:
 
     def __repr__(self) -> str:
         return f"<symgrad.CompiledFunction {self.name} ({len(self._specs)} specializations)>"
+
+
+def _has_keyword_parameter(fn: Callable, name: str) -> bool:
+    """Whether ``fn`` (or what it wraps) declares a parameter ``name`` passable by keyword."""
+    try:
+        param = _inspect.signature(fn).parameters.get(name)
+    except (TypeError, ValueError):
+        return False
+    return param is not None and param.kind in (param.POSITIONAL_OR_KEYWORD,
+                                                 param.KEYWORD_ONLY)
 
 
 def _why(last, key, names) -> str:
@@ -156,11 +224,16 @@ def _why(last, key, names) -> str:
 
 
 def compile(fn: Callable | None = None, *, static_argnums: Sequence[int] = (),  # noqa: A001
-            static_argnames: Sequence[str] = ()):
-    """Decorator: trace ``fn`` at its first call per signature and run it as compiled C."""
+            static_argnames: Sequence[str] = (), fast_math: bool = False):
+    """Decorator: trace ``fn`` at its first call per signature and run it as compiled C.
+
+    ``fast_math=True`` allows value-changing graph rewrites (``passes.fast_math``: results
+    may differ in the last bits and at the edges of the domain); it does not change the C
+    compiler flags, which stay IEEE."""
     if fn is None:
-        return lambda f: CompiledFunction(f, static_argnums, static_argnames)
-    return CompiledFunction(fn, static_argnums, static_argnames)
+        return lambda f: CompiledFunction(f, static_argnums, static_argnames,
+                                          fast_math=fast_math)
+    return CompiledFunction(fn, static_argnums, static_argnames, fast_math=fast_math)
 
 
 # ------------------------------------------------------------------ gradient transforms
@@ -245,8 +318,10 @@ def _zeros(t: Tensor) -> Tensor:
 
 
 def value_and_grad(fn: Callable, argnums: int | Sequence[int] = 0,
-                   has_aux: bool = False) -> CompiledFunction:
-    """A compiled function returning ``(fn(*args), d fn / d args[argnums])``."""
+                   has_aux: bool = False, fast_math: bool = False) -> CompiledFunction:
+    """A compiled function returning ``(fn(*args), d fn / d args[argnums])``.
+
+    ``fast_math`` as in ``compile`` (graph rewrites only; the C stays IEEE)."""
     inner = fn.fn if isinstance(fn, CompiledFunction) else fn
     name = getattr(inner, "__name__", "fn")
     body = _value_and_grad_body(inner, argnums, has_aux, name)
@@ -254,12 +329,16 @@ def value_and_grad(fn: Callable, argnums: int | Sequence[int] = 0,
     body.__name__ = f"value_and_grad_{name}"
     statics = (fn.static_argnums, fn.static_argnames) if isinstance(fn, CompiledFunction) \
         else ((), ())
-    return CompiledFunction(body, *statics, name=f"value_and_grad_{name}")
+    fast_math = fast_math or (isinstance(fn, CompiledFunction) and fn.fast_math)
+    return CompiledFunction(body, *statics, name=f"value_and_grad_{name}",
+                            fast_math=fast_math)
 
 
-def grad(fn: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False
-         ) -> CompiledFunction:
-    """A compiled function returning ``d fn / d args[argnums]`` (and aux with ``has_aux``)."""
+def grad(fn: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+         fast_math: bool = False) -> CompiledFunction:
+    """A compiled function returning ``d fn / d args[argnums]`` (and aux with ``has_aux``).
+
+    ``fast_math`` as in ``compile`` (graph rewrites only; the C stays IEEE)."""
     inner = fn.fn if isinstance(fn, CompiledFunction) else fn
     name = getattr(inner, "__name__", "fn")
     vg = _value_and_grad_body(inner, argnums, has_aux, name)
@@ -271,7 +350,8 @@ def grad(fn: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False
     body.__name__ = f"grad_{name}"
     statics = (fn.static_argnums, fn.static_argnames) if isinstance(fn, CompiledFunction) \
         else ((), ())
-    return CompiledFunction(body, *statics, name=f"grad_{name}")
+    fast_math = fast_math or (isinstance(fn, CompiledFunction) and fn.fast_math)
+    return CompiledFunction(body, *statics, name=f"grad_{name}", fast_math=fast_math)
 
 
 # ------------------------------------------------------------------ inspection

@@ -10,6 +10,7 @@ the user's ``file.py:line`` and the op. It must not compile or load anything.
 from __future__ import annotations
 
 import functools
+import math
 import importlib.resources
 import re
 from dataclasses import dataclass
@@ -25,6 +26,11 @@ from .ops import get
 
 # Below this many multiply-adds a plain loop beats the BLAS call's fixed cost.
 BLAS_MIN_FLOPS = 8192
+
+# A loop runs on threads (OpenMP, `nthreads` from the caller) when elements x (1 + statements)
+# reaches this: below it, waking the threads costs more than they save (measured ~2 us per
+# parallel region with 2 threads; 1e5 element-ops take ~20-50 us on one core).
+PARALLEL_MIN_WORK = 1 << 17
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,7 @@ def environment() -> jinja2.Environment:
                               lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
 
 
+@functools.lru_cache(maxsize=4096)   # a large graph repeats a few source lines many times
 def comment_text(text: str) -> str:
     """Make any text safe inside a C block comment: printable ASCII, no comment delimiters."""
     text = text.encode("ascii", "backslashreplace").decode("ascii")
@@ -75,20 +82,52 @@ def _index(view: View, dims: list) -> str:
     return " + ".join(terms) or "0"
 
 
+def _partial(view: View, d: int) -> bool:
+    return view.window is not None and view.window[d] != (0, view.shape[d])
+
+
 def _collapse(shape: tuple, views: list, groups: list) -> list:
     """Loop dims after dropping size-1 dims and merging dims that are contiguous in every
-    view (and in the same reduce group). Returns a list of (extent, [strides per view])."""
-    dims = [(shape[d], [v.strides[d] for v in views], groups[d])
+    view (and in the same reduce group; a dim some view reads through a window stays alone).
+    Returns a list of (extent, [strides per view], group, original dim or None if merged)."""
+    dims = [(shape[d], [v.strides[d] for v in views], groups[d], d)
             for d in range(len(shape)) if shape[d] != 1]
+    windowed = {d for d in range(len(shape)) if any(_partial(v, d) for v in views)}
     merged: list = []
-    for ext, strides, grp in dims:
+    for ext, strides, grp, d in dims:
         if merged:
-            pext, pstrides, pgrp = merged[-1]
-            if pgrp == grp and all(ps == s * ext for ps, s in zip(pstrides, strides)):
-                merged[-1] = (pext * ext, strides, grp)
+            pext, pstrides, pgrp, pd = merged[-1]
+            if pgrp == grp and all(ps == s * ext for ps, s in zip(pstrides, strides)) and \
+                    d not in windowed and pd not in windowed:
+                merged[-1] = (pext * ext, strides, grp, None)
                 continue
-        merged.append((ext, strides, grp))
+        merged.append((ext, strides, grp, d))
     return merged
+
+
+def _flatten_views(views: list, dims: list) -> list:
+    """The views over the collapsed loop dims (windows kept on the dims that have one)."""
+    flat = []
+    for i, v in enumerate(views):
+        window = None
+        if v.window is not None:
+            window = tuple(v.window[d] if d is not None else (0, e) for e, _, _, d in dims)
+        flat.append(View(v.buffer, v.offset, tuple(e for e, _, _, _ in dims),
+                         tuple(s[i] for _, s, _, _ in dims), window))
+    return flat
+
+
+def _guard(view: View, loop_vars: list) -> str:
+    """The C condition under which a windowed view reads its buffer ("" if always)."""
+    if view.window is None:
+        return ""
+    conds = []
+    for (var, d), (lo, hi) in zip(loop_vars, view.window):
+        if lo > 0:
+            conds.append(f"{var} >= {lo}")
+        if hi < view.shape[d]:
+            conds.append(f"{var} < {hi}")
+    return " && ".join(conds)
 
 
 class _Emitter:
@@ -151,26 +190,29 @@ class _Emitter:
         reduced = set(k.reduce_axes) if reduces else set()
         groups = [d in reduced for d in range(len(k.shape))]
         dims = _collapse(k.shape, views, groups)
-        if any(ext == 0 for ext, _, _ in dims) and not reduces:
+        if any(ext == 0 for ext, _, _, _ in dims) and not reduces:
             return ""
-        flat = [View(v.buffer, v.offset, tuple(e for e, _, _ in dims),
-                     tuple(s[i] for _, s, _ in dims)) for i, v in enumerate(views)]
+        flat = _flatten_views(views, dims)
         loads, outs = flat[:len(k.loads)], flat[len(k.loads):]
         inner_reduce = bool(reduces) and all(
-            not g or all(g2 for _, _, g2 in dims[j:]) for j, (_, _, g) in enumerate(dims))
+            not g or all(g2 for _, _, g2, _ in dims[j:]) for j, (_, _, g, _) in enumerate(dims))
         loop_vars = [(f"i{d}", d) for d in range(len(dims))]
         loop_specs = [dict(var=f"i{d}", extent=dims[d][0], depth=d, prologue=[], epilogue=[],
                            pragma="") for d in range(len(dims))]
         body, init, final = [], [], []
         for i, v in enumerate(loads):
-            body.append(f"const {v.buffer.dtype.ctype} l{i} = "
-                        f"{v.buffer.name}[{_index(v, loop_vars)}];")
+            ctype = v.buffer.dtype.ctype
+            read = f"{v.buffer.name}[{_index(v, loop_vars)}]"
+            guard = _guard(v, loop_vars)
+            if guard:     # zero outside the window (the gradient of a slice)
+                read = f"({guard}) ? {read} : {c_literal(0, ctype)}"
+            body.append(f"const {ctype} l{i} = {read};")
         load_names = [f"l{i}" for i in range(len(loads))]
         for s in k.body:
             args = [self.arg(a, load_names) for a in s.args]
             body.append(f"const {s.node.dtype.ctype} {s.local} = {self.stmt(s.node, args)};"
                         f"  /* {self.loc_comment(s.node)} */")
-        n_kept = sum(1 for _, _, g in dims if not g)
+        n_kept = sum(1 for _, _, g, _ in dims if not g)
         accs = []
         for j, (st, out) in enumerate(zip(k.stores, outs)):
             value = self.arg(st.value, load_names)
@@ -202,15 +244,35 @@ class _Emitter:
                             f"{out.buffer.name}[{out.offset} + i] = "
                             f"{_identity(st.reduce, out_ctype)};")
                 body.append(f"{out_ix} = {combine.format(a=out_ix, v=value)};")
+        all_sums = all(op == "sum" for _, op in accs)
+        acc_names = ",".join(a for a, _ in accs)
         if self.vector_math and loop_specs:
             # The innermost loop has no loop-carried dependence except sums' accumulators
             # (reordered into SIMD lanes: a different, not a less accurate, summation order).
             innermost_reduced = bool(dims) and dims[-1][2]
             if not innermost_reduced:
                 loop_specs[-1]["pragma"] = "#pragma omp simd"
-            elif inner_reduce and all(op == "sum" for _, op in accs):
-                names = ",".join(a for a, _ in accs)
-                loop_specs[-1]["pragma"] = f"#pragma omp simd reduction(+:{names})"
+            elif inner_reduce and all_sums:
+                loop_specs[-1]["pragma"] = f"#pragma omp simd reduction(+:{acc_names})"
+        work = math.prod(k.shape) * (1 + len(k.body))
+        if loop_specs and work >= PARALLEL_MIN_WORK:
+            # Threads split the outermost loop statically (same thread count, same result):
+            # legal when each iteration owns its outputs, or when the loop reduces into sum
+            # accumulators (each thread sums its block, the blocks are added in order).
+            outer_reduced = dims[0][2]
+            clause = None
+            if not outer_reduced:
+                clause = ""
+            elif inner_reduce and n_kept == 0 and all_sums:
+                clause = f" reduction(+:{acc_names})"
+            if clause is not None:
+                simd = loop_specs[0]["pragma"]
+                head = "#pragma omp parallel for simd" if simd else "#pragma omp parallel for"
+                if simd and "reduction" in simd:
+                    clause = ""  # the simd pragma's reduction clause covers both
+                tail = simd.split("omp simd", 1)[1] if simd else ""
+                loop_specs[0]["pragma"] = (f"{head}{tail}{clause} schedule(static) "
+                                           f"num_threads(nthreads) if(nthreads > 1)")
         comments = []
         written = ", ".join(st.out.buffer.name for st in k.stores)
         if reduces:
@@ -406,6 +468,9 @@ def generate(program: Program, name: str, title: str = "",
     params.append("unsigned char *restrict work")
     decls.append("unsigned char *work")
     args.append("work")
+    params.append("int nthreads")
+    decls.append("int nthreads")
+    args.append("nthreads")
 
     items, uses_blas = [], False
     for i, k in enumerate(program.kernels):
@@ -440,8 +505,11 @@ def generate(program: Program, name: str, title: str = "",
         params = [p.replace("*restrict ", "*") for p in params]
         for part in parts:
             part["temps"] = [t.replace("*restrict ", "*") for t in part["temps"]]
-    body = "\n".join(k for part in parts for k in part["kernels"])
-    simd_decls = _simd_declarations(body) if vector_math and "omp simd" in body else []
+    # Only loops are marked simd: the libm calls of function-scope statements need no
+    # vector declaration (and scanning a large program's scalar text costs seconds).
+    loops = "\n".join(it.text for it in items if it.weight > 1)
+    simd = re.search(r"#pragma omp (parallel for )?simd", loops)
+    simd_decls = _simd_declarations(loops) if vector_math and simd else []
     from . import __version__
     text = em.env.get_template("module.c.j2").render(
         title=comment_text(title or entry), version=__version__,
@@ -493,8 +561,8 @@ def _split(items: list, spill_base: int) -> tuple[list, int]:
     parts = []
     for g, group in enumerate(groups):
         temps = sorted({t for item in group for t in item.temps}, key=lambda b: b.index)
-        temp_lines = [f"{b.dtype.ctype} *restrict {b.name} = ({b.dtype.ctype} *)"
-                      f"(work + {b.index});" for b in temps]
+        temp_lines = [f"{b.dtype.ctype} *{'' if b.shared else 'restrict '}{b.name} = "
+                      f"({b.dtype.ctype} *)(work + {b.offset});" for b in temps]
         local = {sc.name for item in group for sc in item.defines}
         needed = sorted({u for item in group for u in item.uses if u in crossing and
                          u not in local}, key=lambda n: crossing[n][1])
@@ -513,8 +581,12 @@ def _split(items: list, spill_base: int) -> tuple[list, int]:
                 kernels.append((text, item.weight == 1 and bool(item.defines)))
         if len(groups) > 1:   # a part uses only some of the entry's parameters
             temp_lines = [_VOID_PARAMS] + temp_lines
-        elif not (temp_lines or loads) and not any("work" in t for t, _ in kernels):
-            temp_lines = ["(void)work;"]
+        else:
+            if not (temp_lines or loads) and not any("work" in t for t, _ in kernels):
+                temp_lines = ["(void)work;"] + temp_lines
+            if not any("nthreads" in t for t, _ in kernels):
+                temp_lines = ["(void)nthreads;  /* no loop here is large enough for threads */"] \
+                    + temp_lines
         parts.append({"name": f"part{g}", "title": f"part {g + 1} of {len(groups)}",
                       "temps": temp_lines, "loads": loads, "kernels": [t for t, _ in kernels]})
     return parts, (offset - start) if crossing else 0

@@ -13,6 +13,8 @@ SYMGRAD_DEBUG          0 silent; 1 log recompiles and builds; 2 also print the I
                        after each pass, the C text and the compiler command
 SYMGRAD_NO_CACHE       1: build in a private temporary dir, never reuse a build
 SYMGRAD_VECTOR_MATH    0: call scalar libm only (default: glibc's libmvec when present)
+SYMGRAD_NUM_THREADS    threads for large loops (default: the CPUs this process may
+                       use); read at import, then ``symgrad.set_num_threads(n)``
 =====================  ==========================================================
 """
 
@@ -23,6 +25,31 @@ import os
 from pathlib import Path
 
 logger = logging.getLogger("symgrad")
+
+
+class Settings:
+    """Process-wide settings the hot call path reads (one attribute load per call)."""
+
+    __slots__ = ("num_threads", "forked")
+
+    def __init__(self) -> None:
+        self.num_threads = default_num_threads()
+        self.forked = False
+
+
+def default_num_threads() -> int:
+    """``SYMGRAD_NUM_THREADS``, else the number of CPUs this process may run on."""
+    raw = os.environ.get("SYMGRAD_NUM_THREADS", "").strip()
+    if raw:
+        try:
+            return max(1, int(raw))
+        except ValueError:
+            logger.warning("SYMGRAD_NUM_THREADS=%r is not an integer; using 1", raw)
+            return 1
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:   # not Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def cache_dir() -> Path:
@@ -62,3 +89,35 @@ def debug(level: int, msg: str, *args: object) -> None:
         text = msg % args if args else msg
         print(f"[symgrad] {text}", flush=True)
     logger.debug(msg, *args)
+
+
+settings = Settings()
+
+
+def _after_fork_in_child() -> None:
+    # GNU libgomp's thread pool does not survive fork(): a child that enters a parallel region
+    # the parent used hangs. Forked children run single-threaded (as PyTorch's do).
+    settings.num_threads = 1
+    settings.forked = True
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def set_num_threads(n: int) -> None:
+    """Threads for the loops large enough to split (OpenMP, static schedule). Results are
+    deterministic for a given count; sums may differ in the last bits between counts."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"set_num_threads expects a positive int, got {n!r}")
+    if settings.forked and n > 1:
+        import warnings
+        warnings.warn("symgrad: this process was forked; its compiled loops stay on one thread "
+                      "(OpenMP's thread pool does not survive fork; use the 'spawn' start "
+                      "method for threaded workers)", RuntimeWarning, stacklevel=2)
+        return
+    settings.num_threads = n
+
+
+def get_num_threads() -> int:
+    return settings.num_threads

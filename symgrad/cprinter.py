@@ -203,7 +203,22 @@ def _check_ctype(ctype: str) -> None:
         raise ValueError(f"unknown C scalar type {ctype!r}; expected one of {known}")
 
 
+_LITERALS: dict = {}
+
+
 def c_literal(value: float | int | bool, ctype: str) -> str:  # noqa: PYI041 (API as specified)
+    """C99 literal for a Python number in ``ctype`` (memoized: a large program prints the same
+    few constants thousands of times; the key keeps -0.0 apart from 0.0)."""
+    key = (ctype, type(value), repr(value))
+    text = _LITERALS.get(key)
+    if text is None:
+        text = _c_literal(value, ctype)
+        if len(_LITERALS) < 65536:
+            _LITERALS[key] = text
+    return text
+
+
+def _c_literal(value: float | int | bool, ctype: str) -> str:  # noqa: PYI041
     """C99 literal for a Python number in ``ctype``.
 
     ``float``/``double``: the correctly rounded value, shortest spelling, ``F`` suffix

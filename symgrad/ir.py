@@ -120,8 +120,13 @@ class Graph:
     locs: dict = field(default_factory=dict)
 
     def nodes(self) -> list[Node]:
-        """Every node the outputs depend on, inputs first, in a deterministic topological order."""
-        return toposort(self.outputs, self.inputs)
+        """Every node the outputs depend on, inputs first, in a deterministic topological order
+        (computed once: a graph is immutable; callers must not mutate the list)."""
+        cached = self.__dict__.get("_nodes")
+        if cached is None:
+            cached = toposort(self.outputs, self.inputs)
+            object.__setattr__(self, "_nodes", cached)
+        return cached
 
     def with_outputs(self, outputs: Iterable[Node]) -> "Graph":
         return Graph(self.inputs, tuple(outputs), self.locs)

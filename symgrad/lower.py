@@ -11,7 +11,7 @@ writes a buffer. It must not produce C text (codegen does) or touch the filesyst
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .dtypes import DType
 from .ir import Graph, Node, consumers
@@ -24,9 +24,11 @@ ALIGN = 64  # bytes: each temporary starts on a cache line
 @dataclass(frozen=True)
 class Buffer:
     role: str          # "input" | "const" | "output" | "temp"
-    index: int         # argument position for input/const/output, byte offset for temp
+    index: int         # argument position for input/const/output; a temp's number
     dtype: DType
     size: int          # elements
+    offset: int = 0    # a temp's byte offset in the workspace (set by the buffer plan)
+    shared: bool = False  # a temp whose bytes another temp reuses at another time
 
     @property
     def name(self) -> str:
@@ -36,21 +38,32 @@ class Buffer:
 
 @dataclass(frozen=True)
 class View:
-    """Elements of a buffer at ``offset + sum(i_k * strides[k])`` for an index in ``shape``."""
+    """Elements of a buffer at ``offset + sum(i_k * strides[k])`` for an index in ``shape``.
+
+    With a ``window`` (one ``(lo, hi)`` per dim), only indices with ``lo <= i < hi`` in every
+    dim read the buffer; the others read as zero: the gradient of a slice (``unslice``) is such
+    a view of the slice's gradient, so no loop fills zeros and copies it into place."""
 
     buffer: Buffer
     offset: int
     shape: tuple
     strides: tuple
+    window: tuple | None = None
 
     def is_contiguous(self) -> bool:
+        if self.window is not None:
+            return False
         return self.strides == contiguous_strides(self.shape) or math.prod(self.shape) <= 1
 
     def broadcast(self, shape: tuple) -> "View":
         lead = len(shape) - len(self.shape)
         strides = tuple(0 if i < lead or self.shape[i - lead] == 1 else self.strides[i - lead]
                         for i in range(len(shape)))
-        return View(self.buffer, self.offset, tuple(shape), strides)
+        window = None
+        if self.window is not None:
+            window = tuple((0, shape[i]) if i < lead or self.shape[i - lead] == 1
+                           else self.window[i - lead] for i in range(len(shape)))
+        return View(self.buffer, self.offset, tuple(shape), strides, window)
 
 
 @dataclass(frozen=True)
@@ -188,6 +201,11 @@ class _Group:
 _OUTPUT = object()               # the caller, as a consumer
 
 
+def _is_view_op(node: Node) -> bool:
+    """Ops lowered to views (no kernel of their own, made on first use)."""
+    return get(node.op).kind == MOVEMENT or node.op == "unslice"
+
+
 def _loop_space(node: Node):
     kind = get(node.op).kind
     if kind == ELEMENTWISE:
@@ -206,7 +224,7 @@ def _effective_consumers(nodes: list, users: dict, outputs: set) -> dict:
             continue
         out = [(_OUTPUT, False)] if n in outputs else []
         for c in dict.fromkeys(users.get(n, ())):
-            if get(c.op).kind == MOVEMENT:
+            if _is_view_op(c):
                 out.extend((cc, False) for cc, _ in eff.get(c, ()))
             else:
                 out.append((c, True))
@@ -225,7 +243,7 @@ def plan_fusion(nodes: list, users: dict, outputs: set):
     next_pos = 0
     for n in reversed(nodes):
         kind = get(n.op).kind
-        if n.op in ("input", "const") or kind == MOVEMENT:
+        if n.op in ("input", "const") or _is_view_op(n):
             continue
         space = _loop_space(n)
         if space is None:        # its own kernel (or a function-scope scalar statement)
@@ -269,6 +287,7 @@ def plan_fusion(nodes: list, users: dict, outputs: set):
         best.members.append(n)
         group_of[n] = best
         pos[n] = best.pos
+    _merge_groups(slots, by_space, group_of, eff, pos)
     stored = set()
     for n, g in group_of.items():
         for c, direct in eff[n]:
@@ -277,6 +296,83 @@ def plan_fusion(nodes: list, users: dict, outputs: set):
                 break
     slots.sort(key=lambda s: s[0])
     return [(k, p) for _, k, p in slots], group_of, stored
+
+
+def _merge_groups(slots: list, by_space: dict, group_of: dict, eff: dict, pos: dict) -> None:
+    """Greedy placement can leave two groups over one space that could have been one loop
+    (a forward group and a backward group, say). Move the earlier into the later when every
+    reader of its results outside it comes after the later one, or reads them directly
+    inside it; repeat while anything merges."""
+    changed = True
+    while changed:
+        changed = False
+        for groups in by_space.values():
+            groups.sort(key=lambda g: g.pos)
+            for a, b in zip(groups, groups[1:]):
+                if not (a.members and b.members):
+                    continue
+                if _can_move(a, b, group_of, eff, pos):
+                    src, dst = a, b
+                elif _can_move_back(b, a, group_of, pos):
+                    src, dst = b, a
+                else:
+                    continue
+                for m in src.members:
+                    group_of[m] = dst
+                    pos[m] = dst.pos
+                dst.members.extend(src.members)
+                if src.axes is not None:
+                    dst.axes = src.axes
+                src.members = []
+                changed = True
+            groups[:] = [g for g in groups if g.members]
+    slots[:] = [s for s in slots if s[1] != "group" or s[2].members]
+
+
+def _can_move(a: _Group, b: _Group, group_of: dict, eff: dict, pos: dict) -> bool:
+    if len(a.members) + len(b.members) > MAX_GROUP:
+        return False
+    if a.axes is not None and b.axes is not None and a.axes != b.axes:
+        return False
+    for m in a.members:
+        reduce = get(m.op).kind == REDUCE
+        for c, direct in eff[m]:
+            if c is _OUTPUT:
+                continue
+            g = group_of.get(c)
+            if g is a:
+                continue
+            if g is b:
+                if not direct or reduce:
+                    return False
+            elif pos[c] <= b.pos:
+                return False
+    return True
+
+
+def _can_move_back(b: _Group, a: _Group, group_of: dict, pos: dict) -> bool:
+    """Whether ``b``'s members can all run in the earlier ``a``: everything they read is
+    computed before ``a``, or inside ``a`` (read directly, not a reduction), or in ``b``."""
+    if len(a.members) + len(b.members) > MAX_GROUP:
+        return False
+    if a.axes is not None and b.axes is not None and a.axes != b.axes:
+        return False
+    for m in b.members:
+        for i in m.inputs:
+            direct = True
+            while _is_view_op(i):
+                i, direct = i.inputs[0], False
+            if i.op in ("input", "const"):
+                continue
+            g = group_of.get(i)
+            if g is b:
+                continue
+            if g is a:
+                if not direct or get(i.op).kind == REDUCE:
+                    return False
+            elif pos[i] >= a.pos:
+                return False
+    return True
 
 
 class _Lowering:
@@ -291,7 +387,7 @@ class _Lowering:
         self.storage: dict[Node, object] = {}
         self.kernels: list = []
         self.consts: list = []
-        self.temp_bytes = 0
+        self.n_temps = 0
         self.n_scalars = 0
         self.out_buffers: dict[Node, Buffer] = {}
         claimed = set()
@@ -312,7 +408,7 @@ class _Lowering:
         kind = get(n.op).kind
         if kind == ELEMENTWISE and not n.shape:
             return False                     # a ScalarStmt: a local, not a buffer
-        return kind not in (MOVEMENT,) and n.op not in ("input", "const")
+        return not _is_view_op(n) and n.op not in ("input", "const")
 
     # -------------------------------------------------------------- buffers
     def new_buffer(self, node: Node) -> View:
@@ -321,8 +417,8 @@ class _Lowering:
         return View(buf, 0, node.shape, contiguous_strides(node.shape))
 
     def _temp(self, node: Node) -> Buffer:
-        buf = Buffer("temp", self.temp_bytes, node.dtype, node.size)
-        self.temp_bytes += -(-max(node.size * node.dtype.itemsize, 1) // ALIGN) * ALIGN
+        buf = Buffer("temp", self.n_temps, node.dtype, node.size)
+        self.n_temps += 1
         return buf
 
     def value(self, node: Node):
@@ -330,7 +426,7 @@ class _Lowering:
         first use (a reshape of strided data is copied then, after its source is written)."""
         s = self.storage.get(node)
         if s is None:
-            if get(node.op).kind != MOVEMENT:
+            if not _is_view_op(node):
                 raise AssertionError(f"lowering: {node.op} used before it was computed")
             s = self._movement(node)
             self.storage[node] = s
@@ -340,6 +436,9 @@ class _Lowering:
         """The node as a View, copying a Literal into a one-element buffer if need be."""
         s = self.value(node)
         if isinstance(s, View):
+            if s.window is not None:          # kernels other than loops need dense data
+                s = self._copy(node, s)
+                self.storage[node] = s
             return s
         out = self.new_buffer(node)
         self.kernels.append(copy_kernel(node, node.shape, s, out))
@@ -372,7 +471,8 @@ class _Lowering:
             loads = [src.broadcast(n.shape)] if isinstance(src, View) else []
             self.kernels.append(copy_kernel(n, n.shape, ("load", 0) if loads else src, out,
                                             loads))
-        return Program(self.graph, inputs, self.consts, outputs, self.kernels, self.temp_bytes,
+        kernels, workspace = plan_buffers(self.kernels)
+        return Program(self.graph, inputs, self.consts, outputs, kernels, workspace,
                        self.graph.locs)
 
     def _node(self, n: Node) -> None:
@@ -392,8 +492,6 @@ class _Lowering:
             self.kernels.append(IndexKernel(n, n.op, ins, out, n.attr("axis")))
         elif n.op == "cat":
             self._cat(n)
-        elif n.op == "unslice":
-            self._unslice(n)
         else:
             raise NotImplementedError(f"no lowering for op {n.op!r}")
 
@@ -407,14 +505,25 @@ class _Lowering:
         self.storage[n] = View(buf, 0, n.shape, contiguous_strides(n.shape))
 
     def _movement(self, n: Node):
+        a = n.a
         src = self.value(n.inputs[0])
+        if n.op == "unslice":
+            if isinstance(src, View) and src.window is None and all(st == 1 for st in a["steps"]) \
+                    and all(src.shape):
+                offset = src.offset - sum(s * st for s, st in zip(a["starts"], src.strides))
+                window = tuple((s, s + d) for s, d in zip(a["starts"], src.shape))
+                return View(src.buffer, offset, n.shape, src.strides, window)
+            return self._unslice(n, src)
         if not isinstance(src, View):
             return src   # a broadcast / reshape / slice of one number is that number
-        a = n.a
-        if n.op == "permute":
-            return View(src.buffer, src.offset, n.shape, tuple(src.strides[p] for p in a["perm"]))
         if n.op == "expand":
             return src.broadcast(n.shape)
+        if n.op == "permute":
+            window = None if src.window is None else tuple(src.window[p] for p in a["perm"])
+            return View(src.buffer, src.offset, n.shape, tuple(src.strides[p] for p in a["perm"]),
+                        window)
+        if src.window is not None:            # slice or reshape of a padded view
+            src = self._copy(n.inputs[0], src)
         if n.op == "slice":
             offset = src.offset + sum(s * st for s, st in zip(a["starts"], src.strides))
             strides = tuple(st * step for st, step in zip(src.strides, a["steps"]))
@@ -485,7 +594,8 @@ class _Lowering:
             offset += src.shape[axis]
         self.storage[n] = out
 
-    def _unslice(self, n: Node) -> None:
+    def _unslice(self, n: Node, s) -> View:
+        """A strided ``unslice`` (or one of a number): zeros, then the values in place."""
         out = self.new_buffer(n)
         a = n.a
         self.kernels.append(copy_kernel(n, n.shape, Literal(0, n.dtype), out))
@@ -493,10 +603,75 @@ class _Lowering:
         strides = tuple(st * step for st, step in zip(out.strides, a["steps"]))
         src = n.inputs[0]
         part = View(out.buffer, offset, src.shape, strides)
-        s = self.value(src)
         loads = [s.broadcast(src.shape)] if isinstance(s, View) else []
         self.kernels.append(copy_kernel(n, src.shape, ("load", 0) if loads else s, part, loads))
-        self.storage[n] = out
+        return out
+
+
+# ------------------------------------------------------------------ buffer plan
+
+def _views(k):
+    """Every View a kernel touches (and a function to rebuild the kernel with new ones)."""
+    if isinstance(k, ScalarStmt):
+        return [a for a in k.args if isinstance(a, View)]
+    if isinstance(k, LoopKernel):
+        return list(k.loads) + [s.out for s in k.stores]
+    if isinstance(k, MatmulKernel):
+        return [k.a, k.b, k.out]
+    return list(k.inputs) + [k.out]
+
+
+def _remap(k, f):
+    """``k`` with every View's buffer replaced by ``f(buffer)``."""
+    def v(view):
+        return replace(view, buffer=f(view.buffer)) if isinstance(view, View) else view
+    if isinstance(k, ScalarStmt):
+        return replace(k, args=[v(a) for a in k.args])
+    if isinstance(k, LoopKernel):
+        return replace(k, loads=[v(x) for x in k.loads],
+                       stores=[replace(s, out=v(s.out)) for s in k.stores])
+    if isinstance(k, MatmulKernel):
+        return replace(k, a=v(k.a), b=v(k.b), out=v(k.out))
+    return replace(k, inputs=[v(x) for x in k.inputs], out=v(k.out))
+
+
+def plan_buffers(kernels: list) -> tuple[list, int]:
+    """Place the temporaries in one workspace, reusing the bytes of a temporary once no later
+    kernel reads it (interval first-fit, largest first). Returns the kernels with every temp
+    at its offset, and the workspace size. Temps that share bytes are marked ``shared`` (the
+    C then declares them without ``restrict``: they are different pointers to one object)."""
+    first: dict = {}
+    last: dict = {}
+    for i, k in enumerate(kernels):
+        for view in _views(k):
+            b = view.buffer
+            if b.role == "temp":
+                first.setdefault(b, i)
+                last[b] = i
+    placed: list = []          # (start byte, end byte, first kernel, last kernel)
+    offsets: dict = {}
+    for b in sorted(first, key=lambda b: (-b.size * b.dtype.itemsize, b.index)):
+        nbytes = -(-max(b.size * b.dtype.itemsize, 1) // ALIGN) * ALIGN
+        busy = sorted((s, e) for s, e, f, l_ in placed if not (l_ < first[b] or last[b] < f))
+        at = 0
+        for s, e in busy:
+            if at + nbytes <= s:
+                break
+            at = max(at, e)
+        offsets[b] = at
+        placed.append((at, at + nbytes, first[b], last[b]))
+    shared: set = set()
+    spans = sorted((offsets[b], offsets[b] + max(b.size * b.dtype.itemsize, 1), b.index, b)
+                   for b in offsets)
+    for i, (s, e, _, b) in enumerate(spans):
+        for s2, _, _, b2 in spans[i + 1:]:
+            if s2 >= e:
+                break
+            shared.update((b, b2))
+    total = max((e for _, e, _, _ in placed), default=0)
+    new = {b: replace(b, offset=offsets[b], shared=b in shared) for b in offsets}
+    kernels = [_remap(k, lambda b: new.get(b, b)) for k in kernels]
+    return kernels, total
 
 
 def _reduced_out(out: View, shape: tuple, axes: tuple) -> View:

@@ -332,3 +332,257 @@ def test_workspace_is_allocated_once_per_thread_even_on_the_fast_path():
     t.start()
     t.join()
     assert len(seen) == 20 and len(set(seen)) == 1
+
+
+# ------------------------------------------------------------------ out= buffers
+
+def _linear_loss(w, b, x):
+    return ((x @ w + b) ** 2).mean()
+
+
+def _out_problem():
+    rng = np.random.default_rng(1)
+    f = sg.value_and_grad(_linear_loss, argnums=(0, 1))
+    args = (rng.standard_normal((3, 2)).astype(np.float32),
+            rng.standard_normal(2).astype(np.float32),
+            rng.standard_normal((4, 3)).astype(np.float32))
+    return f, args
+
+
+def _fresh_outs():
+    return (np.empty((), np.float32),
+            (np.empty((3, 2), np.float32), np.empty(2, np.float32)))
+
+
+def test_out_buffers_receive_the_results_and_are_returned():
+    f, args = _out_problem()
+    val, (gw, gb) = f(*args)
+    outs = _fresh_outs()
+    leaves = [outs[0], *outs[1]]
+    got = f(*args, out=outs)
+    assert got is outs
+    assert all(a is b for a, b in zip([got[0], *got[1]], leaves))
+    np.testing.assert_array_equal(got[0], val)
+    np.testing.assert_array_equal(got[1][0], gw)
+    np.testing.assert_array_equal(got[1][1], gb)
+
+    class Sub(np.ndarray):
+        pass
+    sub = (np.empty((), np.float32), (np.empty((3, 2), np.float32).view(Sub),
+                                      np.empty(2, np.float32)))
+    assert f(*args, out=sub)[1][0] is sub[1][0]      # an ndarray subclass is fine too
+    np.testing.assert_array_equal(sub[1][0], gw)
+
+
+def test_out_buffers_are_reused_across_a_training_loop():
+    f, (w, b, x) = _out_problem()
+    w, b = w.copy(), b.copy()
+    outs = _fresh_outs()
+    addresses = {a.ctypes.data for a in (outs[0], *outs[1])}
+    for _ in range(5):
+        want_val, (want_gw, want_gb) = f(w, b, x)
+        val, (gw, gb) = f(w, b, x, out=outs)
+        np.testing.assert_array_equal(val, want_val)
+        np.testing.assert_array_equal(gw, want_gw)
+        np.testing.assert_array_equal(gb, want_gb)
+        w -= 0.1 * gw
+        b -= 0.1 * gb
+    assert {a.ctypes.data for a in (val, gw, gb)} == addresses
+    assert len(f._specs) == 1
+
+
+def _replace(outs, path, value):
+    val, (gw, gb) = outs
+    return {"0": (value, (gw, gb)), "1.0": (val, (value, gb)),
+            "1.1": (val, (gw, value))}[path]
+
+
+def _readonly(a):
+    a.setflags(write=False)
+    return a
+
+
+def _misaligned(shape):
+    n = int(np.prod(shape))
+    return np.frombuffer(bytearray(4 * n + 1), np.uint8)[1:].view(np.float32).reshape(shape)
+
+
+OUT_ERRORS = [
+    # (description, build outs from fresh ones, exception, message pattern)
+    ("list for tuple", lambda o: (o[0], list(o[1])), TypeError,
+     r"out\[1\]: expected a tuple \(\*, \*\), got a list"),
+    ("missing leaf", lambda o: (o[0], (o[1][0],)), TypeError,
+     r"out\[1\]: expected a tuple \(\*, \*\), got a tuple \(\*,\)"),
+    ("flat", lambda o: (o[0], *o[1]), TypeError,
+     r"out must have the structure of the result, a tuple \(\*, \(\*, \*\)\)"),
+    ("not an ndarray", lambda o: _replace(o, "0", np.float32(0)), TypeError,
+     (r"out\[0\] must be a NumPy ndarray: expected an ndarray of shape \(\) and dtype float32, "
+      r"got numpy\.float32")),
+    ("list leaf", lambda o: _replace(o, "1.1", [0.0, 0.0]), TypeError,
+     (r"out\[1\]\[1\] must be a NumPy ndarray: expected an ndarray of shape \(2,\) and dtype "
+      r"float32, got list")),
+    ("wrong shape", lambda o: _replace(o, "1.0", np.empty((2, 3), np.float32)), ValueError,
+     (r"out\[1\]\[0\] has the wrong shape: expected an ndarray of shape \(3, 2\) and dtype "
+      r"float32, got shape \(2, 3\) and dtype float32")),
+    ("0-d needs 0-d", lambda o: _replace(o, "0", np.empty(1, np.float32)), ValueError,
+     r"out\[0\] has the wrong shape: expected an ndarray of shape \(\) .* got shape \(1,\)"),
+    ("wrong dtype", lambda o: _replace(o, "1.1", np.empty(2)), TypeError,
+     (r"out\[1\]\[1\] has the wrong dtype: expected an ndarray of shape \(2,\) and dtype "
+      r"float32, got shape \(2,\) and dtype float64")),
+    ("not contiguous", lambda o: _replace(o, "1.0", np.empty((2, 3), np.float32).T),
+     ValueError, r"out\[1\]\[0\] is not C-contiguous .*shape \(3, 2\) .*got shape \(3, 2\)"),
+    ("strided", lambda o: _replace(o, "1.1", np.empty(4, np.float32)[::2]), ValueError,
+     r"out\[1\]\[1\] is not C-contiguous"),
+    ("read-only", lambda o: _replace(o, "1.0", _readonly(np.empty((3, 2), np.float32))),
+     ValueError, (r"out\[1\]\[0\] is read-only: expected an ndarray of shape \(3, 2\) .*got "
+                  r"shape \(3, 2\) and dtype float32")),
+    ("misaligned", lambda o: _replace(o, "1.0", _misaligned((3, 2))), ValueError,
+     r"out\[1\]\[0\] is not aligned for float32: expected an ndarray of shape \(3, 2\)"),
+]
+
+
+@pytest.mark.parametrize("desc,make,exc,match", OUT_ERRORS, ids=[e[0] for e in OUT_ERRORS])
+def test_bad_out_buffers_raise_naming_the_output(desc, make, exc, match):
+    f, args = _out_problem()
+    with pytest.raises(exc, match=match):
+        f(*args, out=make(_fresh_outs()))
+    with pytest.raises(exc, match=match):          # the fast path (signature seen) too
+        f(*args, out=make(_fresh_outs()))
+
+
+def test_out_buffers_must_not_share_memory():
+    f, (w, b, x) = _out_problem()
+    f(w, b, x)
+    buf = np.empty(8, np.float32)
+    val = np.empty((), np.float32)
+    with pytest.raises(ValueError, match=r"out\[1\]\[0\] and out\[1\]\[1\] share memory"):
+        f(w, b, x, out=(val, (buf[:6].reshape(3, 2), buf[5:7])))
+    with pytest.raises(ValueError, match=r"out\[0\] and out\[1\]\[1\] share memory"):
+        f(w, b, x, out=(buf[1:2].reshape(()), (np.empty((3, 2), np.float32), buf[:2])))
+    # adjacent, not overlapping: fine
+    got = f(w, b, x, out=(val, (buf[:6].reshape(3, 2), buf[6:8])))
+    np.testing.assert_array_equal(got[1][1], f(w, b, x)[1][1])
+
+
+def test_out_buffer_overlapping_an_input_raises():
+    f, (w, b, x) = _out_problem()
+    f(w, b, x)
+    val = np.empty((), np.float32)
+    gw = np.empty((3, 2), np.float32)
+    with pytest.raises(ValueError, match=r"out\[1\]\[1\] \(shape \(2,\), dtype float32\) shares "
+                                         r"memory with argument b \(shape \(2,\)"):
+        f(w, b, x, out=(val, (gw, b)))                # in-place update of b: refused
+    with pytest.raises(ValueError, match=r"out\[1\]\[0\] .*shares memory with argument w"):
+        f(w, b, x, out=(val, (w, np.empty(2, np.float32))))
+    big = np.zeros(20, np.float32)
+    xs = np.arange(12, dtype=np.float32)
+    with pytest.raises(ValueError, match=r"out\[0\] .*shares memory with argument x"):
+        f(w, b, xs.reshape(4, 3), out=(xs[5:6].reshape(()), (gw, np.empty(2, np.float32))))
+    # an input symgrad copies (strided) is checked against the outputs as the caller's array
+    strided = big[:12].reshape(3, 4)[:, :2]           # (3, 2): elements 0 1, 4 5, 8 9
+    with pytest.raises(ValueError, match=r"out\[1\]\[1\] .*shares memory with argument w \("
+                                         r"shape \(3, 2\), dtype float32\)"):
+        f(strided, b, x, out=(val, (gw, big[5:7])))
+    got = f(strided, b, x, out=(val, (gw, big[6:8])))  # interleaved but disjoint: fine
+    np.testing.assert_array_equal(got[1][1], f(np.ascontiguousarray(strided), b, x)[1][1])
+
+
+def test_out_with_many_outputs_checks_overlap_by_sorting():
+    from symgrad import runtime
+    n = 12                                            # 13 outputs: 78 pairs > the pairwise cap
+    f = sg.value_and_grad(lambda *ps: sum((p * float(i + 1)).sum() for i, p in enumerate(ps)),
+                          argnums=tuple(range(n)))
+    ps = [np.ones(3) * i for i in range(n)]
+    assert 13 * 12 // 2 > runtime.MAX_PAIRWISE_OVERLAP_CHECKS
+    val, gs = f(*ps)
+    outs = (np.empty(()), tuple(np.empty(3) for _ in range(n)))
+    got = f(*ps, out=outs)
+    assert got is outs and got[0] == val
+    for g, want in zip(got[1], gs):
+        np.testing.assert_array_equal(g, want)
+    buf = np.empty(3 * n + 1)
+    shared = (np.empty(()), tuple(buf[3 * i:3 * i + 3] for i in range(n - 1)) + (buf[1:4],))
+    with pytest.raises(ValueError, match=r"out\[1\]\[0\] and out\[1\]\[11\] share memory"):
+        f(*ps, out=shared)
+    with pytest.raises(ValueError, match=r"out\[1\]\[4\] .*shares memory with argument arg7"):
+        f(*ps, out=(np.empty(()), tuple(ps[7] if i == 4 else np.empty(3) for i in range(n))))
+
+
+def test_out_with_dict_and_namedtuple_results():
+    from collections import namedtuple
+    Pair = namedtuple("Pair", "lo hi")
+
+    @sg.compile
+    def f(x):
+        return {"sum": x.sum(), "parts": Pair(x * 2, x - 1)}
+
+    x = np.arange(3.0)
+    outs = {"parts": Pair(np.empty(3), np.empty(3)), "sum": np.empty(())}
+    got = f(x, out=outs)
+    assert got is outs and got["sum"] == 3.0
+    np.testing.assert_array_equal(got["parts"].hi, x - 1)
+    with pytest.raises(ValueError, match=r"out\['parts'\]\.lo has the wrong shape"):
+        f(x, out={"parts": Pair(np.empty(2), np.empty(3)), "sum": np.empty(())})
+    with pytest.raises(TypeError, match=r"out\['parts'\]: expected a Pair \(\*, \*\), got a "
+                                        r"tuple"):
+        f(x, out={"parts": (np.empty(3), np.empty(3)), "sum": np.empty(())})
+
+
+def test_out_on_a_single_output_and_through_the_slow_path():
+    f = sg.compile(lambda x, s: x * s)
+    x, o = np.arange(4.0), np.empty(4)
+    assert f(x, s=3.0, out=o) is o                   # keyword arguments: the slow path
+    np.testing.assert_array_equal(o, x * 3.0)
+    assert f(x, 2.0, out=o) is o
+    np.testing.assert_array_equal(o, x * 2.0)
+    with pytest.raises(TypeError, match=r"out must be a NumPy ndarray: expected an ndarray of "
+                                        r"shape \(4,\) and dtype float64, got tuple"):
+        f(x, 2.0, out=(o,))
+    np.testing.assert_array_equal(f(x, 2.0, out=None), x * 2.0)   # None: allocate
+
+
+def test_function_with_its_own_out_parameter_gets_out():
+    @sg.compile
+    def f(x, out=1.0):
+        return x * out
+
+    x = np.arange(3.0)
+    np.testing.assert_array_equal(f(x, out=4.0), x * 4.0)
+
+    @sg.compile
+    def g(x, *, out):
+        return x + out
+
+    np.testing.assert_array_equal(g(x, out=np.ones(3)), x + 1)
+    h = sg.compile(lambda x, **kw: x * kw["out"], static_argnames="out")
+    np.testing.assert_array_equal(h(x, out=2.0), x * 2.0)
+    vg = sg.value_and_grad(lambda x, out: (x * out).sum())
+    val, gx = vg(x, out=np.full(3, 2.0))              # the wrapped function's signature counts
+    assert val == 6.0 and np.array_equal(gx, np.full(3, 2.0))
+
+
+def test_out_inside_a_trace_is_an_error():
+    inner = sg.compile(lambda x: x * 2)
+
+    @sg.compile
+    def outer(x):
+        return inner(x, out=np.empty(3))
+
+    with pytest.raises(TypeError, match="out= needs NumPy results"):
+        outer(np.ones(3))
+
+
+def test_run_takes_a_flat_out_list_and_checks_input_shapes():
+    f, args = _out_problem()
+    spec, leaves = f.specialize(*args)
+    flat = spec.run(leaves)
+    outs = [np.empty((), np.float32), np.empty((3, 2), np.float32), np.empty(2, np.float32)]
+    assert spec.run(leaves, outs) is outs
+    for a, b in zip(outs, flat):
+        np.testing.assert_array_equal(a, b)
+    with pytest.raises(TypeError, match="a list of the 3 flat outputs, got a list of 2"):
+        spec.run(leaves, outs[:2])
+    with pytest.raises(ValueError, match=r"out\[2\] has the wrong shape"):
+        spec.run(leaves, outs[:2] + [np.empty(3, np.float32)])
+    with pytest.raises(ValueError, match=r"argument w has shape \(2, 2\), expected \(3, 2\)"):
+        spec.run([np.ones((2, 2), np.float32), *leaves[1:]])

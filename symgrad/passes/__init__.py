@@ -1,4 +1,6 @@
-"""Graph -> Graph optimization passes. ``PIPELINE`` is the order they run in, literally.
+"""Graph -> Graph optimization passes. ``PIPELINE`` is the order they run in, literally;
+``FAST_MATH_PIPELINE`` is the order with ``fast_math=True`` (value-changing rewrites allowed
+in the graph; the C compiler flags stay IEEE either way).
 
 Common-subexpression elimination needs no pass (nodes are interned) and dead-code elimination
 happens in every rebuild (graphs are rebuilt from their outputs).
@@ -7,10 +9,12 @@ happens in every rebuild (graphs are rebuilt from their outputs).
 from __future__ import annotations
 
 from ..ir import Graph
+from .fast_math import fast_math
 from .fold_constants import fold_constants
 from .simplify import simplify
 
 PIPELINE = [fold_constants, simplify, fold_constants]
+FAST_MATH_PIPELINE = [fold_constants, simplify, fast_math, fold_constants, simplify]
 
 
 def run_pipeline(graph: Graph, passes=None, on_change=None) -> Graph:

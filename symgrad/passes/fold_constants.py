@@ -1,8 +1,11 @@
-"""Constant folding: an elementwise node whose inputs are all scalar constants (or broadcasts of
-one) becomes one (broadcast to the node's shape).
+"""Constant folding: an elementwise node whose inputs are all scalar constants (0-d, or
+broadcasts of one) becomes one (broadcast to the node's shape); so does a reshape, expand or
+permute of a scalar constant (every element is the same value, however arranged).
 
 Graph -> Graph. Evaluates with the op's NumPy reference in the node's dtype, so the folded
-value is what the C would have computed at run time (same IEEE operations).
+value is what the C would have computed at run time (same IEEE operations). The result is
+always in one form, a 0-d ``const`` or an ``expand`` of one, which is the form ``simplify``'s
+rules and this pass recognize (the adjoint's seeds arrive as ``expand(reshape(1.0))``).
 """
 
 from __future__ import annotations
@@ -13,30 +16,35 @@ from ..ir import Graph, Node
 from ..ops import get
 from ..ops.registry import ELEMENTWISE
 from .rewrite import rebuild
+from .simplify import scalar_const
+
+_MOVES = ("reshape", "expand", "permute")
 
 
-def _scalar(node: Node) -> Node | None:
-    """The scalar constant ``node`` holds everywhere (a 0-d const, or a broadcast of one)."""
-    if node.op == "expand":
-        node = node.inputs[0]
-    return node if node.op == "const" and node.ndim == 0 else None
+def _broadcast(const: Node, node: Node) -> Node:
+    """``const`` (0-d) at ``node``'s shape."""
+    if not node.ndim:
+        return const
+    return Node("expand", (("shape_to", node.shape),), (const,), node.dtype, node.shape)
 
 
 def _fold(node: Node) -> Node:
+    if node.op in _MOVES:
+        const = scalar_const(node.inputs[0])
+        return node if const is None else _broadcast(const, node)
     if get(node.op).kind != ELEMENTWISE or not node.inputs:
         return node
-    scalars = [_scalar(i) for i in node.inputs]
+    scalars = [scalar_const(i) for i in node.inputs]
     if any(s is None for s in scalars):
         return node
     args = [np.asarray(s.attr("value"), dtype=s.dtype.np) for s in scalars]
     with np.errstate(all="ignore"):
         value = np.asarray(get(node.op).numpy(*args, **node.a), dtype=node.dtype.np)
     out = Node("const", (("value", value.item()),), (), node.dtype, ())
-    if node.ndim:
-        out = Node("expand", (("shape_to", node.shape),), (out,), node.dtype, node.shape)
-    return out
+    return _broadcast(out, node)
 
 
 def fold_constants(graph: Graph) -> Graph:
-    """Evaluate elementwise nodes whose inputs are all (broadcast) scalar constants."""
+    """Evaluate elementwise nodes whose inputs are all (broadcast) scalar constants, and
+    reduce moves of a scalar constant to one broadcast of it."""
     return rebuild(graph, _fold)

@@ -1,0 +1,197 @@
+"""The per-call floor (make bench-overhead): what an empty cffi call costs on this machine, and
+how far above it a compiled symgrad call sits.
+
+The problem is the seed, ``mean(3 * (x + 2)**2)`` value_and_grad, x float32 (2, 2): the C does
+almost nothing, so the time is the call path. An empty C function with exactly the parameter
+list of symgrad's compiled seed (read from its cdef: input pointers, output pointers, the
+workspace, and whatever else the entry takes) is built the way symgrad builds its kernels
+(``symgrad.compiler.build_module``: cffi API mode, the same wrapper flags), then timed:
+
+  (a)  the empty function, called with cdata pointers made once;
+  (a') symgrad's real seed kernel, called the same way (the C work itself);
+  (b)  the empty function plus what any NumPy wrapper must do per call: ``ffi.from_buffer`` of
+       the input and ``np.empty`` + ``ffi.from_buffer`` of each output;
+  (c)  symgrad's compiled value_and_grad, ``f(x)``;
+  (c') the same specialization's generated caller alone (``spec.call((x,))``: no dispatch);
+  (d)  ``f(x, out=outs)``: writing into preallocated, checked output arrays;
+  (e)  a trivial Python function call, for scale.
+
+Each case is a ``timeit`` statement (no lambda in between); rounds rotate over the cases so
+that machine noise falls on all alike. Reports the median and min per call over the rounds.
+Standalone: symgrad, numpy and cffi only. Writes benchmarks/results/overhead.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import re
+import statistics
+import timeit
+from pathlib import Path
+
+import cffi
+import numpy as np
+
+import symgrad as sg
+from symgrad.compiler import build_module
+from symgrad.pytree import flatten
+
+OUT = Path(__file__).resolve().parent / "results"
+
+
+def seed(x):
+    return (3 * (x + 2) ** 2).mean()
+
+
+def parse_cdef(cdef: str) -> tuple[str, str, list[tuple[str, str]]]:
+    """``int name(const float *in0, ...);`` -> (return type, name, [(type, param name)])."""
+    m = re.match(r"\s*([\w\s]+?)\s*\b(\w+)\s*\((.*)\)\s*;\s*$", cdef.strip(), re.DOTALL)
+    if m is None:
+        raise SystemExit(f"cannot parse the cdef {cdef!r}")
+    params = []
+    for p in (s.strip() for s in m.group(3).split(",") if s.strip()):
+        pm = re.match(r"(.*?)(\w+)$", p)
+        params.append((pm.group(1).strip(), pm.group(2)))
+    return m.group(1), m.group(2), params
+
+
+def base_type(ctype: str) -> str:
+    return " ".join(t for t in ctype.replace("*", " ").split() if t not in ("const", "restrict"))
+
+
+def empty_function(cdef: str, name: str) -> tuple[str, str]:
+    """C source and cdef of a function with ``cdef``'s parameters that does nothing."""
+    ret, _, params = parse_cdef(cdef)
+    plist = ", ".join(f"{t} {n}" for t, n in params)
+    decl = f"{ret} {name}({plist});"
+    body = "".join(f"    (void){n};\n" for _, n in params)
+    src = f"#include <stdint.h>\n#include <stddef.h>\n\n{ret} {name}({plist})\n{{\n{body}" \
+          f"    return 0;\n}}\n"
+    return src, decl
+
+
+def run(rounds: int, target: float) -> str:
+    x = np.random.default_rng(0).standard_normal((2, 2)).astype(np.float32)
+    f = sg.value_and_grad(seed, argnums=(0,))
+    result = f(x)
+    spec = f._last_spec
+    out_leaves, _ = flatten(result)
+    cdef, entry = spec.source.cdef.strip(), spec.source.entry
+    _, _, params = parse_cdef(cdef)
+
+    src, decl = empty_function(cdef, "sg_overhead_empty")
+    empty_mod = build_module(src, decl, name_hint="overhead_empty")
+    ffi: cffi.FFI = empty_mod.ffi
+    empty_fn = empty_mod.lib.sg_overhead_empty
+    real_fn = getattr(spec.module.lib, entry)
+    nthreads = sg.get_num_threads() if hasattr(sg, "get_num_threads") else 1
+
+    # One argument expression per parameter, for the statements below.
+    outs_alloc = [np.empty(o.shape, o.dtype) for o in out_leaves]
+    work = np.zeros(max(spec.source.workspace_bytes, 1), np.uint8)
+    consts = list(getattr(spec, "_const_ptrs", []))
+    env = {"np": np, "fb": ffi.from_buffer, "x": x, "empty_fn": empty_fn, "real_fn": real_fn,
+           "f": f, "call": spec.call, "args": (x,), "nthreads": nthreads}
+    premade, per_call_setup, per_call = [], [], []
+    for k, (ctype, name) in enumerate(params):
+        if "*" not in ctype:                            # e.g. int nthreads
+            premade.append("nthreads")
+            per_call.append("nthreads")
+            continue
+        ct = f"{base_type(ctype)}[]"
+        if re.fullmatch(r"in\d+", name):
+            env[f"P{k}"] = ffi.from_buffer(ct, x)
+            env[f"ct{k}"] = ct
+            premade.append(f"P{k}")
+            per_call_setup.append(f"p{k} = fb(ct{k}, x)")
+            per_call.append(f"p{k}")
+        elif re.fullmatch(r"out\d+", name):
+            j = int(name[3:])
+            o = outs_alloc[j]
+            env[f"P{k}"] = ffi.from_buffer(ct, o)
+            env.update({f"ct{k}": ct, f"shape{k}": o.shape, f"dt{k}": o.dtype})
+            premade.append(f"P{k}")
+            per_call_setup.append(f"o{k} = np.empty(shape{k}, dt{k})")
+            per_call.append(f"fb(ct{k}, o{k})")
+        elif name == "work":
+            env[f"P{k}"] = ffi.from_buffer(ct, work)
+            premade.append(f"P{k}")
+            per_call.append(f"P{k}")
+        else:                                           # a constant table: made once
+            env[f"P{k}"] = consts.pop(0)
+            premade.append(f"P{k}")
+            per_call.append(f"P{k}")
+    outs = tuple(np.empty(o.shape, o.dtype) for o in out_leaves)
+    env["outs"] = (outs[0], tuple(outs[1:]))
+    assert f(x, out=env["outs"]) is env["outs"]
+    env["trivial"] = lambda v: v
+
+    cases = [
+        ("a", "empty cffi call, pre-made pointers", f"empty_fn({', '.join(premade)})"),
+        ("a'", "symgrad's seed kernel, pre-made pointers", f"real_fn({', '.join(premade)})"),
+        ("b", "(a) + from_buffer(x) + np.empty/from_buffer per output",
+         "; ".join(per_call_setup + [f"empty_fn({', '.join(per_call)})"])),
+        ("c", "symgrad f(x) (value_and_grad)", "f(x)"),
+        ("c'", "symgrad spec.call((x,)), no dispatch", "call(args)"),
+        ("d", "symgrad f(x, out=outs)", "f(x, out=outs)"),
+        ("e", "trivial Python function call", "trivial(x)"),
+    ]
+    timers = {key: timeit.Timer(stmt, globals=env) for key, _, stmt in cases}
+    numbers = {}
+    for key, t in timers.items():                     # calls per sample: ~target seconds
+        n, dt = t.autorange()
+        numbers[key] = max(1, int(n * target / dt))
+    samples: dict = {key: [] for key in timers}
+    for r in range(rounds):
+        order = list(timers)[r % len(timers):] + list(timers)[:r % len(timers)]
+        for key in order:
+            samples[key].append(timers[key].timeit(numbers[key]) / numbers[key] * 1e6)
+    med = {k: statistics.median(v) for k, v in samples.items()}
+    low = {k: min(v) for k, v in samples.items()}
+
+    machine = platform.processor() or platform.machine()
+    lines = [(f"# symgrad call overhead vs the cffi floor ({machine}, Python "
+              f"{platform.python_version()}, NumPy {np.__version__}, cffi {cffi.__version__})"),
+             "",
+             "seed `mean(3*(x+2)**2)` value_and_grad, x float32 (2, 2); the entry point:",
+             "", f"    {cdef}", "",
+             (f"{rounds} rounds rotating over the cases, each sample ~{target * 1e3:.0f} ms of "
+              "calls; microseconds per call (median over the rounds, and the fastest round). "
+              "The overhead columns subtract (a) or (b) from the symgrad rows, median from "
+              "median and min from min."), "",
+             ("| case | what | median us | min us | above (a) median / min | "
+              "above (b) median / min |"),
+             "|---|---|---|---|---|---|"]
+
+    def above(key: str, ref: str) -> str:
+        if key[0] not in "cd":
+            return ""
+        return f"{med[key] - med[ref]:+.3f} / {low[key] - low[ref]:+.3f}"
+    for key, what, _ in cases:
+        lines.append(f"| ({key}) | {what} | {med[key]:.3f} | {low[key]:.3f} | "
+                     f"{above(key, 'a')} | {above(key, 'b')} |")
+    lines += ["", "Statements timed:", ""]
+    lines += [f"- ({key}) `{stmt}`" for key, _, stmt in cases]
+    kernel, dispatch = med["a'"] - med["a"], med["c"] - med["c'"]
+    lines += ["", (f"Medians: symgrad f(x) costs {med['c'] / med['a']:.1f}x the empty cffi call "
+                   f"and {med['c'] - med['b']:+.2f} us over the minimal NumPy wrapper (b). The "
+                   f"C kernel's own work (a' - a) is {kernel:+.3f} us; the dispatch in "
+                   f"CompiledFunction.__call__ (c - c') {dispatch:+.3f} us; out= (d - c) "
+                   f"{med['d'] - med['c']:+.3f} us.")]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rounds", type=int, default=41)
+    ap.add_argument("--target", type=float, default=0.02, help="seconds per sample")
+    a = ap.parse_args()
+    text = run(a.rounds, a.target)
+    OUT.mkdir(exist_ok=True)
+    (OUT / "overhead.md").write_text(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
