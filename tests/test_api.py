@@ -586,3 +586,48 @@ def test_run_takes_a_flat_out_list_and_checks_input_shapes():
         spec.run(leaves, outs[:2] + [np.empty(3, np.float32)])
     with pytest.raises(ValueError, match=r"argument w has shape \(2, 2\), expected \(3, 2\)"):
         spec.run([np.ones((2, 2), np.float32), *leaves[1:]])
+
+
+# ------------------------------------------------------------------ pooled large outputs
+
+def test_large_outputs_reuse_memory_once_dropped_and_never_while_held():
+    # (exact IEEE arithmetic only, so NumPy gives the very same bits)
+    f = sg.compile(lambda x: (x * x - 1, x * 2))
+    x = np.linspace(-1, 1, 50_000)          # 400 KB per output: pooled
+    a, b = f(x)
+    assert type(a) is np.ndarray and a.flags.writeable and a.flags.c_contiguous
+    addr = a.ctypes.data
+    kept = a
+    c, _ = f(x * 3)                         # `kept` is alive: a different block
+    assert c.ctypes.data != addr
+    addr_c = c.ctypes.data
+    np.testing.assert_array_equal(kept, x * x - 1)     # not overwritten by the second call
+    np.testing.assert_array_equal(c, (x * 3) * (x * 3) - 1)
+    del a, kept, b, c
+    d, _ = f(x)                             # a dropped block comes back
+    assert d.ctypes.data in (addr, addr_c)
+    np.testing.assert_array_equal(d, x * x - 1)
+
+
+def test_pooled_outputs_survive_views_and_are_safe_across_threads():
+    import threading
+    f = sg.compile(lambda x: x * x + 1)
+    x = np.linspace(-1, 1, 40_000)
+    view = f(x)[::2]                        # only a view of the result is kept
+    np.testing.assert_array_equal(view, (x * x + 1)[::2])
+    f(x * 0)                                # must not write into the viewed block
+    np.testing.assert_array_equal(view, (x * x + 1)[::2])
+    errors = []
+
+    def worker(k):
+        for i in range(30):
+            xs = x * (k + i)
+            out = f(xs)
+            if not np.array_equal(out, xs * xs + 1):
+                errors.append((k, i))
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
