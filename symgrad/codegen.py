@@ -10,15 +10,18 @@ the user's ``file.py:line`` and the op. It must not compile or load anything.
 from __future__ import annotations
 
 import functools
-import math
 import importlib.resources
+import math
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
 
+from .compiler import SCALAR_UNIT_FLAGS
 from .cprinter import c_expr, c_literal
+from .gcpause import pausing
 from .ir import Node
 from .lower import (IndexKernel, Literal, LoopKernel, MatmulKernel, Program, Scalar, ScalarStmt,
                     View)
@@ -39,6 +42,11 @@ class CSource:
     entry: str
     cdef: str
     workspace_bytes: int = 0     # temporaries, plus the spill slots of a split function
+    # The translation units the build compiles the text as: extra compiler flags for each
+    # (appended after the default ones). One unit: the whole text, as is. Several: unit k is
+    # the text compiled with -DSG_TU=k (see ``_assign_units``); ``compiler.text_units`` derives
+    # the same tuple from the text's markers.
+    units: tuple = ((),)
 
 
 @functools.lru_cache(maxsize=1)
@@ -53,7 +61,27 @@ def environment() -> jinja2.Environment:
         path = Path(__file__).resolve().parent.parent / "templates"
     return jinja2.Environment(loader=jinja2.FileSystemLoader(str(path)),
                               undefined=jinja2.StrictUndefined, trim_blocks=True,
-                              lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
+                              lstrip_blocks=True, keep_trailing_newline=True, autoescape=False,
+                              bytecode_cache=_template_bytecode_cache())
+
+
+def _template_bytecode_cache():
+    """Compiled templates kept next to the compiled modules: compiling the four templates from
+    source is ~40 ms of every fresh process's first call, more than the rest of a cache hit.
+    Jinja2 keys each entry on the template's source checksum; the directory is private (0700)
+    like the module cache, and none is used when caching is off or the directory is unusable."""
+    from . import config
+    if config.cache_disabled():
+        return None
+    directory = config.cache_dir() / "templates"
+    try:
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = directory.stat()
+        if st.st_uid != os.getuid() or st.st_mode & 0o022:
+            return None
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(str(directory))
 
 
 @functools.lru_cache(maxsize=4096)   # a large graph repeats a few source lines many times
@@ -156,7 +184,6 @@ class _Emitter:
         return a
 
     def stmt(self, node: Node, args: list) -> str:
-        op = get(node.op)
         # Functions and literals are printed in the operands' type (comparisons of floats
         # produce bools, but compare as floats).
         in_ctype = node.inputs[-1].dtype.ctype if node.inputs else node.dtype.ctype
@@ -164,24 +191,27 @@ class _Emitter:
             if node.dtype.name == "bool":
                 return f"({args[0]} != 0)"
             return f"({node.dtype.ctype})({args[0]})"
-        text = _template(op.name, in_ctype)
+        text = _template(node.op, in_ctype)
+        simple = _SIMPLE.fullmatch
         for i, a in enumerate(args):
-            text = text.replace(_PLACEHOLDER.format(i), a if _SIMPLE.fullmatch(a) else f"({a})")
+            text = text.replace(_placeholder(i), a if simple(a) else f"({a})")
         return text
 
     # -------------------------------------------------------------- scalar statements
     def scalar(self, k: ScalarStmt) -> str:
         """One line at function scope; the user's source line is shown when it changes."""
         node = k.node
-        text = self.stmt(node, [self.arg(a, []) for a in k.args])
+        text = self.stmt(node, [a.name if type(a) is Scalar else self.arg(a, [])
+                                for a in k.args])
         loc = self.program.locs.get(node)
-        lines = []
-        if loc is not None and (loc.file, loc.line, loc.note) != self._last_loc:
+        line = f"    const {node.dtype.ctype} {k.name} = {text};  /* "
+        if loc is None:
+            return f"{line}[{node.op}] */"
+        line = f"{line}{_where(loc.file, loc.line)} [{node.op}] */"
+        if (loc.file, loc.line, loc.note) != self._last_loc:
             self._last_loc = (loc.file, loc.line, loc.note)
-            lines.append(f"    /* {comment_text(f'{loc}: {loc.text}')} */")
-        where = f"{comment_text(f'{loc.file}:{loc.line}')} " if loc is not None else ""
-        lines.append(f"    const {node.dtype.ctype} {k.name} = {text};  /* {where}[{node.op}] */")
-        return "\n".join(lines)
+            return f"    /* {comment_text(f'{loc}: {loc.text}')} */\n{line}"
+        return line
 
     # -------------------------------------------------------------- loop kernels
     def loop(self, number: int, k: LoopKernel) -> str:
@@ -388,6 +418,17 @@ _PLACEHOLDER = "__sg_arg{}__"
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\[\]]*\])?")
 
 
+@functools.cache
+def _placeholder(i: int) -> str:
+    return _PLACEHOLDER.format(i)
+
+
+@functools.lru_cache(maxsize=4096)
+def _where(file: str, line: int) -> str:
+    """``file.py:line`` as a statement's trailing comment shows it."""
+    return comment_text(f"{file}:{line}")
+
+
 @functools.lru_cache(maxsize=None)
 def _template(op_name: str, ctype: str) -> str:
     """An op's C expression with placeholders for its operands, printed once per C type
@@ -447,8 +488,10 @@ class _Item:
     uses: set              # names of Scalars read here
     temps: set             # temporary Buffers touched
     weight: int            # statements, roughly: what the C compiler's time scales with
+    scalar: bool = False   # a function-scope ScalarStmt (no loop, no BLAS)
 
 
+@pausing
 def generate(program: Program, name: str, title: str = "",
              vector_math: bool = False) -> CSource:
     """Program -> C source for entry point ``sg_<name>``. With ``vector_math``, loops are
@@ -474,11 +517,12 @@ def generate(program: Program, name: str, title: str = "",
 
     items, uses_blas = [], False
     for i, k in enumerate(program.kernels):
-        temps = {b for b in _buffers_of(k) if b.role == "temp"}
-        if isinstance(k, ScalarStmt):
+        if type(k) is ScalarStmt:
+            temps = {a.buffer for a in k.args if type(a) is View and a.buffer.role == "temp"}
             items.append(_Item(em.scalar(k), [Scalar(k.name, k.node.dtype)],
-                               {a.name for a in k.args if isinstance(a, Scalar)}, temps, 1))
+                               {a.name for a in k.args if type(a) is Scalar}, temps, 1, True))
             continue
+        temps = {b for b in _buffers_of(k) if b.role == "temp"}
         em._last_loc = None
         if isinstance(k, LoopKernel):
             text = em.loop(i, k)
@@ -505,6 +549,7 @@ def generate(program: Program, name: str, title: str = "",
         params = [p.replace("*restrict ", "*") for p in params]
         for part in parts:
             part["temps"] = [t.replace("*restrict ", "*") for t in part["temps"]]
+    units = _assign_units(parts, entry)
     # Only loops are marked simd: the libm calls of function-scope statements need no
     # vector declaration (and scanning a large program's scalar text costs seconds).
     loops = "\n".join(it.text for it in items if it.weight > 1)
@@ -514,15 +559,50 @@ def generate(program: Program, name: str, title: str = "",
     text = em.env.get_template("module.c.j2").render(
         title=comment_text(title or entry), version=__version__,
         workspace_bytes=program.workspace_bytes + spill_bytes, uses_blas=uses_blas,
-        simd_decls=simd_decls, entry=entry, params=params, args=", ".join(args), parts=parts)
+        simd_decls=simd_decls, entry=entry, params=params, args=", ".join(args), parts=parts,
+        n_units=len(units), unit_flags=" ".join(SCALAR_UNIT_FLAGS),
+        extern=[p["name"] for p in parts if p["unit"]])
     cdef = f"int {entry}({', '.join(decls)});"
-    return CSource(text, entry, cdef, program.workspace_bytes + spill_bytes)
+    return CSource(text, entry, cdef, program.workspace_bytes + spill_bytes, units)
 
 
 # A function body above this many statements is split into parts: gcc's time on one huge
 # straight-line function grows much faster than linearly (measured: 22k scalar statements of an
 # unrolled RK4 adjoint, 10 s at -O1 in one function).
 PART_WEIGHT = 400
+
+# The parts that hold only function-scope scalar statements go into extra translation units,
+# which the build compiles in parallel and with ``compiler.SCALAR_UNIT_FLAGS`` (-O1: straight-line
+# scalar code runs no faster at -O3, which takes ~1.7x as long to compile it): one unit per
+# UNIT_PARTS parts' weight, at most MAX_UNITS.
+UNIT_PARTS = 8
+MAX_UNITS = 4
+
+
+def _assign_units(parts: list, entry: str) -> tuple:
+    """Give each part a translation unit (``part["unit"]``, None when the text is one unit)
+    and its C name; returns the units' extra flags (``CSource.units``).
+
+    Unit 0 holds the entry point and every part with a loop or a BLAS call (compiled with the
+    default flags, -O3); the scalar-only parts are spread in order over units 1..K. Each part
+    is wrapped in ``#if !defined(SG_TU) || SG_TU == k``, so that the text still compiles whole
+    without -DSG_TU; parts called from another unit are not ``static`` and are named after the
+    entry point (``-fvisibility=hidden`` keeps them out of the module's symbol table)."""
+    scalar = [p for p in parts if p["scalar"]] if len(parts) > 1 else []
+    weight = sum(p["weight"] for p in scalar)
+    k = min(MAX_UNITS, -(-weight // (UNIT_PARTS * PART_WEIGHT))) if scalar else 0
+    if not k:
+        for p in parts:
+            p["unit"], p["storage"] = None, "static "
+        return ((),)
+    for p in parts:
+        p["unit"], p["storage"] = 0, "static "
+    for i, p in enumerate(scalar):
+        p["unit"], p["storage"] = 1 + i * k // len(scalar), ""
+    for g, p in enumerate(parts):
+        p["name"] = f"{entry}_part{g}"
+        p["title"] += f", translation unit {p['unit']}"
+    return ((),) + (SCALAR_UNIT_FLAGS,) * k
 
 
 _VOID_PARAMS = "/*@void-params@*/"
@@ -588,7 +668,9 @@ def _split(items: list, spill_base: int) -> tuple[list, int]:
                 temp_lines = ["(void)nthreads;  /* no loop here is large enough for threads */"] \
                     + temp_lines
         parts.append({"name": f"part{g}", "title": f"part {g + 1} of {len(groups)}",
-                      "temps": temp_lines, "loads": loads, "kernels": [t for t, _ in kernels]})
+                      "temps": temp_lines, "loads": loads, "kernels": [t for t, _ in kernels],
+                      "scalar": all(item.scalar for item in group),
+                      "weight": sum(item.weight for item in group)})
     return parts, (offset - start) if crossing else 0
 
 

@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass, field, replace
 
 from .dtypes import DType
+from .gcpause import pausing
 from .ir import Graph, Node, consumers
 from .ops import get
 from .ops.registry import ELEMENTWISE, MOVEMENT, REDUCE
@@ -215,16 +216,25 @@ def _loop_space(node: Node):
     return None
 
 
+def _view_op_names(nodes: list) -> set:
+    """The names of the ops among ``nodes`` that ``_is_view_op`` holds for (asked once per op
+    rather than once per node)."""
+    return {op for op in {n.op for n in nodes} if get(op).kind == MOVEMENT or op == "unslice"}
+
+
 def _effective_consumers(nodes: list, users: dict, outputs: set) -> dict:
     """node -> [(consumer, reads_directly)], looking through views (movement ops): a consumer
     behind a view needs the node in memory; one that reads it directly may take a local."""
     eff: dict = {}
+    views = _view_op_names(nodes)
+    no_users = ()
     for n in reversed(nodes):
         if n.op in ("input", "const"):
             continue
         out = [(_OUTPUT, False)] if n in outputs else []
-        for c in dict.fromkeys(users.get(n, ())):
-            if _is_view_op(c):
+        readers = users.get(n, no_users)
+        for c in (dict.fromkeys(readers) if len(readers) > 1 else readers):
+            if c.op in views:
                 out.extend((cc, False) for cc, _ in eff.get(c, ()))
             else:
                 out.append((c, True))
@@ -236,15 +246,16 @@ def plan_fusion(nodes: list, users: dict, outputs: set):
     """Assign every kernel-producing node a slot. Returns (slots in execution order, the
     group of each loop node, the set of loop nodes that must be stored)."""
     eff = _effective_consumers(nodes, users, outputs)
+    views = _view_op_names(nodes)
     pos: dict = {}               # node -> its kernel's position
     group_of: dict = {}
     by_space: dict = {}
     slots: list = []             # (position, kind, payload)
     next_pos = 0
     for n in reversed(nodes):
-        kind = get(n.op).kind
-        if n.op in ("input", "const") or _is_view_op(n):
+        if n.op in ("input", "const") or n.op in views:
             continue
+        kind = get(n.op).kind
         space = _loop_space(n)
         if space is None:        # its own kernel (or a function-scope scalar statement)
             next_pos -= 1
@@ -480,8 +491,13 @@ class _Lowering:
         if op.kind == ELEMENTWISE:        # 0-d: one statement at function scope
             scalar = Scalar(f"s{self.n_scalars}", n.dtype)
             self.n_scalars += 1
-            self.kernels.append(ScalarStmt(n, scalar.name, [self.value(i) for i in n.inputs]))
-            self.storage[n] = scalar
+            storage = self.storage
+            args = []
+            for i in n.inputs:
+                s = storage.get(i)
+                args.append(self.value(i) if s is None else s)
+            self.kernels.append(ScalarStmt(n, scalar.name, args))
+            storage[n] = scalar
         elif n.op == "matmul":
             a, b = (self._gemm_operand(i) for i in n.inputs)
             self.storage[n] = out = self.new_buffer(n)
@@ -642,12 +658,17 @@ def plan_buffers(kernels: list) -> tuple[list, int]:
     C then declares them without ``restrict``: they are different pointers to one object)."""
     first: dict = {}
     last: dict = {}
+    touch: list = []           # the kernels that touch a temporary
     for i, k in enumerate(kernels):
+        if isinstance(k, ScalarStmt) and not any(isinstance(a, View) for a in k.args):
+            continue
         for view in _views(k):
             b = view.buffer
             if b.role == "temp":
                 first.setdefault(b, i)
                 last[b] = i
+                if not touch or touch[-1] != i:
+                    touch.append(i)
     placed: list = []          # (start byte, end byte, first kernel, last kernel)
     offsets: dict = {}
     for b in sorted(first, key=lambda b: (-b.size * b.dtype.itemsize, b.index)):
@@ -670,7 +691,9 @@ def plan_buffers(kernels: list) -> tuple[list, int]:
             shared.update((b, b2))
     total = max((e for _, e, _, _ in placed), default=0)
     new = {b: replace(b, offset=offsets[b], shared=b in shared) for b in offsets}
-    kernels = [_remap(k, lambda b: new.get(b, b)) for k in kernels]
+    kernels = list(kernels)
+    for i in touch:            # the others' buffers all stay as they are
+        kernels[i] = _remap(kernels[i], lambda b: new.get(b, b))
     return kernels, total
 
 
@@ -680,6 +703,7 @@ def _reduced_out(out: View, shape: tuple, axes: tuple) -> View:
     return View(out.buffer, out.offset, shape, strides)
 
 
+@pausing
 def lower(graph: Graph) -> Program:
     """Graph -> Program (see the module docstring)."""
     return _Lowering(graph).run()

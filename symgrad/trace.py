@@ -16,6 +16,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import dtypes, state
+from .gcpause import pausing
 from .ir import Graph, Node
 from .pytree import TreeDef, flatten
 from .tensor import Tensor, as_tensor
@@ -76,6 +77,7 @@ def param_names(fn: Callable, n: int) -> list[str]:
     return names
 
 
+@pausing   # a large trace allocates ~10^5 long-lived objects (see gcpause)
 def trace(fn: Callable, in_specs: list, rebuild: Callable, name: str) -> Traced:
     """Run ``fn`` on traced tensors.
 

@@ -389,3 +389,85 @@ def test_kernels_compile_as_strict_c99() -> None:
     sloppy = ADD_SRC.replace("long i;", "long i; int unused;")
     with pytest.raises(BuildError, match="unused"):
         build_module(sloppy, ADD_CDEF, opt_flags=STRICT)
+
+
+# --------------------------------------------------------------------------- translation units
+
+# Two translation units in one text, as codegen writes a split function: unit 1 defines a part
+# (not static: unit 0 calls it), unit 0 the entry point; without -DSG_TU it compiles whole.
+UNITS_SRC = textwrap.dedent(
+    """\
+    int sg_twice_part1(const double *a, double *o);
+
+    #if !defined(SG_TU) || SG_TU == 1
+    int sg_twice_part1(const double *a, double *o) { *o = *a * 2.0; return 0; }
+    #endif
+
+    #if !defined(SG_TU) || SG_TU == 0
+    int sg_twice(const double *a, double *o) { return sg_twice_part1(a, o); }
+    #endif
+    """
+)
+UNITS_CDEF = "int sg_twice(const double *a, double *o);"
+
+
+def call_twice(mod: compiler.BuiltModule, x: float) -> float:
+    a, o = mod.ffi.new("double *", x), mod.ffi.new("double *")
+    assert mod.lib.sg_twice(a, o) == 0
+    return o[0]
+
+
+def test_text_units_come_from_the_markers() -> None:
+    o1 = compiler.SCALAR_UNIT_FLAGS
+    assert compiler.text_units(ADD_SRC) == ((),)
+    assert compiler.text_units(UNITS_SRC) == ((), o1)
+    assert compiler.text_units("#if !defined(SG_TU) || SG_TU == 3\n") == ((), o1, o1, o1)
+    # only whole lines count
+    assert compiler.text_units("x #if !defined(SG_TU) || SG_TU == 3\n") == ((),)
+    assert compiler.text_units("#if !defined(SG_TU) || SG_TU == 3x\n") == ((),)
+
+
+def test_marked_text_builds_one_object_per_unit(cache_root: Path) -> None:
+    mod = build_module(UNITS_SRC, UNITS_CDEF, name_hint="twice")
+    assert call_twice(mod, 21.0) == 42.0
+    commands = json.loads((mod.path / "meta.json").read_text())["commands"]
+    assert sorted(commands) == ["kernel", "kernel1", "link", "wrapper"]
+    k0, k1 = commands["kernel"], commands["kernel1"]
+    assert "-DSG_TU=0" in k0 and k0[-1] == "kernel0.o" and "-O1" not in k0
+    assert "-DSG_TU=1" in k1 and k1[-1] == "kernel1.o"
+    assert k1.index("-O1") > k1.index("-O3")  # appended after the defaults: it wins
+    assert "kernel0.o" in commands["link"] and "kernel1.o" in commands["link"]
+    assert not list(mod.path.glob("*.o"))
+    # The part is not static, yet stays out of the module's dynamic symbol table.
+    so = ctypes.CDLL(str(next(mod.path.glob("*" + cache.extension_suffix()))))
+    assert not hasattr(so, "sg_twice_part1") and not hasattr(so, "sg_twice")
+
+
+def test_units_argument_overrides_the_markers() -> None:
+    derived = compiler.module_key(UNITS_SRC, UNITS_CDEF)
+    assert compiler.module_key(UNITS_SRC, UNITS_CDEF, units=compiler.text_units(UNITS_SRC)) \
+        == derived
+    whole = compiler.module_key(UNITS_SRC, UNITS_CDEF, units=[()])
+    assert whole != derived   # the commands are part of the key
+    # One unit, as before units existed: the key of an unmarked text does not change.
+    assert compiler.module_key(ADD_SRC, ADD_CDEF, units=[()]) == \
+        compiler.module_key(ADD_SRC, ADD_CDEF)
+    mod = build_module(UNITS_SRC, UNITS_CDEF, units=[()])
+    assert mod.key == whole and call_twice(mod, 1.5) == 3.0
+    commands = json.loads((mod.path / "meta.json").read_text())["commands"]
+    assert "kernel1" not in commands and commands["kernel"][-1] == "kernel.o"
+    assert not any(a.startswith("-DSG_TU") for a in commands["kernel"])
+    with pytest.raises(ValueError, match="at least one"):
+        compiler.module_key(UNITS_SRC, UNITS_CDEF, units=[])
+
+
+def test_error_in_one_unit_raises_build_error_naming_the_source() -> None:
+    bad = UNITS_SRC.replace("*o = *a * 2.0;", "*o = *a * 2.0")
+    with pytest.raises(BuildError) as info:
+        build_module(bad, UNITS_CDEF)
+    err = info.value
+    assert err.command is not None and "-DSG_TU=1" in err.command
+    assert "error" in err.stderr and "kernel.c" in err.stderr
+    assert err.source_path is not None and err.source_path.name == "kernel.c"
+    assert err.source_path.read_text() == bad and str(err.source_path) in str(err)
+    assert not cache.entry_dir(compiler.module_key(bad, UNITS_CDEF)).exists()

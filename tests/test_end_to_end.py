@@ -94,6 +94,162 @@ def test_split_program_matches_unsplit(monkeypatch):
     monkeypatch.setattr(codegen, "PART_WEIGHT", 3)
     f = sg.value_and_grad(loss)
     split = f(*args)
-    assert f.c_source.count("static int part") > 10
+    assert f.c_source.count("\n/* part ") > 10
+    # the loops' parts stay in unit 0 (static); the scalar-only ones go to another unit
+    assert f.c_source.count("static int sg_value_and_grad_loss_part") > 10
+    assert "#if !defined(SG_TU) || SG_TU == 1\n" in f.c_source
     np.testing.assert_allclose(split[0], whole[0], rtol=1e-12)
     np.testing.assert_allclose(split[1], whole[1], rtol=1e-12)
+
+
+# ------------------------------------------------------------------ translation units
+
+def _pendulum(steps):
+    """An unrolled RK4 of a damped pendulum (benchmarks/problems/ode.py, fewer steps): a
+    program of function-scope scalar statements only, with a 4-vector input."""
+    def ode(p):
+        th, om, k, c = p[0], p[1], p[2], p[3]
+        h = 0.01
+        for _ in range(steps):
+            k1t, k1o = om, -k * sg.sin(th) - c * om
+            t2, o2 = th + h / 2 * k1t, om + h / 2 * k1o
+            k2t, k2o = o2, -k * sg.sin(t2) - c * o2
+            t3, o3 = th + h / 2 * k2t, om + h / 2 * k2o
+            k3t, k3o = o3, -k * sg.sin(t3) - c * o3
+            t4, o4 = th + h * k3t, om + h * k3o
+            k4t, k4o = o4, -k * sg.sin(t4) - c * o4
+            th = th + h / 6 * (k1t + 2 * k2t + 2 * k3t + k4t)
+            om = om + h / 6 * (k1o + 2 * k2o + 2 * k3o + k4o)
+        return th * th + om * om
+    return ode
+
+
+P0 = np.array([1.0, 0.5, 9.81, 0.3])
+
+
+def _force_units(monkeypatch):
+    """Small parts, one unit per two parts' weight: the 12-step pendulum gets 4 scalar units."""
+    from symgrad import codegen
+    monkeypatch.setattr(codegen, "PART_WEIGHT", 40)
+    monkeypatch.setattr(codegen, "UNIT_PARTS", 2)
+
+
+def test_scalar_parts_compile_as_parallel_units_and_match_unsplit(monkeypatch):
+    import json
+
+    from symgrad import codegen, compiler
+    from symgrad.interpret import interpret
+
+    monkeypatch.setattr(codegen, "PART_WEIGHT", 10**6)     # one function
+    whole_f = sg.value_and_grad(_pendulum(12))
+    whole = whole_f(P0)
+    assert "SG_TU" not in whole_f.c_source
+    assert whole_f._last_spec.source.units == ((),)
+
+    _force_units(monkeypatch)
+    f = sg.value_and_grad(_pendulum(12))
+    split = f(P0)
+    spec = f._last_spec
+    text, units = spec.source.text, spec.source.units
+    assert units == ((),) + (compiler.SCALAR_UNIT_FLAGS,) * 4
+    assert compiler.text_units(text) == units     # what build_module derives by default
+    for k in range(5):
+        assert f"#if !defined(SG_TU) || SG_TU == {k}\n" in text
+    assert text.count("#if !defined(SG_TU)") == text.count("#endif") == text.count("/* part ") + 1
+    # the build compiled one object per unit, unit k with -DSG_TU=k, scalar units at -O1
+    meta = json.loads((spec.module.path / "meta.json").read_text())
+    cmds = meta["commands"]
+    assert sorted(cmds) == ["kernel", "kernel1", "kernel2", "kernel3", "kernel4", "link",
+                            "wrapper"]
+    assert "-DSG_TU=0" in cmds["kernel"] and "-O1" not in cmds["kernel"]
+    for k in range(1, 5):
+        cmd = cmds[f"kernel{k}"]
+        assert f"-DSG_TU={k}" in cmd and cmd[-1] == f"kernel{k}.o"
+        assert cmd.index("-O1") > cmd.index("-O3")   # the last -O wins
+    assert [a for a in cmds["link"] if a.endswith(".o")] == \
+        [f"kernel{k}.o" for k in range(5)] + ["wrapper.o"]
+    assert not list(spec.module.path.glob("*.o"))
+    np.testing.assert_array_equal(split[0], whole[0])
+    np.testing.assert_array_equal(split[1], whole[1])
+    want = interpret(spec.traced.graph, [P0])
+    np.testing.assert_allclose(split[0], want[0], rtol=1e-12)
+    np.testing.assert_allclose(split[1], want[1], rtol=1e-12)
+
+
+def _call_shared_object(so_path, spec, p):
+    """Call the entry point of a kernel built by hand (ctypes): (value, gradient)."""
+    import ctypes
+    lib = ctypes.CDLL(str(so_path))
+    fn = getattr(lib, spec.source.entry)
+    fn.restype = ctypes.c_int
+    p = np.ascontiguousarray(p, dtype=np.float64)
+    outs = [np.zeros(b.size) for b in spec.program.outputs]
+    consts = [np.ascontiguousarray(v, dtype=np.float64) for _, v in spec.program.consts]
+    work = np.zeros(max(spec.source.workspace_bytes, 1), dtype=np.uint8)
+    ptrs = [a.ctypes.data_as(ctypes.c_void_p) for a in [p, *consts, *outs, work]]
+    assert fn(*ptrs, ctypes.c_int(1)) == 0
+    return outs
+
+
+STRICT_C = ["-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-fopenmp-simd", "-fPIC",
+            "-O1"]
+
+
+def test_unit_split_c_compiles_whole_and_by_unit_with_warnings_as_errors(monkeypatch, tmp_path):
+    """The text is still one C file a user can copy: without -DSG_TU it compiles whole; with
+    -DSG_TU=k each unit compiles alone (no unused static, no missing prototype) and the
+    objects link. Both give the compiled function's results."""
+    import shutil
+    import subprocess
+    cc = shutil.which("gcc") or shutil.which("cc")
+    _force_units(monkeypatch)
+    f = sg.value_and_grad(_pendulum(12))
+    value, grad = f(P0)
+    spec = f._last_spec
+    src = tmp_path / "kernel.c"
+    src.write_text(spec.source.text)
+    subprocess.run([cc, *STRICT_C, "-shared", str(src), "-o", str(tmp_path / "whole.so"),
+                    "-lm"], check=True)
+    objects = []
+    for k in range(len(spec.source.units)):
+        obj = tmp_path / f"kernel{k}.o"
+        subprocess.run([cc, *STRICT_C, f"-DSG_TU={k}", "-c", str(src), "-o", str(obj)],
+                       check=True)
+        objects.append(str(obj))
+    subprocess.run([cc, "-shared", *objects, "-o", str(tmp_path / "units.so"), "-lm"],
+                   check=True)
+    for so in ("whole.so", "units.so"):
+        out = _call_shared_object(tmp_path / so, spec, P0)
+        np.testing.assert_array_equal(out[0].reshape(()), value)
+        np.testing.assert_array_equal(out[1], grad)
+
+
+def test_unit_split_c_is_deterministic(monkeypatch):
+    """Same graph, same bytes: twice in one process, and in fresh interpreters with other
+    string-hash seeds."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    _force_units(monkeypatch)
+    texts = set()
+    for _ in range(2):
+        f = sg.value_and_grad(_pendulum(12))
+        f(P0)
+        texts.add(f.c_source)
+    assert len(texts) == 1 and "SG_TU == 4" in next(iter(texts))
+    repo = Path(__file__).resolve().parents[1]
+    code = (
+        "import sys, numpy as np, symgrad as sg\n"
+        "from symgrad import codegen\n"
+        "sys.path.insert(0, sys.argv[1])\n"
+        "from test_end_to_end import _pendulum, P0\n"
+        "codegen.PART_WEIGHT, codegen.UNIT_PARTS = 40, 2\n"
+        "print(sg.inspect(sg.value_and_grad(_pendulum(12)), P0, print_=False).c_source)\n"
+    )
+    for seed in ("0", "12345"):
+        env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=str(repo))
+        out = subprocess.run([sys.executable, "-c", code, str(repo / "tests")], env=env,
+                             capture_output=True, text=True, check=True).stdout
+        texts.add(out[:-1])    # print's newline
+    assert len(texts) == 1

@@ -8,6 +8,7 @@ happens in every rebuild (graphs are rebuilt from their outputs).
 
 from __future__ import annotations
 
+from ..gcpause import pausing
 from ..ir import Graph
 from .fast_math import fast_math
 from .fold_constants import fold_constants
@@ -17,6 +18,7 @@ PIPELINE = [fold_constants, simplify, fold_constants]
 FAST_MATH_PIPELINE = [fold_constants, simplify, fast_math, fold_constants, simplify]
 
 
+@pausing
 def run_pipeline(graph: Graph, passes=None, on_change=None) -> Graph:
     """Run the passes in order; ``on_change(name, before, after)`` sees each one that changed."""
     for p in PIPELINE if passes is None else passes:

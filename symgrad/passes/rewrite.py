@@ -16,21 +16,27 @@ from ..ir import Graph, Node
 def rebuild(graph: Graph, fn: Callable[[Node], Node]) -> Graph:
     new: dict[Node, Node] = {}
     locs = dict(graph.locs)
+    loc_of, set_loc = graph.locs.get, locs.setdefault
     for node in graph.nodes():
         if node.op == "input":
             new[node] = node
             continue
-        inputs = tuple(new[i] for i in node.inputs)
-        rebuilt = node if inputs == node.inputs else Node(node.op, node.attrs, inputs,
-                                                          node.dtype, node.shape)
+        rebuilt = node
+        if node.inputs:
+            inputs = tuple([new[i] for i in node.inputs])
+            if inputs != node.inputs:
+                rebuilt = Node(node.op, node.attrs, inputs, node.dtype, node.shape)
         out = fn(rebuilt)
-        loc = graph.locs.get(node)
+        loc = loc_of(node)
         if loc is not None:
-            locs.setdefault(rebuilt, loc)
-            locs.setdefault(out, loc)
+            if rebuilt is not node:     # ``node`` itself is in ``locs`` already
+                set_loc(rebuilt, loc)
+            set_loc(out, loc)
         new[node] = out
-    outputs = tuple(new[o] for o in graph.outputs)
-    return Graph(graph.inputs, outputs, locs)
+    outputs = tuple([new[o] for o in graph.outputs])
+    after = Graph(graph.inputs, outputs, locs)
+    after.adopt_order(graph)
+    return after
 
 
 def fixpoint(graph: Graph, fn: Callable[[Node], Node], limit: int = 8) -> Graph:
