@@ -170,6 +170,8 @@ def compiler_identity(command: list[str] | None = None) -> str:
     argv = tuple(command if command is not None else find_compiler())
     ident = _identities.get(argv)
     if ident is None:
+        ident = _toolchain_facts(argv).get("identity")
+    if ident is None:
         try:
             out = subprocess.run(
                 [*argv, "--version"], capture_output=True, text=True, timeout=60, check=False
@@ -180,8 +182,71 @@ def compiler_identity(command: list[str] | None = None) -> str:
             ) from exc
         first = next((ln.strip() for ln in out.splitlines() if ln.strip()), "unknown version")
         ident = f"{' '.join(argv)} | {first}"
-        _identities[argv] = ident
+        _remember_toolchain_fact(argv, "identity", ident)
+    _identities[argv] = ident
     return ident
+
+
+# Facts about the compiler (its --version line, whether libmvec is there) cost a subprocess
+# each, ~5-10 ms of every fresh process's first call; they are kept in the private cache dir,
+# keyed by the compiler's command and its executable's path, size and modification time (an
+# upgraded compiler is a new key).
+
+def _toolchain_key(argv: tuple) -> str | None:
+    try:
+        exe = shutil.which(argv[0]) or argv[0]
+        real = os.path.realpath(exe)
+        st = os.stat(real)
+    except OSError:
+        return None
+    return f"{' '.join(argv)}|{real}|{st.st_size}|{st.st_mtime_ns}"
+
+
+def _toolchain_file() -> Path | None:
+    if config.cache_disabled():
+        return None
+    root = config.cache_dir()
+    try:
+        st = root.stat()
+    except OSError:
+        return None
+    if st.st_uid != os.getuid() or st.st_mode & 0o022:
+        return None   # only a private cache dir is trusted
+    return root / "toolchain.json"
+
+
+def _toolchain_facts(argv: tuple) -> dict:
+    path, key = _toolchain_file(), _toolchain_key(argv)
+    if path is None or key is None:
+        return {}
+    try:
+        import json
+        data = json.loads(path.read_text())
+        facts = data.get(key, {})
+        return facts if isinstance(facts, dict) else {}
+    except (OSError, ValueError, AttributeError):
+        return {}
+
+
+def _remember_toolchain_fact(argv: tuple, name: str, value) -> None:
+    path, key = _toolchain_file(), _toolchain_key(argv)
+    if path is None or key is None:
+        return
+    import json
+    try:
+        try:
+            data = json.loads(path.read_text())
+            if not isinstance(data, dict):
+                data = {}
+        except (OSError, ValueError):
+            data = {}
+        data.setdefault(key, {})[name] = value
+        tmp = path.with_name(f".toolchain.{os.getpid()}.{threading.get_ident()}.tmp")
+        tmp.write_text(json.dumps(data, indent=1, sort_keys=True))
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except OSError:
+        pass
 
 
 # ---------------------------------------------------------------------------------- build plan
@@ -218,11 +283,18 @@ def has_vector_math() -> bool:
     if config.vector_math_disabled():
         return False
     try:
-        out = subprocess.run([*find_compiler(), "-print-file-name=libmvec.so"],
-                             capture_output=True, text=True, timeout=30).stdout.strip()
-    except (OSError, subprocess.SubprocessError, CompilerNotFoundError):
+        argv = tuple(find_compiler())
+    except CompilerNotFoundError:
         return False
-    return os.path.isabs(out) and os.path.exists(out)
+    path = _toolchain_facts(argv).get("libmvec")
+    if path is None:
+        try:
+            path = subprocess.run([*argv, "-print-file-name=libmvec.so"],
+                                  capture_output=True, text=True, timeout=30).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return False
+        _remember_toolchain_fact(argv, "libmvec", path)
+    return isinstance(path, str) and os.path.isabs(path) and os.path.exists(path)
 
 
 def _mvec_link_flags(c_source: str) -> list[str]:

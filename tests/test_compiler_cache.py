@@ -471,3 +471,29 @@ def test_error_in_one_unit_raises_build_error_naming_the_source() -> None:
     assert err.source_path is not None and err.source_path.name == "kernel.c"
     assert err.source_path.read_text() == bad and str(err.source_path) in str(err)
     assert not cache.entry_dir(compiler.module_key(bad, UNITS_CDEF)).exists()
+
+
+def test_toolchain_facts_are_probed_once_and_kept_in_the_private_cache(
+        cache_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache_root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(cache_root, 0o700)
+    argv = tuple(compiler.find_compiler())
+    monkeypatch.setattr(compiler, "_identities", {})
+    ident = compiler.compiler_identity(list(argv))
+    facts = json.loads((cache_root / "toolchain.json").read_text())
+    assert [f["identity"] for f in facts.values()] == [ident]
+    assert stat.S_IMODE((cache_root / "toolchain.json").stat().st_mode) == 0o600
+
+    # A fresh process (no in-memory entry) needs no subprocess: the file answers.
+    def no_subprocess(*a, **k):
+        raise AssertionError("probed the compiler again")
+    monkeypatch.setattr(compiler, "_identities", {})
+    monkeypatch.setattr(compiler.subprocess, "run", no_subprocess)
+    assert compiler.compiler_identity(list(argv)) == ident
+
+    # A cache dir others may write to is not trusted: probe again.
+    os.chmod(cache_root, 0o777)
+    monkeypatch.setattr(compiler, "_identities", {})
+    with pytest.raises(AssertionError, match="probed the compiler again"):
+        compiler.compiler_identity(list(argv))
+    os.chmod(cache_root, 0o700)

@@ -303,3 +303,16 @@ def test_temporaries_reuse_workspace_bytes_once_dead():
 def _kernel_views(k):
     from symgrad.lower import _views
     return _views(k)
+
+
+def test_programs_that_call_blas_leave_the_threads_to_blas():
+    # OpenMP threads spinning after a parallel loop starve OpenBLAS's own pool.
+    f = sg.value_and_grad(lambda w, x: sg.sum(sg.tanh(x @ w) * sg.sin(x @ w)))
+    w, x = RNG.uniform(-1, 1, (64, 512)), RNG.uniform(-1, 1, (512, 64))
+    value, g = f(w, x)
+    assert "scipy_cblas_dgemm" in f.c_source
+    assert "omp parallel" not in f.c_source
+    h = x @ w
+    np.testing.assert_allclose(value, np.sum(np.tanh(h) * np.sin(h)), rtol=1e-12)
+    dh = (1 - np.tanh(h) ** 2) * np.sin(h) + np.tanh(h) * np.cos(h)
+    np.testing.assert_allclose(g, x.T @ dh, rtol=1e-10, atol=1e-10)
