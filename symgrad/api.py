@@ -131,19 +131,19 @@ class CompiledFunction:
         (or lists it in ``static_argnames``), ``out=`` is passed to ``fn`` as any other argument.
         """
         if not kwargs:
-            # Fast path: positional NumPy arrays and Python numbers only, seen before.
+            # Fast path: positional NumPy arrays and Python numbers only, seen before. (The
+            # key is ``_fast_key(args)``, written out here: this is the hot path.)
             spec = self._fast.get(tuple([(a.shape, a.dtype) if type(a) is np.ndarray
                                          else type(a) for a in args]))
             if spec is not None:
                 self._last_spec = spec
                 return spec.call(args)
-        elif "out" in kwargs and (self._out_keyword or self._out_is_ours()):
+        elif "out" in kwargs and self._out_is_ours():
             out = kwargs.pop("out")
             if out is None:       # NumPy's convention: out=None allocates the results
                 return self(*args, **kwargs)
             if not kwargs:        # the same fast path, writing into ``out``
-                spec = self._fast.get(tuple([(a.shape, a.dtype) if type(a) is np.ndarray
-                                             else type(a) for a in args]))
+                spec = self._fast.get(_fast_key(args))
                 if spec is not None:
                     self._last_spec = spec
                     return spec.call_into(args, out)
@@ -160,8 +160,7 @@ class CompiledFunction:
         spec, leaves = self.specialize(*args, **kwargs)
         if not kwargs and not self.static_argnums and all(
                 type(a) is np.ndarray or type(a) in (float, int, bool) for a in args):
-            self._fast[tuple([(a.shape, a.dtype) if type(a) is np.ndarray else type(a)
-                              for a in args])] = spec
+            self._fast[_fast_key(args)] = spec
         return spec, [v._value if isinstance(v, Tensor) else v for v in leaves]
 
     # Whether ``out=`` is symgrad's (decided at the first call that passes it): only when the
@@ -194,6 +193,12 @@ class CompiledFunction:
 
     def __repr__(self) -> str:
         return f"<symgrad.CompiledFunction {self.name} ({len(self._specs)} specializations)>"
+
+
+def _fast_key(args: tuple) -> tuple:
+    """The fast-path signature of positional arguments: (shape, dtype) of each ndarray, the
+    type of anything else."""
+    return tuple([(a.shape, a.dtype) if type(a) is np.ndarray else type(a) for a in args])
 
 
 def _has_keyword_parameter(fn: Callable, name: str) -> bool:

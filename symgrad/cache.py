@@ -141,6 +141,25 @@ def ensure_root() -> Path:
     return path
 
 
+def private_dir(name: str = "") -> Path | None:
+    """The cache root (or its subdirectory ``name``, created 0700) if it may be trusted with
+    data this process will load: caching is on, and the directory is ours and writable by
+    nobody else. None otherwise (the caller then works without it)."""
+    if config.cache_disabled():
+        return None
+    try:
+        path = ensure_root()
+        if name:
+            path = path / name
+            path.mkdir(mode=0o700, exist_ok=True)
+        st = path.stat()
+    except OSError:
+        return None
+    if st.st_uid != os.getuid() or st.st_mode & 0o022:
+        return None
+    return path
+
+
 def shard_dir(key: str) -> Path:
     return root() / key[:2]
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import math
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,8 +22,7 @@ from .compiler import SCALAR_UNIT_FLAGS
 from .cprinter import c_expr, c_literal
 from .gcpause import pausing
 from .ir import Node
-from .lower import (IndexKernel, Literal, LoopKernel, MatmulKernel, Program, Scalar, ScalarStmt,
-                    View)
+from .lower import IndexKernel, Literal, LoopKernel, MatmulKernel, Program, Scalar, ScalarStmt, View
 from .ops import get
 
 # Below this many multiply-adds a plain loop beats the BLAS call's fixed cost.
@@ -70,16 +68,9 @@ def _template_bytecode_cache():
     source is ~40 ms of every fresh process's first call, more than the rest of a cache hit.
     Jinja2 keys each entry on the template's source checksum; the directory is private (0700)
     like the module cache, and none is used when caching is off or the directory is unusable."""
-    from . import config
-    if config.cache_disabled():
-        return None
-    directory = config.cache_dir() / "templates"
-    try:
-        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        st = directory.stat()
-        if st.st_uid != os.getuid() or st.st_mode & 0o022:
-            return None
-    except OSError:
+    from .cache import private_dir
+    directory = private_dir("templates")
+    if directory is None:
         return None
     return jinja2.FileSystemBytecodeCache(str(directory))
 
@@ -281,33 +272,34 @@ class _Emitter:
                 body.append(f"{out_ix} = {combine.format(a=out_ix, v=value)};")
         all_sums = all(op == "sum" for _, op in accs)
         acc_names = ",".join(a for a, _ in accs)
-        if self.vector_math and loop_specs:
-            # The innermost loop has no loop-carried dependence except sums' accumulators
-            # (reordered into SIMD lanes: a different, not a less accurate, summation order).
-            innermost_reduced = bool(dims) and dims[-1][2]
-            if not innermost_reduced:
-                loop_specs[-1]["pragma"] = "#pragma omp simd"
+        # `omp simd` on the innermost loop (clause text, or None): it has no loop-carried
+        # dependence except sums' accumulators (reordered into SIMD lanes: a different, not a
+        # less accurate, summation order).
+        simd = None
+        if self.vector_math and dims:
+            if not dims[-1][2]:
+                simd = ""
             elif inner_reduce and all_sums:
-                loop_specs[-1]["pragma"] = f"#pragma omp simd reduction(+:{acc_names})"
+                simd = f" reduction(+:{acc_names})"
+        if simd is not None:
+            loop_specs[-1]["pragma"] = f"#pragma omp simd{simd}"
         work = math.prod(k.shape) * (1 + len(k.body))
-        if self.parallel and loop_specs and work >= PARALLEL_MIN_WORK:
+        if self.parallel and dims and work >= PARALLEL_MIN_WORK:
             # Threads split the outermost loop statically (same thread count, same result):
             # legal when each iteration owns its outputs, or when the loop reduces into sum
             # accumulators (each thread sums its block, the blocks are added in order).
-            outer_reduced = dims[0][2]
-            clause = None
-            if not outer_reduced:
-                clause = ""
+            par = None
+            if not dims[0][2]:
+                par = ""
             elif inner_reduce and n_kept == 0 and all_sums:
-                clause = f" reduction(+:{acc_names})"
-            if clause is not None:
-                simd = loop_specs[0]["pragma"]
-                head = "#pragma omp parallel for simd" if simd else "#pragma omp parallel for"
-                if simd and "reduction" in simd:
-                    clause = ""  # the simd pragma's reduction clause covers both
-                tail = simd.split("omp simd", 1)[1] if simd else ""
-                loop_specs[0]["pragma"] = (f"{head}{tail}{clause} schedule(static) "
-                                           f"num_threads(nthreads) if(nthreads > 1)")
+                par = f" reduction(+:{acc_names})"
+            if par is not None:
+                tail = " schedule(static) num_threads(nthreads) if(nthreads > 1)"
+                if len(loop_specs) == 1 and simd is not None:
+                    # one loop, both at once: one reduction clause covers threads and lanes
+                    loop_specs[0]["pragma"] = f"#pragma omp parallel for simd{simd or par}{tail}"
+                else:
+                    loop_specs[0]["pragma"] = f"#pragma omp parallel for{par}{tail}"
         comments = []
         written = ", ".join(st.out.buffer.name for st in k.stores)
         if reduces:

@@ -32,9 +32,10 @@ from __future__ import annotations
 import atexit
 import dataclasses
 import functools
-import os
 import importlib.machinery
 import importlib.util
+import json
+import os
 import re
 import shlex
 import shutil
@@ -203,16 +204,8 @@ def _toolchain_key(argv: tuple) -> str | None:
 
 
 def _toolchain_file() -> Path | None:
-    if config.cache_disabled():
-        return None
-    root = config.cache_dir()
-    try:
-        st = root.stat()
-    except OSError:
-        return None
-    if st.st_uid != os.getuid() or st.st_mode & 0o022:
-        return None   # only a private cache dir is trusted
-    return root / "toolchain.json"
+    root = cache.private_dir()   # only a private cache dir is trusted
+    return None if root is None else root / "toolchain.json"
 
 
 def _toolchain_facts(argv: tuple) -> dict:
@@ -220,7 +213,6 @@ def _toolchain_facts(argv: tuple) -> dict:
     if path is None or key is None:
         return {}
     try:
-        import json
         data = json.loads(path.read_text())
         facts = data.get(key, {})
         return facts if isinstance(facts, dict) else {}
@@ -232,7 +224,6 @@ def _remember_toolchain_fact(argv: tuple, name: str, value) -> None:
     path, key = _toolchain_file(), _toolchain_key(argv)
     if path is None or key is None:
         return
-    import json
     try:
         try:
             data = json.loads(path.read_text())

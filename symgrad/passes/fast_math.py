@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ir import Graph, Node
-from .rewrite import fixpoint
+from .rewrite import first_rule, fixpoint
 from .simplify import scalar_const
 
 
@@ -67,34 +67,31 @@ def add_zero(n):
             return split[0]
 
 
+def _reassociate(n, op: str, combine):
+    """(x op c1) op c2 -> x op (c1 op c2) for scalar constants, c1 op c2 folded in the dtype."""
+    if n.op == op and n.dtype.is_floating:
+        outer = _split_const(n)
+        if outer is not None and outer[0].op == op:
+            inner = _split_const(outer[0])
+            if inner is not None and inner[0].shape == n.shape:
+                with np.errstate(all="ignore"):
+                    c = combine(np.asarray(inner[1], n.dtype.np),
+                                np.asarray(outer[1], n.dtype.np)).item()
+                return Node(op, (), (inner[0], _scalar(c, n)), n.dtype, n.shape)
+
+
 def reassociate_mul(n):
     """(x * c1) * c2 -> x * (c1 * c2) for scalar constants, c1 * c2 folded in the dtype.
     Changes values: one rounding instead of two, and x * c1 may overflow or underflow where
     x * (c1 * c2) does not (or c1 * c2 itself may overflow or underflow)."""
-    if n.op == "mul" and n.dtype.is_floating:
-        outer = _split_const(n)
-        if outer is not None and outer[0].op == "mul":
-            inner = _split_const(outer[0])
-            if inner is not None and inner[0].shape == n.shape:
-                with np.errstate(all="ignore"):
-                    c = np.multiply(np.asarray(inner[1], n.dtype.np),
-                                    np.asarray(outer[1], n.dtype.np)).item()
-                return Node("mul", (), (inner[0], _scalar(c, n)), n.dtype, n.shape)
+    return _reassociate(n, "mul", np.multiply)
 
 
 def reassociate_add(n):
     """(x + c1) + c2 -> x + (c1 + c2) for scalar constants, c1 + c2 folded in the dtype.
     Changes values: one rounding instead of two, and cancellation: (x + 1e20) + -1e20 is 0
     for x = 1, the rewrite gives 1."""
-    if n.op == "add" and n.dtype.is_floating:
-        outer = _split_const(n)
-        if outer is not None and outer[0].op == "add":
-            inner = _split_const(outer[0])
-            if inner is not None and inner[0].shape == n.shape:
-                with np.errstate(all="ignore"):
-                    c = np.add(np.asarray(inner[1], n.dtype.np),
-                               np.asarray(outer[1], n.dtype.np)).item()
-                return Node("add", (), (inner[0], _scalar(c, n)), n.dtype, n.shape)
+    return _reassociate(n, "add", np.add)
 
 
 def div_by_const(n):
@@ -113,13 +110,7 @@ def div_by_const(n):
 
 RULES = (log_of_exp, exp_of_log, add_zero, reassociate_mul, reassociate_add, div_by_const)
 
-
-def _apply_rules(node: Node) -> Node:
-    for rule in RULES:
-        out = rule(node)
-        if out is not None:
-            return out
-    return node
+_apply_rules = first_rule(RULES)
 
 
 def fast_math(graph: Graph) -> Graph:

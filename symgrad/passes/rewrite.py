@@ -39,6 +39,17 @@ def rebuild(graph: Graph, fn: Callable[[Node], Node]) -> Graph:
     return after
 
 
+def first_rule(rules) -> Callable[[Node], Node]:
+    """A node function from a table of rules (node -> node or None): the first that applies."""
+    def apply(node: Node) -> Node:
+        for rule in rules:
+            out = rule(node)
+            if out is not None:
+                return out
+        return node
+    return apply
+
+
 def fixpoint(graph: Graph, fn: Callable[[Node], Node], limit: int = 8) -> Graph:
     """Apply ``rebuild`` until nothing changes (bounded: rules must not cycle)."""
     for _ in range(limit):

@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from ..ir import Graph, Node
-from .rewrite import fixpoint
+from .rewrite import first_rule, fixpoint
 
 
 def scalar_const(node: Node) -> Node | None:
@@ -178,13 +178,7 @@ RULES = (mul_by_one, div_by_one, sub_zero, mul_by_minus_one, double_negation, po
          identity_movement, reshape_chain, permute_chain, sum_of_broadcast,
          where_same_branches, where_constant_condition)
 
-
-def _apply_rules(node: Node) -> Node:
-    for rule in RULES:
-        out = rule(node)
-        if out is not None:
-            return out
-    return node
+_apply_rules = first_rule(RULES)
 
 
 def simplify(graph: Graph) -> Graph:
