@@ -4,7 +4,8 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench bench-quick bench-matmul bench-overhead check-cc clean venv
+.PHONY: demo test fuzz bench bench-quick bench-matmul bench-overhead bench-threads bench-memory \
+        check-cc clean venv
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +56,15 @@ bench-matmul: $(STAMP) check-cc
 # The empty-call floor of cffi on this machine and symgrad's per-call overhead above it.
 bench-overhead: $(STAMP) check-cc
 	$(PY) benchmarks/overhead.py
+
+# Python threads calling one compiled gradient: the speedup from the C call dropping the GIL.
+bench-threads: $(STAMP) check-cc
+	$(PY) benchmarks/threads.py
+
+# Resident memory over 10^6 calls, and the peak memory of one large value_and_grad against
+# NumPy and torch (torch comes from the bench venv).
+bench-memory: $(BENCH_STAMP) check-cc
+	$(BENCH_PY) benchmarks/memory.py
 
 clean:
 	rm -rf $(VENV) $(BENCH_VENV) build *.egg-info

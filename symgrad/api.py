@@ -10,7 +10,10 @@ transforms compose: ``grad(grad(f))``, a compiled function called inside another
 from __future__ import annotations
 
 import functools
+import importlib
 import inspect as _inspect
+import pickle
+import threading
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -55,6 +58,13 @@ class CompiledFunction:
         self._last = None
         self._last_spec = None
         self._names_cache: dict = {}
+        # Threads that miss on one signature at once: one traces and builds, the others wait
+        # for its result (per signature, so different signatures still build in parallel).
+        self._lock = threading.Lock()
+        self._key_locks: dict = {}
+        # How to make ``fn`` again in another process (see ``__reduce__``): ("compile", fn) or
+        # ("value_and_grad" | "grad", the user's function, argnums, has_aux).
+        self._recipe: tuple = ("compile", fn)
         functools.update_wrapper(self, fn)
 
     # -------------------------------------------------------------- signatures
@@ -107,12 +117,17 @@ class CompiledFunction:
         key = (tree, statics, tuple((s.shape, s.dtype, s.python) for s in specs))
         spec = self._specs.get(key)
         if spec is None:
-            config.debug(1, "%s %s: %s", "recompile" if self._specs else "compile", self.name,
-                         _why(self._last, key, names))
-            traced = trace(self.fn, specs, rebuild, self.name)
-            spec = Specialization(traced, self.name,
-                                  passes=FAST_MATH_PIPELINE if self.fast_math else None)
-            self._specs[key] = spec
+            with self._lock:
+                key_lock = self._key_locks.setdefault(key, threading.RLock())
+            with key_lock:
+                spec = self._specs.get(key)   # another thread may have built it meanwhile
+                if spec is None:
+                    config.debug(1, "%s %s: %s", "recompile" if self._specs else "compile",
+                                 self.name, _why(self._last, key, names))
+                    traced = trace(self.fn, specs, rebuild, self.name)
+                    spec = Specialization(traced, self.name, passes=FAST_MATH_PIPELINE
+                                          if self.fast_math else None)
+                    self._specs[key] = spec
         self._last = key
         self._last_spec = spec
         self._last_names = names
@@ -193,6 +208,89 @@ class CompiledFunction:
 
     def __repr__(self) -> str:
         return f"<symgrad.CompiledFunction {self.name} ({len(self._specs)} specializations)>"
+
+    # -------------------------------------------------------------- pickling
+    def __reduce__(self):
+        """Pickle by value: each specialization as its C text, cache key and signature (the
+        other process loads the module from the disk cache or rebuilds it from the text,
+        without tracing), plus the Python function for new signatures: by reference when it
+        can be imported by name; otherwise (a lambda, a local function) it is left out and
+        only the signatures compiled before pickling can be called."""
+        kind, fn, *rest = self._recipe
+        return (_restore, (kind, _function_ref(fn), tuple(rest), self.static_argnums,
+                           self.static_argnames, self.name, self.fast_math,
+                           tuple(self._specs.items())))
+
+
+class _ByName:
+    """A function found again by its module and qualified name: the one a compiled function
+    decorates, which that name now denotes (``@sg.compile def f``)."""
+
+    def __init__(self, module: str, qualname: str):
+        self.module, self.qualname = module, qualname
+
+    def resolve(self) -> Callable:
+        obj: Any = importlib.import_module(self.module)
+        for part in self.qualname.split("."):
+            obj = getattr(obj, part)
+        return obj._recipe[1] if isinstance(obj, CompiledFunction) else obj
+
+
+def _function_ref(fn: Callable) -> Any:
+    """What to pickle for ``fn``: ``fn`` itself if pickle can save it by reference, a
+    ``_ByName`` if its name now denotes a compiled function wrapping it, else None."""
+    module = getattr(fn, "__module__", None)
+    qualname = getattr(fn, "__qualname__", "")
+    if module and "<" not in qualname:
+        try:
+            obj: Any = importlib.import_module(module)
+            for part in qualname.split("."):
+                obj = getattr(obj, part)
+        except (ImportError, AttributeError):
+            obj = None
+        if obj is fn:
+            return fn
+        if isinstance(obj, CompiledFunction) and obj._recipe[1] is fn:
+            return _ByName(module, qualname)
+    try:
+        pickle.dumps(fn)
+        return fn
+    except Exception:   # noqa: BLE001  (any reason: the function stays behind)
+        return None
+
+
+def _restore(kind: str, fn: Any, rest: tuple, static_argnums, static_argnames, name: str,
+             fast_math: bool, specs: tuple) -> "CompiledFunction":
+    """Unpickle a ``CompiledFunction`` (see ``CompiledFunction.__reduce__``)."""
+    if isinstance(fn, _ByName):
+        fn = fn.resolve()
+    if fn is None:
+        signatures = "; ".join(_describe_key(k) for k, _ in specs) or "none"
+
+        def fn(*args, **kwargs):
+            raise TypeError(f"{name} was unpickled without its Python function (a lambda or "
+                            f"a local function cannot be pickled), so it cannot compile a new "
+                            f"signature; the signatures compiled before pickling were: "
+                            f"{signatures}")
+        fn.__name__ = fn.__qualname__ = name
+    if kind == "compile":
+        cf = CompiledFunction(fn, static_argnums, static_argnames, name=name,
+                              fast_math=fast_math)
+    else:
+        argnums, has_aux = rest
+        transform = value_and_grad if kind == "value_and_grad" else grad
+        if not isinstance(fn, CompiledFunction):   # else a transform, unpickled itself
+            fn = CompiledFunction(fn, static_argnums, static_argnames, fast_math=fast_math)
+        cf = transform(fn, argnums, has_aux)
+        cf.name = name
+    cf._specs.update(specs)
+    return cf
+
+
+def _describe_key(key) -> str:
+    tree, statics, leaves = key
+    args = ", ".join(f"{dt.name}{list(shape)}" for shape, dt, _ in leaves)
+    return f"({args})" + (f" static {statics!r}" if statics else "")
 
 
 def _fast_key(args: tuple) -> tuple:
@@ -322,6 +420,14 @@ def _zeros(t: Tensor) -> Tensor:
     return full_like_of(t, 0.0)
 
 
+def _recipe_source(fn: Callable) -> Callable:
+    """What a gradient transform of ``fn`` is made from again after pickling: the user's
+    function, or ``fn`` itself when it is already a transform (``grad(grad(f))``)."""
+    if isinstance(fn, CompiledFunction):
+        return fn.fn if fn._recipe[0] == "compile" else fn
+    return fn
+
+
 def value_and_grad(fn: Callable, argnums: int | Sequence[int] = 0,
                    has_aux: bool = False, fast_math: bool = False) -> CompiledFunction:
     """A compiled function returning ``(fn(*args), d fn / d args[argnums])``.
@@ -335,8 +441,9 @@ def value_and_grad(fn: Callable, argnums: int | Sequence[int] = 0,
     statics = (fn.static_argnums, fn.static_argnames) if isinstance(fn, CompiledFunction) \
         else ((), ())
     fast_math = fast_math or (isinstance(fn, CompiledFunction) and fn.fast_math)
-    return CompiledFunction(body, *statics, name=f"value_and_grad_{name}",
-                            fast_math=fast_math)
+    cf = CompiledFunction(body, *statics, name=f"value_and_grad_{name}", fast_math=fast_math)
+    cf._recipe = ("value_and_grad", _recipe_source(fn), argnums, has_aux)
+    return cf
 
 
 def grad(fn: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
@@ -356,7 +463,9 @@ def grad(fn: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
     statics = (fn.static_argnums, fn.static_argnames) if isinstance(fn, CompiledFunction) \
         else ((), ())
     fast_math = fast_math or (isinstance(fn, CompiledFunction) and fn.fast_math)
-    return CompiledFunction(body, *statics, name=f"grad_{name}", fast_math=fast_math)
+    cf = CompiledFunction(body, *statics, name=f"grad_{name}", fast_math=fast_math)
+    cf._recipe = ("grad", _recipe_source(fn), argnums, has_aux)
+    return cf
 
 
 # ------------------------------------------------------------------ inspection
@@ -365,6 +474,10 @@ class Inspection:
     """What a compiled function becomes for some arguments, stage by stage."""
 
     def __init__(self, spec: Specialization):
+        if spec.graph is None:
+            raise RuntimeError(f"{spec.name}: this specialization was unpickled from its C "
+                               f"alone; its IR is not kept. Inspect the original function "
+                               f"(symgrad.inspect(f, *args)) in the process that traced it")
         self.spec = spec
         traced = spec.traced
         self.traced_ir = format_graph(traced.forward or traced.graph)

@@ -14,13 +14,14 @@ array (the C declares its pointers ``restrict``); anything else raises, naming `
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass, replace
 from functools import partial
 from itertools import count
 
 import numpy as np
 
 from . import config
-from .codegen import generate
+from .codegen import CSource, generate
 from .compiler import build_module, has_vector_math
 from .ir import format_graph
 from .lower import lower
@@ -81,6 +82,24 @@ class OutputPool:
             self.idle.append(block)
 
 
+@dataclass(frozen=True)
+class Artifact:
+    """What a specialization needs to run, without its graph: the C (whose text is also its
+    cache key's main ingredient), the signature, the constants, the output layout and the
+    messages of the runtime errors its kernels can report. A pickled ``Specialization`` is
+    its artifact; unpickling reloads the module from the disk cache or rebuilds it from
+    ``source`` (``Specialization.from_artifact``)."""
+
+    name: str
+    source: CSource
+    key: str
+    in_specs: tuple
+    out_tree: TreeDef
+    consts: tuple        # (C element type, ndarray) per constant buffer
+    out_specs: tuple     # (NumPy dtype, shape, cffi array type) per output
+    errors: tuple = ()   # (status, message) of each kernel that can fail
+
+
 class Specialization:
     def __init__(self, traced: Traced, name: str, passes=None, build: bool = True):
         self.traced = traced
@@ -93,32 +112,61 @@ class Specialization:
             if config.debug_level() >= 2:
                 config.debug(2, "IR after %s:\n%s", pass_name, format_graph(after))
         self.graph = run_pipeline(traced.graph, passes, on_change)
-        self.program = lower(self.graph)
-        self.source = generate(self.program, name, title=f"{name}: compiled by symgrad",
+        self.program = prog = lower(self.graph)
+        self.source = generate(prog, name, title=f"{name}: compiled by symgrad",
                                vector_math=has_vector_math())
         config.debug(2, "C for %s:\n%s", name, self.source.text)
-        self.module = build_module(self.source.text, self.source.cdef, name_hint=name) \
+        module = build_module(self.source.text, self.source.cdef, name_hint=name) \
             if build else None
-        prog = self.program
-        self._in_dtypes = [(s.dtype.np, f"{s.dtype.ctype}[]") for s in traced.in_specs]
-        self._in_shapes = [s.shape for s in traced.in_specs]
-        self._consts = [np.ascontiguousarray(v, dtype=b.dtype.np) for b, v in prog.consts]
-        self._out_specs = [(b.dtype.np, n.shape, f"{b.dtype.ctype}[]")
-                           for b, n in zip(prog.outputs, self.graph.outputs)]
-        self._workspace_bytes = max(self.source.workspace_bytes, 1)
+        self._errors = {i + 1: k for i, k in enumerate(prog.kernels)}
+        self._bind(Artifact(
+            name, self.source, module.key if module is not None else "",
+            tuple(traced.in_specs), traced.out_tree,
+            tuple((b.dtype.ctype, np.ascontiguousarray(v, dtype=b.dtype.np))
+                  for b, v in prog.consts),
+            tuple((b.dtype.np, n.shape, f"{b.dtype.ctype}[]")
+                  for b, n in zip(prog.outputs, self.graph.outputs))), module)
+
+    @classmethod
+    def from_artifact(cls, art: Artifact) -> "Specialization":
+        """A specialization from its artifact alone (no graph: ``stages`` is empty and
+        ``symgrad.inspect`` needs the original function); the module comes from the cache,
+        or is rebuilt from the C text."""
+        self = cls.__new__(cls)
+        self.traced = Traced(None, list(art.in_specs), art.out_tree)
+        self.name, self._stages = art.name, []
+        self.graph = self.program = None
+        self.source = art.source
+        self._errors = {}
+        module = build_module(art.source.text, art.source.cdef, name_hint=art.name)
+        self._bind(art, module)
+        return self
+
+    def __reduce__(self):
+        art = self._artifact
+        if self.program is not None:   # the messages need the graph: write them out now
+            art = replace(art, errors=tuple((s, self._error_text(s)) for s in self._errors))
+        return (Specialization.from_artifact, (art,))
+
+    def _bind(self, art: Artifact, module) -> None:
+        """Set up the call path from the artifact: everything per call is decided here."""
+        self._artifact, self.module = art, module
+        self._in_dtypes = [(s.dtype.np, f"{s.dtype.ctype}[]") for s in art.in_specs]
+        self._in_shapes = [s.shape for s in art.in_specs]
+        self._consts = [c for _, c in art.consts]
+        self._out_specs = list(art.out_specs)
+        self._workspace_bytes = max(art.source.workspace_bytes, 1)
         self._local = threading.local()   # one workspace per thread: C calls drop the GIL
         if self.module is not None:
             ffi = self.module.ffi
-            self._fn = getattr(self.module.lib, self.source.entry)
+            self._fn = getattr(self.module.lib, art.source.entry)
             self._from_buffer = ffi.from_buffer
-            self._const_ptrs = [ffi.from_buffer(f"{b.dtype.ctype}[]", c)
-                                for (b, _), c in zip(prog.consts, self._consts)]
-        self._errors = {i + 1: k for i, k in enumerate(prog.kernels)}
-        self.build_outputs = unflattener(traced.out_tree)
+            self._const_ptrs = [ffi.from_buffer(f"{ct}[]", c) for ct, c in art.consts]
+        self.build_outputs = unflattener(art.out_tree)
         self._pools = {j: OutputPool(shape, dt) for j, (dt, shape, _) in
                        enumerate(self._out_specs)
                        if np.dtype(dt).itemsize * int(np.prod(shape)) >= OutputPool.MIN_BYTES}
-        self._out_paths = _leaf_paths(traced.out_tree)
+        self._out_paths = _leaf_paths(art.out_tree)
         if self.module is not None:
             # ``call(args)`` returns the result structure; ``run(leaves)`` the flat outputs.
             # ``call_into(args, out)`` and ``run(leaves, out)`` write into the caller's arrays.
@@ -133,7 +181,7 @@ class Specialization:
 
     @property
     def c_source(self) -> str:
-        return self.source.text
+        return self._artifact.source.text
 
     def _compile_call(self, build, into: bool | str = False, flat: bool = False):
         """A straight-line Python function for this signature: check and pass each argument,
@@ -393,13 +441,19 @@ class Specialization:
                              f"expected {spec.shape}")
         return arr
 
-    def _raise(self, status: int):
-        kernel = self._errors.get(status)
-        node = getattr(kernel, "node", None)
+    def _error_text(self, status: int) -> str:
+        """The message of a kernel's nonzero status, naming the op and the user's line."""
+        if status not in self._errors:
+            return dict(self._artifact.errors).get(
+                status, f"{self.name}: the compiled code reported error {status}")
+        node = getattr(self._errors[status], "node", None)
         loc = self.graph.locs.get(node) if node is not None else None
         where = f" (from {loc}: {loc.text})" if loc else ""
         op = node.op if node is not None else "kernel"
-        raise IndexError(f"{self.name}: an index passed to {op} is out of range{where}")
+        return f"{self.name}: an index passed to {op} is out of range{where}"
+
+    def _raise(self, status: int):
+        raise IndexError(self._error_text(status))
 
 
 # ------------------------------------------------------------------ out= helpers
