@@ -87,9 +87,9 @@ class CompiledFunction:
         names = self._names_cache.get(len(args))
         if names is None:
             names = self._names_cache[len(args)] = param_names(self.fn, len(args))
-        paths: list = []
-        leaves, tree = flatten((tuple(dyn_args), dyn_kwargs), "", paths)
         dyn_names = [n for i, n in enumerate(names) if i not in static_pos]
+        paths: list = []
+        leaves, tree = _flatten_args(dyn_args, dyn_kwargs, lambda: dyn_names, paths)
 
         def leaf_name(p: str) -> str:
             # "[0][2]['w']" -> the parameter name + the rest of the path
@@ -113,21 +113,29 @@ class CompiledFunction:
     def specialize(self, *args: Any, **kwargs: Any) -> tuple[Specialization, list]:
         """The specialization for these arguments (traced and built on a miss)."""
         statics, tree, leaves, names, rebuild = self._split(args, kwargs)
-        specs = [leaf_spec(v, n) for v, n in zip(leaves, names)]
+        try:
+            specs = [leaf_spec(v, n) for v, n in zip(leaves, names)]
+        except TypeError:
+            _check_binds(self.fn, args, kwargs, self.name)   # a call fn cannot take says so
+            raise
         key = (tree, statics, tuple((s.shape, s.dtype, s.python) for s in specs))
         spec = self._specs.get(key)
         if spec is None:
             with self._lock:
                 key_lock = self._key_locks.setdefault(key, threading.RLock())
-            with key_lock:
-                spec = self._specs.get(key)   # another thread may have built it meanwhile
-                if spec is None:
-                    config.debug(1, "%s %s: %s", "recompile" if self._specs else "compile",
-                                 self.name, _why(self._last, key, names))
-                    traced = trace(self.fn, specs, rebuild, self.name)
-                    spec = Specialization(traced, self.name, passes=FAST_MATH_PIPELINE
-                                          if self.fast_math else None)
-                    self._specs[key] = spec
+            try:
+                with key_lock:
+                    spec = self._specs.get(key)   # another thread may have built it meanwhile
+                    if spec is None:
+                        config.debug(1, "%s %s: %s", "recompile" if self._specs else
+                                     "compile", self.name, _why(self._last, key, names))
+                        traced = trace(self.fn, specs, rebuild, self.name)
+                        spec = Specialization(traced, self.name, passes=FAST_MATH_PIPELINE
+                                              if self.fast_math else None)
+                        self._specs[key] = spec
+            finally:   # built (later callers find it in _specs) or failed: the lock is done
+                with self._lock:
+                    self._key_locks.pop(key, None)
         self._last = key
         self._last_spec = spec
         self._last_names = names
@@ -163,7 +171,7 @@ class CompiledFunction:
                     self._last_spec = spec
                     return spec.call_into(args, out)
             return self._call_into(args, kwargs, out)
-        leaves, _ = flatten((args, kwargs))
+        leaves, _ = _flatten_args(args, kwargs, lambda: param_names(self.fn, len(args)))
         if any(isinstance(v, Tensor) and (v.is_traced or v.requires_grad) for v in leaves):
             return self.fn(*args, **kwargs)   # inside a trace or an eager autograd graph
         spec, values = self._prepare(args, kwargs)
@@ -190,7 +198,7 @@ class CompiledFunction:
         return ours
 
     def _call_into(self, args: tuple, kwargs: dict, out):
-        leaves, _ = flatten((args, kwargs))
+        leaves, _ = _flatten_args(args, kwargs, lambda: param_names(self.fn, len(args)))
         if any(isinstance(v, Tensor) and (v.is_traced or v.requires_grad) for v in leaves):
             raise TypeError(f"{self.name}: out= needs NumPy results; it cannot be used when "
                             f"the function is called on tensors that are traced or require "
@@ -299,6 +307,30 @@ def _fast_key(args: tuple) -> tuple:
     return tuple([(a.shape, a.dtype) if type(a) is np.ndarray else type(a) for a in args])
 
 
+def _flatten_args(args, kwargs: dict, names: Callable[[], list], paths: list | None = None):
+    """``flatten((args, kwargs))``; if a dict's keys cannot be sorted, the error names the
+    argument holding it (``names()`` gives the positional ones' names), not its path."""
+    try:
+        return flatten((tuple(args), kwargs), "", paths)
+    except TypeError:
+        for n, a in [*zip(names(), args), *kwargs.items()]:
+            flatten(a, n)
+        raise
+
+
+def _check_binds(fn: Callable, args: tuple, kwargs: dict, name: str) -> None:
+    """Raise the TypeError Python would for calling ``fn`` with these arguments (too many or
+    too few, an unknown keyword), if they do not fit its parameters."""
+    try:
+        sig = _inspect.signature(fn)
+    except (TypeError, ValueError):
+        return
+    try:
+        sig.bind(*args, **kwargs)
+    except TypeError as e:
+        raise TypeError(f"{name}: {e}") from None
+
+
 def _has_keyword_parameter(fn: Callable, name: str) -> bool:
     """Whether ``fn`` (or what it wraps) declares a parameter ``name`` passable by keyword."""
     try:
@@ -352,7 +384,11 @@ def _differentiable_leaf(t: Any, where: str) -> Tensor:
     """
     t = as_tensor(t) if not isinstance(t, Tensor) else t
     if not t.dtype.is_floating:
-        raise TypeError(f"grad requires floating point inputs, but {where} is {t.dtype.name}")
+        widths = " (integer arrays of any width trace as int64)" if t.dtype.category == 1 \
+            else ""
+        raise TypeError(f"grad requires floating point inputs: argument {where} must be "
+                        f"float32 or float64 to be differentiated, got {t.dtype.name}{widths}; "
+                        f"cast it to a float dtype or leave it out of argnums")
     if t.requires_grad:
         out = Tensor(t._value, t._node)
         out._requires_grad = True
@@ -375,9 +411,12 @@ def _value_and_grad_body(fn: Callable, argnums, has_aux: bool, name: str):
                 raise TypeError(f"{name}: argnums={argnums!r} but only {len(args)} positional "
                                 f"arguments were passed")
         diff_leaves, trees = [], []
+        names = param_names(fn, len(args))
         for i in nums:
-            leaves, tree = flatten(args[i])
-            leaves = [_differentiable_leaf(v, f"argument {i}") for v in leaves]
+            paths: list = []
+            leaves, tree = flatten(args[i], names[i], paths)
+            leaves = [_differentiable_leaf(v, f"{p} (argnums={argnums!r})")
+                      for v, p in zip(leaves, paths)]
             args[i] = unflatten(tree, leaves)
             diff_leaves.append(leaves)
             trees.append(tree)

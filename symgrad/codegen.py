@@ -9,15 +9,18 @@ the user's ``file.py:line`` and the op. It must not compile or load anything.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.resources
 import math
+import pickle
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
 
+from . import sumloop
 from .compiler import SCALAR_UNIT_FLAGS
 from .cprinter import c_expr, c_literal
 from .gcpause import pausing
@@ -72,15 +75,38 @@ def _template_bytecode_cache():
     directory = private_dir("templates")
     if directory is None:
         return None
-    return jinja2.FileSystemBytecodeCache(str(directory))
+    return _SafeBytecodeCache(str(directory))
+
+
+class _SafeBytecodeCache(jinja2.FileSystemBytecodeCache):
+    """A bytecode cache that never breaks a build: a truncated or corrupt entry is ignored
+    (the template compiles from source and the entry is rewritten), and a write that fails
+    (full or read-only disk) is skipped."""
+
+    def load_bytecode(self, bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except (OSError, EOFError, ValueError, TypeError, pickle.UnpicklingError):
+            bucket.reset()
+
+    def dump_bytecode(self, bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
 
 
 @functools.lru_cache(maxsize=4096)   # a large graph repeats a few source lines many times
 def comment_text(text: str) -> str:
-    """Make any text safe inside a C block comment: printable ASCII, no comment delimiters."""
+    """Make any text safe inside a C block comment: printable ASCII (other characters as
+    ``\\xe4``-style escapes, control characters such as newlines as spaces), no comment
+    delimiters (``*\\/``, ``/\\*``) and no trigraphs (``?\\?/``; -std=c99 translates them even
+    in comments, and ``??/`` at the end of a line would splice it with the next)."""
     text = text.encode("ascii", "backslashreplace").decode("ascii")
     text = "".join(ch if 32 <= ord(ch) < 127 else " " for ch in text)
+    text = _TRIGRAPH.sub("?\\\\?", text)
     return text.replace("*/", "*\\/").replace("/*", "/\\*")
+
+
+_TRIGRAPH = re.compile(r"\?\?(?=[=/'()!<>-])")
 
 
 def c_identifier(name: str) -> str:
@@ -223,9 +249,80 @@ class _Emitter:
         inner_reduce = bool(reduces) and all(
             not g or all(g2 for _, _, g2, _ in dims[j:]) for j, (_, _, g, _) in enumerate(dims))
         loop_vars = [(f"i{d}", d) for d in range(len(dims))]
-        loop_specs = [dict(var=f"i{d}", extent=dims[d][0], depth=d, prologue=[], epilogue=[],
-                           pragma="") for d in range(len(dims))]
-        body, init, final = [], [], []
+        accs = self._accumulators(k.stores, outs)
+        work = math.prod(k.shape) * (1 + len(k.body))
+        threads = bool(dims) and work >= PARALLEL_MIN_WORK
+        mode = sumloop.plan(dims, list(accs.values()))
+        if mode is not None:    # float sums: blocked and pairwise (see sumloop.py)
+            return self._sum_loop(number, k, mode, dims, loads, outs, accs, threads)
+        loop_specs = [dict(var=f"i{d}", start="0", end=dims[d][0], depth=d, prologue=[],
+                           epilogue=[], pragma="") for d in range(len(dims))]
+        init, final = [], []
+        body = self._element(k, loads, loop_vars)
+        load_names = [f"l{i}" for i in range(len(loads))]
+        n_kept = sum(1 for _, _, g, _ in dims if not g)
+        for j, (st, out) in enumerate(zip(k.stores, outs)):
+            value = self.arg(st.value, load_names)
+            out_ix = f"{out.buffer.name}[{_index(out, loop_vars)}]"
+            out_ctype = out.buffer.dtype.ctype
+            if not st.reduce:
+                body.append(f"{out_ix} = {value};")
+                continue
+            if inner_reduce:
+                # Reduced dims are innermost: accumulate in a register, store once per output.
+                acc, acc_type = accs[j].name, accs[j].ctype
+                store = (f"{out.buffer.name}[{_index(out, loop_vars[:n_kept])}] = "
+                         f"({out_ctype}){acc};")
+                decl = f"{acc_type} {acc} = {accs[j].identity};"
+                if n_kept:
+                    loop_specs[n_kept - 1]["prologue"].append(decl)
+                    loop_specs[n_kept - 1]["epilogue"].append(store)
+                else:
+                    init.append(decl)
+                    final.append(store)
+                body.append(f"{acc} = {_combine(st.reduce, acc_type).format(a=acc, v=value)};")
+            else:
+                # Reduced dims are outer: accumulate in place, walking the input in order.
+                init.append(accs[j].fill)
+                combine = _combine(st.reduce, out_ctype)
+                body.append(f"{out_ix} = {combine.format(a=out_ix, v=value)};")
+        all_sums = all(a.op == "sum" for a in accs.values())
+        acc_names = ",".join(a.name for a in accs.values())
+        # `omp simd` on the innermost loop (clause text, or None): it has no loop-carried
+        # dependence except sums' accumulators (reordered into SIMD lanes: a different, not a
+        # less accurate, summation order).
+        simd = None
+        if self.vector_math and dims:
+            if not dims[-1][2]:
+                simd = ""
+            elif inner_reduce and all_sums:
+                simd = f" reduction(+:{acc_names})"
+        if simd is not None:
+            loop_specs[-1]["pragma"] = f"#pragma omp simd{simd}"
+        if self.parallel and threads:
+            # Threads split the outermost loop statically (same thread count, same result):
+            # legal when each iteration owns its outputs, or when the loop reduces into sum
+            # accumulators (each thread sums its block, the blocks are added in order).
+            par = None
+            if not dims[0][2]:
+                par = ""
+            elif inner_reduce and n_kept == 0 and all_sums:
+                par = f" reduction(+:{acc_names})"
+            if par is not None:
+                if len(loop_specs) == 1 and simd is not None:
+                    # one loop, both at once: one reduction clause covers threads and lanes
+                    loop_specs[0]["pragma"] = \
+                        f"#pragma omp parallel for simd{simd or par}{_THREADS}"
+                else:
+                    loop_specs[0]["pragma"] = f"#pragma omp parallel for{par}{_THREADS}"
+        nest = {"before": [], "after": [], "loops": loop_specs, "body": body,
+                "depth": len(loop_specs)}
+        return self._render_loop(number, k, init, [nest], final)
+
+    def _element(self, k: LoopKernel, loads: list, loop_vars: list) -> list[str]:
+        """The lines of one loop iteration before its stores: the loads and the statements.
+        ``loop_vars``: (C index expression, loop dim) per loop dim."""
+        body = []
         for i, v in enumerate(loads):
             ctype = v.buffer.dtype.ctype
             read = f"{v.buffer.name}[{_index(v, loop_vars)}]"
@@ -238,68 +335,61 @@ class _Emitter:
             args = [self.arg(a, load_names) for a in s.args]
             body.append(f"const {s.node.dtype.ctype} {s.local} = {self.stmt(s.node, args)};"
                         f"  /* {self.loc_comment(s.node)} */")
-        n_kept = sum(1 for _, _, g, _ in dims if not g)
-        accs = []
-        for j, (st, out) in enumerate(zip(k.stores, outs)):
-            value = self.arg(st.value, load_names)
-            out_ix = f"{out.buffer.name}[{_index(out, loop_vars)}]"
-            out_ctype = out.buffer.dtype.ctype
+        return body
+
+    def _accumulators(self, stores: list, outs: list) -> dict:
+        """A ``sumloop.Acc`` per reducing store (keyed by the store's position): its C name
+        and type, the op's identity, the line that fills its output with the identity."""
+        n = sum(1 for st in stores if st.reduce)
+        accs = {}
+        for j, (st, out) in enumerate(zip(stores, outs)):
             if not st.reduce:
-                body.append(f"{out_ix} = {value};")
                 continue
-            combine = _REDUCE[st.reduce]
-            if inner_reduce:
-                # Reduced dims are innermost: accumulate in a register, store once per output.
-                acc = "acc" if len(reduces) == 1 else f"acc{len(accs)}"
-                accs.append((acc, st.reduce))
-                acc_type = "double" if (st.reduce == "sum" and out_ctype == "float") \
-                    else out_ctype
-                store = (f"{out.buffer.name}[{_index(out, loop_vars[:n_kept])}] = "
-                         f"({out_ctype}){acc};")
-                decl = f"{acc_type} {acc} = {_identity(st.reduce, acc_type)};"
-                if n_kept:
-                    loop_specs[n_kept - 1]["prologue"].append(decl)
-                    loop_specs[n_kept - 1]["epilogue"].append(store)
+            out_ctype = out.buffer.dtype.ctype
+            acc_type = "double" if (st.reduce == "sum" and out_ctype == "float") else out_ctype
+            if out_ctype == "int64_t" and st.reduce in ("sum", "prod"):
+                acc_type = "uint64_t"   # wraps modulo 2**64 (see _combine)
+            fill = (f"for (int64_t i = 0; i < {st.node.size}; i++) "
+                    f"{out.buffer.name}[{out.offset} + i] = {_identity(st.reduce, out_ctype)};")
+            accs[j] = sumloop.Acc("acc" if n == 1 else f"acc{len(accs)}", st.reduce, acc_type,
+                                  out_ctype, _identity(st.reduce, acc_type), fill)
+        return accs
+
+    def _sum_loop(self, number: int, k: LoopKernel, mode: str, dims: list, loads: list,
+                  outs: list, accs: dict, threads: bool) -> str:
+        """A kernel with float sums: the blocked, pairwise nests of ``sumloop``."""
+        load_names = [f"l{i}" for i in range(len(loads))]
+        slots = list(accs)           # sumloop's accumulator i is store slots[i]
+
+        def element(var_of: dict, targets: dict) -> list[str]:
+            loop_vars = [(var_of[d], d) for d in range(len(dims))]
+            body = self._element(k, loads, loop_vars)
+            for j, (st, out) in enumerate(zip(k.stores, outs)):
+                value = self.arg(st.value, load_names)
+                out_ix = f"{out.buffer.name}[{_index(out, loop_vars)}]"
+                if not st.reduce:
+                    body.append(f"{out_ix} = {value};")
+                    continue
+                a, target = accs[j], targets[slots.index(j)]
+                if target is None:     # in place, in the output
+                    target, ctype = out_ix, a.out_ctype
                 else:
-                    init.append(decl)
-                    final.append(store)
-                body.append(f"{acc} = {combine.format(a=acc, v=value)};")
-            else:
-                # Reduced dims are outer: accumulate in place, walking the input in order.
-                init.append(f"for (int64_t i = 0; i < {st.node.size}; i++) "
-                            f"{out.buffer.name}[{out.offset} + i] = "
-                            f"{_identity(st.reduce, out_ctype)};")
-                body.append(f"{out_ix} = {combine.format(a=out_ix, v=value)};")
-        all_sums = all(op == "sum" for _, op in accs)
-        acc_names = ",".join(a for a, _ in accs)
-        # `omp simd` on the innermost loop (clause text, or None): it has no loop-carried
-        # dependence except sums' accumulators (reordered into SIMD lanes: a different, not a
-        # less accurate, summation order).
-        simd = None
-        if self.vector_math and dims:
-            if not dims[-1][2]:
-                simd = ""
-            elif inner_reduce and all_sums:
-                simd = f" reduction(+:{acc_names})"
-        if simd is not None:
-            loop_specs[-1]["pragma"] = f"#pragma omp simd{simd}"
-        work = math.prod(k.shape) * (1 + len(k.body))
-        if self.parallel and dims and work >= PARALLEL_MIN_WORK:
-            # Threads split the outermost loop statically (same thread count, same result):
-            # legal when each iteration owns its outputs, or when the loop reduces into sum
-            # accumulators (each thread sums its block, the blocks are added in order).
-            par = None
-            if not dims[0][2]:
-                par = ""
-            elif inner_reduce and n_kept == 0 and all_sums:
-                par = f" reduction(+:{acc_names})"
-            if par is not None:
-                tail = " schedule(static) num_threads(nthreads) if(nthreads > 1)"
-                if len(loop_specs) == 1 and simd is not None:
-                    # one loop, both at once: one reduction clause covers threads and lanes
-                    loop_specs[0]["pragma"] = f"#pragma omp parallel for simd{simd or par}{tail}"
-                else:
-                    loop_specs[0]["pragma"] = f"#pragma omp parallel for{par}{tail}"
+                    ctype = a.ctype
+                body.append(f"{target} = {_combine(a.op, ctype).format(a=target, v=value)};")
+            return body
+
+        def out_ref(i: int, var_of: dict) -> str:
+            out = outs[slots[i]]
+            return f"{out.buffer.name}[{_index(out, [(v, d) for d, v in sorted(var_of.items())])}]"
+        parallel = f"#pragma omp parallel for{_THREADS}" if self.parallel and threads else ""
+        init, nests = sumloop.build(mode, dims, list(accs.values()), element, out_ref,
+                                    threads=threads, parallel=parallel, simd=self.vector_math)
+        return self._render_loop(number, k, init, nests, [])
+
+    def _render_loop(self, number: int, k: LoopKernel, init: list, nests: list,
+                     final: list) -> str:
+        """The C of a loop kernel: its title and source lines, then the nests."""
+        reduces = [s for s in k.stores if s.reduce]
         comments = []
         written = ", ".join(st.out.buffer.name for st in k.stores)
         if reduces:
@@ -312,8 +402,8 @@ class _Emitter:
         if len(k.body) > 1 or len(k.stores) > 1:
             title += f" (fused: {len(k.body)} ops, {len(k.stores)} stores)"
         return self.env.get_template("loop.c.j2").render(
-            number=number, title=title, comments=comments, init=init, loops=loop_specs,
-            body=body, depth=len(loop_specs), final=final)
+            number=number, title=title, comments=comments, init=init, nests=nests,
+            final=final)
 
     # -------------------------------------------------------------- matmul
     def matmul(self, number: int, k: MatmulKernel) -> str:
@@ -381,8 +471,10 @@ class _Emitter:
             body.append("int64_t at = 0;")
             body.append(f"for (int64_t j = 1; j < {x.shape[axis]}; j++) {{")
             body.append(f"    const {ctype} v = {_with_axis(x, axis, 'j', dims)};")
-            body.append(f"    if (best == best && (v {cmp} best || v != v)) {{ best = v; "
-                        f"at = j; }}")
+            # floats: a NaN wins and stays; integers have no NaN (gcc -Wall flags `v != v`)
+            better = f"best == best && (v {cmp} best || v != v)" \
+                if ctype in ("float", "double") else f"v {cmp} best"
+            body.append(f"    if ({better}) {{ best = v; at = j; }}")
             body.append("}")
             body.append(f"{k.out.buffer.name}[{_index(k.out, dims)}] = at;")
         loops = [dict(var=v, extent=shape[d], depth=d) for v, d in dims]
@@ -454,6 +546,36 @@ _REDUCE = {
     "max": "((({v}) > ({a}) || ({v}) != ({v})) && ({a}) == ({a})) ? ({v}) : ({a})",
     "min": "((({v}) < ({a}) || ({v}) != ({v})) && ({a}) == ({a})) ? ({v}) : ({a})",
 }
+
+
+# Integer reductions: no NaN to propagate (and `v != v` on an integer is a self-comparison
+# that gcc -Wall flags).
+_REDUCE_INT = {
+    "sum": "{a} + {v}",
+    "prod": "{a} * {v}",
+    "max": "(({v}) > ({a})) ? ({v}) : ({a})",
+    "min": "(({v}) < ({a})) ? ({v}) : ({a})",
+}
+
+
+def _combine(op: str, ctype: str) -> str:
+    """The step ``a = <this>`` of reduction ``op`` accumulating in ``ctype`` (placeholders
+    ``{a}``, ``{v}``). An int64 sum or product wraps modulo 2**64 like NumPy's instead of
+    overflowing (undefined behaviour for signed types in C): in a ``uint64_t`` accumulator,
+    or converted to uint64_t and back when it accumulates in the int64 output itself."""
+    if ctype in ("float", "double"):
+        return _REDUCE[op]
+    if op in ("sum", "prod") and ctype in ("uint64_t", "int64_t"):
+        step = f"{{a}} {'+' if op == 'sum' else '*'} (uint64_t){{v}}"
+        return step if ctype == "uint64_t" else f"(int64_t)((uint64_t){step})"
+    return _REDUCE_INT[op]
+
+
+# Threads split a loop statically (same thread count, same result). `parallel:` limits the
+# `if` to the threads: on a combined `parallel for simd` a bare `if` also applies to the simd
+# part (OpenMP 4.5+), and gcc then runs the single-thread case unvectorized (measured: a fused
+# tanh value_and_grad of 1e7 elements took 84 ms on 1 thread instead of 20 ms).
+_THREADS = " schedule(static) num_threads(nthreads) if(parallel: nthreads > 1)"
 
 
 def _identity(op: str, ctype: str) -> str:
@@ -543,7 +665,10 @@ def generate(program: Program, name: str, title: str = "",
     parts, spill_bytes = _split(items, program.workspace_bytes)
     void = " ".join(f"(void){a};" for a in args)
     for part in parts:
-        part["temps"] = [void if t == _VOID_PARAMS else t for t in part["temps"]]
+        if part["temps"][:1] == [_VOID_PARAMS]:
+            part["temps"][:1] = [void]
+        elif part["temps"][:1] == [_VOID_UNUSED]:
+            part["temps"][:1] = _unused_params(args, part)
     if len(parts) > 1:
         # A split program drops `restrict`: with it, gcc 12 -O3 vectorized a part of a grouped
         # Hessian-vector-product test wrongly (two elements of one output differed from -O0;
@@ -609,6 +734,28 @@ def _assign_units(parts: list, entry: str) -> tuple:
 
 
 _VOID_PARAMS = "/*@void-params@*/"
+_VOID_UNUSED = "/*@void-unused@*/"
+_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)   # comment_text keeps `*/` out of the text
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def _unused_params(args: list, part: dict) -> list[str]:
+    """``(void)`` statements for the parameters an unsplit entry point never names (else gcc
+    -Wextra warns): ``nthreads`` without a parallel loop, ``work`` without temporaries, an
+    input no output depends on, an output with no elements. Names are looked for in the code
+    with its comments removed: a comment quotes the user's source, which may say "work"."""
+    code = _COMMENT.sub(" ", "\n".join(part["temps"][1:] + part["loads"] + part["kernels"]))
+    named = set(_NAME.findall(code))
+    lines = []
+    if "nthreads" not in named:
+        lines.append("(void)nthreads;  /* no loop here is large enough for threads */")
+    if "work" not in named:
+        lines.append("(void)work;")
+    unused = [a for a in args if a not in named and a not in ("nthreads", "work")]
+    if unused:
+        lines.append(" ".join(f"(void){a};" for a in unused) +
+                     "  /* no output depends on it, or it has no elements */")
+    return lines
 
 
 def _split(items: list, spill_base: int) -> tuple[list, int]:
@@ -664,12 +811,8 @@ def _split(items: list, spill_base: int) -> tuple[list, int]:
                 kernels.append((text, item.weight == 1 and bool(item.defines)))
         if len(groups) > 1:   # a part uses only some of the entry's parameters
             temp_lines = [_VOID_PARAMS] + temp_lines
-        else:
-            if not (temp_lines or loads) and not any("work" in t for t, _ in kernels):
-                temp_lines = ["(void)work;"] + temp_lines
-            if not any("nthreads" in t for t, _ in kernels):
-                temp_lines = ["(void)nthreads;  /* no loop here is large enough for threads */"] \
-                    + temp_lines
+        else:   # the entry point itself: `(void)` what it never names (see _unused_params)
+            temp_lines = [_VOID_UNUSED] + temp_lines
         parts.append({"name": f"part{g}", "title": f"part {g + 1} of {len(groups)}",
                       "temps": temp_lines, "loads": loads, "kernels": [t for t, _ in kernels],
                       "scalar": all(item.scalar for item in group),

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import atexit
 import dataclasses
+import errno
 import functools
 import importlib.machinery
 import importlib.util
@@ -72,6 +73,10 @@ DEFAULT_OPT_FLAGS: tuple[str, ...] = (
     "-fopenmp-simd",   # honour `#pragma omp simd` (no OpenMP runtime, no threads)
     "-fno-math-errno",
     "-ffp-contract=off",
+    # GCC 12.2's SLP vectorizer miscompiles with AVX-512 (found by the fuzzer: a small batched
+    # matmul reading a temporary that an earlier loop stored as zmm vectors used an in-lane
+    # vpermilpd and the low half of the result: wrong rows). Loops still vectorize (omp simd).
+    "-fno-tree-slp-vectorize",
     "-fPIC",
 )
 
@@ -205,7 +210,7 @@ def _toolchain_key(argv: tuple) -> str | None:
 
 def _toolchain_file() -> Path | None:
     root = cache.private_dir()   # only a private cache dir is trusted
-    return None if root is None else root / "toolchain.json"
+    return None if root is None else root / cache.TOOLCHAIN_FILE
 
 
 def _toolchain_facts(argv: tuple) -> dict:
@@ -232,12 +237,9 @@ def _remember_toolchain_fact(argv: tuple, name: str, value) -> None:
         except (OSError, ValueError):
             data = {}
         data.setdefault(key, {})[name] = value
-        tmp = path.with_name(f".toolchain.{os.getpid()}.{threading.get_ident()}.tmp")
-        tmp.write_text(json.dumps(data, indent=1, sort_keys=True))
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, path)
+        cache.atomic_write(path, json.dumps(data, indent=1, sort_keys=True))
     except OSError:
-        pass
+        pass   # a read-only or full cache dir: probe again next time
 
 
 # ---------------------------------------------------------------------------------- build plan
@@ -281,7 +283,8 @@ def has_vector_math() -> bool:
     if path is None:
         try:
             path = subprocess.run([*argv, "-print-file-name=libmvec.so"],
-                                  capture_output=True, text=True, timeout=30).stdout.strip()
+                                  capture_output=True, text=True, timeout=30,
+                                  check=False).stdout.strip()
         except (OSError, subprocess.SubprocessError):
             return False
         _remember_toolchain_fact(argv, "libmvec", path)
@@ -519,7 +522,7 @@ def _run_build(plan: _Plan, build_dir: Path) -> None:
         raise _CompileFailed(plan.link_cmd, link.returncode, link.stderr, "kernel.c")
     for cmd, _ in compiles:
         (build_dir / cmd[-1]).unlink()   # the objects
-    cache.write_meta(
+    cache.seal(
         build_dir,
         {
             "key": plan.key,
@@ -570,28 +573,86 @@ def _count(*names: str) -> None:
             stats[name] += 1
 
 
-def _compile_into(plan: _Plan, build_dir: Path, name_hint: str, *, cached: bool) -> None:
+def _out_of_space(stderr: str) -> bool:
+    """Whether a failed compiler run says the disk is full or the quota exhausted."""
+    return any(os.strerror(code) in stderr for code in (errno.ENOSPC, errno.EDQUOT))
+
+
+def _compile_into(plan: _Plan, build_dir: Path, name_hint: str, *, base: Path | None) -> None:
+    """Build ``plan`` in ``build_dir``, a private directory under the cache root ``base`` (None:
+    the cache is off). Raises BuildError, or cache.CacheDirError when the root cannot hold the
+    build (writing failed, or the compiler ran out of space)."""
     start = time.perf_counter()
     try:
-        _run_build(plan, build_dir)
+        if base is None:
+            _run_build(plan, build_dir)
+        else:
+            with cache.writing(base):
+                _run_build(plan, build_dir)
     except _CompileFailed as fail:
+        if base is not None and _out_of_space(fail.stderr):
+            shutil.rmtree(build_dir, ignore_errors=True)
+            raise cache.CacheDirError(base, f"the compiler ran out of space: "
+                                            f"{_trim(fail.stderr).splitlines()[0]}") from None
         # Keep the failing sources on disk (as <key>.failed in the cache): the error names them.
-        where = cache.keep_failed(build_dir, plan.key) if cached else build_dir
+        where = cache.keep_failed(build_dir, plan.key, base) if base is not None else build_dir
         raise _to_build_error(fail, where) from None
     _count("compiles")
     elapsed = time.perf_counter() - start
-    final = cache.entry_dir(plan.key) if cached else build_dir
+    final = cache.entry_dir(plan.key, base) if base is not None else build_dir
     config.debug(1, "compiled %s in %.2f s -> %s", name_hint, elapsed, final)
 
 
 def _try_load_cached(plan: _Plan, entry: Path) -> BuiltModule | None:
-    if not cache.is_complete(entry, plan.so_name):
+    """The module of the published entry ``entry`` if it passes ``cache.check_entry`` (owner,
+    mode, manifest, sha256 of the .so) and imports; None when absent or unusable (rebuild)."""
+    check = cache.check_entry(entry, plan.key, plan.so_name)
+    if not check.usable:
+        if check.refused:
+            cache.refused(check.problem)
+        elif check.problem:
+            config.debug(1, "cached build %s is unusable (%s); rebuilding", entry, check.problem)
         return None
     try:
         return _load(plan, entry, from_cache=True)
-    except (ImportError, OSError) as exc:  # truncated file, moved OpenBLAS, ...: rebuild it
+    except (ImportError, OSError) as exc:  # a moved OpenBLAS, ...: rebuild it
         config.debug(1, "cached build %s is unusable (%s); rebuilding", entry, exc)
         return None
+
+
+def _cached_build(plan: _Plan, base: Path, name_hint: str) -> BuiltModule:
+    """Load the build of ``plan`` from the cache root ``base``, or build and publish it there
+    (once, whatever the number of processes and threads asking). Raises cache.CacheDirError
+    when ``base`` cannot hold it, BuildError when the compiler fails."""
+    entry = cache.entry_dir(plan.key, base)
+    # Readers never lock: a published entry is complete because it appeared by rename.
+    mod = _try_load_cached(plan, entry)
+    if mod is not None:
+        return mod
+    with cache.build_lock(plan.key, base):
+        # Another process may have finished this key while we waited for the lock.
+        mod = _try_load_cached(plan, entry)
+        if mod is not None:
+            return mod
+        if not cache.discard(entry):  # present but unusable, and cannot be removed
+            raise cache.CacheDirError(entry, "cannot remove this unusable entry",
+                                      root_wide=False)
+        build_dir = cache.new_build_dir(plan.key, base)
+        try:
+            _compile_into(plan, build_dir, name_hint, base=base)
+        except BuildError:
+            raise  # its sources were kept for the message to point at
+        except BaseException:
+            shutil.rmtree(build_dir, ignore_errors=True)  # interrupted: leave no debris
+            raise
+        entry, ours = cache.publish(build_dir, plan.key, base)
+        if ours:
+            return _load(plan, entry, from_cache=False)
+        mod = _try_load_cached(plan, entry)  # a builder that did not lock got there first
+        if mod is None:
+            raise cache.CacheDirError(entry, "another build appeared here and is unusable",
+                                      root_wide=False)
+        return mod
 
 
 def build_module(
@@ -607,13 +668,17 @@ def build_module(
     ``opt_flags`` replaces ``DEFAULT_OPT_FLAGS`` (kernel compile and link). ``units``: the
     kernel's translation units, as extra flags per unit (``CSource.units``); by default
     ``text_units(c_source)``, i.e. what the text's ``SG_TU`` markers say (one unit without).
-    Raises ``CompilerNotFoundError`` or ``BuildError``.
+    A cached build is loaded only after ``cache.check_entry`` has verified it (owner, mode,
+    manifest, sha256 of the ``.so``); anything else is rebuilt. When the cache directory is
+    untrusted, read-only or full, the build goes to a private temporary directory instead (one
+    ``RuntimeWarning`` per process). Raises ``CompilerNotFoundError`` or ``BuildError``, and
+    ``cache.CacheDirError`` when not even a private temporary directory can hold the build.
     """
     plan = _plan(c_source, cdef, opt_flags, units)
 
     if config.cache_disabled():
         build_dir = cache.new_build_dir(None)
-        _compile_into(plan, build_dir, name_hint, cached=False)
+        _compile_into(plan, build_dir, name_hint, base=None)
         atexit.register(shutil.rmtree, build_dir, True)  # a loaded .so survives its unlinking
         return _load(plan, build_dir, from_cache=False)
 
@@ -622,28 +687,17 @@ def build_module(
         _count("cache_hits", "memory_hits")
         return dataclasses.replace(hit, from_cache=True)
 
-    entry = cache.entry_dir(plan.key)
-    # Readers never lock: a published entry is complete because it appeared by rename.
-    mod = _try_load_cached(plan, entry)
-    if mod is None:
-        cache.ensure_root()
-        with cache.build_lock(plan.key):
-            # Another process may have finished this key while we waited for the lock.
-            mod = _try_load_cached(plan, entry)
-            if mod is None:
-                if entry.exists():
-                    cache.discard(entry)  # present but unloadable or incomplete
-                build_dir = cache.new_build_dir(plan.key)
-                try:
-                    _compile_into(plan, build_dir, name_hint, cached=True)
-                except BuildError:
-                    raise  # its sources were kept for the message to point at
-                except BaseException:
-                    shutil.rmtree(build_dir, ignore_errors=True)  # interrupted: leave no debris
-                    raise
-                entry = cache.publish(build_dir, plan.key)
-                mod = _load(plan, entry, from_cache=False)
+    base = cache.active_root()   # the configured root, or this process's private stand-in
+    try:
+        mod = _cached_build(plan, base, name_hint)
+    except cache.CacheDirError as exc:
+        if cache.is_fallback(base):
+            raise  # the private temporary root failed too (e.g. /tmp is full): nothing left
+        # Unwritable, full or untrusted: build privately (and stay there if the whole root is).
+        base = cache.fall_back(base, exc.problem if exc.root_wide else str(exc),
+                               abandon=exc.root_wide)
+        mod = _cached_build(plan, base, name_hint)
     if mod.from_cache:
         _count("cache_hits", "disk_hits")
-        config.debug(2, "loaded %s from cache %s", name_hint, entry)
+        config.debug(2, "loaded %s from cache %s", name_hint, mod.path)
     return cache.remember_loaded(plan.key, mod)

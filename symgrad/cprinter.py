@@ -25,7 +25,8 @@ Decisions a caller can rely on:
   those float constants, so double code gets ``(double)INFINITY`` etc.: same value, but
   the widening is explicit and ``-Wdouble-promotion`` stays quiet. SymPy ``Float`` cannot
   hold -0.0; a negative zero constant is spelled ``Mul(-1, Float(0), evaluate=False)``
-  (prints ``-0.0F``) or printed directly with :func:`c_literal` (``-0.0`` survives).
+  (prints ``-0.0F``) or printed directly with :func:`c_literal` (``-0.0`` survives, and
+  so does the sign of a NaN: ``-NAN``; NaN payloads do not, C99 cannot spell them).
 * Powers: ``x**n`` for integer ``n`` with ``1 < |n| <= 4`` is expanded into
   multiplications, ``(x*x)``, ``(x*x*x)``, ``(1.0F/(x*x))``; ``x**-1`` is ``(1.0F/x)``;
   ``x**(1/2)`` is ``sqrtf(x)`` and ``x**(-1/2)`` is ``(1.0F/sqrtf(x))`` (an exponent
@@ -45,6 +46,12 @@ Decisions a caller can rely on:
   constants and float functions raise ``TypeError``. ``Abs``/``sign`` of a bare
   ``uint8_t`` symbol skip the ``< 0`` test (gcc's -Wtype-limits flags it); other
   always-true/false comparisons of unsigned values are left to earlier simplification.
+  ``int64_t`` sums, products and powers wrap modulo 2**64 as NumPy's do: they are
+  computed in ``uint64_t`` and converted back (``(int64_t)((uint64_t)x + UINT64_C(1))``),
+  since signed overflow is undefined behaviour in C; ``Abs`` negates the same way.
+  ``Mod`` (which no op uses) is not made safe: ``x % 0`` and ``INT64_MIN % -1`` trap.
+  ``uint8_t`` arithmetic at the top of an expression is compared with zero, so a bool
+  result is always the byte 0 or 1 (``True + True`` is ``True``).
 * Comparisons yield C ``int`` 0/1. ``ctype`` is the type the operands are computed in.
 * Output is deterministic. The returned text is a complete expression but may be a
   binary operation at the top: parenthesise it before embedding it in a larger one.
@@ -208,8 +215,11 @@ _LITERALS: dict = {}
 
 def c_literal(value: float | int | bool, ctype: str) -> str:  # noqa: PYI041 (API as specified)
     """C99 literal for a Python number in ``ctype`` (memoized: a large program prints the same
-    few constants thousands of times; the key keeps -0.0 apart from 0.0)."""
+    few constants thousands of times; the key keeps -0.0 apart from 0.0, and -NaN apart from
+    NaN, whose reprs are the same)."""
     key = (ctype, type(value), repr(value))
+    if value != value:  # noqa: PLR0124  (NaN)
+        key += (math.copysign(1.0, value),)
     text = _LITERALS.get(key)
     if text is None:
         text = _c_literal(value, ctype)
@@ -223,7 +233,7 @@ def _c_literal(value: float | int | bool, ctype: str) -> str:  # noqa: PYI041
 
     ``float``/``double``: the correctly rounded value, shortest spelling, ``F`` suffix
     for float; ``-0.0`` keeps its sign; inf/nan become ``INFINITY``/``-INFINITY``/``NAN``
-    (with a ``(double)`` cast for double).
+    (``-NAN`` for a NaN with its sign bit set; a ``(double)`` cast for double).
     Integer types: a plain integer literal (``True`` -> ``1``); non-integral floats raise
     ``TypeError`` and values outside the type's range raise ``OverflowError``.
     ``fractions.Fraction`` values are accepted too and rounded exactly.
@@ -244,7 +254,9 @@ def _c_literal(value: float | int | bool, ctype: str) -> str:  # noqa: PYI041
         fmt = _FLOAT_CTYPES[ctype]
         if isinstance(exact, float):
             if math.isnan(exact):
-                return fmt.special("NAN")
+                # The sign bit survives (-NAN: IEEE negation flips only the sign); the payload
+                # does not: C99 has no constant expression for it, every NaN is the default one.
+                return fmt.special("NAN", negative=math.copysign(1.0, exact) < 0)
             if math.isinf(exact):
                 return fmt.special("INFINITY", negative=exact < 0)
             negative_zero = exact == 0 and math.copysign(1.0, exact) < 0
@@ -334,6 +346,11 @@ def _exact_number(expr: Basic) -> Fraction | None:
     return None
 
 
+def _negated(operand: str) -> str:
+    """``-operand`` (unsigned negation: modulo 2**64), never the ``--`` token."""
+    return f"-({operand})" if operand.startswith("-") else f"-{operand}"
+
+
 class _SymgradCPrinter(C99CodePrinter):
     """C99 printer for one ctype and one symbol -> C text map.
 
@@ -417,6 +434,52 @@ class _SymgradCPrinter(C99CodePrinter):
             return self._print(item)
         return super().parenthesize(item, level, strict)
 
+    def _wrapping(self, expr: Basic) -> str:
+        """An int64 sum, product or power computed in ``uint64_t`` and converted back: it
+        wraps modulo 2**64 like NumPy's int64, where signed overflow would be undefined
+        behaviour in C (gcc folds ``x + c < x`` to false). The conversion back is
+        implementation-defined, and modular in gcc and clang."""
+        for constant in sorted(expr.atoms(sympy.Integer)):
+            _int_literal(int(constant), "int64_t")   # OverflowError outside the int64 range
+        return f"(int64_t)({self._unsigned(expr)})"
+
+    def _unsigned(self, expr: Basic) -> str:
+        """``expr`` as ``uint64_t`` arithmetic: sums, products, powers and constants stay
+        unsigned, any other value is converted. The text can stand next to ``+``, ``-`` and
+        ``*`` (modular arithmetic does not care how a product groups; a sum inside a product
+        is parenthesised)."""
+        if isinstance(expr, sympy.Add):
+            text = ""
+            for term in self._as_ordered_terms(expr, order=None):
+                negative = term.could_extract_minus_sign()
+                operand = self._unsigned_factor(-term if negative else term)
+                if not text:
+                    text = _negated(operand) if negative else operand
+                else:
+                    text += f" - {operand}" if negative else f" + {operand}"
+            return text
+        if isinstance(expr, sympy.Mul):
+            if expr.could_extract_minus_sign():
+                return _negated(self._unsigned_factor(-expr))
+            return "*".join(self._unsigned_factor(f) for f in expr.as_ordered_factors())
+        n = _integral_value(expr.exp) if isinstance(expr, sympy.Pow) else None
+        if n is not None and 0 <= n <= _MAX_INT_POW_EXPANSION:
+            base = self._unsigned(expr.base)
+            if isinstance(expr.base, (sympy.Add, sympy.Mul)):
+                base = f"({base})"
+            return "*".join([base] * n) if n else "UINT64_C(1)"
+        if isinstance(expr, sympy.Integer):
+            value = int(expr)   # in range (checked by _wrapping), or a negated INT64_MIN
+            return _negated(f"UINT64_C({-value})") if value < 0 else f"UINT64_C({value})"
+        # Anything else (a name, Max, Piecewise...; or a Rational or negative power, which
+        # the signed printer rejects) is printed signed and converted.
+        return f"(uint64_t){self._operand(expr)}"
+
+    def _unsigned_factor(self, expr: Basic) -> str:
+        """``_unsigned(expr)`` that can stand next to ``*`` or unary ``-``."""
+        text = self._unsigned(expr)
+        return f"({text})" if isinstance(expr, sympy.Add) else text
+
     # -- atoms ---------------------------------------------------------------------------
 
     def _print_Symbol(self, expr: sympy.Symbol) -> str:
@@ -469,6 +532,8 @@ class _SymgradCPrinter(C99CodePrinter):
     # -- arithmetic ----------------------------------------------------------------------
 
     def _print_Add(self, expr: sympy.Add, **kwargs: Any) -> str:
+        if self.ctype == "int64_t":
+            return self._wrapping(expr)
         return super()._print_Add(expr, **kwargs)
 
     def _print_Mul(self, expr: sympy.Mul, **kwargs: Any) -> str:
@@ -487,6 +552,8 @@ class _SymgradCPrinter(C99CodePrinter):
                             f"{factor}: only non-negative integer powers exist in "
                             f"{self.ctype} arithmetic"
                         )
+            if self.ctype == "int64_t":
+                return self._wrapping(expr)
         # CodePrinter._print_Mul pulls out the sign and builds 'a*b/(c*d)'; the factors
         # come back through our _print, so literals and powers are ours.
         return super()._print_Mul(expr, **kwargs)
@@ -502,6 +569,8 @@ class _SymgradCPrinter(C99CodePrinter):
                 raise TypeError(f"{expr}: integer power above {_MAX_INT_POW_EXPANSION}")
             if n == 0:
                 return "1"
+            if self.ctype == "int64_t" and n > 1:
+                return self._wrapping(expr)
             b = self.parenthesize(base, PRECEDENCE["Mul"])
             return b if n == 1 else "(" + "*".join([b] * n) + ")"
 
@@ -556,6 +625,8 @@ class _SymgradCPrinter(C99CodePrinter):
         if self.ctype == "uint8_t" and isinstance(arg, sympy.Symbol):
             return self._print(arg)  # 'x < 0' on an unsigned value trips -Wtype-limits
         v = self._operand(arg)
+        if self.ctype == "int64_t":   # -INT64_MIN overflows: negate modulo 2**64
+            return f"(({v} < 0) ? (int64_t)-(uint64_t){v} : {v})"
         return f"(({v} < 0) ? -{v} : {v})"
 
     def _print_sign(self, expr: sympy.sign) -> str:
@@ -667,4 +738,9 @@ def c_expr(expr: sympy.Basic, ctype: str, names: dict[sympy.Symbol, str]) -> str
     for sym, text in names.items():
         if not isinstance(text, str) or not text.strip():
             raise TypeError(f"C name for {sym} must be a non-empty string, got {text!r}")
-    return _SymgradCPrinter(ctype, names)._print(expr)
+    text = _SymgradCPrinter(ctype, names)._print(expr)
+    if ctype == "uint8_t" and isinstance(expr, (sympy.Add, sympy.Mul, sympy.Pow)):
+        # A bool is stored as the byte 0 or 1 (NumPy sums the bytes of a bool array, so a 2
+        # from True + True would count twice): arithmetic on bools is logical.
+        return f"(({text}) != 0)"
+    return text

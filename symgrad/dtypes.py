@@ -11,6 +11,7 @@ category, dimensioned tensors outrank 0-d tensors, which outrank Python scalars.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -61,8 +62,11 @@ def from_name(name: str) -> DType:
 
 
 def from_numpy(dt: np.dtype) -> DType | None:
-    """Our dtype for a NumPy dtype, casting losslessly where we must; None if unsupported."""
+    """Our dtype for a NumPy dtype, casting losslessly where we must (a narrower type, or
+    non-native byte order: ``>f8`` is float64 byte-swapped); None if unsupported."""
     dt = np.dtype(dt)
+    if not dt.isnative:
+        dt = dt.newbyteorder("=")
     return _BY_NP.get(dt) or _SAFE_CASTS.get(dt)
 
 
@@ -87,14 +91,22 @@ def as_dtype(d: object) -> DType:
 
 
 def scalar_dtype(value: object) -> DType:
-    """The dtype a Python scalar takes when it becomes a tensor on its own (torch's rule)."""
+    """The dtype a Python scalar takes when it becomes a tensor on its own (torch's rule);
+    lists and arrays of a supported dtype take the default float. TypeError for anything else
+    (None, strings, complex numbers, dicts...), which NumPy would turn into NaN or garbage."""
     if isinstance(value, (bool, np.bool_)):
         return bool_
     if isinstance(value, (int, np.integer)):
         return int64
     if isinstance(value, np.floating):
         return as_dtype(value.dtype)
-    return DEFAULT_FLOAT
+    if isinstance(value, (numbers.Real, list, tuple)) or (
+            isinstance(value, np.ndarray) and from_numpy(value.dtype) is not None):
+        return DEFAULT_FLOAT
+    what = "None" if value is None else f"NumPy data of dtype {value.dtype}" \
+        if isinstance(value, (np.ndarray, np.generic)) else f"a {type(value).__name__}"
+    raise TypeError(f"expected a tensor, an array or a real number as an operand, got {what} "
+                    f"(symgrad computes in float32, float64, int64 and bool)")
 
 
 # Operand ranks within one category: a dimensioned tensor beats a 0-d tensor beats a Python scalar.

@@ -281,14 +281,28 @@ def argmin(x, dim=None, keepdim: bool = False) -> Tensor:
     return out if keepdim else out.reshape(_reduced_shape(x.shape, (axis,), False))
 
 
+def _over_elements(a: Tensor, axes: tuple) -> bool:
+    """Whether a reduction over ``axes`` combines any elements: over none there is no max to
+    shift by (and logsumexp is log(0) = -inf, softmax & co. have no elements, as in torch)."""
+    return math.prod(a.shape[i] for i in axes) > 0
+
+
+def _shift(a: Tensor, axes: tuple) -> Tensor | float:
+    """The max over ``axes`` that logsumexp and log_softmax subtract first (0 where it is
+    infinite or where there are no elements)."""
+    if not _over_elements(a, axes):
+        return 0.0
+    m = amax(a, axes, keepdim=True)
+    return where(isinf(m), 0.0, m)
+
+
 def logsumexp(x, dim, keepdim: bool = False) -> Tensor:
     """log(sum(exp(x))) shifted by the max: finite at +-1000; gradient = softmax."""
     x = _t(x)
     axes = normalize_axes(dim, x.ndim)
 
     def body(a):
-        m = amax(a, axes, keepdim=True)
-        m = where(isinf(m), 0.0, m)
+        m = _shift(a, axes)
         s = log(sum(exp(a - m), axes, keepdim=True)) + m
         return s if keepdim else s.reshape(_reduced_shape(a.shape, axes, False))
 
@@ -323,7 +337,8 @@ def softmax(x, dim: int) -> Tensor:
     axes = normalize_axes(dim, x.ndim)
 
     def body(a):
-        e = exp(a - amax(a, axes, keepdim=True).detach())
+        e = exp(a - amax(a, axes, keepdim=True).detach()) if _over_elements(a, axes) \
+            else exp(a)
         return e / sum(e, axes, keepdim=True)
 
     def rule(g, out, ins):
@@ -339,8 +354,7 @@ def log_softmax(x, dim: int) -> Tensor:
         # (a - m) - log(sum(exp(a - m))): subtracting the max first keeps the result exact
         # for large logits (a - logsumexp(a) rounds at the logits' magnitude: 3e-5 at 1000
         # in float32).
-        m = amax(a, axes, keepdim=True)
-        shifted = a - where(isinf(m), 0.0, m)
+        shifted = a - _shift(a, axes)
         return shifted - log(sum(exp(shifted), axes, keepdim=True))
 
     def rule(g, out, ins):

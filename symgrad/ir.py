@@ -27,6 +27,8 @@ Shape = tuple[int, ...]
 def _attr_key(value: object) -> object:
     """A hashable key that tells apart what Python equality merges (0.0/-0.0, nan, 1/1.0/True)."""
     if isinstance(value, float):
+        if value != value:   # float.hex() spells every NaN 'nan': keep the sign apart
+            return ("f", "-nan" if math.copysign(1.0, value) < 0 else "nan")
         return ("f", value.hex())
     if isinstance(value, bool):
         return ("b", value)

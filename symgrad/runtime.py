@@ -70,7 +70,11 @@ class OutputPool:
         try:
             block = self.idle.pop()
         except IndexError:
-            block = bytearray(self.nbytes)
+            try:
+                block = bytearray(self.nbytes)
+            except MemoryError:   # bytearray's own MemoryError has no message
+                raise MemoryError(f"cannot allocate {self.nbytes} bytes for an output of "
+                                  f"shape {self.shape} and dtype {self.dtype}") from None
         lease = np.ndarray.__new__(_Lease, self.shape, self.dtype, buffer=block)
         lease.pool = self
         # A plain ndarray for the caller; its base is the lease (a different type, so NumPy
@@ -436,6 +440,9 @@ class Specialization:
         except (OverflowError, ValueError, TypeError) as e:
             raise TypeError(f"{self.name}: argument {spec.name} cannot be converted to "
                             f"{spec.dtype.name}: {e}") from None
+        except MemoryError as e:   # e.g. a broadcast view far larger than its memory
+            raise MemoryError(f"{self.name}: argument {spec.name} (shape {spec.shape}) needs "
+                              f"a contiguous {spec.dtype.name} copy: {e}") from None
         if arr.shape != spec.shape:  # only reachable through Specialization.run directly
             raise ValueError(f"{self.name}: argument {spec.name} has shape {arr.shape}, "
                              f"expected {spec.shape}")

@@ -405,7 +405,12 @@ def as_tensor(data: Any, dtype: dtypes.DType | None = None) -> Tensor:
 
 def scalar(value: Any, dtype: dtypes.DType) -> Tensor:
     """A 0-d constant of ``dtype`` (how Python numbers enter a computation)."""
-    return Tensor(np.asarray(value, dtype=dtype.np), None)
+    try:
+        return Tensor(np.asarray(value, dtype=dtype.np), None)
+    except OverflowError:
+        raise OverflowError(f"the Python number {value!r} does not fit in {dtype.name}, the "
+                            f"dtype it combines with here (int64 holds -2**63 .. 2**63-1)"
+                            ) from None
 
 
 def tensor(data: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:

@@ -4,12 +4,14 @@ Input: the function, its (flattened) dynamic arguments' specs, the static argume
 ``Traced`` record: the graph (inputs named after the user's parameters), the input and output
 structures, and the forward-only graph when a gradient transform noted one. The function runs
 once with traced tensors; their ops add interned nodes, and the active ``state.Trace`` records
-each node's ``file.py:line``. It must not optimize or generate code.
+each node's ``file.py:line``; an exception the function raises propagates unchanged, with a
+note naming the call being traced. It must not optimize or generate code.
 """
 
 from __future__ import annotations
 
 import inspect as _inspect
+import sys
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -40,6 +42,9 @@ class Traced:
     forward: Graph | None = None   # the function's own outputs (before a gradient transform)
 
 
+_INT64_MIN, _INT64_MAX = -2**63, 2**63 - 1
+
+
 def leaf_spec(value: Any, name: str) -> ArgSpec:
     """The spec of a runtime argument leaf; TypeError naming the argument if unsupported."""
     if isinstance(value, Tensor):
@@ -49,17 +54,50 @@ def leaf_spec(value: Any, name: str) -> ArgSpec:
     if isinstance(value, (bool, np.bool_)):
         return ArgSpec((), dtypes.bool_, name, bool)
     if isinstance(value, (int, np.integer)) and not isinstance(value, np.ndarray):
+        if not _INT64_MIN <= int(value) <= _INT64_MAX:   # NumPy would wrap np.uint64
+            raise TypeError(f"argument {name}: expected an integer in the int64 range "
+                            f"[-2**63, 2**63 - 1], got {value!r}")
         return ArgSpec((), dtypes.int64, name, int)
     if isinstance(value, float):
         return ArgSpec((), dtypes.float64, name, float)
     if isinstance(value, (np.ndarray, np.generic)):
+        # A masked array's mask would be ignored (and without numpy.ma imported, none exists).
+        ma = None if type(value) is np.ndarray else sys.modules.get("numpy.ma")
+        if ma is not None and isinstance(value, ma.MaskedArray):
+            raise TypeError(f"argument {name}: expected a NumPy array, got a masked array "
+                            f"(shape {value.shape}, dtype {value.dtype}); symgrad would ignore "
+                            f"its mask: pass value.filled(fill_value), or np.asarray(value) "
+                            f"to use the data as it is")
         dt = dtypes.from_numpy(value.dtype)
         if dt is None:
             raise TypeError(f"argument {name}: unsupported dtype {value.dtype} (symgrad "
                             f"computes in float32, float64, int64 and bool; cast it first)")
         return ArgSpec(tuple(value.shape), dt, name)
+    kind = f"{type(value).__module__}.{type(value).__qualname__}".replace("builtins.", "")
     raise TypeError(f"argument {name}: expected a NumPy array, a symgrad tensor or a Python "
-                    f"number, got {type(value).__name__}")
+                    f"number, got {kind}" + ("" if not hasattr(value, "__array__") else
+                                             " (np.asarray(value) converts it)"))
+
+
+class _Shown(str):
+    """A leaf's spec inside a call description: it prints as its text, unquoted."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def _describe_call(fn: Callable, name: str, in_specs: list, rebuild: Callable) -> str:
+    """``f(x=float64[2, 3], p={'w': float32[3]}, s=float, n=3)``: the call being traced, each
+    argument in its structure with leaves shown by spec (Python numbers by their type)."""
+    args, kwargs = rebuild([_Shown(s.python.__name__ if s.python is not None else
+                                   f"{s.dtype.name}{list(s.shape)}") for s in in_specs])
+
+    def short(v: Any) -> str:
+        text = repr(v)
+        return text if len(text) <= 80 else text[:77] + "..."
+    parts = [f"{n}={short(a)}" for n, a in zip(param_names(fn, len(args)), args)]
+    parts += [f"{k}={short(v)}" for k, v in kwargs.items()]
+    return f"{name}({', '.join(parts)})"
 
 
 def param_names(fn: Callable, n: int) -> list[str]:
@@ -92,7 +130,18 @@ def trace(fn: Callable, in_specs: list, rebuild: Callable, name: str) -> Traced:
     record = state.Trace(name)
     with state.tracing(record), state.enable_grad():
         call_args, call_kwargs = rebuild(tracers)
-        result = fn(*call_args, **call_kwargs)
+        try:
+            result = fn(*call_args, **call_kwargs)
+        except Exception as e:
+            # The user's exception, unchanged, with the signature being traced as a note
+            # (PEP 678; Python < 3.11 shows the exception alone).
+            if hasattr(e, "add_note"):
+                try:
+                    call = _describe_call(fn, name, in_specs, rebuild)
+                except Exception:   # noqa: BLE001  (a static argument's repr failed, say)
+                    call = name
+                e.add_note(f"symgrad: raised while tracing {call}")
+            raise
     out_leaves, out_tree = flatten(result)
     outs = []
     for i, leaf in enumerate(out_leaves):

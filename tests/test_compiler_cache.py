@@ -212,11 +212,15 @@ print(json.dumps({{"stats": compiler.stats, "from_cache": mod.from_cache, "key":
 
 
 def run_children(tmp_path: Path, src: str, count: int = 1) -> list[dict]:
+    """Run CHILD ``count`` times at once; each result also carries the child's output as
+    "log" (SYMGRAD_DEBUG=1: why it rebuilt, if it did) for assertion messages."""
     script = tmp_path / "child.py"
     script.write_text(CHILD.format(src=src, cdef=ADD_CDEF))
+    env = {**os.environ, "SYMGRAD_DEBUG": "1"}
     procs = [
         subprocess.Popen(
-            [sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            [sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, env=env,
         )
         for _ in range(count)
     ]
@@ -224,14 +228,14 @@ def run_children(tmp_path: Path, src: str, count: int = 1) -> list[dict]:
     for proc in procs:
         out, err = proc.communicate(timeout=300)
         assert proc.returncode == 0, err
-        results.append(json.loads(out.strip().splitlines()[-1]))
+        results.append({**json.loads(out.strip().splitlines()[-1]), "log": out + err})
     return results
 
 
 def test_second_process_loads_from_disk(tmp_path: Path) -> None:
     parent = build_module(ADD_SRC, ADD_CDEF)
     (child,) = run_children(tmp_path, ADD_SRC)
-    assert child["stats"]["compiles"] == 0
+    assert child["stats"]["compiles"] == 0, (parent.path, child["log"])
     assert child["stats"]["cache_hits"] == 1 and child["stats"]["disk_hits"] == 1
     assert child["from_cache"] and child["key"] == parent.key
     assert child["out"] == [0.5, 1.5, 2.5, 3.5, 4.5]
@@ -312,7 +316,9 @@ def test_info_and_clear_touch_only_cache_entries(cache_root: Path) -> None:
     (cache_root / "keepme").mkdir()
     info = cache.info()
     assert info["root"] == str(cache_root) and info["entries"] == 2 and info["bytes"] > 10_000
-    assert cache.clear() == 2
+    removed = cache.clear()
+    assert removed["builds"] == 2 and removed["other"] >= 2  # their locks, toolchain.json
+    assert removed["bytes"] == info["bytes"]
     assert cache.info()["entries"] == 0
     assert (cache_root / "notes.txt").read_text() == "mine" and (cache_root / "keepme").is_dir()
     assert not [p for p in cache_root.iterdir() if len(p.name) == 2]

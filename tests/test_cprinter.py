@@ -490,8 +490,11 @@ def test_sign_expression():
 
 def test_integer_arithmetic():
     names = {X: "x", Y: "y"}
-    assert c_expr(X * Y + 2, "int64_t", names) == "x*y + 2"
-    assert c_expr(X**3, "int64_t", names) == "(x*x*x)"
+    # int64 arithmetic wraps modulo 2**64 (NumPy's semantics) instead of overflowing, which
+    # is undefined behaviour for signed types in C: computed in uint64_t, converted back.
+    assert c_expr(X * Y + 2, "int64_t", names) == \
+        "(int64_t)((uint64_t)x*(uint64_t)y + UINT64_C(2))"
+    assert c_expr(X**3, "int64_t", names) == "(int64_t)((uint64_t)x*(uint64_t)x*(uint64_t)x)"
     assert c_expr(sp.Max(X, Y), "int64_t", names) == "((x > y) ? x : y)"
     for bad in (sp.exp(X), X / Y, X**-1, sp.Rational(1, 3) * X, sp.pi * X, X**Y, 0.5 * X):
         with pytest.raises(TypeError):

@@ -72,6 +72,10 @@ def _pow_vjp(g, out, ins):
     return d_base, d_expo
 
 
+# C99's pow. A known difference: for a constant exponent 0.5 NumPy and torch compute sqrt(x)
+# instead (-0.0 at x = -0.0 and NaN at -inf, where pow gives +0.0 and +inf; torch's gradient
+# there is -inf, pow's +inf); torch likewise computes x ** -0.5 as rsqrt. The exponent is an
+# operand here, so the rewrite belongs to a graph pass (passes/simplify.py's pow rules).
 elementwise("pow", x ** y, np.power, 2, vjp=_pow_vjp, torch="PowBackward1", uses_out=True)
 
 
@@ -122,13 +126,14 @@ elementwise("sigmoid", 1 / (1 + sp.exp(-x)), _np_sigmoid, 1,
 elementwise("softplus", sp.Piecewise((x, x > 20), (sp_log1p(sp.exp(x)), True)), _np_softplus, 1,
             vjp=lambda g, out, ins: (bind("where", bind("gt", ins[0], 20.0), g,
                                           g * bind("sigmoid", ins[0])),))
-# relu'(0) = 0 as in torch; NaN propagates (NaN <= 0 is false), and so does its gradient
-# (torch's threshold_backward masks where out <= 0, which NaN is not).
-elementwise("relu", sp.Piecewise((0, x <= 0), (x, True)), lambda a: np.where(a <= 0, 0, a)
+# relu'(0) = 0 as in torch; NaN propagates (NaN < 0 is false), and so does its gradient
+# (torch's threshold_backward masks where out <= 0, which NaN is not): relu'(NaN) = 1. Like
+# torch's clamp_min(x, 0), relu(-0.0) is -0.0 (only x < 0 is replaced).
+elementwise("relu", sp.Piecewise((0, x < 0), (x, True)), lambda a: np.where(a < 0, 0, a)
             .astype(a.dtype), 1,
             vjp=lambda g, out, ins: (bind("where", bind("le", out, 0.0), 0.0, g),),
             dtype=same_dtype, uses_out=True)
-# abs'(0) = 0 as in torch, through sign(0) = 0.
+# abs'(x) = sign(x) as in torch: 0 at +-0.0 (a +0.0) and at NaN.
 elementwise("abs", sp.Abs(x), np.abs, 1, vjp=lambda g, out, ins: (g * bind("sign", ins[0]),),
             dtype=same_dtype)
 
@@ -138,8 +143,14 @@ def _zeros_like(g):
     return bind("expand", bind("cast", 0.0, dtype=g.dtype), shape_to=g.shape)
 
 
-# sign is piecewise constant: torch's gradient is zeros (so x.grad is zeros, not None).
-elementwise("sign", sp.sign(x), np.sign, 1, vjp=lambda g, out, ins: (_zeros_like(g),),
+def _np_sign(a):
+    return np.where(a > 0, 1, np.where(a < 0, -1, 0)).astype(a.dtype)
+
+
+# torch's sign, (x > 0) - (x < 0): +0.0 at -0.0, and 0 at NaN (NumPy's sign gives NaN there).
+# It is piecewise constant: torch's gradient is zeros (so x.grad is zeros, not None).
+elementwise("sign", sp.Piecewise((1, x > 0), (-1, x < 0), (0, True)), _np_sign, 1,
+            vjp=lambda g, out, ins: (_zeros_like(g),),
             saves=False, dtype=same_dtype)
 
 # ---------------------------------------------------------------- comparisons and logic

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..dtypes import int64
-from .registry import OTHER, OpDef, ShapeError, bind, register
+from .registry import OTHER, OpDef, ShapeError, bind, nonempty_axes, register
 
 
 def _check_index(idx_dtype):
@@ -69,7 +69,8 @@ register(OpDef(
     torch_name="ScatterAddBackward0", doc="zeros(shape_to) with src added at idx along axis"))
 
 
-def _arg_shape(shape, *, axis):
+def _arg_shape(name, shape, axis):
+    nonempty_axes(name, shape, (axis,))
     return tuple(1 if d == axis else s for d, s in enumerate(shape))
 
 
@@ -79,6 +80,7 @@ def _arg_dtype(x, **_):
 
 for _name, _np_fn in (("argmax", np.argmax), ("argmin", np.argmin)):
     register(OpDef(
-        name=_name, kind=OTHER, shape=_arg_shape, dtype=_arg_dtype, vjp=None,
+        name=_name, kind=OTHER, dtype=_arg_dtype, vjp=None,
+        shape=lambda shape, *, axis, _n=_name: _arg_shape(_n, shape, axis),
         numpy=lambda a, *, axis, _f=_np_fn: _f(a, axis=axis, keepdims=True).astype(np.int64),
         doc="index of the first extremum along axis (kept as a size-1 dim)"))

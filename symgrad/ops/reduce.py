@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .registry import REDUCE, OpDef, bind, register, same_dtype
+from .registry import REDUCE, OpDef, bind, nonempty_axes, register, same_dtype
 
 
 def _shape(shape, *, axes):
@@ -17,9 +17,14 @@ def _shape(shape, *, axes):
 
 
 def reduction(name: str, numpy, vjp, torch: str, saves: bool = True, uses_out: bool = False,
-              doc: str = "") -> OpDef:
+              doc: str = "", needs_elements: bool = False) -> OpDef:
+    shape = _shape
+    if needs_elements:
+        def shape(s, *, axes):
+            nonempty_axes(name, s, axes)
+            return _shape(s, axes=axes)
     return register(OpDef(
-        name=name, kind=REDUCE, shape=_shape, dtype=same_dtype, vjp=vjp, torch_name=torch,
+        name=name, kind=REDUCE, shape=shape, dtype=same_dtype, vjp=vjp, torch_name=torch,
         numpy=lambda a, *, axes: numpy(a, axis=axes, keepdims=True), saves=saves,
         uses_out=uses_out, doc=doc))
 
@@ -28,12 +33,29 @@ def _sum_vjp(g, out, ins, *, axes):
     return (bind("expand", g, shape_to=ins[0].shape),)
 
 
+# torch's max()/min() of all elements (no dim): backward functions of these names.
+_EVENLY = ("MaxBackward1", "MinBackward1")
+
+
 def _extremum_vjp(g, out, ins, *, axes):
-    # torch's max()/amax() rule: ties share the gradient evenly.
+    """torch's two rules, told apart by the backward function's name (torch's own split):
+    ties share the gradient evenly in both; they differ where the result is NaN.
+
+    * amax/amin (``scale_grad_by_count``): ``(g / count) * (x == out)``. No element equals a
+      NaN result, so count is 0 and every element of that slice gets 0 * inf = NaN.
+    * max()/min() of all elements (``evenly_distribute_backward``): g is shared among the
+      elements equal to the result, or among the NaNs when the result is NaN; 0 elsewhere.
+    """
     x = ins[0]
     hit = bind("eq", x, out)
-    count = bind("sum", bind("cast", hit, dtype=x.dtype), axes=axes)
-    return (bind("where", hit, g / count, 0.0),)
+    fn = getattr(out, "grad_fn", None)
+    if fn is not None and fn.name() in _EVENLY:
+        hit = bind("logical_or", hit, bind("logical_and", bind("ne", out, out),
+                                           bind("ne", x, x)))
+        count = bind("sum", bind("cast", hit, dtype=x.dtype), axes=axes)
+        return (bind("where", hit, g / count, 0.0),)
+    mask = bind("cast", hit, dtype=x.dtype)
+    return (g / bind("sum", mask, axes=axes) * mask,)
 
 
 def _shifted(y, k: int, forward: bool):
@@ -65,6 +87,12 @@ def _prod_vjp(g, out, ins, *, axes):
     # and patching the zeros with constants gives the right gradient but the wrong second
     # derivative (with two zeros d2 prod / dx_i dx_j is the product of the rest, not 0).
     # Only multiplies and moves: exact, differentiable again, O(n log n) along the axes.
+    # Intended differences from torch, whose no-zero branch divides (g * out / x): at an
+    # element that is +-Inf or NaN, torch gives NaN there (inf / inf) and, when the product is
+    # NaN, NaN everywhere; here each element gets the product of the others, NaN only if one of
+    # them is (d/dx0 prod([inf, 1, -2]) = -2, not NaN; the overflow of out / x cannot happen
+    # either). With two or more zeros torch's first-order backward returns +0.0 everywhere;
+    # here the products of the others are zeros that keep their signs.
     x = ins[0]
     n = 1
     for a in axes:
@@ -87,6 +115,6 @@ def _prod_vjp(g, out, ins, *, axes):
 
 
 reduction("sum", np.sum, _sum_vjp, "SumBackward1", saves=False)
-reduction("max", np.max, _extremum_vjp, "MaxBackward1", uses_out=True)
-reduction("min", np.min, _extremum_vjp, "MinBackward1", uses_out=True)
+reduction("max", np.max, _extremum_vjp, "MaxBackward1", uses_out=True, needs_elements=True)
+reduction("min", np.min, _extremum_vjp, "MinBackward1", uses_out=True, needs_elements=True)
 reduction("prod", np.prod, _prod_vjp, "ProdBackward1")

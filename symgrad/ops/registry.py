@@ -133,5 +133,14 @@ def normalize_axes(axes: Any, ndim: int, what: str = "dim") -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
+def nonempty_axes(name: str, shape: tuple, axes) -> None:
+    """An extremum (or its index) of no elements is undefined: ShapeError naming the op, the
+    dim and the shape (torch raises too), rather than -inf or index 0 from C."""
+    for a in axes:
+        if shape[a] == 0:
+            raise ShapeError(f"{name}(): expected reduction dim {a} to have non-zero size "
+                             f"(input shape {tuple(shape)})")
+
+
 def numel(shape: tuple) -> int:
     return math.prod(shape)
