@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
+import sympy
 
 from . import sumloop
 from .compiler import SCALAR_UNIT_FLAGS
@@ -214,6 +215,8 @@ class _Emitter:
                 return f"({args[0]} != 0)"
             return f"({node.dtype.ctype})({args[0]})"
         text = _template(node.op, in_ctype)
+        if node.op == "pow" and isinstance(node.inputs[1], Node):
+            text = _pow_template(_literal_exponent(node.inputs[1]), in_ctype) or text
         simple = _SIMPLE.fullmatch
         for i, a in enumerate(args):
             text = text.replace(_placeholder(i), a if simple(a) else f"({a})")
@@ -523,6 +526,27 @@ def _template(op_name: str, ctype: str) -> str:
     op = get(op_name)
     names = {sym: _PLACEHOLDER.format(i) for i, sym in enumerate(op.symbols)}
     return c_expr(op.expr, ctype, names)
+
+
+def _literal_exponent(node: Node) -> float | None:
+    """The value of a pow's exponent when it is one constant (seen through the expands that
+    broadcast it), else None."""
+    while node.op == "expand":
+        node = node.inputs[0]
+    return node.attr("value") if node.op == "const" and node.ndim == 0 else None
+
+
+@functools.lru_cache(maxsize=None)
+def _pow_template(exponent: float | None, ctype: str) -> str | None:
+    """pow's C for a constant exponent, without the op's general test of the exponent's value
+    (see ops/elementwise.py: 0.5 is sqrt, -0.5 is 1/sqrt, anything else C99's pow). None for
+    an exponent that is not a constant (the general expression)."""
+    if exponent is None:
+        return None
+    op = get("pow")
+    x, y = op.symbols
+    expr = {0.5: sympy.sqrt(x), -0.5: 1 / sympy.sqrt(x)}.get(exponent, x ** y)
+    return c_expr(expr, ctype, {x: _placeholder(0), y: _placeholder(1)})
 
 
 def _affine(base: str, terms) -> str:

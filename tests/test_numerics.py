@@ -469,3 +469,84 @@ def test_int64_arithmetic_wraps_like_numpy():
     for i, (got, w) in enumerate(zip(f(a, b), want)):
         assert got.dtype == w.dtype, i
         np.testing.assert_array_equal(got, w, err_msg=f"output {i}")
+
+
+# ================================================================== 4. x ** 0.5 and x ** -0.5
+
+# torch computes x ** 0.5 as sqrt and x ** -0.5 as rsqrt = 1 / sqrt (ops/elementwise.py): IEEE
+# sqrt(-0.0) = -0.0 and sqrt(x < 0) = NaN, so -0.0 -> -0.0 / -inf and -inf -> NaN, where C99's
+# pow gives +0.0 / +inf and +inf / +0.0. Gradients are PowBackward0's, e * x ** (e - 1), whose
+# power takes the same road:
+#   e = 0.5:  0.5 * x ** -0.5 = 0.5 / sqrt(x): -inf at -0.0, inf at 0.0, 0.5 / 2 at 4, +0.0 at
+#             inf, NaN at -inf (sqrt(-inf) = NaN), NaN, -1.
+#   e = -0.5: -0.5 * x ** -1.5, C99's pow (-1.5 is not +-0.5): pow(+-0.0, -1.5) = +inf,
+#             pow(4, -1.5) = 1/8, pow(+-inf, -1.5) = +0.0, pow(-1, -1.5) = NaN.
+POW_X = [-0.0, 0.0, 4.0, inf, -inf, nan, -1.0]
+POW_HALF = ([-0.0, 0.0, 2.0, inf, nan, nan, nan],                  # x ** 0.5
+            [-inf, inf, 0.25, 0.0, nan, nan, nan])                 # its gradient
+POW_MINUS_HALF = ([-inf, inf, 0.5, 0.0, nan, nan, nan],            # x ** -0.5
+                  [-inf, -inf, -0.0625, -0.0, -0.0, nan, nan])     # its gradient
+
+
+def _half_powers(m, x):
+    return x ** 0.5, x ** -0.5
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("reps", [1, 9])        # 7 elements; 63: vector loop and remainder
+def test_pow_of_plus_minus_half_is_sqrt_compiled_and_interpreted(dtype, reps):
+    from symgrad.interpret import interpret
+    x = np.tile(np.array(POW_X, dtype), reps)
+    f = sg.compile(lambda x: _half_powers(sg, x))
+    g = sg.grad(lambda a, b: (a ** 0.5).sum() + (b ** -0.5).sum(), argnums=(0, 1))
+    values, grads = f(x), g(x, x)
+    ref_values = interpret(f._last_spec.traced.graph, [x])
+    ref_grads = interpret(g._last_spec.traced.graph, [x, x])
+    for i, (want_value, want_grad) in enumerate((POW_HALF, POW_MINUS_HALF)):
+        what = f"x ** {(0.5, -0.5)[i]} {np.dtype(dtype).name}"
+        assert values[i].dtype == dtype and grads[i].dtype == dtype
+        for got, name in ((values[i], "compiled"), (ref_values[i], "interpreter")):
+            _same(got, want_value * reps, f"{name} {what}")
+        for got, name in ((grads[i], "compiled"), (ref_grads[i], "interpreter")):
+            _same(got, want_grad * reps, f"{name} gradient of {what}")
+    ctype_sqrt = "sqrtf(" if dtype is np.float32 else "sqrt("
+    assert ctype_sqrt in f.c_source and ctype_sqrt in g.c_source
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_pow_of_plus_minus_half_is_sqrt_eager(dtype):
+    for i, (want_value, want_grad) in enumerate((POW_HALF, POW_MINUS_HALF)):
+        t = sg.tensor(np.array(POW_X, dtype), requires_grad=True)
+        out = _half_powers(sg, t)[i]
+        out.sum().backward()
+        what = f"eager x ** {(0.5, -0.5)[i]} {np.dtype(dtype).name}"
+        assert out.dtype == t.dtype and t.grad.numpy().dtype == dtype
+        _same(out.detach().numpy(), want_value, what)
+        _same(t.grad.numpy(), want_grad, f"gradient of {what}")
+
+
+def test_pow_of_plus_minus_half_matches_torch():
+    torch = pytest.importorskip("torch")
+    for dtype in (torch.float64, torch.float32):
+        for i, (want_value, want_grad) in enumerate((POW_HALF, POW_MINUS_HALF)):
+            t = torch.tensor(POW_X, dtype=dtype, requires_grad=True)
+            out = _half_powers(torch, t)[i]
+            out.sum().backward()
+            what = f"torch x ** {(0.5, -0.5)[i]} {dtype}"
+            _same(out.detach().numpy(), want_value, what)
+            _same(t.grad.numpy(), want_grad, f"gradient of {what}")
+
+
+def test_other_exponents_keep_c99_pow_and_tensor_exponents_are_tested_by_value():
+    # Only exactly +-0.5 is a square root: 0.25 and a tensor exponent of 1.5 stay pow, +0.0 at
+    # x = -0.0 and +inf at -inf (C99 Annex F), compiled and eager alike. The test is on the
+    # exponent's value, so a tensor exponent of +-0.5 is sqrt too (torch: pow; documented in
+    # ops/elementwise.py), the same compiled and eager.
+    x = np.array([-0.0, -inf])
+    f = sg.compile(lambda x, e: (x ** 0.25, x ** e))
+    for e, want in ((1.5, [0.0, inf]), (0.5, [-0.0, nan]), (-0.5, [-inf, nan])):
+        const, tensor = f(x, np.array(e))
+        _same(const, [0.0, inf], "compiled x ** 0.25")
+        _same(tensor, want, f"compiled x ** tensor({e})")
+        _same((sg.tensor(x) ** sg.tensor(e)).numpy(), want, f"eager x ** tensor({e})")
+    _same((sg.tensor(x) ** 0.25).numpy(), [0.0, inf], "eager x ** 0.25")

@@ -72,11 +72,30 @@ def _pow_vjp(g, out, ins):
     return d_base, d_expo
 
 
-# C99's pow. A known difference: for a constant exponent 0.5 NumPy and torch compute sqrt(x)
-# instead (-0.0 at x = -0.0 and NaN at -inf, where pow gives +0.0 and +inf; torch's gradient
-# there is -inf, pow's +inf); torch likewise computes x ** -0.5 as rsqrt. The exponent is an
-# operand here, so the rewrite belongs to a graph pass (passes/simplify.py's pow rules).
-elementwise("pow", x ** y, np.power, 2, vjp=_pow_vjp, torch="PowBackward1", uses_out=True)
+def _np_pow(a, b):
+    """NumPy's power, except sqrt(a) where b == 0.5 and 1 / sqrt(a) where b == -0.5 (see
+    below). np.power alone would not do: it takes sqrt for an exponent 0.5 only when the
+    exponent is a broadcast scalar, and never rsqrt."""
+    out = np.power(a, b)
+    half, minus_half = np.equal(b, 0.5), np.equal(b, -0.5)
+    if half.any() or minus_half.any():
+        root = np.sqrt(a)
+        out = np.where(half, root, np.where(minus_half, np.reciprocal(root), out))
+    return out
+
+
+# C99's pow, except that an exponent of exactly 0.5 computes sqrt(x) and -0.5 computes
+# 1 / sqrt(x), as torch does for x ** 0.5 and x ** -0.5 (and NumPy's ** for 0.5). They differ
+# from pow at x = -0.0 (sqrt: -0.0, 1/sqrt: -inf; pow: +0.0, +inf) and at x = -inf (NaN; pow:
+# +inf, +0.0). Gradients keep pow's rule; that of x ** 0.5, 0.5 * x ** -0.5, picks up 1 / sqrt
+# too: -inf at x = -0.0 and NaN at -inf, as torch's PowBackward0. With a literal exponent the C
+# compiler folds the test away and the loop vectorizes with sqrt. A known difference: symgrad
+# tests the exponent's value, so a tensor exponent equal to +-0.5 gets sqrt as well, where
+# torch calls pow for any tensor exponent (even a 0-d one).
+_HALF = sp.Rational(1, 2)
+elementwise("pow", sp.Piecewise((sp.sqrt(x), sp.Eq(y, _HALF)), (1 / sp.sqrt(x), sp.Eq(y, -_HALF)),
+                                (x ** y, True)),
+            _np_pow, 2, vjp=_pow_vjp, torch="PowBackward1", uses_out=True)
 
 
 def _maximum_vjp(g, out, ins, loses="lt"):
