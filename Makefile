@@ -28,6 +28,12 @@ test: $(STAMP) check-cc
 	$(PY) -m pytest -q -p no:cacheprovider tests; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "error: no tests ran" >&2; exit 1; fi; exit $$rc
 
+# A long differential-fuzzing campaign (make test runs a fixed-seed sample of it):
+# FUZZ_ARGS="--programs 5000 --seed 1" to choose the size and the seed.
+FUZZ_ARGS ?=
+fuzz: $(STAMP) check-cc
+	$(PY) tests/fuzz_campaign.py $(FUZZ_ARGS)
+
 # The benchmark suite (not part of test) runs in its own venv: symgrad plus the `bench` extra
 # (torch, jax, pytensor, casadi, matplotlib). torch goes in first and alone, pinned, so that pip
 # takes the local CPU wheel and never resolves another torch build for the extra.

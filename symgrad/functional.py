@@ -28,12 +28,13 @@ def _t(x: Any) -> Tensor:
 # ---------------------------------------------------------------- composites
 
 def composite(torch_name: str, body: Callable[..., Tensor], inputs: Sequence[Tensor],
-              rule: Callable | None = None) -> Tensor:
+              rule: Callable | None = None, saves: bool = True, uses_out: bool = True) -> Tensor:
     """Run ``body(*inputs)`` without recording, then attach one backward function.
 
     ``rule(g, out, inputs)`` gives the inputs' cotangents; without one, the backward re-runs
     ``body`` with recording on (free at trace time: nodes are interned) and back-propagates
-    through it to the inputs.
+    through it to the inputs. ``saves``/``uses_out``: whether the rule reads the inputs/the
+    output (changing them in place before the backward is then an error).
     """
     with state.no_grad():
         out = body(*inputs)
@@ -43,7 +44,7 @@ def composite(torch_name: str, body: Callable[..., Tensor], inputs: Sequence[Ten
                 again = body(*ins)
             return run_backward([(again, g)], retain_graph=False,
                                 create_graph=state.is_grad_enabled(), inputs=list(ins))
-    return attach_function(out, torch_name, rule, list(inputs))
+    return attach_function(out, torch_name, rule, list(inputs), saves, uses_out)
 
 
 # ---------------------------------------------------------------- elementwise
@@ -69,10 +70,27 @@ def neg(a) -> Tensor:
 
 
 def pow(a, b) -> Tensor:  # noqa: A001  (torch's name)
+    if isinstance(a, Tensor) and a.dtype is dtypes.int64 and type(b) is int:
+        return _int_power(a, b)
     name = "PowBackward0" if isinstance(b, Number) else "PowBackward1"
     if isinstance(a, Number):
         name = "PowBackward2"
     return apply("pow", a, b, _torch_name=name)
+
+
+def _int_power(a: Tensor, e: int) -> Tensor:
+    """An int64 tensor to a Python int power, an int64 tensor as in torch, computed exactly by
+    repeated squaring (products wrap like torch's; the float ``pow`` would round past 2**24)."""
+    if e < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    result = None
+    while e:
+        if e & 1:
+            result = a if result is None else mul(result, a)
+        e >>= 1
+        if e:
+            a = mul(a, a)
+    return result if result is not None else add(mul(a, 0), 1)
 
 
 def _unary(name: str):
@@ -205,7 +223,8 @@ def mean(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     def rule(g, out, ins):
         return (_unreduce(g, ins[0].shape, axes, keepdim) / float(n),)
     return composite("MeanBackward0" if dim is None else "MeanBackward1",
-                     lambda a: _reduce("sum", a, axes, keepdim) / float(n), [x], rule)
+                     lambda a: _reduce("sum", a, axes, keepdim) / float(n), [x], rule,
+                     saves=False, uses_out=False)   # the rule reads shapes only
 
 
 def prod(x, dim=None, keepdim: bool = False) -> Tensor:

@@ -30,15 +30,13 @@ def _to(self: Tensor, dtype=None, *args, **kwargs) -> Tensor:
 
 
 def _clone(self: Tensor) -> Tensor:
-    if self._value is not None:
-        out = Tensor(self._value.copy(), None)
-        if self.requires_grad:
-            from .tensor import attach_function
-            return attach_function(out, "CloneBackward0", lambda g, o, ins: (g,), [self])
-        return out
+    """A copy (not a view); its backward passes the cotangent through and reads nothing, so
+    the copy may be changed in place (``x.clone().mul_(x)``)."""
     from .tensor import attach_function
-    return attach_function(Tensor(None, self._node), "CloneBackward0", lambda g, o, ins: (g,),
-                           [self])
+    out = Tensor(self._value.copy(), None) if self._value is not None else \
+        Tensor(None, self._node)
+    return attach_function(out, "CloneBackward0", lambda g, o, ins: (g,), [self], saves=False,
+                           uses_out=False)
 
 
 def _all(self: Tensor, dim=None, keepdim: bool = False) -> Tensor:

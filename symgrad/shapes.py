@@ -120,7 +120,8 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
                                f"concatenated")
     (axis,) = normalize_axes(dim, kept[0].ndim)
-    target = dtypes.promote([(t.dtype, 2) for t in kept])
+    # torch promotes over every tensor, the skipped empty ones too
+    target = dtypes.promote([(t.dtype, 2) for t in tensors])
     kept = [t if t.dtype is target else t.to(target) for t in kept]
     if len(kept) == 1:
         return kept[0]

@@ -12,6 +12,7 @@ It must not lower, compile or call C; the torch-named functions live in ``functi
 from __future__ import annotations
 
 import warnings
+import weakref
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,7 @@ from . import dtypes, state
 from .autodiff import AccumulateGrad, function_class, run_backward
 from .ir import Node
 from .ops import OPS, set_binder
-from .ops.registry import ELEMENTWISE, float_dtype
+from .ops.registry import ELEMENTWISE, MOVEMENT, float_dtype
 
 
 class TracerValueError(TypeError):
@@ -41,7 +42,8 @@ class Tensor:
     """A tensor that records the operations applied to it, like ``torch.Tensor``."""
 
     __slots__ = ("_value", "_node", "shape", "dtype", "_requires_grad", "grad_fn", "_grad",
-                 "_retains_grad", "_accumulator", "_trace", "_weak", "_version", "__weakref__")
+                 "_retains_grad", "_accumulator", "_trace", "_weak", "_version", "_view",
+                 "_views", "__weakref__")
     __array_priority__ = 1000  # NumPy defers to our operators: ndarray * Tensor -> Tensor
 
     shape: tuple[int, ...]
@@ -64,7 +66,9 @@ class Tensor:
         # tensor outlives that trace).
         self._trace = state._local.trace
         self._weak = False   # a Python number passed to a compiled function: promotes like one
-        self._version = [0]  # bumped by in-place ops; shared with detach()ed aliases
+        self._version = [0]  # bumped by in-place ops; shared with views and detach()ed aliases
+        self._view = None    # (base, op, attrs) if this tensor shows base's data (register_view)
+        self._views = None   # id -> the live tensors that show this one's data
 
     # ------------------------------------------------------------ structure
     @property
@@ -187,7 +191,7 @@ class Tensor:
     def detach(self) -> "Tensor":
         """The same data (in-place changes show through both), cut from the backward graph."""
         t = Tensor(self._value, self._node)
-        t._version = self._version
+        register_view(t, self, "alias", {})
         return t
 
     def detach_(self) -> "Tensor":
@@ -349,10 +353,24 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, **attrs: Any) -
         with np.errstate(all="ignore"):
             value = op.numpy(*[t._value for t in inputs], **attrs)
         out = Tensor(np.asarray(value, dtype=dtype.np), None)
+    if op.kind == MOVEMENT:
+        register_view(out, inputs[0], name, attrs)
     if (op.vjp is not None and state._local.grad_enabled and dtype.is_floating
             and any(t._requires_grad for t in inputs)):
         _record(out, op, attrs, inputs, _torch_name or op.torch_name, loc)
     return out
+
+
+def register_view(view: Tensor, base: Tensor, op: str, attrs: dict) -> None:
+    """``view`` shows ``base``'s data, as torch's views do: ``op`` is a movement op (reshape,
+    permute, expand, slice) of ``base`` or "alias" (``detach``). They share one version
+    counter, and an in-place update of either reaches the other (``inplace.update``), eagerly
+    and at trace time alike."""
+    view._view = (base, op, attrs)
+    view._version = base._version
+    if base._views is None:
+        base._views = weakref.WeakValueDictionary()
+    base._views[id(view)] = view
 
 
 def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str, loc) -> None:
@@ -372,26 +390,27 @@ def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str,
 set_binder(apply)
 
 
-def attach_function(out: Tensor, torch_name: str, rule, inputs: list[Tensor]) -> Tensor:
+def attach_function(out: Tensor, torch_name: str, rule, inputs: list[Tensor],
+                    saves: bool = True, uses_out: bool = True) -> Tensor:
     """Give ``out`` one backward function computed by ``rule(g, out, inputs)``: how composite
     functions (mean, softmax, losses) show torch's single grad_fn while being built from
-    primitives."""
+    primitives. ``saves``/``uses_out``: whether the rule reads the inputs/the output (then
+    changing them in place before the backward is an error)."""
     if not (state.is_grad_enabled() and any(t._requires_grad for t in inputs)):
         return out
     result = Tensor(out._value, out._node)
     loc = state.record(out._node) if out._node is not None else None
-    _record(result, _Rule(rule), {}, inputs, torch_name, loc)
+    _record(result, _Rule(rule, saves, uses_out), {}, inputs, torch_name, loc)
     return result
 
 
 class _Rule:
     """Adapter so a composite's rule looks like an op to ``_record``."""
 
-    saves = True
-    uses_out = True   # softmax, logsumexp, norm... reuse their output
-
-    def __init__(self, vjp):
+    def __init__(self, vjp, saves: bool = True, uses_out: bool = True):
         self.vjp = vjp
+        self.saves = saves
+        self.uses_out = uses_out   # softmax, logsumexp, norm... reuse their output
 
 
 # ---------------------------------------------------------------- creation

@@ -1,0 +1,23 @@
+"""Differential fuzzing of symgrad: random well-typed programs, run every way and compared.
+
+- ``model``: the program model (typed straight-line programs, their source, torch's typing
+  rules written out independently of symgrad);
+- ``generate``: the hypothesis strategy ``programs(Config(...))`` drawing them from the op
+  families (elementwise math, broadcasting binary ops, where/comparisons, reductions, softmax,
+  movement, indexing, matmul, cat/stack, casts, nn.functional losses, in-place updates of
+  clones and through views), over float32, float64 and int64 values;
+- ``policy``: kinks, ties and tolerances (when two results count as the same);
+- ``check``: ``check_forward`` / ``check_gradient`` run a program compiled, compiled without
+  passes, interpreted and eagerly (and its gradient, or the gradient of its gradient along
+  directions, against finite differences too) and raise ``Disagreement`` with a pasteable
+  script of the program.
+
+tests/test_fuzz.py runs a fixed-seed sample; tests/fuzz_campaign.py runs long random campaigns.
+"""
+
+from .check import Disagreement, check_forward, check_gradient
+from .generate import Config, programs
+from .model import F32, F64, I64, Program
+
+__all__ = ["F32", "F64", "I64", "Config", "Disagreement", "Program", "check_forward",
+           "check_gradient", "programs"]

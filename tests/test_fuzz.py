@@ -1,0 +1,119 @@
+"""Differential fuzzing, fixed seed: random well-typed programs (tests/fuzzing) run compiled,
+compiled without passes, interpreted and eagerly must agree, and their gradients (and
+gradients of gradients along directions) must match central finite differences of the float64
+program.
+
+Each test draws ``SYMGRAD_FUZZ_EXAMPLES`` programs (default 40; half that for the slower kinds)
+from a derandomized hypothesis strategy, so every run checks the same programs; a failure is
+shrunk to a minimal program and reported as a script to paste. ``make fuzz``
+(tests/fuzz_campaign.py) runs random campaigns.
+"""
+
+import dataclasses
+import os
+
+from fuzzing import F32, F64, I64, Config, check_forward, check_gradient, programs
+from fuzzing.policy import LARGE_KINK_MARGIN
+from hypothesis import HealthCheck, given, settings
+
+EXAMPLES = int(os.environ.get("SYMGRAD_FUZZ_EXAMPLES", "40"))
+
+
+def fuzz_settings(examples: int):
+    return settings(max_examples=examples, derandomize=True, database=None, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
+                                           HealthCheck.data_too_large])
+
+
+fuzz = fuzz_settings(EXAMPLES)
+fuzz_fewer = fuzz_settings(max(EXAMPLES // 2, 1))     # the slower kinds
+
+FLOAT64 = Config(dtypes=(F64,))
+FLOAT32 = Config(dtypes=(F32,))
+MIXED = Config(dtypes=(F32, F64), mixed=True)
+SIZE_ZERO = Config(dtypes=(F32, F64), empty=True)
+LARGE = Config(dtypes=(F32, F64), large=True)
+INT64 = Config(dtypes=(F32, F64, I64), mixed=True)
+
+
+def forward(config: Config) -> Config:
+    """Forward checks may also return an int64/bool result (argmax, a comparison, a count)."""
+    return dataclasses.replace(config, integer_outputs=True)
+
+
+@fuzz
+@given(programs(forward(FLOAT64)))
+def test_forward_float64(prog):
+    check_forward(prog)
+
+
+@fuzz
+@given(programs(forward(FLOAT32)))
+def test_forward_float32(prog):
+    check_forward(prog)
+
+
+@fuzz
+@given(programs(forward(MIXED)))
+def test_forward_float32_float64_mixes(prog):
+    check_forward(prog)
+
+
+@fuzz
+@given(programs(forward(SIZE_ZERO)))
+def test_forward_broadcasting_with_size_zero_and_one_dims(prog):
+    check_forward(prog)
+
+
+@fuzz
+@given(programs(forward(INT64)))
+def test_forward_int64_with_floats(prog):
+    check_forward(prog)
+
+
+@fuzz
+@given(programs(FLOAT64))
+def test_gradient_float64(prog):
+    check_gradient(prog)
+
+
+@fuzz
+@given(programs(FLOAT32))
+def test_gradient_float32(prog):
+    check_gradient(prog)
+
+
+@fuzz
+@given(programs(MIXED))
+def test_gradient_float32_float64_mixes(prog):
+    check_gradient(prog)
+
+
+@fuzz
+@given(programs(SIZE_ZERO))
+def test_gradient_broadcasting_with_size_zero_and_one_dims(prog):
+    check_gradient(prog)
+
+
+@fuzz_fewer
+@given(programs(forward(LARGE)))
+def test_forward_large_odd_dims(prog):
+    check_forward(prog, kink_margin=LARGE_KINK_MARGIN)
+
+
+@fuzz_fewer
+@given(programs(LARGE))
+def test_gradient_large_odd_dims(prog):
+    check_gradient(prog, kink_margin=LARGE_KINK_MARGIN)
+
+
+@fuzz_fewer
+@given(programs(FLOAT64))
+def test_second_order_float64(prog):
+    check_gradient(prog, order=2)
+
+
+@fuzz_fewer
+@given(programs(MIXED))
+def test_second_order_float32_float64_mixes(prog):
+    check_gradient(prog, order=2)
