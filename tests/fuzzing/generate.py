@@ -819,7 +819,8 @@ def loss(b: Builder, a: Var) -> bool:
         per = 2 * a.bound + math.log(C)
         if b.flag() and math.prod(batch) <= 64:    # class targets, some ignored (-100)
             targets = [b.choose(tuple(range(C)) + (-100,)) for _ in range(math.prod(batch))]
-            t = f"sg.tensor({targets})" if batch else f"sg.tensor({targets[0]})"
+            t = f"sg.tensor({targets}{', dtype=sg.int64' if not targets else ''})" \
+                if batch else f"sg.tensor({targets[0]})"        # [] alone would be float32
             kept = sum(1 for x in targets if x != -100)
             scale = kept if red == "sum" else 1
             special = red == "mean" and kept == 0

@@ -88,6 +88,9 @@ class Input:
 
 @dataclass(frozen=True)
 class Program:
+    """A generated program: its inputs (with how their values are drawn), statements,
+    outputs and the seed of its input values; it renders and executes its own source."""
+
     inputs: tuple      # Input
     stmts: tuple       # Stmt
     outputs: tuple     # Var (one, or two returned as a tuple)

@@ -3,38 +3,46 @@
 Kinks and ties. Before anything is compared, the program runs once eagerly in float64 with a
 ``Probe`` after each statement (``Program.source(probes=True)``). For every switch point (abs,
 relu, sign at 0; maximum/minimum, where-comparisons and clamp bounds at a tie of their operands;
-amax/amin/max/argmax at a tie of the two extreme values; a 2-norm at 0) it measures the
-*margin*: the distance of the inputs to the switch, relative to the operands' size (and for
-casts to int64, the distance to the nearest integer),
-``|a - b| / (1 + |a| + |b|)`` (for ties the gap between the two extreme values over
-``1 + |extreme|``). Then:
+amax/amin/max/argmax at a tie of the two extreme values; a 2-norm at 0; a cast to int64 at an
+integer) it measures the *margin*, the distance of the inputs to the switch relative to the
+operands' size: ``|a - b| / (1 + |a| + |b|)``, for ties the gap between the two extreme values
+over ``1 + |extreme|``, for casts the distance to the nearest integer over ``1 + |a|``. Then:
 
 - ``0 < margin < KINK_MARGIN``: *near* a switch. float32 and float64, or two implementations
   that round differently, may take different branches; the inputs are rejected
   (``hypothesis.assume``) and others drawn. Programs with tens of thousands of elements use
-  ``LARGE_KINK_MARGIN``: one element in 1e3 is near a switch at 1e-3; at 1e-5 the margin
-  still exceeds both float32 rounding through a few ops and the finite-difference steps.
+  ``LARGE_KINK_MARGIN``: at 1e-3 one element in a thousand is near a switch and nearly every
+  program would be rejected; 1e-5 still exceeds float32 rounding through a few ops and the
+  finite-difference steps.
 - ``margin == 0``: an *exact* tie or zero (``grid`` inputs make them on purpose). Every
   implementation computes the same bits on both sides, so they must agree, with torch's
   conventions (relu'(0) = abs'(0) = 0, ties share the gradient); but the function is not
   differentiable there, so the finite-difference check is skipped.
 
-Between implementations (compiled, compiled without passes, interpreter, eager: same dtype,
-same rules) results must agree to ``RTOL[precision]`` relative to each element and to the
-largest magnitude any value of the program reached (``Probe.scale``): a sum of large terms that
-cancels is exact only to that. The precision is float32 if any value of the program is float32.
-Shapes and dtypes must equal the model's prediction exactly, NaN where the others have NaN,
-infinities equal.
+Between implementations (compiled, compiled into ``out=`` arrays, compiled without passes,
+interpreter, eager: same dtypes, same rules) results must agree to ``RTOL[precision]`` times
+each element's size plus the largest magnitude any value of the program reached
+(``Probe.scale``: a sum of large terms that cancels is exact only to that). The precision is
+float32 if any value of the program is float32. Shapes and dtypes must equal the model's
+prediction exactly, NaN where the reference has NaN, infinities equal, integers equal.
 
 Gradients against central finite differences of the float64 program (the same source with
-every float32 spelled float64, through the NumPy interpreter): each element's derivative (or,
-past ``FD_ELEMENTS`` input elements, the derivative along random directions ``v``, compared
-with ``g . v`` to ``FD_RTOL * (|D| + |g| |v|) + RTOL * scale * |v|`` plus the slack below) is
-estimated with steps h and 2h (h = 1e-6 * max(1, |x|)); the estimate's own error is about
-``|D(h) - D(2h)|`` / 3, so the tolerance is ``FD_RTOL[precision] * (|fd| + gradient scale) +
-RTOL[precision] * scale + FD_SLACK * |D(h) - D(2h)|`` (the middle term: rounding in the
-gradient itself, which is not relative to it: an exact 0 comes out as 1e-7 in float32). Skipped when the program has an exact tie (above), a NaN or
-infinite loss, or may hold NaN by the model (``Program.special``).
+every float32 spelled float64, evaluated by the NumPy interpreter). Each element's derivative
+is estimated with steps h and 2h (h = ``FD_STEP`` * max(1, |x|)); the estimate's own error is
+about |D(h) - D(2h)| / 3, so the tolerance is ``FD_RTOL[precision] * (|D| + gradient scale) +
+RTOL[precision] * scale + FD_SLACK * |D(h) - D(2h)|``: relative to the derivative and to the
+largest one, plus rounding in the computed gradient, which is not relative to it (an exact 0
+comes out as 1e-7 in float32), plus the estimate's error. Past ``FD_ELEMENTS`` input elements,
+derivatives along ``FD_DIRECTIONS`` random directions ``v`` per input are compared with
+``g . v`` the same way (``|g| |v| / sqrt(n)`` as the gradient scale, ``|v|`` times the rounding
+term). Skipped when the program has an exact tie (above), a NaN or infinite loss, or may hold
+NaN by the model (``Program.special``).
+
+Intended differences the generator avoids (symgrad documents them or refuses clearly): matmul
+of int64 tensors (symgrad's matmul is floating only) and of float32 with float64 (symgrad
+promotes, torch refuses); softmax, logsumexp and norm of int64 (symgrad computes in float32,
+torch refuses); in-place updates through a reshape of a non-contiguous view (symgrad's reshape
+is always a view).
 """
 
 from __future__ import annotations
