@@ -238,10 +238,16 @@ class _ByName:
         self.module, self.qualname = module, qualname
 
     def resolve(self) -> Callable:
-        obj: Any = importlib.import_module(self.module)
-        for part in self.qualname.split("."):
-            obj = getattr(obj, part)
+        obj = _named(self.module, self.qualname)
         return obj._recipe[1] if isinstance(obj, CompiledFunction) else obj
+
+
+def _named(module: str, qualname: str) -> Any:
+    """The object ``module.qualname`` names (importing the module)."""
+    obj: Any = importlib.import_module(module)
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    return obj
 
 
 def _function_ref(fn: Callable) -> Any:
@@ -251,9 +257,7 @@ def _function_ref(fn: Callable) -> Any:
     qualname = getattr(fn, "__qualname__", "")
     if module and "<" not in qualname:
         try:
-            obj: Any = importlib.import_module(module)
-            for part in qualname.split("."):
-                obj = getattr(obj, part)
+            obj = _named(module, qualname)
         except (ImportError, AttributeError):
             obj = None
         if obj is fn:
@@ -268,7 +272,7 @@ def _function_ref(fn: Callable) -> Any:
 
 
 def _restore(kind: str, fn: Any, rest: tuple, static_argnums, static_argnames, name: str,
-             fast_math: bool, specs: tuple) -> "CompiledFunction":
+             fast_math: bool, specs: tuple) -> CompiledFunction:
     """Unpickle a ``CompiledFunction`` (see ``CompiledFunction.__reduce__``)."""
     if isinstance(fn, _ByName):
         fn = fn.resolve()
@@ -296,7 +300,7 @@ def _restore(kind: str, fn: Any, rest: tuple, static_argnums, static_argnames, n
 
 
 def _describe_key(key) -> str:
-    tree, statics, leaves = key
+    _, statics, leaves = key
     args = ", ".join(f"{dt.name}{list(shape)}" for shape, dt, _ in leaves)
     return f"({args})" + (f" static {statics!r}" if statics else "")
 

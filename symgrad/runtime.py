@@ -132,7 +132,7 @@ class Specialization:
                   for b, n in zip(prog.outputs, self.graph.outputs))), module)
 
     @classmethod
-    def from_artifact(cls, art: Artifact) -> "Specialization":
+    def from_artifact(cls, art: Artifact) -> Specialization:
         """A specialization from its artifact alone (no graph: ``stages`` is empty and
         ``symgrad.inspect`` needs the original function); the module comes from the cache,
         or is rebuilt from the C text."""
@@ -143,6 +143,9 @@ class Specialization:
         self.source = art.source
         self._errors = {}
         module = build_module(art.source.text, art.source.cdef, name_hint=art.name)
+        if module.key != art.key:   # another compiler, CPU or symgrad: a build of its own
+            config.debug(1, "%s: the pickled build %s is %s here (another toolchain)",
+                         art.name, art.key[:16], module.key[:16])
         self._bind(art, module)
         return self
 

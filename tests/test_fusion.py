@@ -15,6 +15,7 @@ import textwrap
 
 import numpy as np
 import pytest
+from references import elementwise, elementwise_numpy
 
 import symgrad as sg
 from symgrad.interpret import interpret
@@ -29,28 +30,15 @@ def kernels(c_source: str) -> list[str]:
 
 # ------------------------------------------------------------------ whole-function fusion
 
-def _elementwise(x, y):
-    return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))
-
-
-def _elementwise_numpy(x, y):
-    s, e, th = np.sin(x), np.exp(-x * x), np.tanh(x * y)
-    value = np.sum(s * e + th + np.log1p(y * y))
-    sech2 = 1 - th * th
-    dx = (np.cos(x) - 2 * x * s) * e + y * sech2
-    dy = x * sech2 + 2 * y / (1 + y * y)
-    return value, dx, dy
-
-
 def test_forward_and_backward_of_an_elementwise_function_are_one_loop():
-    f = sg.value_and_grad(_elementwise, argnums=(0, 1))
+    f = sg.value_and_grad(elementwise, argnums=(0, 1))
     x, y = RNG.uniform(-2, 2, 1000), RNG.uniform(-2, 2, 1000)
     value, (dx, dy) = f(x, y)
     ks = kernels(f.c_source)
     assert len(ks) == 1, ks                     # value, dx, dy and the sum: one pass
     assert "3 stores" in ks[0]
     assert "tmp" not in f.c_source              # no intermediate array in memory
-    want = _elementwise_numpy(x, y)
+    want = elementwise_numpy(x, y)
     np.testing.assert_allclose(value, want[0], rtol=1e-12)
     np.testing.assert_allclose(dx, want[1], rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(dy, want[2], rtol=1e-12, atol=1e-14)
@@ -192,7 +180,7 @@ def test_random_fused_programs_match_the_interpreter(seed):
 # ------------------------------------------------------------------ threads
 
 def test_large_loops_run_on_threads_with_the_same_result():
-    f = sg.value_and_grad(_elementwise, argnums=(0, 1))
+    f = sg.value_and_grad(elementwise, argnums=(0, 1))
     x, y = RNG.uniform(-2, 2, 300_000), RNG.uniform(-2, 2, 300_000)
     before = sg.get_num_threads()
     try:
@@ -209,12 +197,12 @@ def test_large_loops_run_on_threads_with_the_same_result():
     np.testing.assert_allclose(two[0], one[0], rtol=1e-12)
     np.testing.assert_allclose(two[1][0], one[1][0], rtol=1e-14, atol=1e-15)
     np.testing.assert_allclose(two[1][1], one[1][1], rtol=1e-14, atol=1e-15)
-    want = _elementwise_numpy(x, y)
+    want = elementwise_numpy(x, y)
     np.testing.assert_allclose(two[0], want[0], rtol=1e-12)
 
 
 def test_small_loops_stay_on_one_thread():
-    f = sg.value_and_grad(_elementwise, argnums=(0, 1))
+    f = sg.value_and_grad(elementwise, argnums=(0, 1))
     f(np.ones(100), np.ones(100))
     assert "omp parallel" not in f.c_source
 

@@ -1,0 +1,20 @@
+"""Test problems shared by several test files, each with its hand-derived NumPy oracle."""
+
+import numpy as np
+
+import symgrad as sg
+
+
+def elementwise(x, y):
+    """The elementwise problem: one fused loop for its value and both gradients."""
+    return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))
+
+
+def elementwise_numpy(x, y):
+    """Hand-derived value and gradients (d/dx, d/dy) of ``elementwise``."""
+    s, e, th = np.sin(x), np.exp(-x * x), np.tanh(x * y)
+    value = np.sum(s * e + th + np.log1p(y * y))
+    sech2 = 1 - th * th
+    dx = (np.cos(x) - 2 * x * s) * e + y * sech2
+    dy = x * sech2 + 2 * y / (1 + y * y)
+    return value, dx, dy
