@@ -1,25 +1,30 @@
 """symgrad: a static-graph symbolic differentiation compiler that emits C.
 
-Public API re-exports only.
+Public API re-exports only. Importing symgrad loads the front end (tensors, eager autograd) and
+the API; the compiler (passes, lowering, code generation, the C toolchain) loads at the first
+compile, and SymPy only where an op's C is not in the printed table.
 """
-__version__ = "0.1.0"
+
+from .version import __version__  # noqa: F401
 
 from .dtypes import float32, float64, int64, bool_ as bool  # noqa: A001
-from .state import no_grad, enable_grad, set_grad_enabled, is_grad_enabled
-from .tensor import Tensor, tensor, TracerValueError
-from .creation import (manual_seed, zeros, ones, full, arange, rand, randn, zeros_like,
-                       ones_like, full_like, randn_like, rand_like)
-from .functional import (add, sub, mul, div, neg, pow, exp, log, log1p, expm1, sqrt, rsqrt,
-                         sin, cos, tanh, sigmoid, relu, softplus, abs, sign, square, maximum,
-                         minimum, where, clamp, clip, lt, le, gt, ge, eq, ne, logical_and,
-                         logical_or, logical_not, isinf, isnan, isfinite, sum, mean, prod,
-                         amax, amin, max, min, argmax, argmin, logsumexp, norm, softmax,
-                         log_softmax, matmul, mm, dot, bmm)
-from .shapes import (reshape, view, flatten, permute, transpose, t, unsqueeze, squeeze,
-                     broadcast_to, cat, concat, concatenate, stack)
+from .errors import ShapeError, TracerValueError
+from .frontend.grad_mode import no_grad, enable_grad, set_grad_enabled, is_grad_enabled
+from .frontend.tensor import Tensor, tensor
+from .frontend.creation import (manual_seed, zeros, ones, full, arange, rand, randn, zeros_like,
+                                ones_like, full_like, randn_like, rand_like)
+from .frontend.functional import (add, sub, mul, div, neg, pow, exp, log, log1p, expm1, sqrt,
+                                  rsqrt, sin, cos, tanh, sigmoid, relu, softplus, abs, sign,
+                                  square, maximum, minimum, where, clamp, clip, lt, le, gt, ge,
+                                  eq, ne, logical_and, logical_or, logical_not, isinf, isnan,
+                                  isfinite, sum, mean, prod, amax, amin, max, min, argmax,
+                                  argmin, logsumexp, norm, softmax, log_softmax, matmul, mm,
+                                  dot, bmm)
+from .frontend.shapes import (reshape, view, flatten, permute, transpose, t, unsqueeze, squeeze,
+                              broadcast_to, cat, concat, concatenate, stack)
 from .api import compile, grad, value_and_grad, inspect, CompiledFunction  # noqa: A004
-from .ops import ShapeError
 from .config import set_num_threads, get_num_threads
+from . import frontend as _frontend  # noqa: F401  (installs Tensor's methods)
 from . import nn
 
 float = float32  # noqa: A001  (torch.float)

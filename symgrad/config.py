@@ -1,6 +1,6 @@
 """Every setting symgrad reads from the environment, in one place.
 
-Nobody else in the package reads ``os.environ``: modules ask this one. Settings are read
+Layer: base (imports nothing of symgrad). Nobody else in the package reads ``os.environ``: modules ask this one. Settings are read
 when asked for (not at import), so tests can change the environment with ``monkeypatch``.
 
 =====================  ==========================================================
@@ -12,6 +12,8 @@ SYMGRAD_CC             the C compiler (default: ``$CC``, else ``cc``, else ``gcc
 SYMGRAD_DEBUG          0 silent; 1 log recompiles and builds; 2 also print the IR
                        after each pass, the C text and the compiler command
 SYMGRAD_NO_CACHE       1: build in a private temporary dir, never reuse a build
+SYMGRAD_CHECK          1: verify the IR after tracing and after every pass (the tests
+                       set it; a bad pass then fails where it broke the graph)
 SYMGRAD_VECTOR_MATH    0: call scalar libm only (default: glibc's libmvec when present)
 SYMGRAD_NUM_THREADS    threads for large loops (default: the CPUs this process may
                        use); read at import, then ``symgrad.set_num_threads(n)``
@@ -81,6 +83,10 @@ def vector_math_disabled() -> bool:
 
 def cache_disabled() -> bool:
     return os.environ.get("SYMGRAD_NO_CACHE", "0").strip() not in ("", "0")
+
+
+def check_ir() -> bool:
+    return os.environ.get("SYMGRAD_CHECK", "0").strip() not in ("", "0")
 
 
 def debug(level: int, msg: str, *args: object) -> None:

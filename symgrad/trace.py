@@ -1,11 +1,13 @@
 """Tracing: a Python function and an argument signature -> a ``Graph``.
 
-Input: the function, its (flattened) dynamic arguments' specs, the static arguments. Output: a
-``Traced`` record: the graph (inputs named after the user's parameters), the input and output
-structures, and the forward-only graph when a gradient transform noted one. The function runs
-once with traced tensors; their ops add interned nodes, and the active ``state.Trace`` records
-each node's ``file.py:line``; an exception the function raises propagates unchanged, with a
-note naming the call being traced. It must not optimize or generate code.
+Layer: trace, above the front end. Input: the function, its (flattened) dynamic arguments'
+specs, the static arguments. Output: a ``Traced`` record: the graph (inputs named after the
+user's parameters), the input and output structures, and the forward-only graph when the
+function is a gradient transform's (it then returns its forward outputs beside its result).
+The function runs once with traced tensors; their ops add interned nodes, and a
+``sources.Recording`` keeps each node's ``file.py:line``; an exception the function raises
+propagates unchanged, with a note naming the call being traced. It must not optimize or
+generate code.
 """
 
 from __future__ import annotations
@@ -17,11 +19,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import dtypes, state
+from . import dtypes
+from .frontend import grad_mode, sources
+from .frontend.apply import as_tensor
+from .frontend.tensor import Tensor
 from .gcpause import pausing
 from .ir import Graph, Node
 from .pytree import TreeDef, flatten
-from .tensor import Tensor, as_tensor
 
 
 @dataclass(frozen=True)
@@ -116,35 +120,52 @@ def param_names(fn: Callable, n: int) -> list[str]:
 
 
 @pausing   # a large trace allocates ~10^5 long-lived objects (see gcpause)
-def trace(fn: Callable, in_specs: list, rebuild: Callable, name: str) -> Traced:
+def trace(fn: Callable, in_specs: list, rebuild: Callable, name: str,
+          forward: bool = False) -> Traced:
     """Run ``fn`` on traced tensors.
 
     ``in_specs`` are the flat dynamic leaves' specs; ``rebuild(leaves)`` returns (args, kwargs)
-    with those leaves substituted (static arguments stay as they were).
+    with those leaves substituted (static arguments stay as they were). With ``forward``,
+    ``fn`` returns ``(result, forward_outputs)``: the tensors that are the function's own
+    value before a transform differentiated it (shown by ``symgrad.inspect``).
     """
     inputs = [Node("input", (("index", i), ("name", s.name)), (), s.dtype, s.shape)
               for i, s in enumerate(in_specs)]
     tracers = [Tensor(None, n) for n in inputs]
     for t, s in zip(tracers, in_specs):
         t._weak = s.python is not None   # promotes like the Python number it stands for
-    record = state.Trace(name)
-    with state.tracing(record), state.enable_grad():
+    rec = sources.Recording()
+    with sources.recording(rec), grad_mode.enable_grad():
         call_args, call_kwargs = rebuild(tracers)
         try:
             result = fn(*call_args, **call_kwargs)
         except Exception as e:
-            # The user's exception, unchanged, with the signature being traced as a note
-            # (PEP 678; Python < 3.11 shows the exception alone).
-            if hasattr(e, "add_note"):
-                try:
-                    call = _describe_call(fn, name, in_specs, rebuild)
-                except Exception:   # noqa: BLE001  (a static argument's repr failed, say)
-                    call = name
-                e.add_note(f"symgrad: raised while tracing {call}")
+            _note_call(e, fn, name, in_specs, rebuild)
             raise
+    fwd = None
+    if forward:
+        result, fwd = result
     out_leaves, out_tree = flatten(result)
+    graph = Graph(tuple(inputs), tuple(_output_nodes(out_leaves, name)), rec.locs)
+    if fwd is not None:
+        fwd = Graph(tuple(inputs), tuple(t.node for t in fwd), rec.locs)
+    return Traced(graph, list(in_specs), out_tree, fwd)
+
+
+def _note_call(e: Exception, fn: Callable, name: str, in_specs: list, rebuild: Callable) -> None:
+    """Add the signature being traced to the user's exception as a note (PEP 678; Python
+    < 3.11 shows the exception alone)."""
+    if hasattr(e, "add_note"):
+        try:
+            call = _describe_call(fn, name, in_specs, rebuild)
+        except Exception:   # noqa: BLE001  (a static argument's repr failed, say)
+            call = name
+        e.add_note(f"symgrad: raised while tracing {call}")
+
+
+def _output_nodes(leaves: list, name: str) -> list:
     outs = []
-    for i, leaf in enumerate(out_leaves):
+    for i, leaf in enumerate(leaves):
         if isinstance(leaf, Tensor):
             outs.append(leaf.node)
         elif isinstance(leaf, (int, float, bool, np.ndarray, np.generic)):
@@ -153,8 +174,4 @@ def trace(fn: Callable, in_specs: list, rebuild: Callable, name: str) -> Traced:
             raise TypeError(f"{name} returned a {type(leaf).__name__} at output {i}; a compiled "
                             f"function may return tensors, arrays, numbers and tuples/lists/"
                             f"dicts of them")
-    graph = Graph(tuple(inputs), tuple(outs), record.locs)
-    forward = None
-    if record.forward_outputs is not None:
-        forward = Graph(tuple(inputs), tuple(record.forward_outputs), record.locs)
-    return Traced(graph, list(in_specs), out_tree, forward)
+    return outs

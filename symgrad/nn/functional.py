@@ -1,6 +1,7 @@
 """symgrad.nn.functional: the torch.nn.functional mirror (activations and losses).
 
-Input: tensors. Output: tensors built from primitives. Each loss shows torch's grad_fn and has
+Layer: front end (``symgrad/nn`` sits at the top of the package so that it reads like
+``torch.nn``; it imports only the front end and below). Input: tensors. Output: tensors built from primitives. Each loss shows torch's grad_fn and has
 a backward rule written from primitives that is exact at kinks and stable at extremes (the
 derivative of the composed forward is not: e.g. relu/abs kinks at 0 in BCE-with-logits).
 """
@@ -8,10 +9,12 @@ derivative of the composed forward is not: e.g. relu/abs kinks at 0 in BCE-with-
 from __future__ import annotations
 
 from ..dtypes import int64
-from ..functional import (abs, clamp, composite, exp, gather_along, log, log1p, log_softmax,  # noqa: F401
-                          mean, relu, sigmoid, softmax, softplus, sum, tanh, where)
-from ..shapes import squeeze, unsqueeze
-from ..tensor import Tensor, as_tensor
+from ..frontend.apply import as_tensor
+from ..frontend.functional import (abs, clamp, composite, exp, gather_along, log,  # noqa: F401
+                                   log1p, log_softmax, mean, relu, sigmoid, softmax, softplus,
+                                   sum, tanh, where)
+from ..frontend.shapes import squeeze, unsqueeze
+from ..frontend.tensor import Tensor
 
 _REDUCTIONS = ("mean", "sum", "none")
 

@@ -1,4 +1,4 @@
 """The op registry. Importing this package registers every primitive (one block per op)."""
 
 from . import elementwise, indexing, linalg, movement, reduce, source  # noqa: F401  (registers)
-from .registry import OPS, OpDef, ShapeError, bind, get, set_binder  # noqa: F401
+from .registry import OPS, Builder, OpDef, ShapeError, get  # noqa: F401

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..dtypes import int64
-from .registry import OTHER, OpDef, ShapeError, bind, nonempty_axes, register
+from .registry import OTHER, OpDef, ShapeError, nonempty_axes, register
 
 
 def _check_index(idx_dtype):
@@ -39,8 +39,8 @@ def _np_gather(x, idx, *, axis):
 
 register(OpDef(
     name="gather", kind=OTHER, shape=_gather_shape, dtype=_gather_dtype, numpy=_np_gather,
-    vjp=lambda g, out, ins, *, axis: (
-        bind("scatter_add", g, ins[1], axis=axis, shape_to=ins[0].shape), None),
+    vjp=lambda b, g, out, ins, *, axis: (
+        b.op("scatter_add", g, ins[1], axis=axis, shape_to=ins[0].shape), None),
     torch_name="GatherBackward0", doc="out[..i..] = x[..idx[..i..]..] along axis"))
 
 
@@ -65,7 +65,8 @@ def _np_scatter_add(src, idx, *, axis, shape_to):
 register(OpDef(
     name="scatter_add", kind=OTHER, shape=_scatter_shape, dtype=_gather_dtype,
     numpy=_np_scatter_add,
-    vjp=lambda g, out, ins, *, axis, shape_to: (bind("gather", g, ins[1], axis=axis), None),
+    vjp=lambda b, g, out, ins, *, axis, shape_to: (
+        b.op("gather", g, ins[1], axis=axis), None),
     torch_name="ScatterAddBackward0", doc="zeros(shape_to) with src added at idx along axis"))
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .registry import OTHER, OpDef, ShapeError, bind, float_dtype, register
+from .registry import OTHER, OpDef, ShapeError, float_dtype, register
 
 
 def _matmul_shape(a, b):
@@ -19,13 +19,13 @@ def _matmul_shape(a, b):
     return tuple(a[:-1]) + (b[-1],)
 
 
-def _swap_last(t):
+def _swap_last(b, t):
     perm = tuple(range(t.ndim - 2)) + (t.ndim - 1, t.ndim - 2)
-    return bind("permute", t, perm=perm)
+    return b.op("permute", t, perm=perm)
 
 
 register(OpDef(
     name="matmul", kind=OTHER, shape=_matmul_shape, dtype=float_dtype, numpy=np.matmul,
-    vjp=lambda g, out, ins: (bind("matmul", g, _swap_last(ins[1])),
-                             bind("matmul", _swap_last(ins[0]), g)),
+    vjp=lambda b, g, out, ins: (b.op("matmul", g, _swap_last(b, ins[1])),
+                                b.op("matmul", _swap_last(b, ins[0]), g)),
     torch_name="MmBackward0"))

@@ -1,7 +1,9 @@
 """Movement primitives: reshape, permute, expand, slice and its adjoint unslice, cat.
 
-Input: nothing. Output: registered ``OpDef``s. Lowering turns reshape/permute/expand/slice
-into views (an offset and strides over the same buffer) where it can, so they cost no loop.
+Input: nothing. Output: registered ``OpDef``s. Lowering turns reshape/permute/expand/slice and
+step-1 unslice into views (an offset, strides and a window over the same buffer: ``view=True``)
+where it can, so they cost no loop. The four of kind MOVEMENT are also torch views in the front
+end (in-place writes through them reach their base); unslice makes a new tensor.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import math
 
 import numpy as np
 
-from .registry import MOVEMENT, OTHER, OpDef, ShapeError, bind, register, same_dtype
+from .registry import MOVEMENT, OTHER, OpDef, ShapeError, register, same_dtype
 
 
 def _reshape_shape(shape, *, shape_to):
@@ -21,9 +23,9 @@ def _reshape_shape(shape, *, shape_to):
 
 
 register(OpDef(
-    name="reshape", kind=MOVEMENT, shape=_reshape_shape, dtype=same_dtype, saves=False,
+    name="reshape", kind=MOVEMENT, view=True, shape=_reshape_shape, dtype=same_dtype, saves=False,
     numpy=lambda a, *, shape_to: np.reshape(a, shape_to),
-    vjp=lambda g, out, ins, *, shape_to: (bind("reshape", g, shape_to=ins[0].shape),),
+    vjp=lambda b, g, out, ins, *, shape_to: (b.op("reshape", g, shape_to=ins[0].shape),),
     torch_name="ViewBackward0"))
 
 
@@ -34,7 +36,8 @@ def _permute_shape(shape, *, perm):
     return tuple(shape[p] for p in perm)
 
 
-def _inverse(perm):
+def inverse_permutation(perm) -> tuple:
+    """The permutation that undoes ``perm``."""
     inv = [0] * len(perm)
     for i, p in enumerate(perm):
         inv[p] = i
@@ -42,9 +45,10 @@ def _inverse(perm):
 
 
 register(OpDef(
-    name="permute", kind=MOVEMENT, shape=_permute_shape, dtype=same_dtype, saves=False,
+    name="permute", kind=MOVEMENT, view=True, shape=_permute_shape, dtype=same_dtype, saves=False,
     numpy=lambda a, *, perm: np.transpose(a, perm),
-    vjp=lambda g, out, ins, *, perm: (bind("permute", g, perm=_inverse(perm)),),
+    vjp=lambda b, g, out, ins, *, perm: (
+        b.op("permute", g, perm=inverse_permutation(perm)),),
     torch_name="PermuteBackward0"))
 
 
@@ -64,9 +68,9 @@ def _expand_shape(shape, *, shape_to):
 # The VJP returns the cotangent at the output's shape: autodiff sums it back over the
 # broadcast dimensions, the one place where that happens.
 register(OpDef(
-    name="expand", kind=MOVEMENT, shape=_expand_shape, dtype=same_dtype, saves=False,
+    name="expand", kind=MOVEMENT, view=True, shape=_expand_shape, dtype=same_dtype, saves=False,
     numpy=lambda a, *, shape_to: np.broadcast_to(a, shape_to),
-    vjp=lambda g, out, ins, *, shape_to: (g,), torch_name="ExpandBackward0"))
+    vjp=lambda b, g, out, ins, *, shape_to: (g,), torch_name="ExpandBackward0"))
 
 
 def _slice_shape(shape, *, starts, stops, steps):
@@ -78,9 +82,9 @@ def _np_slice(a, *, starts, stops, steps):
 
 
 register(OpDef(
-    name="slice", kind=MOVEMENT, shape=_slice_shape, dtype=same_dtype, saves=False,
+    name="slice", kind=MOVEMENT, view=True, shape=_slice_shape, dtype=same_dtype, saves=False,
     numpy=_np_slice,
-    vjp=lambda g, out, ins, **at: (bind("unslice", g, shape_to=ins[0].shape, **at),),
+    vjp=lambda b, g, out, ins, **at: (b.op("unslice", g, shape_to=ins[0].shape, **at),),
     torch_name="SliceBackward0", doc="a[start:stop:step] per axis (steps > 0, bounds clipped)"))
 
 
@@ -91,10 +95,10 @@ def _np_unslice(a, *, shape_to, starts, stops, steps):
 
 
 register(OpDef(
-    name="unslice", kind=OTHER, saves=False,
+    name="unslice", kind=OTHER, view=True, saves=False,
     shape=lambda shape, *, shape_to, **_: tuple(shape_to), dtype=same_dtype,
     numpy=_np_unslice,
-    vjp=lambda g, out, ins, *, shape_to, **at: (bind("slice", g, **at),),
+    vjp=lambda b, g, out, ins, *, shape_to, **at: (b.op("slice", g, **at),),
     torch_name="SliceBackwardBackward0", doc="zeros of shape_to with the input at a slice"))
 
 
@@ -108,12 +112,12 @@ def _cat_shape(*shapes, axis):
     return tuple(sum(s[axis] for s in shapes) if i == axis else d for i, d in enumerate(first))
 
 
-def _cat_vjp(g, out, ins, *, axis):
+def _cat_vjp(b, g, out, ins, *, axis):
     cts, offset = [], 0
     for x in ins:
         starts = tuple(offset if i == axis else 0 for i in range(g.ndim))
         stops = tuple(offset + x.shape[axis] if i == axis else d for i, d in enumerate(g.shape))
-        cts.append(bind("slice", g, starts=starts, stops=stops, steps=(1,) * g.ndim))
+        cts.append(b.op("slice", g, starts=starts, stops=stops, steps=(1,) * g.ndim))
         offset += x.shape[axis]
     return tuple(cts)
 

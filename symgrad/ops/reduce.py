@@ -3,13 +3,18 @@
 Input: nothing. Output: registered ``OpDef``s of kind REDUCE. In the IR a reduction keeps the
 reduced axes as size-1 dimensions (``keepdim=True``); the front end reshapes them away. That
 keeps every VJP a broadcast of the cotangent back over the input.
+
+max and min carry amax/amin's gradient (ties share it by count); torch's max()/min() of all
+elements distribute it differently at NaN, which the front end's ``max`` attaches as its own
+rule (``frontend.functional``): one primitive, two torch functions, no test of names here.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .registry import REDUCE, OpDef, bind, nonempty_axes, register, same_dtype
+from .movement import inverse_permutation
+from .registry import REDUCE, OpDef, nonempty_axes, register, same_dtype
 
 
 def _shape(shape, *, axes):
@@ -29,59 +34,43 @@ def reduction(name: str, numpy, vjp, torch: str, saves: bool = True, uses_out: b
         uses_out=uses_out, doc=doc))
 
 
-def _sum_vjp(g, out, ins, *, axes):
-    return (bind("expand", g, shape_to=ins[0].shape),)
+def _sum_vjp(b, g, out, ins, *, axes):
+    return (b.op("expand", g, shape_to=ins[0].shape),)
 
 
-# torch's max()/min() of all elements (no dim): backward functions of these names.
-_EVENLY = ("MaxBackward1", "MinBackward1")
-
-
-def _extremum_vjp(g, out, ins, *, axes):
-    """torch's two rules, told apart by the backward function's name (torch's own split):
-    ties share the gradient evenly in both; they differ where the result is NaN.
-
-    * amax/amin (``scale_grad_by_count``): ``(g / count) * (x == out)``. No element equals a
-      NaN result, so count is 0 and every element of that slice gets 0 * inf = NaN.
-    * max()/min() of all elements (``evenly_distribute_backward``): g is shared among the
-      elements equal to the result, or among the NaNs when the result is NaN; 0 elsewhere.
-    """
+def _extremum_vjp(b, g, out, ins, *, axes):
+    """amax/amin's rule (torch's ``scale_grad_by_count``): ``(g / count) * (x == out)``: ties
+    share the gradient evenly. No element equals a NaN result, so count is 0 and every element
+    of that slice gets 0 * inf = NaN, as in torch."""
     x = ins[0]
-    hit = bind("eq", x, out)
-    fn = getattr(out, "grad_fn", None)
-    if fn is not None and fn.name() in _EVENLY:
-        hit = bind("logical_or", hit, bind("logical_and", bind("ne", out, out),
-                                           bind("ne", x, x)))
-        count = bind("sum", bind("cast", hit, dtype=x.dtype), axes=axes)
-        return (bind("where", hit, g / count, 0.0),)
-    mask = bind("cast", hit, dtype=x.dtype)
-    return (g / bind("sum", mask, axes=axes) * mask,)
+    mask = b.op("cast", b.op("eq", x, out), dtype=x.dtype)
+    return (g / b.op("sum", mask, axes=axes) * mask,)
 
 
-def _shifted(y, k: int, forward: bool):
+def _shifted(b, y, k: int, forward: bool):
     """y moved k places along its last axis (towards the end if ``forward``), filled with 1."""
     n = y.shape[-1]
     lead = tuple(y.shape[:-1])
-    ones = bind("expand", bind("cast", 1.0, dtype=y.dtype), shape_to=lead + (k,))
+    ones = b.full(y, 1.0, lead + (k,))
     starts, stops = (0,) * y.ndim, lead + (n - k,)
     if not forward:
         starts, stops = (0,) * (y.ndim - 1) + (k,), lead + (n,)
-    kept = bind("slice", y, starts=starts, stops=stops, steps=(1,) * y.ndim)
-    return bind("cat", *((ones, kept) if forward else (kept, ones)), axis=y.ndim - 1)
+    kept = b.op("slice", y, starts=starts, stops=stops, steps=(1,) * y.ndim)
+    return b.op("cat", *((ones, kept) if forward else (kept, ones)), axis=y.ndim - 1)
 
 
-def _exclusive_cumprod(x, forward: bool):
+def _exclusive_cumprod(b, x, forward: bool):
     """Products of the elements before (after, if not ``forward``) each one along the last
     axis (1 where there are none): a Hillis-Steele scan of log2(n) shifted multiplies."""
-    y = _shifted(x, 1, forward)
+    y = _shifted(b, x, 1, forward)
     k = 1
     while k < x.shape[-1] - 1:       # y[i] holds the product of the 2k elements before i
-        y = y * _shifted(y, k, forward)
+        y = y * _shifted(b, y, k, forward)
         k *= 2
     return y
 
 
-def _prod_vjp(g, out, ins, *, axes):
+def _prod_vjp(b, g, out, ins, *, axes):
     # d prod / d x_i = the product of the others = (product before i) * (product after i),
     # as torch computes it where zeros are possible. Dividing out / x_i instead fails at zeros,
     # and patching the zeros with constants gives the right gradient but the wrong second
@@ -98,19 +87,16 @@ def _prod_vjp(g, out, ins, *, axes):
     for a in axes:
         n *= x.shape[a]
     if n <= 1:
-        return (bind("expand", g, shape_to=x.shape),)
+        return (b.op("expand", g, shape_to=x.shape),)
     # Bring the reduced axes to the end as one axis of length n.
     keep = tuple(i for i in range(x.ndim) if i not in axes)
     perm = keep + tuple(axes)
-    moved = bind("permute", x, perm=perm) if perm != tuple(range(x.ndim)) else x
-    flat = bind("reshape", moved, shape_to=tuple(x.shape[i] for i in keep) + (n,))
-    others = _exclusive_cumprod(flat, True) * _exclusive_cumprod(flat, False)
-    others = bind("reshape", others, shape_to=moved.shape)
+    moved = b.op("permute", x, perm=perm) if perm != tuple(range(x.ndim)) else x
+    flat = b.op("reshape", moved, shape_to=tuple(x.shape[i] for i in keep) + (n,))
+    others = _exclusive_cumprod(b, flat, True) * _exclusive_cumprod(b, flat, False)
+    others = b.op("reshape", others, shape_to=moved.shape)
     if moved is not x:
-        inverse = [0] * x.ndim
-        for i, p in enumerate(perm):
-            inverse[p] = i
-        others = bind("permute", others, perm=tuple(inverse))
+        others = b.op("permute", others, perm=inverse_permutation(perm))
     return (g * others,)
 
 

@@ -1,30 +1,60 @@
 """The op registry: one ``OpDef`` per primitive holds everything about it.
 
-Input: op definitions (from the sibling modules). Output: ``OPS`` (name -> OpDef), ``bind`` and
-the shape/dtype helpers the definitions share. It must not import the front end (tensor.py):
-VJP rules receive tensors and build new ones with operators and ``bind``, which the front end
-plugs in at import time. That is what makes a VJP rule build graph nodes, never numbers, and
-what makes the adjoint differentiable again.
+Layer: ops, above the base (dtypes, errors) and below everything else; it knows no graph, no
+tensor and no C. Input: op definitions (from the sibling modules). Output: ``OPS`` (name ->
+OpDef), ``get``, the ``Builder`` interface VJP rules build with, and the shape/dtype helpers the
+definitions share.
+
+VJP rules build graph values, never numbers. A rule is ``vjp(b, g, out, inputs, **attrs)``
+returning one cotangent per input (None: no gradient); ``b`` is a ``Builder``, the interface
+this layer owns and the front end implements for its tensors, eager or traced. A rule applies
+ops with ``b.op(name, ...)`` and ordinary operators on the values it is given (``g * x``), so
+the adjoint it builds is an ordinary graph, differentiable again. Cotangents have the output's
+shape: the front end's autograd engine sums them back over broadcast dimensions, once.
+
+An op's properties are fields here, never tests of its name elsewhere: ``promotion`` says how
+the front end brings an elementwise op's operands to one dtype, ``view`` that lowering shows the
+result as a view of input 0 (no kernel, no memory of its own), ``scalar`` gives an elementwise
+op's SymPy expression (built on demand: importing symgrad must not import SymPy).
 """
 
 from __future__ import annotations
 
+import functools
 import math
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol
 
 from ..dtypes import DType, bool_
+from ..errors import ShapeError
 
-# Op kinds, which lowering dispatches on.
-ELEMENTWISE = "elementwise"   # output[i] = f(inputs broadcast at i); has a SymPy expression
+__all__ = ["ELEMENTWISE", "MOVEMENT", "OPS", "OTHER", "REDUCE", "SOURCE", "Builder", "OpDef",
+           "ShapeError", "broadcast_shapes", "get", "normalize_axes", "register"]
+
+# Op kinds, which fusion and lowering dispatch on.
+ELEMENTWISE = "elementwise"   # output[i] = f(inputs broadcast at i); has a scalar expression
 REDUCE = "reduce"             # reduces axes (kept as size-1 dims)
-MOVEMENT = "movement"         # reshape, permute, expand, slice: a view or a copy
+MOVEMENT = "movement"         # reshape, permute, expand, slice: a torch view of input 0
 SOURCE = "source"             # input, const
-OTHER = "other"               # matmul, cat, gather, scatter_add, argmax, pad, ...
+OTHER = "other"               # matmul, cat, gather, scatter_add, argmax, unslice, ...
+
+# How the front end promotes an elementwise op's operands (torch's rules, ``dtypes.promote``).
+PROMOTE = "promote"     # to their common dtype
+FLOAT = "float"         # to their common dtype, then the default float if that is not floating
+LOGICAL = "logical"     # every operand to bool
+WHERE = "where"         # operand 0 (the condition) to bool, the others to their common dtype
 
 
-class ShapeError(ValueError):
-    """An op was given shapes it cannot combine; the message names both."""
+class Builder(Protocol):
+    """How a VJP rule builds values: implemented by the front end (``frontend.apply``)."""
+
+    def op(self, name: str, *inputs: Any, **attrs: Any) -> Any:
+        """Apply the registered op ``name`` (Python numbers are lifted to constants)."""
+
+    def full(self, like: Any, value: float, shape: tuple | None = None,
+             dtype: DType | None = None) -> Any:
+        """``value`` everywhere, of ``like``'s kind (eager or traced), shape and dtype unless
+        given: a broadcast constant, never an array the size of the shape."""
 
 
 @dataclass(frozen=True)
@@ -33,15 +63,21 @@ class OpDef:
     kind: str
     shape: Callable[..., tuple]            # (input shapes..., **attrs) -> output shape
     dtype: Callable[..., DType]            # (input dtypes..., **attrs) -> output dtype
-    numpy: Callable[..., Any]              # (input arrays..., **attrs) -> output array
-    vjp: Callable[..., tuple] | None = None  # (g, out, inputs, **attrs) -> cotangent per input
-    expr: Any = None                       # SymPy expression (elementwise only)
-    symbols: tuple = ()                    # the expression's symbols, one per input
+    numpy: Callable[..., Any] | None       # (input arrays..., **attrs) -> output array
+    vjp: Callable[..., tuple] | None = None  # (b, g, out, inputs, **attrs) -> cotangents
+    scalar: Callable[..., Any] | None = None  # elementwise: (sympy, *symbols) -> expression
+    bool_operands: tuple = ()              # operands whose symbol is untyped (a bool)
     torch_name: str = ""                   # grad_fn class name, e.g. "MulBackward0"
     saves: bool = True                     # whether the VJP reads the saved inputs
     uses_out: bool = False                 # whether the VJP reads the op's output
+    promotion: str = ""                    # elementwise operand promotion (PROMOTE, ...)
+    view: bool = False                     # lowered as a view of input 0
     doc: str = ""
-    meta: dict = field(default_factory=dict)
+
+    def expression(self) -> tuple:
+        """(SymPy expression, its symbols in operand order) of an elementwise op. Imports
+        SymPy: only code generation of an op missing from the printed table, and tests, ask."""
+        return _expression(self.name)
 
 
 OPS: dict[str, OpDef] = {}
@@ -61,21 +97,18 @@ def get(name: str) -> OpDef:
         raise KeyError(f"unknown op {name!r}") from None
 
 
-# ------------------------------------------------------------------ the front end's hook
+@functools.cache
+def _expression(name: str) -> tuple:
+    import sympy
 
-_binder: Callable[..., Any] | None = None
-
-
-def set_binder(fn: Callable[..., Any]) -> None:
-    """The front end registers how an op is applied to its tensors (eager or traced)."""
-    global _binder
-    _binder = fn
-
-
-def bind(name: str, *inputs: Any, **attrs: Any) -> Any:
-    """Apply op ``name`` to tensors: how VJP rules build graph nodes."""
-    assert _binder is not None, "symgrad.tensor was not imported"
-    return _binder(name, *inputs, **attrs)
+    op = OPS[name]
+    if op.scalar is None:
+        raise TypeError(f"op {name!r} has no scalar expression")
+    n = op.scalar.__code__.co_argcount - 1
+    # Real symbols x, y, z stand for numbers; untyped ones for bools (SymPy's logic needs them).
+    symbols = tuple(sympy.Symbol(s) if i in op.bool_operands else sympy.Symbol(s, real=True)
+                    for i, s in enumerate("xyz"[:n]))
+    return op.scalar(sympy, *symbols), symbols
 
 
 # ------------------------------------------------------------------ shared rules

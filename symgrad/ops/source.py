@@ -7,7 +7,7 @@ value as a Python number; a tensor constant carries a read-only NumPy array.
 from __future__ import annotations
 
 
-from .registry import ELEMENTWISE, SOURCE, OpDef, bind, register
+from .registry import ELEMENTWISE, SOURCE, OpDef, register
 
 
 def _no_inputs(*_, **__):
@@ -20,12 +20,14 @@ register(OpDef(name="const", kind=SOURCE, shape=_no_inputs, dtype=_no_inputs, nu
                doc="a constant: `value` is a Python scalar or an array"))
 
 
-def _cast_vjp(g, out, ins, *, dtype):
+def _cast_vjp(b, g, out, ins, *, dtype):
     if not ins[0].dtype.is_floating:
         return (None,)
-    return (bind("cast", g, dtype=ins[0].dtype),)
+    return (b.op("cast", g, dtype=ins[0].dtype),)
 
 
+# cast is elementwise (it fuses into loops) but not promoted: its operand keeps its dtype. Its
+# C is printed by codegen (a conversion, not an expression of SymPy's).
 register(OpDef(
     name="cast", kind=ELEMENTWISE, shape=lambda s, **_: tuple(s),
     dtype=lambda d, *, dtype: dtype, saves=False,

@@ -1,6 +1,8 @@
-"""Graph -> Graph optimization passes. ``PIPELINE`` is the order they run in, literally;
-``FAST_MATH_PIPELINE`` is the order with ``fast_math=True`` (value-changing rewrites allowed
-in the graph; the C compiler flags stay IEEE either way).
+"""Graph -> Graph optimization passes, one per file, each pure (a new graph, the old one
+untouched). ``PIPELINE`` is the order they run in, literally; ``FAST_MATH_PIPELINE`` the order
+with ``fast_math=True`` (value-changing rewrites allowed in the graph; the C compiler flags stay
+IEEE either way). ``pipeline.py`` runs them, timing each and, under ``SYMGRAD_CHECK=1``,
+verifying the graph after each.
 
 Common-subexpression elimination needs no pass (nodes are interned) and dead-code elimination
 happens in every rebuild (graphs are rebuilt from their outputs).
@@ -8,22 +10,10 @@ happens in every rebuild (graphs are rebuilt from their outputs).
 
 from __future__ import annotations
 
-from ..gcpause import pausing
-from ..ir import Graph
-from .fast_math import fast_math
+from .fast_math import apply_fast_math
 from .fold_constants import fold_constants
-from .simplify import simplify
+from .identities import apply_identities
 
-PIPELINE = [fold_constants, simplify, fold_constants]
-FAST_MATH_PIPELINE = [fold_constants, simplify, fast_math, fold_constants, simplify]
-
-
-@pausing
-def run_pipeline(graph: Graph, passes=None, on_change=None) -> Graph:
-    """Run the passes in order; ``on_change(name, before, after)`` sees each one that changed."""
-    for p in PIPELINE if passes is None else passes:
-        after = p(graph)
-        if on_change is not None and after.outputs != graph.outputs:
-            on_change(p.__name__, graph, after)
-        graph = after
-    return graph
+PIPELINE = [fold_constants, apply_identities, fold_constants]
+FAST_MATH_PIPELINE = [fold_constants, apply_identities, apply_fast_math, fold_constants,
+                      apply_identities]

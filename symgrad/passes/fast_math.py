@@ -1,7 +1,7 @@
 """Value-changing rewrites, run only when a function is compiled with ``fast_math=True``.
 
-Graph -> Graph, by a bounded fixpoint of ``rewrite.fixpoint``, as ``simplify``. Unlike
-``simplify``'s identities, every rule here may change results: in the last bits (one rounding
+Graph -> Graph (the pass ``apply_fast_math``), by a bounded fixpoint of ``rewrite.fixpoint``, as
+``apply_identities``. Unlike the exact identities, every rule here may change results: in the last bits (one rounding
 instead of two), at the edges of the domain (overflow, underflow, values where the original
 was NaN) or in the sign of a zero. Each rule's docstring says how. Results on benign inputs
 stay within a few ulps of the IEEE ones.
@@ -19,7 +19,7 @@ import numpy as np
 
 from ..ir import Graph, Node
 from .rewrite import first_rule, fixpoint
-from .simplify import scalar_const
+from .identities import scalar_const
 
 
 def _value(node: Node):
@@ -113,6 +113,6 @@ RULES = (log_of_exp, exp_of_log, add_zero, reassociate_mul, reassociate_add, div
 _apply_rules = first_rule(RULES)
 
 
-def fast_math(graph: Graph) -> Graph:
+def apply_fast_math(graph: Graph) -> Graph:
     """Apply the value-changing rewrites (only under ``fast_math=True``) to a fixpoint."""
     return fixpoint(graph, _apply_rules)

@@ -4,7 +4,7 @@ permute of a scalar constant (every element is the same value, however arranged)
 
 Graph -> Graph. Evaluates with the op's NumPy reference in the node's dtype, so the folded
 value is what the C would have computed at run time (same IEEE operations). The result is
-always in one form, a 0-d ``const`` or an ``expand`` of one, which is the form ``simplify``'s
+always in one form, a 0-d ``const`` or an ``expand`` of one, which is the form the identities'
 rules and this pass recognize (the adjoint's seeds arrive as ``expand(reshape(1.0))``).
 """
 
@@ -16,7 +16,7 @@ from ..ir import Graph, Node
 from ..ops import get
 from ..ops.registry import ELEMENTWISE
 from .rewrite import rebuild
-from .simplify import scalar_const
+from .identities import scalar_const
 
 _MOVES = ("reshape", "expand", "permute")
 

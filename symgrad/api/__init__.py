@@ -1,0 +1,10 @@
+"""The user-facing API: ``compile``, ``grad``, ``value_and_grad``, ``inspect``.
+
+Modules: ``compiled`` (CompiledFunction, compile), ``transforms`` (grad, value_and_grad),
+``inspection`` (inspect), ``signature`` (call signatures), ``pickling`` (the function's trip to
+another process).
+"""
+
+from .compiled import CompiledFunction, compile  # noqa: F401, A004
+from .inspection import Inspection, inspect  # noqa: F401
+from .transforms import grad, value_and_grad  # noqa: F401

@@ -1,0 +1,289 @@
+"""``symgrad.compile``: a Python function compiled to C, one specialization per signature.
+
+Layer: api, the top. Input: Python functions and call arguments. Output: ``CompiledFunction``
+objects that trace once per signature (shapes, dtypes, structure, static values) through the
+pipeline, keep one ``runtime.Specialization`` per signature, and run the compiled C with NumPy
+arrays in and out. Called with tensors that are being traced or that require grad, a compiled
+function runs its Python body instead, so transforms compose: ``grad(grad(f))``, a compiled
+function called inside another.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from .. import config
+from ..frontend.tensor import Tensor
+from ..passes import FAST_MATH_PIPELINE
+from ..pytree import unflatten
+from ..runtime import Specialization
+from ..trace import Traced, leaf_spec, param_names, trace
+from . import pickling
+from .signature import (check_binds, describe_key, fast_key, flatten_args,
+                        has_keyword_parameter, why)
+
+
+class CompiledFunction:
+    """``fn`` compiled to C, one specialization per argument signature.
+
+    ``fast_math=True`` optimizes the graph with ``FAST_MATH_PIPELINE`` (value-changing
+    rewrites such as log(exp(x)) -> x, see ``passes.fast_math``); the C compiler flags are
+    the same either way (IEEE arithmetic, no -ffast-math).
+    """
+
+    def __init__(self, fn: Callable, static_argnums: Sequence[int] = (),
+                 static_argnames: Sequence[str] = (), name: str | None = None,
+                 fast_math: bool = False, traceable: Callable | None = None):
+        if isinstance(fn, CompiledFunction):
+            static_argnums = tuple(static_argnums) or fn.static_argnums
+            static_argnames = tuple(static_argnames) or fn.static_argnames
+            fast_math = fast_math or fn.fast_math
+            traceable = traceable or fn.traceable
+            fn = fn.fn
+        if not callable(fn):
+            raise TypeError(f"symgrad.compile expects a function, got {type(fn).__name__}")
+        self.fn = fn
+        # ``fn`` as traced: returning (result, forward outputs or None); a gradient
+        # transform's body returns the function's own output as the forward (for inspect).
+        self.traceable = traceable or _plain(fn)
+        self.static_argnums = tuple(static_argnums) if not isinstance(static_argnums, int) \
+            else (static_argnums,)
+        self.static_argnames = (static_argnames,) if isinstance(static_argnames, str) \
+            else tuple(static_argnames)
+        self.name = name or getattr(fn, "__name__", "fn")
+        self.fast_math = bool(fast_math)
+        self._specs: dict = {}
+        self._fast: dict = {}     # (type, shape, dtype) per positional arg -> Specialization
+        self._last = None
+        self._last_spec = None
+        self._names_cache: dict = {}
+        # Threads that miss on one signature at once: one traces and builds, the others wait
+        # for its result (per signature, so different signatures still build in parallel).
+        self._lock = threading.Lock()
+        self._key_locks: dict = {}
+        # How to make ``fn`` again in another process (see ``__reduce__``): (None, fn), or
+        # (the transform, the function it was made from, argnums, has_aux).
+        self._recipe: tuple = (None, fn)
+        functools.update_wrapper(self, fn)
+
+    # -------------------------------------------------------------- signatures
+    def _split(self, args: tuple, kwargs: dict):
+        """Separate static from dynamic arguments; returns (key parts, leaves, rebuild)."""
+        static_pos = {i if i >= 0 else len(args) + i for i in self.static_argnums}
+        for i in static_pos:
+            if i >= len(args):
+                raise TypeError(f"{self.name}: static_argnums names argument {i}, but only "
+                                f"{len(args)} positional arguments were passed")
+        dyn_args = [a for i, a in enumerate(args) if i not in static_pos]
+        dyn_kwargs = {k: v for k, v in kwargs.items() if k not in self.static_argnames}
+        statics = tuple((i, args[i]) for i in sorted(static_pos)) + \
+            tuple(sorted((k, v) for k, v in kwargs.items() if k in self.static_argnames))
+        try:
+            hash(statics)
+        except TypeError:
+            raise TypeError(f"{self.name}: static arguments must be hashable; got "
+                            f"{statics!r}") from None
+        names = self._names_cache.get(len(args))
+        if names is None:
+            names = self._names_cache[len(args)] = param_names(self.fn, len(args))
+        dyn_names = [n for i, n in enumerate(names) if i not in static_pos]
+        paths: list = []
+        leaves, tree = flatten_args(dyn_args, dyn_kwargs, lambda: dyn_names, paths)
+
+        def leaf_name(p: str) -> str:
+            # "[0][2]['w']" -> the parameter name + the rest of the path
+            if p.startswith("[0]["):
+                pos, rest = p[4:].split("]", 1)
+                return dyn_names[int(pos)] + rest
+            if p.startswith("[1]["):
+                key, rest = p[4:].split("]", 1)
+                return key.strip("'\"") + rest
+            return p
+
+        def rebuild(new_leaves):
+            (d_args, d_kwargs) = unflatten(tree, new_leaves)
+            it = iter(d_args)
+            full = [args[i] if i in static_pos else next(it) for i in range(len(args))]
+            kw = dict(kwargs)
+            kw.update(d_kwargs)
+            return full, kw
+        return statics, tree, leaves, [leaf_name(p) for p in paths], rebuild
+
+    def specialize(self, *args: Any, **kwargs: Any) -> tuple[Specialization, list]:
+        """The specialization for these arguments (traced and built on a miss), and the flat
+        argument leaves to call it with."""
+        statics, tree, leaves, names, rebuild = self._split(args, kwargs)
+        specs = self._specs_of(leaves, names, args, kwargs)
+        key = (tree, statics, tuple((s.shape, s.dtype, s.python) for s in specs))
+        spec = self._specs.get(key)
+        if spec is None:
+            spec = self._build(key, specs, names, rebuild)
+        self._last = key
+        self._last_spec = spec
+        return spec, leaves
+
+    def _specs_of(self, leaves: list, names: list, args: tuple, kwargs: dict) -> list:
+        try:
+            return [leaf_spec(v, n) for v, n in zip(leaves, names)]
+        except TypeError:
+            check_binds(self.fn, args, kwargs, self.name)   # a call fn cannot take says so
+            raise
+
+    def _build(self, key, specs: list, names: list, rebuild) -> Specialization:
+        """Trace and build a new signature: once, however many threads ask at the same time
+        (per signature, so different signatures still build in parallel)."""
+        from .. import pipeline   # the compiler (passes, codegen, build): only when compiling
+        with self._lock:
+            key_lock = self._key_locks.setdefault(key, threading.RLock())
+        try:
+            with key_lock:
+                spec = self._specs.get(key)   # another thread may have built it meanwhile
+                if spec is None:
+                    config.debug(1, "%s %s: %s", "recompile" if self._specs else "compile",
+                                 self.name, why(self._last, key, names))
+                    compiled = pipeline.compile_function(
+                        self.traceable, specs, rebuild, self.name, forward=True,
+                        passes=FAST_MATH_PIPELINE if self.fast_math else None)
+                    spec = self._specs[key] = Specialization.of(compiled)
+                return spec
+        finally:   # built (later callers find it in _specs) or failed: the lock is done
+            with self._lock:
+                self._key_locks.pop(key, None)
+
+    def trace(self, *args: Any, **kwargs: Any) -> Traced:
+        """The traced graph of the function for these arguments (no optimization, no C)."""
+        _, _, leaves, names, rebuild = self._split(args, kwargs)
+        return trace(self.traceable, self._specs_of(leaves, names, args, kwargs), rebuild,
+                     self.name, forward=True)
+
+    @property
+    def specializations(self) -> dict:
+        """The signatures compiled so far: description -> ``Specialization``."""
+        return {describe_key(k): s for k, s in self._specs.items()}
+
+    # -------------------------------------------------------------- calling
+    def __call__(self, *args: Any, **kwargs: Any):
+        """Run the compiled C for these arguments (tracing and building it on a new signature).
+
+        ``out=outs`` writes the results into existing arrays and returns ``outs`` itself:
+        ``outs`` has exactly the structure of the result (e.g. ``(value, (gw, gb))``), each
+        leaf a writeable, aligned, C-contiguous ndarray of the output's exact shape and dtype
+        (a 0-d output needs a 0-d array), none sharing memory with another or with an input
+        array. Anything else raises TypeError/ValueError naming the leaf (``out[1][0]``);
+        ``out=None`` allocates, as without it. If ``fn`` itself has a parameter named ``out``
+        (or lists it in ``static_argnames``), ``out=`` is passed to ``fn`` as any other argument.
+        """
+        if not kwargs:
+            # Fast path: positional NumPy arrays and Python numbers only, seen before. (The
+            # key is ``_fast_key(args)``, written out here: this is the hot path.)
+            spec = self._fast.get(tuple([(a.shape, a.dtype) if type(a) is np.ndarray
+                                         else type(a) for a in args]))
+            if spec is not None:
+                self._last_spec = spec
+                return spec.call(args)
+        elif "out" in kwargs and self._out_is_ours():
+            out = kwargs.pop("out")
+            if out is None:       # NumPy's convention: out=None allocates the results
+                return self(*args, **kwargs)
+            if not kwargs:        # the same fast path, writing into ``out``
+                spec = self._fast.get(fast_key(args))
+                if spec is not None:
+                    self._last_spec = spec
+                    return spec.call_into(args, out)
+            return self._call_into(args, kwargs, out)
+        leaves, _ = flatten_args(args, kwargs, lambda: param_names(self.fn, len(args)))
+        if any(isinstance(v, Tensor) and (v.is_traced or v.requires_grad) for v in leaves):
+            return self.fn(*args, **kwargs)   # inside a trace or an eager autograd graph
+        spec, values = self._prepare(args, kwargs)
+        return spec.call(values)
+
+    def _prepare(self, args: tuple, kwargs: dict) -> tuple[Specialization, list]:
+        """The specialization and the leaf values to call it with; an all-positional call
+        with arrays and numbers also registers its signature for the fast path."""
+        spec, leaves = self.specialize(*args, **kwargs)
+        if not kwargs and not self.static_argnums and all(
+                type(a) is np.ndarray or type(a) in (float, int, bool) for a in args):
+            self._fast[fast_key(args)] = spec
+        return spec, [v._value if isinstance(v, Tensor) else v for v in leaves]
+
+    # Whether ``out=`` is symgrad's (decided at the first call that passes it): only when the
+    # function has no parameter of that name and does not declare it static.
+    _out_keyword: bool | None = None
+
+    def _out_is_ours(self) -> bool:
+        ours = self._out_keyword
+        if ours is None:
+            ours = self._out_keyword = ("out" not in self.static_argnames and
+                                        not has_keyword_parameter(self.fn, "out"))
+        return ours
+
+    def _call_into(self, args: tuple, kwargs: dict, out):
+        leaves, _ = flatten_args(args, kwargs, lambda: param_names(self.fn, len(args)))
+        if any(isinstance(v, Tensor) and (v.is_traced or v.requires_grad) for v in leaves):
+            raise TypeError(f"{self.name}: out= needs NumPy results; it cannot be used when "
+                            f"the function is called on tensors that are traced or require "
+                            f"grad")
+        spec, values = self._prepare(args, kwargs)
+        return spec.call_into(values, out)
+
+    @property
+    def c_source(self) -> str:
+        """The C text of the most recently used specialization."""
+        if self._last_spec is None:
+            raise RuntimeError(f"{self.name} has not been called yet: call it (or use "
+                               f"symgrad.inspect(f, *args)) to trace a specialization")
+        return self._last_spec.c_source
+
+    def __repr__(self) -> str:
+        return f"<symgrad.CompiledFunction {self.name} ({len(self._specs)} specializations)>"
+
+    # -------------------------------------------------------------- pickling
+    def __reduce__(self):
+        """Pickle by value: each specialization as its C text, cache key and signature (the
+        other process loads the module from the disk cache or rebuilds it from the text,
+        without tracing), plus the Python function for new signatures: by reference when it
+        can be imported by name; otherwise (a lambda, a local function) it is left out and
+        only the signatures compiled before pickling can be called."""
+        maker, fn, *rest = self._recipe
+        return (_restore, (maker, pickling.function_ref(fn), tuple(rest), self.static_argnums,
+                           self.static_argnames, self.name, self.fast_math,
+                           tuple(self._specs.items())))
+
+
+def _plain(fn: Callable) -> Callable:
+    def traceable(*args, **kwargs):
+        return fn(*args, **kwargs), None
+    return traceable
+
+
+def _restore(maker, fn: Any, rest: tuple, static_argnums, static_argnames, name: str,
+             fast_math: bool, specs: tuple) -> CompiledFunction:
+    """Unpickle a ``CompiledFunction`` (see ``CompiledFunction.__reduce__``)."""
+    fn = pickling.resolve(fn, name, "; ".join(describe_key(k) for k, _ in specs) or "none")
+    if maker is None:
+        cf = CompiledFunction(fn, static_argnums, static_argnames, name=name,
+                              fast_math=fast_math)
+    else:
+        if not isinstance(fn, CompiledFunction):   # else a transform, unpickled itself
+            fn = CompiledFunction(fn, static_argnums, static_argnames, fast_math=fast_math)
+        cf = maker(fn, *rest)
+        cf.name = name
+    cf._specs.update(specs)
+    return cf
+
+
+def compile(fn: Callable | None = None, *, static_argnums: Sequence[int] = (),  # noqa: A001
+            static_argnames: Sequence[str] = (), fast_math: bool = False):
+    """Decorator: trace ``fn`` at its first call per signature and run it as compiled C.
+
+    ``fast_math=True`` allows value-changing graph rewrites (``passes.fast_math``: results
+    may differ in the last bits and at the edges of the domain); it does not change the C
+    compiler flags, which stay IEEE."""
+    if fn is None:
+        return lambda f: CompiledFunction(f, static_argnums, static_argnames,
+                                          fast_math=fast_math)
+    return CompiledFunction(fn, static_argnums, static_argnames, fast_math=fast_math)

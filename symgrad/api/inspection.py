@@ -1,0 +1,60 @@
+"""``symgrad.inspect``: what a compiled function becomes for some arguments, stage by stage.
+
+Layer: api. Input: a function (compiled or not) and arguments. Output: an ``Inspection`` with
+the traced IR, the adjoint IR (for gradient transforms), the IR after each pass that changed
+it, the optimized IR, the C, and the graphs themselves; printed, it shows every stage.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..ir import format_graph
+from ..runtime import Specialization
+from .compiled import CompiledFunction
+
+
+class Inspection:
+    """What a compiled function becomes for some arguments, stage by stage."""
+
+    def __init__(self, spec: Specialization):
+        c = spec.compiled
+        if c is None:
+            raise RuntimeError(f"{spec.name}: this specialization was unpickled from its C "
+                               f"alone; its IR is not kept. Inspect the original function "
+                               f"(symgrad.inspect(f, *args)) in the process that traced it")
+        self.spec = spec
+        traced = c.traced
+        self.traced_graph = traced.forward or traced.graph
+        self.graph = traced.graph               # with the adjoint, for gradient transforms
+        self.optimized_graph = c.graph
+        self.traced_ir = format_graph(self.traced_graph)
+        self.adjoint_ir = format_graph(traced.graph) if traced.forward is not None else None
+        self.passes = list(spec.stages)
+        self.optimized_ir = format_graph(c.graph)
+        self.c_source = spec.c_source
+        self.node_counts = (len(traced.graph.nodes()), len(c.graph.nodes()))
+        self.times = dict(c.times)              # seconds per stage (see pipeline.STAGES)
+
+    def __str__(self) -> str:
+        parts = [("traced IR", self.traced_ir)]
+        if self.adjoint_ir is not None:
+            parts.append(("adjoint IR (value and gradients)", self.adjoint_ir))
+        parts += self.passes
+        parts.append((f"optimized IR ({self.node_counts[0]} -> {self.node_counts[1]} nodes)",
+                      self.optimized_ir))
+        parts.append(("C", self.c_source))
+        return "\n\n".join(f"===== {title} =====\n{text}" for title, text in parts)
+
+    __repr__ = __str__
+
+
+def inspect(fn: Callable, *args: Any, print_: bool = True, **kwargs: Any) -> Inspection:
+    """Trace, optimize and generate C for ``fn`` at these arguments, without running it;
+    print every stage (traced IR, adjoint IR, IR after each pass that changed it, C)."""
+    cf = fn if isinstance(fn, CompiledFunction) else CompiledFunction(fn)
+    spec, _ = cf.specialize(*args, **kwargs)
+    report = Inspection(spec)
+    if print_:
+        print(report)
+    return report

@@ -1,0 +1,137 @@
+"""Matrix products and index kernels -> C.
+
+Layer: codegen. Input: a ``MatmulKernel`` (BLAS above ``BLAS_MIN_FLOPS``, else a plain loop)
+or an ``IndexKernel`` (gather, scatter_add, argmax, argmin: every index checked against its
+bound; an index out of range makes the entry point return the kernel's number + 1). Output:
+the kernel's C text (and, for a matmul, whether it calls BLAS).
+"""
+
+from __future__ import annotations
+
+from ..lower.loopir import IndexKernel, MatmulKernel, View
+from .literals import c_literal
+from .loops import render_kernel
+from .nest import Nest, counted
+from .text import affine, index, loc_comment, with_axis
+
+# Below this many multiply-adds a plain loop beats the BLAS call's fixed cost.
+BLAS_MIN_FLOPS = 8192
+
+
+def blas_worthy(a: View, b: View) -> bool:
+    """Whether a matmul of these operands calls BLAS: enough work to pay for the call, and
+    dims that fit scipy-openblas32's 32-bit ints (else the 64-bit indexed loop)."""
+    m, kk, n = a.shape[-2], a.shape[-1], b.shape[-1]
+    lda, ldb = gemm_layout(a)[1], gemm_layout(b)[1]
+    return m * n * kk >= BLAS_MIN_FLOPS and max(m, n, kk, lda, ldb) < 2**31
+
+
+def gemm_layout(v: View) -> tuple[bool, int]:
+    """(transposed, leading dimension) of a matrix view for row-major GEMM."""
+    rows, cols = v.shape[-2], v.shape[-1]
+    sr, sc = v.strides[-2], v.strides[-1]
+    if (sc == 1 or cols == 1) and (sr >= max(cols, 1) or rows == 1):
+        return False, max(sr if rows > 1 else cols, cols, 1)
+    return True, max(sc if cols > 1 else rows, rows, 1)
+
+
+def matmul(env, number: int, k: MatmulKernel) -> tuple[str, bool]:
+    """(the kernel's C, whether it calls BLAS); "" for an empty product."""
+    a, b, out = k.a, k.b, k.out
+    m, kk, n = a.shape[-2], a.shape[-1], b.shape[-1]
+    if m * n == 0:
+        return "", False
+    batch_shape = out.shape[:-2]
+    bvars = [(f"b{d}", d) for d in range(len(batch_shape))]
+
+    def boff(v: View) -> str:
+        return index(View(v.buffer, v.offset, v.shape[:-2], v.strides[:-2]), bvars)
+    ctype = out.buffer.dtype.ctype
+    use_blas = blas_worthy(a, b)
+    if use_blas:
+        ta, lda = gemm_layout(a)
+        tb, ldb = gemm_layout(b)
+        prefix = "s" if ctype == "float" else "d"
+        indent = " " * 18
+        body = [(f"scipy_cblas_{prefix}gemm(SG_ROW_MAJOR, {'SG_TRANS' if ta else 'SG_NO_TRANS'}, "
+                 f"{'SG_TRANS' if tb else 'SG_NO_TRANS'}, {m}, {n}, {kk}, "
+                 f"{c_literal(1.0, ctype)},"),
+                (f"{indent}{a.buffer.name} + {boff(a)}, {lda}, {b.buffer.name} + {boff(b)}, "
+                 f"{ldb}, {c_literal(0.0, ctype)},"),
+                f"{indent}{out.buffer.name} + {boff(out)}, {max(n, 1)});"]
+    else:
+        a_ix = affine(boff(a), (("i", a.strides[-2]), ("p", a.strides[-1])))
+        b_ix = affine(boff(b), (("p", b.strides[-2]), ("j", b.strides[-1])))
+        c_ix = affine(boff(out), (("i", out.strides[-2]), ("j", out.strides[-1])))
+        body = [f"for (int64_t i = 0; i < {m}; i++) {{",
+                f"    for (int64_t j = 0; j < {n}; j++) {{",
+                f"        {ctype} acc = 0;",
+                f"        for (int64_t p = 0; p < {kk}; p++)",
+                f"            acc += {a.buffer.name}[{a_ix}] * {b.buffer.name}[{b_ix}];",
+                f"        {out.buffer.name}[{c_ix}] = acc;",
+                "    }",
+                "}"]
+    nest = Nest([counted(f"b{d}", e) for d, e in enumerate(batch_shape)], body)
+    title = f"matmul {list(a.shape)} @ {list(b.shape)} -> {out.buffer.name}" + \
+        (" (BLAS)" if use_blas else "")
+    return render_kernel(env, number, title, [loc_comment(k.loc, "matmul")], [nest]), use_blas
+
+
+def index_kernel(env, number: int, k: IndexKernel) -> str:
+    axis = k.axis
+    code = number + 1
+    if k.kind == "gather":
+        init, body, shape = _gather(k, code)
+    elif k.kind == "scatter_add":
+        init, body, shape = _scatter_add(k, code)
+    else:
+        init, body, shape = [], _arg_extremum(k), k.shape
+    loops = [counted(f"i{d}", e) for d, e in enumerate(shape)]
+    if any(e == 0 for e in shape):
+        loops, body = [], []
+    return render_kernel(env, number, f"{k.kind} along axis {axis} -> {k.out.buffer.name}",
+                         [loc_comment(k.loc, k.kind)], [Nest(loops, body)], init)
+
+
+def _dims(shape: tuple) -> list:
+    return [(f"i{d}", d) for d in range(len(shape))]
+
+
+def _gather(k: IndexKernel, code: int) -> tuple[list, list, tuple]:
+    x, idx = k.inputs
+    dims = _dims(idx.shape)
+    body = [f"const int64_t j = {idx.buffer.name}[{index(idx, dims)}];",
+            f"if (j < 0 || j >= {x.shape[k.axis]}) return {code};",
+            f"{k.out.buffer.name}[{index(k.out, dims)}] = {with_axis(x, k.axis, 'j', dims)};"]
+    return [], body, idx.shape
+
+
+def _scatter_add(k: IndexKernel, code: int) -> tuple[list, list, tuple]:
+    src, idx = k.inputs
+    dims = _dims(src.shape)
+    size = 1
+    for e in k.shape:
+        size *= e
+    init = [f"for (int64_t i = 0; i < {size}; i++) {k.out.buffer.name}[i] = 0;"]
+    body = [f"const int64_t j = {idx.buffer.name}[{index(idx, dims)}];",
+            f"if (j < 0 || j >= {k.shape[k.axis]}) return {code};",
+            f"{with_axis(k.out, k.axis, 'j', dims)} += {src.buffer.name}[{index(src, dims)}];"]
+    return init, body, src.shape
+
+
+def _arg_extremum(k: IndexKernel) -> list:
+    """argmax / argmin over one axis: the first extremum wins, NaN counts as extreme."""
+    (x,) = k.inputs
+    dims = _dims(k.shape)
+    cmp = ">" if k.kind == "argmax" else "<"
+    ctype = x.buffer.dtype.ctype
+    # floats: a NaN wins and stays; integers have no NaN (gcc -Wall flags `v != v`)
+    better = f"best == best && (v {cmp} best || v != v)" \
+        if ctype in ("float", "double") else f"v {cmp} best"
+    return [f"{ctype} best = {with_axis(x, k.axis, '0', dims)};",
+            "int64_t at = 0;",
+            f"for (int64_t j = 1; j < {x.shape[k.axis]}; j++) {{",
+            f"    const {ctype} v = {with_axis(x, k.axis, 'j', dims)};",
+            f"    if ({better}) {{ best = v; at = j; }}",
+            "}",
+            f"{k.out.buffer.name}[{index(k.out, dims)}] = at;"]

@@ -1,0 +1,325 @@
+"""Loop kernels -> C: one loop nest per fused kernel, with OpenMP and SIMD pragmas.
+
+Layer: codegen. Input: a ``LoopKernel`` (loop IR). Output: its C text, and what it used: the
+libm functions its statements call (for the vector math declarations), whether a loop is marked
+``omp simd`` and whether one runs on threads. Dims contiguous in every view are merged into one
+loop; float sums go through ``sumloop`` (blocked, pairwise); every statement carries a comment
+naming the user's line.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..lower.loopir import Literal, LoopKernel, Scalar, View
+from . import sumloop
+from .exprs import c_statement
+from .literals import c_literal
+from .nest import Loop, Nest
+from .text import index, loc_comment
+
+# A loop runs on threads (OpenMP, `nthreads` from the caller) when elements x (1 + statements)
+# reaches this: below it, waking the threads costs more than they save (measured ~2 us per
+# parallel region with 2 threads; 1e5 element-ops take ~20-50 us on one core).
+PARALLEL_MIN_WORK = 1 << 17
+
+# Threads split a loop statically (same thread count, same result). `parallel:` limits the
+# `if` to the threads: on a combined `parallel for simd` a bare `if` also applies to the simd
+# part (OpenMP 4.5+), and gcc then runs the single-thread case unvectorized (measured: a fused
+# tanh value_and_grad of 1e7 elements took 84 ms on 1 thread instead of 20 ms).
+THREADS = " schedule(static) num_threads(nthreads) if(parallel: nthreads > 1)"
+
+_REDUCE = {
+    "sum": "{a} + {v}",
+    "prod": "{a} * {v}",
+    # NaN propagates (torch): once the accumulator is NaN it stays; a NaN value replaces it.
+    "max": "((({v}) > ({a}) || ({v}) != ({v})) && ({a}) == ({a})) ? ({v}) : ({a})",
+    "min": "((({v}) < ({a}) || ({v}) != ({v})) && ({a}) == ({a})) ? ({v}) : ({a})",
+}
+
+# Integer reductions: no NaN to propagate (and `v != v` on an integer is a self-comparison
+# that gcc -Wall flags).
+_REDUCE_INT = {
+    "sum": "{a} + {v}",
+    "prod": "{a} * {v}",
+    "max": "(({v}) > ({a})) ? ({v}) : ({a})",
+    "min": "(({v}) < ({a})) ? ({v}) : ({a})",
+}
+
+
+def combine(op: str, ctype: str) -> str:
+    """The step ``a = <this>`` of reduction ``op`` accumulating in ``ctype`` (placeholders
+    ``{a}``, ``{v}``). An int64 sum or product wraps modulo 2**64 like NumPy's instead of
+    overflowing (undefined behaviour for signed types in C): in a ``uint64_t`` accumulator,
+    or converted to uint64_t and back when it accumulates in the int64 output itself."""
+    if ctype in ("float", "double"):
+        return _REDUCE[op]
+    if op in ("sum", "prod") and ctype in ("uint64_t", "int64_t"):
+        step = f"{{a}} {'+' if op == 'sum' else '*'} (uint64_t){{v}}"
+        return step if ctype == "uint64_t" else f"(int64_t)((uint64_t){step})"
+    return _REDUCE_INT[op]
+
+
+def identity(op: str, ctype: str) -> str:
+    if ctype in ("float", "double"):
+        return {"sum": c_literal(0.0, ctype), "prod": c_literal(1.0, ctype),
+                "max": "-INFINITY", "min": "INFINITY"}[op]
+    if ctype == "int64_t":
+        return {"sum": "0", "prod": "1", "max": "INT64_MIN", "min": "INT64_MAX"}[op]
+    return {"sum": "0", "prod": "1", "max": "0", "min": "1"}[op]
+
+
+def operand(a, loads_c: list) -> str:
+    """The C text of a statement's operand: a literal, a scalar local, a 0-d view read at
+    function scope, a load of the loop (``("load", k)``) or a local name."""
+    if isinstance(a, Literal):
+        return c_literal(a.value, a.dtype.ctype)
+    if isinstance(a, Scalar):
+        return a.name
+    if isinstance(a, View):
+        return f"{a.buffer.name}[{a.offset}]"
+    if isinstance(a, tuple):
+        return loads_c[a[1]]
+    return a
+
+
+class LoopEmitter:
+    """Prints loop kernels. ``vector_math``: mark loops ``omp simd`` (glibc's vector math);
+    ``parallel``: large loops may run on threads. Accumulates ``calls`` (libm functions called
+    in loops) and ``simd`` (some loop is marked ``omp simd``)."""
+
+    def __init__(self, env, vector_math: bool, parallel: bool):
+        self.env = env
+        self.vector_math = vector_math
+        self.parallel = parallel
+        self.calls: set = set()
+        self.simd = False
+
+    def emit(self, number: int, k: LoopKernel) -> tuple[str, bool]:
+        """(the kernel's C, whether it runs on threads); "" for a loop with no iterations."""
+        views = k.loads + [s.out for s in k.stores]
+        reduces = any(s.reduce for s in k.stores)
+        reduced = set(k.reduce_axes) if reduces else set()
+        dims = collapse(k.shape, views, [d in reduced for d in range(len(k.shape))])
+        if any(ext == 0 for ext, _, _, _ in dims) and not reduces:
+            return "", False
+        flat = flatten_views(views, dims)
+        loads, outs = flat[:len(k.loads)], flat[len(k.loads):]
+        accs = self._accumulators(k.stores, outs)
+        threads = bool(dims) and math.prod(k.shape) * (1 + len(k.body)) >= PARALLEL_MIN_WORK
+        mode = sumloop.plan(dims, list(accs.values()))
+        if mode is not None:    # float sums: blocked and pairwise (see sumloop.py)
+            init, nests, final = self._sum_nests(k, mode, dims, loads, outs, accs, threads)
+        else:
+            init, nests, final = self._plain_nest(k, dims, loads, outs, accs, threads)
+        pragmas = [lp.pragma for n in nests for lp in n.loops]
+        self.simd |= any("simd" in p for p in pragmas)
+        threaded = any("parallel" in p for p in pragmas)
+        return self._render(number, k, init, nests, final), threaded
+
+    def element(self, k: LoopKernel, loads: list, loop_vars: list) -> list[str]:
+        """The lines of one loop iteration before its stores: the loads and the statements.
+        ``loop_vars``: (C index expression, loop dim) per loop dim."""
+        body = []
+        for i, v in enumerate(loads):
+            ctype = v.buffer.dtype.ctype
+            read = f"{v.buffer.name}[{index(v, loop_vars)}]"
+            cond = guard(v, loop_vars)
+            if cond:     # zero outside the window (the gradient of a slice)
+                read = f"({cond}) ? {read} : {c_literal(0, ctype)}"
+            body.append(f"const {ctype} l{i} = {read};")
+        load_names = [f"l{i}" for i in range(len(loads))]
+        for s in k.body:
+            text, calls = c_statement(s.expr, [operand(a, load_names) for a in s.args])
+            self.calls.update(calls)
+            body.append(f"const {s.expr.dtype.ctype} {s.local} = {text};"
+                        f"  /* {loc_comment(s.loc, s.expr.op)} */")
+        return body
+
+    def _accumulators(self, stores: list, outs: list) -> dict:
+        """A ``sumloop.Acc`` per reducing store (keyed by the store's position): its C name
+        and type, the op's identity, the line that fills its output with the identity."""
+        n = sum(1 for st in stores if st.reduce)
+        accs = {}
+        for j, (st, out) in enumerate(zip(stores, outs)):
+            if not st.reduce:
+                continue
+            out_ctype = out.buffer.dtype.ctype
+            acc_type = "double" if (st.reduce == "sum" and out_ctype == "float") else out_ctype
+            if out_ctype == "int64_t" and st.reduce in ("sum", "prod"):
+                acc_type = "uint64_t"   # wraps modulo 2**64 (see combine)
+            fill = (f"for (int64_t i = 0; i < {st.size}; i++) "
+                    f"{out.buffer.name}[{out.offset} + i] = {identity(st.reduce, out_ctype)};")
+            accs[j] = sumloop.Acc("acc" if n == 1 else f"acc{len(accs)}", st.reduce, acc_type,
+                                  out_ctype, identity(st.reduce, acc_type), fill)
+        return accs
+
+    def _plain_nest(self, k, dims, loads, outs, accs, threads) -> tuple[list, list, list]:
+        """One nest over the collapsed dims; reductions accumulate in a register when their
+        dims are innermost, else in place in their output."""
+        loops = [Loop(f"i{d}", "0", str(dims[d][0])) for d in range(len(dims))]
+        loop_vars = [(f"i{d}", d) for d in range(len(dims))]
+        init, final = [], []
+        body = self.element(k, loads, loop_vars)
+        load_names = [f"l{i}" for i in range(len(loads))]
+        n_kept = sum(1 for _, _, g, _ in dims if not g)
+        inner = any(s.reduce for s in k.stores) and all(
+            not g or all(g2 for _, _, g2, _ in dims[j:]) for j, (_, _, g, _) in enumerate(dims))
+        for j, (st, out) in enumerate(zip(k.stores, outs)):
+            value = operand(st.value, load_names)
+            out_ix = f"{out.buffer.name}[{index(out, loop_vars)}]"
+            if not st.reduce:
+                body.append(f"{out_ix} = {value};")
+            elif inner:
+                # Reduced dims are innermost: accumulate in a register, store once per output.
+                acc = accs[j]
+                store = (f"{out.buffer.name}[{index(out, loop_vars[:n_kept])}] = "
+                         f"({out.buffer.dtype.ctype}){acc.name};")
+                decl = f"{acc.ctype} {acc.name} = {acc.identity};"
+                (loops[n_kept - 1].prologue if n_kept else init).append(decl)
+                (loops[n_kept - 1].epilogue if n_kept else final).append(store)
+                body.append(f"{acc.name} = "
+                            f"{combine(st.reduce, acc.ctype).format(a=acc.name, v=value)};")
+            else:
+                # Reduced dims are outer: accumulate in place, walking the input in order.
+                init.append(accs[j].fill)
+                step = combine(st.reduce, out.buffer.dtype.ctype)
+                body.append(f"{out_ix} = {step.format(a=out_ix, v=value)};")
+        self._pragmas(loops, dims, accs, inner, n_kept, threads)
+        return init, [Nest(loops, body)], final
+
+    def _pragmas(self, loops, dims, accs, inner, n_kept, threads) -> None:
+        """`omp simd` on the innermost loop, `omp parallel for` on the outermost, where legal."""
+        all_sums = all(a.op == "sum" for a in accs.values())
+        acc_names = ",".join(a.name for a in accs.values())
+        # `omp simd`: no loop-carried dependence except sums' accumulators (reordered into
+        # SIMD lanes: a different, not a less accurate, summation order).
+        simd = None
+        if self.vector_math and dims:
+            if not dims[-1][2]:
+                simd = ""
+            elif inner and all_sums:
+                simd = f" reduction(+:{acc_names})"
+        if simd is not None:
+            loops[-1].pragma = f"#pragma omp simd{simd}"
+        if not (self.parallel and threads):
+            return
+        # Threads split the outermost loop statically (same thread count, same result): legal
+        # when each iteration owns its outputs, or when the loop reduces into sum accumulators
+        # (each thread sums its block, the blocks are added in order).
+        par = None
+        if not dims[0][2]:
+            par = ""
+        elif inner and n_kept == 0 and all_sums:
+            par = f" reduction(+:{acc_names})"
+        if par is None:
+            return
+        if len(loops) == 1 and simd is not None:
+            # one loop, both at once: one reduction clause covers threads and lanes
+            loops[0].pragma = f"#pragma omp parallel for simd{simd or par}{THREADS}"
+        else:
+            loops[0].pragma = f"#pragma omp parallel for{par}{THREADS}"
+
+    def _sum_nests(self, k, mode, dims, loads, outs, accs, threads) -> tuple[list, list, list]:
+        """A kernel with float sums: the blocked, pairwise nests of ``sumloop``."""
+        load_names = [f"l{i}" for i in range(len(loads))]
+        slots = list(accs)           # sumloop's accumulator i is store slots[i]
+
+        def element(var_of: dict, targets: dict) -> list[str]:
+            loop_vars = [(var_of[d], d) for d in range(len(dims))]
+            body = self.element(k, loads, loop_vars)
+            for j, (st, out) in enumerate(zip(k.stores, outs)):
+                value = operand(st.value, load_names)
+                out_ix = f"{out.buffer.name}[{index(out, loop_vars)}]"
+                if not st.reduce:
+                    body.append(f"{out_ix} = {value};")
+                    continue
+                a, target = accs[j], targets[slots.index(j)]
+                if target is None:     # in place, in the output
+                    target, ctype = out_ix, a.out_ctype
+                else:
+                    ctype = a.ctype
+                body.append(f"{target} = {combine(a.op, ctype).format(a=target, v=value)};")
+            return body
+
+        def out_ref(i: int, var_of: dict) -> str:
+            out = outs[slots[i]]
+            return f"{out.buffer.name}[{index(out, [(v, d) for d, v in sorted(var_of.items())])}]"
+        parallel = f"#pragma omp parallel for{THREADS}" if self.parallel and threads else ""
+        init, nests = sumloop.build(mode, dims, list(accs.values()), element, out_ref,
+                                    threads=threads, parallel=parallel, simd=self.vector_math)
+        return init, nests, []
+
+    def _render(self, number: int, k: LoopKernel, init: list, nests: list, final: list) -> str:
+        """The C of a loop kernel: its title and source lines, then the nests."""
+        reduces = [s for s in k.stores if s.reduce]
+        comments = []
+        written = ", ".join(st.out.buffer.name for st in k.stores)
+        if reduces:
+            ops = "/".join(dict.fromkeys(st.reduce for st in reduces))
+            title = f"{ops} over axes {list(k.reduce_axes)} -> {written}"
+            for st in reduces:
+                comments.append(loc_comment(st.loc, st.op))
+        else:
+            title = f"{k.op} -> {written} {list(k.shape)}"
+        if len(k.body) > 1 or len(k.stores) > 1:
+            title += f" (fused: {len(k.body)} ops, {len(k.stores)} stores)"
+        return render_kernel(self.env, number, title, comments, nests, init, final)
+
+
+def render_kernel(env, number: int, title: str, comments: list, nests: list, init: list = (),
+                  final: list = ()) -> str:
+    """A kernel's block of C: ``/* k<number>: <title> */``, comments, its nests."""
+    return env.get_template("kernel.c.j2").render(number=number, title=title,
+                                                  comments=comments, init=list(init),
+                                                  nests=nests, final=list(final))
+
+
+# ------------------------------------------------------------------ loop dims
+
+def _partial(view: View, d: int) -> bool:
+    return view.window is not None and view.window[d] != (0, view.shape[d])
+
+
+def collapse(shape: tuple, views: list, groups: list) -> list:
+    """Loop dims after dropping size-1 dims and merging dims that are contiguous in every
+    view (and in the same reduce group; a dim some view reads through a window stays alone).
+    Returns a list of (extent, [strides per view], group, original dim or None if merged)."""
+    dims = [(shape[d], [v.strides[d] for v in views], groups[d], d)
+            for d in range(len(shape)) if shape[d] != 1]
+    windowed = {d for d in range(len(shape)) if any(_partial(v, d) for v in views)}
+    merged: list = []
+    for ext, strides, grp, d in dims:
+        if merged:
+            pext, pstrides, pgrp, pd = merged[-1]
+            if pgrp == grp and all(ps == s * ext for ps, s in zip(pstrides, strides)) and \
+                    d not in windowed and pd not in windowed:
+                merged[-1] = (pext * ext, strides, grp, None)
+                continue
+        merged.append((ext, strides, grp, d))
+    return merged
+
+
+def flatten_views(views: list, dims: list) -> list:
+    """The views over the collapsed loop dims (windows kept on the dims that have one)."""
+    flat = []
+    for i, v in enumerate(views):
+        window = None
+        if v.window is not None:
+            window = tuple(v.window[d] if d is not None else (0, e) for e, _, _, d in dims)
+        flat.append(View(v.buffer, v.offset, tuple(e for e, _, _, _ in dims),
+                         tuple(s[i] for _, s, _, _ in dims), window))
+    return flat
+
+
+def guard(view: View, loop_vars: list) -> str:
+    """The C condition under which a windowed view reads its buffer ("" if always)."""
+    if view.window is None:
+        return ""
+    conds = []
+    for (var, d), (lo, hi) in zip(loop_vars, view.window):
+        if lo > 0:
+            conds.append(f"{var} >= {lo}")
+        if hi < view.shape[d]:
+            conds.append(f"{var} < {hi}")
+    return " && ".join(conds)

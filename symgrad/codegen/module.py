@@ -1,0 +1,153 @@
+"""Code generation: loop IR -> one C99 translation unit and what its build needs.
+
+Layer: codegen. Input: a ``Program`` (lower). Output: a ``CSource``: the C text, the entry
+point's name and cffi declaration, the workspace size, the translation units, the build needs
+(OpenMP, vector math functions, BLAS) and the statuses the entry point can return. Python makes
+every decision (loop nests, index arithmetic, statement text); the templates in ``templates/``
+hold only layout. The text is a pure function of the program: same graph, same bytes. Every
+statement carries a comment naming the user's ``file.py:line`` and the op. It must not compile
+or load anything.
+"""
+
+from __future__ import annotations
+
+from ..gcpause import pausing
+from ..lower.loopir import (IndexKernel, LoopKernel, MatmulKernel, Program, Scalar, ScalarStmt,
+                            views_of)
+from ..version import __version__
+from . import kernels as kernel_c
+from .csource import BuildNeeds, CSource
+from .exprs import c_statement
+from .loops import LoopEmitter, operand
+from .split import SCALAR_UNIT_FLAGS, Item, assign_units, split, unused_params
+from .templates import environment
+from .text import c_identifier, comment_text, where
+
+# libm functions glibc's libmvec has SIMD variants of (sqrt and fabs are instructions).
+VECTOR_MATH = ("exp", "log", "log1p", "expm1", "sin", "cos", "tanh", "pow")
+
+
+@pausing   # a large program's C is ~10^5 strings (see gcpause)
+def generate(program: Program, name: str, title: str = "", vector_math: bool = False,
+             template_cache: str | None = None) -> CSource:
+    """Program -> C source for entry point ``sg_<name>``. With ``vector_math``, loops are
+    marked ``omp simd`` and the libm functions they call are declared ``omp declare simd`` so
+    that gcc calls glibc's vector variants (libmvec) with no fast-math. ``template_cache``: a
+    private directory for compiled templates."""
+    env = environment(template_cache)
+    entry = f"sg_{c_identifier(name)}"
+    params, decls, args = _signature(program)
+    # OpenBLAS runs its own thread pool: OpenMP threads spinning after a parallel loop starve
+    # it (measured: the mlp gradient went from 1.0 ms to 8.0 ms on 2 cores). A program that
+    # calls BLAS leaves the threads to BLAS.
+    parallel = not any(isinstance(k, MatmulKernel) and kernel_c.blas_worthy(k.a, k.b)
+                       for k in program.kernels)
+    loops = LoopEmitter(env, vector_math, parallel)
+    items, blas, errors = _items(env, program, loops)
+    parts, spill_bytes = split(items, program.workspace_bytes)
+    for part in parts:
+        part.voids = [" ".join(f"(void){a};" for a in args)] if len(parts) > 1 \
+            else unused_params(args, part)
+    if len(parts) > 1:
+        # A split program drops `restrict`: with it, gcc 12 -O3 vectorized a part of a grouped
+        # Hessian-vector-product test wrongly (two elements of one output differed from -O0;
+        # correct without `restrict`, without vectorization, or unsplit). Possibly the SLP
+        # miscompile now turned off (build.compiler); see
+        # tests/api/test_end_to_end.py::test_split_program_matches_unsplit.
+        params = [p.replace("*restrict ", "*") for p in params]
+        for part in parts:
+            part.temps = [t.replace("*restrict ", "*") for t in part.temps]
+    units = assign_units(parts, entry)
+    vector = _vector_functions(loops.calls) if vector_math and loops.simd else []
+    workspace = program.workspace_bytes + spill_bytes
+    text = env.get_template("module.c.j2").render(
+        title=comment_text(title or entry), version=__version__, workspace_bytes=workspace,
+        uses_blas=blas, simd_decls=[decl for _, decl in vector], entry=entry, params=params,
+        args=", ".join(args), parts=parts, n_units=len(units),
+        unit_flags=" ".join(SCALAR_UNIT_FLAGS), extern=[p.name for p in parts if p.unit])
+    needs = BuildNeeds(openmp=any("nthreads" in p.params for p in parts),
+                       vector_math=tuple(fn for fn, _ in vector), blas=blas)
+    return CSource(text, entry, f"int {entry}({', '.join(decls)});", workspace, units, needs,
+                   tuple(errors))
+
+
+def _signature(program: Program) -> tuple[list, list, list]:
+    """The entry point's parameters (C), their cffi declarations, and their names."""
+    params, decls, args = [], [], []
+    for buf in program.inputs + [b for b, _ in program.consts]:
+        params.append(f"const {buf.dtype.ctype} *restrict {buf.name}")
+        decls.append(f"const {buf.dtype.ctype} *{buf.name}")
+        args.append(buf.name)
+    for buf in program.outputs:
+        params.append(f"{buf.dtype.ctype} *restrict {buf.name}")
+        decls.append(f"{buf.dtype.ctype} *{buf.name}")
+        args.append(buf.name)
+    params += ["unsigned char *restrict work", "int nthreads"]
+    decls += ["unsigned char *work", "int nthreads"]
+    args += ["work", "nthreads"]
+    return params, decls, args
+
+
+def _items(env, program: Program, loops: LoopEmitter) -> tuple[list, bool, list]:
+    """The body's items in order; whether any calls BLAS; the statuses kernels can return."""
+    items, blas, errors = [], False, []
+    last_loc: list = [None]
+    for i, k in enumerate(program.kernels):
+        buffers = [v.buffer for v in views_of(k)]
+        temps = {b for b in buffers if b.role == "temp"}
+        names = {b.name for b in buffers if b.role != "temp"}
+        if type(k) is ScalarStmt:
+            items.append(Item(_scalar(k, last_loc), [Scalar(k.name, k.expr.dtype)],
+                              {a.name for a in k.args if type(a) is Scalar}, temps, names, 1,
+                              True))
+            continue
+        last_loc[0], uses, threaded = None, set(), False
+        if isinstance(k, LoopKernel):
+            text, threaded = loops.emit(i, k)
+            scalars = [a for s in k.body for a in s.args if isinstance(a, Scalar)]
+            scalars += [s.value for s in k.stores if isinstance(s.value, Scalar)]
+            uses = {a.name for a in scalars}
+        elif isinstance(k, MatmulKernel):
+            text, used_blas = kernel_c.matmul(env, i, k)
+            blas |= used_blas
+        else:
+            text = kernel_c.index_kernel(env, i, k)
+            errors.append((i + 1, _index_error(k)))
+        if threaded:
+            names.add("nthreads")
+        if text:
+            items.append(Item(text.rstrip("\n"), [], uses, temps, names, 8 + len(text) // 400))
+    return items, blas, errors
+
+
+def _index_error(k: IndexKernel) -> str:
+    where_ = f" (from {k.loc}: {k.loc.text})" if k.loc else ""
+    return f"an index passed to {k.kind} is out of range{where_}"
+
+
+def _scalar(k: ScalarStmt, last_loc: list) -> str:
+    """One line at function scope; the user's source line is shown when it changes."""
+    text, _ = c_statement(k.expr, [a.name if type(a) is Scalar else operand(a, [])
+                                   for a in k.args])
+    loc, op = k.loc, k.expr.op
+    line = f"    const {k.expr.dtype.ctype} {k.name} = {text};  /* "
+    if loc is None:
+        return f"{line}[{op}] */"
+    line = f"{line}{where(loc.file, loc.line)} [{op}] */"
+    if (loc.file, loc.line, loc.note) != last_loc[0]:
+        last_loc[0] = (loc.file, loc.line, loc.note)
+        return f"    /* {comment_text(f'{loc}: {loc.text}')} */\n{line}"
+    return line
+
+
+def _vector_functions(calls: set) -> list[tuple[str, str]]:
+    """(name, prototype) of the vectorizable libm functions loops call: the prototypes are
+    declared ``omp declare simd``."""
+    found = []
+    for fn in VECTOR_MATH:
+        for name, ctype in ((fn, "double"), (fn + "f", "float")):
+            if name in calls:
+                args = ", ".join([ctype] * (2 if fn == "pow" else 1))
+                found.append((name, f"{ctype} {name}({args});"))
+    return found
+

@@ -1,0 +1,165 @@
+"""Large programs: the entry function split into parts, and the parts into translation units.
+
+Layer: codegen. Input: the entry function's body as items (a kernel's C, or a function-scope
+scalar statement, with what each defines, reads and weighs). Output: ``Part``s (functions of at
+most ``PART_WEIGHT`` statements, roughly) and the translation units they are compiled in.
+
+gcc's time on one huge straight-line function grows much faster than linearly (measured: 22k
+scalar statements of an unrolled RK4 adjoint, 10 s at -O1 in one function), so a body above
+``PART_WEIGHT`` is split into parts called in order; a scalar local defined in one part and read
+in a later one is stored to (and reloaded from) a spill slot in the workspace, under the same
+name. The parts that hold only function-scope scalar statements go into extra translation units,
+which the build compiles in parallel and with ``SCALAR_UNIT_FLAGS``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# A function body above this many statements is split into parts.
+PART_WEIGHT = 400
+
+# Extra flags of the scalar-only translation units: straight-line scalar code runs no faster at
+# -O3 (measured on a 22k-statement unrolled RK4: 15.3 vs 15.2 us a call), which takes ~1.7x as
+# long to compile it. One unit per UNIT_PARTS parts' weight, at most MAX_UNITS.
+SCALAR_UNIT_FLAGS: tuple[str, ...] = ("-O1",)
+UNIT_PARTS = 8
+MAX_UNITS = 4
+
+
+@dataclass
+class Item:
+    """One piece of the entry function's body, with what it defines and reads."""
+
+    text: str
+    defines: list          # Scalars defined here
+    uses: set              # names of Scalars read here
+    temps: set             # temporary Buffers touched
+    params: set            # the entry's parameters it names (buffers, "nthreads")
+    weight: int            # statements, roughly: what the C compiler's time scales with
+    scalar: bool = False   # a function-scope ScalarStmt (no loop, no BLAS)
+
+
+@dataclass
+class Part:
+    """One function of a split body (or the whole entry point, unsplit)."""
+
+    name: str
+    title: str
+    temps: list            # declarations of the temporaries it touches
+    loads: list            # spill slots it reads
+    kernels: list          # C blocks, in order
+    params: set            # the parameters it names
+    scalar: bool           # only function-scope scalar statements
+    weight: int
+    voids: list = field(default_factory=list)   # `(void)param;` lines
+    unit: int | None = None     # its translation unit (None: the text is one unit)
+    storage: str = "static "
+
+
+def split(items: list, spill_base: int) -> tuple[list, int]:
+    """Group items into parts; returns the parts and the bytes of spill slots they need (at
+    ``spill_base`` in the workspace, after the temporaries)."""
+    groups, current, weight = [], [], 0
+    for item in items:
+        if current and weight + item.weight > PART_WEIGHT:
+            groups.append(current)
+            current, weight = [], 0
+        current.append(item)
+        weight += item.weight
+    if current or not groups:
+        groups.append(current)
+    crossing, spill_bytes = _spill_slots(groups, spill_base)
+    parts = [_part(g, group, len(groups), crossing) for g, group in enumerate(groups)]
+    return parts, spill_bytes
+
+
+def _spill_slots(groups: list, spill_base: int) -> tuple[dict, int]:
+    """name -> (Scalar, byte offset) of every scalar read in a later part than its own."""
+    defined_in = {}
+    for g, group in enumerate(groups):
+        for item in group:
+            for sc in item.defines:
+                defined_in[sc.name] = (g, sc)
+    crossing = {}
+    offset = -(-spill_base // 64) * 64
+    start = offset
+    for g, group in enumerate(groups):
+        for item in group:
+            for used in sorted(item.uses):
+                d = defined_in.get(used)
+                if d is not None and d[0] != g and used not in crossing:
+                    sc = d[1]
+                    offset = -(-offset // sc.dtype.itemsize) * sc.dtype.itemsize
+                    crossing[used] = (sc, offset)
+                    offset += sc.dtype.itemsize
+    return crossing, (offset - start) if crossing else 0
+
+
+def _part(g: int, group: list, n_groups: int, crossing: dict) -> Part:
+    temps = sorted({t for item in group for t in item.temps}, key=lambda b: b.index)
+    temp_lines = [f"{b.dtype.ctype} *{'' if b.shared else 'restrict '}{b.name} = "
+                  f"({b.dtype.ctype} *)(work + {b.offset});" for b in temps]
+    local = {sc.name for item in group for sc in item.defines}
+    needed = sorted({u for item in group for u in item.uses if u in crossing and
+                     u not in local}, key=lambda n: crossing[n][1])
+    loads = [f"const {crossing[n][0].dtype.ctype} {n} = "
+             f"*({crossing[n][0].dtype.ctype} *)(work + {crossing[n][1]});" for n in needed]
+    kernels, spills = [], False
+    for item in group:
+        text = item.text
+        for sc in item.defines:
+            if sc.name in crossing:
+                spills = True
+                ct = sc.dtype.ctype
+                text += f"\n    *({ct} *)(work + {crossing[sc.name][1]}) = {sc.name};"
+        if item.weight == 1 and kernels and kernels[-1][1]:
+            kernels[-1] = (kernels[-1][0] + "\n" + text, True)   # scalar paragraph
+        else:
+            kernels.append((text, item.weight == 1 and bool(item.defines)))
+    params = {p for item in group for p in item.params}
+    if temp_lines or loads or spills:
+        params.add("work")
+    return Part(f"part{g}", f"part {g + 1} of {n_groups}", temp_lines, loads,
+                [t for t, _ in kernels], params, all(item.scalar for item in group),
+                sum(item.weight for item in group))
+
+
+def assign_units(parts: list, entry: str) -> tuple:
+    """Give each part a translation unit (``part.unit``, None when the text is one unit) and
+    its C name; returns the units' extra flags (``CSource.units``).
+
+    Unit 0 holds the entry point and every part with a loop or a BLAS call (compiled with the
+    default flags, -O3); the scalar-only parts are spread in order over units 1..K. Each part
+    is wrapped in ``#if !defined(SG_TU) || SG_TU == k``, so that the text still compiles whole
+    without -DSG_TU; parts called from another unit are not ``static`` and are named after the
+    entry point (``-fvisibility=hidden`` keeps them out of the module's symbol table)."""
+    scalar = [p for p in parts if p.scalar] if len(parts) > 1 else []
+    weight = sum(p.weight for p in scalar)
+    k = min(MAX_UNITS, -(-weight // (UNIT_PARTS * PART_WEIGHT))) if scalar else 0
+    if not k:
+        return ((),)
+    for p in parts:
+        p.unit = 0
+    for i, p in enumerate(scalar):
+        p.unit, p.storage = 1 + i * k // len(scalar), ""
+    for g, p in enumerate(parts):
+        p.name = f"{entry}_part{g}"
+        p.title += f", translation unit {p.unit}"
+    return ((),) + (SCALAR_UNIT_FLAGS,) * k
+
+
+def unused_params(args: list, part: Part) -> list[str]:
+    """``(void)`` statements for the parameters an unsplit entry point never names (else gcc
+    -Wextra warns): ``nthreads`` without a parallel loop, ``work`` without temporaries, an
+    input no output depends on, an output with no elements."""
+    lines = []
+    if "nthreads" not in part.params:
+        lines.append("(void)nthreads;  /* no loop here is large enough for threads */")
+    if "work" not in part.params:
+        lines.append("(void)work;")
+    unused = [a for a in args if a not in part.params and a not in ("nthreads", "work")]
+    if unused:
+        lines.append(" ".join(f"(void){a};" for a in unused) +
+                     "  /* no output depends on it, or it has no elements */")
+    return lines

@@ -1,0 +1,17 @@
+"""The exceptions users catch, in one place at the bottom of the layers.
+
+Base layer: imports nothing of symgrad. Each stage raises its own specific errors where they
+arise (``build.compiler.BuildError``, ``build.cache.CacheDirError``, ``ir.VerificationError``);
+the ones here are raised from several layers and exported as ``symgrad.ShapeError`` and
+``symgrad.TracerValueError``.
+"""
+
+from __future__ import annotations
+
+
+class ShapeError(ValueError):
+    """An op was given shapes it cannot combine; the message names both."""
+
+
+class TracerValueError(TypeError):
+    """A traced tensor's value was needed as a Python value while tracing."""

@@ -1,0 +1,200 @@
+"""Applying an op to tensors: one code path for eager values and traced nodes.
+
+Layer: front end, above ``tensor`` and ``function``. Input: an op name, tensors or Python
+numbers, attributes. Output: the result tensor. ``apply`` promotes elementwise operands the
+way the op's ``promotion`` says (torch's rules), checks shapes and dtypes with the op's rules,
+then either runs the op's NumPy reference (eager) or adds an interned node to the trace, and
+records a ``BackwardFunction`` when the result needs a gradient. ``BUILDER`` is the front end's
+implementation of the op registry's ``Builder``: what VJP rules build with.
+
+It must not lower, compile or call C; the torch-named functions live in ``functional.py``.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+import numpy as np
+
+from .. import dtypes
+from ..ir.graph import Node
+from ..ops import OPS
+from ..ops.registry import ELEMENTWISE, FLOAT, LOGICAL, MOVEMENT, WHERE
+from . import grad_mode, sources
+from .function import function_class, grad_edge
+from .tensor import Tensor, tensor
+
+
+def _rank(t: Tensor) -> int:
+    if t._weak:
+        return dtypes.RANK_SCALAR
+    return dtypes.RANK_TENSOR if t.ndim else dtypes.RANK_ZERO_DIM
+
+
+_NUMBER = (int, float)
+
+
+def _promoted(op, args: tuple) -> list[Tensor]:
+    """Promote tensors and Python scalars to one dtype, torch's way, and lift the scalars."""
+    policy = op.promotion
+    if len(args) == 2 and policy != LOGICAL:   # the common binary cases, decided quickly
+        a, b = args
+        ta, tb = type(a) is Tensor, type(b) is Tensor
+        if ta and tb and a.dtype is b.dtype and not a._weak and not b._weak \
+                and (a.dtype.is_floating or policy != FLOAT):
+            return [a, b]
+        if ta and not tb and type(b) in _NUMBER and a.dtype.is_floating:
+            return [a, scalar(b, a.dtype)]
+        if tb and not ta and type(a) in _NUMBER and b.dtype.is_floating:
+            return [scalar(a, b.dtype), b]
+    first = 1 if policy == WHERE else 0
+    values = args[first:]
+    if policy == LOGICAL:
+        target = dtypes.bool_
+    else:
+        target = dtypes.promote([(a.dtype, _rank(a)) if isinstance(a, Tensor)
+                                 else (dtypes.scalar_dtype(a), dtypes.RANK_SCALAR)
+                                 for a in values])
+        if policy == FLOAT and not target.is_floating:
+            target = dtypes.DEFAULT_FLOAT
+    out = [as_tensor(args[0], dtypes.bool_)] if first else []
+    for a in values:
+        if isinstance(a, Tensor):
+            out.append(a if a.dtype is target else apply("cast", a, dtype=target))
+        else:
+            out.append(scalar(a, target))
+    return out
+
+
+def apply(name: str, *args: Any, _torch_name: str | None = None, **attrs: Any) -> Tensor:
+    """Apply primitive ``name``: check, compute or record, and note how to differentiate it."""
+    op = OPS[name]
+    if op.promotion:
+        inputs = _promoted(op, args)
+    else:
+        inputs = [a if isinstance(a, Tensor) else as_tensor(a) for a in args]
+    if len(attrs) > 1:
+        attrs = dict(sorted(attrs.items()))
+    if op.kind == ELEMENTWISE and len(inputs) == 2 and inputs[0].shape == inputs[1].shape:
+        shape = inputs[0].shape     # the broadcast rule's common case
+    else:
+        shape = op.shape(*[t.shape for t in inputs], **attrs)
+    dtype = op.dtype(*[t.dtype for t in inputs], **attrs)
+    loc = None
+    traced = False
+    for t in inputs:
+        if t._value is None:
+            traced = True
+            break
+    if traced:
+        node = Node(name, attrs, [t.node for t in inputs], dtype, shape)
+        loc = sources.record(node)
+        out = Tensor(None, node)
+    else:
+        with np.errstate(all="ignore"):
+            value = op.numpy(*[t._value for t in inputs], **attrs)
+        out = Tensor(np.asarray(value, dtype=dtype.np), None)
+    if op.kind == MOVEMENT:
+        register_view(out, inputs[0], name, attrs)
+    if (op.vjp is not None and grad_mode._local.enabled and dtype.is_floating
+            and any(t._requires_grad for t in inputs)):
+        _record(out, op, attrs, inputs, _torch_name or op.torch_name, loc)
+    return out
+
+
+def register_view(view: Tensor, base: Tensor, op: str, attrs: dict) -> None:
+    """``view`` shows ``base``'s data, as torch's views do: ``op`` is a movement op (reshape,
+    permute, expand, slice) of ``base`` or "alias" (``detach``). They share one version
+    counter, and an in-place update of either reaches the other (``inplace.update``), eagerly
+    and at trace time alike."""
+    view._view = (base, op, attrs)
+    view._version = base._version
+    if base._views is None:
+        base._views = weakref.WeakValueDictionary()
+    base._views[id(view)] = view
+
+
+def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str, loc) -> None:
+    fn = function_class(torch_name)(
+        op.vjp, attrs, inputs, (out._value, out._node), op.saves,
+        tuple((grad_edge(t), 0) for t in inputs),
+        tuple((t.shape, t.dtype) for t in inputs), loc)
+    # What the rule will read must not have changed in place by the time it runs.
+    if op.saves:
+        fn._versions = tuple((t, t._version, t._version[0]) for t in inputs)
+    if op.uses_out:
+        fn._versions += ((out, out._version, out._version[0]),)
+    out._requires_grad = True
+    out.grad_fn = fn
+
+
+class _Rule:
+    """A composite's backward rule ``rule(g, out, inputs)`` in the shape ``_record`` takes
+    an op's (a composite's rule is built from front-end functions: it needs no builder)."""
+
+    __slots__ = ("vjp", "saves", "uses_out")
+
+    def __init__(self, rule, saves: bool, uses_out: bool):
+        self.vjp = lambda b, g, out, ins: rule(g, out, ins)
+        self.saves = saves
+        self.uses_out = uses_out   # softmax, logsumexp, norm... reuse their output
+
+
+def attach_function(out: Tensor, torch_name: str, rule, inputs: list[Tensor],
+                    saves: bool = True, uses_out: bool = True) -> Tensor:
+    """Give ``out`` one backward function computed by ``rule(g, out, inputs)``: how composite
+    functions (mean, softmax, losses) show torch's single grad_fn while being built from
+    primitives. ``saves``/``uses_out``: whether the rule reads the inputs/the output (then
+    changing them in place before the backward is an error)."""
+    if not (grad_mode.is_grad_enabled() and any(t._requires_grad for t in inputs)):
+        return out
+    result = Tensor(out._value, out._node)
+    loc = sources.record(out._node) if out._node is not None else None
+    _record(result, _Rule(rule, saves, uses_out), {}, inputs, torch_name, loc)
+    return result
+
+
+# ---------------------------------------------------------------- making tensors
+
+def as_tensor(data: Any, dtype: dtypes.DType | None = None) -> Tensor:
+    """A tensor for ``data`` (a Tensor is returned as is, cast if ``dtype`` differs)."""
+    if isinstance(data, Tensor):
+        return data if dtype is None or data.dtype is dtype else apply("cast", data, dtype=dtype)
+    return tensor(data, dtype=dtype)
+
+
+def scalar(value: Any, dtype: dtypes.DType) -> Tensor:
+    """A 0-d constant of ``dtype`` (how Python numbers enter a computation)."""
+    try:
+        return Tensor(np.asarray(value, dtype=dtype.np), None)
+    except OverflowError:
+        raise OverflowError(f"the Python number {value!r} does not fit in {dtype.name}, the "
+                            f"dtype it combines with here (int64 holds -2**63 .. 2**63-1)"
+                            ) from None
+
+
+def full(like: Tensor, value: Any, shape: tuple | None = None,
+         dtype: dtypes.DType | None = None) -> Tensor:
+    """``value`` everywhere, in ``shape`` and ``dtype`` (default: ``like``'s), traced if
+    ``like`` is: then one scalar constant broadcast, so that seeds and zeros of backward
+    passes stay small graph nodes. The one way the front end makes a filled tensor."""
+    shape = like.shape if shape is None else tuple(shape)
+    dtype = like.dtype if dtype is None else dtype
+    if not like.is_traced:
+        return Tensor(np.full(shape, value, dtype=dtype.np), None)
+    node = Node("const", (("value", dtype.np.type(value).item()),), (), dtype, ())
+    if shape:
+        node = Node("expand", (("shape_to", shape),), (node,), dtype, shape)
+    return Tensor(None, node)
+
+
+class _Builder:
+    """The op registry's ``Builder`` over front-end tensors (see ``ops.registry``)."""
+
+    __slots__ = ()
+    op = staticmethod(apply)
+    full = staticmethod(full)
+
+
+BUILDER = _Builder()

@@ -1,0 +1,123 @@
+"""The recorded backward graph, as torch shows it: ``grad_fn``, ``next_functions``.
+
+Layer: front end, above ``tensor``. Input: op applications that need a gradient (``apply``
+records them). Output: one ``BackwardFunction`` per application, of a class named like torch's
+(``MulBackward0``), pointing at the functions of its inputs (``AccumulateGrad`` for leaves);
+``grad_edge`` is where a tensor's cotangent flows. The engine that walks this graph is
+``autograd.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from .tensor import Tensor
+
+RELEASED_MSG = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward.")
+
+
+class BackwardFunction:
+    """One recorded op application: how to turn the output's cotangent into the inputs'."""
+
+    __slots__ = ("_rule", "_attrs", "_saved", "_out", "next_functions", "_input_meta", "loc",
+                 "_released", "_retained", "_saves", "_versions", "__weakref__")
+
+    def __init__(self, rule: Callable, attrs: dict, saved: Sequence[Any], out: tuple,
+                 saves: bool, next_functions: tuple, input_meta: tuple, loc=None):
+        self._rule = rule                  # (b, g, out, inputs, **attrs) -> cotangents
+        self._attrs = attrs
+        self._saved = tuple(saved)         # the input tensors
+        self._out = out                    # the output's (value, node): no reference cycle
+        self._saves = saves
+        self.next_functions = next_functions
+        self._input_meta = input_meta      # (shape, dtype) of each input
+        self.loc = loc                     # source location (at trace time)
+        self._released = False
+        self._retained = None              # tensors whose .grad is this function's cotangent
+        self._versions = ()                # (tensor, version counter, version when saved)
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object at {id(self):#x}>"
+
+    def _repr_pretty_(self, p, cycle) -> None:
+        # torch's grad_fn classes are C types with the default repr, which IPython/Jupyter
+        # display as "<AddBackward0 at 0x...>" (no "object"); notebooks show that form.
+        p.text(f"<{type(self).__name__} at {id(self):#x}>")
+
+    def apply(self, b, g):
+        """The inputs' cotangents for the output's ``g``, built with the builder ``b``."""
+        if self._released and self._saves:
+            raise RuntimeError(RELEASED_MSG)
+        for t, counter, seen in self._versions:
+            if counter[0] != seen:
+                raise RuntimeError(
+                    f"one of the variables needed for gradient computation has been modified "
+                    f"by an inplace operation: [{t.dtype.name} {list(t.shape)}] is at version "
+                    f"{counter[0]}; expected version {seen} instead (needed by "
+                    f"{type(self).__name__}). Hint: the in-place operation came after the "
+                    f"tensor was used; use an out-of-place operation or .clone().")
+        return self._rule(b, g, self.output(), self._saved, **self._attrs)
+
+    def output(self) -> Tensor:
+        """The op's output as a tensor attached to this function (for rules that reuse it)."""
+        t = Tensor(*self._out)
+        t._requires_grad = True
+        t.grad_fn = self
+        return t
+
+    def release(self) -> None:
+        self._released = True
+        if self._saves:
+            self._saved = ()
+            self._versions = ()
+
+
+class AccumulateGrad:
+    """The sink of a leaf tensor that requires grad: adds cotangents into ``leaf.grad``."""
+
+    __slots__ = ("variable", "__weakref__")
+    next_functions = ()
+    loc = None
+    _retained = None
+
+    def __init__(self, variable: Tensor):
+        self.variable = variable
+
+    def name(self) -> str:
+        return "AccumulateGrad"
+
+    def __repr__(self) -> str:
+        return f"<AccumulateGrad object at {id(self):#x}>"
+
+    def _repr_pretty_(self, p, cycle) -> None:
+        p.text(f"<AccumulateGrad at {id(self):#x}>")   # as IPython shows torch's (see above)
+
+
+_CLASSES: dict[str, type] = {}
+
+
+def function_class(name: str) -> type:
+    """A BackwardFunction subclass named like torch's grad_fn class (created once per name)."""
+    cls = _CLASSES.get(name)
+    if cls is None:
+        cls = _CLASSES[name] = type(name, (BackwardFunction,), {"__slots__": ()})
+    return cls
+
+
+def grad_edge(t: Tensor):
+    """The backward function a cotangent for ``t`` flows into (None: no gradient)."""
+    if t.grad_fn is not None:
+        return t.grad_fn
+    if not t._requires_grad:
+        return None
+    if t._accumulator is None:
+        t._accumulator = AccumulateGrad(t)
+    return t._accumulator

@@ -1,0 +1,204 @@
+"""torch-named shape functions: reshape/view, permute/transpose, squeeze/unsqueeze, expand,
+cat/stack and basic indexing (ints, slices with steps, None, ...).
+
+Input: tensors. Output: tensors built from the movement primitives (``reshape``, ``permute``,
+``expand``, ``slice``, ``cat``). Errors follow torch's wording and name the shapes involved.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+from .. import dtypes
+from ..ops.registry import normalize_axes
+from .apply import apply, as_tensor
+from .tensor import Tensor
+
+
+def _sizes(args: tuple) -> tuple:
+    """Accept f(2, 3) and f((2, 3)) alike."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = tuple(args[0])
+    return tuple(int(a) for a in args)
+
+
+def reshape(x: Tensor, *shape: Any) -> Tensor:
+    shape = _sizes(shape)
+    total = math.prod(x.shape)
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    if -1 in shape:
+        known = math.prod(s for s in shape if s != -1)
+        if known == 0 or total % known:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {total}")
+        shape = tuple(total // known if s == -1 else s for s in shape)
+    if math.prod(shape) != total or any(s < 0 for s in shape):
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {total}")
+    return apply("reshape", x, shape_to=shape)
+
+
+view = reshape
+
+
+def flatten(x: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    if x.ndim == 0:
+        return reshape(x, 1)
+    (s,) = normalize_axes(start_dim, x.ndim)
+    (e,) = normalize_axes(end_dim, x.ndim)
+    return reshape(x, x.shape[:s] + (math.prod(x.shape[s:e + 1]),) + x.shape[e + 1:])
+
+
+def permute(x: Tensor, *dims: Any) -> Tensor:
+    dims = _sizes(dims)
+    if len(dims) != x.ndim:
+        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does "
+                           f"not match the length of the desired ordering of dimensions i.e. "
+                           f"input.dim() = {x.ndim} is not equal to len(dims) = {len(dims)}")
+    perm = tuple(normalize_axes(d, x.ndim)[0] for d in dims)
+    return apply("permute", x, perm=perm)
+
+
+def transpose(x: Tensor, dim0: int, dim1: int) -> Tensor:
+    if x.ndim == 0:
+        return x
+    (a,) = normalize_axes(dim0, x.ndim)
+    (b,) = normalize_axes(dim1, x.ndim)
+    perm = list(range(x.ndim))
+    perm[a], perm[b] = perm[b], perm[a]
+    return apply("permute", x, perm=tuple(perm), _torch_name="TransposeBackward0")
+
+
+def t(x: Tensor) -> Tensor:
+    if x.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
+    return transpose(x, 0, 1) if x.ndim == 2 else x
+
+
+def T(x: Tensor) -> Tensor:
+    return apply("permute", x, perm=tuple(reversed(range(x.ndim)))) if x.ndim > 1 else x
+
+
+def unsqueeze(x: Tensor, dim: int) -> Tensor:
+    (d,) = normalize_axes(dim, x.ndim + 1)
+    return apply("reshape", x, shape_to=x.shape[:d] + (1,) + x.shape[d:],
+                 _torch_name="UnsqueezeBackward0")
+
+
+def squeeze(x: Tensor, dim: Any = None) -> Tensor:
+    axes = normalize_axes(dim, x.ndim) if x.ndim else ()
+    shape = tuple(s for i, s in enumerate(x.shape) if not (i in axes and s == 1))
+    if shape == x.shape:
+        return x
+    return apply("reshape", x, shape_to=shape, _torch_name="SqueezeBackward0")
+
+
+def broadcast_to(x: Tensor, shape: Sequence[int]) -> Tensor:
+    shape = tuple(shape)
+    lead = len(shape) - x.ndim
+    shape = tuple(x.shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(shape))
+    if shape == x.shape:
+        return x
+    return apply("expand", x, shape_to=shape)
+
+
+def expand(x: Tensor, *sizes: Any) -> Tensor:
+    return broadcast_to(x, _sizes(sizes))
+
+
+def expand_as(x: Tensor, other: Tensor) -> Tensor:
+    return broadcast_to(x, other.shape)
+
+
+def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    tensors = [as_tensor(t) for t in tensors]
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    # torch skips 1-D empty tensors in cat
+    kept = [t for t in tensors if not (t.ndim == 1 and t.shape[0] == 0)] or tensors[:1]
+    for i, t in enumerate(kept):
+        if t.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
+                               f"concatenated")
+    (axis,) = normalize_axes(dim, kept[0].ndim)
+    # torch promotes over every tensor, the skipped empty ones too
+    target = dtypes.promote([(t.dtype, 2) for t in tensors])
+    kept = [t if t.dtype is target else t.to(target) for t in kept]
+    if len(kept) == 1:
+        return kept[0]
+    return apply("cat", *kept, axis=axis)
+
+
+concat = concatenate = cat
+
+
+def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    tensors = [as_tensor(t) for t in tensors]
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    first = tensors[0].shape
+    for i, t in enumerate(tensors):
+        if t.shape != first:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got {first} at "
+                               f"entry 0 and {t.shape} at entry {i}")
+    (d,) = normalize_axes(dim, len(first) + 1)
+    return cat([unsqueeze(t, d) for t in tensors], d)
+
+
+def getitem(x: Tensor, index: Any) -> Tensor:
+    """Basic indexing: ints, slices (positive steps), None and Ellipsis."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    if any(isinstance(i, (Tensor, list)) for i in index):
+        raise NotImplementedError("indexing with tensors or lists (advanced indexing) is not "
+                                  "supported yet; use gather / take_along_dim")
+    n_ell = sum(1 for i in index if i is Ellipsis)
+    if n_ell > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    used = sum(1 for i in index if i is not None and i is not Ellipsis)
+    if used > x.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {x.ndim}")
+    if n_ell:
+        k = index.index(Ellipsis)
+        index = index[:k] + (slice(None),) * (x.ndim - used) + index[k + 1:]
+    else:
+        index = index + (slice(None),) * (x.ndim - used)
+
+    starts, stops, steps, out_shape = [], [], [], []
+    dim = 0
+    for item in index:
+        if item is None:
+            out_shape.append(1)
+            continue
+        size = x.shape[dim]
+        if isinstance(item, slice):
+            start, stop, step = item.indices(size) if (item.step or 1) > 0 else (0, 0, 0)
+            if step <= 0:
+                raise ValueError("step must be greater than zero")
+            starts.append(start)
+            stops.append(max(stop, start))
+            steps.append(step)
+            out_shape.append(len(range(start, stop, step)))
+        else:
+            try:
+                i = int(item.__index__())
+            except AttributeError:
+                raise TypeError(f"invalid index {item!r} of type {type(item).__name__}; "
+                                "expected an int, a slice, None or ...") from None
+            if not -size <= i < size:
+                raise IndexError(f"index {i} is out of bounds for dimension {dim} with size "
+                                 f"{size}")
+            i %= size
+            starts.append(i)
+            stops.append(i + 1)
+            steps.append(1)
+        dim += 1
+    out = x
+    if tuple(starts) != (0,) * x.ndim or tuple(stops) != x.shape or set(steps) - {1}:
+        has_int = any(not isinstance(i, slice) and i is not None for i in index)
+        out = apply("slice", x, starts=tuple(starts), stops=tuple(stops), steps=tuple(steps),
+                    _torch_name="SelectBackward0" if has_int else "SliceBackward0")
+    if tuple(out_shape) != out.shape:
+        out = apply("reshape", out, shape_to=tuple(out_shape),
+                    _torch_name="SelectBackward0" if out is not x else "UnsqueezeBackward0")
+    return out

@@ -1,0 +1,98 @@
+"""Which line of the user's code made each traced value: the recording of one trace.
+
+Layer: front end (its bottom: imports only ``ir.Loc``). Input: nodes as the front end creates
+them while a function is traced. Output: ``Recording.locs``, the side table node -> ``Loc``
+that becomes the graph's ``locs`` (and the C's comments). ``trace.py`` opens a recording
+around the user's function (``recording``); ``apply`` records every node it makes (``record``:
+the innermost stack frame outside this package, the first one wins); the autograd engine
+attributes what a VJP rule builds to the forward op's line, noted ``(backward of ...)``
+(``attributed_to``).
+
+Why a thread-local context rather than an argument: the nodes are made by Python operators on
+tensors (``g * x`` inside a rule, ``a + b`` in the user's code), which take no extra argument;
+the recording is the trace's, and is active exactly while the trace runs (JAX keeps its source
+info the same way). Nothing else is kept here.
+"""
+
+from __future__ import annotations
+
+import linecache
+import os
+import sys
+import threading
+from contextlib import contextmanager
+from typing import Iterator
+
+from ..ir.graph import Loc
+
+_PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+class Recording:
+    """The side table of one trace: node -> Loc, and the Loc that new nodes are attributed to
+    while a backward rule runs (None: the user's own line)."""
+
+    __slots__ = ("locs", "attribution")
+
+    def __init__(self) -> None:
+        self.locs: dict = {}
+        self.attribution: Loc | None = None
+
+
+class _Local(threading.local):
+    recording: Recording | None = None
+
+
+_local = _Local()
+
+
+def current() -> Recording | None:
+    """The recording of the trace running in this thread (None: eager)."""
+    return _local.recording
+
+
+@contextmanager
+def recording(rec: Recording) -> Iterator[Recording]:
+    """Make ``rec`` this thread's active recording for the block."""
+    prev, _local.recording = _local.recording, rec
+    try:
+        yield rec
+    finally:
+        _local.recording = prev
+
+
+@contextmanager
+def attributed_to(loc: Loc | None, note: str) -> Iterator[None]:
+    """Inside the block, nodes made in the active trace are attributed to ``loc`` (the line
+    of the op whose backward rule runs), with ``note``; no-op when eager or without a loc."""
+    rec = _local.recording
+    if rec is None or loc is None:
+        yield
+        return
+    prev, rec.attribution = rec.attribution, Loc(loc.file, loc.line, loc.text, note)
+    try:
+        yield
+    finally:
+        rec.attribution = prev
+
+
+def user_loc() -> Loc | None:
+    """The innermost stack frame outside the symgrad package (the user's line)."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_PKG_DIR):
+        frame = frame.f_back
+    if frame is None:
+        return None
+    path = frame.f_code.co_filename
+    text = linecache.getline(path, frame.f_lineno).strip()
+    return Loc(os.path.basename(path), frame.f_lineno, text)
+
+
+def record(node) -> Loc | None:
+    """Give ``node`` a source location in the active recording (the first one wins)."""
+    rec = _local.recording
+    if rec is None:
+        return None
+    loc = rec.attribution or rec.locs.get(node) or user_loc()
+    rec.locs.setdefault(node, loc)
+    return loc

@@ -1,0 +1,252 @@
+"""``Tensor``: the torch-like value of the front end, eager or traced, and its autograd state.
+
+Layer: front end, above ``grad_mode``/``sources``. Input: a NumPy value (eager, define-by-run)
+or a graph node (inside ``@symgrad.compile``, at trace time). Output: the class with its state
+and the accessors that need nothing else: shape, dtype, ``requires_grad``, ``grad``,
+``is_leaf``, Python conversions. How ops apply to tensors is ``apply.py``; the operators and
+torch-named methods (``x + y``, ``x.sum()``, ``backward``, ``detach``...) are installed on the
+class by ``methods.py``, so that this module depends on nothing above it.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from .. import dtypes
+from ..errors import TracerValueError
+from ..ir.graph import Node
+from . import sources
+
+
+def tracer_error(what: str) -> TracerValueError:
+    loc = sources.user_loc()
+    where = f" at {loc.file}:{loc.line} ({loc.text})" if loc else ""
+    return TracerValueError(
+        f"cannot use a traced tensor as a Python {what}{where}: inside @symgrad.compile the "
+        f"value is not known until the compiled code runs. Branch on shapes or on static "
+        f"arguments (static_argnums / static_argnames) instead, or compute both sides and pick "
+        f"with symgrad.where(cond, a, b).")
+
+
+class Tensor:
+    """A tensor that records the operations applied to it, like ``torch.Tensor``."""
+
+    __slots__ = ("_value", "_node", "shape", "dtype", "_requires_grad", "grad_fn", "_grad",
+                 "_retains_grad", "_accumulator", "_trace", "_weak", "_version", "_view",
+                 "_views", "__weakref__")
+    __array_priority__ = 1000  # NumPy defers to our operators: ndarray * Tensor -> Tensor
+
+    shape: tuple[int, ...]
+    dtype: dtypes.DType
+
+    def __init__(self, value: np.ndarray | None = None, node: Node | None = None):
+        self._value = value
+        self._node = node
+        if value is None:
+            self.shape, self.dtype = node.shape, node.dtype
+        else:
+            self.shape, self.dtype = value.shape, dtypes.from_numpy(value.dtype)
+        self._requires_grad = False
+        self.grad_fn = None
+        self._grad = None
+        self._retains_grad = False
+        self._accumulator = None   # the AccumulateGrad of a leaf, made on first need
+        # The trace active when this tensor was created (None eagerly): a backward in that
+        # trace may store traced gradients in its .grad, one in another trace may not (the
+        # tensor outlives that trace).
+        self._trace = sources.current()
+        self._weak = False   # a Python number passed to a compiled function: promotes like one
+        self._version = [0]  # bumped by in-place ops; shared with views and detach()ed aliases
+        self._view = None    # (base, op, attrs) if this tensor shows base's data (views.py)
+        self._views = None   # id -> the live tensors that show this one's data
+
+    # ------------------------------------------------------------ structure
+    @property
+    def node(self) -> Node:
+        """The graph node of this tensor (a constant node for an eager tensor)."""
+        if self._node is None:
+            v = self._value
+            value = v.item() if v.ndim == 0 else _frozen(v)
+            self._node = Node("const", (("value", value),), (), self.dtype, v.shape)
+        return self._node
+
+    @property
+    def is_traced(self) -> bool:
+        return self._value is None
+
+    def size(self, dim: int | None = None):
+        return self.shape if dim is None else self.shape[dim]
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    def dim(self) -> int:
+        return self.ndim
+
+    def numel(self) -> int:
+        return int(np.prod(self.shape))
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of a 0-d tensor")
+        return self.shape[0]
+
+    # ------------------------------------------------------------ autograd state
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, flag: bool) -> None:
+        self.requires_grad_(flag)
+
+    def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+        if self.grad_fn is not None:
+            if not requires_grad:
+                raise RuntimeError(
+                    "you can only change requires_grad flags of leaf variables. If you want to "
+                    "use a computed variable in a subgraph that doesn't require differentiation "
+                    "use var_no_grad = var.detach().")
+            return self
+        if requires_grad and not self.dtype.is_floating:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients "
+                               f"(this tensor is {self.dtype.name})")
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.grad_fn is None
+
+    @property
+    def grad(self) -> "Tensor | None":
+        if self.grad_fn is not None and not self._retains_grad:
+            warnings.warn(
+                "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. "
+                "Its .grad attribute won't be populated during autograd.backward(). If you "
+                "indeed want the .grad field to be populated for a non-leaf Tensor, use "
+                ".retain_grad() on the non-leaf Tensor.", UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: "Tensor | None") -> None:
+        self._grad = value
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    def retain_grad(self) -> None:
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is None or self._retains_grad:
+            return
+        self._retains_grad = True
+        fn = self.grad_fn
+        fn._retained = (fn._retained or ()) + (self,)
+
+    # ------------------------------------------------------------ values
+    def numpy(self) -> np.ndarray:
+        if self._value is None:
+            raise tracer_error("value (numpy())")
+        if self._requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
+        return self._value
+
+    def __array__(self, dtype=None, copy=None):
+        if self._value is None:
+            raise tracer_error("array (np.asarray)")
+        return self._value if dtype is None else self._value.astype(dtype)
+
+    def item(self):
+        if self._value is None:
+            raise tracer_error("number (item())")
+        if self._value.size != 1:
+            raise RuntimeError(f"a Tensor with {self._value.size} elements cannot be converted "
+                               "to Scalar")
+        return self._value.item()
+
+    def tolist(self):
+        if self._value is None:
+            raise tracer_error("list (tolist())")
+        return self._value.tolist()
+
+    def __bool__(self) -> bool:
+        if self._value is None:
+            raise tracer_error("bool (an if/while condition or and/or/not)")
+        if self._value.size != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._value)
+
+    def __float__(self) -> float:
+        if self._value is None:
+            raise tracer_error("float")
+        return float(self.item())
+
+    def __int__(self) -> int:
+        if self._value is None:
+            raise tracer_error("int")
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self._value is None:
+            raise tracer_error("index")
+        if self.dtype.is_floating:
+            raise TypeError("only integer tensors of a single element can be converted to an "
+                            "index")
+        return int(self.item())
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self.shape[0]))
+
+    def __reduce__(self):
+        if self._value is None:
+            raise tracer_error("picklable value")
+        return (tensor, (self._value, None, self._requires_grad))
+
+
+def _frozen(v: np.ndarray) -> np.ndarray:
+    v = np.array(v, copy=True)
+    v.flags.writeable = False
+    return v
+
+
+def size_text(shape) -> str:
+    """A shape the way torch prints one in messages: ``torch.Size([2, 3])``."""
+    return f"torch.Size([{', '.join(map(str, shape))}])"
+
+
+def tensor(data: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """Copy ``data`` (nested lists, NumPy arrays, numbers) into a new leaf tensor."""
+    if isinstance(data, Tensor):
+        data = data.__array__()
+    arr = np.array(data, copy=True)
+    if dtype is not None:
+        dt = dtypes.as_dtype(dtype)
+    elif arr.dtype.kind == "f":
+        dt = dtypes.float64 if arr.dtype == np.float64 and not _is_python_data(data) \
+            else dtypes.DEFAULT_FLOAT
+    else:
+        dt = dtypes.from_numpy(arr.dtype)
+        if dt is None:
+            raise TypeError(f"can't convert data of NumPy dtype {arr.dtype} to a tensor; "
+                            "supported: floating, integer and bool data")
+    t = Tensor(arr.astype(dt.np, copy=False), None)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _is_python_data(data: Any) -> bool:
+    """Python floats and lists of them default to float32, like torch; NumPy float64 stays."""
+    return not isinstance(data, (np.ndarray, np.generic))

@@ -1,0 +1,80 @@
+"""The IR as text, the way a jaxpr prints: typed binders, one equation per line, attributes
+in brackets, names given by position at print time (same graph, same text).
+
+Layer: ir. Input: a ``Graph``. Output: its text. ``{ lambda x:f32[2,2] . a:f32[2,2] = add x
+2.0 ... in (a) }``; a 0-d constant prints inline as its value.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..dtypes import DType
+from .graph import Graph, Node, type_str
+
+
+def _letters(i: int) -> str:
+    s = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        s = chr(ord("a") + r) + s
+    return s
+
+
+def format_value(v: object) -> str:
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, tuple):
+        return "(" + ",".join(format_value(x) for x in v) + ("," if len(v) == 1 else "") + ")"
+    if isinstance(v, np.ndarray):
+        flat = v.reshape(-1)
+        body = " ".join(format_value(x.item()) for x in flat[:6])
+        return f"[{body}{' ...' if flat.size > 6 else ''}]"
+    if isinstance(v, DType):
+        return v.name
+    return str(v)
+
+
+def is_inline_const(node: Node) -> bool:
+    return node.op == "const" and node.ndim == 0
+
+
+def format_graph(graph: Graph, title: str = "lambda") -> str:
+    """jaxpr-like text: typed binders, one equation per line, names given by position."""
+    names: dict[Node, str] = {}
+    taken: set[str] = set()
+    for i, node in enumerate(graph.inputs):
+        base = str(node.attr("name") or f"in{i}")
+        name = base if base.isidentifier() and base not in taken else f"in{i}"
+        names[node] = name
+        taken.add(name)
+    counter = 0
+
+    def fresh() -> str:
+        nonlocal counter
+        while True:
+            candidate = _letters(counter)
+            counter += 1
+            if candidate not in taken:
+                taken.add(candidate)
+                return candidate
+
+    def ref(node: Node) -> str:
+        if is_inline_const(node):
+            return format_value(node.attr("value"))
+        return names[node]
+
+    lines = []
+    for node in graph.nodes():
+        if node in names or is_inline_const(node):
+            continue
+        names[node] = fresh()
+        attrs = " ".join(f"{k}={format_value(v)}" for k, v in node.attrs)
+        args = " ".join(ref(i) for i in node.inputs)
+        parts = [p for p in (node.op, f"[{attrs}]" if attrs else "", args) if p]
+        lines.append(f"    {names[node]}:{type_str(node)} = {' '.join(parts)}")
+    binders = " ".join(f"{names[n]}:{type_str(n)}" for n in graph.inputs)
+    outs = ", ".join(ref(n) for n in graph.outputs)
+    body = "\n".join(lines)
+    return f"{{ {title} {binders} .\n{body + chr(10) if body else ''}  in ({outs}) }}"

@@ -1,0 +1,214 @@
+"""The loop IR: buffers, views, kernels and the statements of loop bodies.
+
+Layer: lower (the types only). Lowering produces a ``Program`` of these records; codegen prints
+them. They are self-contained: a statement carries what its C needs (the op, the dtypes, a
+constant exponent, the user's source line), and nothing points back into the graph IR, so code
+generation needs neither the graph nor its side tables.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..dtypes import DType
+from ..ir.graph import Loc
+
+ALIGN = 64  # bytes: each temporary starts on a cache line
+
+
+@dataclass(frozen=True, eq=False)
+class Buffer:
+    """A dense array the kernels read or write: an argument of the entry point (input, hidden
+    constant, output) or a temporary in the workspace. Identity is the object (a buffer plan
+    makes new ones for the temporaries it places)."""
+
+    role: str          # "input" | "const" | "output" | "temp"
+    index: int         # argument position for input/const/output; a temp's number
+    dtype: DType
+    size: int          # elements
+    offset: int = 0    # a temp's byte offset in the workspace (set by the buffer plan)
+    shared: bool = False  # a temp whose bytes another temp reuses at another time
+
+    @property
+    def name(self) -> str:
+        return _PREFIX[self.role] + str(self.index)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes it occupies in the workspace: at least one element's, rounded up to ALIGN."""
+        return -(-max(self.size * self.dtype.itemsize, 1) // ALIGN) * ALIGN
+
+
+_PREFIX = {"input": "in", "const": "cst", "output": "out", "temp": "tmp"}
+
+
+def contiguous_strides(shape: tuple) -> tuple:
+    strides, acc = [], 1
+    for s in reversed(shape):
+        strides.append(acc)
+        acc *= max(s, 1)
+    return tuple(reversed(strides))
+
+
+@dataclass(frozen=True)
+class View:
+    """Elements of a buffer at ``offset + sum(i_k * strides[k])`` for an index in ``shape``.
+
+    With a ``window`` (one ``(lo, hi)`` per dim), only indices with ``lo <= i < hi`` in every
+    dim read the buffer; the others read as zero: the gradient of a slice (``unslice``) is such
+    a view of the slice's gradient, so no loop fills zeros and copies it into place."""
+
+    buffer: Buffer
+    offset: int
+    shape: tuple
+    strides: tuple
+    window: tuple | None = None
+
+    @classmethod
+    def dense(cls, buffer: Buffer, shape: tuple) -> "View":
+        return cls(buffer, 0, tuple(shape), contiguous_strides(shape))
+
+    def is_contiguous(self) -> bool:
+        if self.window is not None:
+            return False
+        return self.strides == contiguous_strides(self.shape) or math.prod(self.shape) <= 1
+
+    def broadcast(self, shape: tuple) -> "View":
+        lead = len(shape) - len(self.shape)
+        strides = tuple(0 if i < lead or self.shape[i - lead] == 1 else self.strides[i - lead]
+                        for i in range(len(shape)))
+        window = None
+        if self.window is not None:
+            window = tuple((0, shape[i]) if i < lead or self.shape[i - lead] == 1
+                           else self.window[i - lead] for i in range(len(shape)))
+        return View(self.buffer, self.offset, tuple(shape), strides, window)
+
+
+@dataclass(frozen=True)
+class Literal:
+    value: object
+    dtype: DType
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """A 0-d value held in a C local at function scope (no buffer, no loop)."""
+
+    name: str
+    dtype: DType
+
+
+@dataclass(frozen=True)
+class Expr:
+    """What one elementwise op computes, as codegen prints it: the op's scalar expression in
+    the operands' C type (comparisons of floats give bools but compare as floats)."""
+
+    op: str                        # the op (its expression comes from the registry)
+    dtype: DType                   # the result's dtype (a cast's target)
+    operand: DType                 # the dtype the operands are computed in
+    exponent: float | None = None  # pow with a constant exponent: its value
+
+
+@dataclass
+class ScalarStmt:
+    """``name = expr(args)`` at function scope for a 0-d elementwise node; args are Literals,
+    Scalars or 0-d Views."""
+
+    name: str
+    expr: Expr
+    args: list
+    loc: Loc | None = None
+
+
+@dataclass
+class Stmt:
+    """One scalar statement of a loop body: ``local = expr(args)`` for a fused node."""
+
+    local: str
+    expr: Expr
+    args: list          # each: a local name (str), a Literal, a Scalar, or ("load", k)
+    loc: Loc | None = None
+
+
+@dataclass
+class Store:
+    """A value leaving a loop: written to ``out`` (broadcast to the loop's shape), or, with
+    ``reduce``, accumulated into it over the kernel's reduced axes (stride 0 along them)."""
+
+    value: object       # a local name, Literal, Scalar, or ("load", k)
+    out: View
+    op: str             # the op whose value this is (for comments)
+    size: int           # elements of the value stored
+    reduce: str | None = None   # "sum" | "max" | "min" | "prod"
+    loc: Loc | None = None
+
+
+@dataclass
+class LoopKernel:
+    """One loop nest over ``shape``: ``loads`` are read, ``body`` computes locals, every
+    ``Store`` writes or accumulates one result. A fusion group of many nodes is one kernel
+    with several stores (forward values, gradients, reductions) and no intermediate in memory.
+    All reducing stores reduce over the same ``reduce_axes``."""
+
+    shape: tuple
+    loads: list                 # Views broadcast to ``shape`` (stride 0 = broadcast)
+    body: list                  # Stmts in order
+    stores: list                # Stores
+    reduce_axes: tuple = ()
+
+    @property
+    def op(self) -> str:
+        """The first stored op: names the kernel in comments."""
+        return self.stores[0].op
+
+    @property
+    def reduces(self) -> bool:
+        return any(s.reduce for s in self.stores)
+
+
+def copy_kernel(op: str, shape: tuple, value, out: View, loads: list = (),
+                loc: Loc | None = None) -> LoopKernel:
+    """``out = value`` over ``shape``: a copy, a fill, or a broadcast."""
+    return LoopKernel(shape, list(loads), [],
+                      [Store(value, out, op, math.prod(shape), loc=loc)])
+
+
+@dataclass
+class MatmulKernel:
+    a: View
+    b: View
+    out: View
+    loc: Loc | None = None
+
+
+@dataclass
+class IndexKernel:
+    """gather / scatter_add / argmax / argmin: loops with a checked integer index."""
+
+    kind: str
+    inputs: list                # Views
+    out: View
+    axis: int
+    shape: tuple                # the result's
+    loc: Loc | None = None
+
+
+@dataclass
+class Program:
+    inputs: list                # Buffers (role input), one per graph input
+    consts: list                # (Buffer, ndarray) hidden inputs
+    outputs: list               # Buffers (role output)
+    kernels: list
+    workspace_bytes: int
+
+
+def views_of(k) -> list:
+    """Every View a kernel touches."""
+    if isinstance(k, ScalarStmt):
+        return [a for a in k.args if isinstance(a, View)]
+    if isinstance(k, LoopKernel):
+        return list(k.loads) + [s.out for s in k.stores]
+    if isinstance(k, MatmulKernel):
+        return [k.a, k.b, k.out]
+    return list(k.inputs) + [k.out]

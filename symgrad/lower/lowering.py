@@ -1,0 +1,301 @@
+"""Lowering: optimized graph -> loop IR (buffers, views and kernels).
+
+Layer: lower. Input: a ``Graph``. Output: a ``Program``: the buffers (inputs, hidden constant
+inputs, outputs, one workspace of temporaries), and a list of kernels in execution order. Only
+this stage knows strides and memory: ops marked ``view`` (reshape of contiguous data, permute,
+expand, slice, step-1 unslice) become views with no loop; the loop groups planned by fusion.py
+become one loop kernel each (fused nodes are scalar statements, only what leaves the loop is
+stored); everything else gets a kernel that writes a buffer; ``buffers.plan_buffers`` then
+places the temporaries in one workspace. The loop IR it produces carries what codegen needs
+(dtypes, expressions, source lines): nothing of the graph. It must not produce C text or touch
+the filesystem.
+"""
+
+from __future__ import annotations
+
+from ..gcpause import pausing
+from ..ir import Graph, Node, consumers
+from ..ops import get
+from ..ops.registry import ELEMENTWISE, REDUCE
+from .buffers import plan_buffers
+from .fusion import Group, is_view_op, plan_fusion
+from .loopir import (Buffer, Expr, IndexKernel, Literal, LoopKernel, MatmulKernel, Program,
+                     Scalar, ScalarStmt, Stmt, Store, View, contiguous_strides, copy_kernel)
+
+_INDEX_OPS = ("gather", "scatter_add", "argmax", "argmin")
+
+
+@pausing
+def lower(graph: Graph) -> Program:
+    """Graph -> Program (see the module docstring)."""
+    return _Lowering(graph).run()
+
+
+def expression(node: Node) -> Expr:
+    """The loop IR's description of an elementwise node's computation."""
+    operand = node.inputs[-1].dtype if node.inputs else node.dtype
+    exponent = _literal_exponent(node.inputs[1]) if node.op == "pow" else None
+    return Expr(node.op, node.dtype, operand, exponent)
+
+
+def _literal_exponent(node: Node) -> float | None:
+    """The value of a pow's exponent when it is one constant (seen through the expands that
+    broadcast it), else None."""
+    while node.op == "expand":
+        node = node.inputs[0]
+    return node.attr("value") if node.op == "const" and node.ndim == 0 else None
+
+
+class _Lowering:
+    def __init__(self, graph: Graph):
+        self.graph = graph
+        self.locs = graph.locs
+        self.nodes = graph.nodes()
+        self.order = {n: i for i, n in enumerate(self.nodes)}
+        self.users = consumers(self.nodes)
+        self.outputs = set(graph.outputs)
+        self.slots, self.group_of, self.stored = plan_fusion(self.nodes, self.users,
+                                                             self.outputs)
+        self.storage: dict[Node, object] = {}
+        self.kernels: list = []
+        self.consts: list = []
+        self.n_temps = 0
+        self.n_scalars = 0
+        self.out_buffers = [Buffer("output", j, n.dtype, n.size)
+                            for j, n in enumerate(graph.outputs)]
+        self.written_by: dict[Node, Buffer] = self._claim_outputs()
+
+    def _claim_outputs(self) -> dict:
+        """node -> the output buffer its kernel writes directly (no copy at the end): each
+        output computed by a kernel, or a reshape of a kernel's result read by nothing else."""
+        claimed: dict = {}
+        for j, n in enumerate(self.graph.outputs):
+            src = n
+            while (src.op == "reshape" and len(set(self.users.get(src.inputs[0], []))) == 1
+                   and src.inputs[0] not in self.outputs):
+                src = src.inputs[0]
+            if src in claimed or not self._materialized_by_kernel(src):
+                continue
+            if src is not n and src.op == "reshape":
+                continue
+            claimed[src] = self.out_buffers[j]
+        return claimed
+
+    def _materialized_by_kernel(self, n: Node) -> bool:
+        kind = get(n.op).kind
+        if kind == ELEMENTWISE and not n.shape:
+            return False                     # a ScalarStmt: a local, not a buffer
+        return not is_view_op(n) and n.op not in ("input", "const")
+
+    # -------------------------------------------------------------- buffers
+    def new_buffer(self, node: Node) -> View:
+        """A contiguous buffer for ``node``: its output buffer if it is one, else a temporary."""
+        return View.dense(self.written_by.get(node) or self._temp(node), node.shape)
+
+    def _temp(self, node: Node) -> Buffer:
+        buf = Buffer("temp", self.n_temps, node.dtype, node.size)
+        self.n_temps += 1
+        return buf
+
+    def value(self, node: Node):
+        """Where ``node`` lives: a View, a Literal or a Scalar. Views of views are made on
+        first use (a reshape of strided data is copied then, after its source is written)."""
+        s = self.storage.get(node)
+        if s is None:
+            if not is_view_op(node):
+                raise AssertionError(f"lowering: {node.op} used before it was computed")
+            s = self._movement(node)
+            self.storage[node] = s
+        return s
+
+    def as_view(self, node: Node) -> View:
+        """The node as a View, copying a Literal into a one-element buffer if need be."""
+        s = self.value(node)
+        if isinstance(s, View):
+            if s.window is not None:          # kernels other than loops need dense data
+                s = self._copy(node, s)
+                self.storage[node] = s
+            return s
+        out = self.new_buffer(node)
+        self.kernels.append(copy_kernel(node.op, node.shape, s, out, loc=self.locs.get(node)))
+        self.storage[node] = out
+        return out
+
+    # -------------------------------------------------------------- per slot
+    def run(self) -> Program:
+        inputs = []
+        for i, n in enumerate(self.graph.inputs):
+            buf = Buffer("input", i, n.dtype, n.size)
+            inputs.append(buf)
+            self.storage[n] = View.dense(buf, n.shape)
+        for n in self.nodes:
+            if n.op == "const":
+                self._const(n)
+        for kind, payload in self.slots:
+            if kind == "group":
+                self._group(payload)
+            else:
+                self._node(payload)
+        for j, n in enumerate(self.graph.outputs):
+            self._finish_output(self.out_buffers[j], n)
+        kernels, workspace = plan_buffers(self.kernels)
+        return Program(inputs, self.consts, self.out_buffers, kernels, workspace)
+
+    def _finish_output(self, buf: Buffer, n: Node) -> None:
+        """Copy output ``n`` into its buffer unless its kernel wrote it there."""
+        src = self.value(n)
+        if isinstance(src, View) and src.buffer is buf:
+            return
+        out = View.dense(buf, n.shape)
+        loads = [src.broadcast(n.shape)] if isinstance(src, View) else []
+        self.kernels.append(copy_kernel(n.op, n.shape, ("load", 0) if loads else src, out,
+                                        loads, self.locs.get(n)))
+
+    def _node(self, n: Node) -> None:
+        op = get(n.op)
+        if op.kind == ELEMENTWISE:        # 0-d: one statement at function scope
+            scalar = Scalar(f"s{self.n_scalars}", n.dtype)
+            self.n_scalars += 1
+            storage = self.storage
+            args = []
+            for i in n.inputs:
+                s = storage.get(i)
+                args.append(self.value(i) if s is None else s)
+            self.kernels.append(ScalarStmt(scalar.name, expression(n), args, self.locs.get(n)))
+            storage[n] = scalar
+        elif n.op == "matmul":
+            a, b = (self._gemm_operand(i) for i in n.inputs)
+            self.storage[n] = out = self.new_buffer(n)
+            self.kernels.append(MatmulKernel(a, b, out, self.locs.get(n)))
+        elif n.op in _INDEX_OPS:
+            ins = [self.as_view(i) for i in n.inputs]
+            self.storage[n] = out = self.new_buffer(n)
+            self.kernels.append(IndexKernel(n.op, ins, out, n.attr("axis"), n.shape,
+                                            self.locs.get(n)))
+        elif n.op == "cat":
+            self._cat(n)
+        else:
+            raise NotImplementedError(f"no lowering for op {n.op!r}")
+
+    def _const(self, n: Node) -> None:
+        value = n.attr("value")
+        if n.ndim == 0 and not hasattr(value, "shape"):
+            self.storage[n] = Literal(value, n.dtype)
+            return
+        buf = Buffer("const", len(self.consts), n.dtype, n.size)
+        self.consts.append((buf, value))
+        self.storage[n] = View.dense(buf, n.shape)
+
+    def _movement(self, n: Node):
+        a = n.a
+        src = self.value(n.inputs[0])
+        if n.op == "unslice":
+            return self._unslice(n, src)
+        if not isinstance(src, View):
+            return src   # a broadcast / reshape / slice of one number is that number
+        if n.op == "expand":
+            return src.broadcast(n.shape)
+        if n.op == "permute":
+            window = None if src.window is None else tuple(src.window[p] for p in a["perm"])
+            return View(src.buffer, src.offset, n.shape, tuple(src.strides[p] for p in a["perm"]),
+                        window)
+        if src.window is not None:            # slice or reshape of a padded view
+            src = self._copy(n.inputs[0], src)
+        if n.op == "slice":
+            offset = src.offset + sum(s * st for s, st in zip(a["starts"], src.strides))
+            strides = tuple(st * step for st, step in zip(src.strides, a["steps"]))
+            return View(src.buffer, offset, n.shape, strides)
+        if not src.is_contiguous():   # reshape
+            src = self._copy(n.inputs[0], src)
+        return View(src.buffer, src.offset, n.shape, contiguous_strides(n.shape))
+
+    def _copy(self, node: Node, src: View) -> View:
+        """Materialize a strided view contiguously (a loop kernel with no body)."""
+        out = View.dense(self._temp(node), node.shape)
+        self.kernels.append(copy_kernel(node.op, node.shape, ("load", 0), out, [src],
+                                        self.locs.get(node)))
+        return out
+
+    def _gemm_operand(self, node: Node) -> View:
+        """BLAS needs a unit stride along one of the two matrix dims, and a valid leading dim."""
+        v = self.as_view(node)
+        rows, cols = v.shape[-2], v.shape[-1]
+        sr, sc = v.strides[-2], v.strides[-1]
+        if (sc == 1 or cols == 1) and sr >= max(cols, 1):
+            return v
+        if (sr == 1 or rows == 1) and sc >= max(rows, 1):
+            return v
+        return self._copy(node, v)
+
+    def _group(self, g: Group) -> None:
+        """One loop over the group's space: every member a statement, stored only if read
+        outside the loop; reductions accumulate."""
+        shape, loads, body, stores = g.space, [], [], []
+        local: dict = {}
+
+        def arg(i: Node):
+            if i in local:
+                return local[i]
+            s = self.value(i)
+            if not isinstance(s, View):       # a Literal or a Scalar local
+                return s
+            view = s.broadcast(shape)
+            if view not in loads:
+                loads.append(view)
+            return ("load", loads.index(view))
+        for m in sorted(g.members, key=self.order.__getitem__):
+            loc = self.locs.get(m)
+            if get(m.op).kind == REDUCE:
+                out = self.new_buffer(m)
+                stores.append(Store(arg(m.inputs[0]), _reduced_out(out, shape, g.axes), m.op,
+                                    m.size, m.op, loc))
+                self.storage[m] = out
+                continue
+            name = f"t{len(body)}"
+            body.append(Stmt(name, expression(m), [arg(i) for i in m.inputs], loc))
+            local[m] = name
+            if m in self.stored:
+                out = self.new_buffer(m)
+                stores.append(Store(name, out, m.op, m.size, loc=loc))
+                self.storage[m] = out
+        self.kernels.append(LoopKernel(shape, loads, body, stores, g.axes or ()))
+
+    def _cat(self, n: Node) -> None:
+        out = self.new_buffer(n)
+        axis, offset = n.attr("axis"), 0
+        loc = self.locs.get(n)
+        for src in n.inputs:
+            part = View(out.buffer, offset * out.strides[axis], src.shape, out.strides)
+            s = self.value(src)
+            loads = [s.broadcast(src.shape)] if isinstance(s, View) else []
+            self.kernels.append(copy_kernel(n.op, src.shape, ("load", 0) if loads else s, part,
+                                            loads, loc))
+            offset += src.shape[axis]
+        self.storage[n] = out
+
+    def _unslice(self, n: Node, s) -> View:
+        """The gradient of a slice: a windowed view of ``s`` when its steps are 1 (reads outside
+        the window are zero), else zeros and then the values in place."""
+        a = n.a
+        if isinstance(s, View) and s.window is None and all(st == 1 for st in a["steps"]) \
+                and all(s.shape):
+            offset = s.offset - sum(st * stride for st, stride in zip(a["starts"], s.strides))
+            window = tuple((st, st + d) for st, d in zip(a["starts"], s.shape))
+            return View(s.buffer, offset, n.shape, s.strides, window)
+        out = self.new_buffer(n)
+        loc = self.locs.get(n)
+        self.kernels.append(copy_kernel(n.op, n.shape, Literal(0, n.dtype), out, loc=loc))
+        offset = sum(st * stride for st, stride in zip(a["starts"], out.strides))
+        strides = tuple(stride * step for stride, step in zip(out.strides, a["steps"]))
+        src = n.inputs[0]
+        part = View(out.buffer, offset, src.shape, strides)
+        loads = [s.broadcast(src.shape)] if isinstance(s, View) else []
+        self.kernels.append(copy_kernel(n.op, src.shape, ("load", 0) if loads else s, part,
+                                        loads, loc))
+        return out
+
+
+def _reduced_out(out: View, shape: tuple, axes: tuple) -> View:
+    """The output view indexed by the input's iteration space: stride 0 on reduced axes."""
+    strides = tuple(0 if i in axes else st for i, st in enumerate(out.strides))
+    return View(out.buffer, out.offset, shape, strides)

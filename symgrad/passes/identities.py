@@ -1,0 +1,186 @@
+"""Algebraic identities that are exact in IEEE arithmetic, as a table of named local rules.
+
+Graph -> Graph (the pass ``apply_identities``), by a bounded fixpoint of ``rewrite.fixpoint``. Each rule maps a node to an
+equivalent node (or None when it does not apply); its docstring says why it is exact. Only
+identities that give bit-identical results belong here, with one documented kind of exception:
+a sum of n equal terms becomes n * x, the correctly rounded value of the exact sum (a sum's
+order of addition is not part of its meaning, and no order of repeated addition beats that).
+Value-changing rewrites (reassociation, log(exp(x)) -> x, x + 0 -> x) live in ``fast_math``.
+
+Deliberately absent: ``x + 0 -> x`` (-0.0 + 0.0 is +0.0), ``neg(sub(a, b)) -> sub(b, a)``
+(-(0 - 0) is -0.0, 0 - 0 is +0.0), ``x * 0 -> 0`` and ``x - x -> 0`` (Inf and NaN).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..ir import Graph, Node
+from .rewrite import first_rule, fixpoint
+
+
+def scalar_const(node: Node) -> Node | None:
+    """The 0-d const that ``node`` holds at every element: the node itself, or seen through
+    reshapes, expands and permutes of it (they only repeat or rearrange the one value).
+    ``fold_constants`` puts such chains in the form ``expand(const)``; rules must not rely
+    on that, since they may run before it."""
+    while node.op in ("reshape", "expand", "permute"):
+        node = node.inputs[0]
+    return node if node.op == "const" and node.ndim == 0 else None
+
+
+def _const(node: Node, value: float) -> bool:
+    """Whether ``node`` is ``value`` everywhere (a 0 must be +0.0, not -0.0)."""
+    c = scalar_const(node)
+    if c is None:
+        return False
+    v = c.attr("value")
+    return v == value and not (value == 0 and math.copysign(1.0, v) < 0)
+
+
+def _as(node: Node, x: Node) -> Node | None:
+    """What replaces the elementwise ``node`` whose value is its operand ``x``: x itself if
+    it has node's type, else x broadcast to node's shape (a view, no arithmetic); None if
+    the dtypes differ."""
+    if x.dtype is not node.dtype:
+        return None
+    if x.shape == node.shape:
+        return x
+    return Node("expand", (("shape_to", node.shape),), (x,), node.dtype, node.shape)
+
+
+def mul_by_one(n):
+    """x * 1 -> x (broadcast to the product's shape if it is wider): IEEE multiplication
+    by 1 returns x (also -0.0, Inf and NaN); the 1 may be broadcast, as the adjoint's seeds
+    are (``mul(expand(1.0), t)``)."""
+    if n.op == "mul":
+        a, b = n.inputs
+        if _const(b, 1):
+            return _as(n, a)
+        if _const(a, 1):
+            return _as(n, b)
+
+
+def div_by_one(n):
+    """x / 1 -> x: IEEE division by 1 returns x."""
+    if n.op == "div" and _const(n.inputs[1], 1):
+        return _as(n, n.inputs[0])
+
+
+def sub_zero(n):
+    """x - (+0.0) -> x: it is x + (-0.0), which is x for every x (-0.0 - 0.0 is -0.0)."""
+    if n.op == "sub" and _const(n.inputs[1], 0):
+        return _as(n, n.inputs[0])
+
+
+def mul_by_minus_one(n):
+    """x * -1 -> -x: multiplying by -1 flips the sign bit only, as negation does (of a
+    NaN result IEEE 754 leaves the sign unspecified; it stays a NaN)."""
+    if n.op == "mul":
+        a, b = n.inputs
+        for x, c in ((a, b), (b, a)):
+            if _const(c, -1) and x.shape == n.shape and x.dtype is n.dtype:
+                return Node("neg", (), (x,), n.dtype, n.shape)
+
+
+def double_negation(n):
+    """-(-x) -> x: negation flips the sign bit, twice is the identity."""
+    if n.op == "neg" and n.inputs[0].op == "neg":
+        return n.inputs[0].inputs[0]
+
+
+def pow_small_integer(n):
+    """x ** 1 -> x and x ** 2 -> x * x: x * x is the correctly rounded square, which is what
+    NumPy computes for an exponent of 2 (it special-cases it) and what libm's pow returns."""
+    if n.op == "pow":
+        x, e = n.inputs
+        if _const(e, 1):
+            return _as(n, x)
+        if _const(e, 2) and x.shape == n.shape:
+            return Node("mul", (), (x, x), n.dtype, n.shape)
+
+
+def identity_movement(n):
+    """A reshape, expand or cast to the input's own type, or the identity permutation -> the
+    input: it moves or converts nothing."""
+    if n.op in ("reshape", "expand", "cast") and n.inputs[0].shape == n.shape \
+            and n.inputs[0].dtype is n.dtype:
+        return n.inputs[0]
+    if n.op == "permute" and n.attr("perm") == tuple(range(n.ndim)):
+        return n.inputs[0]
+
+
+def reshape_chain(n):
+    """reshape(reshape(x)) -> reshape(x): both keep the row-major element order."""
+    if n.op == "reshape" and n.inputs[0].op == "reshape":
+        return Node("reshape", n.attrs, n.inputs[0].inputs, n.dtype, n.shape)
+
+
+def permute_chain(n):
+    """permute(permute(x, p), q) -> permute(x, p o q): moves elements only, composed."""
+    if n.op == "permute" and n.inputs[0].op == "permute":
+        inner, outer = n.inputs[0].attr("perm"), n.attr("perm")
+        perm = tuple(inner[p] for p in outer)
+        return Node("permute", (("perm", perm),), n.inputs[0].inputs, n.dtype, n.shape)
+
+
+def _exact_count_limit(dtype) -> int:
+    """Every integer up to this one is exactly representable in the floating ``dtype``."""
+    return 2 ** (np.finfo(dtype.np).nmant + 1)
+
+
+def sum_of_broadcast(n):
+    """sum(expand(x)) over axes the expand broadcast (from size 1 or from missing leading
+    dims) -> x * n, n the number of copies summed: a single multiplication by an exactly
+    representable n gives the correctly rounded value of the exact sum n*x, which repeated
+    addition does not (it rounds at each step; both agree for n <= 3); Inf and NaN stay Inf
+    and NaN. Floating dtypes only."""
+    if n.op != "sum" or n.inputs[0].op != "expand" or not n.dtype.is_floating or not n.size:
+        return None
+    e = n.inputs[0]
+    x = e.inputs[0]
+    axes = n.attr("axes")
+    padded = (1,) * (e.ndim - x.ndim) + x.shape
+    if any(padded[a] != 1 for a in axes):
+        return None
+    count = math.prod(e.shape[a] for a in axes)
+    if not 1 <= count <= _exact_count_limit(n.dtype):
+        return None
+    y = x if padded == x.shape else Node("reshape", (("shape_to", padded),), (x,), x.dtype,
+                                         padded)
+    if count > 1:
+        c = Node("const", (("value", float(count)),), (), n.dtype, ())
+        y = Node("mul", (), (y, c), n.dtype, padded)
+    if y.shape != n.shape:
+        y = Node("expand", (("shape_to", n.shape),), (y,), n.dtype, n.shape)
+    return y
+
+
+def where_same_branches(n):
+    """where(c, x, x) -> x: both branches are the same value."""
+    if n.op == "where" and n.inputs[1] is n.inputs[2]:
+        return _as(n, n.inputs[1])
+
+
+def where_constant_condition(n):
+    """where(True, a, b) -> a and where(False, a, b) -> b: a constant condition selects the
+    same branch everywhere (pow's gradient has where(exponent == 0, ...), a constant
+    condition once the comparison of a constant exponent is folded)."""
+    if n.op == "where":
+        c = scalar_const(n.inputs[0])
+        if c is not None:
+            return _as(n, n.inputs[1] if c.attr("value") else n.inputs[2])
+
+
+RULES = (mul_by_one, div_by_one, sub_zero, mul_by_minus_one, double_negation, pow_small_integer,
+         identity_movement, reshape_chain, permute_chain, sum_of_broadcast,
+         where_same_branches, where_constant_condition)
+
+_apply_rules = first_rule(RULES)
+
+
+def apply_identities(graph: Graph) -> Graph:
+    """Apply the table of exact algebraic identities to a fixpoint."""
+    return fixpoint(graph, _apply_rules)

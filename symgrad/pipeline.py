@@ -1,0 +1,97 @@
+"""The compile pipeline: the one place where the stages are called, in order, and timed.
+
+Layer: pipeline, above every stage and below the runtime and the API. Input: a Python function,
+its argument specs, the passes to run. Output: a ``Compiled`` record: the traced graph, the
+optimized graph and the IR after each pass that changed it, the loop IR, the C source object,
+the loaded module, and the time each stage took.
+
+    trace -> passes (each verified under SYMGRAD_CHECK=1) -> lower -> codegen -> build
+
+With ``SYMGRAD_DEBUG=1`` each compile logs its stage times; with ``SYMGRAD_DEBUG=2`` also the IR
+after each pass that changed it, the C and the compiler commands.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from . import config
+from .build import cache, compiler, toolchain
+from .codegen import CSource
+from .codegen.module import generate
+from .ir import Graph, format_graph, verify
+from .lower import lower
+from .lower.loopir import Program
+from .passes import PIPELINE
+from .trace import Traced, trace
+
+STAGES = ("trace", "passes", "lower", "codegen", "build")
+
+
+@dataclass
+class Compiled:
+    """A function compiled for one signature, with every stage's result."""
+
+    name: str
+    traced: Traced
+    graph: Graph                  # after the passes
+    stages: list                  # (title with node counts, graph) per pass that changed it
+    program: Program
+    source: CSource
+    module: compiler.BuiltModule | None
+    times: dict = field(default_factory=dict)   # stage -> seconds
+
+
+def compile_function(fn: Callable, in_specs: list, rebuild: Callable, name: str, *,
+                     passes: list | None = None, forward: bool = False,
+                     build: bool = True) -> Compiled:
+    """Trace ``fn`` for ``in_specs`` (see ``trace.trace``), optimize, lower, generate C and
+    build it (unless ``build`` is False)."""
+    times: dict = {}
+    clock = time.perf_counter()
+
+    def lap(stage: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        times[stage], clock = now - clock, now
+
+    traced = trace(fn, in_specs, rebuild, name, forward)
+    lap("trace")
+    graph, stages = optimize(traced.graph, PIPELINE if passes is None else passes)
+    lap("passes")
+    program = lower(graph)
+    lap("lower")
+    templates = cache.private_dir("templates")
+    source = generate(program, name, title=f"{name}: compiled by symgrad",
+                      vector_math=toolchain.has_vector_math(),
+                      template_cache=str(templates) if templates else None)
+    config.debug(2, "C for %s:\n%s", name, source.text)
+    lap("codegen")
+    module = compiler.build(source, name_hint=name) if build else None
+    lap("build")
+    config.debug(1, "%s: %d nodes; %s", name, len(traced.graph.nodes()),
+                 ", ".join(f"{s} {times[s]:.3f} s" for s in STAGES))
+    return Compiled(name, traced, graph, stages, program, source, module, times)
+
+
+def optimize(graph: Graph, passes: list) -> tuple[Graph, list]:
+    """Run ``passes`` in order; returns the graph and, for each pass that changed it, (title
+    with node counts, graph). Under ``SYMGRAD_CHECK=1`` the verifier checks the traced graph
+    and the graph after every pass."""
+    check = config.check_ir()
+    if check:
+        verify(graph)
+    stages = []
+    for p in passes:
+        after = p(graph)
+        if check:
+            verify(after)
+        if after.outputs != graph.outputs:
+            stages.append((f"after {p.__name__} ({len(graph.nodes())} -> "
+                           f"{len(after.nodes())} nodes)", after))
+            if config.debug_level() >= 2:
+                config.debug(2, "IR after %s:\n%s", p.__name__, format_graph(after))
+        graph = after
+    return graph, stages

@@ -1,0 +1,44 @@
+"""What a compiled specialization needs to run, without its graph: the pickled form.
+
+Layer: runtime. An ``Artifact`` holds the C source object (whose text is also its cache key's
+main ingredient), the cache key, the signature, the constants, the output layout and the
+messages of the runtime errors its kernels can report. A pickled ``Specialization`` is its
+artifact; unpickling reloads the module from the disk cache or rebuilds it from the source.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..codegen.csource import CSource
+from ..pytree import TreeDef
+
+if TYPE_CHECKING:   # (the pipeline, and the compiler behind it, load only when compiling)
+    from ..pipeline import Compiled
+
+
+@dataclass(frozen=True)
+class Artifact:
+    name: str
+    source: CSource
+    key: str
+    in_specs: tuple
+    out_tree: TreeDef
+    consts: tuple        # (C element type, ndarray) per constant buffer
+    out_specs: tuple     # (NumPy dtype, shape, cffi array type) per output
+    errors: tuple = ()   # (status, message) of each kernel that can fail
+
+    @classmethod
+    def of(cls, c: Compiled) -> "Artifact":
+        prog = c.program
+        return cls(
+            c.name, c.source, c.module.key if c.module is not None else "",
+            tuple(c.traced.in_specs), c.traced.out_tree,
+            tuple((b.dtype.ctype, np.ascontiguousarray(v, dtype=b.dtype.np))
+                  for b, v in prog.consts),
+            tuple((b.dtype.np, n.shape, f"{b.dtype.ctype}[]")
+                  for b, n in zip(prog.outputs, c.graph.outputs)),
+            tuple((status, f"{c.name}: {what}") for status, what in c.source.errors))

@@ -1,0 +1,103 @@
+"""The call path of a specialization, generated as straight-line Python for its signature.
+
+Layer: runtime. Input: a ``Specialization`` (its signature, module, pools and checks). Output:
+a function that checks and passes each argument, allocates each output (or takes the caller's),
+calls C and builds the result structure. Generated from the signature alone (names and shapes,
+never user data), it is the whole per-call cost above C, so every decision that can be made
+once is made here.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+
+from .. import config
+
+
+def make_call(spec, build, into: bool | str = False, flat: bool = False):
+    """``call(args)`` for ``spec``; ``build(outputs)`` makes the result from the flat outputs.
+
+    ``into=True``: ``call(args, out)`` checks the caller's ``out`` arrays, writes into them and
+    returns ``out``; ``into="optional"``: ``call(args, out=None)`` does either. ``flat``: the
+    outputs are a flat list (``run``), and each input array's shape is checked too (``run``
+    gets leaves that no signature lookup has matched)."""
+    checks = spec.checks
+    n_in, n_out = len(checks.in_dtypes), len(checks.out_specs)
+    lines = ["def call(args, out):" if into is True else
+             "def call(args, out=None):" if into else "def call(args):"]
+    if into == "optional":
+        lines += ["    if out is not None:", "        return into(args, out)"]
+    lines.append(f"    {''.join(f'a{i}, ' for i in range(n_in))}= args" if n_in else "    pass")
+    if into is True:
+        lines += ["    " + ln for ln in checks.out_check_lines(flat)]
+    lines += _input_lines(checks, into is True, flat)
+    if into is True:
+        lines += ["    " + ln for ln in checks.in_overlap_lines(flat)]
+        out_ptrs = [f"q{j}" for j in range(n_out)]
+    else:
+        lines += [f"    o{j} = pool{j}()" if j in spec.pools else
+                  f"    o{j} = empty(oshape{j}, odt{j})" for j in range(n_out)]
+        out_ptrs = [f"fb(oct{j}, o{j})" for j in range(n_out)]
+    ptrs = [f"p{i}" for i in range(n_in)] + ["*consts"] + out_ptrs + \
+        ["w", "settings.num_threads"]
+    lines += ["    try:", "        w = local.work", "    except AttributeError:",
+              "        w = new_workspace()",
+              f"    status = fn({', '.join(ptrs)})",
+              "    if status:", "        fail(status)",
+              "    return out" if into is True else
+              f"    return build([{', '.join(f'o{j}' for j in range(n_out))}])"]
+    env = _environment(spec, build, into, flat)
+    exec("\n".join(lines), env)  # noqa: S102  (source built from the signature only)
+    return env["call"]
+
+
+def _input_lines(checks, into: bool, flat: bool) -> list[str]:
+    """Each input's pointer ``p{i}``: the array itself when it is a NumPy array of the right
+    dtype, aligned (and, for ``flat``, of the right shape), else a converted copy. In call_into,
+    an input that gets copied is first checked against the outputs (np.shares_memory); one
+    passed as it is, by its pointer (``in_overlap_lines``)."""
+    n_out = len(checks.out_specs)
+    outs = "(" + "".join(f"o{j}, " for j in range(n_out)) + ")"
+    checked = checks.checked_inputs(flat)
+    lines = []
+    for i in range(len(checks.in_dtypes)):
+        same_shape = f" and a{i}.shape == ishape{i}" if flat else ""
+        conv = f"convert_into({i}, a{i}, dt{i}, {outs})" if into and i in checked \
+            else f"convert({i}, a{i}, dt{i})"
+        lines += [(f"    if type(a{i}) is ndarray and a{i}.dtype == dt{i} and "
+                   f"a{i}.flags.aligned{same_shape}:"),
+                  "        try:",
+                  f"            p{i} = fb(ct{i}, a{i})",
+                  "        except ValueError:",
+                  f"            p{i} = fb(ct{i}, {conv})",
+                  "    else:",
+                  f"        p{i} = fb(ct{i}, {conv})"]
+    return lines
+
+
+def _environment(spec, build, into, flat: bool) -> dict:
+    """The names the generated function reads: the spec's objects, one per argument/output."""
+    checks = spec.checks
+    env = {"ndarray": np.ndarray, "fb": spec.from_buffer, "convert": spec.convert,
+           "empty": np.empty, "local": spec.local, "new_workspace": spec.new_workspace,
+           "fn": spec.fn, "consts": tuple(spec.const_ptrs), "fail": spec.fail,
+           "settings": config.settings, "build": build}
+    if into is True:
+        paths = [f"out[{j}]" for j in range(len(checks.out_specs))] if flat else checks.paths
+        env.update({k: partial(m, paths) for k, m in (
+            ("check_out", checks.check_out), ("out_overlap", checks.out_overlap),
+            ("in_overlap", checks.in_overlap), ("convert_into", checks.convert_into),
+            ("check_overlaps", checks.check_overlaps))},
+            out_leaves=checks.flat_out_leaves if flat else checks.out_leaves)
+    elif into:
+        env["into"] = make_call(spec, build, True, flat)
+    for i, (dt, ct) in enumerate(checks.in_dtypes):
+        env[f"dt{i}"], env[f"ct{i}"] = dt, ct
+        env[f"ishape{i}"] = checks.in_shapes[i]
+    for j, (dt, shape, ct) in enumerate(checks.out_specs):
+        env[f"odt{j}"], env[f"oshape{j}"], env[f"oct{j}"] = dt, shape, ct
+    for j, pool in spec.pools.items():
+        env[f"pool{j}"] = pool
+    return env

@@ -1,0 +1,127 @@
+"""A compiled specialization: the loaded C of one signature and the thin call path that feeds
+it NumPy arrays.
+
+Layer: runtime, above the pipeline. Input: an ``Artifact`` (and its loaded module; the
+``pipeline.Compiled`` it came from, when this process compiled it). Output: ``call(args)``,
+``call_into(args, out)`` and ``run(leaves, out=None)``: validate and convert the flat argument
+leaves, take or check the outputs, call C, check its status. The call path is hot: everything
+that can be decided once is decided when the specialization is made (``callgen``).
+
+``call_into(args, out)`` writes into caller-provided output arrays instead of allocating them:
+``out`` must have the result's structure, each leaf a writeable, aligned, C-contiguous ndarray
+of exactly the output's shape and dtype, sharing no memory with another output or an input
+array (the C declares its pointers ``restrict``); anything else raises, naming ``out[i][j]``.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .. import config
+from ..ir import format_graph
+from ..pytree import unflattener
+from .artifact import Artifact
+from .callgen import make_call
+from .outputs import OutChecks
+from .pool import OutputPool
+
+if TYPE_CHECKING:   # (the pipeline, and the compiler behind it, load only when compiling)
+    from ..build.compiler import BuiltModule
+    from ..pipeline import Compiled
+
+
+class Specialization:
+    def __init__(self, art: Artifact, module: BuiltModule | None,
+                 compiled: Compiled | None = None):
+        self.name = art.name
+        self.artifact = art
+        self.module = module
+        self.compiled = compiled      # the stages' results (None once unpickled)
+        self.workspace_bytes = max(art.source.workspace_bytes, 1)
+        self.local = threading.local()   # one workspace per thread: C calls drop the GIL
+        self.pools = {j: OutputPool(shape, dt) for j, (dt, shape, _) in enumerate(art.out_specs)
+                      if np.dtype(dt).itemsize * int(np.prod(shape)) >= OutputPool.MIN_BYTES}
+        self._errors = dict(art.errors)
+        if module is None:        # traced and generated only (symgrad.inspect without a build)
+            return
+        ffi = module.ffi
+        self.fn = getattr(module.lib, art.source.entry)
+        self.from_buffer = ffi.from_buffer
+        self.const_ptrs = [ffi.from_buffer(f"{ct}[]", c) for ct, c in art.consts]
+        self.checks = OutChecks(art.name, art.in_specs, list(art.out_specs), art.out_tree, ffi,
+                                self.convert)
+        build_outputs = unflattener(art.out_tree)
+        # ``call(args)`` returns the result structure; ``run(leaves)`` the flat outputs.
+        # ``call_into(args, out)`` and ``run(leaves, out)`` write into the caller's arrays.
+        self.call = make_call(self, build_outputs)
+        self.call_into = make_call(self, build_outputs, into=True)
+        self.run = make_call(self, list, into="optional", flat=True)
+
+    @classmethod
+    def of(cls, compiled: Compiled) -> "Specialization":
+        return cls(Artifact.of(compiled), compiled.module, compiled)
+
+    @classmethod
+    def from_artifact(cls, art: Artifact) -> "Specialization":
+        """A specialization from its artifact alone (no graph: ``symgrad.inspect`` needs the
+        original function); the module comes from the cache, or is rebuilt from the C text."""
+        from ..build import compiler   # (loads the toolchain only when unpickling)
+        module = compiler.build(art.source, name_hint=art.name)
+        if module.key != art.key:   # another compiler, CPU or symgrad: a build of its own
+            config.debug(1, "%s: the pickled build %s is %s here (another toolchain)",
+                         art.name, art.key[:16], module.key[:16])
+        return cls(art, module)
+
+    def __reduce__(self):
+        return (Specialization.from_artifact, (self.artifact,))
+
+    @property
+    def in_specs(self) -> tuple:
+        return self.artifact.in_specs
+
+    @property
+    def c_source(self) -> str:
+        return self.artifact.source.text
+
+    @property
+    def stages(self) -> list[tuple[str, str]]:
+        """The IR after each pass that changed it: (title with node counts, text)."""
+        if self.compiled is None:
+            return []
+        return [(title, format_graph(g)) for title, g in self.compiled.stages]
+
+    @property
+    def workspace(self) -> np.ndarray | None:
+        """This thread's workspace (allocated at its first call, then reused), or None."""
+        return getattr(self.local, "array", None)
+
+    def new_workspace(self):
+        """Allocated once per thread and specialization, reused by every call after."""
+        self.local.array = np.zeros(self.workspace_bytes, dtype=np.uint8)
+        self.local.work = self.from_buffer("unsigned char[]", self.local.array)
+        return self.local.work
+
+    def convert(self, i: int, value, dt) -> np.ndarray:
+        """Python numbers, losslessly castable dtypes, strided or misaligned data: a private
+        contiguous, aligned copy (never a view into the caller's memory)."""
+        spec = self.artifact.in_specs[i]
+        try:
+            arr = np.array(value, dtype=dt, order="C", copy=True)
+        except (OverflowError, ValueError, TypeError) as e:
+            raise TypeError(f"{self.name}: argument {spec.name} cannot be converted to "
+                            f"{spec.dtype.name}: {e}") from None
+        except MemoryError as e:   # e.g. a broadcast view far larger than its memory
+            raise MemoryError(f"{self.name}: argument {spec.name} (shape {spec.shape}) needs "
+                              f"a contiguous {spec.dtype.name} copy: {e}") from None
+        if arr.shape != spec.shape:  # only reachable through Specialization.run directly
+            raise ValueError(f"{self.name}: argument {spec.name} has shape {arr.shape}, "
+                             f"expected {spec.shape}")
+        return arr
+
+    def fail(self, status: int):
+        """Raise the error of a kernel's nonzero status, naming the op and the user's line."""
+        raise IndexError(self._errors.get(
+            status, f"{self.name}: the compiled code reported error {status}"))
