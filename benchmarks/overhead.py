@@ -5,7 +5,7 @@ The problem is the seed, ``mean(3 * (x + 2)**2)`` value_and_grad, x float32 (2, 
 almost nothing, so the time is the call path. An empty C function with exactly the parameter
 list of symgrad's compiled seed (read from its cdef: input pointers, output pointers, the
 workspace, and whatever else the entry takes) is built the way symgrad builds its kernels
-(``symgrad.compiler.build_module``: cffi API mode, the same wrapper flags), then timed:
+(``symgrad.build.compiler.build``: cffi API mode, the same wrapper flags), then timed:
 
   (a)  the empty function, called with cdata pointers made once;
   (a') symgrad's real seed kernel, called the same way (the C work itself);
@@ -34,7 +34,8 @@ import cffi
 import numpy as np
 
 import symgrad as sg
-from symgrad.compiler import build_module
+from symgrad.build import compiler
+from symgrad.codegen.csource import CSource
 from symgrad.pytree import flatten
 
 OUT = Path(__file__).resolve().parent / "results"
@@ -75,13 +76,13 @@ def run(rounds: int, target: float) -> str:
     x = np.random.default_rng(0).standard_normal((2, 2)).astype(np.float32)
     f = sg.value_and_grad(seed, argnums=(0,))
     result = f(x)
-    spec = f._last_spec
+    spec = f.last_specialization
     out_leaves, _ = flatten(result)
     cdef, entry = spec.source.cdef.strip(), spec.source.entry
     _, _, params = parse_cdef(cdef)
 
     src, decl = empty_function(cdef, "sg_overhead_empty")
-    empty_mod = build_module(src, decl, name_hint="overhead_empty")
+    empty_mod = compiler.build(CSource(src, "sg_overhead_empty", decl), name_hint="overhead_empty")
     ffi: cffi.FFI = empty_mod.ffi
     empty_fn = empty_mod.lib.sg_overhead_empty
     real_fn = getattr(spec.module.lib, entry)
@@ -90,7 +91,7 @@ def run(rounds: int, target: float) -> str:
     # One argument expression per parameter, for the statements below.
     outs_alloc = [np.empty(o.shape, o.dtype) for o in out_leaves]
     work = np.zeros(max(spec.source.workspace_bytes, 1), np.uint8)
-    consts = list(getattr(spec, "_const_ptrs", []))
+    consts = list(spec.const_ptrs)
     env = {"np": np, "fb": ffi.from_buffer, "x": x, "empty_fn": empty_fn, "real_fn": real_fn,
            "f": f, "call": spec.call, "args": (x,), "nthreads": nthreads}
     premade, per_call_setup, per_call = [], [], []

@@ -49,7 +49,17 @@ def compile_function(fn: Callable, in_specs: list, rebuild: Callable, name: str,
                      build: bool = True) -> Compiled:
     """Trace ``fn`` for ``in_specs`` (see ``trace.trace``), optimize, lower, generate C and
     build it (unless ``build`` is False)."""
-    times: dict = {}
+    start = time.perf_counter()
+    traced = trace(fn, in_specs, rebuild, name, forward)
+    return compile_traced(traced, name, passes=passes, build=build,
+                          times={"trace": time.perf_counter() - start})
+
+
+def compile_traced(traced: Traced, name: str, *, passes: list | None = None,
+                   build: bool = True, times: dict | None = None) -> Compiled:
+    """The stages after tracing: optimize ``traced``'s graph with ``passes`` (default
+    ``PIPELINE``), lower, generate C and build it (unless ``build`` is False)."""
+    times = dict(times or {})
     clock = time.perf_counter()
 
     def lap(stage: str) -> None:
@@ -57,13 +67,12 @@ def compile_function(fn: Callable, in_specs: list, rebuild: Callable, name: str,
         now = time.perf_counter()
         times[stage], clock = now - clock, now
 
-    traced = trace(fn, in_specs, rebuild, name, forward)
-    lap("trace")
     graph, stages = optimize(traced.graph, PIPELINE if passes is None else passes)
     lap("passes")
     program = lower(graph)
     lap("lower")
-    templates = cache.private_dir("templates")
+    # Compiled templates kept beside the builds (the build creates the root anyway).
+    templates = cache.private_dir("templates", create_root=build)
     source = generate(program, name, title=f"{name}: compiled by symgrad",
                       vector_math=toolchain.has_vector_math(),
                       template_cache=str(templates) if templates else None)
@@ -72,7 +81,7 @@ def compile_function(fn: Callable, in_specs: list, rebuild: Callable, name: str,
     module = compiler.build(source, name_hint=name) if build else None
     lap("build")
     config.debug(1, "%s: %d nodes; %s", name, len(traced.graph.nodes()),
-                 ", ".join(f"{s} {times[s]:.3f} s" for s in STAGES))
+                 ", ".join(f"{s} {times[s]:.3f} s" for s in STAGES if s in times))
     return Compiled(name, traced, graph, stages, program, source, module, times)
 
 

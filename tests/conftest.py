@@ -1,4 +1,5 @@
-"""Shared fixtures: every test session compiles into its own private cache directory."""
+"""Shared fixtures: every test session compiles into its own private cache directory, and
+verifies the IR after tracing and after every optimization pass (SYMGRAD_CHECK=1)."""
 
 import os
 import tempfile
@@ -6,6 +7,7 @@ import tempfile
 import numpy as np
 import pytest
 
+os.environ.setdefault("SYMGRAD_CHECK", "1")
 if "SYMGRAD_CACHE_DIR" not in os.environ:
     os.environ["SYMGRAD_CACHE_DIR"] = tempfile.mkdtemp(prefix="symgrad-test-cache-")
 

@@ -231,6 +231,11 @@ class CompiledFunction:
         return spec.call_into(values, out)
 
     @property
+    def last_specialization(self) -> Specialization | None:
+        """The specialization of the most recent call (None before the first)."""
+        return self._last_spec
+
+    @property
     def c_source(self) -> str:
         """The C text of the most recently used specialization."""
         if self._last_spec is None:
@@ -255,6 +260,8 @@ class CompiledFunction:
 
 
 def _plain(fn: Callable) -> Callable:
+    """``fn`` as traced: its result, and no forward outputs of its own."""
+    @functools.wraps(fn)   # (its signature names the arguments in messages)
     def traceable(*args, **kwargs):
         return fn(*args, **kwargs), None
     return traceable

@@ -39,6 +39,7 @@ def _traceable(fn: Callable) -> Callable:
     if isinstance(fn, CompiledFunction):
         return fn.traceable
 
+    @functools.wraps(fn)
     def plain(*args, **kwargs):
         return fn(*args, **kwargs), None
     return plain
@@ -100,6 +101,7 @@ def _transform(fn: Callable, maker, label: str, argnums, has_aux: bool, fast_mat
     name = getattr(named, "__name__", "fn")
     vg = _value_and_grad(fn, argnums, has_aux, name, named)
 
+    @functools.wraps(named)   # (its signature names the arguments in messages)
     def traceable(*args, **kwargs):
         result, forward = vg(*args, **kwargs)
         return select(result), forward

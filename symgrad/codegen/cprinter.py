@@ -16,18 +16,10 @@ Decisions a caller can rely on:
   ``-Wdouble-promotion -Werror``). ``double`` output uses plain libm names and unsuffixed
   literals.
 * Every numeric constant (integers, rationals, ``Float``, ``pi``, ``E``, other number
-  symbols) becomes ONE literal holding the correctly rounded (nearest, ties to even) value
-  of the exact constant in the target type, spelled with the fewest decimal digits that
-  read back to that value: ``Rational(1, 3)`` -> ``0.33333334F`` in float,
-  ``0.3333333333333333`` in double. A constant too large for the type rounds to
-  ``INFINITY`` as IEEE arithmetic would; one too small rounds to a signed zero. Math
-  macros such as ``M_PI`` are never used: they are not part of C99.
-* ``oo`` / ``-oo`` / ``nan`` print as ``INFINITY`` / ``-INFINITY`` / ``NAN``. C99 makes
-  those float constants, so double code gets ``(double)INFINITY`` etc.: same value, but
-  the widening is explicit and ``-Wdouble-promotion`` stays quiet. SymPy ``Float`` cannot
-  hold -0.0; a negative zero constant is spelled ``Mul(-1, Float(0), evaluate=False)``
-  (prints ``-0.0F``) or printed directly with :func:`c_literal` (``-0.0`` survives, and
-  so does the sign of a NaN: ``-NAN``; NaN payloads do not, C99 cannot spell them).
+  symbols) becomes ONE literal, correctly rounded in the target type (see ``literals``:
+  ``Rational(1, 3)`` -> ``0.33333334F``); ``oo``/``nan`` print as ``INFINITY``/``NAN``,
+  ``(double)INFINITY`` in double code; ``M_PI`` and friends are never used (not C99).
+  SymPy ``Float`` cannot hold -0.0: spell it ``Mul(-1, Float(0), evaluate=False)``.
 * Powers: ``x**n`` for integer ``n`` with ``1 < |n| <= 4`` is expanded into
   multiplications, ``(x*x)``, ``(x*x*x)``, ``(1.0F/(x*x))``; ``x**-1`` is ``(1.0F/x)``;
   ``x**(1/2)`` is ``sqrtf(x)`` and ``x**(-1/2)`` is ``(1.0F/sqrtf(x))`` (an exponent
@@ -47,9 +39,8 @@ Decisions a caller can rely on:
   constants and float functions raise ``TypeError``. ``Abs``/``sign`` of a bare
   ``uint8_t`` symbol skip the ``< 0`` test (gcc's -Wtype-limits flags it); other
   always-true/false comparisons of unsigned values are left to earlier simplification.
-  ``int64_t`` sums, products and powers wrap modulo 2**64 as NumPy's do: they are
-  computed in ``uint64_t`` and converted back (``(int64_t)((uint64_t)x + UINT64_C(1))``),
-  since signed overflow is undefined behaviour in C; ``Abs`` negates the same way.
+  ``int64_t`` sums, products and powers wrap modulo 2**64 as NumPy's do (``intc``);
+  ``Abs`` negates the same way.
   ``Mod`` (which no op uses) is not made safe: ``x % 0`` and ``INT64_MIN % -1`` trap.
   ``uint8_t`` arithmetic at the top of an expression is compared with zero, so a bool
   result is always the byte 0 or 1 (``True + True`` is ``True``).
@@ -72,19 +63,11 @@ from sympy.logic.boolalg import Boolean, BooleanFunction
 from sympy.printing.c import C99CodePrinter
 from sympy.printing.precedence import PRECEDENCE, precedence
 
+from . import intc
 from .literals import (FLOAT_FORMATS, BinaryFormat, c_literal, check_ctype, float_literal,
                        int_literal)
 
 __all__ = ["c_expr", "c_literal", "print_c"]
-
-
-def _sympy_float_to_fraction(value: sympy.Float) -> Fraction:
-    """The exact binary value a SymPy Float holds."""
-    sign, man, exp, _bc = value._mpf_
-    if man == 0 and exp != 0:  # mpmath's encodings of inf and nan, in case one slips in
-        raise ValueError(f"non-finite Float {value!r}")
-    frac = Fraction(man) * Fraction(2) ** exp
-    return -frac if sign else frac
 
 
 # ---------------------------------------------------------------------------------------
@@ -129,24 +112,12 @@ _LIBM_FUNCTIONS: dict[type, str] = {
 # Boolean functions that print as a C call, hence need no parentheses around them.
 _BOOLEAN_CALLS: tuple[type, ...] = (cfunctions.isnan, cfunctions.isinf)
 
-# Largest |n| for which x**n is written as repeated multiplication in float code, and
-# largest n for integer code (which has no pow at all).
+# Largest |n| for which x**n is written as repeated multiplication in float code (integer code
+# has no pow at all: intc.MAX_INT_POW_EXPANSION).
 _MAX_FLOAT_POW_EXPANSION = 4
-_MAX_INT_POW_EXPANSION = 64
 
 # A C identifier optionally followed by subscripts: safe as an operand without parens.
 _SIMPLE_OPERAND = re.compile(r"[A-Za-z_]\w*(?:\[[^\[\]]*\])*\Z")
-
-
-def _integral_value(expr: Basic) -> int | None:
-    """The integer a SymPy number equals exactly (Integer or integral Float), else None."""
-    if isinstance(expr, sympy.Integer):
-        return int(expr)
-    if isinstance(expr, sympy.Float) and expr.is_finite:
-        frac = _sympy_float_to_fraction(expr)
-        if frac.denominator == 1:
-            return frac.numerator
-    return None
 
 
 def _exact_number(expr: Basic) -> Fraction | None:
@@ -154,13 +125,8 @@ def _exact_number(expr: Basic) -> Fraction | None:
     if isinstance(expr, sympy.Rational):
         return Fraction(int(expr.p), int(expr.q))
     if isinstance(expr, sympy.Float) and expr.is_finite:
-        return _sympy_float_to_fraction(expr)
+        return intc.exact_fraction(expr)
     return None
-
-
-def _negated(operand: str) -> str:
-    """``-operand`` (unsigned negation: modulo 2**64), never the ``--`` token."""
-    return f"-({operand})" if operand.startswith("-") else f"-{operand}"
 
 
 class _SymgradCPrinter(C99CodePrinter):
@@ -250,52 +216,6 @@ class _SymgradCPrinter(C99CodePrinter):
             return self._print(item)
         return super().parenthesize(item, level, strict)
 
-    def _wrapping(self, expr: Basic) -> str:
-        """An int64 sum, product or power computed in ``uint64_t`` and converted back: it
-        wraps modulo 2**64 like NumPy's int64, where signed overflow would be undefined
-        behaviour in C (gcc folds ``x + c < x`` to false). The conversion back is
-        implementation-defined, and modular in gcc and clang."""
-        for constant in sorted(expr.atoms(sympy.Integer)):
-            int_literal(int(constant), "int64_t")   # OverflowError outside the int64 range
-        return f"(int64_t)({self._unsigned(expr)})"
-
-    def _unsigned(self, expr: Basic) -> str:
-        """``expr`` as ``uint64_t`` arithmetic: sums, products, powers and constants stay
-        unsigned, any other value is converted. The text can stand next to ``+``, ``-`` and
-        ``*`` (modular arithmetic does not care how a product groups; a sum inside a product
-        is parenthesised)."""
-        if isinstance(expr, sympy.Add):
-            text = ""
-            for term in self._as_ordered_terms(expr, order=None):
-                negative = term.could_extract_minus_sign()
-                operand = self._unsigned_factor(-term if negative else term)
-                if not text:
-                    text = _negated(operand) if negative else operand
-                else:
-                    text += f" - {operand}" if negative else f" + {operand}"
-            return text
-        if isinstance(expr, sympy.Mul):
-            if expr.could_extract_minus_sign():
-                return _negated(self._unsigned_factor(-expr))
-            return "*".join(self._unsigned_factor(f) for f in expr.as_ordered_factors())
-        n = _integral_value(expr.exp) if isinstance(expr, sympy.Pow) else None
-        if n is not None and 0 <= n <= _MAX_INT_POW_EXPANSION:
-            base = self._unsigned(expr.base)
-            if isinstance(expr.base, (sympy.Add, sympy.Mul)):
-                base = f"({base})"
-            return "*".join([base] * n) if n else "UINT64_C(1)"
-        if isinstance(expr, sympy.Integer):
-            value = int(expr)   # in range (checked by _wrapping), or a negated INT64_MIN
-            return _negated(f"UINT64_C({-value})") if value < 0 else f"UINT64_C({value})"
-        # Anything else (a name, Max, Piecewise...; or a Rational or negative power, which
-        # the signed printer rejects) is printed signed and converted.
-        return f"(uint64_t){self._operand(expr)}"
-
-    def _unsigned_factor(self, expr: Basic) -> str:
-        """``_unsigned(expr)`` that can stand next to ``*`` or unary ``-``."""
-        text = self._unsigned(expr)
-        return f"({text})" if isinstance(expr, sympy.Add) else text
-
     # -- atoms ---------------------------------------------------------------------------
 
     def _print_Symbol(self, expr: sympy.Symbol) -> str:
@@ -319,7 +239,7 @@ class _SymgradCPrinter(C99CodePrinter):
             if expr.is_nan:
                 return fmt.special("NAN")
             return fmt.special("INFINITY", negative=bool(expr < 0))
-        value = _sympy_float_to_fraction(expr)
+        value = intc.exact_fraction(expr)
         if not self._is_float and value.denominator != 1:
             raise TypeError(f"non-integer constant {expr} in {self.ctype} arithmetic")
         return self._number(value)
@@ -328,7 +248,7 @@ class _SymgradCPrinter(C99CodePrinter):
         fmt = self._require_float(expr, "the constant")
         # 60 significant digits is far more than needed to round correctly to 53 bits.
         approx = expr.evalf(60)
-        return float_literal(_sympy_float_to_fraction(approx), fmt)
+        return float_literal(intc.exact_fraction(approx), fmt)
 
     def _print_Infinity(self, expr: Basic) -> str:
         return self._require_float(expr, "infinity").special("INFINITY")
@@ -349,7 +269,7 @@ class _SymgradCPrinter(C99CodePrinter):
 
     def _print_Add(self, expr: sympy.Add, **kwargs: Any) -> str:
         if self.ctype == "int64_t":
-            return self._wrapping(expr)
+            return intc.wrapping(self, expr)
         return super()._print_Add(expr, **kwargs)
 
     def _print_Mul(self, expr: sympy.Mul, **kwargs: Any) -> str:
@@ -362,31 +282,31 @@ class _SymgradCPrinter(C99CodePrinter):
                         f"rational constant {factor} has no exact value in {self.ctype}"
                     )
                 if isinstance(factor, sympy.Pow):
-                    n = _integral_value(factor.exp)
+                    n = intc.integral_value(factor.exp)
                     if n is None or n < 0:
                         raise TypeError(
                             f"{factor}: only non-negative integer powers exist in "
                             f"{self.ctype} arithmetic"
                         )
             if self.ctype == "int64_t":
-                return self._wrapping(expr)
+                return intc.wrapping(self, expr)
         # CodePrinter._print_Mul pulls out the sign and builds 'a*b/(c*d)'; the factors
         # come back through our _print, so literals and powers are ours.
         return super()._print_Mul(expr, **kwargs)
 
     def _print_Pow(self, expr: sympy.Pow, **kwargs: Any) -> str:
         base, exponent = expr.base, expr.exp
-        n = _integral_value(exponent)
+        n = intc.integral_value(exponent)
 
         if not self._is_float:
             if n is None or n < 0:
                 raise TypeError(f"{expr}: only non-negative integer powers exist in {self.ctype}")
-            if n > _MAX_INT_POW_EXPANSION:
-                raise TypeError(f"{expr}: integer power above {_MAX_INT_POW_EXPANSION}")
+            if n > intc.MAX_INT_POW_EXPANSION:
+                raise TypeError(f"{expr}: integer power above {intc.MAX_INT_POW_EXPANSION}")
             if n == 0:
                 return "1"
             if self.ctype == "int64_t" and n > 1:
-                return self._wrapping(expr)
+                return intc.wrapping(self, expr)
             b = self.parenthesize(base, PRECEDENCE["Mul"])
             return b if n == 1 else "(" + "*".join([b] * n) + ")"
 

@@ -7,6 +7,13 @@ Input: a number and the C scalar type it is for (``float``, ``double``, ``int64_
 decimal digits that read back to it; ``-0.0`` and the sign of a NaN survive; values beyond the
 type's range round to ``INFINITY`` as IEEE arithmetic would; integers must fit their type.
 ``cprinter`` prints the constants inside SymPy expressions with the same rules.
+
+Spelling: ``oo`` / ``-oo`` / ``nan`` are ``INFINITY`` / ``-INFINITY`` / ``NAN``. C99 makes those
+float constants, so double code gets ``(double)INFINITY`` etc.: same value, but the widening is
+explicit and ``-Wdouble-promotion`` stays quiet. ``-0.0`` survives, and so does the sign of a
+NaN (``-NAN``); NaN payloads do not, C99 cannot spell them. Whole numbers are written out
+exactly (``2**40`` -> ``1099511627776.0F``). Math macros such as ``M_PI`` are never used: they
+are not part of C99.
 """
 
 from __future__ import annotations
@@ -182,20 +189,25 @@ def _c_literal(value: float | int | bool, ctype: str) -> str:  # noqa: PYI041
         exact = float(value)
     else:
         raise TypeError(f"c_literal needs a real number, not {type(value).__name__}")
-
     if ctype in FLOAT_FORMATS:
-        fmt = FLOAT_FORMATS[ctype]
-        if isinstance(exact, float):
-            if math.isnan(exact):
-                # The sign bit survives (-NAN: IEEE negation flips only the sign); the payload
-                # does not: C99 has no constant expression for it, every NaN is the default one.
-                return fmt.special("NAN", negative=math.copysign(1.0, exact) < 0)
-            if math.isinf(exact):
-                return fmt.special("INFINITY", negative=exact < 0)
-            negative_zero = exact == 0 and math.copysign(1.0, exact) < 0
-            return float_literal(Fraction(exact), fmt, negative_zero)
-        return float_literal(exact, fmt)
+        return _float_c_literal(exact, FLOAT_FORMATS[ctype])
+    return _int_c_literal(value, exact, ctype)
 
+
+def _float_c_literal(exact: Fraction | float, fmt: BinaryFormat) -> str:
+    if isinstance(exact, float):
+        if math.isnan(exact):
+            # The sign bit survives (-NAN: IEEE negation flips only the sign); the payload
+            # does not: C99 has no constant expression for it, every NaN is the default one.
+            return fmt.special("NAN", negative=math.copysign(1.0, exact) < 0)
+        if math.isinf(exact):
+            return fmt.special("INFINITY", negative=exact < 0)
+        negative_zero = exact == 0 and math.copysign(1.0, exact) < 0
+        return float_literal(Fraction(exact), fmt, negative_zero)
+    return float_literal(exact, fmt)
+
+
+def _int_c_literal(value, exact: Fraction | float, ctype: str) -> str:
     if isinstance(exact, float):
         if not math.isfinite(exact) or not exact.is_integer():
             raise TypeError(f"{value!r} is not an integer; cannot be a {ctype} literal")

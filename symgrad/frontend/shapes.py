@@ -147,6 +147,34 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
 
 def getitem(x: Tensor, index: Any) -> Tensor:
     """Basic indexing: ints, slices (positive steps), None and Ellipsis."""
+    index = _full_index(x, index)
+    starts, stops, steps, out_shape = [], [], [], []
+    dim = 0
+    for item in index:
+        if item is None:
+            out_shape.append(1)
+            continue
+        start, stop, step, kept = _window(item, x.shape[dim], dim)
+        starts.append(start)
+        stops.append(stop)
+        steps.append(step)
+        if kept is not None:
+            out_shape.append(kept)
+        dim += 1
+    out = x
+    if tuple(starts) != (0,) * x.ndim or tuple(stops) != x.shape or set(steps) - {1}:
+        has_int = any(not isinstance(i, slice) and i is not None for i in index)
+        out = apply("slice", x, starts=tuple(starts), stops=tuple(stops), steps=tuple(steps),
+                    _torch_name="SelectBackward0" if has_int else "SliceBackward0")
+    if tuple(out_shape) != out.shape:
+        out = apply("reshape", out, shape_to=tuple(out_shape),
+                    _torch_name="SelectBackward0" if out is not x else "UnsqueezeBackward0")
+    return out
+
+
+def _full_index(x: Tensor, index: Any) -> tuple:
+    """``index`` as a tuple with one item per dim of ``x`` (plus the Nones): the Ellipsis, or
+    the missing trailing dims, spelled out as full slices."""
     if not isinstance(index, tuple):
         index = (index,)
     if any(isinstance(i, (Tensor, list)) for i in index):
@@ -160,45 +188,23 @@ def getitem(x: Tensor, index: Any) -> Tensor:
         raise IndexError(f"too many indices for tensor of dimension {x.ndim}")
     if n_ell:
         k = index.index(Ellipsis)
-        index = index[:k] + (slice(None),) * (x.ndim - used) + index[k + 1:]
-    else:
-        index = index + (slice(None),) * (x.ndim - used)
+        return index[:k] + (slice(None),) * (x.ndim - used) + index[k + 1:]
+    return index + (slice(None),) * (x.ndim - used)
 
-    starts, stops, steps, out_shape = [], [], [], []
-    dim = 0
-    for item in index:
-        if item is None:
-            out_shape.append(1)
-            continue
-        size = x.shape[dim]
-        if isinstance(item, slice):
-            start, stop, step = item.indices(size) if (item.step or 1) > 0 else (0, 0, 0)
-            if step <= 0:
-                raise ValueError("step must be greater than zero")
-            starts.append(start)
-            stops.append(max(stop, start))
-            steps.append(step)
-            out_shape.append(len(range(start, stop, step)))
-        else:
-            try:
-                i = int(item.__index__())
-            except AttributeError:
-                raise TypeError(f"invalid index {item!r} of type {type(item).__name__}; "
-                                "expected an int, a slice, None or ...") from None
-            if not -size <= i < size:
-                raise IndexError(f"index {i} is out of bounds for dimension {dim} with size "
-                                 f"{size}")
-            i %= size
-            starts.append(i)
-            stops.append(i + 1)
-            steps.append(1)
-        dim += 1
-    out = x
-    if tuple(starts) != (0,) * x.ndim or tuple(stops) != x.shape or set(steps) - {1}:
-        has_int = any(not isinstance(i, slice) and i is not None for i in index)
-        out = apply("slice", x, starts=tuple(starts), stops=tuple(stops), steps=tuple(steps),
-                    _torch_name="SelectBackward0" if has_int else "SliceBackward0")
-    if tuple(out_shape) != out.shape:
-        out = apply("reshape", out, shape_to=tuple(out_shape),
-                    _torch_name="SelectBackward0" if out is not x else "UnsqueezeBackward0")
-    return out
+
+def _window(item: Any, size: int, dim: int) -> tuple:
+    """(start, stop, step, kept size or None for an int) of one dim's index item."""
+    if isinstance(item, slice):
+        start, stop, step = item.indices(size) if (item.step or 1) > 0 else (0, 0, 0)
+        if step <= 0:
+            raise ValueError("step must be greater than zero")
+        return start, max(stop, start), step, len(range(start, stop, step))
+    try:
+        i = int(item.__index__())
+    except AttributeError:
+        raise TypeError(f"invalid index {item!r} of type {type(item).__name__}; "
+                        "expected an int, a slice, None or ...") from None
+    if not -size <= i < size:
+        raise IndexError(f"index {i} is out of bounds for dimension {dim} with size {size}")
+    i %= size
+    return i, i + 1, 1, None

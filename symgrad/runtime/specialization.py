@@ -83,6 +83,11 @@ class Specialization:
         return self.artifact.in_specs
 
     @property
+    def source(self):
+        """The ``codegen.CSource``: the C text and what its build needs."""
+        return self.artifact.source
+
+    @property
     def c_source(self) -> str:
         return self.artifact.source.text
 

@@ -3,7 +3,7 @@
 Forward (``check_forward``): the program runs
 
 (a) ``compiled``: ``sg.compile(program)(*arrays)``, the full pass pipeline;
-(b) ``no passes``: the same trace built with an empty pass pipeline (``Specialization(traced,
+(b) ``no passes``: the same trace built with an empty pass pipeline (``pipeline.compile_traced(traced,
     name, passes=[])``: a test-only construction, not a public flag);
 (c) ``interpreter``: ``symgrad.interpret`` (the NumPy reference) on the traced graph;
 (d) ``eager``: the function called on ``sg.tensor``s, no tracing;
@@ -26,10 +26,9 @@ import numpy as np
 from hypothesis import assume, event
 
 import symgrad as sg
-from symgrad.interpret import interpret
+from symgrad.ir import interpret, verify
+from symgrad.pipeline import compile_traced
 from symgrad.runtime import Specialization
-from symgrad.trace import leaf_spec, trace
-from symgrad.verify import verify
 
 from .model import F32, F64, Program
 from .policy import (
@@ -60,8 +59,12 @@ def fail(prog: Program, order: int, what: str) -> Disagreement:
 
 def trace_of(cf: sg.CompiledFunction, args: list):
     """The ``Traced`` record of a compiled function for these arguments, without building."""
-    _, _, leaves, names, rebuild = cf._split(tuple(args), {})
-    return trace(cf.fn, [leaf_spec(v, n) for v, n in zip(leaves, names)], rebuild, cf.name)
+    return cf.trace(*args)
+
+
+def without_passes(traced, name: str) -> Specialization:
+    """``traced`` built with an empty pass pipeline."""
+    return Specialization.of(compile_traced(traced, name, passes=[]))
 
 
 def _flat(result) -> list:
@@ -103,7 +106,7 @@ def _run_all(prog: Program, order: int, cf, arrays: list, eager) -> dict:
             elif name == "no passes":
                 traced = trace_of(cf, arrays)
                 verify(traced.graph)
-                spec = Specialization(traced, cf.name, passes=[])
+                spec = without_passes(traced, cf.name)
                 results[name] = list(spec.run(list(arrays)))
             elif name == "interpreter":
                 results[name] = interpret(traced.graph, list(arrays))

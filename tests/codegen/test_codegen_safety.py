@@ -27,15 +27,17 @@ from hypothesis import strategies as st
 
 import symgrad as sg
 import symgrad.nn.functional as F
-from symgrad import codegen, compiler
 from symgrad.api import CompiledFunction
-from symgrad.codegen import c_identifier, comment_text, generate
-from symgrad.cprinter import c_literal
-from symgrad.functional import gather_along
+from symgrad.build import compiler
+from symgrad.codegen import split
+from symgrad.codegen.literals import c_literal
+from symgrad.codegen.module import generate
+from symgrad.codegen.text import c_identifier, comment_text
+from symgrad.frontend.functional import gather_along
 from symgrad.lower import lower
-from symgrad.passes import run_pipeline
+from symgrad.passes import PIPELINE
+from symgrad.pipeline import optimize
 from symgrad.pytree import flatten
-from symgrad.trace import leaf_spec, trace
 
 STRICT = ["-Wall", "-Wextra", "-pedantic", "-Werror"]
 
@@ -121,23 +123,21 @@ def c_source_of(fn, *args, vector_math: bool = True):
     """The CSource symgrad generates for ``fn`` at these (flat, positional) arguments, through
     the same stages as a call, without building it."""
     cf = fn if isinstance(fn, CompiledFunction) else sg.compile(fn)
-    specs = [leaf_spec(a, f"arg{i}") for i, a in enumerate(args)]
-    traced = trace(cf.fn, specs, lambda leaves: (list(leaves), {}), cf.name)
-    program = lower(run_pipeline(traced.graph))
+    program = lower(optimize(cf.trace(*args).graph, PIPELINE)[0])
     return generate(program, cf.name, title=f"{cf.name}: compiled by symgrad",
                     vector_math=vector_math)
 
 
 def compile_strict(sources: dict, root) -> None:
     """Compile each translation unit of each source with the build's own kernel commands
-    (compiler._plan) plus STRICT, at most two compilers at a time; fail listing every
+    (compiler.plan) plus STRICT, at most two compilers at a time; fail listing every
     warning."""
     jobs = []
     for name, src in sources.items():
         directory = root / re.sub(r"\W", "_", name)
         directory.mkdir(parents=True)
-        plan = compiler._plan(src.text, src.cdef, None, src.units)
-        compiler._emit_sources(plan, directory)     # kernel.c and decls.h, as the build
+        plan = compiler.plan(src)
+        compiler.write_sources(plan, directory)     # kernel.c and decls.h, as the build
         for cmd in plan.kernel_cmds:
             jobs.append((name, [cmd[0], *STRICT, *cmd[1:]], directory))
     failures, running = [], []
@@ -572,8 +572,8 @@ def test_corpus_compiles_warning_free(tmp_path, monkeypatch):
                                                      vector_math=False)
     # Large programs: parts in several translation units (forced small, as in
     # test_end_to_end; the split does not depend on why a program is large).
-    monkeypatch.setattr(codegen, "PART_WEIGHT", 3)
-    monkeypatch.setattr(codegen, "UNIT_PARTS", 1)
+    monkeypatch.setattr(split, "PART_WEIGHT", 3)
+    monkeypatch.setattr(split, "UNIT_PARTS", 1)
     for name in ("scalars", "reductions", "losses", "gather", "matmul", "elementwise32"):
         fn, args, argnums = _corpus()[name]
         sources[f"split_{name}"] = c_source_of(fn, *args)

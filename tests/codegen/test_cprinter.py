@@ -1,4 +1,4 @@
-"""Tests for symgrad.cprinter: printed C is compiled and run, not just compared as text.
+"""Tests for symgrad.codegen.cprinter: printed C is compiled and run, not just compared as text.
 
 The numeric tests print a corpus of expressions for float and double, write ONE C file per
 type holding a loop function per expression, compile it with strict warnings (including
@@ -24,7 +24,7 @@ import pytest
 import sympy as sp
 from sympy.codegen.cfunctions import expm1, isnan, log1p
 
-from symgrad.cprinter import c_expr, c_literal
+from symgrad.codegen.cprinter import c_expr, c_literal
 
 X, Y = sp.symbols("x y")
 B, C = sp.symbols("b c")
@@ -537,7 +537,7 @@ def test_deterministic_across_calls_and_hash_seeds():
     # ...and so do fresh interpreters with different string-hash seeds.
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", code, str(here), str(here.parent)],
+            [sys.executable, "-c", code, str(here), str(here.parents[1])],
             env={**os.environ, "PYTHONHASHSEED": seed},
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

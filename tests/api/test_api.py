@@ -15,7 +15,7 @@ import pytest
 import symgrad as sg
 import symgrad.nn.functional as F
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 # ------------------------------------------------------------------ signatures
@@ -28,7 +28,7 @@ def test_python_scalars_are_runtime_inputs_not_constants():
     x = np.arange(3.0)
     np.testing.assert_array_equal(scale(x, 2.0), x * 2.0)
     np.testing.assert_array_equal(scale(x, 3.5), x * 3.5)
-    assert len(scale._specs) == 1            # one specialization served both calls
+    assert len(scale.specializations) == 1            # one specialization served both calls
     assert "3.5" not in scale.c_source and "2.0" not in scale.c_source
 
 
@@ -45,7 +45,7 @@ def test_new_signature_retraces_and_logs_why(caplog):
     assert msgs[0].endswith("first call")
     assert "arg x shape (3,) -> (4,)" in msgs[1]
     assert "arg x dtype float64 -> float32" in msgs[2]
-    assert len(f._specs) == 3
+    assert len(f.specializations) == 3
     assert f(np.ones(4, np.float32)).dtype == np.float32
 
 
@@ -220,7 +220,7 @@ def test_grad_of_non_scalar_output_is_a_clear_error():
 
 
 def test_no_compiler_is_a_clear_error(monkeypatch, tmp_path):
-    from symgrad import cache, compiler
+    from symgrad.build import cache, compiler
     monkeypatch.setenv("SYMGRAD_CC", str(tmp_path / "no-such-cc"))
     monkeypatch.setenv("SYMGRAD_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(cache, "_loaded", {})
@@ -259,7 +259,7 @@ def test_generated_c_is_deterministic_across_hash_seeds():
 
 
 def test_every_template_loads_through_the_package_loader():
-    from symgrad.codegen import environment
+    from symgrad.codegen.templates import environment
     env = environment()
     names = sorted(p.name for p in (REPO / "templates").glob("*.c.j2"))
     assert names == sorted(env.list_templates(filter_func=lambda n: n.endswith(".c.j2")))
@@ -281,10 +281,10 @@ def test_generated_c_compiles_cleanly_with_warnings_as_errors(tmp_path):
 def test_second_process_loads_from_disk_cache(tmp_path):
     script = textwrap.dedent("""
         import json, numpy as np, symgrad as sg
-        from symgrad import compiler
+        from symgrad.build import cache
         f = sg.grad(lambda x: (sg.sin(x) * x).sum())
         out = f(np.linspace(0, 1, 5))
-        print(json.dumps({"compiles": compiler.stats["compiles"], "out": out.tolist()}))
+        print(json.dumps({"compiles": cache.stats["compiles"], "out": out.tolist()}))
     """)
     env = dict(os.environ, PYTHONPATH=str(REPO), SYMGRAD_CACHE_DIR=str(tmp_path / "cache"))
     runs = [json.loads(subprocess.run([sys.executable, "-c", script], env=env, check=True,
@@ -320,13 +320,13 @@ def test_workspace_is_allocated_once_per_thread_even_on_the_fast_path():
     f = sg.compile(lambda x: (x * 2).sum(0) * x.mean())
     x = np.ones((4, 5))
     f(x)                                  # the slow path, in this thread
-    spec = f._last_spec
+    spec = f.last_specialization
     seen = []
 
     def work():                           # only the fast path in this thread
         for _ in range(20):
             f(x)
-            seen.append(id(spec._local.array))
+            seen.append(id(spec.workspace))
 
     t = threading.Thread(target=work)
     t.start()
@@ -388,7 +388,7 @@ def test_out_buffers_are_reused_across_a_training_loop():
         w -= 0.1 * gw
         b -= 0.1 * gb
     assert {a.ctypes.data for a in (val, gw, gb)} == addresses
-    assert len(f._specs) == 1
+    assert len(f.specializations) == 1
 
 
 def _replace(outs, path, value):
@@ -488,12 +488,12 @@ def test_out_buffer_overlapping_an_input_raises():
 
 
 def test_out_with_many_outputs_checks_overlap_by_sorting():
-    from symgrad import runtime
+    from symgrad.runtime import outputs
     n = 12                                            # 13 outputs: 78 pairs > the pairwise cap
     f = sg.value_and_grad(lambda *ps: sum((p * float(i + 1)).sum() for i, p in enumerate(ps)),
                           argnums=tuple(range(n)))
     ps = [np.ones(3) * i for i in range(n)]
-    assert 13 * 12 // 2 > runtime.MAX_PAIRWISE_OVERLAP_CHECKS
+    assert 13 * 12 // 2 > outputs.MAX_PAIRWISE_OVERLAP_CHECKS
     val, gs = f(*ps)
     outs = (np.empty(()), tuple(np.empty(3) for _ in range(n)))
     got = f(*ps, out=outs)

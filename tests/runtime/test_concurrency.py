@@ -24,7 +24,7 @@ import references
 from references import elementwise_numpy
 
 import symgrad as sg
-from symgrad import compiler
+from symgrad.build import cache
 
 N_THREADS = 8
 
@@ -137,7 +137,7 @@ def test_threads_missing_one_signature_trace_and_build_once():
         return sg.exp(x) * constant
 
     x = np.linspace(-1, 1, 33)
-    compiles = compiler.stats["compiles"]
+    compiles = cache.stats["compiles"]
     results: dict = {}
 
     def work(i):
@@ -145,7 +145,7 @@ def test_threads_missing_one_signature_trace_and_build_once():
 
     run_in_threads(work)
     assert len(calls) == 1, f"traced {len(calls)} times"
-    assert compiler.stats["compiles"] - compiles == 1
+    assert cache.stats["compiles"] - compiles == 1
     for r in results.values():
         np.testing.assert_allclose(r, np.exp(x) * constant, rtol=1e-15)
 
@@ -165,13 +165,13 @@ def test_different_signatures_compile_concurrently_and_correctly():
     run_in_threads(work)
     for x, r in results.values():
         assert r == np.sum(x * x)
-    assert len(f._specs) == N_THREADS
+    assert len(f.specializations) == N_THREADS
 
 
 def test_the_c_call_releases_the_gil():
     x, y = inputs(0, 16)
     elementwise_vg(x, y)
-    spec = elementwise_vg._last_spec
+    spec = elementwise_vg.last_specialization
     wrapper = (spec.module.path / "wrapper.c").read_text()
     entry = spec.source.entry
     # cffi's API-mode wrapper of the entry point: the call sits between these two macros.
@@ -186,11 +186,11 @@ def test_pickle_round_trip_reuses_the_build_without_tracing():
     x, y = inputs(3, 50)
     check_elementwise(elementwise_vg(x, y), x, y)
     traces = len(TRACES)
-    compiles = compiler.stats["compiles"]
+    compiles = cache.stats["compiles"]
     clone = pickle.loads(pickle.dumps(elementwise_vg))
     assert clone is not elementwise_vg
     check_elementwise(clone(x, y), x, y)
-    assert len(TRACES) == traces and compiler.stats["compiles"] == compiles
+    assert len(TRACES) == traces and cache.stats["compiles"] == compiles
     assert clone.c_source == elementwise_vg.c_source
     # A new signature traces the function found again by name.
     x2, y2 = inputs(4, 7)
@@ -232,7 +232,7 @@ def test_unpickled_specialization_cannot_be_inspected_but_shows_its_c():
     clone = pickle.loads(pickle.dumps(elementwise_vg))
     clone(x, y)
     assert "elementwise" in clone.c_source
-    spec = next(iter(clone._specs.values()))
+    spec = next(iter(clone.specializations.values()))
     with pytest.raises(RuntimeError, match="unpickled"):
         sg.api.Inspection(spec)
 
@@ -248,7 +248,7 @@ def _spawned(job):
     """Runs in a spawned child: the compiled function arrives pickled."""
     fn, args = job
     result = fn(*args)
-    return result, dict(compiler.stats), len(TRACES)
+    return result, dict(cache.stats), len(TRACES)
 
 
 def test_fork_pool_runs_compiled_functions():

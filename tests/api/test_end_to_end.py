@@ -82,7 +82,7 @@ def test_long_fused_chain_does_not_hit_the_recursion_limit():
 def test_split_program_matches_unsplit(monkeypatch):
     """Large programs are emitted as several C functions ("parts"); force tiny parts on a
     gradient with reductions, broadcasting and matmuls and compare with the unsplit build."""
-    from symgrad import codegen
+    from symgrad.codegen import split as parts
 
     def loss(w, x, t):
         h = sg.tanh(x @ w)
@@ -91,7 +91,7 @@ def test_split_program_matches_unsplit(monkeypatch):
     rng = np.random.default_rng(3)
     args = (rng.standard_normal((5, 4)), rng.standard_normal((6, 5)), np.array([0, 3, 1, 2, 0, 1]))
     whole = sg.value_and_grad(loss)(*args)
-    monkeypatch.setattr(codegen, "PART_WEIGHT", 3)
+    monkeypatch.setattr(parts, "PART_WEIGHT", 3)
     f = sg.value_and_grad(loss)
     split = f(*args)
     assert f.c_source.count("\n/* part ") > 10
@@ -129,30 +129,29 @@ P0 = np.array([1.0, 0.5, 9.81, 0.3])
 
 def _force_units(monkeypatch):
     """Small parts, one unit per two parts' weight: the 12-step pendulum gets 4 scalar units."""
-    from symgrad import codegen
-    monkeypatch.setattr(codegen, "PART_WEIGHT", 40)
-    monkeypatch.setattr(codegen, "UNIT_PARTS", 2)
+    from symgrad.codegen import split as parts
+    monkeypatch.setattr(parts, "PART_WEIGHT", 40)
+    monkeypatch.setattr(parts, "UNIT_PARTS", 2)
 
 
 def test_scalar_parts_compile_as_parallel_units_and_match_unsplit(monkeypatch):
     import json
 
-    from symgrad import codegen, compiler
-    from symgrad.interpret import interpret
+    from symgrad.codegen import split as parts
+    from symgrad.ir import interpret
 
-    monkeypatch.setattr(codegen, "PART_WEIGHT", 10**6)     # one function
+    monkeypatch.setattr(parts, "PART_WEIGHT", 10**6)     # one function
     whole_f = sg.value_and_grad(_pendulum(12))
     whole = whole_f(P0)
     assert "SG_TU" not in whole_f.c_source
-    assert whole_f._last_spec.source.units == ((),)
+    assert whole_f.last_specialization.source.units == ((),)
 
     _force_units(monkeypatch)
     f = sg.value_and_grad(_pendulum(12))
     split = f(P0)
-    spec = f._last_spec
+    spec = f.last_specialization
     text, units = spec.source.text, spec.source.units
-    assert units == ((),) + (compiler.SCALAR_UNIT_FLAGS,) * 4
-    assert compiler.text_units(text) == units     # what build_module derives by default
+    assert units == ((),) + (parts.SCALAR_UNIT_FLAGS,) * 4
     for k in range(5):
         assert f"#if !defined(SG_TU) || SG_TU == {k}\n" in text
     assert text.count("#if !defined(SG_TU)") == text.count("#endif") == text.count("/* part ") + 1
@@ -171,7 +170,7 @@ def test_scalar_parts_compile_as_parallel_units_and_match_unsplit(monkeypatch):
     assert not list(spec.module.path.glob("*.o"))
     np.testing.assert_array_equal(split[0], whole[0])
     np.testing.assert_array_equal(split[1], whole[1])
-    want = interpret(spec.traced.graph, [P0])
+    want = interpret(spec.compiled.traced.graph, [P0])
     np.testing.assert_allclose(split[0], want[0], rtol=1e-12)
     np.testing.assert_allclose(split[1], want[1], rtol=1e-12)
 
@@ -183,8 +182,8 @@ def _call_shared_object(so_path, spec, p):
     fn = getattr(lib, spec.source.entry)
     fn.restype = ctypes.c_int
     p = np.ascontiguousarray(p, dtype=np.float64)
-    outs = [np.zeros(b.size) for b in spec.program.outputs]
-    consts = [np.ascontiguousarray(v, dtype=np.float64) for _, v in spec.program.consts]
+    outs = [np.zeros(b.size) for b in spec.compiled.program.outputs]
+    consts = [np.ascontiguousarray(v, dtype=np.float64) for _, v in spec.compiled.program.consts]
     work = np.zeros(max(spec.source.workspace_bytes, 1), dtype=np.uint8)
     ptrs = [a.ctypes.data_as(ctypes.c_void_p) for a in [p, *consts, *outs, work]]
     assert fn(*ptrs, ctypes.c_int(1)) == 0
@@ -205,7 +204,7 @@ def test_unit_split_c_compiles_whole_and_by_unit_with_warnings_as_errors(monkeyp
     _force_units(monkeypatch)
     f = sg.value_and_grad(_pendulum(12))
     value, grad = f(P0)
-    spec = f._last_spec
+    spec = f.last_specialization
     src = tmp_path / "kernel.c"
     src.write_text(spec.source.text)
     subprocess.run([cc, *STRICT_C, "-shared", str(src), "-o", str(tmp_path / "whole.so"),
@@ -238,18 +237,18 @@ def test_unit_split_c_is_deterministic(monkeypatch):
         f(P0)
         texts.add(f.c_source)
     assert len(texts) == 1 and "SG_TU == 4" in next(iter(texts))
-    repo = Path(__file__).resolve().parents[1]
+    repo = Path(__file__).resolve().parents[2]
     code = (
         "import sys, numpy as np, symgrad as sg\n"
-        "from symgrad import codegen\n"
+        "from symgrad.codegen import split as parts\n"
         "sys.path.insert(0, sys.argv[1])\n"
         "from test_end_to_end import _pendulum, P0\n"
-        "codegen.PART_WEIGHT, codegen.UNIT_PARTS = 40, 2\n"
+        "parts.PART_WEIGHT, parts.UNIT_PARTS = 40, 2\n"
         "print(sg.inspect(sg.value_and_grad(_pendulum(12)), P0, print_=False).c_source)\n"
     )
     for seed in ("0", "12345"):
         env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=str(repo))
-        out = subprocess.run([sys.executable, "-c", code, str(repo / "tests")], env=env,
+        out = subprocess.run([sys.executable, "-c", code, str(repo / "tests" / "api")], env=env,
                              capture_output=True, text=True, check=True).stdout
         texts.add(out[:-1])    # print's newline
     assert len(texts) == 1

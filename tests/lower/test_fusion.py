@@ -18,7 +18,7 @@ import pytest
 from references import elementwise, elementwise_numpy
 
 import symgrad as sg
-from symgrad.interpret import interpret
+from symgrad.ir import interpret
 
 RNG = np.random.default_rng(11)
 
@@ -172,7 +172,7 @@ def test_random_fused_programs_match_the_interpreter(seed):
                                        argnums=(0, 1))):
         spec, leaves = cf.specialize(x, y)
         got = spec.run(leaves)
-        want = interpret(spec.traced.graph, leaves)
+        want = interpret(spec.compiled.traced.graph, leaves)
         for a, b in zip(got, want):
             np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
 
@@ -253,14 +253,14 @@ def test_temporaries_reuse_workspace_bytes_once_dead():
     f = sg.value_and_grad(chain, argnums=(0, 1))
     x, w = RNG.uniform(-1, 1, (32, 32)), RNG.uniform(-0.3, 0.3, (32, 32))
     spec, leaves = f.specialize(x, w)
-    temps = {v.buffer for k in spec.program.kernels for v in _kernel_views(k)
+    temps = {v.buffer for k in spec.compiled.program.kernels for v in _kernel_views(k)
              if v.buffer.role == "temp"}
     total = sum(-(-b.size * b.dtype.itemsize // 64) * 64 for b in temps)
-    assert spec.program.workspace_bytes < total / 2, (spec.program.workspace_bytes, total)
+    assert spec.compiled.program.workspace_bytes < total / 2, (spec.compiled.program.workspace_bytes, total)
     assert any(b.shared for b in temps)
     # no two temporaries that are live at once overlap
     live = {}
-    for i, k in enumerate(spec.program.kernels):
+    for i, k in enumerate(spec.compiled.program.kernels):
         for v in _kernel_views(k):
             if v.buffer.role == "temp":
                 live.setdefault(v.buffer, [i, i])[1] = i
@@ -289,8 +289,8 @@ def test_temporaries_reuse_workspace_bytes_once_dead():
 
 
 def _kernel_views(k):
-    from symgrad.lower import _views
-    return _views(k)
+    from symgrad.lower.loopir import views_of
+    return views_of(k)
 
 
 def test_programs_that_call_blas_leave_the_threads_to_blas():

@@ -30,7 +30,7 @@ import numpy as np
 import pytest
 
 import symgrad as sg
-from symgrad import compiler
+from symgrad.build import compiler, toolchain
 
 nan, inf = math.nan, math.inf
 U = {np.float64: 2.0 ** -53, np.float32: 2.0 ** -24}
@@ -159,7 +159,7 @@ def test_blocked_sum_loops_stay_vectorized():
     x = np.ones(100_000)
     TOTAL(x)
     AXIS0(np.ones((1000, 300)))
-    if compiler.has_vector_math():
+    if toolchain.has_vector_math():
         assert "#pragma omp simd reduction(+:acc)" in TOTAL.c_source
         assert "#pragma omp simd\n" in AXIS0.c_source
     assert "acc_s[" in TOTAL.c_source and "acc_s[" in AXIS0.c_source   # pairwise stacks
@@ -495,13 +495,13 @@ def _half_powers(m, x):
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("reps", [1, 9])        # 7 elements; 63: vector loop and remainder
 def test_pow_of_plus_minus_half_is_sqrt_compiled_and_interpreted(dtype, reps):
-    from symgrad.interpret import interpret
+    from symgrad.ir import interpret
     x = np.tile(np.array(POW_X, dtype), reps)
     f = sg.compile(lambda x: _half_powers(sg, x))
     g = sg.grad(lambda a, b: (a ** 0.5).sum() + (b ** -0.5).sum(), argnums=(0, 1))
     values, grads = f(x), g(x, x)
-    ref_values = interpret(f._last_spec.traced.graph, [x])
-    ref_grads = interpret(g._last_spec.traced.graph, [x, x])
+    ref_values = interpret(f.last_specialization.compiled.traced.graph, [x])
+    ref_grads = interpret(g.last_specialization.compiled.traced.graph, [x, x])
     for i, (want_value, want_grad) in enumerate((POW_HALF, POW_MINUS_HALF)):
         what = f"x ** {(0.5, -0.5)[i]} {np.dtype(dtype).name}"
         assert values[i].dtype == dtype and grads[i].dtype == dtype

@@ -1,4 +1,4 @@
-"""Tests for the compile-and-cache stage (symgrad.compiler, symgrad.cache).
+"""Tests for the build layer: the compiler driver and the cache (symgrad.build).
 
 Input: small hand-written C kernels. Output: loaded cffi modules checked against numpy, and the
 cache's on-disk/in-process behaviour (one compile per key, across threads and processes).
@@ -20,10 +20,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from symgrad import cache, compiler
-from symgrad.compiler import BuildError, CompilerNotFoundError, build_module, stats
+from build_helpers import build_module, module_key
 
-REPO = Path(__file__).resolve().parents[1]
+from symgrad.build import cache, cli, compiler, toolchain
+from symgrad.build.cache import stats
+from symgrad.build.compiler import BuildError, CompilerNotFoundError
+from symgrad.codegen.csource import BuildNeeds
+from symgrad.codegen.split import SCALAR_UNIT_FLAGS
+
+REPO = Path(__file__).resolve().parents[2]
 
 ADD_SRC = textwrap.dedent(
     """\
@@ -121,7 +126,7 @@ def test_build_and_call_matches_numpy(cache_root: Path) -> None:
     assert mod.path == cache_root / mod.key[:2] / mod.key
     names = {p.name for p in mod.path.iterdir()}
     assert {"kernel.c", "wrapper.c", "meta.json"} <= names
-    assert any(n.endswith(cache.extension_suffix()) for n in names)
+    assert any(n.endswith(toolchain.extension_suffix()) for n in names)
     assert (mod.path / "kernel.c").read_text() == ADD_SRC
     meta = json.loads((mod.path / "meta.json").read_text())
     assert meta["key"] == mod.key and meta["compiler"] == compiler.compiler_identity()
@@ -132,7 +137,7 @@ def test_build_and_call_matches_numpy(cache_root: Path) -> None:
 
 
 def test_openblas_gemm_matches_numpy() -> None:
-    mod = build_module(GEMM_SRC, GEMM_CDEF, name_hint="gemm")
+    mod = build_module(GEMM_SRC, GEMM_CDEF, name_hint="gemm", needs=BuildNeeds(blas=True))
     rng = np.random.default_rng(1)
     m, k, n = 7, 5, 3  # non-square, so a transposed/strided mistake cannot pass
     for dtype, fn, ctype, rtol in (
@@ -180,7 +185,7 @@ def test_same_symbol_in_two_modules_does_not_collide() -> None:
         mod.lib.sg_op(a, o)
         assert o[0] == want
         # ...because the kernel's symbols stay out of the .so's dynamic symbol table.
-        so = ctypes.CDLL(str(next(mod.path.glob("*" + cache.extension_suffix()))))
+        so = ctypes.CDLL(str(next(mod.path.glob("*" + toolchain.extension_suffix()))))
         assert hasattr(so, "PyInit_" + mod.module_name)
         assert not hasattr(so, "sg_op")
 
@@ -200,13 +205,14 @@ def test_same_source_twice_in_process_compiles_once() -> None:
 
 CHILD = """\
 import json, numpy as np
-from symgrad import compiler
-mod = compiler.build_module({src!r}, {cdef!r})
+from symgrad.build import cache, compiler
+from symgrad.codegen.csource import CSource
+mod = compiler.build(CSource({src!r}, "sg_add", {cdef!r}))
 a, b = np.arange(5.0), np.full(5, 0.5)
 out = np.empty(5)
 fb = mod.ffi.from_buffer
 mod.lib.sg_add(fb("double[]", a), fb("double[]", b), fb("double[]", out), 5)
-print(json.dumps({{"stats": compiler.stats, "from_cache": mod.from_cache, "key": mod.key,
+print(json.dumps({{"stats": cache.stats, "from_cache": mod.from_cache, "key": mod.key,
                   "out": out.tolist()}}))
 """
 
@@ -248,12 +254,12 @@ def test_concurrent_processes_build_once(tmp_path: Path, cache_root: Path) -> No
     assert sum(r["stats"]["disk_hits"] for r in results) == 2
     assert len({r["key"] for r in results}) == 1
     assert all(r["out"] == [0.5, 1.5, 2.5, 3.5, 4.5] for r in results)
-    assert cache.info()["entries"] == 1
+    assert cli.info()["entries"] == 1
 
 
 def test_broken_entry_is_rebuilt(tmp_path: Path) -> None:
     mod = build_module(ADD_SRC, ADD_CDEF)
-    (so,) = [p for p in mod.path.iterdir() if p.name.endswith(cache.extension_suffix())]
+    (so,) = [p for p in mod.path.iterdir() if p.name.endswith(toolchain.extension_suffix())]
     # Replace the file (a new inode, as any writer that does not corrupt its own readers
     # would): writing into the mapped inode would crash this very process with SIGBUS.
     broken = so.with_name(so.name + ".broken")
@@ -265,10 +271,10 @@ def test_broken_entry_is_rebuilt(tmp_path: Path) -> None:
 
 
 def test_key_changes_when_flags_change() -> None:
-    default = compiler.module_key(ADD_SRC, ADD_CDEF)
-    assert compiler.module_key(ADD_SRC, ADD_CDEF) == default  # deterministic
-    assert compiler.module_key(ADD_SRC, ADD_CDEF, opt_flags=compiler.DEFAULT_OPT_FLAGS) == default
-    o2 = compiler.module_key(ADD_SRC, ADD_CDEF, opt_flags=("-O2", "-fPIC"))
+    default = module_key(ADD_SRC, ADD_CDEF)
+    assert module_key(ADD_SRC, ADD_CDEF) == default  # deterministic
+    assert module_key(ADD_SRC, ADD_CDEF, opt_flags=compiler.DEFAULT_OPT_FLAGS) == default
+    o2 = module_key(ADD_SRC, ADD_CDEF, opt_flags=("-O2", "-fPIC"))
     assert o2 != default
     before = dict(stats)
     a = build_module(ADD_SRC, ADD_CDEF)
@@ -278,10 +284,10 @@ def test_key_changes_when_flags_change() -> None:
 
 
 def test_key_changes_when_source_or_cdef_change() -> None:
-    base = compiler.module_key(ADD_SRC, ADD_CDEF)
-    assert compiler.module_key(ADD_SRC + "\n", ADD_CDEF) != base
-    assert compiler.module_key(ADD_SRC.replace("a[i] + b[i]", "b[i] + a[i]"), ADD_CDEF) != base
-    assert compiler.module_key(ADD_SRC, ADD_CDEF + " ") != base
+    base = module_key(ADD_SRC, ADD_CDEF)
+    assert module_key(ADD_SRC + "\n", ADD_CDEF) != base
+    assert module_key(ADD_SRC.replace("a[i] + b[i]", "b[i] + a[i]"), ADD_CDEF) != base
+    assert module_key(ADD_SRC, ADD_CDEF + " ") != base
 
 
 @pytest.mark.skipif(
@@ -289,9 +295,9 @@ def test_key_changes_when_source_or_cdef_change() -> None:
 )
 def test_key_changes_with_compiler(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SYMGRAD_CC", "cc")
-    with_cc = compiler.module_key(ADD_SRC, ADD_CDEF)
+    with_cc = module_key(ADD_SRC, ADD_CDEF)
     monkeypatch.setenv("SYMGRAD_CC", "gcc")
-    assert compiler.module_key(ADD_SRC, ADD_CDEF) != with_cc
+    assert module_key(ADD_SRC, ADD_CDEF) != with_cc
     assert "gcc" in compiler.compiler_identity()
 
 
@@ -304,7 +310,7 @@ def test_no_cache_mode_builds_privately_every_time(
     b = build_module(ADD_SRC, ADD_CDEF)
     assert delta(before)["compiles"] == 2 and delta(before)["cache_hits"] == 0
     assert a.path != b.path and cache_root not in a.path.parents
-    assert not cache_root.exists() or cache.info()["entries"] == 0
+    assert not cache_root.exists() or cli.info()["entries"] == 0
     x = np.arange(3.0)
     np.testing.assert_array_equal(call_add(b, x, x), 2 * x)
 
@@ -314,12 +320,12 @@ def test_info_and_clear_touch_only_cache_entries(cache_root: Path) -> None:
     build_module(ADD_SRC + "/* 2 */\n", ADD_CDEF)
     (cache_root / "notes.txt").write_text("mine")
     (cache_root / "keepme").mkdir()
-    info = cache.info()
+    info = cli.info()
     assert info["root"] == str(cache_root) and info["entries"] == 2 and info["bytes"] > 10_000
-    removed = cache.clear()
-    assert removed["builds"] == 2 and removed["other"] >= 2  # their locks, toolchain.json
+    removed = cli.clear()
+    assert removed["builds"] == 2 and removed["other"] >= 2  # their locks, toolchain facts
     assert removed["bytes"] == info["bytes"]
-    assert cache.info()["entries"] == 0
+    assert cli.info()["entries"] == 0
     assert (cache_root / "notes.txt").read_text() == "mine" and (cache_root / "keepme").is_dir()
     assert not [p for p in cache_root.iterdir() if len(p.name) == 2]
 
@@ -370,7 +376,7 @@ def test_syntax_error_raises_build_error_with_stderr(cache_root: Path) -> None:
     assert err.stderr.strip().splitlines()[0] in str(err)
     assert err.source_path is not None and err.source_path.read_text() == bad
     assert str(err.source_path) in str(err)
-    key = compiler.module_key(bad, ADD_CDEF)
+    key = module_key(bad, ADD_CDEF)
     assert not cache.entry_dir(key).exists()  # nothing published
     # ...and the cache still works afterwards.
     assert not build_module(ADD_SRC, ADD_CDEF).from_cache
@@ -384,8 +390,8 @@ def test_kernel_disagreeing_with_cdef_is_a_build_error() -> None:
 
 
 def test_kernels_compile_as_strict_c99() -> None:
-    for src, cdef in ((ADD_SRC, ADD_CDEF), (GEMM_SRC, GEMM_CDEF)):
-        mod = build_module(src, cdef, opt_flags=STRICT)
+    for src, cdef, needs in ((ADD_SRC, ADD_CDEF, None), (GEMM_SRC, GEMM_CDEF, BuildNeeds(blas=True))):
+        mod = build_module(src, cdef, opt_flags=STRICT, needs=needs)
         assert "-pedantic" in json.loads((mod.path / "meta.json").read_text())["commands"]["kernel"]
     x = np.linspace(0, 1, 9)
     np.testing.assert_array_equal(
@@ -423,18 +429,11 @@ def call_twice(mod: compiler.BuiltModule, x: float) -> float:
     return o[0]
 
 
-def test_text_units_come_from_the_markers() -> None:
-    o1 = compiler.SCALAR_UNIT_FLAGS
-    assert compiler.text_units(ADD_SRC) == ((),)
-    assert compiler.text_units(UNITS_SRC) == ((), o1)
-    assert compiler.text_units("#if !defined(SG_TU) || SG_TU == 3\n") == ((), o1, o1, o1)
-    # only whole lines count
-    assert compiler.text_units("x #if !defined(SG_TU) || SG_TU == 3\n") == ((),)
-    assert compiler.text_units("#if !defined(SG_TU) || SG_TU == 3x\n") == ((),)
+UNITS = ((), SCALAR_UNIT_FLAGS)   # as codegen declares a split text's units (CSource.units)
 
 
-def test_marked_text_builds_one_object_per_unit(cache_root: Path) -> None:
-    mod = build_module(UNITS_SRC, UNITS_CDEF, name_hint="twice")
+def test_units_build_one_object_each(cache_root: Path) -> None:
+    mod = build_module(UNITS_SRC, UNITS_CDEF, name_hint="twice", units=UNITS)
     assert call_twice(mod, 21.0) == 42.0
     commands = json.loads((mod.path / "meta.json").read_text())["commands"]
     assert sorted(commands) == ["kernel", "kernel1", "link", "wrapper"]
@@ -445,61 +444,72 @@ def test_marked_text_builds_one_object_per_unit(cache_root: Path) -> None:
     assert "kernel0.o" in commands["link"] and "kernel1.o" in commands["link"]
     assert not list(mod.path.glob("*.o"))
     # The part is not static, yet stays out of the module's dynamic symbol table.
-    so = ctypes.CDLL(str(next(mod.path.glob("*" + cache.extension_suffix()))))
+    so = ctypes.CDLL(str(next(mod.path.glob("*" + toolchain.extension_suffix()))))
     assert not hasattr(so, "sg_twice_part1") and not hasattr(so, "sg_twice")
 
 
-def test_units_argument_overrides_the_markers() -> None:
-    derived = compiler.module_key(UNITS_SRC, UNITS_CDEF)
-    assert compiler.module_key(UNITS_SRC, UNITS_CDEF, units=compiler.text_units(UNITS_SRC)) \
-        == derived
-    whole = compiler.module_key(UNITS_SRC, UNITS_CDEF, units=[()])
-    assert whole != derived   # the commands are part of the key
+def test_units_are_the_sources_data_not_the_texts_markers() -> None:
+    split = module_key(UNITS_SRC, UNITS_CDEF, units=UNITS)
+    whole = module_key(UNITS_SRC, UNITS_CDEF)          # the markers alone ask for nothing
+    assert whole != split   # the commands are part of the key
     # One unit, as before units existed: the key of an unmarked text does not change.
-    assert compiler.module_key(ADD_SRC, ADD_CDEF, units=[()]) == \
-        compiler.module_key(ADD_SRC, ADD_CDEF)
-    mod = build_module(UNITS_SRC, UNITS_CDEF, units=[()])
+    assert module_key(ADD_SRC, ADD_CDEF, units=[()]) == module_key(ADD_SRC, ADD_CDEF)
+    mod = build_module(UNITS_SRC, UNITS_CDEF)
     assert mod.key == whole and call_twice(mod, 1.5) == 3.0
     commands = json.loads((mod.path / "meta.json").read_text())["commands"]
     assert "kernel1" not in commands and commands["kernel"][-1] == "kernel.o"
     assert not any(a.startswith("-DSG_TU") for a in commands["kernel"])
     with pytest.raises(ValueError, match="at least one"):
-        compiler.module_key(UNITS_SRC, UNITS_CDEF, units=[])
+        module_key(UNITS_SRC, UNITS_CDEF, units=[])
 
 
 def test_error_in_one_unit_raises_build_error_naming_the_source() -> None:
     bad = UNITS_SRC.replace("*o = *a * 2.0;", "*o = *a * 2.0")
     with pytest.raises(BuildError) as info:
-        build_module(bad, UNITS_CDEF)
+        build_module(bad, UNITS_CDEF, units=UNITS)
     err = info.value
     assert err.command is not None and "-DSG_TU=1" in err.command
     assert "error" in err.stderr and "kernel.c" in err.stderr
     assert err.source_path is not None and err.source_path.name == "kernel.c"
     assert err.source_path.read_text() == bad and str(err.source_path) in str(err)
-    assert not cache.entry_dir(compiler.module_key(bad, UNITS_CDEF)).exists()
+    assert not cache.entry_dir(module_key(bad, UNITS_CDEF, units=UNITS)).exists()
 
 
 def test_toolchain_facts_are_probed_once_and_kept_in_the_private_cache(
         cache_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     cache_root.mkdir(mode=0o700, parents=True, exist_ok=True)
     os.chmod(cache_root, 0o700)
-    argv = tuple(compiler.find_compiler())
-    monkeypatch.setattr(compiler, "_identities", {})
-    ident = compiler.compiler_identity(list(argv))
-    facts = json.loads((cache_root / "toolchain.json").read_text())
+    argv = tuple(toolchain.find_compiler())
+    monkeypatch.setattr(toolchain, "_identities", {})
+    ident = toolchain.compiler_identity(list(argv))
+    facts_file = cache_root / "data" / "toolchain" / toolchain.FACTS_FILE
+    facts = json.loads(facts_file.read_text())
     assert [f["identity"] for f in facts.values()] == [ident]
-    assert stat.S_IMODE((cache_root / "toolchain.json").stat().st_mode) == 0o600
+    assert stat.S_IMODE(facts_file.stat().st_mode) == 0o600
 
     # A fresh process (no in-memory entry) needs no subprocess: the file answers.
     def no_subprocess(*a, **k):
         raise AssertionError("probed the compiler again")
-    monkeypatch.setattr(compiler, "_identities", {})
-    monkeypatch.setattr(compiler.subprocess, "run", no_subprocess)
-    assert compiler.compiler_identity(list(argv)) == ident
+    monkeypatch.setattr(toolchain, "_identities", {})
+    monkeypatch.setattr(toolchain.subprocess, "run", no_subprocess)
+    assert toolchain.compiler_identity(list(argv)) == ident
 
     # A cache dir others may write to is not trusted: probe again.
     os.chmod(cache_root, 0o777)
-    monkeypatch.setattr(compiler, "_identities", {})
+    monkeypatch.setattr(toolchain, "_identities", {})
     with pytest.raises(AssertionError, match="probed the compiler again"):
-        compiler.compiler_identity(list(argv))
+        toolchain.compiler_identity(list(argv))
     os.chmod(cache_root, 0o700)
+
+
+def test_probing_the_toolchain_does_not_create_the_cache(
+        cache_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert not cache_root.exists()
+    monkeypatch.setattr(toolchain, "_identities", {})
+    toolchain.has_vector_math.cache_clear()
+    try:
+        toolchain.compiler_identity()
+        toolchain.has_vector_math()
+    finally:
+        toolchain.has_vector_math.cache_clear()
+    assert not cache_root.exists()

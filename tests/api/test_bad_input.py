@@ -228,7 +228,7 @@ def _retrace(fn, *calls):
     cf = sg.compile(fn)
     for args in calls:
         out = cf(*args)
-    return out, len(cf._specs)
+    return out, len(cf.specializations)
 
 
 def _into_fresh_out():
@@ -660,12 +660,12 @@ def test_user_exception_propagates_unchanged_and_the_function_stays_usable():
         assert info.value is raised[-1] and str(info.value) == "four rows"
         if sys.version_info >= (3, 11):
             assert info.value.__notes__ == ["symgrad: raised while tracing body(x=float64[4, 6])"]
-        assert len(f._specs) == 1 and len(f._fast) == 1    # only the (3, 6) signature
+        assert len(f.specializations) == 1 and len(f._fast) == 1    # only the (3, 6) signature
     np.testing.assert_array_equal(f(X[:3]), X[:3] * 2)       # the fast path still serves
     np.testing.assert_array_equal(f(X[:2]), X[:2] * 2)       # and new signatures still trace
-    assert len(f._specs) == 2
-    from symgrad import state
-    assert state.current_trace() is None and state.is_grad_enabled()
+    assert len(f.specializations) == 2
+    from symgrad.frontend import sources
+    assert sources.current() is None and sg.is_grad_enabled()
 
 
 def test_value_and_grad_of_a_raising_function_stays_usable():
@@ -677,12 +677,12 @@ def test_value_and_grad_of_a_raising_function_stays_usable():
     vg = sg.value_and_grad(sg.compile(loss, static_argnums=1))
     with pytest.raises(Boom, match="no loss today"):
         vg(X, True)
-    assert not vg._specs
+    assert not vg.specializations
     v, g = vg(X, False)
     assert v == (X * X).sum() and np.array_equal(g, 2 * X)
     with pytest.raises(Boom, match="no loss today"):
         vg(X, True)
-    assert len(vg._specs) == 1
+    assert len(vg.specializations) == 1
 
 
 # ------------------------------------------------------------------ the table for the notes

@@ -31,12 +31,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from symgrad import cache, codegen, compiler
-from symgrad.compiler import build_module, stats
+from build_helpers import build_module, source
 
-REPO = Path(__file__).resolve().parents[1]
+from symgrad.build import cache, cli, compiler, toolchain, trust
+from symgrad.build.cache import stats
+from symgrad.build.files import atomic_write
+from symgrad.codegen import templates
+
+REPO = Path(__file__).resolve().parents[2]
 OTHER_UID = 65534 if os.geteuid() != 65534 else 65533   # someone else (nobody)
-SUFFIX = cache.extension_suffix()
+SUFFIX = toolchain.extension_suffix()
 
 ADD_SRC = textwrap.dedent("""\
     int sg_op(const double *a, const double *b, double *out, long n)
@@ -181,34 +185,45 @@ def test_everything_the_cache_creates_is_private(
     import symgrad as sg
     nested = cache_root / "not" / "yet"   # a root that does not exist, below missing dirs
     monkeypatch.setenv("SYMGRAD_CACHE_DIR", str(nested))
-    monkeypatch.setattr(compiler, "_identities", {})   # so toolchain.json is written
-    compiler.has_vector_math.cache_clear()
-    codegen.environment.cache_clear()   # its bytecode cache binds to the root of its first use
+
+    def fresh_toolchain_and_templates():
+        # so that the toolchain facts and the template bytecode are written (the first
+        # compile creates the root; probing the toolchain does not, so the facts and the
+        # bytecode go in at the second, as in a second process)
+        monkeypatch.setattr(toolchain, "_identities", {})
+        toolchain.has_vector_math.cache_clear()
+        templates.environment.cache_clear()   # its bytecode cache binds to its first root
     old_umask = os.umask(0)   # the modes must not depend on the umask
     try:
-        @sg.compile
-        def f(x, y):
-            return x * y + 1.0
-        np.testing.assert_array_equal(f(A, B), A * B + 1.0)
+        for k in (1.0, 2.0):
+            fresh_toolchain_and_templates()
+
+            @sg.compile
+            def f(x, y):
+                return x * y + k
+            np.testing.assert_array_equal(f(A, B), A * B + k)
     finally:
         os.umask(old_umask)
-        codegen.environment.cache_clear()
-        compiler.has_vector_math.cache_clear()
+        templates.environment.cache_clear()
+        toolchain.has_vector_math.cache_clear()
     modes = {}
     for folder, dirs, files in os.walk(nested):
         for name in dirs + files:
             path = Path(folder, name)
             modes[path.relative_to(nested).as_posix()] = stat.S_IMODE(path.lstat().st_mode)
     modes["."] = stat.S_IMODE(nested.stat().st_mode)
-    (entry,) = [p for p in modes if p.count("/") == 1 and not p.endswith(".lock")
-                and not p.startswith("templates")]
-    so = next(p for p in modes if p.endswith(SUFFIX))
-    expected_files = {"CACHEDIR.TAG", "toolchain.json", f"{entry}.lock", f"{entry}/kernel.c",
-                      f"{entry}/decls.h", f"{entry}/wrapper.c", f"{entry}/meta.json"}
+    entries = [p for p in modes if p.count("/") == 1 and not p.endswith(".lock")
+               and not p.startswith("data")]
+    assert len(entries) == 2
+    so = [p for p in modes if p.endswith(SUFFIX)]
+    expected_files = {"CACHEDIR.TAG", "data/toolchain/facts.json"}
+    for entry in entries:
+        expected_files |= {f"{entry}.lock", f"{entry}/kernel.c", f"{entry}/decls.h",
+                           f"{entry}/wrapper.c", f"{entry}/meta.json"}
     assert expected_files <= set(modes)
-    assert any(p.startswith("templates/__jinja2_") for p in modes)
+    assert any(p.startswith("data/templates/__jinja2_") for p in modes)
     for path, mode in modes.items():
-        want = 0o700 if path == so or (nested / path).is_dir() else 0o600
+        want = 0o700 if path in so or (nested / path).is_dir() else 0o600
         assert mode == want, f"{path} has mode {mode:04o}, expected {want:04o}"
 
 
@@ -233,7 +248,7 @@ def test_group_writable_root_is_not_used_one_warning(
     (msg,) = runtime_warnings(caught)
     assert str(cache_root) in msg and "writable by group" in msg and "0770" in msg
     assert f"chmod go-w {cache_root}" in msg and str(mod.path.parents[1]) in msg
-    assert not cache.info()["trusted"] and "writable by group" in cache.info()["problem"]
+    assert not cli.info()["trusted"] and "writable by group" in cli.info()["problem"]
 
 
 def test_root_owned_by_another_user_is_not_used(
@@ -255,7 +270,7 @@ def test_parent_writable_by_others_is_refused_unless_sticky(tmp_path: Path) -> N
         parent = tmp_path / f"parent{mode:o}"
         parent.mkdir()
         os.chmod(parent, mode)
-        problem = cache.root_problem(parent / "cache", create=True)
+        problem = trust.root_problem(parent / "cache", create=True)
         assert (problem is None) == trusted, (oct(mode), problem)
         if not trusted:
             assert str(parent) in problem and "not sticky" in problem
@@ -273,9 +288,9 @@ def test_root_that_is_a_file_or_a_link(
     target.mkdir(mode=0o700)
     link = tmp_path / "link"
     link.symlink_to(target, target_is_directory=True)
-    assert cache.root_problem(link, create=True) is None
+    assert trust.root_problem(link, create=True) is None
     make_foreign(target)
-    assert f"uid {OTHER_UID}" in cache.root_problem(link, create=True)
+    assert f"uid {OTHER_UID}" in trust.root_problem(link, create=True)
 
 
 @pytest.mark.parametrize("target, how", [
@@ -290,7 +305,7 @@ def test_entry_or_file_others_could_write_is_refused_and_rebuilt(
         make_foreign(path)
     else:
         os.chmod(path, stat.S_IMODE(path.stat().st_mode) | 0o022)
-    assert cache.check_entry(entry, seed.key, so_file(entry).name).refused
+    assert trust.check_entry(entry, seed.key, so_file(entry).name).refused
     before = dict(stats)
     with pytest.warns(RuntimeWarning, match="refusing to load") as caught:
         mod = build_module(ADD_SRC, CDEF)
@@ -299,7 +314,7 @@ def test_entry_or_file_others_could_write_is_refused_and_rebuilt(
     np.testing.assert_array_equal(run_op(mod), A + B)
     assert mod.path == entry   # replaced in place: the root is fine
     st = entry.lstat()
-    assert st.st_uid == os.geteuid() and cache.check_entry(entry, seed.key, so_file(entry).name)\
+    assert st.st_uid == os.geteuid() and trust.check_entry(entry, seed.key, so_file(entry).name)\
         .usable
 
 
@@ -321,7 +336,7 @@ def test_open_shard_is_not_loaded_nor_built_in(
 
 def test_manifest_records_size_and_sha256_of_every_file(seed: compiler.BuiltModule) -> None:
     meta = json.loads((seed.path / "meta.json").read_text())
-    assert meta["key"] == seed.key == seed.path.name and meta["schema"] == cache.SCHEMA
+    assert meta["key"] == seed.key == seed.path.name and meta["schema"] == trust.SCHEMA
     on_disk = {p.name for p in seed.path.iterdir()} - {"meta.json"}
     assert set(meta["files"]) == on_disk and so_file(seed.path).name in on_disk
     for name, record in meta["files"].items():
@@ -333,14 +348,14 @@ def test_loadable_so_with_the_wrong_code_is_caught_by_the_hash(
         seed: compiler.BuiltModule, cache_root: Path, tmp_path: Path) -> None:
     entry = install(seed, cache_root)
     # A real, loadable module with the same name and entry point that subtracts instead.
-    plan = compiler._plan(ADD_SRC, CDEF, None)
+    plan = compiler.plan(source(ADD_SRC, CDEF))
     impostor_dir = tmp_path / "impostor"
     impostor_dir.mkdir()
-    compiler._run_build(dataclasses.replace(plan, c_source=SUB_SRC), impostor_dir)
-    impostor = compiler._load(plan, impostor_dir, from_cache=True)
+    compiler.run_build(dataclasses.replace(plan, source=source(SUB_SRC, CDEF)), impostor_dir)
+    impostor = compiler.load(plan, impostor_dir)
     np.testing.assert_array_equal(run_op(impostor), A - B)   # control: it would load and run
     replace_bytes(so_file(entry), so_file(impostor_dir).read_bytes())
-    check = cache.check_entry(entry, plan.key, plan.so_name)
+    check = trust.check_entry(entry, plan.key, plan.so_name)
     assert not check.usable and not check.refused and "sha256" in check.problem
     before = dict(stats)
     mod = build_module(ADD_SRC, CDEF)
@@ -430,7 +445,7 @@ def test_corrupted_entry_is_detected_and_rebuilt(
     entry = install(seed, cache_root)
     CORRUPTIONS[kind](entry)
     if entry.is_dir() and not entry.is_symlink():
-        check = cache.check_entry(entry, seed.key, so_file(seed.path).name)
+        check = trust.check_entry(entry, seed.key, so_file(seed.path).name)
         assert not check.usable and check.problem and not check.refused
     before = dict(stats)
     with warnings.catch_warnings(record=True) as caught:
@@ -440,7 +455,7 @@ def test_corrupted_entry_is_detected_and_rebuilt(
     assert delta(before)["compiles"] == 1 and not mod.from_cache
     assert mod.path == entry and not entry.is_symlink()
     np.testing.assert_array_equal(run_op(mod), A + B)
-    assert cache.check_entry(entry, seed.key, so_file(entry).name).usable
+    assert trust.check_entry(entry, seed.key, so_file(entry).name).usable
     assert not [p.name for p in entry.parent.iterdir() if p.name.startswith(".tmp-")]
 
 
@@ -459,42 +474,47 @@ def test_intact_copy_loads_without_compiling(seed: compiler.BuiltModule, cache_r
 def test_atomic_write_that_fails_leaves_the_old_file_and_no_debris(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "toolchain.json"
-    cache.atomic_write(target, '{"old": 1}')
+    atomic_write(target, '{"old": 1}')
     assert stat.S_IMODE(target.stat().st_mode) == 0o600
     fail_under(tmp_path, errno.ENOSPC, monkeypatch, "write")
     with pytest.raises(OSError, match="No space left"):
-        cache.atomic_write(target, "x" * 100_000)
+        atomic_write(target, "x" * 100_000)
     assert target.read_text() == '{"old": 1}'
     assert [p.name for p in tmp_path.iterdir()] == ["toolchain.json"]
 
 
 def test_toolchain_facts_survive_a_full_disk(
         cache_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    argv = tuple(compiler.find_compiler())
-    monkeypatch.setattr(compiler, "_identities", {})
-    compiler.compiler_identity(list(argv))
-    before = (cache_root / "toolchain.json").read_text()
+    argv = tuple(toolchain.find_compiler())
+    cache_root.mkdir(mode=0o700, parents=True, exist_ok=True)   # facts go only into a root
+    monkeypatch.setattr(toolchain, "_identities", {})
+    toolchain.compiler_identity(list(argv))
+    facts = cache_root / "data" / "toolchain" / toolchain.FACTS_FILE
+    before = facts.read_text()
     fail_under(cache_root, errno.ENOSPC, monkeypatch, "write")
-    compiler._remember_toolchain_fact(argv, "libmvec", "/nowhere")   # must not raise
-    assert (cache_root / "toolchain.json").read_text() == before
-    assert not [p for p in cache_root.iterdir() if p.name.startswith(".tmp-")]
+    toolchain.remember(argv, "libmvec", "/nowhere")   # must not raise
+    assert facts.read_text() == before
+    assert not [p for p in facts.parent.iterdir() if p.name.startswith(".tmp-")]
 
 
-def test_entry_appears_only_when_complete(
-        cache_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_entry_appears_only_when_complete(cache_root: Path) -> None:
     seen = []
-    real_run_build = compiler._run_build
+    p = compiler.plan(source(ADD_SRC, CDEF))
+    entry = cache.entry_dir(p.key)
 
-    def watching(plan, build_dir):
-        real_run_build(plan, build_dir)
-        entry = cache.entry_dir(plan.key)
-        # Finished and sealed, yet invisible under the entry's name until the rename.
+    def build(build_dir):
+        facts = compiler.run_build(p, build_dir)
+        # Finished, yet invisible under the entry's name until the rename.
         seen.append((build_dir.parent == entry.parent, build_dir.name.startswith(".tmp-"),
-                     os.path.lexists(entry), (build_dir / "meta.json").is_file()))
-    monkeypatch.setattr(compiler, "_run_build", watching)
-    mod = build_module(ADD_SRC, CDEF)
-    assert seen == [(True, True, False, True)]
-    assert cache.check_entry(mod.path, mod.key, so_file(mod.path).name).usable
+                     os.path.lexists(entry)))
+        return facts
+
+    def load(directory):
+        seen.append((directory == entry, (directory / "meta.json").is_file()))  # sealed
+        return compiler.load(p, directory)
+    mod, how = cache.get_or_build(p.key, build, load, loaded_file=p.so_name)
+    assert how == "built" and seen == [(True, True, False), (True, True)]
+    assert trust.check_entry(mod.path, mod.key, so_file(mod.path).name).usable
 
 
 # ------------------------------------------------------------- 6. one build for many builders
@@ -505,7 +525,7 @@ import json, sys, time
 from pathlib import Path
 import numpy as np
 import symgrad as sg
-from symgrad import compiler
+from symgrad.build import cache
 Path(sys.argv[2]).touch()              # ready
 while not Path(sys.argv[1]).exists():   # start together
     time.sleep(0.002)
@@ -513,7 +533,7 @@ while not Path(sys.argv[1]).exists():   # start together
 def f(x, y):
     return sg.sin(x) * y + x
 x, y = np.linspace(-1.0, 1.0, 7), np.arange(7.0)
-print(json.dumps({"stats": compiler.stats, "out": np.asarray(f(x, y)).tolist()}))
+print(json.dumps({"stats": cache.stats, "out": np.asarray(f(x, y)).tolist()}))
 """
 
 
@@ -543,7 +563,7 @@ def test_eight_processes_build_once(tmp_path: Path, cache_root: Path) -> None:
         np.testing.assert_allclose(r["out"], np.sin(x) * y + x, rtol=1e-14, atol=1e-15)
     assert sum(r["stats"]["compiles"] for r in results) == 1
     assert sum(r["stats"]["disk_hits"] for r in results) == 7
-    assert cache.info()["entries"] == 1
+    assert cli.info()["entries"] == 1
     assert not list(cache_root.glob("*/.tmp-*"))
 
 
@@ -624,7 +644,7 @@ def test_full_disk_falls_back_with_one_warning(
     (msg,) = runtime_warnings(caught)
     assert str(cache_root) in msg and "No space left on device" in msg
     assert cache_root not in mod.path.parents
-    assert not list(cache_root.glob("*/.tmp-*")) and cache.info()["entries"] == 0
+    assert not list(cache_root.glob("*/.tmp-*")) and cli.info()["entries"] == 0
     assert cache.active_root() == mod.path.parents[1]   # the process stays off the full disk
 
 
@@ -638,11 +658,11 @@ def test_compiler_running_out_of_space_falls_back(
             echo "kernel.c: fatal error: error writing to kernel.o: No space left on device" >&2
             exit 1;;
         esac
-        exec {compiler.find_compiler()[0]} "$@"
+        exec {toolchain.find_compiler()[0]} "$@"
         """))
     cc.chmod(0o755)
     monkeypatch.setenv("SYMGRAD_CC", str(cc))
-    monkeypatch.setattr(compiler, "_identities", {})
+    monkeypatch.setattr(toolchain, "_identities", {})
     with pytest.warns(RuntimeWarning, match="ran out of space"):
         mod = build_module(ADD_SRC, CDEF)
     np.testing.assert_array_equal(run_op(mod), A + B)
@@ -714,7 +734,7 @@ def test_cli_main_bad_usage(args: list[str], capsys: pytest.CaptureFixture[str])
 
 
 def test_corrupt_template_bytecode_is_ignored(tmp_path, monkeypatch):
-    """A truncated Jinja2 bytecode file in <cache>/templates must not break compiling."""
+    """A truncated Jinja2 bytecode file in <cache>/data/templates must not break compiling."""
     import subprocess
     import sys
     import textwrap
@@ -726,7 +746,7 @@ def test_corrupt_template_bytecode_is_ignored(tmp_path, monkeypatch):
     """)
     first = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert first.returncode == 0, first.stderr
-    files = list((tmp_path / "cache" / "templates").glob("__jinja2_*"))
+    files = list((tmp_path / "cache" / "data" / "templates").glob("__jinja2_*"))
     assert files, "the first process should have written template bytecode"
     for f in files:
         f.write_bytes(f.read_bytes()[:20])

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 import symgrad as sg
-from symgrad.interpret import interpret
+from symgrad.ir import interpret
 
 F64, F32 = np.float64, np.float32
 _R = np.random.default_rng(20240611)   # all table inputs are drawn once, at import
@@ -946,7 +946,8 @@ def assert_c_matches_interpreter(cf, args, ulps=8):
     the graph as traced (so a pass that changed a value would show too)."""
     spec, leaves = cf.specialize(*args)
     got = spec.run(leaves)
-    for which, graph in (("optimized", spec.graph), ("traced", spec.traced.graph)):
+    graphs = (("optimized", spec.compiled.graph), ("traced", spec.compiled.traced.graph))
+    for which, graph in graphs:
         want = interpret(graph, leaves)
         assert len(got) == len(want)
         for i, (a, e) in enumerate(zip(got, want)):

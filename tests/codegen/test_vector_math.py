@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 import symgrad as sg
-from symgrad import compiler, runtime
+from symgrad.build import toolchain
 
-pytestmark = pytest.mark.skipif(not compiler.has_vector_math(),
+pytestmark = pytest.mark.skipif(not toolchain.has_vector_math(),
                                 reason="no libmvec in this C toolchain (not glibc)")
 
 RANGES = {  # function: (low, high) for float64; float32 uses the same clipped to its range
@@ -49,7 +49,8 @@ def test_vector_variant_within_4_ulp_of_scalar_libm(name, dtype, monkeypatch):
     vec = sg.compile(lambda x: fn(x))
     out_vec = vec(x)
     assert "omp declare simd" in vec.c_source
-    monkeypatch.setattr(runtime, "has_vector_math", lambda: False)
+    monkeypatch.setenv("SYMGRAD_VECTOR_MATH", "0")
+    toolchain.has_vector_math.cache_clear()
     scalar = sg.compile(lambda x: fn(x))
     out_scalar = scalar(x)
     assert "omp declare simd" not in scalar.c_source
@@ -64,7 +65,8 @@ def test_pow_and_a_fused_loop_within_4_ulp(monkeypatch):
     x, y = rng.uniform(0.01, 50, 100_000), rng.uniform(-8, 8, 100_000)
     f = lambda a, b: a ** b + sg.sin(a) * sg.exp(-a * 0.1)  # noqa: E731
     vec = sg.compile(f)(x, y)
-    monkeypatch.setattr(runtime, "has_vector_math", lambda: False)
+    monkeypatch.setenv("SYMGRAD_VECTOR_MATH", "0")
+    toolchain.has_vector_math.cache_clear()
     scalar = sg.compile(f)(x, y)
     # a sum of terms within 4 ulp each: compare relative to the terms' scale
     np.testing.assert_allclose(vec, scalar, rtol=1e-14, atol=1e-15)
@@ -75,6 +77,15 @@ def test_plain_arithmetic_is_bit_identical_with_vector_math(monkeypatch):
     x, y = rng.standard_normal(10_001), rng.standard_normal(10_001)
     f = lambda a, b: (a * b + a / (b + 3.0) - b * b) * 0.5  # noqa: E731
     vec = sg.compile(f)(x, y)
-    monkeypatch.setattr(runtime, "has_vector_math", lambda: False)
+    monkeypatch.setenv("SYMGRAD_VECTOR_MATH", "0")
+    toolchain.has_vector_math.cache_clear()
     np.testing.assert_array_equal(vec, sg.compile(f)(x, y))
     np.testing.assert_array_equal(vec, f(x, y))   # and IEEE-equal to NumPy
+
+
+@pytest.fixture(autouse=True)
+def _fresh_probe():
+    """``SYMGRAD_VECTOR_MATH`` is read when the toolchain is probed (once per process)."""
+    toolchain.has_vector_math.cache_clear()
+    yield
+    toolchain.has_vector_math.cache_clear()

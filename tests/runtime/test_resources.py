@@ -93,21 +93,21 @@ def test_workspace_is_allocated_once_per_specialization_and_thread():
     a, b, c = (rng.standard_normal((32, 32)) for _ in range(3))
     expected = np.tanh(np.tanh(a @ b) @ c).sum()
     assert np.isclose(chain(a, b, c), expected, rtol=1e-12)
-    spec = chain._last_spec
-    assert spec._workspace_bytes > 1, "this program should need a workspace"
-    first = spec._local.array
+    spec = chain.last_specialization
+    assert spec.workspace_bytes > 1, "this program should need a workspace"
+    first = spec.workspace
     for _ in range(100):
         chain(a, b, c)
-    assert spec._local.array is first
+    assert spec.workspace is first
 
     seen = {}
 
     def other_thread():
         chain(a, b, c)
-        seen["array"] = spec._local.array
+        seen["array"] = spec.workspace
         for _ in range(10):
             chain(a, b, c)
-        seen["same"] = spec._local.array is seen["array"]
+        seen["same"] = spec.workspace is seen["array"]
 
     t = threading.Thread(target=other_thread)
     t.start()

@@ -16,14 +16,20 @@ import pytest
 import symgrad as sg
 import symgrad.nn.functional as F
 from symgrad import dtypes
-from symgrad.interpret import interpret
-from symgrad.ir import Graph, Node, format_graph
+from symgrad.ir import Graph, Node, VerificationError, format_graph, interpret, verify
 from symgrad.ops import get
-from symgrad.passes import FAST_MATH_PIPELINE, PIPELINE, run_pipeline
-from symgrad.passes.fast_math import fast_math
+from symgrad.passes import FAST_MATH_PIPELINE, PIPELINE
+from symgrad.passes.fast_math import apply_fast_math as fast_math
 from symgrad.passes.fold_constants import fold_constants
-from symgrad.passes.simplify import simplify
-from symgrad.verify import VerificationError, verify
+from symgrad.passes.identities import apply_identities
+from symgrad.pipeline import optimize
+
+
+def run_pipeline(graph, passes=PIPELINE):
+    return optimize(graph, passes)[0]
+
+
+simplify = apply_identities
 
 CORPUS = {
     "seed": (lambda x: (3 * (x + 2) ** 2).mean(), [(2, 2)]),
@@ -55,10 +61,7 @@ def _graph(name, grad: bool):
 
 
 def _trace(cf, *args):
-    from symgrad.trace import leaf_spec, trace
-    _, _, leaves, names, rebuild = cf._split(tuple(args), {})
-    return trace(cf.fn, [leaf_spec(v, n) for v, n in zip(leaves, names)], rebuild,
-                 cf.name).graph
+    return cf.trace(*args).graph
 
 
 def _check_values(before, after, args, exact: bool):
@@ -98,9 +101,8 @@ def test_pass_preserves_values_and_types(name, grad, pass_):
                          ids=["PIPELINE", "FAST_MATH_PIPELINE"])
 def test_pipeline_preserves_values_and_types(name, grad, pipeline):
     graph, args = _graph(name, grad)
-    stages = []
-    after = run_pipeline(graph, pipeline, on_change=lambda n, b, a: stages.append(a))
-    for g in stages:
+    after, stages = optimize(graph, pipeline)
+    for _, g in stages:
         verify(g)
     verify(after)
     _check_values(graph, after, args, exact=pipeline is PIPELINE)
@@ -124,13 +126,13 @@ def test_the_broadcasts_corpus_entry_exercises_the_new_rules():
 
 def test_identities_are_removed_and_counted():
     graph, _ = _graph("identities", grad=False)
-    changed = []
-    after = run_pipeline(graph, on_change=lambda n, b, a: changed.append(n))
+    after, stages = optimize(graph, PIPELINE)
+    changed = [title.split()[1] for title, _ in stages]     # "after <pass> (a -> b nodes)"
     text = format_graph(after)
     assert text.count(" neg ") == 1           # -(-x) * -1 is one negation
     for op in (" permute ", "shape_to=(6,)", "shape_to=(2,3)", " div ", " pow "):
         assert op not in text, text
-    assert "simplify" in changed and len(after.nodes()) < len(graph.nodes())
+    assert "apply_identities" in changed and len(after.nodes()) < len(graph.nodes())
 
 
 def test_constant_folding_folds_broadcast_scalars():
@@ -505,7 +507,7 @@ def test_golden_where_constant_condition():
 
 def test_every_rule_has_a_golden_test_and_a_docstring():
     goldens = [name for name in globals() if name.startswith("test_golden_")]
-    for module in ("symgrad.passes.simplify", "symgrad.passes.fast_math"):
+    for module in ("symgrad.passes.identities", "symgrad.passes.fast_math"):
         module = importlib.import_module(module)
         for rule in module.RULES:
             assert any(rule.__name__ in name for name in goldens), rule.__name__
@@ -724,7 +726,7 @@ def test_fast_math_flag_is_kept_through_decorators_and_transforms():
     assert sg.grad(f).fast_math and sg.value_and_grad(f).fast_math
     assert not sg.grad(f.fn).fast_math
     rep = sg.inspect(sg.grad(f), np.ones(3), print_=False)
-    assert any(title.startswith("after fast_math (") for title, _ in rep.passes), rep.passes
+    assert any(title.startswith("after apply_fast_math (") for title, _ in rep.passes), rep.passes
 
 
 # ----------------------------------------------------------------------------- inspect
@@ -733,10 +735,10 @@ def test_inspect_names_the_pass_and_its_node_counts():
     # x * 1.0 and the double transpose go: x, 1.0, mul, permute, permute, sum, reshape (7)
     # become x, sum, reshape (3); fold_constants finds nothing, so it has no stage
     rep = sg.inspect(lambda x: (x * 1.0).T.T.sum(), np.ones((2, 3)), print_=False)
-    assert [title for title, _ in rep.passes] == ["after simplify (7 -> 3 nodes)"]
+    assert [title for title, _ in rep.passes] == ["after apply_identities (7 -> 3 nodes)"]
     assert rep.passes[0][1] == """\
 { lambda x:f64[2,3] .
     a:f64[1,1] = sum [axes=(0,1)] x
     b:f64[] = reshape [shape_to=()] a
   in (b) }"""
-    assert "===== after simplify (7 -> 3 nodes) =====\n{ lambda x:f64[2,3] ." in str(rep)
+    assert "===== after apply_identities (7 -> 3 nodes) =====\n{ lambda x:f64[2,3] ." in str(rep)
