@@ -21,6 +21,7 @@ from . import config
 from .build import cache, compiler, toolchain
 from .codegen import CSource
 from .codegen.module import generate
+from .gcpause import pausing
 from .ir import Graph, format_graph, verify
 from .lower import lower
 from .lower.loopir import Program
@@ -85,6 +86,7 @@ def compile_traced(traced: Traced, name: str, *, passes: list | None = None,
     return Compiled(name, traced, graph, stages, program, source, module, times)
 
 
+@pausing   # the passes rebuild ~10^5 nodes of a large graph (see gcpause)
 def optimize(graph: Graph, passes: list) -> tuple[Graph, list]:
     """Run ``passes`` in order; returns the graph and, for each pass that changed it, (title
     with node counts, graph). Under ``SYMGRAD_CHECK=1`` the verifier checks the traced graph

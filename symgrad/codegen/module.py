@@ -11,6 +11,8 @@ or load anything.
 
 from __future__ import annotations
 
+import math
+
 from ..gcpause import pausing
 from ..lower.loopir import (IndexKernel, LoopKernel, MatmulKernel, Program, Scalar, ScalarStmt,
                             views_of)
@@ -19,7 +21,8 @@ from . import kernels as kernel_c
 from .csource import BuildNeeds, CSource
 from .exprs import c_statement
 from .loops import LoopEmitter, operand
-from .split import SCALAR_UNIT_FLAGS, Item, assign_units, split, unused_params
+from . import split as units
+from .split import Item
 from .templates import environment
 from .text import c_identifier, comment_text, where
 
@@ -44,10 +47,10 @@ def generate(program: Program, name: str, title: str = "", vector_math: bool = F
                        for k in program.kernels)
     loops = LoopEmitter(env, vector_math, parallel)
     items, blas, errors = _items(env, program, loops)
-    parts, spill_bytes = split(items, program.workspace_bytes)
+    parts, spill_bytes = units.split_into_parts(items, program.workspace_bytes)
     for part in parts:
         part.voids = [" ".join(f"(void){a};" for a in args)] if len(parts) > 1 \
-            else unused_params(args, part)
+            else units.unused_params(args, part)
     if len(parts) > 1:
         # A split program drops `restrict`: with it, gcc 12 -O3 vectorized a part of a grouped
         # Hessian-vector-product test wrongly (two elements of one output differed from -O0;
@@ -57,18 +60,18 @@ def generate(program: Program, name: str, title: str = "", vector_math: bool = F
         params = [p.replace("*restrict ", "*") for p in params]
         for part in parts:
             part.temps = [t.replace("*restrict ", "*") for t in part.temps]
-    units = assign_units(parts, entry)
+    unit_flags = units.assign_units(parts, entry)
     vector = _vector_functions(loops.calls) if vector_math and loops.simd else []
     workspace = program.workspace_bytes + spill_bytes
     text = env.get_template("module.c.j2").render(
         title=comment_text(title or entry), version=__version__, workspace_bytes=workspace,
         uses_blas=blas, simd_decls=[decl for _, decl in vector], entry=entry, params=params,
-        args=", ".join(args), parts=parts, n_units=len(units),
-        unit_flags=" ".join(SCALAR_UNIT_FLAGS), extern=[p.name for p in parts if p.unit])
+        args=", ".join(args), parts=parts, n_units=len(unit_flags),
+        unit_flags=" ".join(units.COLD_UNIT_FLAGS), extern=[p.name for p in parts if p.unit])
     needs = BuildNeeds(openmp=any("nthreads" in p.params for p in parts),
                        vector_math=tuple(fn for fn, _ in vector), blas=blas)
-    return CSource(text, entry, f"int {entry}({', '.join(decls)});", workspace, units, needs,
-                   tuple(errors))
+    return CSource(text, entry, f"int {entry}({', '.join(decls)});", workspace, unit_flags,
+                   needs, tuple(errors))
 
 
 def _signature(program: Program) -> tuple[list, list, list]:
@@ -98,8 +101,7 @@ def _items(env, program: Program, loops: LoopEmitter) -> tuple[list, bool, list]
         names = {b.name for b in buffers if b.role != "temp"}
         if type(k) is ScalarStmt:
             items.append(Item(_scalar(k, last_loc), [Scalar(k.name, k.expr.dtype)],
-                              {a.name for a in k.args if type(a) is Scalar}, temps, names, 1,
-                              True))
+                              {a.name for a in k.args if type(a) is Scalar}, temps, names, 1))
             continue
         last_loc[0], uses, threaded = None, set(), False
         if isinstance(k, LoopKernel):
@@ -107,16 +109,20 @@ def _items(env, program: Program, loops: LoopEmitter) -> tuple[list, bool, list]
             scalars = [a for s in k.body for a in s.args if isinstance(a, Scalar)]
             scalars += [s.value for s in k.stores if isinstance(s.value, Scalar)]
             uses = {a.name for a in scalars}
+            elements = math.prod(k.shape)
         elif isinstance(k, MatmulKernel):
             text, used_blas = kernel_c.matmul(env, i, k)
             blas |= used_blas
+            elements = math.prod(k.out.shape) * k.a.shape[-1]
         else:
             text = kernel_c.index_kernel(env, i, k)
             errors.append((i + 1, _index_error(k)))
+            elements = math.prod(k.out.shape)
         if threaded:
             names.add("nthreads")
         if text:
-            items.append(Item(text.rstrip("\n"), [], uses, temps, names, 8 + len(text) // 400))
+            items.append(Item(text.rstrip("\n"), [], uses, temps, names, 8 + len(text) // 400,
+                              hot=elements > units.HOT_ELEMENTS))
     return items, blas, errors
 
 

@@ -8,8 +8,10 @@ gcc's time on one huge straight-line function grows much faster than linearly (m
 scalar statements of an unrolled RK4 adjoint, 10 s at -O1 in one function), so a body above
 ``PART_WEIGHT`` is split into parts called in order; a scalar local defined in one part and read
 in a later one is stored to (and reloaded from) a spill slot in the workspace, under the same
-name. The parts that hold only function-scope scalar statements go into extra translation units,
-which the build compiles in parallel and with ``SCALAR_UNIT_FLAGS``.
+name. The parts with no hot kernel (only function-scope scalar statements and loops of at most
+``HOT_ELEMENTS`` elements, where optimizing harder buys nothing measurable) go into extra
+translation units, which the build compiles in parallel and with ``COLD_UNIT_FLAGS``; the entry
+point and the parts with hot kernels stay in unit 0, at the build's default -O3.
 """
 
 from __future__ import annotations
@@ -19,12 +21,15 @@ from dataclasses import dataclass, field
 # A function body above this many statements is split into parts.
 PART_WEIGHT = 400
 
-# Extra flags of the scalar-only translation units: straight-line scalar code runs no faster at
-# -O3 (measured on a 22k-statement unrolled RK4: 15.3 vs 15.2 us a call), which takes ~1.7x as
-# long to compile it. One unit per UNIT_PARTS parts' weight, at most MAX_UNITS.
-SCALAR_UNIT_FLAGS: tuple[str, ...] = ("-O1",)
+# Extra flags of the cold translation units: straight-line scalar code runs no faster at -O3
+# (measured on a 22k-statement unrolled RK4: 15.3 vs 15.2 us a call), which takes ~1.7x as long
+# to compile it; nor do loops of a few elements. One unit per UNIT_PARTS parts' weight, at most
+# MAX_UNITS (the build compiles them all at once).
+COLD_UNIT_FLAGS: tuple[str, ...] = ("-O1",)
 UNIT_PARTS = 8
 MAX_UNITS = 4
+# A kernel over more elements than this is hot: its part is compiled at -O3, in unit 0.
+HOT_ELEMENTS = 64
 
 
 @dataclass
@@ -37,7 +42,7 @@ class Item:
     temps: set             # temporary Buffers touched
     params: set            # the entry's parameters it names (buffers, "nthreads")
     weight: int            # statements, roughly: what the C compiler's time scales with
-    scalar: bool = False   # a function-scope ScalarStmt (no loop, no BLAS)
+    hot: bool = False      # a kernel over more than HOT_ELEMENTS elements
 
 
 @dataclass
@@ -50,14 +55,14 @@ class Part:
     loads: list            # spill slots it reads
     kernels: list          # C blocks, in order
     params: set            # the parameters it names
-    scalar: bool           # only function-scope scalar statements
+    cold: bool             # no hot kernel (see the module docstring)
     weight: int
     voids: list = field(default_factory=list)   # `(void)param;` lines
     unit: int | None = None     # its translation unit (None: the text is one unit)
     storage: str = "static "
 
 
-def split(items: list, spill_base: int) -> tuple[list, int]:
+def split_into_parts(items: list, spill_base: int) -> tuple[list, int]:
     """Group items into parts; returns the parts and the bytes of spill slots they need (at
     ``spill_base`` in the workspace, after the temporaries)."""
     groups, current, weight = [], [], 0
@@ -121,7 +126,7 @@ def _part(g: int, group: list, n_groups: int, crossing: dict) -> Part:
     if temp_lines or loads or spills:
         params.add("work")
     return Part(f"part{g}", f"part {g + 1} of {n_groups}", temp_lines, loads,
-                [t for t, _ in kernels], params, all(item.scalar for item in group),
+                [t for t, _ in kernels], params, not any(item.hot for item in group),
                 sum(item.weight for item in group))
 
 
@@ -129,24 +134,24 @@ def assign_units(parts: list, entry: str) -> tuple:
     """Give each part a translation unit (``part.unit``, None when the text is one unit) and
     its C name; returns the units' extra flags (``CSource.units``).
 
-    Unit 0 holds the entry point and every part with a loop or a BLAS call (compiled with the
-    default flags, -O3); the scalar-only parts are spread in order over units 1..K. Each part
+    Unit 0 holds the entry point and every part with a hot kernel (compiled with the default
+    flags, -O3); the cold parts are spread in order over units 1..K. Each part
     is wrapped in ``#if !defined(SG_TU) || SG_TU == k``, so that the text still compiles whole
     without -DSG_TU; parts called from another unit are not ``static`` and are named after the
     entry point (``-fvisibility=hidden`` keeps them out of the module's symbol table)."""
-    scalar = [p for p in parts if p.scalar] if len(parts) > 1 else []
-    weight = sum(p.weight for p in scalar)
-    k = min(MAX_UNITS, -(-weight // (UNIT_PARTS * PART_WEIGHT))) if scalar else 0
+    cold = [p for p in parts if p.cold] if len(parts) > 1 else []
+    weight = sum(p.weight for p in cold)
+    k = min(MAX_UNITS, -(-weight // (UNIT_PARTS * PART_WEIGHT))) if cold else 0
     if not k:
         return ((),)
     for p in parts:
         p.unit = 0
-    for i, p in enumerate(scalar):
-        p.unit, p.storage = 1 + i * k // len(scalar), ""
+    for i, p in enumerate(cold):
+        p.unit, p.storage = 1 + i * k // len(cold), ""
     for g, p in enumerate(parts):
         p.name = f"{entry}_part{g}"
         p.title += f", translation unit {p.unit}"
-    return ((),) + (SCALAR_UNIT_FLAGS,) * k
+    return ((),) + (COLD_UNIT_FLAGS,) * k
 
 
 def unused_params(args: list, part: Part) -> list[str]:

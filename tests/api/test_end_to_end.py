@@ -92,6 +92,7 @@ def test_split_program_matches_unsplit(monkeypatch):
     args = (rng.standard_normal((5, 4)), rng.standard_normal((6, 5)), np.array([0, 3, 1, 2, 0, 1]))
     whole = sg.value_and_grad(loss)(*args)
     monkeypatch.setattr(parts, "PART_WEIGHT", 3)
+    monkeypatch.setattr(parts, "HOT_ELEMENTS", 0)    # every loop is hot: unit 0
     f = sg.value_and_grad(loss)
     split = f(*args)
     assert f.c_source.count("\n/* part ") > 10
@@ -100,6 +101,34 @@ def test_split_program_matches_unsplit(monkeypatch):
     assert "#if !defined(SG_TU) || SG_TU == 1\n" in f.c_source
     np.testing.assert_allclose(split[0], whole[0], rtol=1e-12)
     np.testing.assert_allclose(split[1], whole[1], rtol=1e-12)
+
+
+def test_only_parts_with_large_loops_stay_in_unit_0(monkeypatch):
+    """Loops of at most HOT_ELEMENTS elements compile at -O1 in the parallel units with the
+    scalar statements; a part with a larger loop stays in unit 0, at -O3."""
+    from symgrad.codegen import split as parts
+
+    def loss(small, big):
+        return (sg.tanh(small) * small).sum() + (sg.sin(big) * big).sum()
+
+    rng = np.random.default_rng(4)
+    small, big = rng.standard_normal(8), rng.standard_normal(1000)
+    monkeypatch.setattr(parts, "PART_WEIGHT", 3)
+    f = sg.value_and_grad(loss, argnums=(0, 1))
+    value, (g_small, g_big) = f(small, big)
+    text = f.c_source
+    blocks = text.split("#if !defined(SG_TU) || SG_TU == ")[1:]
+    unit_0 = "".join(b for b in blocks if b.startswith("0\n"))
+    others = "".join(b for b in blocks if not b.startswith("0\n"))
+    # the sum over 1000 elements runs in blocks of 256 (pairwise), the one over 8 as it is
+    assert "b0 < 4;" in unit_0 and "i0 < 8;" not in unit_0
+    assert "i0 < 8;" in others and "b0 < 4;" not in others
+    assert "#if !defined(SG_TU) || SG_TU == 1\n" in text
+    np.testing.assert_allclose(value, np.sum(np.tanh(small) * small) + np.sum(np.sin(big) * big),
+                               rtol=1e-12)
+    np.testing.assert_allclose(g_small, np.tanh(small) + small * (1 - np.tanh(small) ** 2),
+                               rtol=1e-12)
+    np.testing.assert_allclose(g_big, np.sin(big) + big * np.cos(big), rtol=1e-12)
 
 
 # ------------------------------------------------------------------ translation units
@@ -151,7 +180,7 @@ def test_scalar_parts_compile_as_parallel_units_and_match_unsplit(monkeypatch):
     split = f(P0)
     spec = f.last_specialization
     text, units = spec.source.text, spec.source.units
-    assert units == ((),) + (parts.SCALAR_UNIT_FLAGS,) * 4
+    assert units == ((),) + (parts.COLD_UNIT_FLAGS,) * 4
     for k in range(5):
         assert f"#if !defined(SG_TU) || SG_TU == {k}\n" in text
     assert text.count("#if !defined(SG_TU)") == text.count("#endif") == text.count("/* part ") + 1

@@ -26,7 +26,7 @@ from symgrad.build import cache, cli, compiler, toolchain
 from symgrad.build.cache import stats
 from symgrad.build.compiler import BuildError, CompilerNotFoundError
 from symgrad.codegen.csource import BuildNeeds
-from symgrad.codegen.split import SCALAR_UNIT_FLAGS
+from symgrad.codegen.split import COLD_UNIT_FLAGS
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -429,7 +429,7 @@ def call_twice(mod: compiler.BuiltModule, x: float) -> float:
     return o[0]
 
 
-UNITS = ((), SCALAR_UNIT_FLAGS)   # as codegen declares a split text's units (CSource.units)
+UNITS = ((), COLD_UNIT_FLAGS)   # as codegen declares a split text's units (CSource.units)
 
 
 def test_units_build_one_object_each(cache_root: Path) -> None:
