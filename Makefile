@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
 .PHONY: demo test fuzz bench bench-quick bench-matmul bench-overhead bench-threads bench-memory \
-        check-cc clean venv
+        bench-compile golden optable check-cc clean venv
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -66,6 +66,20 @@ bench-overhead: $(STAMP) check-cc
 # Python threads calling one compiled gradient: the speedup from the C call dropping the GIL.
 bench-threads: $(STAMP) check-cc
 	$(PY) benchmarks/threads.py
+
+# Compile time by stage (trace, passes, lower, codegen, C compiler), cold and cached, for
+# unrolled RK4 gradients of 10/100/400 steps, the suite's ODE and 7x7 determinants.
+bench-compile: $(STAMP) check-cc
+	$(PY) benchmarks/compile.py $(BENCH_ARGS)
+
+# Rewrite the golden C of tests/codegen/golden/ (review the diff before committing it).
+golden: $(STAMP)
+	$(PY) tests/codegen/test_golden.py --refresh
+
+# Reprint the ops' C expressions from their SymPy definitions into symgrad/codegen/optable.py
+# (tests/codegen/test_exprs.py fails until this is run after an op's expression changes).
+optable: $(STAMP)
+	$(PY) -c "from symgrad.codegen.exprs import write_table; write_table('symgrad/codegen/optable.py')"
 
 # Resident memory over 10^6 calls, and the peak memory of one large value_and_grad against
 # NumPy and torch (torch comes from the bench venv).
