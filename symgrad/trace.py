@@ -22,7 +22,7 @@ import numpy as np
 from . import dtypes
 from .frontend import grad_mode, sources
 from .frontend.apply import as_tensor
-from .frontend.tensor import Tensor
+from .frontend.tensor import Tensor, placeholder
 from .gcpause import pausing
 from .ir import Graph, Node
 from .pytree import TreeDef, flatten
@@ -52,9 +52,7 @@ _INT64_MIN, _INT64_MAX = -2**63, 2**63 - 1
 def leaf_spec(value: Any, name: str) -> ArgSpec:
     """The spec of a runtime argument leaf; TypeError naming the argument if unsupported."""
     if isinstance(value, Tensor):
-        if value.is_traced:
-            return ArgSpec(value.shape, value.dtype, name)
-        value = value._value
+        return ArgSpec(tuple(value.shape), value.dtype, name)
     if isinstance(value, (bool, np.bool_)):
         return ArgSpec((), dtypes.bool_, name, bool)
     if isinstance(value, (int, np.integer)) and not isinstance(value, np.ndarray):
@@ -131,9 +129,8 @@ def trace(fn: Callable, in_specs: list, rebuild: Callable, name: str,
     """
     inputs = [Node("input", (("index", i), ("name", s.name)), (), s.dtype, s.shape)
               for i, s in enumerate(in_specs)]
-    tracers = [Tensor(None, n) for n in inputs]
-    for t, s in zip(tracers, in_specs):
-        t._weak = s.python is not None   # promotes like the Python number it stands for
+    tracers = [placeholder(n, python_number=s.python is not None)
+               for n, s in zip(inputs, in_specs)]
     rec = sources.Recording()
     with sources.recording(rec), grad_mode.enable_grad():
         call_args, call_kwargs = rebuild(tracers)

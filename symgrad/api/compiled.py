@@ -208,7 +208,7 @@ class CompiledFunction:
         if not kwargs and not self.static_argnums and all(
                 type(a) is np.ndarray or type(a) in (float, int, bool) for a in args):
             self._fast[fast_key(args)] = spec
-        return spec, [v._value if isinstance(v, Tensor) else v for v in leaves]
+        return spec, [np.asarray(v) if isinstance(v, Tensor) else v for v in leaves]
 
     # Whether ``out=`` is symgrad's (decided at the first call that passes it): only when the
     # function has no parameter of that name and does not declare it static.

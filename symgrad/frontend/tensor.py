@@ -5,7 +5,9 @@ or a graph node (inside ``@symgrad.compile``, at trace time). Output: the class 
 and the accessors that need nothing else: shape, dtype, ``requires_grad``, ``grad``,
 ``is_leaf``, Python conversions. How ops apply to tensors is ``apply.py``; the operators and
 torch-named methods (``x + y``, ``x.sum()``, ``backward``, ``detach``...) are installed on the
-class by ``methods.py``, so that this module depends on nothing above it.
+class by ``methods.py``, so that this module depends on nothing above it. The underscored
+fields are the front end's shared state (its modules read and write them; users and the layers
+above do not).
 """
 
 from __future__ import annotations
@@ -213,6 +215,15 @@ class Tensor:
         if self._value is None:
             raise tracer_error("picklable value")
         return (tensor, (self._value, None, self._requires_grad))
+
+
+def placeholder(node: Node, python_number: bool = False) -> Tensor:
+    """The traced tensor of a graph input. ``python_number``: it stands for a Python number
+    passed to a compiled function, and promotes like one (``int64[3] * x`` stays int64 for an
+    int ``x``, as in torch)."""
+    t = Tensor(None, node)
+    t._weak = python_number
+    return t
 
 
 def _frozen(v: np.ndarray) -> np.ndarray:
