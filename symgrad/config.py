@@ -1,7 +1,8 @@
 """Every setting symgrad reads from the environment, in one place.
 
-Layer: base (imports nothing of symgrad). Nobody else in the package reads ``os.environ``: modules ask this one. Settings are read
-when asked for (not at import), so tests can change the environment with ``monkeypatch``.
+Layer: base (imports nothing of symgrad). Nobody else in the package reads ``os.environ``:
+modules ask this one. Settings are read when asked for (not at import), so tests can change the
+environment with ``monkeypatch``.
 
 =====================  ==========================================================
 variable               meaning

@@ -1,6 +1,6 @@
 """Dtypes: the four element types symgrad computes in, their names, and torch's promotion rules.
 
-Input: nothing (leaf module). Output: ``DType`` singletons and ``promote``.
+Layer: base. Input: nothing (leaf module). Output: ``DType`` singletons and ``promote``.
 It must not know about tensors, graphs or ops.
 
 Promotion follows torch: categories bool < integer < floating; among operands of the highest

@@ -1,11 +1,12 @@
 """Pause Python's cyclic garbage collector while a compile stage builds a large object graph.
 
-Tracing, the passes, lowering and code generation of a large program allocate hundreds of
-thousands of long-lived objects (nodes, tuples, statements) and almost no cyclic garbage. Each
-allocation burst makes the collector run a full collection over everything alive, again and
-again as the heap grows: measured on a 22k-node unrolled RK4 gradient, 1.6 s of the 2.7 s these
-stages took. Inside ``paused()`` the collector does not run; reference counting still frees
-everything that is not in a cycle, and the cycles left behind are collected after the pause.
+Layer: base. Tracing, the passes, lowering and code generation of a large program allocate
+hundreds of thousands of long-lived objects (nodes, tuples, statements) and almost no cyclic
+garbage. Each allocation burst makes the collector run a full collection over everything alive,
+again and again as the heap grows: measured on a 22k-node unrolled RK4 gradient, 1.6 s of the
+2.7 s these stages took. Inside ``paused()`` the collector does not run; reference counting
+still frees everything that is not in a cycle, and the cycles left behind are collected after
+the pause.
 
 Nesting and threads: the collector is disabled when the first pause begins and re-enabled when
 the last one ends, only if it was enabled before (a program that disabled it keeps it off).

@@ -1,8 +1,8 @@
 """Nested Python containers <-> flat lists of leaves, with a hashable structure.
 
-Input: arguments or results (tuples, lists, dicts, None, namedtuples of leaves). Output: the
-leaves in a deterministic order (dict keys sorted) and a ``TreeDef`` that rebuilds the container.
-Knows nothing about tensors.
+Layer: base. Input: arguments or results (tuples, lists, dicts, None, namedtuples of leaves).
+Output: the leaves in a deterministic order (dict keys sorted) and a ``TreeDef`` that rebuilds
+the container. Knows nothing about tensors.
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """C99 text for the SymPy scalar expressions that define symgrad's elementwise ops.
 
 Layer: codegen (imports SymPy: only code generation of an op missing from the printed table
-``optable.py``, its regeneration, and tests use it). Input: a SymPy expression in scalar symbols, the C
-scalar type the op computes in (``float``, ``double``, ``int64_t`` or ``uint8_t``) and a
-map from each symbol to the C text that reads it (``x`` -> ``in0[i]``). Output: one C99
-expression as a string. It does not simplify, rewrite (``log(1 + x)`` stays ``log``, it
-is not turned into ``log1p``), hoist common subexpressions or declare anything: it prints
-exactly the tree it is given, or raises.
+``optable.py``, its regeneration, and tests use it). Input: a SymPy expression in scalar
+symbols, the C scalar type the op computes in (``float``, ``double``, ``int64_t`` or
+``uint8_t``) and a map from each symbol to the C text that reads it (``x`` -> ``in0[i]``).
+Output: one C99 expression as a string. It does not simplify, rewrite (``log(1 + x)`` stays
+``log``, it is not turned into ``log1p``), hoist common subexpressions or declare anything: it
+prints exactly the tree it is given, or raises.
 
 Decisions a caller can rely on:
 

@@ -1,7 +1,7 @@
 """Tensor factories (torch's names): zeros, ones, full, arange, rand, randn, *_like, seeding.
 
-Input: sizes, fill values, dtypes. Output: new eager leaf tensors. Inside a traced function
-they become constants of the graph (random ones are drawn once, at trace time).
+Layer: front end. Input: sizes, fill values, dtypes. Output: new eager leaf tensors. Inside a
+traced function they become constants of the graph (random ones are drawn once, at trace time).
 """
 
 from __future__ import annotations

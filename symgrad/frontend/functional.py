@@ -1,10 +1,10 @@
 """torch-named math on tensors: elementwise, reductions, linear algebra and composites.
 
-Input: tensors (eager or traced) and Python numbers. Output: tensors, built only by applying
-registered primitives (``apply``). Composites (mean, softmax, logsumexp, norm, clamp, ...) are
-written here from primitives; where torch shows one grad_fn for them, or where the derivative
-of the composition is unstable or wrong at a kink, they attach one backward rule that is itself
-built from primitives (so it can be differentiated again).
+Layer: front end. Input: tensors (eager or traced) and Python numbers. Output: tensors, built
+only by applying registered primitives (``apply``). Composites (mean, softmax, logsumexp, norm,
+clamp, ...) are written here from primitives; where torch shows one grad_fn for them, or where
+the derivative of the composition is unstable or wrong at a kink, they attach one backward rule
+that is itself built from primitives (so it can be differentiated again).
 """
 
 from __future__ import annotations
@@ -298,26 +298,23 @@ def min(x, dim=None, keepdim: bool = False):  # noqa: A001
     return _extremum("min", x, dim, keepdim)
 
 
-def argmax(x, dim=None, keepdim: bool = False) -> Tensor:
+def _arg_extremum(name: str, x, dim, keepdim: bool) -> Tensor:
     x = _t(x)
     if dim is None or x.ndim == 0:
         normalize_axes(dim, x.ndim)                     # 0-d: dim 0 / -1 only, like torch
-        out = argmax(x.reshape(-1), 0)
+        out = _arg_extremum(name, x.reshape(-1), 0, False)
         return out.reshape((1,) * x.ndim) if keepdim else out
     (axis,) = normalize_axes(dim, x.ndim)
-    out = apply("argmax", x, axis=axis)
+    out = apply(name, x, axis=axis)
     return out if keepdim else out.reshape(_reduced_shape(x.shape, (axis,), False))
+
+
+def argmax(x, dim=None, keepdim: bool = False) -> Tensor:
+    return _arg_extremum("argmax", x, dim, keepdim)
 
 
 def argmin(x, dim=None, keepdim: bool = False) -> Tensor:
-    x = _t(x)
-    if dim is None or x.ndim == 0:
-        normalize_axes(dim, x.ndim)                     # 0-d: dim 0 / -1 only, like torch
-        out = argmin(x.reshape(-1), 0)
-        return out.reshape((1,) * x.ndim) if keepdim else out
-    (axis,) = normalize_axes(dim, x.ndim)
-    out = apply("argmin", x, axis=axis)
-    return out if keepdim else out.reshape(_reduced_shape(x.shape, (axis,), False))
+    return _arg_extremum("argmin", x, dim, keepdim)
 
 
 def _over_elements(a: Tensor, axes: tuple) -> bool:

@@ -1,16 +1,17 @@
 """In-place tensor operations (``add_``, ``mul_``, ``zero_``, ``x += 1``...) with torch's rules.
 
-Input: a tensor and an operand. Output: the same tensor object, updated. The new value is the
-out-of-place op's result: eagerly it is written into the tensor's array, at trace time the
-tensor is rebound to the result's node. Views follow torch: updating a view (a slice, reshape,
-permute of another tensor, or a ``detach()``/``.data`` alias) updates the tensor it views where
-it shows it (``where(mask, unslice(new), old)``, differentiable), and updating a tensor updates
-its live views, eagerly and at trace time alike. torch's rules hold: a leaf that requires grad
-(or a view of one) may only be updated under ``no_grad``; the result must fit the tensor's
-shape and dtype; a tensor saved for a backward and changed in place afterwards, or through a
-view of it, makes that backward raise (version counters, shared with views, checked in
-autodiff); an expanded view cannot be written. One difference: a reshape is always a view here,
-while torch's reshape of a non-contiguous tensor (e.g. of a transpose) copies it.
+Layer: front end. Input: a tensor and an operand. Output: the same tensor object, updated. The
+new value is the out-of-place op's result: eagerly it is written into the tensor's array, at
+trace time the tensor is rebound to the result's node. Views follow torch: updating a view (a
+slice, reshape, permute of another tensor, or a ``detach()``/``.data`` alias) updates the tensor
+it views where it shows it (``where(mask, unslice(new), old)``, differentiable), and updating a
+tensor updates its live views, eagerly and at trace time alike. torch's rules hold: a leaf that
+requires grad (or a view of one) may only be updated under ``no_grad``; the result must fit the
+tensor's shape and dtype; a tensor saved for a backward and changed in place afterwards, or
+through a view of it, makes that backward raise (version counters, shared with views, checked by
+the backward function, ``function.py``); an expanded view cannot be written. One difference: a
+reshape is always a view here, while torch's reshape of a non-contiguous tensor (e.g. of a
+transpose) copies it.
 """
 
 from __future__ import annotations

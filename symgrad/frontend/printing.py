@@ -1,8 +1,9 @@
 """Tensor text the way torch prints it: ``tensor([[3., 3.],\\n        [3., 3.]], grad_fn=<...>)``.
 
-Input: a tensor. Output: its repr. Follows torch's formatter: integer-valued floats print as
-``3.``, others with 4 decimals, or in scientific notation when the magnitudes span more than
-1000x (or exceed 1e8, or go below 1e-4); all elements share one width; rows wrap at 80 columns.
+Layer: front end. Input: a tensor. Output: its repr. Follows torch's formatter: integer-valued
+floats print as ``3.``, others with 4 decimals, or in scientific notation when the magnitudes
+span more than 1000x (or exceed 1e8, or go below 1e-4); all elements share one width; rows wrap
+at 80 columns.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """torch-named shape functions: reshape/view, permute/transpose, squeeze/unsqueeze, expand,
 cat/stack and basic indexing (ints, slices with steps, None, ...).
 
-Input: tensors. Output: tensors built from the movement primitives (``reshape``, ``permute``,
-``expand``, ``slice``, ``cat``). Errors follow torch's wording and name the shapes involved.
+Layer: front end. Input: tensors. Output: tensors built from the movement primitives
+(``reshape``, ``permute``, ``expand``, ``slice``, ``cat``). Errors follow torch's wording and
+name the shapes involved.
 """
 
 from __future__ import annotations

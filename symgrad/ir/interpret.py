@@ -1,8 +1,8 @@
 """The NumPy reference interpreter: evaluate a graph with each op's NumPy reference.
 
-Input: a ``Graph`` and NumPy arrays for its inputs. Output: NumPy arrays for its outputs. This is
-the test oracle for the generated C (and for every optimization pass). It must not share code
-with lowering or codegen.
+Layer: ir. Input: a ``Graph`` and NumPy arrays for its inputs. Output: NumPy arrays for its
+outputs. This is the test oracle for the generated C (and for every optimization pass). It must
+not share code with lowering or codegen.
 """
 
 from __future__ import annotations

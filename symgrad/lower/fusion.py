@@ -1,9 +1,9 @@
 """Fusion planning: which graph nodes share a loop, and in what order the kernels run.
 
-Layer: lower. Input: a graph's nodes in topological order, their consumers, and its outputs. Output: the
-slots of the kernel sequence (a loop group, or one node's own kernel), the group of every loop
-node, and the loop nodes whose values must be stored to memory. Only decisions: lowering.py
-turns the plan into buffers, views and kernels. It must not know about memory or C.
+Layer: lower. Input: a graph's nodes in topological order, their consumers, and its outputs.
+Output: the slots of the kernel sequence (a loop group, or one node's own kernel), the group of
+every loop node, and the loop nodes whose values must be stored to memory. Only decisions:
+lowering.py turns the plan into buffers, views and kernels. It must not know about memory or C.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """symgrad.nn.functional: the torch.nn.functional mirror (activations and losses).
 
 Layer: front end (``symgrad/nn`` sits at the top of the package so that it reads like
-``torch.nn``; it imports only the front end and below). Input: tensors. Output: tensors built from primitives. Each loss shows torch's grad_fn and has
-a backward rule written from primitives that is exact at kinks and stable at extremes (the
-derivative of the composed forward is not: e.g. relu/abs kinks at 0 in BCE-with-logits).
+``torch.nn``; it imports only the front end and below). Input: tensors. Output: tensors built
+from primitives. Each loss shows torch's grad_fn and has a backward rule written from primitives
+that is exact at kinks and stable at extremes (the derivative of the composed forward is not:
+e.g. relu/abs kinks at 0 in BCE-with-logits).
 """
 
 from __future__ import annotations

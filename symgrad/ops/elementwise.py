@@ -1,8 +1,9 @@
 """Elementwise primitives: one block per op, defined by a scalar SymPy expression.
 
-Input: nothing. Output: registered ``OpDef``s of kind ELEMENTWISE. The expression (a function of
-``sympy`` and the operand symbols x, y, z, built only when asked for) gives the C text; the
-NumPy reference is written out independently, so the interpreter is a real oracle for the C.
+Layer: ops. Input: nothing. Output: registered ``OpDef``s of kind ELEMENTWISE. The expression (a
+function of ``sympy`` and the operand symbols x, y, z, built only when asked for) gives the C
+text; the NumPy reference is written out independently, so the interpreter is a real oracle for
+the C.
 
 VJP rules are written as graph ops (see ``registry``): where torch's convention or stability
 demands it (kinks, reuse of the forward output, overflow in the textbook form) they say so; the
@@ -152,7 +153,8 @@ elementwise("tanh", lambda sp, x: sp.tanh(x), np.tanh,
 elementwise("sigmoid", lambda sp, x: 1 / (1 + sp.exp(-x)), _np_sigmoid,
             vjp=lambda b, g, out, ins: (g * out * (1.0 - out),), uses_out=True)
 elementwise("softplus",
-            lambda sp, x: sp.Piecewise((x, x > 20), (_cfunction("log1p")(sp.exp(x)), True)), _np_softplus,
+            lambda sp, x: sp.Piecewise((x, x > 20), (_cfunction("log1p")(sp.exp(x)), True)),
+            _np_softplus,
             vjp=lambda b, g, out, ins: (b.op("where", b.op("gt", ins[0], 20.0), g,
                                              g * b.op("sigmoid", ins[0])),))
 # relu'(0) = 0 as in torch; NaN propagates (NaN < 0 is false), and so does its gradient

@@ -1,6 +1,6 @@
 """Integer-indexed primitives: gather, its adjoint scatter_add, and argmax/argmin.
 
-Input: nothing. Output: registered ``OpDef``s. Indices are int64; the generated C checks
+Layer: ops. Input: nothing. Output: registered ``OpDef``s. Indices are int64; the generated C checks
 every index against its bound and reports an error instead of touching memory it must not.
 """
 

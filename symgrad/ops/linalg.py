@@ -1,8 +1,8 @@
 """Matrix multiplication: the one primitive that lowers to BLAS.
 
-Input: nothing. Output: the ``matmul`` OpDef over operands (*batch, M, K) and (*batch, K, N)
-with equal batch shapes. The front end turns torch's 1-D, 2-D, broadcast-batched forms into
-this one by unsqueeze/expand; here there is exactly one shape to reason about.
+Layer: ops. Input: nothing. Output: the ``matmul`` OpDef over operands (*batch, M, K) and
+(*batch, K, N) with equal batch shapes. The front end turns torch's 1-D, 2-D, broadcast-batched
+forms into this one by unsqueeze/expand; here there is exactly one shape to reason about.
 """
 
 from __future__ import annotations

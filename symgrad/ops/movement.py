@@ -1,9 +1,10 @@
 """Movement primitives: reshape, permute, expand, slice and its adjoint unslice, cat.
 
-Input: nothing. Output: registered ``OpDef``s. Lowering turns reshape/permute/expand/slice and
-step-1 unslice into views (an offset, strides and a window over the same buffer: ``view=True``)
-where it can, so they cost no loop. The four of kind MOVEMENT are also torch views in the front
-end (in-place writes through them reach their base); unslice makes a new tensor.
+Layer: ops. Input: nothing. Output: registered ``OpDef``s. Lowering turns
+reshape/permute/expand/slice and step-1 unslice into views (an offset, strides and a window over
+the same buffer: ``view=True``) where it can, so they cost no loop. The four of kind MOVEMENT
+are also torch views in the front end (in-place writes through them reach their base); unslice
+makes a new tensor.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def _expand_shape(shape, *, shape_to):
     return tuple(shape_to)
 
 
-# The VJP returns the cotangent at the output's shape: autodiff sums it back over the
+# The VJP returns the cotangent at the output's shape: the autograd engine sums it back over the
 # broadcast dimensions, the one place where that happens.
 register(OpDef(
     name="expand", kind=MOVEMENT, view=True, shape=_expand_shape, dtype=same_dtype, saves=False,

@@ -1,8 +1,8 @@
 """Reduction primitives: sum, max, min, prod over a set of axes.
 
-Input: nothing. Output: registered ``OpDef``s of kind REDUCE. In the IR a reduction keeps the
-reduced axes as size-1 dimensions (``keepdim=True``); the front end reshapes them away. That
-keeps every VJP a broadcast of the cotangent back over the input.
+Layer: ops. Input: nothing. Output: registered ``OpDef``s of kind REDUCE. In the IR a reduction
+keeps the reduced axes as size-1 dimensions (``keepdim=True``); the front end reshapes them
+away. That keeps every VJP a broadcast of the cotangent back over the input.
 
 max and min carry amax/amin's gradient (ties share it by count); torch's max()/min() of all
 elements distribute it differently at NaN, which the front end's ``max`` attaches as its own

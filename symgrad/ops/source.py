@@ -1,7 +1,7 @@
 """Source primitives (graph inputs and constants) and dtype conversion.
 
-Input: nothing. Output: ``input``, ``const`` and ``cast`` OpDefs. A scalar constant carries its
-value as a Python number; a tensor constant carries a read-only NumPy array.
+Layer: ops. Input: nothing. Output: ``input``, ``const`` and ``cast`` OpDefs. A scalar constant
+carries its value as a Python number; a tensor constant carries a read-only NumPy array.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Value-changing rewrites, run only when a function is compiled with ``fast_math=True``.
 
-Graph -> Graph (the pass ``apply_fast_math``), by a bounded fixpoint of ``rewrite.fixpoint``, as
-``apply_identities``. Unlike the exact identities, every rule here may change results: in the last bits (one rounding
-instead of two), at the edges of the domain (overflow, underflow, values where the original
-was NaN) or in the sign of a zero. Each rule's docstring says how. Results on benign inputs
-stay within a few ulps of the IEEE ones.
+Layer: passes. Graph -> Graph (the pass ``apply_fast_math``), by a bounded fixpoint of
+``rewrite.fixpoint``, as ``apply_identities``. Unlike the exact identities, every rule here may
+change results: in the last bits (one rounding instead of two), at the edges of the domain
+(overflow, underflow, values where the original was NaN) or in the sign of a zero. Each rule's
+docstring says how. Results on benign inputs stay within a few ulps of the IEEE ones.
 
 ``fast_math`` is about the graph only: it never changes the C compiler's flags (no
 -ffast-math), so the C that runs still does IEEE arithmetic, operation by operation.

@@ -2,10 +2,11 @@
 broadcasts of one) becomes one (broadcast to the node's shape); so does a reshape, expand or
 permute of a scalar constant (every element is the same value, however arranged).
 
-Graph -> Graph. Evaluates with the op's NumPy reference in the node's dtype, so the folded
-value is what the C would have computed at run time (same IEEE operations). The result is
-always in one form, a 0-d ``const`` or an ``expand`` of one, which is the form the identities'
-rules and this pass recognize (the adjoint's seeds arrive as ``expand(reshape(1.0))``).
+Layer: passes. Graph -> Graph. Evaluates with the op's NumPy reference in the node's dtype, so
+the folded value is what the C would have computed at run time (same IEEE operations). The
+result is always in one form, a 0-d ``const`` or an ``expand`` of one, which is the form the
+identities' rules and this pass recognize (the adjoint's seeds arrive as
+``expand(reshape(1.0))``).
 """
 
 from __future__ import annotations

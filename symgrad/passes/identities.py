@@ -1,11 +1,12 @@
 """Algebraic identities that are exact in IEEE arithmetic, as a table of named local rules.
 
-Graph -> Graph (the pass ``apply_identities``), by a bounded fixpoint of ``rewrite.fixpoint``. Each rule maps a node to an
-equivalent node (or None when it does not apply); its docstring says why it is exact. Only
-identities that give bit-identical results belong here, with one documented kind of exception:
-a sum of n equal terms becomes n * x, the correctly rounded value of the exact sum (a sum's
-order of addition is not part of its meaning, and no order of repeated addition beats that).
-Value-changing rewrites (reassociation, log(exp(x)) -> x, x + 0 -> x) live in ``fast_math``.
+Layer: passes. Graph -> Graph (the pass ``apply_identities``), by a bounded fixpoint of
+``rewrite.fixpoint``. Each rule maps a node to an equivalent node (or None when it does not
+apply); its docstring says why it is exact. Only identities that give bit-identical results
+belong here, with one documented kind of exception: a sum of n equal terms becomes n * x, the
+correctly rounded value of the exact sum (a sum's order of addition is not part of its meaning,
+and no order of repeated addition beats that). Value-changing rewrites (reassociation,
+log(exp(x)) -> x, x + 0 -> x) live in ``fast_math``.
 
 Deliberately absent: ``x + 0 -> x`` (-0.0 + 0.0 is +0.0), ``neg(sub(a, b)) -> sub(b, a)``
 (-(0 - 0) is -0.0, 0 - 0 is +0.0), ``x * 0 -> 0`` and ``x - x -> 0`` (Inf and NaN).

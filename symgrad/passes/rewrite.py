@@ -1,9 +1,10 @@
 """The one rewrite driver the passes share: rebuild a graph bottom-up, node by node.
 
-Input: a graph and a function ``node -> node`` applied to each node after its inputs were
-rewritten. Output: a new graph (the old one is untouched) with source locations carried over.
-Because nodes are interned, rebuilding is also common-subexpression elimination, and because a
-graph is rebuilt from its outputs, nodes nothing reads are dropped (dead-code elimination).
+Layer: passes. Input: a graph and a function ``node -> node`` applied to each node after its
+inputs were rewritten. Output: a new graph (the old one is untouched) with source locations
+carried over. Because nodes are interned, rebuilding is also common-subexpression elimination,
+and because a graph is rebuilt from its outputs, nodes nothing reads are dropped (dead-code
+elimination).
 """
 
 from __future__ import annotations

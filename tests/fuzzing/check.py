@@ -3,9 +3,9 @@
 Forward (``check_forward``): the program runs
 
 (a) ``compiled``: ``sg.compile(program)(*arrays)``, the full pass pipeline;
-(b) ``no passes``: the same trace built with an empty pass pipeline (``pipeline.compile_traced(traced,
-    name, passes=[])``: a test-only construction, not a public flag);
-(c) ``interpreter``: ``symgrad.interpret`` (the NumPy reference) on the traced graph;
+(b) ``no passes``: the same trace built with an empty pass pipeline
+    (``pipeline.compile_traced(traced, name, passes=[])``);
+(c) ``interpreter``: ``symgrad.ir.interpret`` (the NumPy reference) on the traced graph;
 (d) ``eager``: the function called on ``sg.tensor``s, no tracing;
 
 and every result must have the model's shape and dtype and agree with the interpreter's

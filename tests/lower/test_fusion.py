@@ -256,7 +256,8 @@ def test_temporaries_reuse_workspace_bytes_once_dead():
     temps = {v.buffer for k in spec.compiled.program.kernels for v in _kernel_views(k)
              if v.buffer.role == "temp"}
     total = sum(-(-b.size * b.dtype.itemsize // 64) * 64 for b in temps)
-    assert spec.compiled.program.workspace_bytes < total / 2, (spec.compiled.program.workspace_bytes, total)
+    program = spec.compiled.program
+    assert program.workspace_bytes < total / 2, (program.workspace_bytes, total)
     assert any(b.shared for b in temps)
     # no two temporaries that are live at once overlap
     live = {}
