@@ -7,7 +7,9 @@ Problems, each a value_and_grad:
 * ``ode``: the benchmark suite's ODE problem (200 RK4 steps on scalars, ``problems/ode.py``);
 * ``det7``: the determinant of a 7x7 matrix by cofactor expansion along the first row,
   recursive Python on tensors (each minor is the ``sg.cat`` of the column slices left and right
-  of the expanded column): 13,699 recursive calls.
+  of the expanded column): 13,699 recursive calls;
+* ``det7_flat``: the same expansion in GradBench's ``det`` layout (cmpad's det_by_minor): the
+  matrix as a flat 49-vector, each entry read as ``x[i * 7 + j]``, minors as column lists.
 
 Each problem runs in fresh processes: ``cold`` with an empty cache directory (trace, passes,
 lowering, code generation and the C compiler), then ``cached`` with that directory (the C
@@ -76,6 +78,23 @@ def det(n: int):
     return sg.value_and_grad(detf), [a]
 
 
+def det_flat(n: int):
+    import symgrad as sg
+
+    def detf(x):
+        def minor(i, cols):
+            if len(cols) == 1:
+                return x[i * n + cols[0]]
+            total = None
+            for k, j in enumerate(cols):
+                term = x[i * n + j] * minor(i + 1, cols[:k] + cols[k + 1:])
+                total = term if total is None else (total + term if k % 2 == 0 else total - term)
+            return total
+        return minor(0, tuple(range(n)))
+    detf.__name__ = f"det{n}_flat"
+    return sg.value_and_grad(detf), [np.random.default_rng(0).standard_normal(n * n)]
+
+
 def ode():
     sys.path.insert(0, str(HERE))
     import problems
@@ -85,7 +104,8 @@ def ode():
 
 
 PROBLEMS = {"rk4_10": lambda: rk4(10), "rk4_100": lambda: rk4(100),
-            "rk4_400": lambda: rk4(400), "ode": ode, "det7": lambda: det(7)}
+            "rk4_400": lambda: rk4(400), "ode": ode, "det7": lambda: det(7),
+            "det7_flat": lambda: det_flat(7)}
 
 
 def child(name: str) -> None:

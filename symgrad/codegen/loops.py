@@ -169,7 +169,7 @@ class LoopEmitter:
             value = operand(st.value, load_names)
             out_ix = f"{out.buffer.name}[{index(out, loop_vars)}]"
             if not st.reduce:
-                body.append(f"{out_ix} = {value};")
+                body.append(f"{out_ix} {'+=' if st.accumulate else '='} {value};")
             elif inner:
                 # Reduced dims are innermost: accumulate in a register, store once per output.
                 acc = accs[j]
@@ -232,7 +232,7 @@ class LoopEmitter:
                 value = operand(st.value, load_names)
                 out_ix = f"{out.buffer.name}[{index(out, loop_vars)}]"
                 if not st.reduce:
-                    body.append(f"{out_ix} = {value};")
+                    body.append(f"{out_ix} {'+=' if st.accumulate else '='} {value};")
                     continue
                 a, target = accs[j], targets[slots.index(j)]
                 if target is None:     # in place, in the output
@@ -261,7 +261,8 @@ class LoopEmitter:
             for st in reduces:
                 comments.append(loc_comment(st.loc, st.op))
         else:
-            title = f"{k.op} -> {written} {list(k.shape)}"
+            into = "+=" if any(st.accumulate for st in k.stores) else "->"
+            title = f"{k.op} {into} {written} {list(k.shape)}"
         if len(k.body) > 1 or len(k.stores) > 1:
             title += f" (fused: {len(k.body)} ops, {len(k.stores)} stores)"
         return render_kernel(self.env, number, title, comments, nests, init, final)

@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 
 from ..gcpause import pausing
-from ..lower.loopir import (IndexKernel, LoopKernel, MatmulKernel, Program, Scalar, ScalarStmt,
-                            views_of)
+from ..lower.loopir import (ElementStmt, IndexKernel, LoopKernel, MatmulKernel, Program, Scalar,
+                            ScalarStmt, views_of)
 from ..version import __version__
 from . import kernels as kernel_c
 from .csource import BuildNeeds, CSource
@@ -103,6 +103,10 @@ def _items(env, program: Program, loops: LoopEmitter) -> tuple[list, bool, list]
             items.append(Item(_scalar(k, last_loc), [Scalar(k.name, k.expr.dtype)],
                               {a.name for a in k.args if type(a) is Scalar}, temps, names, 1))
             continue
+        if type(k) is ElementStmt:
+            uses = {k.value.name} if type(k.value) is Scalar else set()
+            items.append(Item(_element(k, last_loc), [], uses, temps, names, 1))
+            continue
         last_loc[0], uses, threaded = None, set(), False
         if isinstance(k, LoopKernel):
             text, threaded = loops.emit(i, k)
@@ -135,8 +139,21 @@ def _scalar(k: ScalarStmt, last_loc: list) -> str:
     """One line at function scope; the user's source line is shown when it changes."""
     text, _ = c_statement(k.expr, [a.name if type(a) is Scalar else operand(a, [])
                                    for a in k.args])
-    loc, op = k.loc, k.expr.op
-    line = f"    const {k.expr.dtype.ctype} {k.name} = {text};  /* "
+    return _line(f"    const {k.expr.dtype.ctype} {k.name} = {text};  /* ", k.loc, k.expr.op,
+                 last_loc)
+
+
+def _element(k: ElementStmt, last_loc: list) -> str:
+    """``out[i] += value;`` (or ``=``) at function scope: a step of an accumulation."""
+    target = f"{k.target.buffer.name}[{k.target.offset}]"
+    value = k.value.name if type(k.value) is Scalar else operand(k.value, [])
+    return _line(f"    {target} {'+=' if k.accumulate else '='} {value};  /* ", k.loc, k.op,
+                 last_loc)
+
+
+def _line(line: str, loc, op: str, last_loc: list) -> str:
+    """A statement line ending in its comment (``file.py:3 [op]``), after the user's whole
+    source line when that changed since the previous statement."""
     if loc is None:
         return f"{line}[{op}] */"
     line = f"{line}{where(loc.file, loc.line)} [{op}] */"

@@ -121,7 +121,7 @@ def _part(g: int, group: list, n_groups: int, crossing: dict) -> Part:
         if item.weight == 1 and kernels and kernels[-1][1]:
             kernels[-1] = (kernels[-1][0] + "\n" + text, True)   # scalar paragraph
         else:
-            kernels.append((text, item.weight == 1 and bool(item.defines)))
+            kernels.append((text, item.weight == 1))
     params = {p for item in group for p in item.params}
     if temp_lines or loads or spills:
         params.add("work")

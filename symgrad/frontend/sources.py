@@ -61,19 +61,27 @@ def recording(rec: Recording) -> Iterator[Recording]:
         _local.recording = prev
 
 
-@contextmanager
-def attributed_to(loc: Loc | None, note: str) -> Iterator[None]:
+class attributed_to:
     """Inside the block, nodes made in the active trace are attributed to ``loc`` (the line
-    of the op whose backward rule runs), with ``note``; no-op when eager or without a loc."""
-    rec = _local.recording
-    if rec is None or loc is None:
-        yield
-        return
-    prev, rec.attribution = rec.attribution, Loc(loc.file, loc.line, loc.text, note)
-    try:
-        yield
-    finally:
-        rec.attribution = prev
+    of the op whose backward rule runs), with ``note``; no-op when eager or without a loc.
+    (A class, not a generator: the engine enters it once per backward function.)"""
+
+    __slots__ = ("loc", "note", "rec", "prev")
+
+    def __init__(self, loc: Loc | None, note: str) -> None:
+        self.loc, self.note = loc, note
+
+    def __enter__(self) -> None:
+        rec = self.rec = _local.recording
+        if rec is not None and self.loc is not None:
+            loc = self.loc
+            self.prev, rec.attribution = rec.attribution, Loc(loc.file, loc.line, loc.text,
+                                                              self.note)
+
+    def __exit__(self, *exc) -> bool:
+        if self.rec is not None and self.loc is not None:
+            self.rec.attribution = self.prev
+        return False
 
 
 def user_loc() -> Loc | None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import replace
 
-from .loopir import LoopKernel, MatmulKernel, ScalarStmt, View, views_of
+from .loopir import ElementStmt, LoopKernel, MatmulKernel, ScalarStmt, View, views_of
 
 EXACT_LIMIT = 512
 
@@ -146,6 +146,8 @@ def _remap(k, new: dict):
         return view
     if isinstance(k, ScalarStmt):
         return replace(k, args=[v(a) for a in k.args])
+    if isinstance(k, ElementStmt):
+        return replace(k, target=v(k.target), value=v(k.value))
     if isinstance(k, LoopKernel):
         return replace(k, loads=[v(x) for x in k.loads],
                        stores=[replace(s, out=v(s.out)) for s in k.stores])

@@ -82,9 +82,10 @@ def _effective_consumers(nodes: list, users: dict, outputs: set) -> dict:
     return eff
 
 
-def plan_fusion(nodes: list, users: dict, outputs: set):
+def plan_fusion(nodes: list, users: dict, outputs: set, own: set = frozenset()):
     """Assign every kernel-producing node a slot. Returns (slots in execution order, the
-    group of each loop node, the set of loop nodes that must be stored)."""
+    group of each loop node, the set of loop nodes that must be stored). Nodes in ``own``
+    (accumulation steps) get slots of their own, never a loop group's."""
     eff = _effective_consumers(nodes, users, outputs)
     views = _view_op_names(nodes)
     pos: dict = {}               # node -> its kernel's position
@@ -96,7 +97,7 @@ def plan_fusion(nodes: list, users: dict, outputs: set):
         if n.op in ("input", "const") or n.op in views:
             continue
         kind = get(n.op).kind
-        space = _loop_space(n)
+        space = None if n in own else _loop_space(n)
         if space is None:        # its own kernel (or a function-scope scalar statement)
             next_pos -= 1
             pos[n] = next_pos

@@ -122,6 +122,18 @@ class ScalarStmt:
 
 
 @dataclass
+class ElementStmt:
+    """``target = value`` or, with ``accumulate``, ``target += value`` at function scope, for
+    one element: ``target`` is a 0-d View; ``value`` a Literal, a Scalar or a 0-d View."""
+
+    target: View
+    value: object
+    accumulate: bool
+    op: str
+    loc: Loc | None = None
+
+
+@dataclass
 class Stmt:
     """One scalar statement of a loop body: ``local = expr(args)`` for a fused node."""
 
@@ -142,6 +154,7 @@ class Store:
     size: int           # elements of the value stored
     reduce: str | None = None   # "sum" | "max" | "min" | "prod"
     loc: Loc | None = None
+    accumulate: bool = False    # add the value to what ``out`` holds (``+=``)
 
 
 @dataclass
@@ -207,6 +220,8 @@ def views_of(k) -> list:
     """Every View a kernel touches."""
     if isinstance(k, ScalarStmt):
         return [a for a in k.args if isinstance(a, View)]
+    if isinstance(k, ElementStmt):
+        return [k.target] + ([k.value] if isinstance(k.value, View) else [])
     if isinstance(k, LoopKernel):
         return list(k.loads) + [s.out for s in k.stores]
     if isinstance(k, MatmulKernel):

@@ -17,10 +17,12 @@ from ..gcpause import pausing
 from ..ir import Graph, Node, consumers
 from ..ops import get
 from ..ops.registry import ELEMENTWISE, REDUCE
+from .accumulate import plan_chains
 from .buffers import plan_buffers
 from .fusion import Group, is_view_op, plan_fusion
-from .loopir import (Buffer, Expr, IndexKernel, Literal, LoopKernel, MatmulKernel, Program,
-                     Scalar, ScalarStmt, Stmt, Store, View, contiguous_strides, copy_kernel)
+from .loopir import (Buffer, ElementStmt, Expr, IndexKernel, Literal, LoopKernel, MatmulKernel,
+                     Program, Scalar, ScalarStmt, Stmt, Store, View, contiguous_strides,
+                     copy_kernel)
 
 _INDEX_OPS = ("gather", "scatter_add", "argmax", "argmin")
 
@@ -54,8 +56,9 @@ class _Lowering:
         self.order = {n: i for i, n in enumerate(self.nodes)}
         self.users = consumers(self.nodes)
         self.outputs = set(graph.outputs)
-        self.slots, self.group_of, self.stored = plan_fusion(self.nodes, self.users,
-                                                             self.outputs)
+        self.chains = plan_chains(self.nodes, self.users, self.outputs)
+        self.slots, self.group_of, self.stored = plan_fusion(
+            self.nodes, self.users, self.outputs, own=set(self.chains.contribution))
         self.storage: dict[Node, object] = {}
         self.kernels: list = []
         self.consts: list = []
@@ -64,6 +67,7 @@ class _Lowering:
         self.out_buffers = [Buffer("output", j, n.dtype, n.size)
                             for j, n in enumerate(graph.outputs)]
         self.written_by: dict[Node, Buffer] = self._claim_outputs()
+        self._claim_chains()
 
     def _claim_outputs(self) -> dict:
         """node -> the output buffer its kernel writes directly (no copy at the end): each
@@ -80,6 +84,19 @@ class _Lowering:
                 continue
             claimed[src] = self.out_buffers[j]
         return claimed
+
+    def _claim_chains(self) -> None:
+        """Each accumulation chain's buffer (its root's), and the kernel that writes the base
+        of the chain there directly when nothing else reads that base."""
+        chains = self.chains
+        for step, root in chains.root.items():
+            if root not in self.written_by:
+                self.written_by[root] = self._temp(root)
+            base = chains.previous[step]
+            if chains.is_first(step) and base not in self.written_by and \
+                    base not in self.outputs and set(self.users.get(base, ())) == {step} and \
+                    self._materialized_by_kernel(base):
+                self.written_by[base] = self.written_by[root]
 
     def _materialized_by_kernel(self, n: Node) -> bool:
         kind = get(n.op).kind
@@ -153,7 +170,9 @@ class _Lowering:
 
     def _node(self, n: Node) -> None:
         op = get(n.op)
-        if op.kind == ELEMENTWISE:        # 0-d: one statement at function scope
+        if self.chains.is_step(n):
+            self._step(n)
+        elif op.kind == ELEMENTWISE:        # 0-d: one statement at function scope
             scalar = Scalar(f"s{self.n_scalars}", n.dtype)
             self.n_scalars += 1
             storage = self.storage
@@ -272,6 +291,47 @@ class _Lowering:
                                             loads, loc))
             offset += src.shape[axis]
         self.storage[n] = out
+
+    def _step(self, n: Node) -> None:
+        """One step of an accumulation chain (see accumulate.py): its window added in place
+        into the chain's buffer, after the base when it is the first step."""
+        chains = self.chains
+        out = View.dense(self.written_by[chains.root[n]], n.shape)
+        loc = self.locs.get(n)
+        if chains.is_first(n):
+            base = chains.previous[n]
+            if base.op == "unslice" and base not in self.storage:
+                # zeros, and the window's values as they are (not added: -0.0 stays)
+                self.kernels.append(copy_kernel(base.op, n.shape, Literal(0, n.dtype), out,
+                                                loc=self.locs.get(base)))
+                self._window(base, out, False, self.locs.get(base))
+            else:
+                src = self.value(base)
+                if not (isinstance(src, View) and src.buffer is out.buffer):
+                    loads = [src.broadcast(n.shape)] if isinstance(src, View) else []
+                    self.kernels.append(copy_kernel(n.op, n.shape, ("load", 0) if loads else src,
+                                                    out, loads, loc))
+        self._window(chains.contribution[n], out, True, loc)
+        self.storage[n] = out
+
+    def _window(self, c: Node, out: View, accumulate: bool, loc) -> None:
+        """``c = unslice(s, window)``: s written (or added) into ``out``'s window."""
+        a = c.a
+        src = c.inputs[0]
+        s = self.value(src)
+        offset = out.offset + sum(st * stride for st, stride in zip(a["starts"], out.strides))
+        strides = tuple(stride * step for stride, step in zip(out.strides, a["steps"]))
+        if src.size == 1 and not (isinstance(s, View) and s.window is not None):
+            # one element: a statement at function scope
+            value = View(s.buffer, s.offset, (), ()) if isinstance(s, View) else s
+            self.kernels.append(ElementStmt(View(out.buffer, offset, (), ()), value, accumulate,
+                                            "add" if accumulate else c.op, loc))
+            return
+        part = View(out.buffer, offset, src.shape, strides)
+        loads = [s.broadcast(src.shape)] if isinstance(s, View) else []
+        self.kernels.append(LoopKernel(src.shape, loads, [], [
+            Store(("load", 0) if loads else s, part, "add" if accumulate else c.op, src.size,
+                  loc=loc, accumulate=accumulate)]))
 
     def _unslice(self, n: Node, s) -> View:
         """The gradient of a slice: a windowed view of ``s`` when its steps are 1 (reads outside

@@ -475,7 +475,8 @@ def _corpus() -> dict:
     def movement(x):
         return (x.T * 1.5, x.reshape(5, 4) * 2, x.permute(1, 0).reshape(-1)[3:9],
                 x[1:3, ::2] + 1, x[None, :, 2], sg.cat([x, x * 2], 0), sg.stack([x, x], 1),
-                x.unsqueeze(0).expand(3, 4, 5), sg.broadcast_to(x[:, :1], (4, 5)) * x)
+                x.unsqueeze(0).expand(3, 4, 5), sg.broadcast_to(x[:, :1], (4, 5)) * x,
+                x[1:] * x[:-1], x[0, 0] * x[3, 4] * x[2])
 
     def linalg(a, b, v):
         return a @ b, sg.matmul(a, v), sg.dot(v, v), sg.bmm(a[None], b[None]), a.T @ a
@@ -586,5 +587,6 @@ def test_corpus_compiles_warning_free(tmp_path, monkeypatch):
                     "gather along", "scatter_add along", "uint64_t acc", "-NAN", "INT64_MIN",
                     "(void)out", "-0.0F", "(int64_t)((uint64_t)"):
         assert feature in everything, feature
-    assert re.search(r"= \(i\d+ (<|>=) \d+[^;]*\) \? tmp\d+\[", everything)   # slice windows
+    assert re.search(r"= \(i\d+ (<|>=) \d+[^;]*\) \? (tmp|in)\d+\[", everything)  # windows
+    assert re.search(r"tmp\d+\[\d+\] \+= s\d+;", everything)   # an accumulation chain
     assert any(len(src.units) > 2 for src in sources.values())

@@ -22,102 +22,153 @@ int sg_grad_gather_and_slices(const double *restrict in0,
 {
     (void)nthreads;  /* no loop here is large enough for threads */
     double *tmp0 = (double *)(work + 0);
-    double *tmp1 = (double *)(work + 192);
-    uint8_t *tmp2 = (uint8_t *)(work + 320);
-    uint8_t *tmp3 = (uint8_t *)(work + 128);
-    double *tmp4 = (double *)(work + 256);
-    double *tmp5 = (double *)(work + 0);
-    double *tmp6 = (double *)(work + 256);
-    uint8_t *tmp7 = (uint8_t *)(work + 384);
-    double *tmp8 = (double *)(work + 0);
-    double *tmp9 = (double *)(work + 64);
-    double *tmp10 = (double *)(work + 128);
-    int64_t *tmp11 = (int64_t *)(work + 192);
-    double *tmp12 = (double *)(work + 0);
+    double *tmp1 = (double *)(work + 0);
+    double *tmp2 = (double *)(work + 128);
+    uint8_t *tmp3 = (uint8_t *)(work + 320);
+    uint8_t *tmp4 = (uint8_t *)(work + 256);
+    double *tmp5 = (double *)(work + 192);
+    double *tmp6 = (double *)(work + 0);
+    double *tmp7 = (double *)(work + 128);
+    uint8_t *tmp8 = (uint8_t *)(work + 384);
+    double *tmp9 = (double *)(work + 128);
+    double *tmp10 = (double *)(work + 192);
+    double *tmp11 = (double *)(work + 256);
+    int64_t *tmp12 = (int64_t *)(work + 320);
     double *tmp13 = (double *)(work + 128);
-    double *tmp14 = (double *)(work + 384);
-    double *tmp15 = (double *)(work + 128);
-    double *restrict tmp16 = (double *)(work + 448);
-    double *restrict tmp17 = (double *)(work + 512);
-    double *tmp18 = (double *)(work + 384);
+    double *tmp14 = (double *)(work + 256);
+    double *tmp15 = (double *)(work + 384);
+    double *tmp16 = (double *)(work + 256);
+    double *restrict tmp17 = (double *)(work + 448);
+    double *restrict tmp18 = (double *)(work + 512);
+    double *tmp19 = (double *)(work + 384);
 
-    /* k0: cat -> tmp0 [3, 1] */
+    /* k0: cat -> tmp1 [3, 1] */
     {
         #pragma omp simd
         for (int64_t i0 = 0; i0 < 3; i0++) {
             const double l0 = in0[i0*4];
-            tmp0[i0*3] = l0;
+            tmp1[i0*3] = l0;
         }
     }
 
-    /* k1: cat -> tmp0 [3, 2] */
+    /* k1: cat -> tmp1 [3, 2] */
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
             #pragma omp simd
             for (int64_t i1 = 0; i1 < 2; i1++) {
                 const double l0 = in0[2 + i0*4 + i1];
-                tmp0[1 + i0*3 + i1] = l0;
+                tmp1[1 + i0*3 + i1] = l0;
             }
         }
     }
 
-    /* k2: max over axes [0, 1] -> tmp1 */
+    /* k2: max over axes [0, 1] -> tmp2 */
     /*   golden_corpus.py:31: return picked + (x[:, 1:3] * x[:, :2]).sum() + sg.cat([x[:, :1], x[:, 2:]], 1).max()  [max] */
     {
         double acc = -INFINITY;
         for (int64_t i0 = 0; i0 < 9; i0++) {
-            const double l0 = tmp0[i0];
+            const double l0 = tmp1[i0];
             acc = (((l0) > (acc) || (l0) != (l0)) && (acc) == (acc)) ? (l0) : (acc);
         }
-        tmp1[0] = (double)acc;
+        tmp2[0] = (double)acc;
     }
 
-    /* k3: ne -> tmp2 [1, 1] */
+    /* k3: ne -> tmp3 [1, 1] */
     {
-        const double l0 = tmp1[0];
+        const double l0 = tmp2[0];
         const uint8_t t0 = l0 != l0;  /* golden_corpus.py:31 (backward of MaxBackward1): return picked + (x[:, 1:3] * x[:, :2]).sum() + sg.cat([x[:, :1], x[:, 2:]], 1).max()  [ne] */
-        tmp2[0] = t0;
+        tmp3[0] = t0;
     }
 
-    /* k4: sum over axes [0, 1] -> tmp3, tmp4 (fused: 5 ops, 2 stores) */
+    /* k4: sum over axes [0, 1] -> tmp4, tmp5 (fused: 5 ops, 2 stores) */
     /*   golden_corpus.py:31 (backward of MaxBackward1): return picked + (x[:, 1:3] * x[:, :2]).sum() + sg.cat([x[:, :1], x[:, 2:]], 1).max()  [sum] */
     {
         double acc = 0.0;
         #pragma omp simd reduction(+:acc)
         for (int64_t i0 = 0; i0 < 9; i0++) {
-            const double l0 = tmp0[i0];
-            const double l1 = tmp1[0];
-            const uint8_t l2 = tmp2[0];
+            const double l0 = tmp1[i0];
+            const double l1 = tmp2[0];
+            const uint8_t l2 = tmp3[0];
             const uint8_t t0 = l0 == l1;  /* golden_corpus.py:31 (backward of MaxBackward1): return picked + (x[:, 1:3] * x[:, :2]).sum() + sg.cat([x[:, :1], x[:, 2:]], 1).max()  [eq] */
             const uint8_t t1 = l0 != l0;  /* golden_corpus.py:31 (backward of MaxBackward1): return picked + (x[:, 1:3] * x[:, :2]).sum() + sg.cat([x[:, :1], x[:, 2:]], 1).max()  [ne] */
             const uint8_t t2 = l2 != 0 && t1 != 0;  /* golden_corpus.py:31 (backward of MaxBackward1): return picked + (x[:, 1:3] * x[:, :2]).sum() + sg.cat([x[:, :1], x[:, 2:]], 1).max()  [logical_and] */
             const uint8_t t3 = t0 != 0 || t2 != 0;  /* golden_corpus.py:31 (backward of MaxBackward1): return picked + (x[:, 1:3] * x[:, :2]).sum() + sg.cat([x[:, :1], x[:, 2:]], 1).max()  [logical_or] */
             const double t4 = (double)(t3);  /* golden_corpus.py:31 (backward of MaxBackward1): return picked + (x[:, 1:3] * x[:, :2]).sum() + sg.cat([x[:, :1], x[:, 2:]], 1).max()  [cast] */
-            tmp3[i0] = t3;
+            tmp4[i0] = t3;
             acc = acc + t4;
         }
-        tmp4[0] = (double)acc;
+        tmp5[0] = (double)acc;
     }
 
-    /* k5: div -> tmp5 [1, 1] */
+    /* k5: div -> tmp6 [1, 1] */
     {
-        const double l0 = tmp4[0];
+        const double l0 = tmp5[0];
         const double t0 = (1.0)/l0;  /* golden_corpus.py:31 (backward of MaxBackward1): return picked + (x[:, 1:3] * x[:, :2]).sum() + sg.cat([x[:, :1], x[:, 2:]], 1).max()  [div] */
-        tmp5[0] = t0;
+        tmp6[0] = t0;
     }
 
-    /* k6: where -> tmp6 [3, 3] */
+    /* k6: where -> tmp7 [3, 3] */
     {
         #pragma omp simd
         for (int64_t i0 = 0; i0 < 9; i0++) {
-            const uint8_t l0 = tmp3[i0];
-            const double l1 = tmp5[0];
+            const uint8_t l0 = tmp4[i0];
+            const double l1 = tmp6[0];
             const double t0 = ((l0 != 0.0) ? (l1) : ((0.0)));  /* golden_corpus.py:31 (backward of MaxBackward1): return picked + (x[:, 1:3] * x[:, :2]).sum() + sg.cat([x[:, :1], x[:, 2:]], 1).max()  [where] */
-            tmp6[i0] = t0;
+            tmp7[i0] = t0;
         }
     }
 
-    /* k7: sum over axes [0] -> tmp7, tmp8, tmp9 (fused: 2 ops, 3 stores) */
+    /* k7: unslice -> tmp0 [3, 4] */
+    {
+        #pragma omp simd
+        for (int64_t i0 = 0; i0 < 12; i0++) {
+            tmp0[i0] = 0.0;
+        }
+    }
+
+    /* k8: unslice -> tmp0 [3, 2] */
+    {
+        for (int64_t i0 = 0; i0 < 3; i0++) {
+            #pragma omp simd
+            for (int64_t i1 = 0; i1 < 2; i1++) {
+                const double l0 = tmp7[1 + i0*3 + i1];
+                tmp0[2 + i0*4 + i1] = l0;
+            }
+        }
+    }
+
+    /* k9: add += tmp0 [3, 1] */
+    {
+        #pragma omp simd
+        for (int64_t i0 = 0; i0 < 3; i0++) {
+            const double l0 = tmp7[i0*3];
+            tmp0[i0*4] += l0;
+        }
+    }
+
+    /* k10: add += tmp0 [3, 2] */
+    {
+        for (int64_t i0 = 0; i0 < 3; i0++) {
+            #pragma omp simd
+            for (int64_t i1 = 0; i1 < 2; i1++) {
+                const double l0 = in0[1 + i0*4 + i1];
+                tmp0[i0*4 + i1] += l0;
+            }
+        }
+    }
+
+    /* k11: add += tmp0 [3, 2] */
+    {
+        for (int64_t i0 = 0; i0 < 3; i0++) {
+            #pragma omp simd
+            for (int64_t i1 = 0; i1 < 2; i1++) {
+                const double l0 = in0[i0*4 + i1];
+                tmp0[1 + i0*4 + i1] += l0;
+            }
+        }
+    }
+
+    /* k12: sum over axes [0] -> tmp8, tmp9, tmp10 (fused: 2 ops, 3 stores) */
     /*   golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [sum] */
     {
         double acc = 0.0;
@@ -126,45 +177,45 @@ int sg_grad_gather_and_slices(const double *restrict in0,
             const int64_t l0 = in1[i0];
             const uint8_t t0 = l0 != (-100);  /* golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [ne] */
             const double t1 = (double)(t0);  /* golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [cast] */
-            tmp7[i0] = t0;
-            tmp8[i0] = t1;
+            tmp8[i0] = t0;
+            tmp9[i0] = t1;
             acc = acc + t1;
         }
-        tmp9[0] = (double)acc;
+        tmp10[0] = (double)acc;
     }
 
     /* golden_corpus.py:30 (backward of DivBackward0): picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel */
-    const double s0 = (1.0)/tmp9[0];  /* golden_corpus.py:30 [div] */
+    const double s0 = (1.0)/tmp10[0];  /* golden_corpus.py:30 [div] */
 
-    /* k9: neg -> tmp10, tmp11 [3] (fused: 3 ops, 2 stores) */
+    /* k14: neg -> tmp11, tmp12 [3] (fused: 3 ops, 2 stores) */
     {
         #pragma omp simd
         for (int64_t i0 = 0; i0 < 3; i0++) {
-            const double l0 = tmp8[i0];
-            const uint8_t l1 = tmp7[i0];
+            const double l0 = tmp9[i0];
+            const uint8_t l1 = tmp8[i0];
             const int64_t l2 = in1[i0];
             const double t0 = s0*l0;  /* golden_corpus.py:30 (backward of MulBackward0): picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [mul] */
             const double t1 = -t0;  /* golden_corpus.py:30 (backward of NegBackward0): picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [neg] */
             const int64_t t2 = ((l1 != 0) ? (l2) : ((0)));  /* golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [where] */
-            tmp10[i0] = t1;
-            tmp11[i0] = t2;
+            tmp11[i0] = t1;
+            tmp12[i0] = t2;
         }
     }
 
-    /* k10: scatter_add along axis 1 -> tmp12 */
+    /* k15: scatter_add along axis 1 -> tmp13 */
     /*   golden_corpus.py:30 (backward of GatherBackward0): picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [scatter_add] */
     {
-        for (int64_t i = 0; i < 12; i++) tmp12[i] = 0;
+        for (int64_t i = 0; i < 12; i++) tmp13[i] = 0;
         for (int64_t i0 = 0; i0 < 3; i0++) {
             for (int64_t i1 = 0; i1 < 1; i1++) {
-                const int64_t j = tmp11[i0];
-                if (j < 0 || j >= 4) return 11;
-                tmp12[i0*4 + j*1] += tmp10[i0];
+                const int64_t j = tmp12[i0];
+                if (j < 0 || j >= 4) return 16;
+                tmp13[i0*4 + j*1] += tmp11[i0];
             }
         }
     }
 
-    /* k11: max over axes [1] -> tmp13 */
+    /* k16: max over axes [1] -> tmp14 */
     /*   golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [max] */
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
@@ -173,23 +224,23 @@ int sg_grad_gather_and_slices(const double *restrict in0,
                 const double l0 = in0[i0*4 + i1];
                 acc = (((l0) > (acc) || (l0) != (l0)) && (acc) == (acc)) ? (l0) : (acc);
             }
-            tmp13[i0] = (double)acc;
+            tmp14[i0] = (double)acc;
         }
     }
 
-    /* k12: where -> tmp14 [3, 1] (fused: 3 ops, 1 stores) */
+    /* k17: where -> tmp15 [3, 1] (fused: 3 ops, 1 stores) */
     {
         #pragma omp simd
         for (int64_t i0 = 0; i0 < 3; i0++) {
-            const double l0 = tmp13[i0];
+            const double l0 = tmp14[i0];
             const double t0 = fabs(l0);  /* golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [abs] */
             const uint8_t t1 = t0 == ((double)INFINITY);  /* golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [eq] */
             const double t2 = ((t1 != 0.0) ? ((0.0)) : (l0));  /* golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [where] */
-            tmp14[i0] = t2;
+            tmp15[i0] = t2;
         }
     }
 
-    /* k13: sum over axes [1] -> tmp15, tmp16, tmp17 (fused: 2 ops, 3 stores) */
+    /* k18: sum over axes [1] -> tmp16, tmp17, tmp18 (fused: 2 ops, 3 stores) */
     /*   golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [sum] */
     /*   golden_corpus.py:30 (backward of LogSoftmaxBackward0): picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [sum] */
     {
@@ -199,51 +250,45 @@ int sg_grad_gather_and_slices(const double *restrict in0,
             #pragma omp simd reduction(+:acc0,acc1)
             for (int64_t i1 = 0; i1 < 4; i1++) {
                 const double l0 = in0[i0*4 + i1];
-                const double l1 = tmp14[i0];
-                const double l2 = tmp12[i0*4 + i1];
+                const double l1 = tmp15[i0];
+                const double l2 = tmp13[i0*4 + i1];
                 const double t0 = l0 - l1;  /* golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [sub] */
                 const double t1 = exp(t0);  /* golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [exp] */
-                tmp15[i0*4 + i1] = t0;
+                tmp16[i0*4 + i1] = t0;
                 acc0 = acc0 + t1;
                 acc1 = acc1 + l2;
             }
-            tmp16[i0] = (double)acc0;
-            tmp17[i0] = (double)acc1;
+            tmp17[i0] = (double)acc0;
+            tmp18[i0] = (double)acc1;
         }
     }
 
-    /* k14: log -> tmp18 [3, 1] */
+    /* k19: log -> tmp19 [3, 1] */
     {
         #pragma omp simd
         for (int64_t i0 = 0; i0 < 3; i0++) {
-            const double l0 = tmp16[i0];
+            const double l0 = tmp17[i0];
             const double t0 = log(l0);  /* golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [log] */
-            tmp18[i0] = t0;
+            tmp19[i0] = t0;
         }
     }
 
-    /* k15: add -> out0 [3, 4] (fused: 8 ops, 1 stores) */
+    /* k20: add -> out0 [3, 4] (fused: 5 ops, 1 stores) */
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
             #pragma omp simd
             for (int64_t i1 = 0; i1 < 4; i1++) {
-                const double l0 = (i1 >= 2) ? tmp6[-1 + i0*3 + i1] : 0.0;
-                const double l1 = (i1 < 1) ? tmp6[i0*3 + i1] : 0.0;
-                const double l2 = (i1 < 2) ? in0[1 + i0*4 + i1] : 0.0;
-                const double l3 = (i1 >= 1 && i1 < 3) ? in0[-1 + i0*4 + i1] : 0.0;
-                const double l4 = tmp15[i0*4 + i1];
-                const double l5 = tmp18[i0];
-                const double l6 = tmp17[i0];
-                const double l7 = tmp12[i0*4 + i1];
-                const double t0 = l0 + l1;  /* golden_corpus.py:31 (backward of SliceBackward0): return picked + (x[:, 1:3] * x[:, :2]).sum() + sg.cat([x[:, :1], x[:, 2:]], 1).max()  [add] */
-                const double t1 = t0 + l2;  /* golden_corpus.py:31 (backward of SliceBackward0): return picked + (x[:, 1:3] * x[:, :2]).sum() + sg.cat([x[:, :1], x[:, 2:]], 1).max()  [add] */
-                const double t2 = t1 + l3;  /* golden_corpus.py:31 (backward of SliceBackward0): return picked + (x[:, 1:3] * x[:, :2]).sum() + sg.cat([x[:, :1], x[:, 2:]], 1).max()  [add] */
-                const double t3 = l4 - l5;  /* golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [sub] */
-                const double t4 = exp(t3);  /* golden_corpus.py:30 (backward of LogSoftmaxBackward0): picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [exp] */
-                const double t5 = t4*l6;  /* golden_corpus.py:30 (backward of LogSoftmaxBackward0): picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [mul] */
-                const double t6 = l7 - t5;  /* golden_corpus.py:30 (backward of LogSoftmaxBackward0): picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [sub] */
-                const double t7 = t2 + t6;  /* golden_corpus.py:30 (backward of LogSoftmaxBackward0): picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [add] */
-                out0[i0*4 + i1] = t7;
+                const double l0 = tmp16[i0*4 + i1];
+                const double l1 = tmp19[i0];
+                const double l2 = tmp18[i0];
+                const double l3 = tmp13[i0*4 + i1];
+                const double l4 = tmp0[i0*4 + i1];
+                const double t0 = l0 - l1;  /* golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [sub] */
+                const double t1 = exp(t0);  /* golden_corpus.py:30 (backward of LogSoftmaxBackward0): picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [exp] */
+                const double t2 = t1*l2;  /* golden_corpus.py:30 (backward of LogSoftmaxBackward0): picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [mul] */
+                const double t3 = l3 - t2;  /* golden_corpus.py:30 (backward of LogSoftmaxBackward0): picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [sub] */
+                const double t4 = l4 + t3;  /* golden_corpus.py:30 (backward of LogSoftmaxBackward0): picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [add] */
+                out0[i0*4 + i1] = t4;
             }
         }
     }
