@@ -127,6 +127,49 @@ def permute_chain(n):
         return Node("permute", (("perm", perm),), n.inputs[0].inputs, n.dtype, n.shape)
 
 
+def _slice_node(x: Node, starts: tuple, steps: tuple, n: Node) -> Node:
+    """``x[starts::steps]`` with ``n``'s shape (the stops follow from it): ``x`` itself when
+    that takes every element of ``x`` in order, and composed at once with a slice or a cat
+    that ``x`` is (so one rebuild folds a whole chain: the rules see rewritten inputs only)."""
+    if x.shape == n.shape and not any(starts) and set(steps) <= {1}:
+        return x
+    stops = tuple(st + (d - 1) * sp + 1 if d else st for st, sp, d in zip(starts, steps, n.shape))
+    node = Node("slice", (("starts", starts), ("steps", steps), ("stops", stops)), (x,),
+                n.dtype, n.shape)
+    return slice_of_slice(node) or slice_of_cat(node) or node
+
+
+def slice_of_slice(n):
+    """slice(slice(x, w1), w2) -> slice(x, w): both pick elements of x, in order; the windows
+    compose into one (start1 + start2 * step1, step1 * step2 per dim)."""
+    if n.op == "slice" and n.inputs[0].op == "slice":
+        inner = n.inputs[0]
+        s1, p1 = inner.attr("starts"), inner.attr("steps")
+        s2, p2 = n.attr("starts"), n.attr("steps")
+        starts = tuple(a + b * step for a, b, step in zip(s1, s2, p1))
+        return _slice_node(inner.inputs[0], starts, tuple(a * b for a, b in zip(p1, p2)), n)
+
+
+def slice_of_cat(n):
+    """slice(cat(x1, .., xk), w) -> slice(xi, w shifted) when w's extent along the cat's axis
+    lies within xi: it picks elements of xi only (reading the parts of a matrix that was put
+    together from parts, as a determinant by minors does, reads the parts)."""
+    if n.op != "slice" or n.inputs[0].op != "cat" or not n.size:
+        return None
+    cat = n.inputs[0]
+    axis = cat.attr("axis")
+    starts, steps = n.attr("starts"), n.attr("steps")
+    first = starts[axis]
+    last = first + (n.shape[axis] - 1) * steps[axis]
+    offset = 0
+    for x in cat.inputs:
+        if offset <= first and last < offset + x.shape[axis]:
+            shifted = tuple(s - offset if d == axis else s for d, s in enumerate(starts))
+            return _slice_node(x, shifted, steps, n)
+        offset += x.shape[axis]
+    return None
+
+
 def _exact_count_limit(dtype) -> int:
     """Every integer up to this one is exactly representable in the floating ``dtype``."""
     return 2 ** (np.finfo(dtype.np).nmant + 1)
@@ -176,8 +219,8 @@ def where_constant_condition(n):
 
 
 RULES = (mul_by_one, div_by_one, sub_zero, mul_by_minus_one, double_negation, pow_small_integer,
-         identity_movement, reshape_chain, permute_chain, sum_of_broadcast,
-         where_same_branches, where_constant_condition)
+         identity_movement, reshape_chain, permute_chain, slice_of_slice, slice_of_cat,
+         sum_of_broadcast, where_same_branches, where_constant_condition)
 
 _apply_rules = first_rule(RULES)
 

@@ -370,6 +370,41 @@ def test_golden_permute_chain():
   in (x, a) }""")
 
 
+def test_golden_slice_of_slice():
+    # x[2::2][1::2] is x[4::4]: elements 4 and 8
+    x = _in("x", (10,))
+    inner = _op("slice", x, starts=(2,), steps=(2,), stops=(10,))
+    graph = Graph((x,), (_op("slice", inner, starts=(1,), steps=(2,), stops=(4,)),))
+    _golden(simplify, graph, """\
+{ lambda x:f64[10] .
+    a:f64[4] = slice [starts=(2,) steps=(2,) stops=(10,)] x
+    b:f64[2] = slice [starts=(1,) steps=(2,) stops=(4,)] a
+  in (b) }""", """\
+{ lambda x:f64[10] .
+    a:f64[2] = slice [starts=(4,) steps=(4,) stops=(9,)] x
+  in (a) }""")
+
+
+def test_golden_slice_of_cat():
+    # columns 4:6 of [x | y] are columns 1:3 of y; columns 0:3 are x; 2:5 straddle both
+    x, y = _in("x", (2, 3)), _in("y", (2, 4), index=1)
+    c = _op("cat", x, y, axis=1)
+    graph = Graph((x, y), tuple(_op("slice", c, starts=(0, lo), steps=(1, 1), stops=(2, hi))
+                                for lo, hi in ((4, 6), (0, 3), (2, 5))))
+    _golden(simplify, graph, """\
+{ lambda x:f64[2,3] y:f64[2,4] .
+    a:f64[2,7] = cat [axis=1] x y
+    b:f64[2,2] = slice [starts=(0,4) steps=(1,1) stops=(2,6)] a
+    c:f64[2,3] = slice [starts=(0,0) steps=(1,1) stops=(2,3)] a
+    d:f64[2,3] = slice [starts=(0,2) steps=(1,1) stops=(2,5)] a
+  in (b, c, d) }""", """\
+{ lambda x:f64[2,3] y:f64[2,4] .
+    a:f64[2,2] = slice [starts=(0,1) steps=(1,1) stops=(2,3)] y
+    b:f64[2,7] = cat [axis=1] x y
+    c:f64[2,3] = slice [starts=(0,2) steps=(1,1) stops=(2,5)] b
+  in (a, x, c) }""")
+
+
 def test_golden_transpose_of_transpose_from_the_front_end():
     graph = _trace(sg.compile(lambda x: x.T.T), np.ones((2, 3)))
     _golden(simplify, graph, """\
