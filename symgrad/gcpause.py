@@ -6,7 +6,14 @@ garbage. Each allocation burst makes the collector run a full collection over ev
 again and again as the heap grows: measured on a 22k-node unrolled RK4 gradient, 1.6 s of the
 2.7 s these stages took. Inside ``paused()`` the collector does not run; reference counting
 still frees everything that is not in a cycle, and the cycles left behind are collected after
-the pause.
+the pause. (The stages make no cycles of their own: recursive closures, a tensor referring to its
+own accumulator or a backward function to its output would each keep a whole tape alive until
+a collection.)
+
+At the end of the pause the young generations are collected at once: what the stages built
+and kept moves straight to the old generation, scanned once rather than again by each young
+collection that would follow (measured on a 7x7 determinant's gradient, 690k objects: 2.2 s
+of collections during a compile before, see benchmarks/compile.py).
 
 Nesting and threads: the collector is disabled when the first pause begins and re-enabled when
 the last one ends, only if it was enabled before (a program that disabled it keeps it off).
@@ -46,6 +53,7 @@ def paused() -> Iterator[None]:
             _depth -= 1
             if _depth == 0 and _resume:
                 gc.enable()
+                gc.collect(1)
 
 
 def pausing(fn: F) -> F:

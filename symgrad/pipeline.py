@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable
 
 from . import config
 from .build import cache, compiler, toolchain
 from .codegen import CSource
 from .codegen.module import generate
-from .gcpause import pausing
+from .gcpause import paused, pausing
 from .ir import Graph, format_graph, verify
 from .lower import lower
 from .lower.loopir import Program
@@ -33,16 +34,32 @@ STAGES = ("trace", "passes", "lower", "codegen", "build")
 
 @dataclass
 class Compiled:
-    """A function compiled for one signature, with every stage's result."""
+    """A function compiled for one signature, with every stage's result.
+
+    The IR after each pass (``stages``) and the loop IR (``program``) are not kept: each is a
+    copy of the program as large as the graph (10^5..10^6 Python objects for a large one) that
+    only ``symgrad.inspect`` and tests read; they are made again, identically (every stage is
+    deterministic), when first asked for."""
 
     name: str
     traced: Traced
     graph: Graph                  # after the passes
-    stages: list                  # (title with node counts, graph) per pass that changed it
-    program: Program
+    passes: list                  # the passes that made ``graph`` from ``traced.graph``
     source: CSource
     module: compiler.BuiltModule | None
+    consts: list                  # the loop IR's (Buffer, ndarray) constants, in argument order
+    outputs: list                 # the loop IR's output Buffers, in order
     times: dict = field(default_factory=dict)   # stage -> seconds
+
+    @cached_property
+    def stages(self) -> list:
+        """(title with node counts, graph) for each pass that changed the graph."""
+        return optimize(self.traced.graph, self.passes)[1]
+
+    @cached_property
+    def program(self) -> Program:
+        """The loop IR the C was generated from."""
+        return lower(self.graph)
 
 
 def compile_function(fn: Callable, in_specs: list, rebuild: Callable, name: str, *,
@@ -51,9 +68,12 @@ def compile_function(fn: Callable, in_specs: list, rebuild: Callable, name: str,
     """Trace ``fn`` for ``in_specs`` (see ``trace.trace``), optimize, lower, generate C and
     build it (unless ``build`` is False)."""
     start = time.perf_counter()
-    traced = trace(fn, in_specs, rebuild, name, forward)
-    return compile_traced(traced, name, passes=passes, build=build,
-                          times={"trace": time.perf_counter() - start})
+    passes = PIPELINE if passes is None else passes
+    with paused():   # one pause over all the Python stages (see _generate)
+        traced = trace(fn, in_specs, rebuild, name, forward)
+        times = {"trace": time.perf_counter() - start}
+        made = _generate(traced, name, passes, build, times)
+    return _build(traced, name, passes, made, build, times)
 
 
 def compile_traced(traced: Traced, name: str, *, passes: list | None = None,
@@ -61,6 +81,18 @@ def compile_traced(traced: Traced, name: str, *, passes: list | None = None,
     """The stages after tracing: optimize ``traced``'s graph with ``passes`` (default
     ``PIPELINE``), lower, generate C and build it (unless ``build`` is False)."""
     times = dict(times or {})
+    passes = PIPELINE if passes is None else passes
+    made = _generate(traced, name, passes, build, times)
+    return _build(traced, name, passes, made, build, times)
+
+
+@pausing
+def _generate(traced: Traced, name: str, passes: list, build: bool, times: dict) -> tuple:
+    """passes -> lower -> codegen, each timed into ``times``; (graph, source, consts, outputs).
+
+    The cyclic garbage collector is paused across the Python stages (gcpause): they build
+    10^5..10^6 long-lived objects and almost no cycles; resumed between stages, it would scan
+    each stage's survivors once more."""
     clock = time.perf_counter()
 
     def lap(stage: str) -> None:
@@ -68,7 +100,7 @@ def compile_traced(traced: Traced, name: str, *, passes: list | None = None,
         now = time.perf_counter()
         times[stage], clock = now - clock, now
 
-    graph, stages = optimize(traced.graph, PIPELINE if passes is None else passes)
+    graph, _ = optimize(traced.graph, passes)
     lap("passes")
     program = lower(graph)
     lap("lower")
@@ -79,11 +111,19 @@ def compile_traced(traced: Traced, name: str, *, passes: list | None = None,
                       template_cache=str(templates) if templates else None)
     config.debug(2, "C for %s:\n%s", name, source.text)
     lap("codegen")
+    return graph, source, list(program.consts), list(program.outputs)
+
+
+def _build(traced: Traced, name: str, passes: list, made: tuple, build: bool,
+           times: dict) -> Compiled:
+    graph, source, consts, outputs = made
+    start = time.perf_counter()
     module = compiler.build(source, name_hint=name) if build else None
-    lap("build")
+    times["build"] = time.perf_counter() - start
     config.debug(1, "%s: %d nodes; %s", name, len(traced.graph.nodes()),
                  ", ".join(f"{s} {times[s]:.3f} s" for s in STAGES if s in times))
-    return Compiled(name, traced, graph, stages, program, source, module, times)
+    return Compiled(name, traced, graph, list(passes), source, module, consts, outputs,
+                    times)
 
 
 @pausing   # the passes rebuild ~10^5 nodes of a large graph (see gcpause)

@@ -23,9 +23,12 @@ PART_WEIGHT = 400
 
 # Extra flags of the cold translation units: straight-line scalar code runs no faster at -O3
 # (measured on a 22k-statement unrolled RK4: 15.3 vs 15.2 us a call), which takes ~1.7x as long
-# to compile it; nor do loops of a few elements. One unit per UNIT_PARTS parts' weight, at most
-# MAX_UNITS (the build compiles them all at once).
-COLD_UNIT_FLAGS: tuple[str, ...] = ("-O1",)
+# to compile it; nor do loops of a few elements. Without tree-CCP (constant propagation; the
+# passes have folded the constants already), which was a quarter of -O1's time on such code
+# (a 7x7 determinant's gradient, 2.6 -> 1.9 s a unit) for no measured speed (21.6 vs 21.9 us a
+# call there, 17.7 vs 17.7 us on the ODE benchmark). One unit per UNIT_PARTS parts' weight, at
+# most MAX_UNITS (the build compiles them all at once).
+COLD_UNIT_FLAGS: tuple[str, ...] = ("-O1", "-fno-tree-ccp")
 UNIT_PARTS = 8
 MAX_UNITS = 4
 # A kernel over more elements than this is hot: its part is compiled at -O3, in unit 0.

@@ -110,9 +110,14 @@ def register_view(view: Tensor, base: Tensor, op: str, attrs: dict) -> None:
     and at trace time alike."""
     view._view = (base, op, attrs)
     view._version = base._version
-    if base._views is None:
-        base._views = weakref.WeakValueDictionary()
-    base._views[id(view)] = view
+    views = base._views
+    if views is None:
+        base._views = [weakref.ref(view)]
+        return
+    n = len(views)
+    if n >= 8 and n & (n - 1) == 0:   # at each power of two, drop the dead: amortized O(1)
+        views[:] = [r for r in views if r() is not None]
+    views.append(weakref.ref(view))
 
 
 def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str, loc) -> None:
@@ -122,9 +127,9 @@ def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str,
         tuple((t.shape, t.dtype) for t in inputs), loc)
     # What the rule will read must not have changed in place by the time it runs.
     if op.saves:
-        fn._versions = tuple((t, t._version, t._version[0]) for t in inputs)
+        fn._versions = tuple((t.dtype, t.shape, t._version, t._version[0]) for t in inputs)
     if op.uses_out:
-        fn._versions += ((out, out._version, out._version[0]),)
+        fn._versions += ((out.dtype, out.shape, out._version, out._version[0]),)
     out._requires_grad = True
     out.grad_fn = fn
 

@@ -185,7 +185,7 @@ def _check_sinks_traced(needed: set) -> None:
         if isinstance(fn, AccumulateGrad):
             outside = [fn.variable] if foreign(fn.variable) else []
         else:
-            outside = [t for t in (fn._retained or ()) if foreign(t)]
+            outside = [t for t in fn.retained() if foreign(t)]
         if outside:
             loc = sources.user_loc()
             where = f" at {loc.file}:{loc.line} ({loc.text})" if loc else ""
@@ -217,7 +217,7 @@ def _deliver(fn, g, create_graph) -> None:
             old._value, old._node = total._value, total._node
         return
     if fn._retained is not None:
-        for t in fn._retained:
+        for t in fn.retained():
             new = g if create_graph else g.detach()
             t._grad = new if t._grad is None else t._grad + new
 

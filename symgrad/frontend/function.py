@@ -9,6 +9,7 @@ records them). Output: one ``BackwardFunction`` per application, of a class name
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Callable, Sequence
 
 from .tensor import Tensor
@@ -38,8 +39,9 @@ class BackwardFunction:
         self._input_meta = input_meta      # (shape, dtype) of each input
         self.loc = loc                     # source location (at trace time)
         self._released = False
-        self._retained = None              # tensors whose .grad is this function's cotangent
-        self._versions = ()                # (tensor, version counter, version when saved)
+        self._retained = None              # weak refs to tensors that retain_grad() its cotangent
+        self._versions = ()                # (dtype, shape, version counter, version when saved)
+                                           # of what the rule reads (not the tensor: out -> fn)
 
     def name(self) -> str:
         return type(self).__name__
@@ -56,15 +58,19 @@ class BackwardFunction:
         """The inputs' cotangents for the output's ``g``, built with the builder ``b``."""
         if self._released and self._saves:
             raise RuntimeError(RELEASED_MSG)
-        for t, counter, seen in self._versions:
+        for dtype, shape, counter, seen in self._versions:
             if counter[0] != seen:
                 raise RuntimeError(
                     f"one of the variables needed for gradient computation has been modified "
-                    f"by an inplace operation: [{t.dtype.name} {list(t.shape)}] is at version "
+                    f"by an inplace operation: [{dtype.name} {list(shape)}] is at version "
                     f"{counter[0]}; expected version {seen} instead (needed by "
                     f"{type(self).__name__}). Hint: the in-place operation came after the "
                     f"tensor was used; use an out-of-place operation or .clone().")
         return self._rule(b, g, self.output(), self._saved, **self._attrs)
+
+    def retained(self) -> list[Tensor]:
+        """The live tensors whose .grad is this function's cotangent (``retain_grad``)."""
+        return [t for t in (r() for r in self._retained or ()) if t is not None]
 
     def output(self) -> Tensor:
         """The op's output as a tensor attached to this function (for rules that reuse it)."""
@@ -118,6 +124,14 @@ def grad_edge(t: Tensor):
         return t.grad_fn
     if not t._requires_grad:
         return None
-    if t._accumulator is None:
-        t._accumulator = AccumulateGrad(t)
-    return t._accumulator
+    acc = t._accumulator
+    if type(acc) is weakref.ref:
+        acc = acc()
+    if acc is None:
+        # As torch does: the leaf refers to its own accumulator weakly (the accumulator holds
+        # the leaf, so a strong reference back would be a cycle keeping the leaf's .grad and
+        # with it a whole traced tape alive until the cyclic collector ran); the graphs that
+        # flow into it keep it alive. A snapshot (inplace.py) holds its leaf's strongly.
+        acc = AccumulateGrad(t)
+        t._accumulator = weakref.ref(acc)
+    return acc

@@ -117,13 +117,14 @@ def _refresh_views(t: Tensor) -> None:
     """Recompute the live tensors that view ``t`` from its new data (and their views)."""
     if not t._views:
         return
-    for view in list(t._views.values()):
+    for view in [v for v in (r() for r in t._views) if v is not None]:
         _, op, attrs = view._view
         if op == "alias":
             fresh = Tensor(t._value, t._node)
         else:
             fresh = apply(op, t, **attrs)
-            t._views.pop(id(fresh), None)    # a temporary, not a view to keep up to date
+            if t._views[-1]() is fresh:      # a temporary, not a view to keep up to date
+                t._views.pop()
         if view._requires_grad and not fresh._requires_grad:   # under no_grad: data only
             fresh = Tensor(fresh._value, fresh._node)
             fresh._requires_grad, fresh.grad_fn = True, view.grad_fn

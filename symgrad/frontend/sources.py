@@ -32,11 +32,14 @@ class Recording:
     """The side table of one trace: node -> Loc, and the Loc that new nodes are attributed to
     while a backward rule runs (None: the user's own line)."""
 
-    __slots__ = ("locs", "attribution")
+    __slots__ = ("locs", "attribution", "interned")
 
     def __init__(self) -> None:
         self.locs: dict = {}
         self.attribution: Loc | None = None
+        # One Loc per distinct (code, line) or (loc, note): a loop's line makes one object,
+        # not one per node (a large trace has 10^5 nodes from a few dozen lines).
+        self.interned: dict = {}
 
 
 class _Local(threading.local):
@@ -74,9 +77,11 @@ class attributed_to:
     def __enter__(self) -> None:
         rec = self.rec = _local.recording
         if rec is not None and self.loc is not None:
-            loc = self.loc
-            self.prev, rec.attribution = rec.attribution, Loc(loc.file, loc.line, loc.text,
-                                                              self.note)
+            loc, key = self.loc, (self.loc, self.note)
+            noted = rec.interned.get(key)
+            if noted is None:
+                noted = rec.interned[key] = Loc(loc.file, loc.line, loc.text, self.note)
+            self.prev, rec.attribution = rec.attribution, noted
 
     def __exit__(self, *exc) -> bool:
         if self.rec is not None and self.loc is not None:
@@ -84,16 +89,23 @@ class attributed_to:
         return False
 
 
-def user_loc() -> Loc | None:
-    """The innermost stack frame outside the symgrad package (the user's line)."""
+def user_loc(interned: dict | None = None) -> Loc | None:
+    """The innermost stack frame outside the symgrad package (the user's line); with
+    ``interned`` (a recording's table), one Loc object per code object and line."""
     frame = sys._getframe(1)
     while frame is not None and frame.f_code.co_filename.startswith(_PKG_DIR):
         frame = frame.f_back
     if frame is None:
         return None
-    path = frame.f_code.co_filename
-    text = linecache.getline(path, frame.f_lineno).strip()
-    return Loc(os.path.basename(path), frame.f_lineno, text)
+    key = (frame.f_code, frame.f_lineno)
+    loc = interned.get(key) if interned is not None else None
+    if loc is None:
+        path = frame.f_code.co_filename
+        text = linecache.getline(path, frame.f_lineno).strip()
+        loc = Loc(os.path.basename(path), frame.f_lineno, text)
+        if interned is not None:
+            interned[key] = loc
+    return loc
 
 
 def record(node) -> Loc | None:
@@ -101,6 +113,6 @@ def record(node) -> Loc | None:
     rec = _local.recording
     if rec is None:
         return None
-    loc = rec.attribution or rec.locs.get(node) or user_loc()
+    loc = rec.attribution or rec.locs.get(node) or user_loc(rec.interned)
     rec.locs.setdefault(node, loc)
     return loc

@@ -13,6 +13,7 @@ above do not).
 from __future__ import annotations
 
 import warnings
+import weakref
 from typing import Any
 
 import numpy as np
@@ -55,7 +56,7 @@ class Tensor:
         self.grad_fn = None
         self._grad = None
         self._retains_grad = False
-        self._accumulator = None   # the AccumulateGrad of a leaf, made on first need
+        self._accumulator = None   # a leaf's AccumulateGrad (a weak reference: function.grad_edge)
         # The trace active when this tensor was created (None eagerly): a backward in that
         # trace may store traced gradients in its .grad, one in another trace may not (the
         # tensor outlives that trace).
@@ -63,7 +64,7 @@ class Tensor:
         self._weak = False   # a Python number passed to a compiled function: promotes like one
         self._version = [0]  # bumped by in-place ops; shared with views and detach()ed aliases
         self._view = None    # (base, op, attrs) if this tensor shows base's data (views.py)
-        self._views = None   # id -> the live tensors that show this one's data
+        self._views = None   # weak references to the tensors that show this one's data
 
     # ------------------------------------------------------------ structure
     @property
@@ -149,7 +150,8 @@ class Tensor:
             return
         self._retains_grad = True
         fn = self.grad_fn
-        fn._retained = (fn._retained or ()) + (self,)
+        # weakly, as torch's retains_grad hook does (the tensor holds fn: no cycle)
+        fn._retained = (fn._retained or ()) + (weakref.ref(self),)
 
     # ------------------------------------------------------------ values
     def numpy(self) -> np.ndarray:

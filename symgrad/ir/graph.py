@@ -14,6 +14,7 @@ the graph's side table ``locs``.
 from __future__ import annotations
 
 import math
+import operator
 import weakref
 from dataclasses import dataclass, field
 from typing import Iterable
@@ -41,6 +42,12 @@ class Loc:
 
 def _attr_key(value: object) -> object:
     """A hashable key that tells apart what Python equality merges (0.0/-0.0, nan, 1/1.0/True)."""
+    kind = type(value)
+    if kind is int or kind is str:
+        return value
+    if kind is tuple:   # the tuple itself when it holds no value that needs a key
+        keys = tuple(map(_attr_key, value))
+        return value if all(map(operator.is_, keys, value)) else keys
     if isinstance(value, float):
         if value != value:   # float.hex() spells every NaN 'nan': keep the sign apart
             return ("f", "-nan" if math.copysign(1.0, value) < 0 else "nan")
@@ -54,7 +61,16 @@ def _attr_key(value: object) -> object:
     return value
 
 
-_INTERN: "weakref.WeakValueDictionary[tuple, Node]" = weakref.WeakValueDictionary()
+# The intern table: key -> a weak reference to the node (a plain dict of KeyedRefs rather than
+# a WeakValueDictionary, whose Python-level get and set were a tenth of a large trace's time).
+_INTERN: dict = {}
+
+
+def _forget(ref: weakref.KeyedRef, table: dict = _INTERN) -> None:
+    """A node died: drop its entry (unless the key already names a newer node). The table is
+    bound as a default: the callback may run while the interpreter tears the module down."""
+    if table.get(ref.key) is ref:
+        del table[ref.key]
 
 
 class Node:
@@ -76,17 +92,28 @@ class Node:
                 shape: Iterable[int]) -> "Node":
         attrs_t = tuple(attrs.items()) if isinstance(attrs, dict) else tuple(attrs)
         inputs_t = tuple(inputs)
-        shape_t = tuple(int(s) for s in shape)
-        key = (op, tuple((k, _attr_key(v)) for k, v in attrs_t), tuple(map(id, inputs_t)),
-               dtype.name, shape_t)
-        found = _INTERN.get(key)
-        if found is not None:
-            return found
+        shape_t = tuple(map(int, shape))
+        # The key holds the node's own tuples where it can (the inputs, and the attrs when no
+        # value needs a key): fewer objects kept per node, for the garbage collector to scan.
+        akey = attrs_t
+        if attrs_t:
+            keyed = tuple([(k, _attr_key(v)) for k, v in attrs_t])
+            if not all(a[1] is b[1] for a, b in zip(keyed, attrs_t)):
+                akey = keyed
+        key = (op, akey, inputs_t, dtype.name, shape_t)
+        ref = _INTERN.get(key)
+        if ref is not None:
+            found = ref()
+            if found is not None:
+                return found
         self = object.__new__(cls)
-        for name, value in (("op", op), ("attrs", attrs_t), ("inputs", inputs_t),
-                            ("dtype", dtype), ("shape", shape_t)):
-            object.__setattr__(self, name, value)
-        _INTERN[key] = self
+        setattr_ = object.__setattr__
+        setattr_(self, "op", op)
+        setattr_(self, "attrs", attrs_t)
+        setattr_(self, "inputs", inputs_t)
+        setattr_(self, "dtype", dtype)
+        setattr_(self, "shape", shape_t)
+        _INTERN[key] = weakref.KeyedRef(self, _forget, key)
         return self
 
     def __setattr__(self, name: str, value: object) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ir import Graph, Node
-from .rewrite import first_rule, fixpoint
+from .rewrite import first_rule, fixpoint, on
 from .identities import scalar_const
 
 
@@ -43,6 +43,7 @@ def _split_const(n: Node):
     return None
 
 
+@on("log")
 def log_of_exp(n):
     """log(exp(x)) -> x. Changes values: exp overflows to Inf above ~709.8 (f64) / ~88.7
     (f32) and underflows to 0 below ~-745 / ~-103, where log(exp(x)) is Inf / -Inf; the two
@@ -51,6 +52,7 @@ def log_of_exp(n):
         return n.inputs[0].inputs[0]
 
 
+@on("exp")
 def exp_of_log(n):
     """exp(log(x)) -> x. Changes values: drops log's domain check, so x < 0 gives x where
     it gave NaN; the two roundings of log and exp are dropped."""
@@ -58,6 +60,7 @@ def exp_of_log(n):
         return n.inputs[0].inputs[0]
 
 
+@on("add")
 def add_zero(n):
     """x + 0 -> x (0 of either sign, on either side). Changes values: -0.0 + 0.0 is +0.0,
     the rewrite gives -0.0."""
@@ -80,6 +83,7 @@ def _reassociate(n, op: str, combine):
                 return Node(op, (), (inner[0], _scalar(c, n)), n.dtype, n.shape)
 
 
+@on("mul")
 def reassociate_mul(n):
     """(x * c1) * c2 -> x * (c1 * c2) for scalar constants, c1 * c2 folded in the dtype.
     Changes values: one rounding instead of two, and x * c1 may overflow or underflow where
@@ -87,6 +91,7 @@ def reassociate_mul(n):
     return _reassociate(n, "mul", np.multiply)
 
 
+@on("add")
 def reassociate_add(n):
     """(x + c1) + c2 -> x + (c1 + c2) for scalar constants, c1 + c2 folded in the dtype.
     Changes values: one rounding instead of two, and cancellation: (x + 1e20) + -1e20 is 0
@@ -94,6 +99,7 @@ def reassociate_add(n):
     return _reassociate(n, "add", np.add)
 
 
+@on("div")
 def div_by_const(n):
     """x / c -> x * (1 / c) for a finite nonzero scalar constant c, 1 / c folded in the
     dtype. Changes values: 1 / c is rounded (x / 3 and x * (1/3) differ in the last bit for

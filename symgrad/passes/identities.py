@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from ..ir import Graph, Node
-from .rewrite import first_rule, fixpoint
+from .rewrite import first_rule, fixpoint, on
 
 
 def scalar_const(node: Node) -> Node | None:
@@ -52,6 +52,7 @@ def _as(node: Node, x: Node) -> Node | None:
     return Node("expand", (("shape_to", node.shape),), (x,), node.dtype, node.shape)
 
 
+@on("mul")
 def mul_by_one(n):
     """x * 1 -> x (broadcast to the product's shape if it is wider): IEEE multiplication
     by 1 returns x (also -0.0, Inf and NaN); the 1 may be broadcast, as the adjoint's seeds
@@ -64,18 +65,21 @@ def mul_by_one(n):
             return _as(n, b)
 
 
+@on("div")
 def div_by_one(n):
     """x / 1 -> x: IEEE division by 1 returns x."""
     if n.op == "div" and _const(n.inputs[1], 1):
         return _as(n, n.inputs[0])
 
 
+@on("sub")
 def sub_zero(n):
     """x - (+0.0) -> x: it is x + (-0.0), which is x for every x (-0.0 - 0.0 is -0.0)."""
     if n.op == "sub" and _const(n.inputs[1], 0):
         return _as(n, n.inputs[0])
 
 
+@on("mul")
 def mul_by_minus_one(n):
     """x * -1 -> -x: multiplying by -1 flips the sign bit only, as negation does (of a
     NaN result IEEE 754 leaves the sign unspecified; it stays a NaN)."""
@@ -86,12 +90,14 @@ def mul_by_minus_one(n):
                 return Node("neg", (), (x,), n.dtype, n.shape)
 
 
+@on("neg")
 def double_negation(n):
     """-(-x) -> x: negation flips the sign bit, twice is the identity."""
     if n.op == "neg" and n.inputs[0].op == "neg":
         return n.inputs[0].inputs[0]
 
 
+@on("pow")
 def pow_small_integer(n):
     """x ** 1 -> x and x ** 2 -> x * x: x * x is the correctly rounded square, which is what
     NumPy computes for an exponent of 2 (it special-cases it) and what libm's pow returns."""
@@ -103,6 +109,7 @@ def pow_small_integer(n):
             return Node("mul", (), (x, x), n.dtype, n.shape)
 
 
+@on("reshape", "expand", "cast", "permute")
 def identity_movement(n):
     """A reshape, expand or cast to the input's own type, or the identity permutation -> the
     input: it moves or converts nothing."""
@@ -113,12 +120,14 @@ def identity_movement(n):
         return n.inputs[0]
 
 
+@on("reshape")
 def reshape_chain(n):
     """reshape(reshape(x)) -> reshape(x): both keep the row-major element order."""
     if n.op == "reshape" and n.inputs[0].op == "reshape":
         return Node("reshape", n.attrs, n.inputs[0].inputs, n.dtype, n.shape)
 
 
+@on("permute")
 def permute_chain(n):
     """permute(permute(x, p), q) -> permute(x, p o q): moves elements only, composed."""
     if n.op == "permute" and n.inputs[0].op == "permute":
@@ -139,6 +148,7 @@ def _slice_node(x: Node, starts: tuple, steps: tuple, n: Node) -> Node:
     return slice_of_slice(node) or slice_of_cat(node) or node
 
 
+@on("slice")
 def slice_of_slice(n):
     """slice(slice(x, w1), w2) -> slice(x, w): both pick elements of x, in order; the windows
     compose into one (start1 + start2 * step1, step1 * step2 per dim)."""
@@ -150,6 +160,7 @@ def slice_of_slice(n):
         return _slice_node(inner.inputs[0], starts, tuple(a * b for a, b in zip(p1, p2)), n)
 
 
+@on("slice")
 def slice_of_cat(n):
     """slice(cat(x1, .., xk), w) -> slice(xi, w shifted) when w's extent along the cat's axis
     lies within xi: it picks elements of xi only (reading the parts of a matrix that was put
@@ -175,6 +186,7 @@ def _exact_count_limit(dtype) -> int:
     return 2 ** (np.finfo(dtype.np).nmant + 1)
 
 
+@on("sum")
 def sum_of_broadcast(n):
     """sum(expand(x)) over axes the expand broadcast (from size 1 or from missing leading
     dims) -> x * n, n the number of copies summed: a single multiplication by an exactly
@@ -202,12 +214,14 @@ def sum_of_broadcast(n):
     return y
 
 
+@on("where")
 def where_same_branches(n):
     """where(c, x, x) -> x: both branches are the same value."""
     if n.op == "where" and n.inputs[1] is n.inputs[2]:
         return _as(n, n.inputs[1])
 
 
+@on("where")
 def where_constant_condition(n):
     """where(True, a, b) -> a and where(False, a, b) -> b: a constant condition selects the
     same branch everywhere (pow's gradient has where(exponent == 0, ...), a constant

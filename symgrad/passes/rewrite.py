@@ -14,9 +14,13 @@ from typing import Callable
 from ..ir import Graph, Node
 
 
-def rebuild(graph: Graph, fn: Callable[[Node], Node]) -> Graph:
+def rebuild(graph: Graph, fn: Callable[[Node], Node], memo: dict | None = None) -> Graph:
+    """``graph`` with ``fn`` applied to each node, inputs first. ``memo`` (node -> fn(node)),
+    shared by the rebuilds of one fixpoint, skips the nodes ``fn`` has seen: it is a pure
+    function of an interned node, so the confirming rebuild of a fixpoint only looks up."""
     new: dict[Node, Node] = {}
-    locs = dict(graph.locs)
+    seen = memo.get if memo is not None else None
+    locs: dict = {}
     loc_of, set_loc = graph.locs.get, locs.setdefault
     for node in graph.nodes():
         if node.op == "input":
@@ -27,23 +31,47 @@ def rebuild(graph: Graph, fn: Callable[[Node], Node]) -> Graph:
             inputs = tuple([new[i] for i in node.inputs])
             if inputs != node.inputs:
                 rebuilt = Node(node.op, node.attrs, inputs, node.dtype, node.shape)
-        out = fn(rebuilt)
+        out = seen(rebuilt) if seen is not None else None
+        if out is None:
+            out = fn(rebuilt)
+            if memo is not None:
+                memo[rebuilt] = out
         loc = loc_of(node)
         if loc is not None:
-            if rebuilt is not node:     # ``node`` itself is in ``locs`` already
-                set_loc(rebuilt, loc)
             set_loc(out, loc)
         new[node] = out
     outputs = tuple([new[o] for o in graph.outputs])
     after = Graph(graph.inputs, outputs, locs)
     after.adopt_order(graph)
+    # The new graph's locs name its own nodes only (a copy of the old table would keep every
+    # node the passes ever made alive); a node a rule made, or met again interned, keeps the
+    # line it had in the old graph.
+    for n in after.nodes():
+        if n not in locs:
+            loc = loc_of(n)
+            if loc is not None:
+                locs[n] = loc
     return after
 
 
+def on(*ops: str) -> Callable:
+    """Decorator: the rule looks at nodes of these ops only (``first_rule`` dispatches on the
+    op, so a node is shown the rules for its op alone)."""
+    def mark(rule: Callable) -> Callable:
+        rule.ops = ops
+        return rule
+    return mark
+
+
 def first_rule(rules) -> Callable[[Node], Node]:
-    """A node function from a table of rules (node -> node or None): the first that applies."""
+    """A node function from a table of rules (node -> node or None): the first that applies,
+    in table order, among the rules for the node's op (see ``on``) and those for every op."""
+    ops = {op for r in rules for op in getattr(r, "ops", ())}
+    table = {op: tuple(r for r in rules if op in getattr(r, "ops", (op,))) for op in ops}
+    generic = tuple(r for r in rules if not hasattr(r, "ops"))
+
     def apply(node: Node) -> Node:
-        for rule in rules:
+        for rule in table.get(node.op, generic):
             out = rule(node)
             if out is not None:
                 return out
@@ -53,8 +81,9 @@ def first_rule(rules) -> Callable[[Node], Node]:
 
 def fixpoint(graph: Graph, fn: Callable[[Node], Node], limit: int = 8) -> Graph:
     """Apply ``rebuild`` until nothing changes (bounded: rules must not cycle)."""
+    memo: dict[Node, Node] = {}
     for _ in range(limit):
-        after = rebuild(graph, fn)
+        after = rebuild(graph, fn, memo)
         if after.outputs == graph.outputs:
             return after
         graph = after

@@ -33,12 +33,11 @@ class Artifact:
 
     @classmethod
     def of(cls, c: Compiled) -> "Artifact":
-        prog = c.program
         return cls(
             c.name, c.source, c.module.key if c.module is not None else "",
             tuple(c.traced.in_specs), c.traced.out_tree,
             tuple((b.dtype.ctype, np.ascontiguousarray(v, dtype=b.dtype.np))
-                  for b, v in prog.consts),
+                  for b, v in c.consts),
             tuple((b.dtype.np, n.shape, f"{b.dtype.ctype}[]")
-                  for b, n in zip(prog.outputs, c.graph.outputs)),
+                  for b, n in zip(c.outputs, c.graph.outputs)),
             tuple((status, f"{c.name}: {what}") for status, what in c.source.errors))

@@ -11,6 +11,7 @@ the functions that raise, naming the leaf (``out[1][0]``) and what was expected.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import count
 
 import numpy as np
@@ -221,28 +222,28 @@ def unpacker(tree: TreeDef) -> tuple[str | None, str]:
     leaves to ``o0, o1, ..`` (which checks every length), and a condition, valid once that
     succeeded, that holds exactly when ``out`` has this structure; (None, "") for other trees."""
     conds: list[str] = []
-    leaf = count()
-
-    def rec(t: TreeDef, expr: str) -> str | None:
-        if t.kind == "leaf":
-            return f"o{next(leaf)}"
-        if t.kind == "none":
-            conds.append(f"{expr} is None")
-            return "_"
-        if t.kind not in ("tuple", "list"):
-            return None
-        conds.append(f"type({expr}) is {t.kind}")
-        if not t.children:
-            conds.append(f"len({expr}) == 0")
-        kids = [rec(c, f"{expr}[{i}]") for i, c in enumerate(t.children)]
-        if any(k is None for k in kids):
-            return None
-        return "(" + "".join(f"{k}, " for k in kids) + ")" if kids else "_"
-
-    target = rec(tree, "out")
+    target = _unpack(tree, "out", conds, count())
     if target is None:
         return None, ""
     return " and ".join(conds), target
+
+
+def _unpack(t: TreeDef, expr: str, conds: list, leaf: Iterator[int]) -> str | None:
+    """``unpacker``'s walk (a module function: a recursive closure is a reference cycle)."""
+    if t.kind == "leaf":
+        return f"o{next(leaf)}"
+    if t.kind == "none":
+        conds.append(f"{expr} is None")
+        return "_"
+    if t.kind not in ("tuple", "list"):
+        return None
+    conds.append(f"type({expr}) is {t.kind}")
+    if not t.children:
+        conds.append(f"len({expr}) == 0")
+    kids = [_unpack(c, f"{expr}[{i}]", conds, leaf) for i, c in enumerate(t.children)]
+    if any(k is None for k in kids):
+        return None
+    return "(" + "".join(f"{k}, " for k in kids) + ")" if kids else "_"
 
 
 def _kind(t: TreeDef, obj=None) -> str:
