@@ -22,6 +22,13 @@ from .text import index, loc_comment
 # reaches this: below it, waking the threads costs more than they save (measured ~2 us per
 # parallel region with 2 threads; 1e5 element-ops take ~20-50 us on one core).
 PARALLEL_MIN_WORK = 1 << 17
+# A loop of fewer iterations than this is not marked `omp simd`: the pragma makes gcc
+# vectorize regardless of its cost model, and a vector loop of 2 or 3 doubles (with its
+# remainder loop and checks) is slower than the plain one. Measured on the 100-step RK4 of
+# `make bench-compile` (2-element state vectors): 18.2 -> 10.2 us a call; the 7x7
+# determinant's gradient (loops of 2 to 49 elements) keeps its 19.5 us (a threshold of 8
+# took it to 25.6 us: at -O1 only marked loops are vectorized).
+SIMD_MIN = 4
 
 # Threads split a loop statically (same thread count, same result). `parallel:` limits the
 # `if` to the threads: on a combined `parallel for simd` a bare `if` also applies to the simd
@@ -195,7 +202,7 @@ class LoopEmitter:
         # `omp simd`: no loop-carried dependence except sums' accumulators (reordered into
         # SIMD lanes: a different, not a less accurate, summation order).
         simd = None
-        if self.vector_math and dims:
+        if self.vector_math and dims and dims[-1][0] >= SIMD_MIN:
             if not dims[-1][2]:
                 simd = ""
             elif inner and all_sums:

@@ -89,3 +89,14 @@ def _fresh_probe():
     toolchain.has_vector_math.cache_clear()
     yield
     toolchain.has_vector_math.cache_clear()
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 8])
+def test_only_loops_of_a_vector_or_more_are_marked_simd(n):
+    # `omp simd` forces vectorization: on 2 or 3 elements that is slower than the plain loop
+    # (codegen.loops.SIMD_MIN); the results are the same either way.
+    from symgrad.codegen.loops import SIMD_MIN
+    f = sg.compile(lambda x: sg.exp(x) * x)
+    x = np.linspace(-1.0, 1.0, n)
+    np.testing.assert_allclose(f(x), np.exp(x) * x, rtol=1e-15)
+    assert ("#pragma omp simd" in f.c_source) == (n >= SIMD_MIN)

@@ -44,7 +44,6 @@ int sg_grad_gather_and_slices(const double *restrict in0,
 
     /* k0: cat -> tmp1 [3, 1] */
     {
-        #pragma omp simd
         for (int64_t i0 = 0; i0 < 3; i0++) {
             const double l0 = in0[i0*4];
             tmp1[i0*3] = l0;
@@ -54,7 +53,6 @@ int sg_grad_gather_and_slices(const double *restrict in0,
     /* k1: cat -> tmp1 [3, 2] */
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
-            #pragma omp simd
             for (int64_t i1 = 0; i1 < 2; i1++) {
                 const double l0 = in0[2 + i0*4 + i1];
                 tmp1[1 + i0*3 + i1] = l0;
@@ -129,7 +127,6 @@ int sg_grad_gather_and_slices(const double *restrict in0,
     /* k8: unslice -> tmp0 [3, 2] */
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
-            #pragma omp simd
             for (int64_t i1 = 0; i1 < 2; i1++) {
                 const double l0 = tmp7[1 + i0*3 + i1];
                 tmp0[2 + i0*4 + i1] = l0;
@@ -139,7 +136,6 @@ int sg_grad_gather_and_slices(const double *restrict in0,
 
     /* k9: add += tmp0 [3, 1] */
     {
-        #pragma omp simd
         for (int64_t i0 = 0; i0 < 3; i0++) {
             const double l0 = tmp7[i0*3];
             tmp0[i0*4] += l0;
@@ -149,7 +145,6 @@ int sg_grad_gather_and_slices(const double *restrict in0,
     /* k10: add += tmp0 [3, 2] */
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
-            #pragma omp simd
             for (int64_t i1 = 0; i1 < 2; i1++) {
                 const double l0 = in0[1 + i0*4 + i1];
                 tmp0[i0*4 + i1] += l0;
@@ -160,7 +155,6 @@ int sg_grad_gather_and_slices(const double *restrict in0,
     /* k11: add += tmp0 [3, 2] */
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
-            #pragma omp simd
             for (int64_t i1 = 0; i1 < 2; i1++) {
                 const double l0 = in0[i0*4 + i1];
                 tmp0[1 + i0*4 + i1] += l0;
@@ -189,7 +183,6 @@ int sg_grad_gather_and_slices(const double *restrict in0,
 
     /* k14: neg -> tmp11, tmp12 [3] (fused: 3 ops, 2 stores) */
     {
-        #pragma omp simd
         for (int64_t i0 = 0; i0 < 3; i0++) {
             const double l0 = tmp9[i0];
             const uint8_t l1 = tmp8[i0];
@@ -230,7 +223,6 @@ int sg_grad_gather_and_slices(const double *restrict in0,
 
     /* k17: where -> tmp15 [3, 1] (fused: 3 ops, 1 stores) */
     {
-        #pragma omp simd
         for (int64_t i0 = 0; i0 < 3; i0++) {
             const double l0 = tmp14[i0];
             const double t0 = fabs(l0);  /* golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [abs] */
@@ -265,7 +257,6 @@ int sg_grad_gather_and_slices(const double *restrict in0,
 
     /* k19: log -> tmp19 [3, 1] */
     {
-        #pragma omp simd
         for (int64_t i0 = 0; i0 < 3; i0++) {
             const double l0 = tmp17[i0];
             const double t0 = log(l0);  /* golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [log] */
