@@ -130,6 +130,7 @@ def child(name: str) -> None:
 def run(name: str, cache_dir: str) -> dict:
     env = dict(os.environ, SYMGRAD_CACHE_DIR=cache_dir, PYTHONPATH=str(HERE.parent))
     env.pop("SYMGRAD_CHECK", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)   # timed from bytecode, as installed (harness.py)
     out = subprocess.run([sys.executable, __file__, "--child", name], env=env, check=True,
                          capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])

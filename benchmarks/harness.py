@@ -110,6 +110,10 @@ def _env(cache: Path) -> dict:
         "PYTHONUNBUFFERED": "1",
     })
     env.pop("SYMGRAD_DEBUG", None)
+    # Imports are timed as an installed package runs them, from bytecode: with writing it
+    # disabled (some CI machines set this), an editable install compiles every module's
+    # source in every process, while pip-installed competitors load theirs precompiled.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 
