@@ -22,10 +22,12 @@ from .frontend.functional import (add, sub, mul, div, neg, pow, exp, log, log1p,
                                   dot, bmm)
 from .frontend.shapes import (reshape, view, flatten, permute, transpose, t, unsqueeze, squeeze,
                               broadcast_to, cat, concat, concatenate, stack)
+from .frontend.random import *  # noqa: F401,F403  (its __all__: torch's sampling functions)
+from .frontend.pointwise import *  # noqa: F401,F403  (its __all__: more elementwise math)
 from .api import compile, grad, value_and_grad, inspect, CompiledFunction  # noqa: A004
 from .config import set_num_threads, get_num_threads
 from . import frontend as _frontend  # noqa: F401  (installs Tensor's methods)
-from . import nn
+from . import autograd, nn, optim  # noqa: F401
 
 float = float32  # noqa: A001  (torch.float)
 double = float64

@@ -23,7 +23,8 @@ LAYERS = [
               "symgrad.gcpause", "symgrad.version"}),
     ("ops", {"symgrad.ops"}),                 # the op registry: one definition per primitive
     ("ir", {"symgrad.ir"}),                   # graph, text, verifier, NumPy interpreter
-    ("frontend", {"symgrad.frontend", "symgrad.nn"}),   # tensors, eager autograd, torch API
+    ("frontend", {"symgrad.frontend", "symgrad.nn", "symgrad.autograd", "symgrad.optim"}),
+    # tensors, eager autograd, the torch API (torch.nn, torch.autograd, torch.optim mirrors)
     ("trace", {"symgrad.trace"}),             # Python function -> graph
     ("passes", {"symgrad.passes"}),           # graph -> graph
     ("lower", {"symgrad.lower"}),             # graph -> loop IR

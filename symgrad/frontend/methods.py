@@ -15,7 +15,9 @@ from . import shapes as S
 from .apply import apply, attach_function, register_view
 from .autograd import backward
 from .inplace import METHODS as INPLACE
+from .pointwise import METHODS as POINTWISE
 from .printing import tensor_repr
+from .random import METHODS as RANDOM
 from .tensor import Tensor
 
 
@@ -106,7 +108,7 @@ METHODS = {
     "__repr__": tensor_repr,
 }
 
-for _name, _fn in {**METHODS, **INPLACE}.items():
+for _name, _fn in {**METHODS, **INPLACE, **POINTWISE, **RANDOM}.items():
     setattr(Tensor, _name, _fn)
 Tensor.T = property(S.T)
 Tensor.mT = property(lambda self: S.transpose(self, -2, -1))

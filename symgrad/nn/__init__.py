@@ -1,2 +1,2 @@
-"""symgrad.nn: the torch.nn mirror (only ``functional`` for now)."""
-from . import functional  # noqa: F401
+"""symgrad.nn: the torch.nn mirror: ``functional``, ``init`` (modules: work in progress)."""
+from . import functional, init  # noqa: F401

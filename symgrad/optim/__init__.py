@@ -1,0 +1,1 @@
+"""symgrad.optim: the torch.optim mirror (work in progress: see issue 11)."""
