@@ -7,12 +7,18 @@ compile, and SymPy only where an op's C is not in the printed table.
 
 from .version import __version__  # noqa: F401
 
-from .dtypes import float32, float64, int64, bool_ as bool  # noqa: A001
+from .dtypes import (float32, float64, int64, bool_ as bool, set_default_dtype,  # noqa: A001
+                     get_default_dtype, finfo, iinfo)
+from .devices import device, set_default_device, get_default_device
+from .size import Size
 from .errors import ShapeError, TracerValueError
 from .frontend.grad_mode import no_grad, enable_grad, set_grad_enabled, is_grad_enabled
 from .frontend.tensor import Tensor, tensor
-from .frontend.creation import (manual_seed, zeros, ones, full, arange, rand, randn, zeros_like,
-                                ones_like, full_like, randn_like, rand_like)
+from .frontend.printing import set_printoptions
+from .frontend.creation import (manual_seed, zeros, ones, full, empty, arange, linspace,
+                                logspace, eye, from_numpy, as_tensor, meshgrid, rand, randn,
+                                zeros_like, ones_like, empty_like, full_like, randn_like,
+                                rand_like)
 from .frontend.functional import (add, sub, mul, div, neg, pow, exp, log, log1p, expm1, sqrt,
                                   rsqrt, sin, cos, tanh, sigmoid, relu, softplus, abs, sign,
                                   square, maximum, minimum, where, clamp, clip, lt, le, gt, ge,
@@ -22,13 +28,17 @@ from .frontend.functional import (add, sub, mul, div, neg, pow, exp, log, log1p,
                                   dot, bmm)
 from .frontend.shapes import (reshape, view, flatten, permute, transpose, t, unsqueeze, squeeze,
                               broadcast_to, cat, concat, concatenate, stack)
+from .frontend.methods import (all, any, equal, allclose, isclose, clone, numel,  # noqa: A004
+                               is_tensor, is_floating_point)
 from .frontend.random import *  # noqa: F401,F403  (its __all__: torch's sampling functions)
 from .frontend.pointwise import *  # noqa: F401,F403  (its __all__: more elementwise math)
 from .api import compile, grad, value_and_grad, inspect, CompiledFunction  # noqa: A004
 from .config import set_num_threads, get_num_threads
 from . import frontend as _frontend  # noqa: F401  (installs Tensor's methods)
-from . import autograd, nn, optim  # noqa: F401
+from . import autograd, backends, cuda, nn, optim  # noqa: F401
 
 float = float32  # noqa: A001  (torch.float)
 double = float64
 long = int64
+
+_frontend.keywords.wrap_namespace(globals())   # torch's keyword spellings: input=, axis=, out=...

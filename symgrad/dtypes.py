@@ -33,8 +33,17 @@ class DType:
     def itemsize(self) -> int:
         return self.np.itemsize
 
+    @property
+    def is_floating_point(self) -> bool:
+        return self.category == 2
+
+    @property
+    def is_signed(self) -> bool:
+        return self.category != 0
+
     def __repr__(self) -> str:
-        return f"symgrad.{self.name}"
+        # torch's spelling, so that ported programs print torch's text (``print(x.dtype)``)
+        return f"torch.{self.name}"
 
     def __reduce__(self):  # pickle as the singleton
         return (from_name, (self.name,))
@@ -55,6 +64,54 @@ _SAFE_CASTS = {
     np.dtype(np.int8): int64, np.dtype(np.int16): int64, np.dtype(np.int32): int64,
     np.dtype(np.uint8): int64, np.dtype(np.uint16): int64, np.dtype(np.uint32): int64,
 }
+
+
+def set_default_dtype(d) -> None:
+    """``torch.set_default_dtype``: the dtype of Python floats made into tensors (float32 or
+    float64)."""
+    global DEFAULT_FLOAT
+    d = as_dtype(d)
+    if not d.is_floating:
+        raise TypeError(f"only floating-point types are supported as the default type, got "
+                        f"{d.name}")
+    DEFAULT_FLOAT = d
+
+
+def get_default_dtype() -> DType:
+    return DEFAULT_FLOAT
+
+
+class finfo:  # noqa: N801  (torch's name)
+    """``torch.finfo(dtype)``: the limits of a floating dtype (``eps``, ``max``, ``tiny``...)."""
+
+    def __init__(self, dtype=None):
+        d = DEFAULT_FLOAT if dtype is None else as_dtype(dtype)
+        if not d.is_floating:
+            raise TypeError(f"torch.finfo() requires a floating point input type, got {d.name}")
+        info = np.finfo(d.np)
+        self.dtype, self.bits = d.name, info.bits
+        self.eps, self.max, self.min = float(info.eps), float(info.max), float(info.min)
+        self.tiny = self.smallest_normal = float(info.tiny)
+        self.resolution = float(info.resolution)
+
+    def __repr__(self) -> str:
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, "
+                f"eps={self.eps:g}, smallest_normal={self.tiny:g}, tiny={self.tiny:g}, "
+                f"dtype={self.dtype})")
+
+
+class iinfo:  # noqa: N801  (torch's name)
+    """``torch.iinfo(dtype)``: the range of an integer dtype."""
+
+    def __init__(self, dtype):
+        d = as_dtype(dtype)
+        if d.category != 1:
+            raise TypeError(f"torch.iinfo() requires an integer input type, got {d.name}")
+        info = np.iinfo(d.np)
+        self.dtype, self.bits, self.min, self.max = d.name, info.bits, int(info.min), int(info.max)
+
+    def __repr__(self) -> str:
+        return f"iinfo(min={self.min}, max={self.max}, dtype={self.dtype})"
 
 
 def from_name(name: str) -> DType:

@@ -9,8 +9,9 @@ the ones here are raised from several layers and exported as ``symgrad.ShapeErro
 from __future__ import annotations
 
 
-class ShapeError(ValueError):
-    """An op was given shapes it cannot combine; the message names both."""
+class ShapeError(RuntimeError, ValueError):
+    """An op was given shapes it cannot combine; the message names both. A RuntimeError, as
+    torch raises (and a ValueError, as symgrad raised before)."""
 
 
 class TracerValueError(TypeError):

@@ -2,14 +2,23 @@
 verifies the IR after tracing and after every optimization pass (SYMGRAD_CHECK=1)."""
 
 import os
+import shutil
 import tempfile
 
 import numpy as np
 import pytest
 
 os.environ.setdefault("SYMGRAD_CHECK", "1")
+_OWN_CACHE = None
 if "SYMGRAD_CACHE_DIR" not in os.environ:
-    os.environ["SYMGRAD_CACHE_DIR"] = tempfile.mkdtemp(prefix="symgrad-test-cache-")
+    _OWN_CACHE = os.environ["SYMGRAD_CACHE_DIR"] = tempfile.mkdtemp(prefix="symgrad-test-cache-")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Remove the session's own cache directory (tens of MB of compiled modules); one that
+    the caller chose through SYMGRAD_CACHE_DIR is left alone."""
+    if _OWN_CACHE is not None:
+        shutil.rmtree(_OWN_CACHE, ignore_errors=True)
 
 
 @pytest.fixture

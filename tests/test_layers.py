@@ -20,10 +20,11 @@ ROOT = Path(__file__).resolve().parents[1] / "symgrad"
 
 LAYERS = [
     ("base", {"symgrad.config", "symgrad.dtypes", "symgrad.errors", "symgrad.pytree",
-              "symgrad.gcpause", "symgrad.version"}),
+              "symgrad.gcpause", "symgrad.version", "symgrad.devices", "symgrad.size"}),
     ("ops", {"symgrad.ops"}),                 # the op registry: one definition per primitive
     ("ir", {"symgrad.ir"}),                   # graph, text, verifier, NumPy interpreter
-    ("frontend", {"symgrad.frontend", "symgrad.nn", "symgrad.autograd", "symgrad.optim"}),
+    ("frontend", {"symgrad.frontend", "symgrad.nn", "symgrad.autograd", "symgrad.optim",
+                  "symgrad.cuda", "symgrad.backends"}),
     # tensors, eager autograd, the torch API (torch.nn, torch.autograd, torch.optim mirrors)
     ("trace", {"symgrad.trace"}),             # Python function -> graph
     ("passes", {"symgrad.passes"}),           # graph -> graph

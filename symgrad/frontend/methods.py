@@ -11,10 +11,15 @@ from __future__ import annotations
 
 from .. import dtypes
 from . import functional as F
+from . import indexing as I
 from . import shapes as S
-from .apply import apply, attach_function, register_view
+from ..devices import device as Device, check as check_device
+from .apply import apply, as_tensor, attach_function, register_view
+from .creation import METHODS as CREATION
+from .grad_mode import no_grad
 from .autograd import backward
 from .inplace import METHODS as INPLACE
+from .keywords import torch_keywords
 from .pointwise import METHODS as POINTWISE
 from .printing import tensor_repr
 from .random import METHODS as RANDOM
@@ -25,16 +30,79 @@ def _swap(fn):
     return lambda self, other: fn(other, self)
 
 
-def _to(self: Tensor, dtype=None, *args, **kwargs) -> Tensor:
-    """``x.to(dtype)``: a cast (devices are accepted and ignored: everything runs on the CPU)."""
-    dtype = kwargs.get("dtype", dtype)
-    if dtype is None or isinstance(dtype, str) or isinstance(dtype, Tensor):
-        if isinstance(dtype, Tensor):
-            dtype = dtype.dtype
+def _to(self: Tensor, *args, dtype=None, device=None, copy: bool = False, **_) -> Tensor:
+    """``x.to(dtype)``, ``x.to(device)``, ``x.to(device, dtype)``, ``x.to(other)``: a cast;
+    the device must be the CPU (``non_blocking``, ``memory_format`` are accepted)."""
+    for a in args:
+        if isinstance(a, Tensor):
+            dtype = a.dtype
+        elif isinstance(a, (str, Device, int)) and not isinstance(a, bool):
+            device = a
         else:
-            return self
-    dt = dtypes.as_dtype(dtype)
+            dtype = a
+    check_device(device)
+    out = self if dtype is None else _cast(self, dtypes.as_dtype(dtype))
+    return _clone(out) if copy and out is self else out
+
+
+def _cast(self: Tensor, dt) -> Tensor:
     return self if self.dtype is dt else apply("cast", self, dtype=dt)
+
+
+_TYPE_NAMES = {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor",
+               "int64": "torch.LongTensor", "bool": "torch.BoolTensor"}
+
+
+def _type(self: Tensor, dtype=None, non_blocking: bool = False, **_):
+    """``x.type()`` names the tensor type (``'torch.FloatTensor'``); ``x.type(dtype)`` casts."""
+    if dtype is None:
+        return _TYPE_NAMES[self.dtype.name]
+    if isinstance(dtype, str):
+        by_name = {v: k for k, v in _TYPE_NAMES.items()}
+        if dtype not in by_name:
+            raise ValueError(f"invalid type: '{dtype}'")
+        dtype = dtypes.from_name(by_name[dtype])
+    return _cast(self, dtypes.as_dtype(dtype))
+
+
+def _cuda(self: Tensor, *args, **kwargs) -> Tensor:
+    check_device("cuda")   # raises torch's error: there is no GPU here
+    return self
+
+
+def _set_data(self: Tensor, value) -> None:
+    """``w.data = t``: replace the tensor's value (not its autograd history), torch's way: the
+    new value must have the same dtype; the shape may change."""
+    if not isinstance(value, Tensor):
+        raise TypeError(f"data must be a Tensor, got {type(value).__name__}")
+    if value.dtype is not self.dtype:
+        raise RuntimeError(f"data set to a tensor that requires gradients must match its "
+                           f"dtype: {self.dtype.name} vs {value.dtype.name}"
+                           if self._requires_grad else
+                           f"data: expected a tensor of dtype {self.dtype.name}, got "
+                           f"{value.dtype.name}")
+    self._value, self._node, self.shape = value._value, value._node, value.shape
+
+
+def _equal(self: Tensor, other) -> bool:
+    """``torch.equal``: the same shape and the same values."""
+    other = as_tensor(other)
+    return self.shape == other.shape and bool(_all(F.eq(self, other)))
+
+
+def isclose(a, b, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
+    """``|a - b| <= atol + rtol * |b|`` elementwise (NaNs equal if ``equal_nan``)."""
+    a, b = as_tensor(a), as_tensor(b)
+    with no_grad():
+        close = F.logical_or(F.eq(a, b), F.le(F.abs(a - b), atol + rtol * F.abs(b)))
+        if equal_nan:
+            close = F.logical_or(close, F.logical_and(F.isnan(a), F.isnan(b)))
+    return close
+
+
+def allclose(a, b, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
+    """Whether every element of ``a`` is close to ``b``'s (see ``isclose``)."""
+    return bool(_all(isclose(a, b, rtol, atol, equal_nan)))
 
 
 def _clone(self: Tensor) -> Tensor:
@@ -60,13 +128,36 @@ def _detach_(self: Tensor) -> Tensor:
 
 
 def _all(self: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+    """``torch.all``: whether every element (along ``dim``) is nonzero."""
     as_int = F.logical_not(self.to(dtypes.bool_)).to(dtypes.int64)
     return F.eq(F.sum(as_int, dim, keepdim), 0)
 
 
 def _any(self: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+    """``torch.any``: whether some element (along ``dim``) is nonzero."""
     as_int = self.to(dtypes.bool_).to(dtypes.int64)
     return F.gt(F.sum(as_int, dim, keepdim), 0)
+
+
+all = _all  # noqa: A001  (torch's names)
+any = _any  # noqa: A001
+equal = _equal
+
+
+def clone(x: Tensor, *, memory_format=None) -> Tensor:
+    return _clone(x)
+
+
+def numel(x: Tensor) -> int:
+    return x.numel()
+
+
+def is_tensor(obj) -> bool:
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(x: Tensor) -> bool:
+    return x.dtype.is_floating
 
 
 METHODS = {
@@ -78,7 +169,7 @@ METHODS = {
     "__neg__": F.neg, "__abs__": F.abs, "__pos__": lambda self: self,
     "__lt__": F.lt, "__le__": F.le, "__gt__": F.gt, "__ge__": F.ge, "__eq__": F.eq,
     "__ne__": F.ne, "__and__": F.logical_and, "__or__": F.logical_or,
-    "__invert__": F.logical_not, "__getitem__": S.getitem,
+    "__invert__": F.logical_not, "__getitem__": I.index, "__setitem__": I.setitem,
     # elementwise methods
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
     "exp": F.exp, "log": F.log, "log1p": F.log1p, "expm1": F.expm1, "sqrt": F.sqrt,
@@ -98,18 +189,27 @@ METHODS = {
     "reshape": S.reshape, "view": S.view, "flatten": S.flatten, "permute": S.permute,
     "transpose": S.transpose, "t": S.t, "unsqueeze": S.unsqueeze, "squeeze": S.squeeze,
     "expand": S.expand, "expand_as": S.expand_as, "broadcast_to": S.broadcast_to,
-    # conversion
-    "to": _to, "float": lambda self: _to(self, dtypes.float32),
-    "double": lambda self: _to(self, dtypes.float64), "long": lambda self: _to(self, dtypes.int64),
-    "bool": lambda self: _to(self, dtypes.bool_), "type": _to, "clone": _clone,
-    "contiguous": lambda self: self, "cpu": lambda self: self,
+    # conversion, devices
+    "to": _to, "float": lambda self, **_: _cast(self, dtypes.float32),
+    "double": lambda self, **_: _cast(self, dtypes.float64),
+    "long": lambda self, **_: _cast(self, dtypes.int64),
+    "int": lambda self, **_: _cast(self, dtypes.int64),    # int64: symgrad has no int32 yet
+    "bool": lambda self, **_: _cast(self, dtypes.bool_), "type": _type,
+    "type_as": lambda self, other: _cast(self, other.dtype),
+    "clone": lambda self, **_: _clone(self),
+    "contiguous": lambda self, **_: self, "cpu": lambda self, **_: self, "cuda": _cuda,
+    # comparisons of whole tensors
+    "equal": _equal, "allclose": allclose, "isclose": isclose,
+    # shapes of other tensors
+    "view_as": lambda self, other: S.view(self, other.shape),
+    "reshape_as": lambda self, other: S.reshape(self, other.shape),
     # autograd
     "backward": backward, "detach": _detach, "detach_": _detach_,
     "__repr__": tensor_repr,
 }
 
-for _name, _fn in {**METHODS, **INPLACE, **POINTWISE, **RANDOM}.items():
-    setattr(Tensor, _name, _fn)
+for _name, _fn in {**METHODS, **CREATION, **INPLACE, **POINTWISE, **RANDOM}.items():
+    setattr(Tensor, _name, _fn if _name.startswith("__") else torch_keywords(_fn, method=True))
 Tensor.T = property(S.T)
 Tensor.mT = property(lambda self: S.transpose(self, -2, -1))
-Tensor.data = property(_detach)
+Tensor.data = property(_detach, _set_data)

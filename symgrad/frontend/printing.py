@@ -15,9 +15,34 @@ import numpy as np
 from .. import dtypes
 from ..ir.graph import type_str
 
-LINEWIDTH = 80
-SUMMARIZE_OVER = 1000
-EDGE_ITEMS = 3
+
+class _Options:
+    """The print options (``set_printoptions``), torch's defaults."""
+    precision = 4
+    threshold = 1000     # summarize tensors with more elements than this
+    edgeitems = 3
+    linewidth = 80
+    sci_mode = None      # None: decide per tensor; True/False: always/never scientific
+
+
+OPTIONS = _Options()
+_PROFILES = {"default": (4, 1000, 3, 80), "short": (2, 1000, 2, 80),
+             "full": (4, math.inf, 3, 80)}
+
+
+def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None,
+                     profile=None, sci_mode=None) -> None:
+    """``torch.set_printoptions``: digits after the point, summarization, line width."""
+    if profile is not None:
+        if profile not in _PROFILES:
+            raise ValueError(f"set_printoptions: profile must be one of {sorted(_PROFILES)}")
+        (OPTIONS.precision, OPTIONS.threshold, OPTIONS.edgeitems,
+         OPTIONS.linewidth) = _PROFILES[profile]
+    for name, value in (("precision", precision), ("threshold", threshold),
+                        ("edgeitems", edgeitems), ("linewidth", linewidth)):
+        if value is not None:
+            setattr(OPTIONS, name, value)
+    OPTIONS.sci_mode = sci_mode
 
 
 def _float_formatter(values: np.ndarray):
@@ -31,13 +56,16 @@ def _float_formatter(values: np.ndarray):
             sci = hi / lo > 1000.0 or hi > 1.0e8
         else:
             sci = hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4
+    if OPTIONS.sci_mode is not None:
+        sci = OPTIONS.sci_mode
+    p = OPTIONS.precision
     if sci:
-        fmt = "{:.4e}".format
+        fmt = f"{{:.{p}e}}".format
     elif int_mode:
         def fmt(v):
             return f"{v:.0f}." if math.isfinite(v) else f"{v}"
     else:
-        fmt = "{:.4f}".format
+        fmt = f"{{:.{p}f}}".format
 
     def one(v: float) -> str:
         if math.isnan(v):
@@ -58,17 +86,17 @@ def _formatter(values: np.ndarray, dtype: dtypes.DType):
 
 def _summarized(arr: np.ndarray) -> np.ndarray:
     """The elements that will be shown (edges only for big tensors)."""
-    if arr.size <= SUMMARIZE_OVER or arr.ndim == 0:
+    if arr.size <= OPTIONS.threshold or arr.ndim == 0:
         return arr.reshape(-1)
     parts = []
 
     def walk(a):
         if a.ndim == 1:
-            parts.append(a if a.shape[0] <= 2 * EDGE_ITEMS
-                         else np.concatenate([a[:EDGE_ITEMS], a[-EDGE_ITEMS:]]))
+            parts.append(a if a.shape[0] <= 2 * OPTIONS.edgeitems
+                         else np.concatenate([a[:OPTIONS.edgeitems], a[-OPTIONS.edgeitems:]]))
             return
-        rows = range(a.shape[0]) if a.shape[0] <= 2 * EDGE_ITEMS else \
-            list(range(EDGE_ITEMS)) + list(range(a.shape[0] - EDGE_ITEMS, a.shape[0]))
+        rows = range(a.shape[0]) if a.shape[0] <= 2 * OPTIONS.edgeitems else \
+            list(range(OPTIONS.edgeitems)) + list(range(a.shape[0] - OPTIONS.edgeitems, a.shape[0]))
         for i in rows:
             walk(a[i])
     walk(arr)
@@ -89,22 +117,22 @@ def format_array(arr: np.ndarray, dtype: dtypes.DType, indent: int) -> str:
     fmt = _formatter(_summarized(arr), dtype)
     if arr.ndim == 0:
         return fmt(arr.item())
-    summarize = arr.size > SUMMARIZE_OVER
+    summarize = arr.size > OPTIONS.threshold
     width = _width(_summarized(arr), dtype, fmt)
 
     def rec(a: np.ndarray, level: int) -> str:
         if a.ndim == 1:
             items = [fmt(v).rjust(width) for v in a.tolist()]
-            if summarize and len(items) > 2 * EDGE_ITEMS:
+            if summarize and len(items) > 2 * OPTIONS.edgeitems:
                 # torch's elided run inside a row is " ...": two spaces after the comma
-                items = items[:EDGE_ITEMS] + [" ..."] + items[-EDGE_ITEMS:]
-            per_line = max(1, (LINEWIDTH - indent - level) // (width + 2))
+                items = items[:OPTIONS.edgeitems] + [" ..."] + items[-OPTIONS.edgeitems:]
+            per_line = max(1, (OPTIONS.linewidth - indent - level) // (width + 2))
             lines = [", ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
             return "[" + (",\n" + " " * (indent + level + 1)).join(lines) + "]"
         n = a.shape[0]
         idx = range(n)
-        if summarize and n > 2 * EDGE_ITEMS:
-            idx = list(range(EDGE_ITEMS)) + [None] + list(range(n - EDGE_ITEMS, n))
+        if summarize and n > 2 * OPTIONS.edgeitems:
+            idx = list(range(OPTIONS.edgeitems)) + [None] + list(range(n - OPTIONS.edgeitems, n))
         sep = "," + "\n" * (a.ndim - 1) + " " * (indent + level + 1)
         rows = ["..." if i is None else rec(a[i], level + 1) for i in idx]
         return "[" + sep.join(rows) + "]"
@@ -131,4 +159,19 @@ def tensor_repr(t) -> str:
         suffix.append(f"grad_fn=<{t.grad_fn.name()}>")
     elif t.requires_grad:
         suffix.append("requires_grad=True")
-    return "tensor(" + ", ".join([body] + suffix) + ")"
+    return with_suffixes("tensor(" + body, suffix, len("tensor("))
+
+
+def with_suffixes(text: str, suffixes: list, indent: int) -> str:
+    """``text`` followed by ``, suffix`` items and the closing parenthesis; like torch, an item
+    that would take the last line past the line width starts a new line, indented."""
+    parts = [text]
+    last = len(text) - text.rfind("\n") - 1
+    for item in suffixes:
+        if last + len(item) + 4 > OPTIONS.linewidth:
+            parts.append(",\n" + " " * indent + item)
+            last = indent + len(item)
+        else:
+            parts.append(", " + item)
+            last += len(item) + 2
+    return "".join(parts) + ")"

@@ -19,9 +19,13 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes
+from ..devices import CPU, check as check_device
 from ..errors import TracerValueError
 from ..ir.graph import Node
+from ..size import Size
 from . import sources
+
+_CALL = object()   # the default of Tensor's second argument: a user's ``torch.Tensor(...)``
 
 
 def tracer_error(what: str) -> TracerValueError:
@@ -45,13 +49,17 @@ class Tensor:
     shape: tuple[int, ...]
     dtype: dtypes.DType
 
-    def __init__(self, value: np.ndarray | None = None, node: Node | None = None):
+    def __init__(self, value: np.ndarray | None = None, node: Node | None = _CALL, *sizes):
+        if node is _CALL or sizes or not (node is None or type(node) is Node):
+            # a user's torch.Tensor(data) / torch.Tensor(*sizes): a float32 leaf
+            value, node = _legacy_value(value, node, sizes), None
         self._value = value
         self._node = node
         if value is None:
-            self.shape, self.dtype = node.shape, node.dtype
+            self.shape, self.dtype = tuple.__new__(Size, node.shape), node.dtype
         else:
-            self.shape, self.dtype = value.shape, dtypes.from_numpy(value.dtype)
+            self.shape, self.dtype = tuple.__new__(Size, value.shape), \
+                dtypes.from_numpy(value.dtype)
         self._requires_grad = False
         self.grad_fn = None
         self._grad = None
@@ -84,6 +92,16 @@ class Tensor:
         return self.shape if dim is None else self.shape[dim]
 
     @property
+    def device(self):
+        return CPU
+
+    is_cuda = False
+    is_cpu = True
+    is_sparse = False
+    is_quantized = False
+    is_meta = False
+
+    @property
     def ndim(self) -> int:
         return len(self.shape)
 
@@ -93,10 +111,34 @@ class Tensor:
     def numel(self) -> int:
         return int(np.prod(self.shape))
 
-    def __len__(self) -> int:
-        if not self.shape:
-            raise TypeError("len() of a 0-d tensor")
-        return self.shape[0]
+    nelement = numel
+
+    def element_size(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.numel() * self.dtype.itemsize
+
+    def is_floating_point(self) -> bool:
+        return self.dtype.is_floating
+
+    def is_contiguous(self, memory_format=None) -> bool:
+        """Whether torch would store this tensor's elements in row-major order: a fresh
+        tensor is; a transposed, expanded or strided view of one is not (symgrad's own arrays
+        may be laid out otherwise, which changes no result)."""
+        v = self._view
+        while v is not None:
+            base, op, attrs = v
+            if op == "permute" and list(attrs["perm"]) != sorted(attrs["perm"]) \
+                    or op == "expand" or op == "slice" and not _dense_window(base.shape, attrs):
+                return False
+            v = base._view
+        return True
 
     # ------------------------------------------------------------ autograd state
     @property
@@ -208,6 +250,14 @@ class Tensor:
     def __hash__(self) -> int:
         return id(self)
 
+    def __format__(self, spec: str) -> str:
+        """``f"{loss:.4f}"`` formats a one-element tensor's number, as torch does."""
+        if not spec:
+            return repr(self)
+        if self._value is not None and self._value.ndim == 0:
+            return format(self.item(), spec)
+        raise TypeError("unsupported format string passed to Tensor.__format__")
+
     def __iter__(self):
         if not self.shape:
             raise TypeError("iteration over a 0-d tensor")
@@ -228,6 +278,35 @@ def placeholder(node: Node, python_number: bool = False) -> Tensor:
     return t
 
 
+def _dense_window(shape: tuple, attrs: dict) -> bool:
+    """Whether a slice of a row-major array is itself row-major: unit steps, and every dim
+    after the first one it keeps more than one element of is taken whole."""
+    kept = [len(range(a, b, c)) for a, b, c in zip(attrs["starts"], attrs["stops"],
+                                                    attrs["steps"])]
+    if any(c != 1 and n > 1 for c, n in zip(attrs["steps"], kept)):
+        return False
+    outer = next((d for d, n in enumerate(kept) if n > 1), len(kept))
+    return all(kept[d] == shape[d] for d in range(outer + 1, len(kept)))
+
+
+def _legacy_value(data, second, sizes: tuple) -> np.ndarray:
+    """The array of ``torch.Tensor(data)`` (a float32 copy) or ``torch.Tensor(*sizes)``
+    (uninitialized in torch; zeros here)."""
+    args = (data,) + (() if second is _CALL else (second,)) + sizes
+    if data is None and second is _CALL:
+        return np.zeros((0,), np.float32)
+    if all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in args):
+        return np.zeros(args, np.float32)
+    if len(args) == 1 and type(args[0]) is Size:
+        return np.zeros(args[0], np.float32)
+    if len(args) > 1:
+        raise TypeError("Tensor(): expected data (a list, an array, a tensor) or sizes "
+                        f"(ints), got {', '.join(type(a).__name__ for a in args)}")
+    if isinstance(data, Tensor):
+        data = data.__array__()
+    return np.array(data, dtype=np.float32)
+
+
 def _frozen(v: np.ndarray) -> np.ndarray:
     v = np.array(v, copy=True)
     v.flags.writeable = False
@@ -239,8 +318,11 @@ def size_text(shape) -> str:
     return f"torch.Size([{', '.join(map(str, shape))}])"
 
 
-def tensor(data: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False,
+           pin_memory: bool = False) -> Tensor:
     """Copy ``data`` (nested lists, NumPy arrays, numbers) into a new leaf tensor."""
+    if device is not None:
+        check_device(device)
     if isinstance(data, Tensor):
         data = data.__array__()
     arr = np.array(data, copy=True)

@@ -1343,7 +1343,7 @@ def test_cat_and_stack_of_mismatched_shapes_name_the_shapes():
     both_modes_raise(lambda a, b: sg.cat([a, b], 0), (np.ones((2, 3)), np.ones((2, 4))),
                      sg.ShapeError, r"\(2, 3\) and \(2, 4\)")
     both_modes_raise(lambda a, b: sg.stack([a, b]), (np.ones((2, 3)), np.ones((3, 2))),
-                     RuntimeError, r"\(2, 3\).*\(3, 2\)")
+                     RuntimeError, r"torch.Size\(\[2, 3\]\).*torch.Size\(\[3, 2\]\)")
 
 
 def test_index_out_of_range_names_the_index_and_size():

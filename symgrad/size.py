@@ -1,0 +1,43 @@
+"""``Size``: a tensor's shape, a tuple of ints that prints as torch's ``torch.Size([2, 3])``.
+
+Layer: base (imports nothing of symgrad). A ``Size`` is a ``tuple``: it compares, hashes and
+unpacks like one (``x.shape == (2, 3)``); slicing it or adding a tuple to it gives a ``Size``,
+and ``numel()`` is the product of its entries, as in torch. Graph nodes keep plain tuples; the
+front end hands users ``Size`` objects.
+"""
+
+from __future__ import annotations
+
+import math
+
+
+class Size(tuple):
+    """``torch.Size``: the shape of a tensor."""
+
+    __slots__ = ()
+
+    def __new__(cls, sizes=()):
+        return tuple.__new__(cls, sizes)
+
+    def numel(self) -> int:
+        return math.prod(self)
+
+    def __getitem__(self, item):
+        got = tuple.__getitem__(self, item)
+        return Size(got) if isinstance(item, slice) else got
+
+    def __add__(self, other):
+        return Size(tuple.__add__(self, tuple(other)))
+
+    def __repr__(self) -> str:
+        return f"torch.Size([{', '.join(map(str, self))}])"
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        return (Size, (tuple(self),))
+
+
+def as_size(shape) -> Size:
+    """``shape`` as a ``Size`` (itself, if it is one)."""
+    return shape if type(shape) is Size else tuple.__new__(Size, shape)

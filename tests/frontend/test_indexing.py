@@ -1,0 +1,158 @@
+"""Advanced indexing and index assignment: values against NumPy's indexing (the same rules),
+gradients against hand-derived counts (repeated indices add up) and central differences,
+eagerly and compiled; torch's autograd rules for assignment; torch cross-checks when
+installed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import symgrad as sg
+
+X = np.arange(24.0).reshape(2, 3, 4)
+
+READS = ["x[[0, 1]]", "x[:, [0, 2]]", "x[:, [0, 2], 1:3]", "x[[0, 1], :, [1, 2]]",
+         "x[..., [3, 0]]", "x[[1], [2]]", "x[range(2), [0, 2]]", "x[:, None, [1]]",
+         "x[0, [1, 2]]", "x[[[0], [1]], [0, 2]]", "x[[-1]]", "x[1:, [0, 1], ::2]",
+         "x[np.array([1, 0, 1])]", "x[x > 10]", "x[x[:, :, 0] > 5]", "x[0, [True, False, True]]"]
+
+
+@pytest.mark.parametrize("expr", READS)
+def test_reads_follow_numpy(expr):
+    want = eval(expr, {"x": X, "np": np})
+    got = eval(expr, {"x": sg.tensor(X), "np": np})
+    assert got.shape == want.shape and np.array_equal(got.numpy(), want)
+
+
+def test_index_tensors_of_symgrad():
+    idx = sg.tensor([2, 0, 2])
+    x = sg.tensor(X.reshape(6, 4))
+    np.testing.assert_array_equal(x[idx].numpy(), X.reshape(6, 4)[[2, 0, 2]])
+    np.testing.assert_array_equal(x[idx, sg.tensor([1, 1, 3])].numpy(),
+                                  X.reshape(6, 4)[[2, 0, 2], [1, 1, 3]])
+
+
+@pytest.mark.parametrize("expr", ["x[[0, 0, 1]]", "x[:, [0, 2, 0]]", "x[x > 10]",
+                                  "x[[0, 1], :, [1, 1]]"])
+def test_gradient_counts_repeated_indices(expr):
+    x = sg.tensor(X, requires_grad=True)
+    y = eval(expr, {"x": x})
+    y.sum().backward()
+    # d sum(x[idx]) / dx = how often each element is selected: index an array of ids
+    ids = np.arange(X.size).reshape(X.shape)
+    counts = np.bincount(eval(expr.replace("x >", "X >"), {"x": ids, "X": X}).ravel(),
+                         minlength=X.size).reshape(X.shape)
+    np.testing.assert_array_equal(x.grad.numpy(), counts)
+    assert y.grad_fn.name() == "IndexBackward0"
+
+
+def test_compiled_gather_and_gradient_match_finite_differences():
+    rng = np.random.default_rng(0)
+    x0 = rng.standard_normal((5, 3))
+
+    def f(x):
+        return (sg.sin(x[[4, 0, 4], 1:]) * x[[1, 2, 3]][:, [2, 0]]).sum()
+
+    g = sg.grad(f)
+    got = g(sg.tensor(x0))
+    eps, fd = 1e-6, np.zeros_like(x0)
+    for i in np.ndindex(x0.shape):
+        d = np.zeros_like(x0)
+        d[i] = eps
+        fd[i] = (f(sg.tensor(x0 + d)).item() - f(sg.tensor(x0 - d)).item()) / (2 * eps)
+    np.testing.assert_allclose(np.asarray(got), fd, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(sg.compile(f)(sg.tensor(x0)).item(), f(sg.tensor(x0)).item(),
+                               rtol=1e-12)
+
+
+def test_compiled_index_arguments_are_checked_in_c():
+    f = sg.compile(lambda x, i: x[i].sum())
+    x = sg.tensor(X.reshape(6, 4))
+    assert f(x, sg.tensor([5, 0])).item() == X.reshape(6, 4)[[5, 0]].sum()
+    assert f(x, sg.tensor([-1, 0])).item() == X.reshape(6, 4)[[-1, 0]].sum()
+    with pytest.raises(Exception, match="out of|bound|range"):
+        f(x, sg.tensor([6, 0]))
+
+
+def test_masks_need_values_so_compiled_code_says_what_to_use():
+    f = sg.compile(lambda x: x[x > 3].sum())
+    with pytest.raises(sg.TracerValueError, match="where"):
+        f(sg.tensor(X))
+
+
+def test_out_of_range_and_float_indices():
+    x = sg.tensor(X)
+    with pytest.raises(IndexError, match="index 2 is out of bounds for dimension 0 with size 2"):
+        x[[0, 2]]
+    with pytest.raises(IndexError, match="long, int, byte or bool"):
+        x[sg.tensor([0.0])]
+
+
+WRITES = ["x[[0, 1]] = 7", "x[:, 1] = 5", "x[x > 10] = 0", "x[[0, 1], [1, 2]] = v2",
+          "x[0, :, 1] = v3", "x[[0, 1], [1, 2]] += 1", "x[1] = v3.reshape(3, 1)",
+          "x[..., 0] = 9", "x[[1, 0]] = x[[0, 1]] * 2", "x[1:, 0] = -1"]
+
+
+@pytest.mark.parametrize("stmt", WRITES)
+def test_assignment_follows_numpy(stmt):
+    want, got = X.copy(), sg.tensor(X)
+    exec(stmt, {"x": want, "v2": np.array([[1.0], [2.0]]), "v3": np.arange(3.0)})
+    exec(stmt, {"x": got, "v2": sg.tensor([[1.0], [2.0]], dtype=sg.float64),
+                "v3": sg.arange(3.0, dtype=sg.float64)})
+    np.testing.assert_array_equal(got.numpy(), want)
+
+
+def test_assignment_autograd_rules():
+    w = sg.tensor(X, requires_grad=True)
+    y = w * 1
+    y[[0, 1], [1, 2]] = w[0, 0, 0] * 3      # the written value's gradient flows to w[0,0,0]
+    y[:, 0] = 0                              # overwritten elements get no gradient
+    (y * y).sum().backward()
+    want = 2 * X.copy()
+    want[[0, 1], [1, 2]] = 0
+    want[:, 0] = 0
+    want[0, 0, 0] += 2 * 3 * (3 * X[0, 0, 0]) * 8    # 8 elements hold 3*w000 (2 rows x 4)
+    np.testing.assert_allclose(w.grad.numpy(), want)
+    with pytest.raises(RuntimeError, match="leaf Variable that requires grad"):
+        w[0] = 1
+    with sg.no_grad():
+        w[0] = 1
+    assert w[0].sum().item() == 12
+
+
+def test_compiled_assignment():
+    def f(x, i):
+        y = x * 2
+        y[i] = 0
+        y[:, 0] = 1
+        return y
+
+    x, i = sg.tensor(X.reshape(6, 4)), sg.tensor([0, 3])
+    want = 2 * X.reshape(6, 4)
+    want[[0, 3]] = 0
+    want[:, 0] = 1
+    np.testing.assert_array_equal(np.asarray(sg.compile(f)(x, i)), want)
+    np.testing.assert_array_equal(f(x, i).numpy(), want)
+
+
+def test_mask_assignment_compiles_with_a_scalar():
+    def f(x):
+        y = x.clone()
+        y[x > 3] = 0
+        return y
+
+    np.testing.assert_array_equal(np.asarray(sg.compile(f)(sg.tensor(X))),
+                                  np.where(X > 3, 0, X))
+
+
+@pytest.mark.parametrize("expr", READS[:13] + ["x[x > 10]"])
+def test_reads_and_gradients_match_torch(expr):
+    torch = pytest.importorskip("torch")
+    xt, xs = torch.tensor(X, requires_grad=True), sg.tensor(X, requires_grad=True)
+    yt = eval(expr, {"x": xt, "np": np})
+    ys = eval(expr, {"x": xs, "np": np})
+    (yt * yt).sum().backward()
+    (ys * ys).sum().backward()
+    assert np.array_equal(yt.detach().numpy(), ys.detach().numpy())
+    assert np.array_equal(xt.grad.numpy(), xs.grad.numpy())
