@@ -30,6 +30,7 @@ from .frontend.shapes import (reshape, view, flatten, permute, transpose, t, uns
                               broadcast_to, cat, concat, concatenate, stack)
 from .frontend.methods import (all, any, equal, allclose, isclose, clone, numel,  # noqa: A004
                                is_tensor, is_floating_point)
+from .frontend.manipulation import *  # noqa: F401,F403  (its __all__: flip, split, tril...)
 from .frontend.random import *  # noqa: F401,F403  (its __all__: torch's sampling functions)
 from .frontend.pointwise import *  # noqa: F401,F403  (its __all__: more elementwise math)
 from .api import compile, grad, value_and_grad, inspect, CompiledFunction  # noqa: A004

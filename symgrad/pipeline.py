@@ -27,7 +27,7 @@ from .ir import Graph, format_graph, verify
 from .lower import lower
 from .lower.loopir import Program
 from .passes import PIPELINE
-from .trace import Traced, trace
+from .tracing import Traced, trace
 
 STAGES = ("trace", "passes", "lower", "codegen", "build")
 

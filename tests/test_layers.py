@@ -26,7 +26,7 @@ LAYERS = [
     ("frontend", {"symgrad.frontend", "symgrad.nn", "symgrad.autograd", "symgrad.optim",
                   "symgrad.cuda", "symgrad.backends"}),
     # tensors, eager autograd, the torch API (torch.nn, torch.autograd, torch.optim mirrors)
-    ("trace", {"symgrad.trace"}),             # Python function -> graph
+    ("trace", {"symgrad.tracing"}),           # Python function -> graph
     ("passes", {"symgrad.passes"}),           # graph -> graph
     ("lower", {"symgrad.lower"}),             # graph -> loop IR
     ("codegen", {"symgrad.codegen"}),         # loop IR -> C source object

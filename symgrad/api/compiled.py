@@ -21,7 +21,7 @@ from ..frontend.tensor import Tensor
 from ..passes import FAST_MATH_PIPELINE
 from ..pytree import unflatten
 from ..runtime import Specialization
-from ..trace import Traced, leaf_spec, param_names, trace
+from ..tracing import Traced, leaf_spec, param_names, trace
 from . import pickling
 from .signature import (check_binds, describe_key, fast_key, flatten_args,
                         has_keyword_parameter, why)

@@ -18,7 +18,7 @@ from ..frontend.apply import as_tensor, full
 from ..frontend.autograd import differentiable, run_backward
 from ..frontend.tensor import Tensor
 from ..pytree import flatten, unflatten
-from ..trace import param_names
+from ..tracing import param_names
 from .compiled import CompiledFunction
 
 

@@ -20,6 +20,7 @@ from .grad_mode import no_grad
 from .autograd import backward
 from .inplace import METHODS as INPLACE
 from .keywords import torch_keywords
+from .manipulation import METHODS as MANIPULATION
 from .pointwise import METHODS as POINTWISE
 from .printing import tensor_repr
 from .random import METHODS as RANDOM
@@ -208,7 +209,8 @@ METHODS = {
     "__repr__": tensor_repr,
 }
 
-for _name, _fn in {**METHODS, **CREATION, **INPLACE, **POINTWISE, **RANDOM}.items():
+for _name, _fn in {**METHODS, **CREATION, **MANIPULATION, **INPLACE, **POINTWISE,
+                   **RANDOM}.items():
     setattr(Tensor, _name, _fn if _name.startswith("__") else torch_keywords(_fn, method=True))
 Tensor.T = property(S.T)
 Tensor.mT = property(lambda self: S.transpose(self, -2, -1))

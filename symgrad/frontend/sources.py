@@ -2,7 +2,7 @@
 
 Layer: front end (its bottom: imports only ``ir.Loc``). Input: nodes as the front end creates
 them while a function is traced. Output: ``Recording.locs``, the side table node -> ``Loc``
-that becomes the graph's ``locs`` (and the C's comments). ``trace.py`` opens a recording
+that becomes the graph's ``locs`` (and the C's comments). ``tracing.py`` opens a recording
 around the user's function (``recording``); ``apply`` records every node it makes (``record``:
 the innermost stack frame outside this package, the first one wins); the autograd engine
 attributes what a VJP rule builds to the forward op's line, noted ``(backward of ...)``

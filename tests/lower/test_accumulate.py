@@ -159,7 +159,7 @@ def test_chain_plan_on_a_graph():
     # and the values, compiled from this graph, against the interpreter
     from symgrad.pipeline import compile_traced
     from symgrad.runtime import Specialization
-    from symgrad.trace import ArgSpec, Traced
+    from symgrad.tracing import ArgSpec, Traced
     from symgrad.pytree import flatten
     args = [np.arange(10.0), np.array([-2.5]), np.array([4.0])]
     for graph in (whole, both):
