@@ -12,7 +12,8 @@ from .dtypes import (float32, float64, int64, bool_ as bool, set_default_dtype, 
 from .devices import device, set_default_device, get_default_device
 from .size import Size
 from .errors import ShapeError, TracerValueError
-from .frontend.grad_mode import no_grad, enable_grad, set_grad_enabled, is_grad_enabled
+from .frontend.grad_mode import (no_grad, enable_grad, set_grad_enabled, is_grad_enabled,
+                                 inference_mode, is_inference_mode_enabled)
 from .frontend.tensor import Tensor, tensor
 from .frontend.printing import set_printoptions
 from .frontend.creation import (manual_seed, zeros, ones, full, empty, arange, linspace,
@@ -31,6 +32,8 @@ from .frontend.shapes import (reshape, view, flatten, permute, transpose, t, uns
 from .frontend.methods import (all, any, equal, allclose, isclose, clone, numel,  # noqa: A004
                                is_tensor, is_floating_point)
 from .frontend.manipulation import *  # noqa: F401,F403  (its __all__: flip, split, tril...)
+from .frontend.sorting import *  # noqa: F401,F403  (its __all__: sort, topk...)
+from .frontend.contraction import einsum, tensordot
 from .frontend.random import *  # noqa: F401,F403  (its __all__: torch's sampling functions)
 from .frontend.pointwise import *  # noqa: F401,F403  (its __all__: more elementwise math)
 from .api import compile, grad, value_and_grad, inspect, CompiledFunction  # noqa: A004

@@ -10,7 +10,6 @@ that is itself built from primitives (so it can be differentiated again).
 from __future__ import annotations
 
 import math
-from collections import namedtuple
 from typing import Any, Callable, Sequence
 
 from .. import dtypes
@@ -18,6 +17,7 @@ from ..ops.registry import broadcast_shapes, normalize_axes
 from . import grad_mode
 from .apply import apply, as_tensor, attach_function, full
 from .autograd import run_backward
+from .printing import return_type
 from .shapes import broadcast_to, reshape
 from .tensor import Tensor
 
@@ -242,8 +242,8 @@ def amin(x, dim=None, keepdim: bool = False) -> Tensor:
     return _reduce("min", x, dim if dim != () else None, keepdim, "AminBackward0")
 
 
-MaxResult = namedtuple("max", ["values", "indices"])
-MinResult = namedtuple("min", ["values", "indices"])
+MaxResult = return_type("max")
+MinResult = return_type("min")
 
 
 def _extremum_of_all(name: str, x: Tensor) -> Tensor:

@@ -21,6 +21,7 @@ from .autograd import backward
 from .inplace import METHODS as INPLACE
 from .keywords import torch_keywords
 from .manipulation import METHODS as MANIPULATION
+from .sorting import METHODS as SORTING
 from .pointwise import METHODS as POINTWISE
 from .printing import tensor_repr
 from .random import METHODS as RANDOM
@@ -209,7 +210,7 @@ METHODS = {
     "__repr__": tensor_repr,
 }
 
-for _name, _fn in {**METHODS, **CREATION, **MANIPULATION, **INPLACE, **POINTWISE,
+for _name, _fn in {**METHODS, **CREATION, **MANIPULATION, **SORTING, **INPLACE, **POINTWISE,
                    **RANDOM}.items():
     setattr(Tensor, _name, _fn if _name.startswith("__") else torch_keywords(_fn, method=True))
 Tensor.T = property(S.T)

@@ -9,6 +9,7 @@ at 80 columns.
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 import numpy as np
 
@@ -175,3 +176,14 @@ def with_suffixes(text: str, suffixes: list, indent: int) -> str:
             parts.append(", " + item)
             last += len(item) + 2
     return "".join(parts) + ")"
+
+
+def return_type(name: str, fields=("values", "indices")):
+    """A named tuple class like torch's ``torch.return_types.<name>`` (``x.max(1)``,
+    ``sort``...), printed as torch prints it, one field per line."""
+    base = namedtuple(name, fields)
+
+    def __repr__(self) -> str:
+        inner = ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self))
+        return f"torch.return_types.{name}(\n{inner})"
+    return type(name, (base,), {"__slots__": (), "__repr__": __repr__})

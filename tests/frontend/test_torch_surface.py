@@ -290,3 +290,25 @@ def test_is_contiguous_matches_torch():
                  "x.unsqueeze(0)", "x.expand(2, 3, 4)", "x.permute(1, 0)"):
         assert eval(expr, {"x": sg.zeros(3, 4)}).is_contiguous() == \
             eval(expr, {"x": torch.zeros(3, 4)}).is_contiguous(), expr
+
+
+def test_inference_mode_and_bare_grad_mode_decorators():
+    @sg.no_grad
+    def f(x):
+        return x * 2
+
+    @sg.inference_mode
+    def g(x):
+        return x * 2
+
+    @sg.inference_mode()
+    def h(x):
+        return x * 2
+
+    w = sg.ones(1, requires_grad=True)
+    assert not f(w).requires_grad and not g(w).requires_grad and not h(w).requires_grad
+    with sg.inference_mode():
+        assert sg.is_inference_mode_enabled() and not sg.is_grad_enabled()
+    assert not sg.is_inference_mode_enabled() and sg.is_grad_enabled()
+    with sg.inference_mode(False):
+        assert (w * 2).requires_grad
