@@ -280,7 +280,8 @@ def _extremum(name: str, x, dim, keepdim):
     values = apply("gather", x, idx, axis=axis, _torch_name=f"{name.capitalize()}Backward0")
     if not keepdim:
         shape = _reduced_shape(x.shape, (axis,), False)
-        values = apply("reshape", values, shape_to=shape)
+        values = apply("reshape", values, shape_to=shape,
+                       _torch_name=f"{name.capitalize()}Backward0")
         idx = apply("reshape", idx, shape_to=shape)
     return (MaxResult if name == "max" else MinResult)(values, idx)
 
@@ -359,7 +360,7 @@ def norm(x, p="fro", dim=None, keepdim: bool = False) -> Tensor:
             n = _unreduce(out, a.shape, axes, keepdim)
             safe = where(eq(n, 0.0), 1.0, n)
             return (where(eq(n, 0.0), 0.0, _unreduce(g, a.shape, axes, keepdim) * a / safe),)
-        return composite("NormBackward1" if dim is not None else "NormBackward0",
+        return composite("LinalgVectorNormBackward0",
                          lambda a: sqrt(_reduce("sum", a * a, axes, keepdim)), [x], rule)
     if p in (1, 1.0):
         return sum(abs(x), axes, keepdim)
@@ -414,8 +415,9 @@ gather = take_along_dim = gather_along
 
 # ---------------------------------------------------------------- linear algebra
 
-def matmul(a, b) -> Tensor:
-    """torch.matmul: 1-D, 2-D and broadcast-batched operands."""
+def matmul(a, b, *, _batched_name: str = "UnsafeViewBackward0") -> Tensor:
+    """torch.matmul: 1-D, 2-D and broadcast-batched operands (with torch's grad_fn names:
+    Dot, Mv, Mm, and for batches the view torch's folded product ends with)."""
     a, b = _t(a), _t(b)
     if a.ndim == 0 or b.ndim == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
@@ -426,21 +428,31 @@ def matmul(a, b) -> Tensor:
     a2 = reshape(a, (1,) + a.shape) if a.ndim == 1 else a
     b2 = reshape(b, b.shape + (1,)) if b.ndim == 1 else b
     if a2.shape[-1] != b2.shape[-2]:
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_dims(a.shape)} and "
-                           f"{_dims(b.shape)})")
+        raise RuntimeError(_mismatch(a.shape, b.shape))
     batch = broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
     a3 = broadcast_to(a2, batch + a2.shape[-2:]) if a2.shape[:-2] != batch else a2
     b3 = broadcast_to(b2, batch + b2.shape[-2:]) if b2.shape[:-2] != batch else b2
     name = "MmBackward0" if a.ndim == 2 and b.ndim == 2 else (
         "DotBackward0" if a.ndim == 1 and b.ndim == 1 else
-        "MvBackward0" if b.ndim == 1 and a.ndim == 2 else "BmmBackward0")
+        "MvBackward0" if b.ndim == 1 and a.ndim == 2 else
+        "SqueezeBackward4" if a.ndim == 1 and b.ndim == 2 else _batched_name)
     out = apply("matmul", a3, b3, _torch_name=name)
     shape = batch + ((a.shape[-2],) if a.ndim > 1 else ()) + ((b.shape[-1],) if b.ndim > 1 else ())
-    return out if out.shape == shape else reshape(out, shape)
+    return out if out.shape == shape else apply("reshape", out, shape_to=shape, _torch_name=name)
 
 
-def _dims(shape) -> str:
-    return "x".join(map(str, shape)) if len(shape) > 1 else f"1x{shape[0]}"
+def _mismatch(sa: tuple, sb: tuple) -> str:
+    """torch's message for operands whose inner sizes differ."""
+    if len(sa) == 2 and len(sb) == 1:
+        return f"size mismatch, got input ({sa[0]}), mat ({sa[0]}x{sa[1]}), vec ({sb[0]})"
+    if len(sa) == 1 and len(sb) == 1:
+        return (f"inconsistent tensor size, expected tensor [{sa[0]}] and src [{sb[0]}] to "
+                f"have the same number of elements, but got {sa[0]} and {sb[0]} elements "
+                f"respectively")
+    rows = math.prod(sa[:-1]) if len(sa) > 1 else 1
+    cols = sb[-1] if len(sb) > 1 else 1
+    return (f"mat1 and mat2 shapes cannot be multiplied ({rows}x{sa[-1]} and "
+            f"{sb[-2] if len(sb) > 1 else sb[0]}x{cols})")
 
 
 def mm(a, b) -> Tensor:
@@ -465,4 +477,4 @@ def bmm(a, b) -> Tensor:
     a, b = _t(a), _t(b)
     if a.ndim != 3 or b.ndim != 3:
         raise RuntimeError(f"bmm: both arguments must be 3-D, got {a.ndim}-D and {b.ndim}-D")
-    return matmul(a, b)
+    return matmul(a, b, _batched_name="BmmBackward0")

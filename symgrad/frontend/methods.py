@@ -32,6 +32,18 @@ def _swap(fn):
     return lambda self, other: fn(other, self)
 
 
+def _rsub(self: Tensor, other) -> Tensor:
+    """``3 - x``: torch's ``rsub`` (its grad_fn is ``RsubBackward1``)."""
+    return apply("sub", other, self, _torch_name="RsubBackward1")
+
+
+def _rdiv(self: Tensor, other) -> Tensor:
+    """``4 / x``: torch computes ``x.reciprocal() * 4`` (so do we: the same rounding)."""
+    if isinstance(other, Tensor):
+        return F.div(other, self)
+    return F.mul(F.div(1, self), other)
+
+
 def _to(self: Tensor, *args, dtype=None, device=None, copy: bool = False, **_) -> Tensor:
     """``x.to(dtype)``, ``x.to(device)``, ``x.to(device, dtype)``, ``x.to(other)``: a cast;
     the device must be the CPU (``non_blocking``, ``memory_format`` are accepted)."""
@@ -164,9 +176,9 @@ def is_floating_point(x: Tensor) -> bool:
 
 METHODS = {
     # arithmetic operators
-    "__add__": F.add, "__radd__": _swap(F.add), "__sub__": F.sub, "__rsub__": _swap(F.sub),
+    "__add__": F.add, "__radd__": _swap(F.add), "__sub__": F.sub, "__rsub__": _rsub,
     "__mul__": F.mul, "__rmul__": _swap(F.mul), "__truediv__": F.div,
-    "__rtruediv__": _swap(F.div), "__pow__": F.pow, "__rpow__": _swap(F.pow),
+    "__rtruediv__": _rdiv, "__pow__": F.pow, "__rpow__": _swap(F.pow),
     "__matmul__": F.matmul, "__rmatmul__": _swap(F.matmul),
     "__neg__": F.neg, "__abs__": F.abs, "__pos__": lambda self: self,
     "__lt__": F.lt, "__le__": F.le, "__gt__": F.gt, "__ge__": F.ge, "__eq__": F.eq,

@@ -73,7 +73,9 @@ def transpose(x: Tensor, dim0: int, dim1: int) -> Tensor:
 def t(x: Tensor) -> Tensor:
     if x.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
-    return transpose(x, 0, 1) if x.ndim == 2 else x
+    if x.ndim < 2:
+        return apply("reshape", x, shape_to=x.shape, _torch_name="TBackward0")
+    return apply("permute", x, perm=(1, 0), _torch_name="TBackward0")
 
 
 def T(x: Tensor) -> Tensor:
@@ -89,9 +91,8 @@ def unsqueeze(x: Tensor, dim: int) -> Tensor:
 def squeeze(x: Tensor, dim: Any = None) -> Tensor:
     axes = normalize_axes(dim, x.ndim) if x.ndim else ()
     shape = tuple(s for i, s in enumerate(x.shape) if not (i in axes and s == 1))
-    if shape == x.shape:
-        return x
-    return apply("reshape", x, shape_to=shape, _torch_name="SqueezeBackward0")
+    name = "SqueezeBackward0" if dim is None else "SqueezeBackward1"
+    return apply("reshape", x, shape_to=shape, _torch_name=name)
 
 
 def broadcast_to(x: Tensor, shape: Sequence[int]) -> Tensor:
@@ -143,7 +144,11 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got {first} at "
                                f"entry 0 and {t.shape} at entry {i}")
     (d,) = normalize_axes(dim, len(first) + 1)
-    return cat([unsqueeze(t, d) for t in tensors], d)
+    target = dtypes.promote([(t.dtype, 2) for t in tensors])
+    parts = [unsqueeze(t if t.dtype is target else t.to(target), d) for t in tensors]
+    if len(parts) == 1:
+        return apply("reshape", parts[0], shape_to=parts[0].shape, _torch_name="StackBackward0")
+    return apply("cat", *parts, axis=d, _torch_name="StackBackward0")
 
 
 def getitem(x: Tensor, index: Any) -> Tensor:

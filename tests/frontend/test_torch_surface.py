@@ -312,3 +312,46 @@ def test_inference_mode_and_bare_grad_mode_decorators():
     assert not sg.is_inference_mode_enabled() and sg.is_grad_enabled()
     with sg.inference_mode(False):
         assert (w * 2).requires_grad
+
+
+GRAD_FN_NAMES = [  # torch 2.13's names (checked against torch below when it is installed)
+    ("3 - x", "RsubBackward1"), ("4 / x", "MulBackward0"), ("x.max(1).values", "MaxBackward0"),
+    ("x.norm()", "LinalgVectorNormBackward0"), ("x.norm(dim=1)", "LinalgVectorNormBackward0"),
+    ("x @ v", "MvBackward0"), ("v @ v", "DotBackward0"), ("v @ y", "SqueezeBackward4"),
+    ("x @ y", "MmBackward0"), ("b @ b.transpose(1, 2)", "UnsafeViewBackward0"),
+    ("b @ y", "UnsafeViewBackward0"), ("L.bmm(b, b.transpose(1, 2))", "BmmBackward0"),
+    ("x.t()", "TBackward0"), ("x.squeeze()", "SqueezeBackward0"),
+    ("x.squeeze(0)", "SqueezeBackward1"), ("L.stack([x, x])", "StackBackward0")]
+
+
+def _env(lib):
+    return {"L": lib, "x": lib.ones(2, 3, requires_grad=True) * 1.5,
+            "y": lib.ones(3, 2, requires_grad=True), "v": lib.ones(3, requires_grad=True),
+            "b": lib.ones(4, 2, 3, requires_grad=True)}
+
+
+@pytest.mark.parametrize("expr,name", GRAD_FN_NAMES)
+def test_grad_fn_names(expr, name):
+    assert type(eval(expr, _env(sg)).grad_fn).__name__ == name
+
+
+@pytest.mark.parametrize("expr,name", GRAD_FN_NAMES)
+def test_grad_fn_names_match_torch(expr, name):
+    torch = pytest.importorskip("torch")
+    assert type(eval(expr, _env(torch)).grad_fn).__name__ == name
+
+
+def test_reflected_division_rounds_like_torch():
+    x = np.array([3.0, 7.0, 0.1, 1e-3], np.float32)
+    want = np.float32(4) * (np.float32(1) / x)   # torch: x.reciprocal() * 4
+    np.testing.assert_array_equal((4 / sg.tensor(x)).numpy(), want)
+
+
+@pytest.mark.parametrize("a,b,message", [
+    ((2, 3), (4,), r"size mismatch, got input \(2\), mat \(2x3\), vec \(4\)"),
+    ((4,), (3, 2), r"mat1 and mat2 shapes cannot be multiplied \(1x4 and 3x2\)"),
+    ((2, 2, 3), (4, 5), r"mat1 and mat2 shapes cannot be multiplied \(4x3 and 4x5\)"),
+    ((4,), (3,), r"inconsistent tensor size, expected tensor \[4\] and src \[3\]")])
+def test_matmul_shape_errors_are_torchs(a, b, message):
+    with pytest.raises(RuntimeError, match=message):
+        sg.ones(*a) @ sg.ones(*b)
