@@ -158,6 +158,22 @@ def _note_call(e: Exception, fn: Callable, name: str, in_specs: list, rebuild: C
         except Exception:   # noqa: BLE001  (a static argument's repr failed, say)
             call = name
         e.add_note(f"symgrad: raised while tracing {call}")
+        nones = _none_arguments(fn, rebuild, in_specs)
+        if nones and isinstance(e, TypeError):
+            e.add_note(f"symgrad: argument{'s' if len(nones) > 1 else ''} "
+                       f"{', '.join(nones)} {'are' if len(nones) > 1 else 'is'} None: pass an "
+                       f"array or a number (or make it static with static_argnames)")
+
+
+def _none_arguments(fn: Callable, rebuild: Callable, in_specs: list) -> list[str]:
+    """The names of the call's arguments that are None (a common slip: an unset variable)."""
+    try:
+        args, kwargs = rebuild([0] * len(in_specs))   # leaves stand in as 0: None stays
+    except Exception:   # noqa: BLE001
+        return []
+    names = param_names(fn, len(args))
+    found = [n for n, a in zip(names, args) if a is None]
+    return found + [k for k, v in kwargs.items() if v is None]
 
 
 def _output_nodes(leaves: list, name: str) -> list:

@@ -27,6 +27,11 @@ from .signature import (check_binds, describe_key, fast_key, flatten_args,
                         has_keyword_parameter, why)
 
 
+# Argument types whose signature is their type alone (a NumPy scalar maps to one spec
+# whatever its value, like a Python number): calls with them take the fast path.
+_FAST_SCALARS = (float, int, bool, np.float64, np.float32, np.int64, np.int32, np.bool_)
+
+
 class CompiledFunction:
     """``fn`` compiled to C, one specialization per argument signature.
 
@@ -206,7 +211,7 @@ class CompiledFunction:
         with arrays and numbers also registers its signature for the fast path."""
         spec, leaves = self.specialize(*args, **kwargs)
         if not kwargs and not self.static_argnums and all(
-                type(a) is np.ndarray or type(a) in (float, int, bool) for a in args):
+                type(a) is np.ndarray or type(a) in _FAST_SCALARS for a in args):
             self._fast[fast_key(args)] = spec
         return spec, [np.asarray(v) if isinstance(v, Tensor) else v for v in leaves]
 

@@ -46,7 +46,11 @@ class Inspection:
         parts.append(("C", self.c_source))
         return "\n\n".join(f"===== {title} =====\n{text}" for title, text in parts)
 
-    __repr__ = __str__
+    def __repr__(self) -> str:
+        # short: inspect() has printed every stage already (a REPL would show them twice)
+        return (f"<symgrad.Inspection of {self.spec.name}: {self.node_counts[0]} -> "
+                f"{self.node_counts[1]} nodes, {len(self.passes)} passes changed the IR, "
+                f"{len(self.c_source.splitlines())} lines of C; print() it to see every stage>")
 
 
 def inspect(fn: Callable, *args: Any, print_: bool = True, **kwargs: Any) -> Inspection:

@@ -76,9 +76,10 @@ def _value_and_grad(fn: Callable, argnums, has_aux: bool, name: str, named: Call
                                 f"(output, aux)")
             out, aux = out
         out = as_tensor(out)
-        if out.ndim != 0 or not out.dtype.is_floating:
-            raise TypeError(f"grad of {name} requires a real scalar output (a 0-d float "
-                            f"tensor), got shape {tuple(out.shape)} and dtype {out.dtype.name}; "
+        if out.numel() != 1 or not out.dtype.is_floating:
+            raise TypeError(f"grad of {name} requires a real scalar output (a one-element "
+                            f"float tensor), got shape {tuple(out.shape)} and dtype "
+                            f"{out.dtype.name}; "
                             f"reduce it (e.g. .sum()) or use out.backward(gradient)")
         flat = [t for group in diff_leaves for t in group]
         grads = run_backward([(out, full(out, 1.0))], retain_graph=True, create_graph=True,

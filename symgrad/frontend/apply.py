@@ -23,7 +23,7 @@ from ..ops import OPS
 from ..ops.registry import ELEMENTWISE, FLOAT, LOGICAL, MOVEMENT, WHERE
 from . import grad_mode, sources
 from .function import function_class, grad_edge
-from .tensor import Tensor, tensor
+from .tensor import Tensor, tensor, traced_numbers
 
 
 def _rank(t: Tensor) -> int:
@@ -62,6 +62,8 @@ def _promoted(op, args: tuple) -> list[Tensor]:
     for a in values:
         if isinstance(a, Tensor):
             out.append(a if a.dtype is target else apply("cast", a, dtype=target))
+        elif traced_numbers(a):
+            out.append(as_tensor(a, target))
         else:
             out.append(scalar(a, target))
     return out
@@ -163,10 +165,25 @@ def attach_function(out: Tensor, torch_name: str, rule, inputs: list[Tensor],
 # ---------------------------------------------------------------- making tensors
 
 def as_tensor(data: Any, dtype: dtypes.DType | None = None) -> Tensor:
-    """A tensor for ``data`` (a Tensor is returned as is, cast if ``dtype`` differs)."""
+    """A tensor for ``data`` (a Tensor is returned as is, cast if ``dtype`` differs). A list of
+    numbers some of which are traced (a list argument of a compiled function) becomes their
+    stack; tuples and lists of arrays stay pytrees (stack them with ``symgrad.stack``)."""
     if isinstance(data, Tensor):
         return data if dtype is None or data.dtype is dtype else apply("cast", data, dtype=dtype)
+    if traced_numbers(data):
+        return _stacked(data, dtype)
     return tensor(data, dtype=dtype)
+
+
+def _stacked(data, dtype) -> Tensor:
+    parts = [as_tensor(d) for d in data]
+    if len({p.shape for p in parts}) > 1:
+        raise ValueError(f"expected a rectangular nested list, got items of shapes "
+                         f"{sorted({tuple(p.shape) for p in parts})}")
+    target = dtype or dtypes.promote([(p.dtype, _rank(p)) for p in parts])
+    parts = [apply("reshape", as_tensor(p, target), shape_to=(1,) + tuple(p.shape))
+             for p in parts]
+    return parts[0] if len(parts) == 1 else apply("cat", *parts, axis=0)
 
 
 def scalar(value: Any, dtype: dtypes.DType) -> Tensor:

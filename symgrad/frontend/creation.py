@@ -17,7 +17,8 @@ import numpy as np
 from .. import dtypes
 from ..devices import check as check_device
 from .shapes import reshape
-from .tensor import Tensor, tensor
+from .apply import as_tensor as apply_as_tensor
+from .tensor import Tensor, tensor, traced_numbers
 
 _rng = np.random.default_rng()
 
@@ -160,8 +161,8 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
     """``data`` as a tensor: a tensor is returned as is (cast if ``dtype`` differs), a NumPy
     array of a supported dtype shares its memory, anything else is copied."""
     check_device(device)
-    if isinstance(data, Tensor):
-        return data if dtype is None else data.to(dtype)
+    if isinstance(data, Tensor) or traced_numbers(data):
+        return apply_as_tensor(data, None if dtype is None else dtypes.as_dtype(dtype))
     if isinstance(data, np.ndarray) and dtype is None and dtypes.from_numpy(data.dtype) is not None \
             and dtypes.from_numpy(data.dtype).np == data.dtype:
         return from_numpy(data)

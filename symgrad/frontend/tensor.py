@@ -325,6 +325,10 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
         check_device(device)
     if isinstance(data, Tensor):
         data = data.__array__()
+    if isinstance(data, (list, tuple)) and holds_traced(data):
+        raise tracer_error("array (symgrad.tensor copies values; a list of traced values, "
+                           "such as a list argument of a compiled function, is made into one "
+                           "tensor by symgrad.stack(list) or symgrad.as_tensor(list))")
     arr = np.array(data, copy=True)
     if dtype is not None:
         dt = dtypes.as_dtype(dtype)
@@ -340,6 +344,24 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     if requires_grad:
         t.requires_grad_(True)
     return t
+
+
+def holds_traced(data) -> bool:
+    """Whether nested lists ``data`` hold traced tensors."""
+    return any(isinstance(d, Tensor) and d._value is None or
+               isinstance(d, (list, tuple)) and holds_traced(d) for d in data)
+
+
+def traced_numbers(data) -> bool:
+    """Whether ``data`` is a list (nested lists) of numbers some of which are traced: how a
+    list-of-numbers argument of a compiled function arrives (a list is a pytree of numbers)."""
+    return isinstance(data, list) and holds_traced(data) and _numbers(data)
+
+
+def _numbers(data: list) -> bool:
+    return all(_numbers(d) if isinstance(d, list) else
+               isinstance(d, (int, float)) or isinstance(d, Tensor) and d.ndim == 0
+               for d in data)
 
 
 def _is_python_data(data: Any) -> bool:
