@@ -26,7 +26,7 @@ from .frontend.functional import (add, sub, mul, div, neg, pow, exp, log, log1p,
                                   eq, ne, logical_and, logical_or, logical_not, isinf, isnan,
                                   isfinite, sum, mean, prod, amax, amin, max, min, argmax,
                                   argmin, logsumexp, norm, softmax, log_softmax, matmul, mm,
-                                  dot, bmm)
+                                  dot, bmm, gather, take_along_dim)
 from .frontend.shapes import (reshape, view, flatten, permute, transpose, t, unsqueeze, squeeze,
                               broadcast_to, cat, concat, concatenate, stack)
 from .frontend.methods import (all, any, equal, allclose, isclose, clone, numel,  # noqa: A004

@@ -410,7 +410,23 @@ def gather_along(x, index, dim: int) -> Tensor:
     return apply("gather", x, index, axis=axis)
 
 
-gather = take_along_dim = gather_along
+def gather(x, dim: int, index, *, sparse_grad: bool = False) -> Tensor:
+    """torch.gather(input, dim, index): ``out[..i..] = x[..index[..i..]..]`` along ``dim``."""
+    return gather_along(x, index, dim)
+
+
+def take_along_dim(x, indices, dim: int | None = None) -> Tensor:
+    """torch.take_along_dim: ``indices`` broadcast against ``x`` (except along ``dim``), then
+    gathered; with ``dim=None`` both are flattened."""
+    x, indices = _t(x), _t(indices)
+    if dim is None:
+        return gather_along(reshape(x, (-1,)), reshape(indices, (-1,)), 0)
+    (axis,) = normalize_axes(dim, x.ndim)
+    ones = [tuple(1 if d == axis else n for d, n in enumerate(t.shape)) for t in (x, indices)]
+    shape = list(broadcast_shapes(*ones))
+    xs, ix = list(shape), list(shape)
+    xs[axis], ix[axis] = x.shape[axis], indices.shape[axis]
+    return gather_along(broadcast_to(x, xs), broadcast_to(indices, ix), axis)
 
 
 # ---------------------------------------------------------------- linear algebra

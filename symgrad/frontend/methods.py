@@ -196,6 +196,7 @@ METHODS = {
     "sum": F.sum, "mean": F.mean, "prod": F.prod, "max": F.max, "min": F.min,
     "amax": F.amax, "amin": F.amin, "argmax": F.argmax, "argmin": F.argmin, "norm": F.norm,
     "logsumexp": F.logsumexp, "softmax": F.softmax, "log_softmax": F.log_softmax,
+    "gather": F.gather, "take_along_dim": F.take_along_dim,
     "all": _all, "any": _any,
     # linear algebra
     "matmul": F.matmul, "mm": F.mm, "dot": F.dot, "bmm": F.bmm,

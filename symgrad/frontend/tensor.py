@@ -140,6 +140,11 @@ class Tensor:
             v = base._view
         return True
 
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of a 0-d tensor")
+        return self.shape[0]
+
     # ------------------------------------------------------------ autograd state
     @property
     def requires_grad(self) -> bool:

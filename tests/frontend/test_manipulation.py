@@ -165,3 +165,16 @@ def test_values_and_gradients_match_torch(expr):
         assert (p is None) == (q is None)
         if p is not None:
             assert np.array_equal(p.numpy(), q.numpy())
+
+
+def test_gather_and_take_along_dim_take_torchs_argument_order():
+    m = sg.tensor(M)
+    np.testing.assert_array_equal(sg.gather(m, 1, sg.tensor([[0], [3], [1]])).numpy(),
+                                  np.take_along_axis(M, np.array([[0], [3], [1]]), 1))
+    np.testing.assert_array_equal(m.gather(0, sg.tensor([[2, 1, 0, 0]])).numpy(),
+                                  np.take_along_axis(M, np.array([[2, 1, 0, 0]]), 0))
+    # take_along_dim broadcasts the other dims, or works on the flattened tensor
+    np.testing.assert_array_equal(sg.take_along_dim(m, sg.tensor([[0, 2]]), 1).numpy(),
+                                  M[:, [0, 2]])
+    np.testing.assert_array_equal(sg.take_along_dim(m, sg.tensor([5, 0])).numpy(),
+                                  M.ravel()[[5, 0]])

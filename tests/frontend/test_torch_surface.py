@@ -67,6 +67,9 @@ def test_shape_is_a_size_that_acts_as_a_tuple():
     assert repr(s) == "torch.Size([2, 3, 4])" and s[1:] == (3, 4)   # a plain tuple (size.py)
     assert s[0] == 2 and s.numel() == 24
     assert isinstance(s + (5,), sg.Size) and x.size() == s and x.size(-1) == 4
+    assert len(x) == 2 and [t.shape for t in x] == [(3, 4), (3, 4)]
+    with pytest.raises(TypeError, match="len\\(\\) of a 0-d tensor"):
+        len(sg.tensor(1.0))
     assert pickle.loads(pickle.dumps(s)) == s
 
 
