@@ -16,10 +16,9 @@ from .frontend.grad_mode import (no_grad, enable_grad, set_grad_enabled, is_grad
                                  inference_mode, is_inference_mode_enabled)
 from .frontend.tensor import Tensor, tensor
 from .frontend.printing import set_printoptions
-from .frontend.creation import (manual_seed, zeros, ones, full, empty, arange, linspace,
-                                logspace, eye, from_numpy, as_tensor, meshgrid, rand, randn,
-                                zeros_like, ones_like, empty_like, full_like, randn_like,
-                                rand_like)
+from .frontend.creation import (zeros, ones, full, empty, arange, linspace, logspace, eye,
+                                from_numpy, as_tensor, meshgrid, zeros_like, ones_like,
+                                empty_like, full_like)
 from .frontend.functional import (add, sub, mul, div, neg, pow, exp, log, log1p, expm1, sqrt,
                                   rsqrt, sin, cos, tanh, sigmoid, relu, softplus, abs, sign,
                                   square, maximum, minimum, where, clamp, clip, lt, le, gt, ge,

@@ -1,5 +1,5 @@
 """Tensor factories (torch's names): zeros, ones, full, empty, arange, linspace, logspace, eye,
-*_like, from_numpy, meshgrid.
+*_like, from_numpy, meshgrid (random ones are ``random.py``'s).
 
 Layer: front end. Input: sizes, fill values, dtypes, and ``device=`` (the CPU; see
 ``device.py``). Output: new eager leaf tensors. Inside a traced function they become constants
@@ -19,15 +19,6 @@ from ..devices import check as check_device
 from .shapes import reshape
 from .apply import as_tensor as apply_as_tensor
 from .tensor import Tensor, tensor, traced_numbers
-
-_rng = np.random.default_rng()
-
-
-def manual_seed(seed: int) -> None:
-    """Seed symgrad's random factories (rand, randn, ...)."""
-    global _rng
-    _rng = np.random.default_rng(int(seed))
-
 
 def _sizes(size: tuple) -> tuple:
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
@@ -197,14 +188,6 @@ def meshgrid(*tensors, indexing: str | None = None) -> tuple:
     return tuple(grids)
 
 
-def rand(*size, dtype=None, requires_grad: bool = False) -> Tensor:
-    return _make(_rng.random(_sizes(size)), dtype, requires_grad)
-
-
-def randn(*size, dtype=None, requires_grad: bool = False) -> Tensor:
-    return _make(_rng.standard_normal(_sizes(size)), dtype, requires_grad)
-
-
 def _like(x: Tensor, dtype):
     return x.shape, (dtype if dtype is not None else x.dtype)
 
@@ -231,16 +214,6 @@ def full_like(x: Tensor, fill_value, *, dtype=None, device=None,
               requires_grad: bool = False, **_) -> Tensor:
     shape, dt = _like(x, dtype)
     return full(shape, fill_value, dtype=dt, device=device, requires_grad=requires_grad)
-
-
-def randn_like(x: Tensor, *, dtype=None, requires_grad: bool = False) -> Tensor:
-    shape, dt = _like(x, dtype)
-    return randn(shape, dtype=dt, requires_grad=requires_grad)
-
-
-def rand_like(x: Tensor, *, dtype=None, requires_grad: bool = False) -> Tensor:
-    shape, dt = _like(x, dtype)
-    return rand(shape, dtype=dt, requires_grad=requires_grad)
 
 
 # ``x.new_zeros(...)`` and friends: a new tensor of ``x``'s dtype (unless given)
