@@ -40,7 +40,7 @@ def _promoted(op, args: tuple) -> list[Tensor]:
     policy = op.promotion
     if len(args) == 2 and policy != LOGICAL:   # the common binary cases, decided quickly
         a, b = args
-        ta, tb = type(a) is Tensor, type(b) is Tensor
+        ta, tb = isinstance(a, Tensor), isinstance(b, Tensor)   # nn.Parameter too
         if ta and tb and a.dtype is b.dtype and not a._weak and not b._weak \
                 and (a.dtype.is_floating or policy != FLOAT):
             return [a, b]

@@ -271,7 +271,7 @@ class Tensor:
     def __reduce__(self):
         if self._value is None:
             raise tracer_error("picklable value")
-        return (tensor, (self._value, None, self._requires_grad))
+        return (tensor, (self._value, self.dtype, None, self._requires_grad))
 
 
 def placeholder(node: Node, python_number: bool = False) -> Tensor:

@@ -1,1 +1,12 @@
-"""symgrad.optim: the torch.optim mirror (work in progress: see issue 11)."""
+"""symgrad.optim: the torch.optim mirror: ``Optimizer``, ``SGD``, ``Adam``, ``AdamW`` and
+``lr_scheduler``.
+
+Layer: front end (it imports only the front end and below). Optimizers update parameters in
+place, eagerly, with torch's formulas and rounding (see ``sgd.py``, ``adam.py``,
+``kernels.py``).
+"""
+
+from . import lr_scheduler  # noqa: F401
+from .adam import Adam, AdamW  # noqa: F401
+from .optimizer import Optimizer  # noqa: F401
+from .sgd import SGD  # noqa: F401

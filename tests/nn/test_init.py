@@ -70,11 +70,14 @@ def test_uniform_bounds():
 
 
 def test_normal_moments():
+    # 200k samples: the sample std's standard error is std/sqrt(2n) = 0.16% of it; the bounds
+    # are 6 standard errors, and the generator is seeded (the test is deterministic)
+    sg.manual_seed(0)
     w = sg.empty(500, 400, dtype=sg.float64)
     init.kaiming_normal_(w, mode="fan_out", nonlinearity="relu")
-    assert abs(w.numpy().std() - math.sqrt(2.0) / math.sqrt(500)) < 0.003 * math.sqrt(2 / 500)
+    assert abs(w.numpy().std() - math.sqrt(2.0) / math.sqrt(500)) < 0.01 * math.sqrt(2 / 500)
     init.xavier_normal_(w)
-    assert abs(w.numpy().std() - math.sqrt(2.0 / 900)) < 0.003 * math.sqrt(2 / 900)
+    assert abs(w.numpy().std() - math.sqrt(2.0 / 900)) < 0.01 * math.sqrt(2 / 900)
     init.normal_(w, 3.0, 0.5)
     assert abs(w.numpy().mean() - 3.0) < 0.005 and abs(w.numpy().std() - 0.5) < 0.005
 

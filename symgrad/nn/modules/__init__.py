@@ -1,0 +1,25 @@
+"""symgrad.nn.modules: torch.nn's module classes (``Module``, layers, containers, losses).
+
+Layer: front end (torch.nn mirror). Re-exports the classes of its modules; see each module's
+docstring. ``symgrad.nn`` re-exports these names as torch.nn does.
+"""
+
+from .activation import (ELU, GELU, Hardtanh, LeakyReLU, LogSoftmax, ReLU, ReLU6,  # noqa: F401
+                         SiLU, Sigmoid, Softmax, Softplus, Tanh)
+from .container import ModuleDict, ModuleList, ParameterList, Sequential  # noqa: F401
+from .dropout import Dropout  # noqa: F401
+from .flatten import Flatten, Unflatten  # noqa: F401
+from .linear import Bilinear, Identity, Linear  # noqa: F401
+from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss,  # noqa: F401
+                   KLDivLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss)
+from .module import Module, RemovableHandle  # noqa: F401
+from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm  # noqa: F401
+from .sparse import Embedding  # noqa: F401
+
+__all__ = ["BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Bilinear",
+           "CrossEntropyLoss", "Dropout", "ELU", "Embedding", "Flatten", "GELU", "Hardtanh",
+           "HuberLoss", "Identity", "KLDivLoss", "L1Loss", "LayerNorm",
+           "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleDict",
+           "ModuleList", "NLLLoss", "ParameterList", "ReLU", "ReLU6", "RemovableHandle",
+           "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softplus", "Tanh",
+           "Unflatten"]

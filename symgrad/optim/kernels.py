@@ -1,0 +1,94 @@
+"""The arithmetic of optimizer updates, on NumPy arrays, rounded as torch's CPU kernels round.
+
+Layer: front end (torch.optim mirror). Input: parameters, gradients and state tensors (eager).
+Output: their arrays, and new values written back in place (each write bumps the tensor's
+version counter, as an in-place update under no_grad does in torch, and drops a graph node
+cached for the old value). The helpers reproduce torch's rounding: its ``add(.., alpha=)``,
+``lerp`` and ``addcmul`` kernels compute ``a * b + c`` as one fused multiply-add, emulated
+here: for float32 by one float64 product and sum rounded once to float32 (a float32 product
+is exact in float64; the double rounding differs from a true FMA in a vanishing fraction of
+cases), for float64 by error-free transformations. Scalars are cast to the tensor's dtype
+first, as torch casts them. It must not record autograd history.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import TracerValueError
+from ..frontend.tensor import Tensor
+
+
+def array(t: Tensor, what: str) -> np.ndarray:
+    """``t``'s array; a clear error for a traced tensor (compiled code cannot step)."""
+    if t._value is None:
+        raise TracerValueError(f"optimizer.step() needs the {what} as values, but it is traced "
+                               f"(inside @symgrad.compile); step the optimizer outside the "
+                               f"compiled function, on the gradients it returns")
+    return t._value
+
+
+def write(t: Tensor, value: np.ndarray) -> None:
+    """Store ``value`` as ``t``'s data, in place (NumPy views and aliases see it)."""
+    if t._value.flags.writeable:
+        np.copyto(t._value, value, casting="unsafe")
+    else:
+        t._value = value.astype(t._value.dtype, copy=True)
+    t._node = None
+    t._version[0] += 1
+
+
+def scalar(value: float, like: np.ndarray):
+    """A Python number as a scalar of ``like``'s dtype (torch casts Scalars so)."""
+    return like.dtype.type(value)
+
+
+def fma(a: np.ndarray, b, c: np.ndarray) -> np.ndarray:
+    """a * b + c, rounded once (torch's vectorized fmadd): float32 through float64; float64
+    by error-free transformations (Dekker's product and Knuth's sum)."""
+    if c.dtype == np.float32:
+        return (np.multiply(a, b, dtype=np.float64) + c).astype(np.float32)
+    with np.errstate(all="ignore"):
+        p = a * b
+        ah, al = _split(a)
+        bh, bl = _split(np.asarray(b, c.dtype))
+        e = ((ah * bh - p) + ah * bl + al * bh) + al * bl     # p + e = a * b exactly
+        s = p + c
+        bb = s - p
+        t = (p - (s - bb)) + (c - bb)                          # s + t = p + c exactly
+        out = s + (t + e)
+    return np.where(np.isfinite(out), out, p + c)
+
+
+def _split(x: np.ndarray) -> tuple:
+    """Veltkamp's split of float64 x into two halves of 26 bits each (x = hi + lo)."""
+    scaled = x * 134217729.0           # 2**27 + 1
+    hi = scaled - (scaled - x)
+    return hi, x - hi
+
+
+def add_scaled(a: np.ndarray, b: np.ndarray, alpha: float) -> np.ndarray:
+    """torch's ``a.add(b, alpha=alpha)``: a + alpha * b, fused."""
+    if alpha == 1:
+        return a + b
+    return fma(b, scalar(alpha, a), a)
+
+
+def lerp(start: np.ndarray, end: np.ndarray, weight: float) -> np.ndarray:
+    """torch's ``start.lerp(end, weight)``: start + w (end - start) for |w| < 0.5, else
+    end - (1 - w)(end - start), each fused."""
+    w = scalar(weight, start)
+    diff = end - start
+    if abs(w) < 0.5:
+        return fma(diff, w, start)
+    return fma(diff, w - start.dtype.type(1), end)
+
+
+def addcmul(a: np.ndarray, b: np.ndarray, c: np.ndarray, value: float) -> np.ndarray:
+    """torch's ``a.addcmul(b, c, value=v)``: (v * b) * c + a, the last two fused."""
+    return fma(scalar(value, a) * b, c, a)
+
+
+def addcdiv(a: np.ndarray, b: np.ndarray, c: np.ndarray, value: float) -> np.ndarray:
+    """torch's ``a.addcdiv(b, c, value=v)``: a + (v * b) / c."""
+    return a + (scalar(value, a) * b) / c
