@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
 .PHONY: demo test fuzz bench bench-quick bench-matmul bench-overhead bench-threads bench-memory \
-        bench-compile golden optable check-cc clean venv
+        bench-compile bench-eager golden optable check-cc clean venv
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,10 @@ bench-matmul: $(STAMP) check-cc
 # The empty-call floor of cffi on this machine and symgrad's per-call overhead above it.
 bench-overhead: $(STAMP) check-cc
 	$(PY) benchmarks/overhead.py
+
+# Eager (define-by-run) steps against torch eager, one thread: seed loop, MLP step, op chain.
+bench-eager: $(BENCH_STAMP)
+	$(BENCH_PY) benchmarks/eager.py $(BENCH_ARGS)
 
 # Python threads calling one compiled gradient: the speedup from the C call dropping the GIL.
 bench-threads: $(STAMP) check-cc
