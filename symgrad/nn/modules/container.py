@@ -24,7 +24,24 @@ def _index(idx: Any, size: int) -> int:
     return idx % size
 
 
-class Sequential(Module):
+class _Numbered(Module):
+    """What Sequential and ModuleList share: submodules named "0", "1", ... in order, deleted
+    by index (the rest renumbered), counted and iterated."""
+
+    def __delitem__(self, idx: int | slice) -> None:
+        keys = list(self._modules)
+        for key in (keys[idx] if isinstance(idx, slice) else [keys[_index(idx, len(keys))]]):
+            delattr(self, key)
+        self._modules = OrderedDict((str(i), m) for i, m in enumerate(self._modules.values()))
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[Module]:
+        return iter(self._modules.values())
+
+
+class Sequential(_Numbered):
     """Modules called in order, each on the previous one's output."""
 
     def __init__(self, *args: Module) -> None:
@@ -44,17 +61,6 @@ class Sequential(Module):
     def __setitem__(self, idx: int, module: Module) -> None:
         setattr(self, list(self._modules)[_index(idx, len(self))], module)
 
-    def __delitem__(self, idx: int | slice) -> None:
-        keys = list(self._modules)
-        for key in (keys[idx] if isinstance(idx, slice) else [keys[_index(idx, len(keys))]]):
-            delattr(self, key)
-        self._modules = OrderedDict((str(i), m) for i, m in enumerate(self._modules.values()))
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self) -> Iterator[Module]:
-        return iter(self._modules.values())
 
     def append(self, module: Module) -> "Sequential":
         """Add ``module`` at the end."""
@@ -93,7 +99,7 @@ class Sequential(Module):
         return input
 
 
-class ModuleList(Module):
+class ModuleList(_Numbered):
     """A list of modules, registered under "0", "1", ..."""
 
     def __init__(self, modules: Iterable[Module] | None = None) -> None:
@@ -109,17 +115,6 @@ class ModuleList(Module):
     def __setitem__(self, idx: int, module: Module) -> None:
         setattr(self, str(_index(idx, len(self))), module)
 
-    def __delitem__(self, idx: int | slice) -> None:
-        keys = list(self._modules)
-        for key in (keys[idx] if isinstance(idx, slice) else [keys[_index(idx, len(keys))]]):
-            delattr(self, key)
-        self._modules = OrderedDict((str(i), m) for i, m in enumerate(self._modules.values()))
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self) -> Iterator[Module]:
-        return iter(self._modules.values())
 
     def __iadd__(self, modules: Iterable[Module]) -> "ModuleList":
         return self.extend(modules)
