@@ -25,6 +25,7 @@ from ..ir.graph import Node
 from ..size import Size
 from . import sources
 
+_BY_NP = {d.np: d for d in dtypes.ALL}   # the common case of dtypes.from_numpy, one lookup
 _CALL = object()   # the default of Tensor's second argument: a user's ``torch.Tensor(...)``
 
 
@@ -58,8 +59,8 @@ class Tensor:
         if value is None:
             self.shape, self.dtype = tuple.__new__(Size, node.shape), node.dtype
         else:
-            self.shape, self.dtype = tuple.__new__(Size, value.shape), \
-                dtypes.from_numpy(value.dtype)
+            self.shape = tuple.__new__(Size, value.shape)
+            self.dtype = _BY_NP.get(value.dtype) or dtypes.from_numpy(value.dtype)
         self._requires_grad = False
         self.grad_fn = None
         self._grad = None
