@@ -24,7 +24,8 @@ LAYERS = [
     ("ops", {"symgrad.ops"}),                 # the op registry: one definition per primitive
     ("ir", {"symgrad.ir"}),                   # graph, text, verifier, NumPy interpreter
     ("frontend", {"symgrad.frontend", "symgrad.nn", "symgrad.autograd", "symgrad.optim",
-                  "symgrad.cuda", "symgrad.backends"}),
+                  "symgrad.cuda", "symgrad.backends", "symgrad.linalg",
+                  "symgrad.special"}),
     # tensors, eager autograd, the torch API (torch.nn, torch.autograd, torch.optim mirrors)
     ("trace", {"symgrad.tracing"}),           # Python function -> graph
     ("passes", {"symgrad.passes"}),           # graph -> graph

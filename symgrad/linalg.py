@@ -1,0 +1,4 @@
+"""symgrad.linalg: the torch.linalg mirror (work in progress: see issue 11).
+
+Layer: front end. Input: tensors, eager or traced. Output: tensors.
+"""
