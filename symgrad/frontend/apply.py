@@ -22,7 +22,7 @@ from ..ir.graph import Node
 from ..ops import OPS
 from ..ops.registry import ELEMENTWISE, FLOAT, LOGICAL, MOVEMENT, WHERE
 from . import grad_mode, sources
-from .function import function_class, grad_edge
+from .function import edge, function_class
 from .tensor import Tensor, tensor, traced_numbers
 
 
@@ -125,7 +125,7 @@ def register_view(view: Tensor, base: Tensor, op: str, attrs: dict) -> None:
 def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str, loc) -> None:
     fn = function_class(torch_name)(
         op.vjp, attrs, inputs, (out._value, out._node), op.saves,
-        tuple((grad_edge(t), 0) for t in inputs),
+        tuple(edge(t) for t in inputs),
         tuple((t.shape, t.dtype) for t in inputs), loc)
     # What the rule will read must not have changed in place by the time it runs.
     if op.saves:

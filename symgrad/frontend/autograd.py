@@ -19,32 +19,63 @@ from typing import Any, Sequence
 from ..errors import TracerValueError
 from . import grad_mode, sources
 from .apply import BUILDER, apply, as_tensor, full
-from .function import AccumulateGrad, function_class, grad_edge
+from .function import AccumulateGrad, edge, function_class, grad_edge
 from .tensor import Tensor, size_text
 
 
 def backward(t: Tensor, gradient: Tensor | None = None, retain_graph: bool | None = None,
              create_graph: bool = False, inputs=None) -> None:
     """``t.backward(...)``: accumulate d(t)/d(leaf), weighted by ``gradient``, into each
-    leaf's ``.grad``."""
-    if not t._requires_grad:
-        raise RuntimeError("element 0 of tensors does not require grad and does not have a "
-                           "grad_fn")
-    if gradient is None:
-        if t.numel() != 1:
-            raise RuntimeError("grad can be implicitly created only for scalar outputs")
-        gradient = full(t, 1.0)
-    else:
-        gradient = as_tensor(gradient, dtype=t.dtype)
-        if gradient.shape != t.shape:
-            raise RuntimeError(
-                f"Mismatch in shape: grad_output[0] has a shape of {size_text(gradient.shape)} "
-                f"and output[0] has a shape of {size_text(t.shape)}.")
+    leaf's ``.grad`` (only into ``inputs``' when given)."""
+    backward_many([t], None if gradient is None else [gradient], retain_graph, create_graph,
+                  inputs)
+
+
+def root_cotangents(outputs: Sequence[Tensor], grad_outputs) -> list[tuple]:
+    """``[(output, cotangent)]``, torch's checks and messages: ones for one-element outputs
+    given no cotangent."""
+    if grad_outputs is None:
+        grad_outputs = [None] * len(outputs)
+    if len(grad_outputs) != len(outputs):
+        raise RuntimeError(f"grad requires one gradient per output: got {len(grad_outputs)} "
+                           f"gradients for {len(outputs)} outputs")
+    roots = []
+    for i, (t, g) in enumerate(zip(outputs, grad_outputs)):
+        if not t._requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not "
+                               f"have a grad_fn")
+        if g is None:
+            if t.numel() != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            g = full(t, 1.0)
+        else:
+            g = as_tensor(g, dtype=t.dtype)
+            if g.shape != t.shape:
+                raise RuntimeError(
+                    f"Mismatch in shape: grad_output[{i}] has a shape of {size_text(g.shape)} "
+                    f"and output[{i}] has a shape of {size_text(t.shape)}.")
+        roots.append((t, g))
+    return roots
+
+
+def backward_many(tensors: Sequence[Tensor], grad_tensors=None, retain_graph=None,
+                  create_graph: bool = False, inputs=None) -> None:
+    """``torch.autograd.backward``: accumulate into leaves' ``.grad`` from several roots;
+    with ``inputs``, into those tensors' ``.grad`` only (leaves or not)."""
+    roots = root_cotangents(tensors, grad_tensors)
     if retain_graph is None:
         retain_graph = create_graph
-    if inputs is not None:
-        raise NotImplementedError("backward(inputs=...) is not supported yet")
-    run_backward([(t, gradient)], retain_graph=retain_graph, create_graph=create_graph)
+    if inputs is None:
+        run_backward(roots, retain_graph=retain_graph, create_graph=create_graph)
+        return
+    inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+    if not inputs:
+        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    grads = run_backward(roots, retain_graph=retain_graph, create_graph=create_graph,
+                         inputs=inputs, through_inputs=True)
+    for t, g in zip(inputs, grads):
+        if g is not None:
+            _accumulate(t, g, create_graph)
 
 
 def sum_to_shape(ct: Tensor, shape: tuple) -> Tensor:
@@ -62,59 +93,106 @@ def sum_to_shape(ct: Tensor, shape: tuple) -> Tensor:
 
 
 def run_backward(roots: Sequence[tuple[Any, Any]], *, retain_graph: bool, create_graph: bool,
-                 inputs: Sequence[Any] | None = None) -> list | None:
+                 inputs: Sequence[Any] | None = None, through_inputs: bool = False
+                 ) -> list | None:
     """Propagate cotangents from ``roots`` [(tensor, cotangent)] to the leaves.
 
     Without ``inputs``, cotangents accumulate into the ``.grad`` of leaves (and of tensors that
     called ``retain_grad``). With ``inputs``, nothing is accumulated: the cotangent reaching
-    each input is returned (None where none does), like ``torch.autograd.grad``; paths that
-    run through one input to another are not followed (composites rely on that).
+    each input is returned (None where none does), like ``torch.autograd.grad``. Paths that
+    run through one input to another are followed only if ``through_inputs`` (torch's
+    ``autograd.grad``); composites rely on their not being followed by default. Tensor hooks
+    (``register_hook``) see each cotangent before it is delivered, captured or propagated.
     """
-    root_fns = [(grad_edge(t), g) for t, g in roots]
     targets: dict[Any, int] = {}
     for i, t in enumerate(inputs or ()):
-        edge = grad_edge(t)
-        if edge is not None:
-            targets.setdefault(edge, i)
-    topo = _order(root_fns, targets)
-    needed = _needed(topo, targets, accumulate=inputs is None)
+        fn = grad_edge(t)
+        if fn is not None:
+            targets.setdefault(fn, i)
+    stops = {} if through_inputs else targets
+    pending: dict[Any, Any] = {}
+    for t, g in roots:
+        fn, nr = edge(t)
+        if fn is not None:
+            _add(pending, fn, nr, g)
+    topo = _order(list(pending), stops)
+    needed = _needed(topo, targets, stops, accumulate=inputs is None)
     if inputs is None and any(t._value is None or g._value is None for t, g in roots):
         _check_sinks_traced(needed)
 
     results: list = [None] * (len(inputs) if inputs is not None else 0)
-    pending: dict[Any, Any] = {}
-    for fn, g in root_fns:
-        if fn is not None:
-            pending[fn] = g if fn not in pending else pending[fn] + g
     with grad_mode.set_grad_enabled(create_graph):
         for fn in topo:
             g = pending.pop(fn, None)
-            if fn in targets:
-                # An input's cotangent: returned, and paths beyond it are not followed.
-                if g is not None:
-                    results[targets[fn]] = g if create_graph else g.detach()
-                continue
             if g is None or fn not in needed:
                 continue
-            _deliver(fn, g, create_graph)
-            if not isinstance(fn, AccumulateGrad) and any(
-                    n in needed for n, _ in fn.next_functions if n is not None):
-                with sources.attributed_to(fn.loc, f"(backward of {fn.name()})"):
-                    _propagate(fn, g, needed, pending)
-                if not retain_graph:
-                    fn.release()
+            if fn._hooks:
+                g = _run_hooks(fn, g)
+            if fn in targets:
+                # An input's cotangent: returned (and followed further only through_inputs).
+                results[targets[fn]] = g if create_graph else _detached(g)
+                if fn in stops:
+                    continue
+            if inputs is None:
+                _deliver(fn, g, create_graph)
+            _step(fn, g, needed, pending, retain_graph)
     return results if inputs is not None else None
 
 
-def _order(root_fns: list, targets: dict) -> list:
-    """The functions reachable from the roots (not beyond a target), in a topological order
+def _step(fn, g, needed: set, pending: dict, retain_graph: bool) -> None:
+    """Propagate ``fn``'s cotangent to its inputs if any of them needs it (then free what
+    ``fn`` saved, unless the graph is retained)."""
+    if isinstance(fn, AccumulateGrad) or not any(
+            n in needed for n, _ in fn.next_functions if n is not None):
+        return
+    with sources.attributed_to(fn.loc, f"(backward of {fn.name()})"):
+        _propagate(fn, g, needed, pending)
+    if not retain_graph:
+        fn.release()
+
+
+def _add(pending: dict, fn, nr: int, g) -> None:
+    """Add ``g`` to the cotangent ``fn``'s output number ``nr`` has received so far."""
+    n = fn._n_outputs
+    if n == 1:
+        pending[fn] = g if fn not in pending else pending[fn] + g
+        return
+    slots = pending.get(fn)
+    if slots is None:
+        slots = pending[fn] = [None] * n
+    slots[nr] = g if slots[nr] is None else slots[nr] + g
+
+
+def _detached(g):
+    return [None if x is None else x.detach() for x in g] if type(g) is list else g.detach()
+
+
+def _run_hooks(fn, g):
+    """Each hook registered on a tensor whose cotangent ``g`` is (``register_hook``), in
+    order; a hook returning a tensor replaces the cotangent."""
+    for nr, hook in list(fn._hooks.values()):
+        slots = g if type(g) is list else None
+        current = g if slots is None else slots[nr]
+        if current is None:
+            continue
+        new = hook(current)
+        if new is not None:
+            if slots is None:
+                g = new
+            else:
+                slots[nr] = new
+    return g
+
+
+def _order(roots: list, stops: dict) -> list:
+    """The functions reachable from the roots (not beyond a stop), in a topological order
     (Kahn's algorithm; iterative: graphs can be deep)."""
     deps: dict[Any, int] = {}
-    stack = [fn for fn, _ in root_fns if fn is not None]
+    stack = list(roots)
     seen = set(stack)
     while stack:
         fn = stack.pop()
-        if fn in targets:
+        if fn in stops:
             continue   # nothing beyond an input is needed (and nothing there may be freed)
         for nxt, _ in fn.next_functions:
             if nxt is None:
@@ -124,12 +202,11 @@ def _order(root_fns: list, targets: dict) -> list:
                 seen.add(nxt)
                 stack.append(nxt)
     topo = []
-    frontier = list(dict.fromkeys(fn for fn, _ in root_fns if fn is not None
-                                  and deps.get(fn, 0) == 0))
+    frontier = [fn for fn in roots if deps.get(fn, 0) == 0]
     while frontier:
         fn = frontier.pop()
         topo.append(fn)
-        if fn in targets:
+        if fn in stops:
             continue
         for nxt, _ in fn.next_functions:
             if nxt is not None:
@@ -139,7 +216,7 @@ def _order(root_fns: list, targets: dict) -> list:
     return topo
 
 
-def _needed(topo: list, targets: dict, accumulate: bool) -> set:
+def _needed(topo: list, targets: dict, stops: dict, accumulate: bool) -> set:
     """The functions on a path to something that consumes a cotangent: a target, or (when
     accumulating) a leaf's AccumulateGrad or a function whose output retains its grad."""
     needed: set = set()
@@ -148,7 +225,7 @@ def _needed(topo: list, targets: dict, accumulate: bool) -> set:
             sink = isinstance(fn, AccumulateGrad) or fn._retained is not None
         else:
             sink = fn in targets
-        if sink or (fn not in targets and any(n in needed for n, _ in fn.next_functions)):
+        if sink or (fn not in stops and any(n in needed for n, _ in fn.next_functions)):
             needed.add(fn)
     return needed
 
@@ -157,13 +234,13 @@ def _propagate(fn, g, needed: set, pending: dict) -> None:
     """Apply ``fn``'s rule and add each input's cotangent (summed back over broadcast
     dimensions and cast to the input's dtype) to what that input has received so far."""
     cts = fn.apply(BUILDER, g)
-    for (nxt, _), ct, (shape, dtype) in zip(fn.next_functions, cts, fn._input_meta):
+    for (nxt, nr), ct, (shape, dtype) in zip(fn.next_functions, cts, fn._input_meta):
         if nxt is None or ct is None or nxt not in needed:
             continue
         ct = sum_to_shape(ct, shape)
         if ct.dtype is not dtype:
             ct = apply("cast", ct, dtype=dtype)
-        pending[nxt] = ct if nxt not in pending else pending[nxt] + ct
+        _add(pending, nxt, nr, ct)
 
 
 def _check_sinks_traced(needed: set) -> None:
@@ -201,25 +278,34 @@ def _check_sinks_traced(needed: set) -> None:
 def _deliver(fn, g, create_graph) -> None:
     """Hand a finished cotangent to whoever keeps it: a leaf's .grad, or retain_grad's."""
     if isinstance(fn, AccumulateGrad):
-        leaf = fn.variable
-        g = g if create_graph else g.detach()
-        old = leaf._grad
-        if old is None:
-            leaf._grad = g.clone() if g._value is not None and not create_graph else g
-        elif create_graph or old.requires_grad:
-            leaf._grad = old + g    # out of place: the sum is part of a differentiable graph
-        else:
-            # torch accumulates in place here (``grad += new``), so a reference taken before
-            # this backward (``g1 = x.grad``) sees the sum. Rebind the tensor object's contents
-            # rather than write into its array: arrays are never mutated (eager tensors cache
-            # constant nodes of them), and a traced grad has no storage to write into.
-            total = old + g
-            old._value, old._node = total._value, total._node
+        _accumulate(fn.variable, g, create_graph)
+        for hook in list((fn._post_hooks or {}).values()):
+            hook(fn.variable)
         return
     if fn._retained is not None:
         for t in fn.retained():
-            new = g if create_graph else g.detach()
+            new = g if fn._n_outputs == 1 else g[fn.output_nr(t)]
+            if new is None:
+                continue
+            new = new if create_graph else new.detach()
             t._grad = new if t._grad is None else t._grad + new
+
+
+def _accumulate(t: Tensor, g: Tensor, create_graph: bool) -> None:
+    """``t.grad += g``, torch's way."""
+    g = g if create_graph else g.detach()
+    old = t._grad
+    if old is None:
+        t._grad = g.clone() if g._value is not None and not create_graph else g
+    elif create_graph or old.requires_grad:
+        t._grad = old + g    # out of place: the sum is part of a differentiable graph
+    else:
+        # torch accumulates in place here (``grad += new``), so a reference taken before
+        # this backward (``g1 = x.grad``) sees the sum. Rebind the tensor object's contents
+        # rather than write into its array: arrays are never mutated (eager tensors cache
+        # constant nodes of them), and a traced grad has no storage to write into.
+        total = old + g
+        old._value, old._node = total._value, total._node
 
 
 _Alias = function_class("AliasBackward0")
@@ -233,5 +319,5 @@ def differentiable(t: Tensor) -> Tensor:
     out._requires_grad = True
     if t.requires_grad:
         out.grad_fn = _Alias(lambda b, g, o, ins: (g,), {}, (t,), (t._value, t._node), False,
-                             ((grad_edge(t), 0),), ((t.shape, t.dtype),), None)
+                             (edge(t),), ((t.shape, t.dtype),), None)
     return out

@@ -26,7 +26,8 @@ class BackwardFunction:
     """One recorded op application: how to turn the output's cotangent into the inputs'."""
 
     __slots__ = ("_rule", "_attrs", "_saved", "_out", "next_functions", "_input_meta", "loc",
-                 "_released", "_retained", "_saves", "_versions", "__weakref__")
+                 "_released", "_retained", "_saves", "_versions", "_hooks", "__weakref__")
+    _n_outputs = 1   # a custom autograd.Function may have several (custom_function.py)
 
     def __init__(self, rule: Callable, attrs: dict, saved: Sequence[Any], out: tuple,
                  saves: bool, next_functions: tuple, input_meta: tuple, loc=None):
@@ -42,6 +43,7 @@ class BackwardFunction:
         self._retained = None              # weak refs to tensors that retain_grad() its cotangent
         self._versions = ()                # (dtype, shape, version counter, version when saved)
                                            # of what the rule reads (not the tensor: out -> fn)
+        self._hooks = None                 # [(output number, hook)]: Tensor.register_hook
 
     def name(self) -> str:
         return type(self).__name__
@@ -89,13 +91,16 @@ class BackwardFunction:
 class AccumulateGrad:
     """The sink of a leaf tensor that requires grad: adds cotangents into ``leaf.grad``."""
 
-    __slots__ = ("variable", "__weakref__")
+    __slots__ = ("variable", "_hooks", "_post_hooks", "__weakref__")
     next_functions = ()
     loc = None
     _retained = None
+    _n_outputs = 1
 
     def __init__(self, variable: Tensor):
         self.variable = variable
+        self._hooks = None        # [(0, hook)]: hooks on the leaf, run before accumulating
+        self._post_hooks = None   # [hook]: register_post_accumulate_grad_hook
 
     def name(self) -> str:
         return "AccumulateGrad"
@@ -116,6 +121,15 @@ def function_class(name: str) -> type:
     if cls is None:
         cls = _CLASSES[name] = type(name, (BackwardFunction,), {"__slots__": ()})
     return cls
+
+
+def edge(t: Tensor) -> tuple:
+    """``(function, output number)``: where a cotangent for ``t`` flows (torch's gradient
+    edge). The number tells apart the outputs of a custom Function with several."""
+    fn = grad_edge(t)
+    if fn is not None and fn._n_outputs > 1:
+        return fn, fn.output_nr(t)
+    return fn, 0
 
 
 def grad_edge(t: Tensor):

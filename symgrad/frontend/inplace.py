@@ -32,6 +32,8 @@ def _snapshot(t: Tensor) -> Tensor:
     op reads, so that rules saving their inputs keep the value from before the update."""
     old = Tensor(None if t._value is None else t._value.copy(), t._node)
     old._requires_grad, old.grad_fn = t._requires_grad, t.grad_fn
+    if t.grad_fn is not None and t.grad_fn._n_outputs > 1:
+        t.grad_fn.alias_output(old, t)   # the same output of a custom Function's node
     if t.grad_fn is None and t._requires_grad:
         old._accumulator = grad_edge(t)
     return old

@@ -23,6 +23,7 @@ from .keywords import torch_keywords
 from .manipulation import METHODS as MANIPULATION
 from .sorting import METHODS as SORTING
 from .pointwise import METHODS as POINTWISE
+from .hooks import METHODS as HOOKS
 from .printing import tensor_repr
 from .random import METHODS as RANDOM
 from .tensor import Tensor
@@ -224,7 +225,7 @@ METHODS = {
 }
 
 for _name, _fn in {**METHODS, **CREATION, **MANIPULATION, **SORTING, **INPLACE, **POINTWISE,
-                   **RANDOM}.items():
+                   **RANDOM, **HOOKS}.items():
     setattr(Tensor, _name, _fn if _name.startswith("__") else torch_keywords(_fn, method=True))
 Tensor.T = property(S.T)
 Tensor.mT = property(lambda self: S.transpose(self, -2, -1))

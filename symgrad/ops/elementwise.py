@@ -55,10 +55,24 @@ elementwise("neg", lambda sp, x: -x, np.negative, vjp=lambda b, g, out, ins: (-g
             saves=False, dtype=same_dtype)
 
 
+def _constant_exponent(expo):
+    """The exponent's value if it is a constant scalar (a Python number lifted by the front
+    end), else None: a graph value, a symbol or a tensor that requires grad."""
+    value = getattr(expo, "_value", None)
+    if value is None or value.ndim or getattr(expo, "_requires_grad", True):
+        return None
+    return value.item()
+
+
 def _pow_vjp(b, g, out, ins):
     base, expo = ins
+    c = _constant_exponent(expo)
+    if c is not None:
+        # torch's pow_backward for a scalar exponent: grad * (e * x ** (e - 1)), zeros if e = 0
+        # (x**0 is constant); the exponent gets no gradient.
+        return (b.full(g, 0.0) if c == 0 else g * (expo * b.op("pow", base, expo - 1.0))), None
     # torch's d/d base is 0 where the exponent is 0 (x**0 is constant), not 0 * 0**-1 = NaN.
-    d_base = b.op("where", b.op("eq", expo, 0.0), 0.0, g * expo * b.op("pow", base, expo - 1.0))
+    d_base = b.op("where", b.op("eq", expo, 0.0), 0.0, g * (expo * b.op("pow", base, expo - 1.0)))
     # torch masks the exponent's gradient where base == 0 and exponent >= 0 (log(0) there).
     mask = b.op("logical_and", b.op("eq", base, 0.0), b.op("ge", expo, 0.0))
     d_expo = b.op("where", mask, 0.0, g * out * b.op("log", base))

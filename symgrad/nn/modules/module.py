@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator
 
+from ...frontend.hooks import RemovableHandle
 from ...frontend.tensor import Tensor
 from ..parameter import Parameter
 from .state import StateMixin
@@ -25,27 +26,6 @@ def typename(obj: Any) -> str:
     cls = type(obj)
     module = cls.__module__
     return cls.__qualname__ if module in ("builtins", None) else f"{module}.{cls.__qualname__}"
-
-
-class RemovableHandle:
-    """What registering a hook returns: ``remove()`` unregisters it."""
-
-    _next_id = 0
-
-    def __init__(self, hooks: dict):
-        self.hooks_dict_ref = hooks
-        self.id = RemovableHandle._next_id
-        RemovableHandle._next_id += 1
-
-    def remove(self) -> None:
-        """Unregister the hook (again: nothing)."""
-        self.hooks_dict_ref.pop(self.id, None)
-
-    def __enter__(self) -> "RemovableHandle":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.remove()
 
 
 def _addindent(text: str, spaces: int) -> str:

@@ -1,0 +1,361 @@
+"""torch.autograd's surface: custom Functions, autograd.grad/backward, tensor hooks,
+gradcheck. Gradients are checked against central differences (float64) or hand-derived NumPy
+formulas; the ``*_like_torch`` tests run the same code under torch and compare."""
+
+import numpy as np
+import pytest
+
+import symgrad as sg
+from references import central_differences
+
+
+def legendre3(T):
+    """The tutorial's custom Function: P3(x) = (5x^3 - 3x)/2, backward written with ops."""
+
+    class LegendrePolynomial3(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return 0.5 * (5 * x ** 3 - 3 * x)
+
+        @staticmethod
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return g * 1.5 * (5 * x ** 2 - 1)
+
+    return LegendrePolynomial3
+
+
+def sincos(T):
+    """A Function with two outputs and a non-tensor argument."""
+
+    class SinCos(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, scale):
+            ctx.save_for_backward(x)
+            ctx.scale = scale
+            return T.sin(x) * scale, T.cos(x) * scale
+
+        @staticmethod
+        def backward(ctx, gs, gc):
+            x, = ctx.saved_tensors
+            return ctx.scale * (gs * T.cos(x) - gc * T.sin(x)), None
+
+    return SinCos
+
+
+X0 = np.array([0.3, -1.2, 2.0, 0.7])
+P3 = legendre3(sg)
+
+
+def p3_numpy(x):
+    return 0.5 * (5 * x ** 3 - 3 * x), 1.5 * (5 * x ** 2 - 1), 15 * x
+
+
+def test_custom_function_value_gradient_and_second_derivative():
+    x = sg.tensor(X0, requires_grad=True)
+    y = P3.apply(x)
+    value, d1, d2 = p3_numpy(X0)
+    np.testing.assert_allclose(y.detach().numpy(), value)
+    assert type(y.grad_fn).__name__ == "LegendrePolynomial3Backward"
+    assert y.grad_fn.next_functions[0][0].name() == "AccumulateGrad"
+    (g,) = sg.autograd.grad(y.sum(), x, create_graph=True)
+    np.testing.assert_allclose(g.detach().numpy(), d1)
+    np.testing.assert_allclose(g.detach().numpy(),
+                               central_differences(lambda t: P3.apply(t).sum(), X0), rtol=1e-7)
+    g.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), d2)
+
+
+def test_custom_function_inside_compile_matches_finite_differences():
+    f = sg.grad(lambda x: (P3.apply(sg.tanh(x)) ** 2).sum())
+    want = central_differences(lambda t: (P3.apply(sg.tanh(t)) ** 2).sum(), X0)
+    np.testing.assert_allclose(f(X0), want, rtol=1e-7)
+
+    @sg.compile
+    def step(x):
+        x.requires_grad_()
+        P3.apply(x).sum().backward()
+        return x.grad
+
+    np.testing.assert_allclose(step(X0), p3_numpy(X0)[1])
+
+
+def test_two_outputs_a_constant_argument_and_an_unused_output():
+    SinCos = sincos(sg)
+    x = sg.tensor(X0, requires_grad=True)
+    s, c = SinCos.apply(x, 2.0)
+    assert s.grad_fn is c.grad_fn
+    (s * s + 3 * c).sum().backward()
+    want = 2 * (2 * np.sin(X0) * 2 * np.cos(X0) - 3 * np.sin(X0))
+    np.testing.assert_allclose(x.grad.numpy(), want)
+    x.grad = None
+    s, _ = SinCos.apply(x, 2.0)          # the other output's gradient is materialized as zeros
+    s.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), 2 * np.cos(X0))
+
+
+def test_needs_input_grad_mark_non_differentiable_and_materialize():
+    seen = {}
+
+    class ArgmaxAndSquare(sg.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, w):
+            seen["needs"] = ctx.needs_input_grad
+            ctx.set_materialize_grads(False)
+            idx = x.argmax()
+            ctx.mark_non_differentiable(idx)
+            ctx.save_for_backward(x)
+            return x * x * w, idx
+
+        @staticmethod
+        def backward(ctx, g, g_idx):
+            seen["g_idx"] = g_idx
+            x, = ctx.saved_tensors
+            return 2 * x * g, None
+
+    x = sg.tensor(X0, requires_grad=True)
+    w = sg.tensor(1.0)
+    y, idx = ArgmaxAndSquare.apply(x, w)
+    assert seen["needs"] == (True, False)
+    assert not idx.requires_grad and idx.item() == 2
+    y.sum().backward()
+    assert seen["g_idx"] is None
+    np.testing.assert_allclose(x.grad.numpy(), 2 * X0)
+
+
+def test_mark_dirty_in_place_forward():
+    class AddOneInPlace(sg.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.add_(1)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 3
+
+    a = sg.tensor(X0, requires_grad=True)
+    b = a * 2
+    out = AddOneInPlace.apply(b)
+    assert out is b and type(b.grad_fn).__name__ == "AddOneInPlaceBackward"
+    out.sum().backward()
+    np.testing.assert_allclose(a.grad.numpy(), np.full(4, 6.0))
+    np.testing.assert_allclose(b.detach().numpy(), 2 * X0 + 1)
+    with pytest.raises(RuntimeError, match="leaf Variable that requires grad"):
+        AddOneInPlace.apply(sg.tensor(X0, requires_grad=True))
+
+
+def test_new_style_setup_context():
+    class Cube(sg.autograd.Function):
+        @staticmethod
+        def forward(x):
+            return x ** 3
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(inputs[0], output)
+
+        @staticmethod
+        def backward(ctx, g):
+            x, y = ctx.saved_tensors
+            return g * 3 * y / x
+
+    x = sg.tensor(X0, requires_grad=True)
+    Cube.apply(x).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), 3 * X0 ** 2)
+
+
+def test_custom_function_errors():
+    class WrongCount(sg.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            return x * y
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    x = sg.tensor(X0, requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"WrongCountBackward returned an incorrect number "
+                                           r"of gradients \(expected 2, got 1\)"):
+        WrongCount.apply(x, x).sum().backward()
+
+    class WrongShape(sg.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.sum()
+
+        @staticmethod
+        def backward(ctx, g):
+            return sg.ones(3)
+
+    with pytest.raises(RuntimeError, match=r"got \[3\] but expected shape compatible with "
+                                           r"\[4\]"):
+        WrongShape.apply(x).backward()
+
+    y = P3.apply(x).sum()
+    y.backward()
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        y.backward()
+    x2 = x.detach().clone().requires_grad_()
+    h = x2 * 1
+    z = P3.apply(h)
+    h.mul_(2)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        z.sum().backward()
+
+
+def test_once_differentiable_refuses_double_backward():
+    class Square(sg.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        @sg.autograd.function.once_differentiable
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return 2 * x * g
+
+    x = sg.tensor(X0, requires_grad=True)
+    (g,) = sg.autograd.grad(Square.apply(x).sum(), x)
+    np.testing.assert_allclose(g.numpy(), 2 * X0)
+    (g,) = sg.autograd.grad(Square.apply(x).sum(), x, create_graph=True)
+    assert not g.requires_grad     # as in torch: the cotangent fed in does not require grad
+    v = sg.ones(4, requires_grad=True)
+    (g,) = sg.autograd.grad(Square.apply(x), x, v, create_graph=True)
+    with pytest.raises(RuntimeError, match="once_differentiable"):
+        g.sum().backward()
+
+
+# ---------------------------------------------------------------- autograd.grad / backward
+
+def test_grad_follows_paths_through_other_inputs_and_does_not_accumulate():
+    x = sg.tensor(1.5, requires_grad=True)
+    y = x * 2
+    z = y * y * 3
+    gx, gy = sg.autograd.grad(z, [x, y], retain_graph=True)
+    assert gx.item() == pytest.approx(6 * 3.0 * 2)     # dz/dx = 6 y * 2, y = 3
+    assert gy.item() == pytest.approx(6 * 3.0)
+    assert x.grad is None
+    w = sg.tensor(2.0, requires_grad=True)
+    with pytest.raises(RuntimeError, match="appears to not have been used"):
+        sg.autograd.grad(z, [x, w], retain_graph=True)
+    gx, gw = sg.autograd.grad(z, [x, w], allow_unused=True, retain_graph=True)
+    assert gw is None
+    gx, gw = sg.autograd.grad(z, [x, w], materialize_grads=True)
+    assert gw.item() == 0.0
+    with pytest.raises(RuntimeError, match="does not require grad"):
+        sg.autograd.grad(x * 2, sg.tensor(1.0))
+    with pytest.raises(RuntimeError, match="only for scalar outputs"):
+        sg.autograd.grad(sg.stack([x, x]) * 2, x)
+
+
+def test_grad_with_grad_outputs_and_several_outputs():
+    x = sg.tensor(X0, requires_grad=True)
+    v = np.array([1.0, -2.0, 0.5, 3.0])
+    (g,) = sg.autograd.grad([x * x, sg.sin(x)], x, [sg.tensor(v), sg.ones(4)])
+    np.testing.assert_allclose(g.numpy(), 2 * X0 * v + np.cos(X0))
+
+
+def test_backward_inputs_accumulates_only_there():
+    a = sg.tensor(2.0, requires_grad=True)
+    b = sg.tensor(3.0, requires_grad=True)
+    h = a * b
+    (h * h).backward(inputs=[a], retain_graph=True)
+    assert a.grad.item() == pytest.approx(2 * 6 * 3) and b.grad is None
+    sg.autograd.backward([h * h], inputs=[h, b])
+    assert h.grad.item() == pytest.approx(12) and b.grad.item() == pytest.approx(2 * 6 * 2)
+
+
+# ---------------------------------------------------------------- hooks
+
+def test_tensor_hooks_on_leaves_and_intermediates():
+    x = sg.tensor(X0, requires_grad=True)
+    seen = []
+    h1 = x.register_hook(lambda g: g * 2)
+    x.register_hook(lambda g: seen.append(g.numpy().copy()))
+    y = x * x
+    y.retain_grad()
+    y.register_hook(lambda g: g + 1)
+    y.sum().backward()
+    np.testing.assert_allclose(y.grad.numpy(), np.full(4, 2.0))   # retain_grad sees the hook's
+    np.testing.assert_allclose(seen[0], 2 * 2 * X0 * 2)            # earlier hooks first
+    np.testing.assert_allclose(x.grad.numpy(), 2 * 2 * X0 * 2)
+    h1.remove()
+    x.grad = None
+    (x * x).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), 2 * X0)
+    with pytest.raises(RuntimeError, match="doesn't require gradient"):
+        sg.ones(2).register_hook(lambda g: g)
+
+
+def test_post_accumulate_grad_hook_sees_the_updated_grad():
+    w = sg.tensor(X0, requires_grad=True)
+    got = []
+    w.register_post_accumulate_grad_hook(lambda p: got.append(p.grad.numpy().copy()))
+    (w * 3).sum().backward()
+    (w * 3).sum().backward()
+    np.testing.assert_allclose(got[1], np.full(4, 6.0))
+    with pytest.raises(RuntimeError, match="non-leaf"):
+        (w * 2).register_post_accumulate_grad_hook(lambda p: None)
+
+
+# ---------------------------------------------------------------- gradcheck
+
+def test_gradcheck_passes_right_rules_and_catches_wrong_ones():
+    x = sg.tensor(X0, requires_grad=True)
+    y = sg.tensor(X0[::-1].copy(), requires_grad=True)
+    assert sg.autograd.gradcheck(lambda a, b: (P3.apply(a) * sg.tanh(b), a.sum()), (x, y))
+    assert sg.autograd.gradgradcheck(lambda a: P3.apply(a) * a, (x,))
+
+    class Wrong(sg.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.save_for_backward(a)
+            return a * a
+
+        @staticmethod
+        def backward(ctx, g):
+            a, = ctx.saved_tensors
+            return g * a            # should be 2 a
+
+    with pytest.raises(sg.autograd.GradcheckError,
+                       match="Jacobian mismatch for output 0 with respect to input 0"):
+        sg.autograd.gradcheck(Wrong.apply, (x,))
+    assert sg.autograd.gradcheck(Wrong.apply, (x,), raise_exception=False) is False
+    with pytest.raises(ValueError, match="at least one input tensor to require gradient"):
+        sg.autograd.gradcheck(Wrong.apply, (sg.tensor(X0),))
+
+
+def test_variable_is_the_legacy_tensor_wrapper():
+    v = sg.autograd.Variable(sg.tensor([1.0, 2.0]), requires_grad=True)
+    assert v.requires_grad and v.is_leaf and isinstance(v, sg.autograd.Variable)
+
+
+# ---------------------------------------------------------------- torch cross-checks
+
+def _program(T):
+    """The same calls, under torch or symgrad; returns everything to compare."""
+    x = T.tensor([0.3, -1.2, 2.0, 0.7], dtype=T.float64, requires_grad=True)
+    s, c = sincos(T).apply(x, 1.5)
+    y = legendre3(T).apply(s * c)
+    (g,) = T.autograd.grad(y.sum(), x, create_graph=True)
+    hooked = []
+    x.register_hook(lambda grad: hooked.append(grad.detach().clone()))
+    (g * g).sum().backward()
+    return {"y": y, "g": g, "x.grad": x.grad, "hooked": hooked[0],
+            "names": (type(y.grad_fn).__name__, type(s.grad_fn).__name__,
+                      type(g.grad_fn).__name__)}
+
+
+def test_custom_functions_grad_and_hooks_like_torch():
+    torch = pytest.importorskip("torch")
+    want, got = _program(torch), _program(sg)
+    assert got["names"] == want["names"]
+    for k in ("y", "g", "x.grad", "hooked"):
+        np.testing.assert_allclose(got[k].detach().numpy(), want[k].detach().numpy(),
+                                   rtol=1e-12, err_msg=k)
