@@ -12,6 +12,7 @@ It must not lower, compile or call C; the torch-named functions live in ``functi
 
 from __future__ import annotations
 
+import warnings
 import weakref
 from typing import Any
 
@@ -33,6 +34,63 @@ def _rank(t: Tensor) -> int:
 
 
 _NUMBER = (int, float)
+
+# NumPy's floating-point RuntimeWarnings (overflow, log(0), 0/0) from the ops' NumPy references
+# are not the user's business: torch computes inf/NaN silently. The fast path computes
+# without entering np.errstate (a context manager costs about as much as a small op); these
+# filters silence the warnings it may raise, and only those: they match warnings attributed to
+# this module and the op definitions. A user's np.seterr(all="raise") or a warnings filter
+# turning them into errors makes the op raise instead; it is then computed again inside
+# np.errstate(all="ignore"), which is what the other paths do.
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"symgrad\.frontend\.apply$")
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"symgrad\.ops\.")
+
+
+def _one_float_dtype(args: tuple):
+    """The NumPy dtype of the eager tensors among ``args`` if they share one floating dtype
+    (bool tensors and Python numbers aside), else None."""
+    dtype = None
+    for a in args:
+        if isinstance(a, Tensor):
+            v = a._value
+            if v is None:
+                return None
+            dt = v.dtype
+            if dt.kind == "f":
+                if dtype is None:
+                    dtype = dt
+                elif dt != dtype:
+                    return None
+            elif dt.kind != "b":
+                return None
+        elif type(a) is not float and type(a) is not int:
+            return None
+    return dtype
+
+
+def _fast_elementwise(op, args: tuple):
+    """The value of elementwise ``op`` on ``args``, computed by NumPy without consulting the
+    op's promotion, shape and dtype rules, when that is safe: every tensor operand is eager
+    and of one floating dtype (bool masks aside) and Python numbers become scalars of that
+    dtype, so NumPy broadcasts and promotes as the rules would; a result of another dtype is
+    refused. None: take the general path. (Most of a small op's time is bookkeeping.)"""
+    dtype = _one_float_dtype(args)
+    if dtype is None:
+        return None
+    to_scalar = dtype.type
+    values = [a._value if isinstance(a, Tensor) else to_scalar(a) for a in args]
+    try:
+        value = op.numpy(*values)
+    except (FloatingPointError, RuntimeWarning):
+        with np.errstate(all="ignore"):
+            value = op.numpy(*values)
+    except ValueError:
+        return None   # shapes that do not broadcast: the general path says so, torch's way
+    if type(value) is not np.ndarray:
+        value = np.asarray(value)
+    if value.dtype != dtype and value.dtype.kind != "b":
+        return None
+    return value
 
 
 def _promoted(op, args: tuple) -> list[Tensor]:
@@ -72,6 +130,16 @@ def _promoted(op, args: tuple) -> list[Tensor]:
 def apply(name: str, *args: Any, _torch_name: str | None = None, **attrs: Any) -> Tensor:
     """Apply primitive ``name``: check, compute or record, and note how to differentiate it."""
     op = OPS[name]
+    if op.kind == ELEMENTWISE and not attrs:
+        value = _fast_elementwise(op, args)
+        if value is not None:
+            out = Tensor(value, None)
+            if (op.vjp is not None and grad_mode._local.enabled and value.dtype.kind == "f"
+                    and any(isinstance(a, Tensor) and a._requires_grad for a in args)):
+                dtype = out.dtype
+                inputs = [a if isinstance(a, Tensor) else scalar(a, dtype) for a in args]
+                _record(out, op, attrs, inputs, _torch_name or op.torch_name, None)
+            return out
     if op.promotion:
         inputs = _promoted(op, args)
     else:
@@ -123,8 +191,11 @@ def register_view(view: Tensor, base: Tensor, op: str, attrs: dict) -> None:
 
 
 def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str, loc) -> None:
+    # An op's rule that does not read its output gets None for it (no tensor is rebuilt for
+    # it in the backward pass); a composite's rule always gets it.
+    reads_out = op.uses_out or type(op) is _Rule
     fn = function_class(torch_name)(
-        op.vjp, attrs, inputs, (out._value, out._node), op.saves,
+        op.vjp, attrs, inputs, (out._value, out._node) if reads_out else None, op.saves,
         tuple(edge(t) for t in inputs),
         tuple((t.shape, t.dtype) for t in inputs), loc)
     # What the rule will read must not have changed in place by the time it runs.

@@ -237,7 +237,8 @@ def _propagate(fn, g, needed: set, pending: dict) -> None:
     for (nxt, nr), ct, (shape, dtype) in zip(fn.next_functions, cts, fn._input_meta):
         if nxt is None or ct is None or nxt not in needed:
             continue
-        ct = sum_to_shape(ct, shape)
+        if ct.shape != shape:
+            ct = sum_to_shape(ct, shape)
         if ct.dtype is not dtype:
             ct = apply("cast", ct, dtype=dtype)
         _add(pending, nxt, nr, ct)

@@ -34,7 +34,8 @@ class BackwardFunction:
         self._rule = rule                  # (b, g, out, inputs, **attrs) -> cotangents
         self._attrs = attrs
         self._saved = tuple(saved)         # the input tensors
-        self._out = out                    # the output's (value, node): no reference cycle
+        self._out = out                    # the output's (value, node): no reference cycle;
+                                           # None if the rule does not read it
         self._saves = saves
         self.next_functions = next_functions
         self._input_meta = input_meta      # (shape, dtype) of each input
@@ -68,7 +69,8 @@ class BackwardFunction:
                     f"{counter[0]}; expected version {seen} instead (needed by "
                     f"{type(self).__name__}). Hint: the in-place operation came after the "
                     f"tensor was used; use an out-of-place operation or .clone().")
-        return self._rule(b, g, self.output(), self._saved, **self._attrs)
+        out = None if self._out is None else self.output()
+        return self._rule(b, g, out, self._saved, **self._attrs)
 
     def retained(self) -> list[Tensor]:
         """The live tensors whose .grad is this function's cotangent (``retain_grad``)."""

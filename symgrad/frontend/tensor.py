@@ -26,6 +26,7 @@ from ..size import Size
 from . import sources
 
 _BY_NP = {d.np: d for d in dtypes.ALL}   # the common case of dtypes.from_numpy, one lookup
+_RECORDING = sources._local   # .recording: the active trace (sources.current(), inlined)
 _CALL = object()   # the default of Tensor's second argument: a user's ``torch.Tensor(...)``
 
 
@@ -51,7 +52,7 @@ class Tensor:
     dtype: dtypes.DType
 
     def __init__(self, value: np.ndarray | None = None, node: Node | None = _CALL, *sizes):
-        if node is _CALL or sizes or not (node is None or type(node) is Node):
+        if node is not None and (node is _CALL or sizes or type(node) is not Node):
             # a user's torch.Tensor(data) / torch.Tensor(*sizes): a float32 leaf
             value, node = _legacy_value(value, node, sizes), None
         self._value = value
@@ -69,7 +70,7 @@ class Tensor:
         # The trace active when this tensor was created (None eagerly): a backward in that
         # trace may store traced gradients in its .grad, one in another trace may not (the
         # tensor outlives that trace).
-        self._trace = sources.current()
+        self._trace = _RECORDING.recording
         self._weak = False   # a Python number passed to a compiled function: promotes like one
         self._version = [0]  # bumped by in-place ops; shared with views and detach()ed aliases
         self._view = None    # (base, op, attrs) if this tensor shows base's data (views.py)
