@@ -194,8 +194,13 @@ def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str,
     # An op's rule that does not read its output gets None for it (no tensor is rebuilt for
     # it in the backward pass); a composite's rule always gets it.
     reads_out = op.uses_out or type(op) is _Rule
+    rule = op.vjp
+    parts = getattr(rule, "parts", None)
+    if parts is not None and not all(t._requires_grad for t in inputs):
+        rule = _needed_parts(tuple(p if t._requires_grad else None
+                                   for p, t in zip(parts, inputs)))
     fn = function_class(torch_name)(
-        op.vjp, attrs, inputs, (out._value, out._node) if reads_out else None, op.saves,
+        rule, attrs, inputs, (out._value, out._node) if reads_out else None, op.saves,
         tuple(edge(t) for t in inputs),
         tuple((t.shape, t.dtype) for t in inputs), loc)
     # What the rule will read must not have changed in place by the time it runs.
@@ -205,6 +210,14 @@ def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str,
         fn._versions += ((out.dtype, out.shape, out._version, out._version[0]),)
     out._requires_grad = True
     out.grad_fn = fn
+
+
+def _needed_parts(parts: tuple):
+    """A rule computing only the cotangents of the inputs that require grad (None for the
+    others): see ``ops.registry.per_input``."""
+    def rule(b, g, out, ins, **attrs):
+        return tuple(None if p is None else p(b, g, out, ins, **attrs) for p in parts)
+    return rule
 
 
 class _Rule:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .registry import (ELEMENTWISE, FLOAT, LOGICAL, PROMOTE, WHERE, OpDef, bool_dtype,
-                       broadcast_shapes, float_dtype, register, same_dtype)
+                       broadcast_shapes, float_dtype, per_input, register, same_dtype)
 
 
 def _broadcast(*shapes, **_):
@@ -44,13 +44,15 @@ def elementwise(name: str, scalar, numpy, *, vjp=None, torch: str = "", dtype=fl
 
 elementwise("add", lambda sp, x, y: x + y, np.add, vjp=lambda b, g, out, ins: (g, g),
             saves=False, dtype=same_dtype)
-elementwise("sub", lambda sp, x, y: x - y, np.subtract, vjp=lambda b, g, out, ins: (g, -g),
+elementwise("sub", lambda sp, x, y: x - y, np.subtract,
+            vjp=per_input(lambda b, g, out, ins: g, lambda b, g, out, ins: -g),
             saves=False, dtype=same_dtype)
 elementwise("mul", lambda sp, x, y: x * y, np.multiply, dtype=same_dtype,
-            vjp=lambda b, g, out, ins: (g * ins[1], g * ins[0]))
+            vjp=per_input(lambda b, g, out, ins: g * ins[1], lambda b, g, out, ins: g * ins[0]))
 elementwise("div", lambda sp, x, y: x / y, np.divide,
             # torch's form: d/dy = -g * x / (y * y)
-            vjp=lambda b, g, out, ins: (g / ins[1], -g * ins[0] / (ins[1] * ins[1])))
+            vjp=per_input(lambda b, g, out, ins: g / ins[1],
+                          lambda b, g, out, ins: -g * ins[0] / (ins[1] * ins[1])))
 elementwise("neg", lambda sp, x: -x, np.negative, vjp=lambda b, g, out, ins: (-g,),
             saves=False, dtype=same_dtype)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .registry import OTHER, OpDef, ShapeError, float_dtype, register
+from .registry import OTHER, OpDef, ShapeError, float_dtype, per_input, register
 
 
 def _matmul_shape(a, b):
@@ -26,6 +26,6 @@ def _swap_last(b, t):
 
 register(OpDef(
     name="matmul", kind=OTHER, shape=_matmul_shape, dtype=float_dtype, numpy=np.matmul,
-    vjp=lambda b, g, out, ins: (b.op("matmul", g, _swap_last(b, ins[1])),
-                                b.op("matmul", _swap_last(b, ins[0]), g)),
+    vjp=per_input(lambda b, g, out, ins: b.op("matmul", g, _swap_last(b, ins[1])),
+                  lambda b, g, out, ins: b.op("matmul", _swap_last(b, ins[0]), g)),
     torch_name="MmBackward0"))

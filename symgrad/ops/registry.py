@@ -83,6 +83,16 @@ class OpDef:
 OPS: dict[str, OpDef] = {}
 
 
+def per_input(*parts: Callable[..., Any]) -> Callable[..., tuple]:
+    """A VJP rule made of one rule per input, ``part(b, g, out, inputs, **attrs)`` -> that
+    input's cotangent: the autograd engine then computes only the cotangents of inputs that
+    need one (``x * 3`` does not compute d/d3). Its ``parts`` attribute lists them."""
+    def vjp(b, g, out, ins, **attrs):
+        return tuple(part(b, g, out, ins, **attrs) for part in parts)
+    vjp.parts = parts
+    return vjp
+
+
 def register(op: OpDef) -> OpDef:
     if op.name in OPS:
         raise ValueError(f"op {op.name!r} registered twice")
