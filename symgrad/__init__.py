@@ -32,6 +32,11 @@ from .frontend.methods import (all, any, equal, allclose, isclose, clone, numel,
                                is_tensor, is_floating_point)
 from .frontend.manipulation import *  # noqa: F401,F403  (its __all__: flip, split, tril...)
 from .frontend.sorting import *  # noqa: F401,F403  (its __all__: sort, topk...)
+from .frontend.statistics import *  # noqa: F401,F403  (its __all__: var, std, cdist...)
+from .frontend.scans import *  # noqa: F401,F403  (its __all__: cumsum, cummax, diff...)
+from .frontend.assorted import *  # noqa: F401,F403  (its __all__: hstack, kron, cross...)
+from .frontend.products import *  # noqa: F401,F403  (its __all__: addmm, mv, matrix_power...)
+from .frontend.searching import *  # noqa: F401,F403  (its __all__: nonzero, unique...)
 from .frontend.contraction import einsum, tensordot
 from .frontend.random import *  # noqa: F401,F403  (its __all__: torch's sampling functions)
 from .frontend.pointwise import *  # noqa: F401,F403  (its __all__: more elementwise math)

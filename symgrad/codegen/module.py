@@ -15,12 +15,13 @@ import math
 
 from ..gcpause import pausing
 from ..lower.loopir import (ElementStmt, IndexKernel, LoopKernel, MatmulKernel, Program, Scalar,
-                            ScalarStmt, views_of)
+                            ScalarStmt, ScanKernel, views_of)
 from ..version import __version__
 from . import kernels as kernel_c
 from .csource import BuildNeeds, CSource
 from .exprs import c_statement
 from .loops import LoopEmitter, operand
+from .scan import scan_kernel
 from . import split as units
 from .split import Item
 from .templates import environment
@@ -118,6 +119,8 @@ def _items(env, program: Program, loops: LoopEmitter) -> tuple[list, bool, list]
             text, used_blas = kernel_c.matmul(env, i, k)
             blas |= used_blas
             elements = math.prod(k.out.shape) * k.a.shape[-1]
+        elif isinstance(k, ScanKernel):
+            text, elements = scan_kernel(env, i, k), math.prod(k.shape)
         else:
             text = kernel_c.index_kernel(env, i, k)
             errors.append((i + 1, _index_error(k)))

@@ -45,8 +45,9 @@ def composite(torch_name: str, body: Callable[..., Tensor], inputs: Sequence[Ten
         def rule(g, out, ins):
             with grad_mode.enable_grad():
                 again = body(*ins)
-            return run_backward([(again, g)], retain_graph=False,
-                                create_graph=grad_mode.is_grad_enabled(), inputs=list(ins))
+            create = grad_mode.is_grad_enabled()   # then the gradient reads this graph
+            return run_backward([(again, g)], retain_graph=create, create_graph=create,
+                                inputs=list(ins))
     return attach_function(out, torch_name, rule, list(inputs), saves, uses_out)
 
 

@@ -22,6 +22,11 @@ from .inplace import METHODS as INPLACE
 from .keywords import torch_keywords
 from .manipulation import METHODS as MANIPULATION
 from .sorting import METHODS as SORTING
+from .statistics import METHODS as STATISTICS
+from .scans import METHODS as SCANS
+from .assorted import METHODS as ASSORTED
+from .products import METHODS as PRODUCTS
+from .searching import METHODS as SEARCHING
 from .pointwise import METHODS as POINTWISE
 from .hooks import METHODS as HOOKS
 from .printing import tensor_repr
@@ -225,7 +230,8 @@ METHODS = {
 }
 
 for _name, _fn in {**METHODS, **CREATION, **MANIPULATION, **SORTING, **INPLACE, **POINTWISE,
-                   **RANDOM, **HOOKS}.items():
+                   **RANDOM, **HOOKS, **STATISTICS, **SCANS, **ASSORTED, **PRODUCTS,
+                   **SEARCHING}.items():
     setattr(Tensor, _name, _fn if _name.startswith("__") else torch_keywords(_fn, method=True))
 Tensor.T = property(S.T)
 Tensor.mT = property(lambda self: S.transpose(self, -2, -1))

@@ -208,6 +208,20 @@ class IndexKernel:
 
 
 @dataclass
+class ScanKernel:
+    """cumsum / cumprod / logcumsumexp / linrec / cumargmax / cumargmin: one sequential loop
+    along ``axis`` (from its end if ``reverse``) inside loops over the other dims."""
+
+    kind: str
+    inputs: list                # Views (linrec: coefficients, then values)
+    out: View
+    axis: int
+    shape: tuple                # the result's (= the inputs')
+    reverse: bool = False
+    loc: Loc | None = None
+
+
+@dataclass
 class Program:
     inputs: list                # Buffers (role input), one per graph input
     consts: list                # (Buffer, ndarray) hidden inputs

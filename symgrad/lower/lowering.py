@@ -21,10 +21,11 @@ from .accumulate import plan_chains
 from .buffers import plan_buffers
 from .fusion import Group, is_view_op, plan_fusion
 from .loopir import (Buffer, ElementStmt, Expr, IndexKernel, Literal, LoopKernel, MatmulKernel,
-                     Program, Scalar, ScalarStmt, Stmt, Store, View, contiguous_strides,
-                     copy_kernel)
+                     Program, Scalar, ScalarStmt, ScanKernel, Stmt, Store, View,
+                     contiguous_strides, copy_kernel)
 
 _INDEX_OPS = ("gather", "scatter_add", "argmax", "argmin")
+_SCAN_OPS = ("cumsum", "cumprod", "logcumsumexp", "linrec", "cumargmax", "cumargmin")
 
 
 @pausing
@@ -191,6 +192,11 @@ class _Lowering:
             self.storage[n] = out = self.new_buffer(n)
             self.kernels.append(IndexKernel(n.op, ins, out, n.attr("axis"), n.shape,
                                             self.locs.get(n)))
+        elif n.op in _SCAN_OPS:
+            ins = [self.as_view(i) for i in n.inputs]
+            self.storage[n] = out = self.new_buffer(n)
+            self.kernels.append(ScanKernel(n.op, ins, out, n.attr("axis"), n.shape,
+                                           bool(n.attr("reverse", False)), self.locs.get(n)))
         elif n.op == "cat":
             self._cat(n)
         else:

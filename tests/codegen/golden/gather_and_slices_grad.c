@@ -178,25 +178,24 @@ int sg_grad_gather_and_slices(const double *restrict in0,
         tmp10[0] = (double)acc;
     }
 
-    /* golden_corpus.py:30 (backward of DivBackward0): picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel */
-    const double s0 = (1.0)/tmp10[0];  /* golden_corpus.py:30 [div] */
+    /* golden_corpus.py:30 (backward of NllLossBackward0): picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel */
+    const double s0 = (-1.0)/tmp10[0];  /* golden_corpus.py:30 [div] */
 
-    /* k14: neg -> tmp11, tmp12 [3] (fused: 3 ops, 2 stores) */
+    /* k14: mul -> tmp11, tmp12 [3] (fused: 2 ops, 2 stores) */
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
             const double l0 = tmp9[i0];
             const uint8_t l1 = tmp8[i0];
             const int64_t l2 = in1[i0];
-            const double t0 = s0*l0;  /* golden_corpus.py:30 (backward of MulBackward0): picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [mul] */
-            const double t1 = -t0;  /* golden_corpus.py:30 (backward of NegBackward0): picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [neg] */
-            const int64_t t2 = ((l1 != 0) ? (l2) : ((0)));  /* golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [where] */
-            tmp11[i0] = t1;
-            tmp12[i0] = t2;
+            const double t0 = s0*l0;  /* golden_corpus.py:30 (backward of NllLossBackward0): picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [mul] */
+            const int64_t t1 = ((l1 != 0) ? (l2) : ((0)));  /* golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [where] */
+            tmp11[i0] = t0;
+            tmp12[i0] = t1;
         }
     }
 
     /* k15: scatter_add along axis 1 -> tmp13 */
-    /*   golden_corpus.py:30 (backward of GatherBackward0): picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [scatter_add] */
+    /*   golden_corpus.py:30 (backward of NllLossBackward0): picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [scatter_add] */
     {
         for (int64_t i = 0; i < 12; i++) tmp13[i] = 0;
         for (int64_t i0 = 0; i0 < 3; i0++) {

@@ -1,0 +1,78 @@
+"""Scan kernels -> C: one sequential loop along the scanned axis, inside loops over the others.
+
+Layer: codegen. Input: a ``ScanKernel`` (cumsum, cumprod, logcumsumexp, linrec, cumargmax,
+cumargmin; see ``ops.scan``). Output: the kernel's C text. Float32 accumulates in double, as
+torch's CPU scans do, and each output is rounded once; int64 sums and products wrap modulo 2**64
+(in a uint64_t accumulator, never signed overflow). logcumsumexp steps with NumPy's
+``logaddexp`` formula, so eager (NumPy) and compiled values agree to the bit.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..lower.loopir import ScanKernel
+from .literals import c_literal
+from .loops import render_kernel
+from .nest import Nest, counted
+from .text import loc_comment, with_axis
+
+_FLOATS = ("float", "double")
+
+
+def scan_kernel(env, number: int, k: ScanKernel) -> str:
+    """The kernel's C; "" when it has no elements."""
+    if math.prod(k.shape) == 0:
+        return ""
+    n = k.shape[k.axis]
+    dims = [(f"i{d}", d) for d in range(len(k.shape)) if d != k.axis]
+    loops = [counted(var, k.shape[d]) for var, d in dims]
+    reads = [with_axis(v, k.axis, "j", dims) for v in k.inputs]
+    out = with_axis(k.out, k.axis, "j", dims)
+    ctype = k.inputs[-1].buffer.dtype.ctype
+    if k.kind in ("cumargmax", "cumargmin"):
+        init, step = _arg_step(k.kind, ctype, reads[0], out)
+    else:
+        init, step = _value_step(k.kind, ctype, reads, out)
+    body = init + [f"for (int64_t r = 0; r < {n}; r++) {{",
+                   f"    const int64_t j = {f'{n - 1} - r' if k.reverse else 'r'};"]
+    body += [f"    {line}" for line in step] + ["}"]
+    direction = ", from the end" if k.reverse else ""
+    return render_kernel(env, number, f"{k.kind} along axis {k.axis}{direction} -> "
+                         f"{k.out.buffer.name}", [loc_comment(k.loc, k.kind)],
+                         [Nest(loops, body)])
+
+
+def _value_step(kind: str, ctype: str, reads: list, out: str) -> tuple[list, list]:
+    """(lines before the axis loop, lines of one step) of a running sum, product,
+    log-sum-exp or linear recurrence."""
+    acc_t = "double" if ctype in _FLOATS else "uint64_t"
+    x = f"(({acc_t}){reads[-1]})"
+    if kind == "cumsum":
+        init, step = "0", [f"acc = acc + {x};"]
+    elif kind == "cumprod":
+        init, step = "1", [f"acc = acc * {x};"]
+    elif kind == "linrec":
+        init, step = "0", [f"acc = acc * (({acc_t}){reads[0]}) + {x};"]
+    else:                       # logcumsumexp, NumPy's npy_logaddexp(acc, v)
+        init = "-INFINITY"
+        step = [f"const double v = {x};",
+                f"if (acc == v) acc = acc + {c_literal(math.log(2.0), 'double')};",
+                "else {",
+                "    const double d = acc - v;",
+                "    acc = d > 0 ? acc + log1p(exp(-d)) : d <= 0 ? v + log1p(exp(d)) : d;",
+                "}"]
+    return [f"{acc_t} acc = {init};"], step + [f"{out} = ({ctype})acc;"]
+
+
+def _arg_step(kind: str, ctype: str, read: str, out: str) -> tuple[list, list]:
+    """The index of the running extremum: the latest on ties (torch's >= / <=); for floats a
+    NaN wins, and after it only a later NaN."""
+    cmp = ">=" if kind == "cumargmax" else "<="
+    better = f"v != v || (best == best && v {cmp} best)" if ctype in _FLOATS \
+        else f"v {cmp} best"
+    init = [f"{ctype} best = 0;", "int64_t at = 0;"]
+    step = [f"const {ctype} v = {read};",
+            f"if (r == 0 || {better}) {{ best = v; at = j; }}",
+            f"{out} = at;"]
+    return init, step
