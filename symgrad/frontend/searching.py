@@ -240,7 +240,19 @@ def bucketize(input, boundaries, *, out_int32: bool = False,
     return _search(b, _t(input), bool(right))
 
 
-__all__ = ["nonzero", "argwhere", "unique", "unique_consecutive", "bincount", "histc",
+def where(condition, input=None, other=None):  # noqa: A002  (torch's names)
+    """torch.where: ``where(condition, input, other)`` picks elementwise; the one-argument
+    ``where(condition)`` is ``nonzero(condition, as_tuple=True)`` (eager only: its shape
+    depends on the data)."""
+    if input is None and other is None:
+        return nonzero(condition, as_tuple=True)
+    if input is None or other is None:
+        raise TypeError("where() expects either one argument (condition) or three "
+                        "(condition, input, other)")
+    return F.where(condition, input, other)
+
+
+__all__ = ["where", "nonzero", "argwhere", "unique", "unique_consecutive", "bincount", "histc",
            "searchsorted", "bucketize"]
 METHODS = {name: globals()[name] for name in ("nonzero", "argwhere", "unique",
                                               "unique_consecutive", "bincount", "histc")}

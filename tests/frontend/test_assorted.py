@@ -353,3 +353,15 @@ def test_errors_name_the_argument_and_shapes(call, error, match):
     env = dict(_env(sg), r=sg.tensor(R))
     with pytest.raises(error, match=match):
         eval(call, env)
+
+
+def test_where_with_one_argument_is_nonzero_as_tuple():
+    x = np.array([[0.0, 1.5], [2.0, 0.0], [0.0, -3.0]])
+    rows, cols = sg.where(sg.tensor(x) != 0)
+    want_rows, want_cols = np.nonzero(x)
+    np.testing.assert_array_equal(rows.numpy(), want_rows)
+    np.testing.assert_array_equal(cols.numpy(), want_cols)
+    picked = sg.where(sg.tensor(x) > 0, sg.tensor(x), 0.0)
+    np.testing.assert_array_equal(picked.numpy(), np.where(x > 0, x, 0.0))
+    with pytest.raises(TypeError, match="one argument"):
+        sg.where(sg.tensor(x) > 0, sg.tensor(x))
