@@ -162,15 +162,22 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, **attrs: Any) -
         loc = sources.record(node)
         out = Tensor(None, node)
     else:
-        with np.errstate(all="ignore"):
-            value = op.numpy(*[t._value for t in inputs], **attrs)
-        out = Tensor(np.asarray(value, dtype=dtype.np), None)
+        out = Tensor(_eager_value(op, inputs, attrs, dtype), None)
     if op.kind == MOVEMENT:
         register_view(out, inputs[0], name, attrs)
     if (op.vjp is not None and grad_mode._local.enabled and dtype.is_floating
             and any(t._requires_grad for t in inputs)):
         _record(out, op, attrs, inputs, _torch_name or op.torch_name, loc)
     return out
+
+
+def _eager_value(op, inputs: list[Tensor], attrs: dict, dtype) -> np.ndarray:
+    """The op's NumPy reference on eager inputs, as an array of ``dtype``."""
+    values = [t._value for t in inputs]
+    if op.kind == MOVEMENT:   # rearranges elements: no floating-point exception to silence
+        return np.asarray(op.numpy(*values, **attrs), dtype=dtype.np)
+    with np.errstate(all="ignore"):
+        return np.asarray(op.numpy(*values, **attrs), dtype=dtype.np)
 
 
 def register_view(view: Tensor, base: Tensor, op: str, attrs: dict) -> None:
