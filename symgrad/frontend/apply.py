@@ -186,7 +186,7 @@ def register_view(view: Tensor, base: Tensor, op: str, attrs: dict) -> None:
     counter, and an in-place update of either reaches the other (``inplace.update``), eagerly
     and at trace time alike."""
     view._view = (base, op, attrs)
-    view._version = base._version
+    view._vc = base._vc
     views = base._views
     if views is None:
         base._views = [weakref.ref(view)]
@@ -212,9 +212,9 @@ def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str,
         tuple((t.shape, t.dtype) for t in inputs), loc)
     # What the rule will read must not have changed in place by the time it runs.
     if op.saves:
-        fn._versions = tuple((t.dtype, t.shape, t._version, t._version[0]) for t in inputs)
+        fn._versions = tuple((t.dtype, t.shape, t._vc, t._vc[0]) for t in inputs)
     if op.uses_out:
-        fn._versions += ((out.dtype, out.shape, out._version, out._version[0]),)
+        fn._versions += ((out.dtype, out.shape, out._vc, out._vc[0]),)
     out._requires_grad = True
     out.grad_fn = fn
 

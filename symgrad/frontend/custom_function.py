@@ -105,7 +105,7 @@ class CustomBackward(BackwardFunction, FunctionCtx):
             k = next((k for k, o in enumerate(outputs) if o is t), None)
             saved.append(t if k is None else k)
             if t is not None:
-                self._versions += ((t.dtype, t.shape, t._version, t._version[0]),)
+                self._versions += ((t.dtype, t.shape, t._vc, t._vc[0]),)
         self._saved, self._saves = tuple(saved), bool(saved)
         self._to_save = None
 

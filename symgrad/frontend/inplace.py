@@ -76,7 +76,7 @@ def _write(t: Tensor, value: Tensor) -> None:
     set on ``t`` and passed on to the tensors that view it."""
     if t._view is None:
         _set(t, value)
-        t._version[0] += 1
+        t._vc[0] += 1
         _refresh_views(t)
         return
     base, op, attrs = t._view

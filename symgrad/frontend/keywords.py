@@ -76,7 +76,7 @@ def write_out(target: Tensor, result):
         target.copy_(value)
     else:
         target._value, target._node, target.shape = value._value, value._node, value.shape
-        target._version[0] += 1
+        target._vc[0] += 1
     return target
 
 

@@ -44,7 +44,7 @@ class Tensor:
     """A tensor that records the operations applied to it, like ``torch.Tensor``."""
 
     __slots__ = ("_value", "_node", "shape", "dtype", "_requires_grad", "grad_fn", "_grad",
-                 "_retains_grad", "_accumulator", "_trace", "_weak", "_version", "_view",
+                 "_retains_grad", "_accumulator", "_trace", "_weak", "_vc", "_view",
                  "_views", "__weakref__")
     __array_priority__ = 1000  # NumPy defers to our operators: ndarray * Tensor -> Tensor
 
@@ -72,7 +72,7 @@ class Tensor:
         # tensor outlives that trace).
         self._trace = _RECORDING.recording
         self._weak = False   # a Python number passed to a compiled function: promotes like one
-        self._version = [0]  # bumped by in-place ops; shared with views and detach()ed aliases
+        self._vc = [0]  # bumped by in-place ops; shared with views and detach()ed aliases
         self._view = None    # (base, op, attrs) if this tensor shows base's data (views.py)
         self._views = None   # weak references to the tensors that show this one's data
 
@@ -169,6 +169,12 @@ class Tensor:
                                f"(this tensor is {self.dtype.name})")
         self._requires_grad = bool(requires_grad)
         return self
+
+    @property
+    def _version(self) -> int:
+        """How many in-place updates this tensor's data has had (torch's ``t._version``);
+        the counter cell ``_vc`` is shared with its views."""
+        return self._vc[0]
 
     @property
     def is_leaf(self) -> bool:

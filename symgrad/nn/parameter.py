@@ -27,7 +27,7 @@ class Parameter(Tensor):
             raise TypeError(f"Parameter(): argument 'data' must be Tensor, not "
                             f"{type(data).__name__}")
         Tensor.__init__(self, data._value, data._node)
-        self._version = data._version        # the same data: in-place changes show in both
+        self._vc = data._vc        # the same data: in-place changes show in both
         if requires_grad:
             self.requires_grad_(True)
 

@@ -35,7 +35,7 @@ def write(t: Tensor, value: np.ndarray) -> None:
     else:
         t._value = value.astype(t._value.dtype, copy=True)
     t._node = None
-    t._version[0] += 1
+    t._vc[0] += 1
 
 
 def scalar(value: float, like: np.ndarray):

@@ -43,7 +43,7 @@ def same_output(got: str, want: str, rtol: float = 2e-4, atol: float = 1e-5) -> 
             f"line {k + 1}:\n  symgrad: {g}\n  torch:   {w}"
         for a, b in zip(gn, wn):
             fa, fb = float(a), float(b)
-            assert fa == fb or abs(fa - fb) <= atol + rtol * abs(fb), \
+            assert a == b or fa == fb or abs(fa - fb) <= atol + rtol * abs(fb), \
                 f"line {k + 1}: {a} vs torch's {b}\n  symgrad: {g}\n  torch:   {w}"
 
 
@@ -70,6 +70,9 @@ def test_the_comparison_can_fail():
     with pytest.raises(AssertionError):
         same_output("tensor([1., 2.])\n", "tensor([1., 2.], dtype=torch.float64)\n")
     same_output("loss 0.50000\n", "loss 0.50001\n")
+    same_output("tensor([nan, 1.])\n", "tensor([nan, 1.])\n")
+    with pytest.raises(AssertionError):
+        same_output("tensor([nan, 1.])\n", "tensor([0., 1.])\n")
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--store"]:
