@@ -15,7 +15,7 @@ from typing import Any, Callable, Sequence
 from .. import dtypes
 from ..ops.registry import broadcast_shapes, normalize_axes
 from . import grad_mode
-from .apply import apply, as_tensor, attach_function, full
+from .apply import apply, apply_reduction, as_tensor, attach_function, full
 from .autograd import run_backward
 from .printing import return_type
 from .shapes import broadcast_to, reshape
@@ -192,12 +192,7 @@ def _reduced_shape(shape, axes, keepdim):
 
 def _reduce(name: str, x: Tensor, dim, keepdim: bool, torch_name: str | None = None) -> Tensor:
     x = _t(x)
-    axes = normalize_axes(dim, x.ndim)
-    out = apply(name, x, axes=axes, _torch_name=torch_name)
-    if not keepdim:
-        out = apply("reshape", out, shape_to=_reduced_shape(x.shape, axes, False),
-                    _torch_name=torch_name)
-    return out
+    return apply_reduction(name, x, normalize_axes(dim, x.ndim), keepdim, torch_name)
 
 
 def _unreduce(g: Tensor, shape: tuple, axes: tuple, keepdim: bool) -> Tensor:

@@ -359,3 +359,13 @@ def test_custom_functions_grad_and_hooks_like_torch():
     for k in ("y", "g", "x.grad", "hooked"):
         np.testing.assert_allclose(got[k].detach().numpy(), want[k].detach().numpy(),
                                    rtol=1e-12, err_msg=k)
+
+
+@pytest.mark.parametrize("reduce, name", [(lambda t: t.sum(), "SumBackward0"),
+                                          (lambda t: t.sum(1), "SumBackward1"),
+                                          (lambda t: t.amax(0), "AmaxBackward0")])
+def test_a_reduction_is_one_backward_node(reduce, name):
+    x = sg.tensor(X0.reshape(2, 2), requires_grad=True)
+    s = reduce(sg.sin(x))
+    assert s.grad_fn.name() == name
+    assert [f.name() for f, _ in s.grad_fn.next_functions] == ["SinBackward0"]
