@@ -43,7 +43,7 @@ from .frontend.pointwise import *  # noqa: F401,F403  (its __all__: more element
 from .api import compile, grad, value_and_grad, inspect, CompiledFunction  # noqa: A004
 from .config import set_num_threads, get_num_threads
 from . import frontend as _frontend  # noqa: F401  (installs Tensor's methods)
-from . import autograd, backends, cuda, linalg, nn, optim, special  # noqa: F401
+from . import autograd, backends, cuda, linalg, nn, optim, special, utils  # noqa: F401
 
 float = float32  # noqa: A001  (torch.float)
 double = float64

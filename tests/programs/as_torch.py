@@ -10,7 +10,8 @@ import sys
 
 import symgrad
 
-ALIASES = ["nn", "nn.functional", "nn.init", "optim", "autograd", "cuda", "backends"]
+ALIASES = ["nn", "nn.functional", "nn.init", "optim", "autograd", "cuda", "backends", "linalg",
+           "special", "utils", "utils.data"]
 
 sys.modules["torch"] = symgrad
 for name in ALIASES:
