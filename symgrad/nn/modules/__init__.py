@@ -14,6 +14,7 @@ from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss,  # n
                    KLDivLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss)
 from .module import Module, RemovableHandle  # noqa: F401
 from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm  # noqa: F401
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell  # noqa: F401
 from .sparse import Embedding  # noqa: F401
 
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Bilinear",
@@ -22,4 +23,4 @@ __all__ = ["BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Biline
            "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleDict",
            "ModuleList", "NLLLoss", "ParameterList", "ReLU", "ReLU6", "RemovableHandle",
            "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softplus", "Tanh",
-           "Unflatten"]
+           "Unflatten", "RNNBase", "RNN", "GRU", "LSTM", "RNNCell", "GRUCell", "LSTMCell"]
