@@ -111,16 +111,7 @@ class CustomBackward(BackwardFunction, FunctionCtx):
 
     @property
     def saved_tensors(self) -> tuple:
-        if self._released and self._saves:
-            raise RuntimeError(RELEASED_MSG)
-        for dtype, shape, counter, seen in self._versions:
-            if counter[0] != seen:
-                raise RuntimeError(
-                    f"one of the variables needed for gradient computation has been modified "
-                    f"by an inplace operation: [{dtype.name} {list(shape)}] is at version "
-                    f"{counter[0]}; expected version {seen} instead (saved by "
-                    f"{type(self).__name__}). Hint: the in-place operation came after "
-                    f"save_for_backward; use an out-of-place operation or .clone().")
+        self.check_saved()
         return tuple(self._output_tensor(s) if type(s) is int else s for s in self._saved)
 
     def release(self) -> None:

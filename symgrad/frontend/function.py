@@ -59,6 +59,12 @@ class BackwardFunction:
 
     def apply(self, b, g):
         """The inputs' cotangents for the output's ``g``, built with the builder ``b``."""
+        self.check_saved()
+        out = None if self._out is None else self.output()
+        return self._rule(b, g, out, self._saved, **self._attrs)
+
+    def check_saved(self) -> None:
+        """Raise torch's error if what the rule reads was freed or changed in place."""
         if self._released and self._saves:
             raise RuntimeError(RELEASED_MSG)
         for dtype, shape, counter, seen in self._versions:
@@ -69,8 +75,6 @@ class BackwardFunction:
                     f"{counter[0]}; expected version {seen} instead (needed by "
                     f"{type(self).__name__}). Hint: the in-place operation came after the "
                     f"tensor was used; use an out-of-place operation or .clone().")
-        out = None if self._out is None else self.output()
-        return self._rule(b, g, out, self._saved, **self._attrs)
 
     def retained(self) -> list[Tensor]:
         """The live tensors whose .grad is this function's cotangent (``retain_grad``)."""
