@@ -29,3 +29,13 @@ def central_differences(f, x0: np.ndarray, eps: float = 1e-6) -> np.ndarray:
         d[i] = eps
         fd[i] = (f(sg.tensor(x0 + d)).item() - f(sg.tensor(x0 - d)).item()) / (2 * eps)
     return fd
+
+
+def gradient(f, x0: np.ndarray, how: str) -> np.ndarray:
+    """The gradient of the scalar ``f(tensor)`` at ``x0`` as symgrad computes it: eagerly
+    (``backward``) or compiled (``symgrad.grad``)."""
+    if how == "compiled":
+        return np.asarray(sg.grad(f)(sg.tensor(x0)))
+    x = sg.tensor(x0, requires_grad=True)
+    f(x).backward()
+    return x.grad.numpy()

@@ -261,7 +261,7 @@ def apply_reduction(name: str, x: Tensor, axes: tuple, keepdim: bool,
     not show: the result gets one backward function (the op's rule applied to the cotangent
     with the dims put back), so ``s.grad_fn.next_functions`` is what torch prints."""
     op = OPS[name]
-    if keepdim or op.vjp is None:
+    if keepdim or op.vjp is None or not (x._requires_grad and grad_mode._local.enabled):
         out = apply(name, x, axes=axes, _torch_name=torch_name)
         return out if keepdim else apply("reshape", out, shape_to=_dropped(x.shape, axes))
     with grad_mode.no_grad():

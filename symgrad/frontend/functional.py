@@ -87,14 +87,20 @@ def _int_power(a: Tensor, e: int) -> Tensor:
     repeated squaring (products wrap like torch's; the float ``pow`` would round past 2**24)."""
     if e < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    return power_by_squaring(a, e, mul) if e else full(a, 1)
+
+
+def power_by_squaring(a: Tensor, e: int, times: Callable) -> Tensor:
+    """``a`` to the power ``e`` >= 1 under the product ``times`` (elementwise or matrix), by
+    repeated squaring: about log2(e) products."""
     result = None
     while e:
         if e & 1:
-            result = a if result is None else mul(result, a)
+            result = a if result is None else times(result, a)
         e >>= 1
         if e:
-            a = mul(a, a)
-    return result if result is not None else full(a, 1)
+            a = times(a, a)
+    return result
 
 
 def _unary(name: str):

@@ -156,15 +156,7 @@ def matrix_power(x, n: int) -> Tensor:
                                [x], saves=False, uses_out=False)
     if n == 1:
         return x.clone()
-    mul = F.matmul if x.dtype.is_floating else _int_matmul
-    result, square = None, x
-    while n:
-        if n & 1:
-            result = square if result is None else mul(result, square)
-        n >>= 1
-        if n:
-            square = mul(square, square)
-    return result
+    return F.power_by_squaring(x, n, F.matmul if x.dtype.is_floating else _int_matmul)
 
 
 __all__ = ["addmm", "addmv", "addbmm", "baddbmm", "mv", "vdot", "inner", "matrix_power"]
