@@ -1,4 +1,33 @@
-"""symgrad.special: the torch.special mirror (work in progress: see issue 11).
+"""symgrad.special: the torch.special mirror.
 
-Layer: front end. Input: tensors, eager or traced. Output: tensors.
+Layer: front end. Input: tensors, eager or traced, and Python numbers. Output: tensors. Every
+function is an elementwise primitive or a composite defined elsewhere in the front end; this
+module only gives them torch.special's names.
+
+Not built (yet): the Bessel, Airy and orthogonal-polynomial families (i0, i0e, i1, i1e,
+bessel_j0..., airy_ai, chebyshev_polynomial_t...), erfcx, log_ndtr, ndtri, gammainc/gammaincc.
 """
+
+from __future__ import annotations
+
+from .frontend import functional as _F
+from .frontend import pointwise as _P
+from .frontend.keywords import wrap_namespace as _wrap
+
+erf, erfc, erfinv, exp2, expm1, log1p = _P.erf, _P.erfc, _P.erfinv, _P.exp2, _F.expm1, _F.log1p
+digamma = psi = _P.digamma
+gammaln = _P.lgamma
+polygamma, multigammaln = _P.polygamma, _P.mvlgamma
+zeta, xlogy, xlog1py, entr, sinc = _P.zeta, _P.xlogy, _P.xlog1py, _P.entr, _P.sinc
+expit, logit, ndtr = _F.sigmoid, _P.logit, _P.ndtr
+logsumexp, softmax, log_softmax = _F.logsumexp, _F.softmax, _F.log_softmax
+
+
+def round(input, *, decimals: int = 0):  # noqa: A001  (torch's name)
+    return _P.round(input, decimals=decimals or None)
+
+
+__all__ = ["digamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln",
+           "log1p", "log_softmax", "logit", "logsumexp", "multigammaln", "ndtr", "polygamma",
+           "psi", "round", "sinc", "softmax", "xlog1py", "xlogy", "zeta"]
+_wrap(globals())

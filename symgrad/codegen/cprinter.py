@@ -64,6 +64,7 @@ from sympy.printing.c import C99CodePrinter
 from sympy.printing.precedence import PRECEDENCE, precedence
 
 from . import intc
+from .cnames import FLOAT_FUNCTIONS, INT_FUNCTIONS
 from .literals import (FLOAT_FORMATS, BinaryFormat, c_literal, check_ctype, float_literal,
                        int_literal)
 
@@ -73,41 +74,6 @@ __all__ = ["c_expr", "c_literal", "print_c"]
 # ---------------------------------------------------------------------------------------
 # The printer
 # ---------------------------------------------------------------------------------------
-
-# SymPy function class -> C99 libm name (double spelling; float adds the 'f' suffix).
-# Keyed by exact class so a user subclass with different meaning is not misprinted.
-_LIBM_FUNCTIONS: dict[type, str] = {
-    sympy.exp: "exp",
-    sympy.log: "log",
-    cfunctions.log1p: "log1p",
-    cfunctions.expm1: "expm1",
-    cfunctions.exp2: "exp2",
-    cfunctions.log2: "log2",
-    cfunctions.log10: "log10",
-    cfunctions.Sqrt: "sqrt",
-    cfunctions.Cbrt: "cbrt",
-    cfunctions.hypot: "hypot",
-    cfunctions.fma: "fma",
-    sympy.sin: "sin",
-    sympy.cos: "cos",
-    sympy.tan: "tan",
-    sympy.asin: "asin",
-    sympy.acos: "acos",
-    sympy.atan: "atan",
-    sympy.atan2: "atan2",
-    sympy.sinh: "sinh",
-    sympy.cosh: "cosh",
-    sympy.tanh: "tanh",
-    sympy.asinh: "asinh",
-    sympy.acosh: "acosh",
-    sympy.atanh: "atanh",
-    sympy.erf: "erf",
-    sympy.erfc: "erfc",
-    sympy.gamma: "tgamma",
-    sympy.loggamma: "lgamma",
-    sympy.floor: "floor",
-    sympy.ceiling: "ceil",
-}
 
 # Boolean functions that print as a C call, hence need no parentheses around them.
 _BOOLEAN_CALLS: tuple[type, ...] = (cfunctions.isnan, cfunctions.isinf)
@@ -343,12 +309,22 @@ class _SymgradCPrinter(C99CodePrinter):
     # -- functions -----------------------------------------------------------------------
 
     def _print_Function(self, expr: sympy.Function) -> str:
-        name = _LIBM_FUNCTIONS.get(type(expr))
-        if name is None:
-            raise TypeError(f"function {type(expr).__name__} has no C translation in symgrad")
-        self._require_float(expr, f"function {name}")
-        args = ", ".join(self._print(arg) for arg in expr.args)
-        return f"{self._func(name)}({args})"
+        cls = type(expr)
+        args = list(expr.args)
+        if cls is sympy.zeta and len(args) == 1:
+            args.append(sympy.Integer(1))      # SymPy's zeta(s, 1) is Riemann's zeta(s)
+        if cls is sympy.polygamma and args[0] == 0:
+            cls, args = sympy.digamma, args[1:]   # SymPy's digamma(x) is polygamma(0, x)
+        if self.ctype == "int64_t" and cls in INT_FUNCTIONS:
+            name = INT_FUNCTIONS[cls]
+            self.calls.add(name)
+        else:
+            name = FLOAT_FUNCTIONS.get(cls)
+            if name is None:
+                raise TypeError(f"function {cls.__name__} has no C translation in symgrad")
+            self._require_float(expr, f"function {name}")
+            name = self._func(name)
+        return f"{name}({', '.join(self._print(arg) for arg in args)})"
 
     def _print_Heaviside(self, expr: Basic) -> str:
         # Deliberately unsupported: its value at 0 is a convention we never want baked in.

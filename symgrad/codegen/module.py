@@ -17,6 +17,7 @@ from ..gcpause import pausing
 from ..lower.loopir import (ElementStmt, IndexKernel, LoopKernel, MatmulKernel, Program, Scalar,
                             ScalarStmt, ScanKernel, views_of)
 from ..version import __version__
+from . import helpers
 from . import kernels as kernel_c
 from .csource import BuildNeeds, CSource
 from .exprs import c_statement
@@ -67,6 +68,7 @@ def generate(program: Program, name: str, title: str = "", vector_math: bool = F
     text = env.get_template("module.c.j2").render(
         title=comment_text(title or entry), version=__version__, workspace_bytes=workspace,
         uses_blas=blas, simd_decls=[decl for _, decl in vector], entry=entry, params=params,
+        helpers=helpers.definitions(loops.calls),
         args=", ".join(args), parts=parts, n_units=len(unit_flags),
         unit_flags=" ".join(units.COLD_UNIT_FLAGS), extern=[p.name for p in parts if p.unit])
     needs = BuildNeeds(openmp=any("nthreads" in p.params for p in parts),
@@ -101,7 +103,7 @@ def _items(env, program: Program, loops: LoopEmitter) -> tuple[list, bool, list]
         temps = {b for b in buffers if b.role == "temp"}
         names = {b.name for b in buffers if b.role != "temp"}
         if type(k) is ScalarStmt:
-            items.append(Item(_scalar(k, last_loc), [Scalar(k.name, k.expr.dtype)],
+            items.append(Item(_scalar(k, last_loc, loops.calls), [Scalar(k.name, k.expr.dtype)],
                               {a.name for a in k.args if type(a) is Scalar}, temps, names, 1))
             continue
         if type(k) is ElementStmt:
@@ -138,10 +140,12 @@ def _index_error(k: IndexKernel) -> str:
     return f"an index passed to {k.kind} is out of range{where_}"
 
 
-def _scalar(k: ScalarStmt, last_loc: list) -> str:
-    """One line at function scope; the user's source line is shown when it changes."""
-    text, _ = c_statement(k.expr, [a.name if type(a) is Scalar else operand(a, [])
-                                   for a in k.args])
+def _scalar(k: ScalarStmt, last_loc: list, calls: set) -> str:
+    """One line at function scope; the user's source line is shown when it changes. The
+    functions it calls are added to ``calls``."""
+    text, called = c_statement(k.expr, [a.name if type(a) is Scalar else operand(a, [])
+                                        for a in k.args])
+    calls.update(called)
     return _line(f"    const {k.expr.dtype.ctype} {k.name} = {text};  /* ", k.loc, k.expr.op,
                  last_loc)
 
