@@ -85,15 +85,6 @@ def elu(input, alpha: float = 1.0, inplace: bool = False) -> Tensor:  # noqa: A0
     return _activation(fn, input, inplace, "elu_")
 
 
-def _erf():
-    erf = getattr(pointwise, "erf", None)
-    if erf is None:
-        raise NotImplementedError("gelu(approximate='none') needs erf, which "
-                                  "symgrad.frontend.pointwise does not provide yet; use "
-                                  "gelu(x, approximate='tanh')")
-    return erf
-
-
 def gelu(input, approximate: str = "none") -> Tensor:  # noqa: A002
     """x * Phi(x) (``approximate='none'``, with erf) or torch's tanh approximation."""
     if approximate not in ("none", "tanh"):
@@ -109,7 +100,7 @@ def gelu(input, approximate: str = "none") -> Tensor:  # noqa: A002
             inner = _K_BETA * (1.0 + 3.0 * _K_KAPPA * (a * a))
             return (g * (0.5 * (1.0 + t) + 0.5 * a * (1.0 - t * t) * inner),)
         return composite("GeluBackward0", body, [x], rule, uses_out=False)
-    erf = _erf()
+    erf = pointwise.erf
 
     def rule_exact(g, out, ins):
         a = ins[0]

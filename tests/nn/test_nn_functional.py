@@ -26,16 +26,6 @@ import symgrad as sg
 F64, F32 = np.float64, np.float32
 
 
-def _has(name: str) -> bool:
-    return not name or hasattr(sg.frontend.pointwise, name)
-
-
-def _needs(case):
-    if not _has(case.needs):
-        pytest.skip(f"{case.id} needs {case.needs} from symgrad.frontend.pointwise "
-                    f"(not there yet)")
-
-
 def by_id(cases):
     return pytest.mark.parametrize("case", cases, ids=[c.id for c in cases])
 
@@ -125,7 +115,6 @@ def assert_close(actual, expected, rtol, atol, what=""):
 
 @by_id(ALL)
 def test_value_matches_numpy(case):
-    _needs(case)
     expected = np.asarray(case.ref(*case.args))
     for dtype, tol in ((F64, 1e-12), (F32, 2e-6)):
         out = _call(sg, case, _tensors(sg, case, case.args, dtype, grad=False))
@@ -135,12 +124,11 @@ def test_value_matches_numpy(case):
 
 @by_id(ALL)
 def test_eager_grad_matches_finite_differences(case):
-    _needs(case)
     assert_close(eager_grads(case), fd_grads(case), 1e-6, 1e-7, "grad")
 
 
 def _group_loss(group):
-    cases = [c for c in GROUPS[group] if _has(c.needs)]
+    cases = GROUPS[group]
 
     def loss(diff, rest):
         total = 0.0
@@ -185,7 +173,6 @@ def compiled_hvps(group):
 
 @by_id(ALL)
 def test_compiled_grad_matches_finite_differences(case):
-    _needs(case)
     assert_close(compiled_grads(case.group)[case.id], fd_grads(case), 1e-6, 1e-7, "grad")
 
 
@@ -194,13 +181,11 @@ SECOND = [c for c in ALL if c.second]
 
 @by_id(SECOND)
 def test_eager_second_derivative_matches_finite_differences(case):
-    _needs(case)
     assert_close(eager_hvp(case), fd_hvp(case), 1e-5, 1e-6, "hvp")
 
 
 @by_id(SECOND)
 def test_compiled_second_derivative_matches_finite_differences(case):
-    _needs(case)
     assert_close(compiled_hvps(case.group)[case.id], fd_hvp(case), 1e-5, 1e-6, "hvp")
 
 
@@ -210,7 +195,6 @@ def test_compiled_second_derivative_matches_finite_differences(case):
 @pytest.mark.parametrize("dtype", [F32, F64], ids=["float32", "float64"])
 def test_values_and_grads_match_torch(case, dtype):
     torch = pytest.importorskip("torch")
-    _needs(case)
     mine = _call(sg, case, _tensors(sg, case, case.args, dtype))
     theirs = _call(torch, case, _tensors(torch, case, case.args, dtype))
     tol = 1e-5 if dtype is F32 else 1e-12
@@ -223,7 +207,6 @@ def test_values_and_grads_match_torch(case, dtype):
 @by_id(SECOND)
 def test_second_derivatives_match_torch(case):
     torch = pytest.importorskip("torch")
-    _needs(case)
     assert_close(eager_hvp(case), eager_hvp(case, torch), 1e-10, 1e-11, "hvp")
 
 
@@ -231,7 +214,6 @@ def test_second_derivatives_match_torch(case):
 @by_id([c for c in ALL if c.id != "pad_circular"])
 def test_grad_fn_names_match_torch(case):
     torch = pytest.importorskip("torch")
-    _needs(case)
     mine = _call(sg, case, _tensors(sg, case, case.args))
     theirs = _call(torch, case, _tensors(torch, case, case.args))
     assert (mine.grad_fn is None) == (theirs.grad_fn is None)
