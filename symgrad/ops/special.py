@@ -57,7 +57,7 @@ def _elementwise(fn):
 
     def numpy(x):
         v, dtype = _float_of(x)
-        return ufunc(v).astype(np.float64).astype(dtype)
+        return np.asarray(ufunc(v), dtype=np.float64).astype(dtype)   # 0-d: a float
     numpy.__name__ = fn.__name__
     return numpy
 
@@ -190,7 +190,7 @@ _zeta = np.frompyfunc(_zeta_quiet, 2, 1)
 
 def zeta(s, q):
     (sv, dtype), (qv, dq) = _float_of(s), _float_of(q)
-    out = np.asarray(_zeta(sv, qv)).astype(np.float64)
+    out = np.asarray(_zeta(sv, qv), dtype=np.float64)
     return out.astype(np.result_type(dtype, dq))
 
 
@@ -208,7 +208,7 @@ def polygamma(n, x):
         else:
             k = int(order)
             scale = (-1.0) ** (k + 1) * math.factorial(k)
-            out[at] = scale * np.asarray(_zeta(order + 1.0, v[at])).astype(np.float64)
+            out[at] = scale * np.asarray(_zeta(order + 1.0, v[at]), dtype=np.float64)
     return out.astype(dtype)
 
 

@@ -332,3 +332,13 @@ def test_gradients_of_composites():
         want = central_differences(f, x0)
         for how in ("eager", "compiled"):
             np.testing.assert_allclose(gradient(f, x0, how), want, rtol=1e-7, atol=1e-9)
+
+
+def test_zero_dimensional_operands():
+    """Each op on 0-d tensors (NumPy hands scalars back from some references)."""
+    for name, ref, arrays in CASES:
+        args = [sg.tensor(float(a[0]), dtype=sg.float64) for a in arrays]
+        got = _call(name, *args)
+        assert got.shape == () and got.item() == pytest.approx(ref(*map(float, (a[0] for a in
+                                                                                 arrays))),
+                                                                rel=1e-12), name
