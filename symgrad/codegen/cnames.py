@@ -2,8 +2,8 @@
 
 Layer: codegen (imports SymPy: only the C printer uses this). Input: nothing. Output:
 ``FLOAT_FUNCTIONS``, class -> C name in double spelling (float code adds the ``f`` suffix:
-``expf``, ``sg_digammaf``), and ``INT_FUNCTIONS``, class -> the int64 helper for the few
-functions that have integer meaning. Names starting ``sg_`` are symgrad's own helpers
+``expf``, ``sgm_digammaf``), and ``INT_FUNCTIONS``, class -> the int64 helper for the few
+functions that have integer meaning. Names starting ``sgm_`` are symgrad's own helpers
 (``helpers.py`` defines them); the others are C99's libm. Keyed by exact class, so a user
 subclass with a different meaning is not misprinted.
 """
@@ -53,18 +53,18 @@ FLOAT_FUNCTIONS: dict[type, str] = {
     sf.Fmod: "fmod",
     sf.Copysign: "copysign",
     sf.Nextafter: "nextafter",
-    sympy.erfinv: "sg_erfinv",
-    sympy.digamma: "sg_digamma",
-    sympy.polygamma: "sg_polygamma",
-    sympy.zeta: "sg_zeta",
-    sf.FloorDiv: "sg_floordiv",
-    sf.Remainder: "sg_remainder",
-    sf.TruncDiv: "sg_truncdiv",
+    sympy.erfinv: "sgm_erfinv",
+    sympy.digamma: "sgm_digamma",
+    sympy.polygamma: "sgm_polygamma",
+    sympy.zeta: "sgm_zeta",
+    sf.FloorDiv: "sgm_floordiv",
+    sf.Remainder: "sgm_remainder",
+    sf.TruncDiv: "sgm_truncdiv",
 }
 
 INT_FUNCTIONS: dict[type, str] = {
-    sf.Fmod: "sg_fmod_i64",
-    sf.FloorDiv: "sg_floordiv_i64",
-    sf.Remainder: "sg_remainder_i64",
-    sf.TruncDiv: "sg_truncdiv_i64",
+    sf.Fmod: "sgm_fmod_i64",
+    sf.FloorDiv: "sgm_floordiv_i64",
+    sf.Remainder: "sgm_remainder_i64",
+    sf.TruncDiv: "sgm_truncdiv_i64",
 }

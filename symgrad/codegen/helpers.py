@@ -4,7 +4,7 @@ Hurwitz zeta, erfinv, and torch's floor division and remainder (float and int64)
 Layer: codegen. Input: the function names a program's C calls (``cprinter`` notes them).
 Output: the C definitions those names need, in dependency order, as text for the module's
 preamble (``static`` functions: each translation unit has its own copy; the compiler inlines
-or drops them).
+or drops them). Their prefix ``sgm_`` cannot clash with an entry point (``sg_<name>``).
 
 The algorithms are those of the NumPy references in ``ops/special.py`` (its docstring says
 why each is accurate), written again in C; the constants are printed from the same Python
@@ -39,50 +39,50 @@ def _float_version(name: str, nargs: int) -> str:
 
 _DIGAMMA = f"""\
 /* digamma: recurrence up to x >= {SHIFT!r}, then the asymptotic series; reflection below 0. */
-static double sg_digamma_positive(double x)
+static double sgm_digamma_positive(double x)
 {{
     double acc = 0.0;
     while (x < {SHIFT!r}) {{ acc -= 1.0 / x; x += 1.0; }}
     const double z = 1.0 / (x * x);
     return acc + (log(x) - 0.5 / x - {_horner("z", DIGAMMA_SERIES)});
 }}
-static double sg_digamma(double x)
+static double sgm_digamma(double x)
 {{
     if (x == 0.0) return copysign(INFINITY, -x);
     if (x < 0.0) {{
         if (x == floor(x)) return NAN;
-        return sg_digamma_positive(1.0 - x) - {_PI} / tan({_PI} * (x - nearbyint(x)));
+        return sgm_digamma_positive(1.0 - x) - {_PI} / tan({_PI} * (x - nearbyint(x)));
     }}
     if (!(x < INFINITY)) return x;   /* +inf, NaN */
-    return sg_digamma_positive(x);
+    return sgm_digamma_positive(x);
 }}
 """
 
 _TRIGAMMA = f"""\
 /* trigamma (polygamma of order 1): the same scheme as digamma. */
-static double sg_trigamma_positive(double x)
+static double sgm_trigamma_positive(double x)
 {{
     double acc = 0.0;
     while (x < {SHIFT!r}) {{ acc += 1.0 / (x * x); x += 1.0; }}
     const double z = 1.0 / (x * x);
     return acc + (1.0 / x + 0.5 * z + ({_horner("z", TRIGAMMA_SERIES)}) / x);
 }}
-static double sg_trigamma(double x)
+static double sgm_trigamma(double x)
 {{
     if (x <= 0.0 && x == floor(x)) return INFINITY;
     if (x < 0.0) {{
         const double s = {_PI} / sin({_PI} * (x - nearbyint(x)));
-        return s * s - sg_trigamma_positive(1.0 - x);
+        return s * s - sgm_trigamma_positive(1.0 - x);
     }}
     if (!(x < INFINITY)) return x == INFINITY ? 0.0 : x;
-    return sg_trigamma_positive(x);
+    return sgm_trigamma_positive(x);
 }}
 """
 
 _ZETA_TERMS = "\n".join(f"        {c!r}," for c in ZETA_COEFFICIENTS)
 _ZETA = f"""\
 /* Hurwitz zeta(s, q): Euler-Maclaurin, n terms summed so that q + n >= max({ZETA_MIN_SHIFT!r}, 2 s). */
-static double sg_zeta(double s, double q)
+static double sgm_zeta(double s, double q)
 {{
     static const double coefficients[{len(ZETA_COEFFICIENTS)}] = {{   /* B_2j / (2j)! */
 {_ZETA_TERMS}
@@ -111,20 +111,20 @@ static double sg_zeta(double s, double q)
 
 _POLYGAMMA = """\
 /* polygamma(n, x) for an integer order n >= 0: (-1)^(n+1) n! zeta(n + 1, x) from n = 2. */
-static double sg_polygamma(double n, double x)
+static double sgm_polygamma(double n, double x)
 {
-    if (n == 0.0) return sg_digamma(x);
-    if (n == 1.0) return sg_trigamma(x);
+    if (n == 0.0) return sgm_digamma(x);
+    if (n == 1.0) return sgm_trigamma(x);
     double factorial = 1.0;
     for (double k = 2.0; k <= n; k += 1.0) factorial *= k;
-    return (fmod(n, 2.0) == 0.0 ? -factorial : factorial) * sg_zeta(n + 1.0, x);
+    return (fmod(n, 2.0) == 0.0 ? -factorial : factorial) * sgm_zeta(n + 1.0, x);
 }
 """
 
 _ERFINV = f"""\
 /* erfinv: an approximation good to a few 1e-3, then three Halley steps on erf (on erfc for
    |y| > 0.5, where erf(x) - y would cancel). */
-static double sg_erfinv(double y)
+static double sgm_erfinv(double y)
 {{
     const double ay = fabs(y);
     if (!(ay <= 1.0)) return NAN;
@@ -145,7 +145,7 @@ static double sg_erfinv(double y)
 
 _FLOORDIV = """\
 /* torch's floor division of floats: from fmod, so that a == b * (a // b) + a % b holds. */
-static double sg_floordiv(double a, double b)
+static double sgm_floordiv(double a, double b)
 {
     if (b == 0.0) return a / b;
     const double mod = fmod(a, b);
@@ -160,7 +160,7 @@ static double sg_floordiv(double a, double b)
 
 _REMAINDER = """\
 /* torch's remainder of floats: the sign of the divisor. */
-static double sg_remainder(double a, double b)
+static double sgm_remainder(double a, double b)
 {
     double mod = fmod(a, b);
     if (mod != 0.0 && (b < 0.0) != (mod < 0.0)) mod += b;
@@ -170,22 +170,22 @@ static double sg_remainder(double a, double b)
 
 _TRUNCDIV = """\
 /* a / b rounded toward zero (torch.div's rounding_mode="trunc"). */
-static double sg_truncdiv(double a, double b) { return trunc(a / b); }
+static double sgm_truncdiv(double a, double b) { return trunc(a / b); }
 """
 
 _INT_DIVISION = """\
 /* int64 division, remainders: never trap (x / 0 and x % 0 are 0; INT64_MIN / -1 wraps). */
-static int64_t sg_truncdiv_i64(int64_t a, int64_t b)
+static int64_t sgm_truncdiv_i64(int64_t a, int64_t b)
 {
     if (b == 0) return 0;
     if (b == -1) return (int64_t)(0 - (uint64_t)a);
     return a / b;
 }
-static int64_t sg_fmod_i64(int64_t a, int64_t b)
+static int64_t sgm_fmod_i64(int64_t a, int64_t b)
 {
     return (b == 0 || b == -1) ? 0 : a % b;
 }
-static int64_t sg_floordiv_i64(int64_t a, int64_t b)
+static int64_t sgm_floordiv_i64(int64_t a, int64_t b)
 {
     if (b == 0) return 0;
     if (b == -1) return (int64_t)(0 - (uint64_t)a);
@@ -193,7 +193,7 @@ static int64_t sg_floordiv_i64(int64_t a, int64_t b)
     if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;
     return q;
 }
-static int64_t sg_remainder_i64(int64_t a, int64_t b)
+static int64_t sgm_remainder_i64(int64_t a, int64_t b)
 {
     if (b == 0 || b == -1) return 0;
     int64_t r = a % b;
@@ -204,23 +204,23 @@ static int64_t sg_remainder_i64(int64_t a, int64_t b)
 
 # name -> (C text, names it needs defined first); the float versions follow.
 _DOUBLE: dict[str, tuple[str, tuple[str, ...], int]] = {
-    "sg_digamma": (_DIGAMMA, (), 1),
-    "sg_trigamma": (_TRIGAMMA, (), 1),
-    "sg_zeta": (_ZETA, (), 2),
-    "sg_polygamma": (_POLYGAMMA, ("sg_digamma", "sg_trigamma", "sg_zeta"), 2),
-    "sg_erfinv": (_ERFINV, (), 1),
-    "sg_floordiv": (_FLOORDIV, (), 2),
-    "sg_remainder": (_REMAINDER, (), 2),
-    "sg_truncdiv": (_TRUNCDIV, (), 2),
+    "sgm_digamma": (_DIGAMMA, (), 1),
+    "sgm_trigamma": (_TRIGAMMA, (), 1),
+    "sgm_zeta": (_ZETA, (), 2),
+    "sgm_polygamma": (_POLYGAMMA, ("sgm_digamma", "sgm_trigamma", "sgm_zeta"), 2),
+    "sgm_erfinv": (_ERFINV, (), 1),
+    "sgm_floordiv": (_FLOORDIV, (), 2),
+    "sgm_remainder": (_REMAINDER, (), 2),
+    "sgm_truncdiv": (_TRUNCDIV, (), 2),
 }
 
 HELPERS: dict[str, tuple[str, tuple[str, ...]]] = {}
 for _name, (_text, _needs, _nargs) in _DOUBLE.items():
     HELPERS[_name] = (_text, _needs)
     HELPERS[_name + "f"] = (_float_version(_name, _nargs), (_name,))
-HELPERS["sg_floordiv_i64"] = (_INT_DIVISION, ())
-for _name in ("sg_remainder_i64", "sg_truncdiv_i64", "sg_fmod_i64"):
-    HELPERS[_name] = ("", ("sg_floordiv_i64",))   # defined together
+HELPERS["sgm_floordiv_i64"] = (_INT_DIVISION, ())
+for _name in ("sgm_remainder_i64", "sgm_truncdiv_i64", "sgm_fmod_i64"):
+    HELPERS[_name] = ("", ("sgm_floordiv_i64",))   # defined together
 
 
 def definitions(calls) -> list[str]:

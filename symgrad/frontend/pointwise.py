@@ -214,14 +214,27 @@ def lerp(input, end, weight) -> Tensor:  # noqa: A002
 
 def addcmul(input, tensor1, tensor2, *, value=1) -> Tensor:  # noqa: A002
     """``input + value * tensor1 * tensor2``, rounded as torch: ((value * t1) * t2) + input."""
-    product = tensor1 if value == 1 else F.mul(value, tensor1)
-    return F.add(input, F.mul(product, tensor2))
+    def body(x, a, b):
+        return F.add(x, F.mul(a if value == 1 else F.mul(value, a), b))
+
+    def rule(g, out, ins):
+        _, a, b = ins
+        return g, F.mul(F.mul(g, b), value), F.mul(F.mul(g, a), value)
+    return composite("AddcmulBackward0", body, [_t(input), _t(tensor1), _t(tensor2)], rule,
+                     uses_out=False)
 
 
 def addcdiv(input, tensor1, tensor2, *, value=1) -> Tensor:  # noqa: A002
     """``input + value * tensor1 / tensor2``, rounded as torch: ((value * t1) / t2) + input."""
-    numerator = tensor1 if value == 1 else F.mul(value, tensor1)
-    return F.add(input, F.div(numerator, tensor2))
+    def body(x, a, b):
+        return F.add(x, F.div(a if value == 1 else F.mul(value, a), b))
+
+    def rule(g, out, ins):
+        _, a, b = ins
+        return (g, F.mul(g, F.div(value, b)),
+                F.div(F.mul(F.mul(F.neg(g), value), a), F.mul(b, b)))
+    return composite("AddcdivBackward0", body, [_t(input), _t(tensor1), _t(tensor2)], rule,
+                     uses_out=False)
 
 
 def nan_to_num(input, nan: float = 0.0, posinf: float | None = None,  # noqa: A002

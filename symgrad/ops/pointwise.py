@@ -232,8 +232,10 @@ def _copysign_vjp(b, g, out, ins):
 
 elementwise("copysign", lambda sp, x, y: _fn("Copysign")(x, y), np.copysign,
             vjp=per_input(_copysign_vjp, _zero), uses_out=True, torch="CopysignBackward0")
+# torch passes the gradient to x (nextafter moves it by one ulp) and none to y.
 elementwise("nextafter", lambda sp, x, y: _fn("Nextafter")(x, y), np.nextafter,
-            vjp=_zeros, saves=False, torch="NextafterBackward0")
+            vjp=per_input(lambda b, g, out, ins: g, _zero), saves=False,
+            torch="NextafterBackward0")
 
 
 def _np_xlogy(x, y, log=np.log):

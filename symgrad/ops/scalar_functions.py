@@ -122,11 +122,12 @@ class Copysign(_CFunction):
 
 
 class Nextafter(_CFunction):
+    """C's nextafter; its derivative in x is taken as 1 (torch's), in y as 0."""
     nargs = 2
     numeric = staticmethod(math.nextafter)
 
     def fdiff(self, argindex=1):
-        return sympy.Integer(0)
+        return sympy.Integer(1 if argindex == 1 else 0)
 
 
 class IsInf(cfunctions.isinf):
