@@ -1,4 +1,5 @@
-"""torch-named sorting: sort, argsort, msort, topk, kthvalue, median.
+"""torch-named sorting: sort, argsort, msort, topk, kthvalue, median, nanmedian, mode,
+quantile, nanquantile.
 
 Layer: front end. Input: tensors. Output: values and int64 indices, as torch's named tuples.
 The order is found eagerly with NumPy's stable sort (``stable=True`` or not: torch's CPU sort
@@ -15,6 +16,7 @@ import numpy as np
 
 from ..ops.registry import normalize_axes
 from .functional import gather_along
+from .pointwise import lerp
 from .printing import return_type
 from .shapes import squeeze
 from .tensor import Tensor, tracer_error
@@ -23,6 +25,8 @@ SortResult = return_type("sort")
 TopkResult = return_type("topk")
 KthResult = return_type("kthvalue")
 MedianResult = return_type("median")
+ModeResult = return_type("mode")
+NanMedianResult = return_type("nanmedian")
 
 
 def _order(x: Tensor, dim: int, descending: bool) -> tuple[np.ndarray, int]:
@@ -83,15 +87,72 @@ def topk(x: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = 
     return TopkResult(_take(x, idx, axis), Tensor(idx, None))
 
 
+def _above(a, b) -> bool:
+    """a > b, NaN above every number (the order torch's selection uses)."""
+    return (a != a and b == b) or a > b
+
+
+def _select(row: list, k: int) -> int:
+    """The position in ``row`` of its ``k``-th smallest value (0-based) as found by a
+    median-of-three quickselect with Hoare partitioning, the selection torch's CPU kthvalue
+    runs: which of several equal values it lands on is that algorithm's (checked against
+    torch on thousands of rows with ties)."""
+    arr, pos = list(row), list(range(len(row)))
+
+    def swap(i, j):
+        arr[i], arr[j], pos[i], pos[j] = arr[j], arr[i], pos[j], pos[i]
+
+    lo, hi = 0, len(arr) - 1
+    while hi > lo + 1:
+        mid = lo + (hi - lo) // 2
+        swap(mid, lo + 1)
+        for a, b in ((lo + 1, hi), (lo, hi), (lo + 1, lo)):   # the pivot: median of three
+            if _above(arr[a], arr[b]):
+                swap(a, b)
+        i, j, pivot = lo + 1, hi, arr[lo]
+        while True:
+            i += 1
+            while _above(pivot, arr[i]):
+                i += 1
+            j -= 1
+            while _above(arr[j], pivot):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(lo, j)
+        lo, hi = (i if j <= k else lo), (j - 1 if j >= k else hi)
+    if hi == lo + 1 and _above(arr[lo], arr[hi]):
+        swap(lo, hi)
+    return pos[k]
+
+
+def _kth_indices(x: Tensor, k: int, axis: int) -> np.ndarray:
+    """Index of the k-th smallest along ``axis``, kept as a size-1 dim: from the stable sort,
+    except in slices holding equal values, where torch's selection decides which one."""
+    v = x._value if x.ndim else x._value.reshape(1)
+    order, _ = _order(x, axis, False)
+    idx = np.take(order, [k - 1], axis=axis)
+    rows = np.moveaxis(v, axis, -1).reshape(-1, v.shape[axis])
+    out = np.moveaxis(idx, axis, -1).reshape(-1)
+    for r, row in enumerate(rows):
+        if len(np.unique(row)) < len(row):
+            out[r] = _select(row.tolist(), k - 1)
+    shape = np.moveaxis(idx, axis, -1).shape
+    return np.moveaxis(out.reshape(shape), -1, axis)
+
+
 def kthvalue(x: Tensor, k: int, dim: int = -1, keepdim: bool = False):
-    """The ``k``-th smallest value along ``dim`` (1-based) and its index."""
+    """The ``k``-th smallest value along ``dim`` (1-based) and its index (among equal values,
+    the one torch's selection algorithm finds)."""
     axis = normalize_axes(dim, max(x.ndim, 1))[0]
     n = x.shape[axis] if x.ndim else 1
     if not 1 <= k <= n:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {axis}")
-    order, axis = _order(x, dim, False)
-    idx = np.take(order, [k - 1], axis=axis)
-    values, indices = _take(x, idx, axis), Tensor(idx, None)
+    if x.is_traced:
+        raise tracer_error("order (sort, argsort, topk, kthvalue, median need the values)")
+    idx = _kth_indices(x, k, axis)
+    values, indices = _take(x, idx, axis), Tensor(idx if x.ndim else idx.reshape(()), None)
     if not keepdim and x.ndim:
         values, indices = squeeze(values, axis), squeeze(indices, axis)
     return KthResult(values, indices)
@@ -108,5 +169,112 @@ def median(x: Tensor, dim: int | None = None, keepdim: bool = False):
     return MedianResult(r.values, r.indices)
 
 
-__all__ = ["sort", "argsort", "msort", "topk", "kthvalue", "median"]
+def nanmedian(x: Tensor, dim: int | None = None, keepdim: bool = False):
+    """The lower median of the values that are not NaN (NaN if all are)."""
+    if dim is None:
+        flat = x.reshape(-1)
+        valid = int((~np.isnan(flat._value)).sum()) if flat.dtype.is_floating else flat.shape[0]
+        return kthvalue(flat, max((valid - 1) // 2, 0) + 1, 0).values
+    axis = normalize_axes(dim, max(x.ndim, 1))[0]
+    order, _ = _order(x, axis, False)                  # NaN last: row k is the k-th valid
+    valid = (~np.isnan(x._value)).sum(axis=axis, keepdims=True) if x.dtype.is_floating \
+        else np.full_like(np.take(x._value, [0], axis=axis), x.shape[axis], dtype=np.int64)
+    idx = np.take_along_axis(order, np.maximum(valid - 1, 0) // 2, axis)
+    values, indices = _take(x, idx, axis), Tensor(idx, None)
+    if not keepdim and x.ndim:
+        values, indices = squeeze(values, axis), squeeze(indices, axis)
+    return NanMedianResult(values, indices)
+
+
+def _mode_index(row: np.ndarray) -> int:
+    """Index of the most frequent value (the smallest among ties), its last occurrence."""
+    values, counts = np.unique(row, return_counts=True)
+    best = values[np.argmax(counts)]                    # argmax: the first, i.e. smallest
+    return int(np.flatnonzero(row == best)[-1])
+
+
+def mode(x: Tensor, dim: int = -1, keepdim: bool = False):
+    """The most frequent value along ``dim`` (the smallest if several are) and the index of
+    its last occurrence, as torch's CPU mode."""
+    if x.is_traced:
+        raise tracer_error("mode (it needs the values)")
+    axis = normalize_axes(dim, max(x.ndim, 1))[0]
+    v = x._value if x.ndim else x._value.reshape(1)
+    idx = np.expand_dims(np.apply_along_axis(_mode_index, axis, v), axis).astype(np.int64)
+    values, indices = _take(x, idx if x.ndim else idx.reshape(1), axis), Tensor(idx, None)
+    if not keepdim or not x.ndim:
+        values = squeeze(values, axis) if x.ndim else values.reshape(())
+        indices = squeeze(indices, axis) if x.ndim else Tensor(idx.reshape(()), None)
+    return ModeResult(values, indices)
+
+
+_INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _ranks(x: Tensor, q, last: np.ndarray, interpolation: str):
+    """Per quantile and slice: the lower and upper sorted positions and the weight between."""
+    if isinstance(q, Tensor) and q.dtype is not x.dtype:
+        raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
+    if isinstance(q, Tensor) and q.ndim > 1:
+        raise RuntimeError("quantile() q must be a scalar or 1D tensor")
+    qv = np.asarray(q._value if isinstance(q, Tensor) else q, dtype=np.float64).reshape(-1)
+    if np.any((qv < 0) | (qv > 1)) or np.any(np.isnan(qv)):
+        raise RuntimeError("quantile() q values must be in the range [0, 1]")
+    ranks = qv.reshape((-1,) + (1,) * last.ndim) * last
+    if interpolation == "nearest":
+        ranks = np.rint(ranks)
+    lower, upper = np.floor(ranks), np.ceil(ranks)
+    if interpolation == "lower":
+        upper = lower
+    elif interpolation == "higher":
+        lower = upper
+    weight = np.where(upper > lower, 0.5 if interpolation == "midpoint" else ranks - lower, 0.0)
+    return lower.astype(np.int64), upper.astype(np.int64), weight
+
+
+def _quantile(x: Tensor, q, dim, keepdim: bool, interpolation: str, ignore_nan: bool):
+    if x.is_traced:
+        raise tracer_error("quantile (it sorts the values)")
+    if interpolation not in _INTERPOLATIONS:
+        raise RuntimeError(f"quantile() interpolation must be one of {', '.join(_INTERPOLATIONS)}"
+                           f". Got {interpolation}")
+    if not x.dtype.is_floating:
+        raise RuntimeError("quantile() input tensor must be either float or double dtype")
+    flat = dim is None
+    src = x.reshape(-1) if flat else (x if x.ndim else x.reshape(1))
+    axis = 0 if flat else normalize_axes(dim, src.ndim)[0]
+    ordered = sort(src, axis).values.movedim(axis, -1)             # NaN last
+    nans = np.isnan(np.moveaxis(src._value, axis, -1))
+    n = ordered.shape[-1]
+    last = n - 1 - nans.sum(-1) if ignore_nan else np.full(nans.shape[:-1], n - 1)
+    lower, upper, weight = _ranks(x, q, np.maximum(last, 0), interpolation)
+    if not ignore_nan:      # any NaN in a slice: its quantiles are NaN (the last sorted value)
+        lower = np.where(nans.any(-1), n - 1, lower)
+        upper = np.where(nans.any(-1), n - 1, upper)
+    rows = ordered.unsqueeze(0).expand((lower.shape[0],) + tuple(ordered.shape))
+    below = gather_along(rows, Tensor(lower[..., None], None), rows.ndim - 1)
+    above = gather_along(rows, Tensor(upper[..., None], None), rows.ndim - 1)
+    out = lerp(below, above, Tensor(weight[..., None].astype(x._value.dtype), None))[..., 0]
+    if keepdim:
+        out = out.reshape((out.shape[0],) + tuple(1 if flat or i == axis else s
+                                                   for i, s in enumerate(src.shape)))
+    if not isinstance(q, Tensor) or q.ndim == 0:
+        out = out[0]
+    return out
+
+
+def quantile(x: Tensor, q, dim=None, keepdim: bool = False, *, interpolation: str = "linear"):
+    """The ``q``-th quantiles (a number or a 1-D tensor, prepended as the first dim) along
+    ``dim`` or of all elements, interpolated as torch (NaN in a slice makes it NaN)."""
+    return _quantile(x, q, dim, keepdim, interpolation, ignore_nan=False)
+
+
+def nanquantile(x: Tensor, q, dim=None, keepdim: bool = False, *,
+                interpolation: str = "linear"):
+    """``quantile`` of the values that are not NaN."""
+    return _quantile(x, q, dim, keepdim, interpolation, ignore_nan=True)
+
+
+__all__ = ["sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian", "mode",
+           "quantile", "nanquantile"]
 METHODS = {name: globals()[name] for name in __all__}
