@@ -8,7 +8,7 @@ compile, and SymPy only where an op's C is not in the printed table.
 from .version import __version__  # noqa: F401
 
 from .dtypes import (float32, float64, int64, bool_ as bool, set_default_dtype,  # noqa: A001
-                     get_default_dtype, finfo, iinfo)
+                     get_default_dtype, finfo, iinfo, int8, int16, int32, uint8, float16)
 from .devices import device, set_default_device, get_default_device
 from .size import Size
 from .errors import ShapeError, TracerValueError
@@ -38,6 +38,8 @@ from .frontend.assorted import *  # noqa: F401,F403  (its __all__: hstack, kron,
 from .frontend.products import *  # noqa: F401,F403  (its __all__: addmm, mv, matrix_power...)
 from .frontend.searching import *  # noqa: F401,F403  (its __all__: nonzero, unique...)
 from .frontend.contraction import einsum, tensordot
+from .frontend.decompositions import (det, logdet, inverse, cholesky_solve, cholesky_inverse,
+                                      torch_slogdet as slogdet, torch_cholesky as cholesky)
 from .frontend.random import *  # noqa: F401,F403  (its __all__: torch's sampling functions)
 from .frontend.pointwise import *  # noqa: F401,F403  (its __all__: more elementwise math)
 from .api import compile, grad, value_and_grad, inspect, CompiledFunction  # noqa: A004
@@ -48,5 +50,7 @@ from . import autograd, backends, cuda, linalg, nn, optim, special, utils  # noq
 float = float32  # noqa: A001  (torch.float)
 double = float64
 long = int64
+int = int32  # noqa: A001  (torch.int)
+short, half, char, byte = int16, float16, int8, uint8
 
 _frontend.keywords.wrap_namespace(globals())   # torch's keyword spellings: input=, axis=, out=...

@@ -1,7 +1,12 @@
-"""Dtypes: the four element types symgrad computes in, their names, and torch's promotion rules.
+"""Dtypes: the element types, their names, and torch's promotion rules.
 
 Layer: base. Input: nothing (leaf module). Output: ``DType`` singletons and ``promote``.
 It must not know about tensors, graphs or ops.
+
+symgrad computes in four types: float32, float64, int64 and bool. int8, int16, int32, uint8 and
+float16 are storage types: tensors hold them, promotion and printing know them, and an op on
+them computes in their ``compute`` type (int64, float32) and rounds the result back, which is
+what torch's CPU kernels give (integers wrap modulo 2**bits; float16 rounds once per op).
 
 Promotion follows torch: categories bool < integer < floating; among operands of the highest
 category, dimensioned tensors outrank 0-d tensors, which outrank Python scalars. So
@@ -24,6 +29,16 @@ class DType:
     ctype: str       # the C scalar type
     category: int    # 0 bool, 1 integer, 2 floating
     short: str       # IR printing: f32, f64, i64, bool
+    compute: str = ""  # a storage type: the name of the type its ops compute in
+
+    @property
+    def is_storage(self) -> bool:
+        return bool(self.compute)
+
+    @property
+    def computes_in(self) -> "DType":
+        """The dtype an op on this one computes in (itself unless a storage type)."""
+        return _BY_NAME[self.compute] if self.compute else self
 
     @property
     def is_floating(self) -> bool:
@@ -53,17 +68,21 @@ float32 = DType("float32", np.dtype(np.float32), "float", 2, "f32")
 float64 = DType("float64", np.dtype(np.float64), "double", 2, "f64")
 int64 = DType("int64", np.dtype(np.int64), "int64_t", 1, "i64")
 bool_ = DType("bool", np.dtype(np.bool_), "uint8_t", 0, "bool")
+int8 = DType("int8", np.dtype(np.int8), "int8_t", 1, "i8", "int64")
+int16 = DType("int16", np.dtype(np.int16), "int16_t", 1, "i16", "int64")
+int32 = DType("int32", np.dtype(np.int32), "int32_t", 1, "i32", "int64")
+uint8 = DType("uint8", np.dtype(np.uint8), "uint8_t", 1, "u8", "int64")
+float16 = DType("float16", np.dtype(np.float16), "uint16_t", 2, "f16", "float32")
 
-ALL = (float32, float64, int64, bool_)
+ALL = (float32, float64, int64, bool_, int8, int16, int32, uint8, float16)
 DEFAULT_FLOAT = float32
 _BY_NP = {d.np: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
 # NumPy dtypes accepted at the API boundary by a lossless cast to one of ours.
-_SAFE_CASTS = {
-    np.dtype(np.float16): float32,
-    np.dtype(np.int8): int64, np.dtype(np.int16): int64, np.dtype(np.int32): int64,
-    np.dtype(np.uint8): int64, np.dtype(np.uint16): int64, np.dtype(np.uint32): int64,
-}
+_SAFE_CASTS = {np.dtype(np.uint16): int64, np.dtype(np.uint32): int64}
+# torch's names for the same types.
+ALIASES = {"float": float32, "double": float64, "long": int64, "int": int32, "short": int16,
+           "half": float16, "char": int8, "byte": uint8}
 
 
 def set_default_dtype(d) -> None:
@@ -142,8 +161,8 @@ def as_dtype(d: object) -> DType:
     except TypeError:
         found = None
     if found is None:
-        raise TypeError(f"unsupported dtype {d!r}; symgrad computes in float32, float64, "
-                        "int64 and bool")
+        raise TypeError(f"unsupported dtype {d!r}; symgrad has float16, float32, float64, "
+                        "int8, int16, int32, int64, uint8 and bool")
     return found
 
 
@@ -181,6 +200,10 @@ def promote(operands: list[tuple[DType, int]]) -> DType:
     in_cat = [(d, r) for d, r in operands if d.category == top_cat]
     top_rank = max(r for _, r in in_cat)
     winners = [d for d, r in in_cat if r == top_rank]
+    if top_cat == 1 and uint8 in winners and len(set(winners)) > 1:
+        # uint8 with a signed type: the narrowest signed type holding both (int8 -> int16)
+        signed = max((d for d in winners if d is not uint8), key=lambda d: d.itemsize)
+        return int16 if signed is int8 else signed
     if top_rank == RANK_SCALAR:
         # Only Python scalars of the top category: a float scalar over int tensors gives the
         # default float; scalars alone keep their own kind (the widest, so a float64 number

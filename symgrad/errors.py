@@ -16,3 +16,9 @@ class ShapeError(RuntimeError, ValueError):
 
 class TracerValueError(TypeError):
     """A traced tensor's value was needed as a Python value while tracing."""
+
+
+class LinAlgError(RuntimeError):
+    """A linear-algebra routine failed: a singular matrix where an inverse or a solution was
+    asked for, a matrix that is not positive-definite for a Cholesky factorization. Exported
+    as ``symgrad.linalg.LinAlgError`` (torch's ``torch.linalg.LinAlgError``, a RuntimeError)."""

@@ -1,4 +1,24 @@
-"""symgrad.linalg: the torch.linalg mirror (work in progress: see issue 11).
+"""symgrad.linalg: the torch.linalg mirror, for real float32 and float64 tensors.
 
-Layer: front end. Input: tensors, eager or traced. Output: tensors.
+Layer: front end. Input: tensors, eager or traced, with any leading batch dims. Output:
+tensors (named tuples where torch returns them), differentiable to any order, eagerly and
+inside ``symgrad.compile``. The functions live in ``frontend.decompositions`` (solvers and
+decompositions, on the primitives of ``ops.decomp``), ``frontend.norms`` (norms and singular
+values) and ``frontend.linalg_products``; this module is their torch-named namespace, with
+torch's keyword spellings (``input=``, ``out=``).
 """
+
+from .errors import LinAlgError
+from .frontend.decompositions import (cholesky, det, eigh, eigvalsh, inv, qr, slogdet, solve,
+                                      solve_triangular)
+from .frontend.keywords import wrap_namespace
+from .frontend.linalg_products import (cross, diagonal, lstsq, matmul, matrix_power, multi_dot,
+                                       vecdot)
+from .frontend.norms import cond, matrix_norm, matrix_rank, norm, pinv, svdvals, vector_norm
+
+__all__ = ["LinAlgError", "cholesky", "cond", "cross", "det", "diagonal", "eigh", "eigvalsh",
+           "inv", "lstsq", "matmul", "matrix_norm", "matrix_power", "matrix_rank", "multi_dot",
+           "norm", "pinv", "qr", "slogdet", "solve", "solve_triangular", "svdvals", "vecdot",
+           "vector_norm"]
+
+wrap_namespace(globals())

@@ -49,10 +49,16 @@ class Traced:
 _INT64_MIN, _INT64_MAX = -2**63, 2**63 - 1
 
 
+def _compiled_dtype(dt: dtypes.DType) -> dtypes.DType:
+    """Compiled code has no float16 arithmetic: a float16 argument arrives as float32, a
+    lossless cast (the other storage types are computed in int64 by the traced ops)."""
+    return dtypes.float32 if dt is dtypes.float16 else dt
+
+
 def leaf_spec(value: Any, name: str) -> ArgSpec:
     """The spec of a runtime argument leaf; TypeError naming the argument if unsupported."""
     if isinstance(value, Tensor):
-        return ArgSpec(tuple(value.shape), value.dtype, name)
+        return ArgSpec(tuple(value.shape), _compiled_dtype(value.dtype), name)
     if isinstance(value, (bool, np.bool_)):
         return ArgSpec((), dtypes.bool_, name, bool)
     if isinstance(value, (int, np.integer)) and not isinstance(value, np.ndarray):
@@ -72,9 +78,9 @@ def leaf_spec(value: Any, name: str) -> ArgSpec:
                             f"to use the data as it is")
         dt = dtypes.from_numpy(value.dtype)
         if dt is None:
-            raise TypeError(f"argument {name}: unsupported dtype {value.dtype} (symgrad "
-                            f"computes in float32, float64, int64 and bool; cast it first)")
-        return ArgSpec(tuple(value.shape), dt, name)
+            raise TypeError(f"argument {name}: unsupported dtype {value.dtype} (symgrad has "
+                            f"float16/32/64, int8/16/32/64, uint8 and bool; cast it first)")
+        return ArgSpec(tuple(value.shape), _compiled_dtype(dt), name)
     kind = f"{type(value).__module__}.{type(value).__qualname__}".replace("builtins.", "")
     raise TypeError(f"argument {name}: expected a NumPy array, a symgrad tensor or a Python "
                     f"number, got {kind}" + ("" if not hasattr(value, "__array__") else

@@ -26,10 +26,8 @@ def _leaf(t, where: str) -> Tensor:
     """A tensor to differentiate with respect to, sharing ``t``'s value or node."""
     t = as_tensor(t) if not isinstance(t, Tensor) else t
     if not t.dtype.is_floating:
-        widths = " (integer arrays of any width trace as int64)" if t.dtype.category == 1 \
-            else ""
         raise TypeError(f"grad requires floating point inputs: argument {where} must be "
-                        f"float32 or float64 to be differentiated, got {t.dtype.name}{widths}; "
+                        f"float32 or float64 to be differentiated, got {t.dtype.name}; "
                         f"cast it to a float dtype or leave it out of argnums")
     return differentiable(t)
 

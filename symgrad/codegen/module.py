@@ -23,6 +23,7 @@ from .csource import BuildNeeds, CSource
 from .exprs import c_statement
 from .loops import LoopEmitter, operand
 from .scan import scan_kernel
+from .decomp import DecompKernel, decomp_kernel
 from . import split as units
 from .split import Item
 from .templates import environment
@@ -39,6 +40,7 @@ def generate(program: Program, name: str, title: str = "", vector_math: bool = F
     marked ``omp simd`` and the libm functions they call are declared ``omp declare simd`` so
     that gcc calls glibc's vector variants (libmvec) with no fast-math. ``template_cache``: a
     private directory for compiled templates."""
+    _check_storage_types(program)
     env = environment(template_cache)
     entry = f"sg_{c_identifier(name)}"
     params, decls, args = _signature(program)
@@ -75,6 +77,17 @@ def generate(program: Program, name: str, title: str = "", vector_math: bool = F
                        vector_math=tuple(fn for fn, _ in vector), blas=blas)
     return CSource(text, entry, f"int {entry}({', '.join(decls)});", workspace, unit_flags,
                    needs, tuple(errors))
+
+
+def _check_storage_types(program: Program) -> None:
+    """float16 has no C arithmetic type here (its ctype is the storage uint16_t): compiled
+    code refuses it rather than reading its bits as integers."""
+    buffers = [*program.inputs, *(b for b, _ in program.consts), *program.outputs]
+    buffers += [v.buffer for k in program.kernels for v in views_of(k)]
+    for buf in buffers:
+        if buf.dtype.name == "float16":
+            raise TypeError("float16 tensors work eagerly but not yet in compiled code: pass "
+                            "them as float32 (t.float()) and cast the results back")
 
 
 def _signature(program: Program) -> tuple[list, list, list]:
@@ -123,6 +136,9 @@ def _items(env, program: Program, loops: LoopEmitter) -> tuple[list, bool, list]
             elements = math.prod(k.out.shape) * k.a.shape[-1]
         elif isinstance(k, ScanKernel):
             text, elements = scan_kernel(env, i, k), math.prod(k.shape)
+        elif isinstance(k, DecompKernel):
+            text, elements, error = decomp_kernel(env, i, k)
+            errors += [error] if error else []
         else:
             text = kernel_c.index_kernel(env, i, k)
             errors.append((i + 1, _index_error(k)))

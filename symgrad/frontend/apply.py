@@ -21,7 +21,7 @@ import numpy as np
 from .. import dtypes
 from ..ir.graph import Node
 from ..ops import OPS
-from ..ops.registry import ELEMENTWISE, FLOAT, LOGICAL, MOVEMENT, WHERE
+from ..ops.registry import ELEMENTWISE, FLOAT, LOGICAL, MOVEMENT, REDUCE, WHERE
 from . import grad_mode, sources
 from .function import edge, function_class
 from .tensor import Tensor, tensor, traced_numbers
@@ -146,10 +146,7 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, **attrs: Any) -
         inputs = [a if isinstance(a, Tensor) else as_tensor(a) for a in args]
     if len(attrs) > 1:
         attrs = dict(sorted(attrs.items()))
-    if op.kind == ELEMENTWISE and len(inputs) == 2 and inputs[0].shape == inputs[1].shape:
-        shape = inputs[0].shape     # the broadcast rule's common case
-    else:
-        shape = op.shape(*[t.shape for t in inputs], **attrs)
+    shape = _shape(op, inputs, attrs)
     dtype = op.dtype(*[t.dtype for t in inputs], **attrs)
     loc = None
     traced = False
@@ -157,6 +154,8 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, **attrs: Any) -
         if t._value is None:
             traced = True
             break
+    if traced and _widened(op, inputs, dtype):
+        return _in_compute_type(name, inputs, attrs, dtype, _torch_name)
     if traced:
         node = Node(name, attrs, [t.node for t in inputs], dtype, shape)
         loc = sources.record(node)
@@ -169,6 +168,33 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, **attrs: Any) -
             and any(t._requires_grad for t in inputs)):
         _record(out, op, attrs, inputs, _torch_name or op.torch_name, loc)
     return out
+
+
+def _shape(op, inputs: list[Tensor], attrs: dict) -> tuple:
+    if op.kind == ELEMENTWISE and len(inputs) == 2 and inputs[0].shape == inputs[1].shape:
+        return inputs[0].shape     # the broadcast rule's common case
+    return op.shape(*[t.shape for t in inputs], **attrs)
+
+
+# Op kinds that compute on their operands' values (not only move them).
+_COMPUTING = (ELEMENTWISE, REDUCE)
+
+
+def _widened(op, inputs: list[Tensor], dtype) -> bool:
+    """Whether a traced op computes in its operands' compute type (see ``_in_compute_type``)."""
+    return op.kind in _COMPUTING and op.name != "cast" \
+        and (dtype.is_storage or any(t.dtype.is_storage for t in inputs))
+
+
+def _in_compute_type(name: str, inputs: list[Tensor], attrs: dict, dtype, torch_name):
+    """A traced op whose result has a storage dtype (int32, float16...) computes in that
+    type's compute dtype (int64, float32) and rounds back: generated C then only does
+    arithmetic in its four types (NumPy computes eagerly in the storage type directly, with
+    the same results: integers wrap modulo 2**bits, float16 rounds once per op)."""
+    wide = [apply("cast", t, dtype=t.dtype.computes_in) if t.dtype.is_storage else t
+            for t in inputs]
+    out = apply(name, *wide, _torch_name=torch_name, **attrs)
+    return out if out.dtype is dtype else apply("cast", out, dtype=dtype)
 
 
 def _eager_value(op, inputs: list[Tensor], attrs: dict, dtype) -> np.ndarray:

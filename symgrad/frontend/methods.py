@@ -16,6 +16,7 @@ from . import shapes as S
 from ..devices import device as Device, check as check_device
 from .apply import apply, as_tensor, attach_function, register_view
 from .creation import METHODS as CREATION
+from .decompositions import METHODS as DECOMPOSITIONS
 from .grad_mode import no_grad
 from .autograd import backward
 from .inplace import METHODS as INPLACE
@@ -214,7 +215,11 @@ METHODS = {
     "to": _to, "float": lambda self, **_: _cast(self, dtypes.float32),
     "double": lambda self, **_: _cast(self, dtypes.float64),
     "long": lambda self, **_: _cast(self, dtypes.int64),
-    "int": lambda self, **_: _cast(self, dtypes.int64),    # int64: symgrad has no int32 yet
+    "int": lambda self, **_: _cast(self, dtypes.int32),
+    "short": lambda self, **_: _cast(self, dtypes.int16),
+    "char": lambda self, **_: _cast(self, dtypes.int8),
+    "byte": lambda self, **_: _cast(self, dtypes.uint8),
+    "half": lambda self, **_: _cast(self, dtypes.float16),
     "bool": lambda self, **_: _cast(self, dtypes.bool_), "type": _type,
     "type_as": lambda self, other: _cast(self, other.dtype),
     "clone": lambda self, **_: _clone(self),
@@ -231,7 +236,7 @@ METHODS = {
 
 for _name, _fn in {**METHODS, **CREATION, **MANIPULATION, **SORTING, **INPLACE, **POINTWISE,
                    **RANDOM, **HOOKS, **STATISTICS, **SCANS, **ASSORTED, **PRODUCTS,
-                   **SEARCHING}.items():
+                   **SEARCHING, **DECOMPOSITIONS}.items():
     setattr(Tensor, _name, _fn if _name.startswith("__") else torch_keywords(_fn, method=True))
 Tensor.T = property(S.T)
 Tensor.mT = property(lambda self: S.transpose(self, -2, -1))

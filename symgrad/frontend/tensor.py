@@ -345,9 +345,9 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     arr = np.array(data, copy=True)
     if dtype is not None:
         dt = dtypes.as_dtype(dtype)
-    elif arr.dtype.kind == "f":
-        dt = dtypes.float64 if arr.dtype == np.float64 and not _is_python_data(data) \
-            else dtypes.DEFAULT_FLOAT
+    elif arr.dtype.kind == "f":   # NumPy data keeps its float type; Python floats the default
+        dt = dtypes.DEFAULT_FLOAT if _is_python_data(data) \
+            else dtypes.from_numpy(arr.dtype) or dtypes.DEFAULT_FLOAT
     else:
         dt = dtypes.from_numpy(arr.dtype)
         if dt is None:

@@ -19,6 +19,7 @@ from ..ops import get
 from ..ops.registry import ELEMENTWISE, REDUCE
 from .accumulate import plan_chains
 from .buffers import plan_buffers
+from .decomp import DECOMPOSITIONS, lower_decomp
 from .fusion import Group, is_view_op, plan_fusion
 from .loopir import (Buffer, ElementStmt, Expr, IndexKernel, Literal, LoopKernel, MatmulKernel,
                      Program, Scalar, ScalarStmt, ScanKernel, Stmt, Store, View,
@@ -199,6 +200,8 @@ class _Lowering:
                                            bool(n.attr("reverse", False)), self.locs.get(n)))
         elif n.op == "cat":
             self._cat(n)
+        elif n.op in DECOMPOSITIONS:
+            lower_decomp(self, n)
         else:
             raise NotImplementedError(f"no lowering for op {n.op!r}")
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import config
+from ..errors import LinAlgError
 from ..ir import format_graph
 from ..pytree import unflattener
 from .artifact import Artifact
@@ -127,6 +128,7 @@ class Specialization:
         return arr
 
     def fail(self, status: int):
-        """Raise the error of a kernel's nonzero status, naming the op and the user's line."""
-        raise IndexError(self._errors.get(
+        """Raise the error of a kernel's nonzero status, naming the op and the user's line: a
+        negative status is a failed matrix decomposition (``codegen.decomp``)."""
+        raise (LinAlgError if status < 0 else IndexError)(self._errors.get(
             status, f"{self.name}: the compiled code reported error {status}"))

@@ -1,0 +1,394 @@
+"""Matrix decompositions and solvers: the primitives torch.linalg is built from.
+
+Layer: ops. Input: nothing. Output: registered ``OpDef``s of kind OTHER over batches of
+matrices (*batch, rows, cols) whose operands share the batch shape (the front end broadcasts,
+as it does for ``matmul``):
+
+- ``solve(A, B, check)``: X = A^-1 B by LU with partial pivoting. ``check`` names the torch
+  function whose error a singular A raises (``"linalg.inv"``, ``"torch.linalg.solve"``); with
+  ``check=""`` a singular batch element's X is NaN instead (the solves of VJP rules).
+- ``slogdet(A)``: (*batch, 2): the sign of det(A), then log|det(A)| (0 and -inf if singular).
+- ``det(A)``: (*batch): det(A), the signed product of the LU pivots (exact where they are).
+- ``cholesky(A, check)``: the lower factor L of A = L L^T, reading A's lower triangle.
+- ``triangular_solve(A, B, upper, unitriangular)``: X = A^-1 B reading one triangle of A
+  (and not its diagonal if ``unitriangular``); a zero on the diagonal gives inf/NaN.
+- ``eigh(A, upper)``: (*batch, n + 1, n): row 0 holds the eigenvalues (ascending), rows 1..n
+  the eigenvectors as columns, each signed so that its largest-magnitude entry is positive
+  (eager NumPy and compiled C then agree); A's lower (or ``upper``) triangle is read.
+- ``qr(A, complete)``: the Q of A = Q R (LAPACK's Householder signs); the front end computes
+  R = triu(Q^T A), so R's gradient flows through ``matmul`` and this op's Q-only rule.
+
+Every rule is built from these ops, ``matmul``, movement and elementwise ops, so it is
+differentiable again. Masks (triangles, the identity) are built from ``cumsum`` of ones: a rule
+gets a builder, never arrays. Each op's NumPy reference is the eager implementation; lowering
+gives each one a C kernel (``codegen.decomp``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import LinAlgError
+from .registry import OTHER, OpDef, ShapeError, float_dtype, register
+
+DECOMPOSITIONS = ("solve", "slogdet", "det", "cholesky", "triangular_solve", "eigh", "qr")
+
+
+# ---------------------------------------------------------------- shapes, failures
+
+def _matrices(name: str, *shapes, square: bool = True) -> None:
+    for s in shapes:
+        if len(s) < 2 or (square and s[-1] != s[-2]):
+            raise ShapeError(f"{name}: expected batches of {'square ' if square else ''}"
+                             f"matrices, got shape {tuple(s)}")
+    if len({tuple(s[:-2]) for s in shapes}) > 1:
+        raise ShapeError(f"{name}: operands of shapes {', '.join(str(tuple(s)) for s in shapes)}"
+                         f" must share their batch dims (the front end broadcasts them)")
+
+
+def _solve_shape(name: str):
+    def shape(a, b, **_):
+        _matrices(name, a)
+        _matrices(name, a, b, square=False)
+        if b[-2] != a[-1]:
+            raise ShapeError(f"{name}: A {tuple(a)} and B {tuple(b)} do not fit A X = B")
+        return tuple(b)
+    return shape
+
+
+def _square_shape(name: str):
+    def shape(a, **_):
+        _matrices(name, a)
+        return tuple(a)
+    return shape
+
+
+def failure_message(check: str, batch: int | None = None, index: int | None = None) -> str:
+    """torch's message for a failed ``check`` ("linalg.inv", "torch.linalg.solve",
+    "linalg.cholesky"); ``batch``/``index`` (0-based batch element, 1-based diagonal element
+    or minor order) when known, as in eager mode; compiled code knows neither."""
+    where = "" if batch is None else f"(Batch element {batch}): "
+    if "eigh" in check:
+        what = ("The algorithm failed to converge because the input matrix is ill-conditioned "
+                "or has too many repeated eigenvalues.")
+    elif "cholesky" in check:
+        order = "some order" if index is None else f"order {index}"
+        what = (f"The factorization could not be completed because the input is not "
+                f"positive-definite (the leading minor of {order} is not positive-definite).")
+    elif "inv" in check:
+        element = "A diagonal element" if index is None else f"The diagonal element {index}"
+        what = (f"{element} is zero, the inversion could not be completed because the input "
+                f"matrix is singular.")
+    else:
+        what = "The solver failed because the input matrix is singular."
+    return f"{check}: {where}{what}"
+
+
+def _zero_pivot(a: np.ndarray) -> int:
+    """The 1-based index of the first exactly-zero pivot of LU with partial pivoting (LAPACK's
+    getrf ``info``: a zero column is skipped), 0 if there is none."""
+    lu = np.array(a, dtype=np.float64)
+    n = lu.shape[-1]
+    first = 0
+    for c in range(n):
+        p = c + int(np.argmax(np.abs(lu[c:, c])))
+        if lu[p, c] == 0:
+            first = first or c + 1
+            continue
+        lu[[c, p]] = lu[[p, c]]
+        lu[c + 1:, c:] -= np.outer(lu[c + 1:, c] / lu[c, c], lu[c, c:])
+    return first
+
+
+def _batches(a: np.ndarray):
+    """(flat batch number, batch index) of every matrix in ``a``."""
+    return enumerate(np.ndindex(a.shape[:-2]))
+
+
+def _raise(check: str, a: np.ndarray, k: int, index: int):
+    raise LinAlgError(failure_message(check, k if a.ndim > 2 else None, index))
+
+
+# ---------------------------------------------------------------- helpers for rules
+
+def _t(b, x):
+    perm = tuple(range(x.ndim - 2)) + (x.ndim - 1, x.ndim - 2)
+    return b.op("permute", x, perm=perm)
+
+
+def _mm(b, x, y):
+    return b.op("matmul", x, y)
+
+
+def _index_grid(b, like, n: int, m: int):
+    """Row numbers (n, 1) and column numbers (1, m), both counting from 1."""
+    rows = b.op("cumsum", b.full(like, 1.0, (n, 1)), axis=0)
+    cols = b.op("cumsum", b.full(like, 1.0, (1, m)), axis=1)
+    return rows, cols
+
+
+def _keep(b, x, compare: str):
+    """``x`` where row ``compare`` column holds ("ge": the lower triangle, "gt": strictly
+    lower, "le", "lt": upper), zero elsewhere."""
+    rows, cols = _index_grid(b, x, x.shape[-2], x.shape[-1])
+    return b.op("where", b.op(compare, rows, cols), x, b.full(x, 0.0, ()))
+
+
+def _eye_mask(b, like, n: int):
+    rows, cols = _index_grid(b, like, n, n)
+    return b.op("eq", rows, cols)
+
+
+def _rows(b, x, start: int, stop: int):
+    """``x[..., start:stop, :]``."""
+    starts = (0,) * (x.ndim - 2) + (start, 0)
+    stops = tuple(x.shape[:-2]) + (stop, x.shape[-1])
+    return b.op("slice", x, starts=starts, stops=stops, steps=(1,) * x.ndim)
+
+
+# ---------------------------------------------------------------- solve
+
+def _np_solve(a, b, *, check):
+    try:
+        return np.linalg.solve(a, b)
+    except np.linalg.LinAlgError:
+        pass
+    out = np.full(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + b.shape[-2:], np.nan,
+                  dtype=np.result_type(a, b))
+    for k, i in _batches(a):
+        try:
+            out[i] = np.linalg.solve(a[i], b[i])
+        except np.linalg.LinAlgError:
+            if check:
+                _raise(check, a, k, _zero_pivot(a[i]) or a.shape[-1])
+    return out
+
+
+def _solve_vjp(b, g, out, ins, *, check):
+    gb = b.op("solve", _t(b, ins[0]), g, check="")
+    return -_mm(b, gb, _t(b, out)), gb
+
+
+register(OpDef(
+    name="solve", kind=OTHER, shape=_solve_shape("solve"), dtype=float_dtype, numpy=_np_solve,
+    vjp=_solve_vjp, uses_out=True, torch_name="LinalgSolveExBackward0",
+    doc="X = A^-1 B (LU with partial pivoting); a singular A raises `check`'s error"))
+
+
+# ---------------------------------------------------------------- slogdet
+
+def _slogdet_shape(a):
+    _matrices("slogdet", a)
+    return tuple(a[:-2]) + (2,)
+
+
+def _np_slogdet(a):
+    sign, logabs = np.linalg.slogdet(a)
+    return np.stack([sign, logabs], axis=-1)
+
+
+def _inverse_transposed(b, a):
+    """A^-T (NaN for a singular A)."""
+    eye = b.op("cast", _eye_mask(b, a, a.shape[-1]), dtype=a.dtype)
+    return b.op("solve", _t(b, a), b.op("expand", eye, shape_to=a.shape), check="")
+
+
+def _per_matrix(b, x):
+    """(*batch) -> (*batch, 1, 1), to scale each matrix."""
+    return b.op("reshape", x, shape_to=tuple(x.shape) + (1, 1))
+
+
+def _slogdet_vjp(b, g, out, ins):
+    # d log|det A| = tr(A^-1 dA): the cotangent is g_logabsdet * A^-T (the sign has none)
+    starts = (0,) * (g.ndim - 1) + (1,)
+    gl = b.op("slice", g, starts=starts, stops=g.shape, steps=(1,) * g.ndim)
+    gl = b.op("reshape", gl, shape_to=tuple(g.shape[:-1]))
+    return (_inverse_transposed(b, ins[0]) * _per_matrix(b, gl),)
+
+
+register(OpDef(
+    name="slogdet", kind=OTHER, shape=_slogdet_shape, dtype=float_dtype, numpy=_np_slogdet,
+    vjp=_slogdet_vjp, torch_name="LinalgSlogdetBackward0",
+    doc="(sign, log|det|) of square matrices, in the last dim"))
+
+
+def _det_shape(a):
+    _matrices("det", a)
+    return tuple(a[:-2])
+
+
+register(OpDef(
+    name="det", kind=OTHER, shape=_det_shape, dtype=float_dtype, numpy=np.linalg.det,
+    vjp=lambda b, g, out, ins: (_inverse_transposed(b, ins[0]) * _per_matrix(b, g * out),),
+    uses_out=True, torch_name="LinalgDetBackward0",
+    doc="det(A) as the signed product of the LU pivots (0 if one is zero)"))
+
+
+# ---------------------------------------------------------------- cholesky
+
+def _first_failing_minor(a: np.ndarray) -> int:
+    """The order of the first leading minor on which the Cholesky factorization fails."""
+    for k in range(1, a.shape[-1] + 1):
+        try:
+            if np.isnan(np.linalg.cholesky(a[:k, :k])).any():
+                return k
+        except np.linalg.LinAlgError:
+            return k
+    return a.shape[-1]
+
+
+def _np_cholesky(a, *, check):
+    try:
+        out = np.linalg.cholesky(a)
+        if not np.isnan(out).any():
+            return out
+    except np.linalg.LinAlgError:
+        pass
+    out = np.full(a.shape, np.nan, dtype=a.dtype)
+    for k, i in _batches(a):
+        try:
+            out[i] = np.linalg.cholesky(a[i])
+            if np.isnan(out[i]).any():
+                raise np.linalg.LinAlgError
+        except np.linalg.LinAlgError:
+            out[i] = np.nan
+            if check:
+                _raise(check, a, k, _first_failing_minor(a[i]))
+    return out
+
+
+def _cholesky_vjp(b, g, out, ins, *, check):
+    # torch's rule: gA = L^-T Phi L^-1 with Phi = (X + tril(X, -1)^T) / 2, X = tril(L^T gL):
+    # symmetric, as A is.
+    low = out
+    x = _keep(b, _mm(b, _t(b, low), g), "ge")
+    phi = (x + _t(b, _keep(b, x, "gt"))) * 0.5
+    up = _t(b, low)
+    y = b.op("triangular_solve", up, phi, upper=True, unitriangular=False)
+    return (_t(b, b.op("triangular_solve", up, _t(b, y), upper=True, unitriangular=False)),)
+
+
+register(OpDef(
+    name="cholesky", kind=OTHER, shape=_square_shape("cholesky"), dtype=float_dtype,
+    numpy=_np_cholesky, vjp=_cholesky_vjp, saves=False, uses_out=True,
+    torch_name="LinalgCholeskyExBackward0",
+    doc="the lower Cholesky factor from A's lower triangle; not positive-definite: `check`'s "
+        "error (NaN if check is empty)"))
+
+
+# ---------------------------------------------------------------- triangular_solve
+
+def _np_triangular_solve(a, b, *, upper, unitriangular):
+    n = a.shape[-1]
+    x = np.array(np.broadcast_to(b, np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) +
+                                 b.shape[-2:]), dtype=np.result_type(a, b))
+    for i in (range(n - 1, -1, -1) if upper else range(n)):
+        rest = slice(i + 1, n) if upper else slice(0, i)
+        s = x[..., i, :] - np.einsum("...q,...qk->...k", a[..., i, rest], x[..., rest, :])
+        x[..., i, :] = s if unitriangular else s / a[..., i, i, None]
+    return x
+
+
+def _triangular_solve_vjp(b, g, out, ins, *, upper, unitriangular):
+    a = ins[0]
+    gb = b.op("triangular_solve", _t(b, a), g, upper=not upper, unitriangular=unitriangular)
+    ga = -_mm(b, gb, _t(b, out))
+    keep = ("lt" if unitriangular else "le") if upper else ("gt" if unitriangular else "ge")
+    return _keep(b, ga, keep), gb
+
+
+register(OpDef(
+    name="triangular_solve", kind=OTHER, shape=_solve_shape("triangular_solve"),
+    dtype=float_dtype,
+    numpy=_np_triangular_solve, vjp=_triangular_solve_vjp, uses_out=True,
+    torch_name="LinalgSolveTriangularBackward0",
+    doc="X = A^-1 B reading A's lower (or upper) triangle, its diagonal taken as ones if "
+        "unitriangular"))
+
+
+# ---------------------------------------------------------------- eigh
+
+def _eigh_shape(a, *, upper):
+    _matrices("eigh", a)
+    return tuple(a[:-2]) + (a[-1] + 1, a[-1])
+
+
+def signed_columns(v: np.ndarray) -> np.ndarray:
+    """The columns of ``v`` signed so that each one's largest-magnitude entry (the first of
+    equal ones) is positive."""
+    if v.shape[-1] == 0 or v.shape[-2] == 0:
+        return v
+    at = np.argmax(np.abs(v), axis=-2)[..., None, :]
+    return np.where(np.take_along_axis(v, at, axis=-2) < 0, -v, v)
+
+
+def _np_eigh(a, *, upper):
+    try:
+        w, v = np.linalg.eigh(a, UPLO="U" if upper else "L")
+    except np.linalg.LinAlgError:     # LAPACK did not converge (a NaN in A): torch raises
+        raise LinAlgError(failure_message("linalg.eigh")) from None
+    return np.concatenate([w[..., None, :], signed_columns(v)], axis=-2)
+
+
+def _eigh_vjp(b, g, out, ins, *, upper):
+    # torch's rule: gA = V (skew(V^T gV) / (l_j - l_i) + diag(g_l)) V^T. Where the skew part
+    # is exactly 0 (the diagonal; eigenvalues alone differentiated) the quotient is 0, even
+    # for repeated eigenvalues, with no 0/0 in this rule or its own derivative.
+    n = out.shape[-1]
+    lam, v = _rows(b, out, 0, 1), _rows(b, out, 1, n + 1)
+    gl, gv = _rows(b, g, 0, 1), _rows(b, g, 1, n + 1)
+    vtgv = _mm(b, _t(b, v), gv)
+    skew = (vtgv - _t(b, vtgv)) * 0.5
+    gap = lam - _t(b, lam)
+    eye = _eye_mask(b, out, n)
+    flat = b.op("logical_or", eye, b.op("eq", skew, 0.0))
+    inner = skew / b.op("where", flat, b.full(gap, 1.0, ()), gap)
+    inner = inner + b.op("where", eye, gl, b.full(gl, 0.0, ()))
+    return (_mm(b, _mm(b, v, inner), _t(b, v)),)
+
+
+register(OpDef(
+    name="eigh", kind=OTHER, shape=_eigh_shape, dtype=float_dtype, numpy=_np_eigh,
+    vjp=_eigh_vjp, saves=False, uses_out=True, torch_name="LinalgEighBackward0",
+    doc="eigenvalues (row 0, ascending) and eigenvectors (rows 1..n, as columns) of the "
+        "symmetric matrix in A's lower (or upper) triangle"))
+
+
+# ---------------------------------------------------------------- qr
+
+def _qr_shape(a, *, complete):
+    _matrices("qr", a, square=False)
+    m, n = a[-2:]
+    return tuple(a[:-1]) + (m if complete else min(m, n),)
+
+
+def _np_qr(a, *, complete):
+    return np.linalg.qr(a, mode="complete" if complete else "reduced")[0]
+
+
+def _qr_vjp(b, g, out, ins, *, complete):
+    # With A = Q R, R = Q^T A (the front end's), M = Q^T gQ and k = min(m, n): the first k
+    # columns of A get [gQ - Q sym(M)] R_k^-T, sym(M) = triu(M) + triu(M, 1)^T; Q does not
+    # depend on the others.
+    a = ins[0]
+    m, n = a.shape[-2:]
+    if complete and m > n:
+        raise NotImplementedError("The QR decomposition is not differentiable when "
+                                  "mode='complete' and nrows > ncols.")
+    k = min(m, n)
+    a1 = _t(b, _rows(b, _t(b, a), 0, k)) if n > k else a
+    r1 = _mm(b, _t(b, out), a1)
+    mq = _mm(b, _t(b, out), g)
+    rows, cols = _index_grid(b, mq, k, k)
+    sym = b.op("where", b.op("le", rows, cols), mq, _t(b, mq))
+    y = g - _mm(b, out, sym)
+    ga = _t(b, b.op("triangular_solve", r1, _t(b, y), upper=True, unitriangular=False))
+    if n > k:
+        ga = b.op("cat", ga, b.full(a, 0.0, tuple(a.shape[:-1]) + (n - k,)), axis=a.ndim - 1)
+    return (ga,)
+
+
+register(OpDef(
+    name="qr", kind=OTHER, shape=_qr_shape, dtype=float_dtype, numpy=_np_qr, vjp=_qr_vjp,
+    uses_out=True, torch_name="LinalgQrBackward0",
+    doc="Q of the QR decomposition (m x min(m, n), or m x m if complete)"))
