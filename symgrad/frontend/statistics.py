@@ -24,6 +24,7 @@ from . import functional as F
 from .apply import apply, as_tensor
 from .functional import composite
 from .manipulation import diagonal
+from .norms import vector_norm
 from .printing import return_type
 from .shapes import broadcast_to, reshape, squeeze, unsqueeze
 from .tensor import Tensor
@@ -216,30 +217,10 @@ def aminmax(x, *, dim=None, keepdim: bool = False):
 
 def _pnorm(d: Tensor, p, dim, keepdim: bool, name: str) -> Tensor:
     """The p-norm of ``d`` over ``dim`` (p: 0, 1, 2, inf, -inf or any positive number), with
-    torch's gradient (0 where the norm is 0)."""
-    axes = normalize_axes(dim, d.ndim)
-    if p == 2:
-        return F.norm(d, 2, axes, keepdim)
-    if p == 1:
-        return F.sum(F.abs(d), axes, keepdim)
-    if p == math.inf:
-        return F.amax(F.abs(d), axes, keepdim)
-    if p == -math.inf:
-        return F.amin(F.abs(d), axes, keepdim)
-    if p == 0:
-        return F.sum(F.ne(d, 0).to(d.dtype), axes, keepdim).detach()
-    if not p > 0:
+    torch's gradient (0 where the norm is 0): ``linalg.vector_norm``'s, after the check."""
+    if not (p >= 0 or p == -math.inf):
         raise RuntimeError(f"{name}: p must be non-negative (or -inf), got p={p}")
-
-    def rule(g, out, ins):
-        a = ins[0]
-        n = _kept(out, a.shape, axes, keepdim)
-        safe = F.where(F.eq(n, 0.0), 1.0, n)
-        grad = _kept(g, a.shape, axes, keepdim) * F.sign(a) * F.abs(a) ** (p - 1) / \
-            safe ** (p - 1)
-        return (F.where(F.eq(n, 0.0), 0.0, grad),)
-    return composite("LinalgVectorNormBackward0",
-                     lambda a: F.sum(F.abs(a) ** p, axes, keepdim) ** (1.0 / p), [d], rule)
+    return vector_norm(d, p, dim, keepdim)
 
 
 def dist(x, other, p=2) -> Tensor:

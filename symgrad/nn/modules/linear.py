@@ -15,7 +15,7 @@ from ...frontend.tensor import Tensor
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
-from ._common import new_empty
+from ._common import kaiming_reset, new_empty
 from .module import Module
 
 
@@ -46,11 +46,7 @@ class Linear(Module):
 
     def reset_parameters(self) -> None:
         """Kaiming-uniform weight (a = sqrt(5)), bias uniform in +-1/sqrt(fan_in): torch's."""
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            bound = 1 / math.sqrt(fan) if fan > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+        kaiming_reset(self.weight, self.bias)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return F.linear(input, self.weight, self.bias)
