@@ -24,6 +24,7 @@ from .exprs import c_statement
 from .loops import LoopEmitter, operand
 from .scan import scan_kernel
 from .decomp import DecompKernel, decomp_kernel
+from .sorting import SortKernel, sort_kernel
 from . import split as units
 from .split import Item
 from .templates import environment
@@ -139,6 +140,8 @@ def _items(env, program: Program, loops: LoopEmitter) -> tuple[list, bool, list]
         elif isinstance(k, DecompKernel):
             text, elements, error = decomp_kernel(env, i, k)
             errors += [error] if error else []
+        elif isinstance(k, SortKernel):
+            text, elements = sort_kernel(env, i, k)
         else:
             text = kernel_c.index_kernel(env, i, k)
             errors.append((i + 1, _index_error(k)))

@@ -5,9 +5,12 @@ Layer: front end. Input: tensors. Output: values and int64 indices, as torch's n
 The order is found eagerly with NumPy's stable sort (``stable=True`` or not: torch's CPU sort
 is stable for these too; NaN sorts last in ascending order, as in torch); the values are then a
 ``gather`` of the input at those indices, so their gradient is ``gather``'s (the cotangent goes
-back to the positions it came from). Inside a compiled function the order depends on the
-input's values, which are not known while tracing: these raise an error naming the line
-(compiled sorting is future work).
+back to the positions it came from). Inside a compiled function sort, argsort, msort, topk,
+kthvalue and median take the order from the ``argsort`` primitive (``ops.sorting``: the same
+stable order and NaN placement, computed by the compiled C); kthvalue and median there pick the
+first of equal values in that stable order, which may differ from the index torch's selection
+(the eager path) finds among ties (the value is the same). nanmedian, mode and the quantiles
+need the values in Python and raise an error naming the line inside a compiled function.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ops.registry import normalize_axes
+from .apply import apply
 from .functional import gather_along
 from .pointwise import lerp
 from .printing import return_type
@@ -36,7 +40,7 @@ def _order(x: Tensor, dim: int, descending: bool) -> tuple[np.ndarray, int]:
     v = x._value if x.ndim else x._value.reshape(1)
     if descending:
         # stable descending with NaN first, as torch: sort the negated keys (NaN stays NaN)
-        keys = -v if x.dtype.category else ~v
+        keys = -v if x.dtype.is_floating else ~v   # ~v: integers without overflow
         order = np.argsort(keys, axis=axis, kind="stable")
         nan_first = np.isnan(v) if x.dtype.is_floating else None
         if nan_first is not None and nan_first.any():
@@ -47,6 +51,18 @@ def _order(x: Tensor, dim: int, descending: bool) -> tuple[np.ndarray, int]:
     return order.astype(np.int64), axis
 
 
+def _traced_order(x: Tensor, dim: int, descending: bool, start: int = 0,
+                  stop: int | None = None) -> tuple[Tensor, int]:
+    """Compiled: positions ``start:stop`` of the stable order along ``dim`` (the ``argsort``
+    primitive, sliced along the axis), and the axis. A 0-d ``x`` is sorted as one element."""
+    axis = normalize_axes(dim, max(x.ndim, 1))[0]
+    src = x if x.ndim else x.reshape(1)
+    order = apply("argsort", src, axis=axis, descending=bool(descending))
+    if start or stop is not None:
+        order = order[(slice(None),) * axis + (slice(start, stop),)]
+    return order, axis
+
+
 def _nan_first(v: np.ndarray, order: np.ndarray, axis: int) -> np.ndarray:
     """Move the NaNs' positions to the front of each sorted row, keeping their order."""
     isnan = np.take_along_axis(np.isnan(v), order, axis)
@@ -54,20 +70,26 @@ def _nan_first(v: np.ndarray, order: np.ndarray, axis: int) -> np.ndarray:
     return np.take_along_axis(order, moved, axis)
 
 
-def _take(x: Tensor, idx: np.ndarray, axis: int) -> Tensor:
+def _take(x: Tensor, idx: np.ndarray | Tensor, axis: int) -> Tensor:
     src = x if x.ndim else x.reshape(1)
-    out = gather_along(src, Tensor(idx, None), axis)
+    out = gather_along(src, idx if isinstance(idx, Tensor) else Tensor(idx, None), axis)
     return out if x.ndim else out.reshape(())
 
 
 def sort(x: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
     """Values sorted along ``dim`` and the indices they came from."""
+    if x.is_traced:
+        order, axis = _traced_order(x, dim, descending)
+        return SortResult(_take(x, order, axis), order if x.ndim else order.reshape(()))
     order, axis = _order(x, dim, descending)
     idx = order if x.ndim else order.reshape(())
     return SortResult(_take(x, order, axis), Tensor(idx, None))
 
 
 def argsort(x: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
+    if x.is_traced:
+        order, _ = _traced_order(x, dim, descending)
+        return order if x.ndim else order.reshape(())
     order, _ = _order(x, dim, descending)
     return Tensor(order if x.ndim else order.reshape(()), None)
 
@@ -82,6 +104,9 @@ def topk(x: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = 
     n = x.shape[axis] if x.ndim else 1
     if not 0 <= k <= n:
         raise RuntimeError("selected index k out of range")
+    if x.is_traced:
+        idx, axis = _traced_order(x, dim, largest, 0, k)
+        return TopkResult(_take(x, idx, axis), idx)
     order, axis = _order(x, dim, largest)
     idx = np.take(order, np.arange(k), axis=axis)
     return TopkResult(_take(x, idx, axis), Tensor(idx, None))
@@ -144,15 +169,18 @@ def _kth_indices(x: Tensor, k: int, axis: int) -> np.ndarray:
 
 def kthvalue(x: Tensor, k: int, dim: int = -1, keepdim: bool = False):
     """The ``k``-th smallest value along ``dim`` (1-based) and its index (among equal values,
-    the one torch's selection algorithm finds)."""
+    the one torch's selection algorithm finds; in compiled code, the first in the stable
+    order: the same value, maybe another of the equal values' indices)."""
     axis = normalize_axes(dim, max(x.ndim, 1))[0]
     n = x.shape[axis] if x.ndim else 1
     if not 1 <= k <= n:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {axis}")
     if x.is_traced:
-        raise tracer_error("order (sort, argsort, topk, kthvalue, median need the values)")
-    idx = _kth_indices(x, k, axis)
-    values, indices = _take(x, idx, axis), Tensor(idx if x.ndim else idx.reshape(()), None)
+        idx, _ = _traced_order(x, axis, False, k - 1, k)
+        values, indices = _take(x, idx, axis), idx if x.ndim else idx.reshape(())
+    else:
+        idx = _kth_indices(x, k, axis)
+        values, indices = _take(x, idx, axis), Tensor(idx if x.ndim else idx.reshape(()), None)
     if not keepdim and x.ndim:
         values, indices = squeeze(values, axis), squeeze(indices, axis)
     return KthResult(values, indices)
@@ -160,7 +188,8 @@ def kthvalue(x: Tensor, k: int, dim: int = -1, keepdim: bool = False):
 
 def median(x: Tensor, dim: int | None = None, keepdim: bool = False):
     """The lower median (torch's: the ``(n-1)//2``-th smallest), over all elements or along
-    ``dim`` with its index."""
+    ``dim`` with its index (among equal values, as ``kthvalue``: in compiled code the first
+    in the stable order)."""
     if dim is None:
         flat = x.reshape(-1)
         return kthvalue(flat, (flat.shape[0] - 1) // 2 + 1, 0).values

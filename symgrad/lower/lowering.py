@@ -20,6 +20,7 @@ from ..ops.registry import ELEMENTWISE, REDUCE
 from .accumulate import plan_chains
 from .buffers import plan_buffers
 from .decomp import DECOMPOSITIONS, lower_decomp
+from .sorting import SORTS, lower_sort
 from .fusion import Group, is_view_op, plan_fusion
 from .loopir import (Buffer, ElementStmt, Expr, IndexKernel, Literal, LoopKernel, MatmulKernel,
                      Program, Scalar, ScalarStmt, ScanKernel, Stmt, Store, View,
@@ -202,6 +203,8 @@ class _Lowering:
             self._cat(n)
         elif n.op in DECOMPOSITIONS:
             lower_decomp(self, n)
+        elif n.op in SORTS:
+            lower_sort(self, n)
         else:
             raise NotImplementedError(f"no lowering for op {n.op!r}")
 

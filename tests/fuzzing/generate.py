@@ -284,6 +284,7 @@ def unary(b: Builder, a: Var) -> bool:
     ops += ["cube"] if M <= 20 else []
     ops += ["rpow"] if hi <= 10 else []
     ops += ["softplus"] if a.dtype != I64 else []     # torch: not implemented for int64
+    ops += ["atan", "erf", "asinh"]                     # smooth and monotonic everywhere
     op = b.choose(ops)
     same = (a.shape, a.dtype)                   # ops that keep the dtype
     fl = (a.shape, float_of(a.dtype))           # floating ops
@@ -304,6 +305,9 @@ def unary(b: Builder, a: Var) -> bool:
                       [f"zero({n})"])
     if op in ("exp", "expm1"):
         f = math.exp if op == "exp" else math.expm1
+        return b.emit(b.choose((f"sg.{op}({n})", f"{n}.{op}()")), *fl, f(lo), f(hi), [a])
+    if op in ("atan", "erf", "asinh"):
+        f = {"atan": math.atan, "erf": math.erf, "asinh": math.asinh}[op]
         return b.emit(b.choose((f"sg.{op}({n})", f"{n}.{op}()")), *fl, f(lo), f(hi), [a])
     if op in ("sin", "cos"):
         return b.emit(b.choose((f"sg.{op}({n})", f"{n}.{op}()")), *fl, -1, 1, [a])
