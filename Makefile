@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test fuzz bench bench-quick bench-matmul bench-overhead bench-threads bench-memory \
+.PHONY: demo test fuzz bench bench-quick bench-matmul bench-linalg bench-overhead bench-threads bench-memory \
         bench-compile bench-eager golden optable check-cc clean venv
 
 $(STAMP): pyproject.toml
@@ -58,6 +58,10 @@ bench-quick: $(BENCH_STAMP) check-cc
 
 bench-matmul: $(STAMP) check-cc
 	$(PY) benchmarks/matmul.py
+
+# Compiled decomposition kernels (solve, eigh) vs NumPy's LAPACK per size.
+bench-linalg: $(STAMP) check-cc
+	$(PY) benchmarks/linalg.py
 
 # The empty-call floor of cffi on this machine and symgrad's per-call overhead above it.
 bench-overhead: $(STAMP) check-cc
