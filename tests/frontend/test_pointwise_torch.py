@@ -2,6 +2,7 @@
 ordinary and special points (zeros of both signs, infinities, NaN, poles), gradients, grad_fn
 names, and the dtypes of integer and mixed operands."""
 
+import functools
 import math
 
 import numpy as np
@@ -32,6 +33,26 @@ def _same(got, want, rtol, signed_zeros=True):
     np.testing.assert_array_equal(np.signbit(got[finite]), np.signbit(want[finite]))
 
 
+@functools.cache
+def _compiled_unary(dtype: str) -> tuple:
+    """Every unary op at the special points, compiled once (one C program per dtype)."""
+    ops = [getattr(sg, name) for name in UNARY]
+    x = sg.tensor(np.array(SPECIAL_POINTS, dtype=dtype))
+    return tuple(sg.compile(lambda t: tuple(f(t) for f in ops))(x))
+
+
+@functools.cache
+def _compiled_binary() -> tuple:
+    ops = [getattr(sg, name) for name in BINARY]
+    return tuple(sg.compile(lambda s, t: tuple(f(s, t) for f in ops))(*_pairs()[2:]))
+
+
+def _pairs():
+    a = np.array(SPECIAL_POINTS * len(SPECIAL_POINTS))
+    b = np.repeat(SPECIAL_POINTS, len(SPECIAL_POINTS))
+    return a, b, sg.tensor(a), sg.tensor(b)
+
+
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("name", UNARY)
 def test_unary_at_special_points(name, dtype):
@@ -40,18 +61,16 @@ def test_unary_at_special_points(name, dtype):
     x = sg.tensor(values)
     rtol = 1e-13 if dtype == "float64" else 2e-6
     _same(getattr(sg, name)(x).numpy(), want, rtol)
-    _same(sg.compile(getattr(sg, name))(x), want, rtol)
+    _same(_compiled_unary(dtype)[UNARY.index(name)], want, rtol)
 
 
 @pytest.mark.parametrize("name", BINARY)
 def test_binary_at_special_points(name):
-    a = np.array(SPECIAL_POINTS * len(SPECIAL_POINTS))
-    b = np.repeat(SPECIAL_POINTS, len(SPECIAL_POINTS))
+    a, b, x, y = _pairs()
     want = getattr(torch, name)(torch.tensor(a), torch.tensor(b)).numpy()
-    x, y = sg.tensor(a), sg.tensor(b)
     signed = name not in ("fmax", "fmin")      # C's fmax(0.0, -0.0) may return either
     _same(getattr(sg, name)(x, y).numpy(), want, 1e-13, signed)
-    _same(sg.compile(getattr(sg, name))(x, y), want, 1e-13, signed)
+    _same(_compiled_binary()[BINARY.index(name)], want, 1e-13, signed)
 
 
 def test_special_functions_of_order_and_two_operands():

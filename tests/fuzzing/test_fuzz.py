@@ -3,8 +3,9 @@ compiled without passes, interpreted and eagerly must agree, and their gradients
 gradients of gradients along directions) must match central finite differences of the float64
 program.
 
-Each test draws ``SYMGRAD_FUZZ_EXAMPLES`` programs (default 40; half that for the slower kinds)
-from a derandomized hypothesis strategy, so every run checks the same programs; a failure is
+Each test draws ``SYMGRAD_FUZZ_EXAMPLES`` programs (default 24, which keeps ``make test``
+near 10 minutes on 2 cores; half that for the slower kinds) from a derandomized hypothesis
+strategy, so every run checks the same programs; a failure is
 shrunk to a minimal program and reported as a script to paste. ``make fuzz``
 (tests/fuzz_campaign.py) runs random campaigns.
 """
@@ -16,7 +17,7 @@ from fuzzing import F32, F64, I64, Config, check_forward, check_gradient, progra
 from fuzzing.policy import LARGE_KINK_MARGIN
 from hypothesis import HealthCheck, given, settings
 
-EXAMPLES = int(os.environ.get("SYMGRAD_FUZZ_EXAMPLES", "40"))
+EXAMPLES = int(os.environ.get("SYMGRAD_FUZZ_EXAMPLES", "24"))
 
 
 def fuzz_settings(examples: int):
