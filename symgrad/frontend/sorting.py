@@ -19,7 +19,7 @@ import numpy as np
 
 from ..ops.registry import normalize_axes
 from .apply import apply
-from .functional import gather_along
+from .functional import gather_along, where
 from .pointwise import lerp
 from .printing import return_type
 from .shapes import squeeze
@@ -240,50 +240,59 @@ def mode(x: Tensor, dim: int = -1, keepdim: bool = False):
 _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 
-def _ranks(x: Tensor, q, last: np.ndarray, interpolation: str):
-    """Per quantile and slice: the lower and upper sorted positions and the weight between."""
+def _q_values(x: Tensor, q) -> np.ndarray:
+    """The quantile levels as float64 (checked: torch's errors). q is data, not a traced
+    value: it decides the output's shape."""
     if isinstance(q, Tensor) and q.dtype is not x.dtype:
         raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
-    if isinstance(q, Tensor) and q.ndim > 1:
-        raise RuntimeError("quantile() q must be a scalar or 1D tensor")
+    if isinstance(q, Tensor) and (q.ndim > 1 or q.is_traced):
+        raise RuntimeError("quantile() q must be a scalar or 1D tensor"
+                           + (" of known values" if q.ndim <= 1 else ""))
     qv = np.asarray(q._value if isinstance(q, Tensor) else q, dtype=np.float64).reshape(-1)
     if np.any((qv < 0) | (qv > 1)) or np.any(np.isnan(qv)):
         raise RuntimeError("quantile() q values must be in the range [0, 1]")
-    ranks = qv.reshape((-1,) + (1,) * last.ndim) * last
+    return qv
+
+
+def _ranks(qv: np.ndarray, last: Tensor, interpolation: str):
+    """Per quantile and slice (float64 tensors): the lower and upper sorted positions and the
+    weight between them."""
+    ranks = Tensor(qv.reshape((-1,) + (1,) * last.ndim), None) * last
     if interpolation == "nearest":
-        ranks = np.rint(ranks)
-    lower, upper = np.floor(ranks), np.ceil(ranks)
+        ranks = ranks.round()
+    lower, upper = ranks.floor(), ranks.ceil()
     if interpolation == "lower":
         upper = lower
     elif interpolation == "higher":
         lower = upper
-    weight = np.where(upper > lower, 0.5 if interpolation == "midpoint" else ranks - lower, 0.0)
-    return lower.astype(np.int64), upper.astype(np.int64), weight
+    between = 0.5 if interpolation == "midpoint" else ranks - lower
+    return lower, upper, where(upper > lower, between, 0.0)
 
 
 def _quantile(x: Tensor, q, dim, keepdim: bool, interpolation: str, ignore_nan: bool):
-    if x.is_traced:
-        raise tracer_error("quantile (it sorts the values)")
+    """Sort, then interpolate between the sorted values at the ranks q * (n - 1), n the count
+    of values (not NaN, for nanquantile): tensor ops throughout, so it compiles."""
     if interpolation not in _INTERPOLATIONS:
         raise RuntimeError(f"quantile() interpolation must be one of {', '.join(_INTERPOLATIONS)}"
                            f". Got {interpolation}")
     if not x.dtype.is_floating:
         raise RuntimeError("quantile() input tensor must be either float or double dtype")
+    qv = _q_values(x, q)
     flat = dim is None
     src = x.reshape(-1) if flat else (x if x.ndim else x.reshape(1))
     axis = 0 if flat else normalize_axes(dim, src.ndim)[0]
     ordered = sort(src, axis).values.movedim(axis, -1)             # NaN last
-    nans = np.isnan(np.moveaxis(src._value, axis, -1))
+    nans = src.isnan().sum(axis)                                    # int64 per slice
     n = ordered.shape[-1]
-    last = n - 1 - nans.sum(-1) if ignore_nan else np.full(nans.shape[:-1], n - 1)
-    lower, upper, weight = _ranks(x, q, np.maximum(last, 0), interpolation)
+    last = (nans.neg() + (n - 1)) if ignore_nan else nans * 0 + (n - 1)
+    lower, upper, weight = _ranks(qv, last.clamp(min=0).double(), interpolation)
     if not ignore_nan:      # any NaN in a slice: its quantiles are NaN (the last sorted value)
-        lower = np.where(nans.any(-1), n - 1, lower)
-        upper = np.where(nans.any(-1), n - 1, upper)
-    rows = ordered.unsqueeze(0).expand((lower.shape[0],) + tuple(ordered.shape))
-    below = gather_along(rows, Tensor(lower[..., None], None), rows.ndim - 1)
-    above = gather_along(rows, Tensor(upper[..., None], None), rows.ndim - 1)
-    out = lerp(below, above, Tensor(weight[..., None].astype(x._value.dtype), None))[..., 0]
+        lower = where(nans > 0, float(n - 1), lower)
+        upper = where(nans > 0, float(n - 1), upper)
+    rows = ordered.unsqueeze(0).expand((len(qv),) + tuple(ordered.shape))
+    below = gather_along(rows, lower.long().unsqueeze(-1), rows.ndim - 1)
+    above = gather_along(rows, upper.long().unsqueeze(-1), rows.ndim - 1)
+    out = lerp(below, above, weight.to(x.dtype).unsqueeze(-1))[..., 0]
     if keepdim:
         out = out.reshape((out.shape[0],) + tuple(1 if flat or i == axis else s
                                                    for i, s in enumerate(src.shape)))

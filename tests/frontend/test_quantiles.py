@@ -1,4 +1,5 @@
-"""quantile, nanquantile, nanmedian, mode and kthvalue's ties (frontend/sorting.py): values against NumPy's
+"""quantile, nanquantile (eager and compiled), nanmedian, mode and kthvalue's ties
+(frontend/sorting.py): values against NumPy's
 quantile methods and against torch (when installed), gradients against float64 central
 differences, torch's errors."""
 
@@ -67,8 +68,35 @@ def test_errors_and_compiled_use():
         sg.quantile(x, sg.tensor([0.5], dtype=sg.float64))
     with pytest.raises(RuntimeError, match="float or double"):
         sg.quantile(sg.tensor([1, 2]), 0.5)
-    with pytest.raises(Exception, match="quantile"):
-        sg.compile(lambda t: sg.quantile(t, 0.5))(x)
+    with pytest.raises(RuntimeError, match="1D tensor of known values"):
+        sg.compile(lambda t: sg.quantile(t, t[:1]))(x)
+
+
+@pytest.mark.parametrize("interpolation", METHODS)
+def test_compiled_quantiles_equal_eager(interpolation):
+    rng = np.random.default_rng(4)
+    a = rng.normal(size=(3, 9))
+    a[1, 4] = math.nan
+    a[2, :] = a[2, 0]                                    # a tied row
+    q = sg.tensor([0.0, 0.3, 0.5, 1.0], dtype=sg.float64)
+
+    def f(t):
+        return (sg.quantile(t, q, dim=1, interpolation=interpolation),
+                sg.nanquantile(t, q, dim=1, keepdim=True, interpolation=interpolation),
+                sg.quantile(t, 0.7, interpolation=interpolation))
+    eager, compiled = f(sg.tensor(a)), sg.compile(f)(sg.tensor(a))
+    for e, c in zip(eager, compiled):
+        np.testing.assert_array_equal(np.asarray(c), e.numpy())
+
+
+def test_compiled_quantile_gradient():
+    x0 = np.array([0.3, -1.2, 2.5, 0.9, 1.7, -0.4])
+
+    def f(t):
+        return (sg.quantile(t, sg.tensor([0.2, 0.5, 0.85], dtype=sg.float64))
+                * sg.tensor([1.0, 2.0, 3.0])).sum()
+    np.testing.assert_allclose(gradient(f, x0, "compiled"), central_differences(f, x0),
+                               atol=1e-8)
 
 
 def test_against_torch():
