@@ -21,7 +21,7 @@ import math
 from .. import dtypes
 from . import functional as F
 from .apply import apply, full
-from .functional import composite
+from .functional import _unary, composite
 from .inplace import update
 from .tensor import Tensor
 
@@ -30,14 +30,6 @@ _NUMBER = (int, float, bool)
 
 def _t(x) -> Tensor:
     return x if isinstance(x, Tensor) else F.as_tensor(x)
-
-
-def _unary(name: str, torch_name: str | None = None):
-    def fn(input) -> Tensor:  # noqa: A002  (torch's name)
-        return apply(name, input, _torch_name=torch_name)
-    fn.__name__ = name
-    fn.__doc__ = f"Elementwise {name} (torch.{name})."
-    return fn
 
 
 def _binary(name: str):
@@ -317,8 +309,7 @@ def isreal(input) -> Tensor:  # noqa: A002
 
 
 def logical_xor(input, other) -> Tensor:  # noqa: A002
-    return F.ne(F.ne(input, 0) if _t(input).dtype is not dtypes.bool_ else input,
-                F.ne(other, 0) if _t(other).dtype is not dtypes.bool_ else other)
+    return F.ne(F.ne(input, 0), F.ne(other, 0))
 
 
 ALIASES = {

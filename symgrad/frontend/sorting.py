@@ -199,18 +199,20 @@ def median(x: Tensor, dim: int | None = None, keepdim: bool = False):
 
 
 def nanmedian(x: Tensor, dim: int | None = None, keepdim: bool = False):
-    """The lower median of the values that are not NaN (NaN if all are)."""
+    """The lower median of the values that are not NaN (NaN if all are): the sort puts NaN
+    last, so it is the sorted value at (valid - 1) // 2. Tensor ops: it compiles."""
+    src = x.reshape(-1) if dim is None else (x if x.ndim else x.reshape(1))
+    axis = 0 if dim is None else normalize_axes(dim, src.ndim)[0]
+    ordered = sort(src, axis)
+    valid = src.isnan().logical_not().sum(axis, keepdim=True)
+    k = (valid - 1).clamp(min=0) // 2
+    values = gather_along(ordered.values, k, axis)
     if dim is None:
-        flat = x.reshape(-1)
-        valid = int((~np.isnan(flat._value)).sum()) if flat.dtype.is_floating else flat.shape[0]
-        return kthvalue(flat, max((valid - 1) // 2, 0) + 1, 0).values
-    axis = normalize_axes(dim, max(x.ndim, 1))[0]
-    order, _ = _order(x, axis, False)                  # NaN last: row k is the k-th valid
-    valid = (~np.isnan(x._value)).sum(axis=axis, keepdims=True) if x.dtype.is_floating \
-        else np.full_like(np.take(x._value, [0], axis=axis), x.shape[axis], dtype=np.int64)
-    idx = np.take_along_axis(order, np.maximum(valid - 1, 0) // 2, axis)
-    values, indices = _take(x, idx, axis), Tensor(idx, None)
-    if not keepdim and x.ndim:
+        return values.reshape(())
+    indices = gather_along(ordered.indices, k, axis)
+    if not x.ndim:
+        return NanMedianResult(values.reshape(()), indices.reshape(()))
+    if not keepdim:
         values, indices = squeeze(values, axis), squeeze(indices, axis)
     return NanMedianResult(values, indices)
 

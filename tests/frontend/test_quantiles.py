@@ -146,3 +146,15 @@ def test_kthvalue_of_a_known_row():
     r = sg.tensor([3.0, 1.0, 2.0, 1.0, 5.0]).kthvalue(2)
     assert (r.values.item(), r.indices.item()) == (1.0, 3)
     assert sg.tensor(5.0).kthvalue(1).indices.shape == ()
+
+
+def test_compiled_nanmedian_equals_eager():
+    a = np.array([[1.0, math.nan, 3.0, 7.0], [2.0, 5.0, 1.0, 0.0], [math.nan] * 4])
+
+    def f(t):
+        r = sg.nanmedian(t, 1)
+        return r.values, r.indices, sg.nanmedian(t[:2])
+    eager, compiled = f(sg.tensor(a)), sg.compile(f)(sg.tensor(a))
+    for e, c in zip(eager, compiled):
+        np.testing.assert_array_equal(np.asarray(c), e.numpy())
+    assert eager[0].tolist()[:2] == [3.0, 1.0] and eager[1].tolist()[:2] == [2, 2]
