@@ -14,11 +14,13 @@ from __future__ import annotations
 import math
 
 from ..gcpause import pausing
-from ..lower.loopir import (ElementStmt, IndexKernel, LoopKernel, MatmulKernel, Program, Scalar,
-                            ScalarStmt, ScanKernel, views_of)
+from ..lower.control import all_kernels
+from ..lower.loopir import (ControlKernel, ElementStmt, IndexKernel, LoopKernel, MatmulKernel,
+                            Program, Scalar, ScalarStmt, ScanKernel, views_of)
 from ..version import __version__
 from . import helpers
 from . import kernels as kernel_c
+from .control import control_kernel
 from .csource import BuildNeeds, CSource
 from .exprs import c_statement
 from .loops import LoopEmitter, operand
@@ -49,9 +51,11 @@ def generate(program: Program, name: str, title: str = "", vector_math: bool = F
     # it (measured: the mlp gradient went from 1.0 ms to 8.0 ms on 2 cores). A program that
     # calls BLAS leaves the threads to BLAS.
     parallel = not any(isinstance(k, MatmulKernel) and kernel_c.blas_worthy(k.a, k.b)
-                       for k in program.kernels)
+                       for k in all_kernels(program))
     loops = LoopEmitter(env, vector_math, parallel)
-    items, blas, errors = _items(env, program, loops)
+    ctx = _Context(env, loops, entry)
+    items = _items(ctx, program, 0)
+    blas, errors = ctx.blas, ctx.errors
     parts, spill_bytes = units.split_into_parts(items, program.workspace_bytes)
     for part in parts:
         part.voids = [" ".join(f"(void){a};" for a in args)] if len(parts) > 1 \
@@ -72,7 +76,8 @@ def generate(program: Program, name: str, title: str = "", vector_math: bool = F
         title=comment_text(title or entry), version=__version__, workspace_bytes=workspace,
         uses_blas=blas, simd_decls=[decl for _, decl in vector], entry=entry, params=params,
         helpers=helpers.definitions(loops.calls),
-        args=", ".join(args), parts=parts, n_units=len(unit_flags),
+        args=", ".join(args), parts=parts, n_units=len(unit_flags), functions=ctx.functions,
+        uses_malloc=ctx.malloc,
         unit_flags=" ".join(units.COLD_UNIT_FLAGS), extern=[p.name for p in parts if p.unit])
     needs = BuildNeeds(openmp=any("nthreads" in p.params for p in parts),
                        vector_math=tuple(fn for fn, _ in vector), blas=blas)
@@ -108,11 +113,44 @@ def _signature(program: Program) -> tuple[list, list, list]:
     return params, decls, args
 
 
-def _items(env, program: Program, loops: LoopEmitter) -> tuple[list, bool, list]:
-    """The body's items in order; whether any calls BLAS; the statuses kernels can return."""
-    items, blas, errors = [], False, []
+class _Context:
+    """What generating one module accumulates: the loop emitter, the bodies' functions (C
+    text, innermost first), the kernel numbers used so far (numbers are unique in the module,
+    so each failing kernel's status is), whether BLAS is called, the statuses kernels return."""
+
+    def __init__(self, env, loops: LoopEmitter, entry: str):
+        self.env, self.loops, self.entry = env, loops, entry
+        self.functions: list = []
+        self.malloc = False     # a kernel allocates (stdlib.h)
+        self.named = 0
+        self.numbers = 0
+        self.blas = False
+        self.errors: list = []
+
+    def function(self, program: Program) -> str:
+        """Generate a body's C function (``static int <entry>_f<k>(...)``); its name."""
+        name = f"{self.entry}_f{self.named}"
+        self.named += 1
+        base = self.numbers
+        self.numbers += len(program.kernels)
+        items = _items(self, program, base)      # (defines the bodies it calls first)
+        part = units.whole(items)
+        params, _, args = _signature(program)
+        part.voids = units.unused_params(args, part)
+        self.functions.append(self.env.get_template("function.c.j2").render(
+            name=name, params=params, part=part))
+        return name
+
+
+def _items(ctx: _Context, program: Program, base: int) -> list:
+    """The body's items in order (kernel ``i`` numbered ``base + i``)."""
+    env, loops = ctx.env, ctx.loops
+    if not base:
+        ctx.numbers = max(ctx.numbers, len(program.kernels))
+    items = []
     last_loc: list = [None]
     for i, k in enumerate(program.kernels):
+        number = base + i
         buffers = [v.buffer for v in views_of(k)]
         temps = {b for b in buffers if b.role == "temp"}
         names = {b.name for b in buffers if b.role != "temp"}
@@ -126,32 +164,44 @@ def _items(env, program: Program, loops: LoopEmitter) -> tuple[list, bool, list]
             continue
         last_loc[0], uses, threaded = None, set(), False
         if isinstance(k, LoopKernel):
-            text, threaded = loops.emit(i, k)
+            text, threaded = loops.emit(number, k)
             scalars = [a for s in k.body for a in s.args if isinstance(a, Scalar)]
             scalars += [s.value for s in k.stores if isinstance(s.value, Scalar)]
             uses = {a.name for a in scalars}
             elements = math.prod(k.shape)
-        elif isinstance(k, MatmulKernel):
-            text, used_blas = kernel_c.matmul(env, i, k)
-            blas |= used_blas
-            elements = math.prod(k.out.shape) * k.a.shape[-1]
-        elif isinstance(k, ScanKernel):
-            text, elements = scan_kernel(env, i, k), math.prod(k.shape)
-        elif isinstance(k, DecompKernel):
-            text, elements, error = decomp_kernel(env, i, k)
-            errors += [error] if error else []
-        elif isinstance(k, SortKernel):
-            text, elements = sort_kernel(env, i, k)
+        elif isinstance(k, ControlKernel):
+            text, errors = control_kernel(env, number, k,
+                                          [ctx.function(p) for p in k.programs])
+            ctx.errors += errors
+            ctx.malloc |= k.kind == "while_grad"
+            threaded, elements = True, units.HOT_ELEMENTS + 1   # calls pass nthreads
         else:
-            text = kernel_c.index_kernel(env, i, k)
-            errors.append((i + 1, _index_error(k)))
-            elements = math.prod(k.out.shape)
+            text, elements = _other(ctx, number, k)
         if threaded:
             names.add("nthreads")
         if text:
             items.append(Item(text.rstrip("\n"), [], uses, temps, names, 8 + len(text) // 400,
                               hot=elements > units.HOT_ELEMENTS))
-    return items, blas, errors
+    return items
+
+
+def _other(ctx: _Context, number: int, k) -> tuple:
+    """(C text, elements) of a kernel that is neither a loop nor a control kernel."""
+    env = ctx.env
+    if isinstance(k, MatmulKernel):
+        text, used_blas = kernel_c.matmul(env, number, k)
+        ctx.blas |= used_blas
+        return text, math.prod(k.out.shape) * k.a.shape[-1]
+    if isinstance(k, ScanKernel):
+        return scan_kernel(env, number, k), math.prod(k.shape)
+    if isinstance(k, DecompKernel):
+        text, elements, error = decomp_kernel(env, number, k)
+        ctx.errors += [error] if error else []
+        return text, elements
+    if isinstance(k, SortKernel):
+        return sort_kernel(env, number, k)
+    ctx.errors.append((number + 1, _index_error(k)))
+    return kernel_c.index_kernel(env, number, k), math.prod(k.out.shape)
 
 
 def _index_error(k: IndexKernel) -> str:

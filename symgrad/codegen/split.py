@@ -85,6 +85,11 @@ def split_into_parts(items: list, spill_base: int) -> tuple[list, int]:
     return parts, spill_bytes
 
 
+def whole(items: list) -> Part:
+    """All items as one function (a loop body: never split)."""
+    return _part(0, items, 1, {})
+
+
 def _spill_slots(groups: list, spill_base: int) -> tuple[dict, int]:
     """name -> (Scalar, byte offset) of every scalar read in a later part than its own."""
     defined_in = {}

@@ -157,7 +157,7 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, **attrs: Any) -
     if traced and _widened(op, inputs, dtype):
         return _in_compute_type(name, inputs, attrs, dtype, _torch_name)
     if traced:
-        node = Node(name, attrs, [t.node for t in inputs], dtype, shape)
+        inputs, node = _traced_node(name, attrs, inputs, dtype, shape)
         loc = sources.record(node)
         out = Tensor(None, node)
     else:
@@ -168,6 +168,20 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, **attrs: Any) -
             and any(t._requires_grad for t in inputs)):
         _record(out, op, attrs, inputs, _torch_name or op.torch_name, loc)
     return out
+
+
+def _traced_node(name: str, attrs: dict, inputs: list, dtype, shape) -> tuple:
+    """(the operands, the node) of a traced application. In a loop body being traced, the
+    operands from outside the body are first replaced by the body inputs they are read
+    through (``bodies.BodyScope``), and the node is noted as the body's."""
+    rec = sources._local.recording
+    body = None if rec is None else rec.body
+    if body is None:
+        return inputs, Node(name, attrs, [t.node for t in inputs], dtype, shape)
+    inputs = body.lift(inputs)
+    node = Node(name, attrs, [t.node for t in inputs], dtype, shape)
+    body.inside.add(node)
+    return inputs, node
 
 
 def _shape(op, inputs: list[Tensor], attrs: dict) -> tuple:
@@ -350,6 +364,9 @@ def full(like: Tensor, value: Any, shape: tuple | None = None,
     node = Node("const", (("value", dtype.np.type(value).item()),), (), dtype, ())
     if shape:
         node = Node("expand", (("shape_to", shape),), (node,), dtype, shape)
+        rec = sources._local.recording
+        if rec is not None and rec.body is not None:
+            rec.body.inside.add(node)
     return Tensor(None, node)
 
 

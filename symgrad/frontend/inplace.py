@@ -21,7 +21,7 @@ import numpy as np
 from .. import dtypes
 from ..ops.movement import inverse_permutation
 from . import functional as F
-from . import grad_mode
+from . import grad_mode, sources
 from .apply import apply, as_tensor, full
 from .function import grad_edge
 from .tensor import Tensor
@@ -53,6 +53,7 @@ def update(t: Tensor, compute, name: str) -> Tensor:
     root = t
     while root._view is not None and root._view[1] != "alias":
         root = root._view[0]
+    _refuse_outside(root, name)
     if recording and root._requires_grad and root.grad_fn is None:
         raise RuntimeError(("a view of a leaf Variable that requires grad is being used in an "
                             "in-place operation." if root is not t else
@@ -69,6 +70,21 @@ def update(t: Tensor, compute, name: str) -> Tensor:
         result = apply("cast", result, dtype=t.dtype)
     _write(t, result)
     return t
+
+
+def _refuse_outside(t: Tensor, name: str) -> None:
+    """Inside a loop body or a branch being traced, a tensor from outside it may not change
+    in place: the body runs once per step in the compiled code, the update would happen once
+    (at trace time), and the tensor would hold a value of the body's graph."""
+    rec = sources.current()
+    body = None if rec is None else rec.body
+    if body is None:
+        return
+    if (t._node not in body.inside) if t._value is None else (t._trace is not body.rec):
+        raise RuntimeError(f"{name}: a tensor from outside a loop body or branch cannot be "
+                           f"updated in place inside it (shape {list(t.shape)}, "
+                           f"{t.dtype.name}); carry it through the loop instead (return its "
+                           f"new value as part of the carry)")
 
 
 def _write(t: Tensor, value: Tensor) -> None:

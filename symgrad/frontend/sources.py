@@ -32,7 +32,7 @@ class Recording:
     """The side table of one trace: node -> Loc, and the Loc that new nodes are attributed to
     while a backward rule runs (None: the user's own line)."""
 
-    __slots__ = ("locs", "attribution", "interned")
+    __slots__ = ("locs", "attribution", "interned", "body")
 
     def __init__(self) -> None:
         self.locs: dict = {}
@@ -40,6 +40,17 @@ class Recording:
         # One Loc per distinct (code, line) or (loc, note): a loop's line makes one object,
         # not one per node (a large trace has 10^5 nodes from a few dozen lines).
         self.interned: dict = {}
+        # While a control-flow body is traced: its scope (``frontend.bodies.BodyScope``),
+        # which lifts the tensors from outside the body that its ops read into body inputs.
+        self.body = None
+
+    def child(self, body) -> "Recording":
+        """The recording of a body traced inside this trace: the same side tables, its own
+        identity (tensors made in the body are the body's) and scope."""
+        rec = Recording()
+        rec.locs, rec.interned, rec.attribution, rec.body = \
+            self.locs, self.interned, self.attribution, body
+        return rec
 
 
 class _Local(threading.local):

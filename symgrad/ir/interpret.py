@@ -2,7 +2,8 @@
 
 Layer: ir. Input: a ``Graph`` and NumPy arrays for its inputs. Output: NumPy arrays for its
 outputs. This is the test oracle for the generated C (and for every optimization pass). It must
-not share code with lowering or codegen.
+not share code with lowering or codegen. A control-flow application (``ops.control``) runs
+once for all its sibling nodes; its reference gets this interpreter to run its bodies.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ops import get
+from .control import group_key, is_control
 from .graph import Graph
 
 
@@ -23,6 +25,7 @@ def interpret(graph: Graph, args: list) -> list:
             raise ValueError(f"input {node.attr('name')}: expected shape {node.shape}, got "
                              f"{arr.shape}")
         env[node] = arr
+    applications: dict = {}    # group_key -> the values of one control-flow application
     with np.errstate(all="ignore"):
         for node in graph.nodes():
             if node in env:
@@ -31,6 +34,14 @@ def interpret(graph: Graph, args: list) -> list:
                 env[node] = np.asarray(node.attr("value"), dtype=node.dtype.np)
                 continue
             op = get(node.op)
-            value = op.numpy(*[env[i] for i in node.inputs], **node.a)
+            ins = [env[i] for i in node.inputs]
+            if is_control(node):
+                key = group_key(node)
+                if key not in applications:
+                    attrs = {k: v for k, v in node.attrs if k != "index"}
+                    applications[key] = op.numpy(*ins, run=interpret, **attrs)
+                value = applications[key][node.attr("index")]
+            else:
+                value = op.numpy(*ins, **node.a)
             env[node] = np.asarray(value, dtype=node.dtype.np)
     return [np.array(env[n], copy=True) for n in graph.outputs]

@@ -22,7 +22,8 @@ from __future__ import annotations
 import bisect
 from dataclasses import replace
 
-from .loopir import ElementStmt, LoopKernel, MatmulKernel, ScalarStmt, View, views_of
+from .loopir import (ControlKernel, ElementStmt, LoopKernel, MatmulKernel, ScalarStmt, View,
+                     views_of)
 
 EXACT_LIMIT = 512
 
@@ -153,4 +154,6 @@ def _remap(k, new: dict):
                        stores=[replace(s, out=v(s.out)) for s in k.stores])
     if isinstance(k, MatmulKernel):
         return replace(k, a=v(k.a), b=v(k.b), out=v(k.out))
+    if isinstance(k, ControlKernel):
+        return k.remapped(v)
     return replace(k, inputs=[v(x) for x in k.inputs], out=v(k.out))

@@ -9,7 +9,7 @@ generation needs neither the graph nor its side tables.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..dtypes import DType
 from ..ir.graph import Loc
@@ -222,6 +222,38 @@ class ScanKernel:
 
 
 @dataclass
+class ControlKernel:
+    """One application of a control-flow op (``lower.control``): a loop or a branch whose
+    bodies are programs of their own."""
+
+    kind: str               # "scan" | "while" | "cond"
+    programs: list          # the bodies' programs (scan: body; while: cond, body; cond: F, T)
+    consts: list            # per program: the Views of the enclosing program it passes as
+                            # the body's hidden constants
+    operands: list          # dense Views of the node's inputs
+    carries: list           # per carry: (current, next) dense Views (scan, while)
+    outputs: list           # dense Views: every value of the application
+    work: list              # per program: a View of bytes for its workspace
+    flag: View | None       # while: where the condition's value is written
+    attrs: dict             # length, reverse, carries, xs (as the node has them)
+    loc: Loc | None = None
+
+    def views(self) -> list:
+        flat = [v for pair in self.carries for v in pair]
+        extra = [self.flag] if self.flag is not None else []
+        return ([v for c in self.consts for v in c] + self.operands + flat + self.outputs +
+                self.work + extra)
+
+    def remapped(self, v) -> "ControlKernel":
+        """This kernel with every View ``x`` replaced by ``v(x)`` (the buffer plan)."""
+        return replace(self, consts=[[v(x) for x in c] for c in self.consts],
+                       operands=[v(x) for x in self.operands],
+                       carries=[(v(a), v(b)) for a, b in self.carries],
+                       outputs=[v(x) for x in self.outputs], work=[v(x) for x in self.work],
+                       flag=None if self.flag is None else v(self.flag))
+
+
+@dataclass
 class Program:
     inputs: list                # Buffers (role input), one per graph input
     consts: list                # (Buffer, ndarray) hidden inputs
@@ -240,4 +272,6 @@ def views_of(k) -> list:
         return list(k.loads) + [s.out for s in k.stores]
     if isinstance(k, MatmulKernel):
         return [k.a, k.b, k.out]
+    if isinstance(k, ControlKernel):
+        return k.views()
     return list(k.inputs) + [k.out]

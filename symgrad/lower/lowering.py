@@ -17,8 +17,10 @@ from ..gcpause import pausing
 from ..ir import Graph, Node, consumers
 from ..ops import get
 from ..ops.registry import ELEMENTWISE, REDUCE
+from ..ir.control import group_key, is_control
 from .accumulate import plan_chains
 from .buffers import plan_buffers
+from .control import lower_control
 from .decomp import DECOMPOSITIONS, lower_decomp
 from .sorting import SORTS, lower_sort
 from .fusion import Group, is_view_op, plan_fusion
@@ -173,6 +175,8 @@ class _Lowering:
 
     def _node(self, n: Node) -> None:
         op = get(n.op)
+        if n in self.storage:          # a sibling lowered with its application
+            return
         if self.chains.is_step(n):
             self._step(n)
         elif op.kind == ELEMENTWISE:        # 0-d: one statement at function scope
@@ -205,8 +209,43 @@ class _Lowering:
             lower_decomp(self, n)
         elif n.op in SORTS:
             lower_sort(self, n)
+        elif is_control(n):
+            lower_control(self, n)
         else:
             raise NotImplementedError(f"no lowering for op {n.op!r}")
+
+    # -------------------------------------------------------------- for lower.control
+    def control_siblings(self, key: tuple) -> dict:
+        """index -> node, of the values of one control-flow application the graph reads."""
+        groups = self.__dict__.get("_groups")
+        if groups is None:
+            groups = self._groups = {}
+            for m in self.nodes:
+                if is_control(m):
+                    groups.setdefault(group_key(m), {})[m.attr("index")] = m
+        return groups[key]
+
+    def sub(self, graph: Graph) -> Program:
+        """A body graph lowered as a program of its own."""
+        return _Lowering(graph).run()
+
+    def hidden_const(self, buf: Buffer, value) -> View:
+        """A hidden constant of a body, made one of this program's."""
+        own = Buffer("const", len(self.consts), buf.dtype, buf.size)
+        self.consts.append((own, value))
+        return View.dense(own, (buf.size,))
+
+    def scratch(self, dtype, shape: tuple) -> Buffer:
+        """A temporary of the workspace that no node's value lives in."""
+        size = 1
+        for s in shape:
+            size *= s
+        buf = Buffer("temp", self.n_temps, dtype, size)
+        self.n_temps += 1
+        return buf
+
+    def copy_dense(self, node: Node, view: View) -> View:
+        return self._copy(node, view)
 
     def _const(self, n: Node) -> None:
         value = n.attr("value")

@@ -72,6 +72,11 @@ class OpDef:
     uses_out: bool = False                 # whether the VJP reads the op's output
     promotion: str = ""                    # elementwise operand promotion (PROMOTE, ...)
     view: bool = False                     # lowered as a view of input 0
+    # Control flow (``control.py``): the attributes that hold closed graphs (a tuple of graphs
+    # for ``cond``'s branches), and the number of values one application produces (each a
+    # sibling node with its own ``index`` attribute).
+    bodies: tuple = ()
+    n_outputs: Callable[..., int] | None = None
     doc: str = ""
 
     def expression(self) -> tuple:

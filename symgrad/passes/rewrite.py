@@ -4,7 +4,9 @@ Layer: passes. Input: a graph and a function ``node -> node`` applied to each no
 inputs were rewritten. Output: a new graph (the old one is untouched) with source locations
 carried over. Because nodes are interned, rebuilding is also common-subexpression elimination,
 and because a graph is rebuilt from its outputs, nodes nothing reads are dropped (dead-code
-elimination).
+elimination). Control-flow nodes have their bodies rebuilt with the same function (once per
+body: the siblings of an application keep one body object), so every pass also runs inside
+loops and branches.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..ir import Graph, Node
+from ..ir.control import is_control, with_bodies
 
 
 def rebuild(graph: Graph, fn: Callable[[Node], Node], memo: dict | None = None) -> Graph:
@@ -22,6 +25,13 @@ def rebuild(graph: Graph, fn: Callable[[Node], Node], memo: dict | None = None) 
     seen = memo.get if memo is not None else None
     locs: dict = {}
     loc_of, set_loc = graph.locs.get, locs.setdefault
+    bodies: dict = {}      # body graph -> its rebuilt graph
+
+    def body(g: Graph) -> Graph:
+        if g not in bodies:
+            after = rebuild(g, fn, memo)
+            bodies[g] = g if after.outputs == g.outputs else after
+        return bodies[g]
     for node in graph.nodes():
         if node.op == "input":
             new[node] = node
@@ -31,6 +41,8 @@ def rebuild(graph: Graph, fn: Callable[[Node], Node], memo: dict | None = None) 
             inputs = tuple([new[i] for i in node.inputs])
             if inputs != node.inputs:
                 rebuilt = Node(node.op, node.attrs, inputs, node.dtype, node.shape)
+        if is_control(rebuilt):
+            rebuilt = with_bodies(rebuilt, body)
         out = seen(rebuilt) if seen is not None else None
         if out is None:
             out = fn(rebuilt)

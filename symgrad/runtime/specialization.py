@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import config
+from ..codegen.control import MEMORY_STATUS
 from ..errors import LinAlgError
 from ..ir import format_graph
 from ..pytree import unflattener
@@ -129,6 +130,9 @@ class Specialization:
 
     def fail(self, status: int):
         """Raise the error of a kernel's nonzero status, naming the op and the user's line: a
-        negative status is a failed matrix decomposition (``codegen.decomp``)."""
-        raise (LinAlgError if status < 0 else IndexError)(self._errors.get(
-            status, f"{self.name}: the compiled code reported error {status}"))
+        negative status is a failed matrix decomposition (``codegen.decomp``), one from
+        ``MEMORY_STATUS`` up a failed allocation (``codegen.control``)."""
+        kind = LinAlgError if status < 0 else MemoryError if status >= MEMORY_STATUS else \
+            IndexError
+        raise kind(self._errors.get(status,
+                                    f"{self.name}: the compiled code reported error {status}"))

@@ -1,0 +1,176 @@
+"""Control kernels -> C: a real ``for``, ``while`` or ``if`` that calls the bodies' functions.
+
+Layer: codegen. Input: a ``ControlKernel`` (loop IR), the C names of its bodies' functions (the
+module generates those, ``module.py``) and the kernel's number. Output: the kernel's C block.
+
+A step calls the body's function on the current carries (and, for a scan, on step ``t``'s rows
+of the sequences and of the stacked values), which writes the next carries; the two carry
+pointers are then swapped, not copied. A status a body returns (an index out of range in it)
+is returned at once. The carries' final values are copied into the application's buffers once
+the loop ends.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..lower.loopir import ControlKernel, View
+from .loops import render_kernel
+from .nest import Nest
+from .text import loc_comment
+
+
+def pointer(v: View) -> str:
+    return v.buffer.name if not v.offset else f"{v.buffer.name} + {v.offset}"
+
+
+# Statuses from here up report a failed allocation (the runtime raises MemoryError).
+MEMORY_STATUS = 1 << 24
+
+
+def control_kernel(env, number: int, k: ControlKernel, names: list) -> tuple[str, list]:
+    """(the kernel's C block, the (status, message) of its errors); ``names``: the C function
+    of each of ``k.programs``."""
+    errors = []
+    if k.kind == "cond":
+        lines, title = _cond(k, names), "cond"
+    elif k.kind == "while_grad":
+        status = MEMORY_STATUS + number + 1
+        lines, title = _while_grad(k, names, status), "while loop, then its steps' VJPs backwards"
+        where = f" (from {k.loc}: {k.loc.text})" if k.loc else ""
+        errors.append((status, f"out of memory for the tape of the while loop's carries{where}"))
+    elif k.kind == "scan":
+        lines, title = _loop(k, names, _scan_steps(k, names)), \
+            f"scan of {k.attrs['length']} steps{' from the end' if k.attrs['reverse'] else ''}"
+    else:
+        lines, title = _loop(k, names, _while_steps(k, names)), "while loop"
+    return render_kernel(env, number, title, [loc_comment(k.loc, k.kind)],
+                         [Nest([], lines)], init=["int rc;"]), errors
+
+
+def _call(name: str, program, args: list, consts: list, outs: list, work: View,
+          fail: str = "return rc;") -> str:
+    parts = args + [pointer(c) for c in consts] + outs + \
+        [f"(unsigned char *){pointer(work)}", "nthreads"]
+    return f"if ((rc = {name}({', '.join(parts)}))) {fail}"
+
+
+def _carry_decls(carries: list, inits: list, prefix: str = "") -> list:
+    """The carry pointers and their first values (a copy of the init operands)."""
+    lines = []
+    for j, ((cur, nxt), init) in enumerate(zip(carries, inits)):
+        ctype = cur.buffer.dtype.ctype
+        lines.append(f"{ctype} *{prefix}cur{j} = {pointer(cur)}, *{prefix}nxt{j} = "
+                     f"{pointer(nxt)};")
+        size = math.prod(cur.shape)
+        if size:
+            lines.append(f"for (int64_t e = 0; e < {size}; e++) {prefix}cur{j}[e] = "
+                         f"({pointer(init)})[e];")
+    return lines
+
+
+def _finish(carries: list, outputs: list, prefix: str = "") -> list:
+    lines = []
+    for j, ((cur, _), out) in enumerate(zip(carries, outputs)):
+        size = math.prod(cur.shape)
+        if size:
+            lines.append(f"for (int64_t e = 0; e < {size}; e++) ({pointer(out)})[e] "
+                         f"= {prefix}cur{j}[e];")
+    return lines
+
+
+def _swap(carries: list, prefix: str = "") -> list:
+    return [f"{{ {cur.buffer.dtype.ctype} *sw = {prefix}cur{j}; {prefix}cur{j} = "
+            f"{prefix}nxt{j}; {prefix}nxt{j} = sw; }}" for j, (cur, _) in enumerate(carries)]
+
+
+def _loop(k: ControlKernel, names: list, steps: list) -> list:
+    return _carry_decls(k.carries, k.operands) + steps + _finish(k.carries, k.outputs)
+
+
+def _scan_steps(k: ControlKernel, names: list) -> list:
+    a = k.attrs
+    nc, nx, length = a["carries"], a["xs"], a["length"]
+    if not length:
+        return []
+    args = [f"cur{j}" for j in range(nc)]
+    for v in k.operands[nc:nc + nx]:
+        args.append(f"{pointer(v)} + s * {math.prod(v.shape[1:])}")
+    args += [pointer(v) for v in k.operands[nc + nx:]]
+    outs = [f"nxt{j}" for j in range(nc)]
+    outs += [f"{pointer(v)} + s * {math.prod(v.shape[1:])}" for v in k.outputs[nc:]]
+    step = f"{length - 1} - t" if a["reverse"] else "t"
+    uses_step = nx or len(k.outputs) > nc
+    body = ([f"const int64_t s = {step};"] if uses_step else []) + \
+        [_call(names[0], k.programs[0], args, k.consts[0], outs, k.work[0])] + _swap(k.carries)
+    return [f"for (int64_t t = 0; t < {length}; t++) {{"] + [f"    {x}" for x in body] + ["}"]
+
+
+def _while_steps(k: ControlKernel, names: list) -> list:
+    nc = k.attrs["carries"]
+    args = [f"cur{j}" for j in range(nc)] + [pointer(v) for v in k.operands[nc:]]
+    test = _call(names[0], k.programs[0], args, k.consts[0], [pointer(k.flag)], k.work[0])
+    step = _call(names[1], k.programs[1], args, k.consts[1], [f"nxt{j}" for j in range(nc)],
+                 k.work[1])
+    body = [test, f"if (!{k.flag.buffer.name}[{k.flag.offset}]) break;", step] + _swap(k.carries)
+    return ["for (;;) {"] + [f"    {x}" for x in body] + ["}"]
+
+
+def _cond(k: ControlKernel, names: list) -> list:
+    pred, ops = k.operands[0], k.operands[1:]
+    args = [pointer(v) for v in ops]
+    outs = [pointer(v) for v in k.outputs]
+    calls = [_call(names[b], k.programs[b], args, k.consts[b], outs, k.work[b])
+             for b in (0, 1)]
+    return [f"if ({pred.buffer.name}[{pred.offset}]) {{", f"    {calls[1]}", "} else {",
+            f"    {calls[0]}", "}"]
+
+
+def _tape_layout(carries: list) -> tuple[list, int]:
+    """Each carry's byte offset in one step's slot of the tape, and the slot's size (every
+    offset a multiple of 8 bytes)."""
+    offsets, at = [], 0
+    for cur, _ in carries:
+        offsets.append(at)
+        at += -(-math.prod(cur.shape) * cur.buffer.dtype.itemsize // 8) * 8
+    return offsets, max(at, 8)
+
+
+def _while_grad(k: ControlKernel, names: list, oom: int) -> list:
+    nc = k.attrs["carries"]
+    n_in = len(k.programs[0].inputs)           # the carries and the invariant operands
+    fwd, rev = k.carries[:nc], k.carries[nc:]
+    consts = [pointer(v) for v in k.operands[nc:n_in]]
+    offsets, slot = _tape_layout(fwd)
+    fail = "{ free(tape); return rc; }"
+    args = [f"cur{j}" for j in range(nc)] + consts
+    lines = _carry_decls(fwd, k.operands) + _carry_decls(rev, k.operands[n_in:], "r") + [
+        "unsigned char *tape = NULL;  /* the carries entering each step */",
+        "int64_t cap = 0, n = 0;",
+        "for (;;) {",
+        "    " + _call(names[0], k.programs[0], args, k.consts[0], [pointer(k.flag)],
+                       k.work[0], fail),
+        f"    if (!{k.flag.buffer.name}[{k.flag.offset}]) break;",
+        "    if (n == cap) {",
+        f"        const int64_t grow = cap ? 2 * cap : 16;",
+        f"        unsigned char *grown = grow > (int64_t)(SIZE_MAX / {slot}) ? NULL : "
+        f"(unsigned char *)realloc(tape, (size_t)grow * {slot});",
+        f"        if (!grown) {{ free(tape); return {oom}; }}",
+        "        tape = grown;",
+        "        cap = grow;",
+        "    }"]
+    for j, ((cur, _), off) in enumerate(zip(fwd, offsets)):
+        size, ctype = math.prod(cur.shape), cur.buffer.dtype.ctype
+        if size:
+            lines.append(f"    for (int64_t e = 0; e < {size}; e++) (({ctype} *)(tape + n * "
+                         f"{slot} + {off}))[e] = cur{j}[e];")
+    lines += ["    " + _call(names[1], k.programs[1], args, k.consts[1],
+                             [f"nxt{j}" for j in range(nc)], k.work[1], fail)]
+    lines += [f"    {x}" for x in _swap(fwd)] + ["    n++;", "}"]
+    saved = [f"(const {cur.buffer.dtype.ctype} *)(tape + t * {slot} + {off})"
+             for (cur, _), off in zip(fwd, offsets)]
+    step = _call(names[2], k.programs[2], [f"rcur{j}" for j in range(len(rev))] + saved +
+                 consts, k.consts[2], [f"rnxt{j}" for j in range(len(rev))], k.work[2], fail)
+    lines += ["for (int64_t t = n - 1; t >= 0; t--) {", f"    {step}"]
+    lines += [f"    {x}" for x in _swap(rev, "r")] + ["}", "free(tape);"]
+    return lines + _finish(rev, k.outputs, "r")

@@ -1,0 +1,127 @@
+"""Applying a control-flow primitive to traced tensors, and replaying a graph on tensors.
+
+Layer: front end, above ``custom_function`` and ``bodies``. Input: an op of ``ops.control``,
+its operands (tensors) and attributes (the closed bodies among them). Output: one traced tensor
+per value of the application (the sibling nodes of ``ops.control``), carrying one backward
+node, ``ScanBackward``/``WhileBackward``/``CondBackward``, built on ``autograd.Function``: its
+backward calls the op's rule in ``VJPS`` (``control_vjp`` fills the table), which builds the
+reverse computation as another application of these ops, so that it is differentiable again.
+
+``replay(graph, tensors)`` applies a graph's ops to tensors, recording the autograd tape as the
+user's own code would have: how a rule differentiates a body.
+"""
+
+from __future__ import annotations
+
+from ..ir import Graph, Node
+from ..ir.control import group_key, is_control
+from ..ops import get
+from . import grad_mode, sources
+from .apply import apply
+from .custom_function import Function
+from .tensor import Tensor
+
+# op -> rule(ctx, grads) -> one cotangent per operand (None: none); see control_vjp.
+VJPS: dict = {}
+
+
+def _nodes(op: str, operands: list, attrs: dict) -> list:
+    """The sibling nodes of one application, in value order."""
+    opdef = get(op)
+    shapes = [t.shape for t in operands]
+    dtypes = [t.dtype for t in operands]
+    ins = [t.node for t in operands]
+    nodes = []
+    for k in range(opdef.n_outputs(**attrs)):
+        full = dict(sorted({**attrs, "index": k}.items()))
+        node = Node(op, full, ins, opdef.dtype(*dtypes, **full), opdef.shape(*shapes, **full))
+        sources.record(node)
+        nodes.append(node)
+    return nodes
+
+
+class _Control(Function):
+    """One application of a control-flow op (subclassed per op, for torch-like names)."""
+
+    @staticmethod
+    def forward(ctx, *operands, op, attrs):
+        ctx.op, ctx.attrs = op, attrs
+        ctx.set_materialize_grads(False)     # the rules skip values with no cotangent
+        outputs = tuple(Tensor(None, n) for n in _nodes(op, list(operands), attrs))
+        ctx.save_for_backward(*operands, *outputs)
+        ctx.n_operands = len(operands)
+        return outputs
+
+    @staticmethod
+    def backward(ctx, *grads):
+        saved = ctx.saved_tensors
+        n = ctx.n_operands
+        return tuple(VJPS[ctx.op](ctx, list(saved[:n]), list(saved[n:]), list(grads)))
+
+
+class Scan(_Control):
+    pass
+
+
+class While(_Control):
+    pass
+
+
+class WhileGrad(_Control):
+    pass
+
+
+class Cond(_Control):
+    pass
+
+
+_FUNCTIONS = {"scan": Scan, "while": While, "while_grad": WhileGrad, "cond": Cond}
+
+
+def apply_control(op: str, operands: list, attrs: dict) -> list:
+    """The values of one application of control-flow ``op`` (traced tensors)."""
+    rec = sources.current()
+    if rec is not None and rec.body is not None:
+        operands = rec.body.lift(list(operands))   # a loop inside a loop body
+    outs = _FUNCTIONS[op].apply(*operands, op=op, attrs=attrs)
+    if rec is not None and rec.body is not None:
+        for t in outs:
+            rec.body.inside.add(t._node)
+    return list(outs)
+
+
+def replay(graph, args: list) -> list:
+    """Apply ``graph``'s ops to the tensors ``args`` (one per graph input), recording the
+    autograd tape as the ops' own application would; returns the output tensors."""
+    env = dict(zip(graph.inputs, args))
+    applied: dict = {}
+    locs = graph.locs
+    for node in graph.nodes():
+        if node in env:
+            continue
+        if node.op == "const":
+            env[node] = Tensor(None, node)
+            continue
+        with sources.attributed_to(locs.get(node), ""):   # the body's own lines
+            if is_control(node):
+                key = group_key(node)
+                if key not in applied:
+                    attrs = {k: v for k, v in node.attrs if k != "index"}
+                    applied[key] = apply_control(node.op, [env[i] for i in node.inputs],
+                                                 attrs)
+                env[node] = applied[key][node.attr("index")]
+            else:
+                env[node] = apply(node.op, *[env[i] for i in node.inputs], **node.a)
+    return [env[o] for o in graph.outputs]
+
+
+def differentiable(operands: list) -> bool:
+    """Whether an application of these operands records a backward."""
+    return grad_mode.is_grad_enabled() and any(
+        t._requires_grad and t.dtype.is_floating for t in operands)
+
+
+def saving_carries(graph: Graph, carries: int) -> Graph:
+    """A scan body that also returns, as extra stacked values, the carries entering a step
+    (what the reverse scan of ``control_vjp`` starts each step from)."""
+    return Graph(graph.inputs, graph.outputs + graph.inputs[:carries], graph.locs)

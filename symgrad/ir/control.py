@@ -1,0 +1,54 @@
+"""The graph-level facts of control-flow nodes (``ops.control``): siblings and bodies.
+
+Layer: ir. Input: nodes. Output: whether a node is one value of a control-flow application,
+the key its siblings share (``group_key``), the closed graphs it holds (``bodies``), and
+``with_bodies`` (the node with its graphs replaced, for passes that rewrite inside bodies). An
+application of ``scan``, ``while`` or ``cond`` is one node per value it produces, siblings that
+differ only in their ``index`` attribute (see ``ops.control``).
+"""
+
+from __future__ import annotations
+
+from ..ops import get
+from .graph import Graph, Node
+
+
+def is_control(node: Node) -> bool:
+    """Whether ``node`` is one value of a control-flow application (its op holds graphs)."""
+    return node.op not in ("input", "const") and bool(get(node.op).bodies)
+
+
+def group_key(node: Node) -> tuple:
+    """What the siblings of one application share: the op, the inputs and every attribute
+    but ``index`` (the attribute tuples are interned keys' own, so this is cheap)."""
+    return (node.op, tuple(kv for kv in node.attrs if kv[0] != "index"), node.inputs)
+
+
+def n_outputs(node: Node) -> int:
+    return get(node.op).n_outputs(**node.a)
+
+
+def bodies(node: Node) -> list[Graph]:
+    """The closed graphs ``node`` holds, in attribute order (``cond``'s branches in order)."""
+    found = []
+    for name in get(node.op).bodies:
+        value = node.attr(name)
+        found.extend(value if isinstance(value, tuple) else (value,))
+    return found
+
+
+def with_bodies(node: Node, fn) -> Node:
+    """``node`` with each of its graphs ``g`` replaced by ``fn(g)`` (``fn`` must return the
+    same object for the same graph, so that the siblings of an application stay siblings)."""
+    names = get(node.op).bodies
+    attrs = []
+    changed = False
+    for k, v in node.attrs:
+        if k in names:
+            new = tuple(fn(g) for g in v) if isinstance(v, tuple) else fn(v)
+            changed |= new != v if isinstance(v, tuple) else new is not v
+            v = new
+        attrs.append((k, v))
+    if not changed:
+        return node
+    return Node(node.op, tuple(attrs), node.inputs, node.dtype, node.shape)

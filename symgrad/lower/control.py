@@ -1,0 +1,87 @@
+"""Lowering of loops and branches (``ops.control``): one ``ControlKernel`` per application.
+
+Layer: lower. Input: a node of ``scan``, ``while`` or ``cond``, its siblings, and the lowering in
+progress. Output: a ``ControlKernel`` appended to the lowering's kernels, whose bodies are
+programs of their own (each body graph lowered like a whole function: codegen gives each one
+a C function, called once per step or once for the branch taken).
+
+Buffers: each operand is passed as a dense view (a strided one is copied first); each carry
+has two buffers of the workspace, the current value and the next one, whose pointers the C
+swaps after every step (no copy); the carries' final values are copied once into the group's
+value buffers. A scan's stacked values are written in place, step ``t`` at ``t``'s row. Each
+body's own temporaries live in a workspace region of the enclosing program (``work``), and its
+hidden constants become hidden constants of the enclosing program. A body's value that nothing
+reads still gets a buffer (the body writes every value it has).
+"""
+
+from __future__ import annotations
+
+from ..dtypes import uint8
+from ..ir.control import bodies, group_key, n_outputs
+from ..ops import get
+from .loopir import Buffer, ControlKernel, Program, View
+
+__all__ = ["ControlKernel", "lower_control", "all_kernels"]
+
+
+def lower_control(lowering, node) -> None:
+    """Append the kernel of ``node``'s application to ``lowering`` (a ``lowering._Lowering``)
+    and record where each of its values that the graph reads lives."""
+    siblings = lowering.control_siblings(group_key(node))
+    attrs = {k: v for k, v in node.attrs if k != "index"}
+    operands = [_dense(lowering, i) for i in node.inputs]
+    programs = [lowering.sub(g) for g in bodies(node)]
+    consts = [[lowering.hidden_const(buf, value) for buf, value in p.consts] for p in programs]
+    opdef = get(node.op)
+    shapes = [i.shape for i in node.inputs]
+    dtypes = [i.dtype for i in node.inputs]
+    outputs = []
+    for k in range(n_outputs(node)):
+        sib = siblings.get(k)
+        if sib is not None:
+            view = lowering.new_buffer(sib)
+            lowering.storage[sib] = view
+        else:
+            full = {**attrs, "index": k}
+            shape = tuple(opdef.shape(*shapes, **full))
+            view = View.dense(lowering.scratch(opdef.dtype(*dtypes, **full), shape), shape)
+        outputs.append(view)
+    carries = []
+    for i in _carried(node, attrs):
+        carries.append((View.dense(lowering.scratch(i.dtype, i.shape), i.shape),
+                        View.dense(lowering.scratch(i.dtype, i.shape), i.shape)))
+    work = [View.dense(lowering.scratch(uint8, (p.workspace_bytes,)), (p.workspace_bytes,))
+            for p in programs]
+    flag = None
+    if node.op in ("while", "while_grad"):
+        out = programs[0].outputs[0]
+        flag = View.dense(lowering.scratch(out.dtype, ()), ())
+    lowering.kernels.append(ControlKernel(node.op, programs, consts, operands, carries,
+                                          outputs, work, flag, attrs,
+                                          lowering.locs.get(node)))
+
+
+def _carried(node, attrs: dict) -> list:
+    """The operands whose values the loop carries (the reverse loop's seeds too)."""
+    if node.op == "cond":
+        return []
+    carried = list(node.inputs[:attrs["carries"]])
+    if node.op == "while_grad":
+        carried += node.inputs[len(attrs["cond"].inputs):]
+    return carried
+
+
+def _dense(lowering, node) -> View:
+    v = lowering.as_view(node)
+    return v if v.is_contiguous() else lowering.copy_dense(node, v)
+
+
+def all_kernels(program: Program) -> list:
+    """The kernels of ``program`` and, recursively, of the bodies of its control kernels."""
+    found = []
+    for k in program.kernels:
+        found.append(k)
+        if isinstance(k, ControlKernel):
+            for p in k.programs:
+                found.extend(all_kernels(p))
+    return found

@@ -1,0 +1,286 @@
+"""Loops and branches (scan, fori_loop, while_loop, cond): each against its Python unrolling,
+eagerly and compiled, values and gradients, with finite differences as the gradient oracle."""
+
+import numpy as np
+import pytest
+
+import symgrad as sg
+from symgrad.ir import format_graph, interpret, verify
+from symgrad.tracing import ArgSpec, trace
+from symgrad import dtypes
+from tests.references import central_differences, gradient
+
+RNG = np.random.default_rng(7)
+
+
+def rnn(x, w):
+    """A small recurrence: the value the tests compute by scan and by a Python loop."""
+    def step(h, xt):
+        h = sg.tanh(h * w + xt)
+        return h, (h * h).sum()
+    h, ys = sg.scan(step, sg.zeros(x.shape[1], dtype=x.dtype), x)
+    return h.sum() + ys.sum()
+
+
+def rnn_unrolled(x, w):
+    h, total = sg.zeros(x.shape[1], dtype=x.dtype), 0.0
+    for t in range(x.shape[0]):
+        h = sg.tanh(h * w + x[t])
+        total = total + (h * h).sum()
+    return h.sum() + total
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_scan_values_and_gradients_match_the_unrolled_loop(dtype):
+    x, w = RNG.normal(size=(6, 3)).astype(dtype), RNG.normal(size=3).astype(dtype)
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    want = rnn_unrolled(sg.tensor(x), sg.tensor(w)).item()
+    assert sg.compile(rnn)(x, w).item() == pytest.approx(want, rel=tol)
+    assert rnn(sg.tensor(x), sg.tensor(w)).item() == pytest.approx(want, rel=tol)
+    value, (gx, gw) = sg.value_and_grad(rnn, argnums=(0, 1))(x, w)
+    xe, we = sg.tensor(x, requires_grad=True), sg.tensor(w, requires_grad=True)
+    rnn_unrolled(xe, we).backward()
+    np.testing.assert_allclose(gx, xe.grad.numpy(), rtol=tol * 10, atol=tol)
+    np.testing.assert_allclose(gw, we.grad.numpy(), rtol=tol * 10, atol=tol)
+
+
+@pytest.mark.parametrize("how", ["eager", "compiled"])
+def test_scan_gradient_against_finite_differences(how):
+    x = RNG.normal(size=(5, 2))
+    w0 = RNG.normal(size=2)
+    f = lambda w: rnn(sg.tensor(x), w)   # noqa: E731
+    np.testing.assert_allclose(gradient(f, w0, how), central_differences(f, w0), rtol=1e-6,
+                               atol=1e-8)
+
+
+def test_reverse_scan_zero_and_one_step_and_no_xs():
+    def f(x):
+        def step(c, xt):
+            return c * 0.5 + xt, c
+        return sg.scan(step, x[0] * 0, x, reverse=True)
+    for n in (0, 1, 4):
+        x = RNG.normal(size=(n, 3)) if n else np.zeros((0, 3))
+        c, ys = sg.compile(f)(x) if n else f(sg.tensor(np.ones((1, 3))))
+        if not n:
+            continue
+        ce, yse = f(sg.tensor(x))
+        np.testing.assert_allclose(c, ce.numpy(), rtol=1e-13)
+        np.testing.assert_allclose(ys, yse.numpy(), rtol=1e-13)
+    # no xs: a length, and the carry alone
+    g = sg.compile(lambda a: sg.scan(lambda c, _: (c * 1.5, None), a, None, length=4)[0])
+    np.testing.assert_allclose(g(np.ones(2)), 1.5 ** 4 * np.ones(2))
+
+
+def test_zero_length_scan_compiled_and_eager():
+    def f(x, a):
+        c, ys = sg.scan(lambda c, xt: (c + xt, c * 2), a, x)
+        return c, ys
+    x, a = np.zeros((0, 2)), np.arange(2.0)
+    c, ys = sg.compile(f)(x, a)
+    np.testing.assert_array_equal(c, a)
+    assert ys.shape == (0, 2)
+    ce, yse = f(sg.tensor(x), sg.tensor(a))
+    np.testing.assert_array_equal(ce.numpy(), a)
+    assert tuple(yse.shape) == (0, 2)
+
+
+def test_pytree_carries_and_a_body_with_matmul_reductions_and_indexing():
+    def f(x, W):
+        def step(carry, xt):
+            h, n = carry["h"], carry["n"]
+            h = sg.tanh(W @ h + xt[:3])
+            return {"h": h, "n": n + 1}, (h.max(), h[1:].sum())
+        init = {"h": sg.zeros(3, dtype=x.dtype), "n": 0}
+        carry, (mx, s) = sg.scan(step, init, x)
+        return carry["h"].sum() * carry["n"] + mx.sum() + s.sum()
+    x, W = RNG.normal(size=(4, 5)), RNG.normal(size=(3, 3))
+    want = f(sg.tensor(x), sg.tensor(W)).item()
+    assert sg.compile(f)(x, W).item() == pytest.approx(want, rel=1e-13)
+    fw = lambda W_: f(sg.tensor(x), W_)   # noqa: E731
+    np.testing.assert_allclose(gradient(fw, W, "compiled"), central_differences(fw, W),
+                               rtol=1e-6, atol=1e-8)
+
+
+def test_fori_loop_static_and_traced_bounds():
+    def f(x, n):
+        return sg.fori_loop(0, n, lambda i, c: c * 0.9 + i, x)
+    x = RNG.normal(size=3)
+    cf = sg.compile(f)
+    for n in (0, 1, 5, 12):
+        want = x.copy()
+        for i in range(n):
+            want = want * 0.9 + i
+        np.testing.assert_allclose(cf(x, n), want, rtol=1e-13)       # n is a runtime int
+        np.testing.assert_allclose(f(sg.tensor(x), n).numpy(), want, rtol=1e-13)
+    assert len(cf.specializations) == 1          # changing the trip count does not recompile
+    g = sg.compile(lambda x: sg.fori_loop(2, 6, lambda i, c: c * i, x))
+    np.testing.assert_allclose(g(np.ones(2)), np.full(2, 2.0 * 3 * 4 * 5))
+
+
+def test_fori_loop_with_static_bounds_is_differentiable():
+    def f(w):
+        return sg.fori_loop(0, 7, lambda i, c: sg.sin(c * w) + 0.1 * i, w).sum()
+    w0 = RNG.normal(size=3)
+    for how in ("eager", "compiled"):
+        np.testing.assert_allclose(gradient(f, w0, how), central_differences(f, w0),
+                                   rtol=1e-6, atol=1e-8)
+
+
+def test_while_loop_trip_count_changes_between_calls():
+    def f(x):
+        return sg.while_loop(lambda c: c[1].sum() < 100.0,
+                             lambda c: (c[0] + 1, c[1] * 2.0), (0, x))
+    cf = sg.compile(f)
+    for scale in (0.001, 1.0, 30.0, 500.0):
+        x = np.abs(RNG.normal(size=3)) * scale + 1e-3
+        n, y = cf(x)
+        ne, ye = f(sg.tensor(x))
+        assert int(n) == int(ne)
+        np.testing.assert_allclose(y, ye.numpy(), rtol=1e-14)
+
+
+@pytest.mark.parametrize("how", ["eager", "compiled"])
+def test_while_loop_gradient_against_finite_differences(how):
+    """Reverse mode through a loop whose trip count depends on the values (it stays the same
+    under the small perturbations of the differences)."""
+    def f(w):
+        def body(c):
+            return c[0] + 1, sg.sin(c[1] * w) + c[1] * 1.5 + 0.1
+        n, y = sg.while_loop(lambda c: c[1].sum() < 50.0, body, (0, w * 0.5))
+        return (y * y).sum() + n
+    w0 = np.array([0.3, 0.7, 0.2])
+    np.testing.assert_allclose(gradient(f, w0, how), central_differences(f, w0), rtol=1e-6,
+                               atol=1e-8)
+
+
+def test_fori_loop_with_a_traced_trip_count_is_differentiable_without_recompiling():
+    def ode(y0, p, n):
+        def step(i, y):
+            return y + 0.01 * sg.stack([y[1], -p[0] * y[0] - p[1] * y[1]])
+        return sg.fori_loop(0, n, step, y0).sum()
+    vg = sg.value_and_grad(ode, argnums=1)
+    y0, p0 = np.array([1.0, 0.0]), np.array([2.0, 0.3])
+    for n in (0, 1, 10, 150):
+        value, g = vg(y0, p0, n)
+        fp = lambda p: ode(sg.tensor(y0), p, n)   # noqa: E731
+        assert value == pytest.approx(fp(sg.tensor(p0)).item(), rel=1e-13)
+        np.testing.assert_allclose(g, central_differences(fp, p0), rtol=1e-6, atol=1e-9)
+    assert len(vg.specializations) == 1
+
+
+def test_second_derivatives_through_a_while_loop_say_they_are_not_supported():
+    def hvp(w):
+        w = w.detach().requires_grad_()
+        y = sg.while_loop(lambda c: c.sum() < 10.0, lambda c: c * w, w + 1.0)
+        (g,) = sg.autograd.grad(y.sum(), [w], create_graph=True)
+        return sg.autograd.grad(g.sum(), [w])[0]
+    with pytest.raises(NotImplementedError, match="second derivatives through"):
+        sg.compile(hvp)(np.array([1.5, 2.0]))
+
+
+@pytest.mark.parametrize("how", ["eager", "compiled"])
+def test_cond_both_branches_values_and_gradients(how):
+    def f(x, w):
+        return sg.cond(x.sum() > 0, lambda a, b: (a * b).sin().sum(),
+                       lambda a, b: (a - b).exp().sum(), x, w)
+    for sign in (1.0, -1.0):
+        x = np.abs(RNG.normal(size=3)) * sign
+        w0 = RNG.normal(size=3)
+        fw = lambda w: f(sg.tensor(x), w)   # noqa: E731
+        np.testing.assert_allclose(gradient(fw, w0, how), central_differences(fw, w0),
+                                   rtol=1e-6, atol=1e-8)
+        want = f(sg.tensor(x), sg.tensor(w0)).item()
+        assert sg.compile(f)(x, w0).item() == pytest.approx(want, rel=1e-14)
+
+
+def test_cond_torch_spelling_with_an_operands_tuple():
+    def f(x):
+        return sg.cond(x.sum() > 1.0, lambda a: a.cos(), lambda a: a.sin(), (x,))
+    x = np.array([0.3, 0.2])
+    np.testing.assert_allclose(sg.compile(f)(x), np.sin(x))
+    np.testing.assert_allclose(sg.compile(f)(x * 10), np.cos(x * 10))
+
+
+def test_nested_loop_in_cond_and_cond_in_loop():
+    def f(x, w):
+        def step(c, xt):
+            c = sg.cond(xt.sum() > 0, lambda a: a * w, lambda a: a + w, c)
+            return c, None
+        inner = lambda a: sg.fori_loop(0, 3, lambda i, v: sg.tanh(v + w), a)  # noqa: E731
+        c, _ = sg.scan(step, x[0], x)
+        return sg.cond(c.sum() > 0, inner, lambda a: a * 2, c).sum()
+    x, w0 = RNG.normal(size=(6, 2)), RNG.normal(size=2)
+    want = f(sg.tensor(x), sg.tensor(w0)).item()
+    assert sg.compile(f)(x, w0).item() == pytest.approx(want, rel=1e-13)
+    fw = lambda w: f(sg.tensor(x), w)   # noqa: E731
+    np.testing.assert_allclose(gradient(fw, w0, "compiled"), central_differences(fw, w0),
+                               rtol=1e-6, atol=1e-8)
+
+
+def test_nested_scans_gradient():
+    def f(w):
+        def outer(c, _):
+            inner, _ = sg.scan(lambda v, __: (sg.sin(v * w), None), c, None, length=3)
+            return inner + c, None
+        c, _ = sg.scan(outer, w, None, length=4)
+        return c.sum()
+    w0 = RNG.normal(size=2)
+    np.testing.assert_allclose(gradient(f, w0, "compiled"), central_differences(f, w0),
+                               rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("kind", ["scan", "cond"])
+def test_second_derivatives(kind):
+    """The Hessian-vector product through scan and cond, against differences of gradients."""
+    def f(w):
+        if kind == "scan":
+            return sg.scan(lambda c, _: (sg.sin(c * w) + c, None), w, None, length=4)[0].sum()
+        return sg.cond(w.sum() > -100, lambda a: (a * a * a).sum(), lambda a: a.sum(), w)
+    v = RNG.normal(size=3)
+
+    def hvp(w):
+        w = w.detach().requires_grad_()
+        (g,) = sg.autograd.grad(f(w), [w], create_graph=True)
+        (h,) = sg.autograd.grad((g * sg.tensor(v)).sum(), [w])
+        return h
+    w0 = RNG.normal(size=3)
+    compiled = sg.compile(hvp)(w0)
+    eps = 1e-6
+    fd = (gradient(f, w0 + eps * v, "eager") - gradient(f, w0 - eps * v, "eager")) / (2 * eps)
+    np.testing.assert_allclose(compiled, fd, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(hvp(sg.tensor(w0)).numpy(), fd, rtol=1e-5, atol=1e-7)
+
+
+def test_ir_prints_bodies_verifies_and_interprets():
+    specs = [ArgSpec((5, 3), dtypes.float64, "x"), ArgSpec((3,), dtypes.float64, "w")]
+    traced = trace(rnn, specs, lambda leaves: (leaves, {}), "rnn")
+    text = format_graph(traced.graph)
+    assert "scan [carries=1 length=5 reverse=False xs=1]" in text
+    assert "body={ lambda c0:f64[3] x0:f64[3] k0:f64[3] ." in text
+    verify(traced.graph)
+    x, w = RNG.normal(size=(5, 3)), RNG.normal(size=3)
+    (got,) = interpret(traced.graph, [x, w])
+    assert got == pytest.approx(rnn_unrolled(sg.tensor(x), sg.tensor(w)).item(), rel=1e-13)
+
+
+def test_carry_type_errors_name_the_carry():
+    def f(x):
+        return sg.scan(lambda c, xt: (c.float(), None), x[0], x)[0]
+    with pytest.raises(TypeError, match=r"carry enters the body as float64\[2\] and leaves "
+                                        r"it as float32\[2\]"):
+        sg.compile(f)(np.ones((3, 2)))
+    # a Python number takes the body's type (JAX's weak types)
+    g = sg.compile(lambda x: sg.fori_loop(0, 3, lambda i, c: c + x.sum(), 0.0))
+    assert g(np.ones(2)).item() == 6.0
+
+
+def test_in_place_update_of_an_outside_tensor_is_refused():
+    def f(x):
+        acc = sg.zeros(3, dtype=sg.float64)
+
+        def body(i, c):
+            acc.add_(c)
+            return c * 2
+        return sg.fori_loop(0, 3, body, x)
+    with pytest.raises(RuntimeError, match="outside a loop body"):
+        sg.compile(f)(np.ones(3))
