@@ -64,13 +64,14 @@ class Compiled:
 
 def compile_function(fn: Callable, in_specs: list, rebuild: Callable, name: str, *,
                      passes: list | None = None, forward: bool = False,
-                     build: bool = True) -> Compiled:
-    """Trace ``fn`` for ``in_specs`` (see ``trace.trace``), optimize, lower, generate C and
-    build it (unless ``build`` is False)."""
+                     build: bool = True, values: list | None = None) -> Compiled:
+    """Trace ``fn`` for ``in_specs`` (see ``trace.trace``; with ``values``, Python control
+    flow is decided on them and guarded), optimize, lower, generate C and build it (unless
+    ``build`` is False)."""
     start = time.perf_counter()
     passes = PIPELINE if passes is None else passes
     with paused():   # one pause over all the Python stages (see _generate)
-        traced = trace(fn, in_specs, rebuild, name, forward)
+        traced = trace(fn, in_specs, rebuild, name, forward, values)
         times = {"trace": time.perf_counter() - start}
         made = _generate(traced, name, passes, build, times)
     return _build(traced, name, passes, made, build, times)

@@ -22,6 +22,7 @@ import numpy as np
 from . import dtypes
 from .frontend import grad_mode, sources
 from .frontend.apply import as_tensor
+from .frontend.guards import GuardState
 from .frontend.tensor import Tensor, placeholder
 from .gcpause import pausing
 from .ir import Graph, Node
@@ -44,6 +45,7 @@ class Traced:
     in_specs: list
     out_tree: TreeDef
     forward: Graph | None = None   # the function's own outputs (before a gradient transform)
+    guards: tuple = ()             # (outcome, Loc) of each decision on a traced value
 
 
 _INT64_MIN, _INT64_MAX = -2**63, 2**63 - 1
@@ -125,19 +127,23 @@ def param_names(fn: Callable, n: int) -> list[str]:
 
 @pausing   # a large trace allocates ~10^5 long-lived objects (see gcpause)
 def trace(fn: Callable, in_specs: list, rebuild: Callable, name: str,
-          forward: bool = False) -> Traced:
+          forward: bool = False, values: list | None = None) -> Traced:
     """Run ``fn`` on traced tensors.
 
     ``in_specs`` are the flat dynamic leaves' specs; ``rebuild(leaves)`` returns (args, kwargs)
     with those leaves substituted (static arguments stay as they were). With ``forward``,
     ``fn`` returns ``(result, forward_outputs)``: the tensors that are the function's own
-    value before a transform differentiated it (shown by ``symgrad.inspect``).
+    value before a transform differentiated it (shown by ``symgrad.inspect``). With
+    ``values`` (the leaves' actual values), Python control flow on traced values is decided
+    on them and recorded as guards (``frontend.guards``), the first outputs of the graph.
     """
     inputs = [Node("input", (("index", i), ("name", s.name)), (), s.dtype, s.shape)
               for i, s in enumerate(in_specs)]
     tracers = [placeholder(n, python_number=s.python is not None)
                for n, s in zip(inputs, in_specs)]
     rec = sources.Recording()
+    if values is not None:
+        rec.guards = GuardState(inputs, values)
     with sources.recording(rec), grad_mode.enable_grad():
         call_args, call_kwargs = rebuild(tracers)
         try:
@@ -149,10 +155,19 @@ def trace(fn: Callable, in_specs: list, rebuild: Callable, name: str,
     if forward:
         result, fwd = result
     out_leaves, out_tree = flatten(result)
-    graph = Graph(tuple(inputs), tuple(_output_nodes(out_leaves, name)), rec.locs)
+    decisions = rec.guards.decisions if rec.guards is not None else []
+    guards = []
+    for k, (pred, outcome, loc) in enumerate(decisions):
+        guards.append(Node("guard", (("expect", outcome), ("number", k)), (pred,),
+                           dtypes.bool_, ()))
+        if loc is not None:
+            rec.locs.setdefault(guards[-1], loc)
+    graph = Graph(tuple(inputs), tuple(guards) + tuple(_output_nodes(out_leaves, name)),
+                  rec.locs, len(guards))
     if fwd is not None:
         fwd = Graph(tuple(inputs), tuple(t.node for t in fwd), rec.locs)
-    return Traced(graph, list(in_specs), out_tree, fwd)
+    return Traced(graph, list(in_specs), out_tree, fwd,
+                  tuple((outcome, loc) for _, outcome, loc in decisions))
 
 
 def _note_call(e: Exception, fn: Callable, name: str, in_specs: list, rebuild: Callable) -> None:

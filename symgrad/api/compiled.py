@@ -18,9 +18,10 @@ import numpy as np
 
 from .. import config
 from ..frontend.tensor import Tensor
+from ..frontend import grad_mode
 from ..passes import FAST_MATH_PIPELINE
-from ..pytree import unflatten
-from ..runtime import Specialization
+from ..pytree import flatten, unflatten
+from ..runtime import Paths, Specialization
 from ..tracing import Traced, leaf_spec, param_names, trace
 from . import pickling
 from .signature import (check_binds, describe_key, fast_key, flatten_args,
@@ -42,13 +43,22 @@ class CompiledFunction:
 
     def __init__(self, fn: Callable, static_argnums: Sequence[int] = (),
                  static_argnames: Sequence[str] = (), name: str | None = None,
-                 fast_math: bool = False, traceable: Callable | None = None):
+                 fast_math: bool = False, traceable: Callable | None = None,
+                 guards: bool = True, max_paths: int = 8, on_guard_limit: str = "eager"):
         if isinstance(fn, CompiledFunction):
             static_argnums = tuple(static_argnums) or fn.static_argnums
             static_argnames = tuple(static_argnames) or fn.static_argnames
             fast_math = fast_math or fn.fast_math
             traceable = traceable or fn.traceable
+            guards, max_paths, on_guard_limit = fn.guards, fn.max_paths, fn.on_guard_limit
             fn = fn.fn
+        if on_guard_limit not in ("eager", "raise"):
+            raise ValueError(f"on_guard_limit must be 'eager' or 'raise', got "
+                             f"{on_guard_limit!r}")
+        # Python control flow on traced values: decided on the call's values and guarded
+        # (one specialization per path, runtime.paths), unless ``guards`` is False.
+        self.guards, self.max_paths = bool(guards), int(max_paths)
+        self.on_guard_limit = on_guard_limit
         if not callable(fn):
             raise TypeError(f"symgrad.compile expects a function, got {type(fn).__name__}")
         self.fn = fn
@@ -126,7 +136,7 @@ class CompiledFunction:
         key = (tree, statics, tuple((s.shape, s.dtype, s.python) for s in specs))
         spec = self._specs.get(key)
         if spec is None:
-            spec = self._build(key, specs, names, rebuild)
+            spec = self._build(key, specs, names, rebuild, leaves)
         self._last = key
         self._last_spec = spec
         return spec, leaves
@@ -138,10 +148,10 @@ class CompiledFunction:
             check_binds(self.fn, args, kwargs, self.name)   # a call fn cannot take says so
             raise
 
-    def _build(self, key, specs: list, names: list, rebuild) -> Specialization:
+    def _build(self, key, specs: list, names: list, rebuild, leaves: list):
         """Trace and build a new signature: once, however many threads ask at the same time
-        (per signature, so different signatures still build in parallel)."""
-        from .. import pipeline   # the compiler (passes, codegen, build): only when compiling
+        (per signature, so different signatures still build in parallel). A trace that took
+        decisions on traced values makes the signature's ``Paths`` (its first path)."""
         with self._lock:
             key_lock = self._key_locks.setdefault(key, threading.RLock())
         try:
@@ -150,14 +160,47 @@ class CompiledFunction:
                 if spec is None:
                     config.debug(1, "%s %s: %s", "recompile" if self._specs else "compile",
                                  self.name, why(self._last, key, names))
-                    compiled = pipeline.compile_function(
-                        self.traceable, specs, rebuild, self.name, forward=True,
-                        passes=FAST_MATH_PIPELINE if self.fast_math else None)
-                    spec = self._specs[key] = Specialization.of(compiled)
+                    spec = self._compile(specs, rebuild, leaves)
+                    if spec.outcomes:
+                        paths = Paths(self.name, key, self.max_paths, self.on_guard_limit)
+                        paths.owner, paths.in_specs = self, specs
+                        paths.add(spec)
+                        spec = paths
+                    self._specs[key] = spec
                 return spec
         finally:   # built (later callers find it in _specs) or failed: the lock is done
             with self._lock:
                 self._key_locks.pop(key, None)
+
+    def _compile(self, specs: list, rebuild, leaves: list) -> Specialization:
+        from .. import pipeline   # the compiler (passes, codegen, build): only when compiling
+        compiled = pipeline.compile_function(
+            self.traceable, specs, rebuild, self.name, forward=True,
+            passes=FAST_MATH_PIPELINE if self.fast_math else None,
+            values=[_value(v) for v in leaves] if self.guards else None)
+        return Specialization.of(compiled)
+
+    def trace_path(self, key, leaves: list) -> Specialization:
+        """A new path of signature ``key``: the function traced on these argument values
+        (``runtime.Paths`` asks, when a call's values take a path not traced yet)."""
+        paths = self._specs[key]
+        return self._compile(paths.in_specs, _rebuilder(key), leaves)
+
+    def run_eagerly(self, key, leaves: list, out=None):
+        """The function run eagerly on these argument values, with NumPy results (a
+        signature's paths beyond its limit run this way)."""
+        args, kwargs = _rebuilder(key)([Tensor(np.array(v), None) if not isinstance(
+            v, (bool, int, float)) else v for v in leaves])
+        with grad_mode.enable_grad():
+            result, _ = self.traceable(*args, **kwargs)
+        values, tree = flatten(result)
+        values = [v.detach().numpy().copy() if isinstance(v, Tensor) else np.asarray(v)
+                  for v in values]
+        if out is None:
+            return unflatten(tree, values)
+        for target, v in zip(flatten(out)[0], values):
+            target[...] = v
+        return out
 
     def trace(self, *args: Any, **kwargs: Any) -> Traced:
         """The traced graph of the function for these arguments (no optimization, no C)."""
@@ -264,6 +307,27 @@ class CompiledFunction:
                            tuple(self._specs.items())))
 
 
+def _value(leaf):
+    """A leaf's value for deciding Python control flow while tracing."""
+    return leaf.detach().numpy() if isinstance(leaf, Tensor) and not leaf.is_traced else leaf
+
+
+def _rebuilder(key) -> Callable:
+    """``rebuild(leaves) -> (args, kwargs)`` of signature ``key``: the dynamic leaves put
+    back in their structure, the static arguments the key holds in their places."""
+    tree, statics, _ = key
+    positional = {i: v for i, v in statics if isinstance(i, int)}
+    keywords = {k: v for k, v in statics if isinstance(k, str)}
+
+    def rebuild(leaves):
+        d_args, d_kwargs = unflatten(tree, leaves)
+        it = iter(d_args)
+        args = [positional[i] if i in positional else next(it)
+                for i in range(len(d_args) + len(positional))]
+        return args, {**keywords, **d_kwargs}
+    return rebuild
+
+
 def _plain(fn: Callable) -> Callable:
     """``fn`` as traced: its result, and no forward outputs of its own."""
     @functools.wraps(fn)   # (its signature names the arguments in messages)
@@ -285,17 +349,28 @@ def _restore(maker, fn: Any, rest: tuple, static_argnums, static_argnames, name:
         cf = maker(fn, *rest)
         cf.name = name
     cf._specs.update(specs)
+    for spec in specs:
+        if isinstance(spec[1], Paths):
+            spec[1].owner = cf
     return cf
 
 
 def compile(fn: Callable | None = None, *, static_argnums: Sequence[int] = (),  # noqa: A001
-            static_argnames: Sequence[str] = (), fast_math: bool = False):
+            static_argnames: Sequence[str] = (), fast_math: bool = False,
+            guards: bool = True, max_paths: int = 8, on_guard_limit: str = "eager"):
     """Decorator: trace ``fn`` at its first call per signature and run it as compiled C.
 
     ``fast_math=True`` allows value-changing graph rewrites (``passes.fast_math``: results
     may differ in the last bits and at the edges of the domain); it does not change the C
-    compiler flags, which stay IEEE."""
+    compiler flags, which stay IEEE.
+
+    Python control flow on traced values (``if t.sum() > 0:``, ``while y.norm() < 1000:``,
+    ``t.item()`` compared) is decided on each call's values: the C checks the same decisions
+    and each path the arguments take is traced once (at most ``max_paths`` per signature;
+    beyond, ``on_guard_limit="eager"`` runs the function eagerly, ``"raise"`` raises).
+    ``guards=False`` makes such uses errors instead (``TracerValueError``)."""
+    options = dict(fast_math=fast_math, guards=guards, max_paths=max_paths,
+                   on_guard_limit=on_guard_limit)
     if fn is None:
-        return lambda f: CompiledFunction(f, static_argnums, static_argnames,
-                                          fast_math=fast_math)
-    return CompiledFunction(fn, static_argnums, static_argnames, fast_math=fast_math)
+        return lambda f: CompiledFunction(f, static_argnums, static_argnames, **options)
+    return CompiledFunction(fn, static_argnums, static_argnames, **options)

@@ -24,8 +24,18 @@ def pointer(v: View) -> str:
     return v.buffer.name if not v.offset else f"{v.buffer.name} + {v.offset}"
 
 
-# Statuses from here up report a failed allocation (the runtime raises MemoryError).
+# Statuses from MEMORY_STATUS up report a failed allocation (the runtime raises MemoryError);
+# from GUARD_STATUS up, the guard GUARD_STATUS + k that failed (the runtime runs, or traces,
+# the path the arguments take).
 MEMORY_STATUS = 1 << 24
+GUARD_STATUS = 1 << 28
+
+
+def guard_check(k, operand_text: str) -> str:
+    """``if (value != expect) return <status>;`` for a ``GuardKernel``."""
+    expect = "1" if k.expect else "0"
+    return (f"    if (({operand_text}) != {expect}) return {GUARD_STATUS + k.number};  "
+            f"/* guard {k.number} */")
 
 
 def control_kernel(env, number: int, k: ControlKernel, names: list) -> tuple[str, list]:

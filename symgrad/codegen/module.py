@@ -15,12 +15,12 @@ import math
 
 from ..gcpause import pausing
 from ..lower.control import all_kernels
-from ..lower.loopir import (ControlKernel, ElementStmt, IndexKernel, LoopKernel, MatmulKernel,
-                            Program, Scalar, ScalarStmt, ScanKernel, views_of)
+from ..lower.loopir import (ControlKernel, ElementStmt, GuardKernel, IndexKernel, LoopKernel,
+                            MatmulKernel, Program, Scalar, ScalarStmt, ScanKernel, views_of)
 from ..version import __version__
 from . import helpers
 from . import kernels as kernel_c
-from .control import control_kernel
+from .control import control_kernel, guard_check
 from .csource import BuildNeeds, CSource
 from .exprs import c_statement
 from .loops import LoopEmitter, operand
@@ -161,6 +161,13 @@ def _items(ctx: _Context, program: Program, base: int) -> list:
         if type(k) is ElementStmt:
             uses = {k.value.name} if type(k.value) is Scalar else set()
             items.append(Item(_element(k, last_loc), [], uses, temps, names, 1))
+            continue
+        if type(k) is GuardKernel:
+            uses = {k.value.name} if type(k.value) is Scalar else set()
+            text = guard_check(k, operand(k.value, []))
+            if k.loc is not None:
+                text = f"    /* {comment_text(f'{k.loc}: {k.loc.text}')} */\n{text}"
+            items.append(Item(text, [], uses, temps, names, 1))
             continue
         last_loc[0], uses, threaded = None, set(), False
         if isinstance(k, LoopKernel):

@@ -118,6 +118,7 @@ def _promoted(op, args: tuple) -> list[Tensor]:
             target = dtypes.DEFAULT_FLOAT
     out = [as_tensor(args[0], dtypes.bool_)] if first else []
     for a in values:
+        a = getattr(a, "_sg_tensor", a)    # a traced Python number (guards.TracedFloat)
         if isinstance(a, Tensor):
             out.append(a if a.dtype is target else apply("cast", a, dtype=target))
         elif traced_numbers(a):
@@ -324,6 +325,7 @@ def as_tensor(data: Any, dtype: dtypes.DType | None = None) -> Tensor:
     """A tensor for ``data`` (a Tensor is returned as is, cast if ``dtype`` differs). A list of
     numbers some of which are traced (a list argument of a compiled function) becomes their
     stack; tuples and lists of arrays stay pytrees (stack them with ``symgrad.stack``)."""
+    data = getattr(data, "_sg_tensor", data)    # a traced Python number (guards.TracedFloat)
     if isinstance(data, Tensor):
         return data if dtype is None or data.dtype is dtype else apply("cast", data, dtype=dtype)
     if traced_numbers(data):

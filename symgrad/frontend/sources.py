@@ -32,7 +32,7 @@ class Recording:
     """The side table of one trace: node -> Loc, and the Loc that new nodes are attributed to
     while a backward rule runs (None: the user's own line)."""
 
-    __slots__ = ("locs", "attribution", "interned", "body")
+    __slots__ = ("locs", "attribution", "interned", "body", "guards")
 
     def __init__(self) -> None:
         self.locs: dict = {}
@@ -43,6 +43,9 @@ class Recording:
         # While a control-flow body is traced: its scope (``frontend.bodies.BodyScope``),
         # which lifts the tensors from outside the body that its ops read into body inputs.
         self.body = None
+        # A trace that knows its arguments' values: ``frontend.guards.GuardState``, which
+        # decides Python control flow on traced values (None: such uses are errors).
+        self.guards = None
 
     def child(self, body) -> "Recording":
         """The recording of a body traced inside this trace: the same side tables, its own

@@ -30,6 +30,16 @@ _RECORDING = sources._local   # .recording: the active trace (sources.current(),
 _CALL = object()   # the default of Tensor's second argument: a user's ``torch.Tensor(...)``
 
 
+def _guards_of(t: "Tensor", what: str):
+    """The active trace's guard state (``frontend.guards.GuardState``) when it can decide on
+    ``t``'s value; else the TracerValueError of using a traced value as a Python ``what``."""
+    rec = _RECORDING.recording
+    guards = None if rec is None else rec.guards
+    if guards is None:
+        raise tracer_error(what)
+    return guards
+
+
 def tracer_error(what: str) -> TracerValueError:
     loc = sources.user_loc()
     where = f" at {loc.file}:{loc.line} ({loc.text})" if loc else ""
@@ -224,7 +234,7 @@ class Tensor:
 
     def item(self):
         if self._value is None:
-            raise tracer_error("number (item())")
+            return _guards_of(self, "number (item())").item(self)
         if self._value.size != 1:
             raise RuntimeError(f"a Tensor with {self._value.size} elements cannot be converted "
                                "to Scalar")
@@ -237,24 +247,27 @@ class Tensor:
 
     def __bool__(self) -> bool:
         if self._value is None:
-            raise tracer_error("bool (an if/while condition or and/or/not)")
+            return _guards_of(self, "bool (an if/while condition or and/or/not)").decide(self)
         if self._value.size != 1:
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self._value)
 
     def __float__(self) -> float:
         if self._value is None:
-            raise tracer_error("float")
+            return float(_guards_of(self, "float").exact(self))
         return float(self.item())
 
     def __int__(self) -> int:
         if self._value is None:
-            raise tracer_error("int")
+            return int(_guards_of(self, "int").exact(self))
         return int(self.item())
 
     def __index__(self) -> int:
         if self._value is None:
-            raise tracer_error("index")
+            if self.dtype.is_floating:
+                raise TypeError("only integer tensors of a single element can be converted "
+                                "to an index")
+            return int(_guards_of(self, "index").exact(self))
         if self.dtype.is_floating:
             raise TypeError("only integer tensors of a single element can be converted to an "
                             "index")

@@ -160,6 +160,14 @@ class Graph:
     inputs: tuple[Node, ...]
     outputs: tuple[Node, ...]
     locs: dict = field(default_factory=dict)
+    # The first ``n_guards`` outputs are ``guard`` nodes (decisions of Python control flow
+    # that the compiled code checks first, ``ops.control``); the function's values follow.
+    n_guards: int = 0
+
+    @property
+    def values(self) -> tuple[Node, ...]:
+        """The outputs that are the function's values (the guards aside)."""
+        return self.outputs[self.n_guards:]
 
     def nodes(self) -> list[Node]:
         """Every node the outputs depend on, inputs first, in a deterministic topological order
@@ -180,7 +188,7 @@ class Graph:
             object.__setattr__(self, "_nodes", cached)
 
     def with_outputs(self, outputs: Iterable[Node]) -> "Graph":
-        return Graph(self.inputs, tuple(outputs), self.locs)
+        return Graph(self.inputs, tuple(outputs), self.locs, self.n_guards)
 
 
 def toposort(outputs: Iterable[Node], inputs: Iterable[Node] = ()) -> list[Node]:

@@ -1,7 +1,7 @@
 """The NumPy reference interpreter: evaluate a graph with each op's NumPy reference.
 
 Layer: ir. Input: a ``Graph`` and NumPy arrays for its inputs. Output: NumPy arrays for its
-outputs. This is the test oracle for the generated C (and for every optimization pass). It must
+values (its guards checked: ValueError if one does not hold). This is the test oracle for the generated C (and for every optimization pass). It must
 not share code with lowering or codegen. A control-flow application (``ops.control``) runs
 once for all its sibling nodes; its reference gets this interpreter to run its bodies.
 """
@@ -44,4 +44,8 @@ def interpret(graph: Graph, args: list) -> list:
             else:
                 value = op.numpy(*ins, **node.a)
             env[node] = np.asarray(value, dtype=node.dtype.np)
-    return [np.array(env[n], copy=True) for n in graph.outputs]
+    for k, g in enumerate(graph.outputs[:graph.n_guards]):
+        if not env[g]:
+            raise ValueError(f"guard {k} of the graph does not hold for these inputs (they "
+                             f"take another path through the function's Python control flow)")
+    return [np.array(env[n], copy=True) for n in graph.values]

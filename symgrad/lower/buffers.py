@@ -22,8 +22,8 @@ from __future__ import annotations
 import bisect
 from dataclasses import replace
 
-from .loopir import (ControlKernel, ElementStmt, LoopKernel, MatmulKernel, ScalarStmt, View,
-                     views_of)
+from .loopir import (ControlKernel, ElementStmt, GuardKernel, LoopKernel, MatmulKernel,
+                     ScalarStmt, View, views_of)
 
 EXACT_LIMIT = 512
 
@@ -156,4 +156,6 @@ def _remap(k, new: dict):
         return replace(k, a=v(k.a), b=v(k.b), out=v(k.out))
     if isinstance(k, ControlKernel):
         return k.remapped(v)
+    if isinstance(k, GuardKernel):
+        return replace(k, value=v(k.value))
     return replace(k, inputs=[v(x) for x in k.inputs], out=v(k.out))

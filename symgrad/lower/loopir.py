@@ -254,6 +254,17 @@ class ControlKernel:
 
 
 @dataclass
+class GuardKernel:
+    """Return the guard status of guard ``number`` unless ``value`` (a Literal, a Scalar or a
+    0-d View of a bool) is ``expect``."""
+
+    value: object
+    expect: bool
+    number: int
+    loc: Loc | None = None
+
+
+@dataclass
 class Program:
     inputs: list                # Buffers (role input), one per graph input
     consts: list                # (Buffer, ndarray) hidden inputs
@@ -274,4 +285,6 @@ def views_of(k) -> list:
         return [k.a, k.b, k.out]
     if isinstance(k, ControlKernel):
         return k.views()
+    if isinstance(k, GuardKernel):
+        return [k.value] if isinstance(k.value, View) else []
     return list(k.inputs) + [k.out]

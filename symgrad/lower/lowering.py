@@ -24,8 +24,8 @@ from .control import lower_control
 from .decomp import DECOMPOSITIONS, lower_decomp
 from .sorting import SORTS, lower_sort
 from .fusion import Group, is_view_op, plan_fusion
-from .loopir import (Buffer, ElementStmt, Expr, IndexKernel, Literal, LoopKernel, MatmulKernel,
-                     Program, Scalar, ScalarStmt, ScanKernel, Stmt, Store, View,
+from .loopir import (Buffer, ElementStmt, Expr, GuardKernel, IndexKernel, Literal, LoopKernel,
+                     MatmulKernel, Program, Scalar, ScalarStmt, ScanKernel, Stmt, Store, View,
                      contiguous_strides, copy_kernel)
 
 _INDEX_OPS = ("gather", "scatter_add", "argmax", "argmin")
@@ -60,7 +60,7 @@ class _Lowering:
         self.nodes = graph.nodes()
         self.order = {n: i for i, n in enumerate(self.nodes)}
         self.users = consumers(self.nodes)
-        self.outputs = set(graph.outputs)
+        self.outputs = set(graph.values)
         self.chains = plan_chains(self.nodes, self.users, self.outputs)
         self.slots, self.group_of, self.stored = plan_fusion(
             self.nodes, self.users, self.outputs, own=set(self.chains.contribution))
@@ -70,7 +70,7 @@ class _Lowering:
         self.n_temps = 0
         self.n_scalars = 0
         self.out_buffers = [Buffer("output", j, n.dtype, n.size)
-                            for j, n in enumerate(graph.outputs)]
+                            for j, n in enumerate(graph.values)]
         self.written_by: dict[Node, Buffer] = self._claim_outputs()
         self._claim_chains()
 
@@ -78,17 +78,30 @@ class _Lowering:
         """node -> the output buffer its kernel writes directly (no copy at the end): each
         output computed by a kernel, or a reshape of a kernel's result read by nothing else."""
         claimed: dict = {}
-        for j, n in enumerate(self.graph.outputs):
+        early = self._before_guards()
+        for j, n in enumerate(self.graph.values):
             src = n
             while (src.op == "reshape" and len(set(self.users.get(src.inputs[0], []))) == 1
                    and src.inputs[0] not in self.outputs):
                 src = src.inputs[0]
-            if src in claimed or not self._materialized_by_kernel(src):
+            if src in claimed or src in early or not self._materialized_by_kernel(src):
                 continue
             if src is not n and src.op == "reshape":
                 continue
             claimed[src] = self.out_buffers[j]
         return claimed
+
+    def _before_guards(self) -> set:
+        """The nodes computed before the last guard is checked: they must not write an
+        output buffer (a call that fails a guard writes no output)."""
+        if not self.graph.n_guards:
+            return set()
+        last = max(i for i, (kind, p) in enumerate(self.slots)
+                   if kind != "group" and p.op == "guard")
+        early: set = set()
+        for kind, payload in self.slots[:last]:
+            early.update(payload.members if kind == "group" else (payload,))
+        return early
 
     def _claim_chains(self) -> None:
         """Each accumulation chain's buffer (its root's), and the kernel that writes the base
@@ -158,7 +171,7 @@ class _Lowering:
                 self._group(payload)
             else:
                 self._node(payload)
-        for j, n in enumerate(self.graph.outputs):
+        for j, n in enumerate(self.graph.values):
             self._finish_output(self.out_buffers[j], n)
         kernels, workspace = plan_buffers(self.kernels)
         return Program(inputs, self.consts, self.out_buffers, kernels, workspace)
@@ -211,6 +224,9 @@ class _Lowering:
             lower_sort(self, n)
         elif is_control(n):
             lower_control(self, n)
+        elif n.op == "guard":
+            self.kernels.append(GuardKernel(self.value(n.inputs[0]), n.attr("expect"),
+                                            n.attr("number"), self.locs.get(n)))
         else:
             raise NotImplementedError(f"no lowering for op {n.op!r}")
 

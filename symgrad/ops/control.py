@@ -26,6 +26,11 @@ the others), and lowering runs the application once for all of them (``ir.contro
 - ``cond(pred, *operands)[branches]``: ``branches = (false_fn, true_fn)``, each
   ``(*operands) -> (*outputs)`` with equal output types. Values: the chosen branch's outputs.
 
+- ``guard(pred)[expect, number]``: a decision of Python control flow taken while tracing
+  (``frontend.guards``): ``pred == expect``. A graph lists its guards first among its outputs
+  (``Graph.n_guards``); the compiled C checks them in order, before it writes any output,
+  and returns a status naming the first that fails.
+
 Bodies only ever read their own inputs and constants (a closed graph: the front end hoists
 every value from outside into an operand, see ``ir.closure``). The NumPy reference of each op
 takes ``run(graph, arrays) -> arrays``, the interpreter of the layer above, so that this module
@@ -37,6 +42,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..dtypes import bool_
 from .registry import OTHER, OpDef, ShapeError, register
 
 __all__ = ["CONTROL_OPS"]
@@ -199,3 +205,24 @@ register(OpDef(
     name="cond", kind=OTHER, shape=_cond_shape, dtype=_cond_dtype, numpy=_np_cond,
     bodies=("branches",), n_outputs=lambda branches, **_: len(branches[0].outputs),
     doc="one of two closed graphs, chosen by a predicate (torch.cond, JAX's lax.cond)"))
+
+
+# ------------------------------------------------------------------ guard
+
+def _guard_shape(pred, *, expect, number):
+    if tuple(pred) != ():
+        raise ShapeError(f"guard: the predicate must be a single value, got shape "
+                         f"{tuple(pred)}")
+    return ()
+
+
+def _guard_dtype(pred, **_):
+    if pred is not bool_:
+        raise TypeError(f"guard: the predicate must be bool, got {pred.name}")
+    return bool_
+
+
+register(OpDef(
+    name="guard", kind=OTHER, shape=_guard_shape, dtype=_guard_dtype,
+    numpy=lambda pred, *, expect, number: np.bool_(bool(pred) == expect),
+    doc="a decision of Python control flow taken while tracing: pred == expect"))

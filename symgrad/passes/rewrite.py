@@ -53,7 +53,7 @@ def rebuild(graph: Graph, fn: Callable[[Node], Node], memo: dict | None = None) 
             set_loc(out, loc)
         new[node] = out
     outputs = tuple([new[o] for o in graph.outputs])
-    after = Graph(graph.inputs, outputs, locs)
+    after = Graph(graph.inputs, outputs, locs, graph.n_guards)
     after.adopt_order(graph)
     # The new graph's locs name its own nodes only (a copy of the old table would keep every
     # node the passes ever made alive); a node a rule made, or met again interned, keeps the

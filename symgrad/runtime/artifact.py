@@ -30,6 +30,7 @@ class Artifact:
     consts: tuple        # (C element type, ndarray) per constant buffer
     out_specs: tuple     # (NumPy dtype, shape, cffi array type) per output
     errors: tuple = ()   # (status, message) of each kernel that can fail
+    guards: tuple = ()   # (outcome, "file.py:line: text") of each guard the C checks
 
     @classmethod
     def of(cls, c: Compiled) -> "Artifact":
@@ -39,5 +40,7 @@ class Artifact:
             tuple((b.dtype.ctype, np.ascontiguousarray(v, dtype=b.dtype.np))
                   for b, v in c.consts),
             tuple((b.dtype.np, n.shape, f"{b.dtype.ctype}[]")
-                  for b, n in zip(c.outputs, c.graph.outputs)),
-            tuple((status, f"{c.name}: {what}") for status, what in c.source.errors))
+                  for b, n in zip(c.outputs, c.graph.values)),
+            tuple((status, f"{c.name}: {what}") for status, what in c.source.errors),
+            tuple((outcome, f"{loc}: {loc.text}" if loc else "?")
+                  for outcome, loc in c.traced.guards))

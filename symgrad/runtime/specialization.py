@@ -21,13 +21,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import config
-from ..codegen.control import MEMORY_STATUS
+from ..codegen.control import GUARD_STATUS, MEMORY_STATUS
 from ..errors import LinAlgError
 from ..ir import format_graph
 from ..pytree import unflattener
 from .artifact import Artifact
 from .callgen import make_call
 from .outputs import OutChecks
+from .paths import GuardFailure
 from .pool import OutputPool
 
 if TYPE_CHECKING:   # (the pipeline, and the compiler behind it, load only when compiling)
@@ -47,6 +48,9 @@ class Specialization:
         self.pools = {j: OutputPool(shape, dt) for j, (dt, shape, _) in enumerate(art.out_specs)
                       if np.dtype(dt).itemsize * int(np.prod(shape)) >= OutputPool.MIN_BYTES}
         self._errors = dict(art.errors)
+        # The outcome of each guard this path took, and where in the user's code it was.
+        self.outcomes = tuple(outcome for outcome, _ in art.guards)
+        self.guard_sites = tuple(site for _, site in art.guards)
         if module is None:        # traced and generated only (symgrad.inspect without a build)
             return
         ffi = module.ffi
@@ -131,7 +135,10 @@ class Specialization:
     def fail(self, status: int):
         """Raise the error of a kernel's nonzero status, naming the op and the user's line: a
         negative status is a failed matrix decomposition (``codegen.decomp``), one from
-        ``MEMORY_STATUS`` up a failed allocation (``codegen.control``)."""
+        ``MEMORY_STATUS`` up a failed allocation (``codegen.control``); a failed guard raises
+        ``GuardFailure`` (``paths.Paths`` runs the path the arguments take)."""
+        if status >= GUARD_STATUS:
+            raise GuardFailure(status - GUARD_STATUS)
         kind = LinAlgError if status < 0 else MemoryError if status >= MEMORY_STATUS else \
             IndexError
         raise kind(self._errors.get(status,
