@@ -284,3 +284,21 @@ def test_in_place_update_of_an_outside_tensor_is_refused():
         return sg.fori_loop(0, 3, body, x)
     with pytest.raises(RuntimeError, match="outside a loop body"):
         sg.compile(f)(np.ones(3))
+
+
+@pytest.mark.parametrize("script", ["ode_fit.py", "newton.py"])
+def test_loop_examples_run(script):
+    """The examples check their own results (the fitted parameters, the implicit function
+    theorem) and fail loudly otherwise."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    repo = Path(__file__).resolve().parents[2]
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(repo) + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.run([sys.executable, str(repo / "examples" / script)], cwd=repo,
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert ("fitted k = 9.8100" in proc.stdout) if script == "ode_fit.py" else \
+        ("implicit function theorem" in proc.stdout)
