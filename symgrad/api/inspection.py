@@ -2,7 +2,8 @@
 
 Layer: api. Input: a function (compiled or not) and arguments. Output: an ``Inspection`` with
 the traced IR, the adjoint IR (for gradient transforms), the IR after each pass that changed
-it, the optimized IR, the C, and the graphs themselves; printed, it shows every stage.
+it, the optimized IR, the memory it uses (workspace, bytes stored per loop step), the C, and
+the graphs themselves; printed, it shows every stage.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..ir import format_graph
+from ..lower.control import memory_report
 from ..runtime import Specialization
 from .compiled import CompiledFunction
 
@@ -35,6 +37,8 @@ class Inspection:
         self.c_source = spec.c_source
         self.node_counts = (len(traced.graph.nodes()), len(c.graph.nodes()))
         self.times = dict(c.times)              # seconds per stage (see pipeline.STAGES)
+        # the workspace, and what each loop stores per step for its reverse pass
+        self.memory = "\n".join(memory_report(c.program))
 
     def __str__(self) -> str:
         parts = [("traced IR", self.traced_ir)]
@@ -43,6 +47,7 @@ class Inspection:
         parts += self.passes
         parts.append((f"optimized IR ({self.node_counts[0]} -> {self.node_counts[1]} nodes)",
                       self.optimized_ir))
+        parts.append(("memory", self.memory))
         parts.append(("C", self.c_source))
         return "\n\n".join(f"===== {title} =====\n{text}" for title, text in parts)
 

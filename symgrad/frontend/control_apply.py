@@ -47,7 +47,10 @@ class _Control(Function):
     def forward(ctx, *operands, op, attrs):
         ctx.op, ctx.attrs = op, attrs
         ctx.set_materialize_grads(False)     # the rules skip values with no cotangent
-        outputs = tuple(Tensor(None, n) for n in _nodes(op, list(operands), attrs))
+        nodes = _nodes(op, list(operands), attrs)
+        rec = sources.current()
+        ctx.loc = rec.locs.get(nodes[0]) if rec is not None and nodes else None
+        outputs = tuple(Tensor(None, n) for n in nodes)
         ctx.save_for_backward(*operands, *outputs)
         ctx.n_operands = len(operands)
         return outputs

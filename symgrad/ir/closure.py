@@ -34,9 +34,11 @@ def body_input(index: int, name: str, dtype, shape: tuple, scope: int) -> Node:
                 shape)
 
 
-def close(inputs: list, outputs: list, locs: dict, scope: int,
-          prefix: str = "k") -> tuple[Graph, list]:
-    """(closed graph over ``inputs`` plus one input per outside value, the outside values)."""
+def close(inputs: list, outputs: list, locs: dict, scope: int, prefix: str = "k",
+          stays=None) -> tuple[Graph, list]:
+    """(closed graph over ``inputs`` plus one input per outside value, the outside values).
+    ``stays(node)``: a node that stays in the body even if it does not depend on ``inputs``
+    (a view: its source is taken from outside instead)."""
     inset = set(inputs)
     order = toposort(outputs, inputs)
     variant: dict = {}
@@ -48,6 +50,8 @@ def close(inputs: list, outputs: list, locs: dict, scope: int,
         variant[n] = any(variant[i] for i in n.inputs)
         constant[n] = n.op == "const" or (not variant[n] and n.op != "input" and
                                           bool(n.inputs) and all(constant[i] for i in n.inputs))
+        if not variant[n] and not constant[n] and stays is not None and stays(n):
+            variant[n] = True
     outside: list = []
     seen: set = set()
 

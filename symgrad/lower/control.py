@@ -85,3 +85,36 @@ def all_kernels(program: Program) -> list:
             for p in k.programs:
                 found.extend(all_kernels(p))
     return found
+
+
+def memory_report(program: Program, depth: int = 0) -> list[str]:
+    """Lines describing what ``program`` keeps in memory: its workspace, and for each loop
+    the bytes it stores per step for its reverse pass (a scan's stacked values, a while
+    loop's tape of carries), recursively for loops in bodies."""
+    pad = "  " * depth
+    lines = [f"{pad}workspace: {program.workspace_bytes} bytes"] if not depth else []
+    for k in program.kernels:
+        if not isinstance(k, ControlKernel):
+            continue
+        nc = k.attrs.get("carries", 0)
+        if k.kind == "scan":
+            rows = sum(v.buffer.dtype.itemsize * _row(v) for v in k.outputs[nc:])
+            lines.append(f"{pad}scan of {k.attrs['length']} steps: {rows} bytes of stacked "
+                         f"values per step ({rows * k.attrs['length']} in all)")
+        elif k.kind == "while_grad":
+            slot = sum(-(-c.buffer.dtype.itemsize * _row(c, 0) // 8) * 8
+                       for c, _ in k.carries[:nc])
+            lines.append(f"{pad}while loop and its reverse: a tape of {max(slot, 8)} bytes per "
+                         f"step (allocated as the loop runs)")
+        else:
+            lines.append(f"{pad}{k.kind}: stores nothing per step")
+        for p in k.programs:
+            lines += memory_report(p, depth + 1)
+    return lines
+
+
+def _row(v: View, lead: int = 1) -> int:
+    size = 1
+    for s in v.shape[lead:]:
+        size *= s
+    return size

@@ -10,10 +10,11 @@ happens in every rebuild (graphs are rebuilt from their outputs).
 
 from __future__ import annotations
 
+from .control_flow import simplify_control
 from .fast_math import apply_fast_math
 from .fold_constants import fold_constants
 from .identities import apply_identities
 
-PIPELINE = [fold_constants, apply_identities, fold_constants]
-FAST_MATH_PIPELINE = [fold_constants, apply_identities, apply_fast_math, fold_constants,
-                      apply_identities]
+PIPELINE = [fold_constants, simplify_control, apply_identities, fold_constants]
+FAST_MATH_PIPELINE = [fold_constants, simplify_control, apply_identities, apply_fast_math,
+                      fold_constants, apply_identities]

@@ -1,0 +1,202 @@
+"""Simplifying loops and branches: a pass over each control-flow application as a whole.
+
+Layer: passes. Graph -> Graph (``simplify_control``). For each application of ``scan``,
+``while`` or ``cond`` (and, first, inside every body):
+
+- values nothing reads are not computed: a scan's stacked values and a cond's results that no
+  sibling node stands for leave the bodies (carries stay: the loop needs them);
+- constant operands move into the bodies (a broadcast scalar is a literal in the body's C, not
+  a buffer filled and passed every step), and operands the bodies no longer read are dropped;
+- loop-invariant code moves out: work in a ``scan``/``while`` body that depends only on its
+  loop-invariant operands is computed once, before the loop (views of such values stay in the
+  body, so that a hoisted broadcast does not become a buffer).
+
+It must keep each application's siblings consistent: the siblings present are rebuilt
+together, renumbered to the values that remain.
+"""
+
+from __future__ import annotations
+
+from ..ir import Graph, Node
+from ..ir.closure import close, new_scope
+from ..ir.control import group_key, is_control
+from ..ops import get
+from .identities import scalar_const
+
+_VIEWS = ("reshape", "expand", "permute", "slice")
+
+
+def simplify_control(graph: Graph) -> Graph:
+    """Prune unread values, sink constant operands and hoist invariant code of every
+    control-flow application (see the module docstring)."""
+    nodes = graph.nodes()
+    groups: dict = {}
+    for n in nodes:
+        if is_control(n):
+            groups.setdefault(group_key(n), {})[n.attr("index")] = n
+    if not groups:
+        return graph
+    new: dict = {}
+    locs = dict(graph.locs)
+    for n in nodes:
+        if n in new:
+            continue
+        if n.op == "input":
+            new[n] = n
+            continue
+        ins = tuple(new[i] for i in n.inputs)
+        if is_control(n):
+            present = groups[group_key(n)]
+            for index, node in _simplified(n, ins, present).items():
+                new[present[index]] = node
+                if present[index] in graph.locs:
+                    locs.setdefault(node, graph.locs[present[index]])
+            continue
+        new[n] = n if ins == n.inputs else Node(n.op, n.attrs, ins, n.dtype, n.shape)
+        if n in graph.locs:
+            locs.setdefault(new[n], graph.locs[n])
+    outputs = tuple(new[o] for o in graph.outputs)
+    if outputs == graph.outputs:
+        return graph
+    return Graph(graph.inputs, outputs, locs, graph.n_guards)
+
+
+def _simplified(node: Node, ins: tuple, present: dict) -> dict:
+    """index -> the new sibling node, for each present sibling of ``node``'s application."""
+    attrs = {k: v for k, v in node.attrs if k != "index"}
+    if node.op == "scan":
+        attrs, ins, keep = _scan(attrs, list(ins), set(present))
+    elif node.op == "cond":
+        attrs, ins, keep = _cond(attrs, list(ins), set(present))
+    else:
+        keep = {k: k for k in present}
+        attrs = {k: simplify_control(v) if isinstance(v, Graph) else v
+                 for k, v in attrs.items()}
+    opdef = get(node.op)
+    out = {}
+    for old, index in keep.items():
+        full = dict(sorted({**attrs, "index": index}.items()))
+        out[old] = Node(node.op, full, ins, opdef.dtype(*[i.dtype for i in ins], **full),
+                        opdef.shape(*[i.shape for i in ins], **full))
+    return out
+
+
+# ------------------------------------------------------------------ scan
+
+def _scan(attrs: dict, ins: list, present: set) -> tuple:
+    body, nc, nx = simplify_control(attrs["body"]), attrs["carries"], attrs["xs"]
+    n_y = len(body.outputs) - nc
+    kept_y = [j for j in range(n_y) if nc + j in present]
+    body = Graph(body.inputs, body.outputs[:nc] + tuple(body.outputs[nc + j] for j in kept_y),
+                 body.locs)
+    body, ins, nx = _sink(body, ins, nc, nx, sequence=range(nc, nc + nx))
+    body, ins = _hoist(body, ins, nc + nx)
+    keep = {k: k for k in range(nc) if k in present}
+    keep.update({nc + j: nc + p for p, j in enumerate(kept_y)})
+    return {**attrs, "body": body, "xs": nx}, ins, keep
+
+
+def _sink(body: Graph, ins: list, fixed: int, nx: int, sequence: range) -> tuple:
+    """Operands from position ``fixed`` on that are constant move into the body (a
+    sequence's step of a broadcast constant is the constant); operands it does not read
+    leave. Returns (body, operands, number of sequences left)."""
+    read = {n for n in body.nodes() if n.op == "input"}
+    mapping: dict = {}
+    keep = list(range(fixed))
+    for j in range(fixed, len(ins)):
+        const = scalar_const(ins[j])
+        inner = body.inputs[j]
+        if const is not None:
+            mapping[inner] = _broadcast(const, inner.shape)
+        elif inner in read:
+            keep.append(j)
+    if len(keep) == len(ins):
+        return body, ins, nx
+    body = _substituted(body, mapping, [body.inputs[j] for j in keep])
+    return body, [ins[j] for j in keep], sum(1 for j in keep if j in sequence)
+
+
+def _broadcast(const: Node, shape: tuple) -> Node:
+    if not shape:
+        return const
+    return Node("expand", (("shape_to", tuple(shape)),), (const,), const.dtype, tuple(shape))
+
+
+def _substituted(body: Graph, mapping: dict, inputs: list) -> Graph:
+    """``body`` with the nodes of ``mapping`` replaced, over ``inputs``."""
+    new: dict = {n: n for n in inputs}
+    new.update(mapping)
+    locs: dict = {}
+    for n in body.nodes():
+        if n in new:
+            continue
+        ins = tuple(new[i] for i in n.inputs)
+        new[n] = n if ins == n.inputs else Node(n.op, n.attrs, ins, n.dtype, n.shape)
+        if n in body.locs:
+            locs.setdefault(new[n], body.locs[n])
+    return Graph(tuple(inputs), tuple(new[o] for o in body.outputs), locs)
+
+
+def _hoist(body: Graph, ins: list, variant: int) -> tuple:
+    """Invariant work of a loop body (not depending on its first ``variant`` inputs) moves
+    out: computed from the operands before the loop, read by the body through new inputs."""
+    closed, outside = close(list(body.inputs[:variant]), list(body.outputs), body.locs,
+                            new_scope(), prefix="h", stays=lambda n: n.op in _VIEWS)
+    if all(o in body.inputs for o in outside) and len(outside) == len(body.inputs) - variant:
+        return body, ins
+    outer = dict(zip(body.inputs[variant:], ins[variant:]))
+    new_ins = ins[:variant] + [_outer(o, outer) for o in outside]
+    return closed, new_ins
+
+
+def _outer(node: Node, outer: dict) -> Node:
+    """A body node that depends on its invariant inputs only, rebuilt over the operands."""
+    memo = dict(outer)
+    for n in _topological(node, memo):
+        ins = tuple(memo[i] for i in n.inputs)
+        memo[n] = n if ins == n.inputs else Node(n.op, n.attrs, ins, n.dtype, n.shape)
+    return memo[node]
+
+
+def _topological(node: Node, known: dict) -> list:
+    """``node`` and its ancestors not in ``known``, each after every node it reads."""
+    order: list = []
+    seen: set = set()
+    stack = [(node, False)]
+    while stack:
+        n, done = stack.pop()
+        if done:
+            order.append(n)
+            continue
+        if n in seen or n in known:
+            continue
+        seen.add(n)
+        stack.append((n, True))
+        stack.extend((i, False) for i in n.inputs)
+    return order
+
+
+# ------------------------------------------------------------------ cond
+
+def _cond(attrs: dict, ins: list, present: set) -> tuple:
+    kept = sorted(present)
+    branches = []
+    for g in attrs["branches"]:
+        g = simplify_control(g)
+        branches.append(Graph(g.inputs, tuple(g.outputs[k] for k in kept), g.locs))
+    # the operands (after the predicate) that are constant or that no branch reads
+    read = set()
+    for g in branches:
+        read |= {n for n in g.nodes() if n.op == "input"}
+    keep = [j for j in range(1, len(ins))
+            if scalar_const(ins[j]) is None and
+            any(g.inputs[j - 1] in read for g in branches)]
+    if len(keep) < len(ins) - 1:
+        new = []
+        for g in branches:
+            mapping = {g.inputs[j - 1]: _broadcast(scalar_const(ins[j]), g.inputs[j - 1].shape)
+                       for j in range(1, len(ins)) if scalar_const(ins[j]) is not None}
+            new.append(_substituted(g, mapping, [g.inputs[j - 1] for j in keep]))
+        branches, ins = new, [ins[0]] + [ins[j] for j in keep]
+    return {**attrs, "branches": tuple(branches)}, ins, {k: p for p, k in enumerate(kept)}
+
