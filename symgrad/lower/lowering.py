@@ -216,7 +216,12 @@ class _Lowering:
             self.storage[n] = out = self.new_buffer(n)
             self.kernels.append(ScanKernel(n.op, ins, out, n.attr("axis"), n.shape,
                                            bool(n.attr("reverse", False)), self.locs.get(n)))
-        elif n.op == "cat":
+        else:
+            self._kernel_of_its_own(n)
+
+    def _kernel_of_its_own(self, n: Node) -> None:
+        """cat, decompositions, sorts, control flow and guards: a kernel (or more) each."""
+        if n.op == "cat":
             self._cat(n)
         elif n.op in DECOMPOSITIONS:
             lower_decomp(self, n)
