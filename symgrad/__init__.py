@@ -43,6 +43,7 @@ from .frontend.decompositions import (det, logdet, inverse, cholesky_solve, chol
 from .frontend.random import *  # noqa: F401,F403  (its __all__: torch's sampling functions)
 from .frontend.pointwise import *  # noqa: F401,F403  (its __all__: more elementwise math)
 from .frontend.control import scan, fori_loop, while_loop, cond
+from .frontend.checkpoint import checkpoint
 from .api import compile, grad, value_and_grad, inspect, CompiledFunction  # noqa: A004
 from .config import set_num_threads, get_num_threads
 from . import frontend as _frontend  # noqa: F401  (installs Tensor's methods)

@@ -28,7 +28,7 @@ from ..pytree import TreeDef, count, flatten, unflatten
 from . import sources
 from .apply import apply, as_tensor
 from .bodies import Body, trace_body
-from .control_apply import apply_control, differentiable, saving_carries
+from .control_apply import RULES, apply_control, differentiable
 from .shapes import stack
 from .tensor import Tensor
 
@@ -59,16 +59,20 @@ class _Like:
 # ------------------------------------------------------------------ scan
 
 def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None,
-         reverse: bool = False, unroll: int = 1) -> tuple:
+         reverse: bool = False, unroll: int = 1, checkpoint: int | None = None) -> tuple:
     """``(final carry, stacked ys)`` of ``carry, y = f(carry, x)`` over the leading axis of
     ``xs`` (JAX's ``lax.scan``); ``xs`` may be None with ``length`` given. ``unroll`` is
-    accepted for JAX compatibility (the C compiler unrolls small loops itself)."""
+    accepted for JAX compatibility (the C compiler unrolls small loops itself).
+    ``checkpoint=k``: the backward stores one carry every ``k`` steps and recomputes the
+    others (``frontend.checkpoint``), with the same gradients."""
     x_leaves, x_tree = flatten(xs)
     x_t = [as_tensor(x) for x in x_leaves]
     length = _scan_length(x_t, length)
+    if checkpoint is not None and (int(checkpoint) < 1 or int(checkpoint) != checkpoint):
+        raise ValueError(f"scan: checkpoint must be a positive int, got {checkpoint!r}")
     if not _tracing():
         return _eager_scan(f, init, x_t, x_tree, xs is None, length, reverse)
-    return _traced_scan(f, init, x_t, x_tree, xs is None, length, reverse)
+    return _traced_scan(f, init, x_t, x_tree, xs is None, length, reverse, checkpoint)
 
 
 def _scan_length(x_t: list, length: int | None) -> int:
@@ -174,15 +178,17 @@ def _carry_types(init_t, init_tree, out_tree, outs, what: str) -> list | None:
     return retyped if changed else None
 
 
-def _traced_scan(f, init, x_t, x_tree, no_xs, length, reverse):
+def _traced_scan(f, init, x_t, x_tree, no_xs, length, reverse, checkpoint=None):
     init_leaves, init_tree = flatten(init)
     body, nc, init_t = _scan_body(f, _tensors(init_leaves), init_tree, x_t, x_tree, no_xs)
     _, y_tree = _split_tree(body.tree)
     graph = body.graph()
     n_user = len(graph.outputs)
     operands = init_t + x_t + body.captures
-    if differentiable(operands):     # keep each step's carry for the backward
-        graph = saving_carries(graph, nc)
+    if checkpoint is not None and checkpoint < length and differentiable(operands):
+        outs = RULES["checkpointed_scan"](graph, operands, length, bool(reverse), nc,
+                                          len(x_t), int(checkpoint))
+        return unflatten(init_tree, outs[:nc]), unflatten(y_tree, outs[nc:n_user])
     attrs = {"body": graph, "length": length, "reverse": bool(reverse), "carries": nc,
              "xs": len(x_t)}
     outs = apply_control("scan", operands, attrs)
@@ -191,8 +197,10 @@ def _traced_scan(f, init, x_t, x_tree, no_xs, length, reverse):
 
 # ------------------------------------------------------------------ fori_loop
 
-def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any) -> Any:
-    """``body_fun(i, val)`` for ``i`` in ``range(lower, upper)`` (JAX's ``lax.fori_loop``)."""
+def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any,
+              checkpoint: int | None = None) -> Any:
+    """``body_fun(i, val)`` for ``i`` in ``range(lower, upper)`` (JAX's ``lax.fori_loop``).
+    ``checkpoint=k`` (Python int bounds): see ``scan``."""
     lo, hi = _static_int(lower), _static_int(upper)
     if not _tracing():
         val = init_val
@@ -205,8 +213,12 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any) -> Any:
         def step(carry, _):
             i, val = carry
             return (i + 1, body_fun(i, val)), None
-        (_, val), _ = scan(step, (i0, init_val), None, length=max(hi - lo, 0))
+        (_, val), _ = scan(step, (i0, init_val), None, length=max(hi - lo, 0),
+                           checkpoint=checkpoint)
         return val
+    if checkpoint is not None:
+        raise ValueError("fori_loop: checkpoint= needs Python int bounds (a traced trip "
+                         "count runs as a while loop, whose backward keeps every carry)")
     bound = as_tensor(upper)
     _, val = while_loop(lambda c: c[0] < bound, lambda c: (c[0] + 1, body_fun(c[0], c[1])),
                         (_tensors([lower])[0] if not isinstance(lower, Tensor) else lower,

@@ -23,6 +23,8 @@ from .tensor import Tensor
 
 # op -> rule(ctx, grads) -> one cotangent per operand (None: none); see control_vjp.
 VJPS: dict = {}
+# Implementations the modules above fill in: "checkpointed_scan" (frontend.checkpoint).
+RULES: dict = {}
 
 
 def _nodes(op: str, operands: list, attrs: dict) -> list:
@@ -86,6 +88,8 @@ def apply_control(op: str, operands: list, attrs: dict) -> list:
     rec = sources.current()
     if rec is not None and rec.body is not None:
         operands = rec.body.lift(list(operands))   # a loop inside a loop body
+    if op == "scan" and differentiable(operands):
+        attrs = _storing(attrs)
     outs = _FUNCTIONS[op].apply(*operands, op=op, attrs=attrs)
     if rec is not None and rec.body is not None:
         for t in outs:
@@ -122,6 +126,16 @@ def differentiable(operands: list) -> bool:
     """Whether an application of these operands records a backward."""
     return grad_mode.is_grad_enabled() and any(
         t._requires_grad and t.dtype.is_floating for t in operands)
+
+
+def _storing(attrs: dict) -> dict:
+    """A differentiable scan's attributes, its body storing each step's carry (a scan built
+    without a tape, e.g. in a body being replayed to differentiate it, gets one)."""
+    body, nc = attrs["body"], attrs["carries"]
+    ys = set(body.outputs[nc:])
+    if all(i in ys for i in body.inputs[:nc]):
+        return attrs
+    return {**attrs, "body": saving_carries(body, nc)}
 
 
 def saving_carries(graph: Graph, carries: int) -> Graph:

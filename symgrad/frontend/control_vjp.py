@@ -67,47 +67,73 @@ def _vjp_of(graph: Graph, args: list, wanted: list, cts: list) -> list:
 
 # ------------------------------------------------------------------ scan
 
-def _scan_vjp(ctx, operands: list, outputs: list, grads: list) -> list:
-    a = ctx.attrs
-    body, nc, nx = a["body"], a["carries"], a["xs"]
-    init, xs, consts = operands[:nc], operands[nc:nc + nx], operands[nc + nx:]
-    stacked = _stored_carries(body, nc, outputs)
-    floats = [t.dtype.is_floating for t in operands]
-    fc = [k for k in range(nc) if floats[k]]                       # differentiable carries
-    need = ctx.needs_input_grad
-    kx = [k for k in range(nx) if floats[nc + k] and need[nc + k]]
-    kk = [k for k in range(len(consts)) if floats[nc + nx + k] and need[nc + nx + k]]
-    fy = [j for j, o in enumerate(body.outputs[nc:])
-          if o.dtype.is_floating and grads[nc + j] is not None]
+class ReversePlan:
+    """The reverse steps of a scan body: which carries, sequences and invariant operands get
+    cotangents, and the step of the reverse scan (``run``). A step replays the body on the
+    carry that entered it and differentiates it; the invariant operands' cotangents add up
+    in the reverse scan's carry, step after step, in one order (so that a checkpointed scan,
+    which runs the same steps segment by segment, gives the same bits)."""
 
-    def step(carry, seq):
+    def __init__(self, body: Graph, nc: int, nx: int, operands: list, need: tuple,
+                 ct_ys: list):
+        self.body, self.nc, self.nx = body, nc, nx
+        self.consts = operands[nc + nx:]
+        floats = [t.dtype.is_floating for t in operands]
+        self.fc = [k for k in range(nc) if floats[k]]              # differentiable carries
+        self.kx = [k for k in range(nx) if floats[nc + k] and need[nc + k]]
+        self.kk = [k for k in range(len(self.consts))
+                   if floats[nc + nx + k] and need[nc + nx + k]]
+        self.fy = [j for j, o in enumerate(body.outputs[nc:])
+                   if o.dtype.is_floating and ct_ys[j] is not None]
+
+    def step(self, carry, seq):
+        body, nc, nx, fc, kx, kk = self.body, self.nc, self.nx, self.fc, self.kx, self.kk
         ct_c, acc = carry
         c, x, ct_y = seq
-        args = list(c) + list(x) + list(consts)
+        args = list(c) + list(x) + list(self.consts)
         wanted = [k in fc for k in range(nc)] + [k in kx for k in range(nx)] + \
-            [k in kk for k in range(len(consts))]
+            [k in kk for k in range(len(self.consts))]
         cts = [None] * len(body.outputs)
         for k, g in zip(fc, ct_c):
             cts[k] = g
-        for j, g in zip(fy, ct_y):
+        for j, g in zip(self.fy, ct_y):
             cts[nc + j] = g
         d = _vjp_of(body, args, wanted, cts)
         d_c, d_x, d_k = d[:len(fc)], d[len(fc):len(fc) + len(kx)], d[len(fc) + len(kx):]
         return (d_c, [s + g for s, g in zip(acc, d_k)]), d_x
 
-    init_r = ([full(init[k], 0.0) if grads[k] is None else grads[k] for k in fc],
-              [full(consts[k], 0.0) for k in kk])
-    seq = (stacked, xs, [grads[nc + j] for j in fy])
-    (d_init, d_consts), d_xs = scan(step, init_r, seq, length=a["length"],
-                                    reverse=not a["reverse"])
-    result = [None] * len(operands)
-    for k, g in zip(fc, d_init):
-        result[k] = g if need[k] else None
-    for k, g in zip(kx, d_xs):
-        result[nc + k] = g
-    for k, g in zip(kk, d_consts):
-        result[nc + nx + k] = g
-    return result
+    def seeds(self, init: list, ct_final: list) -> tuple:
+        """The reverse scan's first carry: the final carries' cotangents, zero sums."""
+        return ([full(init[k], 0.0) if ct_final[k] is None else ct_final[k] for k in self.fc],
+                [full(self.consts[k], 0.0) for k in self.kk])
+
+    def run(self, carry: tuple, stacked: list, xs: list, ct_ys: list, length: int,
+            reverse: bool) -> tuple:
+        """``((d_carries, d_consts), d_xs)`` over ``length`` steps stored in ``stacked``."""
+        seq = (stacked, xs, [ct_ys[j] for j in self.fy])
+        return scan(self.step, carry, seq, length=length, reverse=not reverse)
+
+    def result(self, n_operands: int, need: tuple, d_init, d_consts, d_xs) -> list:
+        nc, nx = self.nc, self.nx
+        result = [None] * n_operands
+        for k, g in zip(self.fc, d_init):
+            result[k] = g if need[k] else None
+        for k, g in zip(self.kx, d_xs):
+            result[nc + k] = g
+        for k, g in zip(self.kk, d_consts):
+            result[nc + nx + k] = g
+        return result
+
+
+def _scan_vjp(ctx, operands: list, outputs: list, grads: list) -> list:
+    a = ctx.attrs
+    body, nc, nx = a["body"], a["carries"], a["xs"]
+    plan = ReversePlan(body, nc, nx, operands, ctx.needs_input_grad, grads[nc:])
+    (d_init, d_consts), d_xs = plan.run(plan.seeds(operands[:nc], grads[:nc]),
+                                        _stored_carries(body, nc, outputs),
+                                        operands[nc:nc + nx], grads[nc:], a["length"],
+                                        a["reverse"])
+    return plan.result(len(operands), ctx.needs_input_grad, d_init, d_consts, d_xs)
 
 
 def _stored_carries(body: Graph, nc: int, outputs: list) -> list:
