@@ -10,7 +10,8 @@ an op outside its domain, an op torch does not define for int64) returns False a
 tried. Families: unary math, binary arithmetic, where/comparisons, reductions, softmax &
 log_softmax, movement (reshape, permute, transpose, expand, squeeze...), basic indexing,
 matmul, cat/stack, casts, counts (comparison sums), nn.functional losses, in-place updates of a
-clone and through a view of it; int64/bool results may be returned next to the float ones.
+clone and through a view of it, loops and branches (fori_loop, scan, cond, while_loop);
+int64/bool results may be returned next to the float ones.
 
 Domains are kept by construction: exp only of values <= 6, log/sqrt/rsqrt/pow of values >= 0.1
 or of a guarded argument (``abs(v) + 1``, ``v * v + 0.25``, ``softplus(v)``), division by values
@@ -71,6 +72,7 @@ class Config:
     max_stmts: int = 6
     integer_outputs: bool = False
     large: bool = False
+    while_loops: bool = True    # while_loop statements (first-order derivatives only)
 
     @property
     def dims(self) -> tuple:
@@ -1003,5 +1005,40 @@ def integer_result(b: Builder, a: Var) -> Var | None:
                   "int64", 0, a.size, [a], [f"zero({n}, {c.text})"], pool=False)
 
 
+def loop(b: Builder, a: Var) -> bool:
+    """Loops and branches around smooth bounded bodies: ``fori_loop`` (0, 1 or 3 steps,
+    reading another variable through its closure), ``scan`` over the leading axis (forward or
+    reverse, its stacked values), ``cond`` on the operand's sum (the switch is probed), and a
+    ``while_loop`` of 2 steps counted in its carry."""
+    if a.dtype == I64:
+        return False
+    n, bound = a.name, a.bound
+    kinds = ["fori", "cond"] + (["scan"] if a.ndim and a.shape[0] else []) + \
+        (["while"] if b.config.while_loops else [])
+    kind = b.choose(kinds)
+    if kind == "fori":
+        o = b.partner(a, lambda v: v.dtype == a.dtype and v.shape == a.shape,
+                      lambda: a.shape, const=False, same_dtype=True)
+        other = o.name if isinstance(o, Var) else "0.5"
+        steps = b.choose((0, 1, 3))
+        top = max(bound, 0.75) if steps else bound
+        return b.emit(f"sg.fori_loop(0, {steps}, lambda i, c: c * 0.5 + sg.sin(c + {other}) "
+                      f"* 0.25, {n})", a.shape, a.dtype, -top, top,
+                      [a] + ([o] if isinstance(o, Var) else []))
+    if kind == "scan":
+        reverse = b.flag()
+        return b.emit(f"sg.scan(lambda c, x: (sg.tanh(c * 0.5 + x), c * x), {n}[0] * 0.0, {n}, "
+                      f"reverse={reverse})[1]", a.shape, a.dtype, -bound, bound, [a])
+    if kind == "cond":
+        c = b.choose((0.0, 0.5, -1.0))
+        top = max(2.0, bound / 2 + 0.25)
+        return b.emit(f"sg.cond({n}.sum() > {c}, lambda t: sg.tanh(t) * 2.0, "
+                      f"lambda t: t * 0.5 - 0.25, ({n},))", a.shape, a.dtype, -top, top, [a],
+                      [f"zero({n}.sum(), {c})"])
+    top = max(bound, 2.0)
+    return b.emit(f"sg.while_loop(lambda s: s[0] < 2, lambda s: (s[0] + 1, s[1] * 0.75 + 0.5),"
+                  f" (0, {n}))[1]", a.shape, a.dtype, -top, top, [a])
+
+
 FAMILIES = (unary, binary, reduce, movement, index, where, matmul, softmax, join, loss, cast,
-            count, inplace, view_inplace)
+            count, inplace, view_inplace, loop)
