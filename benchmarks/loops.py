@@ -4,9 +4,11 @@ Problems, each a value_and_grad, each compiled in a fresh process with an empty 
 directory (``cold``: trace, passes, lowering, code generation and the C compiler):
 
 * ``ode_fori``: the suite's ODE problem (``problems/ode.py``: RK4 of a damped pendulum on
-  scalars, 200 steps) written with ``sg.fori_loop`` and the step count a runtime argument;
-  beside it the unrolled version the suite measures, and a call with another step count
-  (which must not recompile);
+  scalars, 200 steps) written with ``sg.fori_loop`` and the step count a runtime argument
+  (a while loop: its backward keeps a tape of carries and recomputes each step); a call with
+  another step count must not recompile. ``ode_scan``: the same with Python int bounds (a
+  scan, whose backward reads the values it stored). ``ode_unrolled``: the Python loop
+  unrolled, as the suite measures it;
 * ``rk4_fori N``: an RK4 of 2-vector states (``sg.stack``) through ``fori_loop`` with N = 10
   and 10,000 steps as a runtime argument: one compile serves both;
 * ``lstm``: the ADBench/GradBench LSTM objective (2 layers, 14-bit characters, a 1024-character
@@ -59,6 +61,17 @@ def ode_fori():
         th, om = sg.fori_loop(0, n, lambda i, s: ode_step(sg.sin, k, c, *s), (p[0], p[1]))
         return th * th + om * om
     return sg.value_and_grad(loss, argnums=0), [np.array([1.0, 0.5, 9.81, 0.3]), 200]
+
+
+def ode_scan():
+    """The same with Python int bounds: a scan (its backward reads the stored residuals)."""
+    import symgrad as sg
+
+    def loss(p):
+        k, c = p[2], p[3]
+        th, om = sg.fori_loop(0, 200, lambda i, s: ode_step(sg.sin, k, c, *s), (p[0], p[1]))
+        return th * th + om * om
+    return sg.value_and_grad(loss, argnums=0), [np.array([1.0, 0.5, 9.81, 0.3])]
 
 
 def ode_unrolled():
@@ -154,7 +167,7 @@ def lstm_jax():
     return call, lstm_inputs()
 
 
-PROBLEMS = {"ode_fori": ode_fori, "ode_unrolled": ode_unrolled,
+PROBLEMS = {"ode_fori": ode_fori, "ode_scan": ode_scan, "ode_unrolled": ode_unrolled,
             "rk4_fori_10": lambda: rk4_fori(10), "rk4_fori_10000": lambda: rk4_fori(10000),
             "lstm": lstm, "lstm_jax": lstm_jax}
 

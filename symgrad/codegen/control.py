@@ -136,13 +136,13 @@ def _cond(k: ControlKernel, names: list) -> list:
             f"    {calls[0]}", "}"]
 
 
-def _tape_layout(carries: list) -> tuple[list, int]:
-    """Each carry's byte offset in one step's slot of the tape, and the slot's size (every
-    offset a multiple of 8 bytes)."""
+def _tape_layout(items: list) -> tuple[list, int]:
+    """Each stored value's byte offset in one step's slot of the tape, and the slot's size
+    (every offset a multiple of 8 bytes); ``items``: (element type, elements)."""
     offsets, at = [], 0
-    for cur, _ in carries:
+    for dtype, size in items:
         offsets.append(at)
-        at += -(-math.prod(cur.shape) * cur.buffer.dtype.itemsize // 8) * 8
+        at += -(-size * dtype.itemsize // 8) * 8
     return offsets, max(at, 8)
 
 
@@ -150,19 +150,23 @@ def _while_grad(k: ControlKernel, names: list, oom: int) -> list:
     nc = k.attrs["carries"]
     n_in = len(k.programs[0].inputs)           # the carries and the invariant operands
     fwd, rev = k.carries[:nc], k.carries[nc:]
+    extras = k.programs[1].outputs[nc:]        # the body's residuals, kept on the tape
     consts = [pointer(v) for v in k.operands[nc:n_in]]
-    offsets, slot = _tape_layout(fwd)
+    offsets, slot = _tape_layout([(c.buffer.dtype, math.prod(c.shape)) for c, _ in fwd] +
+                                 [(e.dtype, e.size) for e in extras])
     fail = "{ free(tape); return rc; }"
     args = [f"cur{j}" for j in range(nc)] + consts
+    at = [f"({b.dtype.ctype} *)(tape + n * {slot} + {off})"
+          for b, off in zip(extras, offsets[nc:])]
     lines = _carry_decls(fwd, k.operands) + _carry_decls(rev, k.operands[n_in:], "r") + [
-        "unsigned char *tape = NULL;  /* the carries entering each step */",
+        "unsigned char *tape = NULL;  /* per step: the carries entering it, its residuals */",
         "int64_t cap = 0, n = 0;",
         "for (;;) {",
         "    " + _call(names[0], k.programs[0], args, k.consts[0], [pointer(k.flag)],
                        k.work[0], fail),
         f"    if (!{k.flag.buffer.name}[{k.flag.offset}]) break;",
         "    if (n == cap) {",
-        f"        const int64_t grow = cap ? 2 * cap : 16;",
+        "        const int64_t grow = cap ? 2 * cap : 16;",
         f"        unsigned char *grown = grow > (int64_t)(SIZE_MAX / {slot}) ? NULL : "
         f"(unsigned char *)realloc(tape, (size_t)grow * {slot});",
         f"        if (!grown) {{ free(tape); return {oom}; }}",
@@ -175,10 +179,10 @@ def _while_grad(k: ControlKernel, names: list, oom: int) -> list:
             lines.append(f"    for (int64_t e = 0; e < {size}; e++) (({ctype} *)(tape + n * "
                          f"{slot} + {off}))[e] = cur{j}[e];")
     lines += ["    " + _call(names[1], k.programs[1], args, k.consts[1],
-                             [f"nxt{j}" for j in range(nc)], k.work[1], fail)]
+                             [f"nxt{j}" for j in range(nc)] + at, k.work[1], fail)]
     lines += [f"    {x}" for x in _swap(fwd)] + ["    n++;", "}"]
-    saved = [f"(const {cur.buffer.dtype.ctype} *)(tape + t * {slot} + {off})"
-             for (cur, _), off in zip(fwd, offsets)]
+    saved = [f"(const {b.dtype.ctype} *)(tape + t * {slot} + {off})"
+             for b, off in zip([c.buffer for c, _ in fwd] + list(extras), offsets)]
     step = _call(names[2], k.programs[2], [f"rcur{j}" for j in range(len(rev))] + saved +
                  consts, k.consts[2], [f"rnxt{j}" for j in range(len(rev))], k.work[2], fail)
     lines += ["for (int64_t t = n - 1; t >= 0; t--) {", f"    {step}"]

@@ -46,6 +46,13 @@ class BodyScope:
         self.inside.add(node)
         return t
 
+    def adopt(self, node) -> Tensor:
+        """An existing input node (another body's) as an input of this body."""
+        t = Tensor(None, node)
+        t._trace = self.rec
+        self.inside.add(node)
+        return t
+
     def owns(self, t: Tensor) -> bool:
         """Whether ``t`` belongs to this body (or is a constant any body may read)."""
         if t._value is None:
@@ -110,15 +117,21 @@ class Body:
         return graph
 
 
-def trace_body(fn, like: list, names: list, call, what: str) -> Body:
+def trace_body(fn, like: list, names: list, call, what: str, given: list | None = None
+               ) -> Body:
     """Trace ``call(fn, inputs)`` on new body inputs of the types of the tensors ``like``
     (named ``names``); its result is flattened into the body's outputs. ``what`` names the
-    body in errors ("scan body", "while_loop cond_fun")."""
+    body in errors ("scan body", "while_loop cond_fun"). ``given``: for some inputs, an
+    existing input node to use (None for the others): a body traced on another body's own
+    inputs shares its nodes (interning), which is how a VJP body finds the forward values
+    its forward body computes."""
     parent = sources.current()
     scope = BodyScope(len(like))
     rec = scope.rec = parent.child(scope)
+    given = given or [None] * len(like)
     with sources.recording(rec):
-        inputs = [scope.input(k, name, t) for k, (t, name) in enumerate(zip(like, names))]
+        inputs = [scope.input(k, name, t) if node is None else scope.adopt(node)
+                  for k, (t, name, node) in enumerate(zip(like, names, given))]
         result = call(fn, inputs)
         leaves, tree = flatten(result)
         outputs = [_output(scope, leaf, k, what) for k, leaf in enumerate(leaves)]

@@ -28,8 +28,8 @@ from typing import Any, Callable
 from . import grad_mode
 from .apply import apply
 from .control import scan
-from .control_apply import RULES, apply_control, saving_carries
-from .control_vjp import ReversePlan
+from .control_apply import RULES, apply_control
+from .control_vjp import ReversePlan, stored_values
 from .custom_function import Function
 from .tensor import Tensor
 
@@ -44,7 +44,7 @@ def _joined(t: Tensor) -> Tensor:
 
 class CheckpointedScan(Function):
     """A scan that stores one carry per segment of ``every`` steps; the ``length % every``
-    steps that come first in its order run unsegmented (their carries stored each)."""
+    steps that come first in its order run unsegmented (storing what their backward reads)."""
 
     @staticmethod
     def forward(ctx, *operands, body, length, reverse, carries, xs, every):
@@ -53,14 +53,15 @@ class CheckpointedScan(Function):
         ctx.spec = (body, length, reverse, nc, nx, k)
         init, seqs, consts = operands[:nc], operands[nc:nc + nx], operands[nc + nx:]
         head, tail = _split(seqs, length, rest, reverse)
-        carry, head_ys, head_stored = list(init), [], []
+        carry, head_ys, head_stacked = list(init), [], []
+        n_y = len(body.outputs) - nc
+        ctx.keeping = RULES["storing"](body, nc, nx, list(operands))
         if rest:
-            keeping = {"body": saving_carries(body, nc), "length": rest, "reverse": reverse,
+            keeping = {"body": ctx.keeping, "length": rest, "reverse": reverse,
                        "carries": nc, "xs": nx}
             with grad_mode.enable_grad():
                 outs = apply_control("scan", carry + head + list(consts), keeping)
-            n_y = len(body.outputs) - nc
-            carry, head_ys, head_stored = outs[:nc], outs[nc:nc + n_y], outs[nc + n_y:]
+            carry, head_ys, head_stacked = outs[:nc], outs[nc:nc + n_y], outs[nc:]
         attrs = {"body": body, "length": k, "reverse": reverse, "carries": nc, "xs": nx}
 
         def segment(c, seg):
@@ -70,7 +71,7 @@ class CheckpointedScan(Function):
             finals, (ys, stored) = scan(  # that is differentiated again follows it
                 segment, carry, [_segments(x, k) for x in tail], length=(length - rest) // k,
                 reverse=reverse)
-        ctx.save_for_backward(*operands, *stored, *head_stored)
+        ctx.save_for_backward(*operands, *stored, *head_stacked)
         ctx.n_operands, ctx.n_stored = len(operands), len(stored)
         ys = [_joined(y) for y in ys]
         if rest:
@@ -83,12 +84,12 @@ class CheckpointedScan(Function):
         rest = length % k
         saved = ctx.saved_tensors
         n, m = ctx.n_operands, ctx.n_stored
-        operands, stored, head_stored = list(saved[:n]), list(saved[n:n + m]), \
+        operands, stored, head_stacked = list(saved[:n]), list(saved[n:n + m]), \
             list(saved[n + m:])
         seqs, consts = operands[nc:nc + nx], operands[nc + nx:]
         plan = ReversePlan(body, nc, nx, operands, ctx.needs_input_grad, list(grads[nc:]))
-        keeping = {"body": saving_carries(body, nc), "length": k, "reverse": reverse,
-                   "carries": nc, "xs": nx}
+        keeping = {"body": ctx.keeping, "length": k, "reverse": reverse, "carries": nc,
+                   "xs": nx}
         n_y = len(body.outputs) - nc
         head, tail = _split(seqs, length, rest, reverse)
         ct_head, ct_tail = _split([grads[nc + j] for j in plan.fy], length, rest, reverse)
@@ -96,15 +97,16 @@ class CheckpointedScan(Function):
         def segment(carry, seg):
             start, x, ct_y = seg
             outs = apply_control("scan", list(start) + list(x) + list(consts), keeping)
-            return plan.run(carry, outs[nc + n_y:], list(x), _padded(ct_y, plan, n_y), k,
-                            reverse)
+            return plan.run(carry, stored_values(ctx.keeping, nc, outs), list(x),
+                            _padded(ct_y, plan, n_y), k, reverse)
         carry, d_tail = scan(segment, plan.seeds(operands[:nc], list(grads[:nc])),
                              (stored, [_segments(x, k) for x in tail],
                               [_segments(g, k) for g in ct_tail]),
                              length=(length - rest) // k, reverse=not reverse)
         d_xs = [_joined(d) for d in d_tail]
         if rest:          # the first steps, last in the backward: the sums carry on
-            carry, d_head = plan.run(carry, head_stored, head, _padded(ct_head, plan, n_y),
+            at_head = stored_values(ctx.keeping, nc, [None] * nc + head_stacked)
+            carry, d_head = plan.run(carry, at_head, head, _padded(ct_head, plan, n_y),
                                      rest, reverse)
             d_xs = [_in_order(t, h, reverse) for t, h in zip(d_xs, d_head)]
         d_init, d_consts = carry

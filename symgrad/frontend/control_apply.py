@@ -88,8 +88,8 @@ def apply_control(op: str, operands: list, attrs: dict) -> list:
     rec = sources.current()
     if rec is not None and rec.body is not None:
         operands = rec.body.lift(list(operands))   # a loop inside a loop body
-    if op == "scan" and differentiable(operands):
-        attrs = _storing(attrs)
+    if op == "scan" and differentiable(operands) and "storing" in RULES:
+        attrs = _storing(attrs, operands)
     outs = _FUNCTIONS[op].apply(*operands, op=op, attrs=attrs)
     if rec is not None and rec.body is not None:
         for t in outs:
@@ -128,14 +128,14 @@ def differentiable(operands: list) -> bool:
         t._requires_grad and t.dtype.is_floating for t in operands)
 
 
-def _storing(attrs: dict) -> dict:
-    """A differentiable scan's attributes, its body storing each step's carry (a scan built
-    without a tape, e.g. in a body being replayed to differentiate it, gets one)."""
+def _storing(attrs: dict, operands: list) -> dict:
+    """A differentiable scan's attributes, its body also returning what its backward reads
+    per step (``control_vjp.storing``: the carries, the VJP's residuals), unless it does."""
     body, nc = attrs["body"], attrs["carries"]
     ys = set(body.outputs[nc:])
     if all(i in ys for i in body.inputs[:nc]):
         return attrs
-    return {**attrs, "body": saving_carries(body, nc)}
+    return {**attrs, "body": RULES["storing"](body, nc, attrs["xs"], operands)}
 
 
 def saving_carries(graph: Graph, carries: int) -> Graph:

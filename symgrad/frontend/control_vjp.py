@@ -23,13 +23,14 @@ control-flow ops (so the backward is graph, differentiable again: second derivat
 
 from __future__ import annotations
 
-from ..ir import Graph
+from ..ir import Graph, consumers, toposort
+from ..ir.closure import body_input, new_scope, substitute
 from . import grad_mode, sources
 from .apply import full
 from .autograd import root_cotangents, run_backward
 from .control import scan, switch_cond
 from .bodies import trace_body
-from .control_apply import VJPS, apply_control, replay
+from .control_apply import RULES, VJPS, apply_control, replay
 from .tensor import Tensor
 
 
@@ -67,15 +68,32 @@ def _vjp_of(graph: Graph, args: list, wanted: list, cts: list) -> list:
 
 # ------------------------------------------------------------------ scan
 
-class ReversePlan:
-    """The reverse steps of a scan body: which carries, sequences and invariant operands get
-    cotangents, and the step of the reverse scan (``run``). A step replays the body on the
-    carry that entered it and differentiates it; the invariant operands' cotangents add up
-    in the reverse scan's carry, step after step, in one order (so that a checkpointed scan,
-    which runs the same steps segment by segment, gives the same bits)."""
+class _Like:
+    """The type of a body input (for ``trace_body``)."""
 
-    def __init__(self, body: Graph, nc: int, nx: int, operands: list, need: tuple,
-                 ct_ys: list):
+    def __init__(self, t) -> None:
+        self.shape, self.dtype, self._weak = tuple(t.shape), t.dtype, False
+
+
+_VIEWS = ("reshape", "expand", "permute", "slice")
+
+
+class ReversePlan:
+    """The reverse of a scan: which carries, sequences and invariant operands get cotangents,
+    and the reverse body ``graph``, traced once on the forward body's own input nodes.
+
+    The reverse body replays the forward body on a step's carry and inputs and runs the tape
+    engine (``_vjp_of``): inputs (carry cotangents, sums of the invariant operands'
+    cotangents, the carry, the step's inputs, the stacked values' cotangents, the invariant
+    operands); outputs (carry cotangents, sums, the step inputs' cotangents). Because it is
+    traced on the forward body's input nodes, its forward part *is* the forward body's
+    nodes (interning): ``residuals`` are those the VJP reads, which a differentiable forward
+    scan stores per step (``storing``), and ``run`` reads every stored value from the stack
+    instead of recomputing it. The sums of the invariant operands' cotangents are carried
+    step after step in one order, so a checkpointed scan, which runs the same steps segment
+    by segment, gives the same bits."""
+
+    def __init__(self, body: Graph, nc: int, nx: int, operands: list, need, ct_ys: list):
         self.body, self.nc, self.nx = body, nc, nx
         self.consts = operands[nc + nx:]
         floats = [t.dtype.is_floating for t in operands]
@@ -85,33 +103,86 @@ class ReversePlan:
                    if floats[nc + nx + k] and need[nc + nx + k]]
         self.fy = [j for j, o in enumerate(body.outputs[nc:])
                    if o.dtype.is_floating and ct_ys[j] is not None]
+        self.graph = self._trace(operands)
 
-    def step(self, carry, seq):
+    def _trace(self, operands: list) -> Graph:
+        """The reverse body, on inputs (carry cotangents, sums, carry, step inputs, stacked
+        values' cotangents, invariant operands); the forward ones are the body's own."""
+        body, nc, nx, fc, kk, fy = self.body, self.nc, self.nx, self.fc, self.kk, self.fy
+        ins = body.inputs
+        seeds = [_Like(ins[k]) for k in fc] + [_Like(ins[nc + nx + j]) for j in kk]
+        cts = [_Like(body.outputs[nc + j]) for j in fy]
+        like = seeds + [_Like(i) for i in ins[:nc + nx]] + cts + \
+            [_Like(i) for i in ins[nc + nx:]]
+        given = [None] * len(seeds) + list(ins[:nc + nx]) + [None] * len(cts) + \
+            list(ins[nc + nx:])
+        names = [f"r{k}" for k in range(len(fc))] + [f"a{k}" for k in range(len(kk))] + \
+            [f"c{k}" for k in range(nc)] + [f"x{k}" for k in range(nx)] + \
+            [f"g{k}" for k in range(len(fy))] + [f"k{k}" for k in range(len(ins) - nc - nx)]
+        traced = trace_body(None, like, names, lambda fn, ts: self._step(ts),
+                            "scan backward", given)
+        if traced.captures:
+            raise AssertionError("scan backward: the reverse body read values from outside")
+        return traced.graph()
+
+    def _step(self, ins: list) -> list:
         body, nc, nx, fc, kx, kk = self.body, self.nc, self.nx, self.fc, self.kx, self.kk
-        ct_c, acc = carry
-        c, x, ct_y = seq
-        args = list(c) + list(x) + list(self.consts)
-        wanted = [k in fc for k in range(nc)] + [k in kx for k in range(nx)] + \
-            [k in kk for k in range(len(self.consts))]
+        n = len(fc) + len(kk)
+        ct_c, acc = ins[:len(fc)], ins[len(fc):n]
+        c, x = ins[n:n + nc], ins[n + nc:n + nc + nx]
+        ct_y, k = ins[n + nc + nx:n + nc + nx + len(self.fy)], ins[n + nc + nx + len(self.fy):]
+        wanted = [j in fc for j in range(nc)] + [j in kx for j in range(nx)] + \
+            [j in kk for j in range(len(k))]
         cts = [None] * len(body.outputs)
-        for k, g in zip(fc, ct_c):
-            cts[k] = g
+        for j, g in zip(fc, ct_c):
+            cts[j] = g
         for j, g in zip(self.fy, ct_y):
             cts[nc + j] = g
-        d = _vjp_of(body, args, wanted, cts)
+        d = _vjp_of(body, list(c) + list(x) + list(k), wanted, cts)
         d_c, d_x, d_k = d[:len(fc)], d[len(fc):len(fc) + len(kx)], d[len(fc) + len(kx):]
-        return (d_c, [s + g for s, g in zip(acc, d_k)]), d_x
+        return list(d_c) + [s + g for s, g in zip(acc, d_k)] + list(d_x)
+
+    def residuals(self) -> list:
+        """The forward body's values the reverse body reads (a view by its source)."""
+        return _residuals(self.body, self.graph)
 
     def seeds(self, init: list, ct_final: list) -> tuple:
         """The reverse scan's first carry: the final carries' cotangents, zero sums."""
         return ([full(init[k], 0.0) if ct_final[k] is None else ct_final[k] for k in self.fc],
                 [full(self.consts[k], 0.0) for k in self.kk])
 
-    def run(self, carry: tuple, stacked: list, xs: list, ct_ys: list, length: int,
+    def run(self, carry: tuple, stored: dict, xs: list, ct_ys: list, length: int,
             reverse: bool) -> tuple:
-        """``((d_carries, d_consts), d_xs)`` over ``length`` steps stored in ``stacked``."""
-        seq = (stacked, xs, [ct_ys[j] for j in self.fy])
-        return scan(self.step, carry, seq, length=length, reverse=not reverse)
+        """``((d_carries, d_consts), d_xs)`` of ``length`` steps; ``stored``: forward body
+        node -> its stacked values (the carries entering the steps among them)."""
+        g, nc, nx = self.graph, self.nc, self.nx
+        n = len(self.fc) + len(self.kk)
+        c_in, x_in = g.inputs[n:n + nc], g.inputs[n + nc:n + nc + nx]
+        ct_in, k_in = g.inputs[n + nc + nx:n + nc + nx + len(self.fy)], \
+            g.inputs[n + nc + nx + len(self.fy):]
+        used = set(toposort(g.outputs))
+        scope = new_scope()
+        mapping, seq_in, seq = {}, [], []
+        for node, values in stored.items():
+            if node in used and node not in k_in and node not in mapping:
+                mapping[node] = body_input(len(seq_in), f"s{len(seq_in)}", node.dtype,
+                                           node.shape, scope)
+                seq_in.append(mapping[node])
+                seq.append(values)
+        if any(c in used and c not in mapping for c in c_in):
+            raise AssertionError("scan backward: the forward scan did not store its carries")
+        for node, values in zip(x_in, xs):
+            if node not in mapping:
+                seq_in.append(node)
+                seq.append(values)
+        reverse_body = substitute(g, mapping, list(g.inputs[:n]) + seq_in + list(ct_in) +
+                                  list(k_in))
+        operands = list(carry[0]) + list(carry[1]) + seq + \
+            [ct_ys[j] for j in self.fy] + list(self.consts)
+        outs = apply_control("scan", operands, {
+            "body": reverse_body, "length": length, "reverse": not reverse, "carries": n,
+            "xs": len(seq_in) + len(self.fy)})
+        return (outs[:len(self.fc)], outs[len(self.fc):n]), outs[n:n + len(self.kx)]
 
     def result(self, n_operands: int, need: tuple, d_init, d_consts, d_xs) -> list:
         nc, nx = self.nc, self.nx
@@ -125,27 +196,37 @@ class ReversePlan:
         return result
 
 
+def stored_values(body: Graph, nc: int, outputs: list) -> dict:
+    """forward body node -> the stacked values a scan's application stored of it."""
+    found: dict = {}
+    for j, o in enumerate(body.outputs[nc:]):
+        found.setdefault(o, outputs[nc + j])
+    return found
+
+
+def storing(body: Graph, nc: int, nx: int, operands: list) -> Graph:
+    """A differentiable scan's body, also returning per step what its backward reads: the
+    carry that enters the step, and the residuals of its VJP (``ReversePlan.residuals``)."""
+    need = [t._requires_grad for t in operands]
+    plan = ReversePlan(body, nc, nx, operands, need, [0.0] * (len(body.outputs) - nc))
+    have = set(body.outputs[nc:])
+    extra = [i for i in body.inputs[:nc] if i not in have]
+    extra += [r for r in plan.residuals() if r not in have and r not in extra]
+    return Graph(body.inputs, body.outputs + tuple(extra), body.locs)
+
+
 def _scan_vjp(ctx, operands: list, outputs: list, grads: list) -> list:
     a = ctx.attrs
     body, nc, nx = a["body"], a["carries"], a["xs"]
     plan = ReversePlan(body, nc, nx, operands, ctx.needs_input_grad, grads[nc:])
     (d_init, d_consts), d_xs = plan.run(plan.seeds(operands[:nc], grads[:nc]),
-                                        _stored_carries(body, nc, outputs),
+                                        stored_values(body, nc, outputs),
                                         operands[nc:nc + nx], grads[nc:], a["length"],
                                         a["reverse"])
     return plan.result(len(operands), ctx.needs_input_grad, d_init, d_consts, d_xs)
 
 
-def _stored_carries(body: Graph, nc: int, outputs: list) -> list:
-    """The stacked carries the forward scan stored (see ``saving_carries``)."""
-    ys = body.outputs[nc:]
-    found = []
-    for k in range(nc):
-        j = next((j for j, o in enumerate(ys) if o is body.inputs[k]), None)
-        if j is None:
-            raise AssertionError("scan backward: the forward scan did not store its carries")
-        found.append(outputs[nc + j])
-    return found
+RULES["storing"] = storing
 
 
 # ------------------------------------------------------------------ cond
@@ -189,12 +270,20 @@ def _while_vjp(ctx, operands: list, outputs: list, grads: list) -> list:
             cts[j] = g
         d = _vjp_of(body, list(c) + list(k), wanted, cts)
         return d[:len(fc)] + [s + g for s, g in zip(r[len(fc):], d[len(fc):])]
-    step = trace_body(None, seed + init + consts,
-                      [f"r{j}" for j in range(nr)] + [f"c{j}" for j in range(nc)] +
-                      [f"k{j}" for j in range(len(consts))], vjp_step, "while_loop backward")
-    if step.captures:
+    traced = trace_body(None, [_Like(t) for t in seed] + [_Like(i) for i in body.inputs],
+                        [f"r{j}" for j in range(nr)] + [f"c{j}" for j in range(nc)] +
+                        [f"k{j}" for j in range(len(consts))], vjp_step,
+                        "while_loop backward", [None] * nr + list(body.inputs))
+    if traced.captures:
         raise AssertionError("while_loop backward: the step read values from outside")
-    attrs = {"cond": cond, "body": body, "step": step.graph(), "carries": nc}
+    step = traced.graph()
+    extras = _residuals(body, step)
+    scope = new_scope()
+    kept = [body_input(k, f"e{k}", e.dtype, e.shape, scope) for k, e in enumerate(extras)]
+    step = substitute(step, dict(zip(extras, kept)), list(step.inputs[:nr + nc]) + kept +
+                      list(step.inputs[nr + nc:]))
+    keeping = Graph(body.inputs, body.outputs + tuple(extras), body.locs)
+    attrs = {"cond": cond, "body": keeping, "step": step, "carries": nc}
     r = apply_control("while_grad", list(init) + list(consts) + seed, attrs)
     result = [None] * len(operands)
     for k, g in zip(fc, r):
@@ -202,6 +291,25 @@ def _while_vjp(ctx, operands: list, outputs: list, grads: list) -> list:
     for j, g in zip(kk, r[len(fc):]):
         result[nc + j] = g
     return result
+
+
+def _residuals(body: Graph, vjp: Graph) -> list:
+    """The values of ``body`` (a forward body) that ``vjp`` (traced on its input nodes)
+    reads: computed once in the forward loop and kept, rather than computed again (a view
+    is kept by its source)."""
+    forward = set(body.nodes())
+    nodes = vjp.nodes()
+    users = consumers(nodes)
+    found: list = []
+    for n in nodes:
+        if n not in forward or n.op in ("input", "const"):
+            continue
+        if any(m not in forward for m in users.get(n, ())) or n in vjp.outputs:
+            while n.op in _VIEWS and n.inputs[0].op not in ("input", "const"):
+                n = n.inputs[0]
+            if n.op not in ("input", "const") and n not in found:
+                found.append(n)
+    return found
 
 
 def _while_grad_vjp(ctx, operands: list, outputs: list, grads: list) -> list:

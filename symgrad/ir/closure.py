@@ -80,3 +80,19 @@ def close(inputs: list, outputs: list, locs: dict, scope: int, prefix: str = "k"
             new_locs.setdefault(n, locs[n])
     outs = tuple(mapping.get(o, o) for o in outputs)
     return Graph(tuple(inputs) + tuple(new_inputs), outs, new_locs), outside
+
+
+def substitute(graph: Graph, mapping: dict, inputs: list) -> Graph:
+    """``graph`` with the nodes of ``mapping`` replaced (by constants, or by new inputs), over
+    ``inputs``; the nodes only the replaced ones needed are gone."""
+    new: dict = {n: n for n in inputs}
+    new.update(mapping)
+    locs: dict = {}
+    for n in graph.nodes():
+        if n in new:
+            continue
+        ins = tuple(new[i] for i in n.inputs)
+        new[n] = n if ins == n.inputs else Node(n.op, n.attrs, ins, n.dtype, n.shape)
+        if n in graph.locs:
+            locs.setdefault(new[n], graph.locs[n])
+    return Graph(tuple(inputs), tuple(new[o] for o in graph.outputs), locs)

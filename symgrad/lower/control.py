@@ -104,8 +104,10 @@ def memory_report(program: Program, depth: int = 0) -> list[str]:
         elif k.kind == "while_grad":
             slot = sum(-(-c.buffer.dtype.itemsize * _row(c, 0) // 8) * 8
                        for c, _ in k.carries[:nc])
+            slot += sum(-(-b.dtype.itemsize * b.size // 8) * 8
+                        for b in k.programs[1].outputs[nc:])
             lines.append(f"{pad}while loop and its reverse: a tape of {max(slot, 8)} bytes per "
-                         f"step (allocated as the loop runs)")
+                         f"step (carries and residuals, allocated as the loop runs)")
         else:
             lines.append(f"{pad}{k.kind}: stores nothing per step")
         for p in k.programs:

@@ -19,10 +19,12 @@ the others), and lowering runs the application once for all of them (``ir.contro
   ``body(*carry, *consts) -> (*carry',)``; the trip count is known only when it runs. Values:
   the final carries.
 - ``while_grad(*init, *consts, *seed)[cond, body, step, carries]``: reverse mode through a
-  ``while``: runs the loop of ``cond``/``body`` from ``init`` keeping the carry that enters each
-  step (the trip count is known only then), then the steps backwards, ``r = step(*r, *carry_t,
-  *consts)`` from ``r = seed`` (``step`` is the body's VJP: the carries' cotangents, and sums of
-  the invariant operands' cotangents). Values: the final ``r``. It has no VJP of its own.
+  ``while``: runs the loop of ``cond``/``body`` from ``init``, keeping on a tape the carry that
+  enters each step and the body's values beyond its carries (what the VJP reads: residuals);
+  the trip count is known only then. Then the steps backwards, ``r = step(*r, *carry_t,
+  *residuals_t, *consts)`` from ``r = seed`` (``step`` is the body's VJP: the carries'
+  cotangents, and sums of the invariant operands' cotangents). Values: the final ``r``. It
+  has no VJP of its own.
 - ``cond(pred, *operands)[branches]``: ``branches = (false_fn, true_fn)``, each
   ``(*operands) -> (*outputs)`` with equal output types. Values: the chosen branch's outputs.
 
@@ -148,9 +150,13 @@ register(OpDef(
 
 def _while_grad_shape(*shapes, cond, body, step, carries, index):
     forward = shapes[:len(cond.inputs)]
-    _while_shape(*forward, cond=cond, body=body, carries=carries, index=0)
+    _check_operands("while_grad", cond, forward)
+    _check_operands("while_grad", body, forward)
+    _carried("while_grad", body, carries)
+    extras = tuple(o.shape for o in body.outputs[carries:])
     seed = shapes[len(cond.inputs):]
-    _check_operands("while_grad", step, tuple(seed) + tuple(forward))
+    _check_operands("while_grad", step, tuple(seed) + tuple(forward[:carries]) + extras +
+                    tuple(forward[carries:]))
     _carried("while_grad", step, len(seed))
     return tuple(step.outputs[index].shape)
 
@@ -164,11 +170,12 @@ def _np_while_grad(*arrays, run, cond, body, step, carries, index=None):
     carry, consts = list(arrays[:carries]), list(arrays[carries:n])
     tape = []
     while bool(run(cond, carry + consts)[0]):
-        tape.append(carry)
-        carry = run(body, carry + consts)
+        out = run(body, carry + consts)
+        tape.append(carry + out[carries:])
+        carry = out[:carries]
     r = list(arrays[n:])
-    for c in reversed(tape):
-        r = run(step, r + c + consts)
+    for stored in reversed(tape):
+        r = run(step, r + stored + consts)
     return tuple(r)
 
 

@@ -17,8 +17,8 @@ together, renumbered to the values that remain.
 
 from __future__ import annotations
 
-from ..ir import Graph, Node
-from ..ir.closure import close, new_scope
+from ..ir import Graph, Node, toposort
+from ..ir.closure import close, new_scope, substitute
 from ..ir.control import group_key, is_control
 from ..ops import get
 from .identities import scalar_const
@@ -28,7 +28,17 @@ _VIEWS = ("reshape", "expand", "permute", "slice")
 
 def simplify_control(graph: Graph) -> Graph:
     """Prune unread values, sink constant operands and hoist invariant code of every
-    control-flow application (see the module docstring)."""
+    control-flow application (see the module docstring), until nothing changes (a loop that
+    stops reading a value lets the loop that made it stop computing it, the next round)."""
+    for _ in range(4):
+        after = _simplify_once(graph)
+        if after.outputs == graph.outputs:
+            return after
+        graph = after
+    return graph
+
+
+def _simplify_once(graph: Graph) -> Graph:
     nodes = graph.nodes()
     groups: dict = {}
     for n in nodes:
@@ -100,7 +110,7 @@ def _sink(body: Graph, ins: list, fixed: int, nx: int, sequence: range) -> tuple
     """Operands from position ``fixed`` on that are constant move into the body (a
     sequence's step of a broadcast constant is the constant); operands it does not read
     leave. Returns (body, operands, number of sequences left)."""
-    read = {n for n in body.nodes() if n.op == "input"}
+    read = _read_inputs(body)
     mapping: dict = {}
     keep = list(range(fixed))
     for j in range(fixed, len(ins)):
@@ -112,29 +122,19 @@ def _sink(body: Graph, ins: list, fixed: int, nx: int, sequence: range) -> tuple
             keep.append(j)
     if len(keep) == len(ins):
         return body, ins, nx
-    body = _substituted(body, mapping, [body.inputs[j] for j in keep])
+    body = substitute(body, mapping, [body.inputs[j] for j in keep])
     return body, [ins[j] for j in keep], sum(1 for j in keep if j in sequence)
+
+
+def _read_inputs(graph: Graph) -> set:
+    """The inputs some output of ``graph`` depends on."""
+    return {n for n in toposort(graph.outputs) if n.op == "input"}
 
 
 def _broadcast(const: Node, shape: tuple) -> Node:
     if not shape:
         return const
     return Node("expand", (("shape_to", tuple(shape)),), (const,), const.dtype, tuple(shape))
-
-
-def _substituted(body: Graph, mapping: dict, inputs: list) -> Graph:
-    """``body`` with the nodes of ``mapping`` replaced, over ``inputs``."""
-    new: dict = {n: n for n in inputs}
-    new.update(mapping)
-    locs: dict = {}
-    for n in body.nodes():
-        if n in new:
-            continue
-        ins = tuple(new[i] for i in n.inputs)
-        new[n] = n if ins == n.inputs else Node(n.op, n.attrs, ins, n.dtype, n.shape)
-        if n in body.locs:
-            locs.setdefault(new[n], body.locs[n])
-    return Graph(tuple(inputs), tuple(new[o] for o in body.outputs), locs)
 
 
 def _hoist(body: Graph, ins: list, variant: int) -> tuple:
@@ -187,7 +187,7 @@ def _cond(attrs: dict, ins: list, present: set) -> tuple:
     # the operands (after the predicate) that are constant or that no branch reads
     read = set()
     for g in branches:
-        read |= {n for n in g.nodes() if n.op == "input"}
+        read |= _read_inputs(g)
     keep = [j for j in range(1, len(ins))
             if scalar_const(ins[j]) is None and
             any(g.inputs[j - 1] in read for g in branches)]
@@ -196,7 +196,7 @@ def _cond(attrs: dict, ins: list, present: set) -> tuple:
         for g in branches:
             mapping = {g.inputs[j - 1]: _broadcast(scalar_const(ins[j]), g.inputs[j - 1].shape)
                        for j in range(1, len(ins)) if scalar_const(ins[j]) is not None}
-            new.append(_substituted(g, mapping, [g.inputs[j - 1] for j in keep]))
+            new.append(substitute(g, mapping, [g.inputs[j - 1] for j in keep]))
         branches, ins = new, [ins[0]] + [ins[j] for j in keep]
     return {**attrs, "branches": tuple(branches)}, ins, {k: p for p, k in enumerate(kept)}
 
