@@ -52,6 +52,12 @@ def control_kernel(env, number: int, k: ControlKernel, names: list) -> tuple[str
     elif k.kind == "scan":
         lines, title = _loop(k, names, _scan_steps(k, names)), \
             f"scan of {k.attrs['length']} steps{' from the end' if k.attrs['reverse'] else ''}"
+    elif k.tape is not None:
+        status = MEMORY_STATUS + number + 1
+        lines = _loop(k, names, _while_record(k, names, status))
+        title = "while loop, keeping the tape its reverse loop reads"
+        where = f" (from {k.loc}: {k.loc.text})" if k.loc else ""
+        errors.append((status, f"out of memory for the tape of the while loop's carries{where}"))
     else:
         lines, title = _loop(k, names, _while_steps(k, names)), "while loop"
     return render_kernel(env, number, title, [loc_comment(k.loc, k.kind)],
@@ -147,18 +153,57 @@ def _tape_layout(items: list) -> tuple[list, int]:
 
 
 def _while_grad(k: ControlKernel, names: list, oom: int) -> list:
+    """The loop, keeping a tape; then its steps' VJPs backwards over the tape. With a tape
+    slot, the loop ran already (a ``while`` kernel filled the slot): only the reverse."""
     nc = k.attrs["carries"]
-    n_in = len(k.programs[0].inputs)           # the carries and the invariant operands
     fwd, rev = k.carries[:nc], k.carries[nc:]
-    extras = k.programs[1].outputs[nc:]        # the body's residuals, kept on the tape
+    n_in = len(k.operands) - len(rev)             # the carries and the invariant operands
+    if k.tape is not None:
+        slot = f"work + {k.tape}"
+        lines = _carry_decls(rev, k.operands[n_in:], "r") + [
+            f"unsigned char *tape = *(unsigned char **)({slot});  /* filled by the loop */",
+            f"const int64_t n = *(const int64_t *)({slot} + 8);",
+            f"*(unsigned char **)({slot}) = NULL;"]
+        step, stored = k.programs[0], _stored_types(k.programs[0], len(rev), nc, n_in - nc)
+        return lines + _reverse(k, names[0], step, k.consts[0], k.work[0], stored, n_in) + \
+            ["free(tape);"] + _finish(rev, k.outputs, "r")
+    stored = [(c.buffer.dtype, math.prod(c.shape)) for c, _ in fwd] + \
+        [(b.dtype, b.size) for b in k.programs[1].outputs[nc:]]
+    lines = _carry_decls(fwd, k.operands) + _carry_decls(rev, k.operands[n_in:], "r") + \
+        _recording(k, names, stored, oom, n_in)
+    return lines + _reverse(k, names[2], k.programs[2], k.consts[2], k.work[2], stored,
+                            n_in) + ["free(tape);"] + _finish(rev, k.outputs, "r")
+
+
+def _while_record(k: ControlKernel, names: list, oom: int) -> list:
+    """A while loop that keeps the tape a later reverse loop reads (``k.tape``'s slot)."""
+    nc = k.attrs["carries"]
+    stored = [(c.buffer.dtype, math.prod(c.shape)) for c, _ in k.carries] + \
+        [(b.dtype, b.size) for b in k.programs[1].outputs[nc:]]
+    slot = f"work + {k.tape}"
+    return _recording(k, names, stored, oom, len(k.operands)) + [
+        f"*(unsigned char **)({slot}) = tape;  /* for the reverse loop (freed by it) */",
+        f"*(int64_t *)({slot} + 8) = n;"]
+
+
+def _stored_types(step, nr: int, nc: int, nk: int) -> list:
+    """(dtype, elements) of what a step of the reverse loop reads from the tape: its inputs
+    after the reverse carries and before the invariant operands."""
+    return [(b.dtype, b.size) for b in step.inputs[nr:len(step.inputs) - nk]]
+
+
+def _recording(k: ControlKernel, names: list, stored: list, oom: int, n_in: int) -> list:
+    """The forward loop of ``k.programs[0]``/``[1]`` keeping, per step, the carries entering
+    it and the body's values beyond its carries on a growing tape (``tape``, ``n``)."""
+    nc = k.attrs["carries"]
+    fwd = k.carries[:nc]
+    offsets, slot = _tape_layout(stored)
     consts = [pointer(v) for v in k.operands[nc:n_in]]
-    offsets, slot = _tape_layout([(c.buffer.dtype, math.prod(c.shape)) for c, _ in fwd] +
-                                 [(e.dtype, e.size) for e in extras])
     fail = "{ free(tape); return rc; }"
     args = [f"cur{j}" for j in range(nc)] + consts
-    at = [f"({b.dtype.ctype} *)(tape + n * {slot} + {off})"
-          for b, off in zip(extras, offsets[nc:])]
-    lines = _carry_decls(fwd, k.operands) + _carry_decls(rev, k.operands[n_in:], "r") + [
+    extras = [f"({dt.ctype} *)(tape + n * {slot} + {off})"
+              for (dt, _), off in zip(stored[nc:], offsets[nc:])]
+    lines = [
         "unsigned char *tape = NULL;  /* per step: the carries entering it, its residuals */",
         "int64_t cap = 0, n = 0;",
         "for (;;) {",
@@ -173,18 +218,26 @@ def _while_grad(k: ControlKernel, names: list, oom: int) -> list:
         "        tape = grown;",
         "        cap = grow;",
         "    }"]
-    for j, ((cur, _), off) in enumerate(zip(fwd, offsets)):
-        size, ctype = math.prod(cur.shape), cur.buffer.dtype.ctype
+    for j, ((dt, size), off) in enumerate(zip(stored[:nc], offsets)):
         if size:
-            lines.append(f"    for (int64_t e = 0; e < {size}; e++) (({ctype} *)(tape + n * "
+            lines.append(f"    for (int64_t e = 0; e < {size}; e++) (({dt.ctype} *)(tape + n * "
                          f"{slot} + {off}))[e] = cur{j}[e];")
     lines += ["    " + _call(names[1], k.programs[1], args, k.consts[1],
-                             [f"nxt{j}" for j in range(nc)] + at, k.work[1], fail)]
-    lines += [f"    {x}" for x in _swap(fwd)] + ["    n++;", "}"]
-    saved = [f"(const {b.dtype.ctype} *)(tape + t * {slot} + {off})"
-             for b, off in zip([c.buffer for c, _ in fwd] + list(extras), offsets)]
-    step = _call(names[2], k.programs[2], [f"rcur{j}" for j in range(len(rev))] + saved +
-                 consts, k.consts[2], [f"rnxt{j}" for j in range(len(rev))], k.work[2], fail)
-    lines += ["for (int64_t t = n - 1; t >= 0; t--) {", f"    {step}"]
-    lines += [f"    {x}" for x in _swap(rev, "r")] + ["}", "free(tape);"]
-    return lines + _finish(rev, k.outputs, "r")
+                             [f"nxt{j}" for j in range(nc)] + extras, k.work[1], fail)]
+    return lines + [f"    {x}" for x in _swap(fwd)] + ["    n++;", "}"]
+
+
+def _reverse(k: ControlKernel, name: str, step, consts_views: list, work: View,
+             stored: list, n_in: int) -> list:
+    """The reverse loop over the tape: ``r = step(r, stored values of step t, consts)``."""
+    nc = k.attrs["carries"]
+    rev = k.carries[nc:]
+    offsets, slot = _tape_layout(stored)
+    consts = [pointer(v) for v in k.operands[nc:n_in]]
+    saved = [f"(const {dt.ctype} *)(tape + t * {slot} + {off})"
+             for (dt, _), off in zip(stored, offsets)]
+    call = _call(name, step, [f"rcur{j}" for j in range(len(rev))] + saved + consts,
+                 consts_views, [f"rnxt{j}" for j in range(len(rev))], work,
+                 "{ free(tape); return rc; }")
+    return ["for (int64_t t = n - 1; t >= 0; t--) {", f"    {call}"] + \
+        [f"    {x}" for x in _swap(rev, "r")] + ["}"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from ..gcpause import pausing
-from ..lower.control import all_kernels
+from ..lower.control import all_kernels, tape_slots
 from ..lower.loopir import (ControlKernel, ElementStmt, GuardKernel, IndexKernel, LoopKernel,
                             MatmulKernel, Program, Scalar, ScalarStmt, ScanKernel, views_of)
 from ..version import __version__
@@ -69,12 +69,15 @@ def generate(program: Program, name: str, title: str = "", vector_math: bool = F
         params = [p.replace("*restrict ", "*") for p in params]
         for part in parts:
             part.temps = [t.replace("*restrict ", "*") for t in part.temps]
-    unit_flags = units.assign_units(parts, entry)
+    slots = tape_slots(program)
+    run = f"{entry}_run" if slots else entry    # the entry point wraps it: it frees tapes
+    unit_flags = units.assign_units(parts, run)
     vector = _vector_functions(loops.calls) if vector_math and loops.simd else []
     workspace = program.workspace_bytes + spill_bytes
     text = env.get_template("module.c.j2").render(
         title=comment_text(title or entry), version=__version__, workspace_bytes=workspace,
-        uses_blas=blas, simd_decls=[decl for _, decl in vector], entry=entry, params=params,
+        uses_blas=blas, simd_decls=[decl for _, decl in vector], entry=run, params=params,
+        wrapper=entry, tape_slots=slots, entry_storage="static " if slots else "",
         helpers=helpers.definitions(loops.calls),
         args=", ".join(args), parts=parts, n_units=len(unit_flags), functions=ctx.functions,
         uses_malloc=ctx.malloc,
@@ -180,7 +183,9 @@ def _items(ctx: _Context, program: Program, base: int) -> list:
             text, errors = control_kernel(env, number, k,
                                           [ctx.function(p) for p in k.programs])
             ctx.errors += errors
-            ctx.malloc |= k.kind == "while_grad"
+            ctx.malloc |= k.kind == "while_grad" or k.tape is not None
+            if k.tape is not None:
+                names.add("work")
             threaded, elements = True, units.HOT_ELEMENTS + 1   # calls pass nthreads
         else:
             text, elements = _other(ctx, number, k)

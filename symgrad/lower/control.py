@@ -16,12 +16,14 @@ reads still gets a buffer (the body writes every value it has).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..dtypes import uint8
 from ..ir.control import bodies, group_key, n_outputs
 from ..ops import get
 from .loopir import Buffer, ControlKernel, Program, View
 
-__all__ = ["ControlKernel", "lower_control", "all_kernels"]
+__all__ = ["ControlKernel", "lower_control", "all_kernels", "place_tapes", "tape_slots"]
 
 
 def lower_control(lowering, node) -> None:
@@ -30,7 +32,16 @@ def lower_control(lowering, node) -> None:
     siblings = lowering.control_siblings(group_key(node))
     attrs = {k: v for k, v in node.attrs if k != "index"}
     operands = [_dense(lowering, i) for i in node.inputs]
-    programs = [lowering.sub(g) for g in bodies(node)]
+    graphs, tape = bodies(node), None
+    if node.op == "while" and lowering.top:
+        reverse = _reverse_of(lowering, node)
+        if reverse is not None:          # fill the tape the reverse loop reads
+            tape = lowering.tapes[reverse] = len(lowering.tapes)
+            graphs = [reverse.attr("cond"), reverse.attr("body")]
+    elif node.op == "while_grad" and node in lowering.tapes:
+        tape = lowering.tapes[node]
+        graphs = [node.attr("step")]     # the forward loop ran already
+    programs = [lowering.sub(g) for g in graphs]
     consts = [[lowering.hidden_const(buf, value) for buf, value in p.consts] for p in programs]
     opdef = get(node.op)
     shapes = [i.shape for i in node.inputs]
@@ -53,12 +64,49 @@ def lower_control(lowering, node) -> None:
     work = [View.dense(lowering.scratch(uint8, (p.workspace_bytes,)), (p.workspace_bytes,))
             for p in programs]
     flag = None
-    if node.op in ("while", "while_grad"):
+    if node.op == "while" or (node.op == "while_grad" and tape is None):
         out = programs[0].outputs[0]
         flag = View.dense(lowering.scratch(out.dtype, ()), ())
     lowering.kernels.append(ControlKernel(node.op, programs, consts, operands, carries,
                                           outputs, work, flag, attrs,
-                                          lowering.locs.get(node)))
+                                          lowering.locs.get(node), tape))
+
+
+def _reverse_of(lowering, node):
+    """The first ``while_grad`` after ``node`` (a ``while``) that runs the same loop (the same
+    operands, condition and body, its body's extra values aside), or None."""
+    cond, body, nc = node.attr("cond"), node.attr("body"), node.attr("carries")
+    here = lowering.order[node]
+    for n in lowering.nodes[here + 1:]:
+        if n.op != "while_grad" or n in lowering.tapes or \
+                n.inputs[:len(node.inputs)] != node.inputs:
+            continue
+        c, b = n.attr("cond"), n.attr("body")
+        if (c.inputs, c.outputs) == (cond.inputs, cond.outputs) and \
+                b.inputs == body.inputs and b.outputs[:nc] == body.outputs[:nc]:
+            return n
+    return None
+
+
+def place_tapes(kernels: list, workspace: int) -> tuple[list, int]:
+    """Give each tape slot 16 bytes (the tape's address and its number of steps) after the
+    temporaries, where no temporary reuses them: the entry point frees a tape left there."""
+    if not any(isinstance(k, ControlKernel) and k.tape is not None for k in kernels):
+        return kernels, workspace
+    base = -(-workspace // 64) * 64
+    placed, count = [], 0
+    for k in kernels:
+        if isinstance(k, ControlKernel) and k.tape is not None:
+            count = max(count, k.tape + 1)
+            k = replace(k, tape=base + 16 * k.tape)
+        placed.append(k)
+    return placed, base + 16 * count
+
+
+def tape_slots(program: Program) -> list[int]:
+    """The byte offsets of the tape slots of ``program`` (its while loops that fill one)."""
+    return sorted({k.tape for k in program.kernels
+                   if isinstance(k, ControlKernel) and k.tape is not None})
 
 
 def _carried(node, attrs: dict) -> list:

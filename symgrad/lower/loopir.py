@@ -237,6 +237,10 @@ class ControlKernel:
     flag: View | None       # while: where the condition's value is written
     attrs: dict             # length, reverse, carries, xs (as the node has them)
     loc: Loc | None = None
+    # A while loop whose tape the reverse loop of a later while_grad reads (the forward
+    # loop runs once): the tape slot's number, then (after the buffer plan) its byte offset
+    # in ``work``. A ``while`` with a tape fills it; a ``while_grad`` with one reads it.
+    tape: int | None = None
 
     def views(self) -> list:
         flat = [v for pair in self.carries for v in pair]

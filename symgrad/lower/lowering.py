@@ -20,7 +20,7 @@ from ..ops.registry import ELEMENTWISE, REDUCE
 from ..ir.control import group_key, is_control
 from .accumulate import plan_chains
 from .buffers import plan_buffers
-from .control import lower_control
+from .control import lower_control, place_tapes
 from .decomp import DECOMPOSITIONS, lower_decomp
 from .sorting import SORTS, lower_sort
 from .fusion import Group, is_view_op, plan_fusion
@@ -54,8 +54,10 @@ def _literal_exponent(node: Node) -> float | None:
 
 
 class _Lowering:
-    def __init__(self, graph: Graph):
+    def __init__(self, graph: Graph, top: bool = True):
         self.graph = graph
+        self.top = top               # the entry point's program (not a loop body's)
+        self.tapes: dict = {}        # while_grad node -> the tape slot a while loop fills
         self.locs = graph.locs
         self.nodes = graph.nodes()
         self.order = {n: i for i, n in enumerate(self.nodes)}
@@ -174,6 +176,7 @@ class _Lowering:
         for j, n in enumerate(self.graph.values):
             self._finish_output(self.out_buffers[j], n)
         kernels, workspace = plan_buffers(self.kernels)
+        kernels, workspace = place_tapes(kernels, workspace)
         return Program(inputs, self.consts, self.out_buffers, kernels, workspace)
 
     def _finish_output(self, buf: Buffer, n: Node) -> None:
@@ -248,7 +251,7 @@ class _Lowering:
 
     def sub(self, graph: Graph) -> Program:
         """A body graph lowered as a program of its own."""
-        return _Lowering(graph).run()
+        return _Lowering(graph, top=False).run()
 
     def hidden_const(self, buf: Buffer, value) -> View:
         """A hidden constant of a body, made one of this program's."""

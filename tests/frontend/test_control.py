@@ -361,3 +361,23 @@ def test_checkpoint_function_recomputes_and_matches():
     w_t = sg.tensor(w, requires_grad=True)
     with pytest.raises(ValueError, match="other than its arguments"):
         sg.checkpoint(lambda x: sg.tanh(x @ w_t).sum(), sg.tensor(x, requires_grad=True))
+
+
+def test_a_while_loops_reverse_reads_the_tape_its_forward_loop_kept():
+    """value_and_grad of a while loop runs the loop once (the reverse loop reads the tape the
+    forward loop kept, freed by the entry point even when a guard between them fails)."""
+    def f(x):
+        y = sg.while_loop(lambda c: c.sum() < 10.0, lambda c: c * 1.5 + sg.sin(c), x)
+        if y.sum() > 12.0:              # a guard between the loop and its reverse
+            return (y * y).sum()
+        return y.sum()
+    vg = sg.value_and_grad(f)
+    for scale in (0.3, 2.0, 0.3, 4.0, 1.1, 0.05):
+        x = np.array([0.5, 1.0, 0.25]) * scale
+        xe = sg.tensor(x, requires_grad=True)
+        f(xe).backward()
+        value, grad = vg(x)
+        assert value == pytest.approx(f(sg.tensor(x)).item(), rel=1e-13)
+        np.testing.assert_allclose(grad, xe.grad.numpy(), rtol=1e-12)
+    source = vg.c_source
+    assert "keeping the tape its reverse loop reads" in source and "free(tape);" in source
