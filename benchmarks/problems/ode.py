@@ -24,20 +24,25 @@ def inputs(size: Size) -> list:
     return [np.array([1.0, 0.5, 9.81, 0.3])]
 
 
+def step(sin, k, c, th, om):
+    """One RK4 step of (theta, omega), for any array system (``sin`` is the system's)."""
+    h = DT
+    k1t, k1o = om, -k * sin(th) - c * om
+    t2, o2 = th + h / 2 * k1t, om + h / 2 * k1o
+    k2t, k2o = o2, -k * sin(t2) - c * o2
+    t3, o3 = th + h / 2 * k2t, om + h / 2 * k2o
+    k3t, k3o = o3, -k * sin(t3) - c * o3
+    t4, o4 = th + h * k3t, om + h * k3o
+    k4t, k4o = o4, -k * sin(t4) - c * o4
+    return (th + h / 6 * (k1t + 2 * k2t + 2 * k3t + k4t),
+            om + h / 6 * (k1o + 2 * k2o + 2 * k3o + k4o))
+
+
 def rk4(p, sin):
     """The forward pass, written once for every array system: ``sin`` is the system's."""
     th, om, k, c = p[0], p[1], p[2], p[3]
-    h = DT
     for _ in range(STEPS):
-        k1t, k1o = om, -k * sin(th) - c * om
-        t2, o2 = th + h / 2 * k1t, om + h / 2 * k1o
-        k2t, k2o = o2, -k * sin(t2) - c * o2
-        t3, o3 = th + h / 2 * k2t, om + h / 2 * k2o
-        k3t, k3o = o3, -k * sin(t3) - c * o3
-        t4, o4 = th + h * k3t, om + h * k3o
-        k4t, k4o = o4, -k * sin(t4) - c * o4
-        th = th + h / 6 * (k1t + 2 * k2t + 2 * k3t + k4t)
-        om = om + h / 6 * (k1o + 2 * k2o + 2 * k3o + k4o)
+        th, om = step(sin, k, c, th, om)
     return th * th + om * om
 
 

@@ -94,11 +94,15 @@ def test_pytree_carries_and_a_body_with_matmul_reductions_and_indexing():
         init = {"h": sg.zeros(3, dtype=x.dtype), "n": 0}
         carry, (mx, s) = sg.scan(step, init, x)
         return carry["h"].sum() * carry["n"] + mx.sum() + s.sum()
-    x, W = RNG.normal(size=(4, 5)), RNG.normal(size=(3, 3))
-    want = f(sg.tensor(x), sg.tensor(W)).item()
-    assert sg.compile(f)(x, W).item() == pytest.approx(want, rel=1e-13)
-    fw = lambda W_: f(sg.tensor(x), W_)   # noqa: E731
-    np.testing.assert_allclose(gradient(fw, W, "compiled"), central_differences(fw, W),
+    _compiled_value_and_gradient(f, RNG.normal(size=(4, 5)), RNG.normal(size=(3, 3)))
+
+
+def _compiled_value_and_gradient(f, x, w) -> None:
+    """``f(x, w)`` compiled against eager, and its gradient in ``w`` against differences."""
+    want = f(sg.tensor(x), sg.tensor(w)).item()
+    assert sg.compile(f)(x, w).item() == pytest.approx(want, rel=1e-13)
+    fw = lambda w_: f(sg.tensor(x), w_)   # noqa: E731
+    np.testing.assert_allclose(gradient(fw, w, "compiled"), central_differences(fw, w),
                                rtol=1e-6, atol=1e-8)
 
 
@@ -210,12 +214,7 @@ def test_nested_loop_in_cond_and_cond_in_loop():
         inner = lambda a: sg.fori_loop(0, 3, lambda i, v: sg.tanh(v + w), a)  # noqa: E731
         c, _ = sg.scan(step, x[0], x)
         return sg.cond(c.sum() > 0, inner, lambda a: a * 2, c).sum()
-    x, w0 = RNG.normal(size=(6, 2)), RNG.normal(size=2)
-    want = f(sg.tensor(x), sg.tensor(w0)).item()
-    assert sg.compile(f)(x, w0).item() == pytest.approx(want, rel=1e-13)
-    fw = lambda w: f(sg.tensor(x), w)   # noqa: E731
-    np.testing.assert_allclose(gradient(fw, w0, "compiled"), central_differences(fw, w0),
-                               rtol=1e-6, atol=1e-8)
+    _compiled_value_and_gradient(f, RNG.normal(size=(6, 2)), RNG.normal(size=2))
 
 
 def test_nested_scans_gradient():
