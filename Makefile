@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
 .PHONY: demo test fuzz bench bench-quick bench-matmul bench-linalg bench-overhead bench-threads bench-memory \
-        bench-compile bench-eager golden optable check-cc clean venv
+        bench-compile bench-eager bench-loops golden optable check-cc clean venv
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,12 @@ $(BENCH_STAMP): pyproject.toml
 
 bench: $(BENCH_STAMP) check-cc
 	$(BENCH_PY) benchmarks/run.py $(BENCH_ARGS)
+	$(BENCH_PY) benchmarks/loops.py
+
+# Loops (fori_loop, scan, while_loop): compile time, per-call time against the unrolled ODE
+# and against jax.jit of the same lax.scan LSTM (JAX from .venv-bench).
+bench-loops: $(BENCH_STAMP) check-cc
+	$(BENCH_PY) benchmarks/loops.py
 
 bench-quick: $(BENCH_STAMP) check-cc
 	$(BENCH_PY) benchmarks/run.py --quick $(BENCH_ARGS)

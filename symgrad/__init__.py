@@ -47,7 +47,7 @@ from .frontend.checkpoint import checkpoint
 from .api import compile, grad, value_and_grad, inspect, CompiledFunction  # noqa: A004
 from .config import set_num_threads, get_num_threads
 from . import frontend as _frontend  # noqa: F401  (installs Tensor's methods)
-from . import autograd, backends, cuda, linalg, nn, optim, special, utils  # noqa: F401
+from . import autograd, backends, cuda, lax, linalg, nn, optim, special, utils  # noqa: F401
 
 float = float32  # noqa: A001  (torch.float)
 double = float64

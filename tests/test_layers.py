@@ -25,7 +25,7 @@ LAYERS = [
     ("ir", {"symgrad.ir"}),                   # graph, text, verifier, NumPy interpreter
     ("frontend", {"symgrad.frontend", "symgrad.nn", "symgrad.autograd", "symgrad.optim",
                   "symgrad.cuda", "symgrad.backends", "symgrad.linalg",
-                  "symgrad.special", "symgrad.utils"}),
+                  "symgrad.special", "symgrad.utils", "symgrad.lax"}),
     # tensors, eager autograd, the torch API (torch.nn, torch.autograd, torch.optim mirrors)
     ("trace", {"symgrad.tracing"}),           # Python function -> graph
     ("passes", {"symgrad.passes"}),           # graph -> graph

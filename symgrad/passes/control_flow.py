@@ -4,7 +4,8 @@ Layer: passes. Graph -> Graph (``simplify_control``). For each application of ``
 ``while`` or ``cond`` (and, first, inside every body):
 
 - values nothing reads are not computed: a scan's stacked values and a cond's results that no
-  sibling node stands for leave the bodies (carries stay: the loop needs them);
+  sibling node stands for leave the bodies, and so do a scan's carries that neither a value
+  read after the loop nor a value it keeps computing depends on (an unused step counter);
 - constant operands move into the bodies (a broadcast scalar is a literal in the body's C, not
   a buffer filled and passed every step), and operands the bodies no longer read are dropped;
 - loop-invariant code moves out: work in a ``scan``/``while`` body that depends only on its
@@ -97,13 +98,30 @@ def _scan(attrs: dict, ins: list, present: set) -> tuple:
     body, nc, nx = simplify_control(attrs["body"]), attrs["carries"], attrs["xs"]
     n_y = len(body.outputs) - nc
     kept_y = [j for j in range(n_y) if nc + j in present]
-    body = Graph(body.inputs, body.outputs[:nc] + tuple(body.outputs[nc + j] for j in kept_y),
-                 body.locs)
+    live = _live_carries(body, nc, {k for k in range(nc) if k in present}, kept_y)
+    body = Graph(tuple(body.inputs[k] for k in live) + body.inputs[nc:],
+                 tuple(body.outputs[k] for k in live) +
+                 tuple(body.outputs[nc + j] for j in kept_y), body.locs)
+    ins = [ins[k] for k in live] + ins[nc:]
+    keep = {k: p for p, k in enumerate(live) if k in present}
+    nc = len(live)
     body, ins, nx = _sink(body, ins, nc, nx, sequence=range(nc, nc + nx))
     body, ins = _hoist(body, ins, nc + nx)
-    keep = {k: k for k in range(nc) if k in present}
-    keep.update({nc + j: nc + p for p, j in enumerate(kept_y)})
-    return {**attrs, "body": body, "xs": nx}, ins, keep
+    keep.update({attrs["carries"] + j: nc + p for p, j in enumerate(kept_y)})
+    return {**attrs, "body": body, "xs": nx, "carries": nc}, ins, keep
+
+
+def _live_carries(body: Graph, nc: int, read: set, kept_y: list) -> list:
+    """The carries a loop must keep: those read after it (``read``), and those that the
+    values it keeps computing depend on (a step counter nothing uses is dropped)."""
+    live = set(read)
+    while True:
+        roots = [body.outputs[k] for k in live] + [body.outputs[nc + j] for j in kept_y]
+        needed = {n for n in toposort(roots) if n.op == "input"}
+        grown = live | {k for k in range(nc) if body.inputs[k] in needed}
+        if grown == live:
+            return sorted(live)
+        live = grown
 
 
 def _sink(body: Graph, ins: list, fixed: int, nx: int, sequence: range) -> tuple:

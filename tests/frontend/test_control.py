@@ -206,6 +206,15 @@ def test_cond_torch_spelling_with_an_operands_tuple():
     np.testing.assert_allclose(sg.compile(f)(x * 10), np.cos(x * 10))
 
 
+def test_lax_cond_passes_a_tuple_operand_as_it_is():
+    x = np.array([0.3, 0.2])
+
+    def f(x):
+        return sg.lax.cond(x.sum() > 1.0, lambda p: p[0] * p[1], lambda p: p[0] + p[1], (x, x))
+    np.testing.assert_allclose(sg.compile(f)(x), x + x)
+    np.testing.assert_allclose(sg.compile(f)(x * 10), (x * 10) ** 2)
+
+
 def test_nested_loop_in_cond_and_cond_in_loop():
     def f(x, w):
         def step(c, xt):
