@@ -1,7 +1,8 @@
 """Loops (make bench-loops): compile time and speed of structured control flow.
 
 Problems, each a value_and_grad, each compiled in a fresh process with an empty cache
-directory (``cold``: trace, passes, lowering, code generation and the C compiler):
+directory (``cold``: the first call, with the library already imported: trace, passes,
+lowering, code generation and the C compiler; for JAX, its tracing and XLA's compile):
 
 * ``ode_fori``: the suite's ODE problem (``problems/ode.py``: RK4 of a damped pendulum on
   scalars, 200 steps) written with ``sg.fori_loop`` and the step count a runtime argument
@@ -164,7 +165,11 @@ PROBLEMS = {"ode_fori": ode_fori, "ode_scan": ode_scan, "ode_unrolled": ode_unro
 # ---------------------------------------------------------------- measuring
 
 def child(name: str, repeat: int) -> dict:
-    """Run in a fresh process: the first call's time, then per-call medians."""
+    """Run in a fresh process: the first call's time (the library imported already: trace,
+    passes, lowering, code generation, the C compiler), then per-call medians."""
+    import symgrad  # noqa: F401
+    if name.endswith("jax"):
+        import jax  # noqa: F401
     start = time.perf_counter()
     fn, args = PROBLEMS[name]()
     first = fn(*args)
