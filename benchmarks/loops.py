@@ -17,7 +17,9 @@ lowering, code generation and the C compiler; for JAX, its tracing and XLA's com
   ``jax.jit(jax.value_and_grad)`` of the same ``lax.scan`` formulation when JAX is installed
   (``make bench`` installs it in .venv-bench).
 
-Per-call times are medians of repeated timed batches in one run (NumPy in, NumPy out).
+Per-call times are medians of repeated timed batches in one run (NumPy in, NumPy out); the
+ODE problems are also timed side by side in one process, their batches alternating, for
+their ratios.
 
     python benchmarks/loops.py [--only ode_fori,lstm] [--repeat 7]
 """
@@ -201,6 +203,25 @@ def _median_call(fn, args, repeat: int) -> float:
     return float(np.median(times))
 
 
+def alternating(names: list, repeat: int) -> dict:
+    """Per-call medians of several problems timed in one process, batches alternating (the
+    unrolled ODE's time varies by tens of percent from one process to the next: its 22k
+    straight-line statements do not fit the instruction cache the same way each time)."""
+    fns = {n: PROBLEMS[n]() for n in names}
+    for fn, args in fns.values():
+        fn(*args)
+    times: dict = {n: [] for n in names}
+    for _ in range(2 * repeat):
+        for n, (fn, args) in fns.items():
+            t0 = time.perf_counter()
+            for _ in range(500):
+                fn(*args)
+            times[n].append((time.perf_counter() - t0) / 500)
+    base = np.array(times[names[-1]])
+    return {n: {"call_us": float(np.median(times[n])) * 1e6,
+                "ratio": float(np.median(np.array(times[n]) / base))} for n in names}
+
+
 def run_fresh(name: str, repeat: int) -> dict | None:
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, SYMGRAD_CACHE_DIR=cache)
@@ -220,6 +241,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--child", default="")
     a = parser.parse_args()
+    if a.child == "ode_side_by_side":
+        print(json.dumps(alternating(["ode_fori", "ode_scan", "ode_unrolled"], a.repeat)))
+        return
     if a.child:
         print(json.dumps(child(a.child, a.repeat)))
         return
@@ -234,6 +258,11 @@ def main() -> None:
         if "specializations" in r:
             notes += f"; {r['specializations']} specialization(s)"
         print(f"{name:16} {r['cold_s']:7.3f}s {r['call_us']:10.1f}us  {notes}")
+    if not a.only or "ode" in a.only:
+        side = run_fresh("ode_side_by_side", a.repeat)
+        print("\nthe ODE problems in one process, alternating (per call, ratio to unrolled):")
+        for name, r in side.items():
+            print(f"{name:16} {r['call_us']:19.1f}us  {r['ratio']:.2f}x")
 
 
 if __name__ == "__main__":

@@ -211,7 +211,7 @@ def _recording(k: ControlKernel, names: list, stored: list, oom: int, n_in: int)
                        k.work[0], fail),
         f"    if (!{k.flag.buffer.name}[{k.flag.offset}]) break;",
         "    if (n == cap) {",
-        "        const int64_t grow = cap ? 2 * cap : 16;",
+        f"        const int64_t grow = cap ? 2 * cap : {max(16, 32768 // slot)};",
         f"        unsigned char *grown = grow > (int64_t)(SIZE_MAX / {slot}) ? NULL : "
         f"(unsigned char *)realloc(tape, (size_t)grow * {slot});",
         f"        if (!grown) {{ free(tape); return {oom}; }}",
