@@ -36,8 +36,20 @@ def _guards_of(t: "Tensor", what: str):
     rec = _RECORDING.recording
     guards = None if rec is None else rec.guards
     if guards is None:
+        if rec is not None and rec.body is not None:
+            raise _body_error(what)
         raise tracer_error(what)
     return guards
+
+
+def _body_error(what: str) -> TracerValueError:
+    loc = sources.user_loc()
+    where = f" at {loc.file}:{loc.line} ({loc.text})" if loc else ""
+    return TracerValueError(
+        f"cannot use a traced tensor as a Python {what}{where}: inside the body of "
+        f"symgrad.scan/fori_loop/while_loop or a symgrad.cond branch, a value differs from "
+        f"step to step and is not known when the body is traced. Branch with symgrad.cond("
+        f"pred, true_fn, false_fn, operands) or pick with symgrad.where(cond, a, b).")
 
 
 def tracer_error(what: str) -> TracerValueError:

@@ -389,3 +389,14 @@ def test_a_while_loops_reverse_reads_the_tape_its_forward_loop_kept():
         np.testing.assert_allclose(grad, xe.grad.numpy(), rtol=1e-12)
     source = vg.c_source
     assert "keeping the tape its reverse loop reads" in source and "free(tape);" in source
+
+
+def test_python_control_flow_inside_a_loop_body_names_cond():
+    def f(x):
+        def body(c, xt):
+            if xt.sum() > 0:          # a value of one step: no guard can decide it
+                return c + xt, None
+            return c - xt, None
+        return sg.scan(body, x[0], x)[0]
+    with pytest.raises(sg.TracerValueError, match=r"test_control\.py:\d+ .*symgrad\.cond"):
+        sg.compile(f)(np.ones((3, 2)))
