@@ -400,3 +400,19 @@ def test_python_control_flow_inside_a_loop_body_names_cond():
         return sg.scan(body, x[0], x)[0]
     with pytest.raises(sg.TracerValueError, match=r"test_control\.py:\d+ .*symgrad\.cond"):
         sg.compile(f)(np.ones((3, 2)))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_while_and_cond_in_both_precisions(dtype):
+    def f(x, w):
+        y = sg.while_loop(lambda c: c.sum() < 20.0, lambda c: c * 1.25 + sg.tanh(c * w), x)
+        return sg.cond(y.max() > 5.0, lambda a: (a * w).sum(), lambda a: a.sum() * 2.0, y)
+    x, w = (np.abs(RNG.normal(size=4)) + 0.1).astype(dtype), RNG.normal(size=4).astype(dtype)
+    value, grad = sg.value_and_grad(f, argnums=1)(x, w)
+    xe, we = sg.tensor(x), sg.tensor(w, requires_grad=True)
+    out = f(xe, we)
+    out.backward()
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    assert value.dtype == dtype and grad.dtype == dtype
+    assert value == pytest.approx(out.item(), rel=tol)
+    np.testing.assert_allclose(grad, we.grad.numpy(), rtol=tol * 10, atol=tol)
