@@ -116,6 +116,8 @@ def _promoted(op, args: tuple) -> list[Tensor]:
                                  for a in values])
         if policy == FLOAT and not target.is_floating:
             target = dtypes.DEFAULT_FLOAT
+        if target.is_floating and _python_numbers(values):
+            target = dtypes.float64    # Python numbers among themselves: a Python float
     out = [as_tensor(args[0], dtypes.bool_)] if first else []
     for a in values:
         a = getattr(a, "_sg_tensor", a)    # a traced Python number (guards.TracedFloat)
@@ -126,6 +128,22 @@ def _promoted(op, args: tuple) -> list[Tensor]:
         else:
             out.append(scalar(a, target))
     return out
+
+
+def _python_numbers(args) -> bool:
+    """Whether ``args`` are Python numbers only, at least one of them traced (a number
+    argument of a compiled function, a loop's index, ``t.item()``: ``Tensor._weak``). Their
+    arithmetic is Python's, as it is eagerly: a float result is a double, and stays a number
+    that does not promote the tensors it meets."""
+    weak = False
+    for a in args:
+        if isinstance(a, Tensor):
+            if not a._weak:
+                return False
+            weak = True
+        elif not isinstance(a, (int, float)):
+            return False
+    return weak
 
 
 def apply(name: str, *args: Any, _torch_name: str | None = None, **attrs: Any) -> Tensor:
@@ -161,6 +179,7 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, **attrs: Any) -
         inputs, node = _traced_node(name, attrs, inputs, dtype, shape)
         loc = sources.record(node)
         out = Tensor(None, node)
+        out._weak = op.kind == ELEMENTWISE and _python_numbers(args)
     else:
         out = Tensor(_eager_value(op, inputs, attrs, dtype), None)
     if op.kind == MOVEMENT:

@@ -87,11 +87,11 @@ class Body:
     """A traced body: its inputs (the values it was called with), its outputs (flattened,
     with their structure), and its captures (outside tensors, and the inputs they became)."""
 
-    inputs: list
+    inputs: list              # the input nodes
     outputs: list
     tree: TreeDef
     captures: list            # the outside tensors, in capture order
-    capture_inputs: list      # the body inputs they are read through
+    capture_inputs: list      # the input nodes they are read through
     locs: dict
     scope: int                # the scope number of its inputs (``ir.closure``)
 
@@ -104,8 +104,7 @@ class Body:
     def graph(self, before: list = (), after: list = ()) -> Graph:
         """The closed graph: inputs ``(*inputs, *before, *captures, *after)`` (``before`` and
         ``after`` are unused inputs that line this body up with another's captures)."""
-        ins = [t.node for t in self.inputs] + list(before) + \
-            [t.node for t in self.capture_inputs] + list(after)
+        ins = list(self.inputs) + list(before) + list(self.capture_inputs) + list(after)
         outs = [t.node for t in self.outputs]
         graph = Graph(tuple(ins), tuple(outs), {})
         locs = graph.locs
@@ -132,12 +131,14 @@ def trace_body(fn, like: list, names: list, call, what: str, given: list | None 
     with sources.recording(rec):
         inputs = [scope.input(k, name, t) if node is None else scope.adopt(node)
                   for k, (t, name, node) in enumerate(zip(like, names, given))]
+        # (the nodes now: the body may update an input in place, which rebinds its tensor)
+        input_nodes = [t.node for t in inputs]
         result = call(fn, inputs)
         leaves, tree = flatten(result)
         outputs = [_output(scope, leaf, k, what) for k, leaf in enumerate(leaves)]
     captured = list(scope.captured.values())
-    return Body(inputs, outputs, tree, [c for c, _ in captured], [p for _, p in captured],
-                rec.locs, scope.scope)
+    return Body(input_nodes, outputs, tree, [c for c, _ in captured],
+                [p.node for _, p in captured], rec.locs, scope.scope)
 
 
 def _output(scope: BodyScope, leaf, k: int, what: str) -> Tensor:

@@ -17,15 +17,17 @@ backward that stores less.
 - ``symgrad.checkpoint(fn)(*args)`` (torch's ``utils.checkpoint``): ``fn``'s internals are not
   kept for the backward; they are recomputed from the arguments when it runs. Gradients flow
   to the tensor arguments; ``fn`` must not read other tensors that require grad (it raises).
-  In compiled code a loop's body is recomputed per step by default already, so this matters
-  for eager memory.
+  Traced (inside ``@compile``), it calls ``fn``: recomputed nodes would be the forward's own
+  (interning), and what a loop stores is ``scan(..., checkpoint=k)``'s business. A backward
+  that is differentiated again recomputes from the arguments themselves (second
+  derivatives are right).
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import grad_mode
+from . import grad_mode, sources
 from .apply import apply
 from .control import scan
 from .control_apply import RULES, apply_control
@@ -167,21 +169,27 @@ class _Recomputed(Function):
         from .autograd import root_cotangents, run_backward
         saved = iter(ctx.saved_tensors)
         args = [next(saved) if is_t else None for is_t in ctx._arg_is_tensor]
-        leaves = [a.detach().requires_grad_(a.dtype.is_floating and need)
-                  if isinstance(a, Tensor) else a
-                  for a, need in zip(args, ctx.needs_input_grad)]
+        if grad_mode.is_grad_enabled():
+            # A backward to differentiate again: recompute from the arguments themselves,
+            # so that the gradients depend on them.
+            leaves = args
+        else:
+            leaves = [a.detach().requires_grad_(a.dtype.is_floating and need)
+                      if isinstance(a, Tensor) else a
+                      for a, need in zip(args, ctx.needs_input_grad)]
         with grad_mode.enable_grad():
             out = ctx.fn(*leaves, **ctx.kwargs)
         outs = out if isinstance(out, tuple) else (out,)
         roots = [(o, g) for o, g in zip(outs, grads)
                  if g is not None and isinstance(o, Tensor) and o._requires_grad]
-        targets = [t for t in leaves if isinstance(t, Tensor) and t._requires_grad]
+        wanted = [isinstance(t, Tensor) and t._requires_grad and need
+                  for t, need in zip(leaves, ctx.needs_input_grad)]
+        targets = [t for t, w in zip(leaves, wanted) if w]
         found = run_backward(root_cotangents([o for o, _ in roots], [g for _, g in roots]),
                              retain_graph=False, create_graph=grad_mode.is_grad_enabled(),
-                             inputs=targets, through_inputs=True) if roots else []
+                             inputs=targets) if roots else []
         it = iter(found)
-        return tuple((next(it, None) if isinstance(t, Tensor) and t._requires_grad else None)
-                     for t in leaves)
+        return tuple(next(it, None) if w else None for w in wanted)
 
 
 def checkpoint(fn: Callable, *args: Any, use_reentrant: bool | None = None, **kwargs: Any):
@@ -190,8 +198,10 @@ def checkpoint(fn: Callable, *args: Any, use_reentrant: bool | None = None, **kw
     function: ``symgrad.checkpoint(fn)(*args)``."""
     if not args and not kwargs:
         return lambda *a, **kw: checkpoint(fn, *a, **kw)
-    if not (grad_mode.is_grad_enabled() and any(isinstance(a, Tensor) and a._requires_grad
-                                                  for a in args)):
+    if sources.current() is not None or not (grad_mode.is_grad_enabled() and any(
+            isinstance(a, Tensor) and a._requires_grad for a in args)):
+        # Traced: the graph is the same either way (a recomputation would be the same
+        # interned nodes); what a loop stores is scan(..., checkpoint=k)'s business.
         return fn(*args, **kwargs)
     shape: dict = {}
     out = _Recomputed.apply(*args, fn=fn, kwargs=kwargs, shape=shape)

@@ -201,6 +201,12 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any,
               checkpoint: int | None = None) -> Any:
     """``body_fun(i, val)`` for ``i`` in ``range(lower, upper)`` (JAX's ``lax.fori_loop``).
     ``checkpoint=k`` (Python int bounds): see ``scan``."""
+    for name, bound in (("lower", lower), ("upper", upper)):
+        if isinstance(bound, float) or (isinstance(bound, Tensor) and
+                                        bound.dtype.category != 1):
+            got = f"a {bound.dtype.name} tensor" if isinstance(bound, Tensor) else repr(bound)
+            raise TypeError(f"fori_loop: {name} must be an integer (a Python int or an "
+                            f"integer tensor), got {got}")
     lo, hi = _static_int(lower), _static_int(upper)
     if not _tracing():
         val = init_val
@@ -276,8 +282,7 @@ def _predicate(value, what: str) -> Tensor:
 def _aligned(first: Body, second: Body) -> tuple:
     """The graphs of two bodies traced on the same leading inputs, lined up to take the same
     operands: the leading inputs, the first's captures, then the second's."""
-    firsts = [t.node for t in first.capture_inputs]
-    seconds = [t.node for t in second.capture_inputs]
+    firsts, seconds = list(first.capture_inputs), list(second.capture_inputs)
     return (first.graph(after=first.unused_inputs(seconds, len(first.inputs) + len(firsts))),
             second.graph(before=second.unused_inputs(firsts, len(second.inputs))))
 

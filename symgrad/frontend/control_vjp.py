@@ -208,10 +208,17 @@ def storing(body: Graph, nc: int, nx: int, operands: list) -> Graph:
     """A differentiable scan's body, also returning per step what its backward reads: the
     carry that enters the step, and the residuals of its VJP (``ReversePlan.residuals``)."""
     need = [t._requires_grad for t in operands]
-    plan = ReversePlan(body, nc, nx, operands, need, [0.0] * (len(body.outputs) - nc))
     have = set(body.outputs[nc:])
     extra = [i for i in body.inputs[:nc] if i not in have]
-    extra += [r for r in plan.residuals() if r not in have and r not in extra]
+    try:
+        plan = ReversePlan(body, nc, nx, operands, need, [0.0] * (len(body.outputs) - nc))
+    except NotImplementedError:
+        # Its VJP cannot be traced now (a while loop's reverse, when this scan is itself a
+        # backward that create_graph keeps differentiable): the carries alone are stored,
+        # and the backward, if it is ever asked for, recomputes the rest or says why not.
+        plan = None
+    if plan is not None:
+        extra += [r for r in plan.residuals() if r not in have and r not in extra]
     return Graph(body.inputs, body.outputs + tuple(extra), body.locs)
 
 

@@ -28,6 +28,7 @@ import operator
 
 import numpy as np
 
+from ..dtypes import float64
 from ..ir.control import group_key, is_control
 from ..ir.interpret import interpret
 from ..ops import get
@@ -127,6 +128,8 @@ def traced_number(t: Tensor, value):
     """A ``TracedFloat``/``TracedInt`` of value ``value`` standing for the 0-d tensor ``t``."""
     cls = TracedFloat if t.dtype.is_floating else TracedInt
     number = cls.__new__(cls, value)
+    if t.dtype.is_floating and t.dtype is not float64:    # a Python float is a double
+        t = apply("cast", t, dtype=float64)
     weak = Tensor(t._value, t._node)
     weak._weak = True            # it promotes like the Python number it is
     weak._requires_grad, weak.grad_fn = t._requires_grad, t.grad_fn

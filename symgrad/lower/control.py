@@ -149,13 +149,17 @@ def memory_report(program: Program, depth: int = 0) -> list[str]:
             rows = sum(v.buffer.dtype.itemsize * _row(v) for v in k.outputs[nc:])
             lines.append(f"{pad}scan of {k.attrs['length']} steps: {rows} bytes of stacked "
                          f"values per step ({rows * k.attrs['length']} in all)")
-        elif k.kind == "while_grad":
+        elif k.kind == "while_grad" and k.tape is not None:
+            lines.append(f"{pad}the reverse of the while loop above: reads the tape it kept")
+        elif k.kind in ("while", "while_grad") and (k.kind == "while_grad" or
+                                                    k.tape is not None):
             slot = sum(-(-c.buffer.dtype.itemsize * _row(c, 0) // 8) * 8
                        for c, _ in k.carries[:nc])
             slot += sum(-(-b.dtype.itemsize * b.size // 8) * 8
                         for b in k.programs[1].outputs[nc:])
-            lines.append(f"{pad}while loop and its reverse: a tape of {max(slot, 8)} bytes per "
-                         f"step (carries and residuals, allocated as the loop runs)")
+            what = "while loop" + (" and its reverse" if k.kind == "while_grad" else "")
+            lines.append(f"{pad}{what}: a tape of {max(slot, 8)} bytes per step (carries and "
+                         f"residuals, allocated as the loop runs)")
         else:
             lines.append(f"{pad}{k.kind}: stores nothing per step")
         for p in k.programs:

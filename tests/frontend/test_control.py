@@ -416,3 +416,51 @@ def test_while_and_cond_in_both_precisions(dtype):
     assert value.dtype == dtype and grad.dtype == dtype
     assert value == pytest.approx(out.item(), rel=tol)
     np.testing.assert_allclose(grad, we.grad.numpy(), rtol=tol * 10, atol=tol)
+
+
+def test_checkpoint_inside_loop_bodies_and_its_second_derivative():
+    """Found by trying it as a user: a checkpointed function given a tensor from outside
+    the loop body, and grad-of-grad through checkpoint (eager and compiled)."""
+    def f(w):
+        return sg.scan(lambda c, _: (sg.checkpoint(lambda a, b: a * b, c, w), None),
+                       w * 0 + 1.0, None, length=2)[0]
+    assert sg.grad(f)(3.0) == pytest.approx(6.0)
+    g = lambda w: sg.cond(w > 0, lambda v: sg.checkpoint(lambda a, b: a * b, v, w),   # noqa: E731
+                          lambda v: v, w)
+    assert sg.grad(g)(3.0) == pytest.approx(6.0)
+    cube = lambda a: sg.checkpoint(lambda t: t ** 3, a)   # noqa: E731
+    assert sg.grad(sg.grad(cube))(2.0) == pytest.approx(12.0)
+    a = sg.tensor(2.0, requires_grad=True)
+    (d1,) = sg.autograd.grad(cube(a), a, create_graph=True)
+    (d2,) = sg.autograd.grad(d1, a)
+    assert (d1.item(), d2.item()) == (12.0, 12.0)
+
+
+def test_in_place_updates_of_body_inputs():
+    f = sg.compile(lambda v: sg.scan(lambda c, _: (c.mul_(2.0), None), v, None, length=2)[0])
+    np.testing.assert_array_equal(f(np.ones(3)), [4.0, 4.0, 4.0])
+    g = sg.compile(lambda v: sg.fori_loop(0, 2, lambda i, s: (s.__setitem__(0, 5.0), s)[1], v))
+    np.testing.assert_array_equal(g(np.ones(3)), [5.0, 1.0, 1.0])
+
+
+def test_a_while_loop_inside_a_scan_body_is_differentiable():
+    def h(p, xs):
+        def step(c, x):
+            return sg.while_loop(lambda y: y.sum() < x, lambda y: y * 1.5, c) * p, None
+        return sg.scan(step, p, xs)[0].sum()
+    xs = np.array([3.0, 10.0])
+    pe = sg.tensor(np.ones(2), requires_grad=True)
+    h(pe, sg.tensor(xs)).backward()
+    np.testing.assert_allclose(sg.grad(h)(np.ones(2), xs), pe.grad.numpy(), rtol=1e-14)
+    memory = sg.inspect(sg.value_and_grad(lambda p, n: sg.fori_loop(
+        0, n, lambda i, y: y * p, p).sum()), np.ones(3), 3, print_=False).memory
+    assert "reads the tape it kept" in memory
+
+
+def test_loop_index_arithmetic_is_pythons_and_float_bounds_are_refused():
+    body = lambda i, y: y + 0.001 * i   # noqa: E731  (i * 0.001 in double, as eagerly)
+    eager = sg.fori_loop(0, 2, body, sg.zeros(1, dtype=sg.float64)).numpy()
+    np.testing.assert_array_equal(sg.compile(lambda y: sg.fori_loop(0, 2, body, y))(
+        np.zeros(1)), eager)
+    with pytest.raises(TypeError, match="upper must be an integer"):
+        sg.compile(lambda a, n: sg.fori_loop(0, n, lambda i, v: v + 1, a))(np.zeros(1), 3.5)
