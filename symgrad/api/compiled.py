@@ -44,14 +44,20 @@ class CompiledFunction:
     def __init__(self, fn: Callable, static_argnums: Sequence[int] = (),
                  static_argnames: Sequence[str] = (), name: str | None = None,
                  fast_math: bool = False, traceable: Callable | None = None,
-                 guards: bool = True, max_paths: int = 8, on_guard_limit: str = "eager"):
+                 guards: bool | None = None, max_paths: int | None = None,
+                 on_guard_limit: str | None = None):
         if isinstance(fn, CompiledFunction):
             static_argnums = tuple(static_argnums) or fn.static_argnums
             static_argnames = tuple(static_argnames) or fn.static_argnames
             fast_math = fast_math or fn.fast_math
             traceable = traceable or fn.traceable
-            guards, max_paths, on_guard_limit = fn.guards, fn.max_paths, fn.on_guard_limit
+            guards = fn.guards if guards is None else guards
+            max_paths = fn.max_paths if max_paths is None else max_paths
+            on_guard_limit = on_guard_limit or fn.on_guard_limit
             fn = fn.fn
+        guards = True if guards is None else guards
+        max_paths = 8 if max_paths is None else max_paths
+        on_guard_limit = on_guard_limit or "eager"
         if on_guard_limit not in ("eager", "raise"):
             raise ValueError(f"on_guard_limit must be 'eager' or 'raise', got "
                              f"{on_guard_limit!r}")
@@ -357,7 +363,8 @@ def _restore(maker, fn: Any, rest: tuple, static_argnums, static_argnames, name:
 
 def compile(fn: Callable | None = None, *, static_argnums: Sequence[int] = (),  # noqa: A001
             static_argnames: Sequence[str] = (), fast_math: bool = False,
-            guards: bool = True, max_paths: int = 8, on_guard_limit: str = "eager"):
+            guards: bool | None = None, max_paths: int | None = None,
+            on_guard_limit: str | None = None):
     """Decorator: trace ``fn`` at its first call per signature and run it as compiled C.
 
     ``fast_math=True`` allows value-changing graph rewrites (``passes.fast_math``: results
@@ -368,7 +375,8 @@ def compile(fn: Callable | None = None, *, static_argnums: Sequence[int] = (),  
     ``t.item()`` compared) is decided on each call's values: the C checks the same decisions
     and each path the arguments take is traced once (at most ``max_paths`` per signature;
     beyond, ``on_guard_limit="eager"`` runs the function eagerly, ``"raise"`` raises).
-    ``guards=False`` makes such uses errors instead (``TracerValueError``)."""
+    ``guards=False`` makes such uses errors instead (``TracerValueError``). Compiling a
+    transform (``compile(value_and_grad(f), max_paths=16)``) sets these for it."""
     options = dict(fast_math=fast_math, guards=guards, max_paths=max_paths,
                    on_guard_limit=on_guard_limit)
     if fn is None:

@@ -182,3 +182,17 @@ def test_pickling_a_function_with_several_paths():
     assert len(_paths(g)) == 3
     for s in (1.0, 10.0, 100.0, 3.0):
         np.testing.assert_array_equal(g(np.full(3, s)), seed_cell(sg.tensor(np.full(3, s))))
+
+
+def test_compiling_a_transform_sets_its_path_options():
+    def f(x):
+        y = x
+        while y.sum() < 100:
+            y = y * 2
+        return y.sum()
+    g = sg.compile(sg.value_and_grad(f), max_paths=1, on_guard_limit="raise")
+    value, grad = g(np.full(2, 60.0))
+    assert value == 120.0
+    np.testing.assert_array_equal(grad, [1.0, 1.0])
+    with pytest.raises(GuardLimitError):
+        g(np.full(2, 1.0))
