@@ -28,7 +28,7 @@ from ..ir.closure import body_input, new_scope, substitute
 from . import grad_mode, sources
 from .apply import full
 from .autograd import root_cotangents, run_backward
-from .control import scan, switch_cond
+from .control import switch_cond
 from .bodies import trace_body
 from .control_apply import RULES, VJPS, apply_control, replay
 from .tensor import Tensor

@@ -21,7 +21,7 @@ from dataclasses import replace
 from ..dtypes import uint8
 from ..ir.control import bodies, group_key, n_outputs
 from ..ops import get
-from .loopir import Buffer, ControlKernel, Program, View
+from .loopir import ControlKernel, Program, View
 
 __all__ = ["ControlKernel", "lower_control", "all_kernels", "place_tapes", "tape_slots"]
 
