@@ -43,23 +43,20 @@ def _guards_of(t: "Tensor", what: str):
 
 
 def _body_error(what: str) -> TracerValueError:
+    return tracer_error(what, "inside the body of symgrad.scan/fori_loop/while_loop or a "
+                        "symgrad.cond branch, a value differs from step to step and is not "
+                        "known when the body is traced. Branch with symgrad.cond(pred, "
+                        "true_fn, false_fn, operands) or pick with symgrad.where(cond, a, b).")
+
+
+def tracer_error(what: str, why: str | None = None) -> TracerValueError:
     loc = sources.user_loc()
     where = f" at {loc.file}:{loc.line} ({loc.text})" if loc else ""
     return TracerValueError(
-        f"cannot use a traced tensor as a Python {what}{where}: inside the body of "
-        f"symgrad.scan/fori_loop/while_loop or a symgrad.cond branch, a value differs from "
-        f"step to step and is not known when the body is traced. Branch with symgrad.cond("
-        f"pred, true_fn, false_fn, operands) or pick with symgrad.where(cond, a, b).")
-
-
-def tracer_error(what: str) -> TracerValueError:
-    loc = sources.user_loc()
-    where = f" at {loc.file}:{loc.line} ({loc.text})" if loc else ""
-    return TracerValueError(
-        f"cannot use a traced tensor as a Python {what}{where}: inside @symgrad.compile the "
-        f"value is not known until the compiled code runs. Branch on shapes or on static "
-        f"arguments (static_argnums / static_argnames) instead, or compute both sides and pick "
-        f"with symgrad.where(cond, a, b).")
+        f"cannot use a traced tensor as a Python {what}{where}: " + (why or
+        "inside @symgrad.compile the value is not known until the compiled code runs. Branch "
+        "on shapes or on static arguments (static_argnums / static_argnames) instead, or "
+        "compute both sides and pick with symgrad.where(cond, a, b)."))
 
 
 class Tensor:
