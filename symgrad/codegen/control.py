@@ -50,21 +50,21 @@ def control_kernel(env, number: int, k: ControlKernel, names: list) -> tuple[str
         where = f" (from {k.loc}: {k.loc.text})" if k.loc else ""
         errors.append((status, f"out of memory for the tape of the while loop's carries{where}"))
     elif k.kind == "scan":
-        lines, title = _loop(k, names, _scan_steps(k, names)), \
+        lines, title = _loop(k, _scan_steps(k, names)), \
             f"scan of {k.attrs['length']} steps{' from the end' if k.attrs['reverse'] else ''}"
     elif k.tape is not None:
         status = MEMORY_STATUS + number + 1
-        lines = _loop(k, names, _while_record(k, names, status))
+        lines = _loop(k, _while_record(k, names, status))
         title = "while loop, keeping the tape its reverse loop reads"
         where = f" (from {k.loc}: {k.loc.text})" if k.loc else ""
         errors.append((status, f"out of memory for the tape of the while loop's carries{where}"))
     else:
-        lines, title = _loop(k, names, _while_steps(k, names)), "while loop"
+        lines, title = _loop(k, _while_steps(k, names)), "while loop"
     return render_kernel(env, number, title, [loc_comment(k.loc, k.kind)],
                          [Nest([], lines)], init=["int rc;"]), errors
 
 
-def _call(name: str, program, args: list, consts: list, outs: list, work: View,
+def _call(name: str, args: list, consts: list, outs: list, work: View,
           fail: str = "return rc;") -> str:
     parts = args + [pointer(c) for c in consts] + outs + \
         [f"(unsigned char *){pointer(work)}", "nthreads"]
@@ -100,7 +100,7 @@ def _swap(carries: list, prefix: str = "") -> list:
             f"{prefix}nxt{j}; {prefix}nxt{j} = sw; }}" for j, (cur, _) in enumerate(carries)]
 
 
-def _loop(k: ControlKernel, names: list, steps: list) -> list:
+def _loop(k: ControlKernel, steps: list) -> list:
     return _carry_decls(k.carries, k.operands) + steps + _finish(k.carries, k.outputs)
 
 
@@ -118,15 +118,15 @@ def _scan_steps(k: ControlKernel, names: list) -> list:
     step = f"{length - 1} - t" if a["reverse"] else "t"
     uses_step = nx or len(k.outputs) > nc
     body = ([f"const int64_t s = {step};"] if uses_step else []) + \
-        [_call(names[0], k.programs[0], args, k.consts[0], outs, k.work[0])] + _swap(k.carries)
+        [_call(names[0], args, k.consts[0], outs, k.work[0])] + _swap(k.carries)
     return [f"for (int64_t t = 0; t < {length}; t++) {{"] + [f"    {x}" for x in body] + ["}"]
 
 
 def _while_steps(k: ControlKernel, names: list) -> list:
     nc = k.attrs["carries"]
     args = [f"cur{j}" for j in range(nc)] + [pointer(v) for v in k.operands[nc:]]
-    test = _call(names[0], k.programs[0], args, k.consts[0], [pointer(k.flag)], k.work[0])
-    step = _call(names[1], k.programs[1], args, k.consts[1], [f"nxt{j}" for j in range(nc)],
+    test = _call(names[0], args, k.consts[0], [pointer(k.flag)], k.work[0])
+    step = _call(names[1], args, k.consts[1], [f"nxt{j}" for j in range(nc)],
                  k.work[1])
     body = [test, f"if (!{k.flag.buffer.name}[{k.flag.offset}]) break;", step] + _swap(k.carries)
     return ["for (;;) {"] + [f"    {x}" for x in body] + ["}"]
@@ -136,7 +136,7 @@ def _cond(k: ControlKernel, names: list) -> list:
     pred, ops = k.operands[0], k.operands[1:]
     args = [pointer(v) for v in ops]
     outs = [pointer(v) for v in k.outputs]
-    calls = [_call(names[b], k.programs[b], args, k.consts[b], outs, k.work[b])
+    calls = [_call(names[b], args, k.consts[b], outs, k.work[b])
              for b in (0, 1)]
     return [f"if ({pred.buffer.name}[{pred.offset}]) {{", f"    {calls[1]}", "} else {",
             f"    {calls[0]}", "}"]
@@ -164,14 +164,14 @@ def _while_grad(k: ControlKernel, names: list, oom: int) -> list:
             f"unsigned char *tape = *(unsigned char **)({slot});  /* filled by the loop */",
             f"const int64_t n = *(const int64_t *)({slot} + 8);",
             f"*(unsigned char **)({slot}) = NULL;"]
-        step, stored = k.programs[0], _stored_types(k.programs[0], len(rev), nc, n_in - nc)
-        return lines + _reverse(k, names[0], step, k.consts[0], k.work[0], stored, n_in) + \
+        stored = _stored_types(k.programs[0], len(rev), nc, n_in - nc)
+        return lines + _reverse(k, names[0], k.consts[0], k.work[0], stored, n_in) + \
             ["free(tape);"] + _finish(rev, k.outputs, "r")
     stored = [(c.buffer.dtype, math.prod(c.shape)) for c, _ in fwd] + \
         [(b.dtype, b.size) for b in k.programs[1].outputs[nc:]]
     lines = _carry_decls(fwd, k.operands) + _carry_decls(rev, k.operands[n_in:], "r") + \
         _recording(k, names, stored, oom, n_in)
-    return lines + _reverse(k, names[2], k.programs[2], k.consts[2], k.work[2], stored,
+    return lines + _reverse(k, names[2], k.consts[2], k.work[2], stored,
                             n_in) + ["free(tape);"] + _finish(rev, k.outputs, "r")
 
 
@@ -207,7 +207,7 @@ def _recording(k: ControlKernel, names: list, stored: list, oom: int, n_in: int)
         "unsigned char *tape = NULL;  /* per step: the carries entering it, its residuals */",
         "int64_t cap = 0, n = 0;",
         "for (;;) {",
-        "    " + _call(names[0], k.programs[0], args, k.consts[0], [pointer(k.flag)],
+        "    " + _call(names[0], args, k.consts[0], [pointer(k.flag)],
                        k.work[0], fail),
         f"    if (!{k.flag.buffer.name}[{k.flag.offset}]) break;",
         "    if (n == cap) {",
@@ -222,12 +222,12 @@ def _recording(k: ControlKernel, names: list, stored: list, oom: int, n_in: int)
         if size:
             lines.append(f"    for (int64_t e = 0; e < {size}; e++) (({dt.ctype} *)(tape + n * "
                          f"{slot} + {off}))[e] = cur{j}[e];")
-    lines += ["    " + _call(names[1], k.programs[1], args, k.consts[1],
+    lines += ["    " + _call(names[1], args, k.consts[1],
                              [f"nxt{j}" for j in range(nc)] + extras, k.work[1], fail)]
     return lines + [f"    {x}" for x in _swap(fwd)] + ["    n++;", "}"]
 
 
-def _reverse(k: ControlKernel, name: str, step, consts_views: list, work: View,
+def _reverse(k: ControlKernel, name: str, consts_views: list, work: View,
              stored: list, n_in: int) -> list:
     """The reverse loop over the tape: ``r = step(r, stored values of step t, consts)``."""
     nc = k.attrs["carries"]
@@ -236,7 +236,7 @@ def _reverse(k: ControlKernel, name: str, step, consts_views: list, work: View,
     consts = [pointer(v) for v in k.operands[nc:n_in]]
     saved = [f"(const {dt.ctype} *)(tape + t * {slot} + {off})"
              for (dt, _), off in zip(stored, offsets)]
-    call = _call(name, step, [f"rcur{j}" for j in range(len(rev))] + saved + consts,
+    call = _call(name, [f"rcur{j}" for j in range(len(rev))] + saved + consts,
                  consts_views, [f"rnxt{j}" for j in range(len(rev))], work,
                  "{ free(tape); return rc; }")
     return ["for (int64_t t = n - 1; t >= 0; t--) {", f"    {call}"] + \

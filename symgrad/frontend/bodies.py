@@ -82,6 +82,19 @@ class BodyScope:
         self.inside.add(node)
 
 
+class Like:
+    """The type of a body input that is not a tensor of that type yet (one step of a
+    sequence, a cotangent): what ``trace_body`` reads of its ``like`` items."""
+
+    def __init__(self, shape: tuple, dtype, weak: bool = False) -> None:
+        self.shape, self.dtype, self._weak = tuple(shape), dtype, weak
+
+    @classmethod
+    def of(cls, t) -> "Like":
+        """The type of ``t`` (a tensor or a node), as a tensor's (never a Python number)."""
+        return cls(t.shape, t.dtype)
+
+
 @dataclass
 class Body:
     """A traced body: its inputs (the values it was called with), its outputs (flattened,

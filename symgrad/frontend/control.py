@@ -27,7 +27,7 @@ from .. import dtypes
 from ..pytree import TreeDef, count, flatten, unflatten
 from . import sources
 from .apply import apply, as_tensor
-from .bodies import Body, trace_body
+from .bodies import Body, Like, trace_body
 from .control_apply import RULES, apply_control, differentiable
 from .shapes import stack
 from .tensor import Tensor
@@ -47,13 +47,6 @@ def _tensors(leaves: list) -> list:
             t._weak = True          # a Python number: its type may follow the body's
         out.append(t)
     return out
-
-
-class _Like:
-    """The type of a body input that is not a tensor yet (one step of a sequence)."""
-
-    def __init__(self, shape: tuple, dtype, weak: bool = False) -> None:
-        self.shape, self.dtype, self._weak = tuple(shape), dtype, weak
 
 
 # ------------------------------------------------------------------ scan
@@ -114,12 +107,9 @@ def _empty_scan(f, init, x_t, x_tree, no_xs):
         body, nc, _ = _scan_body(f, _tensors(flatten(init)[0]), flatten(init)[1], x_t,
                                  x_tree, no_xs)
     _, y_tree = _split_tree(body.tree)
-    ys = [Tensor(_zeros((0,) + tuple(t.shape), t.dtype), None) for t in body.outputs[nc:]]
+    ys = [Tensor(np.zeros((0,) + tuple(t.shape), t.dtype.np), None)
+          for t in body.outputs[nc:]]
     return init, unflatten(y_tree, ys)
-
-
-def _zeros(shape, dtype):
-    return np.zeros(shape, dtype.np)
 
 
 def _pair(result, what: str) -> tuple:
@@ -142,7 +132,7 @@ def _scan_body(f, init_t, init_tree, x_t, x_tree, no_xs) -> tuple:
     def call(fn, ins):
         x = None if no_xs else unflatten(x_tree, ins[nc:])
         return tuple(_pair(fn(unflatten(init_tree, ins[:nc]), x), "scan body"))
-    x_like = [_Like(t.shape[1:], t.dtype) for t in x_t]
+    x_like = [Like(t.shape[1:], t.dtype) for t in x_t]
     names = [f"c{k}" for k in range(nc)] + [f"x{k}" for k in range(len(x_t))]
     for _attempt in range(2):
         body = trace_body(f, init_t + x_like, names, call, "scan body")

@@ -13,7 +13,7 @@ user's own code would have: how a rule differentiates a body.
 
 from __future__ import annotations
 
-from ..ir import Graph, Node
+from ..ir import Node
 from ..ir.control import group_key, is_control
 from ..ops import get
 from . import grad_mode, sources
@@ -136,9 +136,3 @@ def _storing(attrs: dict, operands: list) -> dict:
     if all(i in ys for i in body.inputs[:nc]):
         return attrs
     return {**attrs, "body": RULES["storing"](body, nc, attrs["xs"], operands)}
-
-
-def saving_carries(graph: Graph, carries: int) -> Graph:
-    """A scan body that also returns, as extra stacked values, the carries entering a step
-    (what the reverse scan of ``control_vjp`` starts each step from)."""
-    return Graph(graph.inputs, graph.outputs + graph.inputs[:carries], graph.locs)

@@ -5,20 +5,20 @@ their cotangents. Output: the operands' cotangents, built as another application
 control-flow ops (so the backward is graph, differentiable again: second derivatives through
 ``scan`` and ``cond`` come from these same rules).
 
-- ``scan``: a reverse scan. A scan whose operands need gradients stores the carry that enters
-  each step (``saving_carries``: the body also returns its carry inputs, as extra stacked
-  values); the reverse scan runs the steps backwards, and each step replays the body on that
-  step's carry and inputs and differentiates it (``replay``, then the tape engine): the
-  cotangents of the carries are its carry, those of the loop-invariant operands accumulate in
-  its carry too, those of the sequences are its stacked outputs. What a step's VJP needs
-  beyond the carry is recomputed within the step (one forward body per step), which keeps the
-  stored tape to one carry per step.
+- ``scan``: a reverse scan (``ReversePlan``). A scan whose operands need gradients stores, per
+  step, the carry that enters it and the residuals its VJP reads (``storing``: the body also
+  returns them, as extra stacked values); the reverse scan runs the steps backwards, and its
+  body, the forward body's VJP (traced by ``replay`` and the tape engine on the forward
+  body's own input nodes), reads the stored values from the stack: the cotangents of the
+  carries are its carry, those of the loop-invariant operands accumulate in its carry too,
+  those of the sequences are its stacked outputs.
 - ``cond``: a ``cond`` on the same predicate whose branches are the branches' VJPs.
 - ``while``: a ``while_grad`` application (``ops.control``): the trip count is known only when
   the loop runs, so the loop and its reverse are one primitive, which keeps the carries of
-  the steps in a tape of its own (the C grows it as the loop runs) and runs the body's VJP
-  (built here, as for ``scan``) over them backwards. It recomputes the forward loop; it has
-  no VJP itself (second derivatives through it raise).
+  the steps and the residuals of their VJP in a tape of its own (the C grows it as the loop
+  runs; lowering lets a ``while`` before it fill that tape, so that the loop runs once) and
+  runs the body's VJP over them backwards. It has no VJP itself (second derivatives through
+  it raise).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from . import grad_mode, sources
 from .apply import full
 from .autograd import root_cotangents, run_backward
 from .control import switch_cond
-from .bodies import trace_body
+from .bodies import Like, trace_body
 from .control_apply import RULES, VJPS, apply_control, replay
 from .tensor import Tensor
 
@@ -68,13 +68,6 @@ def _vjp_of(graph: Graph, args: list, wanted: list, cts: list) -> list:
 
 # ------------------------------------------------------------------ scan
 
-class _Like:
-    """The type of a body input (for ``trace_body``)."""
-
-    def __init__(self, t) -> None:
-        self.shape, self.dtype, self._weak = tuple(t.shape), t.dtype, False
-
-
 _VIEWS = ("reshape", "expand", "permute", "slice")
 
 
@@ -110,10 +103,10 @@ class ReversePlan:
         values' cotangents, invariant operands); the forward ones are the body's own."""
         body, nc, nx, fc, kk, fy = self.body, self.nc, self.nx, self.fc, self.kk, self.fy
         ins = body.inputs
-        seeds = [_Like(ins[k]) for k in fc] + [_Like(ins[nc + nx + j]) for j in kk]
-        cts = [_Like(body.outputs[nc + j]) for j in fy]
-        like = seeds + [_Like(i) for i in ins[:nc + nx]] + cts + \
-            [_Like(i) for i in ins[nc + nx:]]
+        seeds = [Like.of(ins[k]) for k in fc] + [Like.of(ins[nc + nx + j]) for j in kk]
+        cts = [Like.of(body.outputs[nc + j]) for j in fy]
+        like = seeds + [Like.of(i) for i in ins[:nc + nx]] + cts + \
+            [Like.of(i) for i in ins[nc + nx:]]
         given = [None] * len(seeds) + list(ins[:nc + nx]) + [None] * len(cts) + \
             list(ins[nc + nx:])
         names = [f"r{k}" for k in range(len(fc))] + [f"a{k}" for k in range(len(kk))] + \
@@ -277,7 +270,7 @@ def _while_vjp(ctx, operands: list, outputs: list, grads: list) -> list:
             cts[j] = g
         d = _vjp_of(body, list(c) + list(k), wanted, cts)
         return d[:len(fc)] + [s + g for s, g in zip(r[len(fc):], d[len(fc):])]
-    traced = trace_body(None, [_Like(t) for t in seed] + [_Like(i) for i in body.inputs],
+    traced = trace_body(None, [Like.of(t) for t in seed] + [Like.of(i) for i in body.inputs],
                         [f"r{j}" for j in range(nr)] + [f"c{j}" for j in range(nc)] +
                         [f"k{j}" for j in range(len(consts))], vjp_step,
                         "while_loop backward", [None] * nr + list(body.inputs))

@@ -170,28 +170,12 @@ def _hoist(body: Graph, ins: list, variant: int) -> tuple:
 def _outer(node: Node, outer: dict) -> Node:
     """A body node that depends on its invariant inputs only, rebuilt over the operands."""
     memo = dict(outer)
-    for n in _topological(node, memo):
+    for n in toposort([node], list(outer)):
+        if n in memo:
+            continue
         ins = tuple(memo[i] for i in n.inputs)
         memo[n] = n if ins == n.inputs else Node(n.op, n.attrs, ins, n.dtype, n.shape)
     return memo[node]
-
-
-def _topological(node: Node, known: dict) -> list:
-    """``node`` and its ancestors not in ``known``, each after every node it reads."""
-    order: list = []
-    seen: set = set()
-    stack = [(node, False)]
-    while stack:
-        n, done = stack.pop()
-        if done:
-            order.append(n)
-            continue
-        if n in seen or n in known:
-            continue
-        seen.add(n)
-        stack.append((n, True))
-        stack.extend((i, False) for i in n.inputs)
-    return order
 
 
 # ------------------------------------------------------------------ cond
