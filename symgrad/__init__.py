@@ -45,6 +45,7 @@ from .frontend.pointwise import *  # noqa: F401,F403  (its __all__: more element
 from .frontend.control import scan, fori_loop, while_loop, cond
 from .frontend.checkpoint import checkpoint
 from .api import compile, grad, value_and_grad, inspect, CompiledFunction  # noqa: A004
+from .api import vmap, jvp, vjp, jacrev, jacfwd, jacobian, hessian, hvp
 from .config import set_num_threads, get_num_threads
 from . import frontend as _frontend  # noqa: F401  (installs Tensor's methods)
 from . import autograd, backends, cuda, lax, linalg, nn, optim, special, utils  # noqa: F401

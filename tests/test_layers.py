@@ -27,6 +27,7 @@ LAYERS = [
                   "symgrad.cuda", "symgrad.backends", "symgrad.linalg",
                   "symgrad.special", "symgrad.utils", "symgrad.lax"}),
     # tensors, eager autograd, the torch API (torch.nn, torch.autograd, torch.optim mirrors)
+    ("transforms", {"symgrad.transforms"}),   # vmap, jvp, vjp, Jacobians on tensors
     ("trace", {"symgrad.tracing"}),           # Python function -> graph
     ("passes", {"symgrad.passes"}),           # graph -> graph
     ("lower", {"symgrad.lower"}),             # graph -> loop IR

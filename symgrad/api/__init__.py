@@ -1,6 +1,7 @@
 """The user-facing API: ``compile``, ``grad``, ``value_and_grad``, ``inspect``.
 
 Modules: ``compiled`` (CompiledFunction, compile), ``transforms`` (grad, value_and_grad),
+``derivatives`` (vmap, jvp, vjp, jacrev, jacfwd, jacobian, hessian, hvp),
 ``inspection`` (inspect), ``signature`` (call signatures), ``pickling`` (the function's trip to
 another process).
 """
@@ -8,3 +9,5 @@ another process).
 from .compiled import CompiledFunction, compile  # noqa: F401, A004
 from .inspection import Inspection, inspect  # noqa: F401
 from .transforms import grad, value_and_grad  # noqa: F401
+from .derivatives import (hessian, hvp, jacfwd, jacobian, jacrev, jvp, vjp,  # noqa: F401
+                          vmap)

@@ -315,7 +315,12 @@ _Alias = function_class("AliasBackward0")
 def differentiable(t: Tensor) -> Tensor:
     """A tensor to differentiate with respect to, sharing ``t``'s value or node: a fresh leaf,
     or, if ``t`` already requires grad (an outer transform differentiates through this one),
-    an alias whose backward passes the cotangent on to ``t``."""
+    an alias whose backward passes the cotangent on to ``t``. Inside a body being traced
+    (a loop body, a vmapped function) a tensor from outside is first read through the body
+    input it becomes, so that the ops on the leaf are the body's."""
+    rec = sources.current()
+    if rec is not None and rec.body is not None:
+        t = rec.body.lift([t])[0]
     out = Tensor(t._value, t._node)
     out._requires_grad = True
     if t.requires_grad:

@@ -70,8 +70,9 @@ class GuardState:
         if n.op == "const":
             return np.asarray(n.attr("value"), dtype=n.dtype.np)
         if n.op == "input":
-            raise tracer_error("value (it is an input of a loop body, which has no single "
-                               "value; use symgrad.cond or symgrad.where inside the body)")
+            raise tracer_error("value (it is an input of a loop body or of a vmapped "
+                               "function, which has no single value; use symgrad.cond or "
+                               "symgrad.where inside it)")
         op = get(n.op)
         ins = [self.env[i] for i in n.inputs]
         if is_control(n):

@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import LinAlgError
+from . import batching
 from .registry import OTHER, OpDef, ShapeError, float_dtype, register
 
 DECOMPOSITIONS = ("solve", "slogdet", "det", "cholesky", "triangular_solve", "eigh", "qr")
@@ -170,7 +171,7 @@ def _solve_vjp(b, g, out, ins, *, check):
 
 
 register(OpDef(
-    name="solve", kind=OTHER, shape=_solve_shape("solve"), dtype=float_dtype, numpy=_np_solve,
+    name="solve", kind=OTHER, batch=batching.leading, shape=_solve_shape("solve"), dtype=float_dtype, numpy=_np_solve,
     vjp=_solve_vjp, uses_out=True, torch_name="LinalgSolveExBackward0",
     doc="X = A^-1 B (LU with partial pivoting); a singular A raises `check`'s error"))
 
@@ -207,7 +208,7 @@ def _slogdet_vjp(b, g, out, ins):
 
 
 register(OpDef(
-    name="slogdet", kind=OTHER, shape=_slogdet_shape, dtype=float_dtype, numpy=_np_slogdet,
+    name="slogdet", kind=OTHER, batch=batching.leading, shape=_slogdet_shape, dtype=float_dtype, numpy=_np_slogdet,
     vjp=_slogdet_vjp, torch_name="LinalgSlogdetBackward0",
     doc="(sign, log|det|) of square matrices, in the last dim"))
 
@@ -218,7 +219,7 @@ def _det_shape(a):
 
 
 register(OpDef(
-    name="det", kind=OTHER, shape=_det_shape, dtype=float_dtype, numpy=np.linalg.det,
+    name="det", kind=OTHER, batch=batching.leading, shape=_det_shape, dtype=float_dtype, numpy=np.linalg.det,
     vjp=lambda b, g, out, ins: (_inverse_transposed(b, ins[0]) * _per_matrix(b, g * out),),
     uses_out=True, torch_name="LinalgDetBackward0",
     doc="det(A) as the signed product of the LU pivots (0 if one is zero)"))
@@ -269,7 +270,7 @@ def _cholesky_vjp(b, g, out, ins, *, check):
 
 
 register(OpDef(
-    name="cholesky", kind=OTHER, shape=_square_shape("cholesky"), dtype=float_dtype,
+    name="cholesky", kind=OTHER, batch=batching.leading, shape=_square_shape("cholesky"), dtype=float_dtype,
     numpy=_np_cholesky, vjp=_cholesky_vjp, saves=False, uses_out=True,
     torch_name="LinalgCholeskyExBackward0",
     doc="the lower Cholesky factor from A's lower triangle; not positive-definite: `check`'s "
@@ -298,7 +299,7 @@ def _triangular_solve_vjp(b, g, out, ins, *, upper, unitriangular):
 
 
 register(OpDef(
-    name="triangular_solve", kind=OTHER, shape=_solve_shape("triangular_solve"),
+    name="triangular_solve", kind=OTHER, batch=batching.leading, shape=_solve_shape("triangular_solve"),
     dtype=float_dtype,
     numpy=_np_triangular_solve, vjp=_triangular_solve_vjp, uses_out=True,
     torch_name="LinalgSolveTriangularBackward0",
@@ -331,9 +332,12 @@ def _np_eigh(a, *, upper):
 
 
 def _eigh_vjp(b, g, out, ins, *, upper):
-    # torch's rule: gA = V (skew(V^T gV) / (l_j - l_i) + diag(g_l)) V^T. Where the skew part
-    # is exactly 0 (the diagonal; eigenvalues alone differentiated) the quotient is 0, even
-    # for repeated eigenvalues, with no 0/0 in this rule or its own derivative.
+    # torch's rule: gA = V (skew(V^T gV) / (l_j - l_i) + diag(g_l)) V^T. On the diagonal and
+    # between repeated eigenvalues (a zero gap) the quotient is taken as 0: eigenvalue
+    # gradients stay finite at repeated eigenvalues, with no 0/0 in this rule or its own
+    # derivative. (torch gives inf/NaN there when eigenvectors are differentiated, where
+    # the derivative does not exist.) The mask reads the eigenvalues only, never ``g``: the
+    # rule is linear in ``g``, which forward mode (its transpose) needs.
     n = out.shape[-1]
     lam, v = _rows(b, out, 0, 1), _rows(b, out, 1, n + 1)
     gl, gv = _rows(b, g, 0, 1), _rows(b, g, 1, n + 1)
@@ -341,14 +345,15 @@ def _eigh_vjp(b, g, out, ins, *, upper):
     skew = (vtgv - _t(b, vtgv)) * 0.5
     gap = lam - _t(b, lam)
     eye = _eye_mask(b, out, n)
-    flat = b.op("logical_or", eye, b.op("eq", skew, 0.0))
-    inner = skew / b.op("where", flat, b.full(gap, 1.0, ()), gap)
+    flat = b.op("logical_or", eye, b.op("eq", gap, 0.0))
+    inner = b.op("where", flat, b.full(gap, 0.0, ()),
+                 skew / b.op("where", flat, b.full(gap, 1.0, ()), gap))
     inner = inner + b.op("where", eye, gl, b.full(gl, 0.0, ()))
     return (_mm(b, _mm(b, v, inner), _t(b, v)),)
 
 
 register(OpDef(
-    name="eigh", kind=OTHER, shape=_eigh_shape, dtype=float_dtype, numpy=_np_eigh,
+    name="eigh", kind=OTHER, batch=batching.leading, shape=_eigh_shape, dtype=float_dtype, numpy=_np_eigh,
     vjp=_eigh_vjp, saves=False, uses_out=True, torch_name="LinalgEighBackward0",
     doc="eigenvalues (row 0, ascending) and eigenvectors (rows 1..n, as columns) of the "
         "symmetric matrix in A's lower (or upper) triangle"))
@@ -389,6 +394,6 @@ def _qr_vjp(b, g, out, ins, *, complete):
 
 
 register(OpDef(
-    name="qr", kind=OTHER, shape=_qr_shape, dtype=float_dtype, numpy=_np_qr, vjp=_qr_vjp,
+    name="qr", kind=OTHER, batch=batching.leading, shape=_qr_shape, dtype=float_dtype, numpy=_np_qr, vjp=_qr_vjp,
     uses_out=True, torch_name="LinalgQrBackward0",
     doc="Q of the QR decomposition (m x min(m, n), or m x m if complete)"))

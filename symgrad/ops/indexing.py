@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..dtypes import int64
+from . import batching
 from .registry import OTHER, OpDef, ShapeError, nonempty_axes, register
 
 
@@ -38,7 +39,7 @@ def _np_gather(x, idx, *, axis):
 
 
 register(OpDef(
-    name="gather", kind=OTHER, shape=_gather_shape, dtype=_gather_dtype, numpy=_np_gather,
+    name="gather", kind=OTHER, batch=batching.leading, shape=_gather_shape, dtype=_gather_dtype, numpy=_np_gather,
     vjp=lambda b, g, out, ins, *, axis: (
         b.op("scatter_add", g, ins[1], axis=axis, shape_to=ins[0].shape), None),
     torch_name="GatherBackward0", doc="out[..i..] = x[..idx[..i..]..] along axis"))
@@ -63,7 +64,7 @@ def _np_scatter_add(src, idx, *, axis, shape_to):
 
 
 register(OpDef(
-    name="scatter_add", kind=OTHER, shape=_scatter_shape, dtype=_gather_dtype,
+    name="scatter_add", kind=OTHER, batch=batching.leading, shape=_scatter_shape, dtype=_gather_dtype,
     numpy=_np_scatter_add,
     vjp=lambda b, g, out, ins, *, axis, shape_to: (
         b.op("gather", g, ins[1], axis=axis), None),
@@ -81,7 +82,7 @@ def _arg_dtype(x, **_):
 
 for _name, _np_fn in (("argmax", np.argmax), ("argmin", np.argmin)):
     register(OpDef(
-        name=_name, kind=OTHER, dtype=_arg_dtype, vjp=None,
+        name=_name, kind=OTHER, batch=batching.leading, dtype=_arg_dtype, vjp=None,
         shape=lambda shape, *, axis, _n=_name: _arg_shape(_n, shape, axis),
         numpy=lambda a, *, axis, _f=_np_fn: _f(a, axis=axis, keepdims=True).astype(np.int64),
         doc="index of the first extremum along axis (kept as a size-1 dim)"))

@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 
+from . import batching
 from .registry import MOVEMENT, OTHER, OpDef, ShapeError, register, same_dtype
 
 
@@ -24,7 +25,7 @@ def _reshape_shape(shape, *, shape_to):
 
 
 register(OpDef(
-    name="reshape", kind=MOVEMENT, view=True, shape=_reshape_shape, dtype=same_dtype, saves=False,
+    name="reshape", kind=MOVEMENT, batch=batching.reshape, view=True, shape=_reshape_shape, dtype=same_dtype, saves=False,
     numpy=lambda a, *, shape_to: np.reshape(a, shape_to),
     vjp=lambda b, g, out, ins, *, shape_to: (b.op("reshape", g, shape_to=ins[0].shape),),
     torch_name="ViewBackward0"))
@@ -46,7 +47,7 @@ def inverse_permutation(perm) -> tuple:
 
 
 register(OpDef(
-    name="permute", kind=MOVEMENT, view=True, shape=_permute_shape, dtype=same_dtype, saves=False,
+    name="permute", kind=MOVEMENT, batch=batching.permute, view=True, shape=_permute_shape, dtype=same_dtype, saves=False,
     numpy=lambda a, *, perm: np.transpose(a, perm),
     vjp=lambda b, g, out, ins, *, perm: (
         b.op("permute", g, perm=inverse_permutation(perm)),),
@@ -69,7 +70,7 @@ def _expand_shape(shape, *, shape_to):
 # The VJP returns the cotangent at the output's shape: the autograd engine sums it back over the
 # broadcast dimensions, the one place where that happens.
 register(OpDef(
-    name="expand", kind=MOVEMENT, view=True, shape=_expand_shape, dtype=same_dtype, saves=False,
+    name="expand", kind=MOVEMENT, batch=batching.expand, view=True, shape=_expand_shape, dtype=same_dtype, saves=False,
     numpy=lambda a, *, shape_to: np.broadcast_to(a, shape_to),
     vjp=lambda b, g, out, ins, *, shape_to: (g,), torch_name="ExpandBackward0"))
 
@@ -83,7 +84,7 @@ def _np_slice(a, *, starts, stops, steps):
 
 
 register(OpDef(
-    name="slice", kind=MOVEMENT, view=True, shape=_slice_shape, dtype=same_dtype, saves=False,
+    name="slice", kind=MOVEMENT, batch=batching.window, view=True, shape=_slice_shape, dtype=same_dtype, saves=False,
     numpy=_np_slice,
     vjp=lambda b, g, out, ins, **at: (b.op("unslice", g, shape_to=ins[0].shape, **at),),
     torch_name="SliceBackward0", doc="a[start:stop:step] per axis (steps > 0, bounds clipped)"))
@@ -96,7 +97,7 @@ def _np_unslice(a, *, shape_to, starts, stops, steps):
 
 
 register(OpDef(
-    name="unslice", kind=OTHER, view=True, saves=False,
+    name="unslice", kind=OTHER, batch=batching.window, view=True, saves=False,
     shape=lambda shape, *, shape_to, **_: tuple(shape_to), dtype=same_dtype,
     numpy=_np_unslice,
     vjp=lambda b, g, out, ins, *, shape_to, **at: (b.op("slice", g, **at),),
@@ -124,6 +125,6 @@ def _cat_vjp(b, g, out, ins, *, axis):
 
 
 register(OpDef(
-    name="cat", kind=OTHER, shape=_cat_shape, dtype=same_dtype, saves=False,
+    name="cat", kind=OTHER, batch=batching.leading, shape=_cat_shape, dtype=same_dtype, saves=False,
     numpy=lambda *arrays, axis: np.concatenate(arrays, axis=axis), vjp=_cat_vjp,
     torch_name="CatBackward0"))

@@ -15,11 +15,13 @@ shape: the front end's autograd engine sums them back over broadcast dimensions,
 An op's properties are fields here, never tests of its name elsewhere: ``promotion`` says how
 the front end brings an elementwise op's operands to one dtype, ``view`` that lowering shows the
 result as a view of input 0 (no kernel, no memory of its own), ``scalar`` gives an elementwise
-op's SymPy expression (built on demand: importing symgrad must not import SymPy).
+op's SymPy expression (built on demand: importing symgrad must not import SymPy), ``batch``
+its batching rule (``batching``: how ``vmap`` applies it to a batch at once).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from dataclasses import dataclass
@@ -27,6 +29,7 @@ from typing import Any, Callable, Protocol
 
 from ..dtypes import DType, bool_
 from ..errors import ShapeError
+from . import batching
 
 __all__ = ["ELEMENTWISE", "MOVEMENT", "OPS", "OTHER", "REDUCE", "SOURCE", "Builder", "OpDef",
            "ShapeError", "broadcast_shapes", "get", "normalize_axes", "register"]
@@ -77,6 +80,9 @@ class OpDef:
     # sibling node with its own ``index`` attribute).
     bodies: tuple = ()
     n_outputs: Callable[..., int] | None = None
+    # How the op applies to operands with a leading batch dimension (``batching``): elementwise
+    # and reduction ops get their kind's rule; None: ``vmap`` says the op has none.
+    batch: Callable[..., Any] | None = None
     doc: str = ""
 
     def expression(self) -> tuple:
@@ -98,9 +104,14 @@ def per_input(*parts: Callable[..., Any]) -> Callable[..., tuple]:
     return vjp
 
 
+_KIND_RULES = {ELEMENTWISE: batching.elementwise, REDUCE: batching.reduction}
+
+
 def register(op: OpDef) -> OpDef:
     if op.name in OPS:
         raise ValueError(f"op {op.name!r} registered twice")
+    if op.batch is None and op.kind in _KIND_RULES:
+        op = dataclasses.replace(op, batch=_KIND_RULES[op.kind])
     OPS[op.name] = op
     return op
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..dtypes import int64
+from . import batching
 from .registry import OTHER, OpDef, ShapeError, register
 
 
@@ -51,7 +52,7 @@ def _np_argsort(a, *, axis, descending):
 
 
 register(OpDef(
-    name="argsort", kind=OTHER, shape=_argsort_shape, dtype=lambda d, **_: int64,
+    name="argsort", kind=OTHER, batch=batching.leading, shape=_argsort_shape, dtype=lambda d, **_: int64,
     numpy=_np_argsort, vjp=None,
     doc="positions of the values in stable sorted order along axis (NaN last ascending, "
         "first descending)"))

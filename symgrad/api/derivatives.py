@@ -1,0 +1,193 @@
+"""``vmap``, ``jvp``, ``vjp``, ``jacrev``, ``jacfwd``, ``jacobian``, ``hessian``, ``hvp``.
+
+Layer: api. Input: a Python function (or a compiled one, or another transform), JAX's
+arguments. Output: compiled functions (one C function per signature, not a loop of calls), or,
+for ``jvp``/``vjp``/``hvp``, which take the point to differentiate at, their results computed by
+such a function (compiled once per function and kept).
+
+Each is a ``CompiledFunction`` whose body calls the tensor-level transform of
+``symgrad.transforms`` on the arguments. Called on NumPy arrays it runs the C; called on traced
+tensors (inside another compiled function or transform) or on tensors that require grad, it
+runs the body on them: that is how transforms compose (``vmap(grad(f))``,
+``jacfwd(jacrev(f))``, ``grad(vmap(f))``).
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+import weakref
+from typing import Any, Callable, Sequence
+
+from ..frontend.tensor import Tensor
+from ..pytree import flatten
+from ..transforms import jacobians
+from ..transforms.forward import jvp_call, vjp_call
+from ..transforms.vmap import vmap_call
+from .compiled import CompiledFunction
+
+
+def _named(fn: Callable) -> Callable:
+    return fn.fn if isinstance(fn, CompiledFunction) else fn
+
+
+def _compiled(fn: Callable, label: str, body: Callable, recipe: tuple) -> CompiledFunction:
+    """A compiled function running ``body(*args, **kwargs)``, named ``label_fn``."""
+    named = _named(fn)
+    name = f"{label}_{getattr(named, '__name__', 'fn')}"
+
+    @functools.wraps(named)   # (its signature names the arguments in messages)
+    def run(*args, **kwargs):
+        return body(*args, **kwargs)
+    run.__name__ = name
+    fast_math = isinstance(fn, CompiledFunction) and fn.fast_math
+    cf = CompiledFunction(run, name=name, fast_math=fast_math)
+    cf._recipe = (recipe[0], fn if isinstance(fn, CompiledFunction) and
+                  fn._recipe[0] is not None else named) + tuple(recipe[1:])
+    return cf
+
+
+def _fn_name(fn: Callable) -> str:
+    return getattr(_named(fn), "__name__", "fn")
+
+
+def vmap(fn: Callable, in_axes: Any = 0, out_axes: Any = 0,
+         axis_size: int | None = None) -> CompiledFunction:
+    """``fn`` of one example, applied to a batch (JAX's ``jax.vmap``): each argument is mapped
+    over its axis ``in_axes`` (an int, None for an argument shared by all examples, or a
+    tuple/list/dict prefix of the arguments' structure), the results stacked along
+    ``out_axes``. Every op runs on the whole batch at once (its batching rule), in one
+    compiled function; an op without a rule raises ``NotImplementedError`` naming it."""
+    name = _fn_name(fn)
+
+    def body(*args, **kwargs):
+        return vmap_call(fn, in_axes, out_axes, axis_size, args, kwargs, name)
+    return _compiled(fn, "vmap", body, (vmap, in_axes, out_axes, axis_size))
+
+
+def _jacobian_transform(label: str, how: Callable, maker: Callable):
+    def transform(fn: Callable, argnums: int | Sequence[int] = 0,
+                  has_aux: bool = False) -> CompiledFunction:
+        name = _fn_name(fn)
+
+        def body(*args):
+            return how(fn, args, argnums, has_aux, f"{label} of {name}")
+        return _compiled(fn, label, body, (maker(), argnums, has_aux))
+    return transform
+
+
+def jacrev(fn: Callable, argnums: int | Sequence[int] = 0,
+           has_aux: bool = False) -> CompiledFunction:
+    """The Jacobian of ``fn`` by reverse mode (JAX's ``jax.jacrev``): one batched backward pass
+    over the rows of the identity. For each output leaf, a block per input leaf of shape
+    ``output.shape + input.shape``, structured like the arguments ``argnums``."""
+    return _jacobian_transform("jacrev", jacobians.jacrev_call, lambda: jacrev)(
+        fn, argnums, has_aux)
+
+
+def jacfwd(fn: Callable, argnums: int | Sequence[int] = 0,
+           has_aux: bool = False) -> CompiledFunction:
+    """The Jacobian of ``fn`` by forward mode (JAX's ``jax.jacfwd``): one batched JVP over the
+    columns of the identity; laid out as ``jacrev``'s."""
+    return _jacobian_transform("jacfwd", jacobians.jacfwd_call, lambda: jacfwd)(
+        fn, argnums, has_aux)
+
+
+def jacobian(fn: Callable, argnums: int | Sequence[int] = 0,
+             has_aux: bool = False) -> CompiledFunction:
+    """The Jacobian of ``fn``: forward mode when its inputs are fewer than its outputs (a tall
+    Jacobian), reverse mode otherwise."""
+    return _jacobian_transform("jacobian", jacobians.jacobian_call, lambda: jacobian)(
+        fn, argnums, has_aux)
+
+
+def hessian(fn: Callable, argnums: int | Sequence[int] = 0,
+            has_aux: bool = False) -> CompiledFunction:
+    """The Hessian of ``fn`` (forward over reverse: ``jacfwd(jacrev(fn))``), of shape
+    ``input.shape + input.shape`` for a scalar function of one array."""
+    return _jacobian_transform("hessian", jacobians.hessian_call, lambda: hessian)(
+        fn, argnums, has_aux)
+
+
+# ---------------------------------------------------------------- at a point
+
+_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_CACHE_LOCK = threading.Lock()
+
+
+def _cached(fn: Callable, key: tuple, make: Callable[[], CompiledFunction]) -> CompiledFunction:
+    """The compiled function ``make()`` for ``fn`` and ``key``, made once per function (kept
+    while ``fn`` lives)."""
+    with _CACHE_LOCK:
+        try:
+            table = _CACHE.setdefault(fn, {})
+        except TypeError:     # not weakly referable (a builtin): not kept
+            return make()
+        found = table.get(key)
+        if found is None:
+            found = table[key] = make()
+        return found
+
+
+def _on_tensors(*trees: Any) -> bool:
+    """Whether the arguments are traced or require grad: run the body on them directly."""
+    return any(isinstance(v, Tensor) and (v.is_traced or v.requires_grad)
+               for t in trees for v in flatten(t)[0])
+
+
+def jvp(fn: Callable, primals: Sequence, tangents: Sequence, has_aux: bool = False):
+    """``(fn(*primals), J tangents)`` (JAX's ``jax.jvp``), structured like ``fn``'s output;
+    with ``has_aux``, ``(out, tangent_out, aux)``. Compiled once per function."""
+    name = f"jvp of {_fn_name(fn)}"
+    if _on_tensors(primals, tangents):
+        return jvp_call(fn, tuple(primals), tuple(tangents), has_aux, name)
+    return _cached(fn, ("jvp", has_aux), lambda: _jvp_function(fn, has_aux))(
+        tuple(primals), tuple(tangents))
+
+
+def _jvp_function(fn: Callable, has_aux: bool) -> CompiledFunction:
+    """``jvp`` as a function of ``(primals, tangents)`` (what a pickled one is made from)."""
+    name = f"jvp of {_fn_name(fn)}"
+    return _compiled(fn, "jvp", lambda p, t: jvp_call(fn, p, t, has_aux, name),
+                     (_jvp_function, has_aux))
+
+
+def vjp(fn: Callable, *primals: Any, has_aux: bool = False):
+    """``(fn(*primals), vjp_fn)`` (JAX's ``jax.vjp``; ``(out, vjp_fn, aux)`` with has_aux):
+    ``vjp_fn(cotangent)`` returns a tuple with one cotangent per primal. On arrays both the
+    value and ``vjp_fn`` are compiled (``vjp_fn`` runs the forward pass again with the
+    backward, in one C call)."""
+    name = f"vjp of {_fn_name(fn)}"
+    if _on_tensors(primals):
+        return vjp_call(fn, primals, has_aux, name)
+    forward = _cached(fn, ("forward",), lambda: CompiledFunction(fn))
+    out = forward(*primals)
+    value, aux = (out[0], out[1]) if has_aux else (out, None)
+    back = _cached(fn, ("vjp", has_aux), lambda: _vjp_function(fn, has_aux))
+
+    def vjp_fn(cotangent):
+        return back(tuple(primals), cotangent)
+    return (value, vjp_fn, aux) if has_aux else (value, vjp_fn)
+
+
+def _vjp_function(fn: Callable, has_aux: bool) -> CompiledFunction:
+    name = f"vjp of {_fn_name(fn)}"
+
+    def body(primals, cotangent):
+        return vjp_call(fn, primals, has_aux, name)[1](cotangent)
+    return _compiled(fn, "vjp", body, (_vjp_function, has_aux))
+
+
+def hvp(fn: Callable, primals: Sequence, tangents: Sequence):
+    """``(fn(*primals), H tangents)``, the Hessian of scalar ``fn`` times ``tangents``
+    (forward over reverse), structured like the primals."""
+    name = f"hvp of {_fn_name(fn)}"
+    if _on_tensors(primals, tangents):
+        return jacobians.hvp_call(fn, tuple(primals), tuple(tangents), name)
+    return _cached(fn, ("hvp",), lambda: _hvp_function(fn))(tuple(primals), tuple(tangents))
+
+
+def _hvp_function(fn: Callable) -> CompiledFunction:
+    name = f"hvp of {_fn_name(fn)}"
+    return _compiled(fn, "hvp", lambda p, t: jacobians.hvp_call(fn, p, t, name),
+                     (_hvp_function,))

@@ -1,0 +1,108 @@
+"""Replaying a per-example graph on batched tensors: the batching interpreter behind ``vmap``.
+
+Layer: transforms. Input: a closed graph traced on one example (``frontend.bodies``), the
+tensors to run it on, which of them carry a leading batch dimension, and its length. Output:
+the graph's outputs computed for the whole batch at once, each with its batch flag.
+
+Each node is applied with ``frontend.apply`` (eager values or traced nodes, recording the
+autograd tape, so ``grad(vmap(f))`` differentiates the batched computation): a node none of
+whose operands is batched is applied as it is (work that does not depend on the example is
+done once, not once per example); the others go through their op's batching rule
+(``OpDef.batch``, ``ops.batching``), and loops and branches through ``CONTROL``
+(``transforms.control_batching``), which batches their bodies.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..frontend import sources
+from ..frontend.apply import BUILDER, apply
+from ..frontend.control_apply import apply_control
+from ..frontend.tensor import Tensor
+from ..ir.control import group_key, is_control
+from ..ops import OPS
+
+# control op -> rule(node attrs, operands, batched flags, size) -> [(value, batched)] per value
+CONTROL: dict = {}
+
+
+class BatchingError(NotImplementedError):
+    """An op of the function has no batching rule."""
+
+
+def moved_to_front(x: Tensor, axis: int) -> Tensor:
+    """``x`` with its axis ``axis`` moved to the front."""
+    axis %= max(x.ndim, 1)
+    if axis == 0:
+        return x
+    perm = (axis,) + tuple(i for i in range(x.ndim) if i != axis)
+    return apply("permute", x, perm=perm)
+
+
+def moved_from_front(x: Tensor, axis: int) -> Tensor:
+    """``x`` with its leading axis moved to position ``axis`` (negative counts from the end)."""
+    axis %= max(x.ndim, 1)
+    if axis == 0:
+        return x
+    rest = list(range(1, x.ndim))
+    perm = tuple(rest[:axis] + [0] + rest[axis:])
+    return apply("permute", x, perm=perm)
+
+
+def _constant(node, eager: bool) -> Tensor:
+    if not eager:
+        return Tensor(None, node)
+    return Tensor(np.asarray(node.attr("value"), dtype=node.dtype.np), None)
+
+
+def replay_batched(graph, args: list, batched: list, size: int) -> list:
+    """[(tensor, batched)] for each output of ``graph`` applied to ``args`` (one per input;
+    ``batched[k]``: whether ``args[k]`` has a leading batch dimension of length ``size``)."""
+    env = {i: (a, b) for i, a, b in zip(graph.inputs, args, batched)}
+    eager = all(a._value is not None for a in args)
+    groups: dict = {}
+    for node in graph.nodes():
+        if node in env:
+            continue
+        if node.op == "const":
+            env[node] = (_constant(node, eager), False)
+            continue
+        with sources.attributed_to(graph.locs.get(node), ""):
+            if is_control(node):
+                key = group_key(node)
+                if key not in groups:
+                    groups[key] = _control(node, [env[i] for i in node.inputs], size)
+                env[node] = groups[key][node.attr("index")]
+            else:
+                env[node] = _apply(node, [env[i] for i in node.inputs], size, graph)
+    return [env[o] for o in graph.outputs]
+
+
+def _apply(node, operands: list, size: int, graph) -> tuple:
+    values = [v for v, _ in operands]
+    flags = [b for _, b in operands]
+    if not any(flags):
+        return apply(node.op, *values, **node.a), False
+    rule = OPS[node.op].batch
+    if rule is None:
+        raise BatchingError(f"vmap: op {node.op!r} has no batching rule"
+                            + _where(graph, node))
+    return rule(BUILDER, node.op, values, flags, size, **node.a), True
+
+
+def _control(node, operands: list, size: int) -> list:
+    attrs = {k: v for k, v in node.attrs if k != "index"}
+    values = [v for v, _ in operands]
+    flags = [b for _, b in operands]
+    if not any(flags):
+        return [(v, False) for v in apply_control(node.op, values, attrs)]
+    rule = CONTROL.get(node.op)
+    if rule is None:
+        raise BatchingError(f"vmap: op {node.op!r} has no batching rule")
+    return rule(attrs, values, flags, size)
+
+
+def _where(graph, node) -> str:
+    loc = graph.locs.get(node)
+    return f" (at {loc.file}:{loc.line}: {loc.text.strip()})" if loc is not None else ""
