@@ -171,7 +171,8 @@ def _solve_vjp(b, g, out, ins, *, check):
 
 
 register(OpDef(
-    name="solve", kind=OTHER, batch=batching.leading, shape=_solve_shape("solve"), dtype=float_dtype, numpy=_np_solve,
+    name="solve", kind=OTHER, shape=_solve_shape("solve"), dtype=float_dtype, numpy=_np_solve,
+    batch=batching.leading,
     vjp=_solve_vjp, uses_out=True, torch_name="LinalgSolveExBackward0",
     doc="X = A^-1 B (LU with partial pivoting); a singular A raises `check`'s error"))
 
@@ -208,7 +209,8 @@ def _slogdet_vjp(b, g, out, ins):
 
 
 register(OpDef(
-    name="slogdet", kind=OTHER, batch=batching.leading, shape=_slogdet_shape, dtype=float_dtype, numpy=_np_slogdet,
+    name="slogdet", kind=OTHER, shape=_slogdet_shape, dtype=float_dtype, numpy=_np_slogdet,
+    batch=batching.leading,
     vjp=_slogdet_vjp, torch_name="LinalgSlogdetBackward0",
     doc="(sign, log|det|) of square matrices, in the last dim"))
 
@@ -219,7 +221,8 @@ def _det_shape(a):
 
 
 register(OpDef(
-    name="det", kind=OTHER, batch=batching.leading, shape=_det_shape, dtype=float_dtype, numpy=np.linalg.det,
+    name="det", kind=OTHER, shape=_det_shape, dtype=float_dtype, numpy=np.linalg.det,
+    batch=batching.leading,
     vjp=lambda b, g, out, ins: (_inverse_transposed(b, ins[0]) * _per_matrix(b, g * out),),
     uses_out=True, torch_name="LinalgDetBackward0",
     doc="det(A) as the signed product of the LU pivots (0 if one is zero)"))
@@ -270,7 +273,8 @@ def _cholesky_vjp(b, g, out, ins, *, check):
 
 
 register(OpDef(
-    name="cholesky", kind=OTHER, batch=batching.leading, shape=_square_shape("cholesky"), dtype=float_dtype,
+    name="cholesky", kind=OTHER, shape=_square_shape("cholesky"), dtype=float_dtype,
+    batch=batching.leading,
     numpy=_np_cholesky, vjp=_cholesky_vjp, saves=False, uses_out=True,
     torch_name="LinalgCholeskyExBackward0",
     doc="the lower Cholesky factor from A's lower triangle; not positive-definite: `check`'s "
@@ -299,7 +303,8 @@ def _triangular_solve_vjp(b, g, out, ins, *, upper, unitriangular):
 
 
 register(OpDef(
-    name="triangular_solve", kind=OTHER, batch=batching.leading, shape=_solve_shape("triangular_solve"),
+    name="triangular_solve", kind=OTHER, shape=_solve_shape("triangular_solve"),
+    batch=batching.leading,
     dtype=float_dtype,
     numpy=_np_triangular_solve, vjp=_triangular_solve_vjp, uses_out=True,
     torch_name="LinalgSolveTriangularBackward0",
@@ -353,7 +358,8 @@ def _eigh_vjp(b, g, out, ins, *, upper):
 
 
 register(OpDef(
-    name="eigh", kind=OTHER, batch=batching.leading, shape=_eigh_shape, dtype=float_dtype, numpy=_np_eigh,
+    name="eigh", kind=OTHER, shape=_eigh_shape, dtype=float_dtype, numpy=_np_eigh,
+    batch=batching.leading,
     vjp=_eigh_vjp, saves=False, uses_out=True, torch_name="LinalgEighBackward0",
     doc="eigenvalues (row 0, ascending) and eigenvectors (rows 1..n, as columns) of the "
         "symmetric matrix in A's lower (or upper) triangle"))
@@ -394,6 +400,7 @@ def _qr_vjp(b, g, out, ins, *, complete):
 
 
 register(OpDef(
-    name="qr", kind=OTHER, batch=batching.leading, shape=_qr_shape, dtype=float_dtype, numpy=_np_qr, vjp=_qr_vjp,
+    name="qr", kind=OTHER, shape=_qr_shape, dtype=float_dtype, numpy=_np_qr, vjp=_qr_vjp,
+    batch=batching.leading,
     uses_out=True, torch_name="LinalgQrBackward0",
     doc="Q of the QR decomposition (m x min(m, n), or m x m if complete)"))

@@ -39,7 +39,8 @@ def _np_gather(x, idx, *, axis):
 
 
 register(OpDef(
-    name="gather", kind=OTHER, batch=batching.leading, shape=_gather_shape, dtype=_gather_dtype, numpy=_np_gather,
+    name="gather", kind=OTHER, shape=_gather_shape, dtype=_gather_dtype, numpy=_np_gather,
+    batch=batching.leading,
     vjp=lambda b, g, out, ins, *, axis: (
         b.op("scatter_add", g, ins[1], axis=axis, shape_to=ins[0].shape), None),
     torch_name="GatherBackward0", doc="out[..i..] = x[..idx[..i..]..] along axis"))
@@ -64,7 +65,8 @@ def _np_scatter_add(src, idx, *, axis, shape_to):
 
 
 register(OpDef(
-    name="scatter_add", kind=OTHER, batch=batching.leading, shape=_scatter_shape, dtype=_gather_dtype,
+    name="scatter_add", kind=OTHER, shape=_scatter_shape, dtype=_gather_dtype,
+    batch=batching.leading,
     numpy=_np_scatter_add,
     vjp=lambda b, g, out, ins, *, axis, shape_to: (
         b.op("gather", g, ins[1], axis=axis), None),

@@ -25,7 +25,8 @@ def _reshape_shape(shape, *, shape_to):
 
 
 register(OpDef(
-    name="reshape", kind=MOVEMENT, batch=batching.reshape, view=True, shape=_reshape_shape, dtype=same_dtype, saves=False,
+    name="reshape", kind=MOVEMENT, view=True, shape=_reshape_shape, dtype=same_dtype, saves=False,
+    batch=batching.reshape,
     numpy=lambda a, *, shape_to: np.reshape(a, shape_to),
     vjp=lambda b, g, out, ins, *, shape_to: (b.op("reshape", g, shape_to=ins[0].shape),),
     torch_name="ViewBackward0"))
@@ -47,7 +48,8 @@ def inverse_permutation(perm) -> tuple:
 
 
 register(OpDef(
-    name="permute", kind=MOVEMENT, batch=batching.permute, view=True, shape=_permute_shape, dtype=same_dtype, saves=False,
+    name="permute", kind=MOVEMENT, view=True, shape=_permute_shape, dtype=same_dtype, saves=False,
+    batch=batching.permute,
     numpy=lambda a, *, perm: np.transpose(a, perm),
     vjp=lambda b, g, out, ins, *, perm: (
         b.op("permute", g, perm=inverse_permutation(perm)),),
@@ -70,7 +72,8 @@ def _expand_shape(shape, *, shape_to):
 # The VJP returns the cotangent at the output's shape: the autograd engine sums it back over the
 # broadcast dimensions, the one place where that happens.
 register(OpDef(
-    name="expand", kind=MOVEMENT, batch=batching.expand, view=True, shape=_expand_shape, dtype=same_dtype, saves=False,
+    name="expand", kind=MOVEMENT, view=True, shape=_expand_shape, dtype=same_dtype, saves=False,
+    batch=batching.expand,
     numpy=lambda a, *, shape_to: np.broadcast_to(a, shape_to),
     vjp=lambda b, g, out, ins, *, shape_to: (g,), torch_name="ExpandBackward0"))
 
@@ -84,7 +87,8 @@ def _np_slice(a, *, starts, stops, steps):
 
 
 register(OpDef(
-    name="slice", kind=MOVEMENT, batch=batching.window, view=True, shape=_slice_shape, dtype=same_dtype, saves=False,
+    name="slice", kind=MOVEMENT, view=True, shape=_slice_shape, dtype=same_dtype, saves=False,
+    batch=batching.window,
     numpy=_np_slice,
     vjp=lambda b, g, out, ins, **at: (b.op("unslice", g, shape_to=ins[0].shape, **at),),
     torch_name="SliceBackward0", doc="a[start:stop:step] per axis (steps > 0, bounds clipped)"))

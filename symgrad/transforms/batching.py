@@ -19,6 +19,7 @@ import numpy as np
 from ..frontend import sources
 from ..frontend.apply import BUILDER, apply
 from ..frontend.control_apply import apply_control
+from ..frontend.guards import GuardState
 from ..frontend.tensor import Tensor
 from ..ir.control import group_key, is_control
 from ..ops import OPS
@@ -72,7 +73,8 @@ def replay_batched(graph, args: list, batched: list, size: int) -> list:
             if is_control(node):
                 key = group_key(node)
                 if key not in groups:
-                    groups[key] = _control(node, [env[i] for i in node.inputs], size)
+                    run = _eager_control if eager else _control
+                    groups[key] = run(node, [env[i] for i in node.inputs], size)
                 env[node] = groups[key][node.attr("index")]
             else:
                 env[node] = _apply(node, [env[i] for i in node.inputs], size, graph)
@@ -101,6 +103,19 @@ def _control(node, operands: list, size: int) -> list:
     if rule is None:
         raise BatchingError(f"vmap: op {node.op!r} has no batching rule")
     return rule(attrs, values, flags, size)
+
+
+def _eager_control(node, operands: list, size: int) -> list:
+    """A loop or branch of an eager vmap: its batched application built on the operands'
+    values as constants, and evaluated by the NumPy interpreter (no autograd through it)."""
+    if any(v._requires_grad for v, _ in operands):
+        raise NotImplementedError(
+            f"vmap: a {node.op} of a function vmapped eagerly on tensors that require grad "
+            f"is not differentiated eagerly; call the vmapped function on arrays (it is "
+            f"compiled) or inside a compiled function")
+    outs = _control(node, [(Tensor(None, v.node), b) for v, b in operands], size)
+    state = GuardState([], [])
+    return [(Tensor(np.asarray(state.value(t.node)), None), b) for t, b in outs]
 
 
 def _where(graph, node) -> str:

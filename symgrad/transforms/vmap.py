@@ -22,6 +22,7 @@ from ..frontend.apply import apply, as_tensor
 from ..frontend.bodies import Like, trace_body
 from ..frontend.tensor import Tensor
 from ..pytree import flatten, unflatten
+from . import control_batching  # noqa: F401  (fills batching.CONTROL)
 from .batching import moved_from_front, moved_to_front, replay_batched
 
 
@@ -43,9 +44,9 @@ def vmap_call(fn: Callable, in_axes: Any, out_axes: Any, axis_size: int | None, 
     with _recording():
         body = trace_body(fn, likes, [f"x{k}" for k in range(len(likes))], call,
                           f"the function vmap maps ({name})")
-        graph = body.graph()
-    outs = replay_batched(graph, moved + body.captures,
-                          [a is not None for a in axes] + [False] * len(body.captures), size)
+        outs = replay_batched(body.graph(), moved + body.captures,
+                              [a is not None for a in axes] + [False] * len(body.captures),
+                              size)
     placed = unflatten(body.tree, list(range(len(outs))))
     out_spec = prefix_leaves(out_axes, placed, "out_axes", name)
     return unflatten(body.tree, [_placed(v, b, a, size, name)
@@ -54,7 +55,7 @@ def vmap_call(fn: Callable, in_axes: Any, out_axes: Any, axis_size: int | None, 
 
 class _recording:
     """The active trace's recording, or a fresh one when vmap runs eagerly (a body is traced
-    either way)."""
+    either way, and so are the batched bodies of loops)."""
 
     def __enter__(self):
         self._ctx = None

@@ -1,0 +1,181 @@
+"""Batching rules of loops and branches: their bodies are batched graphs.
+
+Layer: transforms. Input: one application of ``scan``, ``while`` or ``cond`` (its attributes,
+its operands, which operands are batched, the batch size). Output: its values for the whole
+batch, as ``[(tensor, batched)]``. Registered in ``batching.CONTROL``.
+
+A body is batched by tracing a new body that replays the old one on batched inputs
+(``replay_batched``). A carry that the body makes batched must enter batched too, so the
+flags of the carries are iterated to a fixpoint (at most one round per carry), as JAX does.
+
+- ``scan``: the sequences are stepped along their axis 0, so a batched sequence is laid out
+  ``(length, batch, ...)`` for the loop, and a batched stacked output comes back to
+  ``(batch, length, ...)``.
+- ``cond`` with an unbatched predicate stays a branch (of batched branches); with a batched
+  one, each example takes its own branch: both are computed and selected with ``where``
+  (JAX's rule: there is no per-example jump in a vector loop).
+- ``while`` with an unbatched predicate stays a loop of batched bodies; with a batched one,
+  the loop runs while any example's predicate holds, and an example whose predicate is false
+  keeps its carry (``where``): per-example trip counts, masked.
+"""
+
+from __future__ import annotations
+
+from ..dtypes import int64
+from ..frontend.apply import apply
+from ..frontend.bodies import Like, trace_body
+from ..frontend.control_apply import apply_control
+from .batching import CONTROL, BatchingError, replay_batched
+
+
+def _expanded(value, size: int):
+    return apply("expand", value, shape_to=(size,) + tuple(value.shape))
+
+
+def _forced(outs: list, force: list, size: int) -> list:
+    """Outputs batched where ``force`` says (an unbatched one broadcast to the batch)."""
+    return [(_expanded(v, size), True) if f and not b else (v, b)
+            for (v, b), f in zip(outs, force)]
+
+
+def batched_graph(graph, flags: list, size: int, force: list | None = None,
+                  what: str = "body") -> tuple:
+    """(the body ``graph`` on inputs batched as ``flags`` say, its outputs' flags); outputs
+    listed in ``force`` come out batched in any case."""
+    likes = [Like((size,) + tuple(n.shape) if f else n.shape, n.dtype)
+             for n, f in zip(graph.inputs, flags)]
+    found: list = []
+
+    def call(_fn, inputs):
+        outs = replay_batched(graph, inputs, flags, size)
+        if force is not None:
+            outs = _forced(outs, force, size)
+        found[:] = [b for _, b in outs]
+        return [v for v, _ in outs]
+    body = trace_body(None, likes, [f"b{k}" for k in range(len(likes))], call,
+                      f"the batched {what}")
+    if body.captures:
+        raise AssertionError("symgrad: a batched body read a value from outside (please "
+                             "report this)")
+    return body.graph(), found
+
+
+def _carry_fixpoint(graph, flags: list, carries: int, size: int) -> list:
+    """The carries' flags: batched where they enter batched or the body makes them so."""
+    flags = list(flags)
+    for _ in range(carries + 1):
+        _, out = batched_graph(graph, flags, size)
+        grown = [f or o for f, o in zip(flags[:carries], out[:carries])]
+        if grown == flags[:carries]:
+            return flags
+        flags[:carries] = grown
+    return flags
+
+
+def _front(value, batched: bool, size: int):
+    return value if batched else _expanded(value, size)
+
+
+def _entering(values: list, given: list, flags: list, size: int) -> list:
+    """The operands, each one the flags now call batched broadcast if it was not."""
+    return [_front(v, g, size) if f else v for v, g, f in zip(values, given, flags)]
+
+
+def _batched_scan(attrs: dict, values: list, flags: list, size: int) -> list:
+    nc, nx, body = attrs["carries"], attrs["xs"], attrs["body"]
+    given, flags = flags, _carry_fixpoint(body, flags, nc, size)
+    values = _entering(values, given, flags, size)
+    # The body steps along axis 0 of a sequence: a batched one goes (length, batch, ...).
+    for k in range(nc, nc + nx):
+        if flags[k]:
+            x = values[k]
+            values[k] = apply("permute", x, perm=(1, 0) + tuple(range(2, x.ndim)))
+    force = flags[:nc] + [False] * (len(body.outputs) - nc)
+    new, out_flags = batched_graph(body, flags, size, force, "scan body")
+    outs = apply_control("scan", values, {**attrs, "body": new})
+    result = []
+    for k, (v, b) in enumerate(zip(outs, out_flags)):
+        if b and k >= nc:    # a stacked output (length, batch, ...) -> (batch, length, ...)
+            v = apply("permute", v, perm=(1, 0) + tuple(range(2, v.ndim)))
+        result.append((v, b))
+    return result
+
+
+def _batched_cond(attrs: dict, values: list, flags: list, size: int) -> list:
+    pred, operands, op_flags = values[0], values[1:], flags[1:]
+    branches = attrs["branches"]
+    if flags[0]:
+        return _selected(pred, branches, operands, op_flags, size)
+    outs = [batched_graph(g, op_flags, size)[1] for g in branches]
+    force = [any(fs) for fs in zip(*outs)]
+    new = tuple(batched_graph(g, op_flags, size, force, "cond branch")[0] for g in branches)
+    results = apply_control("cond", [pred] + operands, {**attrs, "branches": new})
+    return list(zip(results, force))
+
+
+def _selected(pred, branches: tuple, operands: list, flags: list, size: int) -> list:
+    """Both branches on the batch, each example's result picked by its predicate."""
+    no, yes = (replay_batched(g, operands, flags, size) for g in branches)
+    out = []
+    for (a, fa), (b, fb) in zip(yes, no):
+        a, b = _front(a, fa, size), _front(b, fb, size)
+        mask = apply("reshape", pred, shape_to=(size,) + (1,) * (a.ndim - 1))
+        out.append((apply("where", mask, a, b), True))
+    return out
+
+
+def _batched_while(attrs: dict, values: list, flags: list, size: int) -> list:
+    nc, cond, body = attrs["carries"], attrs["cond"], attrs["body"]
+    given, flags = flags, _carry_fixpoint(body, flags, nc, size)
+    _, pred_flag = batched_graph(cond, flags, size)
+    if pred_flag[0]:
+        flags[:nc] = [True] * nc      # examples stop at different steps: every carry differs
+        return _masked_while(attrs, _entering(values, given, flags, size), flags, size)
+    values = _entering(values, given, flags, size)
+    new_cond, _ = batched_graph(cond, flags, size, what="while_loop cond_fun")
+    new_body, _ = batched_graph(body, flags, size, flags[:nc], "while_loop body_fun")
+    outs = apply_control("while", values, {**attrs, "cond": new_cond, "body": new_body})
+    return [(v, f) for v, f in zip(outs, flags[:nc])]
+
+
+def _masked_while(attrs: dict, values: list, flags: list, size: int) -> list:
+    nc, cond, body = attrs["carries"], attrs["cond"], attrs["body"]
+    likes = [Like(v.shape, v.dtype) for v in values]
+    names = [f"b{k}" for k in range(len(likes))]
+
+    def any_running(_fn, inputs):
+        (pred, _), = replay_batched(cond, inputs, flags, size)
+        return _any(pred)
+
+    def masked_step(_fn, inputs):
+        (pred, _), = replay_batched(cond, inputs, flags, size)
+        stepped = _forced(replay_batched(body, inputs, flags, size), [True] * nc, size)
+        out = []
+        for (new, _), old in zip(stepped, inputs[:nc]):
+            mask = apply("reshape", pred, shape_to=(size,) + (1,) * (old.ndim - 1))
+            out.append(apply("where", mask, new, old))
+        return out
+    test = trace_body(None, likes, names, any_running, "the batched while_loop cond_fun")
+    step = trace_body(None, likes, names, masked_step, "the batched while_loop body_fun")
+    if test.captures or step.captures:
+        raise AssertionError("symgrad: a batched body read a value from outside (please "
+                             "report this)")
+    outs = apply_control("while", values, {**attrs, "cond": test.graph(),
+                                           "body": step.graph()})
+    return [(v, True) for v in outs]
+
+
+def _any(pred):
+    """Whether any of a batch of bools is true, as a bool scalar (as ``torch.any``)."""
+    count = apply("sum", apply("cast", pred, dtype=int64), axes=(0,))
+    return apply("gt", apply("reshape", count, shape_to=()), 0)
+
+
+def _no_rule(attrs: dict, values: list, flags: list, size: int) -> list:
+    raise BatchingError("vmap: the reverse of a while_loop (while_grad) has no batching "
+                        "rule: vmap a function that differentiates through a while_loop "
+                        "with fori_loop of static bounds or scan instead")
+
+
+CONTROL.update({"scan": _batched_scan, "cond": _batched_cond, "while": _batched_while,
+                "while_grad": _no_rule})
