@@ -27,7 +27,8 @@ LAYERS = [
                   "symgrad.cuda", "symgrad.backends", "symgrad.linalg",
                   "symgrad.special", "symgrad.utils", "symgrad.lax"}),
     # tensors, eager autograd, the torch API (torch.nn, torch.autograd, torch.optim mirrors)
-    ("transforms", {"symgrad.transforms"}),   # vmap, jvp, vjp, Jacobians on tensors
+    ("transforms", {"symgrad.transforms",     # vmap, jvp, vjp, Jacobians on tensors
+                    "symgrad.autograd.functional"}),   # torch.autograd.functional, on them
     ("trace", {"symgrad.tracing"}),           # Python function -> graph
     ("passes", {"symgrad.passes"}),           # graph -> graph
     ("lower", {"symgrad.lower"}),             # graph -> loop IR
@@ -36,7 +37,8 @@ LAYERS = [
     ("pipeline", {"symgrad.pipeline"}),       # the stages, in order
     ("runtime", {"symgrad.runtime"}),         # the call path of a compiled signature
     ("api", {"symgrad.api"}),                 # compile, grad, inspect
-    ("package", {"symgrad", "symgrad.__main__"}),   # public re-exports, the command line
+    ("package", {"symgrad", "symgrad.__main__", "symgrad.func"}),
+    # public re-exports (``symgrad.func``: torch.func's names), the command line
 ]
 
 MAX_MODULE_LINES = 500
@@ -56,11 +58,16 @@ MODULES = {module_name(p): p for p in sorted(ROOT.rglob("*.py"))}
 
 
 def layer_of(module: str) -> int:
+    """The layer of the longest prefix that names ``module`` or a package holding it."""
+    found = None
     for rank, (_, prefixes) in enumerate(LAYERS):
         for prefix in prefixes:
             if module == prefix or (prefix != "symgrad" and module.startswith(prefix + ".")):
-                return rank
-    raise AssertionError(f"{module} is in no layer: add it to LAYERS in {__file__}")
+                if found is None or len(prefix) > len(found[1]):
+                    found = (rank, prefix)
+    if found is None:
+        raise AssertionError(f"{module} is in no layer: add it to LAYERS in {__file__}")
+    return found[0]
 
 
 def imports_of(module: str) -> set[str]:

@@ -139,3 +139,11 @@ def grad(fn: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
         value, g = result
         return (g, value[1]) if has_aux else g
     return _transform(fn, grad, "grad", argnums, has_aux, fast_math, select)
+
+
+def grad_and_value(fn: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+                   fast_math: bool = False) -> CompiledFunction:
+    """torch.func's ``grad_and_value``: ``(gradients, fn(*args))``, and with ``has_aux``
+    ``(gradients, (output, aux))``."""
+    return _transform(fn, grad_and_value, "grad_and_value", argnums, has_aux, fast_math,
+                      lambda result: (result[1], result[0]))

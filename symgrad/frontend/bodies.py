@@ -54,10 +54,13 @@ class BodyScope:
         return t
 
     def owns(self, t: Tensor) -> bool:
-        """Whether ``t`` belongs to this body (or is a constant any body may read)."""
+        """Whether ``t`` belongs to this body (or is a constant any body may read). An eager
+        tensor that requires grad is the body's only if it is a leaf the body made: one
+        computed while the body is traced (a backward rule's product of outside values)
+        derives from outside tensors, through which gradients must flow."""
         if t._value is None:
             return t._node in self.inside or t._node.op == "const"
-        return t._trace is self.rec or not t._requires_grad
+        return not t._requires_grad or (t._trace is self.rec and t.grad_fn is None)
 
     def lift(self, inputs: list) -> list:
         """``inputs`` with every tensor from outside the body replaced by the body input it
