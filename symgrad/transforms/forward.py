@@ -6,11 +6,13 @@ autograd tape, so every result differentiates again).
 
 Forward mode transposes reverse mode, and no op has a JVP rule of its own. ``vjp`` at a
 cotangent ``v`` is ``v -> J^T v``, a *linear* function of ``v`` that the VJP rules build as
-graph; its own VJP at a tangent ``u`` is ``J u``. So ``jvp`` runs the function, a backward
-pass from a placeholder cotangent (graph that depends on ``v``), and a backward pass of that
-from ``u`` to the placeholder. The result reads the forward values and ``u`` only: nothing
-that depends on the placeholder survives, because every VJP rule is linear in its cotangent
-(the check below makes a rule that is not an error, not a wrong tangent).
+graph; its own VJP at a tangent ``u`` is ``J u``, the same at every ``v``. So ``jvp`` runs
+the function, a backward pass from a zero cotangent ``v`` that requires grad, and a backward
+pass of that from ``u`` to ``v``. What the second pass builds reads the forward values and
+``u``; what reads ``v`` (a reverse loop's stored cotangents, say) is dead code the optimizer
+removes. Every VJP rule is linear in its cotangent (tests/transforms/test_op_rules.py checks
+``<v, J u> == <J^T v, u>`` for each op); a custom ``autograd.Function`` whose backward is
+not gets the derivative of its backward at a zero cotangent.
 
 Why this instead of a JVP rule per op (JAX writes JVP rules and derives VJPs by transposing
 them; symgrad has the VJP rules already, ~110 of them, checked against SymPy and finite
@@ -26,12 +28,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..frontend import grad_mode, sources
+from ..frontend import grad_mode
 from ..frontend.apply import as_tensor, full
 from ..frontend.autograd import differentiable, run_backward
 from ..frontend.tensor import Tensor
-from ..ir.closure import body_input, new_scope
-from ..ir.graph import toposort
 from ..pytree import flatten, unflatten
 
 
@@ -58,16 +58,11 @@ def split_aux(out: Any, has_aux: bool, name: str) -> tuple[Any, Any]:
 
 
 def _placeholder(like: Tensor) -> Tensor:
-    """A stand-in cotangent of ``like``'s type that requires grad: zeros eagerly (the value
-    does not matter: the result is linear in it), a fresh opaque input node when traced."""
-    if like._value is not None:
-        t = full(like, 0.0)
-    else:
-        node = body_input(0, "cotangent", like.dtype, tuple(like.shape), new_scope())
-        rec = sources.current()
-        if rec is not None and rec.body is not None:
-            rec.body.made(node)
-        t = Tensor(None, node)
+    """A stand-in cotangent of ``like``'s type that requires grad: zeros (the result is the
+    derivative of a function linear in it, the same at every value; a graph constant when
+    traced, so that nothing that reads it, such as a reverse loop's stored carries, can
+    leave the graph open)."""
+    t = full(like, 0.0)
     t._requires_grad = True
     return t
 
@@ -99,7 +94,6 @@ def jvp_call(fn: Callable, primals: tuple, tangents: tuple, has_aux: bool, name:
         gs = run_backward(list(zip(diff, vs)), retain_graph=True, create_graph=True,
                           inputs=xs) if diff else [None] * len(xs)
         ts = linear_in(vs, us, gs)
-    _check_linear(ts, vs, name)
     by_output = dict(zip(map(id, diff), ts))
     tangent_out = [by_output.get(id(o)) for o in o_leaves]
     tangent_out = [t if t is not None else full(o, 0.0) for t, o in zip(tangent_out, o_leaves)]
@@ -112,18 +106,6 @@ def _tangent(u: Tensor, p: Tensor, k: int, name: str) -> Tensor:
         raise ValueError(f"{name}: tangent leaf {k} has shape {tuple(u.shape)}, but its "
                          f"primal has shape {tuple(p.shape)}")
     return u if u.dtype is p.dtype else as_tensor(u, p.dtype)
-
-
-def _check_linear(results: list, placeholders: list, name: str) -> None:
-    """A traced tangent must not read a placeholder (a backward rule that is not linear in
-    its cotangent, such as a custom Function's clipping backward, would make it)."""
-    nodes = [t._node for t in results if t is not None and t._value is None]
-    marks = {v._node for v in placeholders if v._value is None}
-    if nodes and marks and any(n in marks for n in toposort(nodes)):
-        raise NotImplementedError(
-            f"{name}: forward mode needs backward rules that are linear in the cotangent, and "
-            f"one of the function's is not (a custom autograd.Function whose backward is "
-            f"nonlinear?); give it a linear backward or use reverse mode (vjp, jacrev)")
 
 
 def vjp_call(fn: Callable, primals: tuple, has_aux: bool, name: str):

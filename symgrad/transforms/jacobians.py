@@ -184,7 +184,8 @@ def hessian_call(fn: Callable, args: tuple, argnums, has_aux: bool, name: str):
 
 
 def hvp_call(fn: Callable, primals: tuple, tangents: tuple, name: str):
-    """``(fn(*primals), H tangents)``: forward over reverse (the JVP of the gradient)."""
+    """``(fn(*primals), H tangents)``: forward over reverse (the JVP of the gradient); the
+    product is structured like the primals (one primal: like it, not a 1-tuple)."""
     def gradient_and_value(*xs):
         value, vjp_fn = vjp_call(fn, xs, False, name)
         if not (isinstance(value, Tensor) and value.numel() == 1):
@@ -193,4 +194,4 @@ def hvp_call(fn: Callable, primals: tuple, tangents: tuple, name: str):
         grads = vjp_fn(full(value, 1.0))
         return grads, value
     _, ht, value = jvp_call(gradient_and_value, primals, tangents, True, name)
-    return value, ht
+    return value, (ht[0] if len(primals) == 1 else ht)
