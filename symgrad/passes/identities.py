@@ -99,10 +99,17 @@ def double_negation(n):
 
 @on("pow")
 def pow_small_integer(n):
-    """x ** 1 -> x and x ** 2 -> x * x: x * x is the correctly rounded square, which is what
-    NumPy computes for an exponent of 2 (it special-cases it) and what libm's pow returns."""
+    """x ** 0 -> 1, x ** 1 -> x and x ** 2 -> x * x: pow(x, 0) is 1 for every x, NaN
+    included (C99 F.9.4.4, NumPy alike), which a second derivative of x ** 2 meets; x * x is
+    the correctly rounded square, which is what NumPy computes for an exponent of 2 (it
+    special-cases it) and what libm's pow returns."""
     if n.op == "pow":
         x, e = n.inputs
+        c = scalar_const(e)
+        if c is not None and c.attr("value") == 0 and n.dtype.is_floating:
+            one = Node("const", (("value", 1.0),), (), n.dtype, ())
+            return one if not n.shape else \
+                Node("expand", (("shape_to", n.shape),), (one,), n.dtype, n.shape)
         if _const(e, 1):
             return _as(n, x)
         if _const(e, 2) and x.shape == n.shape:

@@ -35,12 +35,19 @@ def _nums(argnums) -> tuple:
 def _identity(n: int, dtype) -> Tensor:
     """The n x n identity, as ``arange(n)[:, None] == arange(n)``: when traced, a graph
     value (no n*n constant in the C; fused into the loops that read it)."""
-    idx = Tensor(np.arange(n, dtype=np.int64), None)
-    if sources.current() is not None:
-        idx = Tensor(None, idx.node)
+    if n == 1:      # a scalar output's gradient: a broadcast 1, which the passes fold
+        return full(_constant(np.zeros((1, 1))), 1.0, dtype=dtype)
+    idx = _constant(np.arange(n, dtype=np.int64))
     rows = apply("reshape", idx, shape_to=(n, 1))
     cols = apply("reshape", idx, shape_to=(1, n))
     return apply("cast", apply("eq", rows, cols), dtype=dtype)
+
+
+def _constant(value: np.ndarray) -> Tensor:
+    """``value`` as a tensor: a graph constant when tracing, so that the ops on it are graph
+    too (computed by the C, not folded into an array at trace time)."""
+    t = Tensor(value, None)
+    return Tensor(None, t.node) if sources.current() is not None else t
 
 
 def _chunks(flat: Tensor, shapes: list, axis: int) -> list:
