@@ -46,7 +46,7 @@ from .frontend.control import scan, fori_loop, while_loop, cond
 from .frontend.checkpoint import checkpoint
 from .api import compile, grad, value_and_grad, inspect, CompiledFunction  # noqa: A004
 from .api import vmap, jvp, vjp, jacrev, jacfwd, jacobian, hessian, hvp
-from . import func  # noqa: F401  (torch.func's names)
+from . import func, sparse  # noqa: F401  (torch.func's names; sparse derivatives)
 from .autograd import functional as _functional  # noqa: F401  (torch.autograd.functional)
 from .config import set_num_threads, get_num_threads
 from . import frontend as _frontend  # noqa: F401  (installs Tensor's methods)

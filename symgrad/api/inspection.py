@@ -40,8 +40,11 @@ class Inspection:
         # the workspace, and what each loop stores per step for its reverse pass
         self.memory = "\n".join(memory_report(c.program))
 
+    # (title, text) sections printed before the stages (a sparse derivative's pattern)
+    preamble: list = []
+
     def __str__(self) -> str:
-        parts = [("traced IR", self.traced_ir)]
+        parts = list(self.preamble) + [("traced IR", self.traced_ir)]
         if self.adjoint_ir is not None:
             parts.append(("adjoint IR (value and gradients)", self.adjoint_ir))
         parts += self.passes
@@ -60,10 +63,16 @@ class Inspection:
 
 def inspect(fn: Callable, *args: Any, print_: bool = True, **kwargs: Any) -> Inspection:
     """Trace, optimize and generate C for ``fn`` at these arguments, without running it;
-    print every stage (traced IR, adjoint IR, IR after each pass that changed it, C)."""
+    print every stage (traced IR, adjoint IR, IR after each pass that changed it, C). For a
+    sparse derivative (``symgrad.sparse``), its sparsity pattern and coloring first."""
+    extra: list = []
+    sections = getattr(fn, "inspection_sections", None)   # a sparse derivative
+    if sections is not None:
+        fn, extra = sections(*args, **kwargs)
     cf = fn if isinstance(fn, CompiledFunction) else CompiledFunction(fn)
     spec, _ = cf.specialize(*args, **kwargs)
     report = Inspection(spec)
+    report.preamble = extra
     if print_:
         print(report)
     return report

@@ -23,7 +23,11 @@ from ..ir.closure import body_input, new_scope
 from ..pytree import TreeDef, flatten
 from . import sources
 from .apply import as_tensor
+from .function import edge, function_class
 from .tensor import Tensor
+
+
+_Captured = function_class("AliasBackward0")
 
 
 class BodyScope:
@@ -75,10 +79,20 @@ class BodyScope:
         return inputs if out is None else out
 
     def capture(self, t: Tensor) -> Tensor:
+        """The body input ``t`` is read through. If ``t`` requires grad, so does the input,
+        and its backward passes the cotangent on to ``t``: a backward pass run while the
+        body is traced (a composite's rule, a VJP inside a vmapped function) reaches the
+        tensors outside."""
         found = self.captured.get(id(t))
         if found is None:
             n = len(self.captured)
-            found = self.captured[id(t)] = (t, self.input(self.first_capture + n, f"k{n}", t))
+            inner = self.input(self.first_capture + n, f"k{n}", t)
+            if t._requires_grad:
+                inner._requires_grad = True
+                inner.grad_fn = _Captured(lambda b, g, o, ins: (g,), {}, (t,),
+                                          (t._value, t._node), False, (edge(t),),
+                                          ((t.shape, t.dtype),), None)
+            found = self.captured[id(t)] = (t, inner)
         return found[1]
 
     def made(self, node) -> None:

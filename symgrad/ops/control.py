@@ -230,6 +230,6 @@ def _guard_dtype(pred, **_):
 
 
 register(OpDef(
-    name="guard", kind=OTHER, shape=_guard_shape, dtype=_guard_dtype,
+    name="guard", kind=OTHER, dependence="none", shape=_guard_shape, dtype=_guard_dtype,
     numpy=lambda pred, *, expect, number: np.bool_(bool(pred) == expect),
     doc="a decision of Python control flow taken while tracing: pred == expect"))

@@ -172,6 +172,7 @@ def _solve_vjp(b, g, out, ins, *, check):
 
 register(OpDef(
     name="solve", kind=OTHER, shape=_solve_shape("solve"), dtype=float_dtype, numpy=_np_solve,
+    dependence="matrix",
     batch=batching.leading,
     vjp=_solve_vjp, uses_out=True, torch_name="LinalgSolveExBackward0",
     doc="X = A^-1 B (LU with partial pivoting); a singular A raises `check`'s error"))
@@ -210,6 +211,7 @@ def _slogdet_vjp(b, g, out, ins):
 
 register(OpDef(
     name="slogdet", kind=OTHER, shape=_slogdet_shape, dtype=float_dtype, numpy=_np_slogdet,
+    dependence="matrix",
     batch=batching.leading,
     vjp=_slogdet_vjp, torch_name="LinalgSlogdetBackward0",
     doc="(sign, log|det|) of square matrices, in the last dim"))
@@ -222,6 +224,7 @@ def _det_shape(a):
 
 register(OpDef(
     name="det", kind=OTHER, shape=_det_shape, dtype=float_dtype, numpy=np.linalg.det,
+    dependence="matrix",
     batch=batching.leading,
     vjp=lambda b, g, out, ins: (_inverse_transposed(b, ins[0]) * _per_matrix(b, g * out),),
     uses_out=True, torch_name="LinalgDetBackward0",
@@ -274,6 +277,7 @@ def _cholesky_vjp(b, g, out, ins, *, check):
 
 register(OpDef(
     name="cholesky", kind=OTHER, shape=_square_shape("cholesky"), dtype=float_dtype,
+    dependence="matrix",
     batch=batching.leading,
     numpy=_np_cholesky, vjp=_cholesky_vjp, saves=False, uses_out=True,
     torch_name="LinalgCholeskyExBackward0",
@@ -304,6 +308,7 @@ def _triangular_solve_vjp(b, g, out, ins, *, upper, unitriangular):
 
 register(OpDef(
     name="triangular_solve", kind=OTHER, shape=_solve_shape("triangular_solve"),
+    dependence="matrix",
     batch=batching.leading,
     dtype=float_dtype,
     numpy=_np_triangular_solve, vjp=_triangular_solve_vjp, uses_out=True,
@@ -359,6 +364,7 @@ def _eigh_vjp(b, g, out, ins, *, upper):
 
 register(OpDef(
     name="eigh", kind=OTHER, shape=_eigh_shape, dtype=float_dtype, numpy=_np_eigh,
+    dependence="matrix",
     batch=batching.leading,
     vjp=_eigh_vjp, saves=False, uses_out=True, torch_name="LinalgEighBackward0",
     doc="eigenvalues (row 0, ascending) and eigenvectors (rows 1..n, as columns) of the "
@@ -401,6 +407,7 @@ def _qr_vjp(b, g, out, ins, *, complete):
 
 register(OpDef(
     name="qr", kind=OTHER, shape=_qr_shape, dtype=float_dtype, numpy=_np_qr, vjp=_qr_vjp,
+    dependence="matrix",
     batch=batching.leading,
     uses_out=True, torch_name="LinalgQrBackward0",
     doc="Q of the QR decomposition (m x min(m, n), or m x m if complete)"))

@@ -40,6 +40,7 @@ def _np_gather(x, idx, *, axis):
 
 register(OpDef(
     name="gather", kind=OTHER, shape=_gather_shape, dtype=_gather_dtype, numpy=_np_gather,
+    dependence="gather",
     batch=batching.leading,
     vjp=lambda b, g, out, ins, *, axis: (
         b.op("scatter_add", g, ins[1], axis=axis, shape_to=ins[0].shape), None),
@@ -65,7 +66,7 @@ def _np_scatter_add(src, idx, *, axis, shape_to):
 
 
 register(OpDef(
-    name="scatter_add", kind=OTHER, shape=_scatter_shape, dtype=_gather_dtype,
+    name="scatter_add", kind=OTHER, dependence="scatter", shape=_scatter_shape, dtype=_gather_dtype,
     batch=batching.leading,
     numpy=_np_scatter_add,
     vjp=lambda b, g, out, ins, *, axis, shape_to: (
@@ -85,6 +86,7 @@ def _arg_dtype(x, **_):
 for _name, _np_fn in (("argmax", np.argmax), ("argmin", np.argmin)):
     register(OpDef(
         name=_name, kind=OTHER, batch=batching.leading, dtype=_arg_dtype, vjp=None,
+        dependence="none",
         shape=lambda shape, *, axis, _n=_name: _arg_shape(_n, shape, axis),
         numpy=lambda a, *, axis, _f=_np_fn: _f(a, axis=axis, keepdims=True).astype(np.int64),
         doc="index of the first extremum along axis (kept as a size-1 dim)"))

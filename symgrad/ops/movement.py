@@ -101,7 +101,7 @@ def _np_unslice(a, *, shape_to, starts, stops, steps):
 
 
 register(OpDef(
-    name="unslice", kind=OTHER, batch=batching.window, view=True, saves=False,
+    name="unslice", kind=OTHER, dependence="index", batch=batching.window, view=True, saves=False,
     shape=lambda shape, *, shape_to, **_: tuple(shape_to), dtype=same_dtype,
     numpy=_np_unslice,
     vjp=lambda b, g, out, ins, *, shape_to, **at: (b.op("slice", g, **at),),
@@ -130,5 +130,6 @@ def _cat_vjp(b, g, out, ins, *, axis):
 
 register(OpDef(
     name="cat", kind=OTHER, batch=batching.leading, shape=_cat_shape, dtype=same_dtype, saves=False,
+    dependence="index",
     numpy=lambda *arrays, axis: np.concatenate(arrays, axis=axis), vjp=_cat_vjp,
     torch_name="CatBackward0"))

@@ -83,6 +83,12 @@ class OpDef:
     # How the op applies to operands with a leading batch dimension (``batching``): elementwise
     # and reduction ops get their kind's rule; None: ``vmap`` says the op has none.
     batch: Callable[..., Any] | None = None
+    # Which elements of the operands each element of the result depends on, for sparse
+    # derivatives (``transforms.sparsity``): "elementwise", "reduce", "index" (a copy of at
+    # most one operand element: its NumPy reference run on element numbers says which),
+    # "gather", "scatter", "matmul", "prefix" (along ``axis``), "matrix" (the whole matrix
+    # of the same batch), "none" (no derivative), "dense" (anything: loops and branches).
+    dependence: str = ""
     doc: str = ""
 
     def expression(self) -> tuple:
@@ -105,6 +111,8 @@ def per_input(*parts: Callable[..., Any]) -> Callable[..., tuple]:
 
 
 _KIND_RULES = {ELEMENTWISE: batching.elementwise, REDUCE: batching.reduction}
+_KIND_DEPENDENCE = {ELEMENTWISE: "elementwise", REDUCE: "reduce", MOVEMENT: "index",
+                    SOURCE: "none"}
 
 
 def register(op: OpDef) -> OpDef:
@@ -112,6 +120,8 @@ def register(op: OpDef) -> OpDef:
         raise ValueError(f"op {op.name!r} registered twice")
     if op.batch is None and op.kind in _KIND_RULES:
         op = dataclasses.replace(op, batch=_KIND_RULES[op.kind])
+    if not op.dependence:
+        op = dataclasses.replace(op, dependence=_KIND_DEPENDENCE.get(op.kind, "dense"))
     OPS[op.name] = op
     return op
 

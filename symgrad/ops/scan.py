@@ -92,6 +92,7 @@ def _adjoint_recurrence(b, a, g, axis: int, reverse: bool):
 
 register(OpDef(
     name="cumsum", kind=OTHER, shape=_scan_shape("cumsum"), dtype=same_dtype, saves=False,
+    dependence="prefix",
     batch=batching.leading,
     numpy=_directed(lambda a, axis: np.cumsum(a, axis=axis)),
     vjp=lambda b, g, out, ins, *, axis, reverse=False: (
@@ -113,6 +114,7 @@ def _cumprod_vjp(b, g, out, ins, *, axis, reverse=False):
 
 register(OpDef(
     name="cumprod", kind=OTHER, shape=_scan_shape("cumprod"), dtype=same_dtype, uses_out=True,
+    dependence="prefix",
     batch=batching.leading,
     numpy=_directed(lambda a, axis: np.cumprod(a, axis=axis)), vjp=_cumprod_vjp,
     torch_name="CumprodBackward0", doc="running product along axis (from the end if reverse)"))
@@ -147,6 +149,7 @@ def _np_logcumsumexp(a, axis):
 
 register(OpDef(
     name="logcumsumexp", kind=OTHER, shape=_scan_shape("logcumsumexp"), dtype=float_dtype,
+    dependence="prefix",
     batch=batching.leading,
     uses_out=True, numpy=_directed(_np_logcumsumexp), vjp=_logcumsumexp_vjp,
     torch_name="LogcumsumexpBackward0",
@@ -185,6 +188,7 @@ def _linrec_vjp(b, g, out, ins, *, axis, reverse=False):
 
 register(OpDef(
     name="linrec", kind=OTHER, shape=_linrec_shape, dtype=float_dtype, uses_out=True,
+    dependence="prefix",
     batch=batching.leading,
     numpy=_np_linrec, vjp=_linrec_vjp, torch_name="LinearRecurrenceBackward0",
     doc="y_j = a_j * y_{j-1} + b_j along axis from y_{-1} = 0 (y_{j+1}, from the end, if "
@@ -216,6 +220,7 @@ def _arg_shape(name: str):
 for _name, _larger in (("cumargmax", True), ("cumargmin", False)):
     register(OpDef(
         name=_name, kind=OTHER, shape=_arg_shape(_name), dtype=lambda d, **_: int64, vjp=None,
+        dependence="none",
         batch=batching.leading,
         numpy=lambda a, *, axis, _l=_larger: _np_cumarg(a, axis, _l),
         doc="index of the running extremum along axis (latest on ties; NaN wins)"))

@@ -36,21 +36,21 @@ def _identity(n: int, dtype) -> Tensor:
     """The n x n identity, as ``arange(n)[:, None] == arange(n)``: when traced, a graph
     value (no n*n constant in the C; fused into the loops that read it)."""
     if n == 1:      # a scalar output's gradient: a broadcast 1, which the passes fold
-        return full(_constant(np.zeros((1, 1))), 1.0, dtype=dtype)
-    idx = _constant(np.arange(n, dtype=np.int64))
+        return full(graph_constant(np.zeros((1, 1))), 1.0, dtype=dtype)
+    idx = graph_constant(np.arange(n, dtype=np.int64))
     rows = apply("reshape", idx, shape_to=(n, 1))
     cols = apply("reshape", idx, shape_to=(1, n))
     return apply("cast", apply("eq", rows, cols), dtype=dtype)
 
 
-def _constant(value: np.ndarray) -> Tensor:
+def graph_constant(value: np.ndarray) -> Tensor:
     """``value`` as a tensor: a graph constant when tracing, so that the ops on it are graph
     too (computed by the C, not folded into an array at trace time)."""
     t = Tensor(value, None)
     return Tensor(None, t.node) if sources.current() is not None else t
 
 
-def _chunks(flat: Tensor, shapes: list, axis: int) -> list:
+def chunks(flat: Tensor, shapes: list, axis: int) -> list:
     """``flat`` cut along ``axis`` into consecutive pieces of ``prod(shape)`` each, each piece's
     ``axis`` reshaped to ``shape``."""
     out, start = [], 0
@@ -73,7 +73,7 @@ def _common_dtype(ts: list):
                                                             else dtypes.DEFAULT_FLOAT)
 
 
-def _with_args(fn: Callable, args: tuple, nums: tuple) -> Callable:
+def with_args(fn: Callable, args: tuple, nums: tuple) -> Callable:
     """``fn`` as a function of the arguments ``nums`` only (the others fixed)."""
     def part(*chosen):
         full_args = list(args)
@@ -113,7 +113,7 @@ def jacrev_call(fn: Callable, args: tuple, argnums, has_aux: bool, name: str):
     chosen = tuple(args[i] for i in nums)
     trees = [flatten(c)[1] for c in chosen]
     with grad_mode.enable_grad():
-        res = vjp_call(_with_args(fn, args, nums), chosen, has_aux, name)
+        res = vjp_call(with_args(fn, args, nums), chosen, has_aux, name)
     out, vjp_fn = res[0], res[1]
     o_leaves, o_tree = leaves_of(out, "output", name)
     x_leaves = [t for c in chosen for t in leaves_of(c, "input", name)[0]]
@@ -121,12 +121,12 @@ def jacrev_call(fn: Callable, args: tuple, argnums, has_aux: bool, name: str):
     basis = _identity(m, _common_dtype(o_leaves))
 
     def rows(e):
-        cts = _chunks(e, [tuple(o.shape) for o in o_leaves], 0)
+        cts = chunks(e, [tuple(o.shape) for o in o_leaves], 0)
         cts = [apply("cast", c, dtype=o.dtype) if c.dtype is not o.dtype else c
                for c, o in zip(cts, o_leaves)]
         return [t for g in vjp_fn(unflatten(o_tree, cts)) for t in flatten(g)[0]]
     stacked = vmap_call(rows, 0, 0, None, (basis,), {}, name)   # per input leaf: (m, *x)
-    per_input = [_chunks(s, [tuple(o.shape) for o in o_leaves], 0) for s in stacked]
+    per_input = [chunks(s, [tuple(o.shape) for o in o_leaves], 0) for s in stacked]
     blocks = [[per_input[i][j] for i in range(len(x_leaves))] for j in range(len(o_leaves))]
     jac = _structured(blocks, o_tree, trees, isinstance(argnums, int))
     return (jac, res[2]) if has_aux else jac
@@ -141,11 +141,11 @@ def jacfwd_call(fn: Callable, args: tuple, argnums, has_aux: bool, name: str):
     shapes = [tuple(x.shape) for x in x_leaves]
     n = sum(x.numel() for x in x_leaves)
     basis = _identity(n, _common_dtype(x_leaves))
-    part = _with_args(fn, args, nums)
+    part = with_args(fn, args, nums)
 
     def column(e):
-        us = _chunks(e, shapes, 0)
-        tangents = _regroup(us, trees)
+        us = chunks(e, shapes, 0)
+        tangents = regroup(us, trees)
         res = jvp_call(part, chosen, tangents, has_aux, name)
         if has_aux:
             return res[1], res[2]
@@ -157,12 +157,12 @@ def jacfwd_call(fn: Callable, args: tuple, argnums, has_aux: bool, name: str):
     blocks = []
     for t in t_leaves:                      # (n, *o) -> (*o, n) -> per input leaf (*o, *x)
         moved = apply("permute", t, perm=tuple(range(1, t.ndim)) + (0,))
-        blocks.append(_chunks(moved, shapes, moved.ndim - 1))
+        blocks.append(chunks(moved, shapes, moved.ndim - 1))
     jac = _structured(blocks, o_tree, trees, isinstance(argnums, int))
     return (jac, aux) if has_aux else jac
 
 
-def _regroup(leaves: list, trees: list) -> tuple:
+def regroup(leaves: list, trees: list) -> tuple:
     out, k = [], 0
     for tree in trees:
         n = _count(tree)

@@ -1,0 +1,194 @@
+"""The sparsity pattern of a traced function's Jacobian, read from its graph.
+
+Layer: transforms (it reads graphs and the op registry; it needs SciPy, imported by the caller
+that asks for sparse derivatives). Input: a graph and which of its inputs are the variables.
+Output: a boolean ``scipy.sparse.csr_matrix`` (outputs' elements x variables' elements) with a
+true entry wherever an output element can depend on a variable element.
+
+Structural: each node's dependence is a sparse 0/1 matrix (its elements x the variables),
+propagated in topological order by the op's ``dependence`` kind (``ops.registry``): the
+union, element by element, of what the operand elements it reads depend on. Exact for the
+ops that only move or combine elements at known positions (elementwise, reductions,
+movements and slices, gathers and scatters at constant indices, matmul, running scans,
+per-matrix decompositions); conservative where the positions are data (a gather at computed
+indices depends on its whole axis) and for loops and branches (every element of their
+results on every element of their operands). Numerical cancellation (``x - x``) is not seen:
+a structural nonzero may be zero in value, never the other way round.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..ir.control import is_control
+from ..ops import get
+
+
+def _sp():
+    import scipy.sparse as sp
+    return sp
+
+
+def _coo(rows, cols, shape):
+    """A 0/1 matrix with ones at (rows, cols)."""
+    sp = _sp()
+    rows, cols = np.asarray(rows, np.int64).ravel(), np.asarray(cols, np.int64).ravel()
+    return sp.csr_matrix((np.ones(len(rows), np.int32), (rows, cols)), shape=shape)
+
+
+def _numbers(shape) -> np.ndarray:
+    return np.arange(math.prod(shape), dtype=np.int64).reshape(shape)
+
+
+def _broadcast(node, k: int):
+    """The selection matrix (node elements x operand k's elements) of a broadcast read."""
+    src = node.inputs[k]
+    idx = np.broadcast_to(_numbers(src.shape), node.shape)
+    return _coo(np.arange(math.prod(node.shape)), idx, (math.prod(node.shape),
+                                                        math.prod(src.shape)))
+
+
+def _elementwise(node, deps):
+    return [(_broadcast(node, k) if deps[k] is not None else None)
+            for k in range(len(node.inputs))]
+
+
+def _reduce(node, deps):
+    src = node.inputs[0]
+    coords = np.indices(src.shape).reshape(src.ndim, -1)
+    for a in node.attr("axes"):
+        coords[a] = 0
+    rows = np.ravel_multi_index(coords, node.shape) if node.shape else np.zeros(
+        coords.shape[1], np.int64)
+    return [_coo(rows, np.arange(src.size), (node.size, src.size))]
+
+
+def _index(node, deps):
+    """Each result element copies at most one operand element: the op's NumPy reference on
+    element numbers (1-based; 0 where it makes a new zero) says which."""
+    op = get(node.op)
+    offsets = np.cumsum([0] + [i.size for i in node.inputs])
+    numbered = [_numbers(i.shape) + 1 + offsets[k] for k, i in enumerate(node.inputs)]
+    source = np.asarray(op.numpy(*numbered, **node.a)).ravel()
+    out = []
+    for k, i in enumerate(node.inputs):
+        inside = (source > offsets[k]) & (source <= offsets[k + 1])
+        rows = np.nonzero(inside)[0]
+        out.append(_coo(rows, source[rows] - 1 - offsets[k], (node.size, i.size)))
+    return out
+
+
+def _gather(node, deps):
+    x, idx = node.inputs
+    axis = node.attr("axis")
+    if idx.op == "const":
+        positions = np.asarray(idx.attr("value"), np.int64)
+        grids = list(np.indices(idx.shape))
+        grids[axis] = positions
+        cols = np.ravel_multi_index(grids, x.shape)
+        return [_coo(np.arange(node.size), cols, (node.size, x.size)), None]
+    # positions known only when it runs: the whole axis
+    grids = list(np.indices(idx.shape))
+    rows, cols = [], []
+    for j in range(x.shape[axis]):
+        grids[axis] = np.full(idx.shape, j)
+        cols.append(np.ravel_multi_index(grids, x.shape).ravel())
+        rows.append(np.arange(node.size))
+    return [_coo(np.concatenate(rows), np.concatenate(cols), (node.size, x.size)), None]
+
+
+def _scatter(node, deps):
+    src, idx = node.inputs
+    axis = node.attr("axis")
+    grids = list(np.indices(idx.shape))
+    if idx.op == "const":
+        grids[axis] = np.asarray(idx.attr("value"), np.int64)
+        rows = np.ravel_multi_index(grids, node.shape)
+        return [_coo(rows, np.arange(src.size), (node.size, src.size)), None]
+    rows, cols = [], []
+    for j in range(node.shape[axis]):
+        grids[axis] = np.full(idx.shape, j)
+        rows.append(np.ravel_multi_index(grids, node.shape).ravel())
+        cols.append(np.arange(src.size))
+    return [_coo(np.concatenate(rows), np.concatenate(cols), (node.size, src.size)), None]
+
+
+def _matmul(node, deps):
+    a, b = node.inputs
+    *batch, m, k = a.shape
+    n = b.shape[-1]
+    bt, i, j, kk = np.indices((math.prod(batch), m, n, k)).reshape(4, -1)
+    rows = (bt * m + i) * n + j
+    return [_coo(rows, (bt * m + i) * k + kk, (node.size, a.size)),
+            _coo(rows, (bt * k + kk) * n + j, (node.size, b.size))]
+
+
+def _prefix(node, deps):
+    axis, reverse = node.attr("axis"), node.attr("reverse", False)
+    length = node.shape[axis]
+    numbers = np.moveaxis(_numbers(node.shape), axis, -1).reshape(-1, length)
+    at, frm = np.tril_indices(length) if not reverse else np.triu_indices(length)
+    rows = numbers[:, at].ravel()
+    cols = numbers[:, frm].ravel()
+    return [_coo(rows, cols, (node.size, i.size)) for i in node.inputs]
+
+
+def _matrix(node, deps):
+    """Every element of a batch's result on every element of that batch's operands."""
+    out = []
+    for src in node.inputs:
+        batch = math.prod(src.shape[:-2])
+        per_out, per_in = node.size // max(batch, 1), src.size // max(batch, 1)
+        b, r, c = np.indices((batch, per_out, per_in)).reshape(3, -1)
+        out.append(_coo(b * per_out + r, b * per_in + c, (node.size, src.size)))
+    return out
+
+
+def _dense(node, deps):
+    return [_coo(*np.indices((node.size, i.size)).reshape(2, -1), (node.size, i.size))
+            for i in node.inputs]
+
+
+_LOCAL = {"elementwise": _elementwise, "reduce": _reduce, "index": _index, "gather": _gather,
+          "scatter": _scatter, "matmul": _matmul, "prefix": _prefix, "matrix": _matrix,
+          "dense": _dense}
+
+
+def pattern(graph, variables: list) -> "object":
+    """The Jacobian pattern of ``graph``'s outputs (flattened, in order) with respect to its
+    inputs at positions ``variables`` (flattened, in order): a bool CSR matrix."""
+    sp = _sp()
+    n = sum(graph.inputs[v].size for v in variables)
+    deps: dict = {}
+    start = 0
+    for v in variables:
+        node = graph.inputs[v]
+        deps[node] = _coo(np.arange(node.size), start + np.arange(node.size), (node.size, n))
+        start += node.size
+    for node in graph.nodes():
+        if node in deps or node.op in ("input", "const"):
+            continue
+        ins = [deps.get(i) for i in node.inputs]
+        if not node.dtype.is_floating or all(d is None for d in ins):
+            continue
+        kind = "dense" if is_control(node) else get(node.op).dependence
+        if kind == "none":
+            continue
+        total = None
+        for local, d in zip(_LOCAL[kind](node, ins), ins):
+            if local is None or d is None:
+                continue
+            part = local @ d
+            total = part if total is None else total + part
+        if total is not None:
+            total.data[:] = 1
+            deps[node] = total
+    rows = [deps[o] if o in deps else sp.csr_matrix((o.size, n), dtype=np.int32)
+            for o in graph.outputs[graph.n_guards:]]
+    result = sp.vstack(rows, format="csr") if rows else sp.csr_matrix((0, n), dtype=np.int32)
+    result.data[:] = 1
+    result.eliminate_zeros()
+    result.sort_indices()
+    return result.astype(bool)
