@@ -11,10 +11,16 @@ colors, star coloring for a Hessian); and one compiled function computes the com
 derivative (one JVP, VJP or Hessian-vector product per color, all colors batched by
 ``vmap``) and gathers the nonzeros from it, in CSR order. A call then runs that C and wraps
 its values.
+
+Integer and bool arrays among the arguments that are not differentiated (the indices of a
+bundle adjustment's observations, say) are part of the structure: the pattern is computed
+for their values, which the kernel holds as constants, and a call with other values makes a
+plan of its own.
 """
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -22,7 +28,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..frontend.apply import apply
-from ..frontend.tensor import Tensor
+from ..frontend.tensor import Tensor, tensor
 from ..pytree import flatten, unflatten
 from ..transforms import coloring, sparsity
 from ..transforms.forward import jvp_call, leaves_of, vjp_call
@@ -86,17 +92,20 @@ class SparseDerivative:
 
     def plan(self, *args: Any) -> Plan:
         """The plan for these arguments' signature (made at the first call)."""
-        key = _signature(args)
+        key = _signature(args, self._nums())
         with self._lock:
             found = self._plans.get(key)
             if found is None:
                 found = self._plans[key] = self._make(args)
         return found
 
+    def _nums(self) -> tuple:
+        return (self.argnums,) if isinstance(self.argnums, int) else tuple(self.argnums)
+
     def __call__(self, *args: Any, out: Any = None):
         sp = _scipy()
         plan = self.plan(*args)
-        data = np.asarray(plan.compiled(*args))
+        data = np.asarray(plan.compiled(*_dynamic(args, self._nums())))
         if out is not None:
             _check_out(out, plan)
             out.data[:] = data
@@ -110,9 +119,9 @@ class SparseDerivative:
 
     def _make(self, args: tuple) -> Plan:
         _scipy()
-        nums = (self.argnums,) if isinstance(self.argnums, int) else tuple(self.argnums)
+        fn, args, nums = _with_structure(self.fn, args, self._nums())
         variables = _variable_inputs(args, nums)
-        target = grad(self.fn, argnums=self.argnums) if self.hessian else self.fn
+        target = grad(fn, argnums=nums) if self.hessian else fn
         graph = CompiledFunction(target).trace(*args).graph
         P = sparsity.pattern(graph, variables)
         if self.hessian:
@@ -123,10 +132,10 @@ class SparseDerivative:
             mode = "star"
         else:
             mode, colors, rows, cs = _jacobian_coloring(P)
-        return Plan(P, colors, mode, self._kernel(args, nums, mode, colors, rows, cs, P))
+        return Plan(P, colors, mode, self._kernel(fn, nums, mode, colors, rows, cs, P))
 
-    def _kernel(self, args, nums, mode, colors, rows, cs, P) -> CompiledFunction:
-        fn, name = self.fn, self.name
+    def _kernel(self, fn, nums, mode, colors, rows, cs, P) -> CompiledFunction:
+        name = self.name
         p = int(colors.max()) + 1 if colors.size else 0
         m = P.shape[0] if mode != "reverse" else P.shape[1]
         # the compressed product is (colors, m) in memory: entry (row, c) at c * m + row
@@ -140,10 +149,43 @@ class SparseDerivative:
         return CompiledFunction(body, name=name)
 
 
-def _signature(args: tuple) -> tuple:
+def _structural(a: Any, i: int, nums: tuple) -> bool:
+    """Whether argument ``i`` is part of the structure: an integer or bool array that is not
+    differentiated (indices: which elements meet which decides the pattern)."""
+    return i not in nums and isinstance(a, np.ndarray) and a.dtype.kind in "biu"
+
+
+def _signature(args: tuple, nums: tuple) -> tuple:
+    """The plan key: the arguments' types, and the values of the structural ones."""
     leaves, tree = flatten(args)
-    return tree, tuple((np.shape(v), str(getattr(v, "dtype", type(v).__name__)))
-                       for v in leaves)
+    values = tuple((i, hashlib.sha1(np.ascontiguousarray(a).tobytes()).hexdigest())
+                   for i, a in enumerate(args) if _structural(a, i, nums))
+    return tree, values, tuple((np.shape(v), str(getattr(v, "dtype", type(v).__name__)))
+                               for v in leaves)
+
+
+def _dynamic(args: tuple, nums: tuple) -> tuple:
+    """The arguments the compiled kernel takes (the structural ones are its constants)."""
+    return tuple(a for i, a in enumerate(args) if not _structural(a, i, nums))
+
+
+def _with_structure(fn: Callable, args: tuple, nums: tuple) -> tuple:
+    """(``fn`` with the structural arguments fixed to their values as constants, its
+    remaining arguments, the positions of ``nums`` among them)."""
+    fixed = {i: a for i, a in enumerate(args) if _structural(a, i, nums)}
+    if not fixed:
+        return fn, args, nums
+    keep = [i for i in range(len(args)) if i not in fixed]
+
+    def closed(*dynamic):
+        full = [None] * len(args)
+        for i, a in fixed.items():
+            full[i] = tensor(a)
+        for i, a in zip(keep, dynamic):
+            full[i] = a
+        return fn(*full)
+    closed.__name__ = getattr(fn, "__name__", "fn")
+    return closed, tuple(args[i] for i in keep), tuple(keep.index(i) for i in nums)
 
 
 def _variable_inputs(args: tuple, nums: tuple) -> list:

@@ -3,9 +3,9 @@
 Layer: passes. Graph -> Graph (the pass ``apply_identities``), by a bounded fixpoint of
 ``rewrite.fixpoint``. Each rule maps a node to an equivalent node (or None when it does not
 apply); its docstring says why it is exact. Only identities that give bit-identical results
-belong here, with one documented kind of exception: a sum of n equal terms becomes n * x, the
+belong here, with two documented kinds of exception: a sum of n equal terms becomes n * x, the
 correctly rounded value of the exact sum (a sum's order of addition is not part of its meaning,
-and no order of repeated addition beats that). Value-changing rewrites (reassociation,
+and no order of repeated addition beats that); and an outer product's zero may change sign. Value-changing rewrites (reassociation,
 log(exp(x)) -> x, x + 0 -> x) live in ``fast_math``.
 
 Deliberately absent: ``x + 0 -> x`` (-0.0 + 0.0 is +0.0), ``neg(sub(a, b)) -> sub(b, a)``
@@ -239,9 +239,20 @@ def where_constant_condition(n):
             return _as(n, n.inputs[1] if c.attr("value") else n.inputs[2])
 
 
+@on("matmul")
+def outer_product(n):
+    """matmul(a, b) contracting a dimension of length 1 -> a * b, broadcast (an outer
+    product, as per-example gradients of a dense layer are): each result is the one
+    product a[i] * b[j], a fused loop instead of a BLAS call per matrix. A matrix product
+    sums from 0, so a zero product comes out +0.0 where the multiplication gives -0.0: the
+    one bit this rule may change (the values compare equal)."""
+    if n.op == "matmul" and n.inputs[0].shape[-1] == 1:
+        return Node("mul", (), n.inputs, n.dtype, n.shape)
+
+
 RULES = (mul_by_one, div_by_one, sub_zero, mul_by_minus_one, double_negation, pow_small_integer,
          identity_movement, reshape_chain, permute_chain, slice_of_slice, slice_of_cat,
-         sum_of_broadcast, where_same_branches, where_constant_condition)
+         sum_of_broadcast, where_same_branches, where_constant_condition, outer_product)
 
 _apply_rules = first_rule(RULES)
 

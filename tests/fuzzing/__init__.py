@@ -10,7 +10,9 @@
 - ``check``: ``check_forward`` / ``check_gradient`` run a program compiled, compiled without
   passes, interpreted and eagerly (and its gradient, or the gradient of its gradient along
   directions, against finite differences too) and raise ``Disagreement`` with a pasteable
-  script of the program.
+  script of the program;
+- ``transforms``: ``check_jvp`` (forward mode against reverse mode) and ``check_vmap`` (vmap of
+  the program and of its gradient against loops over the examples).
 
 tests/test_fuzz.py runs a fixed-seed sample; tests/fuzz_campaign.py runs long random campaigns.
 """
@@ -18,6 +20,7 @@ tests/test_fuzz.py runs a fixed-seed sample; tests/fuzz_campaign.py runs long ra
 from .check import Disagreement, check_forward, check_gradient
 from .generate import Config, programs
 from .model import F32, F64, I64, Program
+from .transforms import check_jvp, check_vmap
 
 __all__ = ["F32", "F64", "I64", "Config", "Disagreement", "Program", "check_forward",
-           "check_gradient", "programs"]
+           "check_gradient", "check_jvp", "check_vmap", "programs"]

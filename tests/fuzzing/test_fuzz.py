@@ -13,7 +13,8 @@ shrunk to a minimal program and reported as a script to paste. ``make fuzz``
 import dataclasses
 import os
 
-from fuzzing import F32, F64, I64, Config, check_forward, check_gradient, programs
+from fuzzing import (F32, F64, I64, Config, check_forward, check_gradient, check_jvp,
+                     check_vmap, programs)
 from fuzzing.policy import LARGE_KINK_MARGIN
 from hypothesis import HealthCheck, given, settings
 
@@ -123,3 +124,15 @@ def test_second_order_float64(prog):
 @given(programs(first_order_loops(MIXED)))
 def test_second_order_float32_float64_mixes(prog):
     check_gradient(prog, order=2)
+
+
+@fuzz_fewer
+@given(programs(first_order_loops(FLOAT64)))
+def test_jvp_float64(prog):
+    check_jvp(prog)
+
+
+@fuzz_fewer
+@given(programs(MIXED))
+def test_vmap_float32_float64_mixes(prog):
+    check_vmap(prog)
