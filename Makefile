@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
 .PHONY: demo test fuzz bench bench-quick bench-matmul bench-linalg bench-overhead bench-threads bench-memory \
-        bench-compile bench-eager bench-loops golden optable check-cc clean venv
+        bench-compile bench-eager bench-loops bench-derivatives golden optable check-cc clean venv
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -53,11 +53,17 @@ $(BENCH_STAMP): pyproject.toml
 bench: $(BENCH_STAMP) check-cc
 	$(BENCH_PY) benchmarks/run.py $(BENCH_ARGS)
 	$(BENCH_PY) benchmarks/loops.py
+	$(BENCH_PY) benchmarks/derivatives.py
 
 # Loops (fori_loop, scan, while_loop): compile time, per-call time against the unrolled ODE
 # and against jax.jit of the same lax.scan LSTM (JAX from .venv-bench).
 bench-loops: $(BENCH_STAMP) check-cc
 	$(BENCH_PY) benchmarks/loops.py
+
+# Per-example gradients, dense and sparse Hessians, a bundle-adjustment sparse Jacobian and
+# forward mode, against jax.jit, torch.func and CasADi's generated C (from .venv-bench).
+bench-derivatives: $(BENCH_STAMP) check-cc
+	$(BENCH_PY) benchmarks/derivatives.py
 
 bench-quick: $(BENCH_STAMP) check-cc
 	$(BENCH_PY) benchmarks/run.py --quick $(BENCH_ARGS)

@@ -17,18 +17,20 @@ control-flow ops (so the backward is graph, differentiable again: second derivat
   the loop runs, so the loop and its reverse are one primitive, which keeps the carries of
   the steps and the residuals of their VJP in a tape of its own (the C grows it as the loop
   runs; lowering lets a ``while`` before it fill that tape, so that the loop runs once) and
-  runs the body's VJP over them backwards. It has no VJP itself (second derivatives through
-  it raise).
+  runs the body's VJP over them backwards. Its VJP with respect to the seed, which it is
+  linear in, is a ``while`` loop carrying tangents (forward mode through a while loop); with
+  respect to the loop's operands (second derivatives) it is a ``poison`` value, an error if
+  anything reads it.
 """
 
 from __future__ import annotations
 
-from ..ir import Graph, consumers, toposort
+from ..ir import Graph, Node, consumers, toposort
 from ..ir.closure import body_input, new_scope, substitute
 from . import grad_mode, sources
 from .apply import full
 from .autograd import root_cotangents, run_backward
-from .control import switch_cond
+from .control import switch_cond, while_loop
 from .bodies import Like, trace_body
 from .control_apply import RULES, VJPS, apply_control, replay
 from .tensor import Tensor
@@ -283,7 +285,8 @@ def _while_vjp(ctx, operands: list, outputs: list, grads: list) -> list:
     step = substitute(step, dict(zip(extras, kept)), list(step.inputs[:nr + nc]) + kept +
                       list(step.inputs[nr + nc:]))
     keeping = Graph(body.inputs, body.outputs + tuple(extras), body.locs)
-    attrs = {"cond": cond, "body": keeping, "step": step, "carries": nc}
+    seeds = tuple(("carry", k) for k in fc) + tuple(("const", j) for j in kk)
+    attrs = {"cond": cond, "body": keeping, "step": step, "carries": nc, "seeds": seeds}
     r = apply_control("while_grad", list(init) + list(consts) + seed, attrs)
     result = [None] * len(operands)
     for k, g in zip(fc, r):
@@ -312,10 +315,83 @@ def _residuals(body: Graph, vjp: Graph) -> list:
     return found
 
 
+_SECOND_ORDER = ("second derivatives through symgrad.while_loop (or fori_loop with a traced "
+                 "trip count) are not supported yet (forward mode through it is): fori_loop "
+                 "with Python int bounds and scan have them")
+
+
 def _while_grad_vjp(ctx, operands: list, outputs: list, grads: list) -> list:
-    raise NotImplementedError(
-        "second derivatives through symgrad.while_loop (or fori_loop with a traced trip "
-        "count) are not supported yet; fori_loop with Python int bounds and scan have them")
+    """The VJP of ``while_grad`` with respect to its seed, which it is linear in: the
+    transpose of running the steps' VJPs backwards is running the loop forwards carrying
+    tangents, ``t' = d body/d carry t + d body/d consts u`` (what forward mode through a
+    while loop is, built by transposing its reverse). Its cotangents for the loop's own
+    operands (second derivatives) are ``poison`` values: an error if anything uses them."""
+    a = ctx.attrs
+    nc, n = a["carries"], len(a["cond"].inputs)
+    init, consts = operands[:nc], operands[nc:n]
+    w = [g if g is not None else full(o, 0.0) for g, o in zip(grads, outputs)]
+    carry_seeds = [k for kind, k in a["seeds"] if kind == "carry"]
+    const_seeds = [j for kind, j in a["seeds"] if kind == "const"]
+    u = dict(zip(const_seeds, w[len(carry_seeds):]))
+    t0 = dict(zip(carry_seeds, w[:len(carry_seeds)]))
+    tangent = _tangent_loop(a["cond"], a["body"], nc, init, consts, t0, u)
+    need = ctx.needs_input_grad
+    result = [_poison(t, _SECOND_ORDER) if need[i] and t.dtype.is_floating else None
+              for i, t in enumerate(operands[:n])]
+    result += [tangent[k] for k in carry_seeds] + [w[len(carry_seeds) + i]
+                                                    for i in range(len(const_seeds))]
+    return result
+
+
+def _poison(like: Tensor, message: str) -> Tensor:
+    node = Node("poison", (("dtype", like.dtype), ("message", message),
+                           ("shape_to", tuple(like.shape))), (), like.dtype, like.shape)
+    rec = sources.current()
+    if rec is not None and rec.body is not None:
+        rec.body.made(node)
+    return Tensor(None, node)
+
+
+def _tangent_loop(cond: Graph, body: Graph, nc: int, init: list, consts: list, t0: dict,
+                  u: dict) -> list:
+    """The carries' tangents at the end of the loop ``cond``/``body`` run from ``init``:
+    starting from ``t0`` (carry index -> tangent), the invariant operands' tangents ``u``."""
+    floats = [k for k in range(nc) if init[k].dtype.is_floating]
+
+    def step(state):
+        carry, tangents = state
+        args = list(carry) + list(consts)
+        new = replay(body, args)[:nc]
+        wanted = [k in floats for k in range(nc)] + [j in u for j in range(len(consts))]
+        ins = [tangents[floats.index(k)] if k in floats else None for k in range(nc)] + \
+            [u.get(j) for j in range(len(consts))]
+        return tuple(new), tuple(_jvp_of(body, args, wanted, ins, nc, floats))
+    start = (tuple(init), tuple(t0[k] if k in t0 else full(init[k], 0.0) for k in floats))
+    _, final = while_loop(lambda s: replay(cond, list(s[0]) + list(consts))[0], step, start)
+    return dict(zip(floats, final))
+
+
+def _jvp_of(graph: Graph, args: list, wanted: list, tangents: list, nc: int,
+            floats: list) -> list:
+    """The tangents of the float carries ``graph`` computes, along ``tangents`` of its
+    inputs: the VJP of its VJP at a zero cotangent (its VJP is linear in that)."""
+    leaves = _local_leaves(args, wanted)
+    with grad_mode.enable_grad():
+        outs = replay(graph, leaves)
+        diff = [outs[k] for k in floats]
+        vs = [full(o, 0.0) for o in diff]
+        for v in vs:
+            v._requires_grad = True
+        live = [(o, v) for o, v in zip(diff, vs) if o._requires_grad]
+        targets = [t for t, want in zip(leaves, wanted) if want]
+        gs = run_backward(live, retain_graph=True, create_graph=True, inputs=targets) \
+            if live else [None] * len(targets)
+        us = [t for t, want in zip(tangents, wanted) if want]
+        roots = [(g, t) for g, t in zip(gs, us) if g is not None and t is not None
+                 and g._requires_grad]
+        ts = run_backward(roots, retain_graph=True, create_graph=True, inputs=vs) \
+            if roots else [None] * len(vs)
+    return [t if t is not None else full(o, 0.0) for t, o in zip(ts, diff)]
 
 
 VJPS.update(scan=_scan_vjp, cond=_cond_vjp, while_grad=_while_grad_vjp,

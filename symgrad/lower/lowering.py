@@ -235,6 +235,8 @@ class _Lowering:
         elif n.op == "guard":
             self.kernels.append(GuardKernel(self.value(n.inputs[0]), n.attr("expect"),
                                             n.attr("number"), self.locs.get(n)))
+        elif n.op == "poison":
+            raise NotImplementedError(n.attr("message"))
         else:
             raise NotImplementedError(f"no lowering for op {n.op!r}")
 

@@ -25,9 +25,13 @@ the others), and lowering runs the application once for all of them (``ir.contro
   *residuals_t, *consts)`` from ``r = seed`` (``step`` is the body's VJP: the carries'
   cotangents, and sums of the invariant operands' cotangents). Values: the final ``r``. It
   has no VJP of its own.
+  ``seeds`` names what each seed is the cotangent of: ``("carry", k)`` or ``("const", j)``.
 - ``cond(pred, *operands)[branches]``: ``branches = (false_fn, true_fn)``, each
   ``(*operands) -> (*outputs)`` with equal output types. Values: the chosen branch's outputs.
 
+- ``poison()[shape_to, dtype, message]``: a value that cannot be computed (a derivative
+  symgrad does not have): it may appear in a graph that does not use it; code generation
+  and the interpreter raise ``NotImplementedError(message)`` if it is used.
 - ``guard(pred)[expect, number]``: a decision of Python control flow taken while tracing
   (``frontend.guards``): ``pred == expect``. A graph lists its guards first among its outputs
   (``Graph.n_guards``); the compiled C checks them in order, before it writes any output,
@@ -148,7 +152,7 @@ register(OpDef(
 
 # ------------------------------------------------------------------ while_grad
 
-def _while_grad_shape(*shapes, cond, body, step, carries, index):
+def _while_grad_shape(*shapes, cond, body, step, carries, index, seeds=()):
     forward = shapes[:len(cond.inputs)]
     _check_operands("while_grad", cond, forward)
     _check_operands("while_grad", body, forward)
@@ -165,7 +169,7 @@ def _while_grad_dtype(*dtypes, step, index, **_):
     return step.outputs[index].dtype
 
 
-def _np_while_grad(*arrays, run, cond, body, step, carries, index=None):
+def _np_while_grad(*arrays, run, cond, body, step, carries, index=None, seeds=()):
     n = len(cond.inputs)
     carry, consts = list(arrays[:carries]), list(arrays[carries:n])
     tape = []
@@ -233,3 +237,15 @@ register(OpDef(
     name="guard", kind=OTHER, dependence="none", shape=_guard_shape, dtype=_guard_dtype,
     numpy=lambda pred, *, expect, number: np.bool_(bool(pred) == expect),
     doc="a decision of Python control flow taken while tracing: pred == expect"))
+
+
+# ------------------------------------------------------------------ poison
+
+def _poison(*_, message, **__):
+    raise NotImplementedError(message)
+
+
+register(OpDef(
+    name="poison", kind=OTHER, dependence="none",
+    shape=lambda *_, shape_to, **__: tuple(shape_to), dtype=lambda *_, dtype, **__: dtype,
+    numpy=_poison, doc="a value that cannot be computed; raises its message if used"))

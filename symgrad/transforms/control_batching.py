@@ -171,11 +171,25 @@ def _any(pred):
     return apply("gt", apply("reshape", count, shape_to=()), 0)
 
 
-def _no_rule(attrs: dict, values: list, flags: list, size: int) -> list:
-    raise BatchingError("vmap: the reverse of a while_loop (while_grad) has no batching "
-                        "rule: vmap a function that differentiates through a while_loop "
-                        "with fori_loop of static bounds or scan instead")
+def _batched_while_grad(attrs: dict, values: list, flags: list, size: int) -> list:
+    """The reverse of a while loop whose seeds (cotangents) alone are batched: the loop is
+    the same for every example, and the backward steps run on the batch (as a Jacobian by
+    reverse mode asks). A batched loop operand (a loop that differs per example) has no
+    rule yet."""
+    n = len(attrs["cond"].inputs)
+    if any(flags[:n]):
+        raise BatchingError("vmap: the reverse of a while_loop whose operands differ per "
+                            "example has no batching rule yet: differentiate per example "
+                            "through fori_loop with Python int bounds or scan instead")
+    step = attrs["step"]
+    nr = len(values) - n
+    step_flags = [True] * nr + [False] * (len(step.inputs) - nr)
+    new, _ = batched_graph(step, step_flags, size, [True] * len(step.outputs),
+                           "while_loop backward")
+    seeds = [_front(v, f, size) for v, f in zip(values[n:], flags[n:])]
+    outs = apply_control("while_grad", values[:n] + seeds, {**attrs, "step": new})
+    return [(v, True) for v in outs]
 
 
 CONTROL.update({"scan": _batched_scan, "cond": _batched_cond, "while": _batched_while,
-                "while_grad": _no_rule})
+                "while_grad": _batched_while_grad})

@@ -32,6 +32,7 @@ from ..frontend import grad_mode
 from ..frontend.apply import as_tensor, full
 from ..frontend.autograd import differentiable, run_backward
 from ..frontend.tensor import Tensor
+from ..ir.graph import toposort
 from ..pytree import flatten, unflatten
 
 
@@ -93,12 +94,23 @@ def jvp_call(fn: Callable, primals: tuple, tangents: tuple, has_aux: bool, name:
         vs = [_placeholder(o) for o in diff]
         gs = run_backward(list(zip(diff, vs)), retain_graph=True, create_graph=True,
                           inputs=xs) if diff else [None] * len(xs)
+        _refuse_poison(gs)
         ts = linear_in(vs, us, gs)
     by_output = dict(zip(map(id, diff), ts))
     tangent_out = [by_output.get(id(o)) for o in o_leaves]
     tangent_out = [t if t is not None else full(o, 0.0) for t, o in zip(tangent_out, o_leaves)]
     result = (unflatten(o_tree, o_leaves), unflatten(o_tree, tangent_out))
     return result + (aux,) if has_aux else result
+
+
+def _refuse_poison(gs: list) -> None:
+    """A cotangent that holds a value symgrad cannot compute (``poison``: a second
+    derivative through a while loop) makes the tangent unknown: raise its message (the next
+    backward pass would cut through it and give a zero)."""
+    nodes = [g._node for g in gs if g is not None and g._value is None]
+    for n in toposort(nodes) if nodes else ():
+        if n.op == "poison":
+            raise NotImplementedError(n.attr("message"))
 
 
 def _tangent(u: Tensor, p: Tensor, k: int, name: str) -> Tensor:

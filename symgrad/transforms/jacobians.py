@@ -125,7 +125,11 @@ def jacrev_call(fn: Callable, args: tuple, argnums, has_aux: bool, name: str):
         cts = [apply("cast", c, dtype=o.dtype) if c.dtype is not o.dtype else c
                for c, o in zip(cts, o_leaves)]
         return [t for g in vjp_fn(unflatten(o_tree, cts)) for t in flatten(g)[0]]
-    stacked = vmap_call(rows, 0, 0, None, (basis,), {}, name)   # per input leaf: (m, *x)
+    if m == 1:     # one output element: its gradient, no batch of one to map over
+        stacked = [apply("reshape", g, shape_to=(1,) + tuple(g.shape)) for g in rows(
+            apply("reshape", basis, shape_to=(1,)))]
+    else:
+        stacked = vmap_call(rows, 0, 0, None, (basis,), {}, name)   # per input: (m, *x)
     per_input = [chunks(s, [tuple(o.shape) for o in o_leaves], 0) for s in stacked]
     blocks = [[per_input[i][j] for i in range(len(x_leaves))] for j in range(len(o_leaves))]
     jac = _structured(blocks, o_tree, trees, isinstance(argnums, int))

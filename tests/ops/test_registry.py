@@ -21,7 +21,7 @@ from symgrad.ops import OPS
 from symgrad.ops.registry import ELEMENTWISE, SOURCE
 
 NO_GRADIENT = {"lt", "le", "gt", "ge", "eq", "ne", "logical_and", "logical_or", "logical_not",
-               "argmax", "argmin", "cumargmax", "cumargmin", "argsort", "guard"}
+               "argmax", "argmin", "cumargmax", "cumargmin", "argsort", "guard", "poison"}
 
 
 @pytest.mark.parametrize("name", sorted(OPS))

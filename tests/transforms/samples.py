@@ -108,7 +108,7 @@ def _distinct_spectrum(rng):
 def sampled_ops() -> list:
     """The ops with a sample: all but sources and control flow."""
     return sorted(n for n, op in OPS.items()
-                  if op.kind != SOURCE and not op.bodies and n != "guard")
+                  if op.kind != SOURCE and not op.bodies and n not in ("guard", "poison"))
 
 
 def sample(name, rng):

@@ -240,3 +240,35 @@ def test_derivatives_through_loops():
     h = sg.hessian(scan_fn)(x)
     fd_h = fd_jacobian(lambda z: sg.grad(scan_fn)(z), x)
     np.testing.assert_allclose(h, fd_h, rtol=1e-5, atol=1e-7)
+
+
+def newton_root(a, b):
+    """The real root of x^3 + a x - b by Newton's method in a while_loop."""
+    def f(x):
+        return x ** 3 + a * x - b
+    state = sg.while_loop(lambda s: (sg.abs(f(s[0])) > 1e-12) & (s[1] < 100),
+                          lambda s: (s[0] - f(s[0]) / (3 * s[0] ** 2 + a), s[1] + 1),
+                          (b * 0.0, 0))
+    return state[0]
+
+
+def test_forward_mode_through_while_loop():
+    a, b = 3.0, -7.5
+    x = float(sg.compile(newton_root)(a, b))
+    slope = 3 * x * x + a                    # the implicit function theorem
+    _, t = sg.jvp(newton_root, (a, b), (1.0, 0.5))
+    assert float(t) == pytest.approx(-x / slope + 0.5 / slope, rel=1e-9)
+    for transform in (sg.jacfwd, sg.jacrev):
+        da, db = transform(newton_root, argnums=(0, 1))(a, b)
+        assert float(da) == pytest.approx(-x / slope, rel=1e-9)
+        assert float(db) == pytest.approx(1 / slope, rel=1e-9)
+
+    def powers(v):
+        return sg.while_loop(lambda s: s[1] < 4, lambda s: (sg.sin(s[0]) * s[0] + 1, s[1] + 1),
+                             (v, 0))[0]
+    v = RNG.normal(size=3)
+    fd = fd_jacobian(lambda z: sg.compile(powers)(z), v)
+    np.testing.assert_allclose(sg.jacfwd(powers)(v), fd, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(sg.jacrev(powers)(v), fd, rtol=1e-6, atol=1e-8)
+    with pytest.raises(NotImplementedError, match="second derivatives through"):
+        sg.hessian(lambda z: powers(z).sum())(v)
