@@ -127,7 +127,7 @@ def per_example(rounds: int) -> dict:
         def tloss(p, xi, yi):
             h = torch.tanh(xi @ p["w1"] + p["b1"])
             logits = h @ p["w2"] + p["b2"]
-            return torch.logsumexp(logits, 0) - logits[yi]
+            return torch.logsumexp(logits, 0) - logits.gather(0, yi.reshape(1))[0]
         tf = vmap(grad(tloss), in_dims=(None, 0, 0))
 
         def run_torch():
@@ -320,9 +320,9 @@ def _check_ba_blocks(blocks, J, data) -> None:
     for o in (0, 1, 5000, len(cam_idx) - 1):
         for r in range(2):
             row = J.getrow(2 * o + r).toarray().ravel()
-            assert np.allclose(row[cam_idx[o] * 9:cam_idx[o] * 9 + 9], dc[o, r, 0], rtol=1e-8)
+            assert np.allclose(row[cam_idx[o] * 9:cam_idx[o] * 9 + 9], dc[o, r], rtol=1e-8)
             start = data[0].size + pt_idx[o] * 3
-            assert np.allclose(row[start:start + 3], dp[o, r, 0], rtol=1e-8)
+            assert np.allclose(row[start:start + 3], dp[o, r], rtol=1e-8)
 
 
 # ---------------------------------------------------------------- forward mode
