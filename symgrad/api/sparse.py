@@ -222,7 +222,7 @@ def _seeds(colors: np.ndarray, p: int, dtype) -> Tensor:
 
 def _flat(tree_value) -> Tensor:
     """The leaves of ``tree_value`` flattened and concatenated."""
-    leaves, _ = leaves_of(tree_value, "output", "")
+    leaves, _ = leaves_of(tree_value)
     parts = [apply("reshape", t, shape_to=(t.numel(),)) for t in leaves]
     return parts[0] if len(parts) == 1 else apply("cat", *parts, axis=0)
 
@@ -231,7 +231,7 @@ def _compressed(fn, args, nums, mode, colors, p, name) -> Tensor:
     """The compressed derivative, (colors, rows of the product)."""
     chosen = tuple(args[i] for i in nums)
     trees = [flatten(c)[1] for c in chosen]
-    x_leaves = [t for c in chosen for t in leaves_of(c, "input", name)[0]]
+    x_leaves = [t for c in chosen for t in leaves_of(c)[0]]
     shapes = [tuple(x.shape) for x in x_leaves]
     dtype = x_leaves[0].dtype
     part = with_args(fn, args, nums)
@@ -246,7 +246,7 @@ def _compressed(fn, args, nums, mode, colors, p, name) -> Tensor:
                                   name)[1])
     else:
         out, pullback = vjp_call(part, chosen, False, name)
-        o_leaves, o_tree = leaves_of(out, "output", name)
+        o_leaves, o_tree = leaves_of(out)
 
         def one(s):
             cts = chunks(s, [tuple(o.shape) for o in o_leaves], 0)

@@ -36,7 +36,7 @@ from ..ir.graph import toposort
 from ..pytree import flatten, unflatten
 
 
-def leaves_of(tree_value: Any, what: str, name: str) -> tuple[list, Any]:
+def leaves_of(tree_value: Any) -> tuple[list, Any]:
     """(the leaves of ``tree_value`` as tensors, its structure)."""
     leaves, tree = flatten(tree_value)
     return [as_tensor(getattr(v, "_sg_tensor", v)) for v in leaves], tree
@@ -80,8 +80,8 @@ def linear_in(cotangents: list, tangents: list, outputs: list) -> list:
 
 def jvp_call(fn: Callable, primals: tuple, tangents: tuple, has_aux: bool, name: str):
     """``(fn(*primals), J tangents[, aux])``, structured like ``fn``'s output."""
-    p_leaves, p_tree = leaves_of(tuple(primals), "primals", name)
-    t_leaves, t_tree = leaves_of(tuple(tangents), "tangents", name)
+    p_leaves, p_tree = leaves_of(tuple(primals))
+    t_leaves, t_tree = leaves_of(tuple(tangents))
     if t_tree != p_tree:
         raise ValueError(f"{name}: tangents must have the structure of primals: primals are "
                          f"{p_tree.describe()}, tangents {t_tree.describe()}")
@@ -89,7 +89,7 @@ def jvp_call(fn: Callable, primals: tuple, tangents: tuple, has_aux: bool, name:
     with grad_mode.enable_grad():
         xs = [_float_leaf(p, f"primal leaf {k}", name) for k, p in enumerate(p_leaves)]
         out, aux = split_aux(fn(*unflatten(p_tree, xs)), has_aux, name)
-        o_leaves, o_tree = leaves_of(out, "output", name)
+        o_leaves, o_tree = leaves_of(out)
         diff = [o for o in o_leaves if o._requires_grad and o.dtype.is_floating]
         vs = [_placeholder(o) for o in diff]
         gs = run_backward(list(zip(diff, vs)), retain_graph=True, create_graph=True,
@@ -123,14 +123,14 @@ def _tangent(u: Tensor, p: Tensor, k: int, name: str) -> Tensor:
 def vjp_call(fn: Callable, primals: tuple, has_aux: bool, name: str):
     """``(fn(*primals), vjp_fn[, aux])``: ``vjp_fn(cotangents)`` returns one cotangent per
     primal (a tuple, each shaped like its primal), building on the same tape."""
-    p_leaves, p_tree = leaves_of(tuple(primals), "primals", name)
+    p_leaves, p_tree = leaves_of(tuple(primals))
     with grad_mode.enable_grad():
         xs = [_float_leaf(p, f"primal leaf {k}", name) for k, p in enumerate(p_leaves)]
         out, aux = split_aux(fn(*unflatten(p_tree, xs)), has_aux, name)
-    o_leaves, o_tree = leaves_of(out, "output", name)
+    o_leaves, o_tree = leaves_of(out)
 
     def vjp_fn(cotangents):
-        c_leaves, c_tree = leaves_of(cotangents, "cotangents", name)
+        c_leaves, c_tree = leaves_of(cotangents)
         if c_tree != o_tree:
             raise ValueError(f"{name}: the cotangent must have the structure of the output: "
                              f"{o_tree.describe()}, got {c_tree.describe()}")

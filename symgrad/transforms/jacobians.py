@@ -115,8 +115,8 @@ def jacrev_call(fn: Callable, args: tuple, argnums, has_aux: bool, name: str):
     with grad_mode.enable_grad():
         res = vjp_call(with_args(fn, args, nums), chosen, has_aux, name)
     out, vjp_fn = res[0], res[1]
-    o_leaves, o_tree = leaves_of(out, "output", name)
-    x_leaves = [t for c in chosen for t in leaves_of(c, "input", name)[0]]
+    o_leaves, o_tree = leaves_of(out)
+    x_leaves = [t for c in chosen for t in leaves_of(c)[0]]
     m = sum(o.numel() for o in o_leaves)
     basis = _identity(m, _common_dtype(o_leaves))
 
@@ -141,7 +141,7 @@ def jacfwd_call(fn: Callable, args: tuple, argnums, has_aux: bool, name: str):
     _check_nums(nums, args, name)
     chosen = tuple(args[i] for i in nums)
     trees = [flatten(c)[1] for c in chosen]
-    x_leaves = [t for c in chosen for t in leaves_of(c, "input", name)[0]]
+    x_leaves = [t for c in chosen for t in leaves_of(c)[0]]
     shapes = [tuple(x.shape) for x in x_leaves]
     n = sum(x.numel() for x in x_leaves)
     basis = _identity(n, _common_dtype(x_leaves))
@@ -179,11 +179,11 @@ def jacobian_call(fn: Callable, args: tuple, argnums, has_aux: bool, name: str):
     """Forward mode when the inputs are fewer than the outputs, else reverse mode."""
     nums = _nums(argnums)
     _check_nums(nums, args, name)
-    n = sum(t.numel() for i in nums for t in leaves_of(args[i], "input", name)[0])
+    n = sum(t.numel() for i in nums for t in leaves_of(args[i])[0])
     with grad_mode.no_grad():
         out = fn(*args)
     out = out[0] if has_aux else out
-    m = sum(t.numel() for t in leaves_of(out, "output", name)[0])
+    m = sum(t.numel() for t in leaves_of(out)[0])
     how = jacfwd_call if n < m else jacrev_call
     return how(fn, args, argnums, has_aux, name)
 

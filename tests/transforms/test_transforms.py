@@ -272,3 +272,22 @@ def test_forward_mode_through_while_loop():
     np.testing.assert_allclose(sg.jacrev(powers)(v), fd, rtol=1e-6, atol=1e-8)
     with pytest.raises(NotImplementedError, match="second derivatives through"):
         sg.hessian(lambda z: powers(z).sum())(v)
+
+
+def test_transforms_pickle_with_their_specializations():
+    import pickle
+
+    from references import elementwise, elementwise_numpy
+    x, y = RNG.normal(size=(2, 5)), RNG.normal(size=(2, 5))
+    for f, args in ((sg.vmap(elementwise), (x, y)),
+                    (sg.jacrev(elementwise, argnums=(0, 1)), (x[0], y[0])),
+                    (sg.hessian(elementwise), (x[0], y[0]))):
+        want = f(*args)
+        again = pickle.loads(pickle.dumps(f))
+        assert again.name == f.name and len(again.specializations) == 1
+        got = again(*args)
+        for g, w in zip(np.atleast_1d(got) if not isinstance(got, tuple) else got,
+                        np.atleast_1d(want) if not isinstance(want, tuple) else want):
+            np.testing.assert_array_equal(g, w)
+    np.testing.assert_allclose(sg.vmap(elementwise)(x, y),
+                               [elementwise_numpy(a, b)[0] for a, b in zip(x, y)], rtol=1e-12)
