@@ -28,7 +28,8 @@ import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from fuzzing import F32, F64, I64, Config, check_forward, check_gradient, programs
+from fuzzing import (F32, F64, I64, Config, check_forward, check_gradient, check_jvp,
+                     check_vmap, programs)
 from fuzzing.policy import LARGE_KINK_MARGIN
 from hypothesis import HealthCheck, Verbosity, given, seed, settings
 from hypothesis.errors import UnsatisfiedAssumption
@@ -58,7 +59,9 @@ def _kinds() -> list:
                functools.partial(check_gradient, order=2)),
               ("second order mixed", Config(dtypes=(F32, F64), mixed=True, max_stmts=8,
                                             while_loops=False),
-               functools.partial(check_gradient, order=2))]
+               functools.partial(check_gradient, order=2)),
+              ("jvp float64", Config(dtypes=(F64,), max_stmts=8), check_jvp),
+              ("vmap mixed", Config(dtypes=(F32, F64), mixed=True, max_stmts=8), check_vmap)]
     return kinds
 
 

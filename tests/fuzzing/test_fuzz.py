@@ -127,7 +127,7 @@ def test_second_order_float32_float64_mixes(prog):
 
 
 @fuzz_fewer
-@given(programs(first_order_loops(FLOAT64)))
+@given(programs(FLOAT64))
 def test_jvp_float64(prog):
     check_jvp(prog)
 

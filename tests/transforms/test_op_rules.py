@@ -174,3 +174,13 @@ def test_batched_gradients_match_a_loop(name):
         for i in diff:
             np.testing.assert_allclose(_value(ts[i].grad), want[i], rtol=1e-10, atol=1e-12,
                                        err_msg=f"operand {i}, in_axes={pattern}")
+
+
+def test_an_op_without_a_batching_rule_is_named(monkeypatch):
+    import dataclasses
+    monkeypatch.setitem(OPS, "cumsum", dataclasses.replace(OPS["cumsum"], batch=None))
+
+    def f(x):
+        return sg.cumsum(sg.sin(x), 0)
+    with pytest.raises(NotImplementedError, match="op 'cumsum' has no batching rule"):
+        vmap_call(f, 0, 0, None, (sg.tensor(np.ones((2, 3))),), {}, "f")
