@@ -322,6 +322,30 @@ def test_golden_pow_small_integer():
   in (x, a, b) }""")
 
 
+def test_golden_pow_small_integer_zero():
+    x = _in("x", (3,))
+    graph = Graph((x,), (_op("pow", x, _c(0.0)),))
+    _golden(simplify, graph, """\
+{ lambda x:f64[3] .
+    a:f64[3] = pow x 0.0
+  in (a) }""", """\
+{ lambda x:f64[3] .
+    a:f64[3] = expand [shape_to=(3,)] 1.0
+  in (a) }""")
+
+
+def test_golden_outer_product():
+    a, b = _in("a", (2, 4, 1)), _in("b", (2, 1, 3))
+    graph = Graph((a, b), (_op("matmul", a, b),))
+    _golden(simplify, graph, """\
+{ lambda a:f64[2,4,1] b:f64[2,1,3] .
+    c:f64[2,4,3] = matmul a b
+  in (c) }""", """\
+{ lambda a:f64[2,4,1] b:f64[2,1,3] .
+    c:f64[2,4,3] = mul a b
+  in (c) }""", exact=False)
+
+
 def test_golden_identity_movement():
     x = _in("x", (2, 3))
     graph = Graph((x,), (_op("reshape", x, shape_to=(2, 3)), _op("expand", x, shape_to=(2, 3)),
