@@ -67,6 +67,21 @@ def _check_strict(func: Callable, inputs: tuple, what: str) -> None:
                                    f"of input {i}. This is not allowed in strict mode{what}.")
 
 
+def _inputs_and_v(func: Callable, inputs: Any, v: Any, strict: bool) -> tuple:
+    """(inputs as a tuple, whether they were one tensor, ``v`` as a tuple: ones for a
+    single one-element input when None, as torch allows)."""
+    xs, single = _tuple(inputs)
+    if strict:
+        _check_strict(func, xs, "")
+    if v is None:
+        if any(x.numel() != 1 for x in xs):
+            raise RuntimeError("The vector v can only be None if the input to the "
+                               "user-provided function is a single Tensor with a single "
+                               "element.")
+        v = tuple(full(x, 1.0) for x in xs)
+    return xs, single, _tuple(v)[0]
+
+
 def vjp(func: Callable, inputs: Any, v: Any = None, create_graph: bool = False,
         strict: bool = False):
     """``(func(inputs), v^T J)``."""
@@ -88,16 +103,7 @@ def vjp(func: Callable, inputs: Any, v: Any = None, create_graph: bool = False,
 def jvp(func: Callable, inputs: Any, v: Any = None, create_graph: bool = False,
         strict: bool = False):
     """``(func(inputs), J v)``."""
-    xs, single = _tuple(inputs)
-    if strict:
-        _check_strict(func, xs, "")
-    if v is None:
-        if any(x.numel() != 1 for x in xs):
-            raise RuntimeError("The vector v can only be None if the input to the "
-                               "user-provided function is a single Tensor with a single "
-                               "element.")
-        v = tuple(full(x, 1.0) for x in xs)
-    vs, _ = _tuple(v)
+    xs, single, vs = _inputs_and_v(func, inputs, v, strict)
     out, tangent = jvp_call(func, xs, vs, False, "torch.autograd.functional.jvp")
     return _finish(out, create_graph), _finish(tangent, create_graph)
 
@@ -143,16 +149,7 @@ def hessian(func: Callable, inputs: Any, create_graph: bool = False, strict: boo
 
 def _hessian_product(func: Callable, inputs: Any, v: Any, create_graph: bool, strict: bool,
                      what: str):
-    xs, single = _tuple(inputs)
-    if strict:
-        _check_strict(func, xs, "")
-    if v is None:
-        if any(x.numel() != 1 for x in xs):
-            raise RuntimeError("The vector v can only be None if the input to the "
-                               "user-provided function is a single Tensor with a single "
-                               "element.")
-        v = tuple(full(x, 1.0) for x in xs)
-    vs, _ = _tuple(v)
+    xs, single, vs = _inputs_and_v(func, inputs, v, strict)
 
     def gradient(*a):
         value, vjp_fn = vjp_call(func, a, False, what)

@@ -80,39 +80,32 @@ def _index(node, deps):
     return out
 
 
+def _addressed(idx, axis: int, shape: tuple) -> tuple:
+    """(element numbers of ``idx``, linear positions in ``shape``): the positions each
+    element of an index operand may address along ``axis``: its value when ``idx`` is a
+    constant, every position along the axis otherwise (known only when it runs)."""
+    grids = list(np.indices(idx.shape))
+    if idx.op == "const":
+        grids[axis] = np.asarray(idx.attr("value"), np.int64)
+        return np.arange(idx.size), np.ravel_multi_index(grids, shape).ravel()
+    elements, positions = [], []
+    for j in range(shape[axis]):
+        grids[axis] = np.full(idx.shape, j)
+        elements.append(np.arange(idx.size))
+        positions.append(np.ravel_multi_index(grids, shape).ravel())
+    return np.concatenate(elements), np.concatenate(positions)
+
+
 def _gather(node, deps):
     x, idx = node.inputs
-    axis = node.attr("axis")
-    if idx.op == "const":
-        positions = np.asarray(idx.attr("value"), np.int64)
-        grids = list(np.indices(idx.shape))
-        grids[axis] = positions
-        cols = np.ravel_multi_index(grids, x.shape)
-        return [_coo(np.arange(node.size), cols, (node.size, x.size)), None]
-    # positions known only when it runs: the whole axis
-    grids = list(np.indices(idx.shape))
-    rows, cols = [], []
-    for j in range(x.shape[axis]):
-        grids[axis] = np.full(idx.shape, j)
-        cols.append(np.ravel_multi_index(grids, x.shape).ravel())
-        rows.append(np.arange(node.size))
-    return [_coo(np.concatenate(rows), np.concatenate(cols), (node.size, x.size)), None]
+    elements, positions = _addressed(idx, node.attr("axis"), x.shape)
+    return [_coo(elements, positions, (node.size, x.size)), None]
 
 
 def _scatter(node, deps):
     src, idx = node.inputs
-    axis = node.attr("axis")
-    grids = list(np.indices(idx.shape))
-    if idx.op == "const":
-        grids[axis] = np.asarray(idx.attr("value"), np.int64)
-        rows = np.ravel_multi_index(grids, node.shape)
-        return [_coo(rows, np.arange(src.size), (node.size, src.size)), None]
-    rows, cols = [], []
-    for j in range(node.shape[axis]):
-        grids[axis] = np.full(idx.shape, j)
-        rows.append(np.ravel_multi_index(grids, node.shape).ravel())
-        cols.append(np.arange(src.size))
-    return [_coo(np.concatenate(rows), np.concatenate(cols), (node.size, src.size)), None]
+    elements, positions = _addressed(idx, node.attr("axis"), node.shape)
+    return [_coo(positions, elements, (node.size, src.size)), None]
 
 
 def _matmul(node, deps):
