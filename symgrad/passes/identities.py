@@ -97,6 +97,29 @@ def double_negation(n):
         return n.inputs[0].inputs[0]
 
 
+@on("mul")
+def negation_out_of_product(n):
+    """(-a) * b -> -(a * b) and a * (-b) -> -(a * b): negation flips the sign bit only, and
+    the product's sign is the xor of its operands' (of a NaN IEEE 754 leaves the sign
+    unspecified). One canonical form, so that equal products are one node (CSE): forward
+    mode's (-u) * x and u * (-x) meet."""
+    if n.op == "mul":
+        a, b = n.inputs
+        for neg, other, first in ((a, b, True), (b, a, False)):
+            if neg.op == "neg" and neg.shape == n.shape and other.shape == n.shape:
+                x = neg.inputs[0]
+                inner = Node("mul", (), (x, other) if first else (other, x), n.dtype, n.shape)
+                return Node("neg", (), (inner,), n.dtype, n.shape)
+
+
+@on("add")
+def double(n):
+    """x + x -> x * 2: exact (doubling only raises the exponent; -0.0, Inf and NaN stay)."""
+    if n.op == "add" and n.inputs[0] is n.inputs[1] and n.dtype.is_floating:
+        two = Node("const", (("value", 2.0),), (), n.dtype, ())
+        return Node("mul", (), (n.inputs[0], two), n.dtype, n.shape)
+
+
 @on("pow")
 def pow_small_integer(n):
     """x ** 0 -> 1, x ** 1 -> x and x ** 2 -> x * x: pow(x, 0) is 1 for every x, NaN
@@ -250,7 +273,8 @@ def outer_product(n):
         return Node("mul", (), n.inputs, n.dtype, n.shape)
 
 
-RULES = (mul_by_one, div_by_one, sub_zero, mul_by_minus_one, double_negation, pow_small_integer,
+RULES = (mul_by_one, div_by_one, sub_zero, mul_by_minus_one, double_negation,
+         negation_out_of_product, double, pow_small_integer,
          identity_movement, reshape_chain, permute_chain, slice_of_slice, slice_of_cat,
          sum_of_broadcast, where_same_branches, where_constant_condition, outer_product)
 

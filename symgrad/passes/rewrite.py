@@ -51,6 +51,10 @@ def rebuild(graph: Graph, fn: Callable[[Node], Node], memo: dict | None = None) 
         loc = loc_of(node)
         if loc is not None:
             set_loc(out, loc)
+            if out is not rebuilt:   # a rule's new inner nodes come from the same line
+                for i in out.inputs:
+                    if i.op not in ("input", "const"):
+                        set_loc(i, loc)
         new[node] = out
     outputs = tuple([new[o] for o in graph.outputs])
     after = Graph(graph.inputs, outputs, locs, graph.n_guards)

@@ -322,6 +322,36 @@ def test_golden_pow_small_integer():
   in (x, a, b) }""")
 
 
+def test_golden_negation_out_of_product():
+    x, u = _in("x", (3,)), _in("u", (3,))
+    graph = Graph((x, u), (_op("add", _op("mul", _op("neg", u), x), _op("mul", u, _op("neg", x))),))
+    _golden(simplify, graph, """\
+{ lambda x:f64[3] u:f64[3] .
+    a:f64[3] = neg u
+    b:f64[3] = mul a x
+    c:f64[3] = neg x
+    d:f64[3] = mul u c
+    e:f64[3] = add b d
+  in (e) }""", """\
+{ lambda x:f64[3] u:f64[3] .
+    a:f64[3] = mul u x
+    b:f64[3] = neg a
+    c:f64[3] = mul b 2.0
+  in (c) }""")
+
+
+def test_golden_double():
+    x = _in("x", (3,))
+    graph = Graph((x,), (_op("add", x, x),))
+    _golden(simplify, graph, """\
+{ lambda x:f64[3] .
+    a:f64[3] = add x x
+  in (a) }""", """\
+{ lambda x:f64[3] .
+    a:f64[3] = mul x 2.0
+  in (a) }""")
+
+
 def test_golden_pow_small_integer_zero():
     x = _in("x", (3,))
     graph = Graph((x,), (_op("pow", x, _c(0.0)),))

@@ -30,7 +30,7 @@ int sg_value_and_grad_elementwise(const double *restrict in0,
     (void)nthreads;  /* no loop here is large enough for threads */
     (void)work;
 
-    /* k0: sum over axes [0, 1] -> out0, out1 (fused: 22 ops, 2 stores) */
+    /* k0: sum over axes [0, 1] -> out0, out1 (fused: 21 ops, 2 stores) */
     /*   golden_corpus.py:14: return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [sum] */
     {
         double acc = 0.0;
@@ -39,8 +39,8 @@ int sg_value_and_grad_elementwise(const double *restrict in0,
             const double l0 = in0[i0];
             const double l1 = in1[i0];
             const double t0 = sin(l0);  /* golden_corpus.py:14: return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [sin] */
-            const double t1 = -l0;  /* golden_corpus.py:14: return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [neg] */
-            const double t2 = t1*l0;  /* golden_corpus.py:14: return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [mul] */
+            const double t1 = l0*l0;  /* golden_corpus.py:14: return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [mul] */
+            const double t2 = -t1;  /* golden_corpus.py:14: return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [neg] */
             const double t3 = exp(t2);  /* golden_corpus.py:14: return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [exp] */
             const double t4 = t0*t3;  /* golden_corpus.py:14: return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [mul] */
             const double t5 = l0*l1;  /* golden_corpus.py:14: return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [mul] */
@@ -52,16 +52,15 @@ int sg_value_and_grad_elementwise(const double *restrict in0,
             const double t11 = t6*t6;  /* golden_corpus.py:14 (backward of TanhBackward0): return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [mul] */
             const double t12 = (1.0) - t11;  /* golden_corpus.py:14 (backward of TanhBackward0): return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [sub] */
             const double t13 = t12*l1;  /* golden_corpus.py:14 (backward of MulBackward0): return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [mul] */
-            const double t14 = t4*t1;  /* golden_corpus.py:14 (backward of MulBackward0): return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [mul] */
-            const double t15 = t13 + t14;  /* golden_corpus.py:14 (backward of MulBackward0): return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [add] */
-            const double t16 = t4*l0;  /* golden_corpus.py:14 (backward of MulBackward0): return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [mul] */
-            const double t17 = -t16;  /* golden_corpus.py:14 (backward of NegBackward0): return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [neg] */
-            const double t18 = t15 + t17;  /* golden_corpus.py:14 (backward of NegBackward0): return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [add] */
-            const double t19 = cos(l0);  /* golden_corpus.py:14 (backward of SinBackward0): return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [cos] */
-            const double t20 = t3*t19;  /* golden_corpus.py:14 (backward of SinBackward0): return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [mul] */
-            const double t21 = t18 + t20;  /* golden_corpus.py:14 (backward of SinBackward0): return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [add] */
+            const double t14 = t4*l0;  /* golden_corpus.py:14 (backward of MulBackward0): return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [mul] */
+            const double t15 = -t14;  /* golden_corpus.py:14 (backward of MulBackward0): return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [neg] */
+            const double t16 = t13 + t15;  /* golden_corpus.py:14 (backward of MulBackward0): return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [add] */
+            const double t17 = t16 + t15;  /* golden_corpus.py:14 (backward of NegBackward0): return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [add] */
+            const double t18 = cos(l0);  /* golden_corpus.py:14 (backward of SinBackward0): return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [cos] */
+            const double t19 = t3*t18;  /* golden_corpus.py:14 (backward of SinBackward0): return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [mul] */
+            const double t20 = t17 + t19;  /* golden_corpus.py:14 (backward of SinBackward0): return sg.sum(sg.sin(x) * sg.exp(-x * x) + sg.tanh(x * y) + sg.log1p(y * y))  [add] */
             acc = acc + t10;
-            out1[i0] = t21;
+            out1[i0] = t20;
         }
         out0[0] = (double)acc;
     }
