@@ -17,6 +17,16 @@ from ..ir import Graph, Node
 from ..ir.control import is_control, with_bodies
 
 
+def _attribute(set_loc: Callable, out: Node, loc, rewritten: bool) -> None:
+    """``out`` made for a node of line ``loc``; a rule's new inner nodes (the inputs of
+    what it returned that no earlier node gave a line) come from the same line."""
+    set_loc(out, loc)
+    if rewritten:
+        for i in out.inputs:
+            if i.op not in ("input", "const"):
+                set_loc(i, loc)
+
+
 def rebuild(graph: Graph, fn: Callable[[Node], Node], memo: dict | None = None) -> Graph:
     """``graph`` with ``fn`` applied to each node, inputs first. ``memo`` (node -> fn(node)),
     shared by the rebuilds of one fixpoint, skips the nodes ``fn`` has seen: it is a pure
@@ -50,11 +60,7 @@ def rebuild(graph: Graph, fn: Callable[[Node], Node], memo: dict | None = None) 
                 memo[rebuilt] = out
         loc = loc_of(node)
         if loc is not None:
-            set_loc(out, loc)
-            if out is not rebuilt:   # a rule's new inner nodes come from the same line
-                for i in out.inputs:
-                    if i.op not in ("input", "const"):
-                        set_loc(i, loc)
+            _attribute(set_loc, out, loc, out is not rebuilt)
         new[node] = out
     outputs = tuple([new[o] for o in graph.outputs])
     after = Graph(graph.inputs, outputs, locs, graph.n_guards)
