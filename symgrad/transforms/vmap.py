@@ -15,6 +15,7 @@ any other: ``grad(vmap(f))``, ``vmap(grad(f))`` and ``vmap(vmap(f))`` all compos
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any, Callable
 
 from ..frontend import sources
@@ -53,19 +54,12 @@ def vmap_call(fn: Callable, in_axes: Any, out_axes: Any, axis_size: int | None, 
                                  for (v, b), a in zip(outs, out_spec)])
 
 
-class _recording:
+def _recording():
     """The active trace's recording, or a fresh one when vmap runs eagerly (a body is traced
     either way, and so are the batched bodies of loops)."""
-
-    def __enter__(self):
-        self._ctx = None
-        if sources.current() is None:
-            self._ctx = sources.recording(sources.Recording())
-            self._ctx.__enter__()
-
-    def __exit__(self, *exc):
-        if self._ctx is not None:
-            self._ctx.__exit__(*exc)
+    if sources.current() is not None:
+        return contextlib.nullcontext()
+    return sources.recording(sources.Recording())
 
 
 def _tensor(v: Any) -> Tensor:
