@@ -4,7 +4,8 @@ gradients of gradients along directions) must match central finite differences o
 program.
 
 Each test draws ``SYMGRAD_FUZZ_EXAMPLES`` programs (default 24, which keeps ``make test``
-near 10 minutes on 2 cores; half that for the slower kinds) from a derandomized hypothesis
+near 10 minutes on 2 cores; half that for the slower kinds, a quarter for jvp and vmap,
+which compile each program 3-4 times) from a derandomized hypothesis
 strategy, so every run checks the same programs; a failure is
 shrunk to a minimal program and reported as a script to paste. ``make fuzz``
 (tests/fuzz_campaign.py) runs random campaigns.
@@ -29,6 +30,8 @@ def fuzz_settings(examples: int):
 
 fuzz = fuzz_settings(EXAMPLES)
 fuzz_fewer = fuzz_settings(max(EXAMPLES // 2, 1))     # the slower kinds
+fuzz_transforms = fuzz_settings(max(EXAMPLES // 4, 1))   # 3-4 compiles a program (make fuzz
+                                                         # runs more)
 
 FLOAT64 = Config(dtypes=(F64,))
 FLOAT32 = Config(dtypes=(F32,))
@@ -126,13 +129,13 @@ def test_second_order_float32_float64_mixes(prog):
     check_gradient(prog, order=2)
 
 
-@fuzz_fewer
+@fuzz_transforms
 @given(programs(FLOAT64))
 def test_jvp_float64(prog):
     check_jvp(prog)
 
 
-@fuzz_fewer
+@fuzz_transforms
 @given(programs(MIXED))
 def test_vmap_float32_float64_mixes(prog):
     check_vmap(prog)
