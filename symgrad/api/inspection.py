@@ -3,15 +3,21 @@
 Layer: api. Input: a function (compiled or not) and arguments. Output: an ``Inspection`` with
 the traced IR, the adjoint IR (for gradient transforms), the IR after each pass that changed
 it, the optimized IR, the memory it uses (workspace, bytes stored per loop step), the C, and
-the graphs themselves; printed, it shows every stage.
+the graphs themselves; printed, it shows every stage. ``to_dot``/``render`` draw a stage's
+graph with Graphviz.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 from typing import Any, Callable
 
 from ..ir import format_graph
+from ..ir.dot import to_dot
 from ..lower.control import memory_report
+from ..lower.lowering import fusion_groups
 from ..runtime import Specialization
 from .compiled import CompiledFunction
 
@@ -53,6 +59,33 @@ class Inspection:
         parts.append(("memory", self.memory))
         parts.append(("C", self.c_source))
         return "\n\n".join(f"===== {title} =====\n{text}" for title, text in parts)
+
+    def to_dot(self, stage: str = "optimized") -> str:
+        """The graph of ``stage`` as Graphviz DOT text: "traced" (the function's own
+        forward graph), "adjoint" (forward and backward, as traced) or "optimized" (after
+        the passes, its fused loops drawn as clusters). Nodes show op, shape and dtype, and
+        the user's file:line as a tooltip; the nodes of the backward pass are orange."""
+        graphs = {"traced": self.traced_graph, "adjoint": self.graph,
+                  "optimized": self.optimized_graph}
+        if stage not in graphs:
+            raise ValueError(f"to_dot: stage must be one of {sorted(graphs)}, got {stage!r}")
+        graph = graphs[stage]
+        loops = fusion_groups(graph) if stage == "optimized" else []
+        return to_dot(graph, loops, f"{self.spec.name} ({stage})")
+
+    def render(self, path: str, stage: str = "optimized") -> str:
+        """Draw ``to_dot(stage)`` into ``path`` with Graphviz's ``dot`` (the format from
+        its extension: .svg, .png, .pdf); returns ``path``."""
+        exe = shutil.which("dot")
+        if exe is None:
+            raise RuntimeError("render: Graphviz's `dot` program was not found on PATH; "
+                               "install Graphviz (apt-get install graphviz, brew install "
+                               "graphviz, conda install graphviz), or write to_dot() to a "
+                               ".dot file and render it elsewhere")
+        fmt = os.path.splitext(path)[1].lstrip(".") or "svg"
+        subprocess.run([exe, f"-T{fmt}", "-o", path], input=self.to_dot(stage), text=True,
+                       check=True, capture_output=True)
+        return path
 
     def __repr__(self) -> str:
         # short: inspect() has printed every stage already (a REPL would show them twice)

@@ -38,6 +38,17 @@ def lower(graph: Graph) -> Program:
     return _Lowering(graph).run()
 
 
+def fusion_groups(graph: Graph) -> list:
+    """The loops the fusion plan makes of ``graph``'s nodes, in execution order: each a
+    list of the nodes computed in one loop (what ``Inspection.to_dot`` draws as clusters)."""
+    nodes = graph.nodes()
+    users = consumers(nodes)
+    outputs = set(graph.values)
+    chains = plan_chains(nodes, users, outputs)
+    slots, _, _ = plan_fusion(nodes, users, outputs, own=set(chains.contribution))
+    return [list(payload.members) for kind, payload in slots if kind == "group"]
+
+
 def expression(node: Node) -> Expr:
     """The loop IR's description of an elementwise node's computation."""
     operand = node.inputs[-1].dtype if node.inputs else node.dtype
