@@ -65,15 +65,15 @@ def vmap(fn: Callable, in_axes: Any = 0, out_axes: Any = 0,
     return _compiled(fn, "vmap", body, (vmap, in_axes, out_axes, axis_size))
 
 
-def _jacobian_transform(label: str, how: Callable, maker: Callable):
-    def transform(fn: Callable, argnums: int | Sequence[int] = 0,
-                  has_aux: bool = False) -> CompiledFunction:
-        name = _fn_name(fn)
+def _jacobian_transform(fn: Callable, argnums, has_aux: bool, label: str, how: Callable,
+                        maker: Callable) -> CompiledFunction:
+    """The compiled function running ``how`` (a ``transforms.jacobians`` function);
+    ``maker(fn, argnums, has_aux)`` makes it again after pickling."""
+    name = f"{label} of {_fn_name(fn)}"
 
-        def body(*args):
-            return how(fn, args, argnums, has_aux, f"{label} of {name}")
-        return _compiled(fn, label, body, (maker(), argnums, has_aux))
-    return transform
+    def body(*args):
+        return how(fn, args, argnums, has_aux, name)
+    return _compiled(fn, label, body, (maker, argnums, has_aux))
 
 
 def jacrev(fn: Callable, argnums: int | Sequence[int] = 0,
@@ -81,32 +81,29 @@ def jacrev(fn: Callable, argnums: int | Sequence[int] = 0,
     """The Jacobian of ``fn`` by reverse mode (JAX's ``jax.jacrev``): one batched backward pass
     over the rows of the identity. For each output leaf, a block per input leaf of shape
     ``output.shape + input.shape``, structured like the arguments ``argnums``."""
-    return _jacobian_transform("jacrev", jacobians.jacrev_call, lambda: jacrev)(
-        fn, argnums, has_aux)
+    return _jacobian_transform(fn, argnums, has_aux, "jacrev", jacobians.jacrev_call, jacrev)
 
 
 def jacfwd(fn: Callable, argnums: int | Sequence[int] = 0,
            has_aux: bool = False) -> CompiledFunction:
     """The Jacobian of ``fn`` by forward mode (JAX's ``jax.jacfwd``): one batched JVP over the
     columns of the identity; laid out as ``jacrev``'s."""
-    return _jacobian_transform("jacfwd", jacobians.jacfwd_call, lambda: jacfwd)(
-        fn, argnums, has_aux)
+    return _jacobian_transform(fn, argnums, has_aux, "jacfwd", jacobians.jacfwd_call, jacfwd)
 
 
 def jacobian(fn: Callable, argnums: int | Sequence[int] = 0,
              has_aux: bool = False) -> CompiledFunction:
     """The Jacobian of ``fn``: forward mode when its inputs are fewer than its outputs (a tall
     Jacobian), reverse mode otherwise."""
-    return _jacobian_transform("jacobian", jacobians.jacobian_call, lambda: jacobian)(
-        fn, argnums, has_aux)
+    return _jacobian_transform(fn, argnums, has_aux, "jacobian", jacobians.jacobian_call,
+                               jacobian)
 
 
 def hessian(fn: Callable, argnums: int | Sequence[int] = 0,
             has_aux: bool = False) -> CompiledFunction:
     """The Hessian of ``fn`` (forward over reverse: ``jacfwd(jacrev(fn))``), of shape
     ``input.shape + input.shape`` for a scalar function of one array."""
-    return _jacobian_transform("hessian", jacobians.hessian_call, lambda: hessian)(
-        fn, argnums, has_aux)
+    return _jacobian_transform(fn, argnums, has_aux, "hessian", jacobians.hessian_call, hessian)
 
 
 # ---------------------------------------------------------------- at a point
@@ -180,11 +177,15 @@ def _vjp_function(fn: Callable, has_aux: bool) -> CompiledFunction:
 
 def hvp(fn: Callable, primals: Sequence, tangents: Sequence):
     """``(fn(*primals), H tangents)``, the Hessian of scalar ``fn`` times ``tangents``
-    (forward over reverse), structured like the primals."""
+    (forward over reverse), structured like the primals (one primal: like it, not a
+    1-tuple)."""
     name = f"hvp of {_fn_name(fn)}"
     if _on_tensors(primals, tangents):
-        return jacobians.hvp_call(fn, tuple(primals), tuple(tangents), name)
-    return _cached(fn, ("hvp",), lambda: _hvp_function(fn))(tuple(primals), tuple(tangents))
+        value, ht = jacobians.hvp_call(fn, tuple(primals), tuple(tangents), name)
+    else:
+        value, ht = _cached(fn, ("hvp",), lambda: _hvp_function(fn))(tuple(primals),
+                                                                      tuple(tangents))
+    return value, (ht[0] if len(primals) == 1 else ht)
 
 
 def _hvp_function(fn: Callable) -> CompiledFunction:

@@ -47,10 +47,10 @@ class Inspection:
         self.memory = "\n".join(memory_report(c.program))
 
     # (title, text) sections printed before the stages (a sparse derivative's pattern)
-    preamble: list = []
+    preamble: tuple = ()
 
     def __str__(self) -> str:
-        parts = list(self.preamble) + [("traced IR", self.traced_ir)]
+        parts = [*self.preamble, ("traced IR", self.traced_ir)]
         if self.adjoint_ir is not None:
             parts.append(("adjoint IR (value and gradients)", self.adjoint_ir))
         parts += self.passes

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from dataclasses import dataclass
+import weakref
+from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -56,9 +57,13 @@ class Plan:
     mode: str                    # "forward", "reverse" or "star" (Hessian)
     compiled: CompiledFunction   # (*args) -> the nonzeros, in CSR order
 
+    # id -> a matrix this plan returned: out= takes those without comparing their patterns
+    # (by id: SciPy's matrices are not hashable)
+    issued: weakref.WeakValueDictionary = field(default_factory=weakref.WeakValueDictionary)
+
     @property
     def n_colors(self) -> int:
-        return int(self.colors.max()) + 1 if self.colors.size else 0
+        return coloring.n_colors(self.colors)
 
     def describe(self) -> list:
         """The pattern and the coloring, for ``symgrad.inspect``."""
@@ -111,7 +116,9 @@ class SparseDerivative:
             out.data[:] = data
             return out
         P = plan.pattern
-        return sp.csr_matrix((data, P.indices.copy(), P.indptr.copy()), shape=P.shape)
+        matrix = sp.csr_matrix((data, P.indices.copy(), P.indptr.copy()), shape=P.shape)
+        plan.issued[id(matrix)] = matrix
+        return matrix
 
     def inspection_sections(self, *args: Any) -> tuple:
         plan = self.plan(*args)
@@ -136,7 +143,7 @@ class SparseDerivative:
 
     def _kernel(self, fn, nums, mode, colors, rows, cs, P) -> CompiledFunction:
         name = self.name
-        p = int(colors.max()) + 1 if colors.size else 0
+        p = coloring.n_colors(colors)
         m = P.shape[0] if mode != "reverse" else P.shape[1]
         # the compressed product is (colors, m) in memory: entry (row, c) at c * m + row
         at = (cs * m + rows) if mode != "reverse" else (cs * P.shape[1] + P.indices)
@@ -204,9 +211,7 @@ def _jacobian_coloring(P) -> tuple:
     """Columns (forward mode) or rows (reverse mode), whichever takes fewer colors."""
     by_columns = coloring.column_coloring(P)
     by_rows = coloring.column_coloring(P.T)
-    n_cols = by_columns.max() + 1 if by_columns.size else 0
-    n_rows = by_rows.max() + 1 if by_rows.size else 0
-    if n_cols <= n_rows:
+    if coloring.n_colors(by_columns) <= coloring.n_colors(by_rows):
         rows, cs = coloring.column_reads(P, by_columns)
         return "forward", by_columns, rows, cs
     rows = np.repeat(np.arange(P.shape[0]), np.diff(P.indptr))
@@ -255,10 +260,12 @@ def _compressed(fn, args, nums, mode, colors, p, name) -> Tensor:
 
 
 def _check_out(out: Any, plan: Plan) -> None:
+    """``out`` has the plan's pattern: a matrix it returned (of the same size still), or one
+    whose index arrays are equal (compared only then: the call path is hot)."""
     P = plan.pattern
     if getattr(out, "shape", None) != P.shape or getattr(out, "nnz", None) != P.nnz or \
-            not np.array_equal(out.indices, P.indices) or \
-            not np.array_equal(out.indptr, P.indptr):
+            (plan.issued.get(id(out)) is not out and not (np.array_equal(out.indices, P.indices) and
+                                             np.array_equal(out.indptr, P.indptr))):
         raise ValueError(f"out= must be a matrix this function returned for arguments of "
                          f"the same signature (CSR of shape {P.shape} with its {P.nnz} "
                          f"nonzeros); got {type(out).__name__} of shape "

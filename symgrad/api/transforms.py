@@ -19,6 +19,7 @@ from ..frontend.autograd import differentiable, run_backward
 from ..frontend.tensor import Tensor
 from ..pytree import flatten, unflatten
 from ..tracing import param_names
+from ..transforms.forward import split_aux
 from .compiled import CompiledFunction
 
 
@@ -67,12 +68,7 @@ def _value_and_grad(fn: Callable, argnums, has_aux: bool, name: str, named: Call
             trees.append(tree)
         with grad_mode.enable_grad():
             out, forward = inner(*args, **kwargs)
-        aux = None
-        if has_aux:
-            if not (isinstance(out, (tuple, list)) and len(out) == 2):
-                raise TypeError(f"{name}: has_aux=True requires the function to return a pair "
-                                f"(output, aux)")
-            out, aux = out
+        out, aux = split_aux(out, has_aux, name)
         out = as_tensor(out)
         if out.numel() != 1 or not out.dtype.is_floating:
             raise TypeError(f"grad of {name} requires a real scalar output (a one-element "

@@ -22,7 +22,7 @@ from ..frontend.apply import as_tensor, full
 from ..frontend.autograd import differentiable, run_backward
 from ..frontend.tensor import Tensor
 from ..transforms.forward import jvp_call, vjp_call
-from ..transforms.jacobians import jacfwd_call, jacrev_call
+from ..transforms.jacobians import hvp_call, jacfwd_call, jacrev_call
 
 __all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 
@@ -150,14 +150,7 @@ def hessian(func: Callable, inputs: Any, create_graph: bool = False, strict: boo
 def _hessian_product(func: Callable, inputs: Any, v: Any, create_graph: bool, strict: bool,
                      what: str):
     xs, single, vs = _inputs_and_v(func, inputs, v, strict)
-
-    def gradient(*a):
-        value, vjp_fn = vjp_call(func, a, False, what)
-        if not (isinstance(value, Tensor) and value.numel() == 1):
-            raise RuntimeError(f"The function given to {what} should return a single Tensor "
-                               f"with a single element")
-        return vjp_fn(full(value, 1.0)), value
-    _, product, value = jvp_call(gradient, xs, vs, True, what)
+    value, product = hvp_call(func, xs, vs, what)
     return _finish(value, create_graph), _finish(_untuple(product, single), create_graph)
 
 

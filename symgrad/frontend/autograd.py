@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..errors import TracerValueError
+from ..ir.graph import toposort
 from . import grad_mode, sources
 from .apply import BUILDER, apply, as_tensor, full
 from .function import AccumulateGrad, edge, function_class, grad_edge
@@ -327,3 +328,34 @@ def differentiable(t: Tensor) -> Tensor:
         out.grad_fn = _Alias(lambda b, g, o, ins: (g,), {}, (t,), (t._value, t._node), False,
                              (edge(t),), ((t.shape, t.dtype),), None)
     return out
+
+
+def push_forward(outputs: list, inputs: list, tangents: list) -> list:
+    """Forward mode by transposing reverse mode: the tangent of each of ``outputs`` (tensors
+    on the tape) along ``tangents`` of the leaves ``inputs`` (None: zero); None where an
+    output has none. A backward pass from zero cotangents ``v`` that require grad builds
+    ``J^T v``, linear in ``v`` (every VJP rule is); its own backward pass at ``u`` is
+    ``J u``, the same at every ``v``. A cotangent holding a ``poison`` value (a second
+    derivative symgrad cannot compute, see ``control_vjp``) makes the tangent unknown: its
+    message is raised (the second pass would cut through it and give a zero)."""
+    live = [o for o in outputs if o._requires_grad and o.dtype.is_floating]
+    with grad_mode.enable_grad():
+        vs = [full(o, 0.0) for o in live]
+        for v in vs:
+            v._requires_grad = True
+        gs = run_backward(list(zip(live, vs)), retain_graph=True, create_graph=True,
+                          inputs=inputs) if live else [None] * len(inputs)
+        _refuse_poison(gs)
+        roots = [(g, u) for g, u in zip(gs, tangents)
+                 if g is not None and u is not None and g._requires_grad]
+        ts = run_backward(roots, retain_graph=True, create_graph=True,
+                          inputs=vs) if roots else [None] * len(vs)
+    found = dict(zip(map(id, live), ts))
+    return [found.get(id(o)) for o in outputs]
+
+
+def _refuse_poison(gs: list) -> None:
+    nodes = [g._node for g in gs if g is not None and g._value is None]
+    for n in toposort(nodes) if nodes else ():
+        if n.op == "poison":
+            raise NotImplementedError(n.attr("message"))

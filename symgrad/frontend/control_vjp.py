@@ -29,7 +29,7 @@ from ..ir import Graph, Node, consumers, toposort
 from ..ir.closure import body_input, new_scope, substitute
 from . import grad_mode, sources
 from .apply import full
-from .autograd import root_cotangents, run_backward
+from .autograd import push_forward, root_cotangents, run_backward
 from .control import switch_cond, while_loop
 from .bodies import Like, trace_body
 from .control_apply import RULES, VJPS, apply_control, replay
@@ -365,33 +365,22 @@ def _tangent_loop(cond: Graph, body: Graph, nc: int, init: list, consts: list, t
         wanted = [k in floats for k in range(nc)] + [j in u for j in range(len(consts))]
         ins = [tangents[floats.index(k)] if k in floats else None for k in range(nc)] + \
             [u.get(j) for j in range(len(consts))]
-        return tuple(new), tuple(_jvp_of(body, args, wanted, ins, nc, floats))
+        return tuple(new), tuple(_jvp_of(body, args, wanted, ins, floats))
     start = (tuple(init), tuple(t0[k] if k in t0 else full(init[k], 0.0) for k in floats))
     _, final = while_loop(lambda s: replay(cond, list(s[0]) + list(consts))[0], step, start)
     return dict(zip(floats, final))
 
 
-def _jvp_of(graph: Graph, args: list, wanted: list, tangents: list, nc: int,
-            floats: list) -> list:
+def _jvp_of(graph: Graph, args: list, wanted: list, tangents: list, floats: list) -> list:
     """The tangents of the float carries ``graph`` computes, along ``tangents`` of its
-    inputs: the VJP of its VJP at a zero cotangent (its VJP is linear in that)."""
+    inputs (``push_forward``)."""
     leaves = _local_leaves(args, wanted)
     with grad_mode.enable_grad():
-        outs = replay(graph, leaves)
-        diff = [outs[k] for k in floats]
-        vs = [full(o, 0.0) for o in diff]
-        for v in vs:
-            v._requires_grad = True
-        live = [(o, v) for o, v in zip(diff, vs) if o._requires_grad]
-        targets = [t for t, want in zip(leaves, wanted) if want]
-        gs = run_backward(live, retain_graph=True, create_graph=True, inputs=targets) \
-            if live else [None] * len(targets)
-        us = [t for t, want in zip(tangents, wanted) if want]
-        roots = [(g, t) for g, t in zip(gs, us) if g is not None and t is not None
-                 and g._requires_grad]
-        ts = run_backward(roots, retain_graph=True, create_graph=True, inputs=vs) \
-            if roots else [None] * len(vs)
-    return [t if t is not None else full(o, 0.0) for t, o in zip(ts, diff)]
+        replayed = replay(graph, leaves)
+    outs = [replayed[k] for k in floats]
+    ts = push_forward(outs, [t for t, w in zip(leaves, wanted) if w],
+                      [t for t, w in zip(tangents, wanted) if w])
+    return [t if t is not None else full(o, 0.0) for t, o in zip(ts, outs)]
 
 
 VJPS.update(scan=_scan_vjp, cond=_cond_vjp, while_grad=_while_grad_vjp,

@@ -18,6 +18,8 @@ batched matmul): never a loop over the examples.
 
 from __future__ import annotations
 
+import math
+
 
 def front(b, x, batched: bool, size: int):
     """``x`` with a leading batch dimension: an unbatched operand is broadcast (a view)."""
@@ -67,7 +69,7 @@ def matmul(b, name, args, batched, size):
     into the rows of ``a`` or the columns of ``b``), not a batch of small ones."""
     a, m = args
     if batched[0] and not batched[1] and m.ndim == 2:
-        rows = b.op("reshape", a, shape_to=(_prod(a.shape[:-1]), a.shape[-1]))
+        rows = b.op("reshape", a, shape_to=(math.prod(a.shape[:-1]), a.shape[-1]))
         out = b.op(name, rows, m)
         return b.op("reshape", out, shape_to=tuple(a.shape[:-1]) + (m.shape[-1],))
     if batched[1] and not batched[0] and a.ndim == 2:
@@ -76,13 +78,6 @@ def matmul(b, name, args, batched, size):
         out = b.op("reshape", b.op(name, a, cols), shape_to=(a.shape[0], size, n))
         return b.op("permute", out, perm=(1, 0, 2))
     return leading(b, name, args, batched, size)
-
-
-def _prod(shape) -> int:
-    n = 1
-    for s in shape:
-        n *= s
-    return n
 
 
 # ---------------------------------------------------------------- movement

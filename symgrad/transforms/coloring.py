@@ -23,6 +23,11 @@ from __future__ import annotations
 import numpy as np
 
 
+def n_colors(colors: np.ndarray) -> int:
+    """How many colors a coloring uses (0 for no vertices)."""
+    return int(colors.max()) + 1 if colors.size else 0
+
+
 def _csr(P):
     import scipy.sparse as sp
     P = sp.csr_matrix(P, dtype=bool)

@@ -22,20 +22,37 @@ flags of the carries are iterated to a fixpoint (at most one round per carry), a
 from __future__ import annotations
 
 from ..dtypes import int64
-from ..frontend.apply import apply
+from ..frontend.apply import BUILDER, apply
 from ..frontend.bodies import Like, trace_body
 from ..frontend.control_apply import apply_control
+from ..ops.batching import front
 from .batching import CONTROL, BatchingError, replay_batched
-
-
-def _expanded(value, size: int):
-    return apply("expand", value, shape_to=(size,) + tuple(value.shape))
 
 
 def _forced(outs: list, force: list, size: int) -> list:
     """Outputs batched where ``force`` says (an unbatched one broadcast to the batch)."""
-    return [(_expanded(v, size), True) if f and not b else (v, b)
+    return [(front(BUILDER, v, b, size) if f else v, b or f)
             for (v, b), f in zip(outs, force)]
+
+
+def _closed(body):
+    """The graph of a batched body, which replays a closed graph: it reads nothing from
+    outside."""
+    if body.captures:
+        raise AssertionError("symgrad: a batched body read a value from outside (please "
+                             "report this)")
+    return body.graph()
+
+
+def _swap_leading(x):
+    """``x`` with its first two axes swapped (a scan steps along axis 0)."""
+    return apply("permute", x, perm=(1, 0) + tuple(range(2, x.ndim)))
+
+
+def _per_example(pred, a, b, size: int):
+    """``a`` where the example's ``pred`` holds, else ``b`` (both batched)."""
+    mask = apply("reshape", pred, shape_to=(size,) + (1,) * (a.ndim - 1))
+    return apply("where", mask, a, b)
 
 
 def batched_graph(graph, flags: list, size: int, force: list | None = None,
@@ -54,10 +71,7 @@ def batched_graph(graph, flags: list, size: int, force: list | None = None,
         return [v for v, _ in outs]
     body = trace_body(None, likes, [f"b{k}" for k in range(len(likes))], call,
                       f"the batched {what}")
-    if body.captures:
-        raise AssertionError("symgrad: a batched body read a value from outside (please "
-                             "report this)")
-    return body.graph(), found
+    return _closed(body), found
 
 
 def _carry_fixpoint(graph, flags: list, carries: int, size: int) -> list:
@@ -72,13 +86,9 @@ def _carry_fixpoint(graph, flags: list, carries: int, size: int) -> list:
     return flags
 
 
-def _front(value, batched: bool, size: int):
-    return value if batched else _expanded(value, size)
-
-
 def _entering(values: list, given: list, flags: list, size: int) -> list:
     """The operands, each one the flags now call batched broadcast if it was not."""
-    return [_front(v, g, size) if f else v for v, g, f in zip(values, given, flags)]
+    return [front(BUILDER, v, g, size) if f else v for v, g, f in zip(values, given, flags)]
 
 
 def _batched_scan(attrs: dict, values: list, flags: list, size: int) -> list:
@@ -88,17 +98,13 @@ def _batched_scan(attrs: dict, values: list, flags: list, size: int) -> list:
     # The body steps along axis 0 of a sequence: a batched one goes (length, batch, ...).
     for k in range(nc, nc + nx):
         if flags[k]:
-            x = values[k]
-            values[k] = apply("permute", x, perm=(1, 0) + tuple(range(2, x.ndim)))
+            values[k] = _swap_leading(values[k])
     force = flags[:nc] + [False] * (len(body.outputs) - nc)
     new, out_flags = batched_graph(body, flags, size, force, "scan body")
     outs = apply_control("scan", values, {**attrs, "body": new})
-    result = []
-    for k, (v, b) in enumerate(zip(outs, out_flags)):
-        if b and k >= nc:    # a stacked output (length, batch, ...) -> (batch, length, ...)
-            v = apply("permute", v, perm=(1, 0) + tuple(range(2, v.ndim)))
-        result.append((v, b))
-    return result
+    # a stacked output (length, batch, ...) -> (batch, length, ...)
+    return [(_swap_leading(v) if b and k >= nc else v, b)
+            for k, (v, b) in enumerate(zip(outs, out_flags))]
 
 
 def _batched_cond(attrs: dict, values: list, flags: list, size: int) -> list:
@@ -116,12 +122,8 @@ def _batched_cond(attrs: dict, values: list, flags: list, size: int) -> list:
 def _selected(pred, branches: tuple, operands: list, flags: list, size: int) -> list:
     """Both branches on the batch, each example's result picked by its predicate."""
     no, yes = (replay_batched(g, operands, flags, size) for g in branches)
-    out = []
-    for (a, fa), (b, fb) in zip(yes, no):
-        a, b = _front(a, fa, size), _front(b, fb, size)
-        mask = apply("reshape", pred, shape_to=(size,) + (1,) * (a.ndim - 1))
-        out.append((apply("where", mask, a, b), True))
-    return out
+    return [(_per_example(pred, front(BUILDER, a, fa, size), front(BUILDER, b, fb, size),
+                          size), True) for (a, fa), (b, fb) in zip(yes, no)]
 
 
 def _batched_while(attrs: dict, values: list, flags: list, size: int) -> list:
@@ -150,18 +152,12 @@ def _masked_while(attrs: dict, values: list, flags: list, size: int) -> list:
     def masked_step(_fn, inputs):
         (pred, _), = replay_batched(cond, inputs, flags, size)
         stepped = _forced(replay_batched(body, inputs, flags, size), [True] * nc, size)
-        out = []
-        for (new, _), old in zip(stepped, inputs[:nc]):
-            mask = apply("reshape", pred, shape_to=(size,) + (1,) * (old.ndim - 1))
-            out.append(apply("where", mask, new, old))
-        return out
+        return [_per_example(pred, new, old, size)
+                for (new, _), old in zip(stepped, inputs[:nc])]
     test = trace_body(None, likes, names, any_running, "the batched while_loop cond_fun")
     step = trace_body(None, likes, names, masked_step, "the batched while_loop body_fun")
-    if test.captures or step.captures:
-        raise AssertionError("symgrad: a batched body read a value from outside (please "
-                             "report this)")
-    outs = apply_control("while", values, {**attrs, "cond": test.graph(),
-                                           "body": step.graph()})
+    outs = apply_control("while", values, {**attrs, "cond": _closed(test),
+                                           "body": _closed(step)})
     return [(v, True) for v in outs]
 
 
@@ -186,7 +182,7 @@ def _batched_while_grad(attrs: dict, values: list, flags: list, size: int) -> li
     step_flags = [True] * nr + [False] * (len(step.inputs) - nr)
     new, _ = batched_graph(step, step_flags, size, [True] * len(step.outputs),
                            "while_loop backward")
-    seeds = [_front(v, f, size) for v, f in zip(values[n:], flags[n:])]
+    seeds = [front(BUILDER, v, f, size) for v, f in zip(values[n:], flags[n:])]
     outs = apply_control("while_grad", values[:n] + seeds, {**attrs, "step": new})
     return [(v, True) for v in outs]
 

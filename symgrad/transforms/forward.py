@@ -8,20 +8,21 @@ Forward mode transposes reverse mode, and no op has a JVP rule of its own. ``vjp
 cotangent ``v`` is ``v -> J^T v``, a *linear* function of ``v`` that the VJP rules build as
 graph; its own VJP at a tangent ``u`` is ``J u``, the same at every ``v``. So ``jvp`` runs
 the function, a backward pass from a zero cotangent ``v`` that requires grad, and a backward
-pass of that from ``u`` to ``v``. What the second pass builds reads the forward values and
-``u``; what reads ``v`` (a reverse loop's stored cotangents, say) is dead code the optimizer
-removes. Every VJP rule is linear in its cotangent (tests/transforms/test_op_rules.py checks
-``<v, J u> == <J^T v, u>`` for each op); a custom ``autograd.Function`` whose backward is
-not gets the derivative of its backward at a zero cotangent.
+pass of that from ``u`` to ``v`` (``frontend.autograd.push_forward``). What the second pass
+builds reads the forward values and ``u``; what reads ``v`` (a reverse loop's stored
+cotangents, say) is dead code the optimizer removes. Every VJP rule is linear in its
+cotangent (tests/transforms/test_op_rules.py checks ``<v, J u> == <J^T v, u>`` for each
+op); a custom ``autograd.Function`` whose backward is not gets the derivative of its
+backward at a zero cotangent.
 
 Why this instead of a JVP rule per op (JAX writes JVP rules and derives VJPs by transposing
 them; symgrad has the VJP rules already, ~110 of them, checked against SymPy and finite
 differences): one rule per op stays one rule per op, every op (loops and branches included,
 whose VJPs are loops and branches) gets forward mode at once, and the two modes cannot
 disagree. The cost is the second backward pass at trace time; the graph it leaves is the
-JVP (``u * cos(x)`` for ``sin``), which the optimizer fuses like any other. The one op whose
-VJP is not differentiable, the reverse of ``while_loop``, gets its forward mode from
-``jvp_while`` instead (a loop carrying the tangents).
+JVP (``u * cos(x)`` for ``sin``), which the optimizer fuses like any other. The reverse of
+``while_loop`` is differentiable in its seed only: that VJP is a loop carrying tangents
+(``frontend.control_vjp``), which is what forward mode through a while loop needs.
 """
 
 from __future__ import annotations
@@ -30,9 +31,8 @@ from typing import Any, Callable
 
 from ..frontend import grad_mode
 from ..frontend.apply import as_tensor, full
-from ..frontend.autograd import differentiable, run_backward
+from ..frontend.autograd import differentiable, push_forward, run_backward
 from ..frontend.tensor import Tensor
-from ..ir.graph import toposort
 from ..pytree import flatten, unflatten
 
 
@@ -58,26 +58,6 @@ def split_aux(out: Any, has_aux: bool, name: str) -> tuple[Any, Any]:
     return out[0], out[1]
 
 
-def _placeholder(like: Tensor) -> Tensor:
-    """A stand-in cotangent of ``like``'s type that requires grad: zeros (the result is the
-    derivative of a function linear in it, the same at every value; a graph constant when
-    traced, so that nothing that reads it, such as a reverse loop's stored carries, can
-    leave the graph open)."""
-    t = full(like, 0.0)
-    t._requires_grad = True
-    return t
-
-
-def linear_in(cotangents: list, tangents: list, outputs: list) -> list:
-    """``J u`` given the pairs: the VJP of the (linear) map from the placeholders
-    ``cotangents`` to the input cotangents ``outputs`` (None where an input has none), at
-    the tangents ``tangents`` of those inputs."""
-    roots = [(g, u) for g, u in zip(outputs, tangents) if g is not None and g._requires_grad]
-    if not roots:
-        return [None] * len(cotangents)
-    return run_backward(roots, retain_graph=True, create_graph=True, inputs=cotangents)
-
-
 def jvp_call(fn: Callable, primals: tuple, tangents: tuple, has_aux: bool, name: str):
     """``(fn(*primals), J tangents[, aux])``, structured like ``fn``'s output."""
     p_leaves, p_tree = leaves_of(tuple(primals))
@@ -89,28 +69,11 @@ def jvp_call(fn: Callable, primals: tuple, tangents: tuple, has_aux: bool, name:
     with grad_mode.enable_grad():
         xs = [_float_leaf(p, f"primal leaf {k}", name) for k, p in enumerate(p_leaves)]
         out, aux = split_aux(fn(*unflatten(p_tree, xs)), has_aux, name)
-        o_leaves, o_tree = leaves_of(out)
-        diff = [o for o in o_leaves if o._requires_grad and o.dtype.is_floating]
-        vs = [_placeholder(o) for o in diff]
-        gs = run_backward(list(zip(diff, vs)), retain_graph=True, create_graph=True,
-                          inputs=xs) if diff else [None] * len(xs)
-        _refuse_poison(gs)
-        ts = linear_in(vs, us, gs)
-    by_output = dict(zip(map(id, diff), ts))
-    tangent_out = [by_output.get(id(o)) for o in o_leaves]
-    tangent_out = [t if t is not None else full(o, 0.0) for t, o in zip(tangent_out, o_leaves)]
+    o_leaves, o_tree = leaves_of(out)
+    tangent_out = [t if t is not None else full(o, 0.0)
+                   for t, o in zip(push_forward(o_leaves, xs, us), o_leaves)]
     result = (unflatten(o_tree, o_leaves), unflatten(o_tree, tangent_out))
     return result + (aux,) if has_aux else result
-
-
-def _refuse_poison(gs: list) -> None:
-    """A cotangent that holds a value symgrad cannot compute (``poison``: a second
-    derivative through a while loop) makes the tangent unknown: raise its message (the next
-    backward pass would cut through it and give a zero)."""
-    nodes = [g._node for g in gs if g is not None and g._value is None]
-    for n in toposort(nodes) if nodes else ():
-        if n.op == "poison":
-            raise NotImplementedError(n.attr("message"))
 
 
 def _tangent(u: Tensor, p: Tensor, k: int, name: str) -> Tensor:

@@ -92,19 +92,8 @@ def _check_nums(nums: tuple, args: tuple, name: str) -> None:
 
 def _structured(blocks: list, o_tree, arg_trees: list, single: bool) -> Any:
     """Blocks [output leaf][input leaf] into JAX's structure."""
-    per_output = []
-    for row in blocks:
-        parts, k = [], 0
-        for tree in arg_trees:
-            n = _count(tree)
-            parts.append(unflatten(tree, row[k:k + n]))
-            k += n
-        per_output.append(parts[0] if single else tuple(parts))
-    return unflatten(o_tree, per_output)
-
-
-def _count(tree) -> int:
-    return count(tree)
+    per_output = [regroup(row, arg_trees) for row in blocks]
+    return unflatten(o_tree, [parts[0] if single else parts for parts in per_output])
 
 
 def jacrev_call(fn: Callable, args: tuple, argnums, has_aux: bool, name: str):
@@ -167,9 +156,10 @@ def jacfwd_call(fn: Callable, args: tuple, argnums, has_aux: bool, name: str):
 
 
 def regroup(leaves: list, trees: list) -> tuple:
+    """``leaves`` cut into consecutive runs, one per tree, each put into its tree."""
     out, k = [], 0
     for tree in trees:
-        n = _count(tree)
+        n = count(tree)
         out.append(unflatten(tree, leaves[k:k + n]))
         k += n
     return tuple(out)
@@ -196,7 +186,7 @@ def hessian_call(fn: Callable, args: tuple, argnums, has_aux: bool, name: str):
 
 def hvp_call(fn: Callable, primals: tuple, tangents: tuple, name: str):
     """``(fn(*primals), H tangents)``: forward over reverse (the JVP of the gradient); the
-    product is structured like the primals (one primal: like it, not a 1-tuple)."""
+    product is a tuple structured like the primals."""
     def gradient_and_value(*xs):
         value, vjp_fn = vjp_call(fn, xs, False, name)
         if not (isinstance(value, Tensor) and value.numel() == 1):
@@ -205,4 +195,4 @@ def hvp_call(fn: Callable, primals: tuple, tangents: tuple, name: str):
         grads = vjp_fn(full(value, 1.0))
         return grads, value
     _, ht, value = jvp_call(gradient_and_value, primals, tangents, True, name)
-    return value, (ht[0] if len(primals) == 1 else ht)
+    return value, ht

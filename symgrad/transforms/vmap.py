@@ -19,7 +19,8 @@ import contextlib
 from typing import Any, Callable
 
 from ..frontend import sources
-from ..frontend.apply import apply, as_tensor
+from ..frontend.apply import BUILDER, as_tensor
+from ..ops.batching import front
 from ..frontend.bodies import Like, trace_body
 from ..frontend.tensor import Tensor
 from ..pytree import flatten, unflatten
@@ -121,8 +122,7 @@ def _placed(value: Tensor, batched: bool, axis: int | None, size: int, name: str
                              f"the mapped arguments (of shape {tuple(value.shape[1:])} per "
                              f"example); map it over an axis")
         return value
-    if not batched:
-        value = apply("expand", value, shape_to=(size,) + tuple(value.shape))
+    value = front(BUILDER, value, batched, size)
     if not -value.ndim <= axis < value.ndim:
         raise ValueError(f"vmap of {name}: out_axes={axis} is out of range for an output of "
                          f"{value.ndim - 1} dims per example")
