@@ -21,6 +21,7 @@ from typing import Callable
 from . import config
 from .build import cache, compiler, toolchain
 from .codegen import CSource
+from .codegen.csource import Target
 from .codegen.module import generate
 from .gcpause import paused, pausing
 from .ir import Graph, format_graph, verify
@@ -108,7 +109,7 @@ def _generate(traced: Traced, name: str, passes: list, build: bool, times: dict)
     # Compiled templates kept beside the builds (the build creates the root anyway).
     templates = cache.private_dir("templates", create_root=build)
     source = generate(program, name, title=f"{name}: compiled by symgrad",
-                      vector_math=toolchain.has_vector_math(),
+                      target=Target(vector_math=toolchain.has_vector_math()),
                       template_cache=str(templates) if templates else None)
     config.debug(2, "C for %s:\n%s", name, source.text)
     lap("codegen")
@@ -125,6 +126,11 @@ def _build(traced: Traced, name: str, passes: list, made: tuple, build: bool,
                  ", ".join(f"{s} {times[s]:.3f} s" for s in STAGES if s in times))
     return Compiled(name, traced, graph, list(passes), source, module, consts, outputs,
                     times)
+
+
+def retarget(c: Compiled, target: Target) -> CSource:
+    """The C of compiled signature ``c`` for another ``target`` (e.g. standalone export)."""
+    return generate(c.program, c.name, title=f"{c.name}: compiled by symgrad", target=target)
 
 
 @pausing   # the passes rebuild ~10^5 nodes of a large graph (see gcpause)

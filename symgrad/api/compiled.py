@@ -179,12 +179,22 @@ class CompiledFunction:
                 self._key_locks.pop(key, None)
 
     def _compile(self, specs: list, rebuild, leaves: list) -> Specialization:
+        return Specialization.of(self._pipeline(specs, rebuild, leaves))
+
+    def _pipeline(self, specs: list, rebuild, leaves: list, build: bool = True):
         from .. import pipeline   # the compiler (passes, codegen, build): only when compiling
-        compiled = pipeline.compile_function(
-            self.traceable, specs, rebuild, self.name, forward=True,
+        return pipeline.compile_function(
+            self.traceable, specs, rebuild, self.name, forward=True, build=build,
             passes=FAST_MATH_PIPELINE if self.fast_math else None,
             values=[_value(v) for v in leaves] if self.guards else None)
-        return Specialization.of(compiled)
+
+    def compiled_for(self, *args: Any, **kwargs: Any):
+        """The pipeline's record (``pipeline.Compiled``: graphs, loop IR, C) of the signature
+        of these arguments, traced afresh (Python control flow decided on their values), not
+        built."""
+        _, _, leaves, names, rebuild = self._split(args, kwargs)
+        return self._pipeline(self._specs_of(leaves, names, args, kwargs), rebuild, leaves,
+                              build=False)
 
     def trace_path(self, key, leaves: list) -> Specialization:
         """A new path of signature ``key``: the function traced on these argument values
@@ -296,6 +306,28 @@ class CompiledFunction:
             raise RuntimeError(f"{self.name} has not been called yet: call it (or use "
                                f"symgrad.inspect(f, *args)) to trace a specialization")
         return self._last_spec.c_source
+
+    # -------------------------------------------------------------- beyond Python
+    def export_c(self, directory, *args: Any, name: str | None = None, dtype_policy=None,
+                 portable: bool = True, blas: str = "none", threads: bool = True):
+        """Write standalone C for the signature of ``args``: ``name.c``, ``name.h``, a
+        ``Makefile`` and ``test_name.c`` (see ``api.export.export_c``)."""
+        from .export import export_c
+        return export_c(self, directory, args, name=name, dtype_policy=dtype_policy,
+                        portable=portable, blas=blas, threads=threads)
+
+    def c_function(self, *args: Any, name: str | None = None):
+        """A C function pointer (cffi) to this function for the signature of ``args``, with
+        its signature (see ``api.export.c_function``)."""
+        from .export import c_function
+        return c_function(self, args, name=name)
+
+    def low_level_callable(self, *args: Any, kind: str = "quad"):
+        """A ``scipy.LowLevelCallable`` of this function for SciPy's ``kind`` of callback
+        ("quad": ``double f(int n, double *xx, void *user_data)``; "generic_filter"), for
+        the signature of ``args`` (see ``api.export.low_level_callable``)."""
+        from .export import low_level_callable
+        return low_level_callable(self, args, kind=kind)
 
     def __repr__(self) -> str:
         return f"<symgrad.CompiledFunction {self.name} ({len(self._specs)} specializations)>"

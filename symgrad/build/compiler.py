@@ -67,6 +67,11 @@ DEFAULT_OPT_FLAGS: tuple[str, ...] = (
     "-fPIC",
 )
 
+# With vector math: gcc merges sin(x) and cos(x) of one x into sincos(), which has no declared
+# SIMD variant: the whole loop would fall back to scalar calls (measured 4x slower).
+VECTOR_MATH_FLAGS = ("-fno-builtin-sin", "-fno-builtin-cos", "-fno-builtin-sinf",
+                     "-fno-builtin-cosf")
+
 _STDERR_MAX_LINES = 60
 _STDERR_MAX_CHARS = 6000
 
@@ -128,10 +133,7 @@ def plan(source: CSource, opt_flags: tuple[str, ...] | None = None) -> Plan:
     needs = source.needs
     kernel_flags = list(flags)
     if needs.vector_math:
-        # gcc merges sin(x) and cos(x) of one x into sincos(), which has no declared SIMD
-        # variant: the whole loop would fall back to scalar calls (measured 4x slower).
-        kernel_flags += ["-fno-builtin-sin", "-fno-builtin-cos", "-fno-builtin-sinf",
-                         "-fno-builtin-cosf"]
+        kernel_flags += VECTOR_MATH_FLAGS
     if needs.openmp:
         kernel_flags.append("-fopenmp")   # threads for the large loops (libgomp)
     # Base flags first so the caller's flags (e.g. another -std) win.

@@ -21,6 +21,30 @@ class BuildNeeds:
 
 
 @dataclass(frozen=True)
+class Target:
+    """Who builds and calls the C text: symgrad's own build (the default), or a user's
+    (``standalone``, for ``export_c`` and ``c_function``).
+
+    ``vector_math``: loops marked ``omp simd`` call glibc's SIMD math (libmvec). ``blas``: what
+    a matmul above ``kernels.BLAS_MIN_FLOPS`` calls: ``"scipy"`` (the scipy-openblas32 wheel's
+    prefixed names, which symgrad's build links), ``"cblas"`` (the standard ``cblas_?gemm``
+    names, for the user's BLAS) or ``"none"`` (always the plain C loop). ``standalone``: the
+    pragmas go through the ``SG_PARALLEL``/``SG_SIMD`` macros, so that the text compiles with
+    or without OpenMP, without warnings; the text is one translation unit; the entry point is
+    ``static`` (the exported wrapper is the public function). ``threads``: large loops may run
+    on ``nthreads`` threads (OpenMP)."""
+
+    vector_math: bool = False
+    blas: str = "scipy"
+    standalone: bool = False
+    threads: bool = True
+
+    def __post_init__(self):
+        if self.blas not in ("scipy", "cblas", "none"):
+            raise ValueError(f"blas must be 'scipy', 'cblas' or 'none', got {self.blas!r}")
+
+
+@dataclass(frozen=True)
 class CSource:
     text: str
     entry: str

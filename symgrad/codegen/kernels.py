@@ -26,6 +26,11 @@ def blas_worthy(a: View, b: View) -> bool:
     return m * n * kk >= BLAS_MIN_FLOPS and max(m, n, kk, lda, ldb) < 2**31
 
 
+def calls_blas(k: MatmulKernel, blas: str) -> bool:
+    """Whether matmul kernel ``k`` calls BLAS under the target's ``blas`` setting."""
+    return blas != "none" and blas_worthy(k.a, k.b)
+
+
 def gemm_layout(v: View) -> tuple[bool, int]:
     """(transposed, leading dimension) of a matrix view for row-major GEMM."""
     rows, cols = v.shape[-2], v.shape[-1]
@@ -35,8 +40,9 @@ def gemm_layout(v: View) -> tuple[bool, int]:
     return True, max(sc if cols > 1 else rows, rows, 1)
 
 
-def matmul(env, number: int, k: MatmulKernel) -> tuple[str, bool]:
-    """(the kernel's C, whether it calls BLAS); "" for an empty product."""
+def matmul(env, number: int, k: MatmulKernel, blas: str = "scipy") -> tuple[str, bool]:
+    """(the kernel's C, whether it calls BLAS); "" for an empty product. ``blas``: "scipy"
+    (scipy-openblas32's prefixed names), "cblas" (standard CBLAS) or "none" (a plain loop)."""
     a, b, out = k.a, k.b, k.out
     m, kk, n = a.shape[-2], a.shape[-1], b.shape[-1]
     if m * n == 0:
@@ -47,13 +53,13 @@ def matmul(env, number: int, k: MatmulKernel) -> tuple[str, bool]:
     def boff(v: View) -> str:
         return index(View(v.buffer, v.offset, v.shape[:-2], v.strides[:-2]), bvars)
     ctype = out.buffer.dtype.ctype
-    use_blas = blas_worthy(a, b)
+    use_blas = calls_blas(k, blas)
     if use_blas:
         ta, lda = gemm_layout(a)
         tb, ldb = gemm_layout(b)
-        prefix = "s" if ctype == "float" else "d"
-        indent = " " * 18
-        body = [(f"scipy_cblas_{prefix}gemm(SG_ROW_MAJOR, {'SG_TRANS' if ta else 'SG_NO_TRANS'}, "
+        call = f"{'scipy_' if blas == 'scipy' else ''}cblas_{'s' if ctype == 'float' else 'd'}gemm"
+        indent = " " * (len(call) + 1)
+        body = [(f"{call}(SG_ROW_MAJOR, {'SG_TRANS' if ta else 'SG_NO_TRANS'}, "
                  f"{'SG_TRANS' if tb else 'SG_NO_TRANS'}, {m}, {n}, {kk}, "
                  f"{c_literal(1.0, ctype)},"),
                 (f"{indent}{a.buffer.name} + {boff(a)}, {lda}, {b.buffer.name} + {boff(b)}, "

@@ -21,7 +21,7 @@ from ..version import __version__
 from . import helpers
 from . import kernels as kernel_c
 from .control import control_kernel, guard_check
-from .csource import BuildNeeds, CSource
+from .csource import BuildNeeds, CSource, Target
 from .exprs import c_statement
 from .loops import LoopEmitter, operand
 from .scan import scan_kernel
@@ -37,29 +37,36 @@ VECTOR_MATH = ("exp", "log", "log1p", "expm1", "sin", "cos", "tanh", "pow")
 
 
 @pausing   # a large program's C is ~10^5 strings (see gcpause)
-def generate(program: Program, name: str, title: str = "", vector_math: bool = False,
+def generate(program: Program, name: str, title: str = "", target: Target = Target(),
              template_cache: str | None = None) -> CSource:
-    """Program -> C source for entry point ``sg_<name>``. With ``vector_math``, loops are
-    marked ``omp simd`` and the libm functions they call are declared ``omp declare simd`` so
-    that gcc calls glibc's vector variants (libmvec) with no fast-math. ``template_cache``: a
-    private directory for compiled templates."""
+    """Program -> C source for entry point ``sg_<name>``, for ``target`` (see ``Target``).
+    With ``target.vector_math``, loops are marked ``omp simd`` and the libm functions they call
+    are declared ``omp declare simd`` so that gcc calls glibc's vector variants (libmvec) with
+    no fast-math. ``template_cache``: a private directory for compiled templates."""
     _check_storage_types(program)
-    env = environment(template_cache)
+    env = environment(template_cache, target.standalone)
     entry = f"sg_{c_identifier(name)}"
     params, decls, args = _signature(program)
     # OpenBLAS runs its own thread pool: OpenMP threads spinning after a parallel loop starve
     # it (measured: the mlp gradient went from 1.0 ms to 8.0 ms on 2 cores). A program that
     # calls BLAS leaves the threads to BLAS.
-    parallel = not any(isinstance(k, MatmulKernel) and kernel_c.blas_worthy(k.a, k.b)
-                       for k in all_kernels(program))
-    loops = LoopEmitter(env, vector_math, parallel)
-    ctx = _Context(env, loops, entry)
+    parallel = target.threads and not any(
+        isinstance(k, MatmulKernel) and kernel_c.calls_blas(k, target.blas)
+        for k in all_kernels(program))
+    loops = LoopEmitter(env, target.vector_math, parallel)
+    ctx = _Context(env, loops, entry, target)
     items = _items(ctx, program, 0)
     blas, errors = ctx.blas, ctx.errors
+    if target.standalone and ctx.malloc:
+        raise NotImplementedError(
+            f"{name}: standalone C allocates nothing, but this function's while_loop keeps a "
+            f"tape for its reverse pass whose length depends on the iteration count (malloc); "
+            f"differentiate a fori_loop or scan with a fixed count instead, or call the "
+            f"function from Python")
     parts, spill_bytes = units.split_into_parts(items, program.workspace_bytes)
     for part in parts:
         part.voids = [" ".join(f"(void){a};" for a in args)] if len(parts) > 1 \
-            else units.unused_params(args, part)
+            else units.unused_params(args, part, target.standalone)
     if len(parts) > 1:
         # A split program drops `restrict`: with it, gcc 12 -O3 vectorized a part of a grouped
         # Hessian-vector-product test wrongly (two elements of one output differed from -O0;
@@ -71,13 +78,15 @@ def generate(program: Program, name: str, title: str = "", vector_math: bool = F
             part.temps = [t.replace("*restrict ", "*") for t in part.temps]
     slots = tape_slots(program)
     run = f"{entry}_run" if slots else entry    # the entry point wraps it: it frees tapes
-    unit_flags = units.assign_units(parts, run)
-    vector = _vector_functions(loops.calls) if vector_math and loops.simd else []
+    # A standalone text is one unit (its user builds it): its parts stay static.
+    unit_flags = ((),) if target.standalone else units.assign_units(parts, run)
+    vector = _vector_functions(loops.calls) if target.vector_math and loops.simd else []
     workspace = program.workspace_bytes + spill_bytes
     text = env.get_template("module.c.j2").render(
         title=comment_text(title or entry), version=__version__, workspace_bytes=workspace,
-        uses_blas=blas, simd_decls=[decl for _, decl in vector], entry=run, params=params,
-        wrapper=entry, tape_slots=slots, entry_storage="static " if slots else "",
+        blas=target.blas if blas else "", simd_decls=[decl for _, decl in vector], entry=run,
+        params=params, wrapper=entry, tape_slots=slots, standalone=target.standalone,
+        entry_storage="static " if slots or target.standalone else "",
         helpers=helpers.definitions(loops.calls),
         args=", ".join(args), parts=parts, n_units=len(unit_flags), functions=ctx.functions,
         uses_malloc=ctx.malloc,
@@ -121,8 +130,8 @@ class _Context:
     text, innermost first), the kernel numbers used so far (numbers are unique in the module,
     so each failing kernel's status is), whether BLAS is called, the statuses kernels return."""
 
-    def __init__(self, env, loops: LoopEmitter, entry: str):
-        self.env, self.loops, self.entry = env, loops, entry
+    def __init__(self, env, loops: LoopEmitter, entry: str, target: Target):
+        self.env, self.loops, self.entry, self.target = env, loops, entry, target
         self.functions: list = []
         self.malloc = False     # a kernel allocates (stdlib.h)
         self.named = 0
@@ -139,7 +148,7 @@ class _Context:
         items = _items(self, program, base)      # (defines the bodies it calls first)
         part = units.whole(items)
         params, _, args = _signature(program)
-        part.voids = units.unused_params(args, part)
+        part.voids = units.unused_params(args, part, self.target.standalone)
         self.functions.append(self.env.get_template("function.c.j2").render(
             name=name, params=params, part=part))
         return name
@@ -201,7 +210,7 @@ def _other(ctx: _Context, number: int, k) -> tuple:
     """(C text, elements) of a kernel that is neither a loop nor a control kernel."""
     env = ctx.env
     if isinstance(k, MatmulKernel):
-        text, used_blas = kernel_c.matmul(env, number, k)
+        text, used_blas = kernel_c.matmul(env, number, k, ctx.target.blas)
         ctx.blas |= used_blas
         return text, math.prod(k.out.shape) * k.a.shape[-1]
     if isinstance(k, ScanKernel):

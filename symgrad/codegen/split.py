@@ -165,12 +165,15 @@ def assign_units(parts: list, entry: str) -> tuple:
     return ((),) + (COLD_UNIT_FLAGS,) * k
 
 
-def unused_params(args: list, part: Part) -> list[str]:
+def unused_params(args: list, part: Part, standalone: bool = False) -> list[str]:
     """``(void)`` statements for the parameters an unsplit entry point never names (else gcc
-    -Wextra warns): ``nthreads`` without a parallel loop, ``work`` without temporaries, an
-    input no output depends on, an output with no elements."""
+    -Wextra warns): ``nthreads`` without a parallel loop (or in a ``standalone`` text, where
+    the loops' pragmas vanish without OpenMP), ``work`` without temporaries, an input no output
+    depends on, an output with no elements."""
     lines = []
-    if "nthreads" not in part.params:
+    if standalone and "nthreads" in part.params:
+        lines.append("(void)nthreads;  /* read only by OpenMP's pragmas */")
+    elif "nthreads" not in part.params:
         lines.append("(void)nthreads;  /* no loop here is large enough for threads */")
     if "work" not in part.params:
         lines.append("(void)work;")

@@ -202,8 +202,9 @@ def _inner(dims, kept, reduced, accs, element, out_ref, *, threads, parallel, si
             before.append(f"{a.ctype} {a.name} = {a.identity};")
             after.append(f"{out_ref(ref[id(a)], kept_vars)} = ({a.out_ctype}){a.name};")
     if stacked:
-        before += [f"double {a.name}_s[{depth}];  /* {a.name}_s[k]: the sum of 2**k blocks */"
-                   for a in sums] + ["int64_t blocks = 0;"]
+        # (zeroed: only the slots `blocks` marks are read, which gcc -Wall cannot prove)
+        before += [f"double {a.name}_s[{depth}] = {{0.0}};  /* {a.name}_s[k]: the sum of 2**k "
+                   f"blocks */" for a in sums] + ["int64_t blocks = 0;"]
     inner_before += [f"double {a.name} = 0.0;" for a in sums]
     if stacked:
         inner_after += _push(sums, None)
@@ -250,8 +251,8 @@ def _tiled(dims, outer, reduced, last, width, tiles, offset, accs, element, out_
     stacked = pushes > 1
     depth = max(1, pushes.bit_length())
     if stacked:
-        before += [f"double {a.name}_s[{depth}][{width}];  /* {a.name}_s[k]: sums of 2**k "
-                   f"blocks */" for a in sums] + ["int64_t blocks = 0;"]
+        before += [f"double {a.name}_s[{depth}][{width}] = {{{{0.0}}}};  /* {a.name}_s[k]: "
+                   f"sums of 2**k blocks */" for a in sums] + ["int64_t blocks = 0;"]
     blk_before += [f"double {a.name}[{width}] = {{0.0}};" for a in sums]
     if stacked:
         blk_after += _push(sums, (lane, width))

@@ -19,8 +19,13 @@ import jinja2
 
 
 @functools.lru_cache(maxsize=4)
-def environment(bytecode_dir: str | None = None) -> jinja2.Environment:
-    """The template environment, with compiled templates kept in ``bytecode_dir`` if given."""
+def environment(bytecode_dir: str | None = None, standalone: bool = False
+                ) -> jinja2.Environment:
+    """The template environment, with compiled templates kept in ``bytecode_dir`` if given.
+    Its ``pragma(line)`` prints an OpenMP pragma line: as is, or (``standalone``) through the
+    macros a standalone text defines (``SG_PARALLEL``: threads, only under -fopenmp;
+    ``SG_SIMD``: only under OpenMP or -DSG_OPENMP_SIMD), so that any C99 compiler takes it
+    without an unknown-pragma warning."""
     try:
         root = importlib.resources.files("symgrad.templates")
         path = Path(str(root))
@@ -29,10 +34,20 @@ def environment(bytecode_dir: str | None = None) -> jinja2.Environment:
     except (ModuleNotFoundError, FileNotFoundError, TypeError):
         path = Path(__file__).resolve().parents[2] / "templates"
     cache = _SafeBytecodeCache(bytecode_dir) if bytecode_dir else None
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(path)),
-                              undefined=jinja2.StrictUndefined, trim_blocks=True,
-                              lstrip_blocks=True, keep_trailing_newline=True, autoescape=False,
-                              bytecode_cache=cache)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(path)),
+                             undefined=jinja2.StrictUndefined, trim_blocks=True,
+                             lstrip_blocks=True, keep_trailing_newline=True, autoescape=False,
+                             bytecode_cache=cache)
+    env.globals["pragma"] = macro_pragma if standalone else str
+    return env
+
+
+def macro_pragma(line: str) -> str:
+    """``#pragma omp parallel for ...`` -> ``SG_PARALLEL(omp parallel for ...)``; ``#pragma omp
+    simd ...`` (and ``declare simd``) -> ``SG_SIMD(omp simd ...)``."""
+    directive = line.removeprefix("#pragma ").strip()
+    macro = "SG_PARALLEL" if directive.startswith("omp parallel") else "SG_SIMD"
+    return f"{macro}({directive})"
 
 
 class _SafeBytecodeCache(jinja2.FileSystemBytecodeCache):

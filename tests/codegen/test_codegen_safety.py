@@ -31,6 +31,7 @@ from symgrad.api import CompiledFunction
 from symgrad.build import compiler
 from symgrad.codegen import split
 from symgrad.codegen.literals import c_literal
+from symgrad.codegen.csource import Target
 from symgrad.codegen.module import generate
 from symgrad.codegen.text import c_identifier, comment_text
 from symgrad.frontend.functional import gather_along
@@ -125,7 +126,7 @@ def c_source_of(fn, *args, vector_math: bool = True):
     cf = fn if isinstance(fn, CompiledFunction) else sg.compile(fn)
     program = lower(optimize(cf.trace(*args).graph, PIPELINE)[0])
     return generate(program, cf.name, title=f"{cf.name}: compiled by symgrad",
-                    vector_math=vector_math)
+                    target=Target(vector_math=vector_math))
 
 
 def compile_strict(sources: dict, root) -> None:

@@ -20,6 +20,7 @@ sys.path.insert(0, str(HERE))
 
 import symgrad as sg  # noqa: E402
 from golden_corpus import CORPUS, arguments  # noqa: E402
+from symgrad.codegen.csource import Target  # noqa: E402
 from symgrad.codegen.module import generate  # noqa: E402
 from symgrad.lower import lower  # noqa: E402
 from symgrad.passes import PIPELINE  # noqa: E402
@@ -35,7 +36,7 @@ def c_text(name: str) -> str:
     cf = TRANSFORMS[transform](fn)
     graph = optimize(cf.trace(*arguments(specs)).graph, PIPELINE)[0]
     return generate(lower(graph), cf.name, title=f"{cf.name}: compiled by symgrad",
-                    vector_math=True).text
+                    target=Target(vector_math=True)).text
 
 
 @pytest.mark.parametrize("name", sorted(CORPUS))

@@ -44,7 +44,7 @@ int sg_value_and_grad_logistic(const float *restrict in0,
     /* k1: sum over axes [0, 1] -> tmp1, tmp2 (fused: 14 ops, 2 stores) */
     /*   golden_corpus.py:18: return F.binary_cross_entropy_with_logits(x @ w + b, t)  [sum] */
     {
-        double acc_s[3];  /* acc_s[k]: the sum of 2**k blocks */
+        double acc_s[3] = {0.0};  /* acc_s[k]: the sum of 2**k blocks */
         int64_t blocks = 0;
         for (int64_t i0 = 0; i0 < 4; i0++) {
             double acc = 0.0;
