@@ -313,3 +313,13 @@ def test_low_level_callable_generic_filter_and_errors(rng):
         sg.compile(lambda x: x.sum()).low_level_callable(np.zeros(3, np.float32))
     with pytest.raises(ValueError, match="kind must be one of"):
         rms.low_level_callable(np.zeros(9), kind="solve_ivp")
+
+
+def test_the_example_runs(tmp_path):
+    pytest.importorskip("scipy")
+    import sys
+    from pathlib import Path
+    example = Path(__file__).resolve().parents[2] / "examples" / "export_and_callbacks.py"
+    done = run([sys.executable, str(example), str(tmp_path / "export")], tmp_path)
+    assert "make check: PASSED" in done.stdout or "make is not installed" in done.stdout
+    assert "through low_level_callable" in done.stdout and "3. c_function" in done.stdout
