@@ -16,6 +16,9 @@ SYMGRAD_NO_CACHE       1: build in a private temporary dir, never reuse a build
 SYMGRAD_CHECK          1: verify the IR after tracing and after every pass (the tests
                        set it; a bad pass then fails where it broke the graph)
 SYMGRAD_VECTOR_MATH    0: call scalar libm only (default: glibc's libmvec when present)
+SYMGRAD_WARM_START     0: always trace a signature new to this process (default: load
+                       what an earlier process compiled for the same function, code,
+                       globals and signature; off under SYMGRAD_CHECK, which must trace)
 SYMGRAD_NUM_THREADS    threads for large loops (default: the CPUs this process may
                        use); read at import, then ``symgrad.set_num_threads(n)``
 =====================  ==========================================================
@@ -84,6 +87,11 @@ def vector_math_disabled() -> bool:
 
 def cache_disabled() -> bool:
     return os.environ.get("SYMGRAD_NO_CACHE", "0").strip() not in ("", "0")
+
+
+def warm_start_disabled() -> bool:
+    return os.environ.get("SYMGRAD_WARM_START", "1").strip() in ("0", "no", "false") or \
+        cache_disabled() or check_ir()
 
 
 def check_ir() -> bool:

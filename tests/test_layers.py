@@ -37,7 +37,8 @@ LAYERS = [
     ("pipeline", {"symgrad.pipeline"}),       # the stages, in order
     ("runtime", {"symgrad.runtime"}),         # the call path of a compiled signature
     ("api", {"symgrad.api"}),                 # compile, grad, inspect
-    ("package", {"symgrad", "symgrad.__main__", "symgrad.func", "symgrad.sparse"}),
+    ("package", {"symgrad", "symgrad.__main__", "symgrad.func", "symgrad.sparse",
+                 "symgrad.dask"}),
     # public re-exports (``symgrad.func``: torch.func's names), the command line
 ]
 

@@ -23,7 +23,7 @@ from ..passes import FAST_MATH_PIPELINE
 from ..pytree import flatten, unflatten
 from ..runtime import Paths, Specialization
 from ..tracing import Traced, leaf_spec, param_names, trace
-from . import pickling
+from . import pickling, warm
 from .signature import (check_binds, describe_key, fast_key, flatten_args,
                         has_keyword_parameter, why)
 
@@ -40,6 +40,8 @@ class CompiledFunction:
     rewrites such as log(exp(x)) -> x, see ``passes.fast_math``); the C compiler flags are
     the same either way (IEEE arithmetic, no -ffast-math).
     """
+
+    symgrad_compiled = True     # (how api.fingerprint tells one, without importing this)
 
     def __init__(self, fn: Callable, static_argnums: Sequence[int] = (),
                  static_argnames: Sequence[str] = (), name: str | None = None,
@@ -154,6 +156,16 @@ class CompiledFunction:
             check_binds(self.fn, args, kwargs, self.name)   # a call fn cannot take says so
             raise
 
+    def pretrace_key(self, *args: Any, **kwargs: Any) -> str:
+        """The key a compiled signature of these arguments is stored under for warm starts in
+        other processes (``api.fingerprint``); raises ``fingerprint.Unknown`` when a
+        dependency cannot be fingerprinted."""
+        from .fingerprint import signature_key
+        statics, tree, leaves, names, _ = self._split(args, kwargs)
+        specs = self._specs_of(leaves, names, args, kwargs)
+        key = (tree, statics, tuple((s.shape, s.dtype, s.python) for s in specs))
+        return signature_key(self, key, names)
+
     def _build(self, key, specs: list, names: list, rebuild, leaves: list):
         """Trace and build a new signature: once, however many threads ask at the same time
         (per signature, so different signatures still build in parallel). A trace that took
@@ -166,7 +178,10 @@ class CompiledFunction:
                 if spec is None:
                     config.debug(1, "%s %s: %s", "recompile" if self._specs else "compile",
                                  self.name, why(self._last, key, names))
-                    spec = self._compile(specs, rebuild, leaves)
+                    prekey, spec = warm.lookup(self, key, names)
+                    if spec is None:
+                        spec = self._compile(specs, rebuild, leaves)
+                        warm.remember(prekey, spec)
                     if spec.outcomes:
                         paths = Paths(self.name, key, self.max_paths, self.on_guard_limit)
                         paths.owner, paths.in_specs = self, specs
