@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test fuzz bench bench-quick bench-matmul bench-linalg bench-overhead bench-threads bench-memory \
+.PHONY: demo test fuzz bench bench-quick bench-matmul bench-linalg bench-overhead bench-threads bench-contention bench-memory \
         bench-compile bench-eager bench-loops bench-derivatives golden optable check-cc clean venv
 
 $(STAMP): pyproject.toml
@@ -86,6 +86,11 @@ bench-eager: $(BENCH_STAMP)
 # Python threads calling one compiled gradient: the speedup from the C call dropping the GIL.
 bench-threads: $(STAMP) check-cc
 	$(PY) benchmarks/threads.py
+
+# Each threaded bench problem with 0, 1 and 2 busy processes beside it: one thread, the default
+# (automatic) count and all CPUs (benchmarks/results/contention.md).
+bench-contention: $(STAMP) check-cc
+	$(PY) benchmarks/contention.py
 
 # Compile time by stage (trace, passes, lower, codegen, C compiler), cold and cached, for
 # unrolled RK4 gradients of 10/100/400 steps, the suite's ODE and 7x7 determinants.

@@ -48,7 +48,7 @@ from .api import compile, grad, value_and_grad, inspect, CompiledFunction  # noq
 from .api import vmap, jvp, vjp, jacrev, jacfwd, jacobian, hessian, hvp
 from . import func, sparse  # noqa: F401  (torch.func's names; sparse derivatives)
 from .autograd import functional as _functional  # noqa: F401  (torch.autograd.functional)
-from .config import set_num_threads, get_num_threads
+from .runtime.threads import set_num_threads, get_num_threads
 from . import frontend as _frontend  # noqa: F401  (installs Tensor's methods)
 from . import autograd, backends, cuda, lax, linalg, nn, optim, special, utils  # noqa: F401
 

@@ -19,8 +19,9 @@ SYMGRAD_VECTOR_MATH    0: call scalar libm only (default: glibc's libmvec when p
 SYMGRAD_WARM_START     0: always trace a signature new to this process (default: load
                        what an earlier process compiled for the same function, code,
                        globals and signature; off under SYMGRAD_CHECK, which must trace)
-SYMGRAD_NUM_THREADS    threads for large loops (default: the CPUs this process may
-                       use); read at import, then ``symgrad.set_num_threads(n)``
+SYMGRAD_NUM_THREADS    threads for large loops and BLAS (default "auto": the CPUs this
+                       process may use that other processes leave idle); read at
+                       import, then ``symgrad.set_num_threads(n)``
 =====================  ==========================================================
 """
 
@@ -34,7 +35,8 @@ logger = logging.getLogger("symgrad")
 
 
 class Settings:
-    """Process-wide settings the hot call path reads (one attribute load per call)."""
+    """Process-wide settings the hot call path reads (one attribute load per call).
+    ``num_threads`` 0 is automatic (``runtime.threads``)."""
 
     __slots__ = ("num_threads", "forked")
 
@@ -44,18 +46,16 @@ class Settings:
 
 
 def default_num_threads() -> int:
-    """``SYMGRAD_NUM_THREADS``, else the number of CPUs this process may run on."""
+    """``SYMGRAD_NUM_THREADS``, else 0: automatic (``runtime.threads``: the CPUs this process
+    may run on that other processes leave idle)."""
     raw = os.environ.get("SYMGRAD_NUM_THREADS", "").strip()
-    if raw:
+    if raw and raw != "auto":
         try:
             return max(1, int(raw))
         except ValueError:
             logger.warning("SYMGRAD_NUM_THREADS=%r is not an integer; using 1", raw)
             return 1
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:   # not Linux
-        return max(1, os.cpu_count() or 1)
+    return 0
 
 
 def cache_dir() -> Path:
@@ -120,19 +120,3 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
-def set_num_threads(n: int) -> None:
-    """Threads for the loops large enough to split (OpenMP, static schedule). Results are
-    deterministic for a given count; sums may differ in the last bits between counts."""
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise ValueError(f"set_num_threads expects a positive int, got {n!r}")
-    if settings.forked and n > 1:
-        import warnings
-        warnings.warn("symgrad: this process was forked; its compiled loops stay on one thread "
-                      "(OpenMP's thread pool does not survive fork; use the 'spawn' start "
-                      "method for threaded workers)", RuntimeWarning, stacklevel=2)
-        return
-    settings.num_threads = n
-
-
-def get_num_threads() -> int:
-    return settings.num_threads

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import os
 import pickle
 import threading
 import weakref
@@ -81,17 +80,17 @@ def _arrive(name: str, payload: bytes, digest: str) -> Shipped:
 
 
 class worker_threads:
-    """Inside a Dask worker that runs several tasks at once: symgrad's threads for this task
-    are the worker's budget divided among its slots (so one thread each when the worker has as
-    many slots as cores); elsewhere, symgrad's setting as it is."""
+    """Inside a Dask worker: its thread slots are its thread budget. A worker that runs several
+    tasks at once runs each task's compiled loops on one thread (the slots already use the
+    CPUs); a worker with one slot keeps symgrad's setting (by default, the CPUs other processes,
+    the other workers among them, leave idle). Elsewhere, symgrad's setting as it is."""
 
     def __enter__(self):
         self.saved = None
         slots = _worker_slots()
         if slots and slots > 1:
             self.saved = config.settings.num_threads
-            config.settings.num_threads = max(1, (os.cpu_count() or 1) // slots // max(
-                1, _workers_here()))
+            config.settings.num_threads = 1
         return self
 
     def __exit__(self, *exc):
@@ -105,11 +104,6 @@ def _worker_slots() -> int | None:
         return get_worker().state.nthreads
     except (ImportError, ValueError, AttributeError):
         return None
-
-
-def _workers_here() -> int:
-    """Worker processes on this machine, as Dask told this one (1 when unknown)."""
-    return int(os.environ.get("SYMGRAD_DASK_WORKERS_HERE", "1") or 1)
 
 
 def _compiled(f) -> CompiledFunction:

@@ -13,7 +13,7 @@ from functools import partial
 
 import numpy as np
 
-from .. import config
+from .threads import threads
 
 
 def make_call(spec, build, into: bool | str = False, flat: bool = False):
@@ -41,7 +41,7 @@ def make_call(spec, build, into: bool | str = False, flat: bool = False):
                   f"    o{j} = empty(oshape{j}, odt{j})" for j in range(n_out)]
         out_ptrs = [f"fb(oct{j}, o{j})" for j in range(n_out)]
     ptrs = [f"p{i}" for i in range(n_in)] + ["*consts"] + out_ptrs + \
-        ["w", "settings.num_threads"]
+        ["w", "threads()"]
     lines += ["    try:", "        w = local.work", "    except AttributeError:",
               "        w = new_workspace()",
               f"    status = fn({', '.join(ptrs)})",
@@ -83,7 +83,7 @@ def _environment(spec, build, into, flat: bool) -> dict:
     env = {"ndarray": np.ndarray, "fb": spec.from_buffer, "convert": spec.convert,
            "empty": np.empty, "local": spec.local, "new_workspace": spec.new_workspace,
            "fn": spec.fn, "consts": tuple(spec.const_ptrs), "fail": spec.fail,
-           "settings": config.settings, "build": build}
+           "threads": threads, "build": build}
     if into is True:
         paths = [f"out[{j}]" for j in range(len(checks.out_specs))] if flat else checks.paths
         env.update({k: partial(m, paths) for k, m in (
