@@ -45,6 +45,8 @@ def test_the_cpus_others_leave_idle(monkeypatch):
     m = Machine(monkeypatch, cpus=4)
     assert m.run(0.2, others=0) == 4
     assert m.run(0.2, others=1) == 3
+    assert m.run(0.2, others=0.2) == 4               # a little background noise
+    assert m.run(0.2, others=0.4) == 3               # a process our threads starve
     assert m.run(0.2, others=2.6) == 1               # 4 - 3
     assert m.run(0.2, others=9) == 1                 # never fewer than one
     assert m.run(0.2, others=0, own=4) == 4          # our own threads are not a load
