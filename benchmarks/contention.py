@@ -8,9 +8,9 @@ each load (that many `while True` processes started beside it), the per-call tim
 - "default": symgrad's default (``set_num_threads`` never called);
 - "all CPUs": ``set_num_threads(<CPUs>)``, the fixed setting (symgrad's default before issue 14).
 
-Each setting is timed in batches of calls, rotating over the settings round by round (so a
-change in the machine's load hits all three); medians of the batches' per-call times. Each
-setting runs in one process per problem size (libgomp reads its settings at load). Target: the
+Each setting runs in processes of its own (the spinning threads of one must not slow the next
+one), rotating over the settings ``--rounds`` times, each timing batches of calls for
+``--seconds``; medians of all the batches' per-call times. Target: the
 default is never slower than 1.2x the single-threaded time under any load, and keeps the
 threads' speed-up on an idle machine. Writes benchmarks/results/contention.md.
 """
@@ -39,69 +39,69 @@ def cpus() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
 
 
-def child(problem: str, label: str, rounds: int, budget: float) -> None:
-    """In a process of its own: time the three settings on one problem size; print JSON."""
+def child(problem: str, label: str, setting: str, seconds: float) -> None:
+    """In a process of its own: time one setting on one problem size; print JSON (the
+    per-call times of its batches). One process per setting: the threads of one setting
+    (OpenMP's spinning, OpenBLAS's) must not slow the next one down."""
     sys.path.insert(0, str(HERE))
     import importlib
     import symgrad as sg
-    from symgrad import config
     mod = importlib.import_module(f"problems.{problem}")
     size = next(s for s in mod.SIZES if s.label == label)
     args = mod.inputs(size)
     f = mod.symgrad(args)
+    if setting != "default":
+        sg.set_num_threads(1 if setting == "1 thread" else cpus())
     f(*args)
     needs = f.last_specialization.source.needs
-    threaded = needs.openmp or needs.blas
-    setting = {"1 thread": 1, "default": config.settings.num_threads, "all CPUs": cpus()}
-    auto = "auto" if setting["default"] == 0 else str(setting["default"])
-    for n in setting.values():          # warm every setting once
-        config.settings.num_threads = n
-        f(*args)
     start = time.perf_counter()
     f(*args)
-    per_call = time.perf_counter() - start
-    batch = max(1, int(0.02 / max(per_call, 1e-7)))
-    samples: dict = {s: [] for s in SETTINGS}
-    deadline = time.perf_counter() + budget
-    for r in range(rounds):
-        for s in SETTINGS:
-            config.settings.num_threads = setting[s]
-            t = time.perf_counter()
-            for _ in range(batch):
-                f(*args)
-            samples[s].append((time.perf_counter() - t) / batch)
-        if time.perf_counter() > deadline and r >= 4:
-            break
-    print(json.dumps({"threaded": bool(threaded), "blas": bool(needs.blas),
-                      "default": str(auto), **{s: statistics.median(v)
-                                               for s, v in samples.items()}}))
-    del sg
+    batch = max(1, int(0.02 / max(time.perf_counter() - start, 1e-7)))
+    times = []
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline or len(times) < 5:
+        t = time.perf_counter()
+        for _ in range(batch):
+            f(*args)
+        times.append((time.perf_counter() - t) / batch)
+    print(json.dumps({"threaded": bool(needs.openmp or needs.blas), "times": times}))
 
 
 def busy(n: int) -> list:
     return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
 
 
-def run(problem: str, label: str, load: int, rounds: int, budget: float) -> dict:
+def run(problem: str, label: str, load: int, rounds: int, seconds: float) -> dict:
+    """Median per-call time of each setting under ``load`` busy processes; the settings run
+    one process at a time, rotating, ``rounds`` times."""
     hogs = busy(load)
+    times: dict = {s: [] for s in SETTINGS}
+    threaded = True
     try:
         time.sleep(0.2)
-        done = subprocess.run([sys.executable, __file__, "--child", problem, label,
-                               str(rounds), str(budget)], capture_output=True, text=True,
-                              timeout=600)
+        for _ in range(rounds):
+            for setting in SETTINGS:
+                done = subprocess.run([sys.executable, __file__, "--child", problem, label,
+                                       setting, str(seconds)], capture_output=True, text=True,
+                                      timeout=600)
+                if done.returncode:
+                    raise RuntimeError(done.stderr[-2000:])
+                r = json.loads(done.stdout.strip().splitlines()[-1])
+                times[setting] += r["times"]
+                threaded = r["threaded"]
+            if not threaded:
+                break
     finally:
         for h in hogs:
             h.kill()
             h.wait()
-    if done.returncode:
-        raise RuntimeError(done.stderr[-2000:])
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return {"threaded": threaded, **{s: statistics.median(v) for s, v in times.items()}}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rounds", type=int, default=15)
-    ap.add_argument("--budget", type=float, default=8.0, help="seconds per process (about)")
+    ap.add_argument("--rounds", type=int, default=3, help="processes per setting")
+    ap.add_argument("--seconds", type=float, default=1.5, help="timed seconds per process")
     ap.add_argument("--loads", default="0,1,2")
     ap.add_argument("--only", default="", help="comma-separated problems")
     args = ap.parse_args()
@@ -111,7 +111,7 @@ def main() -> None:
         if args.only and problem not in args.only.split(","):
             continue
         for load in loads:
-            r = run(problem, label, load, args.rounds, args.budget)
+            r = run(problem, label, load, args.rounds, args.seconds)
             if not r["threaded"]:
                 print(f"{problem} {label}: no threads in its C, skipped", flush=True)
                 break
@@ -127,7 +127,8 @@ def main() -> None:
         "",
         f"Command: `make bench-contention`. {platform.processor() or platform.machine()}, "
         f"{cpus()} CPUs. Load: busy processes (`while True: pass`) started beside the "
-        f"benchmark. Per-call milliseconds, medians of batches rotating over the settings.",
+        f"benchmark. Per-call milliseconds: medians of the batches of {args.rounds} processes "
+        f"per setting, rotating over the settings, {args.seconds} s each.",
         "Target: default <= 1.2 x one thread under every load; on an idle machine, default "
         "within 1.1 x of all CPUs (it keeps the speed-up).",
         "",
@@ -145,6 +146,6 @@ def main() -> None:
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
-        child(sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5]))
+        child(sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5]))
     else:
         main()
