@@ -158,6 +158,9 @@ def _corpus(rng):
         "empty": (sg.compile(empty), (np.zeros((0, 3)), np.ones(2))),
         "big_threads": (sg.value_and_grad(lambda x: (sg.exp(x) * sg.tanh(x)).sum()),
                         (rng.normal(size=(512, 512)),)),
+        "hessian": (sg.hessian(lambda x: (sg.exp(x) * x).sum() * x[0]), (rng.normal(size=5),)),
+        "per_example": (sg.vmap(sg.grad(lambda w, x: sg.tanh(x @ w).sum()), in_axes=(None, 0)),
+                        (rng.normal(size=3), rng.normal(size=(4, 2, 3)))),
     }
 
 
@@ -176,7 +179,7 @@ def test_a_corpus_compiles_as_strict_c99_and_passes_its_tests(tmp_path, rng):
             run([CC, *STRICT, "-O1", "-fopenmp", f"{name}.c", f"test_{name}.c", "-o", "t2",
                  "-lm"], d)
             assert "PASSED" in run(["./t2"], d, env={"SG_TEST_THREADS": "2"}).stdout
-    assert built == 8
+    assert built == 10
 
 
 def test_guards_become_documented_statuses(tmp_path, rng):
