@@ -181,7 +181,9 @@ def _in_process_target() -> Target:
 def _build(face: texts.Interface, text: str, cdef: str):
     from ..build import compiler
     needs = face.source.needs
-    source = CSource(text, face.name, cdef, face.source.workspace_bytes, ((),),
+    # (SG_SIMD marks loops only under OpenMP or SG_OPENMP_SIMD: symgrad's build has
+    # -fopenmp-simd, and these loops call the vector math the text declares)
+    source = CSource(text, face.name, cdef, face.source.workspace_bytes, (("-DSG_OPENMP_SIMD",),),
                      BuildNeeds(needs.openmp, needs.vector_math, needs.blas),
                      face.source.errors)
     return compiler.build(source, name_hint=face.name)
