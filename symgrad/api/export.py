@@ -237,10 +237,10 @@ def _with_policy(args: tuple, policy) -> tuple:
             return np.dtype(policy).type(v)
         a = np.asarray(v) if isinstance(v, np.ndarray) else None
         return a.astype(policy) if a is not None and a.dtype.kind == "f" else v
-    return tuple(flatten_map(convert, a) for a in args)
+    return tuple(_flatten_map(convert, a) for a in args)
 
 
-def flatten_map(fn, tree):
+def _flatten_map(fn, tree):
     """``fn`` applied to each leaf of ``tree`` (tuples, lists, dicts)."""
     from ..pytree import unflatten
     leaves, structure = flatten(tree)
