@@ -79,7 +79,8 @@ def _float(v: float, suffix: str) -> str:
         return "-NAN" if math.copysign(1.0, v) < 0 else "NAN"
     if math.isinf(v):
         return "-INFINITY" if v < 0 else "INFINITY"
-    return v.hex() + suffix
+    mantissa, exponent = v.hex().split("p")
+    return mantissa.rstrip("0").rstrip(".") + "p" + exponent + suffix   # 0x1.8p+1
 
 
 @dataclass(frozen=True)
