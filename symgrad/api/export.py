@@ -75,7 +75,7 @@ def export_c(f, directory, args: tuple, *, name: str | None = None, dtype_policy
     expected = _expected(f, args, face)
     needs = face.source.needs
     if portable:
-        cflags = ["-O2", "-ffp-contract=off"]
+        cflags = ["-O3", "-fno-math-errno", "-ffp-contract=off"]
     else:
         cflags = [flag for flag in DEFAULT_OPT_FLAGS if flag != "-fPIC"] + ["-DSG_OPENMP_SIMD"]
         cflags += list(VECTOR_MATH_FLAGS) if needs.vector_math else []

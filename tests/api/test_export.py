@@ -326,3 +326,25 @@ def test_the_example_runs(tmp_path):
     done = run([sys.executable, str(example), str(tmp_path / "export")], tmp_path)
     assert "make check: PASSED" in done.stdout or "make is not installed" in done.stdout
     assert "through low_level_callable" in done.stdout and "3. c_function" in done.stdout
+
+
+def test_the_two_loop_forms_of_a_product_give_the_same_bits(tmp_path, rng, monkeypatch):
+    """Without BLAS a large product runs i, p, j (vectorized along rows), a small one i, j, p
+    with an accumulator: each output is summed over p in the same order, so the same bits."""
+    from symgrad.codegen import kernels
+    x, w = rng.normal(size=(40, 70)), rng.normal(size=(70, 30))
+    f = sg.compile(lambda x, w: sg.tanh(x @ w))
+    outputs = {}
+    for form in ("ipj", "ijp"):
+        if form == "ijp":
+            monkeypatch.setattr(kernels, "blas_worthy", lambda a, b: False)
+        d = tmp_path / form
+        e = f.export_c(d, x, w, name="prod")
+        assert ("a_ip" in e.files["prod.c"].read_text()) == (form == "ipj")
+        run([CC, "-std=c99", "-O3", "-ffp-contract=off", "prod.c", "test_prod.c", "-o", "t",
+             "-lm"], d)
+        run(["./t", "out.bin"], d)
+        outputs[form] = (d / "out.bin").read_bytes()
+    assert outputs["ipj"] == outputs["ijp"]
+    got = np.frombuffer(outputs["ipj"], dtype=np.float64).reshape(40, 30)
+    np.testing.assert_allclose(got, np.tanh(x @ w), rtol=1e-12, atol=1e-14)
