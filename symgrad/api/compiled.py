@@ -141,7 +141,7 @@ class CompiledFunction:
         argument leaves to call it with."""
         statics, tree, leaves, names, rebuild = self._split(args, kwargs)
         specs = self._specs_of(leaves, names, args, kwargs)
-        key = (tree, statics, tuple((s.shape, s.dtype, s.python) for s in specs))
+        key = _signature_key(tree, statics, specs)
         spec = self._specs.get(key)
         if spec is None:
             spec = self._build(key, specs, names, rebuild, leaves)
@@ -162,8 +162,7 @@ class CompiledFunction:
         dependency cannot be fingerprinted."""
         from .fingerprint import signature_key
         statics, tree, leaves, names, _ = self._split(args, kwargs)
-        specs = self._specs_of(leaves, names, args, kwargs)
-        key = (tree, statics, tuple((s.shape, s.dtype, s.python) for s in specs))
+        key = _signature_key(tree, statics, self._specs_of(leaves, names, args, kwargs))
         return signature_key(self, key, names)
 
     def _build(self, key, specs: list, names: list, rebuild, leaves: list):
@@ -358,6 +357,11 @@ class CompiledFunction:
         return (_restore, (maker, pickling.function_ref(fn), tuple(rest), self.static_argnums,
                            self.static_argnames, self.name, self.fast_math,
                            tuple(self._specs.items())))
+
+
+def _signature_key(tree, statics: tuple, specs: list) -> tuple:
+    """A signature's key in ``_specs``: structure, static values, each leaf's spec."""
+    return (tree, statics, tuple((s.shape, s.dtype, s.python) for s in specs))
 
 
 def _value(leaf):

@@ -233,10 +233,9 @@ def _with_policy(args: tuple, policy) -> tuple:
         raise ValueError(f"dtype_policy must be None, 'float32' or 'float64', got {policy!r}")
 
     def convert(v):
-        if isinstance(v, float):
+        if isinstance(v, (float, np.floating)):
             return np.dtype(policy).type(v)
-        a = np.asarray(v) if isinstance(v, np.ndarray) else None
-        return a.astype(policy) if a is not None and a.dtype.kind == "f" else v
+        return v.astype(policy) if isinstance(v, np.ndarray) and v.dtype.kind == "f" else v
     return tuple(_flatten_map(convert, a) for a in args)
 
 

@@ -152,6 +152,10 @@ class _Hasher:
         self.put("classmethod")
         self.feed((m.__self__, m.__func__))
 
+    def _partial(self, p: functools.partial) -> None:
+        self.put("partial")
+        self.feed((p.func, p.args, p.keywords))
+
     def _set(self, items) -> None:
         self.put("set", len(items))
         for digest in sorted(_digest(item) for item in items):
@@ -228,7 +232,7 @@ _HANDLERS = (
     (types.FunctionType, _Hasher._function),
     (Tensor, _Hasher._tensor),
     (dtypes.DType, lambda h, d: h.put("dtype", d.name)),
-    (functools.partial, lambda h, p: (h.put("partial"), h.feed((p.func, p.args, p.keywords)))),
+    (functools.partial, _Hasher._partial),
     ((types.BuiltinFunctionType, np.ufunc),
      lambda h, f: h.put("builtin", getattr(f, "__module__", None), f.__name__)),
     (types.ModuleType, lambda h, m: h.put("module", m.__name__, getattr(m, "__version__", ""))),

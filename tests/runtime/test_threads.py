@@ -24,8 +24,7 @@ class Machine:
 
     def __init__(self, monkeypatch, cpus=4):
         self.t, self.busy, self.own = 100.0, 0.0, 0.0
-        self.gov = th.Governor.__new__(th.Governor)
-        self.gov.__init__()
+        self.gov = th.Governor()
         self.gov.cpus = list(range(cpus))
         self.gov.choice, self.gov.last = cpus, None
         monkeypatch.setattr(self.gov, "busy_seconds", lambda: self.busy)
