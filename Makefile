@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test fuzz bench bench-quick bench-matmul bench-linalg bench-overhead bench-threads bench-contention bench-memory \
+.PHONY: demo test fuzz bench bench-quick bench-matmul bench-linalg bench-overhead bench-threads bench-contention bench-dynamic bench-memory \
         bench-compile bench-eager bench-loops bench-derivatives golden optable check-cc clean venv
 
 $(STAMP): pyproject.toml
@@ -91,6 +91,11 @@ bench-threads: $(STAMP) check-cc
 # (automatic) count and all CPUs (benchmarks/results/contention.md).
 bench-contention: $(STAMP) check-cc
 	$(PY) benchmarks/contention.py
+
+# Shape-generic compilation: logreg and MLP at batch 1, 7, 256, 1000 from one compile, against
+# one compile per batch size (benchmarks/results/dynamic.md).
+bench-dynamic: $(STAMP) check-cc
+	$(PY) benchmarks/dynamic.py
 
 # Compile time by stage (trace, passes, lower, codegen, C compiler), cold and cached, for
 # unrolled RK4 gradients of 10/100/400 steps, the suite's ODE and 7x7 determinants.

@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable
 
-from . import config
+import numpy as np
+
+from . import config, dims
 from .build import cache, compiler, toolchain
 from .codegen import CSource
 from .codegen.csource import Target
@@ -76,6 +78,54 @@ def compile_function(fn: Callable, in_specs: list, rebuild: Callable, name: str,
         times = {"trace": time.perf_counter() - start}
         made = _generate(traced, name, passes, build, times)
     return _build(traced, name, passes, made, build, times)
+
+
+def compile_generic(fn: Callable, variants: list, rebuild: Callable, name: str, *,
+                    passes: list | None = None) -> tuple[Compiled, tuple]:
+    """Compile ``fn`` once for every size of its call-time sizes (``dims.Dim`` in the specs):
+    trace and generate C for each of ``variants`` (the same specs with other hints), require
+    identical results (the C text, constants, output shapes, guards: whatever a stage did with
+    a hint's value instead of the size shows up as a difference), then build the first.
+    Returns the compiled record and the size guards it holds under (``dims.Guard``); raises
+    ``dims.NotGeneric`` saying what depends on the sizes."""
+    passes = PIPELINE if passes is None else passes
+    made = []
+    for specs in variants:
+        start = time.perf_counter()
+        with paused(), dims.recording() as guards:
+            try:
+                traced = trace(fn, specs, rebuild, name, forward=True)
+            except dims.NotGeneric:
+                raise
+            except Exception as e:   # noqa: BLE001  (e.g. a shape error: a size taken as its hint)
+                raise dims.NotGeneric(f"tracing failed ({type(e).__name__}: {e})") from e
+            if traced.guards:
+                raise dims.NotGeneric("Python control flow on traced values")
+            times = {"trace": time.perf_counter() - start}
+            generated = _generate(traced, name, passes, True, times)
+        made.append((traced, generated, tuple(guards), times))
+    first = made[0]
+    for other in made[1:]:
+        _same_for_every_size(first, other)
+    traced, generated, guards, times = first
+    return _build(traced, name, passes, generated, True, times), guards
+
+
+def _same_for_every_size(a: tuple, b: tuple) -> None:
+    """Raise NotGeneric unless two shape-generic compiles (other hints) made the same code."""
+    (ta, (ga, sa, ca, _), guards_a, _), (tb, (gb, sb, cb, _), guards_b, _) = a, b
+    if sa.text != sb.text:
+        line = next((x for x, y in zip(sa.text.splitlines(), sb.text.splitlines()) if x != y),
+                    "")
+        raise dims.NotGeneric(f"the C depends on the sizes' values (first difference: "
+                              f"{line.strip()[:120]!r})")
+    if str(sa.workspace_bytes) != str(sb.workspace_bytes) or guards_a != guards_b:
+        raise dims.NotGeneric("the workspace or the size guards depend on the sizes' values")
+    if [str(n.shape) for n in ga.values] != [str(n.shape) for n in gb.values]:
+        raise dims.NotGeneric("the output shapes depend on the sizes' values")
+    for (x, u), (y, v) in zip(ca, cb):
+        if str(x.size) != str(y.size) or not np.array_equal(np.asarray(u), np.asarray(v)):
+            raise dims.NotGeneric("a constant depends on the sizes' values")
 
 
 def compile_traced(traced: Traced, name: str, *, passes: list | None = None,

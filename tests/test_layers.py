@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parents[1] / "symgrad"
 
 LAYERS = [
     ("base", {"symgrad.config", "symgrad.dtypes", "symgrad.errors", "symgrad.pytree",
-              "symgrad.gcpause", "symgrad.version", "symgrad.devices", "symgrad.size"}),
+              "symgrad.gcpause", "symgrad.version", "symgrad.devices", "symgrad.size",
+              "symgrad.dims"}),
     ("ops", {"symgrad.ops"}),                 # the op registry: one definition per primitive
     ("ir", {"symgrad.ir"}),                   # graph, text, verifier, NumPy interpreter
     ("frontend", {"symgrad.frontend", "symgrad.nn", "symgrad.autograd", "symgrad.optim",

@@ -24,6 +24,7 @@ from ..pytree import flatten, unflatten
 from ..runtime import Paths, Specialization
 from ..tracing import Traced, leaf_spec, param_names, trace
 from . import pickling, warm
+from .dynamic import generic_spec, options as dynamic_options
 from .signature import (check_binds, describe_key, fast_key, flatten_args,
                         has_keyword_parameter, why)
 
@@ -47,8 +48,11 @@ class CompiledFunction:
                  static_argnames: Sequence[str] = (), name: str | None = None,
                  fast_math: bool = False, traceable: Callable | None = None,
                  guards: bool | None = None, max_paths: int | None = None,
-                 on_guard_limit: str | None = None):
+                 on_guard_limit: str | None = None, dynamic: bool | None = None,
+                 dynamic_dims: dict | None = None):
         if isinstance(fn, CompiledFunction):
+            if dynamic is None and not dynamic_dims:
+                dynamic, dynamic_dims = fn.dynamic, fn.dynamic_dims
             static_argnums = tuple(static_argnums) or fn.static_argnums
             static_argnames = tuple(static_argnames) or fn.static_argnames
             fast_math = fast_math or fn.fast_math
@@ -79,6 +83,11 @@ class CompiledFunction:
             else tuple(static_argnames)
         self.name = name or getattr(fn, "__name__", "fn")
         self.fast_math = bool(fast_math)
+        # Shape-generic compilation (api.dynamic): the options, the modules per pattern of
+        # static sizes, and the patterns that turned out not to be generic.
+        self.dynamic, self.dynamic_dims = dynamic_options(dynamic, dynamic_dims)
+        self._generic: dict = {}
+        self._not_generic: set = set()
         self._specs: dict = {}
         self._fast: dict = {}     # (type, shape, dtype) per positional arg -> Specialization
         self._last = None
@@ -175,12 +184,12 @@ class CompiledFunction:
             with key_lock:
                 spec = self._specs.get(key)   # another thread may have built it meanwhile
                 if spec is None:
+                    spec = generic_spec(self, key, specs, names, rebuild)
+                if spec is None:
                     config.debug(1, "%s %s: %s", "recompile" if self._specs else "compile",
                                  self.name, why(self._last, key, names))
-                    prekey, spec = warm.lookup(self, key, names)
-                    if spec is None:
-                        spec = self._compile(specs, rebuild, leaves)
-                        warm.remember(prekey, spec)
+                    spec = self._lookup_or_compile(key, specs, names, rebuild, leaves)
+                if spec is not self._specs.get(key):
                     if spec.outcomes:
                         paths = Paths(self.name, key, self.max_paths, self.on_guard_limit)
                         paths.owner, paths.in_specs = self, specs
@@ -191,6 +200,14 @@ class CompiledFunction:
         finally:   # built (later callers find it in _specs) or failed: the lock is done
             with self._lock:
                 self._key_locks.pop(key, None)
+
+    def _lookup_or_compile(self, key, specs: list, names: list, rebuild, leaves: list):
+        """The signature's module from a warm start record, else compiled (and recorded)."""
+        prekey, spec = warm.lookup(self, key, names)
+        if spec is None:
+            spec = self._compile(specs, rebuild, leaves)
+            warm.remember(prekey, spec)
+        return spec
 
     def _compile(self, specs: list, rebuild, leaves: list) -> Specialization:
         return Specialization.of(self._pipeline(specs, rebuild, leaves))
@@ -237,6 +254,12 @@ class CompiledFunction:
         _, _, leaves, names, rebuild = self._split(args, kwargs)
         return trace(self.traceable, self._specs_of(leaves, names, args, kwargs), rebuild,
                      self.name, forward=True)
+
+    @property
+    def shape_generic(self) -> list[str]:
+        """The shape-generic modules compiled so far (``api.dynamic``), described: argument
+        shapes with their size symbols, and the size guards each holds under."""
+        return [g.describe() for found in self._generic.values() for g in found]
 
     @property
     def specializations(self) -> dict:
@@ -415,8 +438,15 @@ def _restore(maker, fn: Any, rest: tuple, static_argnums, static_argnames, name:
 def compile(fn: Callable | None = None, *, static_argnums: Sequence[int] = (),  # noqa: A001
             static_argnames: Sequence[str] = (), fast_math: bool = False,
             guards: bool | None = None, max_paths: int | None = None,
-            on_guard_limit: str | None = None):
+            on_guard_limit: str | None = None, dynamic: bool | None = None,
+            dynamic_dims: dict | None = None):
     """Decorator: trace ``fn`` at its first call per signature and run it as compiled C.
+
+    Shape-generic code (``api.dynamic``): ``dynamic=True`` compiles once for all sizes of
+    every array argument's dimensions, ``dynamic_dims={"x": (0,)}`` for the listed ones; by
+    default a second call that differs only in some dimensions' sizes makes those dynamic
+    (``dynamic=False``: one compile per signature, always). A new size then binds the
+    compiled module: no trace, no compile.
 
     ``fast_math=True`` allows value-changing graph rewrites (``passes.fast_math``: results
     may differ in the last bits and at the edges of the domain); it does not change the C
@@ -429,7 +459,7 @@ def compile(fn: Callable | None = None, *, static_argnums: Sequence[int] = (),  
     ``guards=False`` makes such uses errors instead (``TracerValueError``). Compiling a
     transform (``compile(value_and_grad(f), max_paths=16)``) sets these for it."""
     options = dict(fast_math=fast_math, guards=guards, max_paths=max_paths,
-                   on_guard_limit=on_guard_limit)
+                   on_guard_limit=on_guard_limit, dynamic=dynamic, dynamic_dims=dynamic_dims)
     if fn is None:
         return lambda f: CompiledFunction(f, static_argnums, static_argnames, **options)
     return CompiledFunction(fn, static_argnums, static_argnames, **options)

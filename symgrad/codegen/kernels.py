@@ -8,6 +8,7 @@ the kernel's C text (and, for a matmul, whether it calls BLAS).
 
 from __future__ import annotations
 
+from ..dims import Dim, is_one, large, many
 from ..lower.loopir import IndexKernel, MatmulKernel, View
 from .literals import c_literal
 from .loops import render_kernel
@@ -23,7 +24,7 @@ def blas_worthy(a: View, b: View) -> bool:
     dims that fit scipy-openblas32's 32-bit ints (else the 64-bit indexed loop)."""
     m, kk, n = a.shape[-2], a.shape[-1], b.shape[-1]
     lda, ldb = gemm_layout(a)[1], gemm_layout(b)[1]
-    return m * n * kk >= BLAS_MIN_FLOPS and max(m, n, kk, lda, ldb) < 2**31
+    return large(m * n * kk, BLAS_MIN_FLOPS) and all(x < 2**31 for x in (m, n, kk, lda, ldb))
 
 
 def calls_blas(k: MatmulKernel, blas: str) -> bool:
@@ -35,9 +36,9 @@ def gemm_layout(v: View) -> tuple[bool, int]:
     """(transposed, leading dimension) of a matrix view for row-major GEMM."""
     rows, cols = v.shape[-2], v.shape[-1]
     sr, sc = v.strides[-2], v.strides[-1]
-    if (sc == 1 or cols == 1) and (sr >= max(cols, 1) or rows == 1):
-        return False, max(sr if rows > 1 else cols, cols, 1)
-    return True, max(sc if cols > 1 else rows, rows, 1)
+    if (is_one(sc) or is_one(cols)) and (sr >= max(cols, 1) or is_one(rows)):
+        return False, max(sr if many(rows) else cols, cols, 1)
+    return True, max(sc if many(cols) else rows, rows, 1)
 
 
 def matmul(env, number: int, k: MatmulKernel, blas: str = "scipy") -> tuple[str, bool]:
@@ -54,22 +55,26 @@ def matmul(env, number: int, k: MatmulKernel, blas: str = "scipy") -> tuple[str,
         return index(View(v.buffer, v.offset, v.shape[:-2], v.strides[:-2]), bvars)
     ctype = out.buffer.dtype.ctype
     use_blas = calls_blas(k, blas)
+    a_ix = affine(boff(a), (("i", a.strides[-2]), ("p", a.strides[-1])))
+    b_ix = affine(boff(b), (("p", b.strides[-2]), ("j", b.strides[-1])))
+    c_ix = affine(boff(out), (("i", out.strides[-2]), ("j", out.strides[-1])))
+    body = _loop_product(k, m, n, kk, ctype, a_ix, b_ix, c_ix)
     if use_blas:
         ta, lda = gemm_layout(a)
         tb, ldb = gemm_layout(b)
         call = f"{'scipy_' if blas == 'scipy' else ''}cblas_{'s' if ctype == 'float' else 'd'}gemm"
         indent = " " * (len(call) + 1)
-        body = [(f"{call}(SG_ROW_MAJOR, {'SG_TRANS' if ta else 'SG_NO_TRANS'}, "
+        gemm = [(f"{call}(SG_ROW_MAJOR, {'SG_TRANS' if ta else 'SG_NO_TRANS'}, "
                  f"{'SG_TRANS' if tb else 'SG_NO_TRANS'}, {m}, {n}, {kk}, "
                  f"{c_literal(1.0, ctype)},"),
                 (f"{indent}{a.buffer.name} + {boff(a)}, {lda}, {b.buffer.name} + {boff(b)}, "
                  f"{ldb}, {c_literal(0.0, ctype)},"),
                 f"{indent}{out.buffer.name} + {boff(out)}, {max(n, 1)});"]
-    else:
-        a_ix = affine(boff(a), (("i", a.strides[-2]), ("p", a.strides[-1])))
-        b_ix = affine(boff(b), (("p", b.strides[-2]), ("j", b.strides[-1])))
-        c_ix = affine(boff(out), (("i", out.strides[-2]), ("j", out.strides[-1])))
-        body = _loop_product(k, m, n, kk, ctype, a_ix, b_ix, c_ix)
+        flops = m * n * kk
+        # call-time sizes: BLAS when the product is large enough, decided at run time
+        body = gemm if not isinstance(flops, Dim) else (
+            [f"if ({flops} >= {BLAS_MIN_FLOPS}) {{"] + [f"    {x}" for x in gemm] +
+            ["} else {"] + [f"    {x}" for x in body] + ["}"])
     nest = Nest([counted(f"b{d}", e) for d, e in enumerate(batch_shape)], body)
     title = f"matmul {list(a.shape)} @ {list(b.shape)} -> {out.buffer.name}" + \
         (" (BLAS)" if use_blas else "")

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from ..dims import Dim
+
 __all__ = ["c_literal"]
 
 
@@ -156,7 +158,10 @@ _LITERALS: dict = {}
 def c_literal(value: float | int | bool, ctype: str) -> str:  # noqa: PYI041 (API as specified)
     """C99 literal for a Python number in ``ctype`` (memoized: a large program prints the same
     few constants thousands of times; the key keeps -0.0 apart from 0.0, and -NaN apart from
-    NaN, whose reprs are the same)."""
+    NaN, whose reprs are the same). A call-time size (``dims.Dim``) prints as its C
+    expression, converted to ``ctype``."""
+    if isinstance(value, Dim):
+        return str(value) if ctype == "int64_t" else f"(({ctype}){value})"
     key = (ctype, type(value), repr(value))
     if value != value:  # noqa: PLR0124  (NaN)
         key += (math.copysign(1.0, value),)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+from ..dims import Dim, is_one, large, same
 from ..lower.loopir import Literal, LoopKernel, Scalar, View
 from . import sumloop
 from .exprs import c_statement
@@ -35,6 +36,14 @@ SIMD_MIN = 4
 # part (OpenMP 4.5+), and gcc then runs the single-thread case unvectorized (measured: a fused
 # tanh value_and_grad of 1e7 elements took 84 ms on 1 thread instead of 20 ms).
 THREADS = " schedule(static) num_threads(nthreads) if(parallel: nthreads > 1)"
+
+
+def threads_clause(work) -> str:
+    """``THREADS``; for work that depends on call-time sizes, the size check is made at run
+    time too (below ``PARALLEL_MIN_WORK`` the loop stays on the calling thread)."""
+    if not isinstance(work, Dim):
+        return THREADS
+    return THREADS.replace("nthreads > 1)", f"nthreads > 1 && {work} >= {PARALLEL_MIN_WORK})")
 
 _REDUCE = {
     "sum": "{a} + {v}",
@@ -101,6 +110,7 @@ class LoopEmitter:
         self.parallel = parallel
         self.calls: set = set()
         self.simd = False
+        self.clause = THREADS
 
     def emit(self, number: int, k: LoopKernel) -> tuple[str, bool]:
         """(the kernel's C, whether it runs on threads); "" for a loop with no iterations."""
@@ -113,7 +123,11 @@ class LoopEmitter:
         flat = flatten_views(views, dims)
         loads, outs = flat[:len(k.loads)], flat[len(k.loads):]
         accs = self._accumulators(k.stores, outs)
-        threads = bool(dims) and math.prod(k.shape) * (1 + len(k.body)) >= PARALLEL_MIN_WORK
+        work = math.prod(k.shape) * (1 + len(k.body))
+        threads = bool(dims) and large(work, PARALLEL_MIN_WORK)
+        self.clause = threads_clause(work)
+        # (call-time sizes: whether the work is large enough is known only at run time)
+        self.work_check = f"{work} >= {PARALLEL_MIN_WORK}" if isinstance(work, Dim) else None
         mode = sumloop.plan(dims, list(accs.values()))
         if mode is not None:    # float sums: blocked and pairwise (see sumloop.py)
             init, nests, final = self._sum_nests(k, mode, dims, loads, outs, accs, threads)
@@ -202,7 +216,7 @@ class LoopEmitter:
         # `omp simd`: no loop-carried dependence except sums' accumulators (reordered into
         # SIMD lanes: a different, not a less accurate, summation order).
         simd = None
-        if self.vector_math and dims and dims[-1][0] >= SIMD_MIN:
+        if self.vector_math and dims and large(dims[-1][0], SIMD_MIN):
             if not dims[-1][2]:
                 simd = ""
             elif inner and all_sums:
@@ -223,9 +237,9 @@ class LoopEmitter:
             return
         if len(loops) == 1 and simd is not None:
             # one loop, both at once: one reduction clause covers threads and lanes
-            loops[0].pragma = f"#pragma omp parallel for simd{simd or par}{THREADS}"
+            loops[0].pragma = f"#pragma omp parallel for simd{simd or par}{self.clause}"
         else:
-            loops[0].pragma = f"#pragma omp parallel for{par}{THREADS}"
+            loops[0].pragma = f"#pragma omp parallel for{par}{self.clause}"
 
     def _sum_nests(self, k, mode, dims, loads, outs, accs, threads) -> tuple[list, list, list]:
         """A kernel with float sums: the blocked, pairwise nests of ``sumloop``."""
@@ -252,9 +266,11 @@ class LoopEmitter:
         def out_ref(i: int, var_of: dict) -> str:
             out = outs[slots[i]]
             return f"{out.buffer.name}[{index(out, [(v, d) for d, v in sorted(var_of.items())])}]"
-        parallel = f"#pragma omp parallel for{THREADS}" if self.parallel and threads else ""
+        parallel = f"#pragma omp parallel for{self.clause}" if self.parallel and threads \
+            else ""
         init, nests = sumloop.build(mode, dims, list(accs.values()), element, out_ref,
-                                    threads=threads, parallel=parallel, simd=self.vector_math)
+                                    threads=threads, parallel=parallel, simd=self.vector_math,
+                                    work_check=self.work_check)
         return init, nests, []
 
     def _render(self, number: int, k: LoopKernel, init: list, nests: list, final: list) -> str:
@@ -294,13 +310,13 @@ def collapse(shape: tuple, views: list, groups: list) -> list:
     view (and in the same reduce group; a dim some view reads through a window stays alone).
     Returns a list of (extent, [strides per view], group, original dim or None if merged)."""
     dims = [(shape[d], [v.strides[d] for v in views], groups[d], d)
-            for d in range(len(shape)) if shape[d] != 1]
+            for d in range(len(shape)) if not is_one(shape[d])]
     windowed = {d for d in range(len(shape)) if any(_partial(v, d) for v in views)}
     merged: list = []
     for ext, strides, grp, d in dims:
         if merged:
             pext, pstrides, pgrp, pd = merged[-1]
-            if pgrp == grp and all(ps == s * ext for ps, s in zip(pstrides, strides)) and \
+            if pgrp == grp and all(same(ps, s * ext) for ps, s in zip(pstrides, strides)) and \
                     d not in windowed and pd not in windowed:
                 merged[-1] = (pext * ext, strides, grp, None)
                 continue

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 
+from ..dims import large
 from ..gcpause import pausing
 from ..lower.control import all_kernels, tape_slots
 from ..lower.loopir import (ControlKernel, ElementStmt, GuardKernel, IndexKernel, LoopKernel,
@@ -66,7 +67,8 @@ def generate(program: Program, name: str, title: str = "", target: Target = Targ
     parts, spill_bytes = units.split_into_parts(items, program.workspace_bytes)
     for part in parts:
         part.voids = [" ".join(f"(void){a};" for a in args)] if len(parts) > 1 \
-            else units.unused_params(args, part, target.standalone)
+            else units.unused_params([a for a in args if a not in program.sizes], part,
+                                     target.standalone)
     if len(parts) > 1:
         # A split program drops `restrict`: with it, gcc 12 -O3 vectorized a part of a grouped
         # Hessian-vector-product test wrongly (two elements of one output differed from -O0;
@@ -122,6 +124,10 @@ def _signature(program: Program) -> tuple[list, list, list]:
     params += ["unsigned char *restrict work", "int nthreads"]
     decls += ["unsigned char *work", "int nthreads"]
     args += ["work", "nthreads"]
+    for size in program.sizes:     # shape-generic code: the sizes of this call
+        params.append(f"int64_t {size}")
+        decls.append(f"int64_t {size}")
+        args.append(size)
     return params, decls, args
 
 
@@ -202,7 +208,7 @@ def _items(ctx: _Context, program: Program, base: int) -> list:
             names.add("nthreads")
         if text:
             items.append(Item(text.rstrip("\n"), [], uses, temps, names, 8 + len(text) // 400,
-                              hot=elements > units.HOT_ELEMENTS))
+                              hot=large(elements, units.HOT_ELEMENTS + 1)))
     return items
 
 

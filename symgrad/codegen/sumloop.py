@@ -41,6 +41,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..dims import Dim
 from .nest import Loop, Nest, counted
 
 # Terms per block of an ``inner`` sum: one vectorized loop into a block-local accumulator.
@@ -51,6 +52,9 @@ ROWS = 128
 # Pieces of a single-output sum with enough work for threads (each gets its own pairwise
 # stack; a thread takes a contiguous run of pieces).
 CHUNKS = 64
+# The pairwise stack's depth when the number of blocks is known only at call time (2**40
+# blocks of 128 terms: more elements than any machine holds).
+DYNAMIC_DEPTH = 40
 
 
 @dataclass
@@ -81,21 +85,27 @@ def plan(dims: list, accs: list) -> str | None:
 
 
 def build(mode: str, dims: list, accs: list, element, out_ref, *, threads: bool,
-          parallel: str, simd: bool) -> tuple[list, list]:
+          parallel: str, simd: bool, work_check: str | None = None) -> tuple[list, list]:
     """(setup lines, nests) of the kernel. ``element(var_of, targets)`` gives one iteration's
     lines, with ``var_of[d]`` the C index of loop dim d and ``targets[j]`` the lvalue that
     accumulator ``j`` adds into (None: in place, into its output); ``out_ref(j, var_of)`` is
     output ``j``'s element. ``threads``: the kernel has enough work for threads (a single-output
     sum is then chunked, whether or not threads run); ``parallel``: the ``omp parallel for``
     pragma for a loop whose iterations own their outputs ("" for none); ``simd``: mark the
-    innermost loop ``omp simd``."""
+    innermost loop ``omp simd``; ``work_check``: for call-time sizes, the C condition that the
+    work is large enough for threads (``threads`` is then True: the size may be large)."""
     kept = [d for d, (_, _, r, _) in enumerate(dims) if not r]
     reduced = [d for d, (_, _, r, _) in enumerate(dims) if r]
     if mode == "inner":
         return [], [_inner(dims, kept, reduced, accs, element, out_ref, threads=threads,
-                           parallel=parallel, simd=simd)]
+                           parallel=parallel, simd=simd, work_check=work_check)]
     last = kept[-1]
     extent = dims[last][0]
+    if isinstance(extent, Dim):     # call-time columns: tiles of TILE, the last one partial
+        tiles = f"(({extent} + {TILE - 1}) / {TILE})"
+        return [a.fill for a in accs if not a.pairwise], [
+            _tiled(dims, kept[:-1], reduced, last, TILE, tiles, 0, accs, element, out_ref,
+                   parallel=parallel, simd=simd, columns=extent)]
     width = _tile_width(extent)
     full, rest = divmod(extent, width)
     nests = [_tiled(dims, kept[:-1], reduced, last, width, full, 0, accs, element, out_ref,
@@ -116,12 +126,21 @@ def _tile_width(extent: int) -> int:
     return next((w for w in range(TILE, TILE // 2 - 1, -1) if extent % w == 0), TILE)
 
 
-def _reduced_loops(dims: list, reduced: list, per_block: int) -> tuple[list, int, int]:
+def _reduced_loops(dims: list, reduced: list, per_block: int) -> tuple[list, object, object]:
     """The reduced loops, the innermost one cut into blocks of ``per_block`` terms if longer;
-    the number of blocks each output sums, and the trip count of the outermost loop."""
+    the number of blocks each output sums (None when it depends on call-time sizes), and the
+    trip count of the outermost loop (an int, a Dim or, for a call-time block count, C)."""
     loops = [counted(f"i{d}", dims[d][0]) for d in reduced[:-1]]
     d = reduced[-1]
     extent = dims[d][0]
+    outer = [dims[d][0] for d in reduced[:-1]]
+    if isinstance(extent, Dim):      # blocks counted at run time: ceil(extent / per_block)
+        blocks = f"(({extent} + {per_block - 1}) / {per_block})"
+        block = counted(f"b{d}", blocks)
+        block.prologue.append(f"const int64_t e{d} = b{d} < {blocks} - 1 ? "
+                              f"b{d}*{per_block} + {per_block} : {extent};")
+        loops += [block, Loop(f"i{d}", f"b{d}*{per_block}", f"e{d}")]
+        return loops, None, (outer or [blocks])[0]
     blocks = -(-extent // per_block)
     if blocks > 1:
         block = counted(f"b{d}", blocks)
@@ -130,8 +149,25 @@ def _reduced_loops(dims: list, reduced: list, per_block: int) -> tuple[list, int
         loops += [block, Loop(f"i{d}", f"b{d}*{per_block}", f"e{d}")]
     else:
         loops.append(counted(f"i{d}", extent))
-    outer = [dims[d][0] for d in reduced[:-1]]
-    return loops, blocks * math.prod(outer), (outer or [blocks if blocks > 1 else extent])[0]
+    pushes = blocks * math.prod(outer)
+    return (loops, None if isinstance(pushes, Dim) else pushes,
+            (outer or [blocks if blocks > 1 else extent])[0])
+
+
+def _depth(pushes) -> tuple[bool, int]:
+    """(whether block sums go through the pairwise stack, its depth)."""
+    if pushes is None:
+        return True, DYNAMIC_DEPTH
+    return pushes > 1, max(1, pushes.bit_length())
+
+
+def _stack(a, depth: int, width: str = "") -> str:
+    """The declaration of accumulator ``a``'s pairwise stack (zeroed when small: only the
+    slots ``blocks`` marks are read, which gcc -Wall cannot prove; a call-time depth's is
+    not, to keep it cheap)."""
+    init = "" if depth == DYNAMIC_DEPTH else (" = {{0.0}}" if width else " = {0.0}")
+    what = "sums of 2**k blocks" if width else "the sum of 2**k blocks"
+    return f"double {a.name}_s[{depth}]{width}{init};  /* {a.name}_s[k]: {what} */"
 
 
 def _scope(loops: list, at: int, before: list, after: list) -> tuple[list, list]:
@@ -168,7 +204,8 @@ def _fold(a: Acc, depth: int, ix: str, target: str, cast: str) -> list[str]:
             f"{target} = {cast}{total};"]
 
 
-def _inner(dims, kept, reduced, accs, element, out_ref, *, threads, parallel, simd) -> Nest:
+def _inner(dims, kept, reduced, accs, element, out_ref, *, threads, parallel, simd,
+           work_check=None) -> Nest:
     """The nest of an ``inner`` sum (see the module docstring)."""
     nest_before: list = []
     nest_after: list = []
@@ -176,16 +213,21 @@ def _inner(dims, kept, reduced, accs, element, out_ref, *, threads, parallel, si
     red, pushes, spread = _reduced_loops(dims, reduced, BLOCK)
     sums = [a for a in accs if a.pairwise]
     ref = {id(a): j for j, a in enumerate(accs)}       # accumulator -> its output's number
-    chunked = not kept and threads and len(sums) == len(accs) and spread >= 2
+    dynamic = not isinstance(spread, int) or isinstance(spread, Dim)
+    chunked = not kept and threads and len(sums) == len(accs) and (dynamic or spread >= 2)
     if chunked:
-        n = min(CHUNKS, spread)
-        loops.append(Loop("chunk", "0", str(n), pragma=parallel))   # owns acc_p[chunk]
-        red[0].start, red[0].end = f"chunk*{spread}/{n}", f"(chunk + 1)*{spread}/{n}"
+        n = CHUNKS if dynamic else min(CHUNKS, spread)
+        if dynamic:   # as many chunks as a fixed size would have: the same sum, bit for bit
+            nest_before.append(f"const int64_t nchunks = {work_check or 1} ? "
+                               f"({spread} < {CHUNKS} ? {spread} : {CHUNKS}) : 1;")
+        count = "nchunks" if dynamic else n
+        loops.append(Loop("chunk", "0", str(count), pragma=parallel))   # owns acc_p[chunk]
+        red[0].start, red[0].end = f"chunk*{spread}/{count}", f"(chunk + 1)*{spread}/{count}"
         nest_before += [f"double {a.name}_p[{n}];  /* the sums of {n} chunks */"
                         for a in sums]
         for a in sums:
-            nest_after += [f"for (int64_t w = 1; w < {n}; w *= 2)  /* pairwise */",
-                              (f"    for (int64_t c = 0; c + w < {n}; c += 2*w) "
+            nest_after += [f"for (int64_t w = 1; w < {count}; w *= 2)  /* pairwise */",
+                              (f"    for (int64_t c = 0; c + w < {count}; c += 2*w) "
                                f"{a.name}_p[c] = {a.name}_p[c] + {a.name}_p[c + w];"),
                               f"{out_ref(ref[id(a)], {})} = ({a.out_ctype}){a.name}_p[0];"]
     elif kept and parallel:
@@ -195,16 +237,15 @@ def _inner(dims, kept, reduced, accs, element, out_ref, *, threads, parallel, si
     before, after = _scope(loops, out_at, nest_before, nest_after)
     inner_before, inner_after = _scope(loops, len(loops) - 1, nest_before, nest_after)
     kept_vars = {d: f"i{d}" for d in kept}
-    stacked = pushes > 1 or chunked
-    depth = max(1, pushes.bit_length())
+    stacked, depth = _depth(pushes)
+    stacked = stacked or chunked
     for a in accs:
         if not a.pairwise:
             before.append(f"{a.ctype} {a.name} = {a.identity};")
             after.append(f"{out_ref(ref[id(a)], kept_vars)} = ({a.out_ctype}){a.name};")
     if stacked:
         # (zeroed: only the slots `blocks` marks are read, which gcc -Wall cannot prove)
-        before += [f"double {a.name}_s[{depth}] = {{0.0}};  /* {a.name}_s[k]: the sum of 2**k "
-                   f"blocks */" for a in sums] + ["int64_t blocks = 0;"]
+        before += [_stack(a, depth) for a in sums] + ["int64_t blocks = 0;"]
     inner_before += [f"double {a.name} = 0.0;" for a in sums]
     if stacked:
         inner_after += _push(sums, None)
@@ -225,17 +266,24 @@ def _inner(dims, kept, reduced, accs, element, out_ref, *, threads, parallel, si
 
 
 def _tiled(dims, outer, reduced, last, width, tiles, offset, accs, element, out_ref, *,
-           parallel, simd) -> Nest:
+           parallel, simd, columns=None) -> Nest:
     """One nest of a ``tiled`` sum: ``tiles`` tiles of ``width`` outputs along dim ``last``,
-    from index ``offset`` (one tile: no tile loop)."""
+    from index ``offset`` (one tile: no tile loop). ``columns``: a call-time number of
+    outputs along ``last`` (``tiles`` is then C), the last tile holding the rest."""
     nest_before: list = []
     nest_after: list = []
     loops = [counted(f"i{d}", dims[d][0]) for d in outer]
     lane = f"i{last}"
     index = lane
-    if tiles > 1:
+    lanes = width
+    if columns is not None or tiles > 1:
         loops.append(counted(f"tile{last}", tiles))
         index = f"tile{last}*{width} + {lane}"
+    if columns is not None:
+        lanes = f"w{last}"
+        rest = f"{columns} - tile{last}*{width}"
+        loops[-1].prologue.append(f"const int64_t {lanes} = {rest} < {width} ? {rest} : "
+                                  f"{width};")
     if offset:
         index = f"{offset} + {index}"
     if loops and parallel:
@@ -248,14 +296,12 @@ def _tiled(dims, outer, reduced, last, width, tiles, offset, accs, element, out_
     before, after = _scope(loops, out_at, nest_before, nest_after)
     blk_before, blk_after = _scope(loops, len(loops) - 1, nest_before, nest_after)
     sums = [a for a in accs if a.pairwise]
-    stacked = pushes > 1
-    depth = max(1, pushes.bit_length())
+    stacked, depth = _depth(pushes)
     if stacked:
-        before += [f"double {a.name}_s[{depth}][{width}] = {{{{0.0}}}};  /* {a.name}_s[k]: "
-                   f"sums of 2**k blocks */" for a in sums] + ["int64_t blocks = 0;"]
+        before += [_stack(a, depth, f"[{width}]") for a in sums] + ["int64_t blocks = 0;"]
     blk_before += [f"double {a.name}[{width}] = {{0.0}};" for a in sums]
     if stacked:
-        blk_after += _push(sums, (lane, width))
+        blk_after += _push(sums, (lane, lanes))
     outs = {**{d: f"i{d}" for d in outer}, last: var_of[last]}
     store = []
     for j, a in enumerate(accs):
@@ -266,8 +312,8 @@ def _tiled(dims, outer, reduced, last, width, tiles, offset, accs, element, out_
             store += _fold(a, depth, f"[{lane}]", target, f"({a.out_ctype})")
         else:
             store.append(f"{target} = ({a.out_ctype}){a.name}[{lane}];")
-    after += [f"for (int64_t {lane} = 0; {lane} < {width}; {lane}++) {{"] + \
+    after += [f"for (int64_t {lane} = 0; {lane} < {lanes}; {lane}++) {{"] + \
         [f"    {line}" for line in store] + ["}"]
-    loops.append(Loop(lane, "0", str(width), pragma="#pragma omp simd" if simd else ""))
+    loops.append(Loop(lane, "0", str(lanes), pragma="#pragma omp simd" if simd else ""))
     targets = {j: (f"{a.name}[{lane}]" if a.pairwise else None) for j, a in enumerate(accs)}
     return Nest(loops, element(var_of, targets), nest_before, nest_after)

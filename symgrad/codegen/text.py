@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import re
 
+from ..dims import is_one, same
 from ..lower.loopir import View
 
 _TRIGRAPH = re.compile(r"\?\?(?=[=/'()!<>-])")
@@ -50,16 +51,16 @@ def index(view: View, dims: list) -> str:
     terms = [str(view.offset)] if view.offset else []
     for var, d in dims:
         s = view.strides[d]
-        if s == 0 or view.shape[d] == 1:
+        if same(s, 0) or is_one(view.shape[d]):
             continue
-        terms.append(var if s == 1 else f"{var}*{s}")
+        terms.append(var if is_one(s) else f"{var}*{s}")
     return " + ".join(terms) or "0"
 
 
 def affine(base: str, terms) -> str:
     """``base + var*stride + ...`` without the zero base, zero strides and unit factors."""
     parts = [] if base == "0" else [base]
-    parts += [v if s == 1 else f"{v}*{s}" for v, s in terms if s != 0]
+    parts += [v if is_one(s) else f"{v}*{s}" for v, s in terms if not same(s, 0)]
     return " + ".join(parts) or "0"
 
 

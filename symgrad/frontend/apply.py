@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes
+from ..dims import Dim, same_shape, traced_sizes
 from ..ir.graph import Node
 from ..ops import OPS
 from ..ops.registry import ELEMENTWISE, FLOAT, LOGICAL, MOVEMENT, REDUCE, WHERE
@@ -173,6 +174,8 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, **attrs: Any) -
         if t._value is None:
             traced = True
             break
+    else:   # eager inputs, a call-time size in the result's shape: traced (a const input)
+        traced = traced_sizes() and any(isinstance(s, Dim) for s in shape)
     if traced and _widened(op, inputs, dtype):
         return _in_compute_type(name, inputs, attrs, dtype, _torch_name)
     if traced:
@@ -205,7 +208,8 @@ def _traced_node(name: str, attrs: dict, inputs: list, dtype, shape) -> tuple:
 
 
 def _shape(op, inputs: list[Tensor], attrs: dict) -> tuple:
-    if op.kind == ELEMENTWISE and len(inputs) == 2 and inputs[0].shape == inputs[1].shape:
+    if op.kind == ELEMENTWISE and len(inputs) == 2 and same_shape(inputs[0].shape,
+                                                                    inputs[1].shape):
         return inputs[0].shape     # the broadcast rule's common case
     return op.shape(*[t.shape for t in inputs], **attrs)
 
@@ -345,6 +349,8 @@ def as_tensor(data: Any, dtype: dtypes.DType | None = None) -> Tensor:
     numbers some of which are traced (a list argument of a compiled function) becomes their
     stack; tuples and lists of arrays stay pytrees (stack them with ``symgrad.stack``)."""
     data = getattr(data, "_sg_tensor", data)    # a traced Python number (guards.TracedFloat)
+    if isinstance(data, Dim):                   # a call-time size
+        return scalar(data, dtype or dtypes.int64)
     if isinstance(data, Tensor):
         return data if dtype is None or data.dtype is dtype else apply("cast", data, dtype=dtype)
     if traced_numbers(data):
@@ -364,7 +370,15 @@ def _stacked(data, dtype) -> Tensor:
 
 
 def scalar(value: Any, dtype: dtypes.DType) -> Tensor:
-    """A 0-d constant of ``dtype`` (how Python numbers enter a computation)."""
+    """A 0-d constant of ``dtype`` (how Python numbers enter a computation); a size known
+    only at call time (``dims.Dim``, e.g. ``x.shape[0]`` of a shape-generic trace) is a
+    ``dim`` node instead, a Python number of the compiled code."""
+    if isinstance(value, Dim):
+        node = Node("dim", {"size": value}, (), dtypes.int64, ())
+        sources.record(node)
+        t = Tensor(None, node)
+        t._weak = True
+        return t if dtype is dtypes.int64 else apply("cast", t, dtype=dtype)
     try:
         return Tensor(np.asarray(value, dtype=dtype.np), None)
     except OverflowError:

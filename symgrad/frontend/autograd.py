@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from ..dims import is_one, same_shape
 from ..errors import TracerValueError
 from ..ir.graph import toposort
 from . import grad_mode, sources
@@ -81,14 +82,14 @@ def backward_many(tensors: Sequence[Tensor], grad_tensors=None, retain_graph=Non
 
 def sum_to_shape(ct: Tensor, shape: tuple) -> Tensor:
     """Sum a cotangent back over the dimensions ``shape`` was broadcast along."""
-    if ct.shape == shape:
+    if same_shape(ct.shape, shape):
         return ct
     lead = ct.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape)
-                                      if s == 1 and ct.shape[lead + i] != 1)
+                                      if is_one(s) and not is_one(ct.shape[lead + i]))
     if axes:
         ct = apply("sum", ct, axes=axes)
-    if ct.shape != shape:
+    if not same_shape(ct.shape, shape):
         ct = apply("reshape", ct, shape_to=shape)
     return ct
 
@@ -238,7 +239,7 @@ def _propagate(fn, g, needed: set, pending: dict) -> None:
     for (nxt, nr), ct, (shape, dtype) in zip(fn.next_functions, cts, fn._input_meta):
         if nxt is None or ct is None or nxt not in needed:
             continue
-        if ct.shape != shape:
+        if not same_shape(ct.shape, shape):
             ct = sum_to_shape(ct, shape)
         if ct.dtype is not dtype:
             ct = apply("cast", ct, dtype=dtype)

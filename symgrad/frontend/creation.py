@@ -16,15 +16,16 @@ import numpy as np
 
 from .. import dtypes
 from ..devices import check as check_device
+from ..dims import Dim, NotGeneric, span
 from .shapes import reshape
-from .apply import as_tensor as apply_as_tensor
+from .apply import as_tensor as apply_as_tensor, full as full_like_traced, scalar
 from .tensor import Tensor, tensor, traced_numbers
 
 def _sizes(size: tuple) -> tuple:
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
     try:
-        return tuple(int(s.__index__()) for s in size)
+        return tuple(s if isinstance(s, Dim) else int(s.__index__()) for s in size)
     except (AttributeError, TypeError):
         raise TypeError(f"expected sizes as ints or one tuple of ints, got "
                         f"({', '.join(type(s).__name__ for s in size)})") from None
@@ -36,23 +37,37 @@ def _make(value: np.ndarray, dtype, requires_grad: bool, default=None, device=No
     return tensor(value, dtype=dt, requires_grad=requires_grad)
 
 
+def _filled(sizes: tuple, value, dtype, requires_grad: bool, default=None,
+            device=None) -> Tensor:
+    """``value`` in every element; with a call-time size (dims.Dim, in a shape-generic
+    trace), one traced scalar broadcast to the shape instead of an array of the traced size."""
+    dims_ = [s for s in sizes if isinstance(s, Dim)]
+    if not dims_:
+        return _make(np.full(sizes, value), dtype, requires_grad, default, device)
+    if requires_grad:
+        raise NotGeneric("a leaf tensor of a call-time size")
+    check_device(device)
+    dt = dtypes.as_dtype(dtype) if dtype is not None else (default or dtypes.DEFAULT_FLOAT)
+    return full_like_traced(scalar(dims_[0], dtypes.int64), value, sizes, dt)
+
+
 def zeros(*size, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
     """A tensor of zeros (``size=`` may also be given by keyword)."""
-    return _make(np.zeros(_sizes(size)), dtype, requires_grad, device=device)
+    return _filled(_sizes(size), 0.0, dtype, requires_grad, device=device)
 
 
 def ones(*size, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
-    return _make(np.ones(_sizes(size)), dtype, requires_grad, device=device)
+    return _filled(_sizes(size), 1.0, dtype, requires_grad, device=device)
 
 
 def empty(*size, dtype=None, device=None, requires_grad: bool = False, **_) -> Tensor:
     """Zeros (torch leaves them uninitialized; see the module's docstring)."""
-    return _make(np.zeros(_sizes(size)), dtype, requires_grad, device=device)
+    return _filled(_sizes(size), 0.0, dtype, requires_grad, device=device)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     default = dtypes.scalar_dtype(fill_value)
-    return _make(np.full(_sizes((size,)), fill_value), dtype, requires_grad, default, device)
+    return _filled(_sizes((size,)), fill_value, dtype, requires_grad, default, device)
 
 
 def arange(start, end=None, step=1, *, dtype=None, device=None,
@@ -62,10 +77,22 @@ def arange(start, end=None, step=1, *, dtype=None, device=None,
     start, end, step = (v.item() if isinstance(v, Tensor) else v for v in (start, end, step))
     if step == 0:
         raise RuntimeError("arange: step must be nonzero")
+    if isinstance(start, Dim) or isinstance(end, Dim):
+        return _call_time_range(start, end, step, dtype, requires_grad)
     values = np.arange(start, end, step)
     is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
     default = dtypes.int64 if is_int else dtypes.DEFAULT_FLOAT
     return _make(values, dtype, requires_grad, default, device)
+
+
+def _call_time_range(start, end, step, dtype, requires_grad: bool) -> Tensor:
+    """``arange`` to a call-time size (shape-generic traces): start + the running count of
+    ones, in int64 (exact), converted to ``dtype``."""
+    if step != 1 or not all(isinstance(v, int) for v in (start, end)):
+        raise NotGeneric("arange of a call-time size with a step or float bounds")
+    ones_ = _filled((span(start, end, 1),), 1, dtypes.int64, requires_grad)
+    out = ones_.cumsum(0) + (start - 1)
+    return out if dtype is None else out.to(dtypes.as_dtype(dtype))
 
 
 def linspace(start, end, steps: int, *, dtype=None, device=None,

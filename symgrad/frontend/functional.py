@@ -13,6 +13,7 @@ import math
 from typing import Any, Callable, Sequence
 
 from .. import dtypes
+from ..dims import as_count
 from ..ops.registry import broadcast_shapes, normalize_axes
 from . import grad_mode
 from .apply import apply, apply_reduction, as_tensor, attach_function, full
@@ -223,12 +224,12 @@ def mean(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
         raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either a "
                            f"floating point or complex dtype. Got: {x.dtype.name}")
     axes = normalize_axes(dim, x.ndim)
-    n = math.prod(x.shape[a] for a in axes)
+    n = as_count(math.prod(x.shape[a] for a in axes))   # (a Dim: divided at call time)
 
     def rule(g, out, ins):
-        return (_unreduce(g, ins[0].shape, axes, keepdim) / float(n),)
+        return (_unreduce(g, ins[0].shape, axes, keepdim) / n,)
     return composite("MeanBackward0" if dim is None else "MeanBackward1",
-                     lambda a: _reduce("sum", a, axes, keepdim) / float(n), [x], rule,
+                     lambda a: _reduce("sum", a, axes, keepdim) / n, [x], rule,
                      saves=False, uses_out=False)   # the rule reads shapes only
 
 

@@ -12,6 +12,7 @@ import math
 from typing import Any, Sequence
 
 from .. import dtypes
+from ..dims import Dim, NotGeneric, as_size
 from ..ops.registry import normalize_axes
 from .apply import apply, as_tensor
 from .tensor import Tensor
@@ -21,7 +22,7 @@ def _sizes(args: tuple) -> tuple:
     """Accept f(2, 3) and f((2, 3)) alike."""
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = tuple(args[0])
-    return tuple(int(a) for a in args)
+    return tuple(as_size(a) for a in args)
 
 
 def reshape(x: Tensor, *shape: Any) -> Tensor:
@@ -200,6 +201,8 @@ def _full_index(x: Tensor, index: Any) -> tuple:
 
 def _window(item: Any, size: int, dim: int) -> tuple:
     """(start, stop, step, kept size or None for an int) of one dim's index item."""
+    if isinstance(size, Dim):
+        return _call_time_window(item, size, dim)
     if isinstance(item, slice):
         start, stop, step = item.indices(size) if (item.step or 1) > 0 else (0, 0, 0)
         if step <= 0:
@@ -213,4 +216,26 @@ def _window(item: Any, size: int, dim: int) -> tuple:
     if not -size <= i < size:
         raise IndexError(f"index {i} is out of bounds for dimension {dim} with size {size}")
     i %= size
+    return i, i + 1, 1, None
+
+
+def _call_time_window(item: Any, size: Dim, dim: int) -> tuple:
+    """``_window`` of a dim whose size is known at call time (dims.Dim): unit-step slices and
+    ints, with bounds clamped as Python clamps them (each comparison a size guard)."""
+    def bound(b, default):
+        if b is None:
+            return default
+        b = int(b.__index__())
+        b = b if b >= 0 else size + b
+        return 0 if b < 0 else size if b > size else b
+    if isinstance(item, slice):
+        if (item.step or 1) != 1:
+            raise NotGeneric(f"a slice with step {item.step} of a call-time size")
+        start, stop = bound(item.start, 0), bound(item.stop, size)
+        stop = stop if stop >= start else start
+        return start, stop, 1, stop - start
+    i = int(item.__index__())
+    if not -size <= i < size:
+        raise IndexError(f"index {i} is out of bounds for dimension {dim} with size {size}")
+    i = i if i >= 0 else size + i
     return i, i + 1, 1, None

@@ -19,6 +19,7 @@ import math
 import warnings
 
 from .. import dtypes
+from ..dims import Dim, as_count
 from ..ops.registry import normalize_axes
 from . import functional as F
 from .apply import apply, as_tensor
@@ -87,19 +88,20 @@ def _moments(name: str, x, dim, unbiased, correction):
 
 
 def _centered(a: Tensor, axes: tuple, n: int) -> Tensor:
-    return a - F.sum(a, axes, keepdim=True) / float(max(n, 1)) if n else a
+    return a - F.sum(a, axes, keepdim=True) / as_count(max(n, 1)) if n else a
 
 
 def _var_body(axes: tuple, n: int, dof, keepdim: bool):
     def body(a):
         c = _centered(a, axes, n)
-        return F.sum(c * c, axes, keepdim) / float(dof)   # IEEE: x / 0 is inf or NaN
+        return F.sum(c * c, axes, keepdim) / as_count(dof)   # IEEE: x / 0 is inf or NaN
     return body
 
 
 def _var_rule(axes: tuple, n: int, dof, keepdim: bool):
     """torch's var_backward: g * 2 / dof * (x - mean)."""
-    scale = 2.0 / dof if dof else math.inf
+    # (a call-time dof (dims.Dim) divides at run time: 2.0 / dof would read its traced value)
+    scale = 2.0 / as_tensor(dof) if isinstance(dof, Dim) else 2.0 / dof if dof else math.inf
 
     def rule(g, out, ins):
         a = ins[0]
@@ -137,7 +139,7 @@ def _mean(x: Tensor, axes: tuple, keepdim: bool, torch_name: str) -> Tensor:
     n = math.prod(x.shape[a] for a in axes)
 
     def rule(g, out, ins):
-        return (_spread(g, ins[0].shape, axes, keepdim) / float(n or math.nan),)
+        return (_spread(g, ins[0].shape, axes, keepdim) / (as_count(n) if n else math.nan),)
     return composite(torch_name, lambda a: F.mean(a, axes, keepdim), [x], rule, saves=False,
                      uses_out=False)
 
@@ -287,7 +289,7 @@ def cov(x, *, correction: int = 1, fweights=None, aweights=None) -> Tensor:
     n = x2.shape[1]
     if w is None:
         avg = F.mean(x2, 1, keepdim=True)
-        factor = float(n - correction)
+        factor = as_count(n - correction)
     else:
         w = w.to(x2.dtype)
         w_sum = F.sum(w)

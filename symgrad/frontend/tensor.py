@@ -12,6 +12,7 @@ above do not).
 
 from __future__ import annotations
 
+import math
 import warnings
 import weakref
 from typing import Any
@@ -20,6 +21,7 @@ import numpy as np
 
 from .. import dtypes
 from ..devices import CPU, check as check_device
+from ..dims import many, span
 from ..errors import TracerValueError
 from ..ir.graph import Node
 from ..size import Size
@@ -130,7 +132,7 @@ class Tensor:
         return self.ndim
 
     def numel(self) -> int:
-        return int(np.prod(self.shape))
+        return math.prod(self.shape)      # (a dims.Dim in a shape-generic trace)
 
     nelement = numel
 
@@ -316,11 +318,10 @@ def placeholder(node: Node, python_number: bool = False) -> Tensor:
 def _dense_window(shape: tuple, attrs: dict) -> bool:
     """Whether a slice of a row-major array is itself row-major: unit steps, and every dim
     after the first one it keeps more than one element of is taken whole."""
-    kept = [len(range(a, b, c)) for a, b, c in zip(attrs["starts"], attrs["stops"],
-                                                    attrs["steps"])]
-    if any(c != 1 and n > 1 for c, n in zip(attrs["steps"], kept)):
+    kept = [span(a, b, c) for a, b, c in zip(attrs["starts"], attrs["stops"], attrs["steps"])]
+    if any(c != 1 and many(n) for c, n in zip(attrs["steps"], kept)):
         return False
-    outer = next((d for d, n in enumerate(kept) if n > 1), len(kept))
+    outer = next((d for d, n in enumerate(kept) if many(n)), len(kept))
     return all(kept[d] == shape[d] for d in range(outer + 1, len(kept)))
 
 

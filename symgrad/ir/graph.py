@@ -21,6 +21,7 @@ from typing import Iterable
 
 import numpy as np
 
+from ..dims import Dim
 from ..dtypes import DType
 
 Shape = tuple[int, ...]
@@ -58,6 +59,8 @@ def _attr_key(value: object) -> object:
         return tuple(_attr_key(v) for v in value)
     if isinstance(value, np.ndarray):
         return ("a", value.dtype.str, value.shape, value.tobytes())
+    if isinstance(value, Dim):    # its traced value (hint) too: two traces' nodes stay apart
+        return ("d", value.terms, tuple(sorted(value.hints.items())))
     return value
 
 
@@ -92,7 +95,12 @@ class Node:
                 shape: Iterable[int]) -> "Node":
         attrs_t = tuple(attrs.items()) if isinstance(attrs, dict) else tuple(attrs)
         inputs_t = tuple(inputs)
-        shape_t = tuple(map(int, shape))
+        shape_t = skey = tuple(shape)
+        for s in shape_t:
+            if type(s) is not int:     # a NumPy int, or a call-time size (dims.Dim) kept
+                shape_t = tuple([s if isinstance(s, Dim) else int(s) for s in shape_t])
+                skey = tuple(map(_attr_key, shape_t))
+                break
         # The key holds the node's own tuples where it can (the inputs, and the attrs when no
         # value needs a key): fewer objects kept per node, for the garbage collector to scan.
         akey = attrs_t
@@ -100,7 +108,7 @@ class Node:
             keyed = tuple([(k, _attr_key(v)) for k, v in attrs_t])
             if not all(a[1] is b[1] for a, b in zip(keyed, attrs_t)):
                 akey = keyed
-        key = (op, akey, inputs_t, dtype.name, shape_t)
+        key = (op, akey, inputs_t, dtype.name, skey)
         ref = _INTERN.get(key)
         if ref is not None:
             found = ref()

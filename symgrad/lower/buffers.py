@@ -22,6 +22,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import replace
 
+from ..dims import Dim, provably
 from .loopir import (ControlKernel, ElementStmt, GuardKernel, LoopKernel, MatmulKernel,
                      ScalarStmt, View, views_of)
 
@@ -44,15 +45,48 @@ def plan_buffers(kernels: list) -> tuple[list, int]:
                 last[b] = i
                 if not touch or touch[-1] != i:
                     touch.append(i)
-    place = _first_fit_decreasing if len(first) <= EXACT_LIMIT else _linear_scan
-    offsets = place(first, last)
-    total = max((offsets[b] + b.nbytes for b in offsets), default=0)
-    shared = _sharing(offsets)
+    if any(isinstance(b.size, Dim) for b in first):
+        offsets, total, shared = _call_time_sizes(first, last)
+    else:
+        place = _first_fit_decreasing if len(first) <= EXACT_LIMIT else _linear_scan
+        offsets = place(first, last)
+        total = max((offsets[b] + b.nbytes for b in offsets), default=0)
+        shared = _sharing(offsets)
     new = {b: replace(b, offset=offsets[b], shared=b in shared) for b in offsets}
     kernels = list(kernels)
     for i in touch:            # the others' buffers all stay as they are
         kernels[i] = _remap(kernels[i], new)
     return kernels, total
+
+
+def _call_time_sizes(first: dict, last: dict) -> tuple[dict, object, set]:
+    """The plan of shape-generic code, whose sizes are polynomials in call-time sizes
+    (``dims.Dim``): the fixed-size temporaries first (first fit by decreasing size), then
+    the others above them, each at the lowest candidate offset (the bottom, or where another
+    ends) that is free for every size; the workspace size is a polynomial too. Two
+    temporaries whose ranges may overlap (at different times) are both ``shared``."""
+    fixed = {b: i for b, i in first.items() if not isinstance(b.size, Dim)}
+    offsets = _first_fit_decreasing(fixed, last)
+    end = max((offsets[b] + b.nbytes for b in offsets), default=0)
+    shared = _sharing(offsets)
+    placed: list = []           # (start, end, first kernel, last kernel)
+    base = end
+    for b in sorted(set(first) - set(fixed), key=lambda b: (first[b], b.index)):
+        nbytes = b.nbytes
+        busy = [(s, e) for s, e, f, l_ in placed if not (l_ < first[b] or last[b] < f)]
+        at = next((cand for cand in [base] + [e for _, e, _, _ in placed]
+                   if provably(cand + nbytes, "<=", end) and all(
+                       provably(cand + nbytes, "<=", s) or provably(e, "<=", cand)
+                       for s, e in busy)), None)
+        if at is None:          # no room below the end for every size: at the end
+            at, end = end, end + nbytes
+        offsets[b] = at
+        placed.append((at, at + nbytes, first[b], last[b]))
+    shared |= {b for b in offsets if isinstance(b.size, Dim) and any(
+        c is not b and not (provably(offsets[b] + b.nbytes, "<=", offsets[c]) or
+                            provably(offsets[c] + c.nbytes, "<=", offsets[b]))
+        for c in offsets if isinstance(c.size, Dim))}
+    return offsets, end, shared
 
 
 def _first_fit_decreasing(first: dict, last: dict) -> dict:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from ..dims import Dim, is_one, round_up, same
 from ..dtypes import DType
 from ..ir.graph import Loc
 
@@ -37,7 +38,7 @@ class Buffer:
     @property
     def nbytes(self) -> int:
         """Bytes it occupies in the workspace: at least one element's, rounded up to ALIGN."""
-        return -(-max(self.size * self.dtype.itemsize, 1) // ALIGN) * ALIGN
+        return round_up(max(self.size * self.dtype.itemsize, 1), ALIGN)
 
 
 _PREFIX = {"input": "in", "const": "cst", "output": "out", "temp": "tmp"}
@@ -72,15 +73,17 @@ class View:
     def is_contiguous(self) -> bool:
         if self.window is not None:
             return False
-        return self.strides == contiguous_strides(self.shape) or math.prod(self.shape) <= 1
+        size = math.prod(self.shape)
+        return (all(map(same, self.strides, contiguous_strides(self.shape))) or
+                (not isinstance(size, Dim) and size <= 1))
 
     def broadcast(self, shape: tuple) -> "View":
         lead = len(shape) - len(self.shape)
-        strides = tuple(0 if i < lead or self.shape[i - lead] == 1 else self.strides[i - lead]
+        strides = tuple(0 if i < lead or is_one(self.shape[i - lead]) else self.strides[i - lead]
                         for i in range(len(shape)))
         window = None
         if self.window is not None:
-            window = tuple((0, shape[i]) if i < lead or self.shape[i - lead] == 1
+            window = tuple((0, shape[i]) if i < lead or is_one(self.shape[i - lead])
                            else self.window[i - lead] for i in range(len(shape)))
         return View(self.buffer, self.offset, tuple(shape), strides, window)
 
@@ -274,7 +277,8 @@ class Program:
     consts: list                # (Buffer, ndarray) hidden inputs
     outputs: list               # Buffers (role output)
     kernels: list
-    workspace_bytes: int
+    workspace_bytes: int        # an int, or a dims.Dim in shape-generic code
+    sizes: tuple = ()           # the call-time size symbols the entry point takes (dims)
 
 
 def views_of(k) -> list:

@@ -13,6 +13,7 @@ the filesystem.
 
 from __future__ import annotations
 
+from ..dims import NotGeneric, is_one, symbols_of
 from ..gcpause import pausing
 from ..ir import Graph, Node, consumers
 from ..ops import get
@@ -179,6 +180,8 @@ class _Lowering:
         for n in self.nodes:
             if n.op == "const":
                 self._const(n)
+            elif n.op == "dim":       # a call-time size: its C expression
+                self.storage[n] = Literal(n.attr("size"), n.dtype)
         for kind, payload in self.slots:
             if kind == "group":
                 self._group(payload)
@@ -188,7 +191,8 @@ class _Lowering:
             self._finish_output(self.out_buffers[j], n)
         kernels, workspace = plan_buffers(self.kernels)
         kernels, workspace = place_tapes(kernels, workspace)
-        return Program(inputs, self.consts, self.out_buffers, kernels, workspace)
+        sizes = sorted(set().union(*(symbols_of(n.shape) for n in self.graph.inputs)))
+        return Program(inputs, self.consts, self.out_buffers, kernels, workspace, tuple(sizes))
 
     def _finish_output(self, buf: Buffer, n: Node) -> None:
         """Copy output ``n`` into its buffer unless its kernel wrote it there."""
@@ -264,6 +268,8 @@ class _Lowering:
 
     def sub(self, graph: Graph) -> Program:
         """A body graph lowered as a program of its own."""
+        if any(symbols_of(n.shape) for n in graph.nodes()):
+            raise NotGeneric("a control-flow body over call-time sizes")
         return _Lowering(graph, top=False).run()
 
     def hidden_const(self, buf: Buffer, value) -> View:
@@ -328,9 +334,9 @@ class _Lowering:
         v = self.as_view(node)
         rows, cols = v.shape[-2], v.shape[-1]
         sr, sc = v.strides[-2], v.strides[-1]
-        if (sc == 1 or cols == 1) and sr >= max(cols, 1):
+        if (is_one(sc) or is_one(cols)) and sr >= max(cols, 1):
             return v
-        if (sr == 1 or rows == 1) and sc >= max(rows, 1):
+        if (is_one(sr) or is_one(rows)) and sc >= max(rows, 1):
             return v
         return self._copy(node, v)
 

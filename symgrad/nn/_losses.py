@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import warnings
 
+from ..dims import as_count
 from ..frontend.apply import as_tensor
 from ..frontend.functional import (
     abs,
@@ -67,7 +68,7 @@ def scale(g: Tensor, like: Tensor, reduction: str):
     if reduction == "none":
         return g
     g = g.expand(like.shape) if like.ndim else g
-    return g / float(like.numel()) if reduction == "mean" else g
+    return g / as_count(like.numel()) if reduction == "mean" else g
 
 
 def same_shape(name: str, input: Tensor, target: Tensor) -> None:  # noqa: A002

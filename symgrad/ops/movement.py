@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 
+from ..dims import span
 from . import batching
 from .registry import MOVEMENT, OTHER, OpDef, ShapeError, register, same_dtype
 
@@ -79,7 +80,7 @@ register(OpDef(
 
 
 def _slice_shape(shape, *, starts, stops, steps):
-    return tuple(len(range(a, b, c)) for a, b, c in zip(starts, stops, steps))
+    return tuple(span(a, b, c) for a, b, c in zip(starts, stops, steps))
 
 
 def _np_slice(a, *, starts, stops, steps):

@@ -7,6 +7,7 @@ carries its value as a Python number; a tensor constant carries a read-only NumP
 from __future__ import annotations
 
 
+from ..dtypes import int64
 from .registry import ELEMENTWISE, SOURCE, OpDef, register
 
 
@@ -33,3 +34,8 @@ register(OpDef(
     dtype=lambda d, *, dtype: dtype, saves=False,
     numpy=lambda a, *, dtype: a.astype(dtype.np), vjp=_cast_vjp, torch_name="ToCopyBackward0",
     doc="convert to `dtype` (to bool: x != 0)"))
+
+register(OpDef(name="dim", kind=SOURCE, shape=lambda **_: (), dtype=lambda **_: int64,
+               numpy=None,
+               doc="an int64 size known at call time: `size` is a dims.Dim (shape-generic "
+                   "code; its C is the size's expression)"))

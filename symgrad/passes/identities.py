@@ -18,6 +18,8 @@ import math
 
 import numpy as np
 
+from ..dims import Dim, is_one
+from ..dtypes import int64
 from ..ir import Graph, Node
 from .rewrite import first_rule, fixpoint, on
 
@@ -236,7 +238,11 @@ def sum_of_broadcast(n):
         return None
     y = x if padded == x.shape else Node("reshape", (("shape_to", padded),), (x,), x.dtype,
                                          padded)
-    if count > 1:
+    if isinstance(count, Dim):       # a call-time count: its value, converted
+        size = Node("dim", (("size", count),), (), int64, ())
+        c = Node("cast", (("dtype", n.dtype),), (size,), n.dtype, ())
+        y = Node("mul", (), (y, c), n.dtype, padded)
+    elif count > 1:
         c = Node("const", (("value", float(count)),), (), n.dtype, ())
         y = Node("mul", (), (y, c), n.dtype, padded)
     if y.shape != n.shape:
@@ -269,7 +275,7 @@ def outer_product(n):
     product a[i] * b[j], a fused loop instead of a BLAS call per matrix. A matrix product
     sums from 0, so a zero product comes out +0.0 where the multiplication gives -0.0: the
     one bit this rule may change (the values compare equal)."""
-    if n.op == "matmul" and n.inputs[0].shape[-1] == 1:
+    if n.op == "matmul" and is_one(n.inputs[0].shape[-1]):
         return Node("mul", (), n.inputs, n.dtype, n.shape)
 
 

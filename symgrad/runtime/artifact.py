@@ -31,6 +31,7 @@ class Artifact:
     out_specs: tuple     # (NumPy dtype, shape, cffi array type) per output
     errors: tuple = ()   # (status, message) of each kernel that can fail
     guards: tuple = ()   # (outcome, "file.py:line: text") of each guard the C checks
+    sizes: tuple = ()    # shape-generic C bound to a call's sizes: their values, passed last
 
     @classmethod
     def of(cls, c: Compiled) -> "Artifact":

@@ -41,7 +41,7 @@ def make_call(spec, build, into: bool | str = False, flat: bool = False):
                   f"    o{j} = empty(oshape{j}, odt{j})" for j in range(n_out)]
         out_ptrs = [f"fb(oct{j}, o{j})" for j in range(n_out)]
     ptrs = [f"p{i}" for i in range(n_in)] + ["*consts"] + out_ptrs + \
-        ["w", "threads()"]
+        ["w", "threads()"] + [str(int(v)) for v in spec.artifact.sizes]
     lines += ["    try:", "        w = local.work", "    except AttributeError:",
               "        w = new_workspace()",
               f"    status = fn({', '.join(ptrs)})",

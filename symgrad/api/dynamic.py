@@ -1,0 +1,215 @@
+"""Shape-generic compilation: which dimensions vary, and one compile for all their sizes.
+
+Layer: api. Input: a ``CompiledFunction``'s options (``dynamic``, ``dynamic_dims``), the
+signature of a call that missed, and the signatures compiled before. Output: a
+``Specialization`` bound from a shape-generic module (``runtime.Generic``), or None: compile
+this signature on its own.
+
+Which dimensions: ``dynamic=True`` marks every dimension of every array argument;
+``dynamic_dims={"x": (0,), "y": 0}`` the listed ones (keys are parameter names, or leaf names
+such as ``"params['w']"``); otherwise (``dynamic=None``, the default) a call whose signature
+differs from one compiled before only in the sizes of some dimensions marks those (the second
+size seen makes them dynamic: torch.compile's automatic dynamic shapes); ``dynamic=False``
+never does. Marked dimensions of equal size in the call share one size symbol (a batch
+dimension of ``x`` and ``y``); a later call where they differ does not fit and is compiled on
+its own.
+
+How: the function is traced at two sets of unusual sizes (``HINTS``) with the marked sizes as
+``dims.Dim`` symbols, and both compiles must make the same code (``pipeline.compile_generic``);
+anything that depends on a size's value (a Python loop over ``range(x.shape[0])``, data-
+dependent control flow, an op the generic path does not cover yet) makes it fall back to a
+compile of this signature, said at debug level. A shape-generic module is kept per pattern of
+static sizes and dtypes; each new size binds it (no trace, no compile).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from .. import config
+from ..codegen.text import c_identifier
+from ..dims import Dim, NotGeneric
+from ..runtime import Specialization
+from ..runtime.generic import Generic
+
+# The sizes the two generic traces run at: primes far from each other and from the sizes
+# people write (a size that equals a static one would decide a comparison by accident).
+HINTS = ((1009, 1013, 1019, 1021, 1031, 1033, 1039, 1049, 1051, 1061, 1063, 1069),
+         (2053, 2063, 2069, 2081, 2083, 2087, 2089, 2099, 2111, 2113, 2129, 2131))
+
+
+def options(dynamic, dynamic_dims) -> tuple:
+    """Validate ``compile``'s ``dynamic`` and ``dynamic_dims``: (dynamic, {name: axes})."""
+    if dynamic not in (None, True, False):
+        raise TypeError(f"dynamic must be True, False or None, got {dynamic!r}")
+    marks = {}
+    for name, axes in (dynamic_dims or {}).items():
+        axes = (axes,) if isinstance(axes, int) else tuple(axes)
+        if not all(isinstance(a, int) for a in axes):
+            raise TypeError(f"dynamic_dims[{name!r}] must be an axis or a tuple of axes, "
+                            f"got {axes!r}")
+        marks[str(name)] = axes
+    if marks and dynamic is False:
+        raise ValueError("dynamic=False contradicts dynamic_dims")
+    return dynamic, marks
+
+
+def marked(cf, key, specs: list, names: list) -> tuple[set, list]:
+    """The (leaf, axis) pairs of this signature to compile shape-generic, and the shapes of
+    the calls seen so far that bear on which of them share a size (see ``variants``)."""
+    shapes = [s.shape for s in specs]
+    if cf.dynamic is True:
+        return {(i, a) for i, s in enumerate(specs) for a in range(len(s.shape))}, [shapes]
+    if cf.dynamic_dims:
+        return _named(cf, specs, names), [shapes]
+    if cf.dynamic is False:
+        return set(), []
+    diff, old = _changed(cf, key, names)
+    return diff, [old, shapes]
+
+
+def _named(cf, specs: list, names: list) -> set:
+    found, out = set(), set()
+    for i, (spec, name) in enumerate(zip(specs, names)):
+        for key, axes in cf.dynamic_dims.items():
+            if name == key or name.startswith(key + "[") or name.startswith(key + "."):
+                found.add(key)
+                for a in axes:
+                    if not -len(spec.shape) <= a < len(spec.shape):
+                        raise ValueError(f"{cf.name}: dynamic_dims[{key!r}] names axis {a}, "
+                                         f"but argument {name} has shape {spec.shape}")
+                    out.add((i, a % len(spec.shape)))
+    missing = set(cf.dynamic_dims) - found
+    if missing:
+        raise ValueError(f"{cf.name}: dynamic_dims names {sorted(missing)}, which are not "
+                         f"array arguments (the arguments are {names})")
+    return out
+
+
+def _changed(cf, key, names: list) -> tuple[set, list]:
+    """Dims whose size differs from a signature compiled before that matches in all else,
+    and that signature's shapes."""
+    tree, statics, leaves = key
+    for old in list(cf._specs):
+        if old[0] != tree or old[1] != statics or len(old[2]) != len(leaves):
+            continue
+        if any(len(a[0]) != len(b[0]) or a[1:] != b[1:] for a, b in zip(old[2], leaves)):
+            continue
+        diff = {(i, d) for i, (a, b) in enumerate(zip(old[2], leaves))
+                for d, (x, y) in enumerate(zip(a[0], b[0])) if x != y}
+        if diff:
+            shown = ", ".join(f"{names[i]}.shape[{d}] ({old[2][i][0][d]} -> "
+                              f"{leaves[i][0][d]})" for i, d in sorted(diff))
+            config.debug(1, "%s: %s changed: compiling shape-generic (dynamic=False turns "
+                         "this off)", cf.name, shown)
+            return diff, [a[0] for a in old[2]]
+    return set(), []
+
+
+def pattern(key, marks: set) -> tuple:
+    """The key of the shape-generic modules that may serve signature ``key``."""
+    tree, statics, leaves = key
+    return (tree, statics, tuple((tuple(None if (i, d) in marks else n
+                                        for d, n in enumerate(shape)), dt, py)
+                                 for i, (shape, dt, py) in enumerate(leaves)), "generic")
+
+
+def variants(specs: list, names: list, marks: set, seen: list) -> list:
+    """The specs at each set of ``HINTS``. Marked dims that had equal sizes in every call
+    ``seen`` (a list of the arguments' shapes per call) share a size symbol (a batch
+    dimension of ``x`` and ``y``), named after the first argument dim that has it
+    (``x_size0``); a later call where they differ does not fit that module."""
+    symbols: dict = {}
+    taken: set = set()
+    for i, a in sorted(marks):
+        sizes = tuple(shapes[i][a] for shapes in seen)
+        if sizes not in symbols:
+            base = re.sub("_+", "_", c_identifier(names[i])).strip("_") + f"_size{a}"
+            name, k = base, 1
+            while name in taken:
+                name, k = f"{base}_{k}", k + 1
+            taken.add(name)
+            symbols[sizes] = name
+    if len(symbols) > len(HINTS[0]):
+        raise NotGeneric(f"more than {len(HINTS[0])} distinct dynamic sizes")
+    out = []
+    for hints in HINTS:
+        value = {sizes: Dim.symbol(name, hints[j])
+                 for j, (sizes, name) in enumerate(symbols.items())}
+        out.append([replace(s, shape=tuple(
+            value[tuple(shapes[i][a] for shapes in seen)] if (i, a) in marks else n
+            for a, n in enumerate(s.shape))) for i, s in enumerate(specs)])
+    return out
+
+
+# Shape-generic modules per pattern at most: a call whose sizes split a shared size symbol
+# compiles another, with the symbols split as every call seen so far requires.
+MAX_MODULES = 3
+
+
+def generic_spec(cf, key, specs: list, names: list, rebuild) -> Specialization | None:
+    """A specialization for this call from a shape-generic module (compiled now if none of
+    this pattern fits yet), or None to compile the signature on its own."""
+    marks, seen = marked(cf, key, specs, names)
+    if not marks:
+        return None
+    pkey = pattern(key, marks)
+    shapes = [s.shape for s in specs]
+    split = False
+    for generic in cf._generic.get(pkey, ()):
+        values, why_not = generic.sizes_of(shapes)
+        if values is not None:
+            config.debug(1, "%s: bound %s to the shape-generic module (no compile)", cf.name,
+                         ", ".join(f"{n}{list(s)}" for n, s in zip(names, shapes)))
+            return generic.bind(values)
+        split |= why_not == "shared"
+        seen = generic.seen + [shapes]
+    found = cf._generic.get(pkey, [])
+    if pkey in cf._not_generic or (found and not split) or len(found) >= MAX_MODULES:
+        # (a size that fails a module's guards would fail another's: it compiles on its own)
+        return None
+    generic = _compile(cf, specs, names, marks, seen, rebuild)
+    if generic is None:
+        cf._not_generic.add(pkey)
+        return None
+    cf._generic[pkey] = found + [generic]
+    values, _ = generic.sizes_of(shapes)
+    return None if values is None else generic.bind(values)
+
+
+def _compile(cf, specs: list, names: list, marks: set, seen: list,
+             rebuild) -> Generic | None:
+    from .. import pipeline   # the compiler: only when compiling
+    from ..runtime import Artifact
+    from ..passes import FAST_MATH_PIPELINE
+    try:
+        compiled, guards = pipeline.compile_generic(
+            cf.traceable, variants(specs, names, marks, seen), rebuild, cf.name,
+            passes=FAST_MATH_PIPELINE if cf.fast_math else None)
+    except NotGeneric as e:
+        config.debug(1, "%s: not shape-generic (%s, at %s); compiling this signature",
+                     cf.name, e, _where(e))
+        return None
+    except Exception as e:   # noqa: BLE001  (the signature's own compile reports user errors)
+        if config.check_ir():
+            raise
+        config.debug(1, "%s: the shape-generic compile failed (%s: %s); compiling this "
+                     "signature", cf.name, type(e).__name__, e)
+        return None
+    generic = Generic(Artifact.of(compiled), compiled.module, compiled, guards)
+    generic.seen = seen
+    config.debug(1, "%s: compiled shape-generic: %s", cf.name, generic.describe())
+    return generic
+
+
+def _where(e: Exception) -> str:
+    """Where in symgrad a size was used concretely (``module.py:line`` of the frame that
+    raised, below dims.py)."""
+    tb, last = e.__traceback__, "?"
+    while tb is not None:
+        file = tb.tb_frame.f_code.co_filename
+        if "symgrad" in file and not file.endswith("dims.py"):
+            last = f"{file.rsplit('/', 1)[-1]}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return last

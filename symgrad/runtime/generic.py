@@ -1,0 +1,74 @@
+"""A shape-generic compiled function: one module for every size of its call-time dimensions.
+
+Layer: runtime. Input: the ``Artifact`` of a shape-generic compile (its argument and output
+shapes hold ``dims.Dim`` sizes; its C entry point takes the sizes after ``nthreads``) and the
+size guards the compile recorded. Output: ``sizes_of(shapes)``, the size symbols' values for
+the concrete shapes of a call (or why they do not fit: another rank or static size, two
+dimensions that share a size symbol but differ, a size below 1, a guard that fails), and
+``bind(values)``, a ``Specialization`` for them. A bound
+specialization is an ordinary one, with its own call path, output pools and workspace; binding
+costs no tracing and no compiling.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..dims import Dim, concrete
+from .artifact import Artifact
+from .specialization import Specialization
+
+
+class Generic:
+    def __init__(self, art: Artifact, module, compiled=None, guards: tuple = ()):
+        self.artifact, self.module, self.compiled = art, module, compiled
+        self.guards = tuple(guards)
+        self.sizes = _entry_sizes(art)
+        self.seen: list = []     # the argument shapes of the calls its symbols were made from
+
+    def sizes_of(self, shapes: list) -> tuple[dict | None, str]:
+        """Symbol values for the arguments' shapes and "fits", or None and why not: "static"
+        (another rank or fixed size), "shared" (two dims of one size symbol differ), "guard"
+        (a size below 1, or a guard that fails)."""
+        values: dict = {}
+        for spec, shape in zip(self.artifact.in_specs, shapes):
+            if len(shape) != len(spec.shape):
+                return None, "static"
+            for want, got in zip(spec.shape, shape):
+                if not isinstance(want, Dim):
+                    if want != got:
+                        return None, "static"
+                    continue
+                (((name,), _),) = want.terms      # an argument's size is one symbol
+                if values.setdefault(name, got) != got:
+                    return None, "shared"
+                if got < 1:
+                    return None, "guard"
+        if any(not g.holds(values) for g in self.guards):
+            return None, "guard"
+        return values, "fits"
+
+    def bind(self, values: dict) -> Specialization:
+        """A specialization for these symbol values (from ``sizes_of``)."""
+        art = self.artifact
+        bound = replace(
+            art,
+            source=replace(art.source, workspace_bytes=concrete(art.source.workspace_bytes,
+                                                               values)),
+            in_specs=tuple(replace(s, shape=concrete(s.shape, values)) for s in art.in_specs),
+            out_specs=tuple((dt, concrete(shape, values), ct)
+                            for dt, shape, ct in art.out_specs),
+            sizes=tuple(values[s] for s in self.sizes))
+        return Specialization(bound, self.module, self.compiled)
+
+    def describe(self) -> str:
+        shown = ", ".join(f"{s.name}{list(s.shape)}" for s in self.artifact.in_specs)
+        return shown + "".join(f"; {g}" for g in self.guards)
+
+
+def _entry_sizes(art: Artifact) -> tuple:
+    """The size symbols in the order the C entry point takes them (sorted names)."""
+    names = set()
+    for spec in art.in_specs:
+        names |= {s for d in spec.shape if isinstance(d, Dim) for s in d.symbols}
+    return tuple(sorted(names))

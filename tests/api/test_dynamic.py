@@ -1,0 +1,300 @@
+"""Shape-generic compilation (api/dynamic.py, dims.py, runtime/generic.py): one compile serves
+every size of the marked dimensions, and every size gets the right answer.
+
+Oracles: hand-derived NumPy values and gradients (logistic regression, a tanh MLP with softmax
+cross-entropy), NumPy reductions; compile counts come from counting the pipeline's builds.
+"""
+
+from __future__ import annotations
+
+import logging
+import pickle
+
+import numpy as np
+import pytest
+
+import symgrad as sg
+import symgrad.nn.functional as F
+from symgrad import pipeline
+
+
+@pytest.fixture
+def builds(monkeypatch):
+    """The number of C builds (one per compile, generic or not) since the test started."""
+    count = [0]
+    real = pipeline._build
+
+    def counting(*args, **kwargs):
+        count[0] += 1
+        return real(*args, **kwargs)
+    monkeypatch.setattr(pipeline, "_build", counting)
+    return count
+
+
+def _logreg(w, X, y):
+    z = X @ w
+    return (F.softplus(z) - y * z).mean()
+
+
+def _logreg_numpy(w, X, y):
+    z = X @ w
+    p = 1 / (1 + np.exp(-z))
+    return np.mean(np.logaddexp(0, z) - y * z), X.T @ (p - y) / len(y)
+
+
+def _data(n, d=5, seed=0):
+    rng = np.random.default_rng(seed + n)
+    return rng.standard_normal(d), rng.standard_normal((n, d)), \
+        (rng.random(n) < 0.5).astype(float)
+
+
+def test_logreg_one_compile_for_every_batch_size(builds):
+    f = sg.compile(sg.value_and_grad(_logreg), dynamic_dims={"X": 0, "y": 0})
+    for n in (1000, 7, 1, 256, 3, 1000):
+        w, X, y = _data(n)
+        v, g = f(w, X, y)
+        rv, rg = _logreg_numpy(w, X, y)
+        assert v == pytest.approx(rv, rel=1e-13, abs=1e-15)
+        np.testing.assert_allclose(g, rg, rtol=1e-12, atol=1e-15)
+    assert builds[0] == 1
+    assert len(f.shape_generic) == 1 and "X_size0" in f.shape_generic[0]
+    assert "int64_t X_size0" in f.c_source
+
+
+def _mlp(w1, b1, w2, b2, X, t):
+    return F.cross_entropy(sg.tanh(X @ w1 + b1) @ w2 + b2, t)
+
+
+def _mlp_numpy(w1, b1, w2, b2, X, t):
+    h = np.tanh(X @ w1 + b1)
+    z = h @ w2 + b2
+    z = z - z.max(1, keepdims=True)
+    p = np.exp(z) / np.exp(z).sum(1, keepdims=True)
+    n = len(t)
+    value = -np.mean(np.log(p[np.arange(n), t]))
+    dz = p.copy()
+    dz[np.arange(n), t] -= 1
+    dz /= n
+    dh = dz @ w2.T * (1 - h ** 2)
+    return value, (X.T @ dh, dh.sum(0), h.T @ dz, dz.sum(0))
+
+
+def test_mlp_one_compile_matches_hand_derived_gradients(builds):
+    rng = np.random.default_rng(3)
+    params = [rng.standard_normal((40, 16)) * 0.2, rng.standard_normal(16) * 0.1,
+              rng.standard_normal((16, 10)) * 0.2, rng.standard_normal(10) * 0.1]
+    f = sg.compile(sg.value_and_grad(_mlp, argnums=(0, 1, 2, 3)),
+                   dynamic_dims={"X": (0,), "t": (0,)})
+    for n in (1, 7, 256, 1000):
+        X, t = rng.standard_normal((n, 40)), rng.integers(0, 10, n)
+        v, g = f(*params, X, t)
+        rv, rg = _mlp_numpy(*params, X, t)
+        assert v == pytest.approx(rv, rel=1e-12)
+        for a, b in zip(g, rg):
+            np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-13)
+    assert builds[0] == 1
+
+
+def test_a_size_used_as_a_number_is_read_at_call_time(builds):
+    @sg.compile(dynamic=True)
+    def f(x):
+        return x.sum() / x.shape[0] + x.shape[1] * 3
+    for shape in ((3, 4), (10, 7), (1, 1), (6, 2)):
+        x = np.arange(np.prod(shape), dtype=float).reshape(shape)
+        assert f(x) == pytest.approx(x.sum() / shape[0] + shape[1] * 3, rel=1e-14)
+    assert builds[0] == 1
+
+
+def test_a_size_times_a_float_is_not_generic_but_right(builds):
+    # ``n * 1.5`` is a Python float: its value would be the traced size's, so the generic
+    # compile gives up and each size compiles on its own
+    f = sg.compile(lambda x: x.sum() + x.shape[0] * 1.5, dynamic=True)
+    for n in (3, 8):
+        assert f(np.ones(n)) == pytest.approx(n + n * 1.5)
+    assert builds[0] == 2 and f.shape_generic == []
+
+
+def test_large_sizes_run_on_threads_and_sum_like_numpy(builds):
+    f = sg.compile(lambda x: (sg.sin(x) ** 2).mean(), dynamic=True)
+    rng = np.random.default_rng(5)
+    for n in (1, 300, 400_000):
+        x = rng.standard_normal(n)
+        assert f(x) == pytest.approx(np.mean(np.sin(x) ** 2), rel=1e-12)
+    assert builds[0] == 1
+    with _threads(2):
+        x = rng.standard_normal(400_000)
+        assert f(x) == pytest.approx(np.mean(np.sin(x) ** 2), rel=1e-12)
+
+
+class _threads:
+    def __init__(self, n):
+        self.n = n
+
+    def __enter__(self):
+        self.old = sg.get_num_threads()
+        sg.set_num_threads(self.n)
+
+    def __exit__(self, *exc):
+        sg.set_num_threads(self.old)
+
+
+def test_second_size_makes_a_dimension_dynamic_by_default(builds, caplog):
+    f = sg.compile(sg.grad(lambda x, y: ((x - y) ** 2).sum()))
+    with caplog.at_level(logging.DEBUG, logger="symgrad"):
+        for n in (5, 9, 13, 2):
+            x, y = np.arange(n, dtype=float), np.ones(n)
+            np.testing.assert_allclose(f(x, y), 2 * (x - y))
+    assert builds[0] == 2          # 5 on its own, then one shape-generic module for the rest
+    assert len(f.shape_generic) == 1
+    assert "changed: compiling shape-generic" in caplog.text
+
+
+def test_dynamic_false_compiles_each_size(builds):
+    f = sg.compile(lambda x: (x * x).sum(), dynamic=False)
+    for n in (5, 9, 13):
+        assert f(np.ones(n)) == n
+    assert builds[0] == 3 and f.shape_generic == []
+
+
+def test_python_loop_over_a_size_falls_back_to_one_compile_per_size(builds, caplog):
+    def f(x):
+        total = x[0] * 0
+        for i in range(x.shape[0]):       # unrolled: the code depends on the size
+            total = total + x[i] * i
+        return total
+    g = sg.compile(f, dynamic=True)
+    with caplog.at_level(logging.DEBUG, logger="symgrad"):
+        for n in (3, 4):
+            x = np.arange(1.0, n + 1)
+            assert g(x) == pytest.approx(float(np.sum(x * np.arange(n))))
+    assert "not shape-generic" in caplog.text or "shape-generic compile failed" in caplog.text
+    assert g.shape_generic == []
+
+
+def test_a_users_size_test_is_guarded(builds):
+    @sg.compile(dynamic_dims={"x": 0})
+    def f(x):
+        if x.shape[0] == 3:               # a special case for one size
+            return x.sum() * 100
+        return x.sum()
+    assert f(np.ones(5)) == 5
+    assert f(np.ones(8)) == 8             # bound: no compile
+    assert f(np.ones(3)) == 300           # the guard fails: this size compiles on its own
+    assert builds[0] == 2
+    assert "== 0 is False" in f.shape_generic[0]
+
+
+def test_mismatched_call_time_sizes_get_the_shape_error(builds):
+    f = sg.compile(lambda x, y: (x - y).sum(), dynamic_dims={"x": 0, "y": 0})
+    assert f(np.ones(4), np.ones(4)) == 0
+    with pytest.raises(Exception, match=r"broadcast|shape"):
+        f(np.ones(4), np.ones(5))          # x and y share a size symbol: this call does not fit
+    with pytest.raises(Exception, match=r"broadcast|shape"):
+        f(np.ones(6), np.ones(7))
+
+
+def test_out_and_pickling_of_bound_sizes(builds):
+    f = sg.compile(sg.value_and_grad(_logreg), dynamic_dims={"X": 0, "y": 0})
+    w, X, y = _data(12)
+    f(w, X, y)
+    w, X, y = _data(30)
+    out = (np.empty(()), np.empty(5))
+    assert f(w, X, y, out=out) is out
+    rv, rg = _logreg_numpy(w, X, y)
+    np.testing.assert_allclose(out[1], rg, rtol=1e-12)
+    again = pickle.loads(pickle.dumps(f))
+    np.testing.assert_allclose(again(w, X, y)[1], rg, rtol=1e-12)
+
+
+def test_options_are_checked():
+    with pytest.raises(TypeError, match="dynamic must be"):
+        sg.compile(lambda x: x, dynamic="yes")
+    with pytest.raises(ValueError, match="contradicts"):
+        sg.compile(lambda x: x, dynamic=False, dynamic_dims={"x": 0})
+    f = sg.compile(lambda x: x.sum(), dynamic_dims={"z": 0})
+    with pytest.raises(ValueError, match=r"names \['z'\]"):
+        f(np.ones(3))
+    g = sg.compile(lambda x: x.sum(), dynamic_dims={"x": 2})
+    with pytest.raises(ValueError, match="axis 2"):
+        g(np.ones(3))
+
+
+def _softplus(z):
+    return np.logaddexp(0, z)
+
+
+# (function, NumPy reference, arguments for batch n): each compiled once, shape-generic in
+# the batch dimension of every argument, and checked at four sizes.
+_RNG = np.random.default_rng(11)
+CASES = {
+    "mse": (lambda x, y: F.mse_loss(x, y), lambda x, y: np.mean((x - y) ** 2),
+            lambda n: (_RNG.standard_normal((n, 4)), _RNG.standard_normal((n, 4)))),
+    "log_softmax": (lambda x: F.log_softmax(x, dim=1).sum(),
+                    lambda x: np.sum(x - x.max(1, keepdims=True) - np.log(np.exp(
+                        x - x.max(1, keepdims=True)).sum(1, keepdims=True))),
+                    lambda n: (_RNG.standard_normal((n, 5)),)),
+    "column sums": (lambda x: (x.sum(0) ** 2).sum(), lambda x: np.sum(x.sum(0) ** 2),
+                    lambda n: (_RNG.standard_normal((n, 7)),)),
+    "view -1": (lambda x: x.view(x.shape[0], -1).sum(1).mean() + x.reshape(-1).tanh().sum(),
+                lambda x: x.reshape(len(x), -1).sum(1).mean() + np.tanh(x).sum(),
+                lambda n: (_RNG.standard_normal((n, 2, 3)),)),
+    "gram": (lambda x: (x.T @ x).sum(), lambda x: np.sum(x.T @ x),
+             lambda n: (_RNG.standard_normal((n, 4)),)),
+    "slices": (lambda x: x[:, 0].sum() * 3 + x[1:].sum() - x[-1].sum(),
+               lambda x: x[:, 0].sum() * 3 + x[1:].sum() - x[-1].sum(),
+               lambda n: (_RNG.standard_normal((n, 3)),)),
+    "std over the batch": (lambda x: ((x - x.mean(0)) / (x.std(0) + 1)).sum(),
+                           lambda x: np.sum((x - x.mean(0)) / (x.std(0, ddof=1) + 1)),
+                           lambda n: (_RNG.standard_normal((n, 5)),)),
+    "cat": (lambda x: (sg.cat([x, x * 2], 0).sum(0) ** 2).sum(),
+            lambda x: np.sum(np.concatenate([x, 2 * x]).sum(0) ** 2),
+            lambda n: (_RNG.standard_normal((n, 3)),)),
+    "cumsum, max": (lambda x: x.cumsum(0).sum() + x.max(1).values.sum(),
+                    lambda x: x.cumsum(0).sum() + x.max(1).sum(),
+                    lambda n: (_RNG.standard_normal((n, 3)),)),
+    "arange, zeros": (lambda x: (x * sg.arange(x.shape[0])).sum() + sg.zeros(x.shape[0]).sum(),
+                      lambda x: np.sum(x * np.arange(len(x))),
+                      lambda n: (_RNG.standard_normal(n),)),
+    "softplus": (lambda x: F.softplus(x).mean(), lambda x: _softplus(x).mean(),
+                 lambda n: (_RNG.standard_normal(n),)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_common_programs_compile_once_for_every_size(name, builds):
+    fn, ref, make = CASES[name]
+    f = sg.compile(fn, dynamic=True)
+    for n in (6, 2, 9, 40):          # (no first size equal to a feature size: see below)
+        args = make(n)
+        assert f(*args) == pytest.approx(ref(*args), rel=1e-12, abs=1e-12), n
+    assert builds[0] == 1, f.shape_generic
+
+
+@pytest.mark.parametrize("name", ["mse", "gram", "std over the batch", "slices", "column sums"])
+def test_gradients_of_common_programs_match_finite_differences(name, builds):
+    fn, ref, make = CASES[name]
+    g = sg.compile(sg.grad(fn), dynamic=True)
+    for n in (6, 9):
+        args = make(n)
+        x = args[0]
+        got = g(*args)
+        fd = np.zeros_like(x)
+        h = 1e-6
+        for i in np.ndindex(x.shape):
+            e = np.zeros_like(x)
+            e[i] = h
+            fd[i] = (ref(x + e, *args[1:]) - ref(x - e, *args[1:])) / (2 * h)
+        np.testing.assert_allclose(got, fd, rtol=1e-6, atol=1e-7)
+    assert builds[0] == 1
+
+
+def test_sizes_equal_by_chance_share_a_symbol_until_a_call_splits_them(builds):
+    # dynamic=True: the first call's 5 x 5 makes both dims one size; a 3 x 5 call then
+    # compiles a second module with two sizes, which serves every shape after it
+    f = sg.compile(lambda x: (x.sum(0) ** 2).sum() + x.mean(), dynamic=True)
+    for shape in ((5, 5), (3, 5), (4, 4), (7, 2), (1, 9), (5, 5)):
+        x = np.random.default_rng(sum(shape)).standard_normal(shape)
+        assert f(x) == pytest.approx(np.sum(x.sum(0) ** 2) + x.mean(), rel=1e-12)
+    assert builds[0] == 2
+    assert [g.split(";")[0] for g in f.shape_generic] == ["x[x_size0, x_size0]",
+                                                          "x[x_size0, x_size1]"]
