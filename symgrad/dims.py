@@ -342,7 +342,7 @@ def decide(terms: tuple, op: str, hints: dict) -> bool:
 
 def c_text(terms) -> str:
     """The C of a polynomial: ``x_size0``, ``(784*x_size0 + 1)`` (parenthesized unless it is
-    a bare symbol or constant)."""
+    one symbol)."""
     if not terms:
         return "0"
     parts = []
@@ -352,7 +352,7 @@ def c_text(terms) -> str:
         parts.append((" - " if c < 0 else " + ") + text if parts else
                      ("-" if c < 0 else "") + text)
     text = "".join(parts)
-    bare = len(terms) == 1 and terms[0][1] == 1
+    bare = len(terms) == 1 and terms[0][1] == 1 and len(terms[0][0]) == 1
     return text if bare else f"({text})"
 
 
