@@ -10,14 +10,18 @@ Results: ``benchmarks/results/dynamic.md``. Run: ``make bench-dynamic``.
 
 from __future__ import annotations
 
+import os
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+# A cache of its own: every first call below is a cold compile (or a bind), not a disk hit.
+os.environ["SYMGRAD_CACHE_DIR"] = tempfile.mkdtemp(prefix="symgrad-bench-dynamic-")
 
 import symgrad as sg  # noqa: E402
 from problems import Size, load  # noqa: E402
@@ -90,9 +94,9 @@ def main() -> None:
     lines = ["# Shape-generic compilation: one compile for every batch size",
              "",
              f"`make bench-dynamic` (benchmarks/dynamic.py), {time.strftime('%Y-%m-%d')}. "
-             f"Per-call medians of {ROUNDS} interleaved rounds, one thread per setting as "
-             f"symgrad's default chooses; first call = the first call at that batch size "
-             f"(generic: bind the one module; static: trace and compile, or the disk cache).",
+             f"Per-call medians of {ROUNDS} interleaved rounds (symgrad's default thread count); "
+             f"first call = the first call at that batch size with an empty disk cache "
+             f"(generic: the one compile at batch 1, then a bind; static: a compile each).",
              "",
              "| problem | batch | generic per call | static per call | generic/static | "
              "first call generic | first call static |",

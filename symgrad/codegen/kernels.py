@@ -8,7 +8,7 @@ the kernel's C text (and, for a matmul, whether it calls BLAS).
 
 from __future__ import annotations
 
-from ..dims import Dim, is_one, large, many
+from ..dims import Dim, is_one, large, many, same
 from ..lower.loopir import IndexKernel, MatmulKernel, View
 from .literals import c_literal
 from .loops import render_kernel
@@ -71,9 +71,12 @@ def matmul(env, number: int, k: MatmulKernel, blas: str = "scipy") -> tuple[str,
                  f"{ldb}, {c_literal(0.0, ctype)},"),
                 f"{indent}{out.buffer.name} + {boff(out)}, {max(n, 1)});"]
         flops = m * n * kk
-        # call-time sizes: BLAS when the product is large enough, decided at run time
+        # call-time sizes: BLAS when the product is large enough, decided at run time, and
+        # not for a contraction of length 1 (an outer product: passes.identities makes a
+        # fixed-size one a multiplication, which a BLAS call is several times slower than)
+        when = f"{flops} >= {BLAS_MIN_FLOPS}" + (f" && {kk} > 1" if isinstance(kk, Dim) else "")
         body = gemm if not isinstance(flops, Dim) else (
-            [f"if ({flops} >= {BLAS_MIN_FLOPS}) {{"] + [f"    {x}" for x in gemm] +
+            [f"if ({when}) {{"] + [f"    {x}" for x in gemm] +
             ["} else {"] + [f"    {x}" for x in body] + ["}"])
     nest = Nest([counted(f"b{d}", e) for d, e in enumerate(batch_shape)], body)
     title = f"matmul {list(a.shape)} @ {list(b.shape)} -> {out.buffer.name}" + \
@@ -90,10 +93,18 @@ def _loop_product(k: MatmulKernel, m, n, kk, ctype: str, a_ix: str, b_ix: str,
     of 51.1 ms at -O3, 30.9 instead of 50.3 at -O2). Smaller ones keep one accumulator per
     output."""
     a, b, out = k.a.buffer.name, k.b.buffer.name, k.out.buffer.name
-    if blas_worthy(k.a, k.b) and k.b.strides[-1] == 1 and k.out.strides[-1] == 1:
+    if blas_worthy(k.a, k.b) and k.b.strides[-1] == 1 and k.out.strides[-1] == 1 and \
+            not same(kk, 0):
+        # (p = 0 stores 0 + its product, as the accumulator's first step does: one pass over
+        # a row instead of zeroing it first; an outer product of call-time sizes is this loop)
         return [f"for (int64_t i = 0; i < {m}; i++) {{",
-                f"    for (int64_t j = 0; j < {n}; j++) {out}[{c_ix}] = 0;",
-                f"    for (int64_t p = 0; p < {kk}; p++) {{",
+                "    {",
+                "        const int64_t p = 0;",
+                f"        const {ctype} a_ip = {a}[{a_ix}];",
+                f"        for (int64_t j = 0; j < {n}; j++)",
+                f"            {out}[{c_ix}] = {c_literal(0.0, ctype)} + a_ip * {b}[{b_ix}];",
+                "    }",
+                f"    for (int64_t p = 1; p < {kk}; p++) {{",
                 f"        const {ctype} a_ip = {a}[{a_ix}];",
                 f"        for (int64_t j = 0; j < {n}; j++)",
                 f"            {out}[{c_ix}] += a_ip * {b}[{b_ix}];",

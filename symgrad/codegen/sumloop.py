@@ -198,8 +198,10 @@ def _push(sums: list, lane: tuple | None) -> list[str]:
 def _fold(a: Acc, depth: int, ix: str, target: str, cast: str) -> list[str]:
     """Lines adding up the partial sums left on ``a``'s stack, smallest first."""
     total = f"{a.name}_sum"
+    # (a call-time depth: up to the highest block bit, not through every slot)
+    bound = "(blocks >> k) != 0" if depth == DYNAMIC_DEPTH else f"k < {depth}"
     return [f"double {total} = 0.0;",
-            (f"for (int k = 0; k < {depth}; k++) if ((blocks >> k) & 1) "
+            (f"for (int k = 0; {bound}; k++) if ((blocks >> k) & 1) "
              f"{total} = {a.name}_s[k]{ix} + {total};"),
             f"{target} = {cast}{total};"]
 
