@@ -32,6 +32,7 @@ from ..codegen.text import c_identifier
 from ..dims import Dim, NotGeneric
 from ..runtime import Specialization
 from ..runtime.generic import Generic
+from . import warm
 
 # The sizes the two generic traces run at: primes far from each other and from the sizes
 # people write (a size that equals a static one would decide a comparison by accident).
@@ -169,13 +170,36 @@ def generic_spec(cf, key, specs: list, names: list, rebuild) -> Specialization |
     if pkey in cf._not_generic or (found and not split) or len(found) >= MAX_MODULES:
         # (a size that fails a module's guards would fail another's: it compiles on its own)
         return None
-    generic = _compile(cf, specs, names, marks, seen, rebuild)
+    generic = _load_or_compile(cf, key, specs, names, marks, seen, rebuild)
     if generic is None:
         cf._not_generic.add(pkey)
         return None
     cf._generic[pkey] = found + [generic]
     values, _ = generic.sizes_of(shapes)
     return None if values is None else generic.bind(values)
+
+
+def _load_or_compile(cf, key, specs: list, names: list, marks: set, seen: list, rebuild):
+    """A shape-generic module an earlier process stored for this pattern (api.warm), else
+    compiled now (and stored)."""
+    prekey, generic = warm.lookup_generic(cf, _symbolic_key(key, marks, seen), names)
+    if generic is None:
+        generic = _compile(cf, specs, names, marks, seen, rebuild)
+        if generic is not None:
+            warm.remember_generic(prekey, generic)
+    return generic
+
+
+def _symbolic_key(key, marks: set, seen: list) -> tuple:
+    """``key`` with each marked size replaced by its size symbol's number (what the module
+    compiled for these calls depends on: which dims are dynamic, and which share a size)."""
+    tree, statics, leaves = key
+    classes: dict = {}
+    number = {(i, a): classes.setdefault(tuple(s[i][a] for s in seen), len(classes))
+              for i, a in sorted(marks)}
+    return (tree, statics, tuple((tuple(f"size{number[i, a]}" if (i, a) in marks else n
+                                        for a, n in enumerate(shape)), dt, py)
+                                 for i, (shape, dt, py) in enumerate(leaves)))
 
 
 def _compile(cf, specs: list, names: list, marks: set, seen: list,

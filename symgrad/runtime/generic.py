@@ -26,6 +26,12 @@ class Generic:
         self.sizes = _entry_sizes(art)
         self.seen: list = []     # the argument shapes of the calls its symbols were made from
 
+    @classmethod
+    def from_artifact(cls, art: Artifact, guards: tuple = ()) -> "Generic":
+        """From its artifact alone (a warm start): the module from the cache, or rebuilt."""
+        from ..build import compiler   # (loads the toolchain only then)
+        return cls(art, compiler.build(art.source, name_hint=art.name), None, guards)
+
     def sizes_of(self, shapes: list) -> tuple[dict | None, str]:
         """Symbol values for the arguments' shapes and "fits", or None and why not: "static"
         (another rank or fixed size), "shared" (two dims of one size symbol differ), "guard"

@@ -298,3 +298,59 @@ def test_sizes_equal_by_chance_share_a_symbol_until_a_call_splits_them(builds):
     assert builds[0] == 2
     assert [g.split(";")[0] for g in f.shape_generic] == ["x[x_size0, x_size0]",
                                                           "x[x_size0, x_size1]"]
+
+
+WARM_PROGRAM = '''
+import json, sys
+import numpy as np
+import symgrad as sg
+
+SCALE = float(sys.argv[1])
+
+
+def loss(w, X):
+    return (sg.tanh(X @ w) * SCALE).mean()
+
+
+f = sg.compile(sg.grad(loss), dynamic_dims={"X": 0})
+w = np.array([0.5, -1.0, 2.0])
+out = {}
+for n in map(int, sys.argv[2:]):
+    X = np.linspace(-1, 1, 3 * n).reshape(n, 3)
+    out[n] = list(map(float, f(w, X)))
+print("RESULT", json.dumps(out))
+'''
+
+
+def _warm_run(tmp_path, scale: str, *sizes: int) -> tuple:
+    import json
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SYMGRAD_")}
+    env.update(SYMGRAD_CACHE_DIR=str(tmp_path / "cache"), SYMGRAD_DEBUG="1")
+    done = subprocess.run([sys.executable, str(tmp_path / "prog.py"), scale,
+                           *map(str, sizes)], capture_output=True, text=True, env=env,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.split("RESULT ", 1)[1].splitlines()[0])
+    return {int(k): np.array(v) for k, v in result.items()}, done.stdout
+
+
+def _warm_reference(scale: float, n: int) -> np.ndarray:
+    w = np.array([0.5, -1.0, 2.0])
+    X = np.linspace(-1, 1, 3 * n).reshape(n, 3)
+    return X.T @ ((1 - np.tanh(X @ w) ** 2) * scale) / n
+
+
+def test_a_fresh_process_loads_the_shape_generic_module_without_tracing(tmp_path):
+    (tmp_path / "prog.py").write_text(WARM_PROGRAM)
+    got, log = _warm_run(tmp_path, "2.0", 10)
+    assert "nodes; trace" in log and "compiled shape-generic" in log
+    got, log = _warm_run(tmp_path, "2.0", 4, 33)       # other sizes: from disk, bound
+    assert "nodes; trace" not in log and "shape-generic module from disk" in log
+    for n in (4, 33):
+        np.testing.assert_allclose(got[n], _warm_reference(2.0, n), rtol=1e-12)
+    got, log = _warm_run(tmp_path, "3.0", 4)           # a changed global: traced again
+    assert "nodes; trace" in log
+    np.testing.assert_allclose(got[4], _warm_reference(3.0, 4), rtol=1e-12)
