@@ -21,7 +21,7 @@ from typing import Iterable
 
 import numpy as np
 
-from ..dims import Dim
+from ..dims import Dim, NotGeneric
 from ..dtypes import DType
 
 Shape = tuple[int, ...]
@@ -95,12 +95,11 @@ class Node:
                 shape: Iterable[int]) -> "Node":
         attrs_t = tuple(attrs.items()) if isinstance(attrs, dict) else tuple(attrs)
         inputs_t = tuple(inputs)
-        shape_t = skey = tuple(shape)
-        for s in shape_t:
-            if type(s) is not int:     # a NumPy int, or a call-time size (dims.Dim) kept
-                shape_t = tuple([s if isinstance(s, Dim) else int(s) for s in shape_t])
-                skey = tuple(map(_attr_key, shape_t))
-                break
+        try:
+            shape_t = skey = tuple(map(int, shape))
+        except NotGeneric:             # a call-time size (dims.Dim): kept, keyed with its hint
+            shape_t = tuple([s if isinstance(s, Dim) else int(s) for s in shape])
+            skey = tuple(map(_attr_key, shape_t))
         # The key holds the node's own tuples where it can (the inputs, and the attrs when no
         # value needs a key): fewer objects kept per node, for the garbage collector to scan.
         akey = attrs_t
