@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..dims import Dim, is_one, large, many, same
 from ..lower.loopir import IndexKernel, MatmulKernel, View
 from .literals import c_literal
-from .loops import render_kernel
+from .loops import opaque, render_kernel
 from .nest import Nest, counted
 from .text import affine, index, loc_comment, with_axis
 
@@ -74,7 +74,8 @@ def matmul(env, number: int, k: MatmulKernel, blas: str = "scipy") -> tuple[str,
         # call-time sizes: BLAS when the product is large enough, decided at run time, and
         # not for a contraction of length 1 (an outer product: passes.identities makes a
         # fixed-size one a multiplication, which a BLAS call is several times slower than)
-        when = f"{flops} >= {BLAS_MIN_FLOPS}" + (f" && {kk} > 1" if isinstance(kk, Dim) else "")
+        when = f"{opaque(flops)} >= {BLAS_MIN_FLOPS}" + (
+            f" && {opaque(kk)} > 1" if isinstance(kk, Dim) else "")
         body = gemm if not isinstance(flops, Dim) else (
             [f"if ({when}) {{"] + [f"    {x}" for x in gemm] +
             ["} else {"] + [f"    {x}" for x in body] + ["}"])

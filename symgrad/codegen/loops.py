@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from ..dims import Dim, is_one, large, same
+from ..dims import Dim, c_text, is_one, large, same
 from ..lower.loopir import Literal, LoopKernel, Scalar, View
 from . import sumloop
 from .exprs import c_statement
@@ -43,7 +43,25 @@ def threads_clause(work) -> str:
     time too (below ``PARALLEL_MIN_WORK`` the loop stays on the calling thread)."""
     if not isinstance(work, Dim):
         return THREADS
-    return THREADS.replace("nthreads > 1)", f"nthreads > 1 && {work} >= {PARALLEL_MIN_WORK})")
+    return THREADS.replace("nthreads > 1)", f"nthreads > 1 && {large_work(work)})")
+
+
+# The size checks that choose threads (or BLAS) read the sizes through volatile copies (declared by
+# codegen.module): gcc 12.2 -O3 -fopenmp miscompiled a shape-generic CNN (wrong max-pool
+# outputs) when its range propagation and jump threading could use them, and any of
+# -fno-tree-vrp, -fno-tree-dominator-opts, -fno-tree-ch or a copy it cannot see through
+# avoided it (tests/api/test_dynamic.py::test_conv_bias_padding_max_pool).
+OPAQUE = "sg_opaque_"
+
+
+def opaque(size: Dim) -> str:
+    """C of a call-time size for a run-time decision: on the opaque copies of the sizes."""
+    return c_text(tuple((tuple(OPAQUE + s for s in m), c) for m, c in size.terms))
+
+
+def large_work(work: Dim) -> str:
+    """C: ``work >= PARALLEL_MIN_WORK``, on the opaque copies of the sizes."""
+    return f"{opaque(work)} >= {PARALLEL_MIN_WORK}"
 
 _REDUCE = {
     "sum": "{a} + {v}",
@@ -127,7 +145,7 @@ class LoopEmitter:
         threads = bool(dims) and large(work, PARALLEL_MIN_WORK)
         self.clause = threads_clause(work)
         # (call-time sizes: whether the work is large enough is known only at run time)
-        self.work_check = f"{work} >= {PARALLEL_MIN_WORK}" if isinstance(work, Dim) else None
+        self.work_check = large_work(work) if isinstance(work, Dim) else None
         mode = sumloop.plan(dims, list(accs.values()))
         if mode is not None:    # float sums: blocked and pairwise (see sumloop.py)
             init, nests, final = self._sum_nests(k, mode, dims, loads, outs, accs, threads)

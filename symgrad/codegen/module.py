@@ -24,7 +24,7 @@ from . import kernels as kernel_c
 from .control import control_kernel, guard_check
 from .csource import BuildNeeds, CSource, Target
 from .exprs import c_statement
-from .loops import LoopEmitter, operand
+from .loops import OPAQUE, LoopEmitter, operand
 from .scan import scan_kernel
 from .decomp import DecompKernel, decomp_kernel
 from .sorting import SortKernel, sort_kernel
@@ -66,9 +66,7 @@ def generate(program: Program, name: str, title: str = "", target: Target = Targ
             f"function from Python")
     parts, spill_bytes = units.split_into_parts(items, program.workspace_bytes)
     for part in parts:
-        part.voids = [" ".join(f"(void){a};" for a in args)] if len(parts) > 1 \
-            else units.unused_params([a for a in args if a not in program.sizes], part,
-                                     target.standalone)
+        _prologue(part, program, args, len(parts) > 1, target.standalone)
     if len(parts) > 1:
         # A split program drops `restrict`: with it, gcc 12 -O3 vectorized a part of a grouped
         # Hessian-vector-product test wrongly (two elements of one output differed from -O0;
@@ -108,6 +106,15 @@ def _check_storage_types(program: Program) -> None:
         if buf.dtype.name == "float16":
             raise TypeError("float16 tensors work eagerly but not yet in compiled code: pass "
                             "them as float32 (t.float()) and cast the results back")
+
+
+def _prologue(part, program: Program, args: list, split: bool, standalone: bool) -> None:
+    """A part's first lines: the volatile copies of the call-time sizes (codegen.loops.OPAQUE)
+    and the ``(void)`` of the parameters it does not use."""
+    part.temps = [f"volatile int64_t {OPAQUE}{s} = {s};  /* (see codegen.loops.OPAQUE) */"
+                  for s in program.sizes] + part.temps
+    part.voids = [" ".join(f"(void){a};" for a in args)] if split else \
+        units.unused_params([a for a in args if a not in program.sizes], part, standalone)
 
 
 def _signature(program: Program) -> tuple[list, list, list]:

@@ -52,7 +52,7 @@ def root_cotangents(outputs: Sequence[Tensor], grad_outputs) -> list[tuple]:
             g = full(t, 1.0)
         else:
             g = as_tensor(g, dtype=t.dtype)
-            if g.shape != t.shape:
+            if not same_shape(g.shape, t.shape):
                 raise RuntimeError(
                     f"Mismatch in shape: grad_output[{i}] has a shape of {size_text(g.shape)} "
                     f"and output[{i}] has a shape of {size_text(t.shape)}.")

@@ -31,6 +31,7 @@ from .bodies import Body, Like, trace_body
 from .control_apply import RULES, apply_control, differentiable
 from .shapes import stack
 from .tensor import Tensor
+from ..dims import same_shape
 
 __all__ = ["scan", "fori_loop", "while_loop", "cond"]
 
@@ -154,9 +155,9 @@ def _carry_types(init_t, init_tree, out_tree, outs, what: str) -> list | None:
     paths: list = []
     flatten(unflatten(init_tree, init_t), "carry", paths)
     for k, (i, o) in enumerate(zip(init_t, outs)):
-        if tuple(i.shape) == tuple(o.shape) and i.dtype is o.dtype:
+        if same_shape(tuple(i.shape), tuple(o.shape)) and i.dtype is o.dtype:
             continue
-        if i._weak and tuple(i.shape) == tuple(o.shape):
+        if i._weak and same_shape(tuple(i.shape), tuple(o.shape)):
             retyped[k] = apply("cast", i, dtype=o.dtype) if i.is_traced else \
                 as_tensor(i, o.dtype)
             retyped[k]._weak, changed = True, True
@@ -312,7 +313,7 @@ def _same_outputs(no: Body, yes: Body) -> None:
         raise TypeError(f"cond: the branches return different structures: "
                         f"{yes.tree.describe()} (true_fn) and {no.tree.describe()} (false_fn)")
     for k, (a, b) in enumerate(zip(yes.outputs, no.outputs)):
-        if tuple(a.shape) != tuple(b.shape) or a.dtype is not b.dtype:
+        if not same_shape(tuple(a.shape), tuple(b.shape)) or a.dtype is not b.dtype:
             raise TypeError(f"cond: output {k} is {a.dtype.name}{list(a.shape)} in true_fn "
                             f"and {b.dtype.name}{list(b.shape)} in false_fn; the branches "
                             f"must return the same types")

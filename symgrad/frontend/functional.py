@@ -13,7 +13,7 @@ import math
 from typing import Any, Callable, Sequence
 
 from .. import dtypes
-from ..dims import as_count
+from ..dims import as_count, same_shape
 from ..ops.registry import broadcast_shapes, normalize_axes
 from . import grad_mode
 from .apply import apply, apply_reduction, as_tensor, attach_function, full
@@ -449,15 +449,15 @@ def matmul(a, b, *, _batched_name: str = "UnsafeViewBackward0") -> Tensor:
     if a2.shape[-1] != b2.shape[-2]:
         raise RuntimeError(_mismatch(a.shape, b.shape))
     batch = broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
-    a3 = broadcast_to(a2, batch + a2.shape[-2:]) if a2.shape[:-2] != batch else a2
-    b3 = broadcast_to(b2, batch + b2.shape[-2:]) if b2.shape[:-2] != batch else b2
+    a3 = broadcast_to(a2, batch + a2.shape[-2:]) if not same_shape(a2.shape[:-2], batch) else a2
+    b3 = broadcast_to(b2, batch + b2.shape[-2:]) if not same_shape(b2.shape[:-2], batch) else b2
     name = "MmBackward0" if a.ndim == 2 and b.ndim == 2 else (
         "DotBackward0" if a.ndim == 1 and b.ndim == 1 else
         "MvBackward0" if b.ndim == 1 and a.ndim == 2 else
         "SqueezeBackward4" if a.ndim == 1 and b.ndim == 2 else _batched_name)
     out = apply("matmul", a3, b3, _torch_name=name)
     shape = batch + ((a.shape[-2],) if a.ndim > 1 else ()) + ((b.shape[-1],) if b.ndim > 1 else ())
-    return out if out.shape == shape else apply("reshape", out, shape_to=shape, _torch_name=name)
+    return out if same_shape(out.shape, shape) else apply("reshape", out, shape_to=shape, _torch_name=name)
 
 
 def _mismatch(sa: tuple, sb: tuple) -> str:
@@ -485,7 +485,7 @@ def dot(a, b) -> Tensor:
     a, b = _t(a), _t(b)
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
-    if a.shape != b.shape:
+    if not same_shape(a.shape, b.shape):
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
                            f"[{b.shape[0]}] to have the same number of elements, but got "
                            f"{a.shape[0]} and {b.shape[0]} elements respectively")

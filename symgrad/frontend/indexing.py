@@ -29,6 +29,7 @@ from .functional import composite, where
 from .inplace import update
 from .shapes import broadcast_to, getitem, permute, reshape
 from .tensor import Tensor, tracer_error
+from ..dims import same_shape
 
 _ARRAY = (Tensor, list, range, np.ndarray)
 
@@ -64,7 +65,7 @@ def setitem(x: Tensor, index: Any, value: Any) -> None:
 
 
 def _is_whole_mask(x: Tensor, index: Any) -> bool:
-    return isinstance(index, Tensor) and index.dtype is dtypes.bool_ and index.shape == x.shape
+    return isinstance(index, Tensor) and index.dtype is dtypes.bool_ and same_shape(index.shape, x.shape)
 
 
 # ---------------------------------------------------------------- the index, spelled out
@@ -179,7 +180,7 @@ def _gathered(x: Tensor, items: list) -> Tensor:
 def _placed(x: Tensor, items: list, value: Tensor) -> Tensor:
     """``x`` with the elements ``items`` index replaced by ``value`` (out of place)."""
     y, arrays, place = _layout(x, items)
-    if y.shape != x.shape or any(i is None for i in items):
+    if not same_shape(y.shape, x.shape) or any(i is None for i in items):
         raise NotImplementedError("index assignment that mixes index arrays with slices or "
                                   "None is not supported yet; assign through a view "
                                   "(x[:, 1:][idx] = v) or use index_put_/scatter_")

@@ -25,6 +25,7 @@ from . import grad_mode, sources
 from .apply import apply, as_tensor, full
 from .function import grad_edge
 from .tensor import Tensor
+from ..dims import same_shape
 
 
 def _snapshot(t: Tensor) -> Tensor:
@@ -60,7 +61,7 @@ def update(t: Tensor, compute, name: str) -> Tensor:
                             "a leaf Variable that requires grad is being used in an in-place "
                             "operation."))
     result = compute(_operand(t))
-    if result.shape != t.shape:
+    if not same_shape(result.shape, t.shape):
         raise RuntimeError(f"output with shape {list(t.shape)} doesn't match the broadcast "
                            f"shape {list(result.shape)} ({name})")
     if result.dtype is not t.dtype:
@@ -98,7 +99,7 @@ def _write(t: Tensor, value: Tensor) -> None:
     base, op, attrs = t._view
     if op == "alias":            # detach(): the data changes, not the base's autograd history
         _write(base, Tensor(value._value, value._node))
-    elif op == "expand" and t.shape != base.shape:
+    elif op == "expand" and not same_shape(t.shape, base.shape):
         raise RuntimeError("unsupported operation: more than one element of the written-to "
                            "tensor refers to a single memory location. Please clone() the "
                            "tensor before performing the operation.")

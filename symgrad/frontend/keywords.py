@@ -15,6 +15,7 @@ import functools
 import inspect
 
 from .tensor import Tensor
+from ..dims import same_shape
 
 _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 _SIZES = ("size", "sizes", "shape")
@@ -72,7 +73,7 @@ def write_out(target: Tensor, result):
         raise RuntimeError("functions with out=... arguments don't support automatic "
                            "differentiation, but one of the arguments requires grad.")
     value = result.to(target.dtype).detach()
-    if value.shape == target.shape:
+    if same_shape(value.shape, target.shape):
         target.copy_(value)
     else:
         target._value, target._node, target.shape = value._value, value._node, value.shape

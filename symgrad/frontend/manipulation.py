@@ -25,6 +25,7 @@ from .indexing import index
 from .inplace import update
 from .shapes import broadcast_to, cat, permute, reshape, unsqueeze
 from .tensor import Tensor
+from ..dims import same_shape
 
 
 def _dim(x: Tensor, dim: int) -> int:
@@ -312,7 +313,7 @@ def masked_fill(x: Tensor, mask: Tensor, value) -> Tensor:
         raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value.ndim} dimension(s).")
     out = where(mask, value, x)
-    if out.shape != x.shape:
+    if not same_shape(out.shape, x.shape):
         raise RuntimeError(f"masked_fill: the mask of shape {mask.shape} does not broadcast to "
                            f"the input's shape {x.shape}")
     return out
@@ -335,7 +336,7 @@ def _scatter_index(x: Tensor, dim: int, idx: Tensor, src: Tensor):
     if idx.ndim != x.ndim:
         raise RuntimeError("Index tensor must have the same number of dimensions as self "
                            "tensor")
-    if src.shape != idx.shape:
+    if not same_shape(src.shape, idx.shape):
         src = index(src, tuple(slice(0, n) for n in idx.shape))
     return a, idx, src
 

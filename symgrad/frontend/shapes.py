@@ -12,7 +12,7 @@ import math
 from typing import Any, Sequence
 
 from .. import dtypes
-from ..dims import Dim, NotGeneric, as_size
+from ..dims import Dim, NotGeneric, as_size, same_shape
 from ..ops.registry import normalize_axes
 from .apply import apply, as_tensor
 from .tensor import Tensor
@@ -100,7 +100,7 @@ def broadcast_to(x: Tensor, shape: Sequence[int]) -> Tensor:
     shape = tuple(shape)
     lead = len(shape) - x.ndim
     shape = tuple(x.shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(shape))
-    if shape == x.shape:
+    if same_shape(shape, x.shape):
         return x
     return apply("expand", x, shape_to=shape)
 
@@ -141,7 +141,7 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
         raise RuntimeError("stack expects a non-empty TensorList")
     first = tensors[0].shape
     for i, t in enumerate(tensors):
-        if t.shape != first:
+        if not same_shape(t.shape, first):
             raise RuntimeError(f"stack expects each tensor to be equal size, but got {first} at "
                                f"entry 0 and {t.shape} at entry {i}")
     (d,) = normalize_axes(dim, len(first) + 1)
@@ -173,7 +173,7 @@ def getitem(x: Tensor, index: Any) -> Tensor:
         has_int = any(not isinstance(i, slice) and i is not None for i in index)
         out = apply("slice", x, starts=tuple(starts), stops=tuple(stops), steps=tuple(steps),
                     _torch_name="SelectBackward0" if has_int else "SliceBackward0")
-    if tuple(out_shape) != out.shape:
+    if not same_shape(tuple(out_shape), out.shape):
         out = apply("reshape", out, shape_to=tuple(out_shape),
                     _torch_name="SelectBackward0" if out is not x else "UnsqueezeBackward0")
     return out

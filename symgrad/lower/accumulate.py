@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 
 from ..ir import Node
+from ..dims import same_shape
 
 
 class Chains:
@@ -47,7 +48,7 @@ def _split_operands(n: Node) -> tuple[Node, Node] | None:
     if n.op != "add" or not n.ndim:
         return None
     for c, p in ((n.inputs[1], n.inputs[0]), (n.inputs[0], n.inputs[1])):
-        if c.op == "unslice" and c.shape == n.shape and p.shape == n.shape \
+        if c.op == "unslice" and same_shape(c.shape, n.shape) and same_shape(p.shape, n.shape) \
                 and p.dtype is n.dtype and c.dtype is n.dtype \
                 and 2 * math.prod(c.inputs[0].shape) <= n.size:
             return p, c

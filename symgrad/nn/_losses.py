@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import warnings
 
-from ..dims import as_count
+from ..dims import as_count, same_shape as same_dims
 from ..frontend.apply import as_tensor
 from ..frontend.functional import (
     abs,
@@ -73,7 +73,7 @@ def scale(g: Tensor, like: Tensor, reduction: str):
 
 def same_shape(name: str, input: Tensor, target: Tensor) -> None:  # noqa: A002
     """The ValueError of losses whose target must have the input's shape."""
-    if input.shape != target.shape:
+    if not same_dims(input.shape, target.shape):
         raise ValueError(f"{name}: target size ({tuple(target.shape)}) must be the same as "
                          f"input size ({tuple(input.shape)})")
 
@@ -83,7 +83,7 @@ def _pair(input, target) -> tuple[Tensor, Tensor]:  # noqa: A002
     broadcast together, which is rarely what was meant)."""
     x = as_tensor(input)
     y = as_tensor(target, None if isinstance(target, Tensor) else x.dtype)
-    if x.shape != y.shape:
+    if not same_dims(x.shape, y.shape):
         warnings.warn(f"Using a target size ({size_text(y.shape)}) that is different to the "
                       f"input size ({size_text(x.shape)}). This will likely lead to incorrect "
                       f"results due to broadcasting. Please ensure they have the same size.",
@@ -158,7 +158,7 @@ def _weighted(losses: Tensor, weight, input: Tensor, reduction: str,  # noqa: A0
     """torch's weighted regression losses: each element's loss times its weight; the mean
     divides by the sum of the weights (``by_weight``, mse and l1) or by the count (Huber)."""
     w = as_tensor(weight)
-    if w.shape != input.shape:
+    if not same_dims(w.shape, input.shape):
         raise ValueError("Weights and input must have the same size.")
     losses = losses * w
     if reduction == "mean" and by_weight:

@@ -50,6 +50,7 @@ import numpy as np
 
 from ..dtypes import bool_
 from .registry import OTHER, OpDef, ShapeError, register
+from ..dims import same_shape
 
 __all__ = ["CONTROL_OPS"]
 
@@ -62,7 +63,7 @@ def _check_operands(op: str, graph, shapes: tuple, dtypes: tuple | None = None) 
         raise ShapeError(f"{op}: the body takes {len(graph.inputs)} inputs, the node has "
                          f"{len(shapes)} operands")
     for k, (node, shape) in enumerate(zip(graph.inputs, shapes)):
-        if tuple(node.shape) != tuple(shape):
+        if not same_shape(tuple(node.shape), tuple(shape)):
             raise ShapeError(f"{op}: body input {k} has shape {node.shape}, its operand "
                              f"{tuple(shape)}")
         if dtypes is not None and node.dtype is not dtypes[k]:
@@ -74,7 +75,7 @@ def _carried(op: str, graph, carries: int) -> None:
     """The body's first ``carries`` outputs have the types of its first ``carries`` inputs."""
     for k in range(carries):
         i, o = graph.inputs[k], graph.outputs[k]
-        if tuple(i.shape) != tuple(o.shape) or i.dtype is not o.dtype:
+        if not same_shape(tuple(i.shape), tuple(o.shape)) or i.dtype is not o.dtype:
             raise ShapeError(f"{op}: carry {k} enters the body as {i.dtype.name}"
                              f"{list(i.shape)} and leaves it as {o.dtype.name}{list(o.shape)}")
 

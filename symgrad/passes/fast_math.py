@@ -20,6 +20,7 @@ import numpy as np
 from ..ir import Graph, Node
 from .rewrite import first_rule, fixpoint, on
 from .identities import scalar_const
+from ..dims import same_shape
 
 
 def _value(node: Node):
@@ -66,7 +67,7 @@ def add_zero(n):
     the rewrite gives -0.0."""
     if n.op == "add":
         split = _split_const(n)
-        if split is not None and split[1] == 0 and split[0].shape == n.shape:
+        if split is not None and split[1] == 0 and same_shape(split[0].shape, n.shape):
             return split[0]
 
 
@@ -76,7 +77,7 @@ def _reassociate(n, op: str, combine):
         outer = _split_const(n)
         if outer is not None and outer[0].op == op:
             inner = _split_const(outer[0])
-            if inner is not None and inner[0].shape == n.shape:
+            if inner is not None and same_shape(inner[0].shape, n.shape):
                 with np.errstate(all="ignore"):
                     c = combine(np.asarray(inner[1], n.dtype.np),
                                 np.asarray(outer[1], n.dtype.np)).item()
@@ -107,7 +108,7 @@ def div_by_const(n):
     if n.op == "div" and n.dtype.is_floating:
         x, d = n.inputs
         c = _value(d)
-        if c is not None and _value(x) is None and x.shape == n.shape and c != 0 \
+        if c is not None and _value(x) is None and same_shape(x.shape, n.shape) and c != 0 \
                 and np.isfinite(c):
             with np.errstate(all="ignore"):
                 r = np.divide(np.asarray(1, n.dtype.np), np.asarray(c, n.dtype.np)).item()

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from ..dims import Dim, is_one
+from ..dims import Dim, is_one, same_shape
 from ..dtypes import int64
 from ..ir import Graph, Node
 from .rewrite import first_rule, fixpoint, on
@@ -49,7 +49,7 @@ def _as(node: Node, x: Node) -> Node | None:
     the dtypes differ."""
     if x.dtype is not node.dtype:
         return None
-    if x.shape == node.shape:
+    if same_shape(x.shape, node.shape):
         return x
     return Node("expand", (("shape_to", node.shape),), (x,), node.dtype, node.shape)
 
@@ -88,7 +88,7 @@ def mul_by_minus_one(n):
     if n.op == "mul":
         a, b = n.inputs
         for x, c in ((a, b), (b, a)):
-            if _const(c, -1) and x.shape == n.shape and x.dtype is n.dtype:
+            if _const(c, -1) and same_shape(x.shape, n.shape) and x.dtype is n.dtype:
                 return Node("neg", (), (x,), n.dtype, n.shape)
 
 
@@ -108,7 +108,7 @@ def negation_out_of_product(n):
     if n.op == "mul":
         a, b = n.inputs
         for neg, other, first in ((a, b, True), (b, a, False)):
-            if neg.op == "neg" and neg.shape == n.shape and other.shape == n.shape:
+            if neg.op == "neg" and same_shape(neg.shape, n.shape) and same_shape(other.shape, n.shape):
                 x = neg.inputs[0]
                 inner = Node("mul", (), (x, other) if first else (other, x), n.dtype, n.shape)
                 return Node("neg", (), (inner,), n.dtype, n.shape)
@@ -137,7 +137,7 @@ def pow_small_integer(n):
                 Node("expand", (("shape_to", n.shape),), (one,), n.dtype, n.shape)
         if _const(e, 1):
             return _as(n, x)
-        if _const(e, 2) and x.shape == n.shape:
+        if _const(e, 2) and same_shape(x.shape, n.shape):
             return Node("mul", (), (x, x), n.dtype, n.shape)
 
 
@@ -145,7 +145,7 @@ def pow_small_integer(n):
 def identity_movement(n):
     """A reshape, expand or cast to the input's own type, or the identity permutation -> the
     input: it moves or converts nothing."""
-    if n.op in ("reshape", "expand", "cast") and n.inputs[0].shape == n.shape \
+    if n.op in ("reshape", "expand", "cast") and same_shape(n.inputs[0].shape, n.shape) \
             and n.inputs[0].dtype is n.dtype:
         return n.inputs[0]
     if n.op == "permute" and n.attr("perm") == tuple(range(n.ndim)):
@@ -172,7 +172,7 @@ def _slice_node(x: Node, starts: tuple, steps: tuple, n: Node) -> Node:
     """``x[starts::steps]`` with ``n``'s shape (the stops follow from it): ``x`` itself when
     that takes every element of ``x`` in order, and composed at once with a slice or a cat
     that ``x`` is (so one rebuild folds a whole chain: the rules see rewritten inputs only)."""
-    if x.shape == n.shape and not any(starts) and set(steps) <= {1}:
+    if same_shape(x.shape, n.shape) and not any(starts) and set(steps) <= {1}:
         return x
     stops = tuple(st + (d - 1) * sp + 1 if d else st for st, sp, d in zip(starts, steps, n.shape))
     node = Node("slice", (("starts", starts), ("steps", steps), ("stops", stops)), (x,),
@@ -245,7 +245,7 @@ def sum_of_broadcast(n):
     elif count > 1:
         c = Node("const", (("value", float(count)),), (), n.dtype, ())
         y = Node("mul", (), (y, c), n.dtype, padded)
-    if y.shape != n.shape:
+    if not same_shape(y.shape, n.shape):
         y = Node("expand", (("shape_to", n.shape),), (y,), n.dtype, n.shape)
     return y
 

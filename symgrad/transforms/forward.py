@@ -34,6 +34,7 @@ from ..frontend.apply import as_tensor, full
 from ..frontend.autograd import differentiable, push_forward, run_backward
 from ..frontend.tensor import Tensor
 from ..pytree import flatten, unflatten
+from ..dims import same_shape
 
 
 def leaves_of(tree_value: Any) -> tuple[list, Any]:
@@ -77,7 +78,7 @@ def jvp_call(fn: Callable, primals: tuple, tangents: tuple, has_aux: bool, name:
 
 
 def _tangent(u: Tensor, p: Tensor, k: int, name: str) -> Tensor:
-    if tuple(u.shape) != tuple(p.shape):
+    if not same_shape(tuple(u.shape), tuple(p.shape)):
         raise ValueError(f"{name}: tangent leaf {k} has shape {tuple(u.shape)}, but its "
                          f"primal has shape {tuple(p.shape)}")
     return u if u.dtype is p.dtype else as_tensor(u, p.dtype)
@@ -99,7 +100,7 @@ def vjp_call(fn: Callable, primals: tuple, has_aux: bool, name: str):
                              f"{o_tree.describe()}, got {c_tree.describe()}")
         roots = []
         for k, (o, c) in enumerate(zip(o_leaves, c_leaves)):
-            if tuple(c.shape) != tuple(o.shape):
+            if not same_shape(tuple(c.shape), tuple(o.shape)):
                 raise ValueError(f"{name}: cotangent leaf {k} has shape {tuple(c.shape)}, but "
                                  f"the output has shape {tuple(o.shape)}")
             if o._requires_grad and o.dtype.is_floating:

@@ -354,3 +354,26 @@ def test_a_fresh_process_loads_the_shape_generic_module_without_tracing(tmp_path
     got, log = _warm_run(tmp_path, "3.0", 4)           # a changed global: traced again
     assert "nodes; trace" in log
     np.testing.assert_allclose(got[4], _warm_reference(3.0, 4), rtol=1e-12)
+
+
+def _conv_pool_numpy(x, k, b):
+    """conv2d (padding 1) + bias, then 2 x 2 max pooling, by hand."""
+    n, c, h, w = x.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    y = np.zeros((n, k.shape[0], h, w))
+    for i in range(h):
+        for j in range(w):
+            y[:, :, i, j] = np.einsum("ncij,ocij->no", xp[:, :, i:i + 3, j:j + 3], k) + b
+    return y.reshape(n, k.shape[0], h // 2, 2, w // 2, 2).max(axis=(3, 5))
+
+
+def test_conv_bias_padding_max_pool(builds):
+    # gcc 12.2 -O3 -fopenmp once miscompiled this shape-generic module (codegen.loops.OPAQUE)
+    rng = np.random.default_rng(2)
+    k, b = rng.standard_normal((4, 3, 3, 3)), rng.standard_normal(4)
+    f = sg.compile(lambda x: F.max_pool2d(F.conv2d(x, k, b, padding=1), 2),
+                   dynamic_dims={"x": 0})
+    for n in (3, 2, 5, 1):
+        x = rng.standard_normal((n, 3, 8, 8))
+        np.testing.assert_allclose(f(x), _conv_pool_numpy(x, k, b), rtol=1e-12, atol=1e-12)
+    assert builds[0] == 1
