@@ -95,10 +95,13 @@ def compile_generic(fn: Callable, variants: list, rebuild: Callable, name: str, 
         with paused(), dims.recording() as guards:
             try:
                 traced = trace(fn, specs, rebuild, name, forward=True)
-            except dims.NotGeneric:
+            except dims.NotGeneric as e:
+                e.guards = tuple(guards)    # (the comparisons made before it gave up)
                 raise
             except Exception as e:   # noqa: BLE001  (e.g. a shape error: a size taken as its hint)
-                raise dims.NotGeneric(f"tracing failed ({type(e).__name__}: {e})") from e
+                err = dims.NotGeneric(f"tracing failed ({type(e).__name__}: {e})")
+                err.guards = tuple(guards)
+                raise err from e
             if traced.guards:
                 raise dims.NotGeneric("Python control flow on traced values")
             times = {"trace": time.perf_counter() - start}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections import OrderedDict
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -88,6 +89,8 @@ class CompiledFunction:
         self.dynamic, self.dynamic_dims = dynamic_options(dynamic, dynamic_dims)
         self._generic: dict = {}
         self._not_generic: set = set()
+        self._bound: OrderedDict = OrderedDict()   # signature -> bound spec, oldest first
+        self._fixed_dims: set = set()   # dynamic=True: (leaf, axis) found to be fixed sizes
         self._specs: dict = {}
         self._fast: dict = {}     # (type, shape, dtype) per positional arg -> Specialization
         self._last = None

@@ -34,20 +34,25 @@ from ..runtime import Specialization
 from ..runtime.generic import Generic
 from . import warm
 
-# The sizes the two generic traces run at: primes far from each other and from the sizes
-# people write (a size that equals a static one would decide a comparison by accident).
+# The sizes the two generic traces run at: far from the sizes people write (a size that
+# equals a static one would decide a comparison by accident), and unlike each other in
+# parity, residues and bit length, so that code depending on a size's value in a way no
+# Python hook sees (len(x) % 2, a dict keyed by sizes) differs between the two and is caught.
 HINTS = ((1009, 1013, 1019, 1021, 1031, 1033, 1039, 1049, 1051, 1061, 1063, 1069),
-         (2053, 2063, 2069, 2081, 2083, 2087, 2089, 2099, 2111, 2113, 2129, 2131))
+         (2310, 2520, 2730, 2940, 3150, 3360, 3570, 3780, 3990, 4200, 4410, 4620))
 
 
 def options(dynamic, dynamic_dims) -> tuple:
     """Validate ``compile``'s ``dynamic`` and ``dynamic_dims``: (dynamic, {name: axes})."""
-    if dynamic not in (None, True, False):
+    if not (dynamic is None or dynamic is True or dynamic is False):
         raise TypeError(f"dynamic must be True, False or None, got {dynamic!r}")
+    if dynamic_dims is not None and not isinstance(dynamic_dims, dict):
+        raise TypeError(f"dynamic_dims must be a dict of argument name -> axis or axes, got "
+                        f"{type(dynamic_dims).__name__}")
     marks = {}
     for name, axes in (dynamic_dims or {}).items():
         axes = (axes,) if isinstance(axes, int) else tuple(axes)
-        if not all(isinstance(a, int) for a in axes):
+        if not all(isinstance(a, int) and not isinstance(a, bool) for a in axes):
             raise TypeError(f"dynamic_dims[{name!r}] must be an axis or a tuple of axes, "
                             f"got {axes!r}")
         marks[str(name)] = axes
@@ -60,8 +65,9 @@ def marked(cf, key, specs: list, names: list) -> tuple[set, list]:
     """The (leaf, axis) pairs of this signature to compile shape-generic, and the shapes of
     the calls seen so far that bear on which of them share a size (see ``variants``)."""
     shapes = [s.shape for s in specs]
-    if cf.dynamic is True:
-        return {(i, a) for i, s in enumerate(specs) for a in range(len(s.shape))}, [shapes]
+    if cf.dynamic is True:   # every dim, less those a trace found compared with a constant
+        return {(i, a) for i, s in enumerate(specs) for a in range(len(s.shape))
+                if (i, a) not in cf._fixed_dims}, [shapes]
     if cf.dynamic_dims:
         return _named(cf, specs, names), [shapes]
     if cf.dynamic is False:
@@ -100,10 +106,6 @@ def _changed(cf, key, names: list) -> tuple[set, list]:
         diff = {(i, d) for i, (a, b) in enumerate(zip(old[2], leaves))
                 for d, (x, y) in enumerate(zip(a[0], b[0])) if x != y}
         if diff:
-            shown = ", ".join(f"{names[i]}.shape[{d}] ({old[2][i][0][d]} -> "
-                              f"{leaves[i][0][d]})" for i, d in sorted(diff))
-            config.debug(1, "%s: %s changed: compiling shape-generic (dynamic=False turns "
-                         "this off)", cf.name, shown)
             return diff, [a[0] for a in old[2]]
     return set(), []
 
@@ -163,20 +165,44 @@ def generic_spec(cf, key, specs: list, names: list, rebuild) -> Specialization |
         if values is not None:
             config.debug(1, "%s: bound %s to the shape-generic module (no compile)", cf.name,
                          ", ".join(f"{n}{list(s)}" for n, s in zip(names, shapes)))
-            return generic.bind(values)
+            return _bound(cf, key, generic, values)
         split |= why_not == "shared"
         seen = generic.seen + [shapes]
     found = cf._generic.get(pkey, [])
     if pkey in cf._not_generic or (found and not split) or len(found) >= MAX_MODULES:
         # (a size that fails a module's guards would fail another's: it compiles on its own)
         return None
+    if cf.dynamic is None:
+        config.debug(1, "%s: %s changed size: compiling shape-generic (dynamic=False turns "
+                     "this off)", cf.name, ", ".join(f"{names[i]}.shape[{a}]"
+                                                    for i, a in sorted(marks)))
     generic = _load_or_compile(cf, key, specs, names, marks, seen, rebuild)
     if generic is None:
         cf._not_generic.add(pkey)
+        if cf.dynamic is True and cf._fixed_dims & marks:   # (dims fixed since: try again)
+            return generic_spec(cf, key, specs, names, rebuild)
         return None
     cf._generic[pkey] = found + [generic]
     values, _ = generic.sizes_of(shapes)
-    return None if values is None else generic.bind(values)
+    return None if values is None else _bound(cf, key, generic, values)
+
+
+# Sizes bound at once per compiled function, at most: each keeps its own workspace and output
+# pools, so a stream of new sizes would grow memory without end. The oldest binding is
+# dropped (a later call of its size binds it again: no compile).
+MAX_BOUND = 16
+
+
+def _bound(cf, key, generic: Generic, values: dict) -> Specialization:
+    spec = generic.bind(values)
+    cf._bound[key] = spec
+    while len(cf._bound) > MAX_BOUND:
+        old_key, old = cf._bound.popitem(last=False)
+        if cf._specs.get(old_key) is old:
+            del cf._specs[old_key]
+        for k in [k for k, s in cf._fast.items() if s is old]:
+            del cf._fast[k]
+    return spec
 
 
 def _load_or_compile(cf, key, specs: list, names: list, marks: set, seen: list, rebuild):
@@ -214,6 +240,7 @@ def _compile(cf, specs: list, names: list, marks: set, seen: list,
     except NotGeneric as e:
         config.debug(1, "%s: not shape-generic (%s, at %s); compiling this signature",
                      cf.name, e, _where(e))
+        _fix_compared(cf, specs, names, marks, seen, getattr(e, "guards", ()))
         return None
     except Exception as e:   # noqa: BLE001  (the signature's own compile reports user errors)
         if config.check_ir():
@@ -225,6 +252,23 @@ def _compile(cf, specs: list, names: list, marks: set, seen: list,
     generic.seen = seen
     config.debug(1, "%s: compiled shape-generic: %s", cf.name, generic.describe())
     return generic
+
+
+def _fix_compared(cf, specs: list, names: list, marks: set, seen: list, guards) -> None:
+    """``dynamic=True``: the dims whose size a failed trace compared with a constant (a
+    feature size that must equal a weight's) are specialized, as torch does: the next
+    attempt leaves them static."""
+    if cf.dynamic is not True:
+        return
+    compared = {m[0] for g in guards if g.op in ("==", "!=") and len(g.terms) <= 2
+                for m, c in g.terms if len(m) == 1 and c in (1, -1)
+                and all(len(m2) == 0 for m2, _ in g.terms if m2 != m)}
+    symbol_of = variants(specs, names, marks, seen)[0]
+    fixed = {(i, a) for i, a in marks if symbol_of[i].shape[a].terms[0][0][0] in compared}
+    if fixed:
+        config.debug(1, "%s: %s compared with a fixed size: made static", cf.name,
+                     ", ".join(f"{names[i]}.shape[{a}]" for i, a in sorted(fixed)))
+        cf._fixed_dims |= fixed
 
 
 def _where(e: Exception) -> str:

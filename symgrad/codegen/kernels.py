@@ -71,18 +71,21 @@ def matmul(env, number: int, k: MatmulKernel, blas: str = "scipy") -> tuple[str,
                  f"{ldb}, {c_literal(0.0, ctype)},"),
                 f"{indent}{out.buffer.name} + {boff(out)}, {max(n, 1)});"]
         flops = m * n * kk
-        # call-time sizes: BLAS when the product is large enough, decided at run time, and
-        # not for a contraction of length 1 (an outer product: passes.identities makes a
-        # fixed-size one a multiplication, which a BLAS call is several times slower than)
-        when = f"{opaque(flops)} >= {BLAS_MIN_FLOPS}" + (
-            f" && {opaque(kk)} > 1" if isinstance(kk, Dim) else "")
-        body = gemm if not isinstance(flops, Dim) else (
-            [f"if ({when}) {{"] + [f"    {x}" for x in gemm] +
-            ["} else {"] + [f"    {x}" for x in body] + ["}"])
+        body = gemm if not isinstance(flops, Dim) else _blas_or_loop(flops, kk, gemm, body)
     nest = Nest([counted(f"b{d}", e) for d, e in enumerate(batch_shape)], body)
     title = f"matmul {list(a.shape)} @ {list(b.shape)} -> {out.buffer.name}" + \
         (" (BLAS)" if use_blas else "")
     return render_kernel(env, number, title, [loc_comment(k.loc, "matmul")], [nest]), use_blas
+
+
+def _blas_or_loop(flops: Dim, kk, gemm: list, loop: list) -> list:
+    """Call-time sizes: BLAS when the product is large enough, decided at run time, and not
+    for a contraction of length 1 (an outer product: passes.identities makes a fixed-size one
+    a multiplication, which a BLAS call is several times slower than)."""
+    when = f"{opaque(flops)} >= {BLAS_MIN_FLOPS}" + (
+        f" && {opaque(kk)} > 1" if isinstance(kk, Dim) else "")
+    return ([f"if ({when}) {{"] + [f"    {x}" for x in gemm] + ["} else {"] +
+            [f"    {x}" for x in loop] + ["}"])
 
 
 def _loop_product(k: MatmulKernel, m, n, kk, ctype: str, a_ix: str, b_ix: str,

@@ -48,7 +48,7 @@ def loc_comment(loc, op: str) -> str:
 
 def index(view: View, dims: list) -> str:
     """C index expression of ``view`` for loop variables ``dims`` [(var, dim)]."""
-    terms = [str(view.offset)] if view.offset else []
+    terms = [] if same(view.offset, 0) else [str(view.offset)]
     for var, d in dims:
         s = view.strides[d]
         if same(s, 0) or is_one(view.shape[d]):

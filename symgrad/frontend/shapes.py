@@ -169,7 +169,8 @@ def getitem(x: Tensor, index: Any) -> Tensor:
             out_shape.append(kept)
         dim += 1
     out = x
-    if tuple(starts) != (0,) * x.ndim or tuple(stops) != x.shape or set(steps) - {1}:
+    if not same_shape(tuple(starts), (0,) * x.ndim) or not same_shape(tuple(stops), x.shape) \
+            or set(steps) - {1}:
         has_int = any(not isinstance(i, slice) and i is not None for i in index)
         out = apply("slice", x, starts=tuple(starts), stops=tuple(stops), steps=tuple(steps),
                     _torch_name="SelectBackward0" if has_int else "SliceBackward0")
@@ -234,7 +235,7 @@ def _call_time_window(item: Any, size: Dim, dim: int) -> tuple:
         start, stop = bound(item.start, 0), bound(item.stop, size)
         stop = stop if stop >= start else start
         return start, stop, 1, stop - start
-    i = int(item.__index__())
+    i = item if isinstance(item, Dim) else int(item.__index__())   # (x[x.shape[0] - 1])
     if not -size <= i < size:
         raise IndexError(f"index {i} is out of bounds for dimension {dim} with size {size}")
     i = i if i >= 0 else size + i

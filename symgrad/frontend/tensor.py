@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import dtypes
 from ..devices import CPU, check as check_device
-from ..dims import many, span
+from ..dims import Dim, NotGeneric, many, span
 from ..errors import TracerValueError
 from ..ir.graph import Node
 from ..size import Size
@@ -166,6 +166,9 @@ class Tensor:
     def __len__(self) -> int:
         if not self.shape:
             raise TypeError("len() of a 0-d tensor")
+        if isinstance(self.shape[0], Dim):   # len() must return an int: the traced size's
+            raise NotGeneric("len() of a tensor whose length is known at call time only "
+                             "(x.shape[0] stays generic)")
         return self.shape[0]
 
     # ------------------------------------------------------------ autograd state
