@@ -174,23 +174,9 @@ class Dim(int):
         return decide(_nonzero(_add(self.terms, q, -1)), op,
                       {**self.hints, **getattr(other, "hints", {})})
 
-    def __eq__(self, other):
-        return self._compare(other, "==")
-
-    def __ne__(self, other):
-        return self._compare(other, "!=")
-
-    def __lt__(self, other):
-        return self._compare(other, "<")
-
-    def __le__(self, other):
-        return self._compare(other, "<=")
-
-    def __gt__(self, other):
-        return self._compare(other, ">")
-
-    def __ge__(self, other):
-        return self._compare(other, ">=")
+    __eq__, __ne__, __lt__, __le__, __gt__, __ge__ = (
+        (lambda op: lambda self, other: self._compare(other, op))(op)
+        for op in ("==", "!=", "<", "<=", ">", ">="))
 
     def __bool__(self):
         return self._compare(0, "!=")
@@ -354,10 +340,6 @@ def c_text(terms) -> str:
     text = "".join(parts)
     bare = len(terms) == 1 and terms[0][1] == 1 and len(terms[0][0]) == 1
     return text if bare else f"({text})"
-
-
-def is_dim(x) -> bool:
-    return isinstance(x, Dim)
 
 
 def symbols_of(shape) -> set:

@@ -123,27 +123,32 @@ def variants(specs: list, names: list, marks: set, seen: list) -> list:
     ``seen`` (a list of the arguments' shapes per call) share a size symbol (a batch
     dimension of ``x`` and ``y``), named after the first argument dim that has it
     (``x_size0``); a later call where they differ does not fit that module."""
-    symbols: dict = {}
-    taken: set = set()
+    number = _size_numbers(marks, seen)
+    symbols: list = []                  # per size number: the first dim's name
     for i, a in sorted(marks):
-        sizes = tuple(shapes[i][a] for shapes in seen)
-        if sizes not in symbols:
+        if number[i, a] == len(symbols):
             base = re.sub("_+", "_", c_identifier(names[i])).strip("_") + f"_size{a}"
             name, k = base, 1
-            while name in taken:
+            while name in symbols:
                 name, k = f"{base}_{k}", k + 1
-            taken.add(name)
-            symbols[sizes] = name
+            symbols.append(name)
     if len(symbols) > len(HINTS[0]):
         raise NotGeneric(f"more than {len(HINTS[0])} distinct dynamic sizes")
     out = []
     for hints in HINTS:
-        value = {sizes: Dim.symbol(name, hints[j])
-                 for j, (sizes, name) in enumerate(symbols.items())}
-        out.append([replace(s, shape=tuple(
-            value[tuple(shapes[i][a] for shapes in seen)] if (i, a) in marks else n
-            for a, n in enumerate(s.shape))) for i, s in enumerate(specs)])
+        value = [Dim.symbol(name, hint) for name, hint in zip(symbols, hints)]
+        out.append([replace(s, shape=tuple(value[number[i, a]] if (i, a) in marks else n
+                                           for a, n in enumerate(s.shape)))
+                    for i, s in enumerate(specs)])
     return out
+
+
+def _size_numbers(marks: set, seen: list) -> dict:
+    """(leaf, axis) -> the number of its size symbol: marked dims whose sizes were equal in
+    every call ``seen`` share one, numbered in the order of the dims."""
+    classes: dict = {}
+    return {(i, a): classes.setdefault(tuple(s[i][a] for s in seen), len(classes))
+            for i, a in sorted(marks)}
 
 
 # Shape-generic modules per pattern at most: a call whose sizes split a shared size symbol
@@ -220,9 +225,7 @@ def _symbolic_key(key, marks: set, seen: list) -> tuple:
     """``key`` with each marked size replaced by its size symbol's number (what the module
     compiled for these calls depends on: which dims are dynamic, and which share a size)."""
     tree, statics, leaves = key
-    classes: dict = {}
-    number = {(i, a): classes.setdefault(tuple(s[i][a] for s in seen), len(classes))
-              for i, a in sorted(marks)}
+    number = _size_numbers(marks, seen)
     return (tree, statics, tuple((tuple(f"size{number[i, a]}" if (i, a) in marks else n
                                         for a, n in enumerate(shape)), dt, py)
                                  for i, (shape, dt, py) in enumerate(leaves)))

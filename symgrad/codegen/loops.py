@@ -38,16 +38,8 @@ SIMD_MIN = 4
 THREADS = " schedule(static) num_threads(nthreads) if(parallel: nthreads > 1)"
 
 
-def threads_clause(work) -> str:
-    """``THREADS``; for work that depends on call-time sizes, the size check is made at run
-    time too (below ``PARALLEL_MIN_WORK`` the loop stays on the calling thread)."""
-    if not isinstance(work, Dim):
-        return THREADS
-    return THREADS.replace("nthreads > 1)", f"nthreads > 1 && {large_work(work)})")
-
-
-# The size checks that choose threads (or BLAS) read the sizes through volatile copies (declared by
-# codegen.module): gcc 12.2 -O3 -fopenmp miscompiled a shape-generic CNN (wrong max-pool
+# The size checks that choose threads (or BLAS) read the sizes through volatile copies
+# (declared by codegen.module): gcc 12.2 -O3 -fopenmp miscompiled a shape-generic CNN (wrong max-pool
 # outputs) when its range propagation and jump threading could use them, and any of
 # -fno-tree-vrp, -fno-tree-dominator-opts, -fno-tree-ch or a copy it cannot see through
 # avoided it (tests/api/test_dynamic.py::test_conv_bias_padding_max_pool).
@@ -128,7 +120,7 @@ class LoopEmitter:
         self.parallel = parallel
         self.calls: set = set()
         self.simd = False
-        self.clause = THREADS
+        self.work_check: str | None = None   # C: the work is enough for threads (call-time)
 
     def emit(self, number: int, k: LoopKernel) -> tuple[str, bool]:
         """(the kernel's C, whether it runs on threads); "" for a loop with no iterations."""
@@ -143,7 +135,6 @@ class LoopEmitter:
         accs = self._accumulators(k.stores, outs)
         work = math.prod(k.shape) * (1 + len(k.body))
         threads = bool(dims) and large(work, PARALLEL_MIN_WORK)
-        self.clause = threads_clause(work)
         # (call-time sizes: whether the work is large enough is known only at run time)
         self.work_check = large_work(work) if isinstance(work, Dim) else None
         mode = sumloop.plan(dims, list(accs.values()))
@@ -226,6 +217,14 @@ class LoopEmitter:
                 body.append(f"{out_ix} = {step.format(a=out_ix, v=value)};")
         self._pragmas(loops, dims, accs, inner, n_kept, threads)
         return init, [Nest(loops, body)], final
+
+    @property
+    def clause(self) -> str:
+        """``THREADS``, with the run-time work check of call-time sizes (below
+        ``PARALLEL_MIN_WORK`` the loop stays on the calling thread)."""
+        if self.work_check is None:
+            return THREADS
+        return THREADS.replace("nthreads > 1)", f"nthreads > 1 && {self.work_check})")
 
     def _pragmas(self, loops, dims, accs, inner, n_kept, threads) -> None:
         """`omp simd` on the innermost loop, `omp parallel for` on the outermost, where legal."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..dims import Dim, concrete
+from ..dims import Dim, concrete, symbols_of
 from .artifact import Artifact
 from .specialization import Specialization
 
@@ -73,8 +73,6 @@ class Generic:
 
 
 def _entry_sizes(art: Artifact) -> tuple:
-    """The size symbols in the order the C entry point takes them (sorted names)."""
-    names = set()
-    for spec in art.in_specs:
-        names |= {s for d in spec.shape if isinstance(d, Dim) for s in d.symbols}
-    return tuple(sorted(names))
+    """The size symbols in the order the C entry point takes them (``lower``: the inputs'
+    symbols, sorted)."""
+    return tuple(sorted(set().union(*(symbols_of(s.shape) for s in art.in_specs))))
