@@ -67,21 +67,24 @@ class Compiled:
 
 def compile_function(fn: Callable, in_specs: list, rebuild: Callable, name: str, *,
                      passes: list | None = None, forward: bool = False,
-                     build: bool = True, values: list | None = None) -> Compiled:
+                     build: bool = True, values: list | None = None,
+                     reachable: dict | None = None, capture: bool = True) -> Compiled:
     """Trace ``fn`` for ``in_specs`` (see ``trace.trace``; with ``values``, Python control
-    flow is decided on them and guarded), optimize, lower, generate C and build it (unless
-    ``build`` is False)."""
+    flow is decided on them and guarded; ``reachable``: the arrays and tensors its captured
+    state reaches; ``capture=False``: they are constants), optimize, lower, generate C and
+    build it (unless ``build`` is False)."""
     start = time.perf_counter()
     passes = PIPELINE if passes is None else passes
     with paused():   # one pause over all the Python stages (see _generate)
-        traced = trace(fn, in_specs, rebuild, name, forward, values)
+        traced = trace(fn, in_specs, rebuild, name, forward, values, reachable, capture)
         times = {"trace": time.perf_counter() - start}
         made = _generate(traced, name, passes, build, times)
     return _build(traced, name, passes, made, build, times)
 
 
 def compile_generic(fn: Callable, variants: list, rebuild: Callable, name: str, *,
-                    passes: list | None = None) -> tuple[Compiled, tuple]:
+                    passes: list | None = None,
+                    reachable: dict | None = None) -> tuple[Compiled, tuple]:
     """Compile ``fn`` once for every size of its call-time sizes (``dims.Dim`` in the specs):
     trace and generate C for each of ``variants`` (the same specs with other hints), require
     identical results (the C text, constants, output shapes, guards: whatever a stage did with
@@ -94,7 +97,7 @@ def compile_generic(fn: Callable, variants: list, rebuild: Callable, name: str, 
         start = time.perf_counter()
         with paused(), dims.recording() as guards:
             try:
-                traced = trace(fn, specs, rebuild, name, forward=True)
+                traced = trace(fn, specs, rebuild, name, forward=True, reachable=reachable)
             except dims.NotGeneric as e:
                 e.guards = tuple(guards)    # (the comparisons made before it gave up)
                 raise
@@ -126,9 +129,18 @@ def _same_for_every_size(a: tuple, b: tuple) -> None:
         raise dims.NotGeneric("the workspace or the size guards depend on the sizes' values")
     if [str(n.shape) for n in ga.values] != [str(n.shape) for n in gb.values]:
         raise dims.NotGeneric("the output shapes depend on the sizes' values")
+    if _captured(ta) != _captured(tb):
+        raise dims.NotGeneric("what the function captures depends on the sizes' values")
     for (x, u), (y, v) in zip(ca, cb):
         if str(x.size) != str(y.size) or not np.array_equal(np.asarray(u), np.asarray(v)):
             raise dims.NotGeneric("a constant depends on the sizes' values")
+
+
+def _captured(traced: Traced) -> tuple:
+    """The identities of the objects a trace captured, and what it read concretely."""
+    table = traced.captures
+    return (tuple(id(e.obj) for e in table.entries), tuple(table.reads), table.checks()[1:],
+            tuple(table.volatile)) if table is not None else ()
 
 
 def compile_traced(traced: Traced, name: str, *, passes: list | None = None,

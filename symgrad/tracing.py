@@ -22,6 +22,7 @@ import numpy as np
 from . import dtypes
 from .frontend import grad_mode, sources
 from .frontend.apply import as_tensor
+from .frontend.capture import Captures, tracing
 from .frontend.guards import GuardState
 from .frontend.tensor import Tensor, placeholder
 from .gcpause import pausing
@@ -42,10 +43,18 @@ class ArgSpec:
 @dataclass
 class Traced:
     graph: Graph
-    in_specs: list
+    in_specs: list                 # the arguments' leaves, then the captured values'
     out_tree: TreeDef
     forward: Graph | None = None   # the function's own outputs (before a gradient transform)
     guards: tuple = ()             # (outcome, Loc) of each decision on a traced value
+    # The captured state read at call time (``frontend.capture.Captures``: its ``entries``
+    # are the inputs after the arguments', in order) and what reuse must check.
+    captures: Captures | None = None
+
+    @property
+    def n_args(self) -> int:
+        """How many of the inputs are the arguments' leaves (the rest are captures)."""
+        return len(self.in_specs) - (len(self.captures.entries) if self.captures else 0)
 
 
 _INT64_MIN, _INT64_MAX = -2**63, 2**63 - 1
@@ -127,7 +136,8 @@ def param_names(fn: Callable, n: int) -> list[str]:
 
 @pausing   # a large trace allocates ~10^5 long-lived objects (see gcpause)
 def trace(fn: Callable, in_specs: list, rebuild: Callable, name: str,
-          forward: bool = False, values: list | None = None) -> Traced:
+          forward: bool = False, values: list | None = None,
+          reachable: dict | None = None, capture: bool = True) -> Traced:
     """Run ``fn`` on traced tensors.
 
     ``in_specs`` are the flat dynamic leaves' specs; ``rebuild(leaves)`` returns (args, kwargs)
@@ -136,6 +146,10 @@ def trace(fn: Callable, in_specs: list, rebuild: Callable, name: str,
     value before a transform differentiated it (shown by ``symgrad.inspect``). With
     ``values`` (the leaves' actual values), Python control flow on traced values is decided
     on them and recorded as guards (``frontend.guards``), the first outputs of the graph.
+    The tensors and arrays from outside the arguments that the function computes with
+    become inputs after the arguments' (``frontend.capture``; ``reachable``: the arrays and
+    tensors its captured state reaches, by id, from ``api.fingerprint``). ``capture=False``:
+    they are constants of their current values instead (a snapshot, for a standalone export).
     """
     inputs = [Node("input", (("index", i), ("name", s.name)), (), s.dtype, s.shape)
               for i, s in enumerate(in_specs)]
@@ -144,17 +158,27 @@ def trace(fn: Callable, in_specs: list, rebuild: Callable, name: str,
     rec = sources.Recording()
     if values is not None:
         rec.guards = GuardState(inputs, values)
-    with sources.recording(rec), grad_mode.enable_grad():
+    captures = Captures(len(inputs), reachable)
+    captures.root = rec
+    if capture:
+        rec.captures = captures
+    with tracing(captures), sources.recording(rec), grad_mode.enable_grad():
         call_args, call_kwargs = rebuild(tracers)
         try:
             result = fn(*call_args, **call_kwargs)
+            fwd = None
+            if forward:
+                result, fwd = result
+            out_leaves, out_tree = flatten(result)
+            # (the output nodes in the recording: a captured tensor returned as it is is
+            # an input, read at call time)
+            outputs = _output_nodes(out_leaves, name)
+            fwd = None if fwd is None else [t.node for t in fwd]
         except Exception as e:
             _note_call(e, fn, name, in_specs, rebuild)
             raise
-    fwd = None
-    if forward:
-        result, fwd = result
-    out_leaves, out_tree = flatten(result)
+        finally:   # (the recording's side tables point back at it: no cycles left behind)
+            rec.captures, captures.root, rec.consts = None, None, {}
     decisions = rec.guards.decisions if rec.guards is not None else []
     guards = []
     for k, (pred, outcome, loc) in enumerate(decisions):
@@ -162,12 +186,14 @@ def trace(fn: Callable, in_specs: list, rebuild: Callable, name: str,
                            dtypes.bool_, ()))
         if loc is not None:
             rec.locs.setdefault(guards[-1], loc)
-    graph = Graph(tuple(inputs), tuple(guards) + tuple(_output_nodes(out_leaves, name)),
-                  rec.locs, len(guards))
+    inputs += [c.node for c in captures.entries]
+    in_specs = list(in_specs) + [ArgSpec(c.node.shape, c.node.dtype, c.node.attr("name"))
+                                 for c in captures.entries]
+    graph = Graph(tuple(inputs), tuple(guards) + tuple(outputs), rec.locs, len(guards))
     if fwd is not None:
-        fwd = Graph(tuple(inputs), tuple(t.node for t in fwd), rec.locs)
-    return Traced(graph, list(in_specs), out_tree, fwd,
-                  tuple((outcome, loc) for _, outcome, loc in decisions))
+        fwd = Graph(tuple(inputs), tuple(fwd), rec.locs)
+    return Traced(graph, in_specs, out_tree, fwd,
+                  tuple((outcome, loc) for _, outcome, loc in decisions), captures)
 
 
 def _note_call(e: Exception, fn: Callable, name: str, in_specs: list, rebuild: Callable) -> None:

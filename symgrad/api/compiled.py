@@ -12,30 +12,35 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections import OrderedDict
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from .. import config
 from ..frontend.tensor import Tensor
-from ..frontend import grad_mode
+from ..frontend import grad_mode, sources
 from ..passes import FAST_MATH_PIPELINE
 from ..pytree import flatten, unflatten
 from ..runtime import Paths, Specialization
+from ..runtime.captured import Stale
 from ..tracing import Traced, leaf_spec, param_names, trace
-from . import pickling, warm
-from .dynamic import generic_spec, options as dynamic_options
+from . import fingerprint, pickling, warm
+from .dynamic import generic_spec, options as dynamic_options, remembered_spec
+from .reuse import Reuse, autograd_through, reads_captured
+from .state import captured_of
 from .signature import (check_binds, describe_key, fast_key, flatten_args,
-                        has_keyword_parameter, why)
+                        has_keyword_parameter, rebuilder, static_parameters, why)
 
 
 # Argument types whose signature is their type alone (a NumPy scalar maps to one spec
 # whatever its value, like a Python number): calls with them take the fast path.
 _FAST_SCALARS = (float, int, bool, np.float64, np.float32, np.int64, np.int32, np.bool_)
+# How many compile traces run (any thread): a compiled function called inside one runs its
+# Python body, so that the enclosing trace captures what it reads.
+_CAPTURING = sources.CAPTURING
 
 
-class CompiledFunction:
+class CompiledFunction(Reuse):
     """``fn`` compiled to C, one specialization per argument signature.
 
     ``fast_math=True`` optimizes the graph with ``FAST_MATH_PIPELINE`` (value-changing
@@ -87,12 +92,8 @@ class CompiledFunction:
         # Shape-generic compilation (api.dynamic): the options, the modules per pattern of
         # static sizes, and the patterns that turned out not to be generic.
         self.dynamic, self.dynamic_dims = dynamic_options(dynamic, dynamic_dims)
-        self._generic: dict = {}
-        self._not_generic: set = set()
-        self._bound: OrderedDict = OrderedDict()   # signature -> bound spec, oldest first
-        self._fixed_dims: set = set()   # dynamic=True: (leaf, axis) found to be fixed sizes
-        self._specs: dict = {}
-        self._fast: dict = {}     # (type, shape, dtype) per positional arg -> Specialization
+        self._statics = None       # (static positions, static keywords): signature.py
+        self._reuse_init()         # the tables of compiled code, per captured state (reuse.py)
         self._last = None
         self._last_spec = None
         self._names_cache: dict = {}
@@ -105,18 +106,27 @@ class CompiledFunction:
         self._recipe: tuple = (None, fn)
         functools.update_wrapper(self, fn)
 
+    def options(self) -> dict:
+        """The options it was compiled with, as keyword arguments of ``compile``: what a
+        transform of it (``grad``, ``vmap``, ``jacrev``...) compiles with too."""
+        return dict(static_argnums=self.static_argnums, static_argnames=self.static_argnames,
+                    fast_math=self.fast_math, guards=self.guards, max_paths=self.max_paths,
+                    on_guard_limit=self.on_guard_limit, dynamic=self.dynamic,
+                    dynamic_dims=dict(self.dynamic_dims) or None)
+
     # -------------------------------------------------------------- signatures
     def _split(self, args: tuple, kwargs: dict):
         """Separate static from dynamic arguments; returns (key parts, leaves, rebuild)."""
-        static_pos = {i if i >= 0 else len(args) + i for i in self.static_argnums}
-        for i in static_pos:
-            if i >= len(args):
-                raise TypeError(f"{self.name}: static_argnums names argument {i}, but only "
-                                f"{len(args)} positional arguments were passed")
+        if self._statics is None:
+            self._statics = static_parameters(self.fn, self.static_argnums,
+                                              self.static_argnames)
+        positions, keywords = self._statics
+        static_pos = {i if i >= 0 else len(args) + i for i in positions}
+        static_pos = {i for i in static_pos if 0 <= i < len(args)}
         dyn_args = [a for i, a in enumerate(args) if i not in static_pos]
-        dyn_kwargs = {k: v for k, v in kwargs.items() if k not in self.static_argnames}
+        dyn_kwargs = {k: v for k, v in kwargs.items() if k not in keywords}
         statics = tuple((i, args[i]) for i in sorted(static_pos)) + \
-            tuple(sorted((k, v) for k, v in kwargs.items() if k in self.static_argnames))
+            tuple(sorted((k, v) for k, v in kwargs.items() if k in keywords))
         try:
             hash(statics)
         except TypeError:
@@ -151,6 +161,7 @@ class CompiledFunction:
     def specialize(self, *args: Any, **kwargs: Any) -> tuple[Specialization, list]:
         """The specialization for these arguments (traced and built on a miss), and the flat
         argument leaves to call it with."""
+        self._sync()
         statics, tree, leaves, names, rebuild = self._split(args, kwargs)
         specs = self._specs_of(leaves, names, args, kwargs)
         key = _signature_key(tree, statics, specs)
@@ -172,10 +183,9 @@ class CompiledFunction:
         """The key a compiled signature of these arguments is stored under for warm starts in
         other processes (``api.fingerprint``); raises ``fingerprint.Unknown`` when a
         dependency cannot be fingerprinted."""
-        from .fingerprint import signature_key
         statics, tree, leaves, names, _ = self._split(args, kwargs)
         key = _signature_key(tree, statics, self._specs_of(leaves, names, args, kwargs))
-        return signature_key(self, key, names)
+        return fingerprint.signature_key(self._sync().walk, key, names)
 
     def _build(self, key, specs: list, names: list, rebuild, leaves: list):
         """Trace and build a new signature: once, however many threads ask at the same time
@@ -208,38 +218,44 @@ class CompiledFunction:
         """The signature's module from a warm start record, else compiled (and recorded)."""
         prekey, spec = warm.lookup(self, key, names)
         if spec is None:
+            spec = remembered_spec(self, key, specs, names, rebuild)
+        if spec is None:
             spec = self._compile(specs, rebuild, leaves)
-            warm.remember(prekey, spec)
+            warm.remember(prekey, spec, self)
         return spec
 
     def _compile(self, specs: list, rebuild, leaves: list) -> Specialization:
-        return Specialization.of(self._pipeline(specs, rebuild, leaves))
+        compiled = self._pipeline(specs, rebuild, leaves)
+        return Specialization.of(compiled, captured_of(compiled.traced, self._state))
 
-    def _pipeline(self, specs: list, rebuild, leaves: list, build: bool = True):
+    def _pipeline(self, specs: list, rebuild, leaves: list, build: bool = True,
+                  capture: bool = True):
         from .. import pipeline   # the compiler (passes, codegen, build): only when compiling
         return pipeline.compile_function(
             self.traceable, specs, rebuild, self.name, forward=True, build=build,
             passes=FAST_MATH_PIPELINE if self.fast_math else None,
-            values=[_value(v) for v in leaves] if self.guards else None)
+            values=[_value(v) for v in leaves] if self.guards else None,
+            reachable=self._sync().reachable if capture else None, capture=capture)
 
-    def compiled_for(self, *args: Any, **kwargs: Any):
+    def compiled_for(self, *args: Any, capture: bool = True, **kwargs: Any):
         """The pipeline's record (``pipeline.Compiled``: graphs, loop IR, C) of the signature
         of these arguments, traced afresh (Python control flow decided on their values), not
-        built."""
+        built. ``capture=False``: captured tensors and arrays are constants of their current
+        values (a standalone export's snapshot)."""
         _, _, leaves, names, rebuild = self._split(args, kwargs)
         return self._pipeline(self._specs_of(leaves, names, args, kwargs), rebuild, leaves,
-                              build=False)
+                              build=False, capture=capture)
 
     def trace_path(self, key, leaves: list) -> Specialization:
         """A new path of signature ``key``: the function traced on these argument values
         (``runtime.Paths`` asks, when a call's values take a path not traced yet)."""
         paths = self._specs[key]
-        return self._compile(paths.in_specs, _rebuilder(key), leaves)
+        return self._compile(paths.in_specs, rebuilder(key), leaves)
 
     def run_eagerly(self, key, leaves: list, out=None):
         """The function run eagerly on these argument values, with NumPy results (a
         signature's paths beyond its limit run this way)."""
-        args, kwargs = _rebuilder(key)([Tensor(np.array(v), None) if not isinstance(
+        args, kwargs = rebuilder(key)([Tensor(np.array(v), None) if not isinstance(
             v, (bool, int, float)) else v for v in leaves])
         with grad_mode.enable_grad():
             result, _ = self.traceable(*args, **kwargs)
@@ -256,7 +272,7 @@ class CompiledFunction:
         """The traced graph of the function for these arguments (no optimization, no C)."""
         _, _, leaves, names, rebuild = self._split(args, kwargs)
         return trace(self.traceable, self._specs_of(leaves, names, args, kwargs), rebuild,
-                     self.name, forward=True)
+                     self.name, forward=True, reachable=self._sync().reachable)
 
     @property
     def shape_generic(self) -> list[str]:
@@ -282,28 +298,49 @@ class CompiledFunction:
         (or lists it in ``static_argnames``), ``out=`` is passed to ``fn`` as any other argument.
         """
         if not kwargs:
-            # Fast path: positional NumPy arrays and Python numbers only, seen before. (The
-            # key is ``_fast_key(args)``, written out here: this is the hot path.)
+            # Fast path: positional NumPy arrays and Python numbers only, seen before, no
+            # compile trace running, the captured state as compiled for. (The key is
+            # ``fast_key(args)``, written out here: this is the hot path.)
             spec = self._fast.get(tuple([(a.shape, a.dtype) if type(a) is np.ndarray
                                          else type(a) for a in args]))
-            if spec is not None:
+            if spec is not None and not _CAPTURING[0] and self._holds():
                 self._last_spec = spec
-                return spec.call(args)
+                try:
+                    return spec.call(args)
+                except Stale as e:
+                    return self._reuse_failed(e, spec, args, kwargs)
         elif "out" in kwargs and self._out_is_ours():
             out = kwargs.pop("out")
             if out is None:       # NumPy's convention: out=None allocates the results
                 return self(*args, **kwargs)
             if not kwargs:        # the same fast path, writing into ``out``
                 spec = self._fast.get(fast_key(args))
-                if spec is not None:
+                if spec is not None and not _CAPTURING[0] and self._holds():
                     self._last_spec = spec
-                    return spec.call_into(args, out)
+                    try:
+                        return spec.call_into(args, out)
+                    except Stale as e:
+                        return self._reuse_failed(e, spec, args, {"out": out})
             return self._call_into(args, kwargs, out)
-        leaves, _ = flatten_args(args, kwargs, lambda: param_names(self.fn, len(args)))
-        if any(isinstance(v, Tensor) and (v.is_traced or v.requires_grad) for v in leaves):
-            return self.fn(*args, **kwargs)   # inside a trace or an eager autograd graph
+        if self._runs_python(args, kwargs):
+            return self.fn(*args, **kwargs)
         spec, values = self._prepare(args, kwargs)
-        return spec.call(values)
+        if autograd_through(spec) and any(isinstance(a, Tensor) for a in flatten(
+                (args, kwargs))[0]):
+            return self.fn(*args, **kwargs)   # torch: a grad_fn through the parameters
+        try:
+            return spec.call(values)
+        except Stale as e:
+            return self._reuse_failed(e, spec, args, kwargs)
+
+    def _runs_python(self, args: tuple, kwargs: dict) -> bool:
+        """Whether this call runs the Python body instead of the C: inside a compile trace
+        (which then captures what the body reads), or on tensors that are traced or require
+        grad (an eager autograd graph)."""
+        if _CAPTURING[0] and sources.current() is not None:
+            return True
+        leaves, _ = flatten_args(args, kwargs, lambda: param_names(self.fn, len(args)))
+        return any(isinstance(v, Tensor) and (v.is_traced or v.requires_grad) for v in leaves)
 
     def _prepare(self, args: tuple, kwargs: dict) -> tuple[Specialization, list]:
         """The specialization and the leaf values to call it with; an all-positional call
@@ -326,13 +363,15 @@ class CompiledFunction:
         return ours
 
     def _call_into(self, args: tuple, kwargs: dict, out):
-        leaves, _ = flatten_args(args, kwargs, lambda: param_names(self.fn, len(args)))
-        if any(isinstance(v, Tensor) and (v.is_traced or v.requires_grad) for v in leaves):
+        if self._runs_python(args, kwargs):
             raise TypeError(f"{self.name}: out= needs NumPy results; it cannot be used when "
                             f"the function is called on tensors that are traced or require "
-                            f"grad")
+                            f"grad, or inside a compiled function")
         spec, values = self._prepare(args, kwargs)
-        return spec.call_into(values, out)
+        try:
+            return spec.call_into(values, out)
+        except Stale as e:
+            return self._reuse_failed(e, spec, args, {**kwargs, "out": out})
 
     @property
     def last_specialization(self) -> Specialization | None:
@@ -380,9 +419,11 @@ class CompiledFunction:
         can be imported by name; otherwise (a lambda, a local function) it is left out and
         only the signatures compiled before pickling can be called."""
         maker, fn, *rest = self._recipe
+        # (a specialization that reads captured state stays behind: its objects are this
+        # process's; the other process traces that signature, or loads it from its cache)
+        specs = tuple((k, s) for k, s in self._specs.items() if not reads_captured(s))
         return (_restore, (maker, pickling.function_ref(fn), tuple(rest), self.static_argnums,
-                           self.static_argnames, self.name, self.fast_math,
-                           tuple(self._specs.items())))
+                           self.static_argnames, self.name, self.fast_math, specs))
 
 
 def _signature_key(tree, statics: tuple, specs: list) -> tuple:
@@ -393,22 +434,6 @@ def _signature_key(tree, statics: tuple, specs: list) -> tuple:
 def _value(leaf):
     """A leaf's value for deciding Python control flow while tracing."""
     return leaf.detach().numpy() if isinstance(leaf, Tensor) and not leaf.is_traced else leaf
-
-
-def _rebuilder(key) -> Callable:
-    """``rebuild(leaves) -> (args, kwargs)`` of signature ``key``: the dynamic leaves put
-    back in their structure, the static arguments the key holds in their places."""
-    tree, statics, _ = key
-    positional = {i: v for i, v in statics if isinstance(i, int)}
-    keywords = {k: v for k, v in statics if isinstance(k, str)}
-
-    def rebuild(leaves):
-        d_args, d_kwargs = unflatten(tree, leaves)
-        it = iter(d_args)
-        args = [positional[i] if i in positional else next(it)
-                for i in range(len(d_args) + len(positional))]
-        return args, {**keywords, **d_kwargs}
-    return rebuild
 
 
 def _plain(fn: Callable) -> Callable:

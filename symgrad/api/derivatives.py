@@ -31,8 +31,10 @@ def _named(fn: Callable) -> Callable:
     return fn.fn if isinstance(fn, CompiledFunction) else fn
 
 
-def _compiled(fn: Callable, label: str, body: Callable, recipe: tuple) -> CompiledFunction:
-    """A compiled function running ``body(*args, **kwargs)``, named ``label_fn``."""
+def _compiled(fn: Callable, label: str, body: Callable, recipe: tuple,
+              same_arguments: bool = True) -> CompiledFunction:
+    """A compiled function running ``body(*args, **kwargs)``, named ``label_fn``;
+    ``same_arguments``: whether it takes ``fn``'s arguments."""
     named = _named(fn)
     name = f"{label}_{getattr(named, '__name__', 'fn')}"
 
@@ -40,8 +42,20 @@ def _compiled(fn: Callable, label: str, body: Callable, recipe: tuple) -> Compil
     def run(*args, **kwargs):
         return body(*args, **kwargs)
     run.__name__ = name
-    fast_math = isinstance(fn, CompiledFunction) and fn.fast_math
-    cf = CompiledFunction(run, name=name, fast_math=fast_math)
+    # A compiled function's options hold for its transforms too; those naming arguments
+    # cannot where the transform takes other arguments (jvp's primals and tangents).
+    options = fn.options() if isinstance(fn, CompiledFunction) else {}
+    if not same_arguments:
+        named_options = [k for k in ("static_argnums", "static_argnames", "dynamic_dims")
+                         if options.get(k)]
+        if named_options:
+            raise ValueError(f"{name}: the compiled function's {', '.join(named_options)} "
+                             f"name its arguments, but {label} takes (primals, tangents); "
+                             f"apply {label} to the function, and compile the result with "
+                             f"those options")
+        options = {k: v for k, v in options.items()
+                   if k not in ("static_argnums", "static_argnames", "dynamic_dims")}
+    cf = CompiledFunction(run, name=name, **options)
     cf._recipe = (recipe[0], fn if isinstance(fn, CompiledFunction) and
                   fn._recipe[0] is not None else named) + tuple(recipe[1:])
     return cf
@@ -146,7 +160,7 @@ def _jvp_function(fn: Callable, has_aux: bool) -> CompiledFunction:
     """``jvp`` as a function of ``(primals, tangents)`` (what a pickled one is made from)."""
     name = f"jvp of {_fn_name(fn)}"
     return _compiled(fn, "jvp", lambda p, t: jvp_call(fn, p, t, has_aux, name),
-                     (_jvp_function, has_aux))
+                     (_jvp_function, has_aux), same_arguments=False)
 
 
 def vjp(fn: Callable, *primals: Any, has_aux: bool = False):
@@ -172,7 +186,7 @@ def _vjp_function(fn: Callable, has_aux: bool) -> CompiledFunction:
 
     def body(primals, cotangent):
         return vjp_call(fn, primals, has_aux, name)[1](cotangent)
-    return _compiled(fn, "vjp", body, (_vjp_function, has_aux))
+    return _compiled(fn, "vjp", body, (_vjp_function, has_aux), same_arguments=False)
 
 
 def hvp(fn: Callable, primals: Sequence, tangents: Sequence):
@@ -191,4 +205,4 @@ def hvp(fn: Callable, primals: Sequence, tangents: Sequence):
 def _hvp_function(fn: Callable) -> CompiledFunction:
     name = f"hvp of {_fn_name(fn)}"
     return _compiled(fn, "hvp", lambda p, t: jacobians.hvp_call(fn, p, t, name),
-                     (_hvp_function,))
+                     (_hvp_function,), same_arguments=False)

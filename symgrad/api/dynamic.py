@@ -33,6 +33,7 @@ from ..dims import Dim, NotGeneric
 from ..runtime import Specialization
 from ..runtime.generic import Generic
 from . import warm
+from .state import captured_of
 
 # The sizes the two generic traces run at: far from the sizes people write (a size that
 # equals a static one would decide a comparison by accident), and unlike each other in
@@ -156,10 +157,12 @@ def _size_numbers(marks: set, seen: list) -> dict:
 MAX_MODULES = 3
 
 
-def generic_spec(cf, key, specs: list, names: list, rebuild) -> Specialization | None:
+def generic_spec(cf, key, specs: list, names: list, rebuild,
+                 remembered: tuple | None = None) -> Specialization | None:
     """A specialization for this call from a shape-generic module (compiled now if none of
-    this pattern fits yet), or None to compile the signature on its own."""
-    marks, seen = marked(cf, key, specs, names)
+    this pattern fits yet), or None to compile the signature on its own. ``remembered``:
+    the (marks, seen) an earlier process's automatic switch stored (``remembered_spec``)."""
+    marks, seen = remembered or marked(cf, key, specs, names)
     if not marks:
         return None
     pkey = pattern(key, marks)
@@ -182,6 +185,8 @@ def generic_spec(cf, key, specs: list, names: list, rebuild) -> Specialization |
                      "this off)", cf.name, ", ".join(f"{names[i]}.shape[{a}]"
                                                     for i, a in sorted(marks)))
     generic = _load_or_compile(cf, key, specs, names, marks, seen, rebuild)
+    if generic is not None and cf.dynamic is None and remembered is None:
+        warm.remember_marks(cf, _ranks(key), names, (marks, generic.seen))
     if generic is None:
         cf._not_generic.add(pkey)
         if cf.dynamic is True and cf._fixed_dims & marks:   # (dims fixed since: try again)
@@ -190,6 +195,28 @@ def generic_spec(cf, key, specs: list, names: list, rebuild) -> Specialization |
     cf._generic[pkey] = found + [generic]
     values, _ = generic.sizes_of(shapes)
     return None if values is None else _bound(cf, key, generic, values)
+
+
+def remembered_spec(cf, key, specs: list, names: list, rebuild) -> Specialization | None:
+    """In a new process, the first call of a signature that an earlier process compiled
+    shape-generic after its sizes changed (``dynamic=None``): bound from that module (from
+    disk: no trace, no compile), or None."""
+    if cf.dynamic is not None or cf.dynamic_dims:
+        return None
+    found = warm.lookup_marks(cf, _ranks(key), names)
+    if found is None:
+        return None
+    marks, seen = found
+    if not all(i < len(specs) and a < len(specs[i].shape) for i, a in marks):
+        return None
+    return generic_spec(cf, key, specs, names, rebuild, (set(marks), seen))
+
+
+def _ranks(key) -> tuple:
+    """A signature key with each shape replaced by its rank: what the automatic switch's
+    record is stored under (any sizes)."""
+    tree, statics, leaves = key
+    return tree, statics, tuple(((len(shape),), dt, py) for shape, dt, py in leaves)
 
 
 # Sizes bound at once per compiled function, at most: each keeps its own workspace and output
@@ -217,7 +244,7 @@ def _load_or_compile(cf, key, specs: list, names: list, marks: set, seen: list, 
     if generic is None:
         generic = _compile(cf, specs, names, marks, seen, rebuild)
         if generic is not None:
-            warm.remember_generic(prekey, generic)
+            warm.remember_generic(prekey, generic, cf)
     return generic
 
 
@@ -239,7 +266,8 @@ def _compile(cf, specs: list, names: list, marks: set, seen: list,
     try:
         compiled, guards = pipeline.compile_generic(
             cf.traceable, variants(specs, names, marks, seen), rebuild, cf.name,
-            passes=FAST_MATH_PIPELINE if cf.fast_math else None)
+            passes=FAST_MATH_PIPELINE if cf.fast_math else None,
+            reachable=cf._sync().reachable)
     except NotGeneric as e:
         config.debug(1, "%s: not shape-generic (%s, at %s); compiling this signature",
                      cf.name, e, _where(e))
@@ -251,7 +279,8 @@ def _compile(cf, specs: list, names: list, marks: set, seen: list,
         config.debug(1, "%s: the shape-generic compile failed (%s: %s); compiling this "
                      "signature", cf.name, type(e).__name__, e)
         return None
-    generic = Generic(Artifact.of(compiled), compiled.module, compiled, guards)
+    generic = Generic(Artifact.of(compiled), compiled.module, compiled, guards,
+                      captured_of(compiled.traced, cf._sync()))
     generic.seen = seen
     config.debug(1, "%s: compiled shape-generic: %s", cf.name, generic.describe())
     return generic

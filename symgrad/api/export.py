@@ -63,7 +63,9 @@ def export_c(f, directory, args: tuple, *, name: str | None = None, dtype_policy
     C loop; ``"cblas"`` calls the standard ``cblas_sgemm``/``cblas_dgemm`` for large ones (the
     Makefile links ``$(BLAS)``, default ``-lopenblas``). ``threads``: large loops run on the
     caller's ``nthreads`` when built with OpenMP (``make OPENMP=-fopenmp``); False leaves
-    OpenMP out of the file."""
+    OpenMP out of the file. Tensors and arrays the function reads besides its arguments (an
+    ``nn.Module``'s parameters, a global array) are exported with their current values, as
+    constants of the C: an export is a snapshot."""
     from ..build.compiler import DEFAULT_OPT_FLAGS, VECTOR_MATH_FLAGS
     from ..build.toolchain import has_vector_math
     if blas not in ("none", "cblas"):
@@ -193,7 +195,7 @@ def _interface(f, args: tuple, name: str | None, target: Target):
     """(the ``codegen.export.Interface`` of ``f`` at ``args``, the input arrays)."""
     from .. import pipeline
     name = _check_name(name) if name is not None else _default_name(f.name)
-    compiled = f.compiled_for(*args)
+    compiled = f.compiled_for(*args, capture=False)   # (captured values: constants)
     traced = compiled.traced
     source = pipeline.retarget(compiled, target)
     used = set(_RESERVED)

@@ -1,35 +1,43 @@
-"""The pre-trace key: everything a function's traced graph depends on, hashed without tracing.
+"""The walk of a compiled function's captured state: what its trace can read besides its
+arguments, as a digest, as guards, and as the arrays and tensors it reaches.
 
-Layer: api. Input: a ``CompiledFunction`` and one signature (its key and its leaves' names).
-Output: a hex digest, or ``Unknown`` naming a dependency that cannot be fingerprinted (the
-caller then traces, as without a key).
+Layer: api. Input: a ``CompiledFunction``. Output: a ``Walk``:
 
-What goes in (a stale gradient is the worst failure here, so when in doubt the key changes or
-there is no key):
+- ``digest``: a hash of everything the traced graph can depend on, the same in every process
+  for the same program and state (the warm-start key is made from it, ``signature_key``);
+- ``guards``: what must stay as it is for that digest to hold, as cheap checks on the objects
+  walked (``api.state`` compiles them into one function, run before each call reuses code);
+- ``reachable``: the arrays and tensors reached, by id, with their paths: the trace captures
+  them as inputs (``frontend.capture``), and a process finds them again by path;
+- ``opaque``: what could not be fingerprinted (then there is no warm-start key: a new process
+  traces; in this process the object's identity is guarded).
 
-- each Python function reached, starting from the compiled function's traceable: its code
-  object (bytecode, constants, names, nested code, file and line table), its defaults, its
-  closure cells' values and the globals its code names, recursively (a helper it calls is a
-  global: its code is in the key too); symgrad's own functions by name and version, but their
-  closure cells (which hold the user's function) recursively;
-- values: numbers, strings, bytes, None, containers of them, NumPy arrays and eager tensors by
-  dtype, shape and contents, dtypes, other compiled functions (their options and function),
-  ``functools.partial``, classes and modules (a library by name and version; a module of the
-  user's program by the attributes the code names);
-- the signature (structure, static values, shapes, dtypes, leaf names) and the options;
-- the environment: symgrad, Python and NumPy versions, the default dtype, whether the C may
-  use glibc's vector math (it changes the generated C).
+What is walked, from the compiled function's traceable:
 
-Anything else (an arbitrary object in a global the function reads, a bound method of one) is
-``Unknown``: the function is traced, and the debug log says why.
+- a Python function: its code (bytecode, constants, names, nested code, file and lines), its
+  defaults, its closure cells, and the globals its code names (a helper is a global: its code
+  is walked too). Library code (a module installed with Python or in site-packages, symgrad,
+  NumPy) is keyed by module name, version and the content of its file; code with no file, not
+  in ``sys.modules`` or made by ``exec`` is user code, walked as above;
+- values: numbers, strings, containers, NumPy arrays (read-only ones by content, others by
+  shape and dtype: they are inputs), tensors (inputs), dtypes, functools.partial, classes,
+  modules (a module of the program: the attributes the code names), instances of the
+  program's classes, ``nn.Module``s (every attribute: parameters and buffers are inputs),
+  other compiled functions (options and function);
+- the environment: symgrad, Python and NumPy versions, the default dtype (and, in the
+  warm-start key, whether the C may use glibc's vector math).
+
+Guards check bindings by identity (a global rebound to an equal value only re-walks) and the
+contents of mutable containers item by item; what a trace reads from the outside world
+(environment variables, files, random generators) is seen while tracing (``frontend.capture``).
 """
 
 from __future__ import annotations
 
+import enum
 import functools
 import hashlib
 import sys
-import sysconfig
 import types
 
 import numpy as np
@@ -37,211 +45,336 @@ import numpy as np
 from .. import dtypes
 from ..frontend.tensor import Tensor
 from ..version import __version__
+from .library import SYMGRAD_DIR, impure, library, library_class
 
-# Where library code lives: a module from here is keyed by its name and version.
-_LIBRARY_DIRS = tuple({sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib",
-                                                         "platlib")})
+# A walk visits at most this many objects (a larger object graph has no key, and its root's
+# identity alone is guarded).
+MAX_OBJECTS = 20000
 
 
 class Unknown(Exception):
     """A dependency that cannot be fingerprinted; the message says which."""
 
 
-def signature_key(cf, key: tuple, names: list) -> str:
-    """The pre-trace key of ``cf`` for the signature ``key`` (``CompiledFunction.specialize``'s
-    key) whose leaves are called ``names``. Raises ``Unknown``."""
-    from ..build.toolchain import has_vector_math
-    h = _Hasher()
-    tree, statics, leaves = key
-    h.feed(("symgrad", __version__, sys.version_info[:2], np.__version__,
-            dtypes.get_default_dtype().name, has_vector_math()))
-    h.feed(("options", cf.name, cf.fast_math, cf.guards, cf.max_paths, cf.static_argnums,
-            cf.static_argnames))
-    h.feed(("tree", tree.describe(), _tree_meta(tree)))
-    h.feed(("statics", statics))
-    h.feed(("leaves", tuple((shape, dt.name, py.__name__ if py else "") for shape, dt, py
-                            in leaves), tuple(names)))
-    h.feed(("function", cf.traceable))
-    return h.hexdigest()
+class Guard:
+    """One check that a walked binding holds: ``kind`` (see ``api.state``), the object that
+    holds it, the key, the expected object or snapshot, and what it is, for messages."""
+
+    __slots__ = ("kind", "holder", "key", "expected", "what")
+
+    def __init__(self, kind: str, holder, key, expected, what: str) -> None:
+        self.kind, self.holder, self.key, self.expected, self.what = \
+            kind, holder, key, expected, what
 
 
-def _tree_meta(tree) -> tuple:
-    """The parts of a TreeDef its description leaves out (namedtuple classes)."""
-    meta = tree.meta if tree.kind != "namedtuple" else _qualname(tree.meta)
-    return (meta if tree.kind == "dict" else str(meta), tuple(_tree_meta(c)
-                                                               for c in tree.children))
+class Walk:
+    """One walk of a compiled function's captured state (see the module docstring)."""
 
+    def __init__(self) -> None:
+        self._h = hashlib.blake2b(digest_size=32)
+        self.guards: list = []
+        self.reachable: dict = {}       # id -> (array or tensor, path)
+        self.opaque: list = []          # why there is no warm-start key
+        self.opaque_ids: list = []      # ids of the opaque objects (kept alive by guards)
+        self._seen: dict = {}           # id -> position, of the objects walked
+        self._keep: list = []           # (the objects of _seen, so their ids stay theirs)
+        self._guarded: set = set()
 
-def _qualname(obj) -> str:
-    return f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', '?')}"
-
-
-def _is_library(module_name: str) -> bool:
-    if module_name.split(".")[0] in sys.builtin_module_names or \
-            module_name.startswith(("symgrad.", "numpy.")) or module_name in ("symgrad",
-                                                                           "numpy"):
-        return True
-    module = sys.modules.get(module_name)
-    path = getattr(module, "__file__", None)
-    return path is None or path.startswith(_LIBRARY_DIRS)
-
-
-class _Hasher:
-    """Feeds a canonical, typed byte stream of objects into one BLAKE2b digest."""
-
-    def __init__(self):
-        self.digest = hashlib.blake2b(digest_size=32)
-        self.active: dict = {}     # id -> position of the functions being fed (recursion)
-
-    def hexdigest(self) -> str:
-        return self.digest.hexdigest()
+    @property
+    def digest(self) -> str:
+        return self._h.hexdigest()
 
     def put(self, *parts) -> None:
         for part in parts:
             data = part if isinstance(part, bytes) else str(part).encode()
-            self.digest.update(len(data).to_bytes(8, "little") + data)
+            self._h.update(len(data).to_bytes(8, "little") + data)
 
-    def feed(self, obj) -> None:
-        """``obj``'s fingerprint (see the module docstring); raises ``Unknown``."""
+    # ------------------------------------------------------------ bindings
+    def guard(self, kind: str, holder, key, expected, what: str) -> None:
+        mark = (kind, id(holder), key)
+        if mark not in self._guarded:
+            self._guarded.add(mark)
+            self.guards.append(Guard(kind, holder, key, expected, what))
+
+    def item(self, holder, key, path: tuple, what: str, step: str = "global") -> None:
+        """``holder[key]`` (a namespace dict, an object's ``__dict__``), guarded and walked;
+        ``step`` names the kind of step in paths ("global", "attr", "member")."""
+        value = holder[key]
+        self.guard("item", holder, key, value, what)
+        self.value(value, path + (f"{step}:{key}",), what)
+
+    def attr(self, holder, name: str, path: tuple, what: str) -> None:
+        value = getattr(holder, name)
+        self.guard("attr", holder, name, value, what)
+        self.value(value, path + (f"attr:{name}",), what)
+
+    # ------------------------------------------------------------ values
+    def value(self, obj, path: tuple, what: str) -> None:
+        """Feed ``obj``'s fingerprint (see the module docstring)."""
         kind = type(obj)
         if obj is None or kind in (bool, int, float, complex, str):
             self.put(kind.__name__, repr(obj))
         elif kind is bytes:
             self.put("bytes", obj)
-        elif kind in (tuple, list):
-            self.put(kind.__name__, len(obj))
-            for item in obj:
-                self.feed(item)
-        elif kind is dict:
-            self.put("dict", len(obj))
-            for k in sorted(obj, key=repr):
-                self.feed(k)
-                self.feed(obj[k])
-        elif isinstance(obj, (np.ndarray, np.generic)):
-            self._array(np.asarray(obj))
+        elif kind is tuple:
+            self.put("tuple", len(obj))
+            for k, item in enumerate(obj):
+                self.value(item, path + (f"[{k}]",), what)
+        elif isinstance(obj, np.generic):
+            self.put("np", obj.dtype.str, obj.tobytes())
         else:
-            self._object(obj)
+            self._object(obj, path, what)
 
-    def _array(self, a: np.ndarray) -> None:
-        if a.dtype.hasobject:
-            raise Unknown("an array of Python objects")
-        self.put("ndarray", a.dtype.str, a.shape,
-                 hashlib.blake2b(np.ascontiguousarray(a).tobytes(), digest_size=32).digest())
-
-    def _object(self, obj) -> None:
+    def _object(self, obj, path: tuple, what: str) -> None:
+        position = self._seen.get(id(obj))
+        if position is not None:        # met before (a shared helper, a cycle)
+            self.put("again", position)
+            return
+        if len(self._seen) >= MAX_OBJECTS:
+            raise Unknown(f"more than {MAX_OBJECTS} objects reached from {what}")
+        self._seen[id(obj)] = len(self._seen)
+        self._keep.append(obj)
         for kinds, handler in _HANDLERS:
             if isinstance(obj, kinds):
-                handler(self, obj)
+                handler(self, obj, path, what)
                 return
         if getattr(type(obj), "symgrad_compiled", False):    # a CompiledFunction
             self.put("compiled", obj.fast_math, obj.guards, obj.static_argnums,
-                     obj.static_argnames)
-            self.feed(obj.traceable)
+                     obj.static_argnames, obj.dynamic, sorted(obj.dynamic_dims.items()))
+            self.value(obj.traceable, path + ("traceable",), what)
             return
-        raise Unknown(f"a {type(obj).__module__}.{type(obj).__qualname__} object")
+        if _is_instance_of_program(obj):
+            self._instance(obj, path, what)
+            return
+        self._opaque(obj, f"{what}: a {type(obj).__module__}.{type(obj).__qualname__} object")
 
-    def _tensor(self, t: Tensor) -> None:
-        if t.is_traced:
-            raise Unknown("a traced tensor")
-        self.put("tensor", t.requires_grad)
-        self._array(t.detach().numpy())
+    def _pure(self, module_name: str, what: str) -> None:
+        if impure(module_name):
+            self.opaque.append(f"{what} uses {module_name} (the clock or a random source)")
 
-    def _method(self, m: types.MethodType) -> None:
-        if not isinstance(m.__self__, type):
-            raise Unknown(f"a method bound to a {type(m.__self__).__qualname__} object")
-        self.put("classmethod")
-        self.feed((m.__self__, m.__func__))
+    def _opaque(self, obj, why: str) -> None:
+        self.put("opaque", type(obj).__module__, type(obj).__qualname__)
+        self.opaque.append(why)
+        self.opaque_ids.append(id(obj))
 
-    def _partial(self, p: functools.partial) -> None:
-        self.put("partial")
-        self.feed((p.func, p.args, p.keywords))
+    # ------------------------------------------------------------ kinds
+    def _list(self, obj: list, path: tuple, what: str) -> None:
+        self.put(type(obj).__qualname__, len(obj))
+        self.guard("list", obj, None, tuple(obj), what)
+        for k, item in enumerate(obj):
+            self.value(item, path + (f"[{k}]",), what)
 
-    def _set(self, items) -> None:
-        self.put("set", len(items))
-        for digest in sorted(_digest(item) for item in items):
+    def _dict(self, obj: dict, path: tuple, what: str) -> None:
+        self.put(type(obj).__qualname__, len(obj))
+        if not getattr(type(obj), "symgrad_registry", False):   # (else its module's version)
+            self.guard("dict", obj, None, dict(obj), what)
+        for key in sorted(obj, key=repr):
+            self.value(key, path, what)
+            self.value(obj[key], path + (f"item:{key!r}",), f"{what}[{key!r}]")
+
+    def _set(self, obj, path: tuple, what: str) -> None:
+        self.put(type(obj).__qualname__, len(obj))
+        if not isinstance(obj, frozenset):
+            self.guard("set", obj, None, frozenset(obj), what)
+        for digest in sorted(_digest(item) for item in obj):
             self.put(digest)
 
-    def _class(self, cls: type) -> None:
-        self.put("class", _qualname(cls))
-        if _is_library(cls.__module__):
+    def _array(self, a: np.ndarray, path: tuple, what: str) -> None:
+        if a.dtype.hasobject:
+            raise Unknown(f"{what}: an array of Python objects")
+        if _immutable(a):      # read-only all the way down: a constant, checked to stay so
+            self.put("constant array", a.dtype.str, a.shape,
+                     hashlib.blake2b(np.ascontiguousarray(a).tobytes(), digest_size=32).digest())
+            self.guard("readonly", a, None, None, what)
             return
-        for name in sorted(vars(cls)):
-            value = vars(cls)[name]
-            if isinstance(value, (types.FunctionType, staticmethod, classmethod, property)):
-                self.put(name)
-                self.feed(getattr(value, "__func__", getattr(value, "fget", value)))
+        self.put("array", a.dtype.str, a.shape)     # an input: its values are read per call
+        self.reachable.setdefault(id(a), (a, path))
 
-    def _function(self, fn: types.FunctionType) -> None:
-        if id(fn) in self.active:           # recursion: where it was first met
-            self.put("again", self.active[id(fn)])
-            return
-        self.active[id(fn)] = len(self.active)
-        try:
-            self.put("function", _qualname(fn))
-            library = _is_library(fn.__module__ or "")
-            if not library:
-                self._code(fn.__code__)
-                self.feed((fn.__defaults__, fn.__kwdefaults__))
-            for cell in fn.__closure__ or ():
-                try:
-                    self.feed(cell.cell_contents)
-                except ValueError:           # an empty cell
-                    self.put("empty cell")
-            if not library:
-                self._globals(fn)
-        finally:
-            del self.active[id(fn)]
+    def _tensor(self, t: Tensor, path: tuple, what: str) -> None:
+        if t.is_traced:
+            raise Unknown(f"{what}: a traced tensor")
+        self.put("tensor", t.dtype.name, tuple(t.shape))
+        self.reachable.setdefault(id(t), (t, path))
+        self.reachable.setdefault(id(t._value), (t, path))
 
-    def _code(self, code: types.CodeType) -> None:
+    def _function(self, fn: types.FunctionType, path: tuple, what: str) -> None:
+        self.put("function", _qualname(fn))
+        module = fn.__module__ or ""
+        key = library(module, fn.__code__.co_filename)
+        if key is not None:
+            self.put(*key)
+            self._pure(module, what)
+        else:
+            code = fn.__code__
+            self.attr(fn, "__code__", path, f"the code of {_qualname(fn)}")
+            if code.co_argcount or fn.__defaults__:     # (else defaults cannot matter)
+                self.attr(fn, "__defaults__", path, f"the defaults of {_qualname(fn)}")
+            if code.co_kwonlyargcount or fn.__kwdefaults__:
+                self.attr(fn, "__kwdefaults__", path, f"the defaults of {_qualname(fn)}")
+        # Closure cells: a library's hold the user's functions (symgrad's transforms, a
+        # decorator); symgrad's own never change, a user's can (``nonlocal``).
+        own = fn.__code__.co_filename.startswith(SYMGRAD_DIR)
+        for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+            label = f"closure variable {name!r} of {_qualname(fn)}"
+            try:
+                contents = cell.cell_contents
+            except ValueError:           # an empty cell
+                self.put("empty cell")
+                continue
+            if not own:
+                self.guard("cell", cell, None, contents, label)
+            self.value(contents, path + (f"cell:{name}",), label)
+        if key is None:
+            self._globals(fn, path)
+
+    def _code(self, code: types.CodeType, path: tuple, what: str) -> None:
         self.put("code", code.co_code, code.co_names, code.co_varnames, code.co_freevars,
                  code.co_cellvars, code.co_argcount, code.co_kwonlyargcount, code.co_flags,
                  code.co_filename, code.co_firstlineno, code.co_linetable)
         for const in code.co_consts:
-            if isinstance(const, types.CodeType):
-                self._code(const)
-            else:
-                self.feed(const)
+            self.value(const, path, what)
 
-    def _globals(self, fn: types.FunctionType) -> None:
+    def _globals(self, fn: types.FunctionType, path: tuple) -> None:
         names = sorted(_names(fn.__code__))
         namespace = fn.__globals__
         for name in names:
             if name not in namespace:
                 continue                     # a builtin, or an attribute name
+            what = f"global {name!r} of {_qualname(fn)}"
             value = namespace[name]
             self.put("global", name)
+            self.guard("item", namespace, name, value, what)
             try:
-                if isinstance(value, types.ModuleType) and not _is_library(value.__name__):
-                    self._user_module(value, names)
+                if isinstance(value, types.ModuleType) and library(value.__name__) is None:
+                    self._user_module(value, names, path + (f"global:{name}",))
                 else:
-                    self.feed(value)
+                    self.value(value, path + (f"global:{name}",), what)
             except Unknown as e:
                 raise Unknown(f"global {name!r} of {_qualname(fn)}: {e}") from None
 
-    def _user_module(self, module: types.ModuleType, names: list) -> None:
+    def _user_module(self, module: types.ModuleType, names: list, path: tuple) -> None:
         """A module of the user's program: the attributes the code could read from it."""
         self.put("user module", module.__name__)
+        space = vars(module)
         for attr in names:
-            if hasattr(module, attr):
+            if attr in space:
                 self.put(attr)
-                self.feed(getattr(module, attr))
+                self.item(space, attr, path, f"{module.__name__}.{attr}", "module")
+
+    def _module(self, m: types.ModuleType, path: tuple, what: str) -> None:
+        key = library(m.__name__)
+        if key is None:
+            self.put("user module", m.__name__)      # (reached not as a global: by identity)
+            return
+        self.put("module", *key)
+        self._pure(m.__name__, what)
+
+    def _class(self, cls: type, path: tuple, what: str) -> None:
+        self.put("class", _qualname(cls))
+        key = library_class(cls)
+        if key is not None:
+            self.put(*key)
+            return
+        for base in cls.__bases__:
+            self.value(base, path + ("base",), what)
+        space = cls.__dict__            # (a live view of the class's namespace)
+        for name in sorted(space):
+            member = space[name]
+            if isinstance(member, _DESCRIPTORS) or name.startswith("__") and not callable(
+                    member) and name not in ("__slots__",):
+                continue        # (slots, dataclass and abc bookkeeping: not the code's data)
+            self.put(name)
+            self.item(space, name, path, f"{_qualname(cls)}.{name}", "member")
+
+    def _instance(self, obj, path: tuple, what: str) -> None:
+        """An object of the program's classes (or an nn.Module, a SimpleNamespace): its
+        class, and each of its attributes."""
+        self.value(type(obj), path + ("type",), what)
+        space = getattr(obj, "__dict__", None)
+        version = None if space is None else space.get("_sg_version")
+        if version is not None:    # an nn.Module: every change of it counts in its version
+            self.guard("version", version, None, version[0], what)
+        else:
+            self.guard("type", obj, None, type(obj), what)
+        if space is not None:
+            for name in sorted(space):
+                if name in ("_sg_version", "_non_persistent_buffers_set"):
+                    continue    # (the version itself; which buffers state_dict saves)
+                self.put(name)
+                if version is None:
+                    self.item(space, name, path, f"{what}.{name}", "attr")
+                else:
+                    self.value(space[name], path + (f"attr:{name}",), f"{what}.{name}")
+        for name in _slots(type(obj)):
+            if hasattr(obj, name):
+                self.put(name)
+                self.attr(obj, name, path, f"{what}.{name}")
+
+    def _method(self, m: types.MethodType, path: tuple, what: str) -> None:
+        self.put("method")
+        self.value(m.__self__, path + ("self",), what)
+        self.value(m.__func__, path + ("func",), what)
+
+    def _builtin(self, f, path: tuple, what: str) -> None:
+        owner = getattr(f, "__self__", None)
+        module = getattr(f, "__module__", None) or getattr(owner, "__name__", None)
+        self.put("builtin", module, getattr(f, "__qualname__", f.__name__))
+        if isinstance(module, str):
+            self._pure(module, what)
+        if owner is not None and not isinstance(owner, (types.ModuleType, type)):
+            self.value(owner, path + ("self",), what)     # a bound builtin: its object
+
+    def _partial(self, p: functools.partial, path: tuple, what: str) -> None:
+        self.put("partial")
+        self.value(p.func, path + ("func",), what)
+        self.value(p.args, path + ("args",), what)
+        self.value(p.keywords, path + ("keywords",), what)
+
+    def _wrapped(self, obj, path: tuple, what: str) -> None:
+        """A wrapper whose behaviour is its function's (staticmethod, classmethod, an
+        lru_cache, a property)."""
+        self.put("wrapper", type(obj).__qualname__)
+        for name in ("__func__", "__wrapped__", "fget", "fset"):
+            inner = getattr(obj, name, None)
+            if inner is not None:
+                self.value(inner, path + (f"attr:{name}",), what)
 
 
-# isinstance -> how to fingerprint it (the order matters only where kinds overlap).
-_HANDLERS = (
-    (types.FunctionType, _Hasher._function),
-    (Tensor, _Hasher._tensor),
-    (dtypes.DType, lambda h, d: h.put("dtype", d.name)),
-    (functools.partial, _Hasher._partial),
-    ((types.BuiltinFunctionType, np.ufunc),
-     lambda h, f: h.put("builtin", getattr(f, "__module__", None), f.__name__)),
-    (types.ModuleType, lambda h, m: h.put("module", m.__name__, getattr(m, "__version__", ""))),
-    (type, _Hasher._class),
-    (types.MethodType, _Hasher._method),
-    ((frozenset, set), _Hasher._set),
-    (range, lambda h, r: h.put("range", r.start, r.stop, r.step)),
-    (np.dtype, lambda h, d: h.put("np.dtype", d.str)),
-)
+# Class members that are the class's machinery, not values its code reads.
+_DESCRIPTORS = (types.MemberDescriptorType, types.GetSetDescriptorType,
+                types.WrapperDescriptorType, types.MethodDescriptorType)
+
+
+def _slots(cls: type) -> list:
+    found = []
+    for klass in cls.__mro__:
+        slots = klass.__dict__.get("__slots__", ())
+        found += [slots] if isinstance(slots, str) else [s for s in slots
+                                                         if s not in ("__dict__", "__weakref__")]
+    return found
+
+
+def _immutable(a: np.ndarray) -> bool:
+    """Whether no one can change ``a``'s values: it and every array its memory belongs to are
+    read-only, ending in one that owns its memory (or in bytes)."""
+    while isinstance(a, np.ndarray):
+        if a.flags.writeable:
+            return False
+        a = a.base
+    return a is None or isinstance(a, bytes)
+
+
+def _is_instance_of_program(obj) -> bool:
+    """An object whose state the walk can read: an instance of one of the program's classes,
+    an ``nn.Module`` (symgrad's), a ``types.SimpleNamespace``."""
+    cls = type(obj)
+    if cls is types.SimpleNamespace or getattr(cls, "symgrad_module", False):
+        return True
+    return library_class(cls) is None and (hasattr(obj, "__dict__") or _slots(cls))
+
+
+def _qualname(obj) -> str:
+    return f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', '?')}"
 
 
 def _names(code: types.CodeType) -> set:
@@ -254,6 +387,80 @@ def _names(code: types.CodeType) -> set:
 
 
 def _digest(obj) -> str:
-    h = _Hasher()
-    h.feed(obj)
+    w = Walk()
+    w.value(obj, (), "a set item")
+    return w.digest
+
+
+def _enum(walk: Walk, e: enum.Enum, path: tuple, what: str) -> None:
+    walk.value(type(e), path + ("type",), what)
+    walk.put("enum", e.name)
+
+
+# isinstance -> how to walk it (the order matters only where kinds overlap).
+_HANDLERS = (
+    (types.FunctionType, Walk._function),
+    (Tensor, Walk._tensor),
+    (np.ndarray, Walk._array),
+    (list, Walk._list),
+    (dict, Walk._dict),
+    ((frozenset, set), Walk._set),
+    (dtypes.DType, lambda w, d, p, what: w.put("dtype", d.name)),
+    (functools.partial, Walk._partial),
+    ((staticmethod, classmethod, property, functools._lru_cache_wrapper), Walk._wrapped),
+    ((types.BuiltinFunctionType, np.ufunc), Walk._builtin),
+    (types.ModuleType, Walk._module),
+    (type, Walk._class),
+    (types.MethodType, Walk._method),
+    (types.CodeType, Walk._code),
+    (enum.Enum, _enum),
+    (range, lambda w, r, p, what: w.put("range", r.start, r.stop, r.step)),
+    (slice, lambda w, s, p, what: w.value((s.start, s.stop, s.step), p, what)),
+    (np.dtype, lambda w, d, p, what: w.put("np.dtype", d.str)),
+    (type(Ellipsis), lambda w, e, p, what: w.put("Ellipsis")),
+)
+
+
+def walk(cf) -> Walk:
+    """The walk of compiled function ``cf``'s captured state (options and environment
+    included). An object too large to walk makes it opaque."""
+    w = Walk()
+    w.put("symgrad", __version__, sys.version_info[:2], np.__version__)
+    w.put("options", cf.name, cf.fast_math, cf.guards, cf.max_paths, cf.static_argnums,
+          cf.static_argnames)
+    w.item(vars(dtypes), "DEFAULT_FLOAT", (), "the default dtype (set_default_dtype)")
+    try:
+        w.value(cf.traceable, ("fn",), cf.name)
+    except (Unknown, RecursionError) as e:
+        w.opaque.append(str(e) if isinstance(e, Unknown) else "too deep to walk")
+        w.opaque_ids.append(id(cf))
+    return w
+
+
+def signature_key(w: Walk, key: tuple, names: list) -> str:
+    """The warm-start key of the signature ``key`` (``CompiledFunction.specialize``'s key,
+    whose leaves are called ``names``) of a function whose captured state walked as ``w``.
+    Raises ``Unknown`` when the walk met something it cannot fingerprint."""
+    from ..build.toolchain import has_vector_math   # (the C differs: not in a process)
+    if w.opaque:
+        raise Unknown(w.opaque[0])
+    h = hashlib.blake2b(digest_size=32)
+    tree, statics, leaves = key
+    parts = [w.digest, has_vector_math(), tree.describe(), _tree_meta(tree),
+             [(shape, dt.name, py.__name__ if py else "") for shape, dt, py in leaves], names]
+    statics_walk = Walk()
+    statics_walk.value(statics, (), "a static argument")
+    if statics_walk.opaque:
+        raise Unknown(statics_walk.opaque[0])
+    parts.append(statics_walk.digest)
+    for part in parts:
+        data = str(part).encode()
+        h.update(len(data).to_bytes(8, "little") + data)
     return h.hexdigest()
+
+
+def _tree_meta(tree) -> tuple:
+    """The parts of a TreeDef its description leaves out (namedtuple classes)."""
+    meta = tree.meta if tree.kind != "namedtuple" else _qualname(tree.meta)
+    return (meta if tree.kind == "dict" else str(meta), tuple(_tree_meta(c)
+                                                               for c in tree.children))

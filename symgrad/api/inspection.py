@@ -18,8 +18,9 @@ from ..ir import format_graph
 from ..ir.dot import to_dot
 from ..lower.control import memory_report
 from ..lower.lowering import fusion_groups
-from ..runtime import Specialization
+from ..runtime import Artifact, Specialization
 from .compiled import CompiledFunction
+from .state import captured_of
 
 
 class Inspection:
@@ -28,9 +29,9 @@ class Inspection:
     def __init__(self, spec: Specialization):
         c = spec.compiled
         if c is None:
-            raise RuntimeError(f"{spec.name}: this specialization was unpickled from its C "
-                               f"alone; its IR is not kept. Inspect the original function "
-                               f"(symgrad.inspect(f, *args)) in the process that traced it")
+            raise RuntimeError(f"{spec.name}: this specialization was loaded from its C "
+                               f"alone; its IR is not kept: use symgrad.inspect(f, *args), "
+                               f"which traces f again")
         self.spec = spec
         traced = c.traced
         self.traced_graph = traced.forward or traced.graph
@@ -104,6 +105,12 @@ def inspect(fn: Callable, *args: Any, print_: bool = True, **kwargs: Any) -> Ins
         fn, extra = sections(*args, **kwargs)
     cf = fn if isinstance(fn, CompiledFunction) else CompiledFunction(fn)
     spec, _ = cf.specialize(*args, **kwargs)
+    if getattr(spec, "compiled", None) is None:
+        # loaded from disk (a warm start), unpickled, or a signature with several paths:
+        # its IR is not in memory; trace it again (the same stages make the same C)
+        compiled = cf.compiled_for(*args, **kwargs)
+        spec = Specialization(Artifact.of(compiled), None, compiled,
+                              captured_of(compiled.traced, cf._state))
     report = Inspection(spec)
     report.preamble = extra
     if print_:

@@ -12,7 +12,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..pytree import flatten
+from ..pytree import flatten, unflatten
 
 
 def fast_key(args: tuple) -> tuple:
@@ -76,3 +76,47 @@ def describe_key(key) -> str:
     _, statics, leaves = key
     args = ", ".join(f"{dt.name}{list(shape)}" for shape, dt, _ in leaves)
     return f"({args})" + (f" static {statics!r}" if statics else "")
+
+
+def static_parameters(fn: Callable, argnums: tuple, argnames: tuple) -> tuple:
+    """The static parameters as (positions, keywords): ``static_argnums`` and
+    ``static_argnames``, each completed through ``fn``'s signature (JAX's rule: a static
+    argument may be passed by position or by keyword)."""
+    params = _positional_parameters(fn)
+    positions = set(argnums)
+    keywords = set(argnames)
+    for i in argnums:
+        if 0 <= i < len(params):
+            keywords.add(params[i])
+    positions |= {params.index(n) for n in argnames if n in params}
+    return tuple(sorted(positions)), frozenset(keywords)
+
+
+def _positional_parameters(fn: Callable) -> list[str]:
+    """The names of ``fn``'s leading parameters that can be passed by position or keyword."""
+    try:
+        params = _inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    found = []
+    for p in params:
+        if p.kind is not p.POSITIONAL_OR_KEYWORD:
+            break
+        found.append(p.name)
+    return found
+
+
+def rebuilder(key) -> Callable:
+    """``rebuild(leaves) -> (args, kwargs)`` of signature ``key``: the dynamic leaves put
+    back in their structure, the static arguments the key holds in their places."""
+    tree, statics, _ = key
+    positional = {i: v for i, v in statics if isinstance(i, int)}
+    keywords = {k: v for k, v in statics if isinstance(k, str)}
+
+    def rebuild(leaves):
+        d_args, d_kwargs = unflatten(tree, leaves)
+        it = iter(d_args)
+        args = [positional[i] if i in positional else next(it)
+                for i in range(len(d_args) + len(positional))]
+        return args, {**keywords, **d_kwargs}
+    return rebuild

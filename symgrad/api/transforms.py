@@ -105,11 +105,11 @@ def _transform(fn: Callable, maker, label: str, argnums, has_aux: bool, fast_mat
         return traceable(*args, **kwargs)[0]
     functools.update_wrapper(body, named)
     body.__name__ = f"{label}_{name}"
-    statics = (fn.static_argnums, fn.static_argnames) if isinstance(fn, CompiledFunction) \
-        else ((), ())
-    fast_math = fast_math or (isinstance(fn, CompiledFunction) and fn.fast_math)
-    cf = CompiledFunction(body, *statics, name=f"{label}_{name}", fast_math=fast_math,
-                          traceable=traceable)
+    # A compiled function's options hold for its transforms too (static arguments, shape-
+    # generic dims, guards, fast math).
+    options = fn.options() if isinstance(fn, CompiledFunction) else {}
+    options["fast_math"] = fast_math or options.get("fast_math", False)
+    cf = CompiledFunction(body, name=f"{label}_{name}", traceable=traceable, **options)
     # What the transform is made from again after pickling: the user's function, or ``fn``
     # itself when it is already a transform (``grad(grad(f))``).
     source = fn.fn if isinstance(fn, CompiledFunction) and fn._recipe[0] is None else fn

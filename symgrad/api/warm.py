@@ -1,92 +1,200 @@
 """Instant warm starts: a signature compiled by an earlier process is loaded, not traced.
 
-Layer: api. Input: a ``CompiledFunction`` and a signature that missed in memory. Output: the
-``Specialization`` an earlier process stored under the signature's pre-trace key
-(``fingerprint.signature_key``), loaded from the build cache (or rebuilt from its C text, never
-traced); or None, and then the caller traces and hands the result to ``remember``.
+Layer: api. Input: a ``CompiledFunction``, its current captured state (``api.state``) and a
+signature that missed in memory. Output: the ``Specialization`` an earlier process stored
+under the signature's warm-start key (``fingerprint.signature_key``: the state's digest and
+the signature), loaded from the build cache (or rebuilt from its C text, never traced); or
+None, and then the caller traces and hands the result to ``remember``.
 
-A signature whose trace took decisions on values (guards: several paths) is not stored: its
-paths are traced as they are met. A function with a dependency that cannot be fingerprinted
-is traced, and the debug log says which dependency.
+A record holds the artifact and what its reuse depends on beyond the key, checked here before
+it is used: the paths of its captured tensors and arrays (found again in this process's
+state: they are read at each call), and the content of what the trace read concretely (a
+tensor read as a number, an array the code baked), the environment variables and the files it
+read. A state that cannot be fingerprinted has no key; a trace that drew random numbers or
+read what no check sees (``volatile``) is not stored; a signature whose trace took decisions
+on values (guards: several paths) is not stored either (its paths are traced as they are
+met).
 
-Shape-generic modules (``api.dynamic``) are stored the same way, under the pre-trace key of
-their pattern (the signature with each dynamic size replaced by its size symbol's number):
+Shape-generic modules (``api.dynamic``) are stored the same way, under the key of their
+pattern (the signature with each dynamic size replaced by its size symbol's number):
 ``lookup_generic`` / ``remember_generic``.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import pickle
+
+import numpy as np
 
 from .. import config
 from ..build import warm
+from ..frontend.capture import file_identity
+from ..frontend.tensor import Tensor
 from ..runtime import Specialization
+from ..runtime.captured import Captured, snapshot
 from .fingerprint import Unknown, signature_key
 
 
 def lookup(cf, key: tuple, names: list) -> tuple[str | None, Specialization | None]:
-    """(the pre-trace key or None, the stored specialization or None)."""
-    prekey, _ = _key(cf, key, names)
-    data = warm.read(prekey) if prekey else None
-    if data is None:
+    """(the warm-start key or None, the stored specialization or None)."""
+    prekey = _key(cf, key, names)
+    record = _read(cf, prekey)
+    if record is None:
         return prekey, None
-    try:
-        artifact = pickle.loads(data)    # (from our own, trusted cache directory)
-        spec = Specialization.from_artifact(artifact)
-    except Exception as e:   # noqa: BLE001 - a stale or broken record: trace instead
-        config.debug(1, "%s: warm record %s unusable (%s): tracing", cf.name, prekey[:16], e)
+    artifact, checks = record
+    captured = _bind(cf, artifact.captures, checks)
+    if captured is None:
         return prekey, None
-    config.debug(1, "%s: warm start from disk (%s), not traced", cf.name, prekey[:16])
+    spec = _load(cf, prekey, lambda: Specialization.from_artifact(artifact, captured))
+    if spec is not None:
+        config.debug(1, "%s: warm start from disk (%s), not traced", cf.name, prekey[:16])
     return prekey, spec
 
 
-def remember(prekey: str | None, spec) -> None:
-    """Store a freshly compiled specialization under its pre-trace key (not a guarded one)."""
+def remember(prekey: str | None, spec, cf) -> None:
+    """Store a freshly compiled specialization under its warm-start key (not a guarded one,
+    nor one whose reuse depends on what a record cannot say)."""
     if prekey is None or not isinstance(spec, Specialization) or spec.outcomes:
         return
+    checks = _checks(cf, spec.artifact.captures, spec.captured)
+    if checks is not None:
+        _write(prekey, (spec.artifact, checks))
+
+
+def lookup_generic(cf, pattern: tuple, names: list):
+    """(the warm-start key or None, the stored ``runtime.Generic`` or None) of a shape-generic
+    pattern ``pattern`` (a signature key whose dynamic sizes are symbol names)."""
+    from ..runtime.generic import Generic
+    prekey = _key(cf, pattern, names)
+    record = _read(cf, prekey)
+    if record is None:
+        return prekey, None
+    artifact, guards, seen, checks = record
+    captured = _bind(cf, artifact.captures, checks)
+    if captured is None:
+        return prekey, None
+    generic = _load(cf, prekey, lambda: Generic.from_artifact(artifact, guards, captured))
+    if generic is not None:
+        generic.seen = seen
+        config.debug(1, "%s: shape-generic module from disk (%s), not traced", cf.name,
+                     prekey[:16])
+    return prekey, generic
+
+
+def remember_generic(prekey: str | None, generic, cf) -> None:
+    if prekey is None:
+        return
+    checks = _checks(cf, generic.artifact.captures, generic.captured)
+    if checks is not None:
+        _write(prekey, (generic.artifact, generic.guards, generic.seen, checks))
+
+
+def lookup_marks(cf, ranks: tuple, names: list) -> tuple | None:
+    """The (marks, seen) of a shape-generic switch an earlier process made automatically
+    for signatures of these ranks (``api.dynamic.remembered_spec``), or None."""
+    record = _read(cf, _marks_key(cf, ranks, names))
+    return record if isinstance(record, tuple) and len(record) == 2 else None
+
+
+def remember_marks(cf, ranks: tuple, names: list, marks: tuple) -> None:
+    prekey = _marks_key(cf, ranks, names)
+    if prekey is not None:
+        _write(prekey, (tuple(sorted(marks[0])), marks[1]))
+
+
+def _marks_key(cf, ranks: tuple, names: list) -> str | None:
+    prekey = _key(cf, ranks, names)
+    return None if prekey is None else \
+        hashlib.blake2b(f"marks {prekey}".encode(), digest_size=32).hexdigest()
+
+
+# ------------------------------------------------------------------ records
+def _key(cf, key: tuple, names: list) -> str | None:
+    if config.warm_start_disabled():
+        return None
     try:
-        data = pickle.dumps(spec.artifact, protocol=pickle.HIGHEST_PROTOCOL)
+        return signature_key(cf._sync().walk, key, names)
+    except Unknown as e:
+        config.debug(1, "%s: no warm start (cannot fingerprint %s): tracing", cf.name, e)
+        return None
+
+
+def _read(cf, prekey: str | None):
+    data = warm.read(prekey) if prekey else None
+    if data is None:
+        return None
+    try:
+        return pickle.loads(data)    # (from our own, trusted cache directory)
+    except Exception as e:   # noqa: BLE001 - a stale or broken record: trace instead
+        config.debug(1, "%s: warm record %s unusable (%s): tracing", cf.name, prekey[:16], e)
+        return None
+
+
+def _load(cf, prekey: str, make):
+    try:
+        return make()
+    except Exception as e:   # noqa: BLE001 - a record this symgrad cannot use: trace instead
+        config.debug(1, "%s: warm record %s unusable (%s): tracing", cf.name, prekey[:16], e)
+        return None
+
+
+def _write(prekey: str, record: tuple) -> None:
+    try:
+        data = pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:   # noqa: BLE001 - e.g. a static argument that does not pickle
         return
     warm.write(prekey, data)
 
 
-def lookup_generic(cf, pattern: tuple, names: list):
-    """(the pre-trace key or None, the stored ``runtime.Generic`` or None) of a shape-generic
-    pattern ``pattern`` (a signature key whose dynamic sizes are symbol names)."""
-    from ..runtime.generic import Generic
-    prekey, _ = _key(cf, pattern, names)
-    data = warm.read(prekey) if prekey else None
-    if data is None:
-        return prekey, None
+def _checks(cf, captures: tuple, captured: Captured) -> dict | None:
+    """What a record needs besides its artifact (see the module docstring), or None when
+    the specialization cannot be stored: a volatile trace, or a captured object, a tensor
+    read as a number or a baked array that no path of the captured state reaches."""
+    if captured.volatile or any(path is None for _, path, _ in captures):
+        return None
+    paths = {id(obj): path for key, (obj, path) in cf._sync().reachable.items()
+             if key == id(obj)}
     try:
-        artifact, guards, seen = pickle.loads(data)    # (our own, trusted cache directory)
-        generic = Generic.from_artifact(artifact, guards)
-    except Exception as e:   # noqa: BLE001 - a stale or broken record: trace instead
-        config.debug(1, "%s: warm record %s unusable (%s): tracing", cf.name, prekey[:16], e)
-        return prekey, None
-    generic.seen = seen
-    config.debug(1, "%s: shape-generic module from disk (%s), not traced", cf.name,
-                 prekey[:16])
-    return prekey, generic
+        reads = [(paths[id(t)], _content(storage)) for t, _, _, storage in captured.reads]
+        arrays = [(paths[id(a)], _content(a)) for a, _ in captured.arrays]
+    except KeyError:
+        return None
+    return {"reads": reads, "arrays": arrays, "env": captured.env, "files": captured.files}
 
 
-def remember_generic(prekey: str | None, generic) -> None:
-    if prekey is None:
-        return
+def _bind(cf, captures: tuple, checks: dict) -> Captured | None:
+    """The record's captured objects found in this process's state, with its checks done
+    (None: something differs, trace instead)."""
+    by_path = {path: obj for key, (obj, path) in cf._sync().reachable.items()
+               if key == id(obj)}
     try:
-        data = pickle.dumps((generic.artifact, generic.guards, generic.seen),
-                            protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception:   # noqa: BLE001
-        return
-    warm.write(prekey, data)
+        objects = tuple(by_path[path] for _, path, _ in captures)
+        reads = []
+        for path, digest in checks["reads"]:
+            t = by_path[path]
+            if not isinstance(t, Tensor) or _content(t._value) != digest:
+                return None
+            reads.append((t, t._vc, t._vc[0], t._value))
+        arrays = []
+        for path, digest in checks["arrays"]:
+            a = by_path[path]
+            if _content(a) != digest:
+                return None
+            arrays.append((a, snapshot(a)))
+    except KeyError:
+        return None
+    if any(os.environ.get(name) != value for name, value in checks["env"]) or \
+            any(file_identity(path) != ident for path, ident in checks["files"]):
+        return None
+    kinds = tuple(kind for kind, _, _ in captures)
+    if kinds != tuple("tensor" if isinstance(o, Tensor) else "array" for o in objects):
+        return None
+    return Captured(objects, tuple(reads), tuple(arrays), tuple(checks["env"]),
+                    tuple(checks["files"]))
 
 
-def _key(cf, key: tuple, names: list) -> tuple[str | None, None]:
-    if config.warm_start_disabled():
-        return None, None
-    try:
-        return signature_key(cf, key, names), None
-    except Unknown as e:
-        config.debug(1, "%s: no warm start (cannot fingerprint %s): tracing", cf.name, e)
-        return None, None
+def _content(a: np.ndarray) -> tuple:
+    return a.shape, a.dtype.str, hashlib.blake2b(np.ascontiguousarray(a).tobytes(),
+                                                 digest_size=32).hexdigest()

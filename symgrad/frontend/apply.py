@@ -24,6 +24,7 @@ from ..ir.graph import Node
 from ..ops import OPS
 from ..ops.registry import ELEMENTWISE, FLOAT, LOGICAL, MOVEMENT, REDUCE, WHERE
 from . import grad_mode, sources
+from .capture import swap
 from .function import edge, function_class
 from .tensor import Tensor, tensor, traced_numbers
 
@@ -35,6 +36,7 @@ def _rank(t: Tensor) -> int:
 
 
 _NUMBER = (int, float)
+CAPTURING = sources.CAPTURING
 
 # NumPy's floating-point RuntimeWarnings (overflow, log(0), 0/0) from the ops' NumPy references
 # are not the user's business: torch computes inf/NaN silently. The fast path computes
@@ -149,7 +151,10 @@ def _python_numbers(args) -> bool:
 
 def apply(name: str, *args: Any, _torch_name: str | None = None, **attrs: Any) -> Tensor:
     """Apply primitive ``name``: check, compute or record, and note how to differentiate it."""
+    # why not split: every eager op runs this; a helper call per op costs more than a branch
     op = OPS[name]
+    if CAPTURING[0]:    # a compile trace runs: captured values are traced, never computed
+        args = swap(args)
     if op.kind == ELEMENTWISE and not attrs:
         value = _fast_elementwise(op, args)
         if value is not None:

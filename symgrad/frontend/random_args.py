@@ -122,8 +122,11 @@ def in_layout(values: np.ndarray, order: np.ndarray | None) -> np.ndarray:
 
 def warn_if_tracing(name: str) -> None:
     """The warning for sampling inside ``@symgrad.compile`` (see the module's docstring)."""
-    if sources.current() is None:
+    rec = sources.current()
+    if rec is None:
         return
+    if rec.captures is not None:   # (numbers of this process's generator: not stored for others)
+        rec.captures.volatile.append(f"{name} drew random numbers while tracing")
     warnings.warn(f"{name}{_where()} inside @symgrad.compile: the random numbers are drawn "
                   f"once, when the function is traced, and become constants of the compiled "
                   f"code, so every call reuses the same numbers. To draw new ones per call, "

@@ -32,7 +32,8 @@ class Recording:
     """The side table of one trace: node -> Loc, and the Loc that new nodes are attributed to
     while a backward rule runs (None: the user's own line)."""
 
-    __slots__ = ("locs", "attribution", "interned", "body", "guards")
+    __slots__ = ("locs", "attribution", "interned", "body", "guards", "root", "captures",
+                 "consts")
 
     def __init__(self) -> None:
         self.locs: dict = {}
@@ -46,6 +47,14 @@ class Recording:
         # A trace that knows its arguments' values: ``frontend.guards.GuardState``, which
         # decides Python control flow on traced values (None: such uses are errors).
         self.guards = None
+        # The recording of the enclosing trace, for a body's (None: this one is a trace's):
+        # what tells a tensor made during this trace from one made before it (``_trace``).
+        self.root = None
+        # A compile trace's captured state (``frontend.capture.Captures``; None otherwise).
+        self.captures = None
+        # id(eager tensor) -> (tensor, version, storage, its constant node), made once per
+        # value and trace (``Tensor.node``).
+        self.consts: dict = {}
 
     def child(self, body) -> "Recording":
         """The recording of a body traced inside this trace: the same side tables, its own
@@ -53,7 +62,14 @@ class Recording:
         rec = Recording()
         rec.locs, rec.interned, rec.attribution, rec.body = \
             self.locs, self.interned, self.attribution, body
+        rec.root, rec.captures = self.root or self, self.captures   # (not guards: _guards_of)
+        rec.consts = self.consts
         return rec
+
+
+# How many compile traces run in this process, in any thread (``frontend.capture``): while it
+# is 0, the front end's hooks for captured state cost one test.
+CAPTURING = [0]
 
 
 class _Local(threading.local):

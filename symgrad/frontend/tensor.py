@@ -29,7 +29,16 @@ from . import sources
 
 _BY_NP = {d.np: d for d in dtypes.ALL}   # the common case of dtypes.from_numpy, one lookup
 _RECORDING = sources._local   # .recording: the active trace (sources.current(), inlined)
+_CAPTURING = sources.CAPTURING
 _CALL = object()   # the default of Tensor's second argument: a user's ``torch.Tensor(...)``
+
+
+def _noted(t: "Tensor") -> None:
+    """An eager tensor's value is read as a Python value while a compile trace may run: the
+    trace notes it if ``t`` is captured state (``frontend.capture``)."""
+    rec = _RECORDING.recording
+    if rec is not None and rec.captures is not None:
+        rec.captures.note(t)
 
 
 def _guards_of(t: "Tensor", what: str):
@@ -100,12 +109,29 @@ class Tensor:
     # ------------------------------------------------------------ structure
     @property
     def node(self) -> Node:
-        """The graph node of this tensor (a constant node for an eager tensor)."""
-        if self._node is None:
-            v = self._value
-            value = v.item() if v.ndim == 0 else _frozen(v)
-            self._node = Node("const", (("value", value),), (), self.dtype, v.shape)
-        return self._node
+        """The graph node of this tensor: a traced tensor's own; for an eager tensor, the
+        input it is captured through in a compile trace (``frontend.capture``), else a
+        constant node of its current value."""
+        if self._value is None:
+            return self._node
+        rec = _RECORDING.recording
+        if rec is None:
+            return self._const()
+        if _CAPTURING[0] and rec.captures is not None:
+            stand_in = rec.captures.lift(self)
+            if stand_in is not None:
+                return stand_in._node
+        found = rec.consts.get(id(self))
+        if found is not None and found[1] == self._vc[0] and found[2] is self._value:
+            return found[3]
+        node = self._const()
+        rec.consts[id(self)] = (self, self._vc[0], self._value, node)
+        return node
+
+    def _const(self) -> Node:
+        v = self._value
+        value = v.item() if v.ndim == 0 else _frozen(v)
+        return Node("const", (("value", value),), (), self.dtype, v.shape)
 
     @property
     def is_traced(self) -> bool:
@@ -236,6 +262,8 @@ class Tensor:
     def numpy(self) -> np.ndarray:
         if self._value is None:
             raise tracer_error("value (numpy())")
+        if _CAPTURING[0]:
+            _noted(self)
         if self._requires_grad:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
@@ -244,11 +272,15 @@ class Tensor:
     def __array__(self, dtype=None, copy=None):
         if self._value is None:
             raise tracer_error("array (np.asarray)")
+        if _CAPTURING[0]:
+            _noted(self)
         return self._value if dtype is None else self._value.astype(dtype)
 
     def item(self):
         if self._value is None:
             return _guards_of(self, "number (item())").item(self)
+        if _CAPTURING[0]:
+            _noted(self)
         if self._value.size != 1:
             raise RuntimeError(f"a Tensor with {self._value.size} elements cannot be converted "
                                "to Scalar")
@@ -257,11 +289,15 @@ class Tensor:
     def tolist(self):
         if self._value is None:
             raise tracer_error("list (tolist())")
+        if _CAPTURING[0]:
+            _noted(self)
         return self._value.tolist()
 
     def __bool__(self) -> bool:
         if self._value is None:
             return _guards_of(self, "bool (an if/while condition or and/or/not)").decide(self)
+        if _CAPTURING[0]:
+            _noted(self)
         if self._value.size != 1:
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self._value)
@@ -362,6 +398,13 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     """Copy ``data`` (nested lists, NumPy arrays, numbers) into a new leaf tensor."""
     if device is not None:
         check_device(device)
+    if _CAPTURING[0] and isinstance(data, (Tensor, np.ndarray)):
+        rec = _RECORDING.recording
+        copied = None if rec is None or rec.captures is None else rec.captures.copy_of(data)
+        if copied is not None:     # captured state: read at call time (frontend.capture)
+            if dtype is not None:
+                copied = copied.to(dtypes.as_dtype(dtype))
+            return copied.requires_grad_() if requires_grad else copied
     if isinstance(data, Tensor):
         data = data.__array__()
     if isinstance(data, (list, tuple)) and holds_traced(data):

@@ -32,6 +32,9 @@ class Artifact:
     errors: tuple = ()   # (status, message) of each kernel that can fail
     guards: tuple = ()   # (outcome, "file.py:line: text") of each guard the C checks
     sizes: tuple = ()    # shape-generic C bound to a call's sizes: their values, passed last
+    # (kind, path or None, name) of each captured value the C takes after the arguments
+    # (``frontend.capture``): another process finds them again by their paths.
+    captures: tuple = ()
 
     @classmethod
     def of(cls, c: Compiled) -> "Artifact":
@@ -44,4 +47,6 @@ class Artifact:
                   for b, n in zip(c.outputs, c.graph.values)),
             tuple((status, f"{c.name}: {what}") for status, what in c.source.errors),
             tuple((outcome, f"{loc}: {loc.text}" if loc else "?")
-                  for outcome, loc in c.traced.guards))
+                  for outcome, loc in c.traced.guards),
+            captures=tuple((e.kind, e.path, e.node.attr("name"))
+                           for e in (c.traced.captures.entries if c.traced.captures else ())))

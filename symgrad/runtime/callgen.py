@@ -13,6 +13,7 @@ from functools import partial
 
 import numpy as np
 
+from .captured import convert_capture
 from .threads import threads
 
 
@@ -25,14 +26,17 @@ def make_call(spec, build, into: bool | str = False, flat: bool = False):
     gets leaves that no signature lookup has matched)."""
     checks = spec.checks
     n_in, n_out = len(checks.in_dtypes), len(checks.out_specs)
+    n_args = n_in - len(spec.captured.objects)     # (then the captured values: runtime.captured)
     lines = ["def call(args, out):" if into is True else
              "def call(args, out=None):" if into else "def call(args):"]
     if into == "optional":
         lines += ["    if out is not None:", "        return into(args, out)"]
-    lines.append(f"    {''.join(f'a{i}, ' for i in range(n_in))}= args" if n_in else "    pass")
+    lines.append(f"    {''.join(f'a{i}, ' for i in range(n_args))}= args" if n_args
+                 else "    pass")
+    lines += ["    " + ln for ln in spec.captured.lines(n_args)]
     if into is True:
         lines += ["    " + ln for ln in checks.out_check_lines(flat)]
-    lines += _input_lines(checks, into is True, flat)
+    lines += _input_lines(checks, into is True, flat, n_args)
     if into is True:
         lines += ["    " + ln for ln in checks.in_overlap_lines(flat)]
         out_ptrs = [f"q{j}" for j in range(n_out)]
@@ -53,18 +57,20 @@ def make_call(spec, build, into: bool | str = False, flat: bool = False):
     return env["call"]
 
 
-def _input_lines(checks, into: bool, flat: bool) -> list[str]:
+def _input_lines(checks, into: bool, flat: bool, n_args: int) -> list[str]:
     """Each input's pointer ``p{i}``: the array itself when it is a NumPy array of the right
-    dtype, aligned (and, for ``flat``, of the right shape), else a converted copy. In call_into,
-    an input that gets copied is first checked against the outputs (np.shares_memory); one
-    passed as it is, by its pointer (``in_overlap_lines``)."""
+    dtype, aligned (and, for ``flat`` or a captured value, of the right shape), else a
+    converted copy. In call_into, an input that gets copied is first checked against the
+    outputs (np.shares_memory); one passed as it is, by its pointer (``in_overlap_lines``)."""
     n_out = len(checks.out_specs)
     outs = "(" + "".join(f"o{j}, " for j in range(n_out)) + ")"
     checked = checks.checked_inputs(flat)
     lines = []
     for i in range(len(checks.in_dtypes)):
-        same_shape = f" and a{i}.shape == ishape{i}" if flat else ""
-        conv = f"convert_into({i}, a{i}, dt{i}, {outs})" if into and i in checked \
+        captured = i >= n_args
+        same_shape = f" and a{i}.shape == ishape{i}" if flat or captured else ""
+        conv = f"convert_captured({i}, a{i})" if captured else \
+            f"convert_into({i}, a{i}, dt{i}, {outs})" if into and i in checked \
             else f"convert({i}, a{i}, dt{i})"
         lines += [(f"    if type(a{i}) is ndarray and a{i}.dtype == dt{i} and "
                    f"a{i}.flags.aligned{same_shape}:"),
@@ -100,4 +106,9 @@ def _environment(spec, build, into, flat: bool) -> dict:
         env[f"odt{j}"], env[f"oshape{j}"], env[f"oct{j}"] = dt, shape, ct
     for j, pool in spec.pools.items():
         env[f"pool{j}"] = pool
+    if spec.captured:
+        env.update(spec.captured.environment())
+        specs = spec.artifact.in_specs
+        env["convert_captured"] = lambda i, value: convert_capture(specs[i].name, value,
+                                                                   specs[i])
     return env

@@ -16,21 +16,26 @@ from dataclasses import replace
 
 from ..dims import Dim, concrete, symbols_of
 from .artifact import Artifact
-from .specialization import Specialization
+from .captured import Captured
+from .specialization import NOTHING, Specialization
 
 
 class Generic:
-    def __init__(self, art: Artifact, module, compiled=None, guards: tuple = ()):
+    def __init__(self, art: Artifact, module, compiled=None, guards: tuple = (),
+                 captured: Captured = NOTHING):
         self.artifact, self.module, self.compiled = art, module, compiled
+        self.captured = captured     # (runtime.captured: what its C reads besides the args)
         self.guards = tuple(guards)
         self.sizes = _entry_sizes(art)
         self.seen: list = []     # the argument shapes of the calls its symbols were made from
 
     @classmethod
-    def from_artifact(cls, art: Artifact, guards: tuple = ()) -> "Generic":
+    def from_artifact(cls, art: Artifact, guards: tuple = (),
+                      captured: Captured = NOTHING) -> "Generic":
         """From its artifact alone (a warm start): the module from the cache, or rebuilt."""
         from ..build import compiler   # (loads the toolchain only then)
-        return cls(art, compiler.build(art.source, name_hint=art.name), None, guards)
+        return cls(art, compiler.build(art.source, name_hint=art.name), None, guards,
+                   captured)
 
     def sizes_of(self, shapes: list) -> tuple[dict | None, str]:
         """Symbol values for the arguments' shapes and "fits", or None and why not: "static"
@@ -65,7 +70,7 @@ class Generic:
             out_specs=tuple((dt, concrete(shape, values), ct)
                             for dt, shape, ct in art.out_specs),
             sizes=tuple(values[s] for s in self.sizes))
-        return Specialization(bound, self.module, self.compiled)
+        return Specialization(bound, self.module, self.compiled, self.captured)
 
     def describe(self) -> str:
         shown = ", ".join(f"{s.name}{list(s.shape)}" for s in self.artifact.in_specs)

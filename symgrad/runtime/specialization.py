@@ -27,9 +27,12 @@ from ..ir import format_graph
 from ..pytree import unflattener
 from .artifact import Artifact
 from .callgen import make_call
+from .captured import Captured
 from .outputs import OutChecks
 from .paths import GuardFailure
 from .pool import OutputPool
+
+NOTHING = Captured()
 
 if TYPE_CHECKING:   # (the pipeline, and the compiler behind it, load only when compiling)
     from ..build.compiler import BuiltModule
@@ -38,8 +41,14 @@ if TYPE_CHECKING:   # (the pipeline, and the compiler behind it, load only when 
 
 class Specialization:
     def __init__(self, art: Artifact, module: BuiltModule | None,
-                 compiled: Compiled | None = None):
+                 compiled: Compiled | None = None, captured: Captured = NOTHING):
         self.name = art.name
+        # What it reads besides its arguments, live here (runtime.captured); the C takes
+        # the captured values after the arguments.
+        self.captured = captured
+        if len(captured.objects) != len(art.captures):
+            raise ValueError(f"{art.name}: the compiled code takes {len(art.captures)} "
+                             f"captured values, {len(captured.objects)} were given")
         self.artifact = art
         self.module = module
         self.compiled = compiled      # the stages' results (None once unpickled)
@@ -67,21 +76,27 @@ class Specialization:
         self.run = make_call(self, list, into="optional", flat=True)
 
     @classmethod
-    def of(cls, compiled: Compiled) -> "Specialization":
-        return cls(Artifact.of(compiled), compiled.module, compiled)
+    def of(cls, compiled: Compiled, captured: Captured = NOTHING) -> "Specialization":
+        return cls(Artifact.of(compiled), compiled.module, compiled, captured)
 
     @classmethod
-    def from_artifact(cls, art: Artifact) -> "Specialization":
-        """A specialization from its artifact alone (no graph: ``symgrad.inspect`` needs the
-        original function); the module comes from the cache, or is rebuilt from the C text."""
+    def from_artifact(cls, art: Artifact, captured: Captured = NOTHING) -> "Specialization":
+        """A specialization from its artifact alone (no graph: ``symgrad.inspect`` traces the
+        function again) and, if its C takes captured values, those objects (found again by
+        their paths: ``api.state``); the module comes from the cache, or is rebuilt from the
+        C text."""
         from ..build import compiler   # (loads the toolchain only when unpickling)
         module = compiler.build(art.source, name_hint=art.name)
         if module.key != art.key:   # another compiler, CPU or symgrad: a build of its own
             config.debug(1, "%s: the pickled build %s is %s here (another toolchain)",
                          art.name, art.key[:16], module.key[:16])
-        return cls(art, module)
+        return cls(art, module, None, captured)
 
     def __reduce__(self):
+        if self.artifact.captures:
+            raise TypeError(f"{self.name}: a specialization that reads captured state "
+                            f"({', '.join(c[2] for c in self.artifact.captures)}) cannot be "
+                            f"pickled alone; pickle its compiled function")
         return (Specialization.from_artifact, (self.artifact,))
 
     @property

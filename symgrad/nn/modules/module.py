@@ -37,11 +37,68 @@ def _addindent(text: str, spaces: int) -> str:
     return "\n".join([lines[0]] + rest)
 
 
+def _changed(d: dict) -> None:
+    version = d.get("_sg_version")
+    if version is not None:
+        version[0] += 1
+
+
+class Registry(dict):
+    """A module's dict of parameters, buffers, submodules or hooks: a dict that counts its
+    changes in its module's version (``Module._sg_version``)."""
+
+    __slots__ = ("version",)
+    symgrad_registry = True
+
+    def __init__(self, version: list, *args) -> None:
+        super().__init__(*args)
+        self.version = version
+
+    def _bump(self) -> None:
+        self.version[0] += 1
+
+    def __setitem__(self, key, value) -> None:
+        self._bump()
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key) -> None:
+        self._bump()
+        super().__delitem__(key)
+
+    def pop(self, *args):
+        self._bump()
+        return super().pop(*args)
+
+    def popitem(self):
+        self._bump()
+        return super().popitem()
+
+    def clear(self) -> None:
+        self._bump()
+        super().clear()
+
+    def update(self, *args, **kwargs) -> None:
+        self._bump()
+        super().update(*args, **kwargs)
+
+    def setdefault(self, key, default=None):
+        self._bump()
+        return super().setdefault(key, default)
+
+    def __ior__(self, other):
+        self._bump()
+        return super().__ior__(other)
+
+    def __reduce__(self):
+        return (Registry, (self.version, dict(self)))
+
+
 class Module(StateMixin):
     """Base class of neural-network modules (``torch.nn.Module``)."""
 
     training: bool
     dump_patches = False
+    symgrad_module = True   # (api.fingerprint walks a module's attributes: its state)
     call_super_init = False
 
     def __init__(self, *args, **kwargs) -> None:
@@ -49,13 +106,18 @@ class Module(StateMixin):
             raise TypeError(f"{type(self).__name__}.__init__() got an unexpected argument; "
                             f"Module.__init__() takes no arguments")
         setattr_ = object.__setattr__
+        # How many times this module's attributes and registries changed (api.fingerprint
+        # guards a module by this one number: its parameters' values are inputs of compiled
+        # code, what else it holds is in the code).
+        version = [0]
+        setattr_(self, "_sg_version", version)
         setattr_(self, "training", True)
-        setattr_(self, "_parameters", {})
-        setattr_(self, "_buffers", {})
+        setattr_(self, "_parameters", Registry(version))
+        setattr_(self, "_buffers", Registry(version))
         setattr_(self, "_non_persistent_buffers_set", set())
-        setattr_(self, "_modules", {})
-        setattr_(self, "_forward_pre_hooks", {})
-        setattr_(self, "_forward_hooks", {})
+        setattr_(self, "_modules", Registry(version))
+        setattr_(self, "_forward_pre_hooks", Registry(version))
+        setattr_(self, "_forward_hooks", Registry(version))
 
     def forward(self, *input: Any) -> Any:  # noqa: A002
         """The computation; every subclass defines it."""
@@ -102,6 +164,7 @@ class Module(StateMixin):
 
     def __setattr__(self, name: str, value: Any) -> None:
         d = self.__dict__
+        _changed(d)
         params = d.get("_parameters")
         if isinstance(value, Parameter):
             if params is None:
@@ -147,6 +210,7 @@ class Module(StateMixin):
         self._non_persistent_buffers_set.discard(name)
 
     def __delattr__(self, name: str) -> None:
+        _changed(self.__dict__)
         for store in ("_parameters", "_buffers", "_modules"):
             if name in self.__dict__.get(store, ()):
                 del self.__dict__[store][name]

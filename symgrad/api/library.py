@@ -1,0 +1,120 @@
+"""Library code: what keys a module, class or function that is not the user's program.
+
+Layer: api (below ``fingerprint``). Input: a module name (and a code object's file name).
+Output: the key of library code (its module name, version and the content of its file) or
+None for the user's program, whose code ``fingerprint`` walks instead.
+
+A module is library code if it lives where Python installs code (the standard library,
+site-packages), is symgrad itself, or is built into the interpreter. A module with no file
+(``python -c``, a REPL), one not in ``sys.modules`` (loaded by ``importlib`` for a plugin),
+and code made by ``exec``/``compile`` are the user's program: a name alone says nothing about
+such code, so it is never keyed by name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import sysconfig
+
+from ..version import __version__
+
+# Where library code lives: a module from here is keyed by name, version and file content.
+_LIBRARY_DIRS = tuple({sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib",
+                                                         "platlib")})
+SYMGRAD_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+# Modules whose functions read the clock or a random source: code that names them gives a
+# result that differs from process to process (no warm-start key).
+_IMPURE = frozenset({"time", "random", "_random", "secrets", "uuid", "datetime",
+                     "numpy.random", "numpy.random.mtrand"})
+
+
+def library(module_name: str, filename: str | None = None) -> tuple | None:
+    """The key of library code (module name, version, file content), or None for code of
+    the user's program (which is walked instead)."""
+    if filename is not None:
+        if filename.startswith(SYMGRAD_DIR):   # (a wrapper may carry the user's __module__)
+            return ("symgrad", __version__, _symgrad_source())
+        if filename.startswith("<"):
+            return None       # exec/compile-made code, a lambda typed at a prompt
+    if not module_name:
+        return None
+    top = module_name.split(".")[0]
+    if top == "symgrad":
+        return ("symgrad", __version__, _symgrad_source())
+    if top in sys.builtin_module_names:
+        return ("builtin", module_name)
+    module = sys.modules.get(module_name)
+    if module is None:
+        return None
+    path = getattr(module, "__file__", None)
+    if path is None:
+        return ("frozen", module_name, sys.version) if module_name in sys.stdlib_module_names \
+            else None
+    if not path.startswith(_LIBRARY_DIRS):
+        return None
+    version = getattr(sys.modules.get(top), "__version__", "")
+    return ("library", module_name, version, _file_digest(path))
+
+
+def library_class(cls: type) -> tuple | None:
+    """A class's library key, or None for a class of the program: one whose module is not
+    a library, or that its module does not hold under its name (made by ``exec``)."""
+    key = library(cls.__module__)
+    if key is None:
+        return None
+    found = sys.modules.get(cls.__module__)
+    for part in cls.__qualname__.split("."):
+        found = getattr(found, part, None)
+    return key if found is cls else None
+
+
+_FILES: dict = {}     # path -> (stat identity, digest)
+
+
+def _file_digest(path: str) -> str:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return "missing"
+    ident = (st.st_size, st.st_mtime_ns, st.st_ino)
+    found = _FILES.get(path)
+    if found is None or found[0] != ident:
+        try:
+            with open(path, "rb") as f:
+                digest = hashlib.blake2b(f.read(), digest_size=16).hexdigest()
+        except OSError:
+            digest = "unreadable"
+        found = _FILES[path] = (ident, digest)
+    return found[1]
+
+
+_SOURCE: list = []
+
+
+def _symgrad_source() -> str:
+    """symgrad's own code, fingerprinted by its files' sizes and modification times (an
+    edited checkout is another compiler, whatever its version says); once per process."""
+    if not _SOURCE:
+        h = hashlib.blake2b(digest_size=16)
+        root = SYMGRAD_DIR
+        for directory, subdirs, files in sorted(os.walk(root)):
+            subdirs.sort()
+            for name in sorted(files):
+                if name.endswith((".py", ".j2")):
+                    st = os.stat(os.path.join(directory, name))
+                    h.update(f"{directory[len(root):]}/{name}:{st.st_size}:"
+                             f"{st.st_mtime_ns}".encode())
+        templates = os.path.join(os.path.dirname(root.rstrip(os.sep)), "templates")
+        if os.path.isdir(templates):    # (an editable install's templates/)
+            for name in sorted(os.listdir(templates)):
+                st = os.stat(os.path.join(templates, name))
+                h.update(f"templates/{name}:{st.st_size}:{st.st_mtime_ns}".encode())
+        _SOURCE.append(h.hexdigest())
+    return _SOURCE[0]
+
+
+def impure(module_name: str) -> bool:
+    """Whether a module's functions read the clock or a random source."""
+    return module_name in _IMPURE or module_name.split(".")[0] in ("time", "random", "secrets")

@@ -1,0 +1,118 @@
+"""The tables of a compiled function's code, one set per captured state, and what happens
+when a reuse fails.
+
+Layer: api (below ``compiled``). ``Reuse`` is the part of ``CompiledFunction`` that keeps its
+compiled code valid: the tables (signatures, the fast path, shape-generic modules) belong to
+one captured state (``api.state``); ``_sync`` walks the state again when a guard fails and
+installs the new state's tables (kept for ``MAX_STATES`` states, so a value that toggles does
+not recompile); ``_reuse_failed`` handles a call whose captured values no longer fit the
+code (trace again).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections import OrderedDict
+
+from .. import config
+from ..runtime import Paths
+from ..runtime.captured import Stale
+from . import fingerprint
+from .state import State
+
+# The tables of compiled code that belong to one captured state: swapped together.
+_TABLES = ("_specs", "_fast", "_generic", "_not_generic", "_bound", "_fixed_dims")
+# Captured states whose tables are kept at once per function; at ``MAX_STATES`` changes a
+# warning names what keeps changing.
+MAX_STATES = 8
+
+
+def _never() -> bool:
+    return False
+
+
+class Reuse:
+    """(mixed into ``CompiledFunction``; see the module docstring)"""
+
+    def _reuse_init(self) -> None:
+        self._load_tables(None)
+        # The captured state the tables were compiled for, and its check: a generated
+        # function, True while every guard holds (never before the first call).
+        self._state: State | None = None
+        self._holds = _never
+        self._states: OrderedDict = OrderedDict()   # memory key -> tables, of other states
+        self._changes = 0
+
+    def _load_tables(self, tables: tuple | None) -> None:
+        """Install one captured state's tables of compiled code (None: empty ones)."""
+        if tables is None:
+            tables = ({}, {}, {}, set(), OrderedDict(), set())
+        # _specs: signature -> Specialization; _fast: (type, shape, dtype) per positional
+        # arg -> Specialization; _generic / _not_generic / _bound / _fixed_dims: the
+        # shape-generic modules (api.dynamic), bound sizes oldest first, fixed dims.
+        for name, table in zip(_TABLES, tables):
+            setattr(self, name, table)
+
+    def _sync(self) -> State:
+        """The current captured state, walked again when one of its guards fails; a changed
+        state gets its own tables (kept for ``MAX_STATES`` states)."""
+        state = self._state
+        if state is not None and self._holds():
+            return state
+        with self._lock:
+            old = self._state
+            if old is not None and self._holds():
+                return old
+            state = State(fingerprint.walk(self))
+            if old is not None and state.memory_key != old.memory_key:
+                self._changed(old, state)
+            self._state, self._holds = state, state.holds
+            return state
+
+    def _changed(self, old: State, state: State) -> None:
+        what = old.failed() or "its captured state"
+        config.debug(1, "%s: %s changed: compiling for the new value", self.name, what)
+        self._states[old.memory_key] = tuple(getattr(self, n) for n in _TABLES)
+        self._load_tables(self._states.pop(state.memory_key, None))
+        while len(self._states) >= MAX_STATES:
+            self._states.popitem(last=False)
+        self._changes += 1
+        if self._changes == MAX_STATES:
+            warnings.warn(f"{self.name}: what it reads besides its arguments has changed "
+                          f"{self._changes} times ({what} most recently), and each new value "
+                          f"compiles it again (symgrad guards the Python values a compiled "
+                          f"function reads, as torch.compile does). Pass a value that keeps "
+                          f"changing as an argument.", stacklevel=4)
+
+    def _forget(self, spec) -> None:
+        """Drop ``spec`` (stale: ``runtime.captured``) from every table; its signature is
+        traced again at its next call."""
+        for table in (self._specs, self._fast, self._bound):
+            for k in [k for k, v in table.items()
+                      if v is spec or isinstance(v, Paths) and spec in v.paths]:
+                del table[k]
+
+    def _reuse_failed(self, e: Exception, spec, args: tuple, kwargs: dict):
+        """A call whose specialization's captured values no longer fit its code
+        (``runtime.captured``): trace again."""
+        config.debug(1, "%s: %s: tracing again", self.name, e or "captured state changed")
+        self._forget(spec)
+        out = kwargs.pop("out", None)
+        spec, values = self._prepare(args, kwargs)
+        try:
+            return spec.call(values) if out is None else spec.call_into(values, out)
+        except Stale as again:
+            raise RuntimeError(f"{self.name}: what it reads besides its arguments changed "
+                               f"while it was compiled ({again}); symgrad cannot reuse code "
+                               f"for it") from None
+
+
+def autograd_through(spec) -> bool:
+    """Whether a call of ``spec`` now would record autograd through captured tensors."""
+    specs = spec.paths if isinstance(spec, Paths) else [spec]
+    return any(s.captured.needs_autograd() for s in specs)
+
+
+def reads_captured(spec) -> bool:
+    specs = spec.paths if isinstance(spec, Paths) else [spec]
+    return any(s.artifact.captures for s in specs)

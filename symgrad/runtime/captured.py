@@ -1,0 +1,109 @@
+"""What a compiled specialization reads besides its arguments, live in this process, and the
+checks its call path makes before reusing it.
+
+Layer: runtime. Input: the captured objects of a trace (``frontend.capture``: tensors and
+arrays passed to the C after the arguments) and what the trace read concretely. Output: a
+``Captured``, whose ``lines`` are part of the generated call path (``callgen``):
+
+- each captured object's current values are passed by pointer (a tensor's ``_value`` is read
+  at each call: an optimizer step or ``load_state_dict`` replaces or updates it);
+- a captured tensor whose storage no longer has the traced shape or dtype (a new ``.data``),
+  a tensor whose value the trace read as a number (its version or storage changed), an array
+  the code baked whose bytes changed, an environment variable or a file the trace read that
+  changed: raise ``Stale``, and the compiled function traces again;
+- ``needs_autograd()``: whether autograd records (grad mode on) and a captured tensor
+  requires grad; a compiled function called on tensors then runs its Python body, so that
+  the result has a ``grad_fn`` through the parameters, as torch.compile's does (called on
+  NumPy arrays, it runs the C: NumPy in, NumPy out).
+
+A specialization without captured state has no such lines: its call path is unchanged.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..frontend import grad_mode
+from ..frontend.capture import file_identity
+from ..frontend.tensor import Tensor
+
+
+class Stale(Exception):
+    """Captured state changed in a way that the compiled code cannot take (see module)."""
+
+
+@dataclass(frozen=True)
+class Captured:
+    objects: tuple = ()     # the captured tensors and arrays, in input order (after the args)
+    reads: tuple = ()       # (tensor, version cell, version, storage) read concretely
+    arrays: tuple = ()      # (array, its bytes) of reachable arrays the code baked
+    env: tuple = ()         # (name, value or None) of each environment variable read
+    files: tuple = ()       # (path, identity) of each file read
+    volatile: tuple = ()    # why the results depend on more than this (then not stored)
+
+    def __bool__(self) -> bool:
+        return bool(self.objects or self.reads or self.arrays or self.env or self.files)
+
+    def needs_autograd(self) -> bool:
+        """Whether a call now would record autograd history through captured tensors."""
+        return grad_mode._local.enabled and any(
+            isinstance(o, Tensor) and o._requires_grad for o in self.objects)
+
+    def lines(self, first: int) -> list[str]:
+        """Generated lines: the checks, then ``a{first + k}`` = each captured object's
+        values (the call path then converts and checks them as inputs)."""
+        lines = []
+        for j in range(len(self.reads)):
+            lines.append(f"if rc{j}[0] != rv{j} or rt{j}._value is not rs{j}: raise Stale")
+        for j in range(len(self.arrays)):
+            lines.append(f"if not same_bytes(ba{j}, bb{j}): raise Stale")
+        for j in range(len(self.env)):
+            lines.append(f"if getenv(en{j}) != ev{j}: raise Stale")
+        for j in range(len(self.files)):
+            lines.append(f"if file_identity(fp{j}) != fi{j}: raise Stale")
+        for k, obj in enumerate(self.objects):
+            lines.append(f"a{first + k} = cap{k}._value" if isinstance(obj, Tensor)
+                         else f"a{first + k} = cap{k}")
+        return lines
+
+    def environment(self) -> dict:
+        env = {"Stale": Stale,
+               "same_bytes": same_bytes, "getenv": os.environ.get,
+               "file_identity": file_identity}
+        for k, obj in enumerate(self.objects):
+            env[f"cap{k}"] = obj
+        for j, (t, cell, version, storage) in enumerate(self.reads):
+            env[f"rt{j}"], env[f"rc{j}"], env[f"rv{j}"], env[f"rs{j}"] = \
+                t, cell, version, storage
+        for j, (a, data) in enumerate(self.arrays):
+            env[f"ba{j}"], env[f"bb{j}"] = a, data
+        for j, (name, value) in enumerate(self.env):
+            env[f"en{j}"], env[f"ev{j}"] = name, value
+        for j, (path, ident) in enumerate(self.files):
+            env[f"fp{j}"], env[f"fi{j}"] = path, ident
+        return env
+
+
+def same_bytes(a: np.ndarray, data: tuple) -> bool:
+    """Whether array ``a`` still has the shape, dtype and bytes ``snapshot(a)`` recorded."""
+    shape, dtype, raw = data
+    return a.shape == shape and a.dtype == dtype and a.tobytes() == raw
+
+
+def snapshot(a: np.ndarray) -> tuple:
+    return a.shape, a.dtype, a.tobytes()
+
+
+def convert_capture(name: str, value, spec) -> np.ndarray:
+    """A captured object's values as the C needs them (``spec``: the traced input's shape
+    and dtype): a contiguous copy when they are laid out otherwise; ``Stale`` when their
+    shape or kind of dtype changed since the trace."""
+    if not isinstance(value, np.ndarray) or value.shape != spec.shape:
+        raise Stale(f"captured {name} changed shape")
+    if value.dtype != spec.dtype.np and not (value.dtype == np.float16 and
+                                             spec.dtype.np == np.float32):
+        raise Stale(f"captured {name} changed dtype")
+    return np.array(value, dtype=spec.dtype.np, order="C", copy=True)

@@ -1,0 +1,381 @@
+"""Never a stale or borrowed result (api/fingerprint.py, api/state.py, frontend/capture.py,
+runtime/captured.py, api/warm.py): every way a compiled function's result can depend on more
+than its arguments, changed, gives the numbers a fresh trace gives.
+
+Each case was found returning another program's or an earlier state's numbers. Cases that
+need a fresh process run as subprocesses sharing a private cache directory. Oracles: NumPy
+formulas written out by hand, and the function run eagerly.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import symgrad as sg
+from symgrad import pipeline
+
+
+def _env(cache, **extra) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SYMGRAD_")}
+    env.update(SYMGRAD_CACHE_DIR=str(cache), **extra)
+    return env
+
+
+def _python(args: list, cache, stdin: str | None = None, **extra) -> dict:
+    """Run ``python *args`` in a fresh process; the JSON it printed last."""
+    done = subprocess.run([sys.executable, *args], input=stdin, capture_output=True,
+                          text=True, env=_env(cache, **extra), timeout=300)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture
+def builds(monkeypatch):
+    """The number of C builds since the test started."""
+    count = [0]
+    real = pipeline._build
+
+    def counting(*args, **kwargs):
+        count[0] += 1
+        return real(*args, **kwargs)
+    monkeypatch.setattr(pipeline, "_build", counting)
+    return count
+
+
+# ------------------------------------------------------------------ code without a file
+
+LOSS_A = "def loss(w, x):\n    return ((x @ w) ** 2).sum()\n"
+LOSS_B = "def loss(w, x):\n    return sg.tanh(x @ w).sum()\n"
+RUN = ("import json, numpy as np, symgrad as sg\n{}"
+       "print(json.dumps(list(sg.grad(loss)(np.ones(3), np.ones((2, 3))))))\n")
+
+
+def _grad_a():   # d/dw sum((x w)^2) = 2 x^T (x w); x w = 3 per row
+    return [12.0, 12.0, 12.0]
+
+
+def _grad_b():   # d/dw sum(tanh(x w)) = x^T (1 - tanh(x w)^2)
+    return [2 * (1 - math.tanh(3.0) ** 2)] * 3
+
+
+@pytest.mark.parametrize("how", ["-c", "stdin"])
+def test_two_programs_without_a_file_do_not_share_results(tmp_path, how):
+    for source, expected in ((LOSS_A, _grad_a()), (LOSS_B, _grad_b()), (LOSS_A, _grad_a())):
+        program = RUN.format(source)
+        got = _python(["-c", program] if how == "-c" else ["-"], tmp_path,
+                      stdin=program if how == "stdin" else None)
+        np.testing.assert_allclose(got, expected, rtol=1e-12)
+
+
+def test_a_function_redefined_by_exec_in_one_process(tmp_path, monkeypatch):
+    monkeypatch.setenv("SYMGRAD_CACHE_DIR", str(tmp_path))
+    ns = {"sg": sg}
+    exec("f = lambda x: (x ** 2.0).sum()", ns)
+    np.testing.assert_allclose(sg.grad(ns["f"])(np.full(2, 3.0)), [6.0, 6.0])
+    exec("f = lambda x: (x ** 3.0).sum()", ns)
+    np.testing.assert_allclose(sg.grad(ns["f"])(np.full(2, 3.0)), [27.0, 27.0])
+    for k in (1.5, 2.5, 3.5):       # d/dx sum(sin(k x) x) = k cos(k x) x + sin(k x)
+        f = eval(f"lambda x: (sg.sin(x * {k}) * x).sum()", {"sg": sg})
+        x = np.array([0.3, 0.7])
+        np.testing.assert_allclose(sg.grad(f)(x), k * np.cos(k * x) * x + np.sin(k * x),
+                                   rtol=1e-12)
+
+
+def test_lambdas_of_a_module_loaded_without_sys_modules(tmp_path, monkeypatch):
+    monkeypatch.setenv("SYMGRAD_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "plugin.py").write_text(textwrap.dedent("""
+        import symgrad as sg
+        FUNCTIONS = [lambda x: sg.exp(x), lambda x: sg.sinh(x), lambda x: x ** 3,
+                     lambda x: x ** 2]
+    """))
+    spec = importlib.util.spec_from_file_location("plugin", tmp_path / "plugin.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)            # (not in sys.modules: a plugin loader's way)
+    second = [sg.grad(sg.grad(f))(1.0) for f in module.FUNCTIONS]
+    np.testing.assert_allclose(second, [math.e, math.sinh(1.0), 6.0, 2.0], rtol=1e-12)
+
+
+# ------------------------------------------------------------------ captured state
+
+def test_a_global_scalar_is_guarded():
+    scale = {"SCALE": 2.0}
+    ns = {"sg": sg, **scale}
+    exec("def f(x):\n    return (x * SCALE).sum()\n", ns)
+    f = sg.compile(ns["f"])
+    assert f(np.ones(3)) == 6.0
+    ns["SCALE"] = 3.0
+    assert f(np.ones(3)) == 9.0
+    ns["SCALE"] = 2.0                 # back: the first code again, not a new compile
+    assert f(np.ones(3)) == 6.0
+
+
+W_GLOBAL = np.array([1.0, 2.0, 3.0])
+
+
+def _uses_global_array(x):
+    return (x * W_GLOBAL).sum()
+
+
+def test_a_global_array_changed_in_place_is_read_at_each_call(builds):
+    f = sg.compile(_uses_global_array)
+    x = np.array([1.0, 1.0, 1.0])
+    assert f(x) == 6.0
+    W_GLOBAL[:] = [2.0, 0.0, 1.0]
+    try:
+        assert f(x) == 3.0
+        assert builds[0] == 1             # an input, not a constant: no retrace
+    finally:
+        W_GLOBAL[:] = [1.0, 2.0, 3.0]
+
+
+def test_a_closed_over_array_and_a_nonlocal():
+    w = np.array([1.0, 2.0])
+    k = 1.0
+
+    def f(x):
+        return (x * w).sum() * k
+
+    def set_k(value):
+        nonlocal k
+        k = value
+    g = sg.compile(f)
+    x = np.ones(2)
+    assert g(x) == 3.0
+    w[0] = 5.0
+    assert g(x) == 7.0
+    set_k(2.0)
+    assert g(x) == 14.0
+
+
+def test_numpy_code_on_a_captured_array_retraces_when_it_changes():
+    table = np.array([1.0, 2.0])
+
+    def f(x):
+        return x * float(np.sum(table))     # NumPy, at trace time: baked, and checked
+    g = sg.compile(f)
+    assert g(np.ones(1))[0] == 3.0
+    table[1] = 10.0
+    assert g(np.ones(1))[0] == 11.0
+
+
+def test_a_redefined_helper_and_a_config_attribute():
+    ns = {"sg": sg}
+    exec(textwrap.dedent("""
+        class Config:
+            def __init__(self):
+                self.alpha = 2.0
+        cfg = Config()
+        def helper(x):
+            return x * 2.0
+        def f(x):
+            return (helper(x) * cfg.alpha).sum()
+    """), ns)
+    f = sg.compile(ns["f"])
+    x = np.ones(2)
+    assert f(x) == 8.0
+    exec("def helper(x):\n    return x * 3.0\n", ns)
+    assert f(x) == 12.0
+    ns["cfg"].alpha = 0.5
+    assert f(x) == 3.0
+
+
+def test_a_read_only_array_is_a_constant_and_stays_one(builds):
+    mask = np.triu(np.ones((3, 3)))
+    mask.setflags(write=False)
+    f = sg.compile(lambda x: (x * mask).sum())
+    x = np.arange(9.0).reshape(3, 3)
+    assert f(x) == (x * np.triu(np.ones((3, 3)))).sum()
+    assert "cst" in f.c_source or f.last_specialization.artifact.captures == ()
+    mask.setflags(write=True)            # made writeable again: traced again, as an input
+    mask[0, 0] = 0.0
+    assert f(x) == (x * mask).sum()
+
+
+def test_torch_compile_of_a_module_sees_training_fill_and_load_state_dict():
+    sg.manual_seed(0)
+    model = sg.nn.Linear(3, 2)
+    compiled = sg.compile(model)
+    opt = sg.optim.SGD(model.parameters(), lr=0.1)
+    x = np.random.default_rng(0).standard_normal((4, 3))
+
+    def by_hand():
+        return x @ model.weight.detach().numpy().T + model.bias.detach().numpy()
+    for _ in range(3):
+        out = compiled(sg.tensor(x))             # grad mode, parameters require grad:
+        assert out.grad_fn is not None           # autograd through the parameters
+        loss = (out ** 2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        with sg.no_grad():
+            np.testing.assert_allclose(compiled(x), by_hand(), rtol=1e-6)
+    with sg.no_grad():
+        model.weight.fill_(0.0)
+        np.testing.assert_allclose(compiled(x), np.broadcast_to(model.bias.detach().numpy(), (4, 2)))
+        model.load_state_dict({"weight": sg.ones(2, 3), "bias": sg.zeros(2)})
+        np.testing.assert_allclose(compiled(x), by_hand(), rtol=1e-6)
+        model.weight.data = sg.ones(2, 3) * 2     # a new storage: read at the next call
+        np.testing.assert_allclose(compiled(x), by_hand(), rtol=1e-6)
+        model.eval()                              # a changed attribute: its own code
+        np.testing.assert_allclose(compiled(x), by_hand(), rtol=1e-6)
+
+
+def test_a_captured_parameter_read_as_a_number_is_checked():
+    p = sg.nn.Parameter(sg.tensor([2.0]))
+
+    def f(x):
+        return x * p.item()
+    g = sg.compile(f)
+    with sg.no_grad():
+        assert g(np.ones(1))[0] == 2.0
+        p.fill_(5.0)
+        assert g(np.ones(1))[0] == 5.0
+
+
+HISTORY = textwrap.dedent("""
+    import json, sys, numpy as np, symgrad as sg
+    SCALE = float(sys.argv[1])
+    W = np.array([1.0, 2.0, 3.0])
+    @sg.compile
+    def f(x):
+        return (x * W * SCALE).sum()
+    out = [float(f(np.ones(3)))]
+    for scale, w in zip(sys.argv[2::2], sys.argv[3::2]):   # a long-running process
+        SCALE, W[0] = float(scale), float(w)
+        out.append(float(f(np.ones(3))))
+    print(json.dumps(out))
+""")
+
+
+def test_a_long_running_process_and_a_fresh_one_agree(tmp_path):
+    (tmp_path / "history.py").write_text(HISTORY)
+    prog = str(tmp_path / "history.py")
+    long_run = _python([prog, "2.0", "3.0", "5.0", "4.0", "1.0"], tmp_path / "cache")
+    fresh = [_python([prog, "2.0"], tmp_path / "cache")[0],
+             _python([prog, "3.0"], tmp_path / "cache")[0]]
+    assert long_run == [12.0, 3.0 * 10.0, 4.0 * 6.0]
+    assert fresh == [12.0, 18.0]
+
+
+# ------------------------------------------------------------------ the outside world
+
+def test_an_environment_variable_read_while_tracing(tmp_path):
+    program = ("import json, os, numpy as np, symgrad as sg\n"
+               "f = sg.compile(lambda x: x * float(os.environ['ALPHA']))\n"
+               "print(json.dumps(list(f(np.ones(2)))))\n")
+    assert _python(["-c", program], tmp_path, ALPHA="2.0") == [2.0, 2.0]
+    assert _python(["-c", program], tmp_path, ALPHA="3.0") == [3.0, 3.0]
+
+
+def test_an_environment_variable_changed_in_process(monkeypatch):
+    monkeypatch.setenv("SG_TEST_ALPHA", "2.0")
+    f = sg.compile(lambda x: x * float(os.getenv("SG_TEST_ALPHA")))
+    assert f(np.ones(1))[0] == 2.0
+    monkeypatch.setenv("SG_TEST_ALPHA", "4.0")
+    assert f(np.ones(1))[0] == 4.0
+
+
+def test_a_file_read_while_tracing(tmp_path):
+    data = tmp_path / "alpha.txt"
+    data.write_text("2.0")
+    f = sg.compile(lambda x: x * float(data.read_text()))
+    assert f(np.ones(1))[0] == 2.0
+    data.write_text("7.0 ")                    # (another size: its identity changed)
+    assert f(np.ones(1))[0] == 7.0
+    program = ("import json, pathlib, numpy as np, symgrad as sg\n"
+               f"p = pathlib.Path({str(data)!r})\n"
+               "f = sg.compile(lambda x: x * float(p.read_text()))\n"
+               "print(json.dumps(list(f(np.ones(1)))))\n")
+    assert _python(["-c", program], tmp_path / "cache") == [7.0]
+    data.write_text("1.5")
+    assert _python(["-c", program], tmp_path / "cache") == [1.5]
+
+
+def test_random_numbers_drawn_while_tracing_are_not_stored(tmp_path):
+    program = ("import json, random, sys, numpy as np, symgrad as sg\n"
+               "random.seed(int(sys.argv[1]))\n"
+               "def f(x):\n    return x * random.random()\n"
+               "print(json.dumps([sg.compile(f)(np.ones(1))[0], random.random()]))\n")
+    for seed in (1, 2, 1):
+        import random
+        random.seed(seed)
+        expected = [random.random(), random.random()]
+        assert _python(["-c", program, str(seed)], tmp_path) == expected
+
+
+# ------------------------------------------------------------------ options
+
+def test_an_inner_compile_s_options_survive_transforms(builds):
+    def loss(w, x):
+        return ((x @ w) ** 2).mean()
+    f = sg.value_and_grad(sg.compile(loss, dynamic=True))
+    w = np.array([1.0, -2.0])
+    for n in (3, 5, 8):
+        x = np.arange(2.0 * n).reshape(n, 2) / n
+        value, grad = f(w, x)
+        z = x @ w
+        assert value == pytest.approx((z ** 2).mean(), rel=1e-13)
+        np.testing.assert_allclose(grad, 2 * x.T @ z / n, rtol=1e-12)
+    assert builds[0] == 1
+    with pytest.raises(ValueError, match="static_argnums"):
+        sg.jvp(sg.compile(lambda x, n: x * n, static_argnums=1), (np.ones(2), 2), (np.ones(2),))
+
+
+def test_a_static_argument_passed_by_keyword():
+    def power(x, n):
+        return (x ** n).sum()
+    f = sg.compile(power, static_argnums=1)
+    x = np.array([2.0, 3.0])
+    assert f(x, n=2) == 13.0
+    assert f(x, n=3) == 35.0
+    assert f(x, 2) == 13.0
+    g = sg.compile(power, static_argnames="n")
+    assert g(x, 3) == 35.0
+
+
+def test_inspect_traces_a_signature_loaded_from_disk(tmp_path):
+    program = ("import json, numpy as np, symgrad as sg\n"
+               "def loss(x):\n    return (sg.sin(x) ** 2).sum()\n"
+               "f = sg.grad(loss)\nx = np.ones(3)\nf(x)\n"
+               "report = sg.inspect(f, x, print_=False)\n"
+               "print(json.dumps(['sg_grad_loss' in report.c_source, "
+               "len(report.traced_ir) > 0]))\n")
+    for _ in range(2):             # the second run loads the signature from disk
+        assert _python(["-c", program], tmp_path) == [True, True]
+
+
+WARM_GENERIC = textwrap.dedent("""
+    import json, sys, numpy as np, symgrad as sg
+    from symgrad import pipeline
+    builds = [0]
+    real = pipeline._build
+    def counting(*a, **k):
+        builds[0] += 1
+        return real(*a, **k)
+    pipeline._build = counting
+    def loss(x):
+        return (x * x).mean()
+    f = sg.compile(loss)
+    out = [float(f(np.arange(float(n)))) for n in map(int, sys.argv[1:])]
+    print(json.dumps([out, builds[0]]))
+""")
+
+
+def test_a_new_process_binds_the_automatic_shape_generic_module(tmp_path):
+    (tmp_path / "prog.py").write_text(WARM_GENERIC)
+    prog = str(tmp_path / "prog.py")
+    out, built = _python([prog, "4", "6"], tmp_path / "cache")   # static, then generic
+    assert built == 2
+    out, built = _python([prog, "9", "4"], tmp_path / "cache")   # both from disk
+    assert built == 0
+    np.testing.assert_allclose(out, [np.mean(np.arange(9.0) ** 2), np.mean(np.arange(4.0) ** 2)],
+                               rtol=1e-14)
