@@ -47,9 +47,9 @@ from ..frontend.tensor import Tensor
 from ..version import __version__
 from .library import SYMGRAD_DIR, impure, library, library_class
 
-# A walk visits at most this many objects (a larger object graph has no key, and its root's
-# identity alone is guarded).
-MAX_OBJECTS = 20000
+# A walk visits at most this many objects: beyond, its guards would not cover what the
+# function reads, so the walk is incomplete (``Walk.complete``): no key, and no reuse.
+MAX_OBJECTS = 100_000
 
 
 class Unknown(Exception):
@@ -76,6 +76,7 @@ class Walk:
         self.reachable: dict = {}       # id -> (array or tensor, path)
         self.opaque: list = []          # why there is no warm-start key
         self.opaque_ids: list = []      # ids of the opaque objects (kept alive by guards)
+        self.complete = True            # False: the guards do not cover everything
         self._seen: dict = {}           # id -> position, of the objects walked
         self._keep: list = []           # (the objects of _seen, so their ids stay theirs)
         self._guarded: set = set()
@@ -181,7 +182,8 @@ class Walk:
 
     def _array(self, a: np.ndarray, path: tuple, what: str) -> None:
         if a.dtype.hasobject:
-            raise Unknown(f"{what}: an array of Python objects")
+            self._opaque(a, f"{what}: an array of Python objects")
+            return
         if _immutable(a):      # read-only all the way down: a constant, checked to stay so
             self.put("constant array", a.dtype.str, a.shape,
                      hashlib.blake2b(np.ascontiguousarray(a).tobytes(), digest_size=32).digest())
@@ -192,7 +194,8 @@ class Walk:
 
     def _tensor(self, t: Tensor, path: tuple, what: str) -> None:
         if t.is_traced:
-            raise Unknown(f"{what}: a traced tensor")
+            self._opaque(t, f"{what}: a traced tensor")
+            return
         self.put("tensor", t.dtype.name, tuple(t.shape))
         self.reachable.setdefault(id(t), (t, path))
         self.reachable.setdefault(id(t._value), (t, path))
@@ -244,13 +247,10 @@ class Walk:
             value = namespace[name]
             self.put("global", name)
             self.guard("item", namespace, name, value, what)
-            try:
-                if isinstance(value, types.ModuleType) and library(value.__name__) is None:
-                    self._user_module(value, names, path + (f"global:{name}",))
-                else:
-                    self.value(value, path + (f"global:{name}",), what)
-            except Unknown as e:
-                raise Unknown(f"global {name!r} of {_qualname(fn)}: {e}") from None
+            if isinstance(value, types.ModuleType) and library(value.__name__) is None:
+                self._user_module(value, names, path + (f"global:{name}",))
+            else:
+                self.value(value, path + (f"global:{name}",), what)
 
     def _user_module(self, module: types.ModuleType, names: list, path: tuple) -> None:
         """A module of the user's program: the attributes the code could read from it."""
@@ -433,7 +433,7 @@ def walk(cf) -> Walk:
         w.value(cf.traceable, ("fn",), cf.name)
     except (Unknown, RecursionError) as e:
         w.opaque.append(str(e) if isinstance(e, Unknown) else "too deep to walk")
-        w.opaque_ids.append(id(cf))
+        w.complete = False
     return w
 
 

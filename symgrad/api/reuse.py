@@ -42,6 +42,7 @@ class Reuse:
         self._holds = _never
         self._states: OrderedDict = OrderedDict()   # memory key -> tables, of other states
         self._changes = 0
+        self._warned_incomplete = False
 
     def _load_tables(self, tables: tuple | None) -> None:
         """Install one captured state's tables of compiled code (None: empty ones)."""
@@ -64,6 +65,11 @@ class Reuse:
             if old is not None and self._holds():
                 return old
             state = State(fingerprint.walk(self))
+            if not state.walk.complete and not self._warned_incomplete:
+                self._warned_incomplete = True
+                warnings.warn(f"{self.name}: symgrad cannot check everything it reads besides "
+                              f"its arguments ({state.opaque[-1]}), so it traces it at every "
+                              f"call; pass what it reads as arguments", stacklevel=4)
             if old is not None and state.memory_key != old.memory_key:
                 self._changed(old, state)
             self._state, self._holds = state, state.holds

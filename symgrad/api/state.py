@@ -45,6 +45,10 @@ _TESTS = {
 }
 
 
+def _never() -> bool:
+    return False
+
+
 def same_list(items: list, snapshot: tuple) -> bool:
     """Whether a list holds the same objects as when walked."""
     return len(items) == len(snapshot) and all(map(operator.is_, items, snapshot))
@@ -63,13 +67,19 @@ class State:
     def __init__(self, walk: Walk) -> None:
         self.walk = walk
         self.digest = None if walk.opaque else walk.digest
-        self.memory_key = (walk.digest, tuple(walk.opaque_ids))
         self.reachable = walk.reachable
         self.opaque = tuple(walk.opaque)
-        self.holds = _check(walk.guards)
+        if walk.complete:
+            self.memory_key = (walk.digest, tuple(walk.opaque_ids))
+            self.holds = _check(walk.guards)
+        else:       # no check covers what the function reads: nothing is reused
+            self.memory_key = object()
+            self.holds = _never
 
     def failed(self) -> str | None:
         """What no longer holds (the first failing guard's description), or None."""
+        if not self.walk.complete:
+            return self.opaque[-1]     # (why the walk stopped)
         for g in self.walk.guards:
             if not _check([g])():
                 return g.what
