@@ -198,7 +198,6 @@ class Walk:
             return
         self.put("tensor", t.dtype.name, tuple(t.shape))
         self.reachable.setdefault(id(t), (t, path))
-        self.reachable.setdefault(id(t._value), (t, path))
 
     def _function(self, fn: types.FunctionType, path: tuple, what: str) -> None:
         self.put("function", _qualname(fn))

@@ -122,8 +122,7 @@ def captured_of(traced, state: "State | None") -> Captured:
 
 def _arrays(reachable: dict) -> list:
     """The (array, path) pairs of the writeable arrays in a walk's ``reachable``."""
-    return [(obj, path) for key, (obj, path) in reachable.items()
-            if isinstance(obj, np.ndarray) and key == id(obj)]
+    return [(obj, path) for obj, path in reachable.values() if isinstance(obj, np.ndarray)]
 
 
 def _memory_of(objects: tuple):

@@ -154,8 +154,7 @@ def _checks(cf, captures: tuple, captured: Captured) -> dict | None:
     read as a number or a baked array that no path of the captured state reaches."""
     if captured.volatile or any(path is None for _, path, _ in captures):
         return None
-    paths = {id(obj): path for key, (obj, path) in cf._sync().reachable.items()
-             if key == id(obj)}
+    paths = {id(obj): path for obj, path in cf._sync().reachable.values()}
     try:
         reads = [(paths[id(t)], _content(storage)) for t, _, _, storage in captured.reads]
         arrays = [(paths[id(a)], _content(a)) for a, _ in captured.arrays]
@@ -167,8 +166,7 @@ def _checks(cf, captures: tuple, captured: Captured) -> dict | None:
 def _bind(cf, captures: tuple, checks: dict) -> Captured | None:
     """The record's captured objects found in this process's state, with its checks done
     (None: something differs, trace instead)."""
-    by_path = {path: obj for key, (obj, path) in cf._sync().reachable.items()
-               if key == id(obj)}
+    by_path = {path: obj for obj, path in cf._sync().reachable.values()}
     try:
         objects = tuple(by_path[path] for _, path, _ in captures)
         reads = []

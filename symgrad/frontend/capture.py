@@ -58,14 +58,17 @@ _Alias = function_class("AliasBackward0")
 class Captures:
     """The captured state of one compile trace (see the module docstring)."""
 
-    __slots__ = ("root", "reachable", "first", "entries", "by_id", "reads", "env", "files",
-                 "volatile", "lock")
+    __slots__ = ("root", "reachable", "storages", "first", "entries", "by_id", "reads", "env",
+                 "files", "volatile", "lock")
 
     def __init__(self, first_index: int, reachable: dict | None = None) -> None:
         self.root = None                 # the trace's Recording (set by ``tracing``)
         # id -> (object, path) of the arrays and tensors the function's captured state reaches
-        # (``api.fingerprint``); also the ids of those tensors' storage arrays.
+        # (``api.fingerprint``), and id(storage) -> tensor of those tensors' current storage
+        # arrays (``p.detach()`` shows it; taken now: an optimizer may have replaced it).
         self.reachable = reachable or {}
+        self.storages = {id(o._value): (o, o._value) for o, _ in self.reachable.values()
+                         if isinstance(o, Tensor) and o._value is not None}
         self.first = first_index         # the input index of the first capture
         self.entries: list = []          # Capture, in the order first met
         self.by_id: dict = {}            # id(object) -> Capture
@@ -83,11 +86,15 @@ class Captures:
         made = t._trace
         if made is None or (made.root or made) is not self.root:
             return t
-        found = self.reachable.get(id(t._value))
+        value = t._value
+        found = self.storages.get(id(value))
+        if found is not None and found[1] is value:
+            return found[0]       # (a captured tensor's storage: p.detach(), p.data)
+        found = self.reachable.get(id(value))
         if found is not None:
-            return found[0]       # (the storage of a captured tensor or array itself)
+            return found[0]       # (a captured array itself: from_numpy(W))
         # a view of captured memory made while tracing: captured as the view it is
-        return t._value if _reached_base(t._value, self.reachable) is not None else None
+        return value if self._reached(value) else None
 
     def lift(self, t: Tensor) -> Tensor | None:
         """The traced stand-in of eager tensor ``t`` if it is outside, else None."""
@@ -112,11 +119,21 @@ class Captures:
     def array(self, a: np.ndarray) -> Tensor | None:
         """The traced tensor standing in for NumPy array ``a`` if captured state reaches it
         (or a view of it), else None (a constant)."""
-        if id(a) in self.reachable or _reached_base(a, self.reachable) is not None:
+        if id(a) in self.reachable or self._reached(a):
             if dtypes.from_numpy(a.dtype) is None:
                 return None     # (the conversion that follows says what is wrong)
             return self._entry(a).plain
         return None
+
+    def _reached(self, a) -> bool:
+        """Whether array ``a``'s memory is captured memory, through its ``.base`` chain."""
+        base = getattr(a, "base", None)
+        while base is not None:
+            found = self.storages.get(id(base))
+            if id(base) in self.reachable or found is not None and found[1] is base:
+                return True
+            base = getattr(base, "base", None)
+        return False
 
     def _entry(self, source) -> "Capture":
         entry = self.by_id.get(id(source))
@@ -213,17 +230,6 @@ def path_name(path: tuple) -> str:
             text += f".{key.strip(chr(39))}" if store else f"[{key}]"
         store = False
     return text or "captured"
-
-
-def _reached_base(a, reachable: dict):
-    """The reachable array whose memory ``a`` (an array) shows, through its ``.base`` chain."""
-    base = getattr(a, "base", None)
-    while base is not None:
-        found = reachable.get(id(base))
-        if found is not None:
-            return found[0]
-        base = getattr(base, "base", None)
-    return None
 
 
 def current() -> Captures | None:

@@ -379,3 +379,16 @@ def test_a_new_process_binds_the_automatic_shape_generic_module(tmp_path):
     assert built == 0
     np.testing.assert_allclose(out, [np.mean(np.arange(9.0) ** 2), np.mean(np.arange(4.0) ** 2)],
                                rtol=1e-14)
+
+
+def test_a_detached_alias_of_a_parameter_whose_storage_was_replaced():
+    # p.detach() inside the function shows p's *current* storage; after p.data = ..., the
+    # old storage's id may be reused by a fresh array: neither may confuse the capture
+    p = sg.nn.Parameter(sg.tensor([1.0, 2.0]))
+    f = sg.compile(lambda x: (x * p.detach()).sum() + (x * sg.tensor([10.0, 20.0])).sum())
+    x = np.ones(2)
+    with sg.no_grad():
+        assert f(x) == 33.0
+        for k in range(3):
+            p.data = sg.tensor([3.0 + k, 4.0])
+            assert f(x) == 37.0 + k
