@@ -226,7 +226,7 @@ class CompiledFunction(Reuse):
 
     def _compile(self, specs: list, rebuild, leaves: list) -> Specialization:
         compiled = self._pipeline(specs, rebuild, leaves)
-        return Specialization.of(compiled, captured_of(compiled.traced, self._state))
+        return Specialization.of(compiled, captured_of(compiled.traced, self._state, self.name))
 
     def _pipeline(self, specs: list, rebuild, leaves: list, build: bool = True,
                   capture: bool = True):

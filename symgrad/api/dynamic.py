@@ -280,7 +280,7 @@ def _compile(cf, specs: list, names: list, marks: set, seen: list,
                      "signature", cf.name, type(e).__name__, e)
         return None
     generic = Generic(Artifact.of(compiled), compiled.module, compiled, guards,
-                      captured_of(compiled.traced, cf._sync()))
+                      captured_of(compiled.traced, cf._sync(), cf.name))
     generic.seen = seen
     config.debug(1, "%s: compiled shape-generic: %s", cf.name, generic.describe())
     return generic

@@ -25,6 +25,7 @@ import operator
 
 import numpy as np
 
+from .. import config
 from ..frontend.tensor import Tensor
 from ..runtime.captured import Captured, snapshot
 from ..runtime.specialization import NOTHING
@@ -101,7 +102,7 @@ def _check(guards: list):
     return env["holds"]
 
 
-def captured_of(traced, state: "State | None") -> Captured:
+def captured_of(traced, state: "State | None", name: str = "") -> Captured:
     """What the specialization compiled from ``traced`` reads besides its arguments (its
     captured objects, in input order) and what its reuse must check: the tensors the trace
     read as numbers, the environment and files it read, and the arrays ``state`` reaches that
@@ -111,6 +112,11 @@ def captured_of(traced, state: "State | None") -> Captured:
     if table is None:
         return NOTHING
     objects = tuple(e.obj for e in table.entries)
+    if objects or table.volatile:
+        config.debug(1, "%s: captured %s (read at each call)%s", name,
+                     ", ".join(e.node.attr("name") for e in table.entries) or "nothing",
+                     f"; not stored for other processes: {table.volatile[0]}"
+                     if table.volatile else "")
     reads, env, files = table.checks()
     arrays = ()
     if state is not None:
