@@ -99,11 +99,16 @@ def check_ir() -> bool:
 
 
 def debug(level: int, msg: str, *args: object) -> None:
-    """Log ``msg`` when the debug level is at least ``level`` (always to the logger at DEBUG)."""
-    if debug_level() >= level:
-        text = msg % args if args else msg
+    """Log ``msg`` when the debug level is at least ``level`` (always to the logger at DEBUG).
+    The text is made here, not by a logging handler: a call-time size (``dims.Dim``) prints
+    only for symgrad's own code."""
+    shown = debug_level() >= level
+    if not shown and not logger.isEnabledFor(logging.DEBUG):
+        return
+    text = msg % args if args else msg
+    if shown:
         print(f"[symgrad] {text}", flush=True)
-    logger.debug(msg, *args)
+    logger.debug(text)
 
 
 settings = Settings()

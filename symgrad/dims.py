@@ -11,10 +11,29 @@ where it would silently use the hint, this module either answers symbolically or
   at least 1: ``d >= 1`` is true); otherwise it is answered on the hint and recorded as a
   ``Guard``, which a compiled function checks when it is called with new sizes;
 - an operation with no polynomial result (``d / 2``, ``float(d)``, ``d % 3``, ``int(d)``)
-  raises ``NotGeneric``: the shape-generic compile gives up and specializes instead.
+  raises ``NotGeneric``: the shape-generic compile gives up and specializes instead;
+- hashing and printing (``hash``, hence sets, dict keys, ``functools.lru_cache``; ``str``,
+  ``repr``, f-strings) answer symgrad's own code only; anywhere else they raise NotGeneric.
 
-What no Python hook can see (NumPy reading the int value of a Dim, ``range(d)``) is caught by
-the compiler tracing twice with different hints and comparing the results (``api.dynamic``).
+Why: a Dim's hash and text are its polynomial's, the same at every size, so a user's
+``n in {3, 5}``, ``{3: a, 5: b}[n]``, ``lru_cache(f)(n)`` or ``len(f"{n}")`` would be decided
+once, served to every size, and no comparison of two traces could tell. Symgrad needs them as
+they are (nodes and lowering tables keyed by shapes; codegen prints a size as its C). So these
+methods ask who called: the nearest Python frame (for a hash a set, a dict or ``lru_cache``
+takes in C, the code using it) must run in a ``symgrad`` module, else the compile falls back
+to one module per size (a guard would pin the exact value: the same). It costs one frame
+lookup, in methods only shape-generic compiles reach. Frames that print for their caller are
+skipped (``symgrad.size``: ``str(x.shape)``); a dataclass's generated methods run in its
+module's globals; templates get sizes as text (their frames are no module's). The price of a
+frame rule: symgrad's code is trusted to use a size's hash and text as a key or as C only.
+
+What no hook sees: CPython takes an ``int`` subclass's value without calling its methods
+where it wants a C integer or a double (``PyNumber_Index`` copies it without ``__index__``:
+``range(d)``, ``[0] * d``, ``"%d" % d``, ``math.gcd``, NumPy sizes; float arithmetic such as
+``0.5 * d``; ``int.__str__(d)``). That sees the hint, and is caught by tracing twice with
+different hints and comparing the results (``api.dynamic``) when the two make different code
+(``len("%d" % d)`` is 4 at both ``HINTS``: not caught).
+
 This is torch's SymInt with guards, kept to polynomials: sizes in the programs symgrad compiles
 are products and sums of input sizes.
 """
@@ -23,6 +42,7 @@ from __future__ import annotations
 
 import numbers
 import operator
+import sys
 import threading
 from dataclasses import dataclass
 
@@ -161,10 +181,19 @@ class Dim(int):
     def _concrete(self, *_args, **_kw):
         raise NotGeneric(f"size {self} used as a concrete number")
 
-    (__truediv__, __rtruediv__, __float__, __int__, __round__, __trunc__, __floor__,
-     __ceil__, __lshift__, __rshift__, __and__, __or__, __xor__, __rlshift__, __rrshift__,
-     __rand__, __ror__, __rxor__, __invert__, __rpow__, __rdivmod__, bit_length,
-     to_bytes, as_integer_ratio, __complex__) = (_concrete,) * 25
+    # (``__index__``: only explicit calls reach it; CPython copies an int subclass's value)
+    (__truediv__, __rtruediv__, __float__, __int__, __index__, __round__, __trunc__,
+     __floor__, __ceil__, __lshift__, __rshift__, __and__, __or__, __xor__, __rlshift__,
+     __rrshift__, __rand__, __ror__, __rxor__, __invert__, __rpow__, __rdivmod__, bit_length,
+     bit_count, to_bytes, as_integer_ratio, __complex__) = (_concrete,) * 27
+
+    # int's own would return the hint
+    real = numerator = property(lambda self: self)
+    imag = property(lambda self: 0)
+    denominator = property(lambda self: 1)
+
+    def conjugate(self):
+        return self
 
     # ------------------------------------------------------------ comparisons
     def _compare(self, other, op: str):
@@ -181,17 +210,18 @@ class Dim(int):
     def __bool__(self):
         return self._compare(0, "!=")
 
+    # ------------------------------------------------------------ symgrad's only (see above)
     def __hash__(self):
-        return hash(self.terms)
+        return hash(self.terms) if _from_symgrad() else _refuse(self, "hashed (a set, a dict "
+                                                                      "key, a cache)")
 
-    # ------------------------------------------------------------ printing
     def __str__(self) -> str:
-        return c_text(self.terms)
+        return c_text(self.terms) if _from_symgrad() else _refuse(self, "printed")
 
     __repr__ = __str__
 
-    def __format__(self, spec: str) -> str:
-        return str(self)
+    def __format__(self, spec: str) -> str:    # (not through str(): that frame is symgrad's)
+        return c_text(self.terms) if _from_symgrad() else _refuse(self, "formatted")
 
     def __reduce__(self):
         return (Dim, (self.terms, self.hints))
@@ -199,6 +229,36 @@ class Dim(int):
     def evaluate(self, values: dict) -> int:
         """The size for symbol values ``values`` (name -> int)."""
         return evaluate(self.terms, values)
+
+
+# Modules whose code prints a size for its caller: the frame that called them decides.
+_FOR_CALLER = frozenset({"symgrad.size"})
+
+
+def _caller():
+    """The frame of the code that called a Dim's method (past ``_FOR_CALLER``'s), or None."""
+    try:
+        frame = sys._getframe(3)     # (past this one, _from_symgrad's or _refuse's, the method's)
+    except ValueError:
+        return None
+    while frame is not None and frame.f_globals.get("__name__") in _FOR_CALLER:
+        frame = frame.f_back
+    return frame
+
+
+def _from_symgrad() -> bool:
+    """Whether the code that hashes or prints a Dim is symgrad's."""
+    frame = _caller()
+    name = (frame.f_globals.get("__name__") or "") if frame is not None else ""
+    return name == "symgrad" or name.startswith("symgrad.")
+
+
+def _refuse(d: Dim, how: str):
+    """Raise NotGeneric for a Dim hashed or printed outside symgrad, saying where."""
+    frame = _caller()
+    where = f" at {frame.f_code.co_filename.rsplit('/', 1)[-1]}:{frame.f_lineno}" \
+        if frame is not None else ""
+    raise NotGeneric(f"size {c_text(d.terms)} {how}{where}: its value would be the traced one")
 
 
 def _other(d: Dim, other):

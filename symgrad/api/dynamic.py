@@ -38,7 +38,8 @@ from .state import captured_of
 # The sizes the two generic traces run at: far from the sizes people write (a size that
 # equals a static one would decide a comparison by accident), and unlike each other in
 # parity, residues and bit length, so that code depending on a size's value in a way no
-# Python hook sees (len(x) % 2, a dict keyed by sizes) differs between the two and is caught.
+# Python hook sees (int.__int__(n) % 2, range(n)) differs between the two and is caught (not
+# the decimal length: 4 digits at both).
 HINTS = ((1009, 1013, 1019, 1021, 1031, 1033, 1039, 1049, 1051, 1061, 1063, 1069),
          (2310, 2520, 2730, 2940, 3150, 3360, 3570, 3780, 3990, 4200, 4410, 4620))
 

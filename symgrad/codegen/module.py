@@ -82,10 +82,12 @@ def generate(program: Program, name: str, title: str = "", target: Target = Targ
     unit_flags = ((),) if target.standalone else units.assign_units(parts, run)
     vector = _vector_functions(loops.calls) if target.vector_math and loops.simd else []
     workspace = program.workspace_bytes + spill_bytes
+    # (sizes reach the template as C text: a call-time size prints only from symgrad's code)
     text = env.get_template("module.c.j2").render(
-        title=comment_text(title or entry), version=__version__, workspace_bytes=workspace,
+        title=comment_text(title or entry), version=__version__, workspace_bytes=str(workspace),
         blas=target.blas if blas else "", simd_decls=[decl for _, decl in vector], entry=run,
-        params=params, wrapper=entry, tape_slots=slots, standalone=target.standalone,
+        params=params, wrapper=entry, tape_slots=[str(s) for s in slots],
+        standalone=target.standalone,
         entry_storage="static " if slots or target.standalone else "",
         helpers=helpers.definitions(loops.calls),
         args=", ".join(args), parts=parts, n_units=len(unit_flags), functions=ctx.functions,

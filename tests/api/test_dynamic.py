@@ -7,6 +7,7 @@ cross-entropy), NumPy reductions; compile counts come from counting the pipeline
 
 from __future__ import annotations
 
+import functools
 import logging
 import pickle
 
@@ -389,6 +390,55 @@ def test_sizes_read_where_no_hook_sees_them_are_not_baked_in(builds):
         np.testing.assert_array_equal(f(np.ones(n)), np.ones(n) * (2 if n % 2 else 1))
         np.testing.assert_array_equal(g(np.ones(n)), np.ones(n) * (2 if n % 2 else 1))
     assert f.shape_generic == [] and g.shape_generic == []
+
+
+_ONE_OVER = functools.lru_cache(lambda n: 1.0 / n)
+
+
+# A size hashed or printed by the user's code: (function, NumPy reference from the size
+# written out by hand). Each makes the generic compile fall back: one compile per size.
+HASHED_OR_PRINTED = {
+    "lru_cache": (lambda x: x.sum() * _ONE_OVER(x.shape[0]), lambda x: np.mean(x)),
+    "set member": (lambda x: x.sum() * (2.0 if x.shape[0] in {3, 5} else -1.0),
+                   lambda x: np.sum(x) * (2.0 if len(x) == 3 or len(x) == 5 else -1.0)),
+    "f-string length": (lambda x: x.sum() * len(f"{x.shape[0]}"),
+                        lambda x: np.sum(x) * (np.floor(np.log10(len(x))) + 1)),
+    "dict keyed by size": (lambda x: x.sum() * {3: 10.0, 5: 20.0}.get(x.shape[0], 1.0),
+                           lambda x: np.sum(x) * np.select([len(x) == 3, len(x) == 5],
+                                                           [10.0, 20.0], 1.0)),
+    "str": (lambda x: x.sum() * len(str(x.shape[0])),
+            lambda x: np.sum(x) * (np.floor(np.log10(len(x))) + 1)),
+    "repr": (lambda x: x.sum() * len(repr(x.shape[0])),
+             lambda x: np.sum(x) * (np.floor(np.log10(len(x))) + 1)),
+    "hash": (lambda x: x.sum() * (hash(x.shape[0]) % 7),    # (a small int hashes to itself)
+             lambda x: np.sum(x) * np.remainder(len(x), 7)),
+    "str of the shape": (lambda x: x.sum() * len(str(x.shape)),
+                         lambda x: np.sum(x) * (len("torch.Size([])") + np.floor(
+                             np.log10(len(x))) + 1)),
+}
+
+
+@pytest.mark.parametrize("dynamic", [None, True])
+@pytest.mark.parametrize("name", sorted(HASHED_OR_PRINTED))
+def test_a_size_hashed_or_printed_compiles_per_size(name, dynamic, builds):
+    fn, ref = HASHED_OR_PRINTED[name]
+    f = sg.compile(fn, dynamic=dynamic)
+    rng = np.random.default_rng(8)
+    for n in (3, 5, 12, 3, 100, 5):
+        x = rng.standard_normal(n)
+        assert f(x) == pytest.approx(ref(x), rel=1e-12), n
+    assert builds[0] == 4 and f.shape_generic == []
+
+
+def test_dict_of_weights_keyed_by_the_batch_size(builds, caplog):
+    # the README's old limit: a table looked up by a size used the traced size
+    a, b = np.array([1.0, 2.0, 3.0]), np.array([5.0, 4.0, 3.0, 2.0, 1.0])
+    f = sg.compile(lambda x: (x * {3: sg.tensor(a), 5: sg.tensor(b)}[x.shape[0]]).sum())
+    with caplog.at_level(logging.DEBUG, logger="symgrad"):
+        for x in (np.ones(3), np.ones(5), np.arange(3.0), np.arange(5.0)):
+            assert f(x) == pytest.approx(np.dot(x, a if len(x) == 3 else b), rel=1e-14)
+    assert "not shape-generic (size x_size0 hashed" in caplog.text
+    assert builds[0] == 2 and f.shape_generic == []
 
 
 def test_dynamic_true_makes_sizes_compared_with_weights_static(builds):
