@@ -14,7 +14,10 @@ workspace, and whatever else the entry takes) is built the way symgrad builds it
   (c)  symgrad's compiled value_and_grad, ``f(x)``;
   (c') the same specialization's generated caller alone (``spec.call((x,))``: no dispatch);
   (d)  ``f(x, out=outs)``: writing into preallocated, checked output arrays;
-  (e)  a trivial Python function call, for scale.
+  (e)  a trivial Python function call, for scale;
+  (f)  the seed reading one global scalar (a guarded value), ``SCALE * ...``;
+  (g)  the seed reading five global scalars (five guarded values);
+  (h)  the seed reading a global (2, 2) array (a captured input, passed by pointer).
 
 Each case is a ``timeit`` statement (no lambda in between); rounds rotate over the cases so
 that machine noise falls on all alike. Reports the median and min per call over the rounds.
@@ -43,6 +46,26 @@ OUT = Path(__file__).resolve().parent / "results"
 
 def seed(x):
     return (3 * (x + 2) ** 2).mean()
+
+
+# What a compiled function reads besides its arguments (README: "What a compiled function
+# captures"): a global scalar is guarded (checked before each call), a global array is an
+# input passed by pointer.
+SCALE = 3.0
+A, B, C, D, E = 1.0, 1.0, 1.0, 1.0, 1.0
+SHIFT = np.full((2, 2), 2.0, np.float32)
+
+
+def seed_global(x):
+    return (SCALE * (x + 2) ** 2).mean()
+
+
+def seed_five_globals(x):
+    return (A * B * C * D * E * 3 * (x + 2) ** 2).mean()
+
+
+def seed_array(x):
+    return (3 * (x + SHIFT) ** 2).mean()
 
 
 def parse_cdef(cdef: str) -> tuple[str, str, list[tuple[str, str]]]:
@@ -127,6 +150,9 @@ def run(rounds: int, target: float) -> str:
     env["outs"] = (outs[0], tuple(outs[1:]))
     assert f(x, out=env["outs"]) is env["outs"]
     env["trivial"] = lambda v: v
+    for key, fn in (("fg", seed_global), ("f5", seed_five_globals), ("fa", seed_array)):
+        env[key] = sg.value_and_grad(fn, argnums=(0,))
+        np.testing.assert_allclose(env[key](x)[0], result[0], rtol=1e-6)
 
     cases = [
         ("a", "empty cffi call, pre-made pointers", f"empty_fn({', '.join(premade)})"),
@@ -137,6 +163,9 @@ def run(rounds: int, target: float) -> str:
         ("c'", "symgrad spec.call((x,)), no dispatch", "call(args)"),
         ("d", "symgrad f(x, out=outs)", "f(x, out=outs)"),
         ("e", "trivial Python function call", "trivial(x)"),
+        ("f", "(c) reading one global scalar (guarded)", "fg(x)"),
+        ("g", "(c) reading five global scalars (guarded)", "f5(x)"),
+        ("h", "(c) reading a global (2, 2) array (captured input)", "fa(x)"),
     ]
     timers = {key: timeit.Timer(stmt, globals=env) for key, _, stmt in cases}
     numbers = {}
@@ -166,7 +195,7 @@ def run(rounds: int, target: float) -> str:
              "|---|---|---|---|---|---|"]
 
     def above(key: str, ref: str) -> str:
-        if key[0] not in "cd":
+        if key[0] not in "cdfgh":
             return ""
         return f"{med[key] - med[ref]:+.3f} / {low[key] - low[ref]:+.3f}"
     for key, what, _ in cases:
@@ -179,7 +208,10 @@ def run(rounds: int, target: float) -> str:
                    f"and {med['c'] - med['b']:+.2f} us over the minimal NumPy wrapper (b). The "
                    f"C kernel's own work (a' - a) is {kernel:+.3f} us; the dispatch in "
                    f"CompiledFunction.__call__ (c - c') {dispatch:+.3f} us; out= (d - c) "
-                   f"{med['d'] - med['c']:+.3f} us.")]
+                   f"{med['d'] - med['c']:+.3f} us. Captured state: one guarded global (f - c) "
+                   f"{med['f'] - med['c']:+.3f} us, five (g - c) {med['g'] - med['c']:+.3f} us "
+                   f"({(med['g'] - med['c']) / 5:+.3f} us each), a captured array (h - c) "
+                   f"{med['h'] - med['c']:+.3f} us.")]
     return "\n".join(lines) + "\n"
 
 
