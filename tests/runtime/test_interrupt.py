@@ -1,5 +1,6 @@
 """Ctrl-C stops compiled code: SIGINT during a compiled loop raises KeyboardInterrupt promptly
-and the process computes the right numbers afterwards.
+and the process computes the right numbers afterwards; SIGINT during a compile stops the C
+compiler's processes and leaves the cache usable.
 
 Each scenario runs in a child process (the signal must not reach pytest). The child prints
 ``ready <label>`` just before a call that would run for many seconds (or forever); the test
@@ -9,6 +10,7 @@ over. The bounds are generous (a loaded 2-core machine): the interrupt must land
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import signal
@@ -197,6 +199,89 @@ def test_gradients_through_while_and_scan_stop_on_ctrl_c(tmp_path):
     for label in ("after_while", "after_scan"):
         np.testing.assert_allclose(results[label]["got"], results[label]["expected"],
                                    rtol=1e-11, err_msg=label)
+
+
+COMPILE = '''
+    def f(p, y):
+        for _ in range(150):        # unrolled: ~2.5 s of gcc
+            k1 = sg.tanh(p * y)
+            k2 = sg.tanh(p * (y + 0.05 * k1))
+            k3 = sg.tanh(p * (y + 0.05 * k2))
+            k4 = sg.tanh(p * (y + 0.1 * k3))
+            y = y + 0.1 / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+        return (y * y).sum()
+    p, y0 = np.array([0.5, -0.25, 0.75]), np.array([1.0, 0.5, -1.0])
+'''
+
+
+def compilers(cache) -> list:
+    """The running (not zombie) processes working in a directory under ``cache`` (the child
+    runs this function too)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            cwd = os.readlink(f"/proc/{pid}/cwd")
+            with open(f"/proc/{pid}/stat") as stat:
+                text = stat.read()
+        except OSError:
+            continue
+        if cwd.startswith(str(cache)) and text[text.rindex(")") + 2] != "Z":
+            found.append([pid, text[text.index("(") + 1:text.rindex(")")]])
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/cwd").exists(), reason="needs /proc")
+def test_ctrl_c_during_a_compile_stops_the_compiler_and_keeps_the_cache_usable(tmp_path):
+    cache = tmp_path / "cache"
+    env = {**os.environ, "SYMGRAD_CACHE_DIR": str(cache)}
+    script = tmp_path / "compile.py"
+    script.write_text(PRELUDE + inspect.getsource(compilers) + textwrap.dedent(COMPILE) +
+                      textwrap.dedent('''
+        try:
+            sg.grad(f)(p, y0)
+            report("compile", interrupted=False)
+        except KeyboardInterrupt:     # what still runs in the cache, at once
+            report("compile", interrupted=True, running=compilers(os.environ["SYMGRAD_CACHE_DIR"]))
+    '''))
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while not any(name == "cc1" for _, name in compilers(cache)):   # gcc is running
+            assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read()
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert json.loads(out.split("result compile ", 1)[1]) == {"interrupted": True, "running": []}
+    assert compilers(cache) == []
+    leftovers = [p.name for shard in cache.iterdir() if len(shard.name) == 2
+                 for p in shard.iterdir() if not p.name.endswith(".lock")]
+    assert leftovers == []                  # no entry, no half-written build directory
+
+    check = tmp_path / "again.py"     # a fresh process compiles it, and gets the right numbers
+    check.write_text(PRELUDE + textwrap.dedent(COMPILE) + textwrap.dedent('''
+        def reference(p):             # NumPy, central differences
+            def value(p):
+                y = y0
+                for _ in range(150):
+                    k1 = np.tanh(p * y)
+                    k2 = np.tanh(p * (y + 0.05 * k1))
+                    k3 = np.tanh(p * (y + 0.05 * k2))
+                    k4 = np.tanh(p * (y + 0.1 * k3))
+                    y = y + 0.1 / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+                return (y * y).sum()
+            e = np.eye(3) * 1e-6
+            return [(value(p + e[i]) - value(p - e[i])) / 2e-6 for i in range(3)]
+        report("again", got=sg.grad(f)(p, y0).tolist(), expected=reference(p))
+    '''))
+    done = subprocess.run([sys.executable, str(check)], capture_output=True, text=True, env=env,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    again = json.loads(done.stdout.split("result again ", 1)[1])
+    np.testing.assert_allclose(again["got"], again["expected"], rtol=1e-6)
 
 
 def test_which_loops_poll_and_what_they_free():
