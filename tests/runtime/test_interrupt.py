@@ -126,7 +126,7 @@ def test_a_while_loop_that_never_ends_stops_on_ctrl_c(tmp_path):
         calls = []
         signal.signal(signal.SIGINT, lambda s, frame: calls.append(s))
         print("ready custom", flush=True)
-        out = f(np.float64(0.0), np.float64(3e8))
+        out = f(np.float64(0.0), np.float64(2e8))
         report("custom", got=float(out[0]), calls=len(calls))
     ''')
     assert results["main"]["interrupted"] and results["main"]["latency"] < BOUND
@@ -134,7 +134,7 @@ def test_a_while_loop_that_never_ends_stops_on_ctrl_c(tmp_path):
     assert thread == {**thread, "main": "interrupted", "worker": "interrupted", "done": True}
     assert thread["latency"] < BOUND
     assert results["after"]["got"] == results["after"]["expected"]
-    assert results["custom"]["got"] == 3e8 and results["custom"]["calls"] == 1
+    assert results["custom"]["got"] == 2e8 and results["custom"]["calls"] == 1
 
 
 def test_a_long_fori_loop_stops_on_ctrl_c(tmp_path):
@@ -203,7 +203,7 @@ def test_gradients_through_while_and_scan_stop_on_ctrl_c(tmp_path):
 
 COMPILE = '''
     def f(p, y):
-        for _ in range(150):        # unrolled: ~2.5 s of gcc
+        for _ in range(100):        # unrolled: ~1.5 s of gcc
             k1 = sg.tanh(p * y)
             k2 = sg.tanh(p * (y + 0.05 * k1))
             k3 = sg.tanh(p * (y + 0.05 * k2))
@@ -266,7 +266,7 @@ def test_ctrl_c_during_a_compile_stops_the_compiler_and_keeps_the_cache_usable(t
         def reference(p):             # NumPy, central differences
             def value(p):
                 y = y0
-                for _ in range(150):
+                for _ in range(100):
                     k1 = np.tanh(p * y)
                     k2 = np.tanh(p * (y + 0.05 * k1))
                     k3 = np.tanh(p * (y + 0.05 * k2))
