@@ -19,6 +19,9 @@ How a build goes (in a private directory the cache gives, published by the cache
    default GNU dialect), compiled at the same time as step 1: the machine has two cores.
 3. link both (``-lm``; OpenBLAS with an rpath, libmvec, OpenMP when the source needs them).
 
+An interrupt (Ctrl-C) while the compiler runs terminates every process it started and waits for
+them (``commands``) before it propagates; the cache then removes the unfinished build.
+
 Translation units: a source of several units (``CSource.units``, extra flags per unit) is
 compiled once per unit k with ``-DSG_TU=k`` and the unit's flags after the others (so they win)
 into ``kernel<k>.o``, all units and the wrapper concurrently, then linked together. Every
@@ -36,7 +39,6 @@ import json
 import os
 import platform
 import shlex
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -44,7 +46,7 @@ from typing import Any
 from .. import config
 from ..codegen.csource import CSource
 from ..version import __version__
-from . import cache
+from . import cache, commands
 from .toolchain import (CompilerNotFoundError, compiler_identity, cpu_identity,  # noqa: F401
                         extension_suffix, find_compiler, openblas_flags, python_includes)
 
@@ -244,28 +246,21 @@ def run_build(p: Plan, build_dir: Path) -> dict:
     for cmd in (*p.kernel_cmds, p.wrapper_cmd, p.link_cmd):
         config.debug(2, "(cd %s && %s)", build_dir, shlex.join(cmd))
     # The objects are independent: compile them concurrently (the kernel's translation units,
-    # and the wrapper, which parses Python.h).
+    # and the wrapper, which parses Python.h). An interrupt stops them all (``commands``).
     compiles = [(cmd, "kernel.c") for cmd in p.kernel_cmds] + [(p.wrapper_cmd, "wrapper.c")]
-    procs = []
     try:
-        for cmd, src in compiles:
-            procs.append((cmd, src, subprocess.Popen(cmd, cwd=build_dir,
-                                                     stdout=subprocess.DEVNULL,
-                                                     stderr=subprocess.PIPE, text=True)))
-    except OSError as exc:  # found on PATH but not runnable (permissions, bad interpreter...)
-        for _, _, proc in procs:
-            proc.wait()
-        raise _failure(cmd, -1, f"cannot run the compiler: {exc}", src) from exc
-    results = [(cmd, src, proc.communicate()[1], proc.returncode) for cmd, src, proc in procs]
-    for cmd, src, err, rc in results:  # kernel units first: their errors are the interesting ones
-        if rc != 0:
+        results = commands.run([cmd for cmd, _ in compiles], build_dir)
+    except commands.NotRunnable as exc:  # found on PATH but not runnable (permissions, ...)
+        raise _failure(exc.command, -1, f"cannot run the compiler: {exc.error}",
+                       "wrapper.c" if exc.command is p.wrapper_cmd else "kernel.c") from exc
+    for (cmd, src), (rc, err) in zip(compiles, results):  # kernel units first: their errors
+        if rc != 0:                                        # are the interesting ones
             raise _failure(cmd, rc, err, src)
         if err.strip():
             config.debug(2, "compiler warnings for %s:\n%s", src, _trim(err))
-    link = subprocess.run(p.link_cmd, cwd=build_dir, capture_output=True, text=True,
-                          check=False)
-    if link.returncode != 0:
-        raise _failure(p.link_cmd, link.returncode, link.stderr, "kernel.c")
+    ((rc, err),) = commands.run([p.link_cmd], build_dir)
+    if rc != 0:
+        raise _failure(p.link_cmd, rc, err, "kernel.c")
     for cmd, _ in compiles:
         (build_dir / cmd[-1]).unlink()   # the objects
     return {"module": p.module_name, "compiler": p.compiler_id, "cpu": cpu_identity(),

@@ -5,19 +5,30 @@ module generates those, ``module.py``) and the kernel's number. Output: the kern
 
 A step calls the body's function on the current carries (and, for a scan, on step ``t``'s rows
 of the sequences and of the stacked values), which writes the next carries; the two carry
-pointers are then swapped, not copied. A status a body returns (an index out of range in it)
-is returned at once. The carries' final values are copied into the application's buffers once
-the loop ends.
+pointers are then swapped, not copied. A status a body returns (an index out of range in it,
+an interrupt) is returned at once. The carries' final values are copied into the application's
+buffers once the loop ends. A loop that polls for Ctrl-C (``interrupt.polls``) checks at the end
+of each step, after the swap, and returns ``INTERRUPT_STATUS`` (freeing a tape it holds).
 """
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 from ..lower.loopir import ControlKernel, View
+from . import interrupt
 from .loops import render_kernel
 from .nest import Nest
 from .text import loc_comment
+
+
+class Body(NamedTuple):
+    """A body's C function: its name, and the arguments it takes after ``nthreads`` (the
+    interrupt parameters, when it takes them)."""
+
+    name: str
+    tail: tuple = ()
 
 
 def pointer(v: View) -> str:
@@ -38,37 +49,48 @@ def guard_check(k, operand_text: str) -> str:
             f"/* guard {k.number} */")
 
 
-def control_kernel(env, number: int, k: ControlKernel, names: list) -> tuple[str, list]:
+def control_kernel(env, number: int, k: ControlKernel, names: list,
+                   interrupts: bool = False) -> tuple[str, list]:
     """(the kernel's C block, the (status, message) of its errors); ``names``: the C function
-    of each of ``k.programs``."""
+    of each of ``k.programs``. ``interrupts``: the module's functions take the interrupt
+    parameters where they need them (``interrupt.takes_params``), and its loops poll."""
+    names = [Body(n, interrupt.ARGS if interrupts and interrupt.takes_params(p) else ())
+             for n, p in zip(names, k.programs)]
+    poll = interrupts and interrupt.polls(k)
     errors = []
     if k.kind == "cond":
         lines, title = _cond(k, names), "cond"
     elif k.kind == "while_grad":
         status = MEMORY_STATUS + number + 1
-        lines, title = _while_grad(k, names, status), "while loop, then its steps' VJPs backwards"
+        lines = _while_grad(k, names, status, poll)
+        title = "while loop, then its steps' VJPs backwards"
         where = f" (from {k.loc}: {k.loc.text})" if k.loc else ""
         errors.append((status, f"out of memory for the tape of the while loop's carries{where}"))
     elif k.kind == "scan":
-        lines, title = _loop(k, _scan_steps(k, names)), \
+        lines, title = _loop(k, _scan_steps(k, names, poll)), \
             f"scan of {k.attrs['length']} steps{' from the end' if k.attrs['reverse'] else ''}"
     elif k.tape is not None:
         status = MEMORY_STATUS + number + 1
-        lines = _loop(k, _while_record(k, names, status))
+        lines = _loop(k, _while_record(k, names, status, poll))
         title = "while loop, keeping the tape its reverse loop reads"
         where = f" (from {k.loc}: {k.loc.text})" if k.loc else ""
         errors.append((status, f"out of memory for the tape of the while loop's carries{where}"))
     else:
-        lines, title = _loop(k, _while_steps(k, names)), "while loop"
+        lines, title = _loop(k, _while_steps(k, names, poll)), "while loop"
     return render_kernel(env, number, title, [loc_comment(k.loc, k.kind)],
                          [Nest([], lines)], init=["int rc;"]), errors
 
 
-def _call(name: str, args: list, consts: list, outs: list, work: View,
+def _call(fn: Body, args: list, consts: list, outs: list, work: View,
           fail: str = "return rc;") -> str:
     parts = args + [pointer(c) for c in consts] + outs + \
-        [f"(unsigned char *){pointer(work)}", "nthreads"]
-    return f"if ((rc = {name}({', '.join(parts)}))) {fail}"
+        [f"(unsigned char *){pointer(work)}", "nthreads", *fn.tail]
+    return f"if ((rc = {fn.name}({', '.join(parts)}))) {fail}"
+
+
+def _poll(poll: bool, cleanup: str = "") -> list:
+    """The back edge's interrupt check, if the loop polls."""
+    return [interrupt.check(cleanup)] if poll else []
 
 
 def _carry_decls(carries: list, inits: list, prefix: str = "") -> list:
@@ -104,7 +126,7 @@ def _loop(k: ControlKernel, steps: list) -> list:
     return _carry_decls(k.carries, k.operands) + steps + _finish(k.carries, k.outputs)
 
 
-def _scan_steps(k: ControlKernel, names: list) -> list:
+def _scan_steps(k: ControlKernel, names: list, poll: bool) -> list:
     a = k.attrs
     nc, nx, length = a["carries"], a["xs"], a["length"]
     if not length:
@@ -118,17 +140,18 @@ def _scan_steps(k: ControlKernel, names: list) -> list:
     step = f"{length - 1} - t" if a["reverse"] else "t"
     uses_step = nx or len(k.outputs) > nc
     body = ([f"const int64_t s = {step};"] if uses_step else []) + \
-        [_call(names[0], args, k.consts[0], outs, k.work[0])] + _swap(k.carries)
+        [_call(names[0], args, k.consts[0], outs, k.work[0])] + _swap(k.carries) + _poll(poll)
     return [f"for (int64_t t = 0; t < {length}; t++) {{"] + [f"    {x}" for x in body] + ["}"]
 
 
-def _while_steps(k: ControlKernel, names: list) -> list:
+def _while_steps(k: ControlKernel, names: list, poll: bool) -> list:
     nc = k.attrs["carries"]
     args = [f"cur{j}" for j in range(nc)] + [pointer(v) for v in k.operands[nc:]]
     test = _call(names[0], args, k.consts[0], [pointer(k.flag)], k.work[0])
     step = _call(names[1], args, k.consts[1], [f"nxt{j}" for j in range(nc)],
                  k.work[1])
-    body = [test, f"if (!{k.flag.buffer.name}[{k.flag.offset}]) break;", step] + _swap(k.carries)
+    body = [test, f"if (!{k.flag.buffer.name}[{k.flag.offset}]) break;", step] + \
+        _swap(k.carries) + _poll(poll)
     return ["for (;;) {"] + [f"    {x}" for x in body] + ["}"]
 
 
@@ -152,7 +175,7 @@ def _tape_layout(items: list) -> tuple[list, int]:
     return offsets, max(at, 8)
 
 
-def _while_grad(k: ControlKernel, names: list, oom: int) -> list:
+def _while_grad(k: ControlKernel, names: list, oom: int, poll: bool) -> list:
     """The loop, keeping a tape; then its steps' VJPs backwards over the tape. With a tape
     slot, the loop ran already (a ``while`` kernel filled the slot): only the reverse."""
     nc = k.attrs["carries"]
@@ -165,23 +188,23 @@ def _while_grad(k: ControlKernel, names: list, oom: int) -> list:
             f"const int64_t n = *(const int64_t *)({slot} + 8);",
             f"*(unsigned char **)({slot}) = NULL;"]
         stored = _stored_types(k.programs[0], len(rev), nc, n_in - nc)
-        return lines + _reverse(k, names[0], k.consts[0], k.work[0], stored, n_in) + \
+        return lines + _reverse(k, names[0], k.consts[0], k.work[0], stored, n_in, poll) + \
             ["free(tape);"] + _finish(rev, k.outputs, "r")
     stored = [(c.buffer.dtype, math.prod(c.shape)) for c, _ in fwd] + \
         [(b.dtype, b.size) for b in k.programs[1].outputs[nc:]]
     lines = _carry_decls(fwd, k.operands) + _carry_decls(rev, k.operands[n_in:], "r") + \
-        _recording(k, names, stored, oom, n_in)
+        _recording(k, names, stored, oom, n_in, poll)
     return lines + _reverse(k, names[2], k.consts[2], k.work[2], stored,
-                            n_in) + ["free(tape);"] + _finish(rev, k.outputs, "r")
+                            n_in, poll) + ["free(tape);"] + _finish(rev, k.outputs, "r")
 
 
-def _while_record(k: ControlKernel, names: list, oom: int) -> list:
+def _while_record(k: ControlKernel, names: list, oom: int, poll: bool) -> list:
     """A while loop that keeps the tape a later reverse loop reads (``k.tape``'s slot)."""
     nc = k.attrs["carries"]
     stored = [(c.buffer.dtype, math.prod(c.shape)) for c, _ in k.carries] + \
         [(b.dtype, b.size) for b in k.programs[1].outputs[nc:]]
     slot = f"work + {k.tape}"
-    return _recording(k, names, stored, oom, len(k.operands)) + [
+    return _recording(k, names, stored, oom, len(k.operands), poll) + [
         f"*(unsigned char **)({slot}) = tape;  /* for the reverse loop (freed by it) */",
         f"*(int64_t *)({slot} + 8) = n;"]
 
@@ -192,7 +215,8 @@ def _stored_types(step, nr: int, nc: int, nk: int) -> list:
     return [(b.dtype, b.size) for b in step.inputs[nr:len(step.inputs) - nk]]
 
 
-def _recording(k: ControlKernel, names: list, stored: list, oom: int, n_in: int) -> list:
+def _recording(k: ControlKernel, names: list, stored: list, oom: int, n_in: int,
+               poll: bool) -> list:
     """The forward loop of ``k.programs[0]``/``[1]`` keeping, per step, the carries entering
     it and the body's values beyond its carries on a growing tape (``tape``, ``n``)."""
     nc = k.attrs["carries"]
@@ -224,11 +248,12 @@ def _recording(k: ControlKernel, names: list, stored: list, oom: int, n_in: int)
                          f"{slot} + {off}))[e] = cur{j}[e];")
     lines += ["    " + _call(names[1], args, k.consts[1],
                              [f"nxt{j}" for j in range(nc)] + extras, k.work[1], fail)]
-    return lines + [f"    {x}" for x in _swap(fwd)] + ["    n++;", "}"]
+    return lines + [f"    {x}" for x in _swap(fwd) + ["n++;"] + _poll(poll, "free(tape);")] + \
+        ["}"]
 
 
-def _reverse(k: ControlKernel, name: str, consts_views: list, work: View,
-             stored: list, n_in: int) -> list:
+def _reverse(k: ControlKernel, fn: Body, consts_views: list, work: View,
+             stored: list, n_in: int, poll: bool) -> list:
     """The reverse loop over the tape: ``r = step(r, stored values of step t, consts)``."""
     nc = k.attrs["carries"]
     rev = k.carries[nc:]
@@ -236,8 +261,8 @@ def _reverse(k: ControlKernel, name: str, consts_views: list, work: View,
     consts = [pointer(v) for v in k.operands[nc:n_in]]
     saved = [f"(const {dt.ctype} *)(tape + t * {slot} + {off})"
              for (dt, _), off in zip(stored, offsets)]
-    call = _call(name, [f"rcur{j}" for j in range(len(rev))] + saved + consts,
+    call = _call(fn, [f"rcur{j}" for j in range(len(rev))] + saved + consts,
                  consts_views, [f"rnxt{j}" for j in range(len(rev))], work,
                  "{ free(tape); return rc; }")
     return ["for (int64_t t = n - 1; t >= 0; t--) {", f"    {call}"] + \
-        [f"    {x}" for x in _swap(rev, "r")] + ["}"]
+        [f"    {x}" for x in _swap(rev, "r") + _poll(poll, "free(tape);")] + ["}"]

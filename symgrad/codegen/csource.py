@@ -58,3 +58,6 @@ class CSource:
     # The nonzero statuses the entry point can return: (status, what went wrong, e.g. "an
     # index passed to gather is out of range (from f.py:3: ...)").
     errors: tuple = ()
+    # The entry point takes the interrupt parameters last (``sg_sigint``, ``sg_since``) and
+    # may return ``interrupt.INTERRUPT_STATUS``: a loop of it polls for Ctrl-C.
+    interrupt: bool = False

@@ -19,7 +19,7 @@ from ..lower.control import all_kernels, tape_slots
 from ..lower.loopir import (ControlKernel, ElementStmt, GuardKernel, IndexKernel, LoopKernel,
                             MatmulKernel, Program, Scalar, ScalarStmt, ScanKernel, views_of)
 from ..version import __version__
-from . import helpers
+from . import helpers, interrupt
 from . import kernels as kernel_c
 from .control import control_kernel, guard_check
 from .csource import BuildNeeds, CSource, Target
@@ -47,7 +47,10 @@ def generate(program: Program, name: str, title: str = "", target: Target = Targ
     _check_storage_types(program)
     env = environment(template_cache, target.standalone)
     entry = f"sg_{c_identifier(name)}"
-    params, decls, args = _signature(program)
+    # Only symgrad's own build polls for Ctrl-C (codegen.interrupt): a standalone text keeps
+    # the signature it documents and has no checks.
+    interrupts = not target.standalone and interrupt.takes_params(program)
+    params, decls, args = _signature(program, interrupts)
     # OpenBLAS runs its own thread pool: OpenMP threads spinning after a parallel loop starve
     # it (measured: the mlp gradient went from 1.0 ms to 8.0 ms on 2 cores). A program that
     # calls BLAS leaves the threads to BLAS.
@@ -91,12 +94,12 @@ def generate(program: Program, name: str, title: str = "", target: Target = Targ
         entry_storage="static " if slots or target.standalone else "",
         helpers=helpers.definitions(loops.calls),
         args=", ".join(args), parts=parts, n_units=len(unit_flags), functions=ctx.functions,
-        uses_malloc=ctx.malloc,
+        uses_malloc=ctx.malloc, interrupt_status=interrupt.INTERRUPT_STATUS if interrupts else 0,
         unit_flags=" ".join(units.COLD_UNIT_FLAGS), extern=[p.name for p in parts if p.unit])
     needs = BuildNeeds(openmp=any("nthreads" in p.params for p in parts),
                        vector_math=tuple(fn for fn, _ in vector), blas=blas)
     return CSource(text, entry, f"int {entry}({', '.join(decls)});", workspace, unit_flags,
-                   needs, tuple(errors))
+                   needs, tuple(errors), interrupts)
 
 
 def _check_storage_types(program: Program) -> None:
@@ -119,8 +122,9 @@ def _prologue(part, program: Program, args: list, split: bool, standalone: bool)
         units.unused_params([a for a in args if a not in program.sizes], part, standalone)
 
 
-def _signature(program: Program) -> tuple[list, list, list]:
-    """The entry point's parameters (C), their cffi declarations, and their names."""
+def _signature(program: Program, interrupts: bool = False) -> tuple[list, list, list]:
+    """The entry point's parameters (C), their cffi declarations, and their names; with
+    ``interrupts``, the interrupt parameters last (``codegen.interrupt``)."""
     params, decls, args = [], [], []
     for buf in program.inputs + [b for b, _ in program.consts]:
         params.append(f"const {buf.dtype.ctype} *restrict {buf.name}")
@@ -137,6 +141,10 @@ def _signature(program: Program) -> tuple[list, list, list]:
         params.append(f"int64_t {size}")
         decls.append(f"int64_t {size}")
         args.append(size)
+    if interrupts:
+        params += interrupt.PARAMS
+        decls += interrupt.PARAMS
+        args += interrupt.ARGS
     return params, decls, args
 
 
@@ -147,6 +155,7 @@ class _Context:
 
     def __init__(self, env, loops: LoopEmitter, entry: str, target: Target):
         self.env, self.loops, self.entry, self.target = env, loops, entry, target
+        self.interrupts = not target.standalone   # functions may take the interrupt params
         self.functions: list = []
         self.malloc = False     # a kernel allocates (stdlib.h)
         self.named = 0
@@ -162,7 +171,8 @@ class _Context:
         self.numbers += len(program.kernels)
         items = _items(self, program, base)      # (defines the bodies it calls first)
         part = units.whole(items)
-        params, _, args = _signature(program)
+        params, _, args = _signature(program, self.interrupts and
+                                     interrupt.takes_params(program))
         part.voids = units.unused_params(args, part, self.target.standalone)
         self.functions.append(self.env.get_template("function.c.j2").render(
             name=name, params=params, part=part))
@@ -171,7 +181,7 @@ class _Context:
 
 def _items(ctx: _Context, program: Program, base: int) -> list:
     """The body's items in order (kernel ``i`` numbered ``base + i``)."""
-    env, loops = ctx.env, ctx.loops
+    loops = ctx.loops
     if not base:
         ctx.numbers = max(ctx.numbers, len(program.kernels))
     items = []
@@ -204,12 +214,7 @@ def _items(ctx: _Context, program: Program, base: int) -> list:
             uses = {a.name for a in scalars}
             elements = math.prod(k.shape)
         elif isinstance(k, ControlKernel):
-            text, errors = control_kernel(env, number, k,
-                                          [ctx.function(p) for p in k.programs])
-            ctx.errors += errors
-            ctx.malloc |= k.kind == "while_grad" or k.tape is not None
-            if k.tape is not None:
-                names.add("work")
+            text = _control(ctx, number, k, names)
             threaded, elements = True, units.HOT_ELEMENTS + 1   # calls pass nthreads
         else:
             text, elements = _other(ctx, number, k)
@@ -219,6 +224,20 @@ def _items(ctx: _Context, program: Program, base: int) -> list:
             items.append(Item(text.rstrip("\n"), [], uses, temps, names, 8 + len(text) // 400,
                               hot=large(elements, units.HOT_ELEMENTS + 1)))
     return items
+
+
+def _control(ctx: _Context, number: int, k: ControlKernel, names: set) -> str:
+    """The C of a control kernel (its bodies' functions are generated first); the entry
+    parameters it names beyond its buffers are added to ``names``."""
+    text, errors = control_kernel(ctx.env, number, k, [ctx.function(p) for p in k.programs],
+                                  ctx.interrupts)
+    ctx.errors += errors
+    ctx.malloc |= k.kind == "while_grad" or k.tape is not None
+    if k.tape is not None:
+        names.add("work")
+    if ctx.interrupts and interrupt.uses_params(k):
+        names.update(interrupt.ARGS)
+    return text
 
 
 def _other(ctx: _Context, number: int, k) -> tuple:

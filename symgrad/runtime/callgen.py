@@ -46,9 +46,12 @@ def make_call(spec, build, into: bool | str = False, flat: bool = False):
         out_ptrs = [f"fb(oct{j}, o{j})" for j in range(n_out)]
     ptrs = [f"p{i}" for i in range(n_in)] + ["*consts"] + out_ptrs + \
         ["w", "threads()"] + [str(int(v)) for v in spec.artifact.sizes]
+    if spec.poll is not None:     # its loops poll for Ctrl-C (runtime.interrupt)
+        ptrs += ["sig", "since"]
     lines += ["    try:", "        w = local.work", "    except AttributeError:",
-              "        w = new_workspace()",
-              f"    status = fn({', '.join(ptrs)})",
+              "        w = new_workspace()"]
+    lines += spec.poll.lines() if spec.poll is not None else []
+    lines += [f"    status = fn({', '.join(ptrs)})",
               "    if status:", "        fail(status)",
               "    return out" if into is True else
               f"    return build([{', '.join(f'o{j}' for j in range(n_out))}])"]
@@ -90,6 +93,8 @@ def _environment(spec, build, into, flat: bool) -> dict:
            "empty": np.empty, "local": spec.local, "new_workspace": spec.new_workspace,
            "fn": spec.fn, "consts": tuple(spec.const_ptrs), "fail": spec.fail,
            "threads": threads, "build": build}
+    if spec.poll is not None:
+        env.update(spec.poll.environment())
     if into is True:
         paths = [f"out[{j}]" for j in range(len(checks.out_specs))] if flat else checks.paths
         env.update({k: partial(m, paths) for k, m in (

@@ -22,12 +22,14 @@ import numpy as np
 
 from .. import config
 from ..codegen.control import GUARD_STATUS, MEMORY_STATUS
+from ..codegen.interrupt import INTERRUPT_STATUS
 from ..errors import LinAlgError
 from ..ir import format_graph
 from ..pytree import unflattener
 from .artifact import Artifact
 from .callgen import make_call
 from .captured import Captured
+from .interrupt import Poll
 from .outputs import OutChecks
 from .paths import GuardFailure
 from .pool import OutputPool
@@ -66,6 +68,7 @@ class Specialization:
         self.fn = getattr(module.lib, art.source.entry)
         self.from_buffer = ffi.from_buffer
         self.const_ptrs = [ffi.from_buffer(f"{ct}[]", c) for ct, c in art.consts]
+        self.poll = Poll(ffi) if art.source.interrupt else None
         self.checks = OutChecks(art.name, art.in_specs, list(art.out_specs), art.out_tree, ffi,
                                 self.convert)
         build_outputs = unflattener(art.out_tree)
@@ -151,7 +154,12 @@ class Specialization:
         """Raise the error of a kernel's nonzero status, naming the op and the user's line: a
         negative status is a failed matrix decomposition (``codegen.decomp``), one from
         ``MEMORY_STATUS`` up a failed allocation (``codegen.control``); a failed guard raises
-        ``GuardFailure`` (``paths.Paths`` runs the path the arguments take)."""
+        ``GuardFailure`` (``paths.Paths`` runs the path the arguments take); an interrupted
+        loop (Ctrl-C, ``runtime.interrupt``) KeyboardInterrupt."""
+        if status == INTERRUPT_STATUS:
+            # On the main thread the interpreter has run the SIGINT handler as this function
+            # began (default_int_handler raised KeyboardInterrupt): this is for other threads.
+            raise KeyboardInterrupt
         if status >= GUARD_STATUS:
             raise GuardFailure(status - GUARD_STATUS)
         kind = LinAlgError if status < 0 else MemoryError if status >= MEMORY_STATUS else \

@@ -131,6 +131,10 @@ def _corpus(rng):
         z = sg.lax.cond(x.sum() > 0, lambda v: v * 2, lambda v: -v, y)
         return (z ** 2).sum()
 
+    def newton(x):          # a while loop: in symgrad's build its loop polls for Ctrl-C
+        return sg.lax.while_loop(lambda v: (v * v - x).abs().sum() > 1e-12,
+                                 lambda v: 0.5 * (v + x / v), x)
+
     def ints_and_bools(n, x):
         return sg.where(n > 2, x * n, -x), n.sum(), n > 0, x.argmax()
 
@@ -151,6 +155,7 @@ def _corpus(rng):
         "kinds32": (sg.compile(kinds), (x34.astype(np.float32), np.array([0, 3, 1]),
                                         np.float32(0.5))),
         "control_grad": (sg.grad(control), (rng.normal(size=5),)),
+        "newton_while": (sg.compile(newton), (np.abs(rng.normal(size=4)) + 0.5,)),
         "ints_and_bools": (sg.compile(ints_and_bools), (rng.integers(0, 5, (3, 4)), x34)),
         "linalg_vg": (sg.value_and_grad(linalg, argnums=(0, 1)),
                       (rng.normal(size=(4, 4)), rng.normal(size=4))),
@@ -179,7 +184,7 @@ def test_a_corpus_compiles_as_strict_c99_and_passes_its_tests(tmp_path, rng):
             run([CC, *STRICT, "-O1", "-fopenmp", f"{name}.c", f"test_{name}.c", "-o", "t2",
                  "-lm"], d)
             assert "PASSED" in run(["./t2"], d, env={"SG_TEST_THREADS": "2"}).stdout
-    assert built == 10
+    assert built == 11
 
 
 def test_guards_become_documented_statuses(tmp_path, rng):

@@ -35,6 +35,10 @@ def int_and_bool(n, x):
     return sg.where(n > 2, x * n, -x).sum()
 
 
+def counted_loop(x, n):      # a traced trip count: a while loop, its tape, its reverse loop
+    return sg.fori_loop(0, n, lambda i, v: v * 0.9 + sg.sin(v) * 0.1, x).sum()
+
+
 F32, F64, I64 = np.float32, np.float64, np.int64
 CORPUS = {
     "elementwise_value_and_grad": (elementwise, "value_and_grad", [((3, 4), F64), ((3, 4), F64)]),
@@ -44,6 +48,7 @@ CORPUS = {
     "small_matmul_value_and_grad": (small_matmul, "value_and_grad", [((3, 4), F64), ((4, 2), F64)]),
     "gather_and_slices_grad": (gather_and_slices, "grad", [((3, 4), F64), ((3,), I64)]),
     "int_and_bool": (int_and_bool, "compile", [((5,), I64), ((5,), F32)]),
+    "while_loop_value_and_grad": (counted_loop, "value_and_grad", [((3,), F64), ((), I64)]),
 }
 
 
