@@ -71,14 +71,7 @@ def generate(program: Program, name: str, title: str = "", target: Target = Targ
     for part in parts:
         _prologue(part, program, args, len(parts) > 1, target.standalone)
     if len(parts) > 1:
-        # A split program drops `restrict`: with it, gcc 12 -O3 vectorized a part of a grouped
-        # Hessian-vector-product test wrongly (two elements of one output differed from -O0;
-        # correct without `restrict`, without vectorization, or unsplit). Possibly the SLP
-        # miscompile now turned off (build.compiler); see
-        # tests/api/test_end_to_end.py::test_split_program_matches_unsplit.
-        params = [p.replace("*restrict ", "*") for p in params]
-        for part in parts:
-            part.temps = [t.replace("*restrict ", "*") for t in part.temps]
+        params = _without_restrict(params, parts)
     slots = tape_slots(program)
     run = f"{entry}_run" if slots else entry    # the entry point wraps it: it frees tapes
     # A standalone text is one unit (its user builds it): its parts stay static.
@@ -100,6 +93,17 @@ def generate(program: Program, name: str, title: str = "", target: Target = Targ
                        vector_math=tuple(fn for fn, _ in vector), blas=blas)
     return CSource(text, entry, f"int {entry}({', '.join(decls)});", workspace, unit_flags,
                    needs, tuple(errors), interrupts)
+
+
+def _without_restrict(params: list, parts: list) -> list:
+    """A split program drops `restrict`: with it, gcc 12 -O3 vectorized a part of a grouped
+    Hessian-vector-product test wrongly (two elements of one output differed from -O0;
+    correct without `restrict`, without vectorization, or unsplit). Possibly the SLP
+    miscompile now turned off (build.compiler); see
+    tests/api/test_end_to_end.py::test_split_program_matches_unsplit."""
+    for part in parts:
+        part.temps = [t.replace("*restrict ", "*") for t in part.temps]
+    return [p.replace("*restrict ", "*") for p in params]
 
 
 def _check_storage_types(program: Program) -> None:
