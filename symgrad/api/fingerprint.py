@@ -225,7 +225,7 @@ class Walk:
                 continue
             if not own:
                 self.guard("cell", cell, None, contents, label)
-            self.value(contents, path + (f"cell:{name}",), label)
+            self.value(contents, path + (f"{'own' if own else 'cell'}:{name}",), label)
         if key is None:
             self._globals(fn, path)
 

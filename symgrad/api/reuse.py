@@ -101,7 +101,7 @@ class Reuse:
     def _reuse_failed(self, e: Exception, spec, args: tuple, kwargs: dict):
         """A call whose specialization's captured values no longer fit its code
         (``runtime.captured``): trace again."""
-        config.debug(1, "%s: %s: tracing again", self.name, e or "captured state changed")
+        config.debug(1, "%s: %s: tracing again", self.name, str(e) or "captured state changed")
         self._forget(spec)
         out = kwargs.pop("out", None)
         spec, values = self._prepare(args, kwargs)

@@ -118,11 +118,11 @@ def captured_of(traced, state: "State | None", name: str = "") -> Captured:
                      f"; not stored for other processes: {table.volatile[0]}"
                      if table.volatile else "")
     reads, env, files = table.checks()
-    arrays = ()
+    baked = list(table.baked.values())          # (read concretely while tracing)
     if state is not None:
-        shared = {id(a) for a in _memory_of(objects)}
-        arrays = tuple((a, snapshot(a)) for a, _ in _arrays(state.reachable)
-                       if id(a) not in shared)
+        shared = {id(a) for a in _memory_of(objects)} | {id(a) for a in baked}
+        baked += [a for a, _ in _arrays(state.reachable) if id(a) not in shared]
+    arrays = tuple((a, snapshot(a)) for a in baked)
     return Captured(objects, reads, arrays, env, files, tuple(table.volatile))
 
 

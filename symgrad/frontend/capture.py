@@ -58,8 +58,8 @@ _Alias = function_class("AliasBackward0")
 class Captures:
     """The captured state of one compile trace (see the module docstring)."""
 
-    __slots__ = ("root", "reachable", "storages", "first", "entries", "by_id", "reads", "env",
-                 "files", "volatile", "lock")
+    __slots__ = ("root", "reachable", "storages", "first", "entries", "by_id", "reads",
+                 "baked", "env", "files", "volatile", "lock")
 
     def __init__(self, first_index: int, reachable: dict | None = None) -> None:
         self.root = None                 # the trace's Recording (set by ``tracing``)
@@ -73,6 +73,7 @@ class Captures:
         self.entries: list = []          # Capture, in the order first met
         self.by_id: dict = {}            # id(object) -> Capture
         self.reads: dict = {}            # id(tensor) -> (tensor, version, storage)
+        self.baked: dict = {}            # id(array) -> captured array read concretely
         self.env: dict = {}              # environment variable -> value read (None: unset)
         self.files: dict = {}            # path -> file identity (stat) when read
         self.volatile: list = []         # why the result depends on more than its inputs
@@ -172,8 +173,8 @@ class Captures:
             source = self.outside(t)
             if source is None:
                 return
-            if isinstance(source, np.ndarray):
-                self.volatile.append("a captured array's values were read while tracing")
+            if isinstance(source, np.ndarray):      # (memory of a captured array)
+                self.baked.setdefault(id(source), source)
                 return
             self.reads.setdefault(id(source), (source, source._vc, source._vc[0],
                                                source._value))
@@ -219,7 +220,9 @@ def path_name(path: tuple) -> str:
     text, store = "", False
     for step in path:
         kind, _, key = step.partition(":")
-        if kind in ("global", "cell") or not text:
+        if kind == "own":
+            continue            # (a closure variable of symgrad's own wrapper)
+        if kind in ("global", "cell") or not text and kind not in ("attr", "item"):
             text, store = key, False
         elif kind == "attr" and key in ("_parameters", "_buffers", "_modules"):
             store = True        # (an nn.Module's registry: its items read as attributes)
@@ -229,7 +232,7 @@ def path_name(path: tuple) -> str:
         elif kind == "item":
             text += f".{key.strip(chr(39))}" if store else f"[{key}]"
         store = False
-    return text or "captured"
+    return text.lstrip(".") or "captured"
 
 
 def current() -> Captures | None:

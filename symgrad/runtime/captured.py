@@ -57,13 +57,17 @@ class Captured:
         values (the call path then converts and checks them as inputs)."""
         lines = []
         for j in range(len(self.reads)):
-            lines.append(f"if rc{j}[0] != rv{j} or rt{j}._value is not rs{j}: raise Stale")
+            lines.append(f"if rc{j}[0] != rv{j} or rt{j}._value is not rs{j}: "
+                         f"raise Stale('a tensor it read as a number changed')")
         for j in range(len(self.arrays)):
-            lines.append(f"if not same_bytes(ba{j}, bb{j}): raise Stale")
+            lines.append(f"if not same_bytes(ba{j}, bb{j}): "
+                         f"raise Stale('an array whose values it baked in changed')")
         for j in range(len(self.env)):
-            lines.append(f"if getenv(en{j}) != ev{j}: raise Stale")
+            lines.append(f"if getenv(en{j}) != ev{j}: "
+                         f"raise Stale('environment variable ' + en{j} + ' changed')")
         for j in range(len(self.files)):
-            lines.append(f"if file_identity(fp{j}) != fi{j}: raise Stale")
+            lines.append(f"if file_identity(fp{j}) != fi{j}: "
+                         f"raise Stale('file ' + fp{j} + ' changed')")
         for k, obj in enumerate(self.objects):
             lines.append(f"a{first + k} = cap{k}._value" if isinstance(obj, Tensor)
                          else f"a{first + k} = cap{k}")

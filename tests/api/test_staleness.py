@@ -392,3 +392,22 @@ def test_a_detached_alias_of_a_parameter_whose_storage_was_replaced():
         for k in range(3):
             p.data = sg.tensor([3.0 + k, 4.0])
             assert f(x) == 37.0 + k
+
+
+def test_a_captured_array_read_as_values_while_tracing():
+    w = np.array([1.0, 2.0, 3.0])
+    g = sg.grad(lambda x: (x * float(sg.from_numpy(w).numpy().sum())).sum())
+    np.testing.assert_allclose(g(np.ones(3)), [6.0] * 3)
+    w[:] = 2.0
+    np.testing.assert_allclose(g(np.ones(3)), [6.0] * 3)
+    w[0] = 5.0
+    np.testing.assert_allclose(g(np.ones(3)), [9.0] * 3)
+
+
+def test_a_compiled_module_s_captures_are_named_like_its_state_dict():
+    model = sg.nn.Sequential(sg.nn.Linear(3, 4), sg.nn.ReLU(), sg.nn.Linear(4, 1))
+    f = sg.compile(model)
+    with sg.no_grad():
+        f(np.ones((2, 3), np.float32))
+    names = [name for _, _, name in f.last_specialization.artifact.captures]
+    assert names == [k for k in model.state_dict()]
