@@ -24,7 +24,7 @@ from ..pytree import flatten, unflatten
 from ..runtime import Paths, Specialization
 from ..runtime.captured import Stale
 from ..tracing import Traced, leaf_spec, param_names, trace
-from . import fingerprint, pickling, warm
+from . import pickling, warm
 from .dynamic import generic_spec, options as dynamic_options, remembered_spec
 from .reuse import Reuse, autograd_through, reads_captured
 from .state import captured_of
@@ -185,7 +185,7 @@ class CompiledFunction(Reuse):
         dependency cannot be fingerprinted."""
         statics, tree, leaves, names, _ = self._split(args, kwargs)
         key = _signature_key(tree, statics, self._specs_of(leaves, names, args, kwargs))
-        return fingerprint.signature_key(self._sync().walk, key, names)
+        return warm.signature_key(self._sync().walk, key, names)
 
     def _build(self, key, specs: list, names: list, rebuild, leaves: list):
         """Trace and build a new signature: once, however many threads ask at the same time

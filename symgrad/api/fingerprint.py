@@ -4,7 +4,7 @@ arguments, as a digest, as guards, and as the arrays and tensors it reaches.
 Layer: api. Input: a ``CompiledFunction``. Output: a ``Walk``:
 
 - ``digest``: a hash of everything the traced graph can depend on, the same in every process
-  for the same program and state (the warm-start key is made from it, ``signature_key``);
+  for the same program and state (the warm-start key is made from it, ``warm.signature_key``);
 - ``guards``: what must stay as it is for that digest to hold, as cheap checks on the objects
   walked (``api.state`` compiles them into one function, run before each call reuses code);
 - ``reachable``: the arrays and tensors reached, by id, with their paths: the trace captures
@@ -34,9 +34,14 @@ contents of mutable containers item by item; what a trace reads from the outside
 
 from __future__ import annotations
 
+import argparse
+import array
+import collections
+import dis
 import enum
 import functools
 import hashlib
+import os
 import sys
 import types
 
@@ -77,8 +82,9 @@ class Walk:
         self.opaque: list = []          # why there is no warm-start key
         self.opaque_ids: list = []      # ids of the opaque objects (kept alive by guards)
         self.complete = True            # False: the guards do not cover everything
+        self._names: list = []          # the names of the user code being walked (a stack)
         self._seen: dict = {}           # id -> position, of the objects walked
-        self._keep: list = []           # (the objects of _seen, so their ids stay theirs)
+        self.keep: list = []            # (the objects of _seen, so their ids stay theirs)
         self._guarded: set = set()
 
     @property
@@ -134,7 +140,7 @@ class Walk:
         if len(self._seen) >= MAX_OBJECTS:
             raise Unknown(f"more than {MAX_OBJECTS} objects reached from {what}")
         self._seen[id(obj)] = len(self._seen)
-        self._keep.append(obj)
+        self.keep.append(obj)
         for kinds, handler in _HANDLERS:
             if isinstance(obj, kinds):
                 handler(self, obj, path, what)
@@ -159,30 +165,56 @@ class Walk:
         self.opaque_ids.append(id(obj))
 
     # ------------------------------------------------------------ kinds
-    def _list(self, obj: list, path: tuple, what: str) -> None:
+    def _list(self, obj, path: tuple, what: str) -> None:
+        """A list (or a deque): its items in order, each object by identity."""
         self.put(type(obj).__qualname__, len(obj))
         self.guard("list", obj, None, tuple(obj), what)
         for k, item in enumerate(obj):
             self.value(item, path + (f"[{k}]",), what)
+        self._attributes(obj, path, what)
+
+    def _buffer(self, obj, path: tuple, what: str) -> None:
+        """A mutable buffer of numbers (bytearray, array.array): its bytes."""
+        data = bytes(obj)
+        self.put(type(obj).__qualname__, getattr(obj, "typecode", ""), data)
+        self.guard("bytes", obj, None, data, what)
+
+    def _attributes(self, obj, path: tuple, what: str) -> None:
+        """The attributes of a container of the program's own subclass (``class Cfg(dict)``
+        with ``cfg.alpha = ...``)."""
+        space = getattr(obj, "__dict__", None)
+        if space is None:
+            return
+        self.value(type(obj), path + ("type",), what)
+        self.guard("keys", space, None, frozenset(space), what)
+        for name in sorted(space):
+            self.put(name)
+            self.item(space, name, path, f"{what}.{name}", "attr")
 
     def _dict(self, obj: dict, path: tuple, what: str) -> None:
         self.put(type(obj).__qualname__, len(obj))
         if not getattr(type(obj), "symgrad_registry", False):   # (else its module's version)
             self.guard("dict", obj, None, dict(obj), what)
-        for key in sorted(obj, key=repr):
+        for key in obj:                 # (in order: code that iterates it sees the order)
             self.value(key, path, what)
             self.value(obj[key], path + (f"item:{key!r}",), f"{what}[{key!r}]")
+        self._attributes(obj, path, what)
 
     def _set(self, obj, path: tuple, what: str) -> None:
+        # In iteration order: code that iterates a set sees it (for strings, it depends on
+        # the process's hash seed: another seed is another key)
         self.put(type(obj).__qualname__, len(obj))
         if not isinstance(obj, frozenset):
-            self.guard("set", obj, None, frozenset(obj), what)
-        for digest in sorted(_digest(item) for item in obj):
-            self.put(digest)
+            self.guard("set", obj, None, tuple(obj), what)
+        for item in obj:
+            self.value(item, path, what)
 
     def _array(self, a: np.ndarray, path: tuple, what: str) -> None:
-        if a.dtype.hasobject:
-            self._opaque(a, f"{what}: an array of Python objects")
+        if a.dtype.hasobject:         # (a container of Python objects, item by item)
+            self.put("object array", a.shape)
+            self.guard("objects", a, None, (a.shape, tuple(a.ravel())), what)
+            for k, item in enumerate(a.ravel()):
+                self.value(item, path + (f"[{k}]",), what)
             return
         if _immutable(a):      # read-only all the way down: a constant, checked to stay so
             self.put("constant array", a.dtype.str, a.shape,
@@ -200,7 +232,7 @@ class Walk:
         self.reachable.setdefault(id(t), (t, path))
 
     def _function(self, fn: types.FunctionType, path: tuple, what: str) -> None:
-        self.put("function", _qualname(fn))
+        self.put("function", qualname(fn))
         module = fn.__module__ or ""
         key = library(module, fn.__code__.co_filename)
         if key is not None:
@@ -208,16 +240,16 @@ class Walk:
             self._pure(module, what)
         else:
             code = fn.__code__
-            self.attr(fn, "__code__", path, f"the code of {_qualname(fn)}")
+            self.attr(fn, "__code__", path, f"the code of {qualname(fn)}")
             if code.co_argcount or fn.__defaults__:     # (else defaults cannot matter)
-                self.attr(fn, "__defaults__", path, f"the defaults of {_qualname(fn)}")
+                self.attr(fn, "__defaults__", path, f"the defaults of {qualname(fn)}")
             if code.co_kwonlyargcount or fn.__kwdefaults__:
-                self.attr(fn, "__kwdefaults__", path, f"the defaults of {_qualname(fn)}")
+                self.attr(fn, "__kwdefaults__", path, f"the defaults of {qualname(fn)}")
         # Closure cells: a library's hold the user's functions (symgrad's transforms, a
         # decorator); symgrad's own never change, a user's can (``nonlocal``).
         own = fn.__code__.co_filename.startswith(SYMGRAD_DIR)
         for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
-            label = f"closure variable {name!r} of {_qualname(fn)}"
+            label = f"closure variable {name!r} of {qualname(fn)}"
             try:
                 contents = cell.cell_contents
             except ValueError:           # an empty cell
@@ -237,39 +269,42 @@ class Walk:
             self.value(const, path, what)
 
     def _globals(self, fn: types.FunctionType, path: tuple) -> None:
-        names = sorted(_names(fn.__code__))
+        """The globals ``fn``'s code names (and the strings it holds: ``globals()["X"]``),
+        guarded; a global it loads that does not exist yet (a builtin) is guarded absent."""
+        code = fn.__code__
+        names = sorted(_names(code))
         namespace = fn.__globals__
+        self._names.append(names)     # (what the modules it reaches are read for)
         for name in names:
             if name not in namespace:
                 continue                     # a builtin, or an attribute name
-            what = f"global {name!r} of {_qualname(fn)}"
-            value = namespace[name]
+            what = f"global {name!r} of {qualname(fn)}"
             self.put("global", name)
-            self.guard("item", namespace, name, value, what)
-            if isinstance(value, types.ModuleType) and library(value.__name__) is None:
-                self._user_module(value, names, path + (f"global:{name}",))
-            else:
-                self.value(value, path + (f"global:{name}",), what)
-
-    def _user_module(self, module: types.ModuleType, names: list, path: tuple) -> None:
-        """A module of the user's program: the attributes the code could read from it."""
-        self.put("user module", module.__name__)
-        space = vars(module)
-        for attr in names:
-            if attr in space:
-                self.put(attr)
-                self.item(space, attr, path, f"{module.__name__}.{attr}", "module")
+            self.item(namespace, name, path, what)
+        for name in sorted(_loaded_globals(code) - namespace.keys()):
+            self.guard("absent", namespace, name, None, f"global {name!r} of "
+                                                         f"{qualname(fn)} (now a builtin)")
+        self._names.pop()
 
     def _module(self, m: types.ModuleType, path: tuple, what: str) -> None:
+        """A module: the program's, or a library's other than symgrad's and NumPy's (whose
+        attributes are their API), by the attributes the code reaching it names
+        (``pkg.config.LR``, ``sys.argv``); a library by name, version and file."""
         key = library(m.__name__)
-        if key is None:
-            self.put("user module", m.__name__)      # (reached not as a global: by identity)
-            return
-        self.put("module", *key)
-        self._pure(m.__name__, what)
+        self.put("module", m.__name__, *(key or ()))
+        if key is not None:
+            self._pure(m.__name__, what)
+            if m.__name__.split(".")[0] in ("symgrad", "numpy"):
+                return
+        space = vars(m)
+        for attr in self._names[-1] if self._names else ():
+            if attr in space and not attr.startswith("__") and \
+                    (key is None or space[attr] is not os.environ):   # (env: frontend.capture)
+                self.put(attr)
+                self.item(space, attr, path, f"{m.__name__}.{attr}", "module")
 
     def _class(self, cls: type, path: tuple, what: str) -> None:
-        self.put("class", _qualname(cls))
+        self.put("class", qualname(cls))
         key = library_class(cls)
         if key is not None:
             self.put(*key)
@@ -277,13 +312,14 @@ class Walk:
         for base in cls.__bases__:
             self.value(base, path + ("base",), what)
         space = cls.__dict__            # (a live view of the class's namespace)
+        self.guard("keys", space, None, frozenset(space), f"the attributes of {qualname(cls)}")
         for name in sorted(space):
             member = space[name]
             if isinstance(member, _DESCRIPTORS) or name.startswith("__") and not callable(
                     member) and name not in ("__slots__",):
                 continue        # (slots, dataclass and abc bookkeeping: not the code's data)
             self.put(name)
-            self.item(space, name, path, f"{_qualname(cls)}.{name}", "member")
+            self.item(space, name, path, f"{qualname(cls)}.{name}", "member")
 
     def _instance(self, obj, path: tuple, what: str) -> None:
         """An object of the program's classes (or an nn.Module, a SimpleNamespace): its
@@ -295,6 +331,8 @@ class Walk:
             self.guard("version", version, None, version[0], what)
         else:
             self.guard("type", obj, None, type(obj), what)
+            if space is not None:  # (an attribute added later may hide its class's)
+                self.guard("keys", space, None, frozenset(space), what)
         if space is not None:
             for name in sorted(space):
                 if name in ("_sg_version", "_non_persistent_buffers_set"):
@@ -339,6 +377,10 @@ class Walk:
                 self.value(inner, path + (f"attr:{name}",), what)
 
 
+# Library classes whose whole state is their attributes (walked as the program's objects).
+_ATTRIBUTE_BAGS = frozenset({types.SimpleNamespace, argparse.Namespace, collections.UserDict,
+                             collections.UserList, collections.UserString,
+                             collections.ChainMap})
 # Class members that are the class's machinery, not values its code reads.
 _DESCRIPTORS = (types.MemberDescriptorType, types.GetSetDescriptorType,
                 types.WrapperDescriptorType, types.MethodDescriptorType)
@@ -367,28 +409,35 @@ def _is_instance_of_program(obj) -> bool:
     """An object whose state the walk can read: an instance of one of the program's classes,
     an ``nn.Module`` (symgrad's), a ``types.SimpleNamespace``."""
     cls = type(obj)
-    if cls is types.SimpleNamespace or getattr(cls, "symgrad_module", False):
+    if cls in _ATTRIBUTE_BAGS or getattr(cls, "symgrad_module", False):
         return True
     return library_class(cls) is None and (hasattr(obj, "__dict__") or _slots(cls))
 
 
-def _qualname(obj) -> str:
+def qualname(obj) -> str:
     return f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', '?')}"
 
 
 def _names(code: types.CodeType) -> set:
-    """The names a code object and the code nested in it read (globals and attributes)."""
+    """The names a code object and the code nested in it read (globals and attributes), and
+    the identifiers among its strings (``getattr(cfg, "lr")``, ``globals()["X"]``)."""
     found = set(code.co_names)
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
             found |= _names(const)
+        elif type(const) is str and const.isidentifier():
+            found.add(const)
     return found
 
 
-def _digest(obj) -> str:
-    w = Walk()
-    w.value(obj, (), "a set item")
-    return w.digest
+def _loaded_globals(code: types.CodeType) -> set:
+    """The names a code object (and the code nested in it) loads as globals."""
+    found = {ins.argval for ins in dis.get_instructions(code)
+             if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME")}
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            found |= _loaded_globals(const)
+    return found
 
 
 def _enum(walk: Walk, e: enum.Enum, path: tuple, what: str) -> None:
@@ -401,7 +450,8 @@ _HANDLERS = (
     (types.FunctionType, Walk._function),
     (Tensor, Walk._tensor),
     (np.ndarray, Walk._array),
-    (list, Walk._list),
+    ((list, collections.deque), Walk._list),
+    ((bytearray, array.array), Walk._buffer),
     (dict, Walk._dict),
     ((frozenset, set), Walk._set),
     (dtypes.DType, lambda w, d, p, what: w.put("dtype", d.name)),
@@ -434,32 +484,3 @@ def walk(cf) -> Walk:
         w.opaque.append(str(e) if isinstance(e, Unknown) else "too deep to walk")
         w.complete = False
     return w
-
-
-def signature_key(w: Walk, key: tuple, names: list) -> str:
-    """The warm-start key of the signature ``key`` (``CompiledFunction.specialize``'s key,
-    whose leaves are called ``names``) of a function whose captured state walked as ``w``.
-    Raises ``Unknown`` when the walk met something it cannot fingerprint."""
-    from ..build.toolchain import has_vector_math   # (the C differs: not in a process)
-    if w.opaque:
-        raise Unknown(w.opaque[0])
-    h = hashlib.blake2b(digest_size=32)
-    tree, statics, leaves = key
-    parts = [w.digest, has_vector_math(), tree.describe(), _tree_meta(tree),
-             [(shape, dt.name, py.__name__ if py else "") for shape, dt, py in leaves], names]
-    statics_walk = Walk()
-    statics_walk.value(statics, (), "a static argument")
-    if statics_walk.opaque:
-        raise Unknown(statics_walk.opaque[0])
-    parts.append(statics_walk.digest)
-    for part in parts:
-        data = str(part).encode()
-        h.update(len(data).to_bytes(8, "little") + data)
-    return h.hexdigest()
-
-
-def _tree_meta(tree) -> tuple:
-    """The parts of a TreeDef its description leaves out (namedtuple classes)."""
-    meta = tree.meta if tree.kind != "namedtuple" else _qualname(tree.meta)
-    return (meta if tree.kind == "dict" else str(meta), tuple(_tree_meta(c)
-                                                               for c in tree.children))

@@ -18,7 +18,7 @@ from .. import config
 from ..runtime import Paths
 from ..runtime.captured import Stale
 from . import fingerprint
-from .state import State
+from .state import State, rebound
 
 # The tables of compiled code that belong to one captured state: swapped together.
 _TABLES = ("_specs", "_fast", "_generic", "_not_generic", "_bound", "_fixed_dims")
@@ -40,7 +40,8 @@ class Reuse:
         # function, True while every guard holds (never before the first call).
         self._state: State | None = None
         self._holds = _never
-        self._states: OrderedDict = OrderedDict()   # memory key -> tables, of other states
+        # memory key -> (tables, the state their code reads the objects of), other states
+        self._states: OrderedDict = OrderedDict()
         self._changes = 0
         self._warned_incomplete = False
 
@@ -55,8 +56,10 @@ class Reuse:
             setattr(self, name, table)
 
     def _sync(self) -> State:
-        """The current captured state, walked again when one of its guards fails; a changed
-        state gets its own tables (kept for ``MAX_STATES`` states)."""
+        """The current captured state, checked (its guards) and, when a guard fails,
+        refreshed (a leaf rebound to an equal one: ``State.refreshed``) or walked again. A
+        changed state gets its own tables (kept for ``MAX_STATES`` states); the compiled code
+        of a state found again reads the objects now at its captures' paths."""
         state = self._state
         if state is not None and self._holds():
             return state
@@ -64,22 +67,34 @@ class Reuse:
             old = self._state
             if old is not None and self._holds():
                 return old
-            state = State(fingerprint.walk(self))
-            if not state.walk.complete and not self._warned_incomplete:
-                self._warned_incomplete = True
-                warnings.warn(f"{self.name}: symgrad cannot check everything it reads besides "
-                              f"its arguments ({state.opaque[-1]}), so it traces it at every "
-                              f"call; pass what it reads as arguments", stacklevel=4)
+            state = old.refreshed() if old is not None else None
+            if state is None:
+                state = self._walk()
+            bound = old          # (the state whose objects the tables' code reads)
             if old is not None and state.memory_key != old.memory_key:
-                self._changed(old, state)
+                bound = self._changed(old, state)
+            if bound is not None:
+                self._rebind(bound, state)
             self._state, self._holds = state, state.holds
             return state
 
-    def _changed(self, old: State, state: State) -> None:
+    def _walk(self) -> State:
+        state = State(fingerprint.walk(self))
+        if not state.walk.complete and not self._warned_incomplete:
+            self._warned_incomplete = True
+            warnings.warn(f"{self.name}: symgrad cannot check everything it reads besides "
+                          f"its arguments ({state.opaque[-1]}), so it traces it at every "
+                          f"call; pass what it reads as arguments", stacklevel=5)
+        return state
+
+    def _changed(self, old: State, state: State) -> State | None:
+        """Keep ``old``'s tables and install ``state``'s (kept from before, or new); the
+        state those were bound to (None: new tables)."""
         what = old.failed() or "its captured state"
         config.debug(1, "%s: %s changed: compiling for the new value", self.name, what)
-        self._states[old.memory_key] = tuple(getattr(self, n) for n in _TABLES)
-        self._load_tables(self._states.pop(state.memory_key, None))
+        self._states[old.memory_key] = (tuple(getattr(self, n) for n in _TABLES), old)
+        tables, bound = self._states.pop(state.memory_key, (None, None))
+        self._load_tables(tables)
         while len(self._states) >= MAX_STATES:
             self._states.popitem(last=False)
         self._changes += 1
@@ -88,7 +103,27 @@ class Reuse:
                           f"{self._changes} times ({what} most recently), and each new value "
                           f"compiles it again (symgrad guards the Python values a compiled "
                           f"function reads, as torch.compile does). Pass a value that keeps "
-                          f"changing as an argument.", stacklevel=4)
+                          f"changing as an argument.", stacklevel=5)
+        return bound
+
+    def _rebind(self, before: State, after: State) -> None:
+        """Make the tables' compiled code read the captured objects of ``after`` (found by
+        their paths); code that cannot (a capture without a path, a value read while
+        tracing that is another object now) is dropped, to be traced again."""
+        done: dict = {}
+
+        def rebind(spec) -> bool:
+            if id(spec) not in done:
+                specs = spec.paths if isinstance(spec, Paths) else [spec]
+                done[id(spec)] = all(s.rebind(rebound(s.captured, s.artifact.captures,
+                                                      before, after)) for s in specs)
+            return done[id(spec)]
+        for table in (self._specs, self._fast, self._bound):
+            for k in [k for k, spec in table.items() if not rebind(spec)]:
+                del table[k]
+        for pattern, found in self._generic.items():
+            self._generic[pattern] = [g for g in found if g.rebind(rebound(
+                g.captured, g.artifact.captures, before, after))]
 
     def _forget(self, spec) -> None:
         """Drop ``spec`` (stale: ``runtime.captured``) from every table; its signature is
@@ -103,6 +138,7 @@ class Reuse:
         (``runtime.captured``): trace again."""
         config.debug(1, "%s: %s: tracing again", self.name, str(e) or "captured state changed")
         self._forget(spec)
+        self._holds = _never      # (walked again: a changed shape changes the warm-start key)
         out = kwargs.pop("out", None)
         spec, values = self._prepare(args, kwargs)
         try:

@@ -21,7 +21,9 @@ digest, and keeps the compiled code (with the new identities).
 
 from __future__ import annotations
 
+import copy
 import operator
+from dataclasses import replace
 
 import numpy as np
 
@@ -29,20 +31,25 @@ from .. import config
 from ..frontend.tensor import Tensor
 from ..runtime.captured import Captured, snapshot
 from ..runtime.specialization import NOTHING
-from .fingerprint import Walk
+from .fingerprint import Guard, Walk
 
-# The comparisons of each guard kind (``fingerprint.Guard``): ``h`` the holder, ``k`` the key,
-# ``e`` the expected object or snapshot.
+# The test of each guard kind (``fingerprint.Guard``) on ``h`` the holder, ``k`` the key and
+# ``e`` the expected object or snapshot: one generated expression tests them all (``_check``),
+# ``_ONE`` one at a time.
 _TESTS = {
-    "item": "h{i}[k{i}] is e{i}",
-    "cell": "h{i}.cell_contents is e{i}",
-    "attr": "h{i}.{key} is e{i}",
-    "type": "type(h{i}) is e{i}",
-    "list": "same_list(h{i}, e{i})",
-    "dict": "same_dict(h{i}, e{i})",
-    "set": "h{i} == e{i}",
-    "readonly": "not h{i}.flags.writeable",
-    "version": "h{i}[0] == e{i}",
+    "item": "{h}[{k}] is {e}",
+    "cell": "{h}.cell_contents is {e}",
+    "attr": "getattr({h}, {k}) is {e}",
+    "type": "type({h}) is {e}",
+    "list": "same_list({h}, {e})",
+    "dict": "same_dict({h}, {e})",
+    "set": "tuple({h}) == {e}",
+    "readonly": "not {h}.flags.writeable",
+    "version": "{h}[0] == {e}",
+    "keys": "{h}.keys() == {e}",
+    "absent": "{k} not in {h}",
+    "bytes": "bytes({h}) == {e}",
+    "objects": "{h}.shape == {e}[0] and same_list({h}.ravel(), {e}[1])",
 }
 
 
@@ -56,8 +63,31 @@ def same_list(items: list, snapshot: tuple) -> bool:
 
 
 def same_dict(d: dict, snapshot: dict) -> bool:
-    """Whether a dict maps the same keys to the same objects as when walked."""
-    return len(d) == len(snapshot) and all(d.get(k, d) is v for k, v in snapshot.items())
+    """Whether a dict maps the same keys, in the same order, to the same objects as when
+    walked (code that iterates it sees its order)."""
+    return len(d) == len(snapshot) and tuple(d) == tuple(snapshot) and \
+        all(d[k] is v for k, v in snapshot.items())
+
+
+def _holds(g) -> bool:
+    """Whether one guard holds (an exception, such as a deleted global's KeyError, counts as
+    a failure)."""
+    try:
+        return _ONE[g.kind](g.holder, g.key, g.expected)
+    except Exception:   # noqa: BLE001
+        return False
+
+
+_BINDINGS = ("item", "cell", "attr")
+
+
+def _bound_value(g):
+    """The object a binding guard's holder now binds."""
+    if g.kind == "item":
+        return g.holder[g.key]
+    if g.kind == "cell":
+        return g.holder.cell_contents
+    return getattr(g.holder, g.key)
 
 
 class State:
@@ -81,10 +111,39 @@ class State:
         """What no longer holds (the first failing guard's description), or None."""
         if not self.walk.complete:
             return self.opaque[-1]     # (why the walk stopped)
-        for g in self.walk.guards:
-            if not _check([g])():
-                return g.what
-        return None
+        return next((g.what for g in self.walk.guards if not _holds(g)), None)
+
+    def refreshed(self) -> "State | None":
+        """This state again, if every guard that fails binds a value that fingerprints as
+        the old one did and has no state of its own: a number or string rebound to an equal
+        one, an array or tensor rebound to another of the same shape and dtype (an input:
+        the compiled code reads the new one). None: walk again."""
+        walk = self.walk
+        if not walk.complete:
+            return None
+        guards, reachable, changed = list(walk.guards), dict(walk.reachable), False
+        for i, g in enumerate(guards):
+            if _holds(g):
+                continue
+            if g.kind not in _BINDINGS:
+                return None
+            try:
+                new = _bound_value(g)
+            except Exception:   # noqa: BLE001
+                return None
+            if not same_leaf(g.expected, new):
+                return None
+            guards[i] = Guard(g.kind, g.holder, g.key, new, g.what)
+            found = reachable.pop(id(g.expected), None)
+            if found is not None:
+                reachable[id(new)] = (new, found[1])
+            changed = True
+        if not changed:
+            return None
+        fresh = copy.copy(walk)
+        fresh.guards, fresh.reachable = guards, reachable
+        fresh.keep = walk.keep + [g.expected for g in guards]   # (their ids stay theirs)
+        return State(fresh)
 
 
 def _check(guards: list):
@@ -93,13 +152,59 @@ def _check(guards: list):
     env = {"same_list": same_list, "same_dict": same_dict}
     terms = []
     for i, g in enumerate(guards):
-        terms.append("(" + _TESTS[g.kind].format(i=i, key=g.key) + ")")
+        terms.append("(" + _TESTS[g.kind].format(h=f"h{i}", k=f"k{i}", e=f"e{i}") + ")")
         env[f"h{i}"], env[f"k{i}"], env[f"e{i}"] = g.holder, g.key, g.expected
     body = " and\n            ".join(terms) or "True"
     source = (f"def holds():\n    try:\n        return ({body})\n"
               f"    except Exception:\n        return False\n")
     exec(source, env)   # noqa: S102  (built from the guard kinds' fixed templates)
     return env["holds"]
+
+
+def same_leaf(old, new) -> bool:
+    """Whether ``new`` stands where ``old`` stood with the same fingerprint and nothing of its
+    own to guard: equal numbers and strings (by repr: 0.0 and -0.0 differ), tuples of them,
+    arrays and tensors of the same shape and dtype (inputs of the compiled code)."""
+    kind = type(old)
+    if kind is not type(new):
+        return False
+    if kind in (bool, int, float, complex, str, bytes, type(None)):
+        return repr(old) == repr(new)
+    if kind is tuple:
+        return len(old) == len(new) and all(map(same_leaf, old, new))
+    if kind is np.ndarray:
+        return old.shape == new.shape and old.dtype == new.dtype and \
+            old.flags.writeable and new.flags.writeable and not old.dtype.hasobject
+    if isinstance(old, Tensor):
+        return old._value is not None and new._value is not None and \
+            tuple(old.shape) == tuple(new.shape) and old.dtype is new.dtype
+    return False
+
+
+def rebound(captured: Captured, captures: tuple, before: State, after: State):
+    """A specialization's ``captured`` for state ``after`` (which fingerprints as ``before``
+    does): its captured objects found again by their paths (``captures``: the artifact's
+    (kind, path, name)); None when one has no path, or when what the trace read concretely
+    is no longer the object it read."""
+    if not captured:
+        return captured
+    by_path = {path: obj for obj, path in after.reachable.values()}
+    old_paths = {id(obj): path for obj, path in before.reachable.values()}
+    try:
+        objects = tuple(by_path[path] for _, path, _ in captures)
+        same = all(by_path[old_paths[id(t)]] is t for t, *_ in captured.reads) and \
+            all(by_path[old_paths[id(a)]] is a for a, _ in captured.arrays)
+    except KeyError:
+        return None
+    if not same:
+        return None
+    unchanged = all(map(operator.is_, objects, captured.objects))
+    return captured if unchanged else replace(captured, objects=objects)
+
+
+_ONE = {kind: eval(f"lambda h, k, e: {test.format(h='h', k='k', e='e')}",  # noqa: S307
+                   {"same_list": same_list, "same_dict": same_dict})
+        for kind, test in _TESTS.items()}
 
 
 def captured_of(traced, state: "State | None", name: str = "") -> Captured:
@@ -117,13 +222,13 @@ def captured_of(traced, state: "State | None", name: str = "") -> Captured:
                      ", ".join(e.node.attr("name") for e in table.entries) or "nothing",
                      f"; not stored for other processes: {table.volatile[0]}"
                      if table.volatile else "")
-    reads, env, files = table.checks()
+    reads, world = table.checks()
     baked = list(table.baked.values())          # (read concretely while tracing)
     if state is not None:
         shared = {id(a) for a in _memory_of(objects)} | {id(a) for a in baked}
         baked += [a for a, _ in _arrays(state.reachable) if id(a) not in shared]
     arrays = tuple((a, snapshot(a)) for a in baked)
-    return Captured(objects, reads, arrays, env, files, tuple(table.volatile))
+    return Captured(objects, reads, arrays, world, tuple(table.volatile))
 
 
 def _arrays(reachable: dict) -> list:

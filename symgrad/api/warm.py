@@ -2,7 +2,7 @@
 
 Layer: api. Input: a ``CompiledFunction``, its current captured state (``api.state``) and a
 signature that missed in memory. Output: the ``Specialization`` an earlier process stored
-under the signature's warm-start key (``fingerprint.signature_key``: the state's digest and
+under the signature's warm-start key (``signature_key``: the state's digest and
 the signature), loaded from the build cache (or rebuilt from its C text, never traced); or
 None, and then the caller traces and hands the result to ``remember``.
 
@@ -23,18 +23,16 @@ pattern (the signature with each dynamic size replaced by its size symbol's numb
 from __future__ import annotations
 
 import hashlib
-import os
 import pickle
 
 import numpy as np
 
 from .. import config
 from ..build import warm
-from ..frontend.capture import file_identity
 from ..frontend.tensor import Tensor
 from ..runtime import Specialization
-from ..runtime.captured import Captured, snapshot
-from .fingerprint import Unknown, signature_key
+from ..runtime.captured import Captured, snapshot, world_holds
+from .fingerprint import Unknown, Walk, qualname
 
 
 def lookup(cf, key: tuple, names: list) -> tuple[str | None, Specialization | None]:
@@ -160,7 +158,7 @@ def _checks(cf, captures: tuple, captured: Captured) -> dict | None:
         arrays = [(paths[id(a)], _content(a)) for a, _ in captured.arrays]
     except KeyError:
         return None
-    return {"reads": reads, "arrays": arrays, "env": captured.env, "files": captured.files}
+    return {"reads": reads, "arrays": arrays, "world": captured.world}
 
 
 def _bind(cf, captures: tuple, checks: dict) -> Captured | None:
@@ -183,16 +181,43 @@ def _bind(cf, captures: tuple, checks: dict) -> Captured | None:
             arrays.append((a, snapshot(a)))
     except KeyError:
         return None
-    if any(os.environ.get(name) != value for name, value in checks["env"]) or \
-            any(file_identity(path) != ident for path, ident in checks["files"]):
+    if not world_holds(checks["world"]):
         return None
     kinds = tuple(kind for kind, _, _ in captures)
     if kinds != tuple("tensor" if isinstance(o, Tensor) else "array" for o in objects):
         return None
-    return Captured(objects, tuple(reads), tuple(arrays), tuple(checks["env"]),
-                    tuple(checks["files"]))
+    return Captured(objects, tuple(reads), tuple(arrays), tuple(checks["world"]))
 
 
 def _content(a: np.ndarray) -> tuple:
     return a.shape, a.dtype.str, hashlib.blake2b(np.ascontiguousarray(a).tobytes(),
                                                  digest_size=32).hexdigest()
+
+
+def signature_key(w, key: tuple, names: list) -> str:
+    """The warm-start key of the signature ``key`` (``CompiledFunction.specialize``'s key,
+    whose leaves are called ``names``) of a function whose captured state walked as ``w``.
+    Raises ``Unknown`` when the walk met something it cannot fingerprint."""
+    from ..build.toolchain import has_vector_math   # (the C differs: not in a process)
+    if w.opaque:
+        raise Unknown(w.opaque[0])
+    h = hashlib.blake2b(digest_size=32)
+    tree, statics, leaves = key
+    parts = [w.digest, has_vector_math(), tree.describe(), _tree_meta(tree),
+             [(shape, dt.name, py.__name__ if py else "") for shape, dt, py in leaves], names]
+    statics_walk = Walk()
+    statics_walk.value(statics, (), "a static argument")
+    if statics_walk.opaque:
+        raise Unknown(statics_walk.opaque[0])
+    parts.append(statics_walk.digest)
+    for part in parts:
+        data = str(part).encode()
+        h.update(len(data).to_bytes(8, "little") + data)
+    return h.hexdigest()
+
+
+def _tree_meta(tree) -> tuple:
+    """The parts of a TreeDef its description leaves out (namedtuple classes)."""
+    meta = tree.meta if tree.kind != "namedtuple" else qualname(tree.meta)
+    return (meta if tree.kind == "dict" else str(meta), tuple(_tree_meta(c)
+                                                               for c in tree.children))

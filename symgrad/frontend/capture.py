@@ -59,7 +59,7 @@ class Captures:
     """The captured state of one compile trace (see the module docstring)."""
 
     __slots__ = ("root", "reachable", "storages", "first", "entries", "by_id", "reads",
-                 "baked", "env", "files", "volatile", "lock")
+                 "baked", "world", "volatile", "lock")
 
     def __init__(self, first_index: int, reachable: dict | None = None) -> None:
         self.root = None                 # the trace's Recording (set by ``tracing``)
@@ -74,8 +74,9 @@ class Captures:
         self.by_id: dict = {}            # id(object) -> Capture
         self.reads: dict = {}            # id(tensor) -> (tensor, version, storage)
         self.baked: dict = {}            # id(array) -> captured array read concretely
-        self.env: dict = {}              # environment variable -> value read (None: unset)
-        self.files: dict = {}            # path -> file identity (stat) when read
+        # (kind, argument) -> what the world said while tracing: an environment variable's
+        # value, a file's identity, the working directory (``WORLD`` asks again)
+        self.world: dict = {}
         self.volatile: list = []         # why the result depends on more than its inputs
         self.lock = threading.Lock()
 
@@ -181,10 +182,14 @@ class Captures:
 
     def checks(self) -> tuple:
         """What the compiled code's reuse depends on besides its inputs: (tensor, version
-        cell, version, storage) of each outside tensor read concretely; (name, value) of each
-        environment variable; (path, identity) of each file."""
-        return tuple(self.reads.values()), tuple(sorted(self.env.items())), \
-            tuple(sorted(self.files.items()))
+        cell, version, storage) of each outside tensor read concretely; (kind, argument,
+        value) of each read of the world (``WORLD``)."""
+        return tuple(self.reads.values()), tuple(sorted(
+            ((kind, arg, value) for (kind, arg), value in self.world.items()), key=repr))
+
+    def saw(self, kind: str, arg, value) -> None:
+        """The trace read ``WORLD[kind](arg)`` and got ``value`` (the first read counts)."""
+        self.world.setdefault((kind, arg), value)
 
 
 class Capture:
@@ -290,7 +295,46 @@ def _environ_getitem(self, key, _get=os._Environ.__getitem__):
 def _note_env(environ, key, value) -> None:
     table = current() if environ is os.environ else None
     if table is not None and isinstance(key, str):
-        table.env.setdefault(key, value)
+        table.saw("env", key, value)
+
+
+def _stat(path, *args, _stat=os.stat, **kwargs):
+    """``os.stat`` (and so ``os.path.exists``, ``isfile``, ``getsize``...) while a compile
+    trace runs: the file's identity is noted, as for a file opened."""
+    table = current() if ACTIVE[0] else None
+    if table is not None and isinstance(path, (str, bytes, os.PathLike)) and not args \
+            and not kwargs:
+        name = _absolute(path)
+        if not _ignored(name):
+            table.saw("file", name, file_identity(name))
+    return _stat(path, *args, **kwargs)
+
+
+def _absolute(path) -> str:
+    """``os.path.abspath`` with the unpatched ``getcwd`` (the module's own file lookups
+    are not the traced function's reads of the working directory)."""
+    path = os.fsdecode(path)
+    return os.path.normpath(path if os.path.isabs(path) else os.path.join(_GETCWD(), path))
+
+
+def _getcwd(_getcwd=os.getcwd):
+    value = _getcwd()
+    table = current() if ACTIVE[0] else None
+    if table is not None:
+        table.saw("cwd", None, value)
+    return value
+
+
+def _ignored(path: str) -> bool:
+    """Files symgrad and Python read for their own work while a trace runs (modules, the
+    source lines quoted in messages, symgrad's own files): not the traced function's inputs."""
+    return path.endswith((".py", ".pyc")) or any(
+        path == d or path.startswith(d + os.sep) for d in _IGNORED)
+
+
+# What a read of the world is read again with, to check it (kind -> function of argument).
+WORLD = {"env": os.environ.get, "file": lambda path: file_identity(path),
+         "cwd": lambda _: os.getcwd()}
 
 
 def _audit(event: str, args: tuple) -> None:
@@ -308,30 +352,30 @@ def _audit(event: str, args: tuple) -> None:
         if isinstance(path, int) or (mode is not None and any(c in str(mode) for c in "wax+")) \
                 or (mode is None and isinstance(flags, int) and flags & (os.O_WRONLY | os.O_RDWR)):
             return
-        if isinstance(path, bytes):
-            path = os.fsdecode(path)
-        # (Python source and bytecode read while tracing is code: imports, and the source
-        # lines symgrad quotes in messages; code is fingerprinted by api.fingerprint)
-        if isinstance(path, str) and not path.startswith(_IGNORED) \
-                and not path.endswith((".py", ".pyc")):
-            table.files.setdefault(os.path.abspath(path), file_identity(path))
+        if isinstance(path, (str, bytes, os.PathLike)):
+            path = _absolute(path)
+            if not _ignored(path):
+                table.saw("file", path, file_identity(path))
     elif event in _VOLATILE_EVENTS:
         table.volatile.append(f"{event} while tracing")
 
 
-# Files symgrad and Python read for their own work while a trace runs (sources for error
-# messages, the build cache): not the traced function's inputs.
-_IGNORED = (sys.prefix, sys.base_prefix, os.path.dirname(os.path.dirname(__file__)))
+# Where Python and symgrad keep their own files (see ``_ignored``).
+_IGNORED = tuple({os.path.realpath(d) for d in (sys.prefix, sys.base_prefix)} |
+                 {os.path.dirname(os.path.dirname(os.path.abspath(__file__)))})
 _VOLATILE_EVENTS = frozenset({"os.listdir", "os.scandir", "glob.glob", "socket.connect",
                               "socket.getaddrinfo", "urllib.Request", "subprocess.Popen",
                               "os.system", "os.exec", "os.spawn", "sqlite3.connect"})
+
+
+_STAT, _GETCWD = os.stat, os.getcwd     # (the functions themselves, whatever patches them)
 
 
 def file_identity(path: str) -> tuple | None:
     """What tells a file's contents changed without reading it: size, modification time in
     ns, inode (None: the file does not exist)."""
     try:
-        st = os.stat(path)
+        st = _STAT(path)
     except OSError:
         return None
     return (st.st_size, st.st_mtime_ns, st.st_ino)
@@ -343,9 +387,10 @@ _patched = [0]
 
 
 class tracing:
-    """Entered around a compile trace: counts it in ``ACTIVE``, watches the environment (the
-    ``os.environ`` reads of every thread while any compile trace runs) and installs the audit
-    hook once. Global random generators are compared before and after (a draw made them
+    """Entered around a compile trace: counts it in ``ACTIVE``, watches the environment, the
+    file system's metadata and the working directory (``os.environ`` reads, ``os.stat``,
+    ``os.getcwd``: patched while any compile trace runs, each noting for its own thread's
+    trace only) and installs the audit hook (files opened) once. Global random generators are compared before and after (a draw made them
     differ)."""
 
     __slots__ = ("table", "rng")
@@ -360,6 +405,7 @@ class tracing:
                 _installed[0] = True
             if _patched[0] == 0:
                 os._Environ.__getitem__ = _environ_getitem
+                os.stat, os.getcwd = _stat, _getcwd
             _patched[0] += 1
             ACTIVE[0] += 1
         self.rng = _generators()
@@ -371,6 +417,7 @@ class tracing:
             _patched[0] -= 1
             if _patched[0] == 0:
                 os._Environ.__getitem__ = _environ_getitem.__defaults__[0]
+                os.stat, os.getcwd = _STAT, _GETCWD
         if _generators() != self.rng:
             self.table.volatile.append("a global random generator was drawn from")
             warnings.warn("a compiled function drew from Python's or NumPy's global random "

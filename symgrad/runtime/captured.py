@@ -9,8 +9,9 @@ arrays passed to the C after the arguments) and what the trace read concretely. 
   at each call: an optimizer step or ``load_state_dict`` replaces or updates it);
 - a captured tensor whose storage no longer has the traced shape or dtype (a new ``.data``),
   a tensor whose value the trace read as a number (its version or storage changed), an array
-  the code baked whose bytes changed, an environment variable or a file the trace read that
-  changed: raise ``Stale``, and the compiled function traces again;
+  the code baked whose bytes changed, an environment variable, a file or the working
+  directory the trace read that changed: raise ``Stale``, and the compiled function traces
+  again;
 - ``needs_autograd()``: whether autograd records (grad mode on) and a captured tensor
   requires grad; a compiled function called on tensors then runs its Python body, so that
   the result has a ``grad_fn`` through the parameters, as torch.compile's does (called on
@@ -21,13 +22,12 @@ A specialization without captured state has no such lines: its call path is unch
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..frontend import grad_mode
-from ..frontend.capture import file_identity
+from ..frontend.capture import WORLD
 from ..frontend.tensor import Tensor
 
 
@@ -40,12 +40,11 @@ class Captured:
     objects: tuple = ()     # the captured tensors and arrays, in input order (after the args)
     reads: tuple = ()       # (tensor, version cell, version, storage) read concretely
     arrays: tuple = ()      # (array, its bytes) of reachable arrays the code baked
-    env: tuple = ()         # (name, value or None) of each environment variable read
-    files: tuple = ()       # (path, identity) of each file read
+    world: tuple = ()       # (kind, argument, value) of each read of the world (WORLD)
     volatile: tuple = ()    # why the results depend on more than this (then not stored)
 
     def __bool__(self) -> bool:
-        return bool(self.objects or self.reads or self.arrays or self.env or self.files)
+        return bool(self.objects or self.reads or self.arrays or self.world)
 
     def needs_autograd(self) -> bool:
         """Whether a call now would record autograd history through captured tensors."""
@@ -62,21 +61,16 @@ class Captured:
         for j in range(len(self.arrays)):
             lines.append(f"if not same_bytes(ba{j}, bb{j}): "
                          f"raise Stale('an array whose values it baked in changed')")
-        for j in range(len(self.env)):
-            lines.append(f"if getenv(en{j}) != ev{j}: "
-                         f"raise Stale('environment variable ' + en{j} + ' changed')")
-        for j in range(len(self.files)):
-            lines.append(f"if file_identity(fp{j}) != fi{j}: "
-                         f"raise Stale('file ' + fp{j} + ' changed')")
+        for j, (kind, arg, _) in enumerate(self.world):
+            what = _WHAT[kind] + ("" if arg is None else f" {arg}")
+            lines.append(f"if wf{j}(wa{j}) != wv{j}: raise Stale({f'{what} changed'!r})")
         for k, obj in enumerate(self.objects):
             lines.append(f"a{first + k} = cap{k}._value" if isinstance(obj, Tensor)
                          else f"a{first + k} = cap{k}")
         return lines
 
     def environment(self) -> dict:
-        env = {"Stale": Stale,
-               "same_bytes": same_bytes, "getenv": os.environ.get,
-               "file_identity": file_identity}
+        env = {"Stale": Stale, "same_bytes": same_bytes}
         for k, obj in enumerate(self.objects):
             env[f"cap{k}"] = obj
         for j, (t, cell, version, storage) in enumerate(self.reads):
@@ -84,11 +78,17 @@ class Captured:
                 t, cell, version, storage
         for j, (a, data) in enumerate(self.arrays):
             env[f"ba{j}"], env[f"bb{j}"] = a, data
-        for j, (name, value) in enumerate(self.env):
-            env[f"en{j}"], env[f"ev{j}"] = name, value
-        for j, (path, ident) in enumerate(self.files):
-            env[f"fp{j}"], env[f"fi{j}"] = path, ident
+        for j, (kind, arg, value) in enumerate(self.world):
+            env[f"wf{j}"], env[f"wa{j}"], env[f"wv{j}"] = WORLD[kind], arg, value
         return env
+
+
+_WHAT = {"env": "environment variable", "file": "file", "cwd": "the working directory"}
+
+
+def world_holds(world: tuple) -> bool:
+    """Whether every read of the world gives what it gave while tracing."""
+    return all(WORLD[kind](arg) == value for kind, arg, value in world)
 
 
 def same_bytes(a: np.ndarray, data: tuple) -> bool:

@@ -59,6 +59,14 @@ class Generic:
             return None, "guard"
         return values, "fits"
 
+    def rebind(self, captured: Captured | None) -> bool:
+        """Read these captured objects from now on (see ``Specialization.rebind``); the
+        specializations bound before keep theirs (each is rebound on its own)."""
+        if captured is None:
+            return False
+        self.captured = captured
+        return True
+
     def bind(self, values: dict) -> Specialization:
         """A specialization for these symbol values (from ``sizes_of``)."""
         art = self.artifact

@@ -71,12 +71,28 @@ class Specialization:
         self.poll = Poll(ffi) if art.source.interrupt else None
         self.checks = OutChecks(art.name, art.in_specs, list(art.out_specs), art.out_tree, ffi,
                                 self.convert)
-        build_outputs = unflattener(art.out_tree)
-        # ``call(args)`` returns the result structure; ``run(leaves)`` the flat outputs.
-        # ``call_into(args, out)`` and ``run(leaves, out)`` write into the caller's arrays.
+        self._calls()
+
+    def _calls(self) -> None:
+        """The generated call paths (for the current captured objects, if any):
+        ``call(args)`` returns the result structure; ``run(leaves)`` the flat outputs;
+        ``call_into(args, out)`` and ``run(leaves, out)`` write into the caller's arrays."""
+        if self.module is None:
+            return
+        build_outputs = unflattener(self.artifact.out_tree)
         self.call = make_call(self, build_outputs)
         self.call_into = make_call(self, build_outputs, into=True)
         self.run = make_call(self, list, into="optional", flat=True)
+
+    def rebind(self, captured: Captured | None) -> bool:
+        """Read these captured objects from now on (the same captures, found again where
+        they were: ``api.state.rebound``); False if ``captured`` is None (it cannot)."""
+        if captured is None:
+            return False
+        if captured is not self.captured:
+            self.captured = captured
+            self._calls()
+        return True
 
     @classmethod
     def of(cls, compiled: Compiled, captured: Captured = NOTHING) -> "Specialization":

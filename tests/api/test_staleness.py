@@ -411,3 +411,189 @@ def test_a_compiled_module_s_captures_are_named_like_its_state_dict():
         f(np.ones((2, 3), np.float32))
     names = [name for _, _, name in f.last_specialization.artifact.captures]
     assert names == [k for k in model.state_dict()]
+
+
+# ------------------------------------------------------------------ found by a new user's trial
+
+def _ns(source: str) -> dict:
+    ns = {"sg": sg, "np": np}
+    exec(textwrap.dedent(source), ns)
+    return ns
+
+
+def test_captured_values_rebound_to_new_objects_are_read(builds):
+    ns = _ns("""
+        W = np.array([1.0, 2.0])
+        def f(x):
+            return x * W
+    """)
+    f = sg.compile(ns["f"])
+    x = np.ones(2)
+    np.testing.assert_array_equal(f(x), [1.0, 2.0])
+    ns["W"] = np.array([5.0, 6.0])              # another array of the same shape: rebound
+    np.testing.assert_array_equal(f(x), [5.0, 6.0])
+    ns["W"][:] = 7.0
+    np.testing.assert_array_equal(f(x), [7.0, 7.0])
+    assert builds[0] == 1                       # (the code reads whatever W now is)
+
+
+def test_a_minibatch_rebound_at_each_step():
+    rng = np.random.default_rng(0)
+    X, w_true = rng.standard_normal((40, 3)), np.array([1.0, 2.0, 3.0])
+    ns = _ns("""
+        def loss(w):
+            return ((sg.as_tensor(Xb) @ w - sg.as_tensor(yb)) ** 2).mean()
+    """)
+    g = sg.grad(ns["loss"])
+    w = np.zeros(3)
+    for step in range(4):
+        Xb = X[step * 10:(step + 1) * 10]
+        ns["Xb"], ns["yb"] = Xb, Xb @ w_true
+        np.testing.assert_allclose(g(w), 2 * Xb.T @ (Xb @ w - Xb @ w_true) / 10, rtol=1e-12)
+        w = w - 0.05 * g(w)
+
+
+def test_a_parameter_or_a_layer_replaced():
+    seq = sg.nn.Sequential(sg.nn.Linear(2, 2), sg.nn.ReLU(), sg.nn.Linear(2, 1))
+    f = sg.compile(seq)
+    x = np.array([[0.5, -1.0]], np.float32)
+    with sg.no_grad():
+        np.testing.assert_allclose(f(x), seq(sg.tensor(x)).numpy(), rtol=1e-6)
+        seq[2] = sg.nn.Linear(2, 1)
+        np.testing.assert_allclose(f(x), seq(sg.tensor(x)).numpy(), rtol=1e-6)
+        seq[2].weight.fill_(1.0)
+        np.testing.assert_allclose(f(x), seq(sg.tensor(x)).numpy(), rtol=1e-6)
+        seq[0].weight = sg.nn.Parameter(sg.full((2, 2), 0.5))
+        np.testing.assert_allclose(f(x), seq(sg.tensor(x)).numpy(), rtol=1e-6)
+        seq.load_state_dict({k: v * 2 for k, v in seq.state_dict().items()}, assign=True)
+        np.testing.assert_allclose(f(x), seq(sg.tensor(x)).numpy(), rtol=1e-6)
+
+
+def test_the_order_of_a_dict_or_a_set():
+    ns = _ns("""
+        w = {"a": 1.0, "b": 2.0}
+        S = {1, 9}
+        def f(x):
+            a, b = list(w.values())
+            return x * (10 * a + b)
+        def g(x):
+            return x[list(S)]
+    """)
+    f, g = sg.compile(ns["f"]), sg.compile(ns["g"])
+    assert f(np.ones(1))[0] == 12.0
+    ns["w"].pop("a")
+    ns["w"]["a"] = 1.0                    # the same items, another order
+    assert f(np.ones(1))[0] == 21.0
+    x = np.arange(10.0)
+    np.testing.assert_array_equal(g(x), x[list(ns["S"])])
+    ns["S"].clear()
+    ns["S"].add(9)
+    ns["S"].add(17)
+    np.testing.assert_array_equal(g(np.arange(20.0)), np.arange(20.0)[list(ns["S"])])
+
+
+def test_modules_reached_through_a_package_and_library_module_attributes(tmp_path,
+                                                                           monkeypatch):
+    pkg = tmp_path / "sgpkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "config.py").write_text("LR = 0.1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import sgpkg.config
+    ns = _ns("""
+        import sys
+        import sgpkg.config
+        def f(x):
+            return x * sgpkg.config.LR * float(sys.argv[-1])
+    """)
+    monkeypatch.setattr(sys, "argv", ["prog", "2.0"])
+    f = sg.compile(ns["f"])
+    assert f(np.ones(1))[0] == pytest.approx(0.2)
+    sgpkg.config.LR = 0.7
+    assert f(np.ones(1))[0] == pytest.approx(1.4)
+    sys.argv[-1] = "3.0"
+    assert f(np.ones(1))[0] == pytest.approx(2.1)
+
+
+def test_a_file_s_existence_size_and_the_working_directory(tmp_path, monkeypatch):
+    flag, data = tmp_path / "flag", tmp_path / "data"
+    data.write_text("1234")
+    f = sg.compile(lambda x: x * (1.0 + os.path.exists(flag)) * os.path.getsize(data))
+    assert f(np.ones(1))[0] == 4.0
+    flag.write_text("")
+    assert f(np.ones(1))[0] == 8.0
+    data.write_text("12345678")
+    assert f(np.ones(1))[0] == 16.0
+    monkeypatch.chdir(tmp_path)
+    g = sg.compile(lambda x: x * len(os.getcwd()))
+    assert g(np.ones(1))[0] == len(str(tmp_path))
+    (tmp_path / "deeper").mkdir()
+    monkeypatch.chdir(tmp_path / "deeper")
+    assert g(np.ones(1))[0] == len(str(tmp_path / "deeper"))
+
+
+def test_mutable_containers_and_attribute_bags():
+    import argparse
+    import array
+    import collections
+    ns = _ns("""
+        class Cfg(dict):
+            pass
+        cfg = Cfg(); cfg.alpha = 2.0
+        def uses(args, q, raw, arr, user, chain, objs):
+            def f(x):
+                return x * (args.lr + cfg.alpha + q[0] + raw[0] + arr[0] + user["k"]
+                            + chain["c"] + objs[0])
+            return f
+    """)
+    args = argparse.Namespace(lr=0.0)
+    q, raw, arr = collections.deque([0.0]), bytearray(b"\x00"), array.array("d", [0.0])
+    user, chain = collections.UserDict(k=0.0), collections.ChainMap({"c": 0.0})
+    objs = np.array([0.0], dtype=object)
+    f = sg.compile(ns["uses"](args, q, raw, arr, user, chain, objs))
+    assert f(np.ones(1))[0] == 2.0
+    for change, total in ((lambda: setattr(args, "lr", 1.0), 3.0),
+                          (lambda: setattr(ns["cfg"], "alpha", 3.0), 4.0),
+                          (lambda: q.__setitem__(0, 1.0), 5.0),
+                          (lambda: raw.__setitem__(0, 1), 6.0),
+                          (lambda: arr.__setitem__(0, 1.0), 7.0),
+                          (lambda: user.__setitem__("k", 1.0), 8.0),
+                          (lambda: chain.maps[0].__setitem__("c", 1.0), 9.0),
+                          (lambda: objs.__setitem__(0, 1.0), 10.0)):
+        change()
+        assert f(np.ones(1))[0] == total
+
+
+def test_names_that_appear_after_the_trace():
+    ns = _ns("""
+        class Base:
+            scale = 2.0
+        class Sub(Base):
+            pass
+        obj, sub = Base(), Sub()
+        SCALE = 2.0
+        def f(x):
+            return x * obj.scale * sub.scale * abs(-1.0) * globals()["SCALE"]
+    """)
+    f = sg.compile(ns["f"])
+    assert f(np.ones(1))[0] == 8.0
+    ns["obj"].scale = 5.0                       # an instance attribute hides the class's
+    assert f(np.ones(1))[0] == 20.0
+    ns["Sub"].scale = 7.0                       # the subclass overrides what it inherited
+    assert f(np.ones(1))[0] == 70.0
+    ns["abs"] = lambda v: -100.0                # a global now hides the builtin
+    assert f(np.ones(1))[0] == -7000.0
+    ns["SCALE"] = 3.0                           # read through globals()["SCALE"]
+    assert f(np.ones(1))[0] == -10500.0
+
+
+def test_a_captured_array_reshaped_in_place_traces_again():
+    ns = _ns("""
+        W = np.array([1.0, 2.0])
+        def f(x):
+            return x * W
+    """)
+    f = sg.compile(ns["f"])
+    np.testing.assert_array_equal(f(np.ones(2)), [1.0, 2.0])
+    ns["W"].shape = (2, 1)
+    np.testing.assert_array_equal(f(np.ones(2)), [[1.0, 1.0], [2.0, 2.0]])
