@@ -158,7 +158,7 @@ def trace(fn: Callable, in_specs: list, rebuild: Callable, name: str,
     rec = sources.Recording()
     if values is not None:
         rec.guards = GuardState(inputs, values)
-    captures = Captures(len(inputs), reachable)
+    captures = Captures(len(inputs), reachable, name)
     captures.root = rec
     if capture:
         rec.captures = captures

@@ -153,11 +153,12 @@ class Walk:
         if _is_instance_of_program(obj):
             self._instance(obj, path, what)
             return
-        self._opaque(obj, f"{what}: a {type(obj).__module__}.{type(obj).__qualname__} object")
+        kind = f"{type(obj).__module__}.{type(obj).__qualname__}".removeprefix("builtins.")
+        self._opaque(obj, f"{what} (a {kind} object)")
 
     def _pure(self, module_name: str, what: str) -> None:
         if impure(module_name):
-            self.opaque.append(f"{what} uses {module_name} (the clock or a random source)")
+            self.opaque.append(f"{what} reads {module_name} (the clock or a random source)")
 
     def _opaque(self, obj, why: str) -> None:
         self.put("opaque", type(obj).__module__, type(obj).__qualname__)

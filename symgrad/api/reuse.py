@@ -15,6 +15,7 @@ import warnings
 from collections import OrderedDict
 
 from .. import config
+from ..frontend.sources import user_stacklevel
 from ..runtime import Paths
 from ..runtime.captured import Stale
 from . import fingerprint
@@ -44,6 +45,8 @@ class Reuse:
         self._states: OrderedDict = OrderedDict()
         self._changes = 0
         self._warned_incomplete = False
+        self._warned_opaque = False
+        self._said_unknown = None       # (api.warm logs "no warm start" once per state)
 
     def _load_tables(self, tables: tuple | None) -> None:
         """Install one captured state's tables of compiled code (None: empty ones)."""
@@ -84,7 +87,15 @@ class Reuse:
             self._warned_incomplete = True
             warnings.warn(f"{self.name}: symgrad cannot check everything it reads besides "
                           f"its arguments ({state.opaque[-1]}), so it traces it at every "
-                          f"call; pass what it reads as arguments", stacklevel=5)
+                          f"call; pass what it reads as arguments",
+                          stacklevel=user_stacklevel())
+        elif state.opaque and not self._warned_opaque:
+            self._warned_opaque = True
+            warnings.warn(f"{self.name}: symgrad cannot check {state.opaque[0]}: what the "
+                          f"function reads from it while traced is a constant of the "
+                          f"compiled code until it is traced again (each new process traces "
+                          f"it). Pass what it needs as arguments.",
+                          stacklevel=user_stacklevel())
         return state
 
     def _changed(self, old: State, state: State) -> State | None:
@@ -103,7 +114,8 @@ class Reuse:
                           f"{self._changes} times ({what} most recently), and each new value "
                           f"compiles it again (symgrad guards the Python values a compiled "
                           f"function reads, as torch.compile does). Pass a value that keeps "
-                          f"changing as an argument.", stacklevel=5)
+                          f"changing as an argument.",
+                          stacklevel=user_stacklevel())
         return bound
 
     def _rebind(self, before: State, after: State) -> None:

@@ -112,10 +112,13 @@ def _marks_key(cf, ranks: tuple, names: list) -> str | None:
 def _key(cf, key: tuple, names: list) -> str | None:
     if config.warm_start_disabled():
         return None
+    state = cf._sync()
     try:
-        return signature_key(cf._sync().walk, key, names)
+        return signature_key(state.walk, key, names)
     except Unknown as e:
-        config.debug(1, "%s: no warm start (cannot fingerprint %s): tracing", cf.name, e)
+        if cf._said_unknown is not state:     # (once per state, not per lookup)
+            cf._said_unknown = state
+            config.debug(1, "%s: no warm start (cannot fingerprint %s): tracing", cf.name, e)
         return None
 
 

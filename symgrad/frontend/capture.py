@@ -58,11 +58,13 @@ _Alias = function_class("AliasBackward0")
 class Captures:
     """The captured state of one compile trace (see the module docstring)."""
 
-    __slots__ = ("root", "reachable", "storages", "first", "entries", "by_id", "reads",
-                 "baked", "world", "volatile", "lock")
+    __slots__ = ("root", "name", "reachable", "storages", "first", "entries", "by_id",
+                 "reads", "baked", "world", "volatile", "lock")
 
-    def __init__(self, first_index: int, reachable: dict | None = None) -> None:
+    def __init__(self, first_index: int, reachable: dict | None = None,
+                 name: str = "") -> None:
         self.root = None                 # the trace's Recording (set by ``tracing``)
+        self.name = name                 # the function traced (for messages)
         # id -> (object, path) of the arrays and tensors the function's captured state reaches
         # (``api.fingerprint``), and id(storage) -> tensor of those tensors' current storage
         # arrays (``p.detach()`` shows it; taken now: an optimizer may have replaced it).
@@ -390,8 +392,8 @@ class tracing:
     """Entered around a compile trace: counts it in ``ACTIVE``, watches the environment, the
     file system's metadata and the working directory (``os.environ`` reads, ``os.stat``,
     ``os.getcwd``: patched while any compile trace runs, each noting for its own thread's
-    trace only) and installs the audit hook (files opened) once. Global random generators are compared before and after (a draw made them
-    differ)."""
+    trace only) and installs the audit hook (files opened) once. Global random generators
+    are compared before and after (a draw made them differ)."""
 
     __slots__ = ("table", "rng")
 
@@ -420,10 +422,11 @@ class tracing:
                 os.stat, os.getcwd = _STAT, _GETCWD
         if _generators() != self.rng:
             self.table.volatile.append("a global random generator was drawn from")
-            warnings.warn("a compiled function drew from Python's or NumPy's global random "
-                          "generator while it was traced: those numbers are constants of "
-                          "the compiled code, the same at every call. Draw them outside and "
-                          "pass them as an argument.", UserWarning, stacklevel=2)
+            warnings.warn(f"{self.table.name} drew from Python's or NumPy's global random "
+                          f"generator while it was traced: those numbers are constants of "
+                          f"the compiled code, the same at every call. Draw them outside and "
+                          f"pass them as an argument.", UserWarning,
+                          stacklevel=sources.user_stacklevel())
         return False
 
 

@@ -18,7 +18,6 @@ training mode raises ``RuntimeError`` (its mask would silently be the same on ev
 from __future__ import annotations
 
 import os
-import sys
 import warnings
 
 import numpy as np
@@ -131,18 +130,10 @@ def warn_if_tracing(name: str) -> None:
                   f"once, when the function is traced, and become constants of the compiled "
                   f"code, so every call reuses the same numbers. To draw new ones per call, "
                   f"sample outside and pass them as an argument.", UserWarning,
-                  stacklevel=_user_stacklevel())
+                  stacklevel=sources.user_stacklevel())
 
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-
-
-def _user_stacklevel() -> int:
-    """The ``stacklevel`` that points a warning at the first caller outside symgrad."""
-    frame, level = sys._getframe(2), 2
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
-        frame, level = frame.f_back, level + 1
-    return level
 
 
 def refuse_traced(name: str, *operands) -> None:

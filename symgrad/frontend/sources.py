@@ -119,6 +119,15 @@ class attributed_to:
         return False
 
 
+def user_stacklevel() -> int:
+    """The ``stacklevel`` that points a warning issued by its caller at the first frame
+    outside symgrad (the user's line)."""
+    frame, level = sys._getframe(2), 2
+    while frame is not None and frame.f_code.co_filename.startswith(_PKG_DIR):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def user_loc(interned: dict | None = None) -> Loc | None:
     """The innermost stack frame outside the symgrad package (the user's line); with
     ``interned`` (a recording's table), one Loc object per code object and line."""
