@@ -336,8 +336,10 @@ class Walk:
                 self.guard("keys", space, None, frozenset(space), what)
         if space is not None:
             for name in sorted(space):
-                if name in ("_sg_version", "_non_persistent_buffers_set"):
-                    continue    # (the version itself; which buffers state_dict saves)
+                if name in ("_sg_version", "_non_persistent_buffers_set") or \
+                        name in _METADATA:
+                    continue    # (the version itself; which buffers state_dict saves; a
+                    #             wrapper's metadata, such as functools.wraps copies)
                 self.put(name)
                 if version is None:
                     self.item(space, name, path, f"{what}.{name}", "attr")
@@ -372,7 +374,7 @@ class Walk:
         """A wrapper whose behaviour is its function's (staticmethod, classmethod, an
         lru_cache, a property)."""
         self.put("wrapper", type(obj).__qualname__)
-        for name in ("__func__", "__wrapped__", "fget", "fset"):
+        for name in ("__func__", "__wrapped__", "fget", "fset", "func"):
             inner = getattr(obj, name, None)
             if inner is not None:
                 self.value(inner, path + (f"attr:{name}",), what)
@@ -382,6 +384,10 @@ class Walk:
 _ATTRIBUTE_BAGS = frozenset({types.SimpleNamespace, argparse.Namespace, collections.UserDict,
                              collections.UserList, collections.UserString,
                              collections.ChainMap})
+# Attributes that describe an object rather than hold its state (functools.wraps copies
+# them onto wrappers; inspect reads __signature__).
+_METADATA = frozenset({"__signature__", "__doc__", "__name__", "__qualname__",
+                       "__module__", "__annotations__", "__text_signature__"})
 # Class members that are the class's machinery, not values its code reads.
 _DESCRIPTORS = (types.MemberDescriptorType, types.GetSetDescriptorType,
                 types.WrapperDescriptorType, types.MethodDescriptorType)
@@ -457,7 +463,8 @@ _HANDLERS = (
     ((frozenset, set), Walk._set),
     (dtypes.DType, lambda w, d, p, what: w.put("dtype", d.name)),
     (functools.partial, Walk._partial),
-    ((staticmethod, classmethod, property, functools._lru_cache_wrapper), Walk._wrapped),
+    ((staticmethod, classmethod, property, functools.cached_property,
+      functools._lru_cache_wrapper), Walk._wrapped),
     ((types.BuiltinFunctionType, np.ufunc), Walk._builtin),
     (types.ModuleType, Walk._module),
     (type, Walk._class),

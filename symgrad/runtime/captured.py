@@ -46,6 +46,11 @@ class Captured:
     def __bool__(self) -> bool:
         return bool(self.objects or self.reads or self.arrays or self.world)
 
+    def values(self) -> list:
+        """The captured objects' current values, as the C reads them (after the arguments:
+        what ``ir.interpret`` of the traced graph takes too)."""
+        return [o._value if isinstance(o, Tensor) else o for o in self.objects]
+
     def needs_autograd(self) -> bool:
         """Whether a call now would record autograd history through captured tensors."""
         return grad_mode._local.enabled and any(

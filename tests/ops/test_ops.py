@@ -947,8 +947,9 @@ def assert_c_matches_interpreter(cf, args, ulps=8):
     spec, leaves = cf.specialize(*args)
     got = spec.run(leaves)
     graphs = (("optimized", spec.compiled.graph), ("traced", spec.compiled.traced.graph))
+    inputs = list(leaves) + spec.captured.values()   # (the arrays the cases close over)
     for which, graph in graphs:
-        want = interpret(graph, leaves)
+        want = interpret(graph, inputs)
         assert len(got) == len(want)
         for i, (a, e) in enumerate(zip(got, want)):
             try:
