@@ -87,7 +87,7 @@ class CompiledFunction(Reuse):
             else (static_argnums,)
         self.static_argnames = (static_argnames,) if isinstance(static_argnames, str) \
             else tuple(static_argnames)
-        self.name = name or getattr(fn, "__name__", "fn")
+        self.name = name or getattr(fn, "__name__", type(fn).__name__)   # (a module: its class)
         self.fast_math = bool(fast_math)
         # Shape-generic compilation (api.dynamic): the options, the modules per pattern of
         # static sizes, and the patterns that turned out not to be generic.
