@@ -148,14 +148,18 @@ class State:
 
 def _check(guards: list):
     """One function testing every guard: True while all hold (an exception, such as a
-    deleted global's KeyError, counts as a failure)."""
+    deleted global's KeyError, counts as a failure). The objects are its parameters'
+    defaults (fast locals), string keys and attribute names are written in its code."""
     env = {"same_list": same_list, "same_dict": same_dict}
-    terms = []
+    terms, params = [], []
     for i, g in enumerate(guards):
-        terms.append("(" + _TESTS[g.kind].format(h=f"h{i}", k=f"k{i}", e=f"e{i}") + ")")
+        key = repr(g.key) if type(g.key) is str else f"k{i}"
+        test = "{h}.%s is {e}" % g.key if g.kind == "attr" else _TESTS[g.kind]
+        terms.append("(" + test.format(h=f"h{i}", k=key, e=f"e{i}") + ")")
+        params += [f"h{i}=h{i}", f"e{i}=e{i}"] + ([] if type(g.key) is str else [f"k{i}=k{i}"])
         env[f"h{i}"], env[f"k{i}"], env[f"e{i}"] = g.holder, g.key, g.expected
     body = " and\n            ".join(terms) or "True"
-    source = (f"def holds():\n    try:\n        return ({body})\n"
+    source = (f"def holds({', '.join(params)}):\n    try:\n        return ({body})\n"
               f"    except Exception:\n        return False\n")
     exec(source, env)   # noqa: S102  (built from the guard kinds' fixed templates)
     return env["holds"]
