@@ -13,10 +13,13 @@ long-running one computes: both derive the code from the same walk of the same s
 in-memory key is the on-disk key (plus, for objects that cannot be fingerprinted, their
 identity: such a state has no on-disk key, and a new process traces).
 
-``holds()`` costs about 30 ns per guard: one dict lookup or attribute read and an identity
-test, one generated expression for all of them. A binding rebound to an equal value (``SCALE
-= 2.0`` run again) fails the identity test; the caller then walks again, finds the same
-digest, and keeps the compiled code (with the new identities).
+``holds()`` costs about 35-45 ns per guard: one dict lookup or attribute read and an
+identity test, one generated expression for all of them. A binding rebound to an equal value
+(``SCALE = 2.0`` run again), or an array or tensor rebound to another of the same shape and
+dtype, fails the identity test; ``refreshed`` then makes the same state with the new
+identities, without walking (``api.reuse`` rebinds the compiled code to the new objects).
+Anything else that fails is walked again: the same digest keeps the compiled code, another
+one compiles for it.
 """
 
 from __future__ import annotations
