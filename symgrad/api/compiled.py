@@ -346,7 +346,7 @@ class CompiledFunction(Reuse):
         """The specialization and the leaf values to call it with; an all-positional call
         with arrays and numbers also registers its signature for the fast path."""
         spec, leaves = self.specialize(*args, **kwargs)
-        if not kwargs and not self.static_argnums and all(
+        if not kwargs and not self._statics[0] and all(
                 type(a) is np.ndarray or type(a) in _FAST_SCALARS for a in args):
             self._fast[fast_key(args)] = spec
         return spec, [np.asarray(v) if isinstance(v, Tensor) else v for v in leaves]

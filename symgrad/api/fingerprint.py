@@ -37,7 +37,6 @@ from __future__ import annotations
 import argparse
 import array
 import collections
-import dis
 import enum
 import functools
 import hashlib
@@ -50,6 +49,7 @@ import numpy as np
 from .. import dtypes
 from ..frontend.tensor import Tensor
 from ..version import __version__
+from .codeinfo import absolute_module, loads_and_imports, names_read
 from .library import SYMGRAD_DIR, impure, library, library_class
 
 # A walk visits at most this many objects: beyond, its guards would not cover what the
@@ -239,7 +239,8 @@ class Walk:
         if key is not None:
             self.put(*key)
             self._pure(module, what)
-        else:
+        else:       # (the modules its closure, defaults and globals reach: by these names)
+            self._names.append(sorted(names_read(fn.__code__)))
             code = fn.__code__
             self.attr(fn, "__code__", path, f"the code of {qualname(fn)}")
             if code.co_argcount or fn.__defaults__:     # (else defaults cannot matter)
@@ -261,6 +262,7 @@ class Walk:
             self.value(contents, path + (f"{'own' if own else 'cell'}:{name}",), label)
         if key is None:
             self._globals(fn, path)
+            self._names.pop()
 
     def _code(self, code: types.CodeType, path: tuple, what: str) -> None:
         self.put("code", code.co_code, code.co_names, code.co_varnames, code.co_freevars,
@@ -273,19 +275,32 @@ class Walk:
         """The globals ``fn``'s code names (and the strings it holds: ``globals()["X"]``),
         guarded; a global it loads that does not exist yet (a builtin) is guarded absent."""
         code = fn.__code__
-        names = sorted(_names(code))
+        names = self._names[-1]
         namespace = fn.__globals__
-        self._names.append(names)     # (what the modules it reaches are read for)
         for name in names:
             if name not in namespace:
                 continue                     # a builtin, or an attribute name
             what = f"global {name!r} of {qualname(fn)}"
             self.put("global", name)
             self.item(namespace, name, path, what)
-        for name in sorted(_loaded_globals(code) - namespace.keys()):
+        loads, imports = loads_and_imports(code)
+        for name in sorted(loads - namespace.keys()):
             self.guard("absent", namespace, name, None, f"global {name!r} of "
                                                          f"{qualname(fn)} (now a builtin)")
-        self._names.pop()
+        for name in sorted(imports):       # (``import m`` inside the function)
+            self._imported(absolute_module(name, namespace), path, qualname(fn))
+
+    def _imported(self, name: str | None, path: tuple, where: str) -> None:
+        """A module the code imports when it runs: the one ``sys.modules`` holds now (a new
+        import, or ``importlib.reload``, fails a guard), or, not imported yet, its absence."""
+        what = f"module {name} imported by {where}"
+        if name is None:
+            return
+        if name not in sys.modules:
+            self.guard("absent", sys.modules, name, None, what)
+            return
+        self.put("import", name)
+        self.item(sys.modules, name, path, what, "import")
 
     def _module(self, m: types.ModuleType, path: tuple, what: str) -> None:
         """A module: the program's, or a library's other than symgrad's and NumPy's (whose
@@ -423,28 +438,6 @@ def _is_instance_of_program(obj) -> bool:
 
 def qualname(obj) -> str:
     return f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', '?')}"
-
-
-def _names(code: types.CodeType) -> set:
-    """The names a code object and the code nested in it read (globals and attributes), and
-    the identifiers among its strings (``getattr(cfg, "lr")``, ``globals()["X"]``)."""
-    found = set(code.co_names)
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            found |= _names(const)
-        elif type(const) is str and const.isidentifier():
-            found.add(const)
-    return found
-
-
-def _loaded_globals(code: types.CodeType) -> set:
-    """The names a code object (and the code nested in it) loads as globals."""
-    found = {ins.argval for ins in dis.get_instructions(code)
-             if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME")}
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            found |= _loaded_globals(const)
-    return found
 
 
 def _enum(walk: Walk, e: enum.Enum, path: tuple, what: str) -> None:

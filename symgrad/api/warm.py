@@ -161,7 +161,12 @@ def _checks(cf, captures: tuple, captured: Captured) -> dict | None:
         arrays = [(paths[id(a)], _content(a)) for a, _ in captured.arrays]
     except KeyError:
         return None
-    return {"reads": reads, "arrays": arrays, "world": captured.world}
+    # A captured NumPy array may also have been read by NumPy code while tracing (x * W +
+    # np.sum(W)), which nothing can see: another process reuses the record only for the
+    # same contents (a tensor's reads are seen: ``frontend.capture``).
+    captured_arrays = [(path, _content(obj)) for obj, (_, path, _) in
+                       zip(captured.objects, captures) if isinstance(obj, np.ndarray)]
+    return {"reads": reads, "arrays": arrays + captured_arrays, "world": captured.world}
 
 
 def _bind(cf, captures: tuple, checks: dict) -> Captured | None:
@@ -176,12 +181,13 @@ def _bind(cf, captures: tuple, checks: dict) -> Captured | None:
             if not isinstance(t, Tensor) or _content(t._value) != digest:
                 return None
             reads.append((t, t._vc, t._vc[0], t._value))
-        arrays = []
+        arrays, captured_ids = [], {id(o) for o in objects}
         for path, digest in checks["arrays"]:
             a = by_path[path]
             if _content(a) != digest:
                 return None
-            arrays.append((a, snapshot(a)))
+            if id(a) not in captured_ids:    # (a captured one is read at each call)
+                arrays.append((a, snapshot(a)))
     except KeyError:
         return None
     if not world_holds(checks["world"]):

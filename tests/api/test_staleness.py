@@ -597,3 +597,39 @@ def test_a_captured_array_reshaped_in_place_traces_again():
     np.testing.assert_array_equal(f(np.ones(2)), [1.0, 2.0])
     ns["W"].shape = (2, 1)
     np.testing.assert_array_equal(f(np.ones(2)), [[1.0, 1.0], [2.0, 2.0]])
+
+
+def test_a_config_module_reached_through_a_closure_a_default_or_an_import(tmp_path,
+                                                                           monkeypatch):
+    import importlib
+    (tmp_path / "sgcfg.py").write_text("ALPHA = 2.0\n")
+    (tmp_path / "sghelp.py").write_text("def g(x):\n    return x * 2.0\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import sgcfg
+    ns = _ns("""
+        def make(m):
+            return lambda x: (x * m.ALPHA).sum()
+        def with_default(x, cfg=None):
+            return (x * cfg.ALPHA).sum()
+        def imports(x):
+            import sgcfg
+            from sghelp import g
+            return (g(x) * sgcfg.ALPHA).sum()
+    """)
+    ns["with_default"].__defaults__ = (sgcfg,)
+    fs = [sg.compile(ns["make"](sgcfg)), sg.compile(ns["with_default"]),
+          sg.compile(ns["imports"])]
+    x = np.ones(2)
+    assert [f(x) for f in fs] == [4.0, 4.0, 8.0]
+    sgcfg.ALPHA = 3.0
+    assert [f(x) for f in fs] == [6.0, 6.0, 12.0]
+    (tmp_path / "sghelp.py").write_text("def g(x):\n    return x * 5.0\n")
+    import sghelp
+    importlib.reload(sghelp)
+    assert fs[2](x) == 30.0
+
+
+def test_a_static_argument_named_and_passed_by_position():
+    f = sg.compile(lambda x, n: (x * n).sum(), static_argnames="n")
+    x = np.ones(3)
+    assert [f(x, 2), f(x, 2), f(x, 3), f(x, n=3)] == [6.0, 6.0, 9.0, 9.0]
