@@ -1,11 +1,13 @@
 """A long staleness-fuzzing campaign (what ``make fuzz`` runs after the numeric one).
 
-    python tests/staleness_campaign.py [--pairs N] [--seed S] [--kinds K,K] [--batch B]
-                                       [--jobs J] [--keep DIR]
+    python tests/staleness_campaign.py [--pairs N] [--seed S] [--kinds K,K] [--first I]
+                                       [--batch B] [--jobs J] [--keep DIR]
 
 Generates ``N`` pairs (default 210), round-robin over the dependency kinds (tests/staleness/
-kinds.py; ``--kinds`` to choose), each from the seed ``S`` (random and printed unless given)
-and its index, so that ``--seed S --kinds K`` regenerates a pair. Runs them in batches of
+kinds.py; ``--kinds`` to choose), each from the seed ``S`` (random and printed unless given),
+its kind and its index among the kind's pairs (from ``I``, default 0): a failure names them
+(``seed 7:array-numpy:3``), and ``--seed 7 --kinds array-numpy --first 3 --pairs 1`` runs
+that pair again. Runs them in batches of
 ``B`` pairs (default: two of each kind), each batch in every mode its kinds take, ``J``
 processes at a time (default 2), and compares every result with a run with the cache
 disabled. Prints each disagreement as it is found (the kind, the mode, the numbers, the
@@ -36,15 +38,17 @@ def _args(argv=None):
     parser.add_argument("--pairs", type=int, default=210)
     parser.add_argument("--seed", default=None)
     parser.add_argument("--kinds", default="", help="comma-separated kind names (default all)")
+    parser.add_argument("--first", type=int, default=0, help="the first pair index per kind")
     parser.add_argument("--batch", type=int, default=0, help="pairs per batch")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--keep", default="", help="keep each batch's files under DIR")
     return parser.parse_args(argv)
 
 
-def _pairs(kinds: list, seed: str, total: int) -> list:
-    """``total`` pairs, round-robin over ``kinds``."""
-    return [generate(kinds[i % len(kinds)], seed, i // len(kinds)) for i in range(total)]
+def _pairs(kinds: list, seed: str, total: int, first: int) -> list:
+    """``total`` pairs, round-robin over ``kinds``, each kind's numbered from ``first``."""
+    return [generate(kinds[i % len(kinds)], seed, first + i // len(kinds))
+            for i in range(total)]
 
 
 def main(argv=None) -> int:
@@ -52,7 +56,7 @@ def main(argv=None) -> int:
     seed = args.seed or str(random.SystemRandom().randrange(10 ** 9))
     kinds = [BY_NAME[name] for name in args.kinds.split(",")] if args.kinds else KINDS
     batch = args.batch or 2 * len(kinds)
-    pairs = _pairs(kinds, seed, args.pairs)
+    pairs = _pairs(kinds, seed, args.pairs, args.first)
     print(f"staleness campaign: {len(pairs)} pairs of {len(kinds)} kinds, seed {seed}, "
           f"batches of {batch}", flush=True)
     tally, start = Tally(), time.time()

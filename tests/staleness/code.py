@@ -60,16 +60,33 @@ def constant(rng: random.Random, tag: str) -> Pair:
     return code(rng, tag, "constant")
 
 
+# How the function reaches the helper: (module-level imports, the function's definition
+# with {} its result, the call's source, whether the main module must be reloaded too).
+HELPER_REACH = {
+    "module": ("import sfh_@T@ as helper_@T@\n", "def f_@T@(x):\n    return {}\n",
+               "helper_@T@.g(x)", False),
+    "from": ("from sfh_@T@ import g as g_@T@\n", "def f_@T@(x):\n    return {}\n",
+             "g_@T@(x)", True),
+    "local import": ("", "def f_@T@(x):\n    import sfh_@T@ as helper\n    return {}\n",
+                     "helper.g(x)", False),
+    "local from-import": ("", "def f_@T@(x):\n    from sfh_@T@ import g\n    return {}\n",
+                          "g(x)", False),
+    "closure": ("import sfh_@T@ as helper_@T@\n",
+                "def make_@T@(g):\n    def f_@T@(x):\n        return {}\n    return f_@T@\n"
+                "\n\nf_@T@ = make_@T@(helper_@T@.g)\n", "g(x)", True),
+}
+
+
 def helper(rng: random.Random, tag: str) -> Pair:
-    """A helper in another module of the program is edited (and, in a process, reloaded)."""
+    """A helper in another module of the program is edited (and, in a process, reloaded),
+    reached as a global, imported inside the function, or through a closure."""
     shape = choose_shape(rng)
-    style = rng.choice(["module", "from"])
-    imports, call = (("import sfh_@T@ as helper_@T@\n", "helper_@T@.g(x)") if style == "module"
-                     else ("from sfh_@T@ import g as g_@T@\n", "g_@T@(x)"))
+    reach = rng.choice(sorted(HELPER_REACH))
+    imports, fn, call, main_too = HELPER_REACH[reach]
     t = grammar.sensitive(grammar.tree(rng, 2, True, shape.matrix))
     form = output_form(rng, shape)
-    text = main(f"staleness pair @T@: helper: {shape.entry}, {call}",
-                f"def f_@T@(x):\n    return {form.format(grammar.render(t, call))}\n\n\n"
+    text = main(f"staleness pair @T@: helper: {shape.entry}, {call} ({reach})",
+                f"{fn.format(form.format(grammar.render(t, call)))}\n\n"
                 f"F_@T@ = {shape.wrap('f_@T@')}\n", shape, imports)
     ga, gb, what = bodies(rng, shape)
     helper_text = ('"""A helper of pair @T@."""\nimport symgrad as sg\n\n\n'
@@ -77,9 +94,9 @@ def helper(rng: random.Random, tag: str) -> Pair:
     lit = {v: {"sf_@T@.py": text, "sfh_@T@.py": helper_text.format(g)}
            for v, g in (("A", ga), ("B", gb))}
     change = 'write(files["B"])\nimportlib.reload(sys.modules["sfh_@T@"])'
-    if style == "from":     # (the main module holds the old function: reloaded too)
+    if main_too:     # (the main module holds the old function: reloaded too)
         change += "\nimportlib.reload(mod)"
-    return Pair("helper", tag, "", lit, f"{shape.entry}, {call} ({style} import), {what} "
+    return Pair("helper", tag, "", lit, f"{shape.entry}, {call} ({reach}), {what} "
                 f"changed in the helper", change=change, undo=change.replace('"B"', '"A"'))
 
 

@@ -127,6 +127,7 @@ HOLDERS = {
     "object": ("class Holder_@T@:\n    pass\n\n\nH_@T@ = Holder_@T@()\nH_@T@.w = {}",
                "H_@T@.w", "mod.H_@T@.w", "mod.H_@T@.w = {}"),
     "closure": (None, "w", "mod.get_@T@()", "mod.set_@T@({})"),
+    "default": (None, "w", "mod.f_@T@.__defaults__[0]", "mod.f_@T@.__defaults__ = ({},)"),
 }
 CLOSURE = ("def make_@T@(w):\n{}\n    def set_@T@(v):\n        nonlocal w\n        w = v\n\n"
            "    def get_@T@():\n        return w\n    return f_@T@, set_@T@, get_@T@\n\n\n"
@@ -144,6 +145,8 @@ def _array_program(holder: str, make: str, lines: str, shape: Shape):
         if holder == "closure":
             nested = "\n".join("    " + line if line else line for line in fn.splitlines())
             return CLOSURE.format(nested, make.format(src)) + wrap
+        if holder == "default":
+            return fn.replace("(x):", f"(x, w={make.format(src)}):", 1) + "\n\n" + wrap
         return f"{HOLDERS[holder][0].format(make.format(src))}\n\n\n{fn}\n\n{wrap}"
     return body
 
@@ -163,8 +166,8 @@ def _array_change(rng: random.Random, holder: str, make: str, a: list, b: list) 
 
 
 def array_op(rng: random.Random, tag: str) -> Pair:
-    """An array (or tensor) from a global, a dict, an object or a closure, used through
-    symgrad's operators only."""
+    """An array (or tensor) from a global, a dict, an object, a closure or a default, used
+    through symgrad's operators only."""
     shape = choose_shape(rng)
     a, b = _arrays(rng, shape.n)
     make = TENSOR if rng.random() < 0.3 else ARRAY
@@ -185,8 +188,8 @@ NUMPY_READS = ("float(np.sum(W))", "float(np.tanh(W).mean())", "float(W.max())",
 
 
 def array_numpy(rng: random.Random, tag: str) -> Pair:
-    """An array from a global, a dict, an object or a closure, read by NumPy code inside the
-    function (sometimes also used through a symgrad op)."""
+    """An array from a global, a dict, an object, a closure or a default, read by NumPy code
+    inside the function (sometimes also used through a symgrad op)."""
     shape = choose_shape(rng)
     a, b = _arrays(rng, shape.n)
     holder = rng.choice(sorted(HOLDERS))
@@ -225,21 +228,38 @@ def partial(rng: random.Random, tag: str) -> Pair:
                       f"{'wrapped' if wrapped else 'called'}", imports="import functools\n")
 
 
+# How the function reaches the config module: (the function's definition, {} its result;
+# the attribute's source in it).
+REACH = {
+    "global": ("def f_@T@(x):\n    return {}\n", "cfgmodule.ALPHA"),
+    "closure": ("def make_@T@(m):\n    def f_@T@(x):\n        return {}\n    return f_@T@"
+                "\n\n\nf_@T@ = make_@T@(cfgmodule)\n", "m.ALPHA"),
+    "default": ("def f_@T@(x, cfg=cfgmodule):\n    return {}\n", "cfg.ALPHA"),
+    "local import": ("def f_@T@(x):\n    import sfcfg_@T@ as mine\n    return {}\n",
+                     "mine.ALPHA"),
+    "from-import inside": ("def f_@T@(x):\n    from sfcfg_@T@ import ALPHA\n    return {}\n",
+                           "ALPHA"),
+}
+
+
 def module_attr(rng: random.Random, tag: str) -> Pair:
-    """``cfgmodule.ALPHA``, an attribute of another module of the program."""
+    """``cfgmodule.ALPHA``, an attribute of another module of the program, reached as a
+    global, through a closure or a default, or imported inside the function."""
     shape = choose_shape(rng)
     a = value(rng)
     b = value(rng, a)
-    out = output(rng, shape, expression(rng, shape, "cfgmodule.ALPHA"))
-    text = main(f"staleness pair @T@: module-attr: {shape.entry}", f"def f_@T@(x):\n    "
-                f"return {out}\n\n\nF_@T@ = {shape.wrap('f_@T@')}\n", shape,
+    reach = rng.choice(sorted(REACH))
+    fn, use = REACH[reach]
+    out = output(rng, shape, expression(rng, shape, use))
+    text = main(f"staleness pair @T@: module-attr: {shape.entry}, reached by {reach}",
+                f"{fn.format(out)}\n\nF_@T@ = {shape.wrap('f_@T@')}\n", shape,
                 "import sfcfg_@T@ as cfgmodule\n")
     cfg = '"""The configuration of pair @T@."""\nBETA = 3\nALPHA = {}\n'
     lit = {v: {"sf_@T@.py": text, "sfcfg_@T@.py": cfg.format(repr(x))}
            for v, x in (("A", a), ("B", b))}
     ext = {"sf_@T@.py": text, "sfcfg_@T@.py": cfg.format(EXT_VALUE).replace(
         "BETA", EXT + "BETA")}
-    return Pair("module-attr", tag, "", lit, f"{shape.entry}, cfgmodule.ALPHA", ext,
-                values={"A": {"v": a}, "B": {"v": b}},
+    return Pair("module-attr", tag, "", lit, f"{shape.entry}, cfgmodule.ALPHA reached by "
+                f"{reach}", ext, values={"A": {"v": a}, "B": {"v": b}},
                 change=f'sys.modules["sfcfg_@T@"].ALPHA = {b!r}',
                 undo=f'sys.modules["sfcfg_@T@"].ALPHA = {a!r}')
