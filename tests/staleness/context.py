@@ -30,7 +30,7 @@ def param(rng: random.Random, tag: str) -> Pair:
     if whole:
         fn = "F_@T@ = sg.compile(model_@T@)\n"
     else:
-        expr = grammar.render(grammar.tree(rng, 2, False, True), x="h")
+        expr = grammar.render(grammar.tree(rng, 2, False, True), x="h") + " + 0.5 * h"
         fn = (f"def f_@T@(x):\n    h = model_@T@(x)\n    return {expr}\n\n\n"
               "F_@T@ = sg.compile(f_@T@)\n")
 
