@@ -79,7 +79,8 @@ def main(argv=None) -> int:
 
 
 def _summary(tally: Tally, seed: str) -> int:
-    print(f"\nseed {seed}: pairs run per kind and mode\n{tally.table()}")
+    print(f"\nseed {seed}: pairs run per kind and mode\n{tally.table()}\n"
+          f"n/a: the mode makes no sense for the kind:\n{tally.not_applicable()}")
     ctl = tally.counts.get(("control", "a"), {})
     if ctl and ctl.get("stale") != sum(ctl.values()):
         print("\nthe control pair was not called stale: the harness cannot see a stale result")

@@ -60,13 +60,16 @@ KINDS = [
         "a": "the global rebound, or its list/dict item, namespace or object attribute set",
         "b": VALUE_B, "c": EDIT}),
     Kind("array-op", "arop", values.array_op, {
-        "a": "the array (tensor) changed in place, item by item, or the global rebound",
+        "a": "the array (tensor) in a global, dict, object, closure or default changed in "
+             "place, item by item, or rebound",
         "b": VALUE_B, "c": EDIT}),
     Kind("array-numpy", "arnp", values.array_numpy, {
-        "a": "the array changed in place, item by item, or the global rebound",
+        "a": "the array in a global, dict, object, closure or default changed in place, "
+             "item by item, or rebound",
         "b": VALUE_B, "c": EDIT}),
     Kind("helper", "help", code.helper, {
-        "a": "the helper's file rewritten and importlib.reload-ed",
+        "a": "the helper's file rewritten and importlib.reload-ed (the helper imported at "
+             "module level or inside the function, or held in a closure)",
         "b": CHECKOUTS, "c": "the helper module's file edited"}),
     Kind("method", "meth", code.method, {
         "a": "the class attribute set to B's function", "b": CHECKOUTS,
@@ -74,7 +77,9 @@ KINDS = [
     Kind("partial", "part", values.partial, {
         "a": "a new functools.partial bound", "b": VALUE_B, "c": EDIT}),
     Kind("module-attr", "mattr", values.module_attr, {
-        "a": "cfgmodule.ALPHA set", "b": "the config module reads the runner's table",
+        "a": "cfgmodule.ALPHA set (the module reached as a global, through a closure or a "
+             "default, or imported inside the function)",
+        "b": "the config module reads the runner's table",
         "c": "the config module's file edited"}),
     Kind("param", "prm", context.param, {
         "a": "optimizer steps taken", "b": "the number of steps from the runner's table",

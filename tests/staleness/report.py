@@ -32,14 +32,16 @@ class Tally:
 
     def table(self) -> str:
         """Pairs run per kind and mode, and how many of each status (n/a: the mode makes no
-        sense for the kind, see ``kinds.py``)."""
+        sense for the kind, see ``kinds.py``; -: none ran)."""
         lines = [f"{'kind':<13} " + " ".join(f"{'(' + m + ')':<26}" for m in "abc")]
+        how = {k.name: k.how for k in KINDS}
         for kind in [k.name for k in KINDS] + ["control"]:
             cells = []
             for mode in "abc":
                 c = self.counts.get((kind, mode))
                 if not c:
-                    cells.append(f"{'n/a' if kind != 'control' else '-':<26}")
+                    na = how.get(kind, {}).get(mode, "").startswith("n/a")
+                    cells.append(f"{'n/a' if na else '-':<26}")
                     continue
                 rest = ", ".join(f"{n} {s}" for s, n in sorted(c.items()) if s != "ok")
                 cells.append(f"{sum(c.values())} ran, {c['ok']} ok" + (f"; {rest}" if rest
@@ -47,6 +49,12 @@ class Tally:
                 cells[-1] = f"{cells[-1]:<26}"
             lines.append(f"{kind:<13} " + " ".join(cells))
         return "\n".join(lines)
+
+    @staticmethod
+    def not_applicable() -> str:
+        """Why each n/a of the table makes no sense for its kind."""
+        return "\n".join(f"  {k.name} ({m}): {how[5:]}" for k in KINDS
+                         for m, how in sorted(k.how.items()) if how.startswith("n/a: "))
 
     def disagreements(self, expected: bool = True) -> list:
         """The failures, without (``expected=False``) those of the control pair, which must
