@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test fuzz bench bench-quick bench-matmul bench-linalg bench-overhead bench-threads bench-contention bench-dynamic bench-memory \
+.PHONY: demo test fuzz fuzz-staleness bench bench-quick bench-matmul bench-linalg bench-overhead bench-threads bench-contention bench-dynamic bench-memory \
         bench-compile bench-eager bench-loops bench-derivatives golden optable check-cc clean venv
 
 $(STAMP): pyproject.toml
@@ -28,11 +28,19 @@ test: $(STAMP) check-cc
 	$(PY) -m pytest -q -p no:cacheprovider tests; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "error: no tests ran" >&2; exit 1; fi; exit $$rc
 
-# A long differential-fuzzing campaign (make test runs a fixed-seed sample of it):
-# FUZZ_ARGS="--programs 5000 --seed 1" to choose the size and the seed.
+# Long fuzzing campaigns (make test runs a fixed-seed sample of each): the numeric
+# differential fuzzer, then the staleness fuzzer (pairs of programs that differ in one
+# dependency, reused across calls, processes and edits). Both run; either failing fails.
+# FUZZ_ARGS="--programs 5000 --seed 1", STALENESS_ARGS="--pairs 500 --seed 1" to choose the
+# sizes and the seeds; make fuzz-staleness runs the second alone.
 FUZZ_ARGS ?=
+STALENESS_ARGS ?=
 fuzz: $(STAMP) check-cc
-	$(PY) tests/fuzz_campaign.py $(FUZZ_ARGS)
+	status=0; $(PY) tests/fuzz_campaign.py $(FUZZ_ARGS) || status=1; \
+	  $(PY) tests/staleness_campaign.py $(STALENESS_ARGS) || status=1; exit $$status
+
+fuzz-staleness: $(STAMP) check-cc
+	$(PY) tests/staleness_campaign.py $(STALENESS_ARGS)
 
 # The benchmark suite (not part of test) runs in its own venv: symgrad plus the `bench` extra
 # (torch, jax, pytensor, casadi, matplotlib). torch goes in first and alone, pinned, so that pip
