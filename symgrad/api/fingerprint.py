@@ -40,6 +40,7 @@ import collections
 import enum
 import functools
 import hashlib
+import importlib
 import os
 import sys
 import types
@@ -291,14 +292,20 @@ class Walk:
             self._imported(absolute_module(name, namespace), path, qualname(fn))
 
     def _imported(self, name: str | None, path: tuple, where: str) -> None:
-        """A module the code imports when it runs: the one ``sys.modules`` holds now (a new
-        import, or ``importlib.reload``, fails a guard), or, not imported yet, its absence."""
+        """A module the code imports when it runs: the one ``sys.modules`` holds (a new
+        import, or ``importlib.reload``, fails a guard). One not imported yet is imported
+        now, as the trace would (else its code, and what it imports, would not be in the
+        key); one that cannot be is opaque (an import in a branch the trace may not take)."""
         what = f"module {name} imported by {where}"
         if name is None:
             return
         if name not in sys.modules:
-            self.guard("absent", sys.modules, name, None, what)
-            return
+            try:
+                importlib.import_module(name)
+            except Exception:   # noqa: BLE001  (whatever importing it raises)
+                self.guard("absent", sys.modules, name, None, what)
+                self.opaque.append(f"{what} (it cannot be imported now)")
+                return
         self.put("import", name)
         self.item(sys.modules, name, path, what, "import")
 

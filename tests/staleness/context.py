@@ -99,12 +99,14 @@ def static(rng: random.Random, tag: str) -> Pair:
 
 
 def _size_use(rng: random.Random, sizes: list) -> str:
-    """A number computed from ``x.shape[0]`` by hashing or formatting it."""
+    """A number computed from ``x.shape[0]`` by hashing or formatting it. (Not ``"%d" % n``:
+    Python formats an int subclass there without calling any of its methods, and what the
+    two traced sizes cannot tell apart is a documented gap: README, Shape-generic code.)"""
     table = {n: round(rng.uniform(0.5, 2.0), 2) for n in rng.sample(sizes, len(sizes) - 1)}
     return rng.choice([f"{table!r}.get(x.shape[0], 0.75)",
                        'len(f"{x.shape[0]}")', "len(str(x.shape[0])) * 0.5",
                        "float(hash(x.shape[0]) % 7 + 1)", 'float(f"{x.shape[0]}.5") / 4',
-                       '{True: 1.5, False: 0.5}["1" in "%d" % x.shape[0]]'])
+                       '{True: 1.5, False: 0.5}[x.shape[0] in {3, 5}]'])
 
 
 def size(rng: random.Random, tag: str) -> Pair:

@@ -17,13 +17,6 @@ from typing import Callable
 from . import code, context, values
 from .pair import Pair
 
-# The fix a kind waits for: its test is an expected failure until it lands (strict: a pass
-# then fails the test, so that the mark is removed).
-DIM_FIX = ("the size kind waits for sound hashing and formatting of a call-time size (Dim) "
-           "in shape-generic traces: x.shape[0] hashed, formatted or used as a dict key must "
-           "specialize the generic module (being done in parallel)")
-
-
 @dataclasses.dataclass(frozen=True)
 class Kind:
     name: str
@@ -67,6 +60,11 @@ KINDS = [
         "a": "the array in a global, dict, object, closure or default changed in place, "
              "item by item, or rebound",
         "b": VALUE_B, "c": EDIT}),
+    Kind("array-mixed", "armx", values.array_mixed, {
+        "a": "n/a: NumPy code on an array that symgrad also reads (x * W + np.sum(W)) is "
+             "not seen in one process: a documented limitation (README, What a compiled "
+             "function captures)",
+        "b": VALUE_B, "c": EDIT}),
     Kind("helper", "help", code.helper, {
         "a": "the helper's file rewritten and importlib.reload-ed (the helper imported at "
              "module level or inside the function, or held in a closure)",
@@ -97,8 +95,7 @@ KINDS = [
         "a": "the same compiled object called with B's static value", "b": VALUE_B,
         "c": EDIT}),
     Kind("size", "size", context.size, {
-        "a": "the same compiled object called at B's sizes", "b": VALUE_B, "c": EDIT},
-         xfail=DIM_FIX),
+        "a": "the same compiled object called at B's sizes", "b": VALUE_B, "c": EDIT}),
     Kind("main-c", "mainc", code.main_c, {"a": ONE_MAIN, "b": "python -c A, python -c B",
                                           "c": NO_FILE}),
     Kind("main-stdin", "mains", code.main_stdin, {"a": ONE_MAIN,

@@ -187,23 +187,28 @@ NUMPY_READS = ("float(np.sum(W))", "float(np.tanh(W).mean())", "float(W.max())",
                "float(W @ W)", "np.cos(W)", "float(np.linalg.norm(W))")
 
 
-def array_numpy(rng: random.Random, tag: str) -> Pair:
+def array_numpy(rng: random.Random, tag: str, both: bool = False) -> Pair:
     """An array from a global, a dict, an object, a closure or a default, read by NumPy code
-    inside the function (sometimes also used through a symgrad op)."""
+    inside the function (``both``: also used through a symgrad op: ``array_mixed``)."""
     shape = choose_shape(rng)
     a, b = _arrays(rng, shape.n)
     holder = rng.choice(sorted(HOLDERS))
     w = HOLDERS[holder][1]
     read = rng.choice(NUMPY_READS)
-    both = rng.random() < 0.4
     expr = expression(rng, shape, "d", through=read == "np.cos(W)")
     if both:
         expr = f"{expr} + 0.5 * (x * {w})"
     lines = f"    d = {read.replace('W', w)}\n    return {output(rng, shape, expr)}\n"
     how, change = _array_change(rng, holder, ARRAY, a, b)
-    return value_pair("array-numpy", tag, shape, _array_program(holder, ARRAY, lines, shape),
-                      a, b, change, f"{shape.entry}, {read} of an array in a {holder}"
+    return value_pair("array-mixed" if both else "array-numpy", tag, shape,
+                      _array_program(holder, ARRAY, lines, shape), a, b, change,
+                      f"{shape.entry}, {read} of an array in a {holder}"
                       f"{' and x * W' if both else ''}, changed {how}")
+
+
+def array_mixed(rng: random.Random, tag: str) -> Pair:
+    """An array read both by NumPy code and through a symgrad op inside the function."""
+    return array_numpy(rng, tag, both=True)
 
 
 def partial(rng: random.Random, tag: str) -> Pair:
