@@ -177,8 +177,10 @@ def same_leaf(old, new) -> bool:
         return False
     if kind in (bool, int, float, complex, str, bytes, type(None)):
         return repr(old) == repr(new)
-    if kind is tuple:
-        return len(old) == len(new) and all(map(same_leaf, old, new))
+    if kind is tuple:      # (of numbers and strings only: an array in it has a path of its own)
+        return len(old) == len(new) and all(
+            type(o) not in (np.ndarray, tuple) and not isinstance(o, Tensor) and
+            same_leaf(o, n) for o, n in zip(old, new))
     if kind is np.ndarray:
         return old.shape == new.shape and old.dtype == new.dtype and \
             old.flags.writeable and new.flags.writeable and not old.dtype.hasobject
