@@ -22,6 +22,8 @@ A specialization without captured state has no such lines: its call path is unch
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 from dataclasses import dataclass
 
 import numpy as np
@@ -97,13 +99,36 @@ def world_holds(world: tuple) -> bool:
 
 
 def same_bytes(a: np.ndarray, data: tuple) -> bool:
-    """Whether array ``a`` still has the shape, dtype and bytes ``snapshot(a)`` recorded."""
+    """Whether array ``a`` still has the shape, dtype and bytes ``snapshot(a)`` recorded: a
+    large contiguous one compared in place by libc's memcmp (about 0.1 ms per MB; a copy
+    and compare, ``tobytes``, costs ten times that)."""
     shape, dtype, raw = data
-    return a.shape == shape and a.dtype == dtype and a.tobytes() == raw
+    if a.shape != shape or a.dtype != dtype:
+        return False
+    if _memcmp is not None and a.nbytes >= _LARGE and a.flags.c_contiguous:
+        return _memcmp(a.ctypes.data, raw.ctypes.data, a.nbytes) == 0
+    return a.tobytes() == raw.tobytes() if a.nbytes >= _LARGE else a.tobytes() == raw
 
 
 def snapshot(a: np.ndarray) -> tuple:
-    return a.shape, a.dtype, a.tobytes()
+    """What ``same_bytes`` compares with: a copy of ``a``'s bytes (an array when large)."""
+    return a.shape, a.dtype, np.array(a, order="C") if a.nbytes >= _LARGE else a.tobytes()
+
+
+_LARGE = 1 << 14
+
+
+def _libc_memcmp():
+    try:
+        fn = ctypes.CDLL(ctypes.util.find_library("c") or None).memcmp
+    except (OSError, AttributeError):
+        return None
+    fn.restype = ctypes.c_int
+    fn.argtypes = (ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)
+    return fn
+
+
+_memcmp = _libc_memcmp()
 
 
 def convert_capture(name: str, value, spec) -> np.ndarray:
