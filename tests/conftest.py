@@ -24,3 +24,18 @@ def pytest_sessionfinish(session, exitstatus):
 @pytest.fixture
 def rng():
     return np.random.default_rng(1234)
+
+
+@pytest.fixture
+def builds(monkeypatch):
+    """The number of C builds (one per compile, shape-generic or not) since the test
+    started."""
+    from symgrad import pipeline
+    count = [0]
+    real = pipeline._build
+
+    def counting(*args, **kwargs):
+        count[0] += 1
+        return real(*args, **kwargs)
+    monkeypatch.setattr(pipeline, "_build", counting)
+    return count

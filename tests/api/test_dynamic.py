@@ -16,20 +16,6 @@ import pytest
 
 import symgrad as sg
 import symgrad.nn.functional as F
-from symgrad import pipeline
-
-
-@pytest.fixture
-def builds(monkeypatch):
-    """The number of C builds (one per compile, generic or not) since the test started."""
-    count = [0]
-    real = pipeline._build
-
-    def counting(*args, **kwargs):
-        count[0] += 1
-        return real(*args, **kwargs)
-    monkeypatch.setattr(pipeline, "_build", counting)
-    return count
 
 
 def _logreg(w, X, y):

@@ -21,7 +21,6 @@ import numpy as np
 import pytest
 
 import symgrad as sg
-from symgrad import pipeline
 
 
 def _env(cache, **extra) -> dict:
@@ -36,19 +35,6 @@ def _python(args: list, cache, stdin: str | None = None, **extra) -> dict:
                           text=True, env=_env(cache, **extra), timeout=300)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-@pytest.fixture
-def builds(monkeypatch):
-    """The number of C builds since the test started."""
-    count = [0]
-    real = pipeline._build
-
-    def counting(*args, **kwargs):
-        count[0] += 1
-        return real(*args, **kwargs)
-    monkeypatch.setattr(pipeline, "_build", counting)
-    return count
 
 
 # ------------------------------------------------------------------ code without a file
