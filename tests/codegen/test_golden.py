@@ -1,16 +1,24 @@
 """Golden C: the generated C of a small corpus of functions, byte for byte.
 
 A change to code generation (or to a pass or to lowering) that changes the C shows here as a
-diff to review. The C is generated through the stages (trace, passes, lower, codegen) with the
-vector math declarations on, whatever this machine's toolchain, and not built.
+diff to review. The corpus covers every kind of kernel (loops, scalar and element statements,
+matmuls small and BLAS, index, scan, decomposition, sort, guard and control kernels: while,
+scan, checkpointed scan, cond), one shape-generic program and one standalone export. The C is
+generated through the stages (trace, passes, lower, codegen) with the vector math declarations
+on, whatever this machine's toolchain; the shape-generic program is compiled (its trace needs
+the two-hint check), as is the guarded one (traced on values), and generated again for that
+target; the export is portable C.
 
 Refresh after reviewing: ``make golden`` (``python tests/codegen/test_golden.py --refresh``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -21,22 +29,56 @@ sys.path.insert(0, str(HERE))
 import symgrad as sg  # noqa: E402
 from golden_corpus import CORPUS, arguments  # noqa: E402
 from symgrad.codegen.csource import Target  # noqa: E402
+from symgrad.dims import Dim, recording  # noqa: E402
 from symgrad.codegen.module import generate  # noqa: E402
 from symgrad.lower import lower  # noqa: E402
 from symgrad.passes import PIPELINE  # noqa: E402
-from symgrad.pipeline import optimize  # noqa: E402
+from symgrad.pipeline import optimize, retarget  # noqa: E402
 
 GOLDEN = HERE / "golden"
 TRANSFORMS = {"compile": sg.compile, "grad": lambda f: sg.grad(f, argnums=0),
-              "value_and_grad": lambda f: sg.value_and_grad(f, argnums=0)}
+              "value_and_grad": lambda f: sg.value_and_grad(f, argnums=0),
+              "generic": lambda f: sg.compile(sg.value_and_grad(f, argnums=(0, 1)),
+                                              dynamic=True),
+              "export": sg.compile,
+              "grad_on_values": lambda f: sg.grad(f, argnums=0)}
+# Compiled, then generated again for the golden target: the shape-generic program (its trace
+# needs the two-hint check) and Python control flow on traced values (traced on the values).
+COMPILED = ("generic", "grad_on_values")
 
 
 def c_text(name: str) -> str:
     fn, transform, specs = CORPUS[name]
     cf = TRANSFORMS[transform](fn)
-    graph = optimize(cf.trace(*arguments(specs)).graph, PIPELINE)[0]
+    args = arguments(specs)
+    if transform == "export":
+        with tempfile.TemporaryDirectory() as out:
+            return cf.export_c(out, *args, name=name).files[f"{name}.c"].read_text()
+    if transform in COMPILED:
+        with _no_warm_start():
+            spec, _ = cf.specialize(*args)
+        assert transform != "generic" or \
+            isinstance(spec.compiled.traced.graph.inputs[0].shape[0], Dim), \
+            "the shape-generic program was compiled for one size"
+        with recording():    # (the size comparisons codegen makes are the module's guards)
+            return retarget(spec.compiled, Target(vector_math=True)).text
+    graph = optimize(cf.trace(*args).graph, PIPELINE)[0]
     return generate(lower(graph), cf.name, title=f"{cf.name}: compiled by symgrad",
                     target=Target(vector_math=True)).text
+
+
+@contextlib.contextmanager
+def _no_warm_start():
+    """Compile here (a warm start would load a module without its stages)."""
+    old = os.environ.get("SYMGRAD_WARM_START")
+    os.environ["SYMGRAD_WARM_START"] = "0"
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ["SYMGRAD_WARM_START"]
+        else:
+            os.environ["SYMGRAD_WARM_START"] = old
 
 
 @pytest.mark.parametrize("name", sorted(CORPUS))
@@ -53,19 +95,26 @@ def test_generated_c_matches_the_golden_file(name):
 @pytest.mark.parametrize("name", sorted(CORPUS))
 def test_golden_programs_compute_what_numpy_does(name):
     """The golden C is the C of programs that compute the right numbers (compiled here, with
-    this machine's toolchain), against the NumPy interpreter of their traced graphs."""
+    this machine's toolchain), against the NumPy interpreter of their traced graphs (for the
+    shape-generic program: of the graph traced for each size, at two sizes)."""
     import numpy as np
 
     from symgrad.ir import interpret
     fn, transform, specs = CORPUS[name]
     cf = TRANSFORMS[transform](fn)
-    args = arguments(specs)
-    spec, leaves = cf.specialize(*args)
-    got = spec.run(leaves)
-    want = interpret(spec.compiled.traced.graph, leaves)
-    for a, b in zip(got, want):
-        np.testing.assert_allclose(a, b, rtol=2e-6 if a.dtype == np.float32 else 1e-12,
-                                   atol=1e-6 if a.dtype == np.float32 else 1e-12)
+    sizes = [specs]
+    if transform == "generic":
+        sizes.append([((7,) + specs[0][0][1:], specs[0][1]), *specs[1:]])
+    for each in sizes:
+        args = arguments(each)
+        with _no_warm_start():
+            spec, leaves = cf.specialize(*args)
+        graph = (sg.value_and_grad(fn, argnums=(0, 1)).trace(*args) if transform == "generic"
+                 else spec.compiled.traced).graph
+        for a, b in zip(spec.run(leaves), interpret(graph, leaves)):
+            # float32: BLAS and the C loops sum in other orders than NumPy (64 terms)
+            np.testing.assert_allclose(a, b, rtol=1e-5 if a.dtype == np.float32 else 1e-12,
+                                       atol=1e-5 if a.dtype == np.float32 else 1e-12)
 
 
 if __name__ == "__main__" and "--refresh" in sys.argv:
