@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
 .PHONY: demo test fuzz fuzz-staleness bench bench-quick bench-matmul bench-linalg bench-overhead bench-threads bench-contention bench-dynamic bench-memory \
-        bench-compile bench-eager bench-loops bench-derivatives golden optable check-cc clean venv
+        bench-compile bench-eager bench-loops bench-derivatives golden optable check-cc clean venv lint
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -111,6 +111,15 @@ bench-compile: $(STAMP) check-cc
 	$(PY) benchmarks/compile.py $(BENCH_ARGS)
 
 # Rewrite the golden C of tests/codegen/golden/ (review the diff before committing it).
+# The linter (ruff, its rules in pyproject.toml), run by .ci/run: must report nothing.
+LINT_STAMP := $(VENV)/.lint-installed
+$(LINT_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e ".[lint]"
+	touch $(LINT_STAMP)
+
+lint: $(LINT_STAMP)
+	$(VENV)/bin/ruff check symgrad tests benchmarks examples
+
 golden: $(STAMP)
 	$(PY) tests/codegen/test_golden.py --refresh
 

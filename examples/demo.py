@@ -60,7 +60,8 @@ def main():
 
     ref_val, (ref_dw, ref_db) = numpy_value_and_grad(w, b, x, y)
     val, (dw, db) = step(w, b, x, y)
-    print(f"max |grad - numpy grad|: {max(np.abs(dw - ref_dw).max(), np.abs(db - ref_db).max()):.2e}")
+    worst = max(np.abs(dw - ref_dw).max(), np.abs(db - ref_db).max())
+    print(f"max |grad - numpy grad|: {worst:.2e}")
 
     print("\n----- generated C (value and gradient of the loss) -----")
     print(step.c_source)

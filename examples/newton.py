@@ -9,7 +9,6 @@ against the implicit function theorem: dx/da = -x / (3x^2 + a), dx/db = 1 / (3x^
     python examples/newton.py
 """
 
-import numpy as np
 
 import symgrad as sg
 

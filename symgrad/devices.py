@@ -19,7 +19,7 @@ class device:  # noqa: N801  (torch's name)
 
     __slots__ = ("type", "index")
 
-    def __init__(self, type: "str | device", index: int | None = None):  # noqa: A002
+    def __init__(self, type: str | device, index: int | None = None):  # noqa: A002
         if isinstance(type, device):
             type, index = type.type, type.index if index is None else index
         if not isinstance(type, str):

@@ -104,7 +104,7 @@ class Dim(int):
         return d
 
     @classmethod
-    def symbol(cls, name: str, hint: int) -> "Dim":
+    def symbol(cls, name: str, hint: int) -> Dim:
         return cls((((name,), 1),), {name: int(hint)})
 
     @property
@@ -204,7 +204,7 @@ class Dim(int):
                       {**self.hints, **getattr(other, "hints", {})})
 
     __eq__, __ne__, __lt__, __le__, __gt__, __ge__ = (
-        (lambda op: lambda self, other: self._compare(other, op))(op)
+        (lambda op: lambda self, other: self._compare(other, op))(op)  # noqa: B023 (bound)
         for op in ("==", "!=", "<", "<=", ">", ">="))
 
     def __bool__(self):

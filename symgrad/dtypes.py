@@ -36,7 +36,7 @@ class DType:
         return bool(self.compute)
 
     @property
-    def computes_in(self) -> "DType":
+    def computes_in(self) -> DType:
         """The dtype an op on this one computes in (itself unless a storage type)."""
         return _BY_NAME[self.compute] if self.compute else self
 

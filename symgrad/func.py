@@ -10,7 +10,8 @@ per example.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from . import api
 from .api import grad, hessian, jacfwd, jacrev, vjp  # noqa: F401

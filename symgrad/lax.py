@@ -8,7 +8,8 @@ Layer: front end (a namespace). Input and output: see ``frontend.control``.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from .frontend.control import fori_loop, scan, switch_cond, while_loop
 

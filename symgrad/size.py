@@ -5,8 +5,8 @@ unpacks like one (``x.shape == (2, 3)``); adding a tuple to it gives a ``Size``,
 ``numel()`` is the product of its entries, as in torch. One difference: a slice of it
 (``x.shape[1:]``) is a plain tuple. Indexing a shape is on every op's path, and a Python-level
 ``__getitem__`` that returned a ``Size`` for slices made every ``shape[i]`` several times
-slower (measured: the eager 1000-op chain spent 7% of its time there). Graph nodes keep plain tuples; the
-front end hands users ``Size`` objects.
+slower (measured: the eager 1000-op chain spent 7% of its time there). Graph nodes keep plain
+tuples; the front end hands users ``Size`` objects.
 """
 
 from __future__ import annotations

@@ -15,7 +15,8 @@ from __future__ import annotations
 import inspect as _inspect
 import sys
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 

@@ -124,7 +124,7 @@ USES = {   # what the user's code (or a library it calls) may not do with a size
     "str": lambda n: str(n),
     "repr": lambda n: repr(n),
     "f-string": lambda n: f"{n}",
-    "format": lambda n: "{:>4}".format(n),
+    "format": lambda n: f"{n:>4}",
     "percent s": lambda n: "%s" % n,
     "shape": lambda n: str(Size((n, 3))),
     "shape hash": lambda n: hash(Size((n, 3))),

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import functools
 import threading
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 import numpy as np
 

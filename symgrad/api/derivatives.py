@@ -17,7 +17,8 @@ from __future__ import annotations
 import functools
 import threading
 import weakref
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from ..frontend.tensor import Tensor
 from ..pytree import flatten
@@ -122,7 +123,7 @@ def hessian(fn: Callable, argnums: int | Sequence[int] = 0,
 
 # ---------------------------------------------------------------- at a point
 
-_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _CACHE_LOCK = threading.Lock()
 
 

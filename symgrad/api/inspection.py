@@ -12,7 +12,8 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ..ir import format_graph
 from ..ir.dot import to_dot

@@ -8,7 +8,7 @@ own errors for a call the function cannot take.
 from __future__ import annotations
 
 import inspect as _inspect
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

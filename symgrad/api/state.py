@@ -116,7 +116,7 @@ class State:
             return self.opaque[-1]     # (why the walk stopped)
         return next((g.what for g in self.walk.guards if not _holds(g)), None)
 
-    def refreshed(self) -> "State | None":
+    def refreshed(self) -> State | None:
         """This state again, if every guard that fails binds a value that fingerprints as
         the old one did and has no state of its own: a number or string rebound to an equal
         one, an array or tensor rebound to another of the same shape and dtype (an input:
@@ -157,7 +157,7 @@ def _check(guards: list):
     terms, params = [], []
     for i, g in enumerate(guards):
         key = repr(g.key) if type(g.key) is str else f"k{i}"
-        test = "{h}.%s is {e}" % g.key if g.kind == "attr" else _TESTS[g.kind]
+        test = f"{{h}}.{g.key} is {{e}}" if g.kind == "attr" else _TESTS[g.kind]
         terms.append("(" + test.format(h=f"h{i}", k=key, e=f"e{i}") + ")")
         params += [f"h{i}=h{i}", f"e{i}=e{i}"] + ([] if type(g.key) is str else [f"k{i}=k{i}"])
         env[f"h{i}"], env[f"k{i}"], env[f"e{i}"] = g.holder, g.key, g.expected
@@ -216,7 +216,7 @@ _ONE = {kind: eval(f"lambda h, k, e: {test.format(h='h', k='k', e='e')}",  # noq
         for kind, test in _TESTS.items()}
 
 
-def captured_of(traced, state: "State | None", name: str = "") -> Captured:
+def captured_of(traced, state: State | None, name: str = "") -> Captured:
     """What the specialization compiled from ``traced`` reads besides its arguments (its
     captured objects, in input order) and what its reuse must check: the tensors the trace
     read as numbers, the environment and files it read, and the arrays ``state`` reaches that

@@ -11,7 +11,7 @@ trace. The body also returns the function's own output as the trace's forward ou
 from __future__ import annotations
 
 import functools
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from ..frontend import grad_mode
 from ..frontend.apply import as_tensor, full

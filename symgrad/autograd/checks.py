@@ -15,7 +15,8 @@ analytical one is one vector-Jacobian product per output element through
 from __future__ import annotations
 
 import warnings
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 

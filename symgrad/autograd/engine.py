@@ -8,7 +8,8 @@ is ``frontend/autograd.py``; this module adds torch's argument handling and mess
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from ..frontend.apply import full
 from ..frontend.autograd import backward_many, root_cotangents, run_backward

@@ -15,7 +15,8 @@ on an input (where torch would return zeros).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ..frontend import grad_mode
 from ..frontend.apply import as_tensor, full

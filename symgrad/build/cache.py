@@ -63,7 +63,8 @@ import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
+from collections.abc import Callable
 
 from .. import config
 from . import trust
@@ -262,11 +263,11 @@ def private_dir(name: str, *, create_root: bool = False) -> Path | None:
     client then works without it)."""
     if config.cache_disabled():
         return None
-    path = root()
-    if path in _abandoned or (not create_root and not path.is_dir()) or \
-            trust.root_problem(path, create=create_root) is not None:
+    top = root()
+    if top in _abandoned or (not create_root and not top.is_dir()) or \
+            trust.root_problem(top, create=create_root) is not None:
         return None
-    for path in (path / DATA_DIR, path / DATA_DIR / name):
+    for path in (top / DATA_DIR, top / DATA_DIR / name):
         try:
             with contextlib.suppress(FileExistsError):
                 os.mkdir(path, 0o700)

@@ -137,8 +137,8 @@ def _info() -> int:
 def _clear() -> int:
     removed = clear()
     print(f"removed {removed['builds']} build(s) and {removed['other']} other item(s) "
-          f"(locks, failed or unfinished builds, toolchain facts, template bytecode), {_bytes(removed['bytes'])}, "
-          f"from {removed['root']}")
+          f"(locks, failed or unfinished builds, toolchain facts, template bytecode), "
+          f"{_bytes(removed['bytes'])}, from {removed['root']}")
     return 0
 
 

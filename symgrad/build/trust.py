@@ -138,7 +138,8 @@ def create_root(path: Path) -> None:
         # The cache-directory tagging convention makes backup tools skip us.
         atomic_write(path / "CACHEDIR.TAG",
                      "Signature: 8a477f597d28d172789f06886806bc55\n"
-                     "# This directory is a cache of compiled symgrad kernels; it can be deleted.\n")
+                     "# This directory is a cache of compiled symgrad kernels; "
+                     "it can be deleted.\n")
 
 
 # ---------------------------------------------------------------------------- checking an entry

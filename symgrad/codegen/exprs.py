@@ -50,7 +50,7 @@ def c_statement(expr: Expr, args: list[str]) -> tuple[str, tuple[str, ...]]:
     return text, calls
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def template(op: str, ctype: str) -> tuple[str, tuple[str, ...]]:
     """An op's C expression with placeholders for its operands, and the functions it calls."""
     from .optable import EXPRESSIONS
@@ -58,7 +58,7 @@ def template(op: str, ctype: str) -> tuple[str, tuple[str, ...]]:
     return hit if hit is not None else print_template(op, ctype)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def pow_template(exponent: float, ctype: str) -> tuple[str, tuple[str, ...]]:
     """pow's C for a constant exponent, without the op's general test of the exponent's value
     (see ops/elementwise.py: 0.5 is sqrt, -0.5 is 1/sqrt, anything else C99's pow)."""

@@ -33,12 +33,14 @@ from .split import Item
 from .templates import environment
 from .text import c_identifier, comment_text, where
 
+_OWN_BUILD = Target()     # symgrad's own build, this machine's defaults
+
 # libm functions glibc's libmvec has SIMD variants of (sqrt and fabs are instructions).
 VECTOR_MATH = ("exp", "log", "log1p", "expm1", "sin", "cos", "tanh", "pow")
 
 
 @pausing   # a large program's C is ~10^5 strings (see gcpause)
-def generate(program: Program, name: str, title: str = "", target: Target = Target(),
+def generate(program: Program, name: str, title: str = "", target: Target = _OWN_BUILD,
              template_cache: str | None = None) -> CSource:
     """Program -> C source for entry point ``sg_<name>``, for ``target`` (see ``Target``).
     With ``target.vector_math``, loops are marked ``omp simd`` and the libm functions they call

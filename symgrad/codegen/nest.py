@@ -44,7 +44,7 @@ class Nest:
         """The body's indentation level."""
         return self.indent + len(self.loops)
 
-    def scoped(self) -> "Nest":
+    def scoped(self) -> Nest:
         """The nest in a block of its own (its locals then do not clash with another nest's)."""
         pad = "    "
         return replace(self, before=["{"] + [pad + line for line in self.before],

@@ -14,7 +14,8 @@ broadcast along.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from ..dims import is_one, same_shape
 from ..errors import TracerValueError

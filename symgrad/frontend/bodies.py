@@ -107,7 +107,7 @@ class Like:
         self.shape, self.dtype, self._weak = tuple(shape), dtype, weak
 
     @classmethod
-    def of(cls, t) -> "Like":
+    def of(cls, t) -> Like:
         """The type of ``t`` (a tensor or a node), as a tensor's (never a Python number)."""
         return cls(t.shape, t.dtype)
 

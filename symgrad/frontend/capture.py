@@ -139,7 +139,7 @@ class Captures:
             base = getattr(base, "base", None)
         return False
 
-    def _entry(self, source) -> "Capture":
+    def _entry(self, source) -> Capture:
         entry = self.by_id.get(id(source))
         if entry is None:
             entry = Capture(source, len(self.entries), self)

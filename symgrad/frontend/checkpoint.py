@@ -25,7 +25,8 @@ backward that stores less.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from . import grad_mode, sources
 from .apply import apply

@@ -26,8 +26,8 @@ def _parse(equation: str, operands: list) -> tuple[list[str], str]:
     lhs, arrow, out = eq.partition("->")
     terms = lhs.split(",")
     if len(terms) != len(operands):
-        raise RuntimeError(f"einsum(): more operands were provided than specified in the "
-                           f"equation" if len(operands) > len(terms) else
+        raise RuntimeError("einsum(): more operands were provided than specified in the "
+                           "equation" if len(operands) > len(terms) else
                            "einsum(): fewer operands were provided than specified in the "
                            "equation")
     spare = [c for c in string.ascii_uppercase if c not in eq]

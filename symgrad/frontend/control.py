@@ -19,7 +19,8 @@ a traced bound it is a ``while`` whose trip count is only known when the C runs.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 

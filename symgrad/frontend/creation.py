@@ -181,8 +181,9 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
     check_device(device)
     if isinstance(data, Tensor) or traced_numbers(data):
         return apply_as_tensor(data, None if dtype is None else dtypes.as_dtype(dtype))
-    if isinstance(data, np.ndarray) and dtype is None and dtypes.from_numpy(data.dtype) is not None \
-            and dtypes.from_numpy(data.dtype).np == data.dtype:
+    if isinstance(data, np.ndarray) and dtype is None and \
+            dtypes.from_numpy(data.dtype) is not None and \
+            dtypes.from_numpy(data.dtype).np == data.dtype:
         return from_numpy(data)
     return tensor(data, dtype=dtype)
 

@@ -10,7 +10,8 @@ records them). Output: one ``BackwardFunction`` per application, of a class name
 from __future__ import annotations
 
 import weakref
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from .tensor import Tensor
 

@@ -10,7 +10,7 @@ that is itself built from primitives (so it can be differentiated again).
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence  # noqa: UP035  (one line: this module is full)
 
 from .. import dtypes
 from ..dims import as_count, same_shape
@@ -457,7 +457,8 @@ def matmul(a, b, *, _batched_name: str = "UnsafeViewBackward0") -> Tensor:
         "SqueezeBackward4" if a.ndim == 1 and b.ndim == 2 else _batched_name)
     out = apply("matmul", a3, b3, _torch_name=name)
     shape = batch + ((a.shape[-2],) if a.ndim > 1 else ()) + ((b.shape[-1],) if b.ndim > 1 else ())
-    return out if same_shape(out.shape, shape) else apply("reshape", out, shape_to=shape, _torch_name=name)
+    return out if same_shape(out.shape, shape) else \
+        apply("reshape", out, shape_to=shape, _torch_name=name)
 
 
 def _mismatch(sa: tuple, sb: tuple) -> str:

@@ -10,7 +10,7 @@ by ``autograd.grad`` or propagated, a returned tensor replacing it; post-accumul
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .function import edge, grad_edge
 from .tensor import Tensor
@@ -30,7 +30,7 @@ class RemovableHandle:
         """Unregister the hook (again: nothing)."""
         self.hooks_dict_ref.pop(self.id, None)
 
-    def __enter__(self) -> "RemovableHandle":
+    def __enter__(self) -> RemovableHandle:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -65,7 +65,8 @@ def setitem(x: Tensor, index: Any, value: Any) -> None:
 
 
 def _is_whole_mask(x: Tensor, index: Any) -> bool:
-    return isinstance(index, Tensor) and index.dtype is dtypes.bool_ and same_shape(index.shape, x.shape)
+    return isinstance(index, Tensor) and index.dtype is dtypes.bool_ and \
+        same_shape(index.shape, x.shape)
 
 
 # ---------------------------------------------------------------- the index, spelled out

@@ -56,10 +56,10 @@ def update(t: Tensor, compute, name: str) -> Tensor:
         root = root._view[0]
     _refuse_outside(root, name)
     if recording and root._requires_grad and root.grad_fn is None:
-        raise RuntimeError(("a view of a leaf Variable that requires grad is being used in an "
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
                             "in-place operation." if root is not t else
                             "a leaf Variable that requires grad is being used in an in-place "
-                            "operation."))
+                            "operation.")
     result = compute(_operand(t))
     if not same_shape(result.shape, t.shape):
         raise RuntimeError(f"output with shape {list(t.shape)} doesn't match the broadcast "

@@ -336,7 +336,7 @@ _FUNCTIONS = {
     "isneginf": isneginf, "isreal": isreal, "logical_xor": logical_xor, **ALIASES,
 }
 
-__all__ = sorted(_FUNCTIONS)
+__all__ = sorted(_FUNCTIONS)  # noqa: PLE0605  (a list, made from the table)
 globals().update(ALIASES)
 
 

@@ -9,7 +9,8 @@ name the shapes involved.
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from .. import dtypes
 from ..dims import Dim, NotGeneric, as_size, same_shape

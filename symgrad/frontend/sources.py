@@ -21,7 +21,7 @@ import os
 import sys
 import threading
 from contextlib import contextmanager
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..ir.graph import Loc
 
@@ -56,7 +56,7 @@ class Recording:
         # value and trace (``Tensor.node``).
         self.consts: dict = {}
 
-    def child(self, body) -> "Recording":
+    def child(self, body) -> Recording:
         """The recording of a body traced inside this trace: the same side tables, its own
         identity (tensors made in the body are the body's) and scope."""
         rec = Recording()

@@ -33,7 +33,7 @@ _CAPTURING = sources.CAPTURING
 _CALL = object()   # the default of Tensor's second argument: a user's ``torch.Tensor(...)``
 
 
-def _noted(t: "Tensor") -> None:
+def _noted(t: Tensor) -> None:
     """An eager tensor's value is read as a Python value while a compile trace may run: the
     trace notes it if ``t`` is captured state (``frontend.capture``)."""
     rec = _RECORDING.recording
@@ -41,7 +41,7 @@ def _noted(t: "Tensor") -> None:
         rec.captures.note(t)
 
 
-def _guards_of(t: "Tensor", what: str):
+def _guards_of(t: Tensor, what: str):
     """The active trace's guard state (``frontend.guards.GuardState``) when it can decide on
     ``t``'s value; else the TracerValueError of using a traced value as a Python ``what``."""
     rec = _RECORDING.recording
@@ -206,7 +206,7 @@ class Tensor:
     def requires_grad(self, flag: bool) -> None:
         self.requires_grad_(flag)
 
-    def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         if self.grad_fn is not None:
             if not requires_grad:
                 raise RuntimeError(
@@ -231,7 +231,7 @@ class Tensor:
         return self.grad_fn is None
 
     @property
-    def grad(self) -> "Tensor | None":
+    def grad(self) -> Tensor | None:
         if self.grad_fn is not None and not self._retains_grad and self._grad is None:
             warnings.warn(
                 "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. "
@@ -241,7 +241,7 @@ class Tensor:
         return self._grad
 
     @grad.setter
-    def grad(self, value: "Tensor | None") -> None:
+    def grad(self, value: Tensor | None) -> None:
         self._grad = value
 
     @property

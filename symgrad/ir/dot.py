@@ -70,7 +70,7 @@ def to_dot(graph: Graph, loops: list = (), title: str = "") -> str:
     for n in nodes:
         if n not in in_loop:
             lines.append(_node_line(graph, n, names[n], outputs))
-    for k, members in enumerate(loops):
+    for k in range(len(loops)):
         inside = [n for n in nodes if in_loop.get(n) == k]
         if not inside:
             continue

@@ -17,7 +17,7 @@ import math
 import operator
 import weakref
 from dataclasses import dataclass, field
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -87,12 +87,12 @@ class Node:
 
     op: str
     attrs: tuple[tuple[str, object], ...]
-    inputs: tuple["Node", ...]
+    inputs: tuple[Node, ...]
     dtype: DType
     shape: Shape
 
-    def __new__(cls, op: str, attrs: dict | tuple, inputs: Iterable["Node"], dtype: DType,
-                shape: Iterable[int]) -> "Node":
+    def __new__(cls, op: str, attrs: dict | tuple, inputs: Iterable[Node], dtype: DType,
+                shape: Iterable[int]) -> Node:
         attrs_t = tuple(attrs.items()) if isinstance(attrs, dict) else tuple(attrs)
         inputs_t = tuple(inputs)
         try:
@@ -185,7 +185,7 @@ class Graph:
             object.__setattr__(self, "_nodes", cached)
         return cached
 
-    def adopt_order(self, other: "Graph") -> None:
+    def adopt_order(self, other: Graph) -> None:
         """Take ``other``'s computed node order if both graphs have the same inputs and outputs
         (the order is a function of those alone): a rewrite that changed nothing costs no
         second topological sort."""
@@ -194,7 +194,7 @@ class Graph:
                 self.outputs == other.outputs and "_nodes" not in self.__dict__:
             object.__setattr__(self, "_nodes", cached)
 
-    def with_outputs(self, outputs: Iterable[Node]) -> "Graph":
+    def with_outputs(self, outputs: Iterable[Node]) -> Graph:
         return Graph(self.inputs, tuple(outputs), self.locs, self.n_guards)
 
 

@@ -1,9 +1,10 @@
 """The NumPy reference interpreter: evaluate a graph with each op's NumPy reference.
 
 Layer: ir. Input: a ``Graph`` and NumPy arrays for its inputs. Output: NumPy arrays for its
-values (its guards checked: ValueError if one does not hold). This is the test oracle for the generated C (and for every optimization pass). It must
-not share code with lowering or codegen. A control-flow application (``ops.control``) runs
-once for all its sibling nodes; its reference gets this interpreter to run its bodies.
+values (its guards checked: ValueError if one does not hold). This is the test oracle for the
+generated C (and for every optimization pass). It must not share code with lowering or codegen.
+A control-flow application (``ops.control``) runs once for all its sibling nodes; its reference
+gets this interpreter to run its bodies.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The IR verifier: structural, shape and dtype checks of a graph, run after every pass in tests.
 
 Layer: ir. Input: a ``Graph``. Output: nothing, or ``VerificationError`` naming the first bad
-node (inside control-flow bodies too). It re-derives each node's shape and dtype from its op's rules and compares.
+node (inside control-flow bodies too). It re-derives each node's shape and dtype from its op's
+rules and compares.
 """
 
 from __future__ import annotations

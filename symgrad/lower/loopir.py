@@ -67,7 +67,7 @@ class View:
     window: tuple | None = None
 
     @classmethod
-    def dense(cls, buffer: Buffer, shape: tuple) -> "View":
+    def dense(cls, buffer: Buffer, shape: tuple) -> View:
         return cls(buffer, 0, tuple(shape), contiguous_strides(shape))
 
     def is_contiguous(self) -> bool:
@@ -77,7 +77,7 @@ class View:
         return (all(map(same, self.strides, contiguous_strides(self.shape))) or
                 (not isinstance(size, Dim) and size <= 1))
 
-    def broadcast(self, shape: tuple) -> "View":
+    def broadcast(self, shape: tuple) -> View:
         lead = len(shape) - len(self.shape)
         strides = tuple(0 if i < lead or is_one(self.shape[i - lead]) else self.strides[i - lead]
                         for i in range(len(shape)))
@@ -251,7 +251,7 @@ class ControlKernel:
         return ([v for c in self.consts for v in c] + self.operands + flat + self.outputs +
                 self.work + extra)
 
-    def remapped(self, v) -> "ControlKernel":
+    def remapped(self, v) -> ControlKernel:
         """This kernel with every View ``x`` replaced by ``v(x)`` (the buffer plan)."""
         return replace(self, consts=[[v(x) for x in c] for c in self.consts],
                        operands=[v(x) for x in self.operands],

@@ -34,7 +34,7 @@ class Parameter(Tensor):
     def __repr__(self) -> str:
         return "Parameter containing:\n" + Tensor.__repr__(self)
 
-    def __deepcopy__(self, memo: dict) -> "Parameter":
+    def __deepcopy__(self, memo: dict) -> Parameter:
         if id(self) in memo:
             return memo[id(self)]
         if self._value is None:

@@ -25,7 +25,8 @@ import dataclasses
 import functools
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
+from collections.abc import Callable
 
 from ..dtypes import DType, bool_
 from ..errors import ShapeError

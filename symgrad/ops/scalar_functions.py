@@ -12,7 +12,8 @@ derivative exists (zero for the step functions, as torch's gradients).
 from __future__ import annotations
 
 import math
-from typing import Callable, ClassVar
+from typing import ClassVar
+from collections.abc import Callable
 
 import sympy
 from sympy.codegen import cfunctions

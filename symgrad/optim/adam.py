@@ -13,7 +13,8 @@ roots substituted, 100 steps agree bit for bit). It must not record autograd his
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 import numpy as np
 

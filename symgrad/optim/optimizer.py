@@ -14,7 +14,8 @@ import copy
 import warnings
 from collections import defaultdict
 from itertools import chain
-from typing import Any, Callable, Iterable
+from typing import Any
+from collections.abc import Callable, Iterable
 
 import numpy as np
 

@@ -10,7 +10,8 @@ agree with torch's to the last bit or nearly. The momentum buffer lives in
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from ..frontend.tensor import Tensor
 from . import kernels as K

@@ -5,8 +5,8 @@ Layer: passes. Graph -> Graph (the pass ``apply_identities``), by a bounded fixp
 apply); its docstring says why it is exact. Only identities that give bit-identical results
 belong here, with two documented kinds of exception: a sum of n equal terms becomes n * x, the
 correctly rounded value of the exact sum (a sum's order of addition is not part of its meaning,
-and no order of repeated addition beats that); and an outer product's zero may change sign. Value-changing rewrites (reassociation,
-log(exp(x)) -> x, x + 0 -> x) live in ``fast_math``.
+and no order of repeated addition beats that); and an outer product's zero may change sign.
+Value-changing rewrites (reassociation, log(exp(x)) -> x, x + 0 -> x) live in ``fast_math``.
 
 Deliberately absent: ``x + 0 -> x`` (-0.0 + 0.0 is +0.0), ``neg(sub(a, b)) -> sub(b, a)``
 (-(0 - 0) is -0.0, 0 - 0 is +0.0), ``x * 0 -> 0`` and ``x - x -> 0`` (Inf and NaN).
@@ -108,7 +108,8 @@ def negation_out_of_product(n):
     if n.op == "mul":
         a, b = n.inputs
         for neg, other, first in ((a, b, True), (b, a, False)):
-            if neg.op == "neg" and same_shape(neg.shape, n.shape) and same_shape(other.shape, n.shape):
+            if neg.op == "neg" and same_shape(neg.shape, n.shape) and \
+                    same_shape(other.shape, n.shape):
                 x = neg.inputs[0]
                 inner = Node("mul", (), (x, other) if first else (other, x), n.dtype, n.shape)
                 return Node("neg", (), (inner,), n.dtype, n.shape)

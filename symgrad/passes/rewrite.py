@@ -11,7 +11,7 @@ loops and branches.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..ir import Graph, Node
 from ..ir.control import is_control, with_bodies

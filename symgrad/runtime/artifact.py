@@ -37,7 +37,7 @@ class Artifact:
     captures: tuple = ()
 
     @classmethod
-    def of(cls, c: Compiled) -> "Artifact":
+    def of(cls, c: Compiled) -> Artifact:
         return cls(
             c.name, c.source, c.module.key if c.module is not None else "",
             tuple(c.traced.in_specs), c.traced.out_tree,

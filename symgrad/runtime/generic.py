@@ -31,7 +31,7 @@ class Generic:
 
     @classmethod
     def from_artifact(cls, art: Artifact, guards: tuple = (),
-                      captured: Captured = NOTHING) -> "Generic":
+                      captured: Captured = NOTHING) -> Generic:
         """From its artifact alone (a warm start): the module from the cache, or rebuilt."""
         from ..build import compiler   # (loads the toolchain only then)
         return cls(art, compiler.build(art.source, name_hint=art.name), None, guards,

@@ -95,11 +95,11 @@ class Specialization:
         return True
 
     @classmethod
-    def of(cls, compiled: Compiled, captured: Captured = NOTHING) -> "Specialization":
+    def of(cls, compiled: Compiled, captured: Captured = NOTHING) -> Specialization:
         return cls(Artifact.of(compiled), compiled.module, compiled, captured)
 
     @classmethod
-    def from_artifact(cls, art: Artifact, captured: Captured = NOTHING) -> "Specialization":
+    def from_artifact(cls, art: Artifact, captured: Captured = NOTHING) -> Specialization:
         """A specialization from its artifact alone (no graph: ``symgrad.inspect`` traces the
         function again) and, if its C takes captured values, those objects (found again by
         their paths: ``api.state``); the module comes from the cache, or is rebuilt from the

@@ -27,7 +27,8 @@ JVP (``u * cos(x)`` for ``sin``), which the optimizer fuses like any other. The 
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ..frontend import grad_mode
 from ..frontend.apply import as_tensor, full

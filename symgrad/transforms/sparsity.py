@@ -149,7 +149,7 @@ _LOCAL = {"elementwise": _elementwise, "reduce": _reduce, "index": _index, "gath
           "dense": _dense}
 
 
-def pattern(graph, variables: list) -> "object":
+def pattern(graph, variables: list) -> object:
     """The Jacobian pattern of ``graph``'s outputs (flattened, in order) with respect to its
     inputs at positions ``variables`` (flattened, in order): a bool CSR matrix."""
     sp = _sp()

@@ -16,7 +16,8 @@ any other: ``grad(vmap(f))``, ``vmap(grad(f))`` and ``vmap(vmap(f))`` all compos
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ..frontend import sources
 from ..frontend.apply import BUILDER, as_tensor

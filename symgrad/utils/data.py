@@ -17,7 +17,8 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -34,7 +35,7 @@ class Dataset:
     def __getitem__(self, index):
         raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
 
-    def __add__(self, other: "Dataset") -> "ConcatDataset":
+    def __add__(self, other: Dataset) -> ConcatDataset:
         return ConcatDataset([self, other])
 
 

@@ -206,7 +206,8 @@ def test_torch_compile_of_a_module_sees_training_fill_and_load_state_dict():
             np.testing.assert_allclose(compiled(x), by_hand(), rtol=1e-6)
     with sg.no_grad():
         model.weight.fill_(0.0)
-        np.testing.assert_allclose(compiled(x), np.broadcast_to(model.bias.detach().numpy(), (4, 2)))
+        np.testing.assert_allclose(compiled(x),
+                                   np.broadcast_to(model.bias.detach().numpy(), (4, 2)))
         model.load_state_dict({"weight": sg.ones(2, 3), "bias": sg.zeros(2)})
         np.testing.assert_allclose(compiled(x), by_hand(), rtol=1e-6)
         model.weight.data = sg.ones(2, 3) * 2     # a new storage: read at the next call

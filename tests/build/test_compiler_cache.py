@@ -390,7 +390,8 @@ def test_kernel_disagreeing_with_cdef_is_a_build_error() -> None:
 
 
 def test_kernels_compile_as_strict_c99() -> None:
-    for src, cdef, needs in ((ADD_SRC, ADD_CDEF, None), (GEMM_SRC, GEMM_CDEF, BuildNeeds(blas=True))):
+    for src, cdef, needs in ((ADD_SRC, ADD_CDEF, None),
+                             (GEMM_SRC, GEMM_CDEF, BuildNeeds(blas=True))):
         mod = build_module(src, cdef, opt_flags=STRICT, needs=needs)
         assert "-pedantic" in json.loads((mod.path / "meta.json").read_text())["commands"]["kernel"]
     x = np.linspace(0, 1, 9)

@@ -45,7 +45,8 @@ def test_quantile_gradient():
     x0 = np.array([0.3, -1.2, 2.5, 0.9, 1.7, -0.4])
 
     def f(t):
-        return (sg.quantile(t, sg.tensor([0.2, 0.5, 0.85], dtype=sg.float64)) * sg.tensor([1.0, 2.0, 3.0])).sum()
+        q = sg.tensor([0.2, 0.5, 0.85], dtype=sg.float64)
+        return (sg.quantile(t, q) * sg.tensor([1.0, 2.0, 3.0])).sum()
     np.testing.assert_allclose(gradient(f, x0, "eager"), central_differences(f, x0), atol=1e-8)
 
 
@@ -106,10 +107,11 @@ def test_against_torch():
     a[1, 2] = math.nan
     for interpolation in METHODS:
         for fn in ("quantile", "nanquantile"):
-            want = getattr(torch, fn)(torch.tensor(a), torch.tensor([0.1, 0.6], dtype=torch.float64), dim=1,
-                                      keepdim=True, interpolation=interpolation).numpy()
-            got = getattr(sg, fn)(sg.tensor(a), sg.tensor([0.1, 0.6], dtype=sg.float64), dim=1, keepdim=True,
-                                  interpolation=interpolation).numpy()
+            q = torch.tensor([0.1, 0.6], dtype=torch.float64)
+            want = getattr(torch, fn)(torch.tensor(a), q, dim=1, keepdim=True,
+                                      interpolation=interpolation).numpy()
+            got = getattr(sg, fn)(sg.tensor(a), sg.tensor([0.1, 0.6], dtype=sg.float64), dim=1,
+                                  keepdim=True, interpolation=interpolation).numpy()
             np.testing.assert_allclose(got, want, rtol=1e-14, equal_nan=True)
     ints = rng.integers(0, 3, size=(4, 6))
     for dim in (0, 1):

@@ -328,7 +328,8 @@ def test_in_place_fill_of_a_non_leaf_passes_zero_gradient(fill, name):
 def test_samplers_of_tensors_record_torch_grad_fns_with_zero_gradients():
     m = sg.zeros(3, requires_grad=True)
     s = sg.ones(3, requires_grad=True)
-    for out, name in [(sg.normal(m, 1.0), "NormalBackward1"), (sg.normal(0.0, s), "NormalBackward2"),
+    for out, name in [(sg.normal(m, 1.0), "NormalBackward1"),
+                      (sg.normal(0.0, s), "NormalBackward2"),
                       (sg.normal(m, s), "NormalBackward3"),
                       (sg.bernoulli(sg.full((3,), 0.5, requires_grad=True)), "BernoulliBackward0"),
                       (sg.poisson(s), "PoissonBackward0")]:
@@ -716,9 +717,12 @@ import numpy as np, torch, symgrad as sg
 from symgrad.frontend import random_engine
 assert random_engine.capability() == torch.backends.cpu.get_cpu_capability().lower()
 calls = [lambda m: m.randn(1000), lambda m: m.randn(37, dtype=m.float64),
-         lambda m: m.empty(40).normal_(1.5, 0.3), lambda m: m.empty(40, dtype=m.float64).normal_(1.5, 0.3),
-         lambda m: m.empty(9).normal_(1.5, 0.3), lambda m: m.empty(9, dtype=m.float64).normal_(-2.2, 3.7),
-         lambda m: m.empty(500).uniform_(-1.3, 2.9), lambda m: m.empty(500, dtype=m.float64).uniform_(-5, 5),
+         lambda m: m.empty(40).normal_(1.5, 0.3),
+         lambda m: m.empty(40, dtype=m.float64).normal_(1.5, 0.3),
+         lambda m: m.empty(9).normal_(1.5, 0.3),
+         lambda m: m.empty(9, dtype=m.float64).normal_(-2.2, 3.7),
+         lambda m: m.empty(500).uniform_(-1.3, 2.9),
+         lambda m: m.empty(500, dtype=m.float64).uniform_(-5, 5),
          lambda m: m.empty(300, dtype=m.float64).cauchy_(0.5, 0.7)]
 for seed in (0, 1):
     for k, call in enumerate(calls):

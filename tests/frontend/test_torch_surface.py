@@ -5,7 +5,6 @@ NumPy or a hand-derived value here, and against torch itself when torch is insta
 
 from __future__ import annotations
 
-import math
 import pickle
 
 import numpy as np
@@ -280,7 +279,8 @@ def test_factories_bit_identical_to_torch(expr):
     "X.linspace(-1, 1, 25, dtype=X.float64).reshape(5, 5) * 3.3",
     "X.arange(9.).reshape(1, 9).requires_grad_() * 1234.5678",
     "X.ones(3, dtype=X.float64, requires_grad=True) * 2", "X.zeros(2, 3).shape",
-    "X.float64", "X.device('cpu')", "X.finfo(X.float32).eps", "X.zeros(2, 3)[:, 1:].is_contiguous()",
+    "X.float64", "X.device('cpu')", "X.finfo(X.float32).eps",
+    "X.zeros(2, 3)[:, 1:].is_contiguous()",
 ])
 def test_printed_text_matches_torch(expr):
     torch = pytest.importorskip("torch")

@@ -147,7 +147,8 @@ class Program:
         if order == 2:
             grads = [f"g{k}" for k in range(len(inputs))]
             terms = " + ".join(f"({g} * {u}).sum()" for g, u in zip(grads, self.direction_names))
-            text += (f"\n\ndef loss2({', '.join(inputs + self.weight_names + self.direction_names)}):\n"
+            params = ", ".join(inputs + self.weight_names + self.direction_names)
+            text += (f"\n\ndef loss2({params}):\n"
                      f"    {', '.join(grads)}, = sg.grad(loss, argnums={self.argnums})"
                      f"({', '.join(inputs + self.weight_names)})\n"
                      f"    return {terms}\n")

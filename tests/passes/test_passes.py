@@ -35,7 +35,7 @@ CORPUS = {
     "seed": (lambda x: (3 * (x + 2) ** 2).mean(), [(2, 2)]),
     "logreg": (lambda w, b, x: F.binary_cross_entropy_with_logits(x @ w + b, x[:, :3] * 0.0),
                [(4, 3), (3,), (5, 4)]),
-    "identities": (lambda x: (((x * 1.0) / 1.0 - 0.0 + (-(-x)) * -1.0).T.T.reshape(6)
+    "identities": (lambda x: (((x * 1.0) / 1.0 - 0.0 + (-(-x)) * -1.0).T.T.reshape(6)  # noqa: B002
                               .reshape(2, 3) ** 2).sum(), [(2, 3)]),
     "mlp": (lambda w1, w2, x: F.cross_entropy(sg.tanh(x @ w1) @ w2, sg.tensor([0, 2, 1])),
             [(4, 5), (5, 3), (3, 4)]),

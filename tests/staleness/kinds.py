@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from . import code, context, values
 from .pair import Pair

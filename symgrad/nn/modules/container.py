@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import operator
 from collections import OrderedDict
-from typing import Any, Iterable, Iterator
+from typing import Any
+from collections.abc import Iterable, Iterator
 
 from ...frontend.tensor import Tensor
 from ..parameter import Parameter
@@ -62,18 +63,18 @@ class Sequential(_Numbered):
         setattr(self, list(self._modules)[_index(idx, len(self))], module)
 
 
-    def append(self, module: Module) -> "Sequential":
+    def append(self, module: Module) -> Sequential:
         """Add ``module`` at the end."""
         self.add_module(str(len(self)), module)
         return self
 
-    def extend(self, modules: Iterable[Module]) -> "Sequential":
+    def extend(self, modules: Iterable[Module]) -> Sequential:
         """Add each of ``modules`` at the end."""
         for m in modules:
             self.append(m)
         return self
 
-    def insert(self, index: int, module: Module) -> "Sequential":
+    def insert(self, index: int, module: Module) -> Sequential:
         """Put ``module`` before position ``index``."""
         if not isinstance(module, Module):
             raise AssertionError(f"module should be of type: {Module}")
@@ -116,15 +117,15 @@ class ModuleList(_Numbered):
         setattr(self, str(_index(idx, len(self))), module)
 
 
-    def __iadd__(self, modules: Iterable[Module]) -> "ModuleList":
+    def __iadd__(self, modules: Iterable[Module]) -> ModuleList:
         return self.extend(modules)
 
-    def append(self, module: Module) -> "ModuleList":
+    def append(self, module: Module) -> ModuleList:
         """Add ``module`` at the end."""
         self.add_module(str(len(self)), module)
         return self
 
-    def extend(self, modules: Iterable[Module]) -> "ModuleList":
+    def extend(self, modules: Iterable[Module]) -> ModuleList:
         """Add each of ``modules`` at the end."""
         if isinstance(modules, Module) and not isinstance(modules, (ModuleList, Sequential)):
             raise TypeError("ModuleList.extend should be called with an iterable, but got "
@@ -235,16 +236,16 @@ class ParameterList(Module):
     def __iter__(self) -> Iterator[Any]:
         return (self[i] for i in range(self._size))
 
-    def __iadd__(self, values: Iterable[Any]) -> "ParameterList":
+    def __iadd__(self, values: Iterable[Any]) -> ParameterList:
         return self.extend(values)
 
-    def append(self, value: Any) -> "ParameterList":
+    def append(self, value: Any) -> ParameterList:
         """Add ``value`` (a tensor becomes a Parameter) at the end."""
         self._size += 1
         self[self._size - 1] = value
         return self
 
-    def extend(self, values: Iterable[Any]) -> "ParameterList":
+    def extend(self, values: Iterable[Any]) -> ParameterList:
         """Append each of ``values``."""
         for v in values:
             self.append(v)

@@ -11,7 +11,8 @@ Python call when it has no hooks. It must not compute with tensors itself (forwa
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from typing import Any
+from collections.abc import Callable, Iterator
 
 from ...frontend.hooks import RemovableHandle
 from ...frontend.tensor import Tensor
@@ -256,7 +257,7 @@ class Module(StateMixin):
         else:
             self._non_persistent_buffers_set.add(name)
 
-    def add_module(self, name: str, module: "Module | None") -> None:
+    def add_module(self, name: str, module: Module | None) -> None:
         """Add a child module under ``name`` (reachable as an attribute)."""
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{typename(module)} is not a Module subclass")
@@ -265,7 +266,7 @@ class Module(StateMixin):
 
     register_module = add_module
 
-    def get_submodule(self, target: str) -> "Module":
+    def get_submodule(self, target: str) -> Module:
         """The submodule at the dotted path ``target`` ('' is this module)."""
         mod = self
         for item in target.split(".") if target else ():
@@ -289,7 +290,7 @@ class Module(StateMixin):
 
     # ------------------------------------------------------------ traversal
     def named_modules(self, memo: set | None = None, prefix: str = "",
-                      remove_duplicate: bool = True) -> Iterator[tuple[str, "Module"]]:
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Module]]:
         """(dotted name, module) for this module and every descendant, each once."""
         if memo is None:
             memo = set()
@@ -303,12 +304,12 @@ class Module(StateMixin):
                 sub = prefix + ("." if prefix else "") + name
                 yield from module.named_modules(memo, sub, remove_duplicate)
 
-    def modules(self) -> Iterator["Module"]:
+    def modules(self) -> Iterator[Module]:
         """This module and its descendants."""
         for _, m in self.named_modules():
             yield m
 
-    def named_children(self) -> Iterator[tuple[str, "Module"]]:
+    def named_children(self) -> Iterator[tuple[str, Module]]:
         """(name, module) for each direct child, each once."""
         seen = set()
         for name, m in self._modules.items():
@@ -316,7 +317,7 @@ class Module(StateMixin):
                 seen.add(m)
                 yield name, m
 
-    def children(self) -> Iterator["Module"]:
+    def children(self) -> Iterator[Module]:
         """The direct children."""
         for _, m in self.named_children():
             yield m
@@ -354,7 +355,7 @@ class Module(StateMixin):
             yield b
 
     # ------------------------------------------------------------ modes and gradients
-    def train(self, mode: bool = True) -> "Module":
+    def train(self, mode: bool = True) -> Module:
         """Set training mode (dropout drops, batch norm uses batch statistics), recursively."""
         if not isinstance(mode, bool):
             raise ValueError("training mode is expected to be boolean")
@@ -363,11 +364,11 @@ class Module(StateMixin):
             m.train(mode)
         return self
 
-    def eval(self) -> "Module":
+    def eval(self) -> Module:
         """Set evaluation mode: ``train(False)``."""
         return self.train(False)
 
-    def requires_grad_(self, requires_grad: bool = True) -> "Module":
+    def requires_grad_(self, requires_grad: bool = True) -> Module:
         """Set ``requires_grad`` of every parameter."""
         for p in self.parameters():
             p.requires_grad_(requires_grad)
@@ -388,7 +389,7 @@ class Module(StateMixin):
                     g.requires_grad_(False)
                 g.zero_()
 
-    def apply(self, fn: Callable[["Module"], Any]) -> "Module":
+    def apply(self, fn: Callable[[Module], Any]) -> Module:
         """Call ``fn`` on every descendant (children first), then on this module."""
         for m in self.children():
             m.apply(fn)

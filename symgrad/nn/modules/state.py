@@ -143,7 +143,7 @@ class StateMixin:
 
     # ------------------------------------------------------------ state_dict
     def state_dict(self, *args: Any, destination: Any = None, prefix: str = "",
-                   keep_vars: bool = False) -> "OrderedDict[str, Tensor]":
+                   keep_vars: bool = False) -> OrderedDict[str, Tensor]:
         """Parameters and persistent buffers by dotted name, detached (sharing the data)."""
         if args:
             destination = args[0] if len(args) > 0 else destination

@@ -9,7 +9,8 @@ parameters themselves.
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from ...frontend.functional import clamp, isfinite, norm
 from ...frontend.grad_mode import no_grad

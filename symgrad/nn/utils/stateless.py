@@ -12,7 +12,8 @@ not change the module.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from ...frontend.apply import as_tensor
 from ...frontend.tensor import Tensor
