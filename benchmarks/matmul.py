@@ -1,5 +1,5 @@
 """The matmul threshold benchmark (make bench-matmul): the generated plain loop vs the
-OpenBLAS call per size, which justifies codegen.BLAS_MIN_FLOPS, with NumPy's @ for reference.
+OpenBLAS call per size, which justifies codegen.matmul.BLAS_MIN_FLOPS, with NumPy's @ for reference.
 Medians of repeated calls, NumPy in and out, in this process.
 
 Writes benchmarks/results/matmul.md and .json. The cross-system suite is run.py (make bench).
@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 import symgrad as sg
-from symgrad import codegen
+from symgrad.codegen import matmul as codegen
 
 OUT = Path(__file__).resolve().parent / "results"
 

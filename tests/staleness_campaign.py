@@ -74,8 +74,10 @@ def main(argv=None) -> int:
         for o in found:
             if o.pair.kind != "control":
                 print(explain(o), flush=True)
+        found = tally.disagreements(False)
+        vacuous = sum(o.status == "vacuous" for o in found)
         print(f"[{time.time() - start:.0f} s] {min(k + batch, len(pairs))}/{len(pairs)} pairs, "
-              f"{len(tally.disagreements(False))} failures so far", flush=True)
+              f"{len(found) - vacuous} failures so far ({vacuous} vacuous)", flush=True)
     return _summary(tally, seed)
 
 

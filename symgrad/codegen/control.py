@@ -16,8 +16,11 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from ..lower.loopir import ControlKernel, View
+from ..lower.control import ControlKernel
+from ..lower.loopir import View
 from . import interrupt
+from .emitted import Emitted
+from .split import HOT_ELEMENTS
 from .loops import render_kernel
 from .nest import Nest
 from .text import loc_comment
@@ -42,11 +45,16 @@ MEMORY_STATUS = 1 << 24
 GUARD_STATUS = 1 << 28
 
 
-def guard_check(k, operand_text: str) -> str:
-    """``if (value != expect) return <status>;`` for a ``GuardKernel``."""
-    expect = "1" if k.expect else "0"
-    return (f"    if (({operand_text}) != {expect}) return {GUARD_STATUS + k.number};  "
-            f"/* guard {k.number} */")
+def emit(ctx, number: int, k: ControlKernel) -> Emitted:
+    """The kernel's C block; its bodies' C functions are generated first (``ctx.function``).
+    It passes ``nthreads`` to them, counts as hot, and allocates when it keeps a tape."""
+    text, errors = control_kernel(ctx.env, number, k, [ctx.function(p) for p in k.programs],
+                                  ctx.interrupts)
+    names = ("work",) if k.tape is not None else ()
+    if ctx.interrupts and interrupt.uses_params(k):
+        names += tuple(interrupt.ARGS)
+    return Emitted(text, HOT_ELEMENTS + 1, errors=tuple(errors), names=names, threaded=True,
+                   malloc=k.kind == "while_grad" or k.tape is not None)
 
 
 def control_kernel(env, number: int, k: ControlKernel, names: list,

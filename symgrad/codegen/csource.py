@@ -26,7 +26,7 @@ class Target:
     (``standalone``, for ``export_c`` and ``c_function``).
 
     ``vector_math``: loops marked ``omp simd`` call glibc's SIMD math (libmvec). ``blas``: what
-    a matmul above ``kernels.BLAS_MIN_FLOPS`` calls: ``"scipy"`` (the scipy-openblas32 wheel's
+    a matmul above ``matmul.BLAS_MIN_FLOPS`` calls: ``"scipy"`` (the scipy-openblas32 wheel's
     prefixed names, which symgrad's build links), ``"cblas"`` (the standard ``cblas_?gemm``
     names, for the user's BLAS) or ``"none"`` (always the plain C loop). ``standalone``: the
     pragmas go through the ``SG_PARALLEL``/``SG_SIMD`` macros, so that the text compiles with

@@ -26,6 +26,7 @@ from ..lower.decomp import DecompKernel
 from ..lower.loopir import View
 from ..ops.decomp import failure_message
 from .decomp_eig import householder, jacobi
+from .emitted import Emitted
 from .loops import render_kernel
 from .nest import Nest, counted
 from .text import index, loc_comment
@@ -121,6 +122,11 @@ for (int64_t r = 0; r < N_; r++) {
     }
 }
 """
+
+
+def emit(ctx, number: int, k: DecompKernel) -> Emitted:
+    text, elements, error = decomp_kernel(ctx.env, number, k)
+    return Emitted(text, elements, errors=(error,) if error else ())
 
 
 def decomp_kernel(env, number: int, k: DecompKernel) -> tuple[str, int, tuple | None]:

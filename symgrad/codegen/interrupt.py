@@ -29,8 +29,9 @@ from __future__ import annotations
 import math
 
 from ..dims import Dim, large
-from ..lower.loopir import (ControlKernel, LoopKernel, MatmulKernel, Program, ScalarStmt,
-                            views_of)
+from ..lower.control import ControlKernel
+from ..lower.loopir import LoopKernel, Program, ScalarStmt
+from ..lower.matmul import MatmulKernel
 
 # The status of an interrupted call (above every guard status, codegen.control).
 INTERRUPT_STATUS = 1 << 30
@@ -90,7 +91,7 @@ def _work(program: Program):
         elif isinstance(k, ScalarStmt):
             total += 1
         else:
-            total += max([_elements(math.prod(v.shape)) for v in views_of(k)] + [1])
+            total += max([_elements(math.prod(v.shape)) for v in k.views()] + [1])
     return total
 
 

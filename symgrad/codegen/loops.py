@@ -14,6 +14,7 @@ import math
 from ..dims import Dim, c_text, is_one, large, same
 from ..lower.loopir import Literal, LoopKernel, Scalar, View
 from . import sumloop
+from .emitted import Emitted
 from .exprs import c_statement
 from .literals import c_literal
 from .nest import Loop, Nest
@@ -107,6 +108,15 @@ def operand(a, loads_c: list) -> str:
     if isinstance(a, tuple):
         return loads_c[a[1]]
     return a
+
+
+def emit(ctx, number: int, k: LoopKernel) -> Emitted:
+    """The ``loops`` kernel family: ``ctx.loops`` prints the loop nest."""
+    text, threaded = ctx.loops.emit(number, k)
+    scalars = [a for s in k.body for a in s.args if isinstance(a, Scalar)]
+    scalars += [s.value for s in k.stores if isinstance(s.value, Scalar)]
+    return Emitted(text, math.prod(k.shape), uses=frozenset(a.name for a in scalars),
+                   threaded=threaded)
 
 
 class LoopEmitter:

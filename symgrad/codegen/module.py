@@ -7,31 +7,29 @@ every decision (loop nests, index arithmetic, statement text); the templates in 
 hold only layout. The text is a pure function of the program: same graph, same bytes. Every
 statement carries a comment naming the user's ``file.py:line`` and the op. It must not compile
 or load anything.
+
+Each kernel is emitted by its family's module (``codegen.emitted``: ``codegen.<family>.emit``);
+this module numbers the kernels, gathers what they need, splits the body into parts and units,
+and renders the module's template.
 """
 
 from __future__ import annotations
 
-import math
-
 from ..dims import large
 from ..gcpause import pausing
 from ..lower.control import all_kernels, tape_slots
-from ..lower.loopir import (ControlKernel, ElementStmt, GuardKernel, IndexKernel, LoopKernel,
-                            MatmulKernel, Program, Scalar, ScalarStmt, ScanKernel, views_of)
+from ..lower.loopir import Program
+from ..lower.matmul import MatmulKernel
 from ..version import __version__
 from . import helpers, interrupt
-from . import kernels as kernel_c
-from .control import control_kernel, guard_check
-from .csource import BuildNeeds, CSource, Target
-from .exprs import c_statement
-from .loops import OPAQUE, LoopEmitter, operand
-from .scan import scan_kernel
-from .decomp import DecompKernel, decomp_kernel
-from .sorting import SortKernel, sort_kernel
 from . import split as units
+from .csource import BuildNeeds, CSource, Target
+from .emitted import emitter_of
+from .loops import OPAQUE, LoopEmitter
+from .matmul import calls_blas
 from .split import Item
 from .templates import environment
-from .text import c_identifier, comment_text, where
+from .text import c_identifier, comment_text
 
 _OWN_BUILD = Target()     # symgrad's own build, this machine's defaults
 
@@ -57,7 +55,7 @@ def generate(program: Program, name: str, title: str = "", target: Target = _OWN
     # it (measured: the mlp gradient went from 1.0 ms to 8.0 ms on 2 cores). A program that
     # calls BLAS leaves the threads to BLAS.
     parallel = target.threads and not any(
-        isinstance(k, MatmulKernel) and kernel_c.calls_blas(k, target.blas)
+        isinstance(k, MatmulKernel) and calls_blas(k, target.blas)
         for k in all_kernels(program))
     loops = LoopEmitter(env, target.vector_math, parallel)
     ctx = _Context(env, loops, entry, target)
@@ -112,7 +110,7 @@ def _check_storage_types(program: Program) -> None:
     """float16 has no C arithmetic type here (its ctype is the storage uint16_t): compiled
     code refuses it rather than reading its bits as integers."""
     buffers = [*program.inputs, *(b for b, _ in program.consts), *program.outputs]
-    buffers += [v.buffer for k in program.kernels for v in views_of(k)]
+    buffers += [v.buffer for k in program.kernels for v in k.views()]
     for buf in buffers:
         if buf.dtype.name == "float16":
             raise TypeError("float16 tensors work eagerly but not yet in compiled code: pass "
@@ -168,6 +166,7 @@ class _Context:
         self.numbers = 0
         self.blas = False
         self.errors: list = []
+        self.last_loc: list = [None]   # the source line the last statement showed
 
     def function(self, program: Program) -> str:
         """Generate a body's C function (``static int <entry>_f<k>(...)``); its name."""
@@ -186,118 +185,39 @@ class _Context:
 
 
 def _items(ctx: _Context, program: Program, base: int) -> list:
-    """The body's items in order (kernel ``i`` numbered ``base + i``)."""
-    loops = ctx.loops
+    """The body's items in order (kernel ``i`` numbered ``base + i``). Each function shows
+    the source lines of its statements afresh (``ctx.last_loc`` is the body's own)."""
     if not base:
         ctx.numbers = max(ctx.numbers, len(program.kernels))
+    outer, ctx.last_loc = ctx.last_loc, [None]
+    try:
+        return _emit_all(ctx, program, base)
+    finally:
+        ctx.last_loc = outer
+
+
+def _emit_all(ctx: _Context, program: Program, base: int) -> list:
     items = []
-    last_loc: list = [None]
     for i, k in enumerate(program.kernels):
-        number = base + i
-        buffers = [v.buffer for v in views_of(k)]
+        out = emitter_of(k)(ctx, base + i, k)
+        buffers = [v.buffer for v in k.views()]
         temps = {b for b in buffers if b.role == "temp"}
         names = {b.name for b in buffers if b.role != "temp"}
-        if type(k) is ScalarStmt:
-            items.append(Item(_scalar(k, last_loc, loops.calls), [Scalar(k.name, k.expr.dtype)],
-                              {a.name for a in k.args if type(a) is Scalar}, temps, names, 1))
-            continue
-        if type(k) is ElementStmt:
-            uses = {k.value.name} if type(k.value) is Scalar else set()
-            items.append(Item(_element(k, last_loc), [], uses, temps, names, 1))
-            continue
-        if type(k) is GuardKernel:
-            uses = {k.value.name} if type(k.value) is Scalar else set()
-            text = guard_check(k, operand(k.value, []))
-            if k.loc is not None:
-                text = f"    /* {comment_text(f'{k.loc}: {k.loc.text}')} */\n{text}"
-            items.append(Item(text, [], uses, temps, names, 1))
-            continue
-        last_loc[0], uses, threaded = None, set(), False
-        if isinstance(k, LoopKernel):
-            text, threaded = loops.emit(number, k)
-            scalars = [a for s in k.body for a in s.args if isinstance(a, Scalar)]
-            scalars += [s.value for s in k.stores if isinstance(s.value, Scalar)]
-            uses = {a.name for a in scalars}
-            elements = math.prod(k.shape)
-        elif isinstance(k, ControlKernel):
-            text = _control(ctx, number, k, names)
-            threaded, elements = True, units.HOT_ELEMENTS + 1   # calls pass nthreads
-        else:
-            text, elements = _other(ctx, number, k)
-        if threaded:
+        names.update(out.names)
+        if out.threaded:
             names.add("nthreads")
-        if text:
-            items.append(Item(text.rstrip("\n"), [], uses, temps, names, 8 + len(text) // 400,
-                              hot=large(elements, units.HOT_ELEMENTS + 1)))
+        ctx.errors += out.errors
+        ctx.blas |= out.blas
+        ctx.malloc |= out.malloc
+        if out.statement:
+            items.append(Item(out.text, list(out.defines), set(out.uses), temps, names, 1))
+            continue
+        ctx.last_loc[0] = None
+        if out.text:
+            items.append(Item(out.text.rstrip("\n"), [], set(out.uses), temps, names,
+                              8 + len(out.text) // 400,
+                              hot=large(out.elements, units.HOT_ELEMENTS + 1)))
     return items
-
-
-def _control(ctx: _Context, number: int, k: ControlKernel, names: set) -> str:
-    """The C of a control kernel (its bodies' functions are generated first); the entry
-    parameters it names beyond its buffers are added to ``names``."""
-    text, errors = control_kernel(ctx.env, number, k, [ctx.function(p) for p in k.programs],
-                                  ctx.interrupts)
-    ctx.errors += errors
-    ctx.malloc |= k.kind == "while_grad" or k.tape is not None
-    if k.tape is not None:
-        names.add("work")
-    if ctx.interrupts and interrupt.uses_params(k):
-        names.update(interrupt.ARGS)
-    return text
-
-
-def _other(ctx: _Context, number: int, k) -> tuple:
-    """(C text, elements) of a kernel that is neither a loop nor a control kernel."""
-    env = ctx.env
-    if isinstance(k, MatmulKernel):
-        text, used_blas = kernel_c.matmul(env, number, k, ctx.target.blas)
-        ctx.blas |= used_blas
-        return text, math.prod(k.out.shape) * k.a.shape[-1]
-    if isinstance(k, ScanKernel):
-        return scan_kernel(env, number, k), math.prod(k.shape)
-    if isinstance(k, DecompKernel):
-        text, elements, error = decomp_kernel(env, number, k)
-        ctx.errors += [error] if error else []
-        return text, elements
-    if isinstance(k, SortKernel):
-        return sort_kernel(env, number, k)
-    ctx.errors.append((number + 1, _index_error(k)))
-    return kernel_c.index_kernel(env, number, k), math.prod(k.out.shape)
-
-
-def _index_error(k: IndexKernel) -> str:
-    where_ = f" (from {k.loc}: {k.loc.text})" if k.loc else ""
-    return f"an index passed to {k.kind} is out of range{where_}"
-
-
-def _scalar(k: ScalarStmt, last_loc: list, calls: set) -> str:
-    """One line at function scope; the user's source line is shown when it changes. The
-    functions it calls are added to ``calls``."""
-    text, called = c_statement(k.expr, [a.name if type(a) is Scalar else operand(a, [])
-                                        for a in k.args])
-    calls.update(called)
-    return _line(f"    const {k.expr.dtype.ctype} {k.name} = {text};  /* ", k.loc, k.expr.op,
-                 last_loc)
-
-
-def _element(k: ElementStmt, last_loc: list) -> str:
-    """``out[i] += value;`` (or ``=``) at function scope: a step of an accumulation."""
-    target = f"{k.target.buffer.name}[{k.target.offset}]"
-    value = k.value.name if type(k.value) is Scalar else operand(k.value, [])
-    return _line(f"    {target} {'+=' if k.accumulate else '='} {value};  /* ", k.loc, k.op,
-                 last_loc)
-
-
-def _line(line: str, loc, op: str, last_loc: list) -> str:
-    """A statement line ending in its comment (``file.py:3 [op]``), after the user's whole
-    source line when that changed since the previous statement."""
-    if loc is None:
-        return f"{line}[{op}] */"
-    line = f"{line}{where(loc.file, loc.line)} [{op}] */"
-    if (loc.file, loc.line, loc.note) != last_loc[0]:
-        last_loc[0] = (loc.file, loc.line, loc.note)
-        return f"    /* {comment_text(f'{loc}: {loc.text}')} */\n{line}"
-    return line
 
 
 def _vector_functions(calls: set) -> list[tuple[str, str]]:

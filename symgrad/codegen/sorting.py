@@ -20,6 +20,7 @@ import math
 from string import Template
 
 from ..lower.sorting import SortKernel
+from .emitted import Emitted
 from .loops import render_kernel
 from .nest import Nest, counted
 from .text import index, loc_comment
@@ -70,6 +71,10 @@ _BEFORE = {
     (False, True): "((a) < (b) || ((b) != (b) && (a) == (a)))",
     (True, True): "((a) > (b) || ((a) != (a) && (b) == (b)))",
 }
+
+
+def emit(ctx, number: int, k: SortKernel) -> Emitted:
+    return Emitted(*sort_kernel(ctx.env, number, k))
 
 
 def sort_kernel(env, number: int, k: SortKernel) -> tuple[str, int]:

@@ -1,7 +1,10 @@
 """Lowering: the optimized graph IR -> the loop IR (kernels, buffers, views).
 
-Modules: ``loopir`` (the types), ``fusion`` (which nodes share a loop), ``lowering`` (graph ->
-``Program``), ``buffers`` (the workspace plan).
+Modules: ``loopir`` (the types and the kernel protocol), ``fusion`` (which nodes share a
+loop), ``accumulate`` (chains of in-place additions), ``lowering`` (graph -> ``Program``),
+``buffers`` (the workspace plan), and one module per kernel family that lowers the ops naming
+it (``OpDef.kernel``): ``matmul``, ``index``, ``cumulative``, ``decomp``, ``sorting``,
+``control``, ``guard``, ``cat``, ``poison``.
 """
 
 from .lowering import lower  # noqa: F401

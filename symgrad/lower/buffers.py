@@ -23,8 +23,7 @@ import bisect
 from dataclasses import replace
 
 from ..dims import Dim, provably
-from .loopir import (ControlKernel, ElementStmt, GuardKernel, LoopKernel, MatmulKernel,
-                     ScalarStmt, View, views_of)
+from .loopir import ScalarStmt, View
 
 EXACT_LIMIT = 512
 
@@ -38,7 +37,7 @@ def plan_buffers(kernels: list) -> tuple[list, int]:
     for i, k in enumerate(kernels):
         if type(k) is ScalarStmt and not any(type(a) is View for a in k.args):
             continue
-        for view in views_of(k):
+        for view in k.views():
             b = view.buffer
             if b.role == "temp":
                 first.setdefault(b, i)
@@ -179,17 +178,4 @@ def _remap(k, new: dict):
         if isinstance(view, View) and view.buffer in new:
             return replace(view, buffer=new[view.buffer])
         return view
-    if isinstance(k, ScalarStmt):
-        return replace(k, args=[v(a) for a in k.args])
-    if isinstance(k, ElementStmt):
-        return replace(k, target=v(k.target), value=v(k.value))
-    if isinstance(k, LoopKernel):
-        return replace(k, loads=[v(x) for x in k.loads],
-                       stores=[replace(s, out=v(s.out)) for s in k.stores])
-    if isinstance(k, MatmulKernel):
-        return replace(k, a=v(k.a), b=v(k.b), out=v(k.out))
-    if isinstance(k, ControlKernel):
-        return k.remapped(v)
-    if isinstance(k, GuardKernel):
-        return replace(k, value=v(k.value))
-    return replace(k, inputs=[v(x) for x in k.inputs], out=v(k.out))
+    return k.with_views(v)

@@ -16,17 +16,55 @@ reads still gets a buffer (the body writes every value it has).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from ..dtypes import uint8
 from ..ir.control import bodies, group_key, n_outputs
+from ..ir.graph import Loc
 from ..ops import get
-from .loopir import ControlKernel, Program, View
+from .loopir import Program, View
 
-__all__ = ["ControlKernel", "lower_control", "all_kernels", "place_tapes", "tape_slots"]
+__all__ = ["ControlKernel", "lower", "all_kernels", "place_tapes", "tape_slots"]
 
 
-def lower_control(lowering, node) -> None:
+@dataclass
+class ControlKernel:
+    """One application of a control-flow op (``lower.control``): a loop or a branch whose
+    bodies are programs of their own."""
+
+    kind: str               # "scan" | "while" | "cond"
+    programs: list          # the bodies' programs (scan: body; while: cond, body; cond: F, T)
+    consts: list            # per program: the Views of the enclosing program it passes as
+                            # the body's hidden constants
+    operands: list          # dense Views of the node's inputs
+    carries: list           # per carry: (current, next) dense Views (scan, while)
+    outputs: list           # dense Views: every value of the application
+    work: list              # per program: a View of bytes for its workspace
+    flag: View | None       # while: where the condition's value is written
+    attrs: dict             # length, reverse, carries, xs (as the node has them)
+    loc: Loc | None = None
+    # A while loop whose tape the reverse loop of a later while_grad reads (the forward
+    # loop runs once): the tape slot's number, then (after the buffer plan) its byte offset
+    # in ``work``. A ``while`` with a tape fills it; a ``while_grad`` with one reads it.
+    tape: int | None = None
+    family: ClassVar[str] = "control"
+
+    def views(self) -> list:
+        flat = [v for pair in self.carries for v in pair]
+        extra = [self.flag] if self.flag is not None else []
+        return ([v for c in self.consts for v in c] + self.operands + flat + self.outputs +
+                self.work + extra)
+
+    def with_views(self, v) -> ControlKernel:
+        return replace(self, consts=[[v(x) for x in c] for c in self.consts],
+                       operands=[v(x) for x in self.operands],
+                       carries=[(v(a), v(b)) for a, b in self.carries],
+                       outputs=[v(x) for x in self.outputs], work=[v(x) for x in self.work],
+                       flag=None if self.flag is None else v(self.flag))
+
+
+def lower(lowering, node) -> None:
     """Append the kernel of ``node``'s application to ``lowering`` (a ``lowering._Lowering``)
     and record where each of its values that the graph reads lives."""
     siblings = lowering.control_siblings(group_key(node))

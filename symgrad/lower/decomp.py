@@ -11,13 +11,13 @@ batch element to the next. Codegen (``codegen.decomp``) writes the C.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from ..ir.graph import Loc
-from ..ops.decomp import DECOMPOSITIONS
 from .loopir import Buffer, View
 
-__all__ = ["DECOMPOSITIONS", "DecompKernel", "lower_decomp"]
+__all__ = ["DecompKernel", "lower"]
 
 
 @dataclass
@@ -31,6 +31,13 @@ class DecompKernel:
     attrs: tuple                # the node's attributes, (name, value) pairs
     operands: int
     loc: Loc | None = None
+    family: ClassVar[str] = "decomp"
+
+    def views(self) -> list:
+        return list(self.inputs) + [self.out]
+
+    def with_views(self, f) -> DecompKernel:
+        return replace(self, inputs=[f(x) for x in self.inputs], out=f(self.out))
 
     @property
     def scratch(self) -> list:
@@ -50,7 +57,7 @@ def scratch_sizes(kind: str, shape: tuple) -> list[int]:
     return []
 
 
-def lower_decomp(lowering, node) -> None:
+def lower(lowering, node) -> None:
     """Append ``node``'s kernel to ``lowering`` (a ``lowering._Lowering``) and record where
     its value lives."""
     ins = [lowering.as_view(i) for i in node.inputs]

@@ -1,15 +1,32 @@
-"""The loop IR: buffers, views, kernels and the statements of loop bodies.
+"""The loop IR: buffers, views, the kernel protocol, loop kernels and function-scope statements.
 
-Layer: lower (the types only). Lowering produces a ``Program`` of these records; codegen prints
+Layer: lower (the types only). Lowering produces a ``Program`` of kernels; a backend prints
 them. They are self-contained: a statement carries what its C needs (the op, the dtypes, a
 constant exponent, the user's source line), and nothing points back into the graph IR, so code
 generation needs neither the graph nor its side tables.
+
+**The kernel protocol.** Every kernel is a record with
+
+    family          a class attribute: the name of the module that lowers its ops
+                    (``symgrad.lower.<family>``, whose ``lower(lowering, node)`` an op names
+                    through ``OpDef.kernel``) and of the module that emits it in each backend
+                    (``symgrad.codegen.<family>``, whose ``emit(ctx, number, kernel)`` returns
+                    an ``Emitted``: its text, work, error statuses and needs);
+    views()         every View it reads or writes (the buffer plan, the storage checks);
+    with_views(f)   the same kernel with every View ``v`` replaced by ``f(v)`` (the buffer
+                    plan places temporaries this way; ``f`` returns anything else unchanged).
+
+The kernels of the fused loops and the function-scope statements are here; each other family
+keeps its kernel beside its lowering (``matmul``, ``index``, ``cumulative``, ``decomp``,
+``sorting``, ``control``, ``guard``). A new primitive with a kernel of its own is its ``OpDef``
+(``kernel="<family>"``), ``lower/<family>.py`` and ``codegen/<family>.py``: no central table.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from ..dims import Dim, is_one, round_up, same
 from ..dtypes import DType
@@ -122,6 +139,13 @@ class ScalarStmt:
     expr: Expr
     args: list
     loc: Loc | None = None
+    family: ClassVar[str] = "statements"
+
+    def views(self) -> list:
+        return [a for a in self.args if isinstance(a, View)]
+
+    def with_views(self, f) -> ScalarStmt:
+        return replace(self, args=[f(a) for a in self.args])
 
 
 @dataclass
@@ -134,6 +158,13 @@ class ElementStmt:
     accumulate: bool
     op: str
     loc: Loc | None = None
+    family: ClassVar[str] = "statements"
+
+    def views(self) -> list:
+        return [self.target] + ([self.value] if isinstance(self.value, View) else [])
+
+    def with_views(self, f) -> ElementStmt:
+        return replace(self, target=f(self.target), value=f(self.value))
 
 
 @dataclass
@@ -172,6 +203,14 @@ class LoopKernel:
     body: list                  # Stmts in order
     stores: list                # Stores
     reduce_axes: tuple = ()
+    family: ClassVar[str] = "loops"
+
+    def views(self) -> list:
+        return list(self.loads) + [s.out for s in self.stores]
+
+    def with_views(self, f) -> LoopKernel:
+        return replace(self, loads=[f(x) for x in self.loads],
+                       stores=[replace(s, out=f(s.out)) for s in self.stores])
 
     @property
     def op(self) -> str:
@@ -191,87 +230,6 @@ def copy_kernel(op: str, shape: tuple, value, out: View, loads: list = (),
 
 
 @dataclass
-class MatmulKernel:
-    a: View
-    b: View
-    out: View
-    loc: Loc | None = None
-
-
-@dataclass
-class IndexKernel:
-    """gather / scatter_add / argmax / argmin: loops with a checked integer index."""
-
-    kind: str
-    inputs: list                # Views
-    out: View
-    axis: int
-    shape: tuple                # the result's
-    loc: Loc | None = None
-
-
-@dataclass
-class ScanKernel:
-    """cumsum / cumprod / logcumsumexp / linrec / cumargmax / cumargmin: one sequential loop
-    along ``axis`` (from its end if ``reverse``) inside loops over the other dims."""
-
-    kind: str
-    inputs: list                # Views (linrec: coefficients, then values)
-    out: View
-    axis: int
-    shape: tuple                # the result's (= the inputs')
-    reverse: bool = False
-    loc: Loc | None = None
-
-
-@dataclass
-class ControlKernel:
-    """One application of a control-flow op (``lower.control``): a loop or a branch whose
-    bodies are programs of their own."""
-
-    kind: str               # "scan" | "while" | "cond"
-    programs: list          # the bodies' programs (scan: body; while: cond, body; cond: F, T)
-    consts: list            # per program: the Views of the enclosing program it passes as
-                            # the body's hidden constants
-    operands: list          # dense Views of the node's inputs
-    carries: list           # per carry: (current, next) dense Views (scan, while)
-    outputs: list           # dense Views: every value of the application
-    work: list              # per program: a View of bytes for its workspace
-    flag: View | None       # while: where the condition's value is written
-    attrs: dict             # length, reverse, carries, xs (as the node has them)
-    loc: Loc | None = None
-    # A while loop whose tape the reverse loop of a later while_grad reads (the forward
-    # loop runs once): the tape slot's number, then (after the buffer plan) its byte offset
-    # in ``work``. A ``while`` with a tape fills it; a ``while_grad`` with one reads it.
-    tape: int | None = None
-
-    def views(self) -> list:
-        flat = [v for pair in self.carries for v in pair]
-        extra = [self.flag] if self.flag is not None else []
-        return ([v for c in self.consts for v in c] + self.operands + flat + self.outputs +
-                self.work + extra)
-
-    def remapped(self, v) -> ControlKernel:
-        """This kernel with every View ``x`` replaced by ``v(x)`` (the buffer plan)."""
-        return replace(self, consts=[[v(x) for x in c] for c in self.consts],
-                       operands=[v(x) for x in self.operands],
-                       carries=[(v(a), v(b)) for a, b in self.carries],
-                       outputs=[v(x) for x in self.outputs], work=[v(x) for x in self.work],
-                       flag=None if self.flag is None else v(self.flag))
-
-
-@dataclass
-class GuardKernel:
-    """Return the guard status of guard ``number`` unless ``value`` (a Literal, a Scalar or a
-    0-d View of a bool) is ``expect``."""
-
-    value: object
-    expect: bool
-    number: int
-    loc: Loc | None = None
-
-
-@dataclass
 class Program:
     inputs: list                # Buffers (role input), one per graph input
     consts: list                # (Buffer, ndarray) hidden inputs
@@ -279,20 +237,3 @@ class Program:
     kernels: list
     workspace_bytes: int        # an int, or a dims.Dim in shape-generic code
     sizes: tuple = ()           # the call-time size symbols the entry point takes (dims)
-
-
-def views_of(k) -> list:
-    """Every View a kernel touches."""
-    if isinstance(k, ScalarStmt):
-        return [a for a in k.args if isinstance(a, View)]
-    if isinstance(k, ElementStmt):
-        return [k.target] + ([k.value] if isinstance(k.value, View) else [])
-    if isinstance(k, LoopKernel):
-        return list(k.loads) + [s.out for s in k.stores]
-    if isinstance(k, MatmulKernel):
-        return [k.a, k.b, k.out]
-    if isinstance(k, ControlKernel):
-        return k.views()
-    if isinstance(k, GuardKernel):
-        return [k.value] if isinstance(k.value, View) else []
-    return list(k.inputs) + [k.out]

@@ -9,28 +9,31 @@ stored); everything else gets a kernel that writes a buffer; ``buffers.plan_buff
 places the temporaries in one workspace. The loop IR it produces carries what codegen needs
 (dtypes, expressions, source lines): nothing of the graph. It must not produce C text or touch
 the filesystem.
+
+An op that is neither fused (elementwise, reduce) nor a view names the module that lowers it:
+``OpDef.kernel = "<family>"`` is ``symgrad.lower.<family>.lower(lowering, node)`` (see
+``loopir``'s kernel protocol), looked up when first needed. Such a function uses this
+object's methods (``value``, ``as_view``, ``new_buffer``, ``copy_dense``, ``scratch``, ``sub``,
+``hidden_const``, ``control_siblings``) and appends to ``kernels``, records in ``storage``.
 """
 
 from __future__ import annotations
 
-from ..dims import NotGeneric, is_one, symbols_of
+import functools
+import importlib
+
+from ..dims import NotGeneric, symbols_of
 from ..gcpause import pausing
 from ..ir import Graph, Node, consumers
+from ..ir.control import group_key, is_control
 from ..ops import get
 from ..ops.registry import ELEMENTWISE, REDUCE
-from ..ir.control import group_key, is_control
 from .accumulate import plan_chains
 from .buffers import plan_buffers
-from .control import lower_control, place_tapes
-from .decomp import DECOMPOSITIONS, lower_decomp
-from .sorting import SORTS, lower_sort
+from .control import place_tapes
 from .fusion import Group, is_view_op, plan_fusion
-from .loopir import (Buffer, ElementStmt, Expr, GuardKernel, IndexKernel, Literal, LoopKernel,
-                     MatmulKernel, Program, Scalar, ScalarStmt, ScanKernel, Stmt, Store, View,
-                     contiguous_strides, copy_kernel)
-
-_INDEX_OPS = ("gather", "scatter_add", "argmax", "argmin")
-_SCAN_OPS = ("cumsum", "cumprod", "logcumsumexp", "linrec", "cumargmax", "cumargmin")
+from .loopir import (Buffer, ElementStmt, Expr, Literal, LoopKernel, Program, Scalar,
+                     ScalarStmt, Stmt, Store, View, contiguous_strides, copy_kernel)
 
 
 @pausing
@@ -48,6 +51,22 @@ def fusion_groups(graph: Graph) -> list:
     chains = plan_chains(nodes, users, outputs)
     slots, _, _ = plan_fusion(nodes, users, outputs, own=set(chains.contribution))
     return [list(payload.members) for kind, payload in slots if kind == "group"]
+
+
+@functools.cache
+def lowering_of(kernel: str):
+    """``symgrad.lower.<kernel>.lower``: the function that lowers the ops naming ``kernel``."""
+    try:
+        module = importlib.import_module(f"{__package__}.{kernel}")
+    except ModuleNotFoundError as e:
+        if e.name != f"{__package__}.{kernel}":
+            raise
+        module = None
+    fn = getattr(module, "lower", None)
+    if fn is None:
+        raise NotImplementedError(f"no lowering for kernel family {kernel!r}: it needs "
+                                  f"symgrad/lower/{kernel}.py with lower(lowering, node)")
+    return fn
 
 
 def expression(node: Node) -> Expr:
@@ -220,40 +239,11 @@ class _Lowering:
                 args.append(self.value(i) if s is None else s)
             self.kernels.append(ScalarStmt(scalar.name, expression(n), args, self.locs.get(n)))
             storage[n] = scalar
-        elif n.op == "matmul":
-            a, b = (self._gemm_operand(i) for i in n.inputs)
-            self.storage[n] = out = self.new_buffer(n)
-            self.kernels.append(MatmulKernel(a, b, out, self.locs.get(n)))
-        elif n.op in _INDEX_OPS:
-            ins = [self.as_view(i) for i in n.inputs]
-            self.storage[n] = out = self.new_buffer(n)
-            self.kernels.append(IndexKernel(n.op, ins, out, n.attr("axis"), n.shape,
-                                            self.locs.get(n)))
-        elif n.op in _SCAN_OPS:
-            ins = [self.as_view(i) for i in n.inputs]
-            self.storage[n] = out = self.new_buffer(n)
-            self.kernels.append(ScanKernel(n.op, ins, out, n.attr("axis"), n.shape,
-                                           bool(n.attr("reverse", False)), self.locs.get(n)))
+        elif op.kernel:
+            lowering_of(op.kernel)(self, n)
         else:
-            self._kernel_of_its_own(n)
-
-    def _kernel_of_its_own(self, n: Node) -> None:
-        """cat, decompositions, sorts, control flow and guards: a kernel (or more) each."""
-        if n.op == "cat":
-            self._cat(n)
-        elif n.op in DECOMPOSITIONS:
-            lower_decomp(self, n)
-        elif n.op in SORTS:
-            lower_sort(self, n)
-        elif is_control(n):
-            lower_control(self, n)
-        elif n.op == "guard":
-            self.kernels.append(GuardKernel(self.value(n.inputs[0]), n.attr("expect"),
-                                            n.attr("number"), self.locs.get(n)))
-        elif n.op == "poison":
-            raise NotImplementedError(n.attr("message"))
-        else:
-            raise NotImplementedError(f"no lowering for op {n.op!r}")
+            raise NotImplementedError(f"no lowering for op {n.op!r}: its OpDef names no "
+                                      f"kernel")
 
     # -------------------------------------------------------------- for lower.control
     def control_siblings(self, key: tuple) -> dict:
@@ -329,17 +319,6 @@ class _Lowering:
                                         self.locs.get(node)))
         return out
 
-    def _gemm_operand(self, node: Node) -> View:
-        """BLAS needs a unit stride along one of the two matrix dims, and a valid leading dim."""
-        v = self.as_view(node)
-        rows, cols = v.shape[-2], v.shape[-1]
-        sr, sc = v.strides[-2], v.strides[-1]
-        if (is_one(sc) or is_one(cols)) and sr >= max(cols, 1):
-            return v
-        if (is_one(sr) or is_one(rows)) and sc >= max(rows, 1):
-            return v
-        return self._copy(node, v)
-
     def _group(self, g: Group) -> None:
         """One loop over the group's space: every member a statement, stored only if read
         outside the loop; reductions accumulate."""
@@ -372,19 +351,6 @@ class _Lowering:
                 stores.append(Store(name, out, m.op, m.size, loc=loc))
                 self.storage[m] = out
         self.kernels.append(LoopKernel(shape, loads, body, stores, g.axes or ()))
-
-    def _cat(self, n: Node) -> None:
-        out = self.new_buffer(n)
-        axis, offset = n.attr("axis"), 0
-        loc = self.locs.get(n)
-        for src in n.inputs:
-            part = View(out.buffer, offset * out.strides[axis], src.shape, out.strides)
-            s = self.value(src)
-            loads = [s.broadcast(src.shape)] if isinstance(s, View) else []
-            self.kernels.append(copy_kernel(n.op, src.shape, ("load", 0) if loads else s, part,
-                                            loads, loc))
-            offset += src.shape[axis]
-        self.storage[n] = out
 
     def _step(self, n: Node) -> None:
         """One step of an accumulation chain (see accumulate.py): its window added in place

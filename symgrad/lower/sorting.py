@@ -10,15 +10,14 @@ the workspace that lives for this kernel only, reused from one row to the next. 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from ..dtypes import int64
 from ..ir.graph import Loc
 from .loopir import Buffer, View
 
-__all__ = ["SORTS", "SortKernel", "lower_sort"]
-
-SORTS = ("argsort",)
+__all__ = ["SortKernel", "lower"]
 
 
 @dataclass
@@ -33,13 +32,20 @@ class SortKernel:
     axis: int
     descending: bool
     loc: Loc | None = None
+    family: ClassVar[str] = "sorting"
+
+    def views(self) -> list:
+        return list(self.inputs) + [self.out]
+
+    def with_views(self, f) -> SortKernel:
+        return replace(self, inputs=[f(x) for x in self.inputs], out=f(self.out))
 
     @property
     def scratch(self) -> View:
         return self.inputs[1]
 
 
-def lower_sort(lowering, node) -> None:
+def lower(lowering, node) -> None:
     """Append ``node``'s kernel to ``lowering`` (a ``lowering._Lowering``) and record where
     its value lives."""
     values = lowering.as_view(node.inputs[0])

@@ -118,6 +118,7 @@ def _np_scan(*arrays, run, body, length, reverse, carries, xs, index=None):
 
 register(OpDef(
     name="scan", kind=OTHER, shape=_scan_shape, dtype=_scan_dtype, numpy=_np_scan,
+    kernel="control",
     bodies=("body",), n_outputs=lambda body, **_: len(body.outputs),
     doc="a loop of static length over carries and sequences (JAX's lax.scan)"))
 
@@ -147,6 +148,7 @@ def _np_while(*arrays, run, cond, body, carries, index=None):
 
 register(OpDef(
     name="while", kind=OTHER, shape=_while_shape, dtype=_scan_dtype, numpy=_np_while,
+    kernel="control",
     bodies=("cond", "body"), n_outputs=lambda body, **_: len(body.outputs),
     doc="a loop that runs while cond(carry) holds (JAX's lax.while_loop)"))
 
@@ -186,6 +188,7 @@ def _np_while_grad(*arrays, run, cond, body, step, carries, index=None, seeds=()
 
 register(OpDef(
     name="while_grad", kind=OTHER, shape=_while_grad_shape, dtype=_while_grad_dtype,
+    kernel="control",
     numpy=_np_while_grad, bodies=("cond", "body", "step"),
     n_outputs=lambda step, **_: len(step.outputs),
     doc="reverse mode through a while loop: the loop, then its steps' VJPs backwards"))
@@ -215,6 +218,7 @@ def _np_cond(pred, *arrays, run, branches, index=None):
 
 register(OpDef(
     name="cond", kind=OTHER, shape=_cond_shape, dtype=_cond_dtype, numpy=_np_cond,
+    kernel="control",
     bodies=("branches",), n_outputs=lambda branches, **_: len(branches[0].outputs),
     doc="one of two closed graphs, chosen by a predicate (torch.cond, JAX's lax.cond)"))
 
@@ -236,6 +240,7 @@ def _guard_dtype(pred, **_):
 
 register(OpDef(
     name="guard", kind=OTHER, dependence="none", shape=_guard_shape, dtype=_guard_dtype,
+    kernel="guard",
     numpy=lambda pred, *, expect, number: np.bool_(bool(pred) == expect),
     doc="a decision of Python control flow taken while tracing: pred == expect"))
 
@@ -248,5 +253,6 @@ def _poison(*_, message, **__):
 
 register(OpDef(
     name="poison", kind=OTHER, dependence="none",
+    kernel="poison",
     shape=lambda *_, shape_to, **__: tuple(shape_to), dtype=lambda *_, dtype, **__: dtype,
     numpy=_poison, doc="a value that cannot be computed; raises its message if used"))

@@ -172,6 +172,7 @@ def _solve_vjp(b, g, out, ins, *, check):
 
 register(OpDef(
     name="solve", kind=OTHER, shape=_solve_shape("solve"), dtype=float_dtype, numpy=_np_solve,
+    kernel="decomp",
     dependence="matrix",
     batch=batching.leading,
     vjp=_solve_vjp, uses_out=True, torch_name="LinalgSolveExBackward0",
@@ -211,6 +212,7 @@ def _slogdet_vjp(b, g, out, ins):
 
 register(OpDef(
     name="slogdet", kind=OTHER, shape=_slogdet_shape, dtype=float_dtype, numpy=_np_slogdet,
+    kernel="decomp",
     dependence="matrix",
     batch=batching.leading,
     vjp=_slogdet_vjp, torch_name="LinalgSlogdetBackward0",
@@ -224,6 +226,7 @@ def _det_shape(a):
 
 register(OpDef(
     name="det", kind=OTHER, shape=_det_shape, dtype=float_dtype, numpy=np.linalg.det,
+    kernel="decomp",
     dependence="matrix",
     batch=batching.leading,
     vjp=lambda b, g, out, ins: (_inverse_transposed(b, ins[0]) * _per_matrix(b, g * out),),
@@ -277,6 +280,7 @@ def _cholesky_vjp(b, g, out, ins, *, check):
 
 register(OpDef(
     name="cholesky", kind=OTHER, shape=_square_shape("cholesky"), dtype=float_dtype,
+    kernel="decomp",
     dependence="matrix",
     batch=batching.leading,
     numpy=_np_cholesky, vjp=_cholesky_vjp, saves=False, uses_out=True,
@@ -308,6 +312,7 @@ def _triangular_solve_vjp(b, g, out, ins, *, upper, unitriangular):
 
 register(OpDef(
     name="triangular_solve", kind=OTHER, shape=_solve_shape("triangular_solve"),
+    kernel="decomp",
     dependence="matrix",
     batch=batching.leading,
     dtype=float_dtype,
@@ -364,6 +369,7 @@ def _eigh_vjp(b, g, out, ins, *, upper):
 
 register(OpDef(
     name="eigh", kind=OTHER, shape=_eigh_shape, dtype=float_dtype, numpy=_np_eigh,
+    kernel="decomp",
     dependence="matrix",
     batch=batching.leading,
     vjp=_eigh_vjp, saves=False, uses_out=True, torch_name="LinalgEighBackward0",
@@ -407,6 +413,7 @@ def _qr_vjp(b, g, out, ins, *, complete):
 
 register(OpDef(
     name="qr", kind=OTHER, shape=_qr_shape, dtype=float_dtype, numpy=_np_qr, vjp=_qr_vjp,
+    kernel="decomp",
     dependence="matrix",
     batch=batching.leading,
     uses_out=True, torch_name="LinalgQrBackward0",

@@ -40,6 +40,7 @@ def _np_gather(x, idx, *, axis):
 
 register(OpDef(
     name="gather", kind=OTHER, shape=_gather_shape, dtype=_gather_dtype, numpy=_np_gather,
+    kernel="index",
     dependence="gather",
     batch=batching.leading,
     vjp=lambda b, g, out, ins, *, axis: (
@@ -67,6 +68,7 @@ def _np_scatter_add(src, idx, *, axis, shape_to):
 
 register(OpDef(
     name="scatter_add", kind=OTHER, dependence="scatter", shape=_scatter_shape, dtype=_gather_dtype,
+    kernel="index",
     batch=batching.leading,
     numpy=_np_scatter_add,
     vjp=lambda b, g, out, ins, *, axis, shape_to: (
@@ -86,6 +88,7 @@ def _arg_dtype(x, **_):
 for _name, _np_fn in (("argmax", np.argmax), ("argmin", np.argmin)):
     register(OpDef(
         name=_name, kind=OTHER, batch=batching.leading, dtype=_arg_dtype, vjp=None,
+        kernel="index",
         dependence="none",
         shape=lambda shape, *, axis, _n=_name: _arg_shape(_n, shape, axis),
         numpy=lambda a, *, axis, _f=_np_fn: _f(a, axis=axis, keepdims=True).astype(np.int64),

@@ -27,6 +27,7 @@ def _swap_last(b, t):
 
 register(OpDef(
     name="matmul", kind=OTHER, shape=_matmul_shape, dtype=float_dtype, numpy=np.matmul,
+    kernel="matmul",
     dependence="matmul",
     batch=batching.matmul,
     vjp=per_input(lambda b, g, out, ins: b.op("matmul", g, _swap_last(b, ins[1])),

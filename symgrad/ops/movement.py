@@ -131,6 +131,7 @@ def _cat_vjp(b, g, out, ins, *, axis):
 
 register(OpDef(
     name="cat", kind=OTHER, batch=batching.leading, shape=_cat_shape, dtype=same_dtype, saves=False,
+    kernel="cat",
     dependence="index",
     numpy=lambda *arrays, axis: np.concatenate(arrays, axis=axis), vjp=_cat_vjp,
     torch_name="CatBackward0"))

@@ -4,7 +4,7 @@ and the first-order linear recurrence their gradients need.
 Layer: ops. Input: nothing. Output: registered ``OpDef``s of kind OTHER, each with attributes
 ``axis`` (a non-negative int) and, where a gradient needs the other direction, ``reverse``
 (scan from the end of the axis towards its start). Lowering gives each one C loop along the
-axis (``lower.loopir.ScanKernel``): O(n), where a composition of slices and cats would be
+axis (``lower.cumulative.CumulativeKernel``): O(n), where a composition of slices and cats would be
 O(n log n) in work and kernels, and a masked matrix product O(n^2).
 
 - ``cumsum``: y_j = x_0 + ... + x_j. Its adjoint is the reverse cumsum.
@@ -92,6 +92,7 @@ def _adjoint_recurrence(b, a, g, axis: int, reverse: bool):
 
 register(OpDef(
     name="cumsum", kind=OTHER, shape=_scan_shape("cumsum"), dtype=same_dtype, saves=False,
+    kernel="cumulative",
     dependence="prefix",
     batch=batching.leading,
     numpy=_directed(lambda a, axis: np.cumsum(a, axis=axis)),
@@ -114,6 +115,7 @@ def _cumprod_vjp(b, g, out, ins, *, axis, reverse=False):
 
 register(OpDef(
     name="cumprod", kind=OTHER, shape=_scan_shape("cumprod"), dtype=same_dtype, uses_out=True,
+    kernel="cumulative",
     dependence="prefix",
     batch=batching.leading,
     numpy=_directed(lambda a, axis: np.cumprod(a, axis=axis)), vjp=_cumprod_vjp,
@@ -149,6 +151,7 @@ def _np_logcumsumexp(a, axis):
 
 register(OpDef(
     name="logcumsumexp", kind=OTHER, shape=_scan_shape("logcumsumexp"), dtype=float_dtype,
+    kernel="cumulative",
     dependence="prefix",
     batch=batching.leading,
     uses_out=True, numpy=_directed(_np_logcumsumexp), vjp=_logcumsumexp_vjp,
@@ -188,6 +191,7 @@ def _linrec_vjp(b, g, out, ins, *, axis, reverse=False):
 
 register(OpDef(
     name="linrec", kind=OTHER, shape=_linrec_shape, dtype=float_dtype, uses_out=True,
+    kernel="cumulative",
     dependence="prefix",
     batch=batching.leading,
     numpy=_np_linrec, vjp=_linrec_vjp, torch_name="LinearRecurrenceBackward0",
@@ -220,6 +224,7 @@ def _arg_shape(name: str):
 for _name, _larger in (("cumargmax", True), ("cumargmin", False)):
     register(OpDef(
         name=_name, kind=OTHER, shape=_arg_shape(_name), dtype=lambda d, **_: int64, vjp=None,
+        kernel="cumulative",
         dependence="none",
         batch=batching.leading,
         numpy=lambda a, *, axis, _l=_larger: _np_cumarg(a, axis, _l),

@@ -53,6 +53,7 @@ def _np_argsort(a, *, axis, descending):
 
 register(OpDef(
     name="argsort", kind=OTHER, dependence="none", shape=_argsort_shape, dtype=lambda d, **_: int64,
+    kernel="sorting",
     batch=batching.leading,
     numpy=_np_argsort, vjp=None,
     doc="positions of the values in stable sorted order along axis (NaN last ascending, "

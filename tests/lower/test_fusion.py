@@ -290,8 +290,7 @@ def test_temporaries_reuse_workspace_bytes_once_dead():
 
 
 def _kernel_views(k):
-    from symgrad.lower.loopir import views_of
-    return views_of(k)
+    return k.views()
 
 
 def test_programs_that_call_blas_leave_the_threads_to_blas():

@@ -1,19 +1,21 @@
-"""Matrix products and index kernels -> C.
+"""Matrix products -> C.
 
-Layer: codegen. Input: a ``MatmulKernel`` (BLAS above ``BLAS_MIN_FLOPS``, else a plain loop)
-or an ``IndexKernel`` (gather, scatter_add, argmax, argmin: every index checked against its
-bound; an index out of range makes the entry point return the kernel's number + 1). Output:
-the kernel's C text (and, for a matmul, whether it calls BLAS).
+Layer: codegen (the ``matmul`` kernel family). Input: a ``MatmulKernel`` (BLAS above
+``BLAS_MIN_FLOPS``, else a plain loop). Output: the kernel's C text, and whether it calls BLAS.
 """
 
 from __future__ import annotations
 
 from ..dims import Dim, is_one, large, many, same
-from ..lower.loopir import IndexKernel, MatmulKernel, View
+import math
+
+from ..lower.loopir import View
+from ..lower.matmul import MatmulKernel
+from .emitted import Emitted
 from .literals import c_literal
 from .loops import opaque, render_kernel
 from .nest import Nest, counted
-from .text import affine, index, loc_comment, with_axis
+from .text import affine, index, loc_comment
 
 # Below this many multiply-adds a plain loop beats the BLAS call's fixed cost.
 BLAS_MIN_FLOPS = 8192
@@ -39,6 +41,11 @@ def gemm_layout(v: View) -> tuple[bool, int]:
     if (is_one(sc) or is_one(cols)) and (sr >= max(cols, 1) or is_one(rows)):
         return False, max(sr if many(rows) else cols, cols, 1)
     return True, max(sc if many(cols) else rows, rows, 1)
+
+
+def emit(ctx, number: int, k: MatmulKernel) -> Emitted:
+    text, used_blas = matmul(ctx.env, number, k, ctx.target.blas)
+    return Emitted(text, math.prod(k.out.shape) * k.a.shape[-1], blas=used_blas)
 
 
 def matmul(env, number: int, k: MatmulKernel, blas: str = "scipy") -> tuple[str, bool]:
@@ -122,63 +129,3 @@ def _loop_product(k: MatmulKernel, m, n, kk, ctype: str, a_ix: str, b_ix: str,
             f"        {out}[{c_ix}] = acc;",
             "    }",
             "}"]
-
-
-def index_kernel(env, number: int, k: IndexKernel) -> str:
-    axis = k.axis
-    code = number + 1
-    if k.kind == "gather":
-        init, body, shape = _gather(k, code)
-    elif k.kind == "scatter_add":
-        init, body, shape = _scatter_add(k, code)
-    else:
-        init, body, shape = [], _arg_extremum(k), k.shape
-    loops = [counted(f"i{d}", e) for d, e in enumerate(shape)]
-    if any(e == 0 for e in shape):
-        loops, body = [], []
-    return render_kernel(env, number, f"{k.kind} along axis {axis} -> {k.out.buffer.name}",
-                         [loc_comment(k.loc, k.kind)], [Nest(loops, body)], init)
-
-
-def _dims(shape: tuple) -> list:
-    return [(f"i{d}", d) for d in range(len(shape))]
-
-
-def _gather(k: IndexKernel, code: int) -> tuple[list, list, tuple]:
-    x, idx = k.inputs
-    dims = _dims(idx.shape)
-    body = [f"const int64_t j = {idx.buffer.name}[{index(idx, dims)}];",
-            f"if (j < 0 || j >= {x.shape[k.axis]}) return {code};",
-            f"{k.out.buffer.name}[{index(k.out, dims)}] = {with_axis(x, k.axis, 'j', dims)};"]
-    return [], body, idx.shape
-
-
-def _scatter_add(k: IndexKernel, code: int) -> tuple[list, list, tuple]:
-    src, idx = k.inputs
-    dims = _dims(src.shape)
-    size = 1
-    for e in k.shape:
-        size *= e
-    init = [f"for (int64_t i = 0; i < {size}; i++) {k.out.buffer.name}[i] = 0;"]
-    body = [f"const int64_t j = {idx.buffer.name}[{index(idx, dims)}];",
-            f"if (j < 0 || j >= {k.shape[k.axis]}) return {code};",
-            f"{with_axis(k.out, k.axis, 'j', dims)} += {src.buffer.name}[{index(src, dims)}];"]
-    return init, body, src.shape
-
-
-def _arg_extremum(k: IndexKernel) -> list:
-    """argmax / argmin over one axis: the first extremum wins, NaN counts as extreme."""
-    (x,) = k.inputs
-    dims = _dims(k.shape)
-    cmp = ">" if k.kind == "argmax" else "<"
-    ctype = x.buffer.dtype.ctype
-    # floats: a NaN wins and stays; integers have no NaN (gcc -Wall flags `v != v`)
-    better = f"best == best && (v {cmp} best || v != v)" \
-        if ctype in ("float", "double") else f"v {cmp} best"
-    return [f"{ctype} best = {with_axis(x, k.axis, '0', dims)};",
-            "int64_t at = 0;",
-            f"for (int64_t j = 1; j < {x.shape[k.axis]}; j++) {{",
-            f"    const {ctype} v = {with_axis(x, k.axis, 'j', dims)};",
-            f"    if ({better}) {{ best = v; at = j; }}",
-            "}",
-            f"{k.out.buffer.name}[{index(k.out, dims)}] = at;"]

@@ -1,17 +1,19 @@
-"""Scan kernels -> C: one sequential loop along the scanned axis, inside loops over the others.
+"""Cumulative kernels -> C: one sequential loop along the axis, inside loops over the others.
 
-Layer: codegen. Input: a ``ScanKernel`` (cumsum, cumprod, logcumsumexp, linrec, cumargmax,
-cumargmin; see ``ops.scan``). Output: the kernel's C text. Float32 accumulates in double, as
-torch's CPU scans do, and each output is rounded once; int64 sums and products wrap modulo 2**64
-(in a uint64_t accumulator, never signed overflow). logcumsumexp steps with NumPy's
-``logaddexp`` formula, so eager (NumPy) and compiled values agree to the bit.
+Layer: codegen (the ``cumulative`` kernel family). Input: a ``CumulativeKernel`` (cumsum,
+cumprod, logcumsumexp, linrec, cumargmax, cumargmin; see ``ops.scan``). Output: the kernel's
+C text. Float32 accumulates in double, as torch's CPU scans do, and each output is rounded
+once; int64 sums and products wrap modulo 2**64 (in a uint64_t accumulator, never signed
+overflow). logcumsumexp steps with NumPy's ``logaddexp`` formula, so eager (NumPy) and
+compiled values agree to the bit.
 """
 
 from __future__ import annotations
 
 import math
 
-from ..lower.loopir import ScanKernel
+from ..lower.cumulative import CumulativeKernel
+from .emitted import Emitted
 from .literals import c_literal
 from .loops import render_kernel
 from .nest import Nest, counted
@@ -20,7 +22,11 @@ from .text import loc_comment, with_axis
 _FLOATS = ("float", "double")
 
 
-def scan_kernel(env, number: int, k: ScanKernel) -> str:
+def emit(ctx, number: int, k: CumulativeKernel) -> Emitted:
+    return Emitted(scan_kernel(ctx.env, number, k), math.prod(k.shape))
+
+
+def scan_kernel(env, number: int, k: CumulativeKernel) -> str:
     """The kernel's C; "" when it has no elements."""
     if math.prod(k.shape) == 0:
         return ""

@@ -1,0 +1,61 @@
+"""What emitting one kernel gives, and where each kernel family's emitter is.
+
+Layer: codegen. Each kernel family (``lower.loopir``'s kernel protocol: ``type(k).family``) has
+one module here, ``symgrad.codegen.<family>``, whose ``emit(ctx, number, k)`` returns an
+``Emitted``; ``emitter_of`` finds it the first time a family is emitted (a family with no
+module is one clear error, never a fall-through to another family's emitter). ``ctx`` is the
+module being generated (``codegen.module``): its template environment ``env``, loop emitter
+``loops``, ``target``, whether functions take the interrupt parameters (``interrupts``),
+``function(program)`` (a body's C function: its name), and ``last_loc`` (the source line the
+last function-scope statement showed).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Emitted:
+    """One kernel's C and what the module around it must know.
+
+    ``text``: C statements ("" for a kernel with nothing to do); ``elements``: its work, about
+    (what makes its part hot, ``codegen.split``); ``errors``: (status, message) of each
+    status its C can return; ``statement``: a function-scope statement (weighs one, and the
+    next statement keeps showing the source line it showed), not a kernel block;
+    ``defines``/``uses``: the Scalars it defines and the names of those it reads; ``names``:
+    entry parameters it names beyond its buffers; ``threaded``: it passes ``nthreads``;
+    ``blas``: it calls BLAS; ``malloc``: it allocates (stdlib.h)."""
+
+    text: str
+    elements: object = 0
+    errors: tuple = ()
+    statement: bool = False
+    defines: tuple = ()
+    uses: frozenset = frozenset()
+    names: tuple = ()
+    threaded: bool = False
+    blas: bool = False
+    malloc: bool = False
+
+
+def emitter_of(kernel):
+    """The ``emit`` function of ``kernel``'s family."""
+    return _emitter(type(kernel).family)
+
+
+@functools.cache
+def _emitter(family: str):
+    try:
+        module = importlib.import_module(f"{__package__}.{family}")
+    except ModuleNotFoundError as e:
+        if e.name != f"{__package__}.{family}":
+            raise
+        module = None
+    fn = getattr(module, "emit", None)
+    if fn is None:
+        raise NotImplementedError(f"no C emitter for kernel family {family!r}: it needs "
+                                  f"symgrad/codegen/{family}.py with emit(ctx, number, kernel)")
+    return fn

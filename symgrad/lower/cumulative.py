@@ -1,0 +1,48 @@
+"""Lowering of the cumulative ops (``ops.scan``): ``cumsum``, ``cumprod``, ``logcumsumexp``,
+``linrec``, ``cumargmax`` and ``cumargmin``, one ``CumulativeKernel`` per node.
+
+Layer: lower. Input: such a node and the lowering in progress. Output: a ``CumulativeKernel``
+appended to the lowering's kernels: its operands as dense views, a dense output buffer.
+Codegen (``codegen.cumulative``) writes one sequential loop along the axis. (Not the
+``scan`` control-flow op: that is ``lower.control``.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from ..ir.graph import Loc
+from .loopir import View
+
+__all__ = ["CumulativeKernel", "lower"]
+
+
+@dataclass
+class CumulativeKernel:
+    """One sequential loop along ``axis`` (from its end if ``reverse``) inside loops over the
+    other dims."""
+
+    kind: str
+    inputs: list                # Views (linrec: coefficients, then values)
+    out: View
+    axis: int
+    shape: tuple                # the result's (= the inputs')
+    reverse: bool = False
+    loc: Loc | None = None
+    family: ClassVar[str] = "cumulative"
+
+    def views(self) -> list:
+        return list(self.inputs) + [self.out]
+
+    def with_views(self, f) -> CumulativeKernel:
+        return replace(self, inputs=[f(x) for x in self.inputs], out=f(self.out))
+
+
+def lower(lowering, node) -> None:
+    """Append ``node``'s kernel to ``lowering`` and record where its value lives."""
+    ins = [lowering.as_view(i) for i in node.inputs]
+    lowering.storage[node] = out = lowering.new_buffer(node)
+    lowering.kernels.append(CumulativeKernel(node.op, ins, out, node.attr("axis"), node.shape,
+                                             bool(node.attr("reverse", False)),
+                                             lowering.locs.get(node)))

@@ -1,0 +1,44 @@
+"""Lowering of the index ops (``ops.indexing``): ``gather``, ``scatter_add``, ``argmax`` and
+``argmin``, one ``IndexKernel`` per node.
+
+Layer: lower. Input: such a node and the lowering in progress. Output: an ``IndexKernel``
+appended to the lowering's kernels: its operands as dense views, a dense output buffer.
+Codegen (``codegen.index``) writes loops that check every index against its bound.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from ..ir.graph import Loc
+from .loopir import View
+
+__all__ = ["IndexKernel", "lower"]
+
+
+@dataclass
+class IndexKernel:
+    """gather / scatter_add / argmax / argmin: loops with a checked integer index."""
+
+    kind: str
+    inputs: list                # Views
+    out: View
+    axis: int
+    shape: tuple                # the result's
+    loc: Loc | None = None
+    family: ClassVar[str] = "index"
+
+    def views(self) -> list:
+        return list(self.inputs) + [self.out]
+
+    def with_views(self, f) -> IndexKernel:
+        return replace(self, inputs=[f(x) for x in self.inputs], out=f(self.out))
+
+
+def lower(lowering, node) -> None:
+    """Append ``node``'s kernel to ``lowering`` and record where its value lives."""
+    ins = [lowering.as_view(i) for i in node.inputs]
+    lowering.storage[node] = out = lowering.new_buffer(node)
+    lowering.kernels.append(IndexKernel(node.op, ins, out, node.attr("axis"), node.shape,
+                                        lowering.locs.get(node)))
