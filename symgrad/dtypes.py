@@ -3,6 +3,22 @@
 Layer: base. Input: nothing (leaf module). Output: ``DType`` singletons and ``promote``.
 It must not know about tensors, graphs or ops.
 
+``DType`` is the one source of numeric-type policy: its ``kind`` (bool, int, uint, float,
+complex), whether it is signed, what it computes in (``computes_in``), what a sum of it
+accumulates in (``accumulates_in``), its real counterpart (``real_dtype``) and its size. Code
+elsewhere asks these, never the C name (``ctype``), which backends only print.
+
+Complex numbers (not yet a dtype; the convention is fixed now so that they add no redesign):
+symgrad follows torch. The gradient of a real loss L with respect to a complex leaf z is the
+conjugate Wirtinger derivative, ``z.grad = dL/d(conj z)`` (times 2: torch's ``dL/dx + i dL/dy``
+for z = x + iy), so that ``z -= lr * z.grad`` descends. A VJP rule receives the cotangent of
+the output in that convention and returns the inputs' cotangents in it; for a holomorphic f
+that is ``g * conj(f'(z))``. Forward mode stays "the transposed VJP" (``transforms.forward``)
+when transposition is taken under the real inner product <a, b> = Re(sum(conj(a) * b)): the
+transpose of multiplying by a constant c is multiplying by conj(c), of a matmul by A is one by
+A^H, and a JVP tangent is ``f'(z) * t`` for holomorphic f (and ``df/dz t + df/d(conj z)
+conj(t)`` in general), which is what torch's forward AD gives.
+
 symgrad computes in four types: float32, float64, int64 and bool. int8, int16, int32, uint8 and
 float16 are storage types: tensors hold them, promotion and printing know them, and an op on
 them computes in their ``compute`` type (int64, float32) and rounds the result back, which is
@@ -22,14 +38,24 @@ from dataclasses import dataclass
 import numpy as np
 
 
+# Promotion categories by kind: bool < integers < floating < complex (torch's).
+_CATEGORY = {"bool": 0, "uint": 1, "int": 1, "float": 2, "complex": 3}
+
+
 @dataclass(frozen=True, eq=False)
 class DType:
     name: str        # torch spelling: float32, float64, int64, bool
     np: np.dtype     # the NumPy dtype
-    ctype: str       # the C scalar type
-    category: int    # 0 bool, 1 integer, 2 floating
+    ctype: str       # the C scalar type's name: backends print it, nothing decides on it
+    kind: str        # "bool" | "int" | "uint" | "float" | "complex"
     short: str       # IR printing: f32, f64, i64, bool
     compute: str = ""  # a storage type: the name of the type its ops compute in
+    accumulate: str = ""  # the name of the type its sums accumulate in, if not its compute type
+
+    @property
+    def category(self) -> int:
+        """Its promotion category: 0 bool, 1 integer, 2 floating, 3 complex."""
+        return _CATEGORY[self.kind]
 
     @property
     def is_storage(self) -> bool:
@@ -41,20 +67,46 @@ class DType:
         return _BY_NAME[self.compute] if self.compute else self
 
     @property
+    def accumulates_in(self) -> DType:
+        """The dtype a sum (a reduction, a cumulative sum) of this one accumulates in: float32
+        in float64, as torch's CPU kernels do, each result rounded once; integers and bools in
+        int64 (wrapping modulo 2**64); float64 in itself."""
+        return _BY_NAME[self.accumulate] if self.accumulate else self.computes_in
+
+    @property
+    def real_dtype(self) -> DType:
+        """The dtype of the real and imaginary parts of a complex one; itself otherwise."""
+        return self
+
+    @property
     def is_floating(self) -> bool:
-        return self.category == 2
+        return self.kind == "float"
+
+    @property
+    def is_floating_point(self) -> bool:
+        return self.kind == "float"
+
+    @property
+    def is_complex(self) -> bool:
+        return self.kind == "complex"
+
+    @property
+    def is_integer(self) -> bool:
+        """An integer type (signed or not; bool is not one)."""
+        return self.kind in ("int", "uint")
+
+    @property
+    def is_bool(self) -> bool:
+        return self.kind == "bool"
 
     @property
     def itemsize(self) -> int:
         return self.np.itemsize
 
     @property
-    def is_floating_point(self) -> bool:
-        return self.category == 2
-
-    @property
     def is_signed(self) -> bool:
-        return self.category != 0
+        """torch's ``dtype.is_signed``: False for bool and uint8."""
+        return self.kind in ("int", "float", "complex")
 
     def __repr__(self) -> str:
         # torch's spelling, so that ported programs print torch's text (``print(x.dtype)``)
@@ -64,15 +116,16 @@ class DType:
         return (from_name, (self.name,))
 
 
-float32 = DType("float32", np.dtype(np.float32), "float", 2, "f32")
-float64 = DType("float64", np.dtype(np.float64), "double", 2, "f64")
-int64 = DType("int64", np.dtype(np.int64), "int64_t", 1, "i64")
-bool_ = DType("bool", np.dtype(np.bool_), "uint8_t", 0, "bool")
-int8 = DType("int8", np.dtype(np.int8), "int8_t", 1, "i8", "int64")
-int16 = DType("int16", np.dtype(np.int16), "int16_t", 1, "i16", "int64")
-int32 = DType("int32", np.dtype(np.int32), "int32_t", 1, "i32", "int64")
-uint8 = DType("uint8", np.dtype(np.uint8), "uint8_t", 1, "u8", "int64")
-float16 = DType("float16", np.dtype(np.float16), "uint16_t", 2, "f16", "float32")
+float32 = DType("float32", np.dtype(np.float32), "float", "float", "f32", accumulate="float64")
+float64 = DType("float64", np.dtype(np.float64), "double", "float", "f64")
+int64 = DType("int64", np.dtype(np.int64), "int64_t", "int", "i64")
+bool_ = DType("bool", np.dtype(np.bool_), "uint8_t", "bool", "bool", accumulate="int64")
+int8 = DType("int8", np.dtype(np.int8), "int8_t", "int", "i8", "int64")
+int16 = DType("int16", np.dtype(np.int16), "int16_t", "int", "i16", "int64")
+int32 = DType("int32", np.dtype(np.int32), "int32_t", "int", "i32", "int64")
+uint8 = DType("uint8", np.dtype(np.uint8), "uint8_t", "uint", "u8", "int64")
+float16 = DType("float16", np.dtype(np.float16), "uint16_t", "float", "f16", "float32",
+                accumulate="float64")
 
 ALL = (float32, float64, int64, bool_, int8, int16, int32, uint8, float16)
 DEFAULT_FLOAT = float32
@@ -124,7 +177,7 @@ class iinfo:  # noqa: N801  (torch's name)
 
     def __init__(self, dtype):
         d = as_dtype(dtype)
-        if d.category != 1:
+        if not d.is_integer:
             raise TypeError(f"torch.iinfo() requires an integer input type, got {d.name}")
         info = np.iinfo(d.np)
         self.dtype, self.bits, self.min, self.max = d.name, info.bits, int(info.min), int(info.max)

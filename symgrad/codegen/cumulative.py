@@ -19,8 +19,6 @@ from .loops import render_kernel
 from .nest import Nest, counted
 from .text import loc_comment, with_axis
 
-_FLOATS = ("float", "double")
-
 
 def emit(ctx, number: int, k: CumulativeKernel) -> Emitted:
     return Emitted(scan_kernel(ctx.env, number, k), math.prod(k.shape))
@@ -35,11 +33,11 @@ def scan_kernel(env, number: int, k: CumulativeKernel) -> str:
     loops = [counted(var, k.shape[d]) for var, d in dims]
     reads = [with_axis(v, k.axis, "j", dims) for v in k.inputs]
     out = with_axis(k.out, k.axis, "j", dims)
-    ctype = k.inputs[-1].buffer.dtype.ctype
+    dtype = k.inputs[-1].buffer.dtype
     if k.kind in ("cumargmax", "cumargmin"):
-        init, step = _arg_step(k.kind, ctype, reads[0], out)
+        init, step = _arg_step(k.kind, dtype, reads[0], out)
     else:
-        init, step = _value_step(k.kind, ctype, reads, out)
+        init, step = _value_step(k.kind, dtype, reads, out)
     body = init + [f"for (int64_t r = 0; r < {n}; r++) {{",
                    f"    const int64_t j = {f'{n - 1} - r' if k.reverse else 'r'};"]
     body += [f"    {line}" for line in step] + ["}"]
@@ -49,10 +47,12 @@ def scan_kernel(env, number: int, k: CumulativeKernel) -> str:
                          [Nest(loops, body)])
 
 
-def _value_step(kind: str, ctype: str, reads: list, out: str) -> tuple[list, list]:
+def _value_step(kind: str, dtype, reads: list, out: str) -> tuple[list, list]:
     """(lines before the axis loop, lines of one step) of a running sum, product,
-    log-sum-exp or linear recurrence."""
-    acc_t = "double" if ctype in _FLOATS else "uint64_t"
+    log-sum-exp or linear recurrence, accumulating in ``dtype.accumulates_in`` (an integer
+    one in a uint64_t: wrapping, never signed overflow)."""
+    ctype = dtype.ctype
+    acc_t = dtype.accumulates_in.ctype if dtype.is_floating else "uint64_t"
     x = f"(({acc_t}){reads[-1]})"
     if kind == "cumsum":
         init, step = "0", [f"acc = acc + {x};"]
@@ -71,11 +71,12 @@ def _value_step(kind: str, ctype: str, reads: list, out: str) -> tuple[list, lis
     return [f"{acc_t} acc = {init};"], step + [f"{out} = ({ctype})acc;"]
 
 
-def _arg_step(kind: str, ctype: str, read: str, out: str) -> tuple[list, list]:
+def _arg_step(kind: str, dtype, read: str, out: str) -> tuple[list, list]:
     """The index of the running extremum: the latest on ties (torch's >= / <=); for floats a
     NaN wins, and after it only a later NaN."""
+    ctype = dtype.ctype
     cmp = ">=" if kind == "cumargmax" else "<="
-    better = f"v != v || (best == best && v {cmp} best)" if ctype in _FLOATS \
+    better = f"v != v || (best == best && v {cmp} best)" if dtype.is_floating \
         else f"v {cmp} best"
     init = [f"{ctype} best = 0;", "int64_t at = 0;"]
     step = [f"const {ctype} v = {read};",

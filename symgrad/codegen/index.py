@@ -72,7 +72,7 @@ def _arg_extremum(k: IndexKernel) -> list:
     ctype = x.buffer.dtype.ctype
     # floats: a NaN wins and stays; integers have no NaN (gcc -Wall flags `v != v`)
     better = f"best == best && (v {cmp} best || v != v)" \
-        if ctype in ("float", "double") else f"v {cmp} best"
+        if x.buffer.dtype.is_floating else f"v {cmp} best"
     return [f"{ctype} best = {with_axis(x, k.axis, '0', dims)};",
             "int64_t at = 0;",
             f"for (int64_t j = 1; j < {x.shape[k.axis]}; j++) {{",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 from ..dims import Dim, c_text, is_one, large, same
+from ..dtypes import int64
 from ..lower.loopir import Literal, LoopKernel, Scalar, View
 from . import sumloop
 from .emitted import Emitted
@@ -184,14 +185,17 @@ class LoopEmitter:
         for j, (st, out) in enumerate(zip(stores, outs)):
             if not st.reduce:
                 continue
-            out_ctype = out.buffer.dtype.ctype
-            acc_type = "double" if (st.reduce == "sum" and out_ctype == "float") else out_ctype
-            if out_ctype == "int64_t" and st.reduce in ("sum", "prod"):
+            dtype = out.buffer.dtype
+            out_ctype = dtype.ctype
+            acc_type = dtype.accumulates_in.ctype if st.reduce == "sum" and dtype.is_floating \
+                else out_ctype
+            if dtype is int64 and st.reduce in ("sum", "prod"):
                 acc_type = "uint64_t"   # wraps modulo 2**64 (see combine)
             fill = (f"for (int64_t i = 0; i < {st.size}; i++) "
                     f"{out.buffer.name}[{out.offset} + i] = {identity(st.reduce, out_ctype)};")
             accs[j] = sumloop.Acc("acc" if n == 1 else f"acc{len(accs)}", st.reduce, acc_type,
-                                  out_ctype, identity(st.reduce, acc_type), fill)
+                                  out_ctype, identity(st.reduce, acc_type), fill,
+                                  dtype.is_floating)
         return accs
 
     def _plain_nest(self, k, dims, loads, outs, accs, threads) -> tuple[list, list, list]:

@@ -17,6 +17,9 @@ from .loops import opaque, render_kernel
 from .nest import Nest, counted
 from .text import affine, index, loc_comment
 
+# BLAS's letter for each floating dtype.
+_GEMM = {"float32": "s", "float64": "d"}
+
 # Below this many multiply-adds a plain loop beats the BLAS call's fixed cost.
 BLAS_MIN_FLOPS = 8192
 
@@ -69,7 +72,7 @@ def matmul(env, number: int, k: MatmulKernel, blas: str = "scipy") -> tuple[str,
     if use_blas:
         ta, lda = gemm_layout(a)
         tb, ldb = gemm_layout(b)
-        call = f"{'scipy_' if blas == 'scipy' else ''}cblas_{'s' if ctype == 'float' else 'd'}gemm"
+        call = f"{'scipy_' if blas == 'scipy' else ''}cblas_{_GEMM[out.buffer.dtype.name]}gemm"
         indent = " " * (len(call) + 1)
         gemm = [(f"{call}(SG_ROW_MAJOR, {'SG_TRANS' if ta else 'SG_NO_TRANS'}, "
                  f"{'SG_TRANS' if tb else 'SG_NO_TRANS'}, {m}, {n}, {kk}, "

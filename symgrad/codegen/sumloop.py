@@ -67,11 +67,12 @@ class Acc:
     out_ctype: str      # the output's C type
     identity: str       # C literal of the op's identity, in ``ctype``
     fill: str           # C statement setting its output to the identity (in-place reductions)
+    floating: bool      # the output's dtype is floating
 
     @property
     def pairwise(self) -> bool:
         """Float sums are summed in blocks and pairwise; the others are carried along."""
-        return self.op == "sum" and self.out_ctype in ("float", "double")
+        return self.op == "sum" and self.floating
 
 
 def plan(dims: list, accs: list) -> str | None:

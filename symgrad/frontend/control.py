@@ -195,7 +195,7 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any,
     ``checkpoint=k`` (Python int bounds): see ``scan``."""
     for name, bound in (("lower", lower), ("upper", upper)):
         if isinstance(bound, float) or (isinstance(bound, Tensor) and
-                                        bound.dtype.category != 1):
+                                        not bound.dtype.is_integer):
             got = f"a {bound.dtype.name} tensor" if isinstance(bound, Tensor) else repr(bound)
             raise TypeError(f"fori_loop: {name} must be an integer (a Python int or an "
                             f"integer tensor), got {got}")

@@ -125,7 +125,7 @@ def bincount(x, weights=None, minlength: int = 0) -> Tensor:
     x = _t(x)
     v = _eager(x, "bincount", "with a known number of bins n, use "
                "torch.zeros(n).scatter_add(0, x, weights)")
-    if x.ndim != 1 or x.dtype.category != 1 or (v.size and v.min() < 0):
+    if x.ndim != 1 or not x.dtype.is_integer or (v.size and v.min() < 0):
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")

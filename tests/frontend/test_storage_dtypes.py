@@ -88,3 +88,42 @@ def test_against_torch():
     assert sg.tensor(h).dtype is sg.float16 and sg.tensor(h.astype(np.float32)).dtype is sg.float32
     for op in (lambda t: t * t, lambda t: t.exp(), lambda t: t / 3):
         np.testing.assert_array_equal(op(sg.tensor(h)).numpy(), op(torch.tensor(h)).numpy())
+
+
+# (name, is_signed, is_floating_point, itemsize): torch 2.13's answers, written down by hand.
+TORCH_FACTS = [("bool", False, False, 1), ("uint8", False, False, 1), ("int8", True, False, 1),
+               ("int16", True, False, 2), ("int32", True, False, 4), ("int64", True, False, 8),
+               ("float16", True, True, 2), ("float32", True, True, 4),
+               ("float64", True, True, 8)]
+
+
+@pytest.mark.parametrize("name, signed, floating, itemsize", TORCH_FACTS)
+def test_dtype_facts_are_torchs(name, signed, floating, itemsize):
+    d = getattr(sg, name)
+    assert (d.is_signed, d.is_floating_point, d.itemsize) == (signed, floating, itemsize)
+    assert not d.is_complex and d.real_dtype is d
+
+
+@pytest.mark.parametrize("name", [f[0] for f in TORCH_FACTS])
+def test_dtype_facts_match_torch(name):
+    torch = pytest.importorskip("torch")
+    d, t = getattr(sg, name), getattr(torch, name)
+    assert (d.is_signed, d.is_floating_point, d.itemsize, d.is_complex) == \
+        (t.is_signed, t.is_floating_point, t.itemsize, t.is_complex)
+
+
+def test_dtype_is_the_one_source_of_numeric_policy():
+    """Kinds, what ops compute in, what sums accumulate in (float32 in float64, as the C
+    kernels and torch's CPU sums do; integers in int64)."""
+    assert [d.kind for d in (sg.bool, sg.uint8, sg.int32, sg.float16, sg.float64)] == \
+        ["bool", "uint", "int", "float", "float"]
+    assert sg.float32.accumulates_in is sg.float64 and sg.float64.accumulates_in is sg.float64
+    assert sg.int8.accumulates_in is sg.int64 and sg.bool.accumulates_in is sg.int64
+    assert sg.int16.computes_in is sg.int64 and sg.float16.computes_in is sg.float32
+    assert sg.uint8.is_integer and sg.int64.is_integer and not sg.bool.is_integer
+    assert [d.category for d in (sg.bool, sg.uint8, sg.int64, sg.float32)] == [0, 1, 1, 2]
+    # a float32 sum accumulates in double and rounds once: the float64 sum, rounded
+    x = np.random.default_rng(5).standard_normal(100_003).astype(np.float32) * 1e3
+    want = np.float32(x.astype(np.float64).sum())
+    assert sg.compile(lambda v: v.sum())(x) == want
+    assert np.cumsum(x)[-1] != want      # (a float32 running sum rounds at every step)
