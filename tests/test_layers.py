@@ -213,3 +213,115 @@ def test_import_symgrad_loads_no_compiler():
             " 'symgrad.codegen.module', 'symgrad.build.compiler') if m in sys.modules]\n"
             "assert not heavy, heavy\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ---------------------------------------------------------------- seams
+
+def _private_names_by_layer() -> dict[str, set[int]]:
+    """Private attribute name -> the layers whose classes define it (``self._x = ...``, a
+    private class attribute or method)."""
+    own: dict[str, set[int]] = {}
+    for module, path in MODULES.items():
+        layer = layer_of(module)
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names = [t.attr for target in targets for t in ast.walk(target)
+                         if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+                         and t.value.id in ("self", "cls")]
+            elif isinstance(node, ast.ClassDef):
+                for item in node.body:
+                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        names.append(item.name)
+                    elif isinstance(item, (ast.Assign, ast.AnnAssign)):
+                        ts = item.targets if isinstance(item, ast.Assign) else [item.target]
+                        names += [t.id for t in ts if isinstance(t, ast.Name)]
+            for name in names:
+                if _private(name):
+                    own.setdefault(name, set()).add(layer)
+    return own
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_reaches() -> list[str]:
+    """``obj._x`` where ``_x`` is private to classes of other layers only (``self._x`` and
+    ``cls._x`` are a class's own business)."""
+    own = _private_names_by_layer()
+    found = []
+    for module, path in MODULES.items():
+        layer = layer_of(module)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Attribute) and _private(node.attr)):
+                continue
+            if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+                continue
+            layers = own.get(node.attr)
+            if layers and layer not in layers:
+                found.append(f"{module}:{node.lineno} reads .{node.attr} (private to "
+                             f"{', '.join(LAYERS[x][0] for x in sorted(layers))})")
+    return found
+
+
+def test_no_private_attribute_reaches_across_layers():
+    """A layer reads another's objects through their public names (Tensor.concrete,
+    .requires_grad, .version_cell...), never their private attributes."""
+    found = private_reaches()
+    assert not found, "use a public accessor:\n" + "\n".join(found)
+
+
+def import_time_fillings() -> list[str]:
+    """Module-level statements that put entries into a table another module owns (a name
+    imported from a symgrad module): ``TABLE[k] = v``, ``TABLE.update(...)``..."""
+    found = []
+    mutators = {"update", "setdefault", "append", "extend", "add", "__setitem__"}
+    for module, path in MODULES.items():
+        tree = ast.parse(path.read_text())
+        imported = {alias.asname or alias.name for node in ast.walk(tree)
+                    if isinstance(node, ast.ImportFrom) and (node.level or (
+                        node.module or "").startswith("symgrad"))
+                    for alias in node.names}
+        for stmt in tree.body:      # module level only: what runs when it is imported
+            for node in ast.walk(stmt):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                    break
+                target = None
+                if isinstance(node, ast.Assign):
+                    target = next((t.value for t in node.targets
+                                   if isinstance(t, ast.Subscript)), None)
+                elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                        and node.func.attr in mutators:
+                    target = node.func.value
+                if isinstance(target, ast.Name) and target.id in imported:
+                    found.append(f"{module}:{node.lineno} fills {target.id}")
+    return found
+
+
+def test_no_rule_table_is_filled_at_import():
+    """Every rule of an op is found from its definition (ops.registry.rule); no module fills
+    another's table when it is imported (an upward call that no import shows)."""
+    found = import_time_fillings()
+    assert not found, "declare the rule where the op is defined:\n" + "\n".join(found)
+
+
+def test_the_seam_checkers_find_what_they_look_for(tmp_path, monkeypatch):
+    """Control: a private reach across layers and an import-time filling are found."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("from symgrad.frontend.control_apply import TABLE\nTABLE['x'] = 1\n"
+                   "TABLE.update(y=2)\n\ndef f(t):\n    return t._requires_grad\n")
+    monkeypatch.setitem(MODULES, "symgrad.api.bad", bad)
+    assert {x.split(" ")[1] for x in import_time_fillings() if "api.bad" in x} == {"fills"}
+    assert len([x for x in import_time_fillings() if "api.bad" in x]) == 2
+    assert any("api.bad:6 reads ._requires_grad" in x for x in private_reaches())
+
+
+def test_late_bound_rules_resolve_to_modules_above_the_ops():
+    from symgrad.ops import OPS
+    from symgrad.ops.registry import rule
+    for name, op in OPS.items():
+        for transform, where in op.tensor_rules:
+            assert callable(rule(name, transform)), (name, transform, where)
+            assert layer_of(where.split(":")[0]) > layer_of("symgrad.ops"), where

@@ -185,7 +185,7 @@ def same_leaf(old, new) -> bool:
         return old.shape == new.shape and old.dtype == new.dtype and \
             old.flags.writeable and new.flags.writeable and not old.dtype.hasobject
     if isinstance(old, Tensor):
-        return old._value is not None and new._value is not None and \
+        return old.concrete is not None and new.concrete is not None and \
             tuple(old.shape) == tuple(new.shape) and old.dtype is new.dtype
     return False
 
@@ -248,7 +248,7 @@ def _arrays(reachable: dict) -> list:
 def _memory_of(objects: tuple):
     """The arrays whose memory captured ``objects`` show (an array, its bases)."""
     for obj in objects:
-        a = obj._value if isinstance(obj, Tensor) else obj
+        a = obj.concrete if isinstance(obj, Tensor) else obj
         while isinstance(a, np.ndarray):
             yield a
             a = a.base

@@ -178,9 +178,9 @@ def _bind(cf, captures: tuple, checks: dict) -> Captured | None:
         reads = []
         for path, digest in checks["reads"]:
             t = by_path[path]
-            if not isinstance(t, Tensor) or _content(t._value) != digest:
+            if not isinstance(t, Tensor) or _content(t.concrete) != digest:
                 return None
-            reads.append((t, t._vc, t._vc[0], t._value))
+            reads.append((t, t.version_cell, t.version_cell[0], t.concrete))
         arrays, captured_ids = [], {id(o) for o in objects}
         for path, digest in checks["arrays"]:
             a = by_path[path]

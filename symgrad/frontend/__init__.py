@@ -9,4 +9,3 @@ operators and methods on ``Tensor`` (``methods``). Modules, bottom to top: ``gra
 """
 
 from . import methods  # noqa: F401  (installs Tensor's methods)
-from . import checkpoint, control_vjp  # noqa: F401  (register the rules of loops and branches)

@@ -410,12 +410,21 @@ def full(like: Tensor, value: Any, shape: tuple | None = None,
     return Tensor(None, node)
 
 
+def constant_value(x: Any):
+    """The number ``x`` holds if it is a 0-d eager tensor that needs no gradient (a Python
+    number lifted by ``apply``), else None (a traced value, or one that requires grad)."""
+    if not isinstance(x, Tensor) or x._value is None or x._value.ndim or x._requires_grad:
+        return None
+    return x._value.item()
+
+
 class _Builder:
     """The op registry's ``Builder`` over front-end tensors (see ``ops.registry``)."""
 
     __slots__ = ()
     op = staticmethod(apply)
     full = staticmethod(full)
+    constant_value = staticmethod(constant_value)
 
 
 BUILDER = _Builder()

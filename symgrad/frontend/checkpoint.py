@@ -31,8 +31,8 @@ from collections.abc import Callable
 from . import grad_mode, sources
 from .apply import apply
 from .control import scan
-from .control_apply import RULES, apply_control
-from .control_vjp import ReversePlan, stored_values
+from .control_apply import apply_control
+from .control_vjp import ReversePlan, stored_values, storing
 from .custom_function import Function
 from .tensor import Tensor
 
@@ -58,7 +58,7 @@ class CheckpointedScan(Function):
         head, tail = _split(seqs, length, rest, reverse)
         carry, head_ys, head_stacked = list(init), [], []
         n_y = len(body.outputs) - nc
-        ctx.keeping = RULES["storing"](body, nc, nx, list(operands))
+        ctx.keeping = storing(body, nc, nx, list(operands))
         if rest:
             keeping = {"body": ctx.keeping, "length": rest, "reverse": reverse,
                        "carries": nc, "xs": nx}
@@ -144,8 +144,6 @@ def checkpointed_scan(body, operands: list, length: int, reverse: bool, nc: int,
     return list(CheckpointedScan.apply(*operands, body=body, length=length, reverse=reverse,
                                        carries=nc, xs=nx, every=every))
 
-
-RULES["checkpointed_scan"] = checkpointed_scan
 
 
 # ------------------------------------------------------------------ checkpoint(fn)

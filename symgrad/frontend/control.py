@@ -29,7 +29,8 @@ from ..pytree import TreeDef, count, flatten, unflatten
 from . import sources
 from .apply import apply, as_tensor
 from .bodies import Body, Like, trace_body
-from .control_apply import RULES, apply_control, differentiable
+from ..ops.registry import rule
+from .control_apply import apply_control, differentiable
 from .shapes import stack
 from .tensor import Tensor
 from ..dims import same_shape
@@ -178,7 +179,7 @@ def _traced_scan(f, init, x_t, x_tree, no_xs, length, reverse, checkpoint=None):
     n_user = len(graph.outputs)
     operands = init_t + x_t + body.captures
     if checkpoint is not None and checkpoint < length and differentiable(operands):
-        outs = RULES["checkpointed_scan"](graph, operands, length, bool(reverse), nc,
+        outs = rule("scan", "checkpointed")(graph, operands, length, bool(reverse), nc,
                                           len(x_t), int(checkpoint))
         return unflatten(init_tree, outs[:nc]), unflatten(y_tree, outs[nc:n_user])
     attrs = {"body": graph, "length": length, "reverse": bool(reverse), "carries": nc,

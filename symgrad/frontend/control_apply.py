@@ -4,7 +4,7 @@ Layer: front end, above ``custom_function`` and ``bodies``. Input: an op of ``op
 its operands (tensors) and attributes (the closed bodies among them). Output: one traced tensor
 per value of the application (the sibling nodes of ``ops.control``), carrying one backward
 node, ``ScanBackward``/``WhileBackward``/``CondBackward``, built on ``autograd.Function``: its
-backward calls the op's rule in ``VJPS`` (``control_vjp`` fills the table), which builds the
+backward calls the op's ``vjp`` rule (``ops.registry.rule``: ``control_vjp``), which builds the
 reverse computation as another application of these ops, so that it is differentiable again.
 
 ``replay(graph, tensors)`` applies a graph's ops to tensors, recording the autograd tape as the
@@ -16,15 +16,12 @@ from __future__ import annotations
 from ..ir import Node
 from ..ir.control import group_key, is_control
 from ..ops import get
+from ..ops.registry import rule
 from . import grad_mode, sources
 from .apply import apply
 from .custom_function import Function
 from .tensor import Tensor
 
-# op -> rule(ctx, grads) -> one cotangent per operand (None: none); see control_vjp.
-VJPS: dict = {}
-# Implementations the modules above fill in: "checkpointed_scan" (frontend.checkpoint).
-RULES: dict = {}
 
 
 def _nodes(op: str, operands: list, attrs: dict) -> list:
@@ -61,7 +58,8 @@ class _Control(Function):
     def backward(ctx, *grads):
         saved = ctx.saved_tensors
         n = ctx.n_operands
-        return tuple(VJPS[ctx.op](ctx, list(saved[:n]), list(saved[n:]), list(grads)))
+        vjp = rule(ctx.op, "vjp")
+        return tuple(vjp(ctx, list(saved[:n]), list(saved[n:]), list(grads)))
 
 
 class Scan(_Control):
@@ -88,7 +86,7 @@ def apply_control(op: str, operands: list, attrs: dict) -> list:
     rec = sources.current()
     if rec is not None and rec.body is not None:
         operands = rec.body.lift(list(operands))   # a loop inside a loop body
-    if op == "scan" and differentiable(operands) and "storing" in RULES:
+    if op == "scan" and differentiable(operands):
         attrs = _storing(attrs, operands)
     outs = _FUNCTIONS[op].apply(*operands, op=op, attrs=attrs)
     if rec is not None and rec.body is not None:
@@ -135,4 +133,4 @@ def _storing(attrs: dict, operands: list) -> dict:
     ys = set(body.outputs[nc:])
     if all(i in ys for i in body.inputs[:nc]):
         return attrs
-    return {**attrs, "body": RULES["storing"](body, nc, attrs["xs"], operands)}
+    return {**attrs, "body": rule("scan", "residuals")(body, nc, attrs["xs"], operands)}

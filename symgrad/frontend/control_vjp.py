@@ -32,7 +32,7 @@ from .apply import full
 from .autograd import push_forward, root_cotangents, run_backward
 from .control import switch_cond, while_loop
 from .bodies import Like, trace_body
-from .control_apply import RULES, VJPS, apply_control, replay
+from .control_apply import apply_control, replay
 from .tensor import Tensor
 
 
@@ -217,7 +217,7 @@ def storing(body: Graph, nc: int, nx: int, operands: list) -> Graph:
     return Graph(body.inputs, body.outputs + tuple(extra), body.locs)
 
 
-def _scan_vjp(ctx, operands: list, outputs: list, grads: list) -> list:
+def scan_vjp(ctx, operands: list, outputs: list, grads: list) -> list:
     a = ctx.attrs
     body, nc, nx = a["body"], a["carries"], a["xs"]
     plan = ReversePlan(body, nc, nx, operands, ctx.needs_input_grad, grads[nc:])
@@ -228,12 +228,10 @@ def _scan_vjp(ctx, operands: list, outputs: list, grads: list) -> list:
     return plan.result(len(operands), ctx.needs_input_grad, d_init, d_consts, d_xs)
 
 
-RULES["storing"] = storing
-
 
 # ------------------------------------------------------------------ cond
 
-def _cond_vjp(ctx, operands: list, outputs: list, grads: list) -> list:
+def cond_vjp(ctx, operands: list, outputs: list, grads: list) -> list:
     pred, ops = operands[0], operands[1:]
     branches = ctx.attrs["branches"]
     need = ctx.needs_input_grad[1:]
@@ -253,7 +251,7 @@ def _cond_vjp(ctx, operands: list, outputs: list, grads: list) -> list:
     return [None] + [next(it) if w else None for w in wanted]
 
 
-def _while_vjp(ctx, operands: list, outputs: list, grads: list) -> list:
+def while_vjp(ctx, operands: list, outputs: list, grads: list) -> list:
     a = ctx.attrs
     cond, body, nc = a["cond"], a["body"], a["carries"]
     init, consts = operands[:nc], operands[nc:]
@@ -320,7 +318,7 @@ _SECOND_ORDER = ("second derivatives through symgrad.while_loop (or fori_loop wi
                  "with Python int bounds and scan have them")
 
 
-def _while_grad_vjp(ctx, operands: list, outputs: list, grads: list) -> list:
+def while_grad_vjp(ctx, operands: list, outputs: list, grads: list) -> list:
     """The VJP of ``while_grad`` with respect to its seed, which it is linear in: the
     transpose of running the steps' VJPs backwards is running the loop forwards carrying
     tangents, ``t' = d body/d carry t + d body/d consts u`` (what forward mode through a
@@ -382,6 +380,3 @@ def _jvp_of(graph: Graph, args: list, wanted: list, tangents: list, floats: list
                       [t for t, w in zip(tangents, wanted) if w])
     return [t if t is not None else full(o, 0.0) for t, o in zip(ts, outs)]
 
-
-VJPS.update(scan=_scan_vjp, cond=_cond_vjp, while_grad=_while_grad_vjp,
-            **{"while": _while_vjp})

@@ -226,6 +226,24 @@ class Tensor:
         the counter cell ``_vc`` is shared with its views."""
         return self._vc[0]
 
+    # What the layers above the front end (transforms, runtime, api) may read of a tensor:
+    # these accessors, never its private attributes (tests/test_layers.py checks).
+    @property
+    def concrete(self):
+        """The NumPy array of an eager tensor (None for a traced one); not a copy."""
+        return self._value
+
+    @property
+    def version_cell(self) -> list:
+        """The in-place update counter as its shared one-element cell (``[_version]``): a
+        view and a ``detach()``ed alias bump the same cell."""
+        return self._vc
+
+    @property
+    def weak(self) -> bool:
+        """Whether it stands for a Python number (and promotes like one)."""
+        return self._weak
+
     @property
     def is_leaf(self) -> bool:
         return self.grad_fn is None
@@ -343,6 +361,12 @@ class Tensor:
         if self._value is None:
             raise tracer_error("picklable value")
         return (tensor, (self._value, self.dtype, None, self._requires_grad))
+
+
+def weakly_typed(t: Tensor, python_number: bool) -> Tensor:
+    """``t``, marked as standing for a Python number when ``python_number`` (see ``weak``)."""
+    t._weak = python_number
+    return t
 
 
 def placeholder(node: Node, python_number: bool = False) -> Tensor:

@@ -116,9 +116,18 @@ def _np_scan(*arrays, run, body, length, reverse, carries, xs, index=None):
     return tuple(carry) + tuple(ys)
 
 
+# Loops and branches are differentiated and batched on tensors, by the front end and the
+# transforms (the rules trace new bodies): ops.registry.rule finds them from these names.
+_VJP = "symgrad.frontend.control_vjp:"
+_VMAP = "symgrad.transforms.control_batching:"
+
+
 register(OpDef(
     name="scan", kind=OTHER, shape=_scan_shape, dtype=_scan_dtype, numpy=_np_scan,
     kernel="control",
+    tensor_rules=(("vjp", _VJP + "scan_vjp"), ("vmap", _VMAP + "batched_scan"),
+                  ("residuals", _VJP + "storing"),
+                  ("checkpointed", "symgrad.frontend.checkpoint:checkpointed_scan")),
     bodies=("body",), n_outputs=lambda body, **_: len(body.outputs),
     doc="a loop of static length over carries and sequences (JAX's lax.scan)"))
 
@@ -149,6 +158,7 @@ def _np_while(*arrays, run, cond, body, carries, index=None):
 register(OpDef(
     name="while", kind=OTHER, shape=_while_shape, dtype=_scan_dtype, numpy=_np_while,
     kernel="control",
+    tensor_rules=(("vjp", _VJP + "while_vjp"), ("vmap", _VMAP + "batched_while")),
     bodies=("cond", "body"), n_outputs=lambda body, **_: len(body.outputs),
     doc="a loop that runs while cond(carry) holds (JAX's lax.while_loop)"))
 
@@ -189,6 +199,7 @@ def _np_while_grad(*arrays, run, cond, body, step, carries, index=None, seeds=()
 register(OpDef(
     name="while_grad", kind=OTHER, shape=_while_grad_shape, dtype=_while_grad_dtype,
     kernel="control",
+    tensor_rules=(("vjp", _VJP + "while_grad_vjp"), ("vmap", _VMAP + "batched_while_grad")),
     numpy=_np_while_grad, bodies=("cond", "body", "step"),
     n_outputs=lambda step, **_: len(step.outputs),
     doc="reverse mode through a while loop: the loop, then its steps' VJPs backwards"))
@@ -219,6 +230,7 @@ def _np_cond(pred, *arrays, run, branches, index=None):
 register(OpDef(
     name="cond", kind=OTHER, shape=_cond_shape, dtype=_cond_dtype, numpy=_np_cond,
     kernel="control",
+    tensor_rules=(("vjp", _VJP + "cond_vjp"), ("vmap", _VMAP + "batched_cond")),
     bodies=("branches",), n_outputs=lambda branches, **_: len(branches[0].outputs),
     doc="one of two closed graphs, chosen by a predicate (torch.cond, JAX's lax.cond)"))
 

@@ -57,18 +57,9 @@ elementwise("neg", lambda sp, x: -x, np.negative, vjp=lambda b, g, out, ins: (-g
             saves=False, dtype=same_dtype)
 
 
-def _constant_exponent(expo):
-    """The exponent's value if it is a constant scalar (a Python number lifted by the front
-    end), else None: a graph value, a symbol or a tensor that requires grad."""
-    value = getattr(expo, "_value", None)
-    if value is None or value.ndim or getattr(expo, "_requires_grad", True):
-        return None
-    return value.item()
-
-
 def _pow_vjp(b, g, out, ins):
     base, expo = ins
-    c = _constant_exponent(expo)
+    c = b.constant_value(expo)
     if c is not None:
         # torch's pow_backward for a scalar exponent: grad * (e * x ** (e - 1)), zeros if e = 0
         # (x**0 is constant); the exponent gets no gradient.

@@ -17,12 +17,19 @@ the front end brings an elementwise op's operands to one dtype, ``view`` that lo
 result as a view of input 0 (no kernel, no memory of its own), ``scalar`` gives an elementwise
 op's SymPy expression (built on demand: importing symgrad must not import SymPy), ``batch``
 its batching rule (``batching``: how ``vmap`` applies it to a batch at once).
+
+Every rule of an op is found from its definition by one lookup, ``rule(op, transform)``: a
+field (``vjp``, ``batch``) or, for rules written above this layer on tensors (a loop's VJP
+builds another loop with the front end's tracing; vmap replays a loop on a batch), a
+``tensor_rules`` entry naming the function as ``"module:function"``, imported when first used.
+No module fills a table of another when it is imported.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib
 import math
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -33,7 +40,7 @@ from ..errors import ShapeError
 from . import batching
 
 __all__ = ["ELEMENTWISE", "MOVEMENT", "OPS", "OTHER", "REDUCE", "SOURCE", "Builder", "OpDef",
-           "ShapeError", "broadcast_shapes", "get", "normalize_axes", "register"]
+           "ShapeError", "broadcast_shapes", "get", "normalize_axes", "register", "rule"]
 
 # Op kinds, which fusion and lowering dispatch on.
 ELEMENTWISE = "elementwise"   # output[i] = f(inputs broadcast at i); has a scalar expression
@@ -59,6 +66,10 @@ class Builder(Protocol):
              dtype: DType | None = None) -> Any:
         """``value`` everywhere, of ``like``'s kind (eager or traced), shape and dtype unless
         given: a broadcast constant, never an array the size of the shape."""
+
+    def constant_value(self, x: Any) -> float | int | bool | None:
+        """The number ``x`` holds when it is a constant scalar that needs no gradient (a
+        Python number the rule's op was applied with), else None."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +106,10 @@ class OpDef:
     # of the same batch), "none" (no derivative), "dense" (anything: loops and branches).
     dependence: str = ""
     doc: str = ""
+    # Rules written on tensors above this layer: (transform, "module:function") pairs, which
+    # ``rule`` resolves (control flow's "vjp", "vmap", and the scan's "residuals" and
+    # "checkpointed" parts of its VJP).
+    tensor_rules: tuple = ()
 
     def expression(self) -> tuple:
         """(SymPy expression, its symbols in operand order) of an elementwise op. Imports
@@ -136,6 +151,18 @@ def get(name: str) -> OpDef:
         return OPS[name]
     except KeyError:
         raise KeyError(f"unknown op {name!r}") from None
+
+
+@functools.cache
+def rule(op: str, transform: str):
+    """The ``transform`` rule of ``op``: its ``tensor_rules`` entry (imported now), else the
+    OpDef field of that name; None when it has none."""
+    opdef = get(op)
+    where = dict(opdef.tensor_rules).get(transform)
+    if where is None:
+        return getattr(opdef, transform, None)
+    module, name = where.split(":")
+    return getattr(importlib.import_module(module), name)
 
 
 @functools.cache

@@ -51,12 +51,12 @@ class Captured:
     def values(self) -> list:
         """The captured objects' current values, as the C reads them (after the arguments:
         what ``ir.interpret`` of the traced graph takes too)."""
-        return [o._value if isinstance(o, Tensor) else o for o in self.objects]
+        return [o.concrete if isinstance(o, Tensor) else o for o in self.objects]
 
     def needs_autograd(self) -> bool:
         """Whether a call now would record autograd history through captured tensors."""
         return grad_mode._local.enabled and any(
-            isinstance(o, Tensor) and o._requires_grad for o in self.objects)
+            isinstance(o, Tensor) and o.requires_grad for o in self.objects)
 
     def lines(self, first: int) -> list[str]:
         """Generated lines: the checks, then ``a{first + k}`` = each captured object's

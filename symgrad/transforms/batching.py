@@ -8,7 +8,7 @@ Each node is applied with ``frontend.apply`` (eager values or traced nodes, reco
 autograd tape, so ``grad(vmap(f))`` differentiates the batched computation): a node none of
 whose operands is batched is applied as it is (work that does not depend on the example is
 done once, not once per example); the others go through their op's batching rule
-(``OpDef.batch``, ``ops.batching``), and loops and branches through ``CONTROL``
+(``OpDef.batch``, ``ops.batching``), and loops and branches through their ``vmap`` rule
 (``transforms.control_batching``), which batches their bodies.
 """
 
@@ -23,9 +23,9 @@ from ..frontend.guards import GuardState
 from ..frontend.tensor import Tensor
 from ..ir.control import group_key, is_control
 from ..ops import OPS
+from ..ops.registry import rule
 
 # control op -> rule(node attrs, operands, batched flags, size) -> [(value, batched)] per value
-CONTROL: dict = {}
 
 
 class BatchingError(NotImplementedError):
@@ -61,7 +61,7 @@ def replay_batched(graph, args: list, batched: list, size: int) -> list:
     """[(tensor, batched)] for each output of ``graph`` applied to ``args`` (one per input;
     ``batched[k]``: whether ``args[k]`` has a leading batch dimension of length ``size``)."""
     env = {i: (a, b) for i, a, b in zip(graph.inputs, args, batched)}
-    eager = all(a._value is not None for a in args)
+    eager = all(a.concrete is not None for a in args)
     groups: dict = {}
     for node in graph.nodes():
         if node in env:
@@ -99,16 +99,16 @@ def _control(node, operands: list, size: int) -> list:
     flags = [b for _, b in operands]
     if not any(flags):
         return [(v, False) for v in apply_control(node.op, values, attrs)]
-    rule = CONTROL.get(node.op)
-    if rule is None:
+    batched = rule(node.op, "vmap")
+    if batched is None:
         raise BatchingError(f"vmap: op {node.op!r} has no batching rule")
-    return rule(attrs, values, flags, size)
+    return batched(attrs, values, flags, size)
 
 
 def _eager_control(node, operands: list, size: int) -> list:
     """A loop or branch of an eager vmap: its batched application built on the operands'
     values as constants, and evaluated by the NumPy interpreter (no autograd through it)."""
-    if any(v._requires_grad for v, _ in operands):
+    if any(v.requires_grad for v, _ in operands):
         raise NotImplementedError(
             f"vmap: a {node.op} of a function vmapped eagerly on tensors that require grad "
             f"is not differentiated eagerly; call the vmapped function on arrays (it is "

@@ -2,7 +2,7 @@
 
 Layer: transforms. Input: one application of ``scan``, ``while`` or ``cond`` (its attributes,
 its operands, which operands are batched, the batch size). Output: its values for the whole
-batch, as ``[(tensor, batched)]``. Registered in ``batching.CONTROL``.
+batch, as ``[(tensor, batched)]``. The ops name them (``ops.control``: ``tensor_rules``).
 
 A body is batched by tracing a new body that replays the old one on batched inputs
 (``replay_batched``). A carry that the body makes batched must enter batched too, so the
@@ -26,7 +26,7 @@ from ..frontend.apply import BUILDER, apply
 from ..frontend.bodies import Like, trace_body
 from ..frontend.control_apply import apply_control
 from ..ops.batching import front
-from .batching import CONTROL, BatchingError, replay_batched
+from .batching import BatchingError, replay_batched
 
 
 def _forced(outs: list, force: list, size: int) -> list:
@@ -91,7 +91,7 @@ def _entering(values: list, given: list, flags: list, size: int) -> list:
     return [front(BUILDER, v, g, size) if f else v for v, g, f in zip(values, given, flags)]
 
 
-def _batched_scan(attrs: dict, values: list, flags: list, size: int) -> list:
+def batched_scan(attrs: dict, values: list, flags: list, size: int) -> list:
     nc, nx, body = attrs["carries"], attrs["xs"], attrs["body"]
     given, flags = flags, _carry_fixpoint(body, flags, nc, size)
     values = _entering(values, given, flags, size)
@@ -107,7 +107,7 @@ def _batched_scan(attrs: dict, values: list, flags: list, size: int) -> list:
             for k, (v, b) in enumerate(zip(outs, out_flags))]
 
 
-def _batched_cond(attrs: dict, values: list, flags: list, size: int) -> list:
+def batched_cond(attrs: dict, values: list, flags: list, size: int) -> list:
     pred, operands, op_flags = values[0], values[1:], flags[1:]
     branches = attrs["branches"]
     if flags[0]:
@@ -126,7 +126,7 @@ def _selected(pred, branches: tuple, operands: list, flags: list, size: int) -> 
                           size), True) for (a, fa), (b, fb) in zip(yes, no)]
 
 
-def _batched_while(attrs: dict, values: list, flags: list, size: int) -> list:
+def batched_while(attrs: dict, values: list, flags: list, size: int) -> list:
     nc, cond, body = attrs["carries"], attrs["cond"], attrs["body"]
     given, flags = flags, _carry_fixpoint(body, flags, nc, size)
     _, pred_flag = batched_graph(cond, flags, size)
@@ -167,7 +167,7 @@ def _any(pred):
     return apply("gt", apply("reshape", count, shape_to=()), 0)
 
 
-def _batched_while_grad(attrs: dict, values: list, flags: list, size: int) -> list:
+def batched_while_grad(attrs: dict, values: list, flags: list, size: int) -> list:
     """The reverse of a while loop whose seeds (cotangents) alone are batched: the loop is
     the same for every example, and the backward steps run on the batch (as a Jacobian by
     reverse mode asks). A batched loop operand (a loop that differs per example) has no
@@ -186,6 +186,3 @@ def _batched_while_grad(attrs: dict, values: list, flags: list, size: int) -> li
     outs = apply_control("while_grad", values[:n] + seeds, {**attrs, "step": new})
     return [(v, True) for v in outs]
 
-
-CONTROL.update({"scan": _batched_scan, "cond": _batched_cond, "while": _batched_while,
-                "while_grad": _batched_while_grad})

@@ -104,7 +104,7 @@ def vjp_call(fn: Callable, primals: tuple, has_aux: bool, name: str):
             if not same_shape(tuple(c.shape), tuple(o.shape)):
                 raise ValueError(f"{name}: cotangent leaf {k} has shape {tuple(c.shape)}, but "
                                  f"the output has shape {tuple(o.shape)}")
-            if o._requires_grad and o.dtype.is_floating:
+            if o.requires_grad and o.dtype.is_floating:
                 roots.append((o, as_tensor(c, o.dtype)))
         with grad_mode.enable_grad():
             gs = run_backward(roots, retain_graph=True, create_graph=True,

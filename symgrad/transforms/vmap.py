@@ -23,9 +23,8 @@ from ..frontend import sources
 from ..frontend.apply import BUILDER, as_tensor
 from ..ops.batching import front
 from ..frontend.bodies import Like, trace_body
-from ..frontend.tensor import Tensor
+from ..frontend.tensor import Tensor, weakly_typed
 from ..pytree import flatten, unflatten
-from . import control_batching  # noqa: F401  (fills batching.CONTROL)
 from .batching import moved_from_front, moved_to_front, replay_batched
 
 
@@ -38,7 +37,7 @@ def vmap_call(fn: Callable, in_axes: Any, out_axes: Any, axis_size: int | None, 
     size = _batch_size(tensors, axes, axis_size, name)
     moved = [t if a is None else moved_to_front(t, _axis(t, a, k, name))
              for k, (t, a) in enumerate(zip(tensors, axes))]
-    likes = [Like(t.shape[1:] if a is not None else t.shape, t.dtype, t._weak)
+    likes = [Like(t.shape[1:] if a is not None else t.shape, t.dtype, t.weak)
              for t, a in zip(moved, axes)]
 
     def call(f, inputs):
@@ -68,9 +67,7 @@ def _tensor(v: Any) -> Tensor:
     t = getattr(v, "_sg_tensor", v)     # a traced Python number
     if isinstance(t, Tensor):
         return t
-    t = as_tensor(v)
-    t._weak = isinstance(v, (int, float)) and not isinstance(v, bool)
-    return t
+    return weakly_typed(as_tensor(v), isinstance(v, (int, float)) and not isinstance(v, bool))
 
 
 def prefix_leaves(spec: Any, obj: Any, what: str, name: str) -> list:
