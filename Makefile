@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
 .PHONY: demo test fuzz fuzz-staleness bench bench-quick bench-matmul bench-linalg bench-overhead bench-threads bench-contention bench-dynamic bench-memory \
-        bench-compile bench-eager bench-loops bench-derivatives golden optable check-cc clean venv lint
+        bench-compile bench-eager bench-loops bench-derivatives golden optable check-cc clean venv lint module-map
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -119,6 +119,10 @@ $(LINT_STAMP): $(STAMP)
 
 lint: $(LINT_STAMP)
 	$(VENV)/bin/ruff check symgrad tests benchmarks examples
+
+# Rewrite the README's table of every module (from the modules' docstrings and layers).
+module-map: $(STAMP)
+	$(PY) tests/test_module_map.py --refresh
 
 golden: $(STAMP)
 	$(PY) tests/codegen/test_golden.py --refresh
