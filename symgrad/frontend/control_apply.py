@@ -14,7 +14,7 @@ user's own code would have: how a rule differentiates a body.
 from __future__ import annotations
 
 from ..ir import Node
-from ..ir.control import group_key, is_control
+from ..ir.walk import walk
 from ..ops import get
 from ..ops.registry import rule
 from . import grad_mode, sources
@@ -98,25 +98,17 @@ def apply_control(op: str, operands: list, attrs: dict) -> list:
 def replay(graph, args: list) -> list:
     """Apply ``graph``'s ops to the tensors ``args`` (one per graph input), recording the
     autograd tape as the ops' own application would; returns the output tensors."""
-    env = dict(zip(graph.inputs, args))
-    applied: dict = {}
     locs = graph.locs
-    for node in graph.nodes():
-        if node in env:
-            continue
-        if node.op == "const":
-            env[node] = Tensor(None, node)
-            continue
+
+    def one(node, operands):
         with sources.attributed_to(locs.get(node), ""):   # the body's own lines
-            if is_control(node):
-                key = group_key(node)
-                if key not in applied:
-                    attrs = {k: v for k, v in node.attrs if k != "index"}
-                    applied[key] = apply_control(node.op, [env[i] for i in node.inputs],
-                                                 attrs)
-                env[node] = applied[key][node.attr("index")]
-            else:
-                env[node] = apply(node.op, *[env[i] for i in node.inputs], **node.a)
+            return apply(node.op, *operands, **node.a)
+
+    def application(app, operands):
+        with sources.attributed_to(locs.get(app.first), ""):
+            return apply_control(app.op, operands, app.attrs)
+    env = walk(graph.nodes(), dict(zip(graph.inputs, args)), one, application,
+               lambda node: Tensor(None, node))
     return [env[o] for o in graph.outputs]
 
 

@@ -30,8 +30,8 @@ import numpy as np
 
 from ..dtypes import float64
 from ..ir.control import group_key, is_control
-from ..ir.interpret import interpret
-from ..ops import get
+from ..ir.interpret import numpy_application, numpy_node
+from ..ir.walk import Application
 from . import grad_mode, sources
 from .apply import apply, as_tensor
 from .tensor import Tensor, tracer_error
@@ -73,17 +73,13 @@ class GuardState:
             raise tracer_error("value (it is an input of a loop body or of a vmapped "
                                "function, which has no single value; use symgrad.cond or "
                                "symgrad.where inside it)")
-        op = get(n.op)
         ins = [self.env[i] for i in n.inputs]
-        if is_control(n):
-            key = group_key(n)
-            if key not in self.applications:
-                attrs = {k: v for k, v in n.attrs if k != "index"}
-                self.applications[key] = op.numpy(*ins, run=interpret, **attrs)
-            value = self.applications[key][n.attr("index")]
-        else:
-            value = op.numpy(*ins, **n.a)
-        return np.asarray(value, dtype=n.dtype.np)
+        if not is_control(n):
+            return numpy_node(n, ins)
+        key = group_key(n)
+        if key not in self.applications:
+            self.applications[key] = numpy_application(Application.of(n), ins)
+        return self.applications[key][n.attr("index")]
 
     # ------------------------------------------------------------ decisions
     def decide(self, t: Tensor) -> bool:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..ops import get
-from .control import group_key, is_control
-from .graph import Graph
+from .graph import Graph, Node
+from .walk import Application, walk
 
 
 def interpret(graph: Graph, args: list) -> list:
@@ -26,27 +26,29 @@ def interpret(graph: Graph, args: list) -> list:
             raise ValueError(f"input {node.attr('name')}: expected shape {node.shape}, got "
                              f"{arr.shape}")
         env[node] = arr
-    applications: dict = {}    # group_key -> the values of one control-flow application
     with np.errstate(all="ignore"):
-        for node in graph.nodes():
-            if node in env:
-                continue
-            if node.op == "const":
-                env[node] = np.asarray(node.attr("value"), dtype=node.dtype.np)
-                continue
-            op = get(node.op)
-            ins = [env[i] for i in node.inputs]
-            if is_control(node):
-                key = group_key(node)
-                if key not in applications:
-                    attrs = {k: v for k, v in node.attrs if k != "index"}
-                    applications[key] = op.numpy(*ins, run=interpret, **attrs)
-                value = applications[key][node.attr("index")]
-            else:
-                value = op.numpy(*ins, **node.a)
-            env[node] = np.asarray(value, dtype=node.dtype.np)
+        walk(graph.nodes(), env, numpy_node, numpy_application, constant)
     for k, g in enumerate(graph.outputs[:graph.n_guards]):
         if not env[g]:
             raise ValueError(f"guard {k} of the graph does not hold for these inputs (they "
                              f"take another path through the function's Python control flow)")
     return [np.array(env[n], copy=True) for n in graph.values]
+
+
+def constant(node: Node) -> np.ndarray:
+    return np.asarray(node.attr("value"), dtype=node.dtype.np)
+
+
+def numpy_node(node: Node, ins: list) -> np.ndarray:
+    """A node's value from its operands' (its op's NumPy reference, in its dtype)."""
+    return np.asarray(get(node.op).numpy(*ins, **node.a), dtype=node.dtype.np)
+
+
+def numpy_application(app: Application, ins: list) -> list:
+    """The values of a control-flow application from its operands' (its op's reference,
+    running its bodies with this interpreter), each in its dtype."""
+    op = get(app.op)
+    values = op.numpy(*ins, run=interpret, **app.attrs)
+    dtypes = [i.dtype for i in app.inputs]
+    return [np.asarray(v, dtype=op.dtype(*dtypes, **app.attrs, index=k).np)
+            for k, v in enumerate(values)]

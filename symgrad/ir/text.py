@@ -13,7 +13,7 @@ import numpy as np
 
 from ..dtypes import DType
 from ..ops import get
-from .control import group_key, is_control
+from .control import group_key, is_control, n_outputs
 from .graph import Graph, Node, type_str
 
 
@@ -96,7 +96,7 @@ def _control_lines(node: Node, group: dict, names: dict, fresh, ref, indent: str
     """One equation binding every value of ``node``'s application, then its bodies."""
     graph_attrs = get(node.op).bodies
     binders = []
-    for k in range(max(group) + 1):
+    for k in range(n_outputs(node)):     # every binder: the arity shows
         sib = group.get(k)
         if sib is None:
             binders.append("_")

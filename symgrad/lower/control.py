@@ -20,7 +20,8 @@ from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from ..dtypes import uint8
-from ..ir.control import bodies, group_key, n_outputs
+from ..ir.control import bodies
+from ..ir.walk import Application
 from ..ir.graph import Loc
 from ..ops import get
 from .loopir import Program, View
@@ -67,8 +68,9 @@ class ControlKernel:
 def lower(lowering, node) -> None:
     """Append the kernel of ``node``'s application to ``lowering`` (a ``lowering._Lowering``)
     and record where each of its values that the graph reads lives."""
-    siblings = lowering.control_siblings(group_key(node))
-    attrs = {k: v for k, v in node.attrs if k != "index"}
+    app = Application.of(node)
+    siblings = lowering.control_siblings(app.key)
+    attrs = app.attrs
     operands = [_dense(lowering, i) for i in node.inputs]
     graphs, tape = bodies(node), None
     if node.op == "while" and lowering.top:
@@ -85,7 +87,7 @@ def lower(lowering, node) -> None:
     shapes = [i.shape for i in node.inputs]
     dtypes = [i.dtype for i in node.inputs]
     outputs = []
-    for k in range(n_outputs(node)):
+    for k in range(app.arity):
         sib = siblings.get(k)
         if sib is not None:
             view = lowering.new_buffer(sib)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from ..ir import Graph, Node, toposort
 from ..ir.closure import close, new_scope, substitute
 from ..ir.control import group_key, is_control
+from ..ir.walk import Application
 from ..ops import get
 from .identities import scalar_const
 
@@ -74,7 +75,7 @@ def _simplify_once(graph: Graph) -> Graph:
 
 def _simplified(node: Node, ins: tuple, present: dict) -> dict:
     """index -> the new sibling node, for each present sibling of ``node``'s application."""
-    attrs = {k: v for k, v in node.attrs if k != "index"}
+    attrs = Application.of(node).attrs
     if node.op == "scan":
         attrs, ins, keep = _scan(attrs, list(ins), set(present))
     elif node.op == "cond":

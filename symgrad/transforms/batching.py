@@ -21,7 +21,7 @@ from ..frontend.apply import BUILDER, apply
 from ..frontend.control_apply import apply_control
 from ..frontend.guards import GuardState
 from ..frontend.tensor import Tensor
-from ..ir.control import group_key, is_control
+from ..ir.walk import walk
 from ..ops import OPS
 from ..ops.registry import rule
 
@@ -60,24 +60,18 @@ def _constant(node, eager: bool) -> Tensor:
 def replay_batched(graph, args: list, batched: list, size: int) -> list:
     """[(tensor, batched)] for each output of ``graph`` applied to ``args`` (one per input;
     ``batched[k]``: whether ``args[k]`` has a leading batch dimension of length ``size``)."""
-    env = {i: (a, b) for i, a, b in zip(graph.inputs, args, batched)}
     eager = all(a.concrete is not None for a in args)
-    groups: dict = {}
-    for node in graph.nodes():
-        if node in env:
-            continue
-        if node.op == "const":
-            env[node] = (_constant(node, eager), False)
-            continue
-        with sources.attributed_to(graph.locs.get(node), ""):
-            if is_control(node):
-                key = group_key(node)
-                if key not in groups:
-                    run = _eager_control if eager else _control
-                    groups[key] = run(node, [env[i] for i in node.inputs], size)
-                env[node] = groups[key][node.attr("index")]
-            else:
-                env[node] = _apply(node, [env[i] for i in node.inputs], size, graph)
+    locs = graph.locs
+
+    def one(node, operands):
+        with sources.attributed_to(locs.get(node), ""):
+            return _apply(node, operands, size, graph)
+
+    def application(app, operands):
+        with sources.attributed_to(locs.get(app.first), ""):
+            return (_eager_control if eager else _control)(app, operands, size)
+    env = walk(graph.nodes(), {i: (a, b) for i, a, b in zip(graph.inputs, args, batched)},
+               one, application, lambda node: (_constant(node, eager), False))
     return [env[o] for o in graph.outputs]
 
 
@@ -93,27 +87,26 @@ def _apply(node, operands: list, size: int, graph) -> tuple:
     return rule(BUILDER, node.op, values, flags, size, **node.a), True
 
 
-def _control(node, operands: list, size: int) -> list:
-    attrs = {k: v for k, v in node.attrs if k != "index"}
+def _control(app, operands: list, size: int) -> list:
     values = [v for v, _ in operands]
     flags = [b for _, b in operands]
     if not any(flags):
-        return [(v, False) for v in apply_control(node.op, values, attrs)]
-    batched = rule(node.op, "vmap")
+        return [(v, False) for v in apply_control(app.op, values, app.attrs)]
+    batched = rule(app.op, "vmap")
     if batched is None:
-        raise BatchingError(f"vmap: op {node.op!r} has no batching rule")
-    return batched(attrs, values, flags, size)
+        raise BatchingError(f"vmap: op {app.op!r} has no batching rule")
+    return batched(app.attrs, values, flags, size)
 
 
-def _eager_control(node, operands: list, size: int) -> list:
+def _eager_control(app, operands: list, size: int) -> list:
     """A loop or branch of an eager vmap: its batched application built on the operands'
     values as constants, and evaluated by the NumPy interpreter (no autograd through it)."""
     if any(v.requires_grad for v, _ in operands):
         raise NotImplementedError(
-            f"vmap: a {node.op} of a function vmapped eagerly on tensors that require grad "
+            f"vmap: a {app.op} of a function vmapped eagerly on tensors that require grad "
             f"is not differentiated eagerly; call the vmapped function on arrays (it is "
             f"compiled) or inside a compiled function")
-    outs = _control(node, [(Tensor(None, v.node), b) for v, b in operands], size)
+    outs = _control(app, [(Tensor(None, v.node), b) for v, b in operands], size)
     state = GuardState([], [])
     return [(Tensor(np.asarray(state.value(t.node)), None), b) for t, b in outs]
 
