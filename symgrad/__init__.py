@@ -7,43 +7,44 @@ compile, and SymPy only where an op's C is not in the printed table.
 
 from .version import __version__  # noqa: F401
 
-from .dtypes import (float32, float64, int64, bool_ as bool, set_default_dtype,  # noqa: A001
-                     get_default_dtype, finfo, iinfo, int8, int16, int32, uint8, float16)
+from .dtypes import (float32, float64, int64, bool_ as bool, set_default_dtype, get_default_dtype,
+                     finfo, iinfo, int8, int16, int32, uint8, float16)
 from .devices import device, set_default_device, get_default_device
 from .size import Size
 from .errors import ShapeError, TracerValueError
-from .frontend.grad_mode import (no_grad, enable_grad, set_grad_enabled, is_grad_enabled,
-                                 inference_mode, is_inference_mode_enabled)
-from .frontend.tensor import Tensor, tensor
-from .frontend.printing import set_printoptions
-from .frontend.creation import (zeros, ones, full, empty, arange, linspace, logspace, eye,
-                                from_numpy, as_tensor, meshgrid, zeros_like, ones_like,
-                                empty_like, full_like)
-from .frontend.functional import (add, sub, mul, div, neg, pow, exp, log, log1p, expm1, sqrt,
-                                  rsqrt, sin, cos, tanh, sigmoid, relu, softplus, abs, sign,
-                                  square, maximum, minimum, where, clamp, clip, lt, le, gt, ge,
-                                  eq, ne, logical_and, logical_or, logical_not, isinf, isnan,
-                                  isfinite, sum, mean, prod, amax, amin, max, min, argmax,
-                                  argmin, logsumexp, norm, softmax, log_softmax, matmul, mm,
-                                  dot, bmm, gather, take_along_dim)
-from .frontend.shapes import (reshape, view, flatten, permute, transpose, t, unsqueeze, squeeze,
-                              broadcast_to, cat, concat, concatenate, stack)
-from .frontend.methods import (all, any, equal, allclose, isclose, clone, numel,  # noqa: A004
-                               is_tensor, is_floating_point)
-from .frontend.manipulation import *  # noqa: F401,F403  (its __all__: flip, split, tril...)
-from .frontend.sorting import *  # noqa: F401,F403  (its __all__: sort, topk...)
-from .frontend.statistics import *  # noqa: F401,F403  (its __all__: var, std, cdist...)
-from .frontend.scans import *  # noqa: F401,F403  (its __all__: cumsum, cummax, diff...)
-from .frontend.assorted import *  # noqa: F401,F403  (its __all__: hstack, kron, cross...)
-from .frontend.products import *  # noqa: F401,F403  (its __all__: addmm, mv, matrix_power...)
-from .frontend.searching import *  # noqa: F401,F403  (its __all__: nonzero, unique...)
-from .frontend.contraction import einsum, tensordot
-from .frontend.decompositions import (det, logdet, inverse, cholesky_solve, cholesky_inverse,
-                                      torch_slogdet as slogdet, torch_cholesky as cholesky)
-from .frontend.random import *  # noqa: F401,F403  (its __all__: torch's sampling functions)
-from .frontend.pointwise import *  # noqa: F401,F403  (its __all__: more elementwise math)
-from .frontend.control import scan, fori_loop, while_loop, cond
-from .frontend.checkpoint import checkpoint
+from .frontend.core.grad_mode import (no_grad, enable_grad, set_grad_enabled, is_grad_enabled,
+                                      inference_mode, is_inference_mode_enabled)
+from .frontend.core.tensor import Tensor, tensor
+from .frontend.functions.printing import set_printoptions
+from .frontend.functions.creation import (zeros, ones, full, empty, arange, linspace, logspace, eye,
+                                          from_numpy, as_tensor, meshgrid, zeros_like, ones_like,
+                                          empty_like, full_like)
+from .frontend.functions.basic import (add, sub, mul, div, neg, pow, exp, log, log1p, expm1, sqrt,
+                                       rsqrt, sin, cos, tanh, sigmoid, relu, softplus, abs, sign,
+                                       square, maximum, minimum, where, clamp, clip, lt, le, gt, ge,
+                                       eq, ne, logical_and, logical_or, logical_not, isinf, isnan,
+                                       isfinite, sum, mean, prod, amax, amin, max, min, argmax,
+                                       argmin, logsumexp, norm, softmax, log_softmax, matmul, mm,
+                                       dot, bmm, gather, take_along_dim)
+from .frontend.functions.shapes import (reshape, view, flatten, permute, transpose, t, unsqueeze,
+                                        squeeze, broadcast_to, cat, concat, concatenate, stack)
+from .frontend.functions.methods import (all, any, equal, allclose, isclose, clone, numel,
+                                         is_tensor, is_floating_point)
+from .frontend.functions.manipulation import *  # noqa: F401,F403  (its __all__: flip, split, tril...)
+from .frontend.functions.sorting import *  # noqa: F401,F403  (its __all__: sort, topk...)
+from .frontend.functions.statistics import *  # noqa: F401,F403  (its __all__: var, std, cdist...)
+from .frontend.functions.scans import *  # noqa: F401,F403  (its __all__: cumsum, cummax, diff...)
+from .frontend.functions.assorted import *  # noqa: F401,F403  (its __all__: hstack, kron, cross...)
+from .frontend.functions.products import *  # noqa: F401,F403  (its __all__: addmm, mv, matrix_power...)
+from .frontend.functions.searching import *  # noqa: F401,F403  (its __all__: nonzero, unique...)
+from .frontend.functions.contraction import einsum, tensordot
+from .frontend.functions.decompositions import (det, logdet, inverse, cholesky_solve,
+                                                cholesky_inverse, torch_slogdet as slogdet,
+                                                torch_cholesky as cholesky)
+from .frontend.random.sampling import *  # noqa: F401,F403  (its __all__: torch's sampling functions)
+from .frontend.functions.pointwise import *  # noqa: F401,F403  (its __all__: more elementwise math)
+from .frontend.control.loops import scan, fori_loop, while_loop, cond
+from .frontend.control.checkpoint import checkpoint
 from .api import compile, grad, value_and_grad, inspect, CompiledFunction  # noqa: A004
 from .api import vmap, jvp, vjp, jacrev, jacfwd, jacobian, hessian, hvp
 from . import func, sparse  # noqa: F401  (torch.func's names; sparse derivatives)
@@ -58,4 +59,5 @@ long = int64
 int = int32  # noqa: A001  (torch.int)
 short, half, char, byte = int16, float16, int8, uint8
 
-_frontend.keywords.wrap_namespace(globals())   # torch's keyword spellings: input=, axis=, out=...
+# torch's keyword spellings: input=, axis=, out=...
+_frontend.functions.keywords.wrap_namespace(globals())

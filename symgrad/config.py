@@ -31,6 +31,9 @@ import logging
 import os
 from pathlib import Path
 
+# Where symgrad's own files are (a frame or a module there is symgrad's, not the user's).
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
 logger = logging.getLogger("symgrad")
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 from . import api
 from .api import grad, hessian, jacfwd, jacrev, vjp  # noqa: F401
-from .api.transforms import grad_and_value  # noqa: F401
+from .api.gradients import grad_and_value  # noqa: F401
 from .nn.utils.stateless import functional_call  # noqa: F401
 
 __all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp",

@@ -3,7 +3,7 @@ true_fun, false_fun, *operands)`` calls the branch with the operands as given, w
 ``symgrad.cond`` reads a single tuple of operands torch's way (``torch.cond(pred, f, g, (x,))``
 calls ``f(x)``). ``scan``, ``fori_loop`` and ``while_loop`` are ``symgrad``'s.
 
-Layer: front end (a namespace). Input and output: see ``frontend.control``.
+Layer: front end (a namespace). Input and output: see ``frontend.control.loops``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Callable
 
-from .frontend.control import fori_loop, scan, switch_cond, while_loop
+from .frontend.control.loops import fori_loop, scan, switch_cond, while_loop
 
 __all__ = ["cond", "fori_loop", "scan", "while_loop"]
 

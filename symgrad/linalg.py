@@ -2,19 +2,20 @@
 
 Layer: front end. Input: tensors, eager or traced, with any leading batch dims. Output:
 tensors (named tuples where torch returns them), differentiable to any order, eagerly and
-inside ``symgrad.compile``. The functions live in ``frontend.decompositions`` (solvers and
-decompositions, on the primitives of ``ops.decomp``), ``frontend.norms`` (norms and singular
-values) and ``frontend.linalg_products``; this module is their torch-named namespace, with
-torch's keyword spellings (``input=``, ``out=``).
+inside ``symgrad.compile``. The functions live in ``frontend.functions.decompositions``
+(solvers and decompositions, on the primitives of ``ops.decomp``), ``frontend.functions.norms``
+(norms and singular values) and ``frontend.functions.linalg_products``; this module is their
+torch-named namespace, with torch's keyword spellings (``input=``, ``out=``).
 """
 
 from .errors import LinAlgError
-from .frontend.decompositions import (cholesky, det, eigh, eigvalsh, inv, qr, slogdet, solve,
-                                      solve_triangular)
-from .frontend.keywords import wrap_namespace
-from .frontend.linalg_products import (cross, diagonal, lstsq, matmul, matrix_power, multi_dot,
-                                       vecdot)
-from .frontend.norms import cond, matrix_norm, matrix_rank, norm, pinv, svdvals, vector_norm
+from .frontend.functions.decompositions import (cholesky, det, eigh, eigvalsh, inv, qr, slogdet,
+                                                solve, solve_triangular)
+from .frontend.functions.keywords import wrap_namespace
+from .frontend.functions.linalg_products import (cross, diagonal, lstsq, matmul, matrix_power,
+                                                 multi_dot, vecdot)
+from .frontend.functions.norms import (cond, matrix_norm, matrix_rank, norm, pinv, svdvals,
+                                       vector_norm)
 
 __all__ = ["LinAlgError", "cholesky", "cond", "cross", "det", "diagonal", "eigh", "eigvalsh",
            "inv", "lstsq", "matmul", "matrix_norm", "matrix_power", "matrix_rank", "multi_dot",

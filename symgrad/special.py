@@ -10,9 +10,9 @@ bessel_j0..., airy_ai, chebyshev_polynomial_t...), erfcx, log_ndtr, ndtri, gamma
 
 from __future__ import annotations
 
-from .frontend import functional as _F
-from .frontend import pointwise as _P
-from .frontend.keywords import wrap_namespace as _wrap
+from .frontend.functions import basic as _F
+from .frontend.functions import pointwise as _P
+from .frontend.functions.keywords import wrap_namespace as _wrap
 
 erf, erfc, erfinv, exp2, expm1, log1p = _P.erf, _P.erfc, _P.erfinv, _P.exp2, _F.expm1, _F.log1p
 digamma = psi = _P.digamma

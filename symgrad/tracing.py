@@ -21,11 +21,11 @@ from collections.abc import Callable
 import numpy as np
 
 from . import dtypes
-from .frontend import grad_mode, sources
-from .frontend.apply import as_tensor
-from .frontend.capture import Captures, tracing
-from .frontend.guards import GuardState
-from .frontend.tensor import Tensor, placeholder
+from .frontend.core import grad_mode, sources
+from .frontend.core.apply import as_tensor
+from .frontend.core.capture import Captures, tracing
+from .frontend.control.guards import GuardState
+from .frontend.core.tensor import Tensor, placeholder
 from .gcpause import pausing
 from .ir import Graph, Node
 from .pytree import TreeDef, flatten
@@ -146,9 +146,9 @@ def trace(fn: Callable, in_specs: list, rebuild: Callable, name: str,
     ``fn`` returns ``(result, forward_outputs)``: the tensors that are the function's own
     value before a transform differentiated it (shown by ``symgrad.inspect``). With
     ``values`` (the leaves' actual values), Python control flow on traced values is decided
-    on them and recorded as guards (``frontend.guards``), the first outputs of the graph.
+    on them and recorded as guards (``frontend.control.guards``), the first outputs of the graph.
     The tensors and arrays from outside the arguments that the function computes with
-    become inputs after the arguments' (``frontend.capture``; ``reachable``: the arrays and
+    become inputs after the arguments' (``frontend.core.capture``; ``reachable``: the arrays and
     tensors its captured state reaches, by id, from ``api.fingerprint``). ``capture=False``:
     they are constants of their current values instead (a snapshot, for a standalone export).
     """

@@ -310,7 +310,7 @@ def test_no_rule_table_is_filled_at_import():
 def test_the_seam_checkers_find_what_they_look_for(tmp_path, monkeypatch):
     """Control: a private reach across layers and an import-time filling are found."""
     bad = tmp_path / "bad.py"
-    bad.write_text("from symgrad.frontend.control_apply import TABLE\nTABLE['x'] = 1\n"
+    bad.write_text("from symgrad.frontend.control.apply import TABLE\nTABLE['x'] = 1\n"
                    "TABLE.update(y=2)\n\ndef f(t):\n    return t._requires_grad\n")
     monkeypatch.setitem(MODULES, "symgrad.api.bad", bad)
     assert {x.split(" ")[1] for x in import_time_fillings() if "api.bad" in x} == {"fills"}

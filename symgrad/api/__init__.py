@@ -8,6 +8,6 @@ another process).
 
 from .compiled import CompiledFunction, compile  # noqa: F401, A004
 from .inspection import Inspection, inspect  # noqa: F401
-from .transforms import grad, value_and_grad  # noqa: F401
+from .gradients import grad, value_and_grad  # noqa: F401
 from .derivatives import (hessian, hvp, jacfwd, jacobian, jacrev, jvp, vjp,  # noqa: F401
                           vmap)

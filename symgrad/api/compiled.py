@@ -18,8 +18,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from .. import config
-from ..frontend.tensor import Tensor
-from ..frontend import grad_mode, sources
+from ..frontend.core.tensor import Tensor
+from ..frontend.core import grad_mode, sources
 from ..passes import FAST_MATH_PIPELINE
 from ..pytree import flatten, unflatten
 from ..runtime import Paths, Specialization

@@ -20,7 +20,7 @@ import weakref
 from typing import Any
 from collections.abc import Callable, Sequence
 
-from ..frontend.tensor import Tensor
+from ..frontend.core.tensor import Tensor
 from ..pytree import flatten
 from ..transforms import jacobians
 from ..transforms.forward import jvp_call, vjp_call

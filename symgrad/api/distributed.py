@@ -28,7 +28,7 @@ from .. import config
 from ..pytree import flatten, unflatten
 from . import compiled as compiled_module
 from .compiled import CompiledFunction
-from .transforms import value_and_grad
+from .gradients import value_and_grad
 
 _LOADED: dict = {}          # payload hash -> CompiledFunction, in this (worker) process
 _LOCK = threading.Lock()

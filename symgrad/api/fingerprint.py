@@ -8,7 +8,7 @@ Layer: api. Input: a ``CompiledFunction``. Output: a ``Walk``:
 - ``guards``: what must stay as it is for that digest to hold, as cheap checks on the objects
   walked (``api.state`` compiles them into one function, run before each call reuses code);
 - ``reachable``: the arrays and tensors reached, by id, with their paths: the trace captures
-  them as inputs (``frontend.capture``), and a process finds them again by path;
+  them as inputs (``frontend.core.capture``), and a process finds them again by path;
 - ``opaque``: what could not be fingerprinted (then there is no warm-start key: a new process
   traces; in this process the object's identity is guarded).
 
@@ -29,7 +29,7 @@ What is walked, from the compiled function's traceable:
 
 Guards check bindings by identity (a global rebound to an equal value only re-walks) and the
 contents of mutable containers item by item; what a trace reads from the outside world
-(environment variables, files, random generators) is seen while tracing (``frontend.capture``).
+(environment variables, files, random generators) is seen while tracing (``frontend.core.capture``).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ import types
 import numpy as np
 
 from .. import dtypes
-from ..frontend.tensor import Tensor
+from ..frontend.core.tensor import Tensor
 from ..version import __version__
 from .codeinfo import absolute_module, loads_and_imports, names_read
 from .library import SYMGRAD_DIR, impure, library, library_class

@@ -18,12 +18,13 @@ import os
 import sys
 import sysconfig
 
+from ..config import PACKAGE_DIR
 from ..version import __version__
 
 # Where library code lives: a module from here is keyed by name, version and file content.
 _LIBRARY_DIRS = tuple({sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib",
                                                          "platlib")})
-SYMGRAD_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+SYMGRAD_DIR = PACKAGE_DIR
 # Modules whose functions read the clock or a random source: code that names them gives a
 # result that differs from process to process (no warm-start key).
 _IMPURE = frozenset({"time", "random", "_random", "secrets", "uuid", "datetime",

@@ -15,7 +15,7 @@ import warnings
 from collections import OrderedDict
 
 from .. import config
-from ..frontend.sources import user_stacklevel
+from ..frontend.core.sources import user_stacklevel
 from ..runtime import Paths
 from ..runtime.captured import Stale
 from . import fingerprint

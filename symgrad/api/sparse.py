@@ -29,15 +29,15 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..frontend.apply import apply
-from ..frontend.tensor import Tensor, tensor
+from ..frontend.core.apply import apply
+from ..frontend.core.tensor import Tensor, tensor
 from ..pytree import flatten, unflatten
 from ..transforms import coloring, sparsity
 from ..transforms.forward import jvp_call, leaves_of, vjp_call
 from ..transforms.jacobians import chunks, graph_constant, regroup, with_args, hvp_call
 from ..transforms.vmap import vmap_call
 from .compiled import CompiledFunction
-from .transforms import grad
+from .gradients import grad
 
 
 def _scipy():

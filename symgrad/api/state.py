@@ -31,7 +31,7 @@ from dataclasses import replace
 import numpy as np
 
 from .. import config
-from ..frontend.tensor import Tensor
+from ..frontend.core.tensor import Tensor
 from ..runtime.captured import Captured, snapshot
 from ..runtime.specialization import NOTHING
 from .fingerprint import Guard, Walk

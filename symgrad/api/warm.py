@@ -29,7 +29,7 @@ import numpy as np
 
 from .. import config
 from ..build import warm
-from ..frontend.tensor import Tensor
+from ..frontend.core.tensor import Tensor
 from ..runtime import Specialization
 from ..runtime.captured import Captured, snapshot, world_holds
 from .fingerprint import Unknown, Walk, qualname
@@ -163,7 +163,7 @@ def _checks(cf, captures: tuple, captured: Captured) -> dict | None:
         return None
     # A captured NumPy array may also have been read by NumPy code while tracing (x * W +
     # np.sum(W)), which nothing can see: another process reuses the record only for the
-    # same contents (a tensor's reads are seen: ``frontend.capture``).
+    # same contents (a tensor's reads are seen: ``frontend.core.capture``).
     captured_arrays = [(path, _content(obj)) for obj, (_, path, _) in
                        zip(captured.objects, captures) if isinstance(obj, np.ndarray)]
     return {"reads": reads, "arrays": arrays + captured_arrays, "world": captured.world}

@@ -1,8 +1,8 @@
 """symgrad.autograd: the torch.autograd mirror.
 
 Layer: front end. Input/output: the names torch programs use from ``torch.autograd``, defined
-in the front end (custom ``Function``s in ``frontend/custom_function.py``, the tape engine in
-``frontend/autograd.py``) and here (``grad``/``backward`` argument handling in ``engine``, the
+in the front end (custom ``Function``s in ``frontend/core/custom_function.py``, the tape engine in
+``frontend/core/engine.py``) and here (``grad``/``backward`` argument handling in ``grad``, the
 finite-difference checks in ``checks``). ``torch.autograd.functional`` (jacobian, hessian, jvp)
 comes with the transforms issue. ``detect_anomaly``/``set_detect_anomaly`` are accepted and do
 nothing more: symgrad's errors already name the op and, at trace time, the user's line.
@@ -10,12 +10,12 @@ nothing more: symgrad's errors already name the op and, at trace time, the user'
 
 from __future__ import annotations
 
-from ..frontend.grad_mode import (enable_grad, inference_mode, no_grad,  # noqa: F401
-                                  set_grad_enabled)
-from ..frontend.tensor import Tensor
+from ..frontend.core.grad_mode import (enable_grad, inference_mode, no_grad,  # noqa: F401
+                                       set_grad_enabled)
+from ..frontend.core.tensor import Tensor
 from . import function  # noqa: F401
 from .checks import GradcheckError, gradcheck, gradgradcheck  # noqa: F401
-from .engine import backward, grad  # noqa: F401
+from .grad import backward, grad  # noqa: F401
 from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
 
 

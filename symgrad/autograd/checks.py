@@ -21,8 +21,8 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import dtypes
-from ..frontend.tensor import Tensor
-from .engine import grad as autograd_grad
+from ..frontend.core.tensor import Tensor
+from .grad import grad as autograd_grad
 
 
 class GradcheckError(RuntimeError):

@@ -2,9 +2,9 @@
 ``once_differentiable`` (``from torch.autograd.function import once_differentiable``).
 
 Layer: front end (torch.autograd mirror). Input/output: re-exports of
-``frontend/custom_function.py``, where they are defined.
+``frontend/core/custom_function.py``, where they are defined.
 """
 
-from ..frontend.custom_function import Function, FunctionCtx, once_differentiable  # noqa: F401
+from ..frontend.core.custom_function import Function, FunctionCtx, once_differentiable  # noqa: F401
 
 __all__ = ["Function", "FunctionCtx", "once_differentiable"]

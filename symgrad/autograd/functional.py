@@ -18,10 +18,10 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Callable
 
-from ..frontend import grad_mode
-from ..frontend.apply import as_tensor, full
-from ..frontend.autograd import differentiable, run_backward
-from ..frontend.tensor import Tensor
+from ..frontend.core import grad_mode
+from ..frontend.core.apply import as_tensor, full
+from ..frontend.core.engine import differentiable, run_backward
+from ..frontend.core.tensor import Tensor
 from ..transforms.forward import jvp_call, vjp_call
 from ..transforms.jacobians import hvp_call, jacfwd_call, jacrev_call
 

@@ -1,11 +1,11 @@
 """The torch-like front end: tensors, eager or traced, with torch's autograd.
 
-Layer: front end, above the op registry and the IR. Importing the package installs the
-operators and methods on ``Tensor`` (``methods``). Modules, bottom to top: ``grad_mode`` and
-``sources`` (thread-local mode and the trace's source recording), ``tensor`` (the class),
-``function`` (the recorded backward graph), ``apply`` (ops on tensors, the VJP ``Builder``),
-``autograd`` (the engine), ``shapes``, ``functional``, ``inplace``, ``creation``,
-``printing``, ``methods``.
+Layer: front end, above the op registry and the IR. Sub-packages, bottom to top: ``core``
+(the ``Tensor``, ops applied to tensors, the autograd engine, grad mode, a trace's source
+lines and captured state), ``random`` (torch's CPU random streams), ``functions`` (the
+torch-named functions and ``Tensor``'s methods), ``control`` (loops, branches and guards on
+traced values). Importing the package installs the operators and methods on ``Tensor``
+(``functions.methods``).
 """
 
-from . import methods  # noqa: F401  (installs Tensor's methods)
+from .functions import methods  # noqa: F401  (installs Tensor's methods)

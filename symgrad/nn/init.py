@@ -21,11 +21,11 @@ import warnings
 
 import numpy as np
 
-from ..frontend import random_args as A, random_kernels as K
-from ..frontend.grad_mode import no_grad
-from ..frontend.inplace import copy_ as _copy, fill_ as _fill
-from ..frontend.random_inplace import normal_ as _normal, uniform_ as _uniform
-from ..frontend.tensor import Tensor, tensor as _tensor
+from ..frontend.random import args as A, kernels as K
+from ..frontend.core.grad_mode import no_grad
+from ..frontend.functions.inplace import copy_ as _copy, fill_ as _fill
+from ..frontend.random.inplace import normal_ as _normal, uniform_ as _uniform
+from ..frontend.core.tensor import Tensor, tensor as _tensor
 
 __all__ = ["calculate_gain", "constant_", "eye_", "kaiming_normal_", "kaiming_uniform_",
            "normal_", "ones_", "orthogonal_", "trunc_normal_", "uniform_", "xavier_normal_",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..frontend.tensor import Tensor, tracer_error
+from ..frontend.core.tensor import Tensor, tracer_error
 
 
 class Parameter(Tensor):

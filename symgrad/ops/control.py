@@ -33,15 +33,15 @@ the others), and lowering runs the application once for all of them (``ir.contro
   symgrad does not have): it may appear in a graph that does not use it; code generation
   and the interpreter raise ``NotImplementedError(message)`` if it is used.
 - ``guard(pred)[expect, number]``: a decision of Python control flow taken while tracing
-  (``frontend.guards``): ``pred == expect``. A graph lists its guards first among its outputs
-  (``Graph.n_guards``); the compiled C checks them in order, before it writes any output,
-  and returns a status naming the first that fails.
+  (``frontend.control.guards``): ``pred == expect``. A graph lists its guards first among its
+  outputs (``Graph.n_guards``); the compiled C checks them in order, before it writes any
+  output, and returns a status naming the first that fails.
 
 Bodies only ever read their own inputs and constants (a closed graph: the front end hoists
 every value from outside into an operand, see ``ir.closure``). The NumPy reference of each op
 takes ``run(graph, arrays) -> arrays``, the interpreter of the layer above, so that this module
-needs no graph code. The VJP rules live in the front end (``frontend.control``), which builds the
-reverse loop as another application of these ops.
+needs no graph code. The VJP rules live in the front end (``frontend.control.vjp``), which
+builds the reverse loop as another application of these ops.
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ def _np_scan(*arrays, run, body, length, reverse, carries, xs, index=None):
 
 # Loops and branches are differentiated and batched on tensors, by the front end and the
 # transforms (the rules trace new bodies): ops.registry.rule finds them from these names.
-_VJP = "symgrad.frontend.control_vjp:"
+_VJP = "symgrad.frontend.control.vjp:"
 _VMAP = "symgrad.transforms.control_batching:"
 
 
@@ -127,7 +127,7 @@ register(OpDef(
     kernel="control",
     tensor_rules=(("vjp", _VJP + "scan_vjp"), ("vmap", _VMAP + "batched_scan"),
                   ("residuals", _VJP + "storing"),
-                  ("checkpointed", "symgrad.frontend.checkpoint:checkpointed_scan")),
+                  ("checkpointed", "symgrad.frontend.control.checkpoint:checkpointed_scan")),
     bodies=("body",), n_outputs=lambda body, **_: len(body.outputs),
     doc="a loop of static length over carries and sequences (JAX's lax.scan)"))
 

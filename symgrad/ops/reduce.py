@@ -6,7 +6,7 @@ away. That keeps every VJP a broadcast of the cotangent back over the input.
 
 max and min carry amax/amin's gradient (ties share it by count); torch's max()/min() of all
 elements distribute it differently at NaN, which the front end's ``max`` attaches as its own
-rule (``frontend.functional``): one primitive, two torch functions, no test of names here.
+rule (``frontend.functions.basic``): one primitive, two torch functions, no test of names here.
 """
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ WHERE = "where"         # operand 0 (the condition) to bool, the others to their
 
 
 class Builder(Protocol):
-    """How a VJP rule builds values: implemented by the front end (``frontend.apply``)."""
+    """How a VJP rule builds values: implemented by the front end (``frontend.core.apply``)."""
 
     def op(self, name: str, *inputs: Any, **attrs: Any) -> Any:
         """Apply the registered op ``name`` (Python numbers are lifted to constants)."""

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from .. import dtypes
-from ..frontend.tensor import Tensor
+from ..frontend.core.tensor import Tensor
 from . import kernels as K
 from .optimizer import Optimizer
 

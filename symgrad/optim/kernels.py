@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import TracerValueError
-from ..frontend.tensor import Tensor
+from ..frontend.core.tensor import Tensor
 
 
 def array(t: Tensor, what: str) -> np.ndarray:

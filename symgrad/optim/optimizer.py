@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
-from ..frontend.grad_mode import enable_grad
-from ..frontend.tensor import Tensor
+from ..frontend.core.grad_mode import enable_grad
+from ..frontend.core.tensor import Tensor
 
 
 class _RequiredParameter:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Iterable
 
-from ..frontend.tensor import Tensor
+from ..frontend.core.tensor import Tensor
 from . import kernels as K
 from .optimizer import Optimizer
 

@@ -33,7 +33,7 @@ class Artifact:
     guards: tuple = ()   # (outcome, "file.py:line: text") of each guard the C checks
     sizes: tuple = ()    # shape-generic C bound to a call's sizes: their values, passed last
     # (kind, path or None, name) of each captured value the C takes after the arguments
-    # (``frontend.capture``): another process finds them again by their paths.
+    # (``frontend.core.capture``): another process finds them again by their paths.
     captures: tuple = ()
 
     @classmethod

@@ -1,7 +1,7 @@
 """What a compiled specialization reads besides its arguments, live in this process, and the
 checks its call path makes before reusing it.
 
-Layer: runtime. Input: the captured objects of a trace (``frontend.capture``: tensors and
+Layer: runtime. Input: the captured objects of a trace (``frontend.core.capture``: tensors and
 arrays passed to the C after the arguments) and what the trace read concretely. Output: a
 ``Captured``, whose ``lines`` are part of the generated call path (``callgen``):
 
@@ -28,9 +28,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..frontend import grad_mode
-from ..frontend.capture import WORLD
-from ..frontend.tensor import Tensor
+from ..frontend.core import grad_mode
+from ..frontend.core.capture import WORLD
+from ..frontend.core.tensor import Tensor
 
 
 class Stale(Exception):

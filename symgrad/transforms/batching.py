@@ -1,10 +1,10 @@
 """Replaying a per-example graph on batched tensors: the batching interpreter behind ``vmap``.
 
-Layer: transforms. Input: a closed graph traced on one example (``frontend.bodies``), the
+Layer: transforms. Input: a closed graph traced on one example (``frontend.control.bodies``), the
 tensors to run it on, which of them carry a leading batch dimension, and its length. Output:
 the graph's outputs computed for the whole batch at once, each with its batch flag.
 
-Each node is applied with ``frontend.apply`` (eager values or traced nodes, recording the
+Each node is applied with ``frontend.core.apply`` (eager values or traced nodes, recording the
 autograd tape, so ``grad(vmap(f))`` differentiates the batched computation): a node none of
 whose operands is batched is applied as it is (work that does not depend on the example is
 done once, not once per example); the others go through their op's batching rule
@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..frontend import sources
-from ..frontend.apply import BUILDER, apply
-from ..frontend.control_apply import apply_control
-from ..frontend.guards import GuardState
-from ..frontend.tensor import Tensor
+from ..frontend.core import sources
+from ..frontend.core.apply import BUILDER, apply
+from ..frontend.control.apply import apply_control
+from ..frontend.control.guards import GuardState
+from ..frontend.core.tensor import Tensor
 from ..ir.walk import walk
 from ..ops import OPS
 from ..ops.registry import rule

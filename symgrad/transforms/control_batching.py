@@ -22,9 +22,9 @@ flags of the carries are iterated to a fixpoint (at most one round per carry), a
 from __future__ import annotations
 
 from ..dtypes import int64
-from ..frontend.apply import BUILDER, apply
-from ..frontend.bodies import Like, trace_body
-from ..frontend.control_apply import apply_control
+from ..frontend.core.apply import BUILDER, apply
+from ..frontend.control.bodies import Like, trace_body
+from ..frontend.control.apply import apply_control
 from ..ops.batching import front
 from .batching import BatchingError, replay_batched
 

@@ -22,7 +22,7 @@ whose VJPs are loops and branches) gets forward mode at once, and the two modes 
 disagree. The cost is the second backward pass at trace time; the graph it leaves is the
 JVP (``u * cos(x)`` for ``sin``), which the optimizer fuses like any other. The reverse of
 ``while_loop`` is differentiable in its seed only: that VJP is a loop carrying tangents
-(``frontend.control_vjp``), which is what forward mode through a while loop needs.
+(``frontend.control.vjp``), which is what forward mode through a while loop needs.
 """
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Callable
 
-from ..frontend import grad_mode
-from ..frontend.apply import as_tensor, full
-from ..frontend.autograd import differentiable, push_forward, run_backward
-from ..frontend.tensor import Tensor
+from ..frontend.core import grad_mode
+from ..frontend.core.apply import as_tensor, full
+from ..frontend.core.engine import differentiable, push_forward, run_backward
+from ..frontend.core.tensor import Tensor
 from ..pytree import flatten, unflatten
 from ..dims import same_shape
 

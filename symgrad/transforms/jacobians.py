@@ -21,9 +21,9 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import dtypes
-from ..frontend import grad_mode, sources
-from ..frontend.apply import apply, full
-from ..frontend.tensor import Tensor
+from ..frontend.core import grad_mode, sources
+from ..frontend.core.apply import apply, full
+from ..frontend.core.tensor import Tensor
 from ..pytree import count, flatten, unflatten
 from .forward import jvp_call, leaves_of, vjp_call
 from .vmap import vmap_call

@@ -19,11 +19,11 @@ import contextlib
 from typing import Any
 from collections.abc import Callable
 
-from ..frontend import sources
-from ..frontend.apply import BUILDER, as_tensor
+from ..frontend.core import sources
+from ..frontend.core.apply import BUILDER, as_tensor
 from ..ops.batching import front
-from ..frontend.bodies import Like, trace_body
-from ..frontend.tensor import Tensor, weakly_typed
+from ..frontend.control.bodies import Like, trace_body
+from ..frontend.core.tensor import Tensor, weakly_typed
 from ..pytree import flatten, unflatten
 from .batching import moved_from_front, moved_to_front, replay_batched
 

@@ -23,10 +23,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from .. import dtypes
-from ..frontend.creation import empty
-from ..frontend.random import Generator, randint, randperm
-from ..frontend.shapes import stack
-from ..frontend.tensor import Tensor, tensor
+from ..frontend.functions.creation import empty
+from ..frontend.random.sampling import Generator, randint, randperm
+from ..frontend.functions.shapes import stack
+from ..frontend.core.tensor import Tensor, tensor
 
 
 class Dataset:

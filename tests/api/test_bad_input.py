@@ -661,7 +661,7 @@ def test_user_exception_propagates_unchanged_and_the_function_stays_usable():
     np.testing.assert_array_equal(f(X[:3]), X[:3] * 2)       # the fast path still serves
     np.testing.assert_array_equal(f(X[:2]), X[:2] * 2)       # and new signatures still trace
     assert len(f.specializations) == 2
-    from symgrad.frontend import sources
+    from symgrad.frontend.core import sources
     assert sources.current() is None and sg.is_grad_enabled()
 
 

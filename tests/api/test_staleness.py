@@ -1,4 +1,4 @@
-"""Never a stale or borrowed result (api/fingerprint.py, api/state.py, frontend/capture.py,
+"""Never a stale or borrowed result (api/fingerprint.py, api/state.py, frontend/core/capture.py,
 runtime/captured.py, api/warm.py): every way a compiled function's result can depend on more
 than its arguments, changed, gives the numbers a fresh trace gives.
 

@@ -34,7 +34,7 @@ from symgrad.codegen.literals import c_literal
 from symgrad.codegen.csource import Target
 from symgrad.codegen.module import generate
 from symgrad.codegen.text import c_identifier, comment_text
-from symgrad.frontend.functional import gather_along
+from symgrad.frontend.functions.basic import gather_along
 from symgrad.lower import lower
 from symgrad.passes import PIPELINE
 from symgrad.pipeline import optimize

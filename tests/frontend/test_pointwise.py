@@ -1,4 +1,4 @@
-"""torch's elementwise math (symgrad.frontend.pointwise, ops/pointwise.py): values against
+"""torch's elementwise math (symgrad.frontend.functions.pointwise, ops/pointwise.py): values against
 Python's math and mpmath element by element, eagerly and compiled, in float64 and float32;
 gradients against float64 central differences, eagerly and compiled, and twice for the
 lgamma -> digamma -> polygamma chain; integer // and %; the in-place forms; torch's errors.

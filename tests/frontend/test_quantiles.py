@@ -1,5 +1,5 @@
 """quantile, nanquantile (eager and compiled), nanmedian, mode and kthvalue's ties
-(frontend/sorting.py): values against NumPy's
+(frontend/functions/sorting.py): values against NumPy's
 quantile methods and against torch (when installed), gradients against float64 central
 differences, torch's errors."""
 

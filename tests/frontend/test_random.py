@@ -21,7 +21,7 @@ import pytest
 
 import symgrad as sg
 from symgrad.errors import TracerValueError
-from symgrad.frontend import random_engine, random_math
+from symgrad.frontend.random import arithmetic as random_math, generator as random_engine
 
 
 def bits(a) -> np.ndarray:
@@ -714,7 +714,7 @@ def test_grad_fns_match_torch(torch, case):
 
 CAPABILITY_SCRIPT = r"""
 import numpy as np, torch, symgrad as sg
-from symgrad.frontend import random_engine
+from symgrad.frontend.random import generator as random_engine
 assert random_engine.capability() == torch.backends.cpu.get_cpu_capability().lower()
 calls = [lambda m: m.randn(1000), lambda m: m.randn(37, dtype=m.float64),
          lambda m: m.empty(40).normal_(1.5, 0.3),

@@ -11,7 +11,7 @@ import pytest
 
 import symgrad as sg
 from references import central_differences
-from symgrad.frontend.apply import apply
+from symgrad.frontend.core.apply import apply
 
 RNG = np.random.default_rng(7)
 X = RNG.standard_normal((3, 4, 5))

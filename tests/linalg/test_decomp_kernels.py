@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import symgrad as sg
-from symgrad.frontend.apply import apply
+from symgrad.frontend.core.apply import apply
 from symgrad.lower.decomp import DecompKernel
 from symgrad.ops import OPS
 from symgrad.ops.decomp import DECOMPOSITIONS, signed_columns

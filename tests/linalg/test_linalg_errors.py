@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import symgrad as sg
-from symgrad.frontend.apply import apply
+from symgrad.frontend.core.apply import apply
 
 SQ = np.arange(9.0).reshape(3, 3) + np.eye(3)
 WIDE = np.ones((2, 3))

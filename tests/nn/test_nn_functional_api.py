@@ -131,7 +131,7 @@ def test_batch_norm_functional_updates_running_statistics_like_torch():
 
 
 def test_dropout_is_the_sampling_modules_and_respects_training():
-    from symgrad.frontend.random import dropout
+    from symgrad.frontend.random.sampling import dropout
     assert F.dropout is dropout
     x = sg.ones(3, 4)
     assert F.dropout(x, 0.5, training=False) is x

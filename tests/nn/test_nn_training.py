@@ -104,11 +104,12 @@ def test_training_with_compiled_gradients_matches_torch(name):
 
 
 def test_seeded_models_hold_torchs_weights_and_dropout_draws_torchs_masks():
-    """Needs symgrad.nn.init and symgrad.frontend.random (torch's generator): fails, rather
-    than skips, when they are missing."""
+    """Needs symgrad.nn.init and symgrad.frontend.random.sampling (torch's generator): fails,
+    rather than skips, when they are missing."""
     assert hasattr(nn.init, "kaiming_uniform_") and hasattr(nn.init, "uniform_"), \
         "symgrad.nn.init must provide torch's initializers"
-    assert hasattr(sg.frontend.random, "dropout"), "symgrad.frontend.random must exist"
+    assert hasattr(sg.frontend.random.sampling, "dropout"), \
+        "symgrad.frontend.random.sampling must exist"
     torch = pytest.importorskip("torch")
     torch.manual_seed(0)
     theirs = _mlp(torch, dropout=0.2)

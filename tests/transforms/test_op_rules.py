@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import symgrad as sg
-from symgrad.frontend.apply import apply
+from symgrad.frontend.core.apply import apply
 from symgrad.ops import OPS
 from symgrad.transforms.forward import jvp_call, vjp_call
 from symgrad.transforms.vmap import vmap_call

@@ -8,7 +8,7 @@ import pytest
 
 import symgrad as sg
 from symgrad.api.compiled import CompiledFunction
-from symgrad.frontend.apply import apply
+from symgrad.frontend.core.apply import apply
 from symgrad.transforms import coloring, sparsity
 from symgrad.transforms.jacobians import jacrev_call
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from ... import dtypes
 from ...devices import check as check_device
-from ...frontend.creation import empty
-from ...frontend.tensor import Tensor
+from ...frontend.functions.creation import empty
+from ...frontend.core.tensor import Tensor
 from .. import init
 
 

@@ -8,7 +8,7 @@ They hold no parameters. It must not compute outside forward.
 
 from __future__ import annotations
 
-from ...frontend.tensor import Tensor
+from ...frontend.core.tensor import Tensor
 from .. import functional as F
 from .module import Module
 

@@ -13,7 +13,7 @@ from collections import OrderedDict
 from typing import Any
 from collections.abc import Iterable, Iterator
 
-from ...frontend.tensor import Tensor
+from ...frontend.core.tensor import Tensor
 from ..parameter import Parameter
 from .module import Module, _addindent
 

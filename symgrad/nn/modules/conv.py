@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...frontend.tensor import Tensor
+from ...frontend.core.tensor import Tensor
 from .. import functional as F
 from ..parameter import Parameter
 from ._common import kaiming_reset, new_empty

@@ -2,12 +2,12 @@
 
 Layer: front end (torch.nn mirror). Input: the drop probability. Output: a module that drops
 with torch's generator in training mode and passes its input through in evaluation mode. It
-must not draw numbers itself (``symgrad.frontend.random`` does).
+must not draw numbers itself (``symgrad.frontend.random.sampling`` does).
 """
 
 from __future__ import annotations
 
-from ...frontend.tensor import Tensor
+from ...frontend.core.tensor import Tensor
 from .. import functional as F
 from .module import Module
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ...frontend.shapes import flatten
-from ...frontend.tensor import Tensor
+from ...frontend.functions.shapes import flatten
+from ...frontend.core.tensor import Tensor
 from ...ops.registry import normalize_axes
 from .module import Module
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ...frontend.tensor import Tensor
+from ...frontend.core.tensor import Tensor
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter

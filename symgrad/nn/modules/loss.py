@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...frontend.tensor import Tensor
+from ...frontend.core.tensor import Tensor
 from .. import functional as F
-from .._losses import legacy_reduction
+from ..functional.loss import legacy_reduction
 from .module import Module
 
 

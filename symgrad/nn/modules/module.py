@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Callable, Iterator
 
-from ...frontend.hooks import RemovableHandle
-from ...frontend.tensor import Tensor
+from ...frontend.core.hooks import RemovableHandle
+from ...frontend.core.tensor import Tensor
 from ..parameter import Parameter
 from .state import StateMixin
 

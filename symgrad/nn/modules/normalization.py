@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from ... import dtypes
-from ...frontend.creation import ones, zeros
-from ...frontend.grad_mode import no_grad
-from ...frontend.tensor import Tensor
+from ...frontend.functions.creation import ones, zeros
+from ...frontend.core.grad_mode import no_grad
+from ...frontend.core.tensor import Tensor
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...frontend.tensor import Tensor
+from ...frontend.core.tensor import Tensor
 from .. import functional as F
 from .module import Module
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ...frontend.creation import zeros
-from ...frontend.functional import relu, sigmoid, tanh
-from ...frontend.shapes import cat, squeeze, stack, unsqueeze
-from ...frontend.tensor import Tensor
+from ...frontend.functions.creation import zeros
+from ...frontend.functions.basic import relu, sigmoid, tanh
+from ...frontend.functions.shapes import cat, squeeze, stack, unsqueeze
+from ...frontend.core.tensor import Tensor
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter

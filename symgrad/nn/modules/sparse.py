@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...frontend.grad_mode import no_grad
-from ...frontend.tensor import Tensor
+from ...frontend.core.grad_mode import no_grad
+from ...frontend.core.tensor import Tensor
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter

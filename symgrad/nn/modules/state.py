@@ -21,8 +21,8 @@ import numpy as np
 from ... import dtypes
 from ...devices import check as check_device
 from ...devices import device as Device
-from ...frontend.grad_mode import no_grad
-from ...frontend.tensor import Tensor, tracer_error
+from ...frontend.core.grad_mode import no_grad
+from ...frontend.core.tensor import Tensor, tracer_error
 from ...size import Size
 from ..parameter import Parameter
 

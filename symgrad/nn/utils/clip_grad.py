@@ -12,10 +12,10 @@ import math
 from typing import Any
 from collections.abc import Iterable
 
-from ...frontend.functional import clamp, isfinite, norm
-from ...frontend.grad_mode import no_grad
-from ...frontend.shapes import stack
-from ...frontend.tensor import Tensor, tensor
+from ...frontend.functions.basic import clamp, isfinite, norm
+from ...frontend.core.grad_mode import no_grad
+from ...frontend.functions.shapes import stack
+from ...frontend.core.tensor import Tensor, tensor
 
 
 def _grads(parameters: Any) -> list:

@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Mapping
 
-from ...frontend.apply import as_tensor
-from ...frontend.tensor import Tensor
+from ...frontend.core.apply import as_tensor
+from ...frontend.core.tensor import Tensor
 
 
 def _slot(module: Any, name: str) -> tuple[dict, str]:

@@ -1,0 +1,430 @@
+"""Applying an op to tensors: one code path for eager values and traced nodes.
+
+Layer: front end, above ``tensor`` and ``function``. Input: an op name, tensors or Python
+numbers, attributes. Output: the result tensor. ``apply`` promotes elementwise operands the
+way the op's ``promotion`` says (torch's rules), checks shapes and dtypes with the op's rules,
+then either runs the op's NumPy reference (eager) or adds an interned node to the trace, and
+records a ``BackwardFunction`` when the result needs a gradient. ``BUILDER`` is the front end's
+implementation of the op registry's ``Builder``: what VJP rules build with.
+
+It must not lower, compile or call C; the torch-named functions live in ``functional.py``.
+"""
+
+from __future__ import annotations
+
+import warnings
+import weakref
+from typing import Any
+
+import numpy as np
+
+from ... import dtypes
+from ...dims import Dim, same_shape, traced_sizes
+from ...ir.graph import Node
+from ...ops import OPS
+from ...ops.registry import ELEMENTWISE, FLOAT, LOGICAL, MOVEMENT, REDUCE, WHERE
+from . import grad_mode, sources
+from .capture import swap
+from .backward_graph import edge, function_class
+from .tensor import Tensor, tensor, traced_numbers
+
+
+def _rank(t: Tensor) -> int:
+    if t._weak:
+        return dtypes.RANK_SCALAR
+    return dtypes.RANK_TENSOR if t.ndim else dtypes.RANK_ZERO_DIM
+
+
+_NUMBER = (int, float)
+CAPTURING = sources.CAPTURING
+
+# NumPy's floating-point RuntimeWarnings (overflow, log(0), 0/0) from the ops' NumPy references
+# are not the user's business: torch computes inf/NaN silently. The fast path computes
+# without entering np.errstate (a context manager costs about as much as a small op); these
+# filters silence the warnings it may raise, and only those: they match warnings attributed to
+# this module and the op definitions. A user's np.seterr(all="raise") or a warnings filter
+# turning them into errors makes the op raise instead; it is then computed again inside
+# np.errstate(all="ignore"), which is what the other paths do.
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"symgrad\.frontend\.apply$")
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"symgrad\.ops\.")
+
+
+def _one_float_dtype(args: tuple):
+    """The NumPy dtype of the eager tensors among ``args`` if they share one floating dtype
+    (bool tensors and Python numbers aside), else None."""
+    dtype = None
+    for a in args:
+        if isinstance(a, Tensor):
+            v = a._value
+            if v is None:
+                return None
+            dt = v.dtype
+            if dt.kind == "f":
+                if dtype is None:
+                    dtype = dt
+                elif dt != dtype:
+                    return None
+            elif dt.kind != "b":
+                return None
+        elif type(a) is not float and type(a) is not int:
+            return None
+    return dtype
+
+
+def _fast_elementwise(op, args: tuple):
+    """The value of elementwise ``op`` on ``args``, computed by NumPy without consulting the
+    op's promotion, shape and dtype rules, when that is safe: every tensor operand is eager
+    and of one floating dtype (bool masks aside) and Python numbers become scalars of that
+    dtype, so NumPy broadcasts and promotes as the rules would; a result of another dtype is
+    refused. None: take the general path. (Most of a small op's time is bookkeeping.)"""
+    dtype = _one_float_dtype(args)
+    if dtype is None:
+        return None
+    to_scalar = dtype.type
+    values = [a._value if isinstance(a, Tensor) else to_scalar(a) for a in args]
+    try:
+        value = op.numpy(*values)
+    except (FloatingPointError, RuntimeWarning):
+        with np.errstate(all="ignore"):
+            value = op.numpy(*values)
+    except ValueError:
+        return None   # shapes that do not broadcast: the general path says so, torch's way
+    if type(value) is not np.ndarray:
+        value = np.asarray(value)
+    if value.dtype != dtype and value.dtype.kind != "b":
+        return None
+    return value
+
+
+def _promoted(op, args: tuple) -> list[Tensor]:
+    """Promote tensors and Python scalars to one dtype, torch's way, and lift the scalars."""
+    policy = op.promotion
+    if len(args) == 2 and policy != LOGICAL:   # the common binary cases, decided quickly
+        a, b = args
+        ta, tb = isinstance(a, Tensor), isinstance(b, Tensor)   # nn.Parameter too
+        if ta and tb and a.dtype is b.dtype and not a._weak and not b._weak \
+                and (a.dtype.is_floating or policy != FLOAT):
+            return [a, b]
+        if ta and not tb and type(b) in _NUMBER and a.dtype.is_floating:
+            return [a, scalar(b, a.dtype)]
+        if tb and not ta and type(a) in _NUMBER and b.dtype.is_floating:
+            return [scalar(a, b.dtype), b]
+    first = 1 if policy == WHERE else 0
+    values = args[first:]
+    if policy == LOGICAL:
+        target = dtypes.bool_
+    else:
+        target = dtypes.promote([(a.dtype, _rank(a)) if isinstance(a, Tensor)
+                                 else (dtypes.scalar_dtype(a), dtypes.RANK_SCALAR)
+                                 for a in values])
+        if policy == FLOAT and not target.is_floating:
+            target = dtypes.DEFAULT_FLOAT
+        if target.is_floating and _python_numbers(values):
+            target = dtypes.float64    # Python numbers among themselves: a Python float
+    out = [as_tensor(args[0], dtypes.bool_)] if first else []
+    for a in values:
+        a = getattr(a, "_sg_tensor", a)    # a traced Python number (guards.TracedFloat)
+        if isinstance(a, Tensor):
+            out.append(a if a.dtype is target else apply("cast", a, dtype=target))
+        elif traced_numbers(a):
+            out.append(as_tensor(a, target))
+        else:
+            out.append(scalar(a, target))
+    return out
+
+
+def _python_numbers(args) -> bool:
+    """Whether ``args`` are Python numbers only, at least one of them traced (a number
+    argument of a compiled function, a loop's index, ``t.item()``: ``Tensor._weak``). Their
+    arithmetic is Python's, as it is eagerly: a float result is a double, and stays a number
+    that does not promote the tensors it meets."""
+    weak = False
+    for a in args:
+        if isinstance(a, Tensor):
+            if not a._weak:
+                return False
+            weak = True
+        elif not isinstance(a, (int, float)):
+            return False
+    return weak
+
+
+def apply(name: str, *args: Any, _torch_name: str | None = None, **attrs: Any) -> Tensor:
+    """Apply primitive ``name``: check, compute or record, and note how to differentiate it."""
+    # why not split: every eager op runs this; a helper call per op costs more than a branch
+    op = OPS[name]
+    if CAPTURING[0]:    # a compile trace runs: captured values are traced, never computed
+        args = swap(args)
+    if op.kind == ELEMENTWISE and not attrs:
+        value = _fast_elementwise(op, args)
+        if value is not None:
+            out = Tensor(value, None)
+            if (op.vjp is not None and grad_mode._local.enabled and value.dtype.kind == "f"
+                    and any(isinstance(a, Tensor) and a._requires_grad for a in args)):
+                dtype = out.dtype
+                inputs = [a if isinstance(a, Tensor) else scalar(a, dtype) for a in args]
+                _record(out, op, attrs, inputs, _torch_name or op.torch_name, None)
+            return out
+    if op.promotion:
+        inputs = _promoted(op, args)
+    else:
+        inputs = [a if isinstance(a, Tensor) else as_tensor(a) for a in args]
+    if len(attrs) > 1:
+        attrs = dict(sorted(attrs.items()))
+    shape = _shape(op, inputs, attrs)
+    dtype = op.dtype(*[t.dtype for t in inputs], **attrs)
+    loc = None
+    traced = False
+    for t in inputs:
+        if t._value is None:
+            traced = True
+            break
+    else:   # eager inputs, a call-time size in the result's shape: traced (a const input)
+        traced = traced_sizes() and any(isinstance(s, Dim) for s in shape)
+    if traced and _widened(op, inputs, dtype):
+        return _in_compute_type(name, inputs, attrs, dtype, _torch_name)
+    if traced:
+        inputs, node = _traced_node(name, attrs, inputs, dtype, shape)
+        loc = sources.record(node)
+        out = Tensor(None, node)
+        out._weak = op.kind == ELEMENTWISE and _python_numbers(args)
+    else:
+        out = Tensor(_eager_value(op, inputs, attrs, dtype), None)
+    if op.kind == MOVEMENT:
+        register_view(out, inputs[0], name, attrs)
+    if (op.vjp is not None and grad_mode._local.enabled and dtype.is_floating
+            and any(t._requires_grad for t in inputs)):
+        _record(out, op, attrs, inputs, _torch_name or op.torch_name, loc)
+    return out
+
+
+def _traced_node(name: str, attrs: dict, inputs: list, dtype, shape) -> tuple:
+    """(the operands, the node) of a traced application. In a loop body being traced, the
+    operands from outside the body are first replaced by the body inputs they are read
+    through (``bodies.BodyScope``), and the node is noted as the body's."""
+    rec = sources._local.recording
+    body = None if rec is None else rec.body
+    if body is None:
+        return inputs, Node(name, attrs, [t.node for t in inputs], dtype, shape)
+    inputs = body.lift(inputs)
+    node = Node(name, attrs, [t.node for t in inputs], dtype, shape)
+    body.inside.add(node)
+    return inputs, node
+
+
+def _shape(op, inputs: list[Tensor], attrs: dict) -> tuple:
+    if op.kind == ELEMENTWISE and len(inputs) == 2 and same_shape(inputs[0].shape,
+                                                                    inputs[1].shape):
+        return inputs[0].shape     # the broadcast rule's common case
+    return op.shape(*[t.shape for t in inputs], **attrs)
+
+
+# Op kinds that compute on their operands' values (not only move them).
+_COMPUTING = (ELEMENTWISE, REDUCE)
+
+
+def _widened(op, inputs: list[Tensor], dtype) -> bool:
+    """Whether a traced op computes in its operands' compute type (see ``_in_compute_type``)."""
+    return op.kind in _COMPUTING and op.name != "cast" \
+        and (dtype.is_storage or any(t.dtype.is_storage for t in inputs))
+
+
+def _in_compute_type(name: str, inputs: list[Tensor], attrs: dict, dtype, torch_name):
+    """A traced op whose result has a storage dtype (int32, float16...) computes in that
+    type's compute dtype (int64, float32) and rounds back: generated C then only does
+    arithmetic in its four types (NumPy computes eagerly in the storage type directly, with
+    the same results: integers wrap modulo 2**bits, float16 rounds once per op)."""
+    wide = [apply("cast", t, dtype=t.dtype.computes_in) if t.dtype.is_storage else t
+            for t in inputs]
+    out = apply(name, *wide, _torch_name=torch_name, **attrs)
+    return out if out.dtype is dtype else apply("cast", out, dtype=dtype)
+
+
+def _eager_value(op, inputs: list[Tensor], attrs: dict, dtype) -> np.ndarray:
+    """The op's NumPy reference on eager inputs, as an array of ``dtype``."""
+    values = [t._value for t in inputs]
+    if op.kind == MOVEMENT:   # rearranges elements: no floating-point exception to silence
+        return np.asarray(op.numpy(*values, **attrs), dtype=dtype.np)
+    with np.errstate(all="ignore"):
+        return np.asarray(op.numpy(*values, **attrs), dtype=dtype.np)
+
+
+def register_view(view: Tensor, base: Tensor, op: str, attrs: dict) -> None:
+    """``view`` shows ``base``'s data, as torch's views do: ``op`` is a movement op (reshape,
+    permute, expand, slice) of ``base`` or "alias" (``detach``). They share one version
+    counter, and an in-place update of either reaches the other (``inplace.update``), eagerly
+    and at trace time alike."""
+    view._view = (base, op, attrs)
+    view._vc = base._vc
+    views = base._views
+    if views is None:
+        base._views = [weakref.ref(view)]
+        return
+    n = len(views)
+    if n >= 8 and n & (n - 1) == 0:   # at each power of two, drop the dead: amortized O(1)
+        views[:] = [r for r in views if r() is not None]
+    views.append(weakref.ref(view))
+
+
+def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str, loc) -> None:
+    # An op's rule that does not read its output gets None for it (no tensor is rebuilt for
+    # it in the backward pass); a composite's rule always gets it.
+    reads_out = op.uses_out or type(op) is _Rule
+    rule = op.vjp
+    parts = getattr(rule, "parts", None)
+    if parts is not None and not all(t._requires_grad for t in inputs):
+        rule = _needed_parts(tuple(p if t._requires_grad else None
+                                   for p, t in zip(parts, inputs)))
+    fn = function_class(torch_name)(
+        rule, attrs, inputs, (out._value, out._node) if reads_out else None, op.saves,
+        tuple(edge(t) for t in inputs),
+        tuple((t.shape, t.dtype) for t in inputs), loc)
+    # What the rule will read must not have changed in place by the time it runs.
+    if op.saves:
+        fn._versions = tuple((t.dtype, t.shape, t._vc, t._vc[0]) for t in inputs)
+    if op.uses_out:
+        fn._versions += ((out.dtype, out.shape, out._vc, out._vc[0]),)
+    out._requires_grad = True
+    out.grad_fn = fn
+
+
+def _needed_parts(parts: tuple):
+    """A rule computing only the cotangents of the inputs that require grad (None for the
+    others): see ``ops.registry.per_input``."""
+    def rule(b, g, out, ins, **attrs):
+        return tuple(None if p is None else p(b, g, out, ins, **attrs) for p in parts)
+    return rule
+
+
+class _Rule:
+    """A composite's backward rule ``rule(g, out, inputs)`` in the shape ``_record`` takes
+    an op's (a composite's rule is built from front-end functions: it needs no builder)."""
+
+    __slots__ = ("vjp", "saves", "uses_out")
+
+    def __init__(self, rule, saves: bool, uses_out: bool):
+        self.vjp = lambda b, g, out, ins: rule(g, out, ins)
+        self.saves = saves
+        self.uses_out = uses_out   # softmax, logsumexp, norm... reuse their output
+
+
+def attach_function(out: Tensor, torch_name: str, rule, inputs: list[Tensor],
+                    saves: bool = True, uses_out: bool = True) -> Tensor:
+    """Give ``out`` one backward function computed by ``rule(g, out, inputs)``: how composite
+    functions (mean, softmax, losses) show torch's single grad_fn while being built from
+    primitives. ``saves``/``uses_out``: whether the rule reads the inputs/the output (then
+    changing them in place before the backward is an error)."""
+    if not (grad_mode.is_grad_enabled() and any(t._requires_grad for t in inputs)):
+        return out
+    result = Tensor(out._value, out._node)
+    loc = sources.record(out._node) if out._node is not None else None
+    _record(result, _Rule(rule, saves, uses_out), {}, inputs, torch_name, loc)
+    return result
+
+
+def apply_reduction(name: str, x: Tensor, axes: tuple, keepdim: bool,
+                    torch_name: str | None = None) -> Tensor:
+    """Reduction op ``name`` over ``axes``, the reduced dims dropped unless ``keepdim``.
+
+    The primitive keeps reduced dims (size 1); dropping them is a reshape, which torch does
+    not show: the result gets one backward function (the op's rule applied to the cotangent
+    with the dims put back), so ``s.grad_fn.next_functions`` is what torch prints."""
+    op = OPS[name]
+    if keepdim or op.vjp is None or not (x._requires_grad and grad_mode._local.enabled):
+        out = apply(name, x, axes=axes, _torch_name=torch_name)
+        return out if keepdim else apply("reshape", out, shape_to=_dropped(x.shape, axes))
+    with grad_mode.no_grad():
+        out = apply("reshape", apply(name, x, axes=axes), shape_to=_dropped(x.shape, axes))
+    kept = tuple(1 if i in axes else n for i, n in enumerate(x.shape))
+
+    def rule(g, o, ins):
+        return op.vjp(BUILDER, apply("reshape", g, shape_to=kept),
+                      apply("reshape", o, shape_to=kept), ins, axes=axes)
+    return attach_function(out, torch_name or op.torch_name, rule, [x], uses_out=op.uses_out)
+
+
+def _dropped(shape: tuple, axes: tuple) -> tuple:
+    return tuple(n for i, n in enumerate(shape) if i not in axes)
+
+
+# ---------------------------------------------------------------- making tensors
+
+def as_tensor(data: Any, dtype: dtypes.DType | None = None) -> Tensor:
+    """A tensor for ``data`` (a Tensor is returned as is, cast if ``dtype`` differs). A list of
+    numbers some of which are traced (a list argument of a compiled function) becomes their
+    stack; tuples and lists of arrays stay pytrees (stack them with ``symgrad.stack``)."""
+    data = getattr(data, "_sg_tensor", data)    # a traced Python number (guards.TracedFloat)
+    if isinstance(data, Dim):                   # a call-time size
+        return scalar(data, dtype or dtypes.int64)
+    if isinstance(data, Tensor):
+        return data if dtype is None or data.dtype is dtype else apply("cast", data, dtype=dtype)
+    if traced_numbers(data):
+        return _stacked(data, dtype)
+    return tensor(data, dtype=dtype)
+
+
+def _stacked(data, dtype) -> Tensor:
+    parts = [as_tensor(d) for d in data]
+    if len({p.shape for p in parts}) > 1:
+        raise ValueError(f"expected a rectangular nested list, got items of shapes "
+                         f"{sorted({tuple(p.shape) for p in parts})}")
+    target = dtype or dtypes.promote([(p.dtype, _rank(p)) for p in parts])
+    parts = [apply("reshape", as_tensor(p, target), shape_to=(1,) + tuple(p.shape))
+             for p in parts]
+    return parts[0] if len(parts) == 1 else apply("cat", *parts, axis=0)
+
+
+def scalar(value: Any, dtype: dtypes.DType) -> Tensor:
+    """A 0-d constant of ``dtype`` (how Python numbers enter a computation); a size known
+    only at call time (``dims.Dim``, e.g. ``x.shape[0]`` of a shape-generic trace) is a
+    ``dim`` node instead, a Python number of the compiled code."""
+    if isinstance(value, Dim):
+        node = Node("dim", {"size": value}, (), dtypes.int64, ())
+        sources.record(node)
+        t = Tensor(None, node)
+        t._weak = True
+        return t if dtype is dtypes.int64 else apply("cast", t, dtype=dtype)
+    try:
+        return Tensor(np.asarray(value, dtype=dtype.np), None)
+    except OverflowError:
+        raise OverflowError(f"the Python number {value!r} does not fit in {dtype.name}, the "
+                            f"dtype it combines with here (int64 holds -2**63 .. 2**63-1)"
+                            ) from None
+
+
+def full(like: Tensor, value: Any, shape: tuple | None = None,
+         dtype: dtypes.DType | None = None) -> Tensor:
+    """``value`` everywhere, in ``shape`` and ``dtype`` (default: ``like``'s), traced if
+    ``like`` is: then one scalar constant broadcast, so that seeds and zeros of backward
+    passes stay small graph nodes. The one way the front end makes a filled tensor."""
+    shape = like.shape if shape is None else tuple(shape)
+    dtype = like.dtype if dtype is None else dtype
+    if not like.is_traced:
+        return Tensor(np.full(shape, value, dtype=dtype.np), None)
+    node = Node("const", (("value", dtype.np.type(value).item()),), (), dtype, ())
+    if shape:
+        node = Node("expand", (("shape_to", shape),), (node,), dtype, shape)
+        rec = sources._local.recording
+        if rec is not None and rec.body is not None:
+            rec.body.inside.add(node)
+    return Tensor(None, node)
+
+
+def constant_value(x: Any):
+    """The number ``x`` holds if it is a 0-d eager tensor that needs no gradient (a Python
+    number lifted by ``apply``), else None (a traced value, or one that requires grad)."""
+    if not isinstance(x, Tensor) or x._value is None or x._value.ndim or x._requires_grad:
+        return None
+    return x._value.item()
+
+
+class _Builder:
+    """The op registry's ``Builder`` over front-end tensors (see ``ops.registry``)."""
+
+    __slots__ = ()
+    op = staticmethod(apply)
+    full = staticmethod(full)
+    constant_value = staticmethod(constant_value)
+
+
+BUILDER = _Builder()

@@ -1,0 +1,27 @@
+"""How torch-named functions read their arguments, written once: a tensor or anything that
+becomes one, and sizes given as ``f(2, 3)`` or ``f((2, 3))``.
+
+Layer: front end (core). Input: call arguments. Output: tensors and size tuples; each caller
+then checks its sizes its own way (``reshape`` takes -1, a factory a call-time size, a sampler
+refuses negative sizes with torch's message).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .apply import as_tensor
+from .tensor import Tensor
+
+
+def tensor_arg(x: Any) -> Tensor:
+    """``x`` if it is a tensor, else ``as_tensor(x)`` (a number, an array, a list...)."""
+    return x if isinstance(x, Tensor) else as_tensor(x)
+
+
+def size_args(args: tuple) -> tuple:
+    """The sizes of ``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` or ``f(torch.Size(...))``, as
+    given (not yet checked)."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        return tuple(args[0])
+    return tuple(args)

@@ -1,0 +1,363 @@
+"""The autograd engine: reverse mode over the recorded backward graph, torch's way.
+
+Layer: front end, above ``apply``. Input: root tensors and their cotangents. Output:
+cotangent tensors for the leaves (accumulated into ``.grad``) or for requested inputs
+(returned, like ``torch.autograd.grad``).
+
+This is a tape engine, not a Graph -> Graph pass, and on purpose: the VJP rules apply ops to
+tensors, which eagerly compute with NumPy and at trace time add nodes to the graph (JAX's rules
+run under its trace the same way). So one engine serves eager autograd and compilation, and at
+trace time the adjoint is an ordinary graph, differentiable again when ``create_graph`` is on.
+It is the one place where a cotangent is summed back over the dimensions its input was
+broadcast along.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from collections.abc import Sequence
+
+from ...dims import is_one, same_shape
+from ...errors import TracerValueError
+from ...ir.graph import toposort
+from . import grad_mode, sources
+from .apply import BUILDER, apply, as_tensor, full
+from .backward_graph import AccumulateGrad, edge, function_class, grad_edge
+from .tensor import Tensor, size_text
+
+
+def backward(t: Tensor, gradient: Tensor | None = None, retain_graph: bool | None = None,
+             create_graph: bool = False, inputs=None) -> None:
+    """``t.backward(...)``: accumulate d(t)/d(leaf), weighted by ``gradient``, into each
+    leaf's ``.grad`` (only into ``inputs``' when given)."""
+    backward_many([t], None if gradient is None else [gradient], retain_graph, create_graph,
+                  inputs)
+
+
+def root_cotangents(outputs: Sequence[Tensor], grad_outputs) -> list[tuple]:
+    """``[(output, cotangent)]``, torch's checks and messages: ones for one-element outputs
+    given no cotangent."""
+    if grad_outputs is None:
+        grad_outputs = [None] * len(outputs)
+    if len(grad_outputs) != len(outputs):
+        raise RuntimeError(f"grad requires one gradient per output: got {len(grad_outputs)} "
+                           f"gradients for {len(outputs)} outputs")
+    roots = []
+    for i, (t, g) in enumerate(zip(outputs, grad_outputs)):
+        if not t._requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not "
+                               f"have a grad_fn")
+        if g is None:
+            if t.numel() != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            g = full(t, 1.0)
+        else:
+            g = as_tensor(g, dtype=t.dtype)
+            if not same_shape(g.shape, t.shape):
+                raise RuntimeError(
+                    f"Mismatch in shape: grad_output[{i}] has a shape of {size_text(g.shape)} "
+                    f"and output[{i}] has a shape of {size_text(t.shape)}.")
+        roots.append((t, g))
+    return roots
+
+
+def backward_many(tensors: Sequence[Tensor], grad_tensors=None, retain_graph=None,
+                  create_graph: bool = False, inputs=None) -> None:
+    """``torch.autograd.backward``: accumulate into leaves' ``.grad`` from several roots;
+    with ``inputs``, into those tensors' ``.grad`` only (leaves or not)."""
+    roots = root_cotangents(tensors, grad_tensors)
+    if retain_graph is None:
+        retain_graph = create_graph
+    if inputs is None:
+        run_backward(roots, retain_graph=retain_graph, create_graph=create_graph)
+        return
+    inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+    if not inputs:
+        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    grads = run_backward(roots, retain_graph=retain_graph, create_graph=create_graph,
+                         inputs=inputs, through_inputs=True)
+    for t, g in zip(inputs, grads):
+        if g is not None:
+            _accumulate(t, g, create_graph)
+
+
+def sum_to_shape(ct: Tensor, shape: tuple) -> Tensor:
+    """Sum a cotangent back over the dimensions ``shape`` was broadcast along."""
+    if same_shape(ct.shape, shape):
+        return ct
+    lead = ct.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape)
+                                      if is_one(s) and not is_one(ct.shape[lead + i]))
+    if axes:
+        ct = apply("sum", ct, axes=axes)
+    if not same_shape(ct.shape, shape):
+        ct = apply("reshape", ct, shape_to=shape)
+    return ct
+
+
+def run_backward(roots: Sequence[tuple[Any, Any]], *, retain_graph: bool, create_graph: bool,
+                 inputs: Sequence[Any] | None = None, through_inputs: bool = False
+                 ) -> list | None:
+    """Propagate cotangents from ``roots`` [(tensor, cotangent)] to the leaves.
+
+    Without ``inputs``, cotangents accumulate into the ``.grad`` of leaves (and of tensors that
+    called ``retain_grad``). With ``inputs``, nothing is accumulated: the cotangent reaching
+    each input is returned (None where none does), like ``torch.autograd.grad``. Paths that
+    run through one input to another are followed only if ``through_inputs`` (torch's
+    ``autograd.grad``); composites rely on their not being followed by default. Tensor hooks
+    (``register_hook``) see each cotangent before it is delivered, captured or propagated.
+    """
+    targets: dict[Any, int] = {}
+    for i, t in enumerate(inputs or ()):
+        fn = grad_edge(t)
+        if fn is not None:
+            targets.setdefault(fn, i)
+    stops = {} if through_inputs else targets
+    pending: dict[Any, Any] = {}
+    for t, g in roots:
+        fn, nr = edge(t)
+        if fn is not None:
+            _add(pending, fn, nr, g)
+    topo = _order(list(pending), stops)
+    needed = _needed(topo, targets, stops, accumulate=inputs is None)
+    if inputs is None and any(t._value is None or g._value is None for t, g in roots):
+        _check_sinks_traced(needed)
+
+    results: list = [None] * (len(inputs) if inputs is not None else 0)
+    with grad_mode.set_grad_enabled(create_graph):
+        for fn in topo:
+            g = pending.pop(fn, None)
+            if g is None or fn not in needed:
+                continue
+            if fn._hooks:
+                g = _run_hooks(fn, g)
+            if fn in targets:
+                # An input's cotangent: returned (and followed further only through_inputs).
+                results[targets[fn]] = g if create_graph else _detached(g)
+                if fn in stops:
+                    continue
+            if inputs is None:
+                _deliver(fn, g, create_graph)
+            _step(fn, g, needed, pending, retain_graph)
+    return results if inputs is not None else None
+
+
+def _step(fn, g, needed: set, pending: dict, retain_graph: bool) -> None:
+    """Propagate ``fn``'s cotangent to its inputs if any of them needs it (then free what
+    ``fn`` saved, unless the graph is retained)."""
+    if isinstance(fn, AccumulateGrad) or not any(
+            n in needed for n, _ in fn.next_functions if n is not None):
+        return
+    with sources.attributed_to(fn.loc, f"(backward of {fn.name()})"):
+        _propagate(fn, g, needed, pending)
+    if not retain_graph:
+        fn.release()
+
+
+def _add(pending: dict, fn, nr: int, g) -> None:
+    """Add ``g`` to the cotangent ``fn``'s output number ``nr`` has received so far."""
+    n = fn._n_outputs
+    if n == 1:
+        pending[fn] = g if fn not in pending else pending[fn] + g
+        return
+    slots = pending.get(fn)
+    if slots is None:
+        slots = pending[fn] = [None] * n
+    slots[nr] = g if slots[nr] is None else slots[nr] + g
+
+
+def _detached(g):
+    return [None if x is None else x.detach() for x in g] if type(g) is list else g.detach()
+
+
+def _run_hooks(fn, g):
+    """Each hook registered on a tensor whose cotangent ``g`` is (``register_hook``), in
+    order; a hook returning a tensor replaces the cotangent."""
+    for nr, hook in list(fn._hooks.values()):
+        slots = g if type(g) is list else None
+        current = g if slots is None else slots[nr]
+        if current is None:
+            continue
+        new = hook(current)
+        if new is not None:
+            if slots is None:
+                g = new
+            else:
+                slots[nr] = new
+    return g
+
+
+def _order(roots: list, stops: dict) -> list:
+    """The functions reachable from the roots (not beyond a stop), in a topological order
+    (Kahn's algorithm; iterative: graphs can be deep)."""
+    deps: dict[Any, int] = {}
+    stack = list(roots)
+    seen = set(stack)
+    while stack:
+        fn = stack.pop()
+        if fn in stops:
+            continue   # nothing beyond an input is needed (and nothing there may be freed)
+        for nxt, _ in fn.next_functions:
+            if nxt is None:
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    topo = []
+    frontier = [fn for fn in roots if deps.get(fn, 0) == 0]
+    while frontier:
+        fn = frontier.pop()
+        topo.append(fn)
+        if fn in stops:
+            continue
+        for nxt, _ in fn.next_functions:
+            if nxt is not None:
+                deps[nxt] -= 1
+                if deps[nxt] == 0:
+                    frontier.append(nxt)
+    return topo
+
+
+def _needed(topo: list, targets: dict, stops: dict, accumulate: bool) -> set:
+    """The functions on a path to something that consumes a cotangent: a target, or (when
+    accumulating) a leaf's AccumulateGrad or a function whose output retains its grad."""
+    needed: set = set()
+    for fn in reversed(topo):
+        if accumulate:
+            sink = isinstance(fn, AccumulateGrad) or fn._retained is not None
+        else:
+            sink = fn in targets
+        if sink or (fn not in stops and any(n in needed for n, _ in fn.next_functions)):
+            needed.add(fn)
+    return needed
+
+
+def _propagate(fn, g, needed: set, pending: dict) -> None:
+    """Apply ``fn``'s rule and add each input's cotangent (summed back over broadcast
+    dimensions and cast to the input's dtype) to what that input has received so far."""
+    cts = fn.apply(BUILDER, g)
+    for (nxt, nr), ct, (shape, dtype) in zip(fn.next_functions, cts, fn._input_meta):
+        if nxt is None or ct is None or nxt not in needed:
+            continue
+        if not same_shape(ct.shape, shape):
+            ct = sum_to_shape(ct, shape)
+        if ct.dtype is not dtype:
+            ct = apply("cast", ct, dtype=dtype)
+        _add(pending, nxt, nr, ct)
+
+
+def _check_sinks_traced(needed: set) -> None:
+    """A backward at trace time must not write into a tensor that lives outside the trace.
+
+    Its cotangents are graph nodes, valid only inside the function being compiled; stored in
+    the ``.grad`` of a tensor from outside it (a global parameter the function closes over)
+    they would outlive the trace as a placeholder, and the compiled code could never update
+    that tensor anyway. An eager tensor created during this trace is the function's own
+    (``w = ones(3, requires_grad=True)`` in its body). Checked before anything is delivered,
+    so no .grad is half written when we raise.
+    """
+    rec = sources.current()
+
+    def foreign(t) -> bool:
+        return t._value is not None and t._trace is not rec
+
+    for fn in needed:
+        if isinstance(fn, AccumulateGrad):
+            outside = [fn.variable] if foreign(fn.variable) else []
+        else:
+            outside = [t for t in fn.retained() if foreign(t)]
+        if outside:
+            loc = sources.user_loc()
+            where = f" at {loc.file}:{loc.line} ({loc.text})" if loc else ""
+            shape = tuple(outside[0].shape)
+            raise TracerValueError(
+                f"backward(){where} inside @symgrad.compile would store a traced gradient in "
+                f"the .grad of a tensor of shape {shape} created outside the compiled "
+                f"function; compiled code cannot update tensors it does not own. Pass that "
+                f"tensor as an argument (call .requires_grad_() on it inside) and return its "
+                f".grad, or use symgrad.grad / symgrad.value_and_grad.")
+
+
+def _deliver(fn, g, create_graph) -> None:
+    """Hand a finished cotangent to whoever keeps it: a leaf's .grad, or retain_grad's."""
+    if isinstance(fn, AccumulateGrad):
+        _accumulate(fn.variable, g, create_graph)
+        for hook in list((fn._post_hooks or {}).values()):
+            hook(fn.variable)
+        return
+    if fn._retained is not None:
+        for t in fn.retained():
+            new = g if fn._n_outputs == 1 else g[fn.output_nr(t)]
+            if new is None:
+                continue
+            new = new if create_graph else new.detach()
+            t._grad = new if t._grad is None else t._grad + new
+
+
+def _accumulate(t: Tensor, g: Tensor, create_graph: bool) -> None:
+    """``t.grad += g``, torch's way."""
+    g = g if create_graph else g.detach()
+    old = t._grad
+    if old is None:
+        t._grad = g.clone() if g._value is not None and not create_graph else g
+    elif create_graph or old.requires_grad:
+        t._grad = old + g    # out of place: the sum is part of a differentiable graph
+    else:
+        # torch accumulates in place here (``grad += new``), so a reference taken before
+        # this backward (``g1 = x.grad``) sees the sum. Rebind the tensor object's contents
+        # rather than write into its array: arrays are never mutated (eager tensors cache
+        # constant nodes of them), and a traced grad has no storage to write into.
+        total = old + g
+        old._value, old._node = total._value, total._node
+
+
+_Alias = function_class("AliasBackward0")
+
+
+def differentiable(t: Tensor) -> Tensor:
+    """A tensor to differentiate with respect to, sharing ``t``'s value or node: a fresh leaf,
+    or, if ``t`` already requires grad (an outer transform differentiates through this one),
+    an alias whose backward passes the cotangent on to ``t``. Inside a body being traced
+    (a loop body, a vmapped function) a tensor from outside is first read through the body
+    input it becomes, so that the ops on the leaf are the body's."""
+    rec = sources.current()
+    if rec is not None and rec.body is not None:
+        t = rec.body.lift([t])[0]
+    out = Tensor(t._value, t._node)
+    out._requires_grad = True
+    if t.requires_grad:
+        out.grad_fn = _Alias(lambda b, g, o, ins: (g,), {}, (t,), (t._value, t._node), False,
+                             (edge(t),), ((t.shape, t.dtype),), None)
+    return out
+
+
+def push_forward(outputs: list, inputs: list, tangents: list) -> list:
+    """Forward mode by transposing reverse mode: the tangent of each of ``outputs`` (tensors
+    on the tape) along ``tangents`` of the leaves ``inputs`` (None: zero); None where an
+    output has none. A backward pass from zero cotangents ``v`` that require grad builds
+    ``J^T v``, linear in ``v`` (every VJP rule is); its own backward pass at ``u`` is
+    ``J u``, the same at every ``v``. A cotangent holding a ``poison`` value (a second
+    derivative symgrad cannot compute, see ``control_vjp``) makes the tangent unknown: its
+    message is raised (the second pass would cut through it and give a zero)."""
+    live = [o for o in outputs if o._requires_grad and o.dtype.is_floating]
+    with grad_mode.enable_grad():
+        vs = [full(o, 0.0) for o in live]
+        for v in vs:
+            v._requires_grad = True
+        gs = run_backward(list(zip(live, vs)), retain_graph=True, create_graph=True,
+                          inputs=inputs) if live else [None] * len(inputs)
+        _refuse_poison(gs)
+        roots = [(g, u) for g, u in zip(gs, tangents)
+                 if g is not None and u is not None and g._requires_grad]
+        ts = run_backward(roots, retain_graph=True, create_graph=True,
+                          inputs=vs) if roots else [None] * len(vs)
+    found = dict(zip(map(id, live), ts))
+    return [found.get(id(o)) for o in outputs]
+
+
+def _refuse_poison(gs: list) -> None:
+    nodes = [g._node for g in gs if g is not None and g._value is None]
+    for n in toposort(nodes) if nodes else ():
+        if n.op == "poison":
+            raise NotImplementedError(n.attr("message"))

@@ -1,0 +1,498 @@
+"""torch-named math on tensors: elementwise, reductions, linear algebra and composites.
+
+Layer: front end. Input: tensors (eager or traced) and Python numbers. Output: tensors, built
+only by applying registered primitives (``apply``). Composites (mean, softmax, logsumexp, norm,
+clamp, ...) are written here from primitives; where torch shows one grad_fn for them, or where
+the derivative of the composition is unstable or wrong at a kink, they attach one backward rule
+that is itself built from primitives (so it can be differentiated again).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, Sequence  # noqa: UP035  (one line: this module is full)
+
+from ... import dtypes
+from ...dims import as_count, same_shape
+from ...ops.registry import broadcast_shapes, normalize_axes
+from ..core import grad_mode
+from ..core.apply import apply, apply_reduction, attach_function, full
+from ..core.engine import run_backward
+from .printing import return_type
+from .shapes import broadcast_to, reshape
+from ..core.tensor import Tensor
+from ..core.arguments import tensor_arg
+
+Number = (int, float, bool)
+
+
+
+# ---------------------------------------------------------------- composites
+
+def composite(torch_name: str, body: Callable[..., Tensor], inputs: Sequence[Tensor],
+              rule: Callable | None = None, saves: bool = True, uses_out: bool = True) -> Tensor:
+    """Run ``body(*inputs)`` without recording, then attach one backward function.
+
+    ``rule(g, out, inputs)`` gives the inputs' cotangents; without one, the backward re-runs
+    ``body`` with recording on (free at trace time: nodes are interned) and back-propagates
+    through it to the inputs. ``saves``/``uses_out``: whether the rule reads the inputs/the
+    output (changing them in place before the backward is then an error).
+    """
+    with grad_mode.no_grad():
+        out = body(*inputs)
+    if rule is None:
+        def rule(g, out, ins):
+            with grad_mode.enable_grad():
+                again = body(*ins)
+            create = grad_mode.is_grad_enabled()   # then the gradient reads this graph
+            return run_backward([(again, g)], retain_graph=create, create_graph=create,
+                                inputs=list(ins))
+    return attach_function(out, torch_name, rule, list(inputs), saves, uses_out)
+
+
+# ---------------------------------------------------------------- elementwise
+
+def add(a, b, *, alpha=1) -> Tensor:
+    return apply("add", a, b if alpha == 1 else mul(b, alpha))
+
+
+def sub(a, b, *, alpha=1) -> Tensor:
+    return apply("sub", a, b if alpha == 1 else mul(b, alpha))
+
+
+def mul(a, b) -> Tensor:
+    return apply("mul", a, b)
+
+
+def div(a, b) -> Tensor:
+    return apply("div", a, b)
+
+
+def neg(a) -> Tensor:
+    return apply("neg", a)
+
+
+def pow(a, b) -> Tensor:  # noqa: A001  (torch's name)
+    if isinstance(a, Tensor) and a.dtype is dtypes.int64 and type(b) is int:
+        return _int_power(a, b)
+    name = "PowBackward0" if isinstance(b, Number) else "PowBackward1"
+    if isinstance(a, Number):
+        name = "PowBackward2"
+    return apply("pow", a, b, _torch_name=name)
+
+
+def _int_power(a: Tensor, e: int) -> Tensor:
+    """An int64 tensor to a Python int power, an int64 tensor as in torch, computed exactly by
+    repeated squaring (products wrap like torch's; the float ``pow`` would round past 2**24)."""
+    if e < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    return power_by_squaring(a, e, mul) if e else full(a, 1)
+
+
+def power_by_squaring(a: Tensor, e: int, times: Callable) -> Tensor:
+    """``a`` to the power ``e`` >= 1 under the product ``times`` (elementwise or matrix), by
+    repeated squaring: about log2(e) products."""
+    result = None
+    while e:
+        if e & 1:
+            result = a if result is None else times(result, a)
+        e >>= 1
+        if e:
+            a = times(a, a)
+    return result
+
+
+def _unary(name: str):
+    def fn(x) -> Tensor:
+        return apply(name, x)
+    fn.__name__ = name
+    fn.__doc__ = f"Elementwise {name} (torch.{name})."
+    return fn
+
+
+exp, log, log1p, expm1, sqrt = (_unary(n) for n in ("exp", "log", "log1p", "expm1", "sqrt"))
+sin, cos, tanh, sigmoid = (_unary(n) for n in ("sin", "cos", "tanh", "sigmoid"))
+relu, softplus, abs, sign = (_unary(n) for n in ("relu", "softplus", "abs", "sign"))  # noqa: A001
+
+
+def rsqrt(x) -> Tensor:
+    return 1.0 / sqrt(x)
+
+
+def square(x) -> Tensor:
+    return mul(x, x)
+
+
+def maximum(a, b) -> Tensor:
+    return apply("maximum", a, b)
+
+
+def minimum(a, b) -> Tensor:
+    return apply("minimum", a, b)
+
+
+def where(condition, input, other) -> Tensor:  # noqa: A002
+    return apply("where", condition, input, other)
+
+
+def clamp(x, min=None, max=None) -> Tensor:  # noqa: A002
+    """Clamp to [min, max]; like torch the gradient passes where min <= x <= max (inclusive)."""
+    if min is None and max is None:
+        raise ValueError("clamp: at least one of 'min' or 'max' must not be None")
+
+    def body(a):
+        out = a
+        if min is not None:
+            out = where(lt(a, min), min, out)
+        if max is not None:
+            out = where(gt(a, max), max, out)
+        return out
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        return body(x)          # tensor bounds: the where()s route gradients to them too
+
+    def rule(g, out, ins):
+        # torch's clamp_backward: g where min <= x <= max, else 0; a NaN x fails both tests
+        # and gets 0 (the where()s of the forward alone would pass g through at NaN).
+        a = ins[0]
+        keep = ge(a, min) if min is not None else None
+        if max is not None:
+            keep = le(a, max) if keep is None else logical_and(keep, le(a, max))
+        return (where(keep, g, 0.0),)
+    name = "ClampBackward1" if min is not None and max is not None else (
+        "ClampMinBackward0" if min is not None else "ClampMaxBackward0")
+    return composite(name, body, [tensor_arg(x)], rule)
+
+
+clip = clamp
+
+
+def lt(a, b): return apply("lt", a, b)  # noqa: E704
+def le(a, b): return apply("le", a, b)  # noqa: E704
+def gt(a, b): return apply("gt", a, b)  # noqa: E704
+def ge(a, b): return apply("ge", a, b)  # noqa: E704
+def eq(a, b): return apply("eq", a, b)  # noqa: E704
+def ne(a, b): return apply("ne", a, b)  # noqa: E704
+def logical_and(a, b): return apply("logical_and", a, b)  # noqa: E704
+def logical_or(a, b): return apply("logical_or", a, b)  # noqa: E704
+def logical_not(a): return apply("logical_not", a)  # noqa: E704
+
+
+def isinf(x) -> Tensor:
+    return eq(abs(x), math.inf)
+
+
+def isnan(x) -> Tensor:
+    return ne(x, x)
+
+
+def isfinite(x) -> Tensor:
+    return logical_not(logical_or(isinf(x), isnan(x)))
+
+
+# ---------------------------------------------------------------- reductions
+
+def _reduced_shape(shape, axes, keepdim):
+    return tuple(1 if i in axes else s for i, s in enumerate(shape) if keepdim or i not in axes)
+
+
+def _reduce(name: str, x: Tensor, dim, keepdim: bool, torch_name: str | None = None) -> Tensor:
+    x = tensor_arg(x)
+    return apply_reduction(name, x, normalize_axes(dim, x.ndim), keepdim, torch_name)
+
+
+def _unreduce(g: Tensor, shape: tuple, axes: tuple, keepdim: bool) -> Tensor:
+    """The cotangent of a reduction, broadcast back over the input's shape."""
+    if not keepdim:
+        g = apply("reshape", g, shape_to=_reduced_shape(shape, axes, True))
+    return apply("expand", g, shape_to=shape)
+
+
+def sum(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A001
+    x = tensor_arg(x)
+    if dtype is not None:
+        x = x.to(dtype)
+    elif not x.dtype.is_floating:
+        x = x.to(dtypes.int64)
+    return _reduce("sum", x, dim, keepdim, "SumBackward0" if dim is None else "SumBackward1")
+
+
+def mean(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    x = tensor_arg(x) if dtype is None else tensor_arg(x).to(dtype)
+    if not x.dtype.is_floating:
+        raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either a "
+                           f"floating point or complex dtype. Got: {x.dtype.name}")
+    axes = normalize_axes(dim, x.ndim)
+    n = as_count(math.prod(x.shape[a] for a in axes))   # (a Dim: divided at call time)
+
+    def rule(g, out, ins):
+        return (_unreduce(g, ins[0].shape, axes, keepdim) / n,)
+    return composite("MeanBackward0" if dim is None else "MeanBackward1",
+                     lambda a: _reduce("sum", a, axes, keepdim) / n, [x], rule,
+                     saves=False, uses_out=False)   # the rule reads shapes only
+
+
+def prod(x, dim=None, keepdim: bool = False) -> Tensor:
+    return _reduce("prod", x, dim, keepdim, "ProdBackward0" if dim is None else "ProdBackward1")
+
+
+def amax(x, dim=None, keepdim: bool = False) -> Tensor:
+    return _reduce("max", x, dim if dim != () else None, keepdim, "AmaxBackward0")
+
+
+def amin(x, dim=None, keepdim: bool = False) -> Tensor:
+    return _reduce("min", x, dim if dim != () else None, keepdim, "AminBackward0")
+
+
+MaxResult = return_type("max")
+MinResult = return_type("min")
+
+
+def _extremum_of_all(name: str, x: Tensor) -> Tensor:
+    """``max(x)``/``min(x)``: the primitive's value with torch's ``evenly_distribute_backward``:
+    g is shared among the elements equal to the result, or among the NaNs when the result is
+    NaN, 0 elsewhere (amax/amin, the primitive's own rule, give NaN to every element there)."""
+    axes = tuple(range(x.ndim))
+
+    def rule(g, out, ins):
+        a = ins[0]
+        kept = (1,) * a.ndim
+        m, g = out.reshape(kept), g.reshape(kept)
+        hit = logical_or(eq(a, m), logical_and(ne(m, m), ne(a, a)))
+        count = apply("sum", hit.to(a.dtype), axes=axes)
+        return (where(hit, g / count, 0.0),)
+    return composite(f"{name.capitalize()}Backward1",
+                     lambda a: _reduce(name, a, None, False), [x], rule)
+
+
+def _extremum(name: str, x, dim, keepdim):
+    x = tensor_arg(x)
+    if dim is None:
+        return _extremum_of_all(name, x)
+    if not isinstance(dim, int):
+        raise TypeError(f"{name}(): dim must be an int, got {dim!r}")
+    if x.ndim == 0:
+        # torch: a 0-d tensor is its own extremum, at index 0 (keepdim keeps it 0-d).
+        normalize_axes(dim, 0)
+        values, idx = _extremum(name, x.reshape(1), 0, False)
+        return (MaxResult if name == "max" else MinResult)(values.reshape(()), idx.reshape(()))
+    (axis,) = normalize_axes(dim, x.ndim)
+    idx = apply("argmax" if name == "max" else "argmin", x, axis=axis)
+    # The value at the returned index: the gradient goes to that one element, as in torch.
+    values = apply("gather", x, idx, axis=axis, _torch_name=f"{name.capitalize()}Backward0")
+    if not keepdim:
+        shape = _reduced_shape(x.shape, (axis,), False)
+        values = apply("reshape", values, shape_to=shape,
+                       _torch_name=f"{name.capitalize()}Backward0")
+        idx = apply("reshape", idx, shape_to=shape)
+    return (MaxResult if name == "max" else MinResult)(values, idx)
+
+
+def max(x, dim=None, keepdim: bool = False):  # noqa: A001
+    """max(x) -> the largest value; max(x, dim) -> (values, indices); max(x, y) -> maximum."""
+    if isinstance(dim, Tensor):
+        return maximum(x, dim)
+    return _extremum("max", x, dim, keepdim)
+
+
+def min(x, dim=None, keepdim: bool = False):  # noqa: A001
+    if isinstance(dim, Tensor):
+        return minimum(x, dim)
+    return _extremum("min", x, dim, keepdim)
+
+
+def _arg_extremum(name: str, x, dim, keepdim: bool) -> Tensor:
+    x = tensor_arg(x)
+    if dim is None or x.ndim == 0:
+        normalize_axes(dim, x.ndim)                     # 0-d: dim 0 / -1 only, like torch
+        out = _arg_extremum(name, x.reshape(-1), 0, False)
+        return out.reshape((1,) * x.ndim) if keepdim else out
+    (axis,) = normalize_axes(dim, x.ndim)
+    out = apply(name, x, axis=axis)
+    return out if keepdim else out.reshape(_reduced_shape(x.shape, (axis,), False))
+
+
+def argmax(x, dim=None, keepdim: bool = False) -> Tensor:
+    return _arg_extremum("argmax", x, dim, keepdim)
+
+
+def argmin(x, dim=None, keepdim: bool = False) -> Tensor:
+    return _arg_extremum("argmin", x, dim, keepdim)
+
+
+def _over_elements(a: Tensor, axes: tuple) -> bool:
+    """Whether a reduction over ``axes`` combines any elements: over none there is no max to
+    shift by (and logsumexp is log(0) = -inf, softmax & co. have no elements, as in torch)."""
+    return math.prod(a.shape[i] for i in axes) > 0
+
+
+def _shift(a: Tensor, axes: tuple) -> Tensor | float:
+    """The max over ``axes`` that logsumexp and log_softmax subtract first (0 where it is
+    infinite or where there are no elements)."""
+    if not _over_elements(a, axes):
+        return 0.0
+    m = amax(a, axes, keepdim=True)
+    return where(isinf(m), 0.0, m)
+
+
+def logsumexp(x, dim, keepdim: bool = False) -> Tensor:
+    """log(sum(exp(x))) shifted by the max: finite at +-1000; gradient = softmax."""
+    x = tensor_arg(x)
+    axes = normalize_axes(dim, x.ndim)
+
+    def body(a):
+        m = _shift(a, axes)
+        s = log(sum(exp(a - m), axes, keepdim=True)) + m
+        return s if keepdim else s.reshape(_reduced_shape(a.shape, axes, False))
+
+    def rule(g, out, ins):
+        a = ins[0]
+        out_k = _unreduce(out, a.shape, axes, keepdim)
+        return (_unreduce(g, a.shape, axes, keepdim) * exp(a - out_k),)
+    return composite("LogsumexpBackward0", body, [x], rule)
+
+
+def norm(x, p="fro", dim=None, keepdim: bool = False) -> Tensor:
+    """Vector p-norm (p = 2/'fro', 1, inf); the 2-norm's gradient is 0 at 0, as in torch."""
+    x = tensor_arg(x)
+    axes = normalize_axes(dim, x.ndim)
+    if p in ("fro", 2, 2.0):
+        def rule(g, out, ins):
+            a = ins[0]
+            n = _unreduce(out, a.shape, axes, keepdim)
+            safe = where(eq(n, 0.0), 1.0, n)
+            return (where(eq(n, 0.0), 0.0, _unreduce(g, a.shape, axes, keepdim) * a / safe),)
+        return composite("LinalgVectorNormBackward0",
+                         lambda a: sqrt(_reduce("sum", a * a, axes, keepdim)), [x], rule)
+    if p in (1, 1.0):
+        return sum(abs(x), axes, keepdim)
+    if p in (math.inf, "inf"):
+        return amax(abs(x), axes, keepdim)
+    raise NotImplementedError(f"norm: p={p!r} is not supported (use 1, 2, 'fro' or inf)")
+
+
+def softmax(x, dim: int) -> Tensor:
+    x = tensor_arg(x)
+    axes = normalize_axes(dim, x.ndim)
+
+    def body(a):
+        e = exp(a - amax(a, axes, keepdim=True).detach()) if _over_elements(a, axes) \
+            else exp(a)
+        return e / sum(e, axes, keepdim=True)
+
+    def rule(g, out, ins):
+        return (out * (g - sum(g * out, axes, keepdim=True)),)
+    return composite("SoftmaxBackward0", body, [x], rule)
+
+
+def log_softmax(x, dim: int) -> Tensor:
+    x = tensor_arg(x)
+    axes = normalize_axes(dim, x.ndim)
+
+    def body(a):
+        # (a - m) - log(sum(exp(a - m))): subtracting the max first keeps the result exact
+        # for large logits (a - logsumexp(a) rounds at the logits' magnitude: 3e-5 at 1000
+        # in float32).
+        shifted = a - _shift(a, axes)
+        return shifted - log(sum(exp(shifted), axes, keepdim=True))
+
+    def rule(g, out, ins):
+        return (g - exp(out) * sum(g, axes, keepdim=True),)
+    return composite("LogSoftmaxBackward0", body, [x], rule)
+
+
+def gather_along(x, index, dim: int) -> Tensor:
+    """torch.gather / take_along_dim: out[..i..] = x[..index[..i..]..] along ``dim``."""
+    x, index = tensor_arg(x), tensor_arg(index)
+    if x.ndim == 0:
+        # torch gathers from a 0-d tensor with a 0-d index (dim 0 / -1): as a 1-element vector
+        normalize_axes(dim, 0)
+        return gather_along(x.reshape(1), index.reshape(1), 0).reshape(())
+    (axis,) = normalize_axes(dim, x.ndim)
+    return apply("gather", x, index, axis=axis)
+
+
+def gather(x, dim: int, index, *, sparse_grad: bool = False) -> Tensor:
+    """torch.gather(input, dim, index): ``out[..i..] = x[..index[..i..]..]`` along ``dim``."""
+    return gather_along(x, index, dim)
+
+
+def take_along_dim(x, indices, dim: int | None = None) -> Tensor:
+    """torch.take_along_dim: ``indices`` broadcast against ``x`` (except along ``dim``), then
+    gathered; with ``dim=None`` both are flattened."""
+    x, indices = tensor_arg(x), tensor_arg(indices)
+    if dim is None:
+        return gather_along(reshape(x, (-1,)), reshape(indices, (-1,)), 0)
+    (axis,) = normalize_axes(dim, x.ndim)
+    ones = [tuple(1 if d == axis else n for d, n in enumerate(t.shape)) for t in (x, indices)]
+    shape = list(broadcast_shapes(*ones))
+    xs, ix = list(shape), list(shape)
+    xs[axis], ix[axis] = x.shape[axis], indices.shape[axis]
+    return gather_along(broadcast_to(x, xs), broadcast_to(indices, ix), axis)
+
+
+# ---------------------------------------------------------------- linear algebra
+
+def matmul(a, b, *, _batched_name: str = "UnsafeViewBackward0") -> Tensor:
+    """torch.matmul: 1-D, 2-D and broadcast-batched operands (with torch's grad_fn names:
+    Dot, Mv, Mm, and for batches the view torch's folded product ends with)."""
+    a, b = tensor_arg(a), tensor_arg(b)
+    if a.ndim == 0 or b.ndim == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
+                           f"{a.ndim}D and {b.ndim}D")
+    if a.dtype is not b.dtype:
+        target = dtypes.promote([(a.dtype, 2), (b.dtype, 2)])
+        a, b = a.to(target), b.to(target)
+    a2 = reshape(a, (1,) + a.shape) if a.ndim == 1 else a
+    b2 = reshape(b, b.shape + (1,)) if b.ndim == 1 else b
+    if a2.shape[-1] != b2.shape[-2]:
+        raise RuntimeError(_mismatch(a.shape, b.shape))
+    batch = broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
+    a3 = broadcast_to(a2, batch + a2.shape[-2:]) if not same_shape(a2.shape[:-2], batch) else a2
+    b3 = broadcast_to(b2, batch + b2.shape[-2:]) if not same_shape(b2.shape[:-2], batch) else b2
+    name = "MmBackward0" if a.ndim == 2 and b.ndim == 2 else (
+        "DotBackward0" if a.ndim == 1 and b.ndim == 1 else
+        "MvBackward0" if b.ndim == 1 and a.ndim == 2 else
+        "SqueezeBackward4" if a.ndim == 1 and b.ndim == 2 else _batched_name)
+    out = apply("matmul", a3, b3, _torch_name=name)
+    shape = batch + ((a.shape[-2],) if a.ndim > 1 else ()) + ((b.shape[-1],) if b.ndim > 1 else ())
+    return out if same_shape(out.shape, shape) else \
+        apply("reshape", out, shape_to=shape, _torch_name=name)
+
+
+def _mismatch(sa: tuple, sb: tuple) -> str:
+    """torch's message for operands whose inner sizes differ."""
+    if len(sa) == 2 and len(sb) == 1:
+        return f"size mismatch, got input ({sa[0]}), mat ({sa[0]}x{sa[1]}), vec ({sb[0]})"
+    if len(sa) == 1 and len(sb) == 1:
+        return (f"inconsistent tensor size, expected tensor [{sa[0]}] and src [{sb[0]}] to "
+                f"have the same number of elements, but got {sa[0]} and {sb[0]} elements "
+                f"respectively")
+    rows = math.prod(sa[:-1]) if len(sa) > 1 else 1
+    cols = sb[-1] if len(sb) > 1 else 1
+    return (f"mat1 and mat2 shapes cannot be multiplied ({rows}x{sa[-1]} and "
+            f"{sb[-2] if len(sb) > 1 else sb[0]}x{cols})")
+
+
+def mm(a, b) -> Tensor:
+    a, b = tensor_arg(a), tensor_arg(b)
+    if a.ndim != 2 or b.ndim != 2:
+        raise RuntimeError(f"mm: both arguments must be 2-D, got {a.ndim}-D and {b.ndim}-D")
+    return matmul(a, b)
+
+
+def dot(a, b) -> Tensor:
+    a, b = tensor_arg(a), tensor_arg(b)
+    if a.ndim != 1 or b.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+    if not same_shape(a.shape, b.shape):
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
+                           f"[{b.shape[0]}] to have the same number of elements, but got "
+                           f"{a.shape[0]} and {b.shape[0]} elements respectively")
+    return matmul(a, b)
+
+
+def bmm(a, b) -> Tensor:
+    a, b = tensor_arg(a), tensor_arg(b)
+    if a.ndim != 3 or b.ndim != 3:
+        raise RuntimeError(f"bmm: both arguments must be 3-D, got {a.ndim}-D and {b.ndim}-D")
+    return matmul(a, b, _batched_name="BmmBackward0")

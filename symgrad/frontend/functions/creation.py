@@ -1,0 +1,271 @@
+"""Tensor factories (torch's names): zeros, ones, full, empty, arange, linspace, logspace, eye,
+*_like, from_numpy, meshgrid (random ones are ``random.py``'s).
+
+Layer: front end. Input: sizes, fill values, dtypes, and ``device=`` (the CPU; see
+``device.py``). Output: new eager leaf tensors. Inside a traced function they become constants
+of the graph. ``empty`` gives zeros (torch leaves the memory uninitialized: any value is
+allowed, and zeros make programs that read it by mistake reproducible).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from ... import dtypes
+from ...devices import check as check_device
+from ...dims import Dim, NotGeneric, span
+from .shapes import reshape
+from ..core.apply import as_tensor as apply_as_tensor, full as full_like_traced, scalar
+from ..core.tensor import Tensor, tensor, traced_numbers
+from ..core.arguments import size_args
+
+def _sizes(size: tuple) -> tuple:
+    size = size_args(size)
+    try:
+        return tuple(s if isinstance(s, Dim) else int(s.__index__()) for s in size)
+    except (AttributeError, TypeError):
+        raise TypeError(f"expected sizes as ints or one tuple of ints, got "
+                        f"({', '.join(type(s).__name__ for s in size)})") from None
+
+
+def _make(value: np.ndarray, dtype, requires_grad: bool, default=None, device=None) -> Tensor:
+    check_device(device)
+    dt = dtypes.as_dtype(dtype) if dtype is not None else (default or dtypes.DEFAULT_FLOAT)
+    return tensor(value, dtype=dt, requires_grad=requires_grad)
+
+
+def _filled(sizes: tuple, value, dtype, requires_grad: bool, default=None,
+            device=None) -> Tensor:
+    """``value`` in every element; with a call-time size (dims.Dim, in a shape-generic
+    trace), one traced scalar broadcast to the shape instead of an array of the traced size."""
+    dims_ = [s for s in sizes if isinstance(s, Dim)]
+    if not dims_:
+        return _make(np.full(sizes, value), dtype, requires_grad, default, device)
+    if requires_grad:
+        raise NotGeneric("a leaf tensor of a call-time size")
+    check_device(device)
+    dt = dtypes.as_dtype(dtype) if dtype is not None else (default or dtypes.DEFAULT_FLOAT)
+    return full_like_traced(scalar(dims_[0], dtypes.int64), value, sizes, dt)
+
+
+def zeros(*size, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
+    """A tensor of zeros (``size=`` may also be given by keyword)."""
+    return _filled(_sizes(size), 0.0, dtype, requires_grad, device=device)
+
+
+def ones(*size, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
+    return _filled(_sizes(size), 1.0, dtype, requires_grad, device=device)
+
+
+def empty(*size, dtype=None, device=None, requires_grad: bool = False, **_) -> Tensor:
+    """Zeros (torch leaves them uninitialized; see the module's docstring)."""
+    return _filled(_sizes(size), 0.0, dtype, requires_grad, device=device)
+
+
+def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    default = dtypes.scalar_dtype(fill_value)
+    return _filled(_sizes((size,)), fill_value, dtype, requires_grad, default, device)
+
+
+def arange(start, end=None, step=1, *, dtype=None, device=None,
+           requires_grad: bool = False) -> Tensor:
+    if end is None:
+        start, end = 0, start
+    start, end, step = (v.item() if isinstance(v, Tensor) else v for v in (start, end, step))
+    if step == 0:
+        raise RuntimeError("arange: step must be nonzero")
+    if isinstance(start, Dim) or isinstance(end, Dim):
+        return _call_time_range(start, end, step, dtype, requires_grad)
+    values = np.arange(start, end, step)
+    is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
+    default = dtypes.int64 if is_int else dtypes.DEFAULT_FLOAT
+    return _make(values, dtype, requires_grad, default, device)
+
+
+def _call_time_range(start, end, step, dtype, requires_grad: bool) -> Tensor:
+    """``arange`` to a call-time size (shape-generic traces): start + the running count of
+    ones, in int64 (exact), converted to ``dtype``."""
+    if step != 1 or not all(isinstance(v, int) for v in (start, end)):
+        raise NotGeneric("arange of a call-time size with a step or float bounds")
+    ones_ = _filled((span(start, end, 1),), 1, dtypes.int64, requires_grad)
+    out = ones_.cumsum(0) + (start - 1)
+    return out if dtype is None else out.to(dtypes.as_dtype(dtype))
+
+
+def linspace(start, end, steps: int, *, dtype=None, device=None,
+             requires_grad: bool = False) -> Tensor:
+    """``steps`` evenly spaced values from ``start`` to ``end``, both included."""
+    if steps < 0:
+        raise RuntimeError("linspace: number of steps must be non-negative")
+    dt = dtypes.as_dtype(dtype) if dtype is not None else dtypes.DEFAULT_FLOAT
+    start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
+    return _make(_spaced(start, end, steps, dt), dt, requires_grad, device=device)
+
+
+def _spaced(start, end, steps: int, dt) -> np.ndarray:
+    """torch's linspace values, bit for bit: ``step = (end - start) / (steps - 1)`` in the
+    result's precision; the first half is ``start + i*step``, the second ``end - (steps-1-i)
+    * step`` (so both ends are exact), each one fused multiply-add (one rounding), as torch's
+    compiled CPU kernel computes them."""
+    work = np.dtype(dt.np if dt.is_floating else np.float64).type
+    if steps == 1:
+        return np.array([work(start)])
+    start, end = work(start), work(end)
+    step = (end - start) / work(steps - 1)
+    i = np.arange(steps)
+    first = i < steps // 2
+    mult = np.where(first, i, i - (steps - 1)).astype(np.float64)   # i, or -(steps-1-i)
+    base = np.where(first, np.float64(start), np.float64(end))
+    if work is np.float32:   # float32 products are exact in float64: one rounding to f64
+        return (mult * np.float64(step) + base).astype(np.float32)
+    return _fma(mult, np.float64(step), base)
+
+
+def _fma(a: np.ndarray, b: float, c: np.ndarray) -> np.ndarray:
+    """``a*b + c`` with one rounding, from error-free transformations in float64 (Dekker's
+    product and Knuth's sum); exact but for ties broken twice, which linspace never meets."""
+    p = a * b
+    split = 134217729.0   # 2**27 + 1
+    ta, tb = split * a, split * b
+    ah, bh = ta - (ta - a), tb - (tb - b)
+    al, bl = a - ah, b - bh
+    ep = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    s = p + c
+    bb = s - p
+    es = (p - (s - bb)) + (c - bb)
+    return s + (ep + es)
+
+
+def logspace(start, end, steps: int, base: float = 10.0, *, dtype=None, device=None,
+             requires_grad: bool = False) -> Tensor:
+    """``base ** e`` for ``steps`` evenly spaced exponents ``e`` from ``start`` to ``end``.
+    float64 values are torch's bit for bit (exponents ``start + i*step`` / ``end - (steps-1-i)
+    * step`` rounded after each operation, then the C library's ``pow``); float32 ones may
+    differ from torch's vectorized ``pow`` in the last bit."""
+    dt = dtypes.as_dtype(dtype) if dtype is not None else dtypes.DEFAULT_FLOAT
+    if steps < 0:
+        raise RuntimeError("logspace: number of steps must be non-negative")
+    if dt is dtypes.float32:
+        start, end = float(np.float32(start)), float(np.float32(end))
+    s, e = np.float64(start), np.float64(end)
+    step = (e - s) / np.float64(max(steps - 1, 1))
+    values = [math.pow(base, float(s + step * i if i < max(steps // 2, 1) else
+                                   e - step * (steps - 1 - i))) for i in range(steps)]
+    return _make(np.array(values, np.float64), dt, requires_grad, device=device)
+
+
+def eye(n: int, m: int | None = None, *, dtype=None, device=None,
+        requires_grad: bool = False) -> Tensor:
+    """The ``n`` x ``m`` identity matrix."""
+    return _make(np.eye(n, n if m is None else m), dtype, requires_grad, device=device)
+
+
+def from_numpy(array: np.ndarray) -> Tensor:
+    """A tensor sharing ``array``'s memory: in-place changes to either show in the other."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    dt = dtypes.from_numpy(array.dtype)
+    if dt is None or dt.np != array.dtype.newbyteorder("="):
+        raise TypeError(f"can't share the memory of a NumPy array of dtype {array.dtype}: "
+                        "symgrad computes in float32, float64, int64 and bool (use "
+                        "symgrad.tensor(array) to copy and convert it)")
+    return Tensor(array if array.dtype.isnative else array.astype(dt.np), None)
+
+
+def as_tensor(data, dtype=None, device=None) -> Tensor:
+    """``data`` as a tensor: a tensor is returned as is (cast if ``dtype`` differs), a NumPy
+    array of a supported dtype shares its memory, anything else is copied."""
+    check_device(device)
+    if isinstance(data, Tensor) or traced_numbers(data):
+        return apply_as_tensor(data, None if dtype is None else dtypes.as_dtype(dtype))
+    if isinstance(data, np.ndarray) and dtype is None and \
+            dtypes.from_numpy(data.dtype) is not None and \
+            dtypes.from_numpy(data.dtype).np == data.dtype:
+        return from_numpy(data)
+    return tensor(data, dtype=dtype)
+
+
+def meshgrid(*tensors, indexing: str | None = None) -> tuple:
+    """Coordinate grids of 1-D tensors (``indexing="ij"``, torch's default, or ``"xy"``)."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the "
+                      "indexing argument.", UserWarning, stacklevel=2)
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise ValueError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but "
+                         f"received: {indexing}")
+    ts = [t if isinstance(t, Tensor) else tensor(t) for t in tensors]
+    for i, t in enumerate(ts):
+        if t.ndim > 1:
+            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list "
+                               f"but got: tensor {i} with {t.ndim} dims")
+    if indexing == "xy" and len(ts) >= 2:
+        ts[0], ts[1] = ts[1], ts[0]
+    shape = tuple(t.numel() for t in ts)
+    grids = []
+    for d, t in enumerate(ts):
+        view = tuple(shape[d] if k == d else 1 for k in range(len(ts)))
+        grids.append(reshape(t, view).expand(shape))
+    if indexing == "xy" and len(ts) >= 2:   # the "ij" grids of (b, a, ...), swapped back
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)
+
+
+def _like(x: Tensor, dtype):
+    return x.shape, (dtype if dtype is not None else x.dtype)
+
+
+def zeros_like(x: Tensor, *, dtype=None, device=None, requires_grad: bool = False,
+               **_) -> Tensor:
+    shape, dt = _like(x, dtype)
+    return zeros(shape, dtype=dt, device=device, requires_grad=requires_grad)
+
+
+def ones_like(x: Tensor, *, dtype=None, device=None, requires_grad: bool = False,
+              **_) -> Tensor:
+    shape, dt = _like(x, dtype)
+    return ones(shape, dtype=dt, device=device, requires_grad=requires_grad)
+
+
+def empty_like(x: Tensor, *, dtype=None, device=None, requires_grad: bool = False,
+               **_) -> Tensor:
+    shape, dt = _like(x, dtype)
+    return empty(shape, dtype=dt, device=device, requires_grad=requires_grad)
+
+
+def full_like(x: Tensor, fill_value, *, dtype=None, device=None,
+              requires_grad: bool = False, **_) -> Tensor:
+    shape, dt = _like(x, dtype)
+    return full(shape, fill_value, dtype=dt, device=device, requires_grad=requires_grad)
+
+
+# ``x.new_zeros(...)`` and friends: a new tensor of ``x``'s dtype (unless given)
+def new_tensor(x: Tensor, data, *, dtype=None, device=None, requires_grad: bool = False):
+    return _make(np.asarray(data), dtype or x.dtype, requires_grad, device=device)
+
+
+def new_zeros(x: Tensor, *size, dtype=None, device=None, requires_grad: bool = False):
+    return zeros(*size, dtype=dtype or x.dtype, device=device, requires_grad=requires_grad)
+
+
+def new_ones(x: Tensor, *size, dtype=None, device=None, requires_grad: bool = False):
+    return ones(*size, dtype=dtype or x.dtype, device=device, requires_grad=requires_grad)
+
+
+def new_empty(x: Tensor, *size, dtype=None, device=None, requires_grad: bool = False):
+    return empty(*size, dtype=dtype or x.dtype, device=device, requires_grad=requires_grad)
+
+
+def new_full(x: Tensor, size, fill_value, *, dtype=None, device=None,
+             requires_grad: bool = False):
+    return full(size, fill_value, dtype=dtype or x.dtype, device=device,
+                requires_grad=requires_grad)
+
+
+METHODS = {"new_tensor": new_tensor, "new_zeros": new_zeros, "new_ones": new_ones,
+           "new_empty": new_empty, "new_full": new_full}

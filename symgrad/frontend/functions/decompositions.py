@@ -1,0 +1,273 @@
+"""torch.linalg's solvers and decompositions: solve, inv, det, slogdet, cholesky, cholesky_solve,
+solve_triangular, qr, eigh, eigvalsh, and torch's det, logdet, slogdet, inverse, cholesky.
+
+Layer: front end, above ``functional``, ``shapes`` and ``manipulation``. Input: tensors, eager or
+traced. Output: tensors built from the primitives of ``ops.decomp`` (their NumPy references
+eagerly, C kernels compiled; their rules give gradients of any order), with torch's argument
+checks and messages. Leading dims are batches, broadcast where torch broadcasts them (solve's
+A and B). A singular matrix where torch raises (inv, solve) or one not positive-definite
+(cholesky) raises ``LinAlgError``: eagerly with torch's message, naming the batch element and
+the diagonal element or minor; compiled, the same error without those numbers.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from ...errors import LinAlgError
+from ...ops.registry import broadcast_shapes
+from ..core.apply import apply, as_tensor
+from .creation import eye
+from .basic import log, matmul
+from .manipulation import triu
+from .printing import return_type
+from .shapes import broadcast_to, squeeze, unsqueeze
+from ..core.tensor import Tensor
+from ..core.arguments import tensor_arg
+
+__all__ = ["LinAlgError", "solve", "inv", "det", "slogdet", "logdet", "cholesky",
+           "solve_triangular", "cholesky_solve", "cholesky_inverse", "qr", "eigh", "eigvalsh",
+           "inverse", "torch_cholesky", "torch_slogdet"]
+
+SlogdetResult = return_type("linalg_slogdet", ("sign", "logabsdet"))
+TorchSlogdetResult = return_type("slogdet", ("sign", "logabsdet"))
+QRResult = return_type("linalg_qr", ("Q", "R"))
+EighResult = return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
+
+_TYPE = {"int64": "Long", "bool": "Bool", "float32": "Float", "float64": "Double"}
+
+
+def type_name(t: Tensor) -> str:
+    """The name torch's messages give ``t``'s dtype (``Float``, ``Long``...)."""
+    return _TYPE.get(t.dtype.name, t.dtype.name)
+
+
+# ---------------------------------------------------------------- checks
+
+
+def check_matrix(name: str, a: Tensor, what: str = "A", square: bool = True) -> None:
+    """torch's checks of a batch of (square) floating matrices."""
+    if a.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor {what} must have at least 2 dimensions.")
+    if square and a.shape[-1] != a.shape[-2]:
+        raise RuntimeError(f"{name}: {what} must be batches of square matrices, but they are "
+                           f"{a.shape[-2]} by {a.shape[-1]} matrices")
+    if not a.dtype.is_floating:
+        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. "
+                           f"Got {type_name(a)}")
+
+
+def _same_dtype(name: str, a: Tensor, b: Tensor) -> None:
+    if a.dtype is not b.dtype:
+        raise RuntimeError(f"{name}: Expected A and B to have the same dtype, but found A of "
+                           f"type {type_name(a)} and B of type {type_name(b)} instead")
+
+
+def _fits(name: str, a: Tensor, b: Tensor, left: bool) -> None:
+    """B's matrices fit the equation AX = B (XA = B if not ``left``)."""
+    if b.shape[-2 if left else -1] != a.shape[-1]:
+        eq = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"{name}: Incompatible shapes of A and B for the equation {eq} "
+                           f"({a.shape[-2]}x{a.shape[-1]} and {b.shape[-2]}x{b.shape[-1]})")
+
+
+def _mt(x: Tensor) -> Tensor:
+    return x.mT
+
+
+def broadcast_batches(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
+    """``a`` and ``b`` with their batch dims (all but the last two) broadcast together."""
+    batch = broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
+    return (broadcast_to(a, batch + tuple(a.shape[-2:])),
+            broadcast_to(b, batch + tuple(b.shape[-2:])))
+
+
+def _identity_like(a: Tensor) -> Tensor:
+    return broadcast_to(eye(a.shape[-1], dtype=a.dtype), tuple(a.shape))
+
+
+# ---------------------------------------------------------------- solve, inv
+
+def solve(A, B, *, left: bool = True) -> Tensor:
+    """X with A X = B (X A = B if not ``left``); B is a batch of vectors when it is 1-D or
+    has A's shape without its last dim."""
+    a, b = tensor_arg(A), tensor_arg(B)
+    name = "linalg.solve"
+    check_matrix(name, a)
+    _same_dtype(name, a, b)
+    vector = b.ndim == 1 or (b.ndim == a.ndim - 1 and tuple(b.shape) == tuple(a.shape[:-1]))
+    bm = unsqueeze(b, -1) if vector else b
+    if bm.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor B must have at least 1 dimensions.")
+    _fits(name, a, bm, left)
+    a, bm = broadcast_batches(a, bm)
+    if left:
+        x = apply("solve", a, bm, check="torch.linalg.solve")
+    else:
+        x = _mt(apply("solve", _mt(a), _mt(bm), check="torch.linalg.solve"))
+    return squeeze(x, -1) if vector else x
+
+
+def inv(A) -> Tensor:
+    """The inverse of each square matrix (LinAlgError if one is singular)."""
+    a = tensor_arg(A)
+    check_matrix("linalg.inv", a)
+    return apply("solve", a, _identity_like(a), check="linalg.inv",
+                 _torch_name="LinalgInvExBackward0")
+
+
+def inverse(A) -> Tensor:
+    """``torch.inverse``: ``linalg.inv``."""
+    return inv(A)
+
+
+# ---------------------------------------------------------------- determinants
+
+def _slogdet(name: str, A) -> tuple[Tensor, Tensor]:
+    a = tensor_arg(A)
+    check_matrix(name, a)
+    both = apply("slogdet", a)
+    return both[..., 0], both[..., 1]
+
+
+def slogdet(A) -> SlogdetResult:
+    """(sign, log|det|) of each square matrix; (0, -inf) for a singular one."""
+    return SlogdetResult(*_slogdet("linalg.slogdet", A))
+
+
+def torch_slogdet(A) -> TorchSlogdetResult:
+    """``torch.slogdet``."""
+    return TorchSlogdetResult(*_slogdet("linalg.slogdet", A))
+
+
+def det(A) -> Tensor:
+    """The determinant of each square matrix (the signed product of its LU pivots)."""
+    a = tensor_arg(A)
+    check_matrix("linalg.det", a)
+    return apply("det", a)
+
+
+def logdet(A) -> Tensor:
+    """``torch.logdet``: log(det), NaN for a negative determinant, -inf for a zero one."""
+    sign, logabs = _slogdet("linalg.slogdet", A)
+    return logabs + log(sign)
+
+
+# ---------------------------------------------------------------- cholesky, triangles
+
+def cholesky(A, *, upper: bool = False) -> Tensor:
+    """L with A = L L^T from A's lower triangle (U with A = U^T U from its upper one)."""
+    return _cholesky("linalg.cholesky", A, upper)
+
+
+def _cholesky(name: str, A, upper: bool) -> Tensor:
+    a = tensor_arg(A)
+    check_matrix(name, a)
+    if upper:
+        return _mt(apply("cholesky", _mt(a), check=name))
+    return apply("cholesky", a, check=name)
+
+
+def torch_cholesky(A, upper: bool = False) -> Tensor:
+    """``torch.cholesky`` (deprecated in torch, as here: it warns)."""
+    warnings.warn("torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be "
+                  "removed in a future PyTorch release.", UserWarning, stacklevel=2)
+    return _cholesky("cholesky", A, upper)
+
+
+def solve_triangular(A, B, *, upper: bool, left: bool = True,
+                     unitriangular: bool = False) -> Tensor:
+    """X with A X = B (X A = B if not ``left``) reading only A's upper or lower triangle (and
+    not its diagonal, taken as ones, if ``unitriangular``)."""
+    a, b = tensor_arg(A), tensor_arg(B)
+    name = "linalg.solve_triangular"
+    check_matrix(name, a)
+    if b.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor B must have at least 2 dimensions.")
+    _same_dtype(name, a, b)
+    _fits(name, a, b, left)
+    a, b = broadcast_batches(a, b)
+    if left:
+        return apply("triangular_solve", a, b, upper=bool(upper),
+                     unitriangular=bool(unitriangular))
+    return _mt(apply("triangular_solve", _mt(a), _mt(b), upper=not upper,
+                     unitriangular=bool(unitriangular)))
+
+
+def cholesky_solve(B, L, upper: bool = False) -> Tensor:
+    """``torch.cholesky_solve``: X with A X = B, given A's Cholesky factor L (A = L L^T), or
+    U (A = U^T U) if ``upper``."""
+    b, f = tensor_arg(B), tensor_arg(L)
+    name = "cholesky_solve"
+    if b.ndim < 2:
+        raise RuntimeError(f"b should have at least 2 dimensions, but has {b.ndim} dimensions "
+                           f"instead")
+    if f.ndim < 2:
+        raise RuntimeError(f"u should have at least 2 dimensions, but has {f.ndim} dimensions "
+                           f"instead")
+    check_matrix(name, f, "A")
+    if b.dtype is not f.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{type_name(b)} and A of type {type_name(f)} instead.")
+    if b.shape[-2] != f.shape[-1]:
+        raise RuntimeError(f"Incompatible matrix sizes for {name}: each A matrix is "
+                           f"{f.shape[-1]} by {f.shape[-1]} but each b matrix is "
+                           f"{b.shape[-2]} by {b.shape[-1]}")
+    f, b = broadcast_batches(f, b)
+    low = _mt(f) if upper else f
+    y = apply("triangular_solve", low, b, upper=False, unitriangular=False)
+    return apply("triangular_solve", _mt(low), y, upper=True, unitriangular=False)
+
+
+# ---------------------------------------------------------------- qr, eigh
+
+def qr(A, mode: str = "reduced") -> QRResult:
+    """Q (orthonormal columns) and R (upper triangular) with A = Q R; ``mode`` 'reduced'
+    (k = min(m, n) columns of Q), 'complete' (Q square) or 'r' (R only; Q empty)."""
+    a = tensor_arg(A)
+    if mode not in ("reduced", "complete", "r"):
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
+                           f"'reduced' (default), 'r', or 'complete'")
+    check_matrix("linalg.qr", a, square=False)
+    q = apply("qr", a, complete=mode == "complete")
+    r = triu(matmul(_mt(q), a))
+    if mode == "r":
+        q = as_tensor([], dtype=a.dtype)
+    return QRResult(q, r)
+
+
+def _check_uplo(UPLO) -> bool:
+    if UPLO not in ("L", "U", "l", "u"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+    return UPLO in ("U", "u")
+
+
+def eigh(A, UPLO: str = "L") -> EighResult:
+    """Eigenvalues (ascending) and orthonormal eigenvectors (columns) of the symmetric matrices
+    in A's lower (UPLO='L') or upper triangle. An eigenvector's sign is a convention: here its
+    largest-magnitude entry is positive."""
+    a = tensor_arg(A)
+    upper = _check_uplo(UPLO)
+    check_matrix("linalg.eigh", a)
+    both = apply("eigh", a, upper=upper)
+    return EighResult(both[..., 0, :], both[..., 1:, :])
+
+
+def eigvalsh(A, UPLO: str = "L") -> Tensor:
+    """The eigenvalues (ascending) of the symmetric matrices in one triangle of A."""
+    a = tensor_arg(A)
+    upper = _check_uplo(UPLO)
+    check_matrix("linalg.eigh", a)
+    return apply("eigh", a, upper=upper)[..., 0, :]
+
+
+def cholesky_inverse(L, upper: bool = False) -> Tensor:
+    """``torch.cholesky_inverse``: A^-1 given A's Cholesky factor L (or U if ``upper``)."""
+    f = tensor_arg(L)
+    check_matrix("cholesky_inverse", f)
+    return cholesky_solve(_identity_like(f), f, upper)
+
+
+METHODS = {"det": det, "logdet": logdet, "slogdet": torch_slogdet, "inverse": inverse,
+           "cholesky": torch_cholesky, "cholesky_solve": cholesky_solve,
+           "cholesky_inverse": cholesky_inverse}

@@ -1,0 +1,211 @@
+"""Advanced indexing, torch's (and NumPy's) way: ``x[idx]``, ``x[[0, 2]]``, ``x[range(n), y]``,
+``x[mask]``, mixed with slices, and index assignment ``x[...] = v``.
+
+Layer: front end, above ``shapes`` (basic indexing) and ``inplace`` (updates). Input: a tensor
+and an index. Output: a tensor built from primitives (``slice``/``reshape``/``permute``, then
+one ``gather`` over the indexed dims flattened into one), so its gradient is ``gather``'s
+(``scatter_add``: repeated indices add up) and it compiles. Boolean masks select a number of
+elements known only from the mask's values: they work eagerly and, inside a compiled function,
+raise an error that names the line and the alternatives (``where``, ``masked_fill``).
+
+Placement follows NumPy: the broadcast shape of the index arrays replaces the indexed dims
+where they are adjacent, and goes first when slices separate them. Assignment writes through
+torch's in-place machinery (``x[1:3] = v`` updates a view; ``x[idx] = v`` replaces the indexed
+elements; a leaf that requires grad raises torch's in-place error). One difference: where an
+assignment's integer index repeats an element, torch keeps one of the written values (which is
+unspecified); here they add up.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ... import dtypes
+from ..core.apply import apply, as_tensor, full
+from .basic import composite, where
+from .inplace import update
+from .shapes import broadcast_to, getitem, permute, reshape
+from ..core.tensor import Tensor, tracer_error
+from ...dims import same_shape
+
+_ARRAY = (Tensor, list, range, np.ndarray)
+
+
+def is_advanced(index: Any) -> bool:
+    """Whether ``index`` needs advanced indexing (arrays, lists or masks in it)."""
+    items = index if isinstance(index, tuple) else (index,)
+    return any(isinstance(i, _ARRAY) or isinstance(i, (bool, np.bool_)) for i in items)
+
+
+def index(x: Tensor, index: Any) -> Tensor:
+    """``x[index]``: basic indexing (a view, ``shapes.getitem``) or advanced indexing."""
+    if not is_advanced(index):
+        return getitem(x, index)
+    items = _spelled_out(x, index)
+    return composite("IndexBackward0", lambda v: _gathered(v, items), [x])
+
+
+def setitem(x: Tensor, index: Any, value: Any) -> None:
+    """``x[index] = value``, in place (torch's ``CopySlices``)."""
+    value = value if isinstance(value, Tensor) else as_tensor(value, x.dtype)
+    value = value.to(x.dtype)
+    if not is_advanced(index):
+        view = getitem(x, index)
+        view.copy_(broadcast_to(value, view.shape))
+        return
+    if _is_whole_mask(x, index) and value.numel() == 1:   # x[mask] = v: shapes stay fixed
+        mask = index
+        update(x, lambda old: where(mask, value.reshape(()), old), "masked_fill_")
+        return
+    items = _spelled_out(x, index)
+    update(x, lambda old: _placed(old, items, value), "index_put_")
+
+
+def _is_whole_mask(x: Tensor, index: Any) -> bool:
+    return isinstance(index, Tensor) and index.dtype is dtypes.bool_ and \
+        same_shape(index.shape, x.shape)
+
+
+# ---------------------------------------------------------------- the index, spelled out
+
+def _spelled_out(x: Tensor, index: Any) -> list:
+    """One item per dim of ``x`` (plus Nones): ints, slices, None, or int64 index tensors;
+    masks become the index tensors of their True elements (eagerly only)."""
+    items = list(index) if isinstance(index, tuple) else [index]
+    out = []
+    for item in items:
+        if isinstance(item, (bool, np.bool_)):
+            item = Tensor(np.array(bool(item)), None)
+        if isinstance(item, (list, range, np.ndarray)):
+            item = as_tensor(np.asarray(list(item) if isinstance(item, range) else item))
+            if item.dtype.is_floating and item.numel() == 0:
+                item = item.to(dtypes.int64)
+        if isinstance(item, Tensor) and item.dtype is dtypes.bool_:
+            out.extend(_mask_indices(item))
+        elif isinstance(item, Tensor) and item.dtype.is_floating:
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        else:
+            out.append(item)
+    used = sum(1 for i in out if i is not None and i is not Ellipsis)
+    if used > x.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {x.ndim}")
+    ellipses = [k for k, i in enumerate(out) if i is Ellipsis]
+    if len(ellipses) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    if ellipses:
+        out[ellipses[0]:ellipses[0] + 1] = [slice(None)] * (x.ndim - used)
+        return out
+    return out + [slice(None)] * (x.ndim - used)
+
+
+def _mask_indices(mask: Tensor) -> list:
+    """A k-dim boolean mask as k index tensors of its True elements (data-dependent: eager)."""
+    if mask.is_traced:
+        raise tracer_error("boolean mask index (the number of selected elements depends on "
+                           "the mask's values; use symgrad.where(mask, x, 0) or "
+                           "x.masked_fill(~mask, 0) to keep shapes fixed)")
+    if mask.ndim == 0:
+        return [None] if mask.item() else [Tensor(np.zeros((0,), np.int64), None), None]
+    return [Tensor(np.ascontiguousarray(i, np.int64), None) for i in np.nonzero(mask._value)]
+
+
+# ---------------------------------------------------------------- reading
+
+def _layout(x: Tensor, items: list):
+    """Apply the basic part of the index; return the result, the dims of it that the arrays
+    index (with their index tensors), and where the arrays' broadcast dims go."""
+    basic, arrays, dim = [], [], 0
+    for item in items:
+        if isinstance(item, Tensor) or (isinstance(item, int) and any(
+                isinstance(i, Tensor) for i in items)):
+            arrays.append((dim, as_tensor(item)))
+            basic.append(slice(None))
+            dim += 1
+        else:
+            basic.append(item)
+            if item is None or isinstance(item, slice):
+                dim += 1
+    y = getitem(x, tuple(basic))
+    positions = [d for d, _ in arrays]
+    adjacent = positions == list(range(positions[0], positions[0] + len(positions)))
+    return y, arrays, positions[0] if adjacent else 0
+
+
+def _flat_index(y: Tensor, arrays: list) -> tuple[Tensor, tuple]:
+    """The indexed dims' indices combined into one linear index (negatives wrapped), and the
+    broadcast shape of the index arrays."""
+    shape = np.broadcast_shapes(*[tuple(t.shape) for _, t in arrays])
+    linear = None
+    for d, t in arrays:
+        size = y.shape[d]
+        _check_bounds(t, size, d)
+        t = where(t < 0, t + size, t) if t.is_traced or (t._value < 0).any() else t
+        linear = t if linear is None else linear * size + t
+    return broadcast_to(linear, shape), tuple(shape)
+
+
+def _check_bounds(t: Tensor, size: int, dim: int) -> None:
+    if not t.is_traced and t.numel() and (t._value.min() < -size or t._value.max() >= size):
+        bad = t._value[(t._value < -size) | (t._value >= size)].flat[0]
+        raise IndexError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+
+
+def _front(y: Tensor, dims: list) -> tuple[Tensor, tuple]:
+    """``y`` with ``dims`` moved to the front and flattened into one; the other dims' sizes."""
+    rest = [d for d in range(y.ndim) if d not in dims]
+    moved = permute(y, dims + rest) if dims + rest != list(range(y.ndim)) else y
+    rest_shape = tuple(y.shape[d] for d in rest)
+    return reshape(moved, (math.prod(y.shape[d] for d in dims), math.prod(rest_shape))), \
+        rest_shape
+
+
+def _gathered(x: Tensor, items: list) -> Tensor:
+    y, arrays, place = _layout(x, items)
+    linear, bshape = _flat_index(y, arrays)
+    flat, rest_shape = _front(y, [d for d, _ in arrays])
+    n = math.prod(bshape)
+    idx = broadcast_to(reshape(linear, (n, 1)), (n, flat.shape[1]))
+    out = reshape(apply("gather", flat, idx, axis=0), bshape + rest_shape)
+    if place and bshape:   # adjacent array dims go where they were
+        k = len(bshape)
+        order = list(range(k, k + place)) + list(range(k)) + list(range(k + place, out.ndim))
+        out = permute(out, order)
+    return out
+
+
+# ---------------------------------------------------------------- assignment
+
+def _placed(x: Tensor, items: list, value: Tensor) -> Tensor:
+    """``x`` with the elements ``items`` index replaced by ``value`` (out of place)."""
+    y, arrays, place = _layout(x, items)
+    if not same_shape(y.shape, x.shape) or any(i is None for i in items):
+        raise NotImplementedError("index assignment that mixes index arrays with slices or "
+                                  "None is not supported yet; assign through a view "
+                                  "(x[:, 1:][idx] = v) or use index_put_/scatter_")
+    dims = [d for d, _ in arrays]
+    linear, bshape = _flat_index(x, arrays)
+    flat, rest_shape = _front(x, dims)
+    n = math.prod(bshape)
+    target = bshape + rest_shape
+    if place and bshape:
+        k = len(bshape)
+        target = tuple(np.array(target)[list(range(k, k + place)) + list(range(k)) +
+                                        list(range(k + place, len(target)))])
+    v = broadcast_to(value, target)
+    if place and bshape:
+        k = len(bshape)
+        v = permute(v, list(range(place, place + k)) + list(range(place)) +
+                    list(range(place + k, v.ndim)))
+    v = reshape(v, (n, flat.shape[1]))
+    idx = broadcast_to(reshape(linear, (n, 1)), (n, flat.shape[1]))
+    hit = apply("scatter_add", full(idx, 1), idx, axis=0, shape_to=flat.shape)
+    wide = v if v.dtype is not dtypes.bool_ else v.to(dtypes.int64)
+    put = apply("scatter_add", wide, idx, axis=0, shape_to=flat.shape).to(v.dtype)
+    new = where(hit != 0, put, flat)
+    rest = [d for d in range(x.ndim) if d not in dims]
+    unflat = reshape(new, tuple(x.shape[d] for d in dims) + rest_shape)
+    inverse = np.argsort(dims + rest).tolist()
+    return permute(unflat, inverse) if inverse != list(range(x.ndim)) else unflat

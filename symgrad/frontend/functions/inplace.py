@@ -1,0 +1,199 @@
+"""In-place tensor operations (``add_``, ``mul_``, ``zero_``, ``x += 1``...) with torch's rules.
+
+Layer: front end. Input: a tensor and an operand. Output: the same tensor object, updated. The
+new value is the out-of-place op's result: eagerly it is written into the tensor's array, at
+trace time the tensor is rebound to the result's node. Views follow torch: updating a view (a
+slice, reshape, permute of another tensor, or a ``detach()``/``.data`` alias) updates the tensor
+it views where it shows it (``where(mask, unslice(new), old)``, differentiable), and updating a
+tensor updates its live views, eagerly and at trace time alike. torch's rules hold: a leaf that
+requires grad (or a view of one) may only be updated under ``no_grad``; the result must fit the
+tensor's shape and dtype; a tensor saved for a backward and changed in place afterwards, or
+through a view of it, makes that backward raise (version counters, shared with views, checked by
+the backward function, ``function.py``); an expanded view cannot be written. One difference: a
+reshape is always a view here, while torch's reshape of a non-contiguous tensor (e.g. of a
+transpose) copies it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ... import dtypes
+from ...ops.movement import inverse_permutation
+from . import basic as F
+from ..core import grad_mode, sources
+from ..core.apply import apply, as_tensor, full
+from ..core.backward_graph import grad_edge
+from ..core.tensor import Tensor
+from ...dims import same_shape
+
+
+def _snapshot(t: Tensor) -> Tensor:
+    """``t``'s current value and place in the backward graph, as a separate tensor: what the
+    op reads, so that rules saving their inputs keep the value from before the update."""
+    old = Tensor(None if t._value is None else t._value.copy(), t._node)
+    old._requires_grad, old.grad_fn = t._requires_grad, t.grad_fn
+    if t.grad_fn is not None and t.grad_fn._n_outputs > 1:
+        t.grad_fn.alias_output(old, t)   # the same output of a custom Function's node
+    if t.grad_fn is None and t._requires_grad:
+        old._accumulator = grad_edge(t)
+    return old
+
+
+def _operand(t: Tensor) -> Tensor:
+    """``t`` as the operand of an update of ``t`` itself: a snapshot when grad mode is on,
+    even if ``t`` does not require grad (in ``c.mul_(w)`` the rule for ``w`` saves ``c``)."""
+    return _snapshot(t) if grad_mode.is_grad_enabled() else t
+
+
+def update(t: Tensor, compute, name: str) -> Tensor:
+    """Replace ``t``'s value with ``compute(t)`` in place, the torch way: if ``t`` is a view
+    (a slice, reshape, permute or detached alias of another tensor), the tensor it views is
+    updated where ``t`` shows it, and so are the other views of that tensor."""
+    recording = grad_mode.is_grad_enabled()
+    root = t
+    while root._view is not None and root._view[1] != "alias":
+        root = root._view[0]
+    _refuse_outside(root, name)
+    if recording and root._requires_grad and root.grad_fn is None:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
+                            "in-place operation." if root is not t else
+                            "a leaf Variable that requires grad is being used in an in-place "
+                            "operation.")
+    result = compute(_operand(t))
+    if not same_shape(result.shape, t.shape):
+        raise RuntimeError(f"output with shape {list(t.shape)} doesn't match the broadcast "
+                           f"shape {list(result.shape)} ({name})")
+    if result.dtype is not t.dtype:
+        if result.dtype.category > t.dtype.category:
+            raise RuntimeError(f"result type {result.dtype.name} can't be cast to the desired "
+                               f"output type {t.dtype.name} ({name})")
+        result = apply("cast", result, dtype=t.dtype)
+    _write(t, result)
+    return t
+
+
+def _refuse_outside(t: Tensor, name: str) -> None:
+    """Inside a loop body or a branch being traced, a tensor from outside it may not change
+    in place: the body runs once per step in the compiled code, the update would happen once
+    (at trace time), and the tensor would hold a value of the body's graph."""
+    rec = sources.current()
+    body = None if rec is None else rec.body
+    if body is None:
+        return
+    if (t._node not in body.inside) if t._value is None else (t._trace is not body.rec):
+        raise RuntimeError(f"{name}: a tensor from outside a loop body or branch cannot be "
+                           f"updated in place inside it (shape {list(t.shape)}, "
+                           f"{t.dtype.name}); carry it through the loop instead (return its "
+                           f"new value as part of the carry)")
+
+
+def _write(t: Tensor, value: Tensor) -> None:
+    """Make ``value`` the data of ``t``: written into the tensor ``t`` views (recursively), or
+    set on ``t`` and passed on to the tensors that view it."""
+    if t._view is None:
+        _set(t, value)
+        t._vc[0] += 1
+        _refresh_views(t)
+        return
+    base, op, attrs = t._view
+    if op == "alias":            # detach(): the data changes, not the base's autograd history
+        _write(base, Tensor(value._value, value._node))
+    elif op == "expand" and not same_shape(t.shape, base.shape):
+        raise RuntimeError("unsupported operation: more than one element of the written-to "
+                           "tensor refers to a single memory location. Please clone() the "
+                           "tensor before performing the operation.")
+    else:
+        _write(base, _scatter(base, op, attrs, value))
+
+
+def _scatter(base: Tensor, op: str, attrs: dict, value: Tensor) -> Tensor:
+    """``base`` with ``value`` in place of its view ``op[attrs]`` (a new tensor)."""
+    if op in ("reshape", "expand"):
+        return apply("reshape", value, shape_to=base.shape)
+    if op == "permute":
+        return apply("permute", value, perm=inverse_permutation(attrs["perm"]))
+    window = tuple(slice(*t) for t in zip(attrs["starts"], attrs["stops"], attrs["steps"]))
+    mask = np.zeros(base.shape, np.bool_)
+    mask[window] = True
+    spread = apply("unslice", value, shape_to=base.shape, **attrs)
+    return apply("where", Tensor(mask, None), spread, _operand(base))
+
+
+def _set(t: Tensor, value: Tensor) -> None:
+    if t._value is not None and value._value is not None:
+        if t._value.flags.writeable:
+            np.copyto(t._value, value._value)   # eagerly in place: NumPy views of it see it
+        else:
+            t._value = value._value
+    else:
+        t._value, t._node = value._value, value.node
+    if value._requires_grad:
+        t._requires_grad, t.grad_fn = True, value.grad_fn
+
+
+def _refresh_views(t: Tensor) -> None:
+    """Recompute the live tensors that view ``t`` from its new data (and their views)."""
+    if not t._views:
+        return
+    for view in [v for v in (r() for r in t._views) if v is not None]:
+        _, op, attrs = view._view
+        if op == "alias":
+            fresh = Tensor(t._value, t._node)
+        else:
+            fresh = apply(op, t, **attrs)
+            if t._views[-1]() is fresh:      # a temporary, not a view to keep up to date
+                t._views.pop()
+        if view._requires_grad and not fresh._requires_grad:   # under no_grad: data only
+            fresh = Tensor(fresh._value, fresh._node)
+            fresh._requires_grad, fresh.grad_fn = True, view.grad_fn
+        _set(view, fresh)
+        _refresh_views(view)
+
+
+def _binary(fn, name):
+    def method(self, other, *, alpha=None):
+        other = other if alpha is None else F.mul(other, alpha)
+        return update(self, lambda s: fn(s, other), name)
+    method.__name__ = name
+    return method
+
+
+add_ = _binary(F.add, "add_")
+sub_ = _binary(F.sub, "sub_")
+mul_ = _binary(F.mul, "mul_")
+div_ = _binary(F.div, "div_")
+pow_ = _binary(F.pow, "pow_")
+
+
+def _assign(self: Tensor, src, name: str, torch_name: str) -> Tensor:
+    """Set every element to ``src`` broadcast to this shape and cast to this dtype (whatever
+    the categories, as torch's fill_ and copy_ do: 0.5 fills an int64 tensor with 0); the
+    gradient goes to ``src``, and zero to what was there before."""
+    def compute(s):
+        every = full(s, True, dtype=dtypes.bool_)
+        return apply("where", every, as_tensor(src, s.dtype), s, _torch_name=torch_name)
+    return update(self, compute, name)
+
+
+def fill_(self: Tensor, value) -> Tensor:
+    return _assign(self, value, "fill_", "FillBackward0")
+
+
+def zero_(self: Tensor) -> Tensor:
+    return fill_(self, 0)
+
+
+def copy_(self: Tensor, src) -> Tensor:
+    return _assign(self, src, "copy_", "CopyBackwards")
+
+
+def clamp_(self: Tensor, min=None, max=None) -> Tensor:  # noqa: A002
+    return update(self, lambda s: F.clamp(s, min, max), "clamp_")
+
+
+METHODS = {"add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "pow_": pow_,
+           "fill_": fill_, "zero_": zero_, "copy_": copy_, "clamp_": clamp_,
+           "__iadd__": add_, "__isub__": sub_, "__imul__": mul_, "__itruediv__": div_,
+           "__ipow__": pow_}
+

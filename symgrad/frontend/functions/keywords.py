@@ -1,0 +1,90 @@
+"""torch's keyword spellings for every torch-named function and method, in one place.
+
+Layer: front end (the top of its function modules; ``methods`` and the package apply it).
+Input: a function written with this project's parameter names. Output: the same function, or a
+thin wrapper that also accepts torch's and NumPy's spellings: ``input=`` and ``other=`` for the
+first two operands, ``axis=`` for ``dim=``, ``keepdims=`` for ``keepdim=``, ``size=`` for sizes
+given as varargs, and ``out=`` (the result is written into ``out``, in place, and returned).
+A function whose parameters already carry torch's names is returned unwrapped, so the wrapper
+costs nothing where it is not needed; a call without keywords goes straight through.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+
+from ..core.tensor import Tensor
+from ...dims import same_shape
+
+_POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+_SIZES = ("size", "sizes", "shape")
+
+
+def torch_keywords(fn, method: bool = False):
+    """``fn`` accepting torch's keyword spellings (``method``: its first parameter is self)."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return fn
+    names = {p.name for p in params}
+    positional = [p.name for p in params if p.kind in _POSITIONAL]
+    operands = positional[1:] if method else positional
+    renames = {}
+    if "dim" in names:
+        renames["axis"] = "dim"
+    if "keepdim" in names:
+        renames["keepdims"] = "keepdim"
+    for torch_name, mine in zip(("other",) if method else ("input", "other"), operands):
+        if mine != torch_name and torch_name not in names:
+            renames[torch_name] = mine
+    varargs = next((p.name for p in params if p.kind is inspect.Parameter.VAR_POSITIONAL), None)
+    sizes = varargs in _SIZES and "size" not in names - {varargs}
+    out = "out" not in names and not any(p.kind is inspect.Parameter.VAR_KEYWORD
+                                         for p in params)
+    if not (renames or sizes or out):
+        return fn
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if not kwargs:
+            return fn(*args)
+        target = kwargs.pop("out", None) if out else None
+        for theirs, mine in renames.items():
+            if theirs in kwargs:
+                kwargs[mine] = kwargs.pop(theirs)
+        if sizes and "size" in kwargs:
+            args = args + (kwargs.pop("size"),)
+        result = fn(*args, **kwargs)
+        return result if target is None else write_out(target, result)
+    return wrapper
+
+
+def write_out(target: Tensor, result):
+    """torch's ``out=``: ``result`` written into ``target`` (resized if its shape differs,
+    cast to its dtype), which is returned. A tuple result needs a tuple of targets."""
+    if isinstance(result, tuple):
+        if not isinstance(target, (tuple, list)) or len(target) != len(result):
+            raise TypeError(f"out= must be a tuple of {len(result)} tensors for this function")
+        return type(result)(*(write_out(t, r) for t, r in zip(target, result)))
+    if not isinstance(target, Tensor):
+        raise TypeError(f"out= must be a Tensor, got {type(target).__name__}")
+    if result._requires_grad:
+        raise RuntimeError("functions with out=... arguments don't support automatic "
+                           "differentiation, but one of the arguments requires grad.")
+    value = result.to(target.dtype).detach()
+    if same_shape(value.shape, target.shape):
+        target.copy_(value)
+    else:
+        target._value, target._node, target.shape = value._value, value._node, value.shape
+        target._vc[0] += 1
+    return target
+
+
+def wrap_namespace(namespace: dict) -> None:
+    """Replace each public front-end function in ``namespace`` (a module's globals) by its
+    ``torch_keywords`` form."""
+    for name, fn in list(namespace.items()):
+        if not name.startswith("_") and inspect.isfunction(fn) \
+                and fn.__module__.startswith("symgrad.frontend."):
+            namespace[name] = torch_keywords(fn)

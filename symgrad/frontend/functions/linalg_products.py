@@ -1,0 +1,165 @@
+"""torch.linalg's products and least squares: multi_dot (in the cheapest order), vecdot, cross,
+diagonal, matrix_power (negative powers through inv), matmul, lstsq.
+
+Layer: front end, above ``decompositions`` and ``norms``. Input: tensors, eager or traced.
+Output: tensors built from ``matmul``, elementwise ops and the decomposition primitives.
+lstsq solves through a QR decomposition (m >= n: R^-1 Q^T B; m < n: the minimum-norm solution
+Q R^-T B from A^T = Q R), which assumes A has full rank, as torch's 'gels' driver does; its
+``rank`` and ``singular_values`` come from ``norms.svdvals``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import basic as F
+from . import products
+from ..core.apply import apply, as_tensor
+from .assorted import cross as torch_cross
+from .decompositions import broadcast_batches, inv, type_name
+from .manipulation import diagonal as torch_diagonal
+from .norms import matrix_rank, svdvals
+from .printing import return_type
+from .shapes import reshape, squeeze, unsqueeze
+from ..core.tensor import Tensor
+from ..core.arguments import tensor_arg
+
+__all__ = ["multi_dot", "vecdot", "cross", "diagonal", "matrix_power", "matmul", "lstsq"]
+
+LstsqResult = return_type("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
+
+matmul = F.matmul
+
+
+
+def _check_chain(ts: list) -> None:
+    n = len(ts)
+    if n < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {n}")
+    for i, t in enumerate(ts):
+        end = "first" if i == 0 else "last" if i == n - 1 else ""
+        if end and t.ndim not in (1, 2):
+            raise RuntimeError(f"multi_dot(): the {end} tensor must be 1D or 2D but got "
+                               f"{t.ndim}D")
+        if not end and t.ndim != 2:
+            raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {t.ndim}D")
+        if t.dtype is not ts[0].dtype:
+            raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but "
+                               f"tensor 0 is {type_name(ts[0]).lower()} and tensor {i} "
+                               f"{type_name(t).lower()}")
+    for i in range(n - 1):
+        if ts[i].shape[-1] != ts[i + 1].shape[0]:
+            raise RuntimeError(f"multi_dot(): tensors {i} and {i + 1} with shapes "
+                               f"{list(ts[i].shape)} and {list(ts[i + 1].shape)} cannot be "
+                               f"multiplied")
+
+
+def _order(dims: list) -> dict:
+    """The cheapest parenthesization of the chain of matrices with dims[i] x dims[i + 1]:
+    split[(i, j)] = where the product of matrices i..j splits (dynamic programming)."""
+    n = len(dims) - 1
+    cost = {(i, i): 0 for i in range(n)}
+    split: dict = {}
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[(i, j)], split[(i, j)] = min(
+                (cost[(i, s)] + cost[(s + 1, j)] + dims[i] * dims[s + 1] * dims[j + 1], s)
+                for s in range(i, j))
+    return split
+
+
+def multi_dot(tensors) -> Tensor:
+    """The product of a chain of matrices (the first may be a row vector, the last a column
+    vector), multiplied in the order that costs the fewest multiplications."""
+    ts = [tensor_arg(t) for t in tensors]
+    _check_chain(ts)
+    first, last = ts[0].ndim == 1, ts[-1].ndim == 1
+    mats = list(ts)
+    if first:
+        mats[0] = unsqueeze(mats[0], 0)
+    if last:
+        mats[-1] = unsqueeze(mats[-1], 1)
+    split = _order([m.shape[0] for m in mats] + [mats[-1].shape[1]])
+
+    def product(i: int, j: int) -> Tensor:
+        if i == j:
+            return mats[i]
+        s = split[(i, j)]
+        return F.matmul(product(i, s), product(s + 1, j))
+    out = product(0, len(mats) - 1)
+    keep = tuple(s for s, drop in zip(out.shape, (first, last)) if not drop)
+    return reshape(out, keep)
+
+
+def vecdot(x, y, *, dim: int = -1) -> Tensor:
+    """The dot products of the vectors along ``dim`` (broadcast)."""
+    x, y = tensor_arg(x), tensor_arg(y)
+    if x.dtype is not y.dtype:
+        raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found "
+                           f"x of type {type_name(x)} and y of type {type_name(y)} instead")
+    return F.sum(x * y, dim)
+
+
+def cross(input, other, *, dim: int = -1) -> Tensor:  # noqa: A002  (torch's names)
+    """The cross products of the 3-vectors along ``dim`` (broadcast)."""
+    return torch_cross(input, other, dim)
+
+
+def diagonal(A, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+    """The ``offset``-th diagonals of the matrices in dims (dim1, dim2), as the last dim."""
+    return torch_diagonal(tensor_arg(A), offset, dim1, dim2)
+
+
+def matrix_power(A, n: int) -> Tensor:
+    """A to the integer power ``n`` (A^-1 to the power -n when n is negative)."""
+    a = tensor_arg(A)
+    if isinstance(n, int) and n < 0:
+        products.matrix_power(a, 0)           # torch's shape checks first
+        return products.matrix_power(inv(a), -n)
+    return products.matrix_power(a, n)
+
+
+def lstsq(A, B, rcond=None, *, driver=None) -> LstsqResult:
+    """The least-squares solution X of A X = B (A of full rank; see the module docstring),
+    with ``rank`` (driver 'gelsy', the default, 'gelsd', 'gelss') and, for 'gelsd' and
+    'gelss', the residuals (m > n) and the singular values."""
+    a, b = tensor_arg(A), tensor_arg(B)
+    name = "torch.linalg.lstsq"
+    if driver not in (None, "gelsy", "gels", "gelsd", "gelss"):
+        raise RuntimeError(f"{name}: parameter `driver` should be one of (gels, gelsy, gelsd, "
+                           f"gelss)")
+    if a.ndim < 2:
+        raise RuntimeError(f"{name}: input must have at least 2 dimensions.")
+    vector = b.ndim == a.ndim - 1
+    bm = unsqueeze(b, -1) if vector else b
+    if bm.ndim < 2 or bm.shape[-2] != a.shape[-2]:
+        raise RuntimeError(f"{name}: input.size(-2) should match other.size(-2)")
+    if a.dtype is not b.dtype or not a.dtype.is_floating:
+        raise RuntimeError(f"{name}: Expected input and other to have the same floating dtype, "
+                           f"got {a.dtype.name} and {b.dtype.name}")
+    a, bm = broadcast_batches(a, bm)
+    x = _full_rank_solution(a, bm)
+    empty = as_tensor(np.zeros(0), dtype=a.dtype)
+    m, n = a.shape[-2:]
+    detailed = driver in ("gelsd", "gelss")
+    residuals = empty
+    if detailed and m > n:
+        residuals = F.sum(F.square(F.matmul(a, x) - bm), -2)
+        residuals = squeeze(residuals, -1) if vector else residuals
+    rtol = rcond if rcond is not None and rcond > 0 else None
+    rank = as_tensor(np.zeros(0, np.int64)) if driver == "gels" else matrix_rank(a, rtol=rtol)
+    return LstsqResult(squeeze(x, -1) if vector else x, residuals, rank,
+                       svdvals(a) if detailed else empty)
+
+
+def _full_rank_solution(a: Tensor, b: Tensor) -> Tensor:
+    m, n = a.shape[-2:]
+    if m >= n:
+        q = apply("qr", a, complete=False)
+        r = F.matmul(q.mT, a)               # only its upper triangle is read
+        return apply("triangular_solve", r, F.matmul(q.mT, b), upper=True, unitriangular=False)
+    q = apply("qr", a.mT, complete=False)
+    r = F.matmul(q.mT, a.mT)
+    y = apply("triangular_solve", r.mT, b, upper=False, unitriangular=False)
+    return F.matmul(q, y)

@@ -1,0 +1,411 @@
+"""torch-named tensor manipulation: reorder (flip, roll, movedim), repeat (repeat, tile), cut
+(narrow, chunk, split, unbind), matrices (diagonal, diag, diag_embed, trace, tril, triu,
+outer), and indexed reads and writes (index_select, masked_fill, masked_select, scatter,
+scatter_add, index_add, and their in-place forms).
+
+Layer: front end, above ``shapes``, ``functional`` and ``indexing``. Input: tensors. Output:
+tensors built from the movement primitives, ``gather``/``scatter_add`` and ``where``, so every
+function here has a gradient, can be differentiated again and compiles (except
+``masked_select``, whose result size depends on the mask's values: eager only, like ``x[mask]``).
+Where torch shows a single grad_fn for a function (``FlipBackward0``, ``RollBackward0``...) it is
+a composite with a backward rule built from the same functions.
+"""
+
+from __future__ import annotations
+
+import math
+import numpy as np
+
+from ... import dtypes
+from ...ops.registry import normalize_axes
+from ..core.apply import apply, as_tensor, full
+from .creation import arange
+from .basic import composite, sum, where
+from .indexing import index
+from .inplace import update
+from .shapes import broadcast_to, cat, permute, reshape, unsqueeze
+from ..core.tensor import Tensor
+from ...dims import same_shape
+
+
+def _dim(x: Tensor, dim: int) -> int:
+    return normalize_axes(dim, x.ndim)[0] if x.ndim else normalize_axes(dim, 1)[0]
+
+
+def _along(x: Tensor, dim: int, idx: Tensor) -> Tensor:
+    """``x`` indexed along ``dim`` by the 1-D int64 ``idx``."""
+    return index(x, (slice(None),) * dim + (idx,))
+
+
+# ---------------------------------------------------------------- reorder
+
+def flip(x: Tensor, dims) -> Tensor:
+    """The elements of ``dims`` in reverse order."""
+    dims = [dims] if isinstance(dims, int) else list(dims)
+    axes = sorted({_dim(x, d) for d in dims})
+
+    def body(v):
+        for a in axes:
+            if v.shape[a] > 1:
+                v = _along(v, a, arange(v.shape[a] - 1, -1, -1))
+        return v
+    return composite("FlipBackward0", body, [x], lambda g, out, ins: (body(g),),
+                     saves=False, uses_out=False)
+
+
+def fliplr(x: Tensor) -> Tensor:
+    return flip(x, [1])
+
+
+def flipud(x: Tensor) -> Tensor:
+    return flip(x, [0])
+
+
+def roll(x: Tensor, shifts, dims=None) -> Tensor:
+    """Elements shifted along ``dims`` (the flattened tensor if None), wrapping around."""
+    if dims is None:
+        flat = reshape(x, -1)
+        return reshape(roll(flat, shifts, 0), x.shape)
+    shifts = [shifts] if isinstance(shifts, int) else list(shifts)
+    dims = [dims] if isinstance(dims, int) else list(dims)
+    if len(shifts) != len(dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:"
+                           f"{len(dims)}")
+
+    def body(v, sign=1):
+        for s, d in zip(shifts, dims):
+            a = _dim(v, d)
+            n = v.shape[a]
+            k = (sign * s) % n if n else 0
+            if k:
+                v = cat([_narrow(v, a, n - k, k), _narrow(v, a, 0, n - k)], a)
+        return v
+    return composite("RollBackward0", body, [x], lambda g, out, ins: (body(g, -1),),
+                     saves=False, uses_out=False)
+
+
+def movedim(x: Tensor, source, destination) -> Tensor:
+    """``source`` dims moved to the positions ``destination``, the others in order."""
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    src = [_dim(x, d) for d in src]
+    dst = [_dim(x, d) for d in dst]
+    order = [None] * x.ndim
+    for s, d in zip(src, dst):
+        order[d] = s
+    rest = iter(d for d in range(x.ndim) if d not in src)
+    return permute(x, [o if o is not None else next(rest) for o in order])
+
+
+moveaxis = movedim
+
+
+def swapaxes(x: Tensor, axis0: int, axis1: int) -> Tensor:
+    return x.transpose(axis0, axis1)
+
+
+# ---------------------------------------------------------------- repeat
+
+def repeat(x: Tensor, *sizes) -> Tensor:
+    """``x`` tiled ``sizes[i]`` times along each dim (new leading dims for extra sizes)."""
+    sizes = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) \
+        else tuple(sizes)
+    if len(sizes) < x.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
+                           "of dimensions of tensor")
+    v = reshape(x, (1,) * (len(sizes) - x.ndim) + tuple(x.shape))
+    shape = v.shape
+    inter = reshape(v, tuple(d for s in shape for d in (1, s)))
+    tiled = broadcast_to(inter, tuple(d for r, s in zip(sizes, shape) for d in (r, s)))
+    return reshape(tiled, tuple(r * s for r, s in zip(sizes, shape)))
+
+
+def tile(x: Tensor, dims) -> Tensor:
+    dims = tuple(dims)
+    return repeat(x, (1,) * (x.ndim - len(dims)) + dims)
+
+
+def repeat_interleave(x: Tensor, repeats: int, dim: int | None = None) -> Tensor:
+    """Each element repeated ``repeats`` times along ``dim`` (flattened if None)."""
+    if not isinstance(repeats, int):
+        raise NotImplementedError("repeat_interleave with a tensor of repeats is not "
+                                  "supported yet; give an int")
+    if dim is None:
+        x, dim = reshape(x, -1), 0
+    a = _dim(x, dim)
+    v = unsqueeze(x, a + 1)
+    shape = list(v.shape)
+    shape[a + 1] = repeats
+    out = list(x.shape)
+    out[a] *= repeats
+    return reshape(broadcast_to(v, shape), out)
+
+
+# ---------------------------------------------------------------- cut
+
+def _narrow(x: Tensor, dim: int, start: int, length: int) -> Tensor:
+    return index(x, (slice(None),) * dim + (slice(start, start + length),))
+
+
+def narrow(x: Tensor, dim: int, start: int, length: int) -> Tensor:
+    """The ``length`` elements of ``dim`` from ``start`` (a view)."""
+    a = _dim(x, dim)
+    n = x.shape[a]
+    start = start + n if start < 0 else start
+    if not (0 <= start <= n and 0 <= length and start + length <= n):
+        raise IndexError(f"start ({start}) + length ({length}) exceeds dimension size ({n}).")
+    return _narrow(x, a, start, length)
+
+
+def split(x: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
+    """Pieces of ``split_size`` along ``dim`` (the last may be smaller), or of the given
+    sizes."""
+    a = _dim(x, dim)
+    n = x.shape[a]
+    if isinstance(split_size_or_sections, int):
+        step = split_size_or_sections
+        if step <= 0 and n:
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
+                               f"dimension size of {n}")
+        sizes = [min(step, n - s) for s in range(0, n, step)] if n else [0]
+    else:
+        sizes = list(split_size_or_sections)
+        if builtins_sum(sizes) != n:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} "
+                               f"(input tensor's size at dimension {a}), but got "
+                               f"split_sizes={sizes}")
+    starts = np.cumsum([0] + sizes[:-1]).tolist()
+    return tuple(_narrow(x, a, s, k) for s, k in zip(starts, sizes))
+
+
+def builtins_sum(values) -> int:
+    total = 0
+    for v in values:
+        total += v
+    return total
+
+
+def chunk(x: Tensor, chunks: int, dim: int = 0) -> tuple:
+    """At most ``chunks`` pieces of equal size (the last may be smaller)."""
+    if chunks <= 0:
+        raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
+    n = x.shape[_dim(x, dim)]
+    return split(x, max(1, math.ceil(n / chunks)), dim)
+
+
+def tensor_split(x: Tensor, sections, dim: int = 0) -> tuple:
+    """``sections`` pieces whose sizes differ by at most one (or split at given indices)."""
+    a = _dim(x, dim)
+    n = x.shape[a]
+    if isinstance(sections, int):
+        q, r = divmod(n, sections)
+        return split(x, [q + 1] * r + [q] * (sections - r), a)
+    bounds = [0] + [min(max(int(i), 0), n) for i in sections] + [n]
+    return tuple(_narrow(x, a, s, max(e - s, 0)) for s, e in zip(bounds, bounds[1:]))
+
+
+def unbind(x: Tensor, dim: int = 0) -> tuple:
+    """The slices along ``dim``, with ``dim`` removed."""
+    a = _dim(x, dim)
+    return tuple(index(x, (slice(None),) * a + (i,)) for i in range(x.shape[a]))
+
+
+# ---------------------------------------------------------------- matrices
+
+def diagonal(x: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """The diagonal of the (dim1, dim2) planes, as the last dim."""
+    a, b = _dim(x, dim1), _dim(x, dim2)
+    if a == b:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    rest = [d for d in range(x.ndim) if d not in (a, b)]
+    v = permute(x, rest + [a, b])
+    n, m = x.shape[a], x.shape[b]
+    length = max(0, min(n, m - offset) if offset >= 0 else min(n + offset, m))
+    lead = tuple(x.shape[d] for d in rest)
+    if length == 0:
+        return reshape(index(v, (Ellipsis, slice(0, 0), 0)), lead + (0,))
+    start = offset if offset >= 0 else -offset * m
+    flat = reshape(v, lead + (n * m,))
+    return index(flat, (Ellipsis, slice(start, start + (length - 1) * (m + 1) + 1, m + 1)))
+
+
+def diag_embed(x: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+    """Matrices (in the last two dims) with ``x``'s last dim on their ``offset``-th
+    diagonal, zeros elsewhere."""
+    if (dim1, dim2) != (-2, -1):
+        raise NotImplementedError("diag_embed: only dim1=-2, dim2=-1 are supported yet")
+    k = abs(offset)
+    n = x.shape[-1] + k
+    mask = as_tensor(np.eye(n, k=offset, dtype=bool))
+    padded = cat([x, full(x, 0, x.shape[:-1] + (k,))], -1) if k else x
+    # element (r, c) of the k-th diagonal holds x[r] above the main diagonal, x[c] below it
+    along = unsqueeze(padded, -1) if offset >= 0 else unsqueeze(padded, -2)
+    placed = broadcast_to(along, x.shape[:-1] + (n, n))
+    return where(mask, placed, full(x, 0, ()))
+
+
+def diag(x: Tensor, diagonal: int = 0) -> Tensor:
+    """A 1-D ``x`` as a square matrix's diagonal; a 2-D ``x``'s diagonal as a 1-D tensor."""
+    if x.ndim == 1:
+        return diag_embed(x, diagonal)
+    if x.ndim == 2:
+        return globals()["diagonal"](x, diagonal)
+    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {x.ndim}D")
+
+
+def trace(x: Tensor) -> Tensor:
+    """The sum of a matrix's diagonal."""
+    if x.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {x.ndim}")
+    return sum(diagonal(x))
+
+
+def _triangle(x: Tensor, diagonal: int, lower: bool, name: str) -> Tensor:
+    if x.ndim < 2:
+        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+    n, m = x.shape[-2:]
+    i, j = np.arange(n)[:, None], np.arange(m)[None, :]
+    keep = as_tensor(j - i <= diagonal if lower else j - i >= diagonal)
+    zero = full(x, 0, ())
+    return composite(f"{name.capitalize()}Backward0", lambda v: where(keep, v, zero), [x],
+                     lambda g, out, ins: (where(keep, g, full(g, 0, ())),),
+                     saves=False, uses_out=False)
+
+
+def tril(x: Tensor, diagonal: int = 0) -> Tensor:
+    """The lower triangle (on and below the ``diagonal``-th diagonal); zeros above."""
+    return _triangle(x, diagonal, True, "tril")
+
+
+def triu(x: Tensor, diagonal: int = 0) -> Tensor:
+    """The upper triangle (on and above the ``diagonal``-th diagonal); zeros below."""
+    return _triangle(x, diagonal, False, "triu")
+
+
+def outer(a: Tensor, b: Tensor) -> Tensor:
+    """``a[i] * b[j]`` of two vectors."""
+    if a.ndim != 1 or b.ndim != 1:
+        raise RuntimeError(f"outer: expected 1-D tensors, got {a.ndim}-D and {b.ndim}-D")
+    return unsqueeze(a, 1) * unsqueeze(b, 0)
+
+
+ger = outer
+
+
+# ---------------------------------------------------------------- indexed reads and writes
+
+def index_select(x: Tensor, dim: int, index_: Tensor) -> Tensor:
+    """The slices of ``dim`` at the 1-D ``index``, in its order."""
+    index_ = as_tensor(index_)
+    if index_.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    return _along(x, _dim(x, dim), reshape(index_, -1))
+
+
+def masked_fill(x: Tensor, mask: Tensor, value) -> Tensor:
+    """``value`` where ``mask`` (broadcast to ``x``) is True, ``x`` elsewhere."""
+    mask = as_tensor(mask)
+    if mask.dtype is not dtypes.bool_:
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{mask.dtype.name}")
+    value = as_tensor(value, x.dtype) if not isinstance(value, Tensor) else value.to(x.dtype)
+    if value.ndim:
+        raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value.ndim} dimension(s).")
+    out = where(mask, value, x)
+    if not same_shape(out.shape, x.shape):
+        raise RuntimeError(f"masked_fill: the mask of shape {mask.shape} does not broadcast to "
+                           f"the input's shape {x.shape}")
+    return out
+
+
+def masked_select(x: Tensor, mask: Tensor) -> Tensor:
+    """The elements where ``mask`` (broadcast with ``x``) is True, as a 1-D tensor (eager)."""
+    mask = as_tensor(mask)
+    shape = np.broadcast_shapes(tuple(x.shape), tuple(mask.shape))
+    return index(broadcast_to(x, shape), broadcast_to(mask, shape))
+
+
+def _scatter_index(x: Tensor, dim: int, idx: Tensor, src: Tensor):
+    """The axis, the index, and ``src`` cut to the index's shape (torch reads only that
+    part of it), with torch's checks."""
+    a = _dim(x, dim)
+    idx = as_tensor(idx)
+    if idx.dtype is not dtypes.int64:
+        raise RuntimeError(f"scatter(): Expected dtype int64 for index, got {idx.dtype.name}")
+    if idx.ndim != x.ndim:
+        raise RuntimeError("Index tensor must have the same number of dimensions as self "
+                           "tensor")
+    if not same_shape(src.shape, idx.shape):
+        src = index(src, tuple(slice(0, n) for n in idx.shape))
+    return a, idx, src
+
+
+def scatter_add(x: Tensor, dim: int, index_: Tensor, src: Tensor) -> Tensor:
+    """``x`` plus ``src`` added at ``index`` along ``dim`` (repeated indices add up)."""
+    src = as_tensor(src).to(x.dtype)
+    a, idx, src = _scatter_index(x, dim, index_, src)
+    return x + apply("scatter_add", src, idx, axis=a, shape_to=tuple(x.shape))
+
+
+def scatter(x: Tensor, dim: int, index_: Tensor, src=None, value=None, *,
+            reduce: str | None = None) -> Tensor:
+    """``x`` with the elements at ``index`` along ``dim`` replaced by ``src`` (or ``value``).
+    Where an index repeats, torch keeps one of the values (unspecified): here they add up."""
+    if reduce is not None:
+        raise NotImplementedError("scatter(reduce=...) is not supported yet; use scatter_add "
+                                  "or scatter_reduce")
+    if src is None:
+        src = value
+    if not isinstance(src, Tensor):
+        src = full(as_tensor(index_), src, dtype=x.dtype)
+    a, idx, src = _scatter_index(x, dim, index_, src.to(x.dtype))
+    hit = apply("scatter_add", full(idx, 1), idx, axis=a, shape_to=tuple(x.shape))
+    put = apply("scatter_add", src, idx, axis=a, shape_to=tuple(x.shape))
+    return where(hit != 0, put, x)
+
+
+def index_add(x: Tensor, dim: int, index_: Tensor, source: Tensor, *, alpha=1) -> Tensor:
+    """``x`` with ``alpha * source``'s slices added at the slices ``index`` of ``dim``."""
+    a = _dim(x, dim)
+    index_ = reshape(as_tensor(index_), -1)
+    source = as_tensor(source).to(x.dtype)
+    if alpha != 1:
+        source = source * alpha
+    view = [1] * x.ndim
+    view[a] = index_.shape[0]
+    idx = broadcast_to(reshape(index_, view), source.shape)
+    return x + apply("scatter_add", source, idx, axis=a, shape_to=tuple(x.shape))
+
+
+def index_fill(x: Tensor, dim: int, index_: Tensor, value) -> Tensor:
+    """``value`` in the slices ``index`` of ``dim``."""
+    a = _dim(x, dim)
+    hit = np.zeros(x.shape[a], bool)
+    hit[np.asarray(as_tensor(index_).numpy()).reshape(-1)] = True
+    view = [1] * x.ndim
+    view[a] = x.shape[a]
+    return masked_fill(x, reshape(as_tensor(hit), view), value)
+
+
+def _inplace(fn, name: str):
+    def method(self: Tensor, *args, **kwargs) -> Tensor:
+        return update(self, lambda old: fn(old, *args, **kwargs), name)
+    method.__name__ = name
+    method.__doc__ = f"In-place ``{fn.__name__}``."
+    return method
+
+
+__all__ = ["flip", "fliplr", "flipud", "roll", "movedim", "moveaxis", "swapaxes", "tile",
+           "repeat_interleave", "narrow", "split", "chunk", "tensor_split", "unbind",
+           "diagonal", "diag", "diag_embed", "trace", "tril", "triu", "outer", "ger",
+           "index_select", "masked_fill", "masked_select", "scatter", "scatter_add",
+           "index_add", "index_fill"]
+
+METHODS = {name: globals()[name] for name in __all__ if name not in ("ger",)}
+METHODS.update(repeat=repeat, masked_fill_=_inplace(masked_fill, "masked_fill_"),
+               scatter_=_inplace(scatter, "scatter_"),
+               scatter_add_=_inplace(scatter_add, "scatter_add_"),
+               index_add_=_inplace(index_add, "index_add_"),
+               index_fill_=_inplace(index_fill, "index_fill_"),
+               tril_=_inplace(tril, "tril_"), triu_=_inplace(triu, "triu_"))

@@ -1,0 +1,243 @@
+"""Tensor's operators and torch-named methods, bound to the functions that implement them.
+
+Layer: front end, its top (importing it installs the methods; ``frontend/__init__`` does).
+Input: the ``Tensor`` class and the modules that implement its methods. Output: nothing but the
+methods set on ``Tensor`` (``x + y``, ``x.sum(1)``, ``x.T``, ``x[1:, None]``, ``backward``,
+``detach``, ``repr``...). Kept apart from tensor.py so that the class holds state only and
+depends on nothing above it, and each method is one line here.
+"""
+
+from __future__ import annotations
+
+from ... import dtypes
+from . import basic as F
+from . import indexing as I
+from . import shapes as S
+from ...devices import device as Device, check as check_device
+from ..core.apply import apply, as_tensor, attach_function, register_view
+from .creation import METHODS as CREATION
+from .decompositions import METHODS as DECOMPOSITIONS
+from ..core.grad_mode import no_grad
+from ..core.engine import backward
+from .inplace import METHODS as INPLACE
+from .keywords import torch_keywords
+from .manipulation import METHODS as MANIPULATION
+from .sorting import METHODS as SORTING
+from .statistics import METHODS as STATISTICS
+from .scans import METHODS as SCANS
+from .assorted import METHODS as ASSORTED
+from .products import METHODS as PRODUCTS
+from .searching import METHODS as SEARCHING
+from .pointwise import METHODS as POINTWISE
+from ..core.hooks import METHODS as HOOKS
+from .printing import tensor_repr
+from ..random.sampling import METHODS as RANDOM
+from ..core.tensor import Tensor
+
+
+def _swap(fn):
+    return lambda self, other: fn(other, self)
+
+
+def _rsub(self: Tensor, other) -> Tensor:
+    """``3 - x``: torch's ``rsub`` (its grad_fn is ``RsubBackward1``)."""
+    return apply("sub", other, self, _torch_name="RsubBackward1")
+
+
+def _rdiv(self: Tensor, other) -> Tensor:
+    """``4 / x``: torch computes ``x.reciprocal() * 4`` (so do we: the same rounding)."""
+    if isinstance(other, Tensor):
+        return F.div(other, self)
+    return F.mul(F.div(1, self), other)
+
+
+def _to(self: Tensor, *args, dtype=None, device=None, copy: bool = False, **_) -> Tensor:
+    """``x.to(dtype)``, ``x.to(device)``, ``x.to(device, dtype)``, ``x.to(other)``: a cast;
+    the device must be the CPU (``non_blocking``, ``memory_format`` are accepted)."""
+    for a in args:
+        if isinstance(a, Tensor):
+            dtype = a.dtype
+        elif isinstance(a, (str, Device, int)) and not isinstance(a, bool):
+            device = a
+        else:
+            dtype = a
+    check_device(device)
+    out = self if dtype is None else _cast(self, dtypes.as_dtype(dtype))
+    return _clone(out) if copy and out is self else out
+
+
+def _cast(self: Tensor, dt) -> Tensor:
+    return self if self.dtype is dt else apply("cast", self, dtype=dt)
+
+
+_TYPE_NAMES = {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor",
+               "int64": "torch.LongTensor", "bool": "torch.BoolTensor"}
+
+
+def _type(self: Tensor, dtype=None, non_blocking: bool = False, **_):
+    """``x.type()`` names the tensor type (``'torch.FloatTensor'``); ``x.type(dtype)`` casts."""
+    if dtype is None:
+        return _TYPE_NAMES[self.dtype.name]
+    if isinstance(dtype, str):
+        by_name = {v: k for k, v in _TYPE_NAMES.items()}
+        if dtype not in by_name:
+            raise ValueError(f"invalid type: '{dtype}'")
+        dtype = dtypes.from_name(by_name[dtype])
+    return _cast(self, dtypes.as_dtype(dtype))
+
+
+def _cuda(self: Tensor, *args, **kwargs) -> Tensor:
+    check_device("cuda")   # raises torch's error: there is no GPU here
+    return self
+
+
+def _set_data(self: Tensor, value) -> None:
+    """``w.data = t``: replace the tensor's value (not its autograd history), torch's way: the
+    new value must have the same dtype; the shape may change."""
+    if not isinstance(value, Tensor):
+        raise TypeError(f"data must be a Tensor, got {type(value).__name__}")
+    if value.dtype is not self.dtype:
+        raise RuntimeError(f"data set to a tensor that requires gradients must match its "
+                           f"dtype: {self.dtype.name} vs {value.dtype.name}"
+                           if self._requires_grad else
+                           f"data: expected a tensor of dtype {self.dtype.name}, got "
+                           f"{value.dtype.name}")
+    self._value, self._node, self.shape = value._value, value._node, value.shape
+
+
+def _equal(self: Tensor, other) -> bool:
+    """``torch.equal``: the same shape and the same values."""
+    other = as_tensor(other)
+    return self.shape == other.shape and bool(_all(F.eq(self, other)))
+
+
+def isclose(a, b, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
+    """``|a - b| <= atol + rtol * |b|`` elementwise (NaNs equal if ``equal_nan``)."""
+    a, b = as_tensor(a), as_tensor(b)
+    with no_grad():
+        close = F.logical_or(F.eq(a, b), F.le(F.abs(a - b), atol + rtol * F.abs(b)))
+        if equal_nan:
+            close = F.logical_or(close, F.logical_and(F.isnan(a), F.isnan(b)))
+    return close
+
+
+def allclose(a, b, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
+    """Whether every element of ``a`` is close to ``b``'s (see ``isclose``)."""
+    return bool(_all(isclose(a, b, rtol, atol, equal_nan)))
+
+
+def _clone(self: Tensor) -> Tensor:
+    """A copy (not a view); its backward passes the cotangent through and reads nothing, so
+    the copy may be changed in place (``x.clone().mul_(x)``)."""
+    out = Tensor(self._value.copy(), None) if self._value is not None else \
+        Tensor(None, self._node)
+    return attach_function(out, "CloneBackward0", lambda g, o, ins: (g,), [self], saves=False,
+                           uses_out=False)
+
+
+def _detach(self: Tensor) -> Tensor:
+    """The same data (in-place changes show through both), cut from the backward graph."""
+    t = Tensor(self._value, self._node)
+    register_view(t, self, "alias", {})
+    return t
+
+
+def _detach_(self: Tensor) -> Tensor:
+    self.grad_fn = None
+    self._requires_grad = False
+    return self
+
+
+def _all(self: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+    """``torch.all``: whether every element (along ``dim``) is nonzero."""
+    as_int = F.logical_not(self.to(dtypes.bool_)).to(dtypes.int64)
+    return F.eq(F.sum(as_int, dim, keepdim), 0)
+
+
+def _any(self: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+    """``torch.any``: whether some element (along ``dim``) is nonzero."""
+    as_int = self.to(dtypes.bool_).to(dtypes.int64)
+    return F.gt(F.sum(as_int, dim, keepdim), 0)
+
+
+all = _all  # noqa: A001  (torch's names)
+any = _any  # noqa: A001
+equal = _equal
+
+
+def clone(x: Tensor, *, memory_format=None) -> Tensor:
+    return _clone(x)
+
+
+def numel(x: Tensor) -> int:
+    return x.numel()
+
+
+def is_tensor(obj) -> bool:
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(x: Tensor) -> bool:
+    return x.dtype.is_floating
+
+
+METHODS = {
+    # arithmetic operators
+    "__add__": F.add, "__radd__": _swap(F.add), "__sub__": F.sub, "__rsub__": _rsub,
+    "__mul__": F.mul, "__rmul__": _swap(F.mul), "__truediv__": F.div,
+    "__rtruediv__": _rdiv, "__pow__": F.pow, "__rpow__": _swap(F.pow),
+    "__matmul__": F.matmul, "__rmatmul__": _swap(F.matmul),
+    "__neg__": F.neg, "__abs__": F.abs, "__pos__": lambda self: self,
+    "__lt__": F.lt, "__le__": F.le, "__gt__": F.gt, "__ge__": F.ge, "__eq__": F.eq,
+    "__ne__": F.ne, "__and__": F.logical_and, "__or__": F.logical_or,
+    "__invert__": F.logical_not, "__getitem__": I.index, "__setitem__": I.setitem,
+    # elementwise methods
+    "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
+    "exp": F.exp, "log": F.log, "log1p": F.log1p, "expm1": F.expm1, "sqrt": F.sqrt,
+    "rsqrt": F.rsqrt, "sin": F.sin, "cos": F.cos, "tanh": F.tanh, "sigmoid": F.sigmoid,
+    "relu": F.relu, "abs": F.abs, "sign": F.sign, "square": F.square, "clamp": F.clamp,
+    "clip": F.clamp, "maximum": F.maximum, "minimum": F.minimum, "eq": F.eq, "ne": F.ne,
+    "lt": F.lt, "le": F.le, "gt": F.gt, "ge": F.ge, "isnan": F.isnan, "isinf": F.isinf,
+    "isfinite": F.isfinite, "logical_not": F.logical_not,
+    # reductions
+    "sum": F.sum, "mean": F.mean, "prod": F.prod, "max": F.max, "min": F.min,
+    "amax": F.amax, "amin": F.amin, "argmax": F.argmax, "argmin": F.argmin, "norm": F.norm,
+    "logsumexp": F.logsumexp, "softmax": F.softmax, "log_softmax": F.log_softmax,
+    "gather": F.gather, "take_along_dim": F.take_along_dim,
+    "all": _all, "any": _any,
+    # linear algebra
+    "matmul": F.matmul, "mm": F.mm, "dot": F.dot, "bmm": F.bmm,
+    # shapes
+    "reshape": S.reshape, "view": S.view, "flatten": S.flatten, "permute": S.permute,
+    "transpose": S.transpose, "t": S.t, "unsqueeze": S.unsqueeze, "squeeze": S.squeeze,
+    "expand": S.expand, "expand_as": S.expand_as, "broadcast_to": S.broadcast_to,
+    # conversion, devices
+    "to": _to, "float": lambda self, **_: _cast(self, dtypes.float32),
+    "double": lambda self, **_: _cast(self, dtypes.float64),
+    "long": lambda self, **_: _cast(self, dtypes.int64),
+    "int": lambda self, **_: _cast(self, dtypes.int32),
+    "short": lambda self, **_: _cast(self, dtypes.int16),
+    "char": lambda self, **_: _cast(self, dtypes.int8),
+    "byte": lambda self, **_: _cast(self, dtypes.uint8),
+    "half": lambda self, **_: _cast(self, dtypes.float16),
+    "bool": lambda self, **_: _cast(self, dtypes.bool_), "type": _type,
+    "type_as": lambda self, other: _cast(self, other.dtype),
+    "clone": lambda self, **_: _clone(self),
+    "contiguous": lambda self, **_: self, "cpu": lambda self, **_: self, "cuda": _cuda,
+    # comparisons of whole tensors
+    "equal": _equal, "allclose": allclose, "isclose": isclose,
+    # shapes of other tensors
+    "view_as": lambda self, other: S.view(self, other.shape),
+    "reshape_as": lambda self, other: S.reshape(self, other.shape),
+    # autograd
+    "backward": backward, "detach": _detach, "detach_": _detach_,
+    "__repr__": tensor_repr,
+}
+
+for _name, _fn in {**METHODS, **CREATION, **MANIPULATION, **SORTING, **INPLACE, **POINTWISE,
+                   **RANDOM, **HOOKS, **STATISTICS, **SCANS, **ASSORTED, **PRODUCTS,
+                   **SEARCHING, **DECOMPOSITIONS}.items():
+    setattr(Tensor, _name, _fn if _name.startswith("__") else torch_keywords(_fn, method=True))
+Tensor.T = property(S.T)
+Tensor.mT = property(lambda self: S.transpose(self, -2, -1))
+Tensor.data = property(_detach, _set_data)

@@ -1,0 +1,202 @@
+"""torch.linalg's norms and the functions of singular values: vector_norm, matrix_norm, norm,
+svdvals, matrix_rank, cond, pinv.
+
+Layer: front end, above ``decompositions``. Input: tensors, eager or traced. Output: tensors,
+differentiable. The singular values of an m x n matrix A are the n + m eigenvalues' largest
+min(m, n) of the symmetric matrix [[0, A], [A^T, 0]] (its eigenvalues are +-sigma_i and zeros),
+so they come from the ``eigh`` primitive, its C kernel and its gradient: sigma_i's gradient is
+u_i v_i^T, as an SVD's. Absolute accuracy is an SVD's (eps * ||A||); the cost is an eigh of
+order m + n. pinv uses the same eigenvectors (u_i, v_i are halves of them) and keeps the
+singular values above the tolerance.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ...ops.registry import normalize_axes
+from . import basic as F
+from ..core.apply import apply, full
+from .decompositions import check_matrix, inv, type_name
+from .basic import composite
+from .manipulation import flip
+from .shapes import cat, permute, reshape, unsqueeze
+from ..core.tensor import Tensor
+from ..core.arguments import tensor_arg
+
+__all__ = ["vector_norm", "matrix_norm", "norm", "svdvals", "matrix_rank", "cond", "pinv"]
+
+
+def _floating(name: str, x: Tensor, dtype) -> Tensor:
+    if dtype is not None:
+        x = x.to(dtype)
+    if not x.dtype.is_floating:
+        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. "
+                           f"Got {type_name(x)}")
+    return x
+
+
+# ---------------------------------------------------------------- vector norms
+
+def vector_norm(x, ord=2, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    """The ``ord``-norm of the elements over ``dim`` (all of them if None): 2, 1, inf, -inf,
+    0 (the count of nonzeros) or any real p (sum |x|^p)^(1/p)."""
+    x = _floating("linalg.vector_norm", tensor_arg(x), dtype)
+    if isinstance(ord, str):
+        raise TypeError("linalg_vector_norm(): argument 'ord' must be Number, not str")
+    axes = normalize_axes(dim, x.ndim)
+    if ord == 2:
+        return F.norm(x, 2, axes, keepdim)
+    if ord == 1:
+        return F.sum(F.abs(x), axes, keepdim)
+    if ord == math.inf:
+        return F.amax(F.abs(x), axes, keepdim)
+    if ord == -math.inf:
+        return F.amin(F.abs(x), axes, keepdim)
+    if ord == 0:
+        return F.sum(F.ne(x, 0.0).to(x.dtype), axes, keepdim)
+    kept = _p_norm(x, float(ord), axes)
+    return kept if keepdim else _drop(kept, axes)
+
+
+def _p_norm(x: Tensor, p: float, axes: tuple) -> Tensor:
+    """(sum |x|^p)^(1/p) over ``axes``, kept as size-1 dims, with torch's gradient
+    g sign(x) |x|^(p-1) / norm^(p-1) (0 where the norm is 0)."""
+    def body(a):
+        return F.pow(F.sum(F.pow(F.abs(a), p), axes, True), 1.0 / p)
+
+    def rule(g, out, ins):
+        a = ins[0]
+        scale = F.where(F.eq(out, 0.0), 0.0, g / F.pow(out, p - 1))
+        return (F.sign(a) * F.pow(F.abs(a), p - 1) * scale,)
+    return composite("LinalgVectorNormBackward0", body, [x], rule)
+
+
+def _drop(x: Tensor, axes: tuple) -> Tensor:
+    return reshape(x, tuple(s for d, s in enumerate(x.shape) if d not in axes))
+
+
+# ---------------------------------------------------------------- singular values
+
+def _singular(a: Tensor) -> tuple[Tensor, Tensor]:
+    """(eigenvalues, eigenvectors) of [[0, A], [A^T, 0]] for each matrix of ``a``."""
+    m, n = a.shape[-2:]
+    batch = tuple(a.shape[:-2])
+    top = cat([full(a, 0.0, batch + (m, m)), a], -1)
+    bottom = cat([a.mT, full(a, 0.0, batch + (n, n))], -1)
+    both = apply("eigh", cat([top, bottom], -2), upper=False)
+    return both[..., 0, :], both[..., 1:, :]
+
+
+def svdvals(A) -> Tensor:
+    """The singular values of each matrix, in descending order."""
+    a = tensor_arg(A)
+    check_matrix("linalg.svd", a, square=False)
+    k = min(a.shape[-2:])
+    lam, _ = _singular(a)
+    return F.abs(flip(lam[..., lam.shape[-1] - k:], [-1]))
+
+
+def matrix_rank(A, *, atol=None, rtol=None, hermitian: bool = False, tol=None) -> Tensor:
+    """The number of singular values above max(atol, rtol * largest) (int64); by default
+    rtol = eps * max(m, n)."""
+    a = tensor_arg(A)
+    check_matrix("linalg.matrix_rank", a, square=False)
+    s = svdvals(a)
+    return F.sum(F.gt(s, _tolerance(a, s, tol if tol is not None else atol, rtol)), -1)
+
+
+def _tolerance(a: Tensor, s: Tensor, atol, rtol):
+    """max(atol, rtol * sigma_max) per matrix, as a (*, 1) tensor."""
+    m, n = a.shape[-2:]
+    if rtol is None:
+        rtol = 0.0 if atol is not None else float(np.finfo(a.dtype.np).eps) * max(m, n)
+    top = F.amax(s, -1, True) if s.shape[-1] else full(s, 0.0, s.shape[:-1] + (1,))
+    return F.maximum(top * rtol, full(s, 0.0 if atol is None else atol, ()))
+
+
+def cond(A, p=None) -> Tensor:
+    """The condition number: sigma_max / sigma_min (p None or 2), its inverse (p = -2), or
+    norm(A, p) * norm(A^-1, p) for the other matrix norms."""
+    a = tensor_arg(A)
+    check_matrix("linalg.cond", a, square=p not in (None, 2, -2))
+    if p in (None, 2, -2):
+        s = svdvals(a)
+        big, small = s[..., 0], s[..., -1]
+        return big / small if p != -2 else small / big
+    return matrix_norm(a, p) * matrix_norm(inv(a), p)
+
+
+def pinv(A, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:
+    """The Moore-Penrose pseudo-inverse: sum of v_i u_i^T / sigma_i over the singular values
+    above the tolerance (by default rtol = eps * max(m, n))."""
+    a = tensor_arg(A)
+    check_matrix("linalg.pinv", a, square=False)
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    lam, vec = _singular(a)
+    s = flip(lam[..., m + n - k:], [-1])
+    top = flip(vec[..., m + n - k:], [-1])
+    u, v = top[..., :m, :], top[..., m:, :]
+    keep = F.gt(s, _tolerance(a, s, atol, rtol))
+    weight = F.where(keep, 2.0 / F.where(keep, s, 1.0), 0.0)
+    return F.matmul(v * unsqueeze(weight, -2), u.mT)
+
+
+# ---------------------------------------------------------------- matrix norms
+
+def _two_dims(name: str, x: Tensor, dim) -> tuple[int, int]:
+    if not isinstance(dim, (tuple, list)) or len(dim) != 2:
+        raise RuntimeError(f"{name}: dim must be a 2-tuple. Got {dim}")
+    d0, d1 = (normalize_axes(d, x.ndim)[0] for d in dim)
+    if d0 == d1:
+        raise RuntimeError(f"{name}: dims must be different. Got ({dim[0]}, {dim[1]})")
+    return d0, d1
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None) -> Tensor:
+    """The ``ord`` norm of the matrices in dims ``dim``: 'fro', 'nuc', 1 / -1 (max / min
+    column sum of |A|), inf / -inf (rows), 2 / -2 (largest / smallest singular value)."""
+    a = _floating("linalg.matrix_norm", tensor_arg(A), dtype)
+    if a.ndim < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
+                           "dimensions.")
+    d0, d1 = _two_dims("linalg.matrix_norm", a, dim)
+    if ord == "fro":
+        return F.norm(a, 2, (d0, d1), keepdim)
+    if ord in (1, -1, math.inf, -math.inf):
+        inner, outer = (d0, d1) if abs(ord) == 1 else (d1, d0)
+        pick = F.amax if ord > 0 else F.amin
+        kept = pick(F.sum(F.abs(a), inner, True), outer, True)
+        return kept if keepdim else _drop(kept, (d0, d1))
+    if ord in ("nuc", 2, -2):
+        rest = [d for d in range(a.ndim) if d not in (d0, d1)]
+        s = svdvals(permute(a, rest + [d0, d1]))
+        value = F.sum(s, -1) if ord == "nuc" else (F.amax(s, -1) if ord == 2 else
+                                                   F.amin(s, -1))
+        if keepdim:
+            for d in sorted((d0, d1)):
+                value = unsqueeze(value, d)
+        return value
+    raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+
+
+def norm(A, ord=None, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    """torch.linalg.norm: a vector norm over one dim (or all elements when neither ord nor
+    dim is given), a matrix norm over two dims (or of a 2-D input given ``ord``)."""
+    a = tensor_arg(A)
+    if dim is not None:
+        dims = (dim,) if isinstance(dim, int) else tuple(dim)
+        if len(dims) == 2:
+            return matrix_norm(a, "fro" if ord is None else ord, dims, keepdim, dtype=dtype)
+        return vector_norm(a, 2 if ord is None else ord, dims, keepdim, dtype=dtype)
+    if ord is None:
+        return vector_norm(a, 2, None, keepdim, dtype=dtype)
+    if a.ndim == 2:
+        return matrix_norm(a, ord, (-2, -1), keepdim, dtype=dtype)
+    if a.ndim == 1 and not isinstance(ord, str):
+        return vector_norm(a, ord, None, keepdim, dtype=dtype)
+    raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be "
+                       f"1D or 2D. Got {a.ndim}D.")

@@ -1,0 +1,390 @@
+"""torch's elementwise math beyond the basics: trigonometric and hyperbolic functions and
+their inverses, logarithms in base 2 and 10, erf/erfinv/lgamma/digamma/polygamma, rounding,
+division's remainders and rounding modes (``%``, ``//``), the two-operand functions (atan2,
+hypot, copysign, xlogy, logaddexp, fmax, lerp, ...), composites torch names (reciprocal,
+deg2rad, addcmul, nan_to_num, logit, ...), torch's aliases (arcsin, multiply, greater...) and
+the in-place forms of every elementwise method (``exp_``, ``floor_``...).
+
+Layer: front end. Input: tensors (eager or traced) and Python numbers. Output: tensors, built
+by applying the primitives of ``ops/pointwise.py`` (so they compile to C and differentiate
+twice) or by composing them; where torch shows one grad_fn for a composite it gets one rule.
+
+torch's integer behaviour: rounding an integer tensor returns a copy; ``//`` and ``%`` on
+integers stay integers, and dividing by an integer zero raises torch's ZeroDivisionError
+eagerly (compiled code, which cannot raise, gives 0 there).
+"""
+
+from __future__ import annotations
+
+import math
+
+from ... import dtypes
+from . import basic as F
+from ..core.apply import apply, full
+from .basic import _unary, composite
+from .inplace import update
+from ..core.tensor import Tensor
+from ..core.arguments import tensor_arg
+
+_NUMBER = (int, float, bool)
+
+
+
+def _binary(name: str):
+    def fn(input, other) -> Tensor:  # noqa: A002
+        return apply(name, input, other)
+    fn.__name__ = name
+    fn.__doc__ = f"Elementwise {name} of two operands, broadcast (torch.{name})."
+    return fn
+
+
+tan, asin, acos, atan = (_unary(n) for n in ("tan", "asin", "acos", "atan"))
+sinh, cosh, asinh, acosh, atanh = (_unary(n) for n in ("sinh", "cosh", "asinh", "acosh", "atanh"))
+exp2, log2, log10 = (_unary(n) for n in ("exp2", "log2", "log10"))
+erf, erfc, erfinv, lgamma, digamma = (_unary(n) for n in ("erf", "erfc", "erfinv", "lgamma",
+                                                          "digamma"))
+sinc = _unary("sinc")
+atan2, hypot, xlogy, logaddexp, logaddexp2 = (_binary(n) for n in ("atan2", "hypot", "xlogy",
+                                                                  "logaddexp", "logaddexp2"))
+nextafter, fmax, fmin = (_binary(n) for n in ("nextafter", "fmax", "fmin"))
+
+
+def copysign(input, other) -> Tensor:  # noqa: A002
+    return apply("copysign", input, other,
+                 _torch_name="CopysignBackward1" if isinstance(other, _NUMBER) else None)
+
+
+def polygamma(n: int, input) -> Tensor:  # noqa: A002
+    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        raise RuntimeError(f"polygamma(n, x) does not support negative n, got {n!r}")
+    return apply("polygamma", float(n), input)
+
+
+def mvlgamma(input, p: int) -> Tensor:  # noqa: A002
+    """The multivariate log-gamma of dimension ``p``: p(p-1)/4 ln(pi) + sum_j lgamma(x - j/2)."""
+    if not isinstance(p, int) or p < 1:
+        raise RuntimeError(f"p has to be greater than or equal to 1, got {p!r}")
+    x = tensor_arg(input)
+    if not x.dtype.is_floating:
+        x = x.to(dtypes.get_default_dtype())
+
+    def body(x):
+        total = lgamma(x)
+        for j in range(1, p):
+            total = F.add(total, lgamma(F.sub(x, j / 2)))
+        return F.add(total, p * (p - 1) / 4 * math.log(math.pi))
+    return composite("MvlgammaBackward0", body, [x], saves=True, uses_out=False)
+
+
+# ---------------------------------------------------------------- rounding
+
+
+def _rounding(name: str):
+    def fn(input) -> Tensor:  # noqa: A002
+        x = tensor_arg(input)
+        if x.dtype.is_floating:
+            return apply(name, x)
+        if x.dtype is dtypes.bool_:
+            raise RuntimeError(f"\"{name}\" not implemented for 'Bool'")
+        return x.clone()       # torch: integers are already rounded
+    fn.__name__ = name
+    fn.__doc__ = f"Elementwise {name} (torch.{name}); a copy of an integer tensor."
+    return fn
+
+
+floor, ceil, trunc = _rounding("floor"), _rounding("ceil"), _rounding("trunc")
+_round_even = _rounding("round")
+
+
+def round(input, *, decimals: int | None = None) -> Tensor:  # noqa: A001
+    """Round half to even; with ``decimals``, to that many decimal places (negative: to tens,
+    hundreds...), computed as torch does: nearbyint(x * 10^d) / 10^d."""
+    if decimals is None:
+        return _round_even(input)
+    x = tensor_arg(input)
+    if not x.dtype.is_floating:
+        raise RuntimeError("round_cpu not implemented for integer tensors with decimals")
+    scale = 10.0 ** abs(decimals)
+
+    def body(x):
+        if decimals >= 0:
+            return F.div(_round_even(F.mul(x, scale)), scale)
+        return F.mul(_round_even(F.div(x, scale)), scale)
+    return composite("RoundBackward1", body, [x], lambda g, out, ins: (F.mul(g, 0.0),),
+                     saves=False, uses_out=False)
+
+
+def frac(input) -> Tensor:  # noqa: A002
+    return apply("frac", input)
+
+
+def signbit(input) -> Tensor:  # noqa: A002
+    return apply("signbit", input)
+
+
+# ---------------------------------------------------------------- division
+
+
+def _not_differentiable(name: str):
+    def rule(g, out, ins):
+        raise RuntimeError(f"derivative for aten::{name} is not implemented")
+    return rule
+
+
+def floor_divide(input, other) -> Tensor:  # noqa: A002
+    """``input // other``, rounded toward minus infinity (torch's; not differentiable)."""
+    return composite("NotImplemented", lambda a, b: apply("floor_divide", a, b),
+                     [tensor_arg(input), tensor_arg(other)], _not_differentiable("floor_divide"))
+
+
+def div(input, other, *, rounding_mode: str | None = None) -> Tensor:  # noqa: A002
+    """``input / other``; ``rounding_mode`` "trunc" or "floor" rounds the quotient (then the
+    gradient is zero, as torch's), and integers stay integers."""
+    if rounding_mode is None:
+        return F.div(input, other)
+    if rounding_mode not in ("trunc", "floor"):
+        raise ValueError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+                         f"but found '{rounding_mode}'")
+    name = "trunc_divide" if rounding_mode == "trunc" else "floor_divide"
+    return apply(name, input, other, _torch_name="DivBackward2")
+
+
+def fmod(input, other) -> Tensor:  # noqa: A002
+    return apply("fmod", input, other,
+                 _torch_name="FmodBackward0" if isinstance(other, _NUMBER) else None)
+
+
+def remainder(input, other) -> Tensor:  # noqa: A002
+    return apply("remainder", input, other,
+                 _torch_name="RemainderBackward0" if isinstance(other, _NUMBER) else None)
+
+
+def heaviside(input, values) -> Tensor:  # noqa: A002
+    return composite("NotImplemented", lambda a, b: apply("heaviside", a, b),
+                     [tensor_arg(input), tensor_arg(values)], _not_differentiable("heaviside"))
+
+
+# ---------------------------------------------------------------- composites torch names
+
+
+def reciprocal(input) -> Tensor:  # noqa: A002
+    return composite("ReciprocalBackward0", lambda x: F.div(1.0, x), [tensor_arg(input)],
+                     lambda g, out, ins: (F.mul(F.neg(g), F.mul(out, out)),), saves=False)
+
+
+def _scale(name: str, factor: float, torch_name: str):
+    def fn(input) -> Tensor:  # noqa: A002
+        return composite(torch_name, lambda x: F.mul(x, factor), [tensor_arg(input)],
+                         lambda g, out, ins: (F.mul(g, factor),), saves=False, uses_out=False)
+    fn.__name__ = name
+    return fn
+
+
+deg2rad = _scale("deg2rad", math.pi / 180.0, "Deg2RadBackward0")
+rad2deg = _scale("rad2deg", 180.0 / math.pi, "Rad2DegBackward0")
+
+
+def float_power(input, exponent) -> Tensor:  # noqa: A002
+    """``input ** exponent`` in float64, as torch."""
+    def double(v):
+        if isinstance(v, Tensor):
+            return v if v.dtype is dtypes.float64 else v.to(dtypes.float64)
+        return float(v)
+    return F.pow(double(input), double(exponent))
+
+
+def ldexp(input, other) -> Tensor:  # noqa: A002
+    return F.mul(input, F.pow(2.0, other))
+
+
+def lerp(input, end, weight) -> Tensor:  # noqa: A002
+    return apply("lerp", input, end, weight,
+                 _torch_name="LerpBackward0" if isinstance(weight, _NUMBER) else None)
+
+
+def addcmul(input, tensor1, tensor2, *, value=1) -> Tensor:  # noqa: A002
+    """``input + value * tensor1 * tensor2``, rounded as torch: ((value * t1) * t2) + input."""
+    def body(x, a, b):
+        return F.add(x, F.mul(a if value == 1 else F.mul(value, a), b))
+
+    def rule(g, out, ins):
+        _, a, b = ins
+        return g, F.mul(F.mul(g, b), value), F.mul(F.mul(g, a), value)
+    return composite("AddcmulBackward0", body,
+                     [tensor_arg(input), tensor_arg(tensor1), tensor_arg(tensor2)], rule,
+                     uses_out=False)
+
+
+def addcdiv(input, tensor1, tensor2, *, value=1) -> Tensor:  # noqa: A002
+    """``input + value * tensor1 / tensor2``, rounded as torch: ((value * t1) / t2) + input."""
+    def body(x, a, b):
+        return F.add(x, F.div(a if value == 1 else F.mul(value, a), b))
+
+    def rule(g, out, ins):
+        _, a, b = ins
+        return (g, F.mul(g, F.div(value, b)),
+                F.div(F.mul(F.mul(F.neg(g), value), a), F.mul(b, b)))
+    return composite("AddcdivBackward0", body,
+                     [tensor_arg(input), tensor_arg(tensor1), tensor_arg(tensor2)], rule,
+                     uses_out=False)
+
+
+def nan_to_num(input, nan: float = 0.0, posinf: float | None = None,  # noqa: A002
+               neginf: float | None = None) -> Tensor:
+    """NaN -> ``nan``, +inf -> ``posinf``, -inf -> ``neginf`` (default: the dtype's largest
+    and lowest finite values); the gradient passes where the input is finite."""
+    x = tensor_arg(input)
+    if not x.dtype.is_floating:
+        return x.clone()
+    info = dtypes.finfo(x.dtype)
+    high = info.max if posinf is None else posinf
+    low = info.min if neginf is None else neginf
+
+    def body(x):
+        value = F.where(F.isnan(x), full(x, nan), x)
+        value = F.where(F.eq(x, math.inf), full(x, high), value)
+        return F.where(F.eq(x, -math.inf), full(x, low), value)
+    return composite("NanToNumBackward0", body, [x],
+                     lambda g, out, ins: (F.where(F.isfinite(ins[0]), g, 0.0),), uses_out=False)
+
+
+def logit(input, eps: float | None = None) -> Tensor:  # noqa: A002
+    """log(p / (1 - p)), with p clamped to [eps, 1 - eps] when ``eps`` is given; torch's
+    gradient: NaN outside [0, 1] without eps, zero outside [eps, 1 - eps] with it."""
+    x = tensor_arg(input)
+
+    def body(x):
+        p = x if eps is None else F.clamp(x, eps, 1.0 - eps)
+        return F.log(F.div(p, F.sub(1.0, p)))
+
+    def rule(g, out, ins):
+        (x,) = ins
+        d = F.div(g, F.mul(x, F.sub(1.0, x)))
+        if eps is None:
+            outside = F.logical_or(F.lt(x, 0.0), F.gt(x, 1.0))
+            return (F.where(outside, math.nan, d),)
+        outside = F.logical_or(F.lt(x, eps), F.gt(x, 1.0 - eps))
+        return (F.where(outside, 0.0, d),)
+    return composite("LogitBackward0", body, [x], rule, uses_out=False)
+
+
+def entr(input) -> Tensor:  # noqa: A002
+    return apply("entr", input)
+
+
+def xlog1py(input, other) -> Tensor:  # noqa: A002
+    return apply("xlog1py", input, other)
+
+
+def zeta(input, other) -> Tensor:  # noqa: A002
+    return apply("zeta", input, other)
+
+
+def ndtr(input) -> Tensor:  # noqa: A002
+    """The standard normal CDF, as torch: (1 + erf(x / sqrt(2))) * 0.5."""
+    return F.mul(F.add(erf(F.mul(input, math.sqrt(0.5))), 1.0), 0.5)
+
+
+def positive(input) -> Tensor:  # noqa: A002
+    x = tensor_arg(input)
+    if x.dtype is dtypes.bool_:
+        raise TypeError("The `+` operator, on a bool tensor is not supported.")
+    return x
+
+
+def sgn(input) -> Tensor:  # noqa: A002
+    return apply("sign", input, _torch_name="SgnBackward0")
+
+
+def isposinf(input) -> Tensor:  # noqa: A002
+    return F.eq(input, math.inf)
+
+
+def isneginf(input) -> Tensor:  # noqa: A002
+    return F.eq(input, -math.inf)
+
+
+def isreal(input) -> Tensor:  # noqa: A002
+    return full(tensor_arg(input), True, dtype=dtypes.bool_)
+
+
+def logical_xor(input, other) -> Tensor:  # noqa: A002
+    return F.ne(F.ne(input, 0), F.ne(other, 0))
+
+
+ALIASES = {
+    "arcsin": asin, "arccos": acos, "arctan": atan, "arcsinh": asinh, "arccosh": acosh,
+    "arctanh": atanh, "arctan2": atan2, "fix": trunc, "absolute": F.abs, "negative": F.neg,
+    "multiply": F.mul, "subtract": F.sub, "divide": div, "true_divide": F.div,
+    "greater": F.gt, "greater_equal": F.ge, "less": F.lt, "less_equal": F.le,
+    "not_equal": F.ne, "clip": F.clamp,
+}
+
+_FUNCTIONS = {
+    "tan": tan, "asin": asin, "acos": acos, "atan": atan, "sinh": sinh, "cosh": cosh,
+    "asinh": asinh, "acosh": acosh, "atanh": atanh, "exp2": exp2, "log2": log2,
+    "log10": log10, "erf": erf, "erfc": erfc, "erfinv": erfinv, "lgamma": lgamma,
+    "digamma": digamma, "polygamma": polygamma, "mvlgamma": mvlgamma, "sinc": sinc,
+    "atan2": atan2, "hypot": hypot, "xlogy": xlogy, "logaddexp": logaddexp,
+    "logaddexp2": logaddexp2, "nextafter": nextafter, "fmax": fmax, "fmin": fmin,
+    "copysign": copysign, "floor": floor, "ceil": ceil, "trunc": trunc, "round": round,
+    "frac": frac, "signbit": signbit, "floor_divide": floor_divide, "div": div, "fmod": fmod,
+    "remainder": remainder, "heaviside": heaviside, "reciprocal": reciprocal,
+    "deg2rad": deg2rad, "rad2deg": rad2deg, "float_power": float_power, "ldexp": ldexp,
+    "lerp": lerp, "addcmul": addcmul, "addcdiv": addcdiv, "nan_to_num": nan_to_num,
+    "logit": logit, "positive": positive, "sgn": sgn, "isposinf": isposinf,
+    "isneginf": isneginf, "isreal": isreal, "logical_xor": logical_xor, **ALIASES,
+}
+
+__all__ = sorted(_FUNCTIONS)  # noqa: PLE0605  (a list, made from the table)
+globals().update(ALIASES)
+
+
+# ---------------------------------------------------------------- methods and in-place forms
+
+
+def _swap(fn):
+    def method(self, other):
+        return fn(other, self)
+    return method
+
+
+def _inplace(fn, name: str):
+    def method(self, *args, **kwargs):
+        return update(self, lambda s: fn(s, *args, **kwargs), name)
+    method.__name__ = name
+    return method
+
+
+def _polygamma_method(self, n: int) -> Tensor:
+    return polygamma(n, self)
+
+
+# Every elementwise method that keeps its input's shape has an in-place form (torch's list).
+_UPDATES = {
+    **{n: _FUNCTIONS[n] for n in (
+        "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "exp2",
+        "log2", "log10", "erf", "erfc", "erfinv", "lgamma", "digamma", "mvlgamma", "sinc",
+        "atan2", "hypot", "xlogy", "logaddexp", "nextafter", "fmax", "fmin", "copysign",
+        "floor", "ceil", "trunc", "round", "frac", "floor_divide", "div", "fmod", "remainder",
+        "heaviside", "reciprocal", "deg2rad", "rad2deg", "float_power", "ldexp", "lerp",
+        "addcmul", "addcdiv", "nan_to_num", "logit", "sgn", "logical_xor", "arcsin",
+        "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "arctan2", "fix", "absolute",
+        "negative", "multiply", "subtract", "divide", "true_divide", "greater",
+        "greater_equal", "less", "less_equal", "not_equal", "clip")},
+    **{n: getattr(F, n) for n in (
+        "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid",
+        "relu", "abs", "neg", "sign", "square", "eq", "ne", "lt", "le", "gt", "ge",
+        "logical_and", "logical_or", "logical_not")},
+    "polygamma": _polygamma_method,
+}
+
+METHODS = {
+    **_FUNCTIONS, "polygamma": _polygamma_method,
+    **{f"{name}_": _inplace(fn, f"{name}_") for name, fn in _UPDATES.items()},
+    "__mod__": remainder, "__rmod__": _swap(remainder),
+    "__floordiv__": floor_divide, "__rfloordiv__": _swap(floor_divide),
+    "__imod__": _inplace(remainder, "remainder_"),
+    "__ifloordiv__": _inplace(floor_divide, "floor_divide_"),
+    "__xor__": logical_xor, "__rxor__": _swap(logical_xor),
+}

@@ -1,0 +1,163 @@
+"""torch's matrix-product family beyond matmul: addmm, addmv, addbmm, baddbmm (and their
+in-place methods), mv, vdot, inner, matrix_power.
+
+Layer: front end, above ``functional``. Input: tensors. Output: tensors built from the
+``matmul`` primitive (BLAS when large) and elementwise ops, with torch's grad_fns
+(``AddmmBackward0``, ``AddmvBackward0``, ``AddbmmBackward0``, ``BaddbmmBackward0``,
+``MvBackward0``, ``VdotBackward0``) and torch's shape errors. ``beta=0`` ignores ``input``
+entirely, NaNs included, as torch documents. matrix_power takes non-negative exponents
+(negative ones need an inverse: compute ``matrix_power(torch.linalg.inv(A), -n)``); integer
+matrices multiply exactly, without BLAS.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...errors import ShapeError
+from ...ops.registry import broadcast_shapes
+from . import basic as F
+from ..core.apply import as_tensor, attach_function, full
+from .basic import composite
+from .inplace import update
+from .shapes import reshape, transpose, unsqueeze
+from ..core.tensor import Tensor
+from ..core.arguments import tensor_arg
+
+
+
+def _need(name: str, what: str, t: Tensor, ndim: int) -> None:
+    if t.ndim != ndim:
+        kind = {1: "vector", 2: "matrix", 3: "3D tensor"}[ndim]
+        raise RuntimeError(f"{name}: {what} must be a {kind}, got {t.ndim}-D tensor of shape "
+                           f"{list(t.shape)}")
+
+
+def _scaled_sum(name: str, inp: Tensor, product, operands: list, beta, alpha) -> Tensor:
+    """``beta * inp + alpha * product(*operands)`` as one composite named ``name``; ``inp``
+    must broadcast to the product's shape."""
+    def body(i, *ops):
+        p = product(*ops)
+        if alpha != 1:
+            p = p * alpha
+        if beta == 0:
+            return p
+        try:
+            fits = broadcast_shapes(tuple(i.shape), tuple(p.shape)) == tuple(p.shape)
+        except ShapeError:
+            fits = False
+        if not fits:
+            raise RuntimeError(f"{name[:-9].lower()}: input of shape {list(i.shape)} does not "
+                               f"broadcast to the product's shape {list(p.shape)}")
+        return (i if beta == 1 else i * beta) + p
+    return composite(name, body, [inp] + operands)
+
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1) -> Tensor:
+    """``beta * input + alpha * (mat1 @ mat2)``."""
+    inp, m1, m2 = tensor_arg(input), tensor_arg(mat1), tensor_arg(mat2)
+    _need("addmm", "mat1", m1, 2)
+    _need("addmm", "mat2", m2, 2)
+    return _scaled_sum("AddmmBackward0", inp, F.matmul, [m1, m2], beta, alpha)
+
+
+def addmv(input, mat, vec, *, beta=1, alpha=1) -> Tensor:
+    """``beta * input + alpha * (mat @ vec)``."""
+    inp, m, v = tensor_arg(input), tensor_arg(mat), tensor_arg(vec)
+    _need("addmv", "mat", m, 2)
+    _need("addmv", "vec", v, 1)
+    return _scaled_sum("AddmvBackward0", inp, F.matmul, [m, v], beta, alpha)
+
+
+def _check_batches(name: str, b1: Tensor, b2: Tensor) -> None:
+    _need(name, "batch1", b1, 3)
+    _need(name, "batch2", b2, 3)
+    if b1.shape[0] != b2.shape[0]:
+        raise RuntimeError(f"{name}: batch1 and batch2 must have the same number of batches, "
+                           f"got {b1.shape[0]} and {b2.shape[0]}")
+
+
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
+    """``beta * input + alpha * sum_i(batch1[i] @ batch2[i])``."""
+    inp, b1, b2 = tensor_arg(input), tensor_arg(batch1), tensor_arg(batch2)
+    _check_batches("addbmm", b1, b2)
+    return _scaled_sum("AddbmmBackward0", inp, lambda a, b: F.sum(F.bmm(a, b), 0), [b1, b2],
+                       beta, alpha)
+
+
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
+    """``beta * input + alpha * (batch1 @ batch2)``, batch by batch."""
+    inp, b1, b2 = tensor_arg(input), tensor_arg(batch1), tensor_arg(batch2)
+    _check_batches("baddbmm", b1, b2)
+    return _scaled_sum("BaddbmmBackward0", inp, F.bmm, [b1, b2], beta, alpha)
+
+
+def _in_place(fn, name: str):
+    def method(self: Tensor, *args, **kwargs) -> Tensor:
+        return update(self, lambda old: fn(old, *args, **kwargs), name)
+    method.__name__ = name
+    method.__doc__ = f"In-place ``{fn.__name__}``."
+    return method
+
+
+def mv(mat, vec) -> Tensor:
+    """Matrix times vector."""
+    m, v = tensor_arg(mat), tensor_arg(vec)
+    if m.ndim != 2 or v.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {m.ndim}, {v.ndim}")
+    return F.matmul(m, v)
+
+
+def vdot(a, b) -> Tensor:
+    """The dot product of two vectors (``VdotBackward0``; real tensors: no conjugation)."""
+    a, b = tensor_arg(a), tensor_arg(b)
+    if a.ndim != 1 or b.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+    return composite("VdotBackward0", F.dot, [a, b])
+
+
+def inner(a, b) -> Tensor:
+    """Sums of products over the last dims: shape ``a.shape[:-1] + b.shape[:-1]``."""
+    a, b = tensor_arg(a), tensor_arg(b)
+    if a.ndim == 0 or b.ndim == 0:
+        return a * b
+    if a.shape[-1] != b.shape[-1]:
+        raise RuntimeError(f"inner() the last dimension must match on both input tensors but "
+                           f"got shapes {list(a.shape)} and {list(b.shape)}")
+    k = a.shape[-1]
+    out = F.matmul(reshape(a, (-1, k)), transpose(reshape(b, (-1, k)), 0, 1))
+    return reshape(out, tuple(a.shape[:-1]) + tuple(b.shape[:-1]))
+
+
+def _int_matmul(a: Tensor, b: Tensor) -> Tensor:
+    """An exact integer matrix product (the matmul primitive is floating only)."""
+    return F.sum(unsqueeze(a, -1) * unsqueeze(b, -3), -2)
+
+
+def matrix_power(x, n: int) -> Tensor:
+    """``x @ x @ ... @ x`` (``n`` factors; the identity for 0) of square matrices in the last
+    two dims, by repeated squaring."""
+    x = tensor_arg(x)
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+        shown = f"{x.shape[-2]} by {x.shape[-1]} matrices" if x.ndim >= 2 else \
+            f"a {x.ndim}-D tensor"
+        raise RuntimeError(f"linalg.matrix_power: A must be batches of square matrices, but "
+                           f"they are {shown}")
+    if not isinstance(n, int):
+        raise TypeError(f"matrix_power(): n must be an int, got {n!r}")
+    if n < 0:
+        raise NotImplementedError(f"matrix_power with a negative exponent ({n}) needs an "
+                                  f"inverse: compute matrix_power(torch.linalg.inv(A), {-n})")
+    if n == 0:      # the identity, with torch's zero gradient
+        eye = full(x, 0, x.shape) + as_tensor(np.eye(x.shape[-1]), x.dtype)
+        return attach_function(eye, "CopyBackwards", lambda g, out, ins: (full(ins[0], 0),),
+                               [x], saves=False, uses_out=False)
+    if n == 1:
+        return x.clone()
+    return F.power_by_squaring(x, n, F.matmul if x.dtype.is_floating else _int_matmul)
+
+
+__all__ = ["addmm", "addmv", "addbmm", "baddbmm", "mv", "vdot", "inner", "matrix_power"]
+METHODS = {name: globals()[name] for name in __all__}
+METHODS.update(addmm_=_in_place(addmm, "addmm_"), addmv_=_in_place(addmv, "addmv_"),
+               addbmm_=_in_place(addbmm, "addbmm_"), baddbmm_=_in_place(baddbmm, "baddbmm_"))

@@ -1,0 +1,242 @@
+"""torch-named shape functions: reshape/view, permute/transpose, squeeze/unsqueeze, expand,
+cat/stack and basic indexing (ints, slices with steps, None, ...).
+
+Layer: front end. Input: tensors. Output: tensors built from the movement primitives
+(``reshape``, ``permute``, ``expand``, ``slice``, ``cat``). Errors follow torch's wording and
+name the shapes involved.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+from collections.abc import Sequence
+
+from ... import dtypes
+from ...dims import Dim, NotGeneric, as_size, same_shape
+from ...ops.registry import normalize_axes
+from ..core.apply import apply, as_tensor
+from ..core.tensor import Tensor
+from ..core.arguments import size_args
+
+
+def _sizes(args: tuple) -> tuple:
+    """Accept f(2, 3) and f((2, 3)) alike."""
+    return tuple(as_size(a) for a in size_args(args))
+
+
+def reshape(x: Tensor, *shape: Any) -> Tensor:
+    shape = _sizes(shape)
+    total = math.prod(x.shape)
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    if -1 in shape:
+        known = math.prod(s for s in shape if s != -1)
+        if known == 0 or total % known:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {total}")
+        shape = tuple(total // known if s == -1 else s for s in shape)
+    if math.prod(shape) != total or any(s < 0 for s in shape):
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {total}")
+    return apply("reshape", x, shape_to=shape)
+
+
+view = reshape
+
+
+def flatten(x: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    if x.ndim == 0:
+        return reshape(x, 1)
+    (s,) = normalize_axes(start_dim, x.ndim)
+    (e,) = normalize_axes(end_dim, x.ndim)
+    return reshape(x, x.shape[:s] + (math.prod(x.shape[s:e + 1]),) + x.shape[e + 1:])
+
+
+def permute(x: Tensor, *dims: Any) -> Tensor:
+    dims = _sizes(dims)
+    if len(dims) != x.ndim:
+        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does "
+                           f"not match the length of the desired ordering of dimensions i.e. "
+                           f"input.dim() = {x.ndim} is not equal to len(dims) = {len(dims)}")
+    perm = tuple(normalize_axes(d, x.ndim)[0] for d in dims)
+    return apply("permute", x, perm=perm)
+
+
+def transpose(x: Tensor, dim0: int, dim1: int) -> Tensor:
+    if x.ndim == 0:
+        return x
+    (a,) = normalize_axes(dim0, x.ndim)
+    (b,) = normalize_axes(dim1, x.ndim)
+    perm = list(range(x.ndim))
+    perm[a], perm[b] = perm[b], perm[a]
+    return apply("permute", x, perm=tuple(perm), _torch_name="TransposeBackward0")
+
+
+def t(x: Tensor) -> Tensor:
+    if x.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
+    if x.ndim < 2:
+        return apply("reshape", x, shape_to=x.shape, _torch_name="TBackward0")
+    return apply("permute", x, perm=(1, 0), _torch_name="TBackward0")
+
+
+def T(x: Tensor) -> Tensor:
+    return apply("permute", x, perm=tuple(reversed(range(x.ndim)))) if x.ndim > 1 else x
+
+
+def unsqueeze(x: Tensor, dim: int) -> Tensor:
+    (d,) = normalize_axes(dim, x.ndim + 1)
+    return apply("reshape", x, shape_to=x.shape[:d] + (1,) + x.shape[d:],
+                 _torch_name="UnsqueezeBackward0")
+
+
+def squeeze(x: Tensor, dim: Any = None) -> Tensor:
+    axes = normalize_axes(dim, x.ndim) if x.ndim else ()
+    shape = tuple(s for i, s in enumerate(x.shape) if not (i in axes and s == 1))
+    name = "SqueezeBackward0" if dim is None else "SqueezeBackward1"
+    return apply("reshape", x, shape_to=shape, _torch_name=name)
+
+
+def broadcast_to(x: Tensor, shape: Sequence[int]) -> Tensor:
+    shape = tuple(shape)
+    lead = len(shape) - x.ndim
+    shape = tuple(x.shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(shape))
+    if same_shape(shape, x.shape):
+        return x
+    return apply("expand", x, shape_to=shape)
+
+
+def expand(x: Tensor, *sizes: Any) -> Tensor:
+    return broadcast_to(x, _sizes(sizes))
+
+
+def expand_as(x: Tensor, other: Tensor) -> Tensor:
+    return broadcast_to(x, other.shape)
+
+
+def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    tensors = [as_tensor(t) for t in tensors]
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    # torch skips 1-D empty tensors in cat
+    kept = [t for t in tensors if not (t.ndim == 1 and t.shape[0] == 0)] or tensors[:1]
+    for i, t in enumerate(kept):
+        if t.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
+                               f"concatenated")
+    (axis,) = normalize_axes(dim, kept[0].ndim)
+    # torch promotes over every tensor, the skipped empty ones too
+    target = dtypes.promote([(t.dtype, 2) for t in tensors])
+    kept = [t if t.dtype is target else t.to(target) for t in kept]
+    if len(kept) == 1:
+        return kept[0]
+    return apply("cat", *kept, axis=axis)
+
+
+concat = concatenate = cat
+
+
+def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    tensors = [as_tensor(t) for t in tensors]
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    first = tensors[0].shape
+    for i, t in enumerate(tensors):
+        if not same_shape(t.shape, first):
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got {first} at "
+                               f"entry 0 and {t.shape} at entry {i}")
+    (d,) = normalize_axes(dim, len(first) + 1)
+    target = dtypes.promote([(t.dtype, 2) for t in tensors])
+    parts = [unsqueeze(t if t.dtype is target else t.to(target), d) for t in tensors]
+    if len(parts) == 1:
+        return apply("reshape", parts[0], shape_to=parts[0].shape, _torch_name="StackBackward0")
+    return apply("cat", *parts, axis=d, _torch_name="StackBackward0")
+
+
+def getitem(x: Tensor, index: Any) -> Tensor:
+    """Basic indexing: ints, slices (positive steps), None and Ellipsis."""
+    index = _full_index(x, index)
+    starts, stops, steps, out_shape = [], [], [], []
+    dim = 0
+    for item in index:
+        if item is None:
+            out_shape.append(1)
+            continue
+        start, stop, step, kept = _window(item, x.shape[dim], dim)
+        starts.append(start)
+        stops.append(stop)
+        steps.append(step)
+        if kept is not None:
+            out_shape.append(kept)
+        dim += 1
+    out = x
+    if not same_shape(tuple(starts), (0,) * x.ndim) or not same_shape(tuple(stops), x.shape) \
+            or set(steps) - {1}:
+        has_int = any(not isinstance(i, slice) and i is not None for i in index)
+        out = apply("slice", x, starts=tuple(starts), stops=tuple(stops), steps=tuple(steps),
+                    _torch_name="SelectBackward0" if has_int else "SliceBackward0")
+    if not same_shape(tuple(out_shape), out.shape):
+        out = apply("reshape", out, shape_to=tuple(out_shape),
+                    _torch_name="SelectBackward0" if out is not x else "UnsqueezeBackward0")
+    return out
+
+
+def _full_index(x: Tensor, index: Any) -> tuple:
+    """``index`` as a tuple with one item per dim of ``x`` (plus the Nones): the Ellipsis, or
+    the missing trailing dims, spelled out as full slices."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    if any(isinstance(i, (Tensor, list)) for i in index):
+        raise NotImplementedError("indexing with tensors or lists (advanced indexing) is not "
+                                  "supported yet; use gather / take_along_dim")
+    n_ell = sum(1 for i in index if i is Ellipsis)
+    if n_ell > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    used = sum(1 for i in index if i is not None and i is not Ellipsis)
+    if used > x.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {x.ndim}")
+    if n_ell:
+        k = index.index(Ellipsis)
+        return index[:k] + (slice(None),) * (x.ndim - used) + index[k + 1:]
+    return index + (slice(None),) * (x.ndim - used)
+
+
+def _window(item: Any, size: int, dim: int) -> tuple:
+    """(start, stop, step, kept size or None for an int) of one dim's index item."""
+    if isinstance(size, Dim):
+        return _call_time_window(item, size, dim)
+    if isinstance(item, slice):
+        start, stop, step = item.indices(size) if (item.step or 1) > 0 else (0, 0, 0)
+        if step <= 0:
+            raise ValueError("step must be greater than zero")
+        return start, max(stop, start), step, len(range(start, stop, step))
+    try:
+        i = int(item.__index__())
+    except AttributeError:
+        raise TypeError(f"invalid index {item!r} of type {type(item).__name__}; "
+                        "expected an int, a slice, None or ...") from None
+    if not -size <= i < size:
+        raise IndexError(f"index {i} is out of bounds for dimension {dim} with size {size}")
+    i %= size
+    return i, i + 1, 1, None
+
+
+def _call_time_window(item: Any, size: Dim, dim: int) -> tuple:
+    """``_window`` of a dim whose size is known at call time (dims.Dim): unit-step slices and
+    ints, with bounds clamped as Python clamps them (each comparison a size guard)."""
+    def bound(b, default):
+        if b is None:
+            return default
+        b = int(b.__index__())
+        b = b if b >= 0 else size + b
+        return 0 if b < 0 else size if b > size else b
+    if isinstance(item, slice):
+        if (item.step or 1) != 1:
+            raise NotGeneric(f"a slice with step {item.step} of a call-time size")
+        start, stop = bound(item.start, 0), bound(item.stop, size)
+        stop = stop if stop >= start else start
+        return start, stop, 1, stop - start
+    i = item if isinstance(item, Dim) else int(item.__index__())   # (x[x.shape[0] - 1])
+    if not -size <= i < size:
+        raise IndexError(f"index {i} is out of bounds for dimension {dim} with size {size}")
+    i = i if i >= 0 else size + i
+    return i, i + 1, 1, None

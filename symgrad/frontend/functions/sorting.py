@@ -1,0 +1,320 @@
+"""torch-named sorting: sort, argsort, msort, topk, kthvalue, median, nanmedian, mode,
+quantile, nanquantile.
+
+Layer: front end. Input: tensors. Output: values and int64 indices, as torch's named tuples.
+The order is found eagerly with NumPy's stable sort (``stable=True`` or not: torch's CPU sort
+is stable for these too; NaN sorts last in ascending order, as in torch); the values are then a
+``gather`` of the input at those indices, so their gradient is ``gather``'s (the cotangent goes
+back to the positions it came from). Inside a compiled function sort, argsort, msort, topk,
+kthvalue and median take the order from the ``argsort`` primitive (``ops.sorting``: the same
+stable order and NaN placement, computed by the compiled C); kthvalue and median there pick the
+first of equal values in that stable order, which may differ from the index torch's selection
+(the eager path) finds among ties (the value is the same). nanmedian, mode and the quantiles
+need the values in Python and raise an error naming the line inside a compiled function.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...ops.registry import normalize_axes
+from ..core.apply import apply
+from .basic import gather_along, where
+from .pointwise import lerp
+from .printing import return_type
+from .shapes import squeeze
+from ..core.tensor import Tensor, tracer_error
+
+SortResult = return_type("sort")
+TopkResult = return_type("topk")
+KthResult = return_type("kthvalue")
+MedianResult = return_type("median")
+ModeResult = return_type("mode")
+NanMedianResult = return_type("nanmedian")
+
+
+def _order(x: Tensor, dim: int, descending: bool) -> tuple[np.ndarray, int]:
+    if x.is_traced:
+        raise tracer_error("order (sort, argsort, topk, kthvalue, median need the values)")
+    axis = normalize_axes(dim, max(x.ndim, 1))[0]
+    v = x._value if x.ndim else x._value.reshape(1)
+    if descending:
+        # stable descending with NaN first, as torch: sort the negated keys (NaN stays NaN)
+        keys = -v if x.dtype.is_floating else ~v   # ~v: integers without overflow
+        order = np.argsort(keys, axis=axis, kind="stable")
+        nan_first = np.isnan(v) if x.dtype.is_floating else None
+        if nan_first is not None and nan_first.any():
+            order = np.argsort(np.where(np.isnan(v), -np.inf, keys), axis=axis, kind="stable")
+            order = _nan_first(v, order, axis)
+    else:
+        order = np.argsort(v, axis=axis, kind="stable")
+    return order.astype(np.int64), axis
+
+
+def _traced_order(x: Tensor, dim: int, descending: bool, start: int = 0,
+                  stop: int | None = None) -> tuple[Tensor, int]:
+    """Compiled: positions ``start:stop`` of the stable order along ``dim`` (the ``argsort``
+    primitive, sliced along the axis), and the axis. A 0-d ``x`` is sorted as one element."""
+    axis = normalize_axes(dim, max(x.ndim, 1))[0]
+    src = x if x.ndim else x.reshape(1)
+    order = apply("argsort", src, axis=axis, descending=bool(descending))
+    if start or stop is not None:
+        order = order[(slice(None),) * axis + (slice(start, stop),)]
+    return order, axis
+
+
+def _nan_first(v: np.ndarray, order: np.ndarray, axis: int) -> np.ndarray:
+    """Move the NaNs' positions to the front of each sorted row, keeping their order."""
+    isnan = np.take_along_axis(np.isnan(v), order, axis)
+    moved = np.argsort(~isnan, axis=axis, kind="stable")
+    return np.take_along_axis(order, moved, axis)
+
+
+def _take(x: Tensor, idx: np.ndarray | Tensor, axis: int) -> Tensor:
+    src = x if x.ndim else x.reshape(1)
+    out = gather_along(src, idx if isinstance(idx, Tensor) else Tensor(idx, None), axis)
+    return out if x.ndim else out.reshape(())
+
+
+def sort(x: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
+    """Values sorted along ``dim`` and the indices they came from."""
+    if x.is_traced:
+        order, axis = _traced_order(x, dim, descending)
+        return SortResult(_take(x, order, axis), order if x.ndim else order.reshape(()))
+    order, axis = _order(x, dim, descending)
+    idx = order if x.ndim else order.reshape(())
+    return SortResult(_take(x, order, axis), Tensor(idx, None))
+
+
+def argsort(x: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
+    if x.is_traced:
+        order, _ = _traced_order(x, dim, descending)
+        return order if x.ndim else order.reshape(())
+    order, _ = _order(x, dim, descending)
+    return Tensor(order if x.ndim else order.reshape(()), None)
+
+
+def msort(x: Tensor) -> Tensor:
+    return sort(x, 0).values
+
+
+def topk(x: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):
+    """The ``k`` largest (or smallest) values along ``dim``, in order, and their indices."""
+    axis = normalize_axes(dim, max(x.ndim, 1))[0]
+    n = x.shape[axis] if x.ndim else 1
+    if not 0 <= k <= n:
+        raise RuntimeError("selected index k out of range")
+    if x.is_traced:
+        idx, axis = _traced_order(x, dim, largest, 0, k)
+        return TopkResult(_take(x, idx, axis), idx)
+    order, axis = _order(x, dim, largest)
+    idx = np.take(order, np.arange(k), axis=axis)
+    return TopkResult(_take(x, idx, axis), Tensor(idx, None))
+
+
+def _above(a, b) -> bool:
+    """a > b, NaN above every number (the order torch's selection uses)."""
+    return (a != a and b == b) or a > b
+
+
+def _select(row: list, k: int) -> int:
+    """The position in ``row`` of its ``k``-th smallest value (0-based) as found by a
+    median-of-three quickselect with Hoare partitioning, the selection torch's CPU kthvalue
+    runs: which of several equal values it lands on is that algorithm's (checked against
+    torch on thousands of rows with ties)."""
+    arr, pos = list(row), list(range(len(row)))
+
+    def swap(i, j):
+        arr[i], arr[j], pos[i], pos[j] = arr[j], arr[i], pos[j], pos[i]
+
+    lo, hi = 0, len(arr) - 1
+    while hi > lo + 1:
+        mid = lo + (hi - lo) // 2
+        swap(mid, lo + 1)
+        for a, b in ((lo + 1, hi), (lo, hi), (lo + 1, lo)):   # the pivot: median of three
+            if _above(arr[a], arr[b]):
+                swap(a, b)
+        i, j, pivot = lo + 1, hi, arr[lo]
+        while True:
+            i += 1
+            while _above(pivot, arr[i]):
+                i += 1
+            j -= 1
+            while _above(arr[j], pivot):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(lo, j)
+        lo, hi = (i if j <= k else lo), (j - 1 if j >= k else hi)
+    if hi == lo + 1 and _above(arr[lo], arr[hi]):
+        swap(lo, hi)
+    return pos[k]
+
+
+def _kth_indices(x: Tensor, k: int, axis: int) -> np.ndarray:
+    """Index of the k-th smallest along ``axis``, kept as a size-1 dim: from the stable sort,
+    except in slices holding equal values, where torch's selection decides which one."""
+    v = x._value if x.ndim else x._value.reshape(1)
+    order, _ = _order(x, axis, False)
+    idx = np.take(order, [k - 1], axis=axis)
+    rows = np.moveaxis(v, axis, -1).reshape(-1, v.shape[axis])
+    out = np.moveaxis(idx, axis, -1).reshape(-1)
+    for r, row in enumerate(rows):
+        if len(np.unique(row)) < len(row):
+            out[r] = _select(row.tolist(), k - 1)
+    shape = np.moveaxis(idx, axis, -1).shape
+    return np.moveaxis(out.reshape(shape), -1, axis)
+
+
+def kthvalue(x: Tensor, k: int, dim: int = -1, keepdim: bool = False):
+    """The ``k``-th smallest value along ``dim`` (1-based) and its index (among equal values,
+    the one torch's selection algorithm finds; in compiled code, the first in the stable
+    order: the same value, maybe another of the equal values' indices)."""
+    axis = normalize_axes(dim, max(x.ndim, 1))[0]
+    n = x.shape[axis] if x.ndim else 1
+    if not 1 <= k <= n:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {axis}")
+    if x.is_traced:
+        idx, _ = _traced_order(x, axis, False, k - 1, k)
+        values, indices = _take(x, idx, axis), idx if x.ndim else idx.reshape(())
+    else:
+        idx = _kth_indices(x, k, axis)
+        values, indices = _take(x, idx, axis), Tensor(idx if x.ndim else idx.reshape(()), None)
+    if not keepdim and x.ndim:
+        values, indices = squeeze(values, axis), squeeze(indices, axis)
+    return KthResult(values, indices)
+
+
+def median(x: Tensor, dim: int | None = None, keepdim: bool = False):
+    """The lower median (torch's: the ``(n-1)//2``-th smallest), over all elements or along
+    ``dim`` with its index (among equal values, as ``kthvalue``: in compiled code the first
+    in the stable order)."""
+    if dim is None:
+        flat = x.reshape(-1)
+        return kthvalue(flat, (flat.shape[0] - 1) // 2 + 1, 0).values
+    n = x.shape[normalize_axes(dim, max(x.ndim, 1))[0]] if x.ndim else 1
+    r = kthvalue(x, (n - 1) // 2 + 1, dim, keepdim)
+    return MedianResult(r.values, r.indices)
+
+
+def nanmedian(x: Tensor, dim: int | None = None, keepdim: bool = False):
+    """The lower median of the values that are not NaN (NaN if all are): the sort puts NaN
+    last, so it is the sorted value at (valid - 1) // 2. Tensor ops: it compiles."""
+    src = x.reshape(-1) if dim is None else (x if x.ndim else x.reshape(1))
+    axis = 0 if dim is None else normalize_axes(dim, src.ndim)[0]
+    ordered = sort(src, axis)
+    valid = src.isnan().logical_not().sum(axis, keepdim=True)
+    k = (valid - 1).clamp(min=0) // 2
+    values = gather_along(ordered.values, k, axis)
+    if dim is None:
+        return values.reshape(())
+    indices = gather_along(ordered.indices, k, axis)
+    if not x.ndim:
+        return NanMedianResult(values.reshape(()), indices.reshape(()))
+    if not keepdim:
+        values, indices = squeeze(values, axis), squeeze(indices, axis)
+    return NanMedianResult(values, indices)
+
+
+def _mode_index(row: np.ndarray) -> int:
+    """Index of the most frequent value (the smallest among ties), its last occurrence."""
+    values, counts = np.unique(row, return_counts=True)
+    best = values[np.argmax(counts)]                    # argmax: the first, i.e. smallest
+    return int(np.flatnonzero(row == best)[-1])
+
+
+def mode(x: Tensor, dim: int = -1, keepdim: bool = False):
+    """The most frequent value along ``dim`` (the smallest if several are) and the index of
+    its last occurrence, as torch's CPU mode."""
+    if x.is_traced:
+        raise tracer_error("mode (it needs the values)")
+    axis = normalize_axes(dim, max(x.ndim, 1))[0]
+    v = x._value if x.ndim else x._value.reshape(1)
+    idx = np.expand_dims(np.apply_along_axis(_mode_index, axis, v), axis).astype(np.int64)
+    values, indices = _take(x, idx if x.ndim else idx.reshape(1), axis), Tensor(idx, None)
+    if not keepdim or not x.ndim:
+        values = squeeze(values, axis) if x.ndim else values.reshape(())
+        indices = squeeze(indices, axis) if x.ndim else Tensor(idx.reshape(()), None)
+    return ModeResult(values, indices)
+
+
+_INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _q_values(x: Tensor, q) -> np.ndarray:
+    """The quantile levels as float64 (checked: torch's errors). q is data, not a traced
+    value: it decides the output's shape."""
+    if isinstance(q, Tensor) and q.dtype is not x.dtype:
+        raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
+    if isinstance(q, Tensor) and (q.ndim > 1 or q.is_traced):
+        raise RuntimeError("quantile() q must be a scalar or 1D tensor"
+                           + (" of known values" if q.ndim <= 1 else ""))
+    qv = np.asarray(q._value if isinstance(q, Tensor) else q, dtype=np.float64).reshape(-1)
+    if np.any((qv < 0) | (qv > 1)) or np.any(np.isnan(qv)):
+        raise RuntimeError("quantile() q values must be in the range [0, 1]")
+    return qv
+
+
+def _ranks(qv: np.ndarray, last: Tensor, interpolation: str):
+    """Per quantile and slice (float64 tensors): the lower and upper sorted positions and the
+    weight between them."""
+    ranks = Tensor(qv.reshape((-1,) + (1,) * last.ndim), None) * last
+    if interpolation == "nearest":
+        ranks = ranks.round()
+    lower, upper = ranks.floor(), ranks.ceil()
+    if interpolation == "lower":
+        upper = lower
+    elif interpolation == "higher":
+        lower = upper
+    between = 0.5 if interpolation == "midpoint" else ranks - lower
+    return lower, upper, where(upper > lower, between, 0.0)
+
+
+def _quantile(x: Tensor, q, dim, keepdim: bool, interpolation: str, ignore_nan: bool):
+    """Sort, then interpolate between the sorted values at the ranks q * (n - 1), n the count
+    of values (not NaN, for nanquantile): tensor ops throughout, so it compiles."""
+    if interpolation not in _INTERPOLATIONS:
+        raise RuntimeError(f"quantile() interpolation must be one of {', '.join(_INTERPOLATIONS)}"
+                           f". Got {interpolation}")
+    if not x.dtype.is_floating:
+        raise RuntimeError("quantile() input tensor must be either float or double dtype")
+    qv = _q_values(x, q)
+    flat = dim is None
+    src = x.reshape(-1) if flat else (x if x.ndim else x.reshape(1))
+    axis = 0 if flat else normalize_axes(dim, src.ndim)[0]
+    ordered = sort(src, axis).values.movedim(axis, -1)             # NaN last
+    nans = src.isnan().sum(axis)                                    # int64 per slice
+    n = ordered.shape[-1]
+    last = (nans.neg() + (n - 1)) if ignore_nan else nans * 0 + (n - 1)
+    lower, upper, weight = _ranks(qv, last.clamp(min=0).double(), interpolation)
+    if not ignore_nan:      # any NaN in a slice: its quantiles are NaN (the last sorted value)
+        lower = where(nans > 0, float(n - 1), lower)
+        upper = where(nans > 0, float(n - 1), upper)
+    rows = ordered.unsqueeze(0).expand((len(qv),) + tuple(ordered.shape))
+    below = gather_along(rows, lower.long().unsqueeze(-1), rows.ndim - 1)
+    above = gather_along(rows, upper.long().unsqueeze(-1), rows.ndim - 1)
+    out = lerp(below, above, weight.to(x.dtype).unsqueeze(-1))[..., 0]
+    if keepdim:
+        out = out.reshape((out.shape[0],) + tuple(1 if flat or i == axis else s
+                                                   for i, s in enumerate(src.shape)))
+    if not isinstance(q, Tensor) or q.ndim == 0:
+        out = out[0]
+    return out
+
+
+def quantile(x: Tensor, q, dim=None, keepdim: bool = False, *, interpolation: str = "linear"):
+    """The ``q``-th quantiles (a number or a 1-D tensor, prepended as the first dim) along
+    ``dim`` or of all elements, interpolated as torch (NaN in a slice makes it NaN)."""
+    return _quantile(x, q, dim, keepdim, interpolation, ignore_nan=False)
+
+
+def nanquantile(x: Tensor, q, dim=None, keepdim: bool = False, *,
+                interpolation: str = "linear"):
+    """``quantile`` of the values that are not NaN."""
+    return _quantile(x, q, dim, keepdim, interpolation, ignore_nan=True)
+
+
+__all__ = ["sort", "argsort", "msort", "topk", "kthvalue", "median", "nanmedian", "mode",
+           "quantile", "nanquantile"]
+METHODS = {name: globals()[name] for name in __all__}

@@ -1,0 +1,28 @@
+"""symgrad.nn.functional: the torch.nn.functional mirror (activations, losses, normalization,
+linear maps, embeddings, padding, dropout).
+
+Layer: front end (``symgrad/nn`` sits at the top of the package so that it reads like
+``torch.nn``; it imports only the front end and below). Input: tensors, eager or traced, and
+torch's arguments (torch's parameter names and defaults). Output: tensors built from
+primitives. This package is the façade users import; the functions live in its modules, each
+paired with the module of ``nn.modules`` that holds their layers: ``activation``, ``loss``
+(regression and binary), ``classification`` (nll_loss, cross_entropy), ``normalization``,
+``linear`` (linear maps, embeddings, padding, dropout), ``conv`` (convolution, unfold/fold)
+and ``pooling``.
+Each shows torch's grad_fn where torch shows one, and has a backward rule written from
+primitives that is exact at kinks and stable at extremes (the derivative of the composed
+forward is not: e.g. relu/abs kinks at 0 in BCE-with-logits).
+"""
+
+from __future__ import annotations
+
+from .activation import (elu, gelu, hardtanh, leaky_relu, log_softmax, relu, relu6, sigmoid, silu,
+                         softmax, softplus, tanh)
+from .classification import cross_entropy, nll_loss  # noqa: F401
+from .conv import conv1d, conv2d, fold, unfold  # noqa: F401
+from .linear import bilinear, dropout, embedding, linear, one_hot, pad  # noqa: F401
+from .loss import (binary_cross_entropy, binary_cross_entropy_with_logits, huber_loss, kl_div,
+                   l1_loss, mse_loss, smooth_l1_loss)
+from .normalization import batch_norm, cosine_similarity, layer_norm, normalize  # noqa: F401
+from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool1d, avg_pool2d, max_pool1d,
+                      max_pool2d)
