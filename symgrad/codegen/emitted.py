@@ -13,8 +13,9 @@ last function-scope statement showed).
 from __future__ import annotations
 
 import functools
-import importlib
 from dataclasses import dataclass
+
+from ..ops.registry import resolve
 
 
 @dataclass(frozen=True)
@@ -48,14 +49,4 @@ def emitter_of(kernel):
 
 @functools.cache
 def _emitter(family: str):
-    try:
-        module = importlib.import_module(f"{__package__}.{family}")
-    except ModuleNotFoundError as e:
-        if e.name != f"{__package__}.{family}":
-            raise
-        module = None
-    fn = getattr(module, "emit", None)
-    if fn is None:
-        raise NotImplementedError(f"no C emitter for kernel family {family!r}: it needs "
-                                  f"symgrad/codegen/{family}.py with emit(ctx, number, kernel)")
-    return fn
+    return resolve(f"{__package__}.{family}", "emit", f"C emitter for kernel family {family!r}")

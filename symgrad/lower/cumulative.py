@@ -9,17 +9,17 @@ Codegen (``codegen.cumulative``) writes one sequential loop along the axis. (Not
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import ClassVar
 
 from ..ir.graph import Loc
-from .loopir import View
+from .loopir import ReadsInputsWritesOut, View
 
 __all__ = ["CumulativeKernel", "lower"]
 
 
 @dataclass
-class CumulativeKernel:
+class CumulativeKernel(ReadsInputsWritesOut):
     """One sequential loop along ``axis`` (from its end if ``reverse``) inside loops over the
     other dims."""
 
@@ -31,12 +31,6 @@ class CumulativeKernel:
     reverse: bool = False
     loc: Loc | None = None
     family: ClassVar[str] = "cumulative"
-
-    def views(self) -> list:
-        return list(self.inputs) + [self.out]
-
-    def with_views(self, f) -> CumulativeKernel:
-        return replace(self, inputs=[f(x) for x in self.inputs], out=f(self.out))
 
 
 def lower(lowering, node) -> None:

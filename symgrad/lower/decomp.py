@@ -11,17 +11,17 @@ batch element to the next. Codegen (``codegen.decomp``) writes the C.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import ClassVar
 
 from ..ir.graph import Loc
-from .loopir import Buffer, View
+from .loopir import Buffer, ReadsInputsWritesOut, View
 
 __all__ = ["DecompKernel", "lower"]
 
 
 @dataclass
-class DecompKernel:
+class DecompKernel(ReadsInputsWritesOut):
     """One decomposition over a batch of matrices. ``inputs`` lists the operands, then the
     scratch buffers (so that the buffer plan places them like any input of a kernel)."""
 
@@ -32,12 +32,6 @@ class DecompKernel:
     operands: int
     loc: Loc | None = None
     family: ClassVar[str] = "decomp"
-
-    def views(self) -> list:
-        return list(self.inputs) + [self.out]
-
-    def with_views(self, f) -> DecompKernel:
-        return replace(self, inputs=[f(x) for x in self.inputs], out=f(self.out))
 
     @property
     def scratch(self) -> list:

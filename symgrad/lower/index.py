@@ -8,17 +8,17 @@ Codegen (``codegen.index``) writes loops that check every index against its boun
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import ClassVar
 
 from ..ir.graph import Loc
-from .loopir import View
+from .loopir import ReadsInputsWritesOut, View
 
 __all__ = ["IndexKernel", "lower"]
 
 
 @dataclass
-class IndexKernel:
+class IndexKernel(ReadsInputsWritesOut):
     """gather / scatter_add / argmax / argmin: loops with a checked integer index."""
 
     kind: str
@@ -28,12 +28,6 @@ class IndexKernel:
     shape: tuple                # the result's
     loc: Loc | None = None
     family: ClassVar[str] = "index"
-
-    def views(self) -> list:
-        return list(self.inputs) + [self.out]
-
-    def with_views(self, f) -> IndexKernel:
-        return replace(self, inputs=[f(x) for x in self.inputs], out=f(self.out))
 
 
 def lower(lowering, node) -> None:

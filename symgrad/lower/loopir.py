@@ -105,6 +105,17 @@ class View:
         return View(self.buffer, self.offset, tuple(shape), strides, window)
 
 
+class ReadsInputsWritesOut:
+    """``views``/``with_views`` of a kernel that reads the Views ``inputs`` and writes ``out``
+    (index, cumulative, decomposition and sort kernels)."""
+
+    def views(self) -> list:
+        return list(self.inputs) + [self.out]
+
+    def with_views(self, f):
+        return replace(self, inputs=[f(x) for x in self.inputs], out=f(self.out))
+
+
 @dataclass(frozen=True)
 class Literal:
     value: object

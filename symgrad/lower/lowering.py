@@ -20,14 +20,13 @@ object's methods (``value``, ``as_view``, ``new_buffer``, ``copy_dense``, ``scra
 from __future__ import annotations
 
 import functools
-import importlib
 
 from ..dims import NotGeneric, symbols_of
 from ..gcpause import pausing
 from ..ir import Graph, Node, consumers
 from ..ir.control import group_key, is_control
 from ..ops import get
-from ..ops.registry import ELEMENTWISE, REDUCE
+from ..ops.registry import ELEMENTWISE, REDUCE, resolve
 from .accumulate import plan_chains
 from .buffers import plan_buffers
 from .control import place_tapes
@@ -56,17 +55,8 @@ def fusion_groups(graph: Graph) -> list:
 @functools.cache
 def lowering_of(kernel: str):
     """``symgrad.lower.<kernel>.lower``: the function that lowers the ops naming ``kernel``."""
-    try:
-        module = importlib.import_module(f"{__package__}.{kernel}")
-    except ModuleNotFoundError as e:
-        if e.name != f"{__package__}.{kernel}":
-            raise
-        module = None
-    fn = getattr(module, "lower", None)
-    if fn is None:
-        raise NotImplementedError(f"no lowering for kernel family {kernel!r}: it needs "
-                                  f"symgrad/lower/{kernel}.py with lower(lowering, node)")
-    return fn
+    return resolve(f"{__package__}.{kernel}", "lower",
+                   f"lowering for kernel family {kernel!r}")
 
 
 def expression(node: Node) -> Expr:

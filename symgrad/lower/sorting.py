@@ -10,18 +10,18 @@ the workspace that lives for this kernel only, reused from one row to the next. 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import ClassVar
 
 from ..dtypes import int64
 from ..ir.graph import Loc
-from .loopir import Buffer, View
+from .loopir import Buffer, ReadsInputsWritesOut, View
 
 __all__ = ["SortKernel", "lower"]
 
 
 @dataclass
-class SortKernel:
+class SortKernel(ReadsInputsWritesOut):
     """The stable order of each row of ``inputs[0]`` along ``axis``, written to ``out``.
     ``inputs`` lists the operand, then the scratch buffer (so that the buffer plan places it
     like any input of a kernel)."""
@@ -33,12 +33,6 @@ class SortKernel:
     descending: bool
     loc: Loc | None = None
     family: ClassVar[str] = "sorting"
-
-    def views(self) -> list:
-        return list(self.inputs) + [self.out]
-
-    def with_views(self, f) -> SortKernel:
-        return replace(self, inputs=[f(x) for x in self.inputs], out=f(self.out))
 
     @property
     def scratch(self) -> View:

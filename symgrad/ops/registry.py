@@ -162,7 +162,22 @@ def rule(op: str, transform: str):
     if where is None:
         return getattr(opdef, transform, None)
     module, name = where.split(":")
-    return getattr(importlib.import_module(module), name)
+    return resolve(module, name, f"{op}'s {transform} rule")
+
+
+def resolve(module: str, name: str, what: str):
+    """``module.name``, the module imported now: how a rule, a kernel family's lowering or its
+    emitter is found from a name. NotImplementedError saying what to write if it is absent."""
+    try:
+        found = getattr(importlib.import_module(module), name, None)
+    except ModuleNotFoundError as e:
+        if e.name != module:
+            raise
+        found = None
+    if found is None:
+        raise NotImplementedError(f"no {what}: it needs {module.replace('.', '/')}.py with "
+                                  f"{name}")
+    return found
 
 
 @functools.cache
