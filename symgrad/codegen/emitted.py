@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from ..ops.registry import resolve
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)     # (one per kernel: 10^4..10^5 in a large program)
 class Emitted:
     """One kernel's C and what the module around it must know.
 

@@ -198,8 +198,12 @@ def _items(ctx: _Context, program: Program, base: int) -> list:
 
 def _emit_all(ctx: _Context, program: Program, base: int) -> list:
     items = []
+    emitters: dict = {}           # kernel type -> its family's emit (one lookup per type)
     for i, k in enumerate(program.kernels):
-        out = emitter_of(k)(ctx, base + i, k)
+        emit = emitters.get(type(k))
+        if emit is None:
+            emit = emitters[type(k)] = emitter_of(k)
+        out = emit(ctx, base + i, k)
         buffers = [v.buffer for v in k.views()]
         temps = {b for b in buffers if b.role == "temp"}
         names = {b.name for b in buffers if b.role != "temp"}
