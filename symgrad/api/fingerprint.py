@@ -48,10 +48,11 @@ import types
 import numpy as np
 
 from .. import dtypes
+from ..config import PACKAGE_DIR
 from ..frontend.core.tensor import Tensor
 from ..version import __version__
 from .codeinfo import absolute_module, loads_and_imports, names_read
-from .library import SYMGRAD_DIR, impure, library, library_class
+from .library import impure, library, library_class, symgrad_source
 
 # A walk visits at most this many objects: beyond, its guards would not cover what the
 # function reads, so the walk is incomplete (``Walk.complete``): no key, and no reuse.
@@ -250,7 +251,7 @@ class Walk:
                 self.attr(fn, "__kwdefaults__", path, f"the defaults of {qualname(fn)}")
         # Closure cells: a library's hold the user's functions (symgrad's transforms, a
         # decorator); symgrad's own never change, a user's can (``nonlocal``).
-        own = fn.__code__.co_filename.startswith(SYMGRAD_DIR)
+        own = fn.__code__.co_filename.startswith(PACKAGE_DIR)
         for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
             label = f"closure variable {name!r} of {qualname(fn)}"
             try:
@@ -482,7 +483,9 @@ def walk(cf) -> Walk:
     """The walk of compiled function ``cf``'s captured state (options and environment
     included). An object too large to walk makes it opaque."""
     w = Walk()
-    w.put("symgrad", __version__, sys.version_info[:2], np.__version__)
+    # symgrad's own code by its files, not just its version: an edited or upgraded symgrad
+    # is another compiler (its warm-start records are not this one's)
+    w.put("symgrad", __version__, symgrad_source(), sys.version_info[:2], np.__version__)
     w.put("options", cf.name, cf.fast_math, cf.guards, cf.max_paths, cf.static_argnums,
           cf.static_argnames)
     w.item(vars(dtypes), "DEFAULT_FLOAT", (), "the default dtype (set_default_dtype)")

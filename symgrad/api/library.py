@@ -24,7 +24,6 @@ from ..version import __version__
 # Where library code lives: a module from here is keyed by name, version and file content.
 _LIBRARY_DIRS = tuple({sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib",
                                                          "platlib")})
-SYMGRAD_DIR = PACKAGE_DIR
 # Modules whose functions read the clock or a random source: code that names them gives a
 # result that differs from process to process (no warm-start key).
 _IMPURE = frozenset({"time", "random", "_random", "secrets", "uuid", "datetime",
@@ -35,15 +34,15 @@ def library(module_name: str, filename: str | None = None) -> tuple | None:
     """The key of library code (module name, version, file content), or None for code of
     the user's program (which is walked instead)."""
     if filename is not None:
-        if filename.startswith(SYMGRAD_DIR):   # (a wrapper may carry the user's __module__)
-            return ("symgrad", __version__, _symgrad_source())
+        if filename.startswith(PACKAGE_DIR):   # (a wrapper may carry the user's __module__)
+            return ("symgrad", __version__, symgrad_source())
         if filename.startswith("<"):
             return None       # exec/compile-made code, a lambda typed at a prompt
     if not module_name:
         return None
     top = module_name.split(".")[0]
     if top == "symgrad":
-        return ("symgrad", __version__, _symgrad_source())
+        return ("symgrad", __version__, symgrad_source())
     if top in sys.builtin_module_names:
         return ("builtin", module_name)
     module = sys.modules.get(module_name)
@@ -94,12 +93,12 @@ def _file_digest(path: str) -> str:
 _SOURCE: list = []
 
 
-def _symgrad_source() -> str:
+def symgrad_source() -> str:
     """symgrad's own code, fingerprinted by its files' sizes and modification times (an
     edited checkout is another compiler, whatever its version says); once per process."""
     if not _SOURCE:
         h = hashlib.blake2b(digest_size=16)
-        root = SYMGRAD_DIR
+        root = PACKAGE_DIR
         for directory, subdirs, files in sorted(os.walk(root)):
             subdirs.sort()
             for name in sorted(files):

@@ -25,6 +25,7 @@ one compiles for it.
 from __future__ import annotations
 
 import copy
+import keyword
 import operator
 from dataclasses import replace
 
@@ -157,7 +158,8 @@ def _check(guards: list):
     terms, params = [], []
     for i, g in enumerate(guards):
         key = repr(g.key) if type(g.key) is str else f"k{i}"
-        test = f"{{h}}.{g.key} is {{e}}" if g.kind == "attr" else _TESTS[g.kind]
+        test = f"{{h}}.{g.key} is {{e}}" if g.kind == "attr" and _plain_name(g.key) \
+            else _TESTS[g.kind]
         terms.append("(" + test.format(h=f"h{i}", k=key, e=f"e{i}") + ")")
         params += [f"h{i}=h{i}", f"e{i}=e{i}"] + ([] if type(g.key) is str else [f"k{i}=k{i}"])
         env[f"h{i}"], env[f"k{i}"], env[f"e{i}"] = g.holder, g.key, g.expected
@@ -166,6 +168,11 @@ def _check(guards: list):
               f"    except Exception:\n        return False\n")
     exec(source, env)   # noqa: S102  (built from the guard kinds' fixed templates)
     return env["holds"]
+
+
+def _plain_name(key) -> bool:
+    """Whether ``key`` can be written as ``h.key`` in the generated check (else ``getattr``)."""
+    return type(key) is str and key.isidentifier() and not keyword.iskeyword(key)
 
 
 def same_leaf(old, new) -> bool:

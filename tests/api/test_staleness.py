@@ -620,3 +620,33 @@ def test_a_static_argument_named_and_passed_by_position():
     f = sg.compile(lambda x, n: (x * n).sum(), static_argnames="n")
     x = np.ones(3)
     assert [f(x, 2), f(x, 2), f(x, 3), f(x, n=3)] == [6.0, 6.0, 9.0, 9.0]
+
+
+class _KeywordSlots:
+    __slots__ = ("lambda", "w")     # slot names Python allows that code cannot write as h.x
+
+
+def test_a_slot_named_like_a_keyword_is_guarded():
+    """The generated guard check reads such an attribute with getattr (``h.lambda`` would not
+    compile), and a change of it is seen."""
+    c = _KeywordSlots()
+    setattr(c, "lambda", 2.0)
+    c.w = 3.0
+    cf = sg.compile(lambda x: x * getattr(c, "lambda") + c.w)
+    np.testing.assert_array_equal(cf(np.ones(2)), [5.0, 5.0])
+    setattr(c, "lambda", 5.0)
+    np.testing.assert_array_equal(cf(np.ones(2)), [8.0, 8.0])
+
+
+def test_the_warm_start_key_names_symgrads_own_code(monkeypatch):
+    """An edited or upgraded symgrad (same version string, other files) does not load an
+    earlier symgrad's warm-start records: its code is part of every key."""
+    from symgrad.api import fingerprint
+
+    def f(x):
+        return (x * x).sum()
+    x = np.ones(3)
+    before = sg.compile(f).pretrace_key(x)
+    assert sg.compile(f).pretrace_key(x) == before
+    monkeypatch.setattr(fingerprint, "symgrad_source", lambda: "another symgrad")
+    assert sg.compile(f).pretrace_key(x) != before

@@ -14,12 +14,12 @@ Refresh after reviewing: ``make golden`` (``python tests/codegen/test_golden.py 
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import os
 import sys
 import tempfile
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
@@ -67,18 +67,9 @@ def c_text(name: str) -> str:
                     target=Target(vector_math=True)).text
 
 
-@contextlib.contextmanager
 def _no_warm_start():
     """Compile here (a warm start would load a module without its stages)."""
-    old = os.environ.get("SYMGRAD_WARM_START")
-    os.environ["SYMGRAD_WARM_START"] = "0"
-    try:
-        yield
-    finally:
-        if old is None:
-            del os.environ["SYMGRAD_WARM_START"]
-        else:
-            os.environ["SYMGRAD_WARM_START"] = old
+    return mock.patch.dict(os.environ, {"SYMGRAD_WARM_START": "0"})
 
 
 @pytest.mark.parametrize("name", sorted(CORPUS))

@@ -26,7 +26,6 @@ from collections.abc import Iterator
 from ...config import PACKAGE_DIR
 from ...ir.graph import Loc
 
-_PKG_DIR = PACKAGE_DIR
 
 
 class Recording:
@@ -124,7 +123,7 @@ def user_stacklevel() -> int:
     """The ``stacklevel`` that points a warning issued by its caller at the first frame
     outside symgrad (the user's line)."""
     frame, level = sys._getframe(2), 2
-    while frame is not None and frame.f_code.co_filename.startswith(_PKG_DIR):
+    while frame is not None and frame.f_code.co_filename.startswith(PACKAGE_DIR):
         frame, level = frame.f_back, level + 1
     return level
 
@@ -133,7 +132,7 @@ def user_loc(interned: dict | None = None) -> Loc | None:
     """The innermost stack frame outside the symgrad package (the user's line); with
     ``interned`` (a recording's table), one Loc object per code object and line."""
     frame = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(_PKG_DIR):
+    while frame is not None and frame.f_code.co_filename.startswith(PACKAGE_DIR):
         frame = frame.f_back
     if frame is None:
         return None

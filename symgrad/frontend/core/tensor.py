@@ -373,9 +373,7 @@ def placeholder(node: Node, python_number: bool = False) -> Tensor:
     """The traced tensor of a graph input. ``python_number``: it stands for a Python number
     passed to a compiled function, and promotes like one (``int64[3] * x`` stays int64 for an
     int ``x``, as in torch)."""
-    t = Tensor(None, node)
-    t._weak = python_number
-    return t
+    return weakly_typed(Tensor(None, node), python_number)
 
 
 def _dense_window(shape: tuple, attrs: dict) -> bool:

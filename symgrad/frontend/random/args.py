@@ -21,7 +21,6 @@ import warnings
 
 import numpy as np
 
-from ...config import PACKAGE_DIR
 from ... import dtypes
 from ...devices import check as check_device, device as Device
 from ...errors import TracerValueError
@@ -133,7 +132,6 @@ def warn_if_tracing(name: str) -> None:
                   stacklevel=sources.user_stacklevel())
 
 
-_PACKAGE = PACKAGE_DIR
 
 
 def refuse_traced(name: str, *operands) -> None:
