@@ -127,10 +127,10 @@ module-map: $(STAMP)
 golden: $(STAMP)
 	$(PY) tests/codegen/test_golden.py --refresh
 
-# Reprint the ops' C expressions from their SymPy definitions into symgrad/codegen/optable.py
+# Reprint the ops' C expressions from their SymPy definitions into symgrad/codegen/c/optable.py
 # (tests/codegen/test_exprs.py fails until this is run after an op's expression changes).
 optable: $(STAMP)
-	$(PY) -c "from symgrad.codegen.exprs import write_table; write_table('symgrad/codegen/optable.py')"
+	$(PY) -c "from symgrad.codegen.c.exprs import write_table; write_table('symgrad/codegen/c/optable.py')"
 
 # Resident memory over 10^6 calls, and the peak memory of one large value_and_grad against
 # NumPy and torch (torch comes from the bench venv).

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 import symgrad as sg
-from symgrad.codegen import matmul as codegen
+from symgrad.codegen.c import matmul as codegen
 
 OUT = Path(__file__).resolve().parent / "results"
 

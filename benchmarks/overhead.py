@@ -5,7 +5,7 @@ The problem is the seed, ``mean(3 * (x + 2)**2)`` value_and_grad, x float32 (2, 
 almost nothing, so the time is the call path. An empty C function with exactly the parameter
 list of symgrad's compiled seed (read from its cdef: input pointers, output pointers, the
 workspace, and whatever else the entry takes) is built the way symgrad builds its kernels
-(``symgrad.build.compiler.build``: cffi API mode, the same wrapper flags), then timed:
+(``symgrad.build.c.compiler.build``: cffi API mode, the same wrapper flags), then timed:
 
   (a)  the empty function, called with cdata pointers made once;
   (a') symgrad's real seed kernel, called the same way (the C work itself);
@@ -37,8 +37,8 @@ import cffi
 import numpy as np
 
 import symgrad as sg
-from symgrad.build import compiler
-from symgrad.codegen.csource import CSource
+from symgrad.build.c import compiler
+from symgrad.codegen.c.csource import CSource
 from symgrad.pytree import flatten
 
 OUT = Path(__file__).resolve().parent / "results"

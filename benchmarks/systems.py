@@ -65,8 +65,8 @@ def pytensor_value_and_grad(inputs, cost, wrt):
 
 # ---------------------------------------------------------------------------------- CasADi
 
-# The flags symgrad compiles its own C with (symgrad.build.compiler.DEFAULT_OPT_FLAGS), so that the
-# two generated-C systems differ by their code, not by their compiler options.
+# The flags symgrad compiles its own C with (symgrad.build.c.compiler.DEFAULT_OPT_FLAGS), so
+# that the two generated-C systems differ by their code, not by their compiler options.
 CASADI_CFLAGS = ["-O3", "-march=native", "-fno-math-errno", "-ffp-contract=off", "-fPIC"]
 
 

@@ -1,7 +1,7 @@
 """The exceptions users catch, in one place at the bottom of the layers.
 
 Base layer: imports nothing of symgrad. Each stage raises its own specific errors where they
-arise (``build.compiler.BuildError``, ``build.cache.CacheDirError``, ``ir.VerificationError``);
+arise (``build.c.compiler.BuildError``, ``build.cache.CacheDirError``, ``ir.VerificationError``);
 the ones here are raised from several layers and exported as ``symgrad.ShapeError`` and
 ``symgrad.TracerValueError``.
 """

@@ -21,10 +21,8 @@ from collections.abc import Callable
 import numpy as np
 
 from . import config, dims
-from .build import cache, compiler, toolchain
-from .codegen import CSource
-from .codegen.csource import Target
-from .codegen.module import generate
+from .build.backends import default as backend
+from .codegen.backend import Module, Source
 from .gcpause import paused, pausing
 from .ir import Graph, format_graph, verify
 from .lower import lower
@@ -48,8 +46,8 @@ class Compiled:
     traced: Traced
     graph: Graph                  # after the passes
     passes: list                  # the passes that made ``graph`` from ``traced.graph``
-    source: CSource
-    module: compiler.BuiltModule | None
+    source: Source
+    module: Module | None
     consts: list                  # the loop IR's (Buffer, ndarray) constants, in argument order
     outputs: list                 # the loop IR's output Buffers, in order
     times: dict = field(default_factory=dict)   # stage -> seconds
@@ -62,7 +60,7 @@ class Compiled:
     @cached_property
     def program(self) -> Program:
         """The loop IR the C was generated from."""
-        return lower(self.graph)
+        return lower(self.graph, backend().capabilities)
 
 
 def compile_function(fn: Callable, in_specs: list, rebuild: Callable, name: str, *,
@@ -169,14 +167,12 @@ def _generate(traced: Traced, name: str, passes: list, build: bool, times: dict)
 
     graph, _ = optimize(traced.graph, passes)
     lap("passes")
-    program = lower(graph)
+    program = lower(graph, backend().capabilities)
     lap("lower")
-    # Compiled templates kept beside the builds (the build creates the root anyway).
-    templates = cache.private_dir("templates", create_root=build)
-    source = generate(program, name, title=f"{name}: compiled by symgrad",
-                      target=Target(vector_math=toolchain.has_vector_math()),
-                      template_cache=str(templates) if templates else None)
-    config.debug(2, "C for %s:\n%s", name, source.text)
+    # (a build creates the cache's root anyway: the compiled templates may be kept there)
+    source = backend().render(program, name, f"{name}: compiled by symgrad",
+                              create_cache=build)
+    config.debug(2, "source of %s:\n%s", name, source.text)
     lap("codegen")
     return graph, source, list(program.consts), list(program.outputs)
 
@@ -185,7 +181,7 @@ def _build(traced: Traced, name: str, passes: list, made: tuple, build: bool,
            times: dict) -> Compiled:
     graph, source, consts, outputs = made
     start = time.perf_counter()
-    module = compiler.build(source, name_hint=name) if build else None
+    module = backend().build(source, name) if build else None
     times["build"] = time.perf_counter() - start
     config.debug(1, "%s: %d nodes; %s", name, len(traced.graph.nodes()),
                  ", ".join(f"{s} {times[s]:.3f} s" for s in STAGES if s in times))
@@ -193,9 +189,22 @@ def _build(traced: Traced, name: str, passes: list, made: tuple, build: bool,
                     times)
 
 
-def retarget(c: Compiled, target: Target) -> CSource:
-    """The C of compiled signature ``c`` for another ``target`` (e.g. standalone export)."""
-    return generate(c.program, c.name, title=f"{c.name}: compiled by symgrad", target=target)
+def retarget(c: Compiled, target) -> Source:
+    """The source of compiled signature ``c`` for another ``target`` of the backend (e.g. the
+    C backend's standalone export)."""
+    return backend().render(c.program, c.name, f"{c.name}: compiled by symgrad", target)
+
+
+def target():
+    """What this process's builds target (the backend's, computed once): part of every
+    warm-start key, since the source differs with it."""
+    return backend().target()
+
+
+def load(source: Source, name: str) -> Module:
+    """The module of a source compiled before (a pickled or warm-start record): from the
+    build cache, or built again from the source. Never traced."""
+    return backend().build(source, name)
 
 
 @pausing   # the passes rebuild ~10^5 nodes of a large graph (see gcpause)

@@ -154,7 +154,7 @@ def test_the_checker_finds_an_upward_import(tmp_path):
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_modules_stay_small(module):
     lines = MODULES[module].read_text().count("\n")
-    if module == "symgrad.codegen.optable":
+    if module == "symgrad.codegen.c.optable":
         return   # generated data (make optable), not code
     assert lines <= MAX_MODULE_LINES, f"{module} has {lines} lines: split it by concept"
 
@@ -210,7 +210,7 @@ def test_import_symgrad_loads_no_compiler():
             "x = sg.tensor([1.0, 2.0], requires_grad=True)\n"
             "(sg.sin(x) * x).sum().backward()\n"
             "heavy = [m for m in ('sympy', 'jinja2', 'cffi', 'symgrad.pipeline',"
-            " 'symgrad.codegen.module', 'symgrad.build.compiler') if m in sys.modules]\n"
+            " 'symgrad.codegen.c.module', 'symgrad.build.c.compiler') if m in sys.modules]\n"
             "assert not heavy, heavy\n")
     subprocess.run([sys.executable, "-c", code], check=True)
 
@@ -325,3 +325,56 @@ def test_late_bound_rules_resolve_to_modules_above_the_ops():
         for transform, where in op.tensor_rules:
             assert callable(rule(name, transform)), (name, transform, where)
             assert layer_of(where.split(":")[0]) > layer_of("symgrad.ops"), where
+
+
+# ---------------------------------------------------------------- the backend boundary
+
+# The C backend: its text (codegen.c), its build and loader (build.c). The API's C export
+# (api.export: export_c, c_function's cffi function pointer) is the C backend's public face.
+C_BACKEND = ("symgrad.codegen.c", "symgrad.build.c")
+C_EXPORT = "symgrad.api.export"
+
+
+def _in(module: str, packages) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in packages)
+
+
+def backend_leaks(modules: dict | None = None) -> list[str]:
+    """Outside the C backend: an import of cffi, or a reach into a loaded module's ``ffi`` or
+    ``lib`` (the runtime and the pipeline talk to ``codegen.backend.Module``)."""
+    found = []
+    for module, path in (modules or MODULES).items():
+        if _in(module, C_BACKEND):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            if any(n.split(".")[0] in ("cffi", "_cffi_backend") for n in names):
+                found.append(f"{module}:{node.lineno} imports cffi")
+            if isinstance(node, ast.Attribute) and node.attr in ("ffi", "lib") and \
+                    module != C_EXPORT:
+                found.append(f"{module}:{node.lineno} reaches .{node.attr}")
+    return found
+
+
+def test_only_the_c_backend_speaks_cffi():
+    found = backend_leaks()
+    assert not found, "ask the backend (codegen.backend.Module/Backend):\n" + "\n".join(found)
+
+
+def test_build_runtime_and_pipeline_reach_the_c_backend_only_through_the_backend():
+    """The build layer's own modules and everything above them import ``build.c`` or
+    ``codegen.c`` only where the backend is chosen (``build.backends``), where its C text is
+    the point (the C export), or for C-only data (the cffi export's flags)."""
+    allowed = {"symgrad.build.backends", C_EXPORT}
+    found = [f"{m} imports {t}" for m in sorted(MODULES) if not _in(m, C_BACKEND)
+             and m not in allowed and layer_of(m) >= layer_of("symgrad.build")
+             for t in sorted(GRAPH[m]) if _in(t, C_BACKEND)]
+    assert not found, "\n".join(found)
+
+
+def test_the_backend_checker_finds_a_leak(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("import cffi\n\ndef f(module):\n    return module.ffi.cast('int', 0)\n")
+    assert backend_leaks({"symgrad.runtime.bad": bad}) == [
+        "symgrad.runtime.bad:1 imports cffi", "symgrad.runtime.bad:4 reaches .ffi"]

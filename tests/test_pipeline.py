@@ -6,9 +6,7 @@ import numpy as np
 
 import symgrad as sg
 from symgrad import pipeline
-from symgrad.build import toolchain
-from symgrad.codegen.csource import Target
-from symgrad.codegen.module import generate
+from symgrad.codegen.c.module import generate
 
 
 def _det3_gradient():
@@ -28,7 +26,7 @@ def test_program_and_stages_are_remade_identically_on_demand():
     c = spec.compiled
     # The loop IR is not kept; made again, it generates the very C that was built.
     remade = generate(c.program, vg.name, title=f"{vg.name}: compiled by symgrad",
-                      target=Target(vector_math=toolchain.has_vector_math()))
+                      target=pipeline.target())
     assert remade.text == spec.c_source
     assert c.program is c.program            # made once, then kept
     # The IR after each pass, made again, ends at the optimized graph.

@@ -28,7 +28,6 @@ import re
 from dataclasses import replace
 
 from .. import config
-from ..codegen.text import c_identifier
 from ..dims import Dim, NotGeneric
 from ..runtime import Specialization
 from ..runtime.generic import Generic
@@ -129,7 +128,7 @@ def variants(specs: list, names: list, marks: set, seen: list) -> list:
     symbols: list = []                  # per size number: the first dim's name
     for i, a in sorted(marks):
         if number[i, a] == len(symbols):
-            base = re.sub("_+", "_", c_identifier(names[i])).strip("_") + f"_size{a}"
+            base = _identifier(names[i]) + f"_size{a}"
             name, k = base, 1
             while name in symbols:
                 name, k = f"{base}_{k}", k + 1
@@ -302,6 +301,14 @@ def _fix_compared(cf, specs: list, names: list, marks: set, seen: list, guards) 
         config.debug(1, "%s: %s compared with a fixed size: made static", cf.name,
                      ", ".join(f"{names[i]}.shape[{a}]" for i, a in sorted(fixed)))
         cf._fixed_dims |= fixed
+
+
+def _identifier(name: str) -> str:
+    """A leaf's name as the start of a size symbol's name: an identifier (ASCII letters,
+    digits and single underscores, not first a digit), which a backend prints as it is."""
+    ident = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    ident = ident if ident and not ident[0].isdigit() else f"f_{ident}"
+    return re.sub("_+", "_", ident).strip("_")
 
 
 def _where(e: Exception) -> str:

@@ -3,7 +3,7 @@
 Layer: api. Input: a ``CompiledFunction`` (or a transform of one) and example arguments, which
 fix the signature. Output:
 
-- ``export_c``: a directory a user builds with nothing but a C compiler (``codegen.export``
+- ``export_c``: a directory a user builds with nothing but a C compiler (``codegen.c.export``
   writes the texts: ``name.c``, ``name.h``, ``test_name.c``, ``Makefile``);
 - ``c_function``: the same C built into this process, as a cffi function pointer plus its C
   signature, for C code that takes a callback;
@@ -19,14 +19,14 @@ and a thread count, and allocates nothing. A function whose reverse pass needs a
 from __future__ import annotations
 
 import keyword
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..codegen import export as texts
-from ..codegen.csource import BuildNeeds, CSource, Target
+from ..codegen.c import export as texts
+from ..codegen.c.csource import BuildNeeds, CSource, Target
 from ..dtypes import from_name
 from ..pytree import flatten
 from ..runtime.outputs import leaf_paths
@@ -66,12 +66,12 @@ def export_c(f, directory, args: tuple, *, name: str | None = None, dtype_policy
     OpenMP out of the file. Tensors and arrays the function reads besides its arguments (an
     ``nn.Module``'s parameters, a global array) are exported with their current values, as
     constants of the C: an export is a snapshot."""
-    from ..build.compiler import DEFAULT_OPT_FLAGS, VECTOR_MATH_FLAGS
-    from ..build.toolchain import has_vector_math
+    from .. import pipeline
+    from ..build.c.compiler import DEFAULT_OPT_FLAGS, VECTOR_MATH_FLAGS
     if blas not in ("none", "cblas"):
         raise ValueError(f"export_c: blas must be 'none' or 'cblas', got {blas!r}")
     args = _with_policy(args, dtype_policy)
-    target = Target(vector_math=not portable and has_vector_math(), blas=blas,
+    target = Target(vector_math=not portable and pipeline.target().vector_math, blas=blas,
                     standalone=True, threads=bool(threads))
     face, inputs = _interface(f, args, name, target)
     expected = _expected(f, args, face)
@@ -111,7 +111,7 @@ class CFunction:
     signature: str
     pointer: Any
     work_size: int
-    inputs: tuple        # codegen.export.Port per input
+    inputs: tuple        # codegen.c.export.Port per input
     outputs: tuple       # ... per output
     ffi: Any
     module: Any          # the loaded module (kept alive with the pointer)
@@ -142,7 +142,7 @@ def c_function(f, args: tuple, *, name: str | None = None) -> CFunction:
     face, _ = _interface(f, args, name, _in_process_target())
     module = _build(face, texts.module_text(face, include_header=False),
                     f"size_t {face.name}_work_size(void);\n{face.declaration}")
-    pointer = module.ffi.addressof(module.lib, face.name)
+    pointer = module.function_pointer(face.name)
     return CFunction(face.name, face.declaration, pointer, face.work_size,
                      tuple(face.inputs), tuple(face.outputs), module.ffi, module)
 
@@ -170,29 +170,29 @@ def low_level_callable(f, args: tuple, *, kind: str = "quad"):
         texts.callback_text(face, kind, adapter)
     module = _build(face, text, texts.CALLBACKS[kind].format(name=adapter) + ";")
     work = module.ffi.new("unsigned char[]", face.work_size)
-    return scipy.LowLevelCallable(module.ffi.addressof(module.lib, adapter), work)
+    return scipy.LowLevelCallable(module.function_pointer(adapter), work)
 
 
 # ------------------------------------------------------------------------------- helpers
 
 def _in_process_target() -> Target:
-    from ..build.toolchain import has_vector_math
-    return Target(vector_math=has_vector_math(), blas="scipy", standalone=True)
+    from .. import pipeline
+    return replace(pipeline.target(), blas="scipy", standalone=True)
 
 
 def _build(face: texts.Interface, text: str, cdef: str):
-    from ..build import compiler
+    from .. import pipeline
     needs = face.source.needs
     # (SG_SIMD marks loops only under OpenMP or SG_OPENMP_SIMD: symgrad's build has
     # -fopenmp-simd, and these loops call the vector math the text declares)
-    source = CSource(text, face.name, cdef, face.source.workspace_bytes, (("-DSG_OPENMP_SIMD",),),
-                     BuildNeeds(needs.openmp, needs.vector_math, needs.blas),
-                     face.source.errors)
-    return compiler.build(source, name_hint=face.name)
+    source = CSource(text, face.name, cdef, face.source.workspace_bytes,
+                     needs=BuildNeeds(needs.openmp, needs.vector_math, needs.blas),
+                     errors=face.source.errors, defines=("SG_OPENMP_SIMD",))
+    return pipeline.load(source, face.name)
 
 
 def _interface(f, args: tuple, name: str | None, target: Target):
-    """(the ``codegen.export.Interface`` of ``f`` at ``args``, the input arrays)."""
+    """(the ``codegen.c.export.Interface`` of ``f`` at ``args``, the input arrays)."""
     from .. import pipeline
     name = _check_name(name) if name is not None else _default_name(f.name)
     compiled = f.compiled_for(*args, capture=False)   # (captured values: constants)
@@ -258,14 +258,14 @@ def _check_name(name: str) -> str:
 
 def _default_name(name: str) -> str:
     """A C function name made from a Python one (``<lambda>`` -> ``lambda_fn``)."""
-    from ..codegen.text import c_identifier
+    from ..codegen.c.text import c_identifier
     base = c_identifier(name).strip("_") or "fn"
     return base if not (keyword.iskeyword(base) or base in _RESERVED) else f"{base}_fn"
 
 
 def _param(name: str, used: set) -> str:
     """A C parameter name for ``name`` (``params['w']`` -> ``params_w``), not yet in ``used``."""
-    from ..codegen.text import c_identifier
+    from ..codegen.c.text import c_identifier
     base = c_identifier(name).strip("_") or "arg"
     base = base if base not in _RESERVED else f"{base}_"
     param, k = base, 1

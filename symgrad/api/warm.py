@@ -207,12 +207,12 @@ def signature_key(w, key: tuple, names: list) -> str:
     """The warm-start key of the signature ``key`` (``CompiledFunction.specialize``'s key,
     whose leaves are called ``names``) of a function whose captured state walked as ``w``.
     Raises ``Unknown`` when the walk met something it cannot fingerprint."""
-    from ..build.toolchain import has_vector_math   # (the C differs: not in a process)
+    from .. import pipeline   # (the backend's target: the source differs with it)
     if w.opaque:
         raise Unknown(w.opaque[0])
     h = hashlib.blake2b(digest_size=32)
     tree, statics, leaves = key
-    parts = [w.digest, has_vector_math(), tree.describe(), _tree_meta(tree),
+    parts = [w.digest, repr(pipeline.target()), tree.describe(), _tree_meta(tree),
              [(shape, dt.name, py.__name__ if py else "") for shape, dt, py in leaves], names]
     statics_walk = Walk()
     statics_walk.value(statics, (), "a static argument")

@@ -2,9 +2,11 @@
 
 Modules: ``loopir`` (the types and the kernel protocol), ``fusion`` (which nodes share a
 loop), ``accumulate`` (chains of in-place additions), ``lowering`` (graph -> ``Program``),
-``buffers`` (the workspace plan), and one module per kernel family that lowers the ops naming
+``buffers`` (the workspace plan), ``capabilities`` (what the backend's kernels take as they
+are), and one module per kernel family that lowers the ops naming
 it (``OpDef.kernel``): ``matmul``, ``index``, ``cumulative``, ``decomp``, ``sorting``,
 ``control``, ``guard``, ``cat``, ``poison``.
 """
 
+from .capabilities import Capabilities  # noqa: F401
 from .lowering import lower  # noqa: F401

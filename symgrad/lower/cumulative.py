@@ -3,7 +3,7 @@
 
 Layer: lower. Input: such a node and the lowering in progress. Output: a ``CumulativeKernel``
 appended to the lowering's kernels: its operands as dense views, a dense output buffer.
-Codegen (``codegen.cumulative``) writes one sequential loop along the axis. (Not the
+Codegen (``codegen.c.cumulative``) writes one sequential loop along the axis. (Not the
 ``scan`` control-flow op: that is ``lower.control``.)
 """
 

@@ -6,7 +6,7 @@ kernel list). Output: a ``DecompKernel`` appended to the lowering's kernels: the
 views (strided ones read in place: a transposed A is a permuted view, no copy), a dense output
 buffer, and the scratch the algorithm works in (an LU factor, a Jacobi iterate, Householder
 vectors), as temporaries of the workspace that live for this kernel only, reused from one
-batch element to the next. Codegen (``codegen.decomp``) writes the C.
+batch element to the next. Codegen (``codegen.c.decomp``) writes the C.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 took, one ``GuardKernel`` per node.
 
 Layer: lower. Input: a ``guard`` node and the lowering in progress. Output: a ``GuardKernel``
-appended to the lowering's kernels. Codegen (``codegen.guard``) writes one ``if`` that returns
+appended to the lowering's kernels. Codegen (``codegen.c.guard``) writes one ``if`` that returns
 the guard's status.
 """
 

@@ -3,7 +3,7 @@
 
 Layer: lower. Input: such a node and the lowering in progress. Output: an ``IndexKernel``
 appended to the lowering's kernels: its operands as dense views, a dense output buffer.
-Codegen (``codegen.index``) writes loops that check every index against its bound.
+Codegen (``codegen.c.index``) writes loops that check every index against its bound.
 """
 
 from __future__ import annotations

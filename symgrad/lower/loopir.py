@@ -10,7 +10,7 @@ generation needs neither the graph nor its side tables.
     family          a class attribute: the name of the module that lowers its ops
                     (``symgrad.lower.<family>``, whose ``lower(lowering, node)`` an op names
                     through ``OpDef.kernel``) and of the module that emits it in each backend
-                    (``symgrad.codegen.<family>``, whose ``emit(ctx, number, kernel)`` returns
+                    (``symgrad.codegen.c.<family>``, whose ``emit(ctx, number, kernel)`` returns
                     an ``Emitted``: its text, work, error statuses and needs);
     views()         every View it reads or writes (the buffer plan, the storage checks);
     with_views(f)   the same kernel with every View ``v`` replaced by ``f(v)`` (the buffer
@@ -19,7 +19,7 @@ generation needs neither the graph nor its side tables.
 The kernels of the fused loops and the function-scope statements are here; each other family
 keeps its kernel beside its lowering (``matmul``, ``index``, ``cumulative``, ``decomp``,
 ``sorting``, ``control``, ``guard``). A new primitive with a kernel of its own is its ``OpDef``
-(``kernel="<family>"``), ``lower/<family>.py`` and ``codegen/<family>.py``: no central table.
+(``kernel="<family>"``), ``lower/<family>.py`` and ``codegen/c/<family>.py``: no central table.
 """
 
 from __future__ import annotations

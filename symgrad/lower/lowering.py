@@ -28,6 +28,7 @@ from ..ir.control import group_key, is_control
 from ..ops import get
 from ..ops.registry import ELEMENTWISE, REDUCE, resolve
 from .accumulate import plan_chains
+from .capabilities import Capabilities
 from .buffers import plan_buffers
 from .control import place_tapes
 from .fusion import Group, is_view_op, plan_fusion
@@ -36,9 +37,10 @@ from .loopir import (Buffer, ElementStmt, Expr, Literal, LoopKernel, Program, Sc
 
 
 @pausing
-def lower(graph: Graph) -> Program:
-    """Graph -> Program (see the module docstring)."""
-    return _Lowering(graph).run()
+def lower(graph: Graph, capabilities: Capabilities) -> Program:
+    """Graph -> Program (see the module docstring), for a backend whose kernels take what
+    ``capabilities`` says."""
+    return _Lowering(graph, capabilities).run()
 
 
 def fusion_groups(graph: Graph) -> list:
@@ -75,8 +77,9 @@ def _literal_exponent(node: Node) -> float | None:
 
 
 class _Lowering:
-    def __init__(self, graph: Graph, top: bool = True):
+    def __init__(self, graph: Graph, capabilities: Capabilities, top: bool = True):
         self.graph = graph
+        self.capabilities = capabilities
         self.top = top               # the entry point's program (not a loop body's)
         self.tapes: dict = {}        # while_grad node -> the tape slot a while loop fills
         self.locs = graph.locs
@@ -250,7 +253,7 @@ class _Lowering:
         """A body graph lowered as a program of its own."""
         if any(symbols_of(n.shape) for n in graph.nodes()):
             raise NotGeneric("a control-flow body over call-time sizes")
-        return _Lowering(graph, top=False).run()
+        return _Lowering(graph, self.capabilities, top=False).run()
 
     def hidden_const(self, buf: Buffer, value) -> View:
         """A hidden constant of a body, made one of this program's."""

@@ -2,8 +2,8 @@
 
 Layer: lower. Input: a ``matmul`` node and the lowering in progress. Output: a ``MatmulKernel``
 appended to the lowering's kernels: the two operands as views (a transposed operand is read in
-place when GEMM can take it: a unit stride along one matrix dim and a valid leading dim; else
-copied), a dense output buffer. Codegen (``codegen.matmul``) writes BLAS or a loop.
+place when the backend's matrix product takes it, ``Capabilities.gemm_operand``; else copied),
+a dense output buffer. Codegen (``codegen.c.matmul``) writes BLAS or a loop.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from ..dims import is_one
 from ..ir.graph import Loc
 from .loopir import View
 
@@ -43,12 +42,9 @@ def lower(lowering, node) -> None:
 
 
 def _gemm_operand(lowering, node) -> View:
-    """BLAS needs a unit stride along one of the two matrix dims, and a valid leading dim."""
+    """The operand as a view, read in place if the backend takes its strides, else a copy."""
     v = lowering.as_view(node)
-    rows, cols = v.shape[-2], v.shape[-1]
-    sr, sc = v.strides[-2], v.strides[-1]
-    if (is_one(sc) or is_one(cols)) and sr >= max(cols, 1):
-        return v
-    if (is_one(sr) or is_one(rows)) and sc >= max(rows, 1):
+    if lowering.capabilities.gemm_operand(v.shape[-2], v.shape[-1], v.strides[-2],
+                                          v.strides[-1]):
         return v
     return lowering.copy_dense(node, v)

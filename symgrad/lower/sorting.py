@@ -5,7 +5,7 @@ kernel list). Output: a ``SortKernel`` appended to the lowering's kernels: the o
 (a strided or broadcast one is read in place), a dense int64 output buffer, and one int64
 scratch buffer of twice the row's length (the merge sort's two index arrays), a temporary of
 the workspace that lives for this kernel only, reused from one row to the next. Codegen
-(``codegen.sorting``) writes the C.
+(``codegen.c.sorting``) writes the C.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ as it does for ``matmul``):
 Every rule is built from these ops, ``matmul``, movement and elementwise ops, so it is
 differentiable again. Masks (triangles, the identity) are built from ``cumsum`` of ones: a rule
 gets a builder, never arrays. Each op's NumPy reference is the eager implementation; lowering
-gives each one a C kernel (``codegen.decomp``).
+gives each one a C kernel (``codegen.c.decomp``).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ an independent NumPy reference (``special.py`` where NumPy has none), a VJP rule
 form (``derivatives.yaml``'s formulas, so values round as torch's do) built from ops.
 
 Functions SymPy has no class for are ``scalar_functions``' (rint, trunc, fmod, ...); those
-libm lacks are symgrad's C helpers (``codegen/helpers.py``). Steps (floor, round, ...) have a
+libm lacks are symgrad's C helpers (``codegen/c/helpers.py``). Steps (floor, round, ...) have a
 zero gradient, as in torch; ops torch does not differentiate (floor_divide, heaviside, zeta's
 first operand) raise torch's error when a gradient reaches them.
 """

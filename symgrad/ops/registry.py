@@ -88,8 +88,8 @@ class OpDef:
     promotion: str = ""                    # elementwise operand promotion (PROMOTE, ...)
     view: bool = False                     # lowered as a view of input 0
     # The kernel family that lowers it when it is neither fused (elementwise, reduce) nor a
-    # view: ``symgrad.lower.<kernel>.lower`` and ``symgrad.codegen.<kernel>.emit`` (see
-    # ``lower.loopir``'s kernel protocol).
+    # view: ``symgrad.lower.<kernel>.lower`` and, in the C backend, ``symgrad.codegen.c.
+    # <kernel>.emit`` (see ``lower.loopir``'s kernel protocol).
     kernel: str = ""
     # Control flow (``control.py``): the attributes that hold closed graphs (a tuple of graphs
     # for ``cond``'s branches), and the number of values one application produces (each a

@@ -11,7 +11,7 @@ Layer: ops. Input: nothing. Output: a registered ``OpDef`` of kind OTHER:
 The front end's sort, topk, kthvalue and median take the values as a ``gather`` of the input at
 these indices, whose gradient is ``gather``'s: this op has none (an integer output). Lowering
 gives it one C kernel, a stable merge sort of each row's indices (``lower.sorting``,
-``codegen.sorting``).
+``codegen.c.sorting``).
 """
 
 from __future__ import annotations

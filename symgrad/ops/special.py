@@ -5,7 +5,7 @@ Layer: ops (NumPy and the standard library only). Input: NumPy arrays. Output: a
 input's floating dtype; float32 is computed in float64 and rounded once.
 
 These are the eager implementation and the interpreter's oracle for the generated C, whose
-helpers (``codegen/helpers.py``) follow the same algorithms in C; the tests hold both to
+helpers (``codegen/c/helpers.py``) follow the same algorithms in C; the tests hold both to
 mpmath and to torch. The algorithms, and where they differ from torch's:
 
 * digamma: the recurrence psi(x) = psi(x + 1) - 1/x up to x >= 10, then the asymptotic series

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..codegen.csource import CSource
+from ..codegen.backend import Source
 from ..pytree import TreeDef
 
 if TYPE_CHECKING:   # (the pipeline, and the compiler behind it, load only when compiling)
@@ -23,12 +23,12 @@ if TYPE_CHECKING:   # (the pipeline, and the compiler behind it, load only when 
 @dataclass(frozen=True)
 class Artifact:
     name: str
-    source: CSource
+    source: Source       # the backend's (the C backend's ``CSource``)
     key: str
     in_specs: tuple
     out_tree: TreeDef
-    consts: tuple        # (C element type, ndarray) per constant buffer
-    out_specs: tuple     # (NumPy dtype, shape, cffi array type) per output
+    consts: tuple        # (DType, ndarray) per constant buffer
+    out_specs: tuple     # (NumPy dtype, shape, DType) per output
     errors: tuple = ()   # (status, message) of each kernel that can fail
     guards: tuple = ()   # (outcome, "file.py:line: text") of each guard the C checks
     sizes: tuple = ()    # shape-generic C bound to a call's sizes: their values, passed last
@@ -41,10 +41,8 @@ class Artifact:
         return cls(
             c.name, c.source, c.module.key if c.module is not None else "",
             tuple(c.traced.in_specs), c.traced.out_tree,
-            tuple((b.dtype.ctype, np.ascontiguousarray(v, dtype=b.dtype.np))
-                  for b, v in c.consts),
-            tuple((b.dtype.np, n.shape, f"{b.dtype.ctype}[]")
-                  for b, n in zip(c.outputs, c.graph.values)),
+            tuple((b.dtype, np.ascontiguousarray(v, dtype=b.dtype.np)) for b, v in c.consts),
+            tuple((b.dtype.np, n.shape, b.dtype) for b, n in zip(c.outputs, c.graph.values)),
             tuple((status, f"{c.name}: {what}") for status, what in c.source.errors),
             tuple((outcome, f"{loc}: {loc.text}" if loc else "?")
                   for outcome, loc in c.traced.guards),

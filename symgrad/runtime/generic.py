@@ -33,9 +33,8 @@ class Generic:
     def from_artifact(cls, art: Artifact, guards: tuple = (),
                       captured: Captured = NOTHING) -> Generic:
         """From its artifact alone (a warm start): the module from the cache, or rebuilt."""
-        from ..build import compiler   # (loads the toolchain only then)
-        return cls(art, compiler.build(art.source, name_hint=art.name), None, guards,
-                   captured)
+        from .. import pipeline   # (loads the backend's toolchain only then)
+        return cls(art, pipeline.load(art.source, art.name), None, guards, captured)
 
     def sizes_of(self, shapes: list) -> tuple[dict | None, str]:
         """Symbol values for the arguments' shapes and "fits", or None and why not: "static"
@@ -75,8 +74,8 @@ class Generic:
             source=replace(art.source, workspace_bytes=concrete(art.source.workspace_bytes,
                                                                values)),
             in_specs=tuple(replace(s, shape=concrete(s.shape, values)) for s in art.in_specs),
-            out_specs=tuple((dt, concrete(shape, values), ct)
-                            for dt, shape, ct in art.out_specs),
+            out_specs=tuple((dt, concrete(shape, values), dtype)
+                            for dt, shape, dtype in art.out_specs),
             sizes=tuple(values[s] for s in self.sizes))
         return Specialization(bound, self.module, self.compiled, self.captured)
 

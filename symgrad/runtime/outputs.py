@@ -3,8 +3,8 @@
 Layer: runtime. The C gets one contiguous buffer per input and output and declares them
 ``restrict``: ``call_into`` refuses outputs that are not writeable, aligned, C-contiguous arrays
 of exactly the output's shape and dtype, and outputs that overlap each other or an input.
-Buffers passed to C as they are compare as cffi pointer ranges [p, p + n) (exact, ~0.05 us a
-pair); an input that is copied first is compared, as the caller's array, with
+Buffers passed to C as they are compare as address ranges [p, p + n) of their handles (exact,
+~0.05 us a pair); an input that is copied first is compared, as the caller's array, with
 ``np.shares_memory`` before the copy. ``OutChecks`` gives the generated call path its lines and
 the functions that raise, naming the leaf (``out[1][0]``) and what was expected.
 """
@@ -29,19 +29,21 @@ except AttributeError:  # NumPy < 1.25
 
 
 class OutChecks:
-    """The out= checks of one signature: ``name`` for messages, the inputs' specs, the outputs'
-    (NumPy dtype, shape, cffi type), the result structure, the module's ``ffi``, and
-    ``convert(i, value, dtype)``, the call path's conversion of input ``i``."""
+    """The out= checks of one signature (``art``: a ``runtime.Artifact``): its name for
+    messages, the inputs' specs and (NumPy dtype, buffer kind) pairs, the outputs' (NumPy
+    dtype, shape, buffer kind), the result structure, the module (``codegen.backend.Module``:
+    the buffer kinds and addresses), and ``convert(i, value, dtype)``, the call path's
+    conversion of input ``i``."""
 
-    def __init__(self, name: str, in_specs: tuple, out_specs: list, out_tree: TreeDef, ffi,
-                 convert) -> None:
-        self.name = name
-        self.in_specs = in_specs
+    def __init__(self, art, module, convert) -> None:
+        self.name = art.name
+        self.in_specs = in_specs = art.in_specs
         self.in_shapes = [s.shape for s in in_specs]
-        self.in_dtypes = [(s.dtype.np, f"{s.dtype.ctype}[]") for s in in_specs]
-        self.out_specs = out_specs
-        self.out_tree = out_tree
-        self.ffi = ffi
+        self.in_dtypes = [(s.dtype.np, module.buffer_kind(s.dtype)) for s in in_specs]
+        self.out_specs = [(dt, shape, module.buffer_kind(dtype))
+                          for dt, shape, dtype in art.out_specs]
+        self.out_tree = out_tree = art.out_tree
+        self.address = module.address
         self.convert = convert
         self.paths = leaf_paths(out_tree)
 
@@ -116,16 +118,16 @@ class OutChecks:
 
     def check_overlaps(self, paths: list, in_ptrs: tuple, out_ptrs: tuple) -> None:
         """Many buffers: sort the byte ranges, report the first overlap with an output."""
-        cast = self.ffi.cast
+        address = self.address
         in_sizes, out_sizes = self.sizes()
         spans = []
         for j, (q, n) in enumerate(zip(out_ptrs, out_sizes)):
             if n:
-                lo = int(cast("uintptr_t", q))
+                lo = address(q)
                 spans.append((lo, lo + n * self.out_specs[j][0].itemsize, -1 - j))
         for i, (p, n) in enumerate(zip(in_ptrs, in_sizes)):
             if n:
-                lo = int(cast("uintptr_t", p))
+                lo = address(p)
                 spans.append((lo, lo + n * self.in_dtypes[i][0].itemsize, i))
         spans.sort()
         active: list = []

@@ -21,8 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import config
-from ..codegen.control import GUARD_STATUS, MEMORY_STATUS
-from ..codegen.interrupt import INTERRUPT_STATUS
+from ..codegen.backend import GUARD_STATUS, INTERRUPT_STATUS, MEMORY_STATUS
 from ..errors import LinAlgError
 from ..ir import format_graph
 from ..pytree import unflattener
@@ -37,12 +36,12 @@ from .pool import OutputPool
 NOTHING = Captured()
 
 if TYPE_CHECKING:   # (the pipeline, and the compiler behind it, load only when compiling)
-    from ..build.compiler import BuiltModule
+    from ..codegen.backend import Module
     from ..pipeline import Compiled
 
 
 class Specialization:
-    def __init__(self, art: Artifact, module: BuiltModule | None,
+    def __init__(self, art: Artifact, module: Module | None,
                  compiled: Compiled | None = None, captured: Captured = NOTHING):
         self.name = art.name
         # What it reads besides its arguments, live here (runtime.captured); the C takes
@@ -64,13 +63,12 @@ class Specialization:
         self.guard_sites = tuple(site for _, site in art.guards)
         if module is None:        # traced and generated only (symgrad.inspect without a build)
             return
-        ffi = module.ffi
-        self.fn = getattr(module.lib, art.source.entry)
-        self.from_buffer = ffi.from_buffer
-        self.const_ptrs = [ffi.from_buffer(f"{ct}[]", c) for ct, c in art.consts]
-        self.poll = Poll(ffi) if art.source.interrupt else None
-        self.checks = OutChecks(art.name, art.in_specs, list(art.out_specs), art.out_tree, ffi,
-                                self.convert)
+        # (the backend's module: ``codegen.backend.Module``; its handles are opaque here)
+        self.fn = module.entry(art.source.entry)
+        self.from_buffer = module.buffer
+        self.const_ptrs = [module.buffer(module.buffer_kind(dt), c) for dt, c in art.consts]
+        self.poll = Poll(module) if art.source.interrupt else None
+        self.checks = OutChecks(art, module, self.convert)
         self._calls()
 
     def _calls(self) -> None:
@@ -104,8 +102,8 @@ class Specialization:
         function again) and, if its C takes captured values, those objects (found again by
         their paths: ``api.state``); the module comes from the cache, or is rebuilt from the
         C text."""
-        from ..build import compiler   # (loads the toolchain only when unpickling)
-        module = compiler.build(art.source, name_hint=art.name)
+        from .. import pipeline   # (loads the backend's toolchain only when unpickling)
+        module = pipeline.load(art.source, art.name)
         if module.key != art.key:   # another compiler, CPU or symgrad: a build of its own
             config.debug(1, "%s: the pickled build %s is %s here (another toolchain)",
                          art.name, art.key[:16], module.key[:16])
@@ -124,7 +122,8 @@ class Specialization:
 
     @property
     def source(self):
-        """The ``codegen.CSource``: the C text and what its build needs."""
+        """The backend's source object (``codegen.backend.Source``; the C backend's
+        ``CSource``): its text and what its build needs."""
         return self.artifact.source
 
     @property
@@ -146,7 +145,7 @@ class Specialization:
     def new_workspace(self):
         """Allocated once per thread and specialization, reused by every call after."""
         self.local.array = np.zeros(self.workspace_bytes, dtype=np.uint8)
-        self.local.work = self.from_buffer("unsigned char[]", self.local.array)
+        self.local.work = self.from_buffer(self.module.buffer_kind(None), self.local.array)
         return self.local.work
 
     def convert(self, i: int, value, dt) -> np.ndarray:
@@ -168,8 +167,8 @@ class Specialization:
 
     def fail(self, status: int):
         """Raise the error of a kernel's nonzero status, naming the op and the user's line: a
-        negative status is a failed matrix decomposition (``codegen.decomp``), one from
-        ``MEMORY_STATUS`` up a failed allocation (``codegen.control``); a failed guard raises
+        negative status is a failed matrix decomposition (``codegen.c.decomp``), one from
+        ``MEMORY_STATUS`` up a failed allocation (``codegen.backend``); a failed guard raises
         ``GuardFailure`` (``paths.Paths`` runs the path the arguments take); an interrupted
         loop (Ctrl-C, ``runtime.interrupt``) KeyboardInterrupt."""
         if status == INTERRUPT_STATUS:

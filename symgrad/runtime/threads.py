@@ -18,7 +18,7 @@ of is not idle), at least one. Where
 ``/proc/stat`` cannot be read (not Linux), it runs on all CPUs.
 
 Results do not depend on the count: float sums are split into a fixed number of chunks whatever
-the threads (``codegen.sumloop``), and OpenBLAS splits a product's rows and columns, not its
+the threads (``codegen.c.sumloop``), and OpenBLAS splits a product's rows and columns, not its
 inner dimension.
 """
 

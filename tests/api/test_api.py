@@ -220,7 +220,8 @@ def test_grad_of_non_scalar_output_is_a_clear_error():
 
 
 def test_no_compiler_is_a_clear_error(monkeypatch, tmp_path):
-    from symgrad.build import cache, compiler
+    from symgrad.build import cache
+    from symgrad.build.c import compiler
     monkeypatch.setenv("SYMGRAD_CC", str(tmp_path / "no-such-cc"))
     monkeypatch.setenv("SYMGRAD_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(cache, "_loaded", {})
@@ -259,7 +260,7 @@ def test_generated_c_is_deterministic_across_hash_seeds():
 
 
 def test_every_template_loads_through_the_package_loader():
-    from symgrad.codegen.templates import environment
+    from symgrad.codegen.c.templates import environment
     env = environment()
     names = sorted(p.name for p in (REPO / "templates").glob("*.c.j2"))
     assert names == sorted(env.list_templates(filter_func=lambda n: n.endswith(".c.j2")))

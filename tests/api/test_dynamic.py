@@ -355,7 +355,7 @@ def _conv_pool_numpy(x, k, b):
 
 
 def test_conv_bias_padding_max_pool(builds):
-    # gcc 12.2 -O3 -fopenmp once miscompiled this shape-generic module (codegen.loops.OPAQUE)
+    # gcc 12.2 -O3 -fopenmp once miscompiled this shape-generic module (codegen.c.loops.OPAQUE)
     rng = np.random.default_rng(2)
     k, b = rng.standard_normal((4, 3, 3, 3)), rng.standard_normal(4)
     f = sg.compile(lambda x: F.max_pool2d(F.conv2d(x, k, b, padding=1), 2),

@@ -82,7 +82,7 @@ def test_long_fused_chain_does_not_hit_the_recursion_limit():
 def test_split_program_matches_unsplit(monkeypatch):
     """Large programs are emitted as several C functions ("parts"); force tiny parts on a
     gradient with reductions, broadcasting and matmuls and compare with the unsplit build."""
-    from symgrad.codegen import split as parts
+    from symgrad.codegen.c import split as parts
 
     def loss(w, x, t):
         h = sg.tanh(x @ w)
@@ -106,7 +106,7 @@ def test_split_program_matches_unsplit(monkeypatch):
 def test_only_parts_with_large_loops_stay_in_unit_0(monkeypatch):
     """Loops of at most HOT_ELEMENTS elements compile at -O1 in the parallel units with the
     scalar statements; a part with a larger loop stays in unit 0, at -O3."""
-    from symgrad.codegen import split as parts
+    from symgrad.codegen.c import split as parts
 
     def loss(small, big):
         return (sg.tanh(small) * small).sum() + (sg.sin(big) * big).sum()
@@ -158,7 +158,7 @@ P0 = np.array([1.0, 0.5, 9.81, 0.3])
 
 def _force_units(monkeypatch):
     """Small parts, one unit per two parts' weight: the 12-step pendulum gets 4 scalar units."""
-    from symgrad.codegen import split as parts
+    from symgrad.codegen.c import split as parts
     monkeypatch.setattr(parts, "PART_WEIGHT", 40)
     monkeypatch.setattr(parts, "UNIT_PARTS", 2)
 
@@ -166,21 +166,21 @@ def _force_units(monkeypatch):
 def test_scalar_parts_compile_as_parallel_units_and_match_unsplit(monkeypatch):
     import json
 
-    from symgrad.codegen import split as parts
+    from symgrad.codegen.c import split as parts
     from symgrad.ir import interpret
 
     monkeypatch.setattr(parts, "PART_WEIGHT", 10**6)     # one function
     whole_f = sg.value_and_grad(_pendulum(12))
     whole = whole_f(P0)
     assert "SG_TU" not in whole_f.c_source
-    assert whole_f.last_specialization.source.units == ((),)
+    assert whole_f.last_specialization.source.units == ("main",)
 
     _force_units(monkeypatch)
     f = sg.value_and_grad(_pendulum(12))
     split = f(P0)
     spec = f.last_specialization
     text, units = spec.source.text, spec.source.units
-    assert units == ((),) + (parts.COLD_UNIT_FLAGS,) * 4
+    assert units == ("main",) + ("cold",) * 4
     for k in range(5):
         assert f"#if !defined(SG_TU) || SG_TU == {k}\n" in text
     assert text.count("#if !defined(SG_TU)") == text.count("#endif") == text.count("/* part ") + 1
@@ -269,7 +269,7 @@ def test_unit_split_c_is_deterministic(monkeypatch):
     repo = Path(__file__).resolve().parents[2]
     code = (
         "import sys, numpy as np, symgrad as sg\n"
-        "from symgrad.codegen import split as parts\n"
+        "from symgrad.codegen.c import split as parts\n"
         "sys.path.insert(0, sys.argv[1])\n"
         "from test_end_to_end import _pendulum, P0\n"
         "parts.PART_WEIGHT, parts.UNIT_PARTS = 40, 2\n"

@@ -211,7 +211,7 @@ def test_dtype_policy_float32(tmp_path, rng):
 def test_cblas_names(tmp_path, rng):
     """blas="cblas" calls the standard cblas_dgemm; linked here against a two-line CBLAS over
     the scipy-openblas32 wheel's prefixed one."""
-    from symgrad.build.toolchain import openblas_flags
+    from symgrad.build.c.toolchain import openblas_flags
     f = sg.value_and_grad(mlp, argnums=(0, 1, 2))
     e = f.export_c(tmp_path, *mlp_args(rng), name="mlp_cblas", blas="cblas")
     code = e.files["mlp_cblas.c"].read_text()
@@ -336,7 +336,7 @@ def test_the_example_runs(tmp_path):
 def test_the_two_loop_forms_of_a_product_give_the_same_bits(tmp_path, rng, monkeypatch):
     """Without BLAS a large product runs i, p, j (vectorized along rows), a small one i, j, p
     with an accumulator: each output is summed over p in the same order, so the same bits."""
-    from symgrad.codegen import matmul as kernels
+    from symgrad.codegen.c import matmul as kernels
     x, w = rng.normal(size=(40, 70)), rng.normal(size=(70, 30))
     f = sg.compile(lambda x, w: sg.tanh(x @ w))
     outputs = {}

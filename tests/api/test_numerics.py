@@ -30,7 +30,7 @@ import numpy as np
 import pytest
 
 import symgrad as sg
-from symgrad.build import compiler, toolchain
+from symgrad.build.c import compiler, toolchain
 
 nan, inf = math.nan, math.inf
 U = {np.float64: 2.0 ** -53, np.float32: 2.0 ** -24}

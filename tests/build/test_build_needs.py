@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import symgrad as sg
-from symgrad.build import compiler, toolchain
+from symgrad.build.c import compiler, toolchain
 
 PLAIN = '''import symgrad as sg
 
@@ -70,7 +70,7 @@ def test_user_text_in_comments_does_not_change_the_build(tmp_path, monkeypatch, 
     assert "scipy_cblas_dgemm(" in noisy.text and "omp parallel for /" in noisy.text
     assert "SG_TU == 2" in noisy.text              # the quoted lines are in the C (comments)
     assert noisy.text != plain.text
-    assert noisy.needs == plain.needs and noisy.units == plain.units == ((),)
+    assert noisy.needs == plain.needs and noisy.units == plain.units == ("main",)
     assert not noisy.needs.blas and not noisy.needs.openmp
     a, b = compiler.plan(plain), compiler.plan(noisy)
 

@@ -33,10 +33,11 @@ import pytest
 
 from build_helpers import build_module, source
 
-from symgrad.build import cache, cli, compiler, toolchain, trust
+from symgrad.build import cache, cli, trust
+from symgrad.build.c import compiler, toolchain
 from symgrad.build.cache import stats
 from symgrad.build.files import atomic_write
-from symgrad.codegen import templates
+from symgrad.codegen.c import templates
 
 REPO = Path(__file__).resolve().parents[2]
 OTHER_UID = 65534 if os.geteuid() != 65534 else 65533   # someone else (nobody)

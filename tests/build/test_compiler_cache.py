@@ -22,11 +22,11 @@ import pytest
 
 from build_helpers import build_module, module_key
 
-from symgrad.build import cache, cli, compiler, toolchain
+from symgrad.build import cache, cli
+from symgrad.build.c import compiler, toolchain
 from symgrad.build.cache import stats
-from symgrad.build.compiler import BuildError, CompilerNotFoundError
-from symgrad.codegen.csource import BuildNeeds
-from symgrad.codegen.split import COLD_UNIT_FLAGS
+from symgrad.build.c.compiler import BuildError, CompilerNotFoundError
+from symgrad.codegen.c.csource import BuildNeeds
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -205,8 +205,9 @@ def test_same_source_twice_in_process_compiles_once() -> None:
 
 CHILD = """\
 import json, numpy as np
-from symgrad.build import cache, compiler
-from symgrad.codegen.csource import CSource
+from symgrad.build import cache
+from symgrad.build.c import compiler
+from symgrad.codegen.c.csource import CSource
 mod = compiler.build(CSource({src!r}, "sg_add", {cdef!r}))
 a, b = np.arange(5.0), np.full(5, 0.5)
 out = np.empty(5)
@@ -430,7 +431,7 @@ def call_twice(mod: compiler.BuiltModule, x: float) -> float:
     return o[0]
 
 
-UNITS = ((), COLD_UNIT_FLAGS)   # as codegen declares a split text's units (CSource.units)
+UNITS = ("main", "cold")   # as codegen declares a split text's units (CSource.units)
 
 
 def test_units_build_one_object_each(cache_root: Path) -> None:
@@ -454,7 +455,7 @@ def test_units_are_the_sources_data_not_the_texts_markers() -> None:
     whole = module_key(UNITS_SRC, UNITS_CDEF)          # the markers alone ask for nothing
     assert whole != split   # the commands are part of the key
     # One unit, as before units existed: the key of an unmarked text does not change.
-    assert module_key(ADD_SRC, ADD_CDEF, units=[()]) == module_key(ADD_SRC, ADD_CDEF)
+    assert module_key(ADD_SRC, ADD_CDEF, units=["main"]) == module_key(ADD_SRC, ADD_CDEF)
     mod = build_module(UNITS_SRC, UNITS_CDEF)
     assert mod.key == whole and call_twice(mod, 1.5) == 3.0
     commands = json.loads((mod.path / "meta.json").read_text())["commands"]
@@ -462,6 +463,8 @@ def test_units_are_the_sources_data_not_the_texts_markers() -> None:
     assert not any(a.startswith("-DSG_TU") for a in commands["kernel"])
     with pytest.raises(ValueError, match="at least one"):
         module_key(UNITS_SRC, UNITS_CDEF, units=[])
+    with pytest.raises(ValueError, match="unknown kinds"):
+        module_key(UNITS_SRC, UNITS_CDEF, units=["main", "lukewarm"])
 
 
 def test_error_in_one_unit_raises_build_error_naming_the_source() -> None:

@@ -28,12 +28,13 @@ from hypothesis import strategies as st
 import symgrad as sg
 import symgrad.nn.functional as F
 from symgrad.api import CompiledFunction
-from symgrad.build import compiler
-from symgrad.codegen import split
-from symgrad.codegen.literals import c_literal
-from symgrad.codegen.csource import Target
-from symgrad.codegen.module import generate
-from symgrad.codegen.text import c_identifier, comment_text
+from symgrad.build.backends import default
+from symgrad.build.c import compiler
+from symgrad.codegen.c import split
+from symgrad.codegen.c.literals import c_literal
+from symgrad.codegen.c.csource import Target
+from symgrad.codegen.c.module import generate
+from symgrad.codegen.c.text import c_identifier, comment_text
 from symgrad.frontend.functions.basic import gather_along
 from symgrad.lower import lower
 from symgrad.passes import PIPELINE
@@ -124,7 +125,7 @@ def c_source_of(fn, *args, vector_math: bool = True):
     """The CSource symgrad generates for ``fn`` at these (flat, positional) arguments, through
     the same stages as a call, without building it."""
     cf = fn if isinstance(fn, CompiledFunction) else sg.compile(fn)
-    program = lower(optimize(cf.trace(*args).graph, PIPELINE)[0])
+    program = lower(optimize(cf.trace(*args).graph, PIPELINE)[0], default().capabilities)
     return generate(program, cf.name, title=f"{cf.name}: compiled by symgrad",
                     target=Target(vector_math=vector_math))
 

@@ -1,4 +1,4 @@
-"""Tests for symgrad.codegen.cprinter: printed C is compiled and run, not just compared as text.
+"""Tests for symgrad.codegen.c.cprinter: printed C is compiled and run, not just compared as text.
 
 The numeric tests print a corpus of expressions for float and double, write ONE C file per
 type holding a loop function per expression, compile it with strict warnings (including
@@ -24,7 +24,7 @@ import pytest
 import sympy as sp
 from sympy.codegen.cfunctions import expm1, isnan, log1p
 
-from symgrad.codegen.cprinter import c_expr, c_literal
+from symgrad.codegen.c.cprinter import c_expr, c_literal
 
 X, Y = sp.symbols("x y")
 B, C = sp.symbols("b c")

@@ -1,12 +1,12 @@
 """The ops' C expressions: the table printed ahead of time is SymPy's printing of today's ops.
 
-``symgrad/codegen/optable.py`` keeps compiling free of SymPy (its import costs 0.3-1 s per
+``symgrad/codegen/c/optable.py`` keeps compiling free of SymPy (its import costs 0.3-1 s per
 process); this test keeps the table honest: it must equal a fresh printing of every op's SymPy
 expression, in every C type. If it fails, an op's expression or the printer changed: run
 ``make optable`` and review the diff.
 """
 
-from symgrad.codegen import exprs, optable
+from symgrad.codegen.c import exprs, optable
 from symgrad.lower.loopir import Expr
 from symgrad import dtypes
 

@@ -28,12 +28,12 @@ sys.path.insert(0, str(HERE))
 
 import symgrad as sg  # noqa: E402
 from golden_corpus import CORPUS, arguments  # noqa: E402
-from symgrad.codegen.csource import Target  # noqa: E402
+from symgrad.codegen.c.csource import Target  # noqa: E402
 from symgrad.dims import Dim, recording  # noqa: E402
-from symgrad.codegen.module import generate  # noqa: E402
+from symgrad.codegen.c.module import generate  # noqa: E402
 from symgrad.lower import lower  # noqa: E402
 from symgrad.passes import PIPELINE  # noqa: E402
-from symgrad.pipeline import optimize, retarget  # noqa: E402
+from symgrad.pipeline import backend, optimize, retarget  # noqa: E402
 
 GOLDEN = HERE / "golden"
 TRANSFORMS = {"compile": sg.compile, "grad": lambda f: sg.grad(f, argnums=0),
@@ -63,8 +63,8 @@ def c_text(name: str) -> str:
         with recording():    # (the size comparisons codegen makes are the module's guards)
             return retarget(spec.compiled, Target(vector_math=True)).text
     graph = optimize(cf.trace(*args).graph, PIPELINE)[0]
-    return generate(lower(graph), cf.name, title=f"{cf.name}: compiled by symgrad",
-                    target=Target(vector_math=True)).text
+    return generate(lower(graph, backend().capabilities), cf.name,
+                    title=f"{cf.name}: compiled by symgrad", target=Target(vector_math=True)).text
 
 
 def _no_warm_start():

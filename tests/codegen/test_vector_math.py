@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import symgrad as sg
-from symgrad.build import toolchain
+from symgrad.build.c import toolchain
 
 pytestmark = pytest.mark.skipif(not toolchain.has_vector_math(),
                                 reason="no libmvec in this C toolchain (not glibc)")
@@ -94,8 +94,8 @@ def _fresh_probe():
 @pytest.mark.parametrize("n", [2, 3, 4, 8])
 def test_only_loops_of_a_vector_or_more_are_marked_simd(n):
     # `omp simd` forces vectorization: on 2 or 3 elements that is slower than the plain loop
-    # (codegen.loops.SIMD_MIN); the results are the same either way.
-    from symgrad.codegen.loops import SIMD_MIN
+    # (codegen.c.loops.SIMD_MIN); the results are the same either way.
+    from symgrad.codegen.c.loops import SIMD_MIN
     f = sg.compile(lambda x: sg.exp(x) * x)
     x = np.linspace(-1.0, 1.0, n)
     np.testing.assert_allclose(f(x), np.exp(x) * x, rtol=1e-15)

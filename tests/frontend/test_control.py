@@ -8,7 +8,7 @@ import symgrad as sg
 from symgrad.ir import format_graph, interpret, verify
 from symgrad.tracing import ArgSpec, trace
 from symgrad import dtypes
-from symgrad.build import toolchain
+from symgrad.build.c import toolchain
 from tests.references import central_differences, gradient
 
 RNG = np.random.default_rng(7)

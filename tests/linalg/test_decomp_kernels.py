@@ -1,4 +1,4 @@
-"""The decomposition primitives (ops.decomp) and their C kernels (lower.decomp, codegen.decomp):
+"""The decomposition primitives (ops.decomp) and their C kernels (lower.decomp, codegen.c.decomp):
 each op's compiled C against its NumPy reference with transposed and broadcast operands (read
 in place, not copied), the kernels' C text (self-contained: no LAPACK or BLAS), one kernel and
 its scratch per node, and the negative status a checked kernel returns."""

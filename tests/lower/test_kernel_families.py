@@ -9,7 +9,7 @@ import pkgutil
 import pytest
 
 import symgrad.lower
-from symgrad.codegen.emitted import emitter_of
+from symgrad.codegen.c.emitted import emitter_of
 from symgrad.lower.loopir import Buffer, View
 from symgrad.lower.lowering import lowering_of
 from symgrad.ops import OPS
@@ -56,10 +56,11 @@ def test_every_kernel_class_has_an_emitter_and_keeps_the_protocol():
 def test_with_views_replaces_every_view():
     """The buffer plan moves temporaries through with_views: every View views() lists must be
     the one with_views gave (a kernel kind that forgot a field would keep an unplaced one)."""
-    from symgrad.codegen.module import generate  # noqa: F401  (the emitters' imports)
+    from symgrad.codegen.c.module import generate  # noqa: F401  (the emitters' imports)
     import numpy as np
 
     import symgrad as sg
+    from symgrad.build.backends import default
     from symgrad.lower import lower
     from symgrad.passes import PIPELINE
     from symgrad.pipeline import optimize
@@ -69,7 +70,7 @@ def test_with_views_replaces_every_view():
         return sg.linalg.solve(b, s.mT).sum() + sg.argmax(a, 1).sum()
     args = (np.ones((3, 3)) + np.eye(3), np.eye(3) * 2.0, np.array([0, 2, 1]))
     graph = optimize(sg.grad(f).trace(*args).graph, PIPELINE)[0]
-    kernels = lower(graph).kernels
+    kernels = lower(graph, default().capabilities).kernels
     assert {type(k).family for k in kernels} >= {"sorting", "cumulative", "matmul", "decomp",
                                                 "index", "loops"}
     marker = Buffer("temp", 999, dtypes.float64, 1)
@@ -86,7 +87,7 @@ def test_a_family_without_a_module_is_one_clear_error():
     class Strange:
         family = "no_such_family"
 
-    with pytest.raises(NotImplementedError, match="symgrad/codegen/no_such_family.py"):
+    with pytest.raises(NotImplementedError, match="symgrad/codegen/c/no_such_family.py"):
         emitter_of(Strange())
     with pytest.raises(NotImplementedError, match="symgrad/lower/no_such_family.py"):
         lowering_of("no_such_family")

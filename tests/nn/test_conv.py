@@ -443,7 +443,7 @@ def test_small_cnn_compiled_matches_eager():
 
 
 # Was a GCC 12 miscompile of the split program (both parts inlined into the entry point):
-# the parts are noinline now (codegen/split.py).
+# the parts are noinline now (codegen/c/split.py).
 def test_small_cnn_compiled_matches_eager_batch_2_side_8():
     model = _small_cnn(8)
     x = sg.tensor(arr(2, 1, 8, 8))

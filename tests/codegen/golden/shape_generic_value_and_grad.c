@@ -47,9 +47,9 @@ int sg_value_and_grad_generic_rows(const double *restrict in0,
 {
     sg_blas_threads(nthreads);
     (void)nthreads;  /* no loop here is large enough for threads */
-    volatile int64_t sg_opaque_w_size1 = w_size1;  /* (see codegen.loops.OPAQUE) */
-    volatile int64_t sg_opaque_x_size0 = x_size0;  /* (see codegen.loops.OPAQUE) */
-    volatile int64_t sg_opaque_x_size1 = x_size1;  /* (see codegen.loops.OPAQUE) */
+    volatile int64_t sg_opaque_w_size1 = w_size1;  /* (see codegen.c.loops.OPAQUE) */
+    volatile int64_t sg_opaque_x_size0 = x_size0;  /* (see codegen.c.loops.OPAQUE) */
+    volatile int64_t sg_opaque_x_size1 = x_size1;  /* (see codegen.c.loops.OPAQUE) */
     double *tmp0 = (double *)(work + 128);
     double *tmp1 = (double *)(work + (64*w_size1*x_size0 + 128));
     double *tmp2 = (double *)(work + (128*w_size1*x_size0 + 128));

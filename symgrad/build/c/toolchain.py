@@ -25,9 +25,9 @@ import subprocess
 import sys
 import sysconfig
 
-from .. import config
-from . import cache
-from .files import atomic_write
+from ... import config
+from .. import cache
+from ..files import atomic_write
 
 FACTS_FILE = "facts.json"
 

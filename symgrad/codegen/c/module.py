@@ -8,19 +8,19 @@ hold only layout. The text is a pure function of the program: same graph, same b
 statement carries a comment naming the user's ``file.py:line`` and the op. It must not compile
 or load anything.
 
-Each kernel is emitted by its family's module (``codegen.emitted``: ``codegen.<family>.emit``);
+Each kernel is emitted by its family's module (``codegen.c.emitted``: ``codegen.c.<family>.emit``);
 this module numbers the kernels, gathers what they need, splits the body into parts and units,
 and renders the module's template.
 """
 
 from __future__ import annotations
 
-from ..dims import large
-from ..gcpause import pausing
-from ..lower.control import all_kernels, tape_slots
-from ..lower.loopir import Program
-from ..lower.matmul import MatmulKernel
-from ..version import __version__
+from ...dims import large
+from ...gcpause import pausing
+from ...lower.control import all_kernels, tape_slots
+from ...lower.loopir import Program
+from ...lower.matmul import MatmulKernel
+from ...version import __version__
 from . import helpers, interrupt
 from . import split as units
 from .csource import BuildNeeds, CSource, Target
@@ -47,7 +47,7 @@ def generate(program: Program, name: str, title: str = "", target: Target = _OWN
     _check_storage_types(program)
     env = environment(template_cache, target.standalone)
     entry = f"sg_{c_identifier(name)}"
-    # Only symgrad's own build polls for Ctrl-C (codegen.interrupt): a standalone text keeps
+    # Only symgrad's own build polls for Ctrl-C (codegen.c.interrupt): a standalone text keeps
     # the signature it documents and has no checks.
     interrupts = not target.standalone and interrupt.takes_params(program)
     params, decls, args = _signature(program, interrupts)
@@ -75,7 +75,7 @@ def generate(program: Program, name: str, title: str = "", target: Target = _OWN
     slots = tape_slots(program)
     run = f"{entry}_run" if slots else entry    # the entry point wraps it: it frees tapes
     # A standalone text is one unit (its user builds it): its parts stay static.
-    unit_flags = ((),) if target.standalone else units.assign_units(parts, run)
+    unit_kinds = ("main",) if target.standalone else units.assign_units(parts, run)
     vector = _vector_functions(loops.calls) if target.vector_math and loops.simd else []
     workspace = program.workspace_bytes + spill_bytes
     # (sizes reach the template as C text: a call-time size prints only from symgrad's code)
@@ -86,12 +86,12 @@ def generate(program: Program, name: str, title: str = "", target: Target = _OWN
         standalone=target.standalone,
         entry_storage="static " if slots or target.standalone else "",
         helpers=helpers.definitions(loops.calls),
-        args=", ".join(args), parts=parts, n_units=len(unit_flags), functions=ctx.functions,
+        args=", ".join(args), parts=parts, n_units=len(unit_kinds), functions=ctx.functions,
         uses_malloc=ctx.malloc, interrupt_status=interrupt.INTERRUPT_STATUS if interrupts else 0,
-        unit_flags=" ".join(units.COLD_UNIT_FLAGS), extern=[p.name for p in parts if p.unit])
+        extern=[p.name for p in parts if p.unit])
     needs = BuildNeeds(openmp=any("nthreads" in p.params for p in parts),
                        vector_math=tuple(fn for fn, _ in vector), blas=blas)
-    return CSource(text, entry, f"int {entry}({', '.join(decls)});", workspace, unit_flags,
+    return CSource(text, entry, f"int {entry}({', '.join(decls)});", workspace, unit_kinds,
                    needs, tuple(errors), interrupts)
 
 
@@ -99,7 +99,7 @@ def _without_restrict(params: list, parts: list) -> list:
     """A split program drops `restrict`: with it, gcc 12 -O3 vectorized a part of a grouped
     Hessian-vector-product test wrongly (two elements of one output differed from -O0;
     correct without `restrict`, without vectorization, or unsplit). Possibly the SLP
-    miscompile now turned off (build.compiler); see
+    miscompile now turned off (build.c.compiler); see
     tests/api/test_end_to_end.py::test_split_program_matches_unsplit."""
     for part in parts:
         part.temps = [t.replace("*restrict ", "*") for t in part.temps]
@@ -118,9 +118,9 @@ def _check_storage_types(program: Program) -> None:
 
 
 def _prologue(part, program: Program, args: list, split: bool, standalone: bool) -> None:
-    """A part's first lines: the volatile copies of the call-time sizes (codegen.loops.OPAQUE)
+    """A part's first lines: the volatile copies of the call-time sizes (codegen.c.loops.OPAQUE)
     and the ``(void)`` of the parameters it does not use."""
-    part.temps = [f"volatile int64_t {OPAQUE}{s} = {s};  /* (see codegen.loops.OPAQUE) */"
+    part.temps = [f"volatile int64_t {OPAQUE}{s} = {s};  /* (see codegen.c.loops.OPAQUE) */"
                   for s in program.sizes] + part.temps
     part.voids = [" ".join(f"(void){a};" for a in args)] if split else \
         units.unused_params([a for a in args if a not in program.sizes], part, standalone)
@@ -128,7 +128,7 @@ def _prologue(part, program: Program, args: list, split: bool, standalone: bool)
 
 def _signature(program: Program, interrupts: bool = False) -> tuple[list, list, list]:
     """The entry point's parameters (C), their cffi declarations, and their names; with
-    ``interrupts``, the interrupt parameters last (``codegen.interrupt``)."""
+    ``interrupts``, the interrupt parameters last (``codegen.c.interrupt``)."""
     params, decls, args = [], [], []
     for buf in program.inputs + [b for b, _ in program.consts]:
         params.append(f"const {buf.dtype.ctype} *restrict {buf.name}")

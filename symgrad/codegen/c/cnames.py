@@ -13,7 +13,7 @@ from __future__ import annotations
 import sympy
 from sympy.codegen import cfunctions
 
-from ..ops import scalar_functions as sf
+from ...ops import scalar_functions as sf
 
 __all__ = ["FLOAT_FUNCTIONS", "INT_FUNCTIONS"]
 

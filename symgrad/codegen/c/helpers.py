@@ -15,7 +15,7 @@ ZeroDivisionError first), and INT64_MIN // -1 wraps as NumPy's does.
 
 from __future__ import annotations
 
-from ..ops.special import (DIGAMMA_SERIES, SHIFT, TRIGAMMA_SERIES, TWO_OVER_SQRT_PI,
+from ...ops.special import (DIGAMMA_SERIES, SHIFT, TRIGAMMA_SERIES, TWO_OVER_SQRT_PI,
                            WINITZKI_A, ZETA_COEFFICIENTS, ZETA_MIN_SHIFT)
 
 __all__ = ["HELPERS", "definitions"]

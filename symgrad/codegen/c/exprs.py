@@ -15,9 +15,9 @@ from __future__ import annotations
 import functools
 import re
 
-from ..lower.loopir import Expr
-from ..ops import OPS, get
-from ..ops.registry import ELEMENTWISE
+from ...lower.loopir import Expr
+from ...ops import OPS, get
+from ...ops.registry import ELEMENTWISE
 
 PLACEHOLDER = "__sg_arg{}__"
 CTYPES = ("float", "double", "int64_t", "uint8_t")

@@ -16,8 +16,9 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from ..lower.control import ControlKernel
-from ..lower.loopir import View
+from ...lower.control import ControlKernel
+from ...lower.loopir import View
+from ..backend import MEMORY_STATUS
 from . import interrupt
 from .emitted import Emitted
 from .split import HOT_ELEMENTS
@@ -36,13 +37,6 @@ class Body(NamedTuple):
 
 def pointer(v: View) -> str:
     return v.buffer.name if not v.offset else f"{v.buffer.name} + {v.offset}"
-
-
-# Statuses from MEMORY_STATUS up report a failed allocation (the runtime raises MemoryError);
-# from GUARD_STATUS up, the guard GUARD_STATUS + k that failed (the runtime runs, or traces,
-# the path the arguments take).
-MEMORY_STATUS = 1 << 24
-GUARD_STATUS = 1 << 28
 
 
 def emit(ctx, number: int, k: ControlKernel) -> Emitted:

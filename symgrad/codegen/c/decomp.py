@@ -22,9 +22,9 @@ from __future__ import annotations
 import math
 from string import Template
 
-from ..lower.decomp import DecompKernel
-from ..lower.loopir import View
-from ..ops.decomp import failure_message
+from ...lower.decomp import DecompKernel
+from ...lower.loopir import View
+from ...ops.decomp import failure_message
 from .decomp_eig import householder, jacobi
 from .emitted import Emitted
 from .loops import render_kernel

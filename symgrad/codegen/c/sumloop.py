@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..dims import Dim
+from ...dims import Dim
 from .nest import Loop, Nest, counted
 
 # Terms per block of an ``inner`` sum: one vectorized loop into a block-local accumulator.

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..version import __version__
-from .control import GUARD_STATUS
+from ...version import __version__
+from ..backend import GUARD_STATUS
 from .csource import CSource
 from .templates import environment
 from .text import comment_text

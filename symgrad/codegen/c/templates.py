@@ -32,7 +32,7 @@ def environment(bytecode_dir: str | None = None, standalone: bool = False
         if not (path / "module.c.j2").is_file():
             raise FileNotFoundError
     except (ModuleNotFoundError, FileNotFoundError, TypeError):
-        path = Path(__file__).resolve().parents[2] / "templates"
+        path = Path(__file__).resolve().parents[3] / "templates"
     cache = _SafeBytecodeCache(bytecode_dir) if bytecode_dir else None
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(path)),
                              undefined=jinja2.StrictUndefined, trim_blocks=True,

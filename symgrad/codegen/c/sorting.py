@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from string import Template
 
-from ..lower.sorting import SortKernel
+from ...lower.sorting import SortKernel
 from .emitted import Emitted
 from .loops import render_kernel
 from .nest import Nest, counted

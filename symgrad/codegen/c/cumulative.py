@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from ..lower.cumulative import CumulativeKernel
+from ...lower.cumulative import CumulativeKernel
 from .emitted import Emitted
 from .literals import c_literal
 from .loops import render_kernel

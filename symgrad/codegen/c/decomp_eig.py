@@ -2,7 +2,7 @@
 and Householder QR (``qr``).
 
 Layer: codegen. Input: the element type and the triangle read. Output: the C text of one
-batch element's computation, written against the macros ``codegen.decomp`` defines (``A_``
+batch element's computation, written against the macros ``codegen.c.decomp`` defines (``A_``
 the operand, ``S_``/``W_``/``TAU_`` scratch, ``V_``/``W_``/``Q_`` the output, ``N_``, ``M_``,
 ``KMIN_``, ``K_`` the sizes).
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from ..lower.index import IndexKernel
+from ...lower.index import IndexKernel
 from .emitted import Emitted
 from .loops import render_kernel
 from .nest import Nest, counted

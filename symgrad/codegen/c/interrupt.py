@@ -28,13 +28,12 @@ from __future__ import annotations
 
 import math
 
-from ..dims import Dim, large
-from ..lower.control import ControlKernel
-from ..lower.loopir import LoopKernel, Program, ScalarStmt
-from ..lower.matmul import MatmulKernel
+from ...dims import Dim, large
+from ...lower.control import ControlKernel
+from ...lower.loopir import LoopKernel, Program, ScalarStmt
+from ...lower.matmul import MatmulKernel
+from ..backend import INTERRUPT_STATUS
 
-# The status of an interrupted call (above every guard status, codegen.control).
-INTERRUPT_STATUS = 1 << 30
 
 # A scan polls when its steps times its step's work reach this many element-ops (~0.1 ms or
 # more): the per-call cost of preparing the handler (~0.4 us) is then well under 1% of it.

@@ -1,13 +1,13 @@
 """A guard -> C: ``if (value != expect) return <status>;``, the status naming the guard.
 
 Layer: codegen (the ``guard`` kernel family). Input: a ``GuardKernel``. Output: the check, after
-a comment with the user's source line (``codegen.control`` defines the statuses).
+a comment with the user's source line (``codegen.c.control`` defines the statuses).
 """
 
 from __future__ import annotations
 
-from ..lower.loopir import Scalar
-from .control import GUARD_STATUS
+from ...lower.loopir import Scalar
+from ..backend import GUARD_STATUS
 from .emitted import Emitted
 from .loops import operand
 from .text import comment_text

@@ -6,11 +6,11 @@ Layer: codegen (the ``matmul`` kernel family). Input: a ``MatmulKernel`` (BLAS a
 
 from __future__ import annotations
 
-from ..dims import Dim, is_one, large, many, same
 import math
 
-from ..lower.loopir import View
-from ..lower.matmul import MatmulKernel
+from ...dims import Dim, is_one, large, many, same
+from ...lower.loopir import View
+from ...lower.matmul import MatmulKernel
 from .emitted import Emitted
 from .literals import c_literal
 from .loops import opaque, render_kernel
@@ -22,6 +22,15 @@ _GEMM = {"float32": "s", "float64": "d"}
 
 # Below this many multiply-adds a plain loop beats the BLAS call's fixed cost.
 BLAS_MIN_FLOPS = 8192
+
+
+def blas_takes(rows, cols, row_stride, col_stride) -> bool:
+    """Whether GEMM reads a matrix with these strides (elements) in place: BLAS needs a unit
+    stride along one of the two matrix dims, and a valid leading dim (the C backend's
+    ``lower.Capabilities.gemm_operand``)."""
+    if (is_one(col_stride) or is_one(cols)) and row_stride >= max(cols, 1):
+        return True
+    return (is_one(row_stride) or is_one(rows)) and col_stride >= max(rows, 1)
 
 
 def blas_worthy(a: View, b: View) -> bool:

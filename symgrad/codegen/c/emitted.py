@@ -1,10 +1,10 @@
 """What emitting one kernel gives, and where each kernel family's emitter is.
 
 Layer: codegen. Each kernel family (``lower.loopir``'s kernel protocol: ``type(k).family``) has
-one module here, ``symgrad.codegen.<family>``, whose ``emit(ctx, number, k)`` returns an
+one module here, ``symgrad.codegen.c.<family>``, whose ``emit(ctx, number, k)`` returns an
 ``Emitted``; ``emitter_of`` finds it the first time a family is emitted (a family with no
 module is one clear error, never a fall-through to another family's emitter). ``ctx`` is the
-module being generated (``codegen.module``): its template environment ``env``, loop emitter
+module being generated (``codegen.c.module``): its template environment ``env``, loop emitter
 ``loops``, ``target``, whether functions take the interrupt parameters (``interrupts``),
 ``function(program)`` (a body's C function: its name), and ``last_loc`` (the source line the
 last function-scope statement showed).
@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from ..ops.registry import resolve
+from ...ops.registry import resolve
 
 
 @dataclass(slots=True)     # (one per kernel: 10^4..10^5 in a large program)
@@ -23,7 +23,7 @@ class Emitted:
     """One kernel's C and what the module around it must know.
 
     ``text``: C statements ("" for a kernel with nothing to do); ``elements``: its work, about
-    (what makes its part hot, ``codegen.split``); ``errors``: (status, message) of each
+    (what makes its part hot, ``codegen.c.split``); ``errors``: (status, message) of each
     status its C can return; ``statement``: a function-scope statement (weighs one, and the
     next statement keeps showing the source line it showed), not a kernel block;
     ``defines``/``uses``: the Scalars it defines and the names of those it reads; ``names``:

@@ -8,7 +8,7 @@ after the user's whole source line when it differs from the previous statement's
 
 from __future__ import annotations
 
-from ..lower.loopir import ElementStmt, Scalar, ScalarStmt
+from ...lower.loopir import ElementStmt, Scalar, ScalarStmt
 from .emitted import Emitted
 from .exprs import c_statement
 from .loops import operand

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from ..dims import Dim
+from ...dims import Dim
 
 __all__ = ["c_literal"]
 

@@ -10,8 +10,9 @@ scalar statements of an unrolled RK4 adjoint, 10 s at -O1 in one function), so a
 in a later one is stored to (and reloaded from) a spill slot in the workspace, under the same
 name. The parts with no hot kernel (only function-scope scalar statements and loops of at most
 ``HOT_ELEMENTS`` elements, where optimizing harder buys nothing measurable) go into extra
-translation units, which the build compiles in parallel and with ``COLD_UNIT_FLAGS``; the entry
-point and the parts with hot kernels stay in unit 0, at the build's default -O3.
+translation units of kind "cold", which the build compiles in parallel and for compile speed
+(``build.c.compiler.UNIT_FLAGS``); the entry point and the parts with hot kernels stay in unit 0,
+of kind "main", at the build's full optimization.
 """
 
 from __future__ import annotations
@@ -21,14 +22,8 @@ from dataclasses import dataclass, field
 # A function body above this many statements is split into parts.
 PART_WEIGHT = 400
 
-# Extra flags of the cold translation units: straight-line scalar code runs no faster at -O3
-# (measured on a 22k-statement unrolled RK4: 15.3 vs 15.2 us a call), which takes ~1.7x as long
-# to compile it; nor do loops of a few elements. Without tree-CCP (constant propagation; the
-# passes have folded the constants already), which was a quarter of -O1's time on such code
-# (a 7x7 determinant's gradient, 2.6 -> 1.9 s a unit) for no measured speed (21.6 vs 21.9 us a
-# call there, 17.7 vs 17.7 us on the ODE benchmark). One unit per UNIT_PARTS parts' weight, at
-# most MAX_UNITS (the build compiles them all at once).
-COLD_UNIT_FLAGS: tuple[str, ...] = ("-O1", "-fno-tree-ccp")
+# One cold unit per UNIT_PARTS parts' weight, at most MAX_UNITS (the build compiles them all
+# at once).
 UNIT_PARTS = 8
 MAX_UNITS = 4
 # A kernel over more elements than this is hot: its part is compiled at -O3, in unit 0.
@@ -143,10 +138,10 @@ def _part(g: int, group: list, n_groups: int, crossing: dict) -> Part:
 
 def assign_units(parts: list, entry: str) -> tuple:
     """Give each part a translation unit (``part.unit``, None when the text is one unit) and
-    its C name; returns the units' extra flags (``CSource.units``).
+    its C name; returns the units' kinds (``CSource.units``).
 
-    Unit 0 holds the entry point and every part with a hot kernel (compiled with the default
-    flags, -O3); the cold parts are spread in order over units 1..K. Each part
+    Unit 0 ("main") holds the entry point and every part with a hot kernel; the cold parts are
+    spread in order over units 1..K ("cold"). Each part
     is wrapped in ``#if !defined(SG_TU) || SG_TU == k``, so that the text still compiles whole
     without -DSG_TU; parts called from another unit are not ``static`` and are named after the
     entry point (``-fvisibility=hidden`` keeps them out of the module's symbol table)."""
@@ -154,7 +149,7 @@ def assign_units(parts: list, entry: str) -> tuple:
     weight = sum(p.weight for p in cold)
     k = min(MAX_UNITS, -(-weight // (UNIT_PARTS * PART_WEIGHT))) if cold else 0
     if not k:
-        return ((),)
+        return ("main",)
     for p in parts:
         p.unit = 0
     for i, p in enumerate(cold):
@@ -162,7 +157,7 @@ def assign_units(parts: list, entry: str) -> tuple:
     for g, p in enumerate(parts):
         p.name = f"{entry}_part{g}"
         p.title += f", translation unit {p.unit}"
-    return ((),) + (COLD_UNIT_FLAGS,) * k
+    return ("main",) + ("cold",) * k
 
 
 def unused_params(args: list, part: Part, standalone: bool = False) -> list[str]:

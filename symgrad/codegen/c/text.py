@@ -9,8 +9,8 @@ from __future__ import annotations
 import functools
 import re
 
-from ..dims import is_one, same
-from ..lower.loopir import View
+from ...dims import is_one, same
+from ...lower.loopir import View
 
 _TRIGRAPH = re.compile(r"\?\?(?=[=/'()!<>-])")
 

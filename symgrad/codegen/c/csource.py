@@ -1,9 +1,9 @@
 """What code generation hands to the build: the C text and, as data, everything about it the
 build needs to know.
 
-Layer: codegen. The compiler derives its flags from ``BuildNeeds`` and the units from
-``units``; it never searches the text (a user's source line, which the text quotes in
-comments, must not be able to change how the text is built).
+Layer: codegen (the C backend). The compiler derives its flags from ``BuildNeeds``, the units'
+kinds and the ``defines``; it never searches the text (a user's source line, which the text
+quotes in comments, must not be able to change how the text is built).
 """
 
 from __future__ import annotations
@@ -50,10 +50,12 @@ class CSource:
     entry: str
     cdef: str
     workspace_bytes: int = 0     # temporaries, plus the spill slots of a split function
-    # The translation units the build compiles the text as: extra compiler flags for each
-    # (after the default ones). One unit: the whole text, as is. Several: unit k is the text
-    # compiled with -DSG_TU=k (see ``split.assign_units``).
-    units: tuple = ((),)
+    # The translation units the build compiles the text as, each by its kind: "main" (the
+    # entry point and the hot loops: full optimization) or "cold" (scalar statements and small
+    # loops: compiled for compile speed); the build maps a kind to its flags. One unit: the
+    # whole text, as is. Several: unit k is the text compiled with -DSG_TU=k (see
+    # ``split.assign_units``).
+    units: tuple = ("main",)
     needs: BuildNeeds = field(default_factory=BuildNeeds)
     # The nonzero statuses the entry point can return: (status, what went wrong, e.g. "an
     # index passed to gather is out of range (from f.py:3: ...)").
@@ -61,3 +63,6 @@ class CSource:
     # The entry point takes the interrupt parameters last (``sg_sigint``, ``sg_since``) and
     # may return ``interrupt.INTERRUPT_STATUS``: a loop of it polls for Ctrl-C.
     interrupt: bool = False
+    # Preprocessor definitions for every unit ("NAME" or "NAME=value"), e.g. the POSIX level
+    # a text needs.
+    defines: tuple = ()

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import math
 
-from ..dims import Dim, c_text, is_one, large, same
-from ..dtypes import int64
-from ..lower.loopir import Literal, LoopKernel, Scalar, View
+from ...dims import Dim, c_text, is_one, large, same
+from ...dtypes import int64
+from ...lower.loopir import Literal, LoopKernel, Scalar, View
 from . import sumloop
 from .emitted import Emitted
 from .exprs import c_statement
@@ -41,7 +41,7 @@ THREADS = " schedule(static) num_threads(nthreads) if(parallel: nthreads > 1)"
 
 
 # The size checks that choose threads (or BLAS) read the sizes through volatile copies
-# (declared by codegen.module): gcc 12.2 -O3 -fopenmp miscompiled a shape-generic CNN (wrong
+# (declared by codegen.c.module): gcc 12.2 -O3 -fopenmp miscompiled a shape-generic CNN (wrong
 # max-pool outputs) when its range propagation and jump threading could use them, and any of
 # -fno-tree-vrp, -fno-tree-dominator-opts, -fno-tree-ch or a copy it cannot see through
 # avoided it (tests/api/test_dynamic.py::test_conv_bias_padding_max_pool).

@@ -1,0 +1,53 @@
+"""The C backend: C99 text with OpenMP pragmas, built by the system's C compiler and loaded as
+a cffi extension. Today's one implementation of ``codegen.backend.Backend``.
+
+Layer: build (the C backend). ``render`` is ``codegen.c.module.generate``; ``build`` is
+``build.c.compiler.build`` (through the cache), whose ``BuiltModule`` is the ``Module``;
+``target()`` is what this machine's toolchain has (glibc's vector math: ``toolchain``'s probe,
+run once per process); ``capabilities`` says which strided matrices BLAS reads in place
+(``codegen.c.matmul.blas_takes``). The rest of symgrad reaches it through
+``build.backends.default()``.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import replace
+
+from ...codegen.c.csource import CSource, Target
+from ...lower.capabilities import Capabilities
+from .. import cache
+from . import toolchain
+
+
+class CBackend:
+    name = "c"
+
+    def __init__(self) -> None:
+        from ...codegen.c.matmul import blas_takes
+        self.capabilities = Capabilities(gemm_operand=blas_takes)
+
+    def target(self) -> Target:
+        """This process's target: symgrad's own build, with vector math when the toolchain
+        has it (probed once per process, ``toolchain.has_vector_math``)."""
+        return _target(toolchain.has_vector_math())
+
+    def render(self, program, name: str, title: str, target: Target | None = None,
+               create_cache: bool = False) -> CSource:
+        """The C of ``program``. The compiled Jinja2 templates are kept beside the builds
+        (``create_cache``: even if the cache's root must be created for them)."""
+        from ...codegen.c.module import generate   # (Jinja2 and the printers: when used)
+        templates = cache.private_dir("templates", create_root=create_cache)
+        return generate(program, name, title=title,
+                        target=self.target() if target is None else target,
+                        template_cache=str(templates) if templates else None)
+
+    def build(self, source: CSource, name_hint: str):
+        from .compiler import build
+        from .interrupt import helper
+        return replace(build(source, name_hint=name_hint), sigint=helper)
+
+
+@functools.cache
+def _target(vector_math: bool) -> Target:
+    return Target(vector_math=vector_math)

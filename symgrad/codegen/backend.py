@@ -1,0 +1,83 @@
+"""The backend boundary: what the pipeline and the runtime may ask of a backend, and no more.
+
+Layer: codegen (the interface; no implementation here). A backend renders a loop-IR program
+to a source object (``render``), builds and loads that into a ``Module`` (``build``), and says
+what its kernels accept as they are (``capabilities``: lowering copies anything else) and what
+this process's builds target (``target()``, computed once). Today there is one backend, C99
+with OpenMP built by gcc and loaded with cffi: its text is written by ``codegen.c`` and built
+by ``build.c``, and ``build.backends.default()`` is where it is chosen. Nothing above the build
+layer speaks C or cffi: ``pipeline`` asks the backend, the runtime asks the ``Module``.
+
+The calling convention every backend's entry point keeps, which the runtime relies on::
+
+    status = entry(input handles..., constant handles..., output handles..., workspace,
+                   nthreads, size values..., [interrupt counter, its value at the call])
+
+and the statuses it returns: 0 when done; ``k + 1`` when kernel ``k`` failed (a decomposition
+of a singular matrix: the source's ``errors`` say what each means); from ``MEMORY_STATUS`` up a
+failed allocation; from ``GUARD_STATUS`` up the guard ``status - GUARD_STATUS`` that did not
+hold (the call took another path than the one compiled); ``INTERRUPT_STATUS`` when it stopped
+for Ctrl-C (the source's ``interrupt``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+from collections.abc import Callable
+
+MEMORY_STATUS = 1 << 24
+GUARD_STATUS = 1 << 28
+INTERRUPT_STATUS = 1 << 30
+
+
+class Source(Protocol):
+    """A rendered program: its text (what ``symgrad.inspect`` shows) and, as data, what its
+    build and its callers need to know."""
+
+    text: str
+    entry: str                 # the entry point's name
+    workspace_bytes: Any       # bytes of scratch memory a call needs (a ``dims.Dim`` if generic)
+    errors: tuple              # (status, what went wrong) of each status it can return
+    interrupt: bool            # whether it takes the interrupt parameters
+
+
+class Module(Protocol):
+    """A built and loaded program. Handles are the backend's own objects; the runtime only
+    passes them back to it."""
+
+    key: str                   # the build's cache key
+    from_cache: bool           # False only for the call that ran the build
+
+    def entry(self, name: str) -> Callable[..., int]:
+        """The entry point ``name`` (see the calling convention above)."""
+
+    def buffer(self, kind: Any, array: Any) -> Any:
+        """A handle to ``array``'s memory as a buffer of ``kind``; on the hot path, so a
+        backend provides it as a bound function of its loader (no wrapper frame)."""
+
+    def buffer_kind(self, dtype: Any) -> Any:
+        """The kind of a buffer of ``dtype`` elements (a ``dtypes.DType``; None: raw bytes,
+        the workspace)."""
+
+    def address(self, handle: Any) -> int:
+        """The address a handle points to (the overlap checks of ``out=``)."""
+
+    def interrupt_handles(self) -> tuple:
+        """(a counter that never changes, the process's Ctrl-C counter or None, the function
+        that installs the handler and returns the count now, or None): see
+        ``runtime.interrupt``."""
+
+
+class Backend(Protocol):
+    name: str
+    capabilities: Any          # ``lower.capabilities.Capabilities``
+
+    def target(self) -> Any:
+        """What this process's builds target (computed once: its probes of the toolchain
+        are cached); it is part of every warm-start key."""
+
+    def render(self, program: Any, name: str, title: str, target: Any = None) -> Source:
+        """The source of a loop-IR ``program`` (for ``target``, default ``target()``)."""
+
+    def build(self, source: Source, name_hint: str) -> Module:
+        """Build ``source`` (or load its earlier build from the cache) and load it."""
