@@ -7,6 +7,12 @@ the loaded module, and the time each stage took.
 
     trace -> passes (each verified under SYMGRAD_CHECK=1) -> lower -> codegen -> build
 
+``compile_or_load`` is the whole path from a signature to a module: an earlier process's
+warm-start record when one applies (loaded, never traced), else the stages above (and the
+result recorded). The backend (``build.backends.default()``: render, build, its ``target()``
+and ``capabilities``) is asked here and nowhere above; ``load`` builds a record's source again
+(the runtime's unpickling), ``target()`` is part of every warm-start key.
+
 With ``SYMGRAD_DEBUG=1`` each compile logs its stage times; with ``SYMGRAD_DEBUG=2`` also the IR
 after each pass that changed it, the C and the compiler commands.
 """
@@ -21,6 +27,7 @@ from collections.abc import Callable
 import numpy as np
 
 from . import config, dims
+from .build import warm
 from .build.backends import default as backend
 from .codegen.backend import Module, Source
 from .gcpause import paused, pausing
@@ -61,6 +68,42 @@ class Compiled:
     def program(self) -> Program:
         """The loop IR the C was generated from."""
         return lower(self.graph, backend().capabilities)
+
+
+def compile_or_load(key: str | None, load: Callable, compile: Callable,
+                    record: Callable):
+    """What a signature runs: loaded from the warm-start record stored under ``key`` by an
+    earlier process (``load(record)`` checks that it still applies and makes the result, or
+    returns None), else ``compile()``, whose result ``record(result)`` describes for the next
+    process (None: it cannot be stored). ``key`` None: no warm start (``SYMGRAD_WARM_START=0``,
+    or something the key would need cannot be fingerprinted)."""
+    if key is not None:
+        stored = warm.read(key)
+        if stored is not None:
+            try:
+                result = load(stored)
+            except Exception as e:   # noqa: BLE001 - a record this symgrad cannot use
+                config.debug(1, "warm record %s unusable (%s): tracing", key[:16], e)
+                result = None
+            if result is not None:
+                return result
+    result = compile()
+    if key is not None and result is not None:
+        stored = record(result)
+        if stored is not None:
+            warm.write(key, stored)
+    return result
+
+
+def recall(key: str | None):
+    """The warm-start record stored under ``key`` (not a module: e.g. which dims an earlier
+    process made shape-generic), or None."""
+    return None if key is None else warm.read(key)
+
+
+def remember(key: str | None, record) -> None:
+    if key is not None:
+        warm.write(key, record)
 
 
 def compile_function(fn: Callable, in_specs: list, rebuild: Callable, name: str, *,

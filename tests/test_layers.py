@@ -378,3 +378,59 @@ def test_the_backend_checker_finds_a_leak(tmp_path):
     bad.write_text("import cffi\n\ndef f(module):\n    return module.ffi.cast('int', 0)\n")
     assert backend_leaks({"symgrad.runtime.bad": bad}) == [
         "symgrad.runtime.bad:1 imports cffi", "symgrad.runtime.bad:4 reaches .ffi"]
+
+
+# The back half (lowering to the API): a private attribute is read only in the module whose
+# classes define it. (``api.reuse`` is a part of ``CompiledFunction``: one class in two files.)
+BACK_HALF = ("symgrad.lower", "symgrad.codegen", "symgrad.build", "symgrad.pipeline",
+             "symgrad.runtime", "symgrad.api")
+ONE_CLASS = {"symgrad.api.reuse": "symgrad.api.compiled"}
+
+
+def private_reaches_between_modules() -> list[str]:
+    own: dict[str, set[str]] = {}
+    for module, path in MODULES.items():
+        for name in _own_private_names(ast.parse(path.read_text())):
+            own.setdefault(name, set()).add(ONE_CLASS.get(module, module))
+    found = []
+    for module, path in MODULES.items():
+        if not _in(module, BACK_HALF):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Attribute) and _private(node.attr)) or \
+                    isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+                continue
+            owners = own.get(node.attr, set())
+            if owners and ONE_CLASS.get(module, module) not in owners:
+                found.append(f"{module}:{node.lineno} reads .{node.attr} (private to "
+                             f"{', '.join(sorted(owners))})")
+    return found
+
+
+def _own_private_names(tree: ast.AST) -> set[str]:
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {t.attr for target in targets for t in ast.walk(target)
+                      if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+                      and t.value.id in ("self", "cls")}
+        elif isinstance(node, ast.ClassDef):
+            names |= {item.name for item in node.body
+                      if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    return {n for n in names if _private(n)}
+
+
+def test_the_compile_path_reads_no_other_modules_private_state():
+    """``api.dynamic`` and ``api.warm`` go through ``SignatureCache`` and public methods of
+    ``CompiledFunction``; the runtime through ``Module``; and so on."""
+    found = private_reaches_between_modules()
+    assert not found, "use or add a public name:\n" + "\n".join(found)
+
+
+def test_the_private_state_checker_finds_a_reach(tmp_path, monkeypatch):
+    bad = tmp_path / "bad.py"
+    bad.write_text("def f(cf):\n    return cf._fast\n")
+    monkeypatch.setitem(MODULES, "symgrad.api.bad", bad)
+    assert [x for x in private_reaches_between_modules() if "api.bad" in x] == [
+        "symgrad.api.bad:2 reads ._fast (private to symgrad.api.compiled)"]

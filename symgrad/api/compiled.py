@@ -80,6 +80,9 @@ class CompiledFunction(Reuse):
         self.on_guard_limit = on_guard_limit
         if not callable(fn):
             raise TypeError(f"symgrad.compile expects a function, got {type(fn).__name__}")
+        # (first: an attribute of fn's __dict__ that update_wrapper copies must not replace
+        # one of ours)
+        functools.update_wrapper(self, fn)
         self.fn = fn
         # ``fn`` as traced: returning (result, forward outputs or None); a gradient
         # transform's body returns the function's own output as the forward (for inspect).
@@ -98,14 +101,11 @@ class CompiledFunction(Reuse):
         self._last = None
         self._last_spec = None
         self._names_cache: dict = {}
-        # Threads that miss on one signature at once: one traces and builds, the others wait
-        # for its result (per signature, so different signatures still build in parallel).
-        self._lock = threading.Lock()
-        self._key_locks: dict = {}
+        self._lock = threading.Lock()    # (a change of the captured state: api.reuse)
         # How to make ``fn`` again in another process (see ``__reduce__``): (None, fn), or
-        # (the transform, the function it was made from, argnums, has_aux).
-        self._recipe: tuple = (None, fn)
-        functools.update_wrapper(self, fn)
+        # (the transform, the function it was made from, argnums, has_aux): the transforms
+        # (api.gradients, api.derivatives) set it.
+        self.recipe: tuple = (None, fn)
 
     def options(self) -> dict:
         """The options it was compiled with, as keyword arguments of ``compile``: what a
@@ -116,7 +116,7 @@ class CompiledFunction(Reuse):
                     dynamic_dims=dict(self.dynamic_dims) or None)
 
     # -------------------------------------------------------------- signatures
-    def _split(self, args: tuple, kwargs: dict):
+    def split_arguments(self, args: tuple, kwargs: dict):
         """Separate static from dynamic arguments; returns (key parts, leaves, rebuild)."""
         if self._statics is None:
             self._statics = static_parameters(self.fn, self.static_argnums,
@@ -162,11 +162,11 @@ class CompiledFunction(Reuse):
     def specialize(self, *args: Any, **kwargs: Any) -> tuple[Specialization, list]:
         """The specialization for these arguments (traced and built on a miss), and the flat
         argument leaves to call it with."""
-        self._sync()
-        statics, tree, leaves, names, rebuild = self._split(args, kwargs)
+        self.captured_state()
+        statics, tree, leaves, names, rebuild = self.split_arguments(args, kwargs)
         specs = self._specs_of(leaves, names, args, kwargs)
         key = _signature_key(tree, statics, specs)
-        spec = self._specs.get(key)
+        spec = self.signatures.specs.get(key)
         if spec is None:
             spec = self._build(key, specs, names, rebuild, leaves)
         self._last = key
@@ -184,46 +184,47 @@ class CompiledFunction(Reuse):
         """The key a compiled signature of these arguments is stored under for warm starts in
         other processes (``api.fingerprint``); raises ``fingerprint.Unknown`` when a
         dependency cannot be fingerprinted."""
-        statics, tree, leaves, names, _ = self._split(args, kwargs)
+        statics, tree, leaves, names, _ = self.split_arguments(args, kwargs)
         key = _signature_key(tree, statics, self._specs_of(leaves, names, args, kwargs))
-        return warm.signature_key(self._sync().walk, key, names)
+        return warm.signature_key(self.captured_state().walk, key, names)
 
     def _build(self, key, specs: list, names: list, rebuild, leaves: list):
         """Trace and build a new signature: once, however many threads ask at the same time
         (per signature, so different signatures still build in parallel). A trace that took
-        decisions on traced values makes the signature's ``Paths`` (its first path)."""
-        with self._lock:
-            key_lock = self._key_locks.setdefault(key, threading.RLock())
-        try:
-            with key_lock:
-                spec = self._specs.get(key)   # another thread may have built it meanwhile
-                if spec is None:
-                    spec = generic_spec(self, key, specs, names, rebuild)
-                if spec is None:
-                    config.debug(1, "%s %s: %s", "recompile" if self._specs else "compile",
-                                 self.name, why(self._last, key, names))
-                    spec = self._lookup_or_compile(key, specs, names, rebuild, leaves)
-                if spec is not self._specs.get(key):
-                    if spec.outcomes:
-                        paths = Paths(self.name, key, self.max_paths, self.on_guard_limit)
-                        paths.owner, paths.in_specs = self, specs
-                        paths.add(spec)
-                        spec = paths
-                    self._specs[key] = spec
-                return spec
-        finally:   # built (later callers find it in _specs) or failed: the lock is done
-            with self._lock:
-                self._key_locks.pop(key, None)
+        decisions on traced values makes the signature's ``Paths`` (its first path).
+
+        The tables are read and filled as they are when used (``self.signatures`` may be
+        another state's after a trace: one that appends to a list it captures changes its
+        captured state; the result is kept with the state the next call sees, as before)."""
+        with self.signatures.building(key):
+            spec = self.signatures.specs.get(key)   # another thread may have built it
+            if spec is None:
+                spec = generic_spec(self, key, specs, names, rebuild)
+            if spec is None:
+                config.debug(1, "%s %s: %s", "recompile" if self.signatures.specs else
+                             "compile", self.name, why(self._last, key, names))
+                spec = self._lookup_or_compile(key, specs, names, rebuild, leaves)
+            if spec is not self.signatures.specs.get(key):
+                if spec.outcomes:
+                    paths = Paths(self.name, key, self.max_paths, self.on_guard_limit)
+                    paths.owner, paths.in_specs = self, specs
+                    paths.add(spec)
+                    spec = paths
+                self.signatures.specs[key] = spec
+            return spec
 
     def _lookup_or_compile(self, key, specs: list, names: list, rebuild, leaves: list):
-        """The signature's module from a warm start record, else compiled (and recorded)."""
-        prekey, spec = warm.lookup(self, key, names)
-        if spec is None:
+        """The signature's module: an earlier process's warm-start record of it, else bound
+        from the shape-generic module an earlier process made for signatures like it, else
+        compiled now (and recorded)."""
+        from .. import pipeline   # (the compiler's stages: only when compiling)
+
+        def compile():
             spec = remembered_spec(self, key, specs, names, rebuild)
-        if spec is None:
-            spec = self._compile(specs, rebuild, leaves)
-            warm.remember(prekey, spec, self)
-        return spec
+            return spec if spec is not None else self._compile(specs, rebuild, leaves)
+        return pipeline.compile_or_load(warm.key_of(self, key, names),
+                                        functools.partial(warm.load, self), compile,
+                                        functools.partial(warm.record, self))
 
     def _compile(self, specs: list, rebuild, leaves: list) -> Specialization:
         compiled = self._pipeline(specs, rebuild, leaves)
@@ -236,21 +237,21 @@ class CompiledFunction(Reuse):
             self.traceable, specs, rebuild, self.name, forward=True, build=build,
             passes=FAST_MATH_PIPELINE if self.fast_math else None,
             values=[_value(v) for v in leaves] if self.guards else None,
-            reachable=self._sync().reachable if capture else None, capture=capture)
+            reachable=self.captured_state().reachable if capture else None, capture=capture)
 
     def compiled_for(self, *args: Any, capture: bool = True, **kwargs: Any):
         """The pipeline's record (``pipeline.Compiled``: graphs, loop IR, C) of the signature
         of these arguments, traced afresh (Python control flow decided on their values), not
         built. ``capture=False``: captured tensors and arrays are constants of their current
         values (a standalone export's snapshot)."""
-        _, _, leaves, names, rebuild = self._split(args, kwargs)
+        _, _, leaves, names, rebuild = self.split_arguments(args, kwargs)
         return self._pipeline(self._specs_of(leaves, names, args, kwargs), rebuild, leaves,
                               build=False, capture=capture)
 
     def trace_path(self, key, leaves: list) -> Specialization:
         """A new path of signature ``key``: the function traced on these argument values
         (``runtime.Paths`` asks, when a call's values take a path not traced yet)."""
-        paths = self._specs[key]
+        paths = self.signatures.specs[key]
         return self._compile(paths.in_specs, rebuilder(key), leaves)
 
     def run_eagerly(self, key, leaves: list, out=None):
@@ -271,20 +272,20 @@ class CompiledFunction(Reuse):
 
     def trace(self, *args: Any, **kwargs: Any) -> Traced:
         """The traced graph of the function for these arguments (no optimization, no C)."""
-        _, _, leaves, names, rebuild = self._split(args, kwargs)
+        _, _, leaves, names, rebuild = self.split_arguments(args, kwargs)
         return trace(self.traceable, self._specs_of(leaves, names, args, kwargs), rebuild,
-                     self.name, forward=True, reachable=self._sync().reachable)
+                     self.name, forward=True, reachable=self.captured_state().reachable)
 
     @property
     def shape_generic(self) -> list[str]:
         """The shape-generic modules compiled so far (``api.dynamic``), described: argument
         shapes with their size symbols, and the size guards each holds under."""
-        return [g.describe() for found in self._generic.values() for g in found]
+        return [g.describe() for found in self.signatures.generic.values() for g in found]
 
     @property
     def specializations(self) -> dict:
         """The signatures compiled so far: description -> ``Specialization``."""
-        return {describe_key(k): s for k, s in self._specs.items()}
+        return {describe_key(k): s for k, s in self.signatures.specs.items()}
 
     # -------------------------------------------------------------- calling
     def __call__(self, *args: Any, **kwargs: Any):
@@ -349,7 +350,7 @@ class CompiledFunction(Reuse):
         spec, leaves = self.specialize(*args, **kwargs)
         if not kwargs and not self._statics[0] and all(
                 type(a) is np.ndarray or type(a) in _FAST_SCALARS for a in args):
-            self._fast[fast_key(args)] = spec
+            self.signatures.fast[fast_key(args)] = spec
         return spec, [np.asarray(v) if isinstance(v, Tensor) else v for v in leaves]
 
     # Whether ``out=`` is symgrad's (decided at the first call that passes it): only when the
@@ -410,7 +411,7 @@ class CompiledFunction(Reuse):
         return low_level_callable(self, args, kind=kind)
 
     def __repr__(self) -> str:
-        return f"<symgrad.CompiledFunction {self.name} ({len(self._specs)} specializations)>"
+        return f"<symgrad.CompiledFunction {self.name} ({len(self.signatures)} specializations)>"
 
     # -------------------------------------------------------------- pickling
     def __reduce__(self):
@@ -419,10 +420,11 @@ class CompiledFunction(Reuse):
         without tracing), plus the Python function for new signatures: by reference when it
         can be imported by name; otherwise (a lambda, a local function) it is left out and
         only the signatures compiled before pickling can be called."""
-        maker, fn, *rest = self._recipe
+        maker, fn, *rest = self.recipe
         # (a specialization that reads captured state stays behind: its objects are this
         # process's; the other process traces that signature, or loads it from its cache)
-        specs = tuple((k, s) for k, s in self._specs.items() if not reads_captured(s))
+        specs = tuple((k, s) for k, s in self.signatures.specs.items()
+                      if not reads_captured(s))
         return (_restore, (maker, pickling.function_ref(fn), tuple(rest), self.static_argnums,
                            self.static_argnames, self.name, self.fast_math, specs))
 
@@ -457,7 +459,7 @@ def _restore(maker, fn: Any, rest: tuple, static_argnums, static_argnames, name:
             fn = CompiledFunction(fn, static_argnums, static_argnames, fast_math=fast_math)
         cf = maker(fn, *rest)
         cf.name = name
-    cf._specs.update(specs)
+    cf.signatures.specs.update(specs)
     for spec in specs:
         if isinstance(spec[1], Paths):
             spec[1].owner = cf

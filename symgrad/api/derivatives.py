@@ -57,8 +57,8 @@ def _compiled(fn: Callable, label: str, body: Callable, recipe: tuple,
         options = {k: v for k, v in options.items()
                    if k not in ("static_argnums", "static_argnames", "dynamic_dims")}
     cf = CompiledFunction(run, name=name, **options)
-    cf._recipe = (recipe[0], fn if isinstance(fn, CompiledFunction) and
-                  fn._recipe[0] is not None else named) + tuple(recipe[1:])
+    cf.recipe = (recipe[0], fn if isinstance(fn, CompiledFunction) and
+                  fn.recipe[0] is not None else named) + tuple(recipe[1:])
     return cf
 
 

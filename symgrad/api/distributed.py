@@ -44,7 +44,7 @@ class _Bare:
         cf = self.cf
         return (compiled_module._restore, (None, None, (), cf.static_argnums,
                                            cf.static_argnames, cf.name, cf.fast_math,
-                                           tuple(cf._specs.items())))
+                                           tuple(cf.signatures.specs.items())))
 
 
 class Shipped:

@@ -1,9 +1,9 @@
 """Shape-generic compilation: which dimensions vary, and one compile for all their sizes.
 
 Layer: api. Input: a ``CompiledFunction``'s options (``dynamic``, ``dynamic_dims``), the
-signature of a call that missed, and the signatures compiled before. Output: a
-``Specialization`` bound from a shape-generic module (``runtime.Generic``), or None: compile
-this signature on its own.
+signature of a call that missed, and its ``SignatureCache`` (the signatures compiled before,
+the shape-generic modules). Output: a ``Specialization`` bound from a shape-generic module
+(``runtime.Generic``), or None: compile this signature on its own.
 
 Which dimensions: ``dynamic=True`` marks every dimension of every array argument;
 ``dynamic_dims={"x": (0,), "y": 0}`` the listed ones (keys are parameter names, or leaf names
@@ -24,6 +24,7 @@ static sizes and dtypes; each new size binds it (no trace, no compile).
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import replace
 
@@ -68,12 +69,12 @@ def marked(cf, key, specs: list, names: list) -> tuple[set, list]:
     shapes = [s.shape for s in specs]
     if cf.dynamic is True:   # every dim, less those a trace found compared with a constant
         return {(i, a) for i, s in enumerate(specs) for a in range(len(s.shape))
-                if (i, a) not in cf._fixed_dims}, [shapes]
+                if (i, a) not in cf.signatures.fixed_dims}, [shapes]
     if cf.dynamic_dims:
         return _named(cf, specs, names), [shapes]
     if cf.dynamic is False:
         return set(), []
-    diff, old = _changed(cf, key, names)
+    diff, old = _changed(cf, key)
     return diff, [old, shapes]
 
 
@@ -95,11 +96,11 @@ def _named(cf, specs: list, names: list) -> set:
     return out
 
 
-def _changed(cf, key, names: list) -> tuple[set, list]:
+def _changed(cf, key) -> tuple[set, list]:
     """Dims whose size differs from a signature compiled before that matches in all else,
     and that signature's shapes."""
     tree, statics, leaves = key
-    for old in list(cf._specs):
+    for old in list(cf.signatures.specs):
         if old[0] != tree or old[1] != statics or len(old[2]) != len(leaves):
             continue
         if any(len(a[0]) != len(b[0]) or a[1:] != b[1:] for a, b in zip(old[2], leaves)):
@@ -160,24 +161,25 @@ MAX_MODULES = 3
 def generic_spec(cf, key, specs: list, names: list, rebuild,
                  remembered: tuple | None = None) -> Specialization | None:
     """A specialization for this call from a shape-generic module (compiled now if none of
-    this pattern fits yet), or None to compile the signature on its own. ``remembered``:
-    the (marks, seen) an earlier process's automatic switch stored (``remembered_spec``)."""
+    this pattern fits yet), or None to compile the signature on its own.
+    ``remembered``: the (marks, seen) an earlier process's automatic switch stored
+    (``remembered_spec``)."""
     marks, seen = remembered or marked(cf, key, specs, names)
     if not marks:
         return None
     pkey = pattern(key, marks)
     shapes = [s.shape for s in specs]
     split = False
-    for generic in cf._generic.get(pkey, ()):
+    for generic in cf.signatures.generic.get(pkey, ()):
         values, why_not = generic.sizes_of(shapes)
         if values is not None:
             config.debug(1, "%s: bound %s to the shape-generic module (no compile)", cf.name,
                          ", ".join(f"{n}{list(s)}" for n, s in zip(names, shapes)))
-            return _bound(cf, key, generic, values)
+            return cf.signatures.bind(key, generic, values)
         split |= why_not == "shared"
         seen = generic.seen + [shapes]
-    found = cf._generic.get(pkey, [])
-    if pkey in cf._not_generic or (found and not split) or len(found) >= MAX_MODULES:
+    found = cf.signatures.generic.get(pkey, [])
+    if pkey in cf.signatures.not_generic or (found and not split) or len(found) >= MAX_MODULES:
         # (a size that fails a module's guards would fail another's: it compiles on its own)
         return None
     if cf.dynamic is None:
@@ -186,25 +188,29 @@ def generic_spec(cf, key, specs: list, names: list, rebuild,
                                                     for i, a in sorted(marks)))
     generic = _load_or_compile(cf, key, specs, names, marks, seen, rebuild)
     if generic is not None and cf.dynamic is None and remembered is None:
-        warm.remember_marks(cf, _ranks(key), names, (marks, generic.seen))
+        from .. import pipeline
+        pipeline.remember(warm.marks_key(cf, _ranks(key), names),
+                          (tuple(sorted(marks)), generic.seen))
     if generic is None:
-        cf._not_generic.add(pkey)
-        if cf.dynamic is True and cf._fixed_dims & marks:   # (dims fixed since: try again)
+        cf.signatures.not_generic.add(pkey)
+        if cf.dynamic is True and cf.signatures.fixed_dims & marks:   # (fixed since: again)
             return generic_spec(cf, key, specs, names, rebuild)
         return None
-    cf._generic[pkey] = found + [generic]
+    cf.signatures.add_generic(pkey, generic)
     values, _ = generic.sizes_of(shapes)
-    return None if values is None else _bound(cf, key, generic, values)
+    return None if values is None else cf.signatures.bind(key, generic, values)
 
 
-def remembered_spec(cf, key, specs: list, names: list, rebuild) -> Specialization | None:
+def remembered_spec(cf, key, specs: list, names: list,
+                    rebuild) -> Specialization | None:
     """In a new process, the first call of a signature that an earlier process compiled
     shape-generic after its sizes changed (``dynamic=None``): bound from that module (from
     disk: no trace, no compile), or None."""
     if cf.dynamic is not None or cf.dynamic_dims:
         return None
-    found = warm.lookup_marks(cf, _ranks(key), names)
-    if found is None:
+    from .. import pipeline
+    found = pipeline.recall(warm.marks_key(cf, _ranks(key), names))
+    if not (isinstance(found, tuple) and len(found) == 2):
         return None
     marks, seen = found
     if not all(i < len(specs) and a < len(specs[i].shape) for i, a in marks):
@@ -219,33 +225,16 @@ def _ranks(key) -> tuple:
     return tree, statics, tuple(((len(shape),), dt, py) for shape, dt, py in leaves)
 
 
-# Sizes bound at once per compiled function, at most: each keeps its own workspace and output
-# pools, so a stream of new sizes would grow memory without end. The oldest binding is
-# dropped (a later call of its size binds it again: no compile).
-MAX_BOUND = 16
-
-
-def _bound(cf, key, generic: Generic, values: dict) -> Specialization:
-    spec = generic.bind(values)
-    cf._bound[key] = spec
-    while len(cf._bound) > MAX_BOUND:
-        old_key, old = cf._bound.popitem(last=False)
-        if cf._specs.get(old_key) is old:
-            del cf._specs[old_key]
-        for k in [k for k, s in cf._fast.items() if s is old]:
-            del cf._fast[k]
-    return spec
-
-
-def _load_or_compile(cf, key, specs: list, names: list, marks: set, seen: list, rebuild):
+def _load_or_compile(cf, key, specs: list, names: list, marks: set, seen: list,
+                     rebuild):
     """A shape-generic module an earlier process stored for this pattern (api.warm), else
-    compiled now (and stored)."""
-    prekey, generic = warm.lookup_generic(cf, _symbolic_key(key, marks, seen), names)
-    if generic is None:
-        generic = _compile(cf, specs, names, marks, seen, rebuild)
-        if generic is not None:
-            warm.remember_generic(prekey, generic, cf)
-    return generic
+    compiled now (and stored), else None (not shape-generic)."""
+    from .. import pipeline
+    return pipeline.compile_or_load(
+        warm.key_of(cf, _symbolic_key(key, marks, seen), names),
+        functools.partial(warm.load_generic, cf),
+        lambda: _compile(cf, specs, names, marks, seen, rebuild),
+        functools.partial(warm.record_generic, cf))
 
 
 def _symbolic_key(key, marks: set, seen: list) -> tuple:
@@ -267,7 +256,7 @@ def _compile(cf, specs: list, names: list, marks: set, seen: list,
         compiled, guards = pipeline.compile_generic(
             cf.traceable, variants(specs, names, marks, seen), rebuild, cf.name,
             passes=FAST_MATH_PIPELINE if cf.fast_math else None,
-            reachable=cf._sync().reachable)
+            reachable=cf.captured_state().reachable)
     except NotGeneric as e:
         config.debug(1, "%s: not shape-generic (%s, at %s); compiling this signature",
                      cf.name, e, _where(e))
@@ -280,13 +269,14 @@ def _compile(cf, specs: list, names: list, marks: set, seen: list,
                      "signature", cf.name, type(e).__name__, e)
         return None
     generic = Generic(Artifact.of(compiled), compiled.module, compiled, guards,
-                      captured_of(compiled.traced, cf._sync(), cf.name))
+                      captured_of(compiled.traced, cf.captured_state(), cf.name))
     generic.seen = seen
     config.debug(1, "%s: compiled shape-generic: %s", cf.name, generic.describe())
     return generic
 
 
-def _fix_compared(cf, specs: list, names: list, marks: set, seen: list, guards) -> None:
+def _fix_compared(cf, specs: list, names: list, marks: set, seen: list,
+                  guards) -> None:
     """``dynamic=True``: the dims whose size a failed trace compared with a constant (a
     feature size that must equal a weight's) are specialized, as torch does: the next
     attempt leaves them static."""
@@ -300,7 +290,7 @@ def _fix_compared(cf, specs: list, names: list, marks: set, seen: list, guards) 
     if fixed:
         config.debug(1, "%s: %s compared with a fixed size: made static", cf.name,
                      ", ".join(f"{names[i]}.shape[{a}]" for i, a in sorted(fixed)))
-        cf._fixed_dims |= fixed
+        cf.signatures.fixed_dims |= fixed
 
 
 def _identifier(name: str) -> str:

@@ -215,7 +215,7 @@ def _interface(f, args: tuple, name: str | None, target: Target):
     signature = ", ".join(f"{p.param}: {p.dtype}{list(p.shape)}" for p in inputs)
     face = texts.Interface(name, f"{f.name}({signature})", source, inputs, outputs, consts,
                            guards)
-    _, _, leaves, _, _ = f._split(args, {})
+    _, _, leaves, _, _ = f.split_arguments(args, {})
     arrays = [np.asarray(v.detach().numpy() if hasattr(v, "detach") else v,
                          dtype=_np_dtype(p)).reshape(p.shape) for v, p in zip(leaves, inputs)]
     return face, arrays

@@ -112,8 +112,8 @@ def _transform(fn: Callable, maker, label: str, argnums, has_aux: bool, fast_mat
     cf = CompiledFunction(body, name=f"{label}_{name}", traceable=traceable, **options)
     # What the transform is made from again after pickling: the user's function, or ``fn``
     # itself when it is already a transform (``grad(grad(f))``).
-    source = fn.fn if isinstance(fn, CompiledFunction) and fn._recipe[0] is None else fn
-    cf._recipe = (maker, source, argnums, has_aux)
+    source = fn.fn if isinstance(fn, CompiledFunction) and fn.recipe[0] is None else fn
+    cf.recipe = (maker, source, argnums, has_aux)
     return cf
 
 

@@ -111,7 +111,7 @@ def inspect(fn: Callable, *args: Any, print_: bool = True, **kwargs: Any) -> Ins
         # its IR is not in memory; trace it again (the same stages make the same C)
         compiled = cf.compiled_for(*args, **kwargs)
         spec = Specialization(Artifact.of(compiled), None, compiled,
-                              captured_of(compiled.traced, cf._state))
+                              captured_of(compiled.traced, cf.captured_state()))
     report = Inspection(spec)
     report.preamble = extra
     if print_:

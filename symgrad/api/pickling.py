@@ -23,8 +23,12 @@ class ByName:
 
     def resolve(self) -> Callable:
         obj = named(self.module, self.qualname)
-        recipe = getattr(obj, "_recipe", None)   # a CompiledFunction: the function it wraps
-        return recipe[1] if recipe is not None else obj
+        return _recipe(obj)[1] if _recipe(obj) is not None else obj   # (the function wrapped)
+
+
+def _recipe(obj) -> tuple | None:
+    """A compiled function's recipe (``CompiledFunction.recipe``); None for anything else."""
+    return obj.recipe if getattr(obj, "symgrad_compiled", False) is True else None
 
 
 def named(module: str, qualname: str) -> Any:
@@ -47,7 +51,7 @@ def function_ref(fn: Callable) -> Any:
             obj = None
         if obj is fn:
             return fn
-        recipe = getattr(obj, "_recipe", None)
+        recipe = _recipe(obj)
         if recipe is not None and recipe[1] is fn:
             return ByName(module, qualname)
     try:

@@ -2,11 +2,11 @@
 when a reuse fails.
 
 Layer: api (below ``compiled``). ``Reuse`` is the part of ``CompiledFunction`` that keeps its
-compiled code valid: the tables (signatures, the fast path, shape-generic modules) belong to
-one captured state (``api.state``); ``_sync`` walks the state again when a guard fails and
-installs the new state's tables (kept for ``MAX_STATES`` states, so a value that toggles does
-not recompile); ``_reuse_failed`` handles a call whose captured values no longer fit the
-code (trace again).
+compiled code valid: its ``SignatureCache`` (signatures, the fast path, shape-generic modules)
+belongs to one captured state (``api.state``); ``captured_state()`` walks the state again when
+a guard fails and installs the new state's cache (kept for ``MAX_STATES`` states, so a value
+that toggles does not recompile); ``_reuse_failed`` handles a call whose captured values no
+longer fit the code (trace again).
 """
 
 from __future__ import annotations
@@ -19,10 +19,9 @@ from ..frontend.core.sources import user_stacklevel
 from ..runtime import Paths
 from ..runtime.captured import Stale
 from . import fingerprint
+from .signature_cache import SignatureCache
 from .state import State, rebound
 
-# The tables of compiled code that belong to one captured state: swapped together.
-_TABLES = ("_specs", "_fast", "_generic", "_not_generic", "_bound", "_fixed_dims")
 # Captured states whose tables are kept at once per function; at ``MAX_STATES`` changes a
 # warning names what keeps changing.
 MAX_STATES = 8
@@ -36,33 +35,29 @@ class Reuse:
     """(mixed into ``CompiledFunction``; see the module docstring)"""
 
     def _reuse_init(self) -> None:
-        self._load_tables(None)
+        self._use(SignatureCache())
         # The captured state the tables were compiled for, and its check: a generated
         # function, True while every guard holds (never before the first call).
         self._state: State | None = None
         self._holds = _never
-        # memory key -> (tables, the state their code reads the objects of), other states
+        # memory key -> (cache, the state its code reads the objects of), other states
         self._states: OrderedDict = OrderedDict()
         self._changes = 0
         self._warned_incomplete = False
         self._warned_opaque = False
-        self._said_unknown = None       # (api.warm logs "no warm start" once per state)
+        self.said_unknown = None        # (api.warm logs "no warm start" once per state)
 
-    def _load_tables(self, tables: tuple | None) -> None:
-        """Install one captured state's tables of compiled code (None: empty ones)."""
-        if tables is None:
-            tables = ({}, {}, {}, set(), OrderedDict(), set())
-        # _specs: signature -> Specialization; _fast: (type, shape, dtype) per positional
-        # arg -> Specialization; _generic / _not_generic / _bound / _fixed_dims: the
-        # shape-generic modules (api.dynamic), bound sizes oldest first, fixed dims.
-        for name, table in zip(_TABLES, tables):
-            setattr(self, name, table)
+    def _use(self, cache: SignatureCache) -> None:
+        """Install one captured state's compiled code. (``_fast`` is its fast table, named
+        on the function itself for ``__call__``'s hot path: one attribute load fewer.)"""
+        self.signatures, self._fast = cache, cache.fast
 
-    def _sync(self) -> State:
+    def captured_state(self) -> State:
         """The current captured state, checked (its guards) and, when a guard fails,
         refreshed (a leaf rebound to an equal one: ``State.refreshed``) or walked again. A
-        changed state gets its own tables (kept for ``MAX_STATES`` states); the compiled code
-        of a state found again reads the objects now at its captures' paths."""
+        changed state gets its own ``SignatureCache`` (kept for ``MAX_STATES`` states); the
+        compiled code of a state found again reads the objects now at its captures'
+        paths."""
         state = self._state
         if state is not None and self._holds():
             return state
@@ -99,13 +94,13 @@ class Reuse:
         return state
 
     def _changed(self, old: State, state: State) -> State | None:
-        """Keep ``old``'s tables and install ``state``'s (kept from before, or new); the
-        state those were bound to (None: new tables)."""
+        """Keep ``old``'s cache and install ``state``'s (kept from before, or new); the
+        state that one was bound to (None: a new cache)."""
         what = old.failed() or "its captured state"
         config.debug(1, "%s: %s changed: compiling for the new value", self.name, what)
-        self._states[old.memory_key] = (tuple(getattr(self, n) for n in _TABLES), old)
-        tables, bound = self._states.pop(state.memory_key, (None, None))
-        self._load_tables(tables)
+        self._states[old.memory_key] = (self.signatures, old)
+        cache, bound = self._states.pop(state.memory_key, (None, None))
+        self._use(cache if cache is not None else SignatureCache(like=self.signatures))
         while len(self._states) >= MAX_STATES:
             self._states.popitem(last=False)
         self._changes += 1
@@ -119,37 +114,17 @@ class Reuse:
         return bound
 
     def _rebind(self, before: State, after: State) -> None:
-        """Make the tables' compiled code read the captured objects of ``after`` (found by
+        """Make the cache's compiled code read the captured objects of ``after`` (found by
         their paths); code that cannot (a capture without a path, a value read while
         tracing that is another object now) is dropped, to be traced again."""
-        done: dict = {}
-
-        def rebind(spec) -> bool:
-            if id(spec) not in done:
-                specs = spec.paths if isinstance(spec, Paths) else [spec]
-                done[id(spec)] = all(s.rebind(rebound(s.captured, s.artifact.captures,
-                                                      before, after)) for s in specs)
-            return done[id(spec)]
-        for table in (self._specs, self._fast, self._bound):
-            for k in [k for k, spec in table.items() if not rebind(spec)]:
-                del table[k]
-        for pattern, found in self._generic.items():
-            self._generic[pattern] = [g for g in found if g.rebind(rebound(
-                g.captured, g.artifact.captures, before, after))]
-
-    def _forget(self, spec) -> None:
-        """Drop ``spec`` (stale: ``runtime.captured``) from every table; its signature is
-        traced again at its next call."""
-        for table in (self._specs, self._fast, self._bound):
-            for k in [k for k, v in table.items()
-                      if v is spec or isinstance(v, Paths) and spec in v.paths]:
-                del table[k]
+        self.signatures.keep(lambda s: s.rebind(rebound(s.captured, s.artifact.captures,
+                                                         before, after)))
 
     def _reuse_failed(self, e: Exception, spec, args: tuple, kwargs: dict):
         """A call whose specialization's captured values no longer fit its code
         (``runtime.captured``): trace again."""
         config.debug(1, "%s: %s: tracing again", self.name, str(e) or "captured state changed")
-        self._forget(spec)
+        self.signatures.forget(spec)
         self._holds = _never      # (walked again: a changed shape changes the warm-start key)
         out = kwargs.pop("out", None)
         spec, values = self._prepare(args, kwargs)

@@ -1,10 +1,11 @@
 """Instant warm starts: a signature compiled by an earlier process is loaded, not traced.
 
 Layer: api. Input: a ``CompiledFunction``, its current captured state (``api.state``) and a
-signature that missed in memory. Output: the ``Specialization`` an earlier process stored
-under the signature's warm-start key (``signature_key``: the state's digest and
-the signature), loaded from the build cache (or rebuilt from its C text, never traced); or
-None, and then the caller traces and hands the result to ``remember``.
+signature that missed in memory. Output: what ``pipeline.compile_or_load`` needs: the
+signature's warm-start key (``key_of``: the state's digest, the backend's target and the
+signature), ``load`` (the ``Specialization`` of an earlier process's record, its module from
+the build cache or rebuilt from its source, never traced; or None when a check fails) and
+``record`` (what a fresh compile stores). The pipeline reads and writes the records.
 
 A record holds the artifact and what its reuse depends on beyond the key, checked here before
 it is used: the paths of its captured tensors and arrays (found again in this process's
@@ -17,145 +18,95 @@ met).
 
 Shape-generic modules (``api.dynamic``) are stored the same way, under the key of their
 pattern (the signature with each dynamic size replaced by its size symbol's number):
-``lookup_generic`` / ``remember_generic``.
+``load_generic`` / ``record_generic``; and which dims an automatic switch made dynamic, under
+``marks_key``.
 """
 
 from __future__ import annotations
 
 import hashlib
-import pickle
 
 import numpy as np
 
 from .. import config
-from ..build import warm
 from ..frontend.core.tensor import Tensor
 from ..runtime import Specialization
 from ..runtime.captured import Captured, snapshot, world_holds
 from .fingerprint import Unknown, Walk, qualname
 
 
-def lookup(cf, key: tuple, names: list) -> tuple[str | None, Specialization | None]:
-    """(the warm-start key or None, the stored specialization or None)."""
-    prekey = _key(cf, key, names)
-    record = _read(cf, prekey)
-    if record is None:
-        return prekey, None
+def key_of(cf, key: tuple, names: list) -> str | None:
+    """The warm-start key of signature ``key`` (see ``signature_key``) in ``cf``'s current
+    captured state, or None: warm starts are off, or the state cannot be fingerprinted."""
+    if config.warm_start_disabled():
+        return None
+    state = cf.captured_state()
+    try:
+        return signature_key(state.walk, key, names)
+    except Unknown as e:
+        if cf.said_unknown is not state:     # (once per state, not per lookup)
+            cf.said_unknown = state
+            config.debug(1, "%s: no warm start (cannot fingerprint %s): tracing", cf.name, e)
+        return None
+
+
+def load(cf, record: tuple) -> Specialization | None:
+    """The specialization of a record, if it applies in this process (its checks hold)."""
     artifact, checks = record
     captured = _bind(cf, artifact.captures, checks)
     if captured is None:
-        return prekey, None
-    spec = _load(cf, prekey, lambda: Specialization.from_artifact(artifact, captured))
-    if spec is not None:
-        config.debug(1, "%s: warm start from disk (%s), not traced", cf.name, prekey[:16])
-    return prekey, spec
+        return None
+    spec = Specialization.from_artifact(artifact, captured)
+    config.debug(1, "%s: warm start from disk (%s), not traced", cf.name, artifact.key[:16])
+    return spec
 
 
-def remember(prekey: str | None, spec, cf) -> None:
-    """Store a freshly compiled specialization under its warm-start key (not a guarded one,
-    nor one whose reuse depends on what a record cannot say)."""
-    if prekey is None or not isinstance(spec, Specialization) or spec.outcomes:
-        return
+def record(cf, spec) -> tuple | None:
+    """The record of a freshly compiled specialization, or None: one whose trace took
+    decisions on values (its paths are traced as met), a binding of a shape-generic module
+    (recorded as that module), or one whose reuse depends on what a record cannot say."""
+    if not isinstance(spec, Specialization) or spec.outcomes or spec.artifact.sizes:
+        return None
     checks = _checks(cf, spec.artifact.captures, spec.captured)
-    if checks is not None:
-        _write(prekey, (spec.artifact, checks))
+    return None if checks is None else (spec.artifact, checks)
 
 
-def lookup_generic(cf, pattern: tuple, names: list):
-    """(the warm-start key or None, the stored ``runtime.Generic`` or None) of a shape-generic
-    pattern ``pattern`` (a signature key whose dynamic sizes are symbol names)."""
+def load_generic(cf, record: tuple):
+    """The ``runtime.Generic`` of a shape-generic record, if it applies in this process."""
     from ..runtime.generic import Generic
-    prekey = _key(cf, pattern, names)
-    record = _read(cf, prekey)
-    if record is None:
-        return prekey, None
     artifact, guards, seen, checks = record
     captured = _bind(cf, artifact.captures, checks)
     if captured is None:
-        return prekey, None
-    generic = _load(cf, prekey, lambda: Generic.from_artifact(artifact, guards, captured))
-    if generic is not None:
-        generic.seen = seen
-        config.debug(1, "%s: shape-generic module from disk (%s), not traced", cf.name,
-                     prekey[:16])
-    return prekey, generic
+        return None
+    generic = Generic.from_artifact(artifact, guards, captured)
+    generic.seen = seen
+    config.debug(1, "%s: shape-generic module from disk (%s), not traced", cf.name,
+                 artifact.key[:16])
+    return generic
 
 
-def remember_generic(prekey: str | None, generic, cf) -> None:
-    if prekey is None:
-        return
+def record_generic(cf, generic) -> tuple | None:
     checks = _checks(cf, generic.artifact.captures, generic.captured)
-    if checks is not None:
-        _write(prekey, (generic.artifact, generic.guards, generic.seen, checks))
+    return None if checks is None else \
+        (generic.artifact, generic.guards, generic.seen, checks)
 
 
-def lookup_marks(cf, ranks: tuple, names: list) -> tuple | None:
-    """The (marks, seen) of a shape-generic switch an earlier process made automatically
-    for signatures of these ranks (``api.dynamic.remembered_spec``), or None."""
-    record = _read(cf, _marks_key(cf, ranks, names))
-    return record if isinstance(record, tuple) and len(record) == 2 else None
-
-
-def remember_marks(cf, ranks: tuple, names: list, marks: tuple) -> None:
-    prekey = _marks_key(cf, ranks, names)
-    if prekey is not None:
-        _write(prekey, (tuple(sorted(marks[0])), marks[1]))
-
-
-def _marks_key(cf, ranks: tuple, names: list) -> str | None:
-    prekey = _key(cf, ranks, names)
+def marks_key(cf, ranks: tuple, names: list) -> str | None:
+    """The key of the record of which dims an automatic shape-generic switch made dynamic
+    for signatures of these ranks (``api.dynamic.remembered_spec``)."""
+    prekey = key_of(cf, ranks, names)
     return None if prekey is None else \
         hashlib.blake2b(f"marks {prekey}".encode(), digest_size=32).hexdigest()
 
 
 # ------------------------------------------------------------------ records
-def _key(cf, key: tuple, names: list) -> str | None:
-    if config.warm_start_disabled():
-        return None
-    state = cf._sync()
-    try:
-        return signature_key(state.walk, key, names)
-    except Unknown as e:
-        if cf._said_unknown is not state:     # (once per state, not per lookup)
-            cf._said_unknown = state
-            config.debug(1, "%s: no warm start (cannot fingerprint %s): tracing", cf.name, e)
-        return None
-
-
-def _read(cf, prekey: str | None):
-    data = warm.read(prekey) if prekey else None
-    if data is None:
-        return None
-    try:
-        return pickle.loads(data)    # (from our own, trusted cache directory)
-    except Exception as e:   # noqa: BLE001 - a stale or broken record: trace instead
-        config.debug(1, "%s: warm record %s unusable (%s): tracing", cf.name, prekey[:16], e)
-        return None
-
-
-def _load(cf, prekey: str, make):
-    try:
-        return make()
-    except Exception as e:   # noqa: BLE001 - a record this symgrad cannot use: trace instead
-        config.debug(1, "%s: warm record %s unusable (%s): tracing", cf.name, prekey[:16], e)
-        return None
-
-
-def _write(prekey: str, record: tuple) -> None:
-    try:
-        data = pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception:   # noqa: BLE001 - e.g. a static argument that does not pickle
-        return
-    warm.write(prekey, data)
-
-
 def _checks(cf, captures: tuple, captured: Captured) -> dict | None:
     """What a record needs besides its artifact (see the module docstring), or None when
     the specialization cannot be stored: a volatile trace, or a captured object, a tensor
     read as a number or a baked array that no path of the captured state reaches."""
     if captured.volatile or any(path is None for _, path, _ in captures):
         return None
-    paths = {id(obj): path for obj, path in cf._sync().reachable.values()}
+    paths = {id(obj): path for obj, path in cf.captured_state().reachable.values()}
     try:
         reads = [(paths[id(t)], _content(storage)) for t, _, _, storage in captured.reads]
         arrays = [(paths[id(a)], _content(a)) for a, _ in captured.arrays]
@@ -172,7 +123,7 @@ def _checks(cf, captures: tuple, captured: Captured) -> dict | None:
 def _bind(cf, captures: tuple, checks: dict) -> Captured | None:
     """The record's captured objects found in this process's state, with its checks done
     (None: something differs, trace instead)."""
-    by_path = {path: obj for obj, path in cf._sync().reachable.values()}
+    by_path = {path: obj for obj, path in cf.captured_state().reachable.values()}
     try:
         objects = tuple(by_path[path] for _, path, _ in captures)
         reads = []

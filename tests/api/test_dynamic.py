@@ -447,7 +447,7 @@ def test_the_last_row_by_a_call_time_index(builds):
 
 
 def test_a_stream_of_sizes_keeps_a_bounded_number_of_bindings(builds):
-    from symgrad.api.dynamic import MAX_BOUND
+    from symgrad.api.signature_cache import MAX_BOUND
     f = sg.compile(lambda x: (x * x).sum(), dynamic_dims={"x": 0})
     for n in range(1, 3 * MAX_BOUND):
         assert f(np.ones(n)) == n

@@ -31,7 +31,7 @@ def _trips(x) -> int:
 
 
 def _paths(f) -> list:
-    (spec,) = f._specs.values()
+    (spec,) = f.signatures.specs.values()
     return spec.paths if isinstance(spec, Paths) else [spec]
 
 

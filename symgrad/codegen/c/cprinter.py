@@ -161,7 +161,7 @@ class _SymgradCPrinter(C99CodePrinter):
         self.calls.add(name)
         return name
 
-    def _operand(self, expr: Basic) -> str:
+    def operand(self, expr: Basic) -> str:
         """Print ``expr`` so it can stand next to any C operator without re-association.
 
         Our Pow printing always yields a call or a parenthesised group, and every
@@ -301,7 +301,7 @@ class _SymgradCPrinter(C99CodePrinter):
             # fmod truncates like C's %, while SymPy's Mod floors; a faithful float
             # version needs a temporary, which a single expression cannot have.
             raise TypeError(f"{expr}: floating Mod is not supported (fmod differs)")
-        a, b = (self._operand(arg) for arg in expr.args)
+        a, b = (self.operand(arg) for arg in expr.args)
         # C's % truncates toward zero; adding b and reducing again gives the floored
         # result (sign of b), which is what SymPy's Mod means.
         return f"((({a} % {b}) + {b}) % {b})"
@@ -336,14 +336,14 @@ class _SymgradCPrinter(C99CodePrinter):
             return f"{self._func('fabs')}({self._print(arg)})"
         if self.ctype == "uint8_t" and isinstance(arg, sympy.Symbol):
             return self._print(arg)  # 'x < 0' on an unsigned value trips -Wtype-limits
-        v = self._operand(arg)
+        v = self.operand(arg)
         if self.ctype == "int64_t":   # -INT64_MIN overflows: negate modulo 2**64
             return f"(({v} < 0) ? (int64_t)-(uint64_t){v} : {v})"
         return f"(({v} < 0) ? -{v} : {v})"
 
     def _print_sign(self, expr: sympy.sign) -> str:
         (arg,) = expr.args
-        v = self._operand(arg)
+        v = self.operand(arg)
         if self._is_float:
             zero, one = self._number(Fraction(0)), self._number(Fraction(1))
             # Zeros and NaN fall through to the argument itself: sign(+-0) = +-0 and
@@ -360,9 +360,9 @@ class _SymgradCPrinter(C99CodePrinter):
             for arg in reversed(args[:-1]):
                 text = f"{self._func(c_name)}({self._print(arg)}, {text})"
             return text
-        text = self._operand(args[-1])
+        text = self.operand(args[-1])
         for arg in reversed(args[:-1]):
-            a = self._operand(arg)
+            a = self.operand(arg)
             text = f"(({a} {c_op} {text}) ? {a} : {text})"
         return text
 
@@ -399,7 +399,7 @@ class _SymgradCPrinter(C99CodePrinter):
             raise TypeError(f"relational {op!r} has no C operator")
         # Arithmetic binds tighter than comparisons in C; anything boolean gets parens.
         lhs, rhs = (
-            self._operand(arg)
+            self.operand(arg)
             if isinstance(arg, (Boolean, Relational))
             else self.parenthesize(arg, PRECEDENCE["Relational"], strict=True)
             for arg in (expr.lhs, expr.rhs)
@@ -425,7 +425,7 @@ class _SymgradCPrinter(C99CodePrinter):
         return " || ".join(self._logic_operands(expr, (sympy.Not, *_BOOLEAN_CALLS)))
 
     def _print_Not(self, expr: Basic) -> str:
-        return "!" + self._operand(expr.args[0])
+        return "!" + self.operand(expr.args[0])
 
     def _print_BooleanFunction(self, expr: Basic) -> str:
         # Xor, Implies, Equivalent, ITE...: print their And/Or/Not normal form.

@@ -83,7 +83,7 @@ def unsigned(printer, expr: Basic) -> str:
         return negated(f"UINT64_C({-value})") if value < 0 else f"UINT64_C({value})"
     # Anything else (a name, Max, Piecewise...; or a Rational or negative power, which
     # the signed printer rejects) is printed signed and converted.
-    return f"(uint64_t){printer._operand(expr)}"
+    return f"(uint64_t){printer.operand(expr)}"
 
 def _factor(printer, expr: Basic) -> str:
     """``_unsigned(expr)`` that can stand next to ``*`` or unary ``-``."""
