@@ -434,3 +434,50 @@ def test_the_private_state_checker_finds_a_reach(tmp_path, monkeypatch):
     monkeypatch.setitem(MODULES, "symgrad.api.bad", bad)
     assert [x for x in private_reaches_between_modules() if "api.bad" in x] == [
         "symgrad.api.bad:2 reads ._fast (private to symgrad.api.compiled)"]
+
+
+# ---------------------------------------------------------------- how C text is written
+
+def c_text_blocks(modules: dict | None = None) -> list[str]:
+    """In code generation, blocks of text written in Python (a string or f-string literal of
+    four lines or more that is not a docstring) and ``string.Template``: a block is a template in
+    ``templates/`` (see ``codegen.c``'s docstring)."""
+    found = []
+    for module, path in (modules or MODULES).items():
+        if not _in(module, ("symgrad.codegen",)):
+            continue
+        tree = ast.parse(path.read_text())
+        docs = {id(node.body[0].value) for node in ast.walk(tree)
+                if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef))
+                and ast.get_docstring(node) is not None}
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)) and "string" in (
+                    [a.name for a in node.names] if isinstance(node, ast.Import)
+                    else [node.module]):
+                found.append(f"{module}:{node.lineno} imports string (Template)")
+            if id(node) not in docs and _lines_of_text(node) >= 4:
+                found.append(f"{module}:{node.lineno} writes a block of text in Python")
+    return found
+
+
+def _lines_of_text(node) -> int:
+    """How many lines a string or f-string literal holds (1 + its newlines)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return 1 + node.value.count("\n")
+    if isinstance(node, ast.JoinedStr):
+        return 1 + sum(v.value.count("\n") for v in node.values if isinstance(v, ast.Constant))
+    return 0
+
+
+def test_c_text_is_written_one_way():
+    found = c_text_blocks()
+    assert not found, "move the block into a template in templates/:\n" + "\n".join(found)
+
+
+def test_the_c_text_checker_finds_a_block(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text('"""Doc\n\nstring."""\nfrom string import Template\n'
+                   'X = """\\\nint f(void)\n{\n    return 0;\n}\n"""\n')
+    assert c_text_blocks({"symgrad.codegen.c.bad": bad}) == [
+        "symgrad.codegen.c.bad:4 imports string (Template)",
+        "symgrad.codegen.c.bad:5 writes a block of text in Python"]

@@ -1,5 +1,6 @@
 """Decomposition kernels -> C: LU solve and log-determinant, Cholesky, triangular solve, Jacobi
-eigh, Householder QR, each a short textbook algorithm written out here.
+eigh, Householder QR, each a short textbook algorithm written out in a template
+(``templates/decomp_*.c.j2``, one batch element's computation).
 
 Layer: codegen. Input: a ``DecompKernel`` (``lower.decomp``). Output: the kernel's C text, a
 size for the hot/cold split, and the (status, message) of the error it can report (a singular
@@ -15,114 +16,25 @@ operand is read in place), loops over the batch outside, and keeps its working c
 workspace scratch. Scalars are computed in double and stored in the tensor's type. The kernels
 follow the NumPy references' conventions (LAPACK's Householder signs, ascending eigenvalues,
 eigenvectors whose largest entry is positive), so eager and compiled values agree to rounding.
+
+Jacobi (``eigh``) rotates away each off-diagonal pair in turn, sweep after sweep, until none is
+left above rounding (quadratic convergence: a handful of sweeps); it is as accurate as LAPACK's
+tridiagonal QR for the eigenvalues and more so for the eigenvectors. The Householder reflectors
+(``qr``) are LAPACK's (``dlarfg``: beta = -sign(alpha) * norm, no reflection for a column
+already zero below the diagonal), so Q and R carry the signs NumPy's and torch's carry.
 """
 
 from __future__ import annotations
 
 import math
-from string import Template
 
 from ...lower.decomp import DecompKernel
 from ...lower.loopir import View
 from ...ops.decomp import failure_message
-from .decomp_eig import householder, jacobi
 from .emitted import Emitted
 from .loops import render_kernel
 from .nest import Nest, counted
 from .text import index, loc_comment
-
-_LU = """\
-/* LU factorization with partial pivoting, P A = L U, in LU_ (L's unit diagonal implied) */
-for (int64_t i = 0; i < N_; i++)
-    for (int64_t j = 0; j < N_; j++) LU_(i, j) = A_(i, j);
-int singular = 0;
-for (int64_t c = 0; c < N_; c++) {
-    int64_t p = c;
-    for (int64_t i = c + 1; i < N_; i++)
-        if (fabs((double)LU_(i, c)) > fabs((double)LU_(p, c))) p = i;
-    if (LU_(p, c) == 0) { singular = 1; break; }
-    if (p != c) {
-        $swapped
-        for (int64_t j = 0; j < N_; j++) {
-            const $T t = LU_(c, j);
-            LU_(c, j) = LU_(p, j);
-            LU_(p, j) = t;
-        }
-    }
-    for (int64_t i = c + 1; i < N_; i++) {
-        const double f = (double)LU_(i, c) / LU_(c, c);
-        LU_(i, c) = ($T)f;
-        for (int64_t j = c + 1; j < N_; j++) LU_(i, j) = ($T)(LU_(i, j) - f * LU_(c, j));
-    }
-}
-"""
-
-_SOLVE = """\
-if (!singular) {
-    /* X_ = U^-1 L^-1 P B */
-    for (int64_t i = 0; i < N_; i++)
-        for (int64_t j = 0; j < K_; j++) X_(i, j) = B_(perm[i], j);
-    for (int64_t i = 0; i < N_; i++)
-        for (int64_t j = 0; j < K_; j++) {
-            double s = X_(i, j);
-            for (int64_t q = 0; q < i; q++) s -= (double)LU_(i, q) * X_(q, j);
-            X_(i, j) = ($T)s;
-        }
-    for (int64_t i = N_ - 1; i >= 0; i--)
-        for (int64_t j = 0; j < K_; j++) {
-            double s = X_(i, j);
-            for (int64_t q = i + 1; q < N_; q++) s -= (double)LU_(i, q) * X_(q, j);
-            X_(i, j) = ($T)(s / LU_(i, i));
-        }
-}
-"""
-
-_SLOGDET = """\
-double sign = singular ? 0 : 1 - 2 * (swaps & 1), logabs = singular ? -INFINITY : 0;
-for (int64_t i = 0; i < N_ && !singular; i++) {
-    if (LU_(i, i) < 0) sign = -sign;
-    logabs += log(fabs((double)LU_(i, i)));
-}
-OUT_(0) = ($T)sign;
-OUT_(1) = ($T)logabs;
-"""
-
-_DET = """\
-double det = singular ? 0 : 1 - 2 * (swaps & 1);
-for (int64_t i = 0; i < N_ && !singular; i++) det *= LU_(i, i);
-OUT_(0) = ($T)det;
-"""
-
-_CHOLESKY = """\
-/* A = L L^T, column by column (L_ is the output) */
-int failed = 0;
-for (int64_t j = 0; j < N_; j++) {
-    double d = A_(j, j);
-    for (int64_t p = 0; p < j; p++) d -= (double)L_(j, p) * L_(j, p);
-    if (!(d > 0)) { failed = 1; break; }
-    const double ljj = sqrt(d);
-    L_(j, j) = ($T)ljj;
-    for (int64_t i = j + 1; i < N_; i++) {
-        double s = A_(i, j);
-        for (int64_t p = 0; p < j; p++) s -= (double)L_(i, p) * L_(j, p);
-        L_(i, j) = ($T)(s / ljj);
-    }
-    for (int64_t i = 0; i < j; i++) L_(i, j) = 0;
-}
-"""
-
-_TRIANGULAR = """\
-/* $what substitution, X_ = A^-1 B (X_ is the output) */
-for (int64_t r = 0; r < N_; r++) {
-    const int64_t i = $row;
-    for (int64_t j = 0; j < K_; j++) {
-        double s = B_(i, j);
-        for (int64_t q = $first; q < $last; q++) s -= (double)A_(i, q) * X_(q, j);
-        X_(i, j) = ($T)($divided);
-    }
-}
-"""
-
 
 def emit(ctx, number: int, k: DecompKernel) -> Emitted:
     text, elements, error = decomp_kernel(ctx.env, number, k)
@@ -148,7 +60,7 @@ def decomp_kernel(env, number: int, k: DecompKernel) -> tuple[str, int, tuple | 
     sizes = {"N_": a.shape[-1], "M_": a.shape[-2], "K_": (out.shape or (1,))[-1]}
     check = k.attr("check", "")
     status = -(number + 1) if check else 0
-    body, extra = _BODIES[k.kind](k, out, f"o{k.operands}", status)
+    body, extra = _BODIES[k.kind](env, k, out, f"o{k.operands}", status)
     defines += [f"#define {n} {v}" for n, v in sizes.items()] + extra
     undefs = [f"#undef {line.split()[1].split('(')[0]}" for line in defines]
     title = f"{k.kind} {list(a.shape)} -> {out.buffer.name}"
@@ -181,57 +93,62 @@ def _fail(status: int, fill: str) -> str:
     return f"return {status};" if status else fill
 
 
-def _lu(k: DecompKernel, swapped: str) -> str:
-    return Template(_LU).substitute(T=k.out.buffer.dtype.ctype, swapped=swapped)
+def _lu(env, k: DecompKernel, swapped: str) -> str:
+    return env.get_template("decomp_lu.c.j2").render(T=k.out.buffer.dtype.ctype,
+                                                     swapped=swapped)
 
 
-def _solve(k: DecompKernel, out: View, base: str, status: int) -> tuple[str, list]:
+def _solve(env, k: DecompKernel, out: View, base: str, status: int) -> tuple[str, list]:
     n = k.inputs[0].shape[-1]
     swap = "{ const int64_t t = perm[c]; perm[c] = perm[p]; perm[p] = t; }"
     fill = "for (int64_t i = 0; i < N_; i++) for (int64_t j = 0; j < K_; j++) X_(i, j) = NAN;"
     text = f"int64_t perm[{max(n, 1)}];  /* row i of P B is row perm[i] of B */\n" + \
-        "for (int64_t i = 0; i < N_; i++) perm[i] = i;\n" + _lu(k, swap) + \
+        "for (int64_t i = 0; i < N_; i++) perm[i] = i;\n" + _lu(env, k, swap) + \
         f"if (singular) {{ {_fail(status, fill)} }}\n" + \
-        Template(_SOLVE).substitute(T=out.buffer.dtype.ctype)
+        env.get_template("decomp_lu_solve.c.j2").render(T=out.buffer.dtype.ctype)
     return text, [_dense("LU_", k.scratch[0], k.inputs[0].shape[-1]),
                   _macro("X_", out, base)]
 
 
-def _slogdet(k: DecompKernel, out: View, base: str, status: int) -> tuple[str, list]:
-    last = _DET if k.kind == "det" else _SLOGDET
-    text = "int64_t swaps = 0;\n" + _lu(k, "swaps++;") + \
-        Template(last).substitute(T=out.buffer.dtype.ctype)
+def _slogdet(env, k: DecompKernel, out: View, base: str, status: int) -> tuple[str, list]:
+    text = "int64_t swaps = 0;\n" + _lu(env, k, "swaps++;") + \
+        env.get_template(f"decomp_{k.kind}.c.j2").render(T=out.buffer.dtype.ctype)
     return text, [_dense("LU_", k.scratch[0], k.inputs[0].shape[-1]),
                   f"#define OUT_(j) {out.buffer.name}[{base} + (j)]"]
 
 
-def _cholesky(k: DecompKernel, out: View, base: str, status: int) -> tuple[str, list]:
+def _cholesky(env, k: DecompKernel, out: View, base: str, status: int) -> tuple[str, list]:
     fill = "for (int64_t i = 0; i < N_; i++) for (int64_t j = 0; j < N_; j++) L_(i, j) = NAN;"
-    text = Template(_CHOLESKY).substitute(T=out.buffer.dtype.ctype) + \
+    text = env.get_template("decomp_cholesky.c.j2").render(T=out.buffer.dtype.ctype) + \
         f"if (failed) {{ {_fail(status, fill)} }}\n"
     return text, [_macro("L_", out, base)]
 
 
-def _triangular(k: DecompKernel, out: View, base: str, status: int) -> tuple[str, list]:
+def _triangular(env, k: DecompKernel, out: View, base: str, status: int) -> tuple[str, list]:
     upper = k.attr("upper")
-    text = Template(_TRIANGULAR).substitute(
+    text = env.get_template("decomp_triangular.c.j2").render(
         T=out.buffer.dtype.ctype, what="back" if upper else "forward",
         row="N_ - 1 - r" if upper else "r", first="i + 1" if upper else "0",
         last="N_" if upper else "i", divided="s" if k.attr("unitriangular") else "s / A_(i, i)")
     return text, [_macro("X_", out, base)]
 
 
-def _eigh(k: DecompKernel, out: View, base: str, status: int) -> tuple[str, list]:
+def _eigh(env, k: DecompKernel, out: View, base: str, status: int) -> tuple[str, list]:
     n = out.shape[-1]
-    return jacobi(out.buffer.dtype.ctype, bool(k.attr("upper"))), [
+    upper = bool(k.attr("upper"))
+    text = env.get_template("decomp_jacobi.c.j2").render(
+        T=out.buffer.dtype.ctype, triangle="upper" if upper else "lower",
+        keep="i <= j" if upper else "i >= j")
+    return text, [
         _dense("S_", k.scratch[0], n),
         f"#define W_(j) {out.buffer.name}[{base} + (j)]",
         _macro("V_", out, base, rows="((i) + 1)")]
 
 
-def _qr(k: DecompKernel, out: View, base: str, status: int) -> tuple[str, list]:
+def _qr(env, k: DecompKernel, out: View, base: str, status: int) -> tuple[str, list]:
     m, n = k.inputs[0].shape[-2:]
-    return householder(out.buffer.dtype.ctype), [
+    text = env.get_template("decomp_householder.c.j2").render(T=out.buffer.dtype.ctype)
+    return text, [
         _dense("W_", k.scratch[0], n), f"#define TAU_(j) {k.scratch[1].buffer.name}[(j)]",
         f"#define KMIN_ {min(m, n)}", _macro("Q_", out, base)]
 

@@ -85,7 +85,7 @@ def generate(program: Program, name: str, title: str = "", target: Target = _OWN
         params=params, wrapper=entry, tape_slots=[str(s) for s in slots],
         standalone=target.standalone,
         entry_storage="static " if slots or target.standalone else "",
-        helpers=helpers.definitions(loops.calls),
+        helpers=helpers.definitions(env, loops.calls),
         args=", ".join(args), parts=parts, n_units=len(unit_kinds), functions=ctx.functions,
         uses_malloc=ctx.malloc, interrupt_status=interrupt.INTERRUPT_STATUS if interrupts else 0,
         extern=[p.name for p in parts if p.unit])

@@ -17,7 +17,6 @@ ascending and before every number descending (torch's placement), tied with othe
 from __future__ import annotations
 
 import math
-from string import Template
 
 from ...lower.sorting import SortKernel
 from .emitted import Emitted
@@ -26,43 +25,6 @@ from .nest import Nest, counted
 from .text import index, loc_comment
 
 RUN = 16    # indices per insertion-sorted run, before the merges
-
-_SORT = """\
-/* the row's indices in S_[0, N_), sorted stably by their values */
-int64_t *src = S_, *dst = S_ + N_;
-for (int64_t i = 0; i < N_; i++) src[i] = i;
-for (int64_t lo = 0; lo < N_; lo += RUN_) {
-    /* insertion sort of src[lo, hi): an index moves left past those it sorts before */
-    const int64_t hi = lo + RUN_ < N_ ? lo + RUN_ : N_;
-    for (int64_t i = lo + 1; i < hi; i++) {
-        const int64_t t = src[i];
-        const $T v = X_(t);
-        int64_t j = i;
-        for (; j > lo && BEFORE_(v, X_(src[j - 1])); j--) src[j] = src[j - 1];
-        src[j] = t;
-    }
-}
-for (int64_t width = RUN_; width < N_; width *= 2) {
-    /* merge the sorted runs src[lo, mid) and src[mid, hi) into dst[lo, hi); on a tie the
-       left run's index goes first (stable) */
-    for (int64_t lo = 0; lo < N_; lo += 2 * width) {
-        const int64_t mid = lo + width < N_ ? lo + width : N_;
-        const int64_t hi = mid + width < N_ ? mid + width : N_;
-        int64_t i = lo, j = mid, k = lo;
-        while (i < mid && j < hi) {
-            const $T a = X_(src[i]), b = X_(src[j]);
-            if (BEFORE_(b, a)) dst[k++] = src[j++];
-            else dst[k++] = src[i++];
-        }
-        while (i < mid) dst[k++] = src[i++];
-        while (j < hi) dst[k++] = src[j++];
-    }
-    int64_t *const t = src;   /* the merged runs are the next pass's input */
-    src = dst;
-    dst = t;
-}
-for (int64_t i = 0; i < N_; i++) OUT_(i) = src[i];
-"""
 
 # a sorts strictly before b; a NaN (x != x) after every number, or before it if descending
 _BEFORE = {
@@ -94,7 +56,7 @@ def sort_kernel(env, number: int, k: SortKernel) -> tuple[str, int]:
                f"#define OUT_(j) {_element(out, k.axis, 'o1')}",
                f"#define BEFORE_(a, b) {_BEFORE[(k.descending, floating)]}"]
     undefs = [f"#undef {line.split()[1].split('(')[0]}" for line in defines]
-    body = Template(_SORT).substitute(T=values.buffer.dtype.ctype)
+    body = env.get_template("sort.c.j2").render(T=values.buffer.dtype.ctype)
     order = "descending" if k.descending else "ascending"
     title = f"{k.kind} {list(values.shape)} along axis {k.axis}, {order} -> {out.buffer.name}"
     nest = Nest(loops, offsets + body.splitlines())
