@@ -39,7 +39,7 @@ logger = logging.getLogger("symgrad")
 
 class Settings:
     """Process-wide settings the hot call path reads (one attribute load per call).
-    ``num_threads`` 0 is automatic (``runtime.threads``)."""
+    ``num_threads`` 0 is automatic (the backend's governor, ``build.c.threads``)."""
 
     __slots__ = ("num_threads", "forked")
 
@@ -49,7 +49,7 @@ class Settings:
 
 
 def default_num_threads() -> int:
-    """``SYMGRAD_NUM_THREADS``, else 0: automatic (``runtime.threads``: the CPUs this process
+    """``SYMGRAD_NUM_THREADS``, else 0: automatic (``build.c.threads``: the CPUs this process
     may run on that other processes leave idle)."""
     raw = os.environ.get("SYMGRAD_NUM_THREADS", "").strip()
     if raw and raw != "auto":

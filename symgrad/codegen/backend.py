@@ -62,6 +62,10 @@ class Module(Protocol):
     def address(self, handle: Any) -> int:
         """The address a handle points to (the overlap checks of ``out=``)."""
 
+    @property
+    def threads(self) -> Callable[[], int]:
+        """What a call passes as ``nthreads`` (called at each call: the backend's governor)."""
+
     def interrupt_handles(self) -> tuple:
         """(a counter that never changes, the process's Ctrl-C counter or None, the function
         that installs the handler and returns the count now, or None): see
@@ -81,3 +85,6 @@ class Backend(Protocol):
 
     def build(self, source: Source, name_hint: str) -> Module:
         """Build ``source`` (or load its earlier build from the cache) and load it."""
+
+    def threads(self) -> int:
+        """The threads the next call runs on (``symgrad.get_num_threads``)."""

@@ -14,7 +14,6 @@ from functools import partial
 import numpy as np
 
 from .captured import convert_capture
-from .threads import threads
 
 
 def make_call(spec, build, into: bool | str = False, flat: bool = False):
@@ -92,7 +91,7 @@ def _environment(spec, build, into, flat: bool) -> dict:
     env = {"ndarray": np.ndarray, "fb": spec.from_buffer, "convert": spec.convert,
            "empty": np.empty, "local": spec.local, "new_workspace": spec.new_workspace,
            "fn": spec.fn, "consts": tuple(spec.const_ptrs), "fail": spec.fail,
-           "threads": threads, "build": build}
+           "threads": spec.module.threads, "build": build}
     if spec.poll is not None:
         env.update(spec.poll.environment())
     if into is True:

@@ -1,4 +1,4 @@
-"""The automatic thread count (runtime/threads.py): the CPUs other processes leave idle.
+"""The automatic thread count (build/c/threads.py): the CPUs other processes leave idle.
 
 The governor's inputs (the machine's busy CPU seconds, this process's CPU seconds, the clock)
 are replaced by a scripted machine, so each case is exact; a last test starts a real busy
@@ -16,7 +16,7 @@ import pytest
 
 import symgrad as sg
 from symgrad import config
-from symgrad.runtime import threads as th
+from symgrad.build.c import threads as th
 
 
 class Machine:

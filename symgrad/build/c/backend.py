@@ -23,9 +23,15 @@ from . import toolchain
 class CBackend:
     name = "c"
 
-    def __init__(self) -> None:
-        from ...codegen.c.matmul import blas_takes
-        self.capabilities = Capabilities(gemm_operand=blas_takes)
+    @functools.cached_property
+    def capabilities(self) -> Capabilities:
+        from ...codegen.c.matmul import blas_takes   # (the emitters load when compiling)
+        return Capabilities(gemm_operand=blas_takes)
+
+    def threads(self) -> int:
+        """The threads the next call runs on (the governor, ``build.c.threads``)."""
+        from .threads import threads
+        return threads()
 
     def target(self) -> Target:
         """This process's target: symgrad's own build, with vector math when the toolchain

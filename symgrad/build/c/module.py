@@ -52,6 +52,12 @@ class BuiltModule:
             return zero, None, None
         return zero, self.ffi.cast("int *", mod.lib.sg_sigint_count()), mod.lib.sg_sigint_enter
 
+    @property
+    def threads(self) -> Callable[[], int]:
+        """The thread count a call passes (``build.c.threads``: the governor)."""
+        from .threads import threads
+        return threads
+
     def function_pointer(self, name: str):
         """The address of C function ``name`` as a cffi function pointer."""
         return self.ffi.addressof(self.lib, name)
