@@ -5,7 +5,9 @@
 - ``generate``: the hypothesis strategy ``programs(Config(...))`` drawing them from the op
   families (elementwise math, broadcasting binary ops, where/comparisons, reductions, softmax,
   movement, indexing, matmul, cat/stack, casts, nn.functional losses, in-place updates of
-  clones and through views), over float32, float64 and int64 values;
+  clones and through views, loops), over float32, float64 and int64 values;
+- ``registry``: the family drawn from the op registry itself (every smooth elementwise op
+  of ``symgrad.ops.OPS`` reachable as ``sg.<name>``, on a box where it is smooth);
 - ``policy``: kinks, ties and tolerances (when two results count as the same);
 - ``check``: ``check_forward`` / ``check_gradient`` run a program compiled, compiled without
   passes, interpreted and eagerly (and its gradient, or the gradient of its gradient along

@@ -10,8 +10,10 @@ an op outside its domain, an op torch does not define for int64) returns False a
 tried. Families: unary math, binary arithmetic, where/comparisons, reductions, softmax &
 log_softmax, movement (reshape, permute, transpose, expand, squeeze...), basic indexing,
 matmul, cat/stack, casts, counts (comparison sums), nn.functional losses, in-place updates of a
-clone and through a view of it, loops and branches (fori_loop, scan, cond, while_loop);
-int64/bool results may be returned next to the float ones.
+clone and through a view of it, loops and branches (fori_loop, scan, cond, while_loop), and
+every other smooth elementwise op of the op registry (``registry.py``: drawn from ``OPS``, so a
+new op is fuzzed with no edit here); int64/bool results may be returned next to the float
+ones.
 
 Domains are kept by construction: exp only of values <= 6, log/sqrt/rsqrt/pow of values >= 0.1
 or of a guarded argument (``abs(v) + 1``, ``v * v + 0.25``, ``softplus(v)``), division by values
@@ -30,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 from hypothesis import strategies as st
 
+from .registry import registry
 from .model import (
     F32,
     F64,
@@ -1040,5 +1043,6 @@ def loop(b: Builder, a: Var) -> bool:
                   f" (0, {n}))[1]", a.shape, a.dtype, -top, top, [a])
 
 
+# (``registry``: any smooth elementwise op of the registry, drawn from ``OPS``: registry.py)
 FAMILIES = (unary, binary, reduce, movement, index, where, matmul, softmax, join, loss, cast,
-            count, inplace, view_inplace, loop)
+            count, inplace, view_inplace, loop, registry)
