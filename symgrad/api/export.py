@@ -208,8 +208,7 @@ def _interface(f, args: tuple, name: str | None, target: Target):
                                               leaf_paths(traced.out_tree))):
         outputs.append(texts.Port(_param(f"out{j}", used), buf.dtype.ctype, tuple(node.shape),
                                   buf.dtype.name, f"result {path}"))
-    consts = [(b.dtype.ctype, np.ascontiguousarray(v, dtype=b.dtype.np))
-              for b, v in compiled.consts]
+    consts = [(b.dtype, np.ascontiguousarray(v, dtype=b.dtype.np)) for b, v in compiled.consts]
     guards = tuple((outcome, f"{loc}: {loc.text}" if loc else "?")
                    for outcome, loc in traced.guards)
     signature = ", ".join(f"{p.param}: {p.dtype}{list(p.shape)}" for p in inputs)
@@ -289,11 +288,11 @@ def _checked(name: str, p: texts.Port, a) -> np.ndarray:
 
 def _check_callback(face: texts.Interface, kind: str) -> None:
     where = f"low_level_callable(kind={kind!r})"
-    if any(p.ctype != "double" for p in face.inputs):
+    if any(p.dtype != "float64" for p in face.inputs):
         raise TypeError(f"{where}: every argument must be float64 (SciPy passes doubles), "
                         f"got " + ", ".join(f"{p.what}: {p.dtype}" for p in face.inputs))
     if len(face.outputs) != 1 or face.outputs[0].size != 1 or \
-            face.outputs[0].ctype != "double":
+            face.outputs[0].dtype != "float64":
         raise TypeError(f"{where}: the function must return one float64 scalar, it returns "
                         + ", ".join(f"{p.dtype}{list(p.shape)}" for p in face.outputs))
     if kind == "generic_filter" and len(face.inputs) != 1:

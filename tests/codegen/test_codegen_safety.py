@@ -32,6 +32,7 @@ from symgrad.build.backends import default
 from symgrad.build.c import compiler
 from symgrad.codegen.c import split
 from symgrad.codegen.c.literals import c_literal
+from symgrad.dtypes import float32, float64
 from symgrad.codegen.c.csource import Target
 from symgrad.codegen.c.module import generate
 from symgrad.codegen.c.text import c_identifier, comment_text
@@ -360,13 +361,13 @@ def test_float_constants_in_arithmetic_match_numpy():
 
 
 def test_nan_literals_keep_their_sign():
-    assert c_literal(math.nan, "float") == "NAN"
-    assert c_literal(-math.nan, "float") == "-NAN"
-    assert c_literal(-math.nan, "double") == "-(double)NAN"
-    assert c_literal(np.float32(-math.nan), "float") == "-NAN"
+    assert c_literal(math.nan, float32) == "NAN"
+    assert c_literal(-math.nan, float32) == "-NAN"
+    assert c_literal(-math.nan, float64) == "-(double)NAN"
+    assert c_literal(np.float32(-math.nan), float32) == "-NAN"
     # the memo keys -NaN apart from NaN although repr() shows both as 'nan'
-    assert c_literal(math.nan, "double") == "(double)NAN"
-    assert c_literal(-0.0, "double") == "-0.0" and c_literal(0.0, "double") == "0.0"
+    assert c_literal(math.nan, float64) == "(double)NAN"
+    assert c_literal(-0.0, float64) == "-0.0" and c_literal(0.0, float64) == "0.0"
 
 
 def test_nan_and_negative_nan_constants_are_distinct_nodes():

@@ -24,7 +24,20 @@ import pytest
 import sympy as sp
 from sympy.codegen.cfunctions import expm1, isnan, log1p
 
-from symgrad.codegen.c.cprinter import c_expr, c_literal
+from symgrad import dtypes
+from symgrad.codegen.c import cprinter
+
+# The tests name the dtype the printer computes in by its C type, as the C they compile does.
+DTYPE_OF = {"float": dtypes.float32, "double": dtypes.float64, "int64_t": dtypes.int64,
+            "uint8_t": dtypes.bool_, "int32_t": dtypes.int32, "long double": dtypes.float16}
+
+
+def c_expr(expr, ctype: str, names: dict) -> str:
+    return cprinter.c_expr(expr, DTYPE_OF[ctype], names)
+
+
+def c_literal(value, ctype: str) -> str:
+    return cprinter.c_literal(value, DTYPE_OF[ctype])
 
 X, Y = sp.symbols("x y")
 B, C = sp.symbols("b c")

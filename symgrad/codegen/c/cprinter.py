@@ -2,8 +2,9 @@
 
 Layer: codegen (imports SymPy: only code generation of an op missing from the printed table
 ``optable.py``, its regeneration, and tests use it). Input: a SymPy expression in scalar
-symbols, the C scalar type the op computes in (``float``, ``double``, ``int64_t`` or
-``uint8_t``) and a map from each symbol to the C text that reads it (``x`` -> ``in0[i]``).
+symbols, the dtype the op computes in (``dtypes.DType``: float32, float64, int64 or bool; the
+printer decides on its kind, signedness and width, and prints its C name) and a map from each
+symbol to the C text that reads it (``x`` -> ``in0[i]``).
 Output: one C99 expression as a string. It does not simplify, rewrite (``log(1 + x)`` stays
 ``log``, it is not turned into ``log1p``), hoist common subexpressions or declare anything: it
 prints exactly the tree it is given, or raises.
@@ -32,19 +33,19 @@ Decisions a caller can rely on:
   ``((x > 0) ? 1 : ((x < 0) ? -1 : x))``: -1, 1, and ``x`` itself for zeros and NaN, so
   ``sign(0) == 0`` (``-0.0`` for ``-0.0``) and ``sign(NaN)`` is NaN. ``Heaviside`` and
   any function this module does not list raise ``TypeError``.
-* Integer types (``int64_t``; ``uint8_t`` is the storage type of booleans) get integer
+* Integer and bool dtypes (a bool is stored as the byte ``uint8_t``) get integer
   arithmetic only: ``+``, ``-``, ``*``, non-negative integer powers (multiplied out, up
   to 64), ``Abs``/``Max``/``Min``/``sign`` as ternaries, floor ``Mod`` (SymPy's, not C's
   truncating ``%``), comparisons, logic and ``Piecewise``. Division, non-integer
   constants and float functions raise ``TypeError``. ``Abs``/``sign`` of a bare
-  ``uint8_t`` symbol skip the ``< 0`` test (gcc's -Wtype-limits flags it); other
+  unsigned symbol skip the ``< 0`` test (gcc's -Wtype-limits flags it); other
   always-true/false comparisons of unsigned values are left to earlier simplification.
-  ``int64_t`` sums, products and powers wrap modulo 2**64 as NumPy's do (``intc``);
+  int64 sums, products and powers wrap modulo 2**64 as NumPy's do (``intc``);
   ``Abs`` negates the same way.
   ``Mod`` (which no op uses) is not made safe: ``x % 0`` and ``INT64_MIN % -1`` trap.
-  ``uint8_t`` arithmetic at the top of an expression is compared with zero, so a bool
+  bool arithmetic at the top of an expression is compared with zero, so a bool
   result is always the byte 0 or 1 (``True + True`` is ``True``).
-* Comparisons yield C ``int`` 0/1. ``ctype`` is the type the operands are computed in.
+* Comparisons yield C ``int`` 0/1. ``dtype`` is the type the operands are computed in.
 * Output is deterministic. The returned text is a complete expression but may be a
   binary operation at the top: parenthesise it before embedding it in a larger one.
 """
@@ -65,7 +66,8 @@ from sympy.printing.precedence import PRECEDENCE, precedence
 
 from . import intc
 from .cnames import FLOAT_FUNCTIONS, INT_FUNCTIONS
-from .literals import (FLOAT_FORMATS, BinaryFormat, c_literal, check_ctype, float_literal,
+from ...dtypes import DType
+from .literals import (FLOAT_FORMATS, BinaryFormat, c_literal, check_dtype, float_literal,
                        int_literal)
 
 __all__ = ["c_expr", "c_literal", "print_c"]
@@ -96,7 +98,7 @@ def _exact_number(expr: Basic) -> Fraction | None:
 
 
 class _SymgradCPrinter(C99CodePrinter):
-    """C99 printer for one ctype and one symbol -> C text map.
+    """C99 printer for one dtype and one symbol -> C text map.
 
     Dispatch is restricted to the ``_print_*`` methods defined in this class (see
     ``_print``): the inherited SymPy printers fall back to Python syntax or double-only
@@ -109,10 +111,15 @@ class _SymgradCPrinter(C99CodePrinter):
     # table (M_PI and friends), which we never want.
     math_macros: ClassVar[dict[Any, str]] = {}
 
-    def __init__(self, ctype: str, names: dict[sympy.Symbol, str]) -> None:
+    def __init__(self, dtype: DType, names: dict[sympy.Symbol, str]) -> None:
         super().__init__()
-        self.ctype = ctype
-        self.fmt: BinaryFormat | None = FLOAT_FORMATS.get(ctype)
+        self.dtype = dtype
+        self.ctype = dtype.ctype        # (printed in casts and messages only)
+        self.fmt: BinaryFormat | None = FLOAT_FORMATS.get(dtype.name)
+        # 64-bit signed arithmetic wraps modulo 2**64 (``intc``); unsigned values skip sign
+        # tests; bool arithmetic is logical
+        self.wraps = dtype.is_integer and dtype.is_signed and dtype.np.itemsize == 8
+        self.unsigned = not self.fmt and not dtype.is_signed
         self.names = names
         self.calls: set[str] = set()   # the libm functions printed (see ``print_c``)
 
@@ -151,7 +158,7 @@ class _SymgradCPrinter(C99CodePrinter):
             return float_literal(value, self.fmt)
         if value.denominator != 1:
             raise TypeError(f"non-integer constant {value} in {self.ctype} arithmetic")
-        return int_literal(value.numerator, self.ctype)
+        return int_literal(value.numerator, self.dtype)
 
     def _func(self, name: str) -> str:
         """libm name for the current float type (expf for float, exp for double); every name
@@ -234,7 +241,7 @@ class _SymgradCPrinter(C99CodePrinter):
     # -- arithmetic ----------------------------------------------------------------------
 
     def _print_Add(self, expr: sympy.Add, **kwargs: Any) -> str:
-        if self.ctype == "int64_t":
+        if self.wraps:
             return intc.wrapping(self, expr)
         return super()._print_Add(expr, **kwargs)
 
@@ -254,7 +261,7 @@ class _SymgradCPrinter(C99CodePrinter):
                             f"{factor}: only non-negative integer powers exist in "
                             f"{self.ctype} arithmetic"
                         )
-            if self.ctype == "int64_t":
+            if self.wraps:
                 return intc.wrapping(self, expr)
         # CodePrinter._print_Mul pulls out the sign and builds 'a*b/(c*d)'; the factors
         # come back through our _print, so literals and powers are ours.
@@ -271,7 +278,7 @@ class _SymgradCPrinter(C99CodePrinter):
                 raise TypeError(f"{expr}: integer power above {intc.MAX_INT_POW_EXPANSION}")
             if n == 0:
                 return "1"
-            if self.ctype == "int64_t" and n > 1:
+            if self.wraps and n > 1:
                 return intc.wrapping(self, expr)
             b = self.parenthesize(base, PRECEDENCE["Mul"])
             return b if n == 1 else "(" + "*".join([b] * n) + ")"
@@ -315,7 +322,7 @@ class _SymgradCPrinter(C99CodePrinter):
             args.append(sympy.Integer(1))      # SymPy's zeta(s, 1) is Riemann's zeta(s)
         if cls is sympy.polygamma and args[0] == 0:
             cls, args = sympy.digamma, args[1:]   # SymPy's digamma(x) is polygamma(0, x)
-        if self.ctype == "int64_t" and cls in INT_FUNCTIONS:
+        if self.wraps and cls in INT_FUNCTIONS:
             name = INT_FUNCTIONS[cls]
             self.calls.add(name)
         else:
@@ -334,10 +341,10 @@ class _SymgradCPrinter(C99CodePrinter):
         (arg,) = expr.args
         if self._is_float:
             return f"{self._func('fabs')}({self._print(arg)})"
-        if self.ctype == "uint8_t" and isinstance(arg, sympy.Symbol):
+        if self.unsigned and isinstance(arg, sympy.Symbol):
             return self._print(arg)  # 'x < 0' on an unsigned value trips -Wtype-limits
         v = self.operand(arg)
-        if self.ctype == "int64_t":   # -INT64_MIN overflows: negate modulo 2**64
+        if self.wraps:   # -INT64_MIN overflows: negate modulo 2**64
             return f"(({v} < 0) ? (int64_t)-(uint64_t){v} : {v})"
         return f"(({v} < 0) ? -{v} : {v})"
 
@@ -349,7 +356,7 @@ class _SymgradCPrinter(C99CodePrinter):
             # Zeros and NaN fall through to the argument itself: sign(+-0) = +-0 and
             # sign(NaN) = NaN, unlike (x > 0) - (x < 0) which maps NaN to 0.
             return f"(({v} > {zero}) ? {one} : (({v} < {zero}) ? -{one} : {v}))"
-        if self.ctype == "uint8_t" and isinstance(arg, sympy.Symbol):
+        if self.unsigned and isinstance(arg, sympy.Symbol):
             return f"({v} > 0)"
         return f"(({v} > 0) - ({v} < 0))"
 
@@ -435,21 +442,21 @@ class _SymgradCPrinter(C99CodePrinter):
         return self._print(nnf)
 
 
-def c_expr(expr: sympy.Basic, ctype: str, names: dict[sympy.Symbol, str]) -> str:
-    """C99 text computing ``expr`` in ``ctype`` with each symbol replaced by ``names[sym]``.
+def c_expr(expr: sympy.Basic, dtype: DType, names: dict[sympy.Symbol, str]) -> str:
+    """C99 text computing ``expr`` in ``dtype`` with each symbol replaced by ``names[sym]``.
 
-    Raises ``ValueError`` for an unknown ctype or a Piecewise without a default branch,
-    ``KeyError`` for a symbol missing from ``names`` and ``TypeError`` for anything with
-    no C meaning in that ctype (see the module docstring for the exact rules).
+    Raises ``ValueError`` for a dtype with no C arithmetic or a Piecewise without a default
+    branch, ``KeyError`` for a symbol missing from ``names`` and ``TypeError`` for anything
+    with no C meaning in that dtype (see the module docstring for the exact rules).
     """
-    return print_c(expr, ctype, names)[0]
+    return print_c(expr, dtype, names)[0]
 
 
-def print_c(expr: sympy.Basic, ctype: str,
+def print_c(expr: sympy.Basic, dtype: DType,
             names: dict[sympy.Symbol, str]) -> tuple[str, tuple[str, ...]]:
     """``c_expr``'s text, and the libm functions it calls (sorted): what code generation
     declares for the vector math library, known from the printing, not found in the text."""
-    check_ctype(ctype)
+    check_dtype(dtype)
     expr = sympy.sympify(expr, strict=True)
     missing = sorted((s for s in expr.free_symbols if s not in names), key=sympy.default_sort_key)
     if missing:
@@ -457,9 +464,9 @@ def print_c(expr: sympy.Basic, ctype: str,
     for sym, text in names.items():
         if not isinstance(text, str) or not text.strip():
             raise TypeError(f"C name for {sym} must be a non-empty string, got {text!r}")
-    printer = _SymgradCPrinter(ctype, names)
+    printer = _SymgradCPrinter(dtype, names)
     text = printer._print(expr)
-    if ctype == "uint8_t" and isinstance(expr, (sympy.Add, sympy.Mul, sympy.Pow)):
+    if dtype.is_bool and isinstance(expr, (sympy.Add, sympy.Mul, sympy.Pow)):
         # A bool is stored as the byte 0 or 1 (NumPy sums the bytes of a bool array, so a 2
         # from True + True would count twice): arithmetic on bools is logical.
         text = f"(({text}) != 0)"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 
+from ...dtypes import float64
 from ...lower.cumulative import CumulativeKernel
 from .emitted import Emitted
 from .literals import c_literal
@@ -63,7 +64,7 @@ def _value_step(kind: str, dtype, reads: list, out: str) -> tuple[list, list]:
     else:                       # logcumsumexp, NumPy's npy_logaddexp(acc, v)
         init = "-INFINITY"
         step = [f"const double v = {x};",
-                f"if (acc == v) acc = acc + {c_literal(math.log(2.0), 'double')};",
+                f"if (acc == v) acc = acc + {c_literal(math.log(2.0), float64)};",
                 "else {",
                 "    const double d = acc - v;",
                 "    acc = d > 0 ? acc + log1p(exp(-d)) : d <= 0 ? v + log1p(exp(d)) : d;",

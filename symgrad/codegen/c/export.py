@@ -28,9 +28,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...dtypes import DType, from_name, int64
 from ...version import __version__
 from ..backend import GUARD_STATUS
 from .csource import CSource
+from .literals import FLOAT_FORMATS
 from .templates import environment
 from .text import comment_text
 
@@ -58,14 +60,14 @@ class Port:
         return self.ctype + "".join(f"[{n}]" for n in self.shape)
 
 
-def c_array(values: np.ndarray, ctype: str) -> list[str]:
-    """The lines of a C initializer list holding ``values`` (flattened, C order) exactly: at
-    least one element (C has no empty arrays)."""
+def c_array(values: np.ndarray, dtype: DType) -> list[str]:
+    """The lines of a C initializer list holding ``values`` (flattened, C order) of ``dtype``
+    exactly: at least one element (C has no empty arrays)."""
     flat = np.ascontiguousarray(values).reshape(-1)
-    if ctype in ("float", "double"):
-        suffix = "F" if ctype == "float" else ""
+    if dtype.name in FLOAT_FORMATS:
+        suffix = FLOAT_FORMATS[dtype.name].literal_suffix
         items = [_float(float(v), suffix) for v in flat]
-    elif ctype == "int64_t":
+    elif dtype is int64:
         items = ["INT64_MIN" if int(v) == -2**63 else f"INT64_C({int(v)})" for v in flat]
     else:
         items = [str(int(v)) for v in flat]
@@ -92,7 +94,7 @@ class Interface:
     source: CSource            # the standalone module
     inputs: list               # Ports, in order
     outputs: list              # Ports, in order
-    consts: list               # (ctype, ndarray) per constant the entry point takes
+    consts: list               # (DType, ndarray) per constant the entry point takes
     guards: tuple = ()         # (outcome, "file.py:line: text") per guard
 
     @property
@@ -125,7 +127,7 @@ def _render(template: str, **values) -> str:
 def module_text(face: Interface, include_header: bool = True) -> str:
     """``name.c``: the module, its constants and the public functions (with ``#include
     "name.h"`` when ``include_header``; an in-process build declares them through its cdef)."""
-    consts = [(f"sg_const{i}", ct, c_array(v, ct), v.size) for i, (ct, v) in
+    consts = [(f"sg_const{i}", dtype.ctype, c_array(v, dtype), v.size) for i, (dtype, v) in
               enumerate(face.consts)]
     tail = _render("export.c.j2", face=face, consts=consts, include_header=include_header,
                    entry=face.source.entry)
@@ -140,8 +142,8 @@ def header_text(face: Interface, threads: bool) -> str:
 
 def test_text(face: Interface, inputs: list, expected: list) -> str:
     """``test_name.c``: ``inputs``/``expected`` are the example's arrays, one per port."""
-    ins = [(p, c_array(v, p.ctype)) for p, v in zip(face.inputs, inputs)]
-    outs = [(p, c_array(v, p.ctype)) for p, v in zip(face.outputs, expected)]
+    ins = [(p, c_array(v, from_name(p.dtype))) for p, v in zip(face.inputs, inputs)]
+    outs = [(p, c_array(v, from_name(p.dtype))) for p, v in zip(face.outputs, expected)]
     return _render("export_test.c.j2", face=face, ins=ins, outs=outs,
                    macro=face.name.upper())
 

@@ -1,9 +1,9 @@
-"""The C expression of each elementwise op, per C type: SymPy's printing, printed ahead of time.
+"""The C expression of each elementwise op, per dtype: SymPy's printing, printed ahead of time.
 
 Layer: codegen. Input: an op's ``Expr`` (loop IR) and the C text of its operands. Output: the
 statement's C expression, and the libm functions it calls.
 
-An op's C comes from its SymPy expression through ``cprinter``, once per op and C type, with
+An op's C comes from its SymPy expression through ``cprinter``, once per op and dtype, with
 placeholders for the operands. Those texts are fixed by the ops' definitions, so they are
 printed ahead of time into ``optable.py`` (``make optable`` writes it; a test checks it against
 a fresh printing): compiling then imports no SymPy (0.3-1 s per process). An op missing from the
@@ -15,12 +15,14 @@ from __future__ import annotations
 import functools
 import re
 
+from ...dtypes import DType, bool_, float32, float64, int64
 from ...lower.loopir import Expr
 from ...ops import OPS, get
 from ...ops.registry import ELEMENTWISE
 
 PLACEHOLDER = "__sg_arg{}__"
-CTYPES = ("float", "double", "int64_t", "uint8_t")
+# The dtypes C arithmetic computes in (every other dtype computes in one of them).
+DTYPES = (float32, float64, int64, bool_)
 # pow with a constant exponent: sqrt for 0.5, 1/sqrt for -0.5, C's pow otherwise (None).
 POW_EXPONENTS = (0.5, -0.5, None)
 
@@ -35,15 +37,15 @@ def placeholder(i: int) -> str:
 def c_statement(expr: Expr, args: list[str]) -> tuple[str, tuple[str, ...]]:
     """The C expression of ``expr`` applied to the operand texts ``args``, and the libm
     functions it calls."""
-    ctype = expr.operand.ctype
+    dtype = expr.operand
     if expr.op == "cast":
         if expr.dtype.name == "bool":
             return f"({args[0]} != 0)", ()
         return f"({expr.dtype.ctype})({args[0]})", ()
     if expr.op == "pow" and expr.exponent is not None:
-        text, calls = pow_template(expr.exponent, ctype)
+        text, calls = pow_template(expr.exponent, dtype)
     else:
-        text, calls = template(expr.op, ctype)
+        text, calls = template(expr.op, dtype)
     simple = _SIMPLE.fullmatch
     for i, a in enumerate(args):
         text = text.replace(placeholder(i), a if simple(a) else f"({a})")
@@ -51,63 +53,63 @@ def c_statement(expr: Expr, args: list[str]) -> tuple[str, tuple[str, ...]]:
 
 
 @functools.cache
-def template(op: str, ctype: str) -> tuple[str, tuple[str, ...]]:
+def template(op: str, dtype: DType) -> tuple[str, tuple[str, ...]]:
     """An op's C expression with placeholders for its operands, and the functions it calls."""
     from .optable import EXPRESSIONS
-    hit = EXPRESSIONS.get((op, ctype))
-    return hit if hit is not None else print_template(op, ctype)
+    hit = EXPRESSIONS.get((op, dtype.name))
+    return hit if hit is not None else print_template(op, dtype)
 
 
 @functools.cache
-def pow_template(exponent: float, ctype: str) -> tuple[str, tuple[str, ...]]:
+def pow_template(exponent: float, dtype: DType) -> tuple[str, tuple[str, ...]]:
     """pow's C for a constant exponent, without the op's general test of the exponent's value
     (see ops/elementwise.py: 0.5 is sqrt, -0.5 is 1/sqrt, anything else C99's pow)."""
     from .optable import POW
     key = exponent if exponent in (0.5, -0.5) else None
-    hit = POW.get((key, ctype))
-    return hit if hit is not None else print_pow(key, ctype)
+    hit = POW.get((key, dtype.name))
+    return hit if hit is not None else print_pow(key, dtype)
 
 
-def print_template(op: str, ctype: str) -> tuple[str, tuple[str, ...]]:
+def print_template(op: str, dtype: DType) -> tuple[str, tuple[str, ...]]:
     """``template`` printed with SymPy."""
     from .cprinter import print_c
     expr, symbols = get(op).expression()
-    return print_c(expr, ctype, {s: placeholder(i) for i, s in enumerate(symbols)})
+    return print_c(expr, dtype, {s: placeholder(i) for i, s in enumerate(symbols)})
 
 
-def print_pow(exponent: float | None, ctype: str) -> tuple[str, tuple[str, ...]]:
+def print_pow(exponent: float | None, dtype: DType) -> tuple[str, tuple[str, ...]]:
     """``pow_template`` printed with SymPy."""
     import sympy
 
     from .cprinter import print_c
     x, y = get("pow").expression()[1]
     expr = {0.5: sympy.sqrt(x), -0.5: 1 / sympy.sqrt(x)}.get(exponent, x ** y)
-    return print_c(expr, ctype, {x: placeholder(0), y: placeholder(1)})
+    return print_c(expr, dtype, {x: placeholder(0), y: placeholder(1)})
 
 
 def printed_table() -> tuple[dict, dict]:
-    """Every op's template and pow's constant-exponent forms, per C type that has them (what
-    ``optable.py`` holds)."""
+    """Every op's template and pow's constant-exponent forms, per dtype that has them (what
+    ``optable.py`` holds, keyed by the dtype's name)."""
     ops, pows = {}, {}
     for name in sorted(OPS):
         op = OPS[name]
         if op.kind != ELEMENTWISE or op.scalar is None:
             continue
-        for ctype in CTYPES:
+        for dtype in DTYPES:
             try:
-                ops[(name, ctype)] = print_template(name, ctype)
-            except TypeError:     # no meaning in that C type (a float function of an int)
+                ops[(name, dtype.name)] = print_template(name, dtype)
+            except TypeError:     # no meaning in that dtype (a float function of an int)
                 pass
     for exponent in POW_EXPONENTS:
-        for ctype in ("float", "double"):
-            pows[(exponent, ctype)] = print_pow(exponent, ctype)
+        for dtype in (float32, float64):
+            pows[(exponent, dtype.name)] = print_pow(exponent, dtype)
     return ops, pows
 
 
 def write_table(path: str) -> None:
     """Write ``optable.py`` (``make optable``)."""
     ops, pows = printed_table()
-    lines = ['"""The C expression of every elementwise op per C type, as ``exprs.printed_table``',
+    lines = ['"""The C expression of every elementwise op per dtype, as ``exprs.printed_table``',
              "prints it from the ops' SymPy expressions. Generated by `make optable`; do not edit",
              '(tests/codegen/test_exprs.py checks it against a fresh printing)."""', "",
              "EXPRESSIONS = {"]

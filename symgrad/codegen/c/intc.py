@@ -13,6 +13,7 @@ from fractions import Fraction
 import sympy
 from sympy.core.basic import Basic
 
+from ...dtypes import int64
 from .literals import int_literal
 
 # Largest n for which x**n is multiplied out in integer code (which has no pow at all).
@@ -50,7 +51,7 @@ def wrapping(printer, expr: Basic) -> str:
     behaviour in C (gcc folds ``x + c < x`` to false). The conversion back is
     implementation-defined, and modular in gcc and clang."""
     for constant in sorted(expr.atoms(sympy.Integer)):
-        int_literal(int(constant), "int64_t")   # OverflowError outside the int64 range
+        int_literal(int(constant), int64)   # OverflowError outside the int64 range
     return f"(int64_t)({unsigned(printer, expr)})"
 
 def unsigned(printer, expr: Basic) -> str:

@@ -1,8 +1,9 @@
 """C99 literals of Python numbers: exact, correctly rounded, fewest digits.
 
 Layer: codegen (a leaf of it; no SymPy, so that printing a literal costs no SymPy import).
-Input: a number and the C scalar type it is for (``float``, ``double``, ``int64_t``,
-``uint8_t``). Output: its literal. ``c_literal(0.1, "float")`` is ``0.1F``: the correctly rounded
+Input: a number and the dtype it is for (``dtypes.DType``: the kind and width decide, the C
+name is only printed). Output: its literal. ``c_literal(0.1, float32)`` is ``0.1F``: the
+correctly rounded
 (nearest, ties to even) value of the exact number in the target type, spelled with the fewest
 decimal digits that read back to it; ``-0.0`` and the sign of a NaN survive; values beyond the
 type's range round to ``INFINITY`` as IEEE arithmetic would; integers must fit their type.
@@ -25,6 +26,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from ...dims import Dim
+from ...dtypes import DType
 
 __all__ = ["c_literal"]
 
@@ -55,12 +57,22 @@ class BinaryFormat:
 _FLOAT = BinaryFormat(24, -126, 127, 9, "F", "f", "")
 _DOUBLE = BinaryFormat(53, -1022, 1023, 17, "", "", "(double)")
 
-FLOAT_FORMATS: dict[str, BinaryFormat] = {"float": _FLOAT, "double": _DOUBLE}
-# Value ranges of the integer ctypes; uint8_t is also how symgrad stores booleans.
-INT_RANGES: dict[str, tuple[int, int]] = {
-    "int64_t": (-(2**63), 2**63 - 1),
-    "uint8_t": (0, 255),
-}
+# The binary format of each floating dtype C arithmetic computes in, by dtype name.
+FLOAT_FORMATS: dict[str, BinaryFormat] = {"float32": _FLOAT, "float64": _DOUBLE}
+_INT64 = (-(2**63), 2**63 - 1)
+
+
+# The values of the integer dtypes C arithmetic (or a masked load) uses; a bool is stored as a
+# byte, as uint8 is.
+_INT_RANGES = {"int64": _INT64, "bool": (0, 255), "uint8": (0, 255)}
+
+
+def int_range(dtype: DType) -> tuple[int, int] | None:
+    """The values an integer or bool dtype's C type holds, or None (a floating dtype, or one
+    no C arithmetic of symgrad's uses)."""
+    return _INT_RANGES.get(dtype.name)
+
+
 _INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
 
 
@@ -131,10 +143,10 @@ def float_literal(value: Fraction, fmt: BinaryFormat, negative_zero: bool = Fals
     return f"{sign}{_decimal_spelling(candidate)}{fmt.literal_suffix}"
 
 
-def int_literal(value: int, ctype: str) -> str:
-    """C literal of an integer in integer arithmetic of ``ctype``."""
-    if ctype == "int64_t":
-        lo, hi = INT_RANGES["int64_t"]
+def int_literal(value: int, dtype: DType) -> str:
+    """C literal of an integer in integer arithmetic of ``dtype``."""
+    if dtype.is_integer and dtype.is_signed and dtype.np.itemsize == 8:
+        lo, hi = _INT64
         if not lo <= value <= hi:
             raise OverflowError(f"integer constant {value} does not fit in int64_t")
         if value == lo:
@@ -146,35 +158,37 @@ def int_literal(value: int, ctype: str) -> str:
     return str(value)
 
 
-def check_ctype(ctype: str) -> None:
-    if ctype not in FLOAT_FORMATS and ctype not in INT_RANGES:
-        known = ", ".join(sorted([*FLOAT_FORMATS, *INT_RANGES]))
-        raise ValueError(f"unknown C scalar type {ctype!r}; expected one of {known}")
+def check_dtype(dtype: DType) -> None:
+    if not isinstance(dtype, DType):
+        raise TypeError(f"expected a symgrad dtype, got {dtype!r}")
+    if dtype.name not in FLOAT_FORMATS and int_range(dtype) is None:
+        raise ValueError(f"no C arithmetic in {dtype.name}; floating dtypes compute in "
+                         f"{' or '.join(FLOAT_FORMATS)}")
 
 
 _LITERALS: dict = {}
 
 
-def c_literal(value: float | int | bool, ctype: str) -> str:  # noqa: PYI041 (API as specified)
-    """C99 literal for a Python number in ``ctype`` (memoized: a large program prints the same
+def c_literal(value: float | int | bool, dtype: DType) -> str:  # noqa: PYI041
+    """C99 literal for a Python number in ``dtype`` (memoized: a large program prints the same
     few constants thousands of times; the key keeps -0.0 apart from 0.0, and -NaN apart from
     NaN, whose reprs are the same). A call-time size (``dims.Dim``) prints as its C
-    expression, converted to ``ctype``."""
+    expression, converted to ``dtype``'s C type unless it is int64."""
     if isinstance(value, Dim):
-        return str(value) if ctype == "int64_t" else f"(({ctype}){value})"
-    key = (ctype, type(value), repr(value))
+        return str(value) if dtype.name == "int64" else f"(({dtype.ctype}){value})"
+    key = (dtype, type(value), repr(value))
     if value != value:  # noqa: PLR0124  (NaN)
         key += (math.copysign(1.0, value),)
     text = _LITERALS.get(key)
     if text is None:
-        text = _c_literal(value, ctype)
+        text = _c_literal(value, dtype)
         if len(_LITERALS) < 65536:
             _LITERALS[key] = text
     return text
 
 
-def _c_literal(value: float | int | bool, ctype: str) -> str:  # noqa: PYI041
-    """C99 literal for a Python number in ``ctype``.
+def _c_literal(value: float | int | bool, dtype: DType) -> str:  # noqa: PYI041
+    """C99 literal for a Python number in ``dtype``.
 
     ``float``/``double``: the correctly rounded value, shortest spelling, ``F`` suffix
     for float; ``-0.0`` keeps its sign; inf/nan become ``INFINITY``/``-INFINITY``/``NAN``
@@ -183,7 +197,7 @@ def _c_literal(value: float | int | bool, ctype: str) -> str:  # noqa: PYI041
     ``TypeError`` and values outside the type's range raise ``OverflowError``.
     ``fractions.Fraction`` values are accepted too and rounded exactly.
     """
-    check_ctype(ctype)
+    check_dtype(dtype)
     if isinstance(value, bool):
         value = int(value)
     if isinstance(value, numbers.Integral):
@@ -194,9 +208,9 @@ def _c_literal(value: float | int | bool, ctype: str) -> str:  # noqa: PYI041
         exact = float(value)
     else:
         raise TypeError(f"c_literal needs a real number, not {type(value).__name__}")
-    if ctype in FLOAT_FORMATS:
-        return _float_c_literal(exact, FLOAT_FORMATS[ctype])
-    return _int_c_literal(value, exact, ctype)
+    if dtype.name in FLOAT_FORMATS:
+        return _float_c_literal(exact, FLOAT_FORMATS[dtype.name])
+    return _int_c_literal(value, exact, dtype)
 
 
 def _float_c_literal(exact: Fraction | float, fmt: BinaryFormat) -> str:
@@ -212,14 +226,14 @@ def _float_c_literal(exact: Fraction | float, fmt: BinaryFormat) -> str:
     return float_literal(exact, fmt)
 
 
-def _int_c_literal(value, exact: Fraction | float, ctype: str) -> str:
+def _int_c_literal(value, exact: Fraction | float, dtype: DType) -> str:
     if isinstance(exact, float):
         if not math.isfinite(exact) or not exact.is_integer():
-            raise TypeError(f"{value!r} is not an integer; cannot be a {ctype} literal")
+            raise TypeError(f"{value!r} is not an integer; cannot be a {dtype.name} literal")
         exact = Fraction(int(exact))
     if exact.denominator != 1:
-        raise TypeError(f"{value!r} is not an integer; cannot be a {ctype} literal")
-    lo, hi = INT_RANGES[ctype]
+        raise TypeError(f"{value!r} is not an integer; cannot be a {dtype.name} literal")
+    lo, hi = int_range(dtype)
     if not lo <= exact.numerator <= hi:
-        raise OverflowError(f"{value!r} is out of range for {ctype}")
-    return int_literal(exact.numerator, ctype)
+        raise OverflowError(f"{value!r} is out of range for {dtype.name}")
+    return int_literal(exact.numerator, dtype)

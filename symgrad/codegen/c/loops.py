@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from ...dims import Dim, c_text, is_one, large, same
-from ...dtypes import int64
+from ...dtypes import DType, int64
 from ...lower.loopir import Literal, LoopKernel, Scalar, View
 from . import sumloop
 from .emitted import Emitted
@@ -75,24 +75,25 @@ _REDUCE_INT = {
 }
 
 
-def combine(op: str, ctype: str) -> str:
-    """The step ``a = <this>`` of reduction ``op`` accumulating in ``ctype`` (placeholders
+def combine(op: str, dtype: DType, unsigned: bool = False) -> str:
+    """The step ``a = <this>`` of reduction ``op`` accumulating in ``dtype`` (placeholders
     ``{a}``, ``{v}``). An int64 sum or product wraps modulo 2**64 like NumPy's instead of
-    overflowing (undefined behaviour for signed types in C): in a ``uint64_t`` accumulator,
-    or converted to uint64_t and back when it accumulates in the int64 output itself."""
-    if ctype in ("float", "double"):
+    overflowing (undefined behaviour for signed types in C): in a ``uint64_t`` accumulator
+    (``unsigned``), or converted to uint64_t and back when it accumulates in the int64
+    output itself."""
+    if dtype.is_floating:
         return _REDUCE[op]
-    if op in ("sum", "prod") and ctype in ("uint64_t", "int64_t"):
+    if op in ("sum", "prod") and dtype is int64:
         step = f"{{a}} {'+' if op == 'sum' else '*'} (uint64_t){{v}}"
-        return step if ctype == "uint64_t" else f"(int64_t)((uint64_t){step})"
+        return step if unsigned else f"(int64_t)((uint64_t){step})"
     return _REDUCE_INT[op]
 
 
-def identity(op: str, ctype: str) -> str:
-    if ctype in ("float", "double"):
-        return {"sum": c_literal(0.0, ctype), "prod": c_literal(1.0, ctype),
+def identity(op: str, dtype: DType) -> str:
+    if dtype.is_floating:
+        return {"sum": c_literal(0.0, dtype), "prod": c_literal(1.0, dtype),
                 "max": "-INFINITY", "min": "INFINITY"}[op]
-    if ctype == "int64_t":
+    if dtype is int64:
         return {"sum": "0", "prod": "1", "max": "INT64_MIN", "min": "INT64_MAX"}[op]
     return {"sum": "0", "prod": "1", "max": "0", "min": "1"}[op]
 
@@ -101,7 +102,7 @@ def operand(a, loads_c: list) -> str:
     """The C text of a statement's operand: a literal, a scalar local, a 0-d view read at
     function scope, a load of the loop (``("load", k)``) or a local name."""
     if isinstance(a, Literal):
-        return c_literal(a.value, a.dtype.ctype)
+        return c_literal(a.value, a.dtype)
     if isinstance(a, Scalar):
         return a.name
     if isinstance(a, View):
@@ -163,12 +164,12 @@ class LoopEmitter:
         ``loop_vars``: (C index expression, loop dim) per loop dim."""
         body = []
         for i, v in enumerate(loads):
-            ctype = v.buffer.dtype.ctype
+            dtype = v.buffer.dtype
             read = f"{v.buffer.name}[{index(v, loop_vars)}]"
             cond = guard(v, loop_vars)
             if cond:     # zero outside the window (the gradient of a slice)
-                read = f"({cond}) ? {read} : {c_literal(0, ctype)}"
-            body.append(f"const {ctype} l{i} = {read};")
+                read = f"({cond}) ? {read} : {c_literal(0, dtype)}"
+            body.append(f"const {dtype.ctype} l{i} = {read};")
         load_names = [f"l{i}" for i in range(len(loads))]
         for s in k.body:
             text, calls = c_statement(s.expr, [operand(a, load_names) for a in s.args])
@@ -186,16 +187,14 @@ class LoopEmitter:
             if not st.reduce:
                 continue
             dtype = out.buffer.dtype
-            out_ctype = dtype.ctype
-            acc_type = dtype.accumulates_in.ctype if st.reduce == "sum" and dtype.is_floating \
-                else out_ctype
-            if dtype is int64 and st.reduce in ("sum", "prod"):
-                acc_type = "uint64_t"   # wraps modulo 2**64 (see combine)
+            acc_dtype = dtype.accumulates_in if st.reduce == "sum" and dtype.is_floating \
+                else dtype
+            unsigned = dtype is int64 and st.reduce in ("sum", "prod")   # (see combine)
             fill = (f"for (int64_t i = 0; i < {st.size}; i++) "
-                    f"{out.buffer.name}[{out.offset} + i] = {identity(st.reduce, out_ctype)};")
-            accs[j] = sumloop.Acc("acc" if n == 1 else f"acc{len(accs)}", st.reduce, acc_type,
-                                  out_ctype, identity(st.reduce, acc_type), fill,
-                                  dtype.is_floating)
+                    f"{out.buffer.name}[{out.offset} + i] = {identity(st.reduce, dtype)};")
+            accs[j] = sumloop.Acc("acc" if n == 1 else f"acc{len(accs)}", st.reduce,
+                                  acc_dtype, dtype, identity(st.reduce, acc_dtype), fill,
+                                  combine(st.reduce, acc_dtype, unsigned), unsigned)
         return accs
 
     def _plain_nest(self, k, dims, loads, outs, accs, threads) -> tuple[list, list, list]:
@@ -223,11 +222,11 @@ class LoopEmitter:
                 (loops[n_kept - 1].prologue if n_kept else init).append(decl)
                 (loops[n_kept - 1].epilogue if n_kept else final).append(store)
                 body.append(f"{acc.name} = "
-                            f"{combine(st.reduce, acc.ctype).format(a=acc.name, v=value)};")
+                            f"{acc.step.format(a=acc.name, v=value)};")
             else:
                 # Reduced dims are outer: accumulate in place, walking the input in order.
                 init.append(accs[j].fill)
-                step = combine(st.reduce, out.buffer.dtype.ctype)
+                step = combine(st.reduce, out.buffer.dtype)
                 body.append(f"{out_ix} = {step.format(a=out_ix, v=value)};")
         self._pragmas(loops, dims, accs, inner, n_kept, threads)
         return init, [Nest(loops, body)], final
@@ -287,11 +286,9 @@ class LoopEmitter:
                     body.append(f"{out_ix} {'+=' if st.accumulate else '='} {value};")
                     continue
                 a, target = accs[j], targets[slots.index(j)]
-                if target is None:     # in place, in the output
-                    target, ctype = out_ix, a.out_ctype
-                else:
-                    ctype = a.ctype
-                body.append(f"{target} = {combine(a.op, ctype).format(a=target, v=value)};")
+                step = combine(a.op, a.out_dtype) if target is None else a.step
+                target = out_ix if target is None else target    # (None: in the output)
+                body.append(f"{target} = {step.format(a=target, v=value)};")
             return body
 
         def out_ref(i: int, var_of: dict) -> str:

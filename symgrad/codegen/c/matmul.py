@@ -85,9 +85,9 @@ def matmul(env, number: int, k: MatmulKernel, blas: str = "scipy") -> tuple[str,
         indent = " " * (len(call) + 1)
         gemm = [(f"{call}(SG_ROW_MAJOR, {'SG_TRANS' if ta else 'SG_NO_TRANS'}, "
                  f"{'SG_TRANS' if tb else 'SG_NO_TRANS'}, {m}, {n}, {kk}, "
-                 f"{c_literal(1.0, ctype)},"),
+                 f"{c_literal(1.0, out.buffer.dtype)},"),
                 (f"{indent}{a.buffer.name} + {boff(a)}, {lda}, {b.buffer.name} + {boff(b)}, "
-                 f"{ldb}, {c_literal(0.0, ctype)},"),
+                 f"{ldb}, {c_literal(0.0, out.buffer.dtype)},"),
                 f"{indent}{out.buffer.name} + {boff(out)}, {max(n, 1)});"]
         flops = m * n * kk
         body = gemm if not isinstance(flops, Dim) else _blas_or_loop(flops, kk, gemm, body)
@@ -125,7 +125,8 @@ def _loop_product(k: MatmulKernel, m, n, kk, ctype: str, a_ix: str, b_ix: str,
                 "        const int64_t p = 0;",
                 f"        const {ctype} a_ip = {a}[{a_ix}];",
                 f"        for (int64_t j = 0; j < {n}; j++)",
-                f"            {out}[{c_ix}] = {c_literal(0.0, ctype)} + a_ip * {b}[{b_ix}];",
+                f"            {out}[{c_ix}] = {c_literal(0.0, k.out.buffer.dtype)} + "
+                f"a_ip * {b}[{b_ix}];",
                 "    }",
                 f"    for (int64_t p = 1; p < {kk}; p++) {{",
                 f"        const {ctype} a_ip = {a}[{a_ix}];",

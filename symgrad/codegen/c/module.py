@@ -16,6 +16,7 @@ and renders the module's template.
 from __future__ import annotations
 
 from ...dims import large
+from ...dtypes import float32, float64
 from ...gcpause import pausing
 from ...lower.control import all_kernels, tape_slots
 from ...lower.loopir import Program
@@ -229,9 +230,9 @@ def _vector_functions(calls: set) -> list[tuple[str, str]]:
     declared ``omp declare simd``."""
     found = []
     for fn in VECTOR_MATH:
-        for name, ctype in ((fn, "double"), (fn + "f", "float")):
+        for name, dtype in ((fn, float64), (fn + "f", float32)):
             if name in calls:
-                args = ", ".join([ctype] * (2 if fn == "pow" else 1))
-                found.append((name, f"{ctype} {name}({args});"))
+                args = ", ".join([dtype.ctype] * (2 if fn == "pow" else 1))
+                found.append((name, f"{dtype.ctype} {name}({args});"))
     return found
 

@@ -42,6 +42,7 @@ import math
 from dataclasses import dataclass
 
 from ...dims import Dim
+from ...dtypes import DType
 from .nest import Loop, Nest, counted
 
 # Terms per block of an ``inner`` sum: one vectorized loop into a block-local accumulator.
@@ -63,11 +64,25 @@ class Acc:
 
     name: str           # C name of its accumulator ("acc", "acc0", ...)
     op: str             # "sum" | "max" | "min" | "prod"
-    ctype: str          # the accumulator's C type
-    out_ctype: str      # the output's C type
-    identity: str       # C literal of the op's identity, in ``ctype``
+    dtype: DType        # what it accumulates in
+    out_dtype: DType    # the output's
+    identity: str       # C literal of the op's identity, in ``dtype``
     fill: str           # C statement setting its output to the identity (in-place reductions)
-    floating: bool      # the output's dtype is floating
+    step: str           # its step ``{a} = <this>`` in its accumulator (``loops.combine``)
+    unsigned: bool = False   # an int64 sum or product, kept in a uint64_t (wraps mod 2**64)
+
+    @property
+    def ctype(self) -> str:
+        """The accumulator's C type."""
+        return "uint64_t" if self.unsigned else self.dtype.ctype
+
+    @property
+    def out_ctype(self) -> str:
+        return self.out_dtype.ctype
+
+    @property
+    def floating(self) -> bool:
+        return self.out_dtype.is_floating
 
     @property
     def pairwise(self) -> bool:
