@@ -22,6 +22,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 from collections.abc import Callable
 
 import numpy as np
@@ -32,10 +33,10 @@ from .build.backends import default as backend
 from .codegen.backend import Module, Source
 from .gcpause import paused, pausing
 from .ir import Graph, format_graph, verify
-from .lower import lower
-from .lower.loopir import Program
-from .passes import PIPELINE
 from .tracing import Traced, trace
+
+if TYPE_CHECKING:   # (the passes and lowering load at the first compile: a warm start, which
+    from .lower.loopir import Program   # loads a record, needs neither)
 
 STAGES = ("trace", "passes", "lower", "codegen", "build")
 
@@ -67,6 +68,7 @@ class Compiled:
     @cached_property
     def program(self) -> Program:
         """The loop IR the C was generated from."""
+        from .lower import lower
         return lower(self.graph, backend().capabilities)
 
 
@@ -106,6 +108,14 @@ def remember(key: str | None, record) -> None:
         warm.write(key, record)
 
 
+def _default(passes: list | None) -> list:
+    """``passes``, or the default pipeline (``passes.PIPELINE``)."""
+    if passes is not None:
+        return passes
+    from .passes import PIPELINE
+    return PIPELINE
+
+
 def compile_function(fn: Callable, in_specs: list, rebuild: Callable, name: str, *,
                      passes: list | None = None, forward: bool = False,
                      build: bool = True, values: list | None = None,
@@ -115,7 +125,7 @@ def compile_function(fn: Callable, in_specs: list, rebuild: Callable, name: str,
     state reaches; ``capture=False``: they are constants), optimize, lower, generate C and
     build it (unless ``build`` is False)."""
     start = time.perf_counter()
-    passes = PIPELINE if passes is None else passes
+    passes = _default(passes)
     with paused():   # one pause over all the Python stages (see _generate)
         traced = trace(fn, in_specs, rebuild, name, forward, values, reachable, capture)
         times = {"trace": time.perf_counter() - start}
@@ -132,7 +142,7 @@ def compile_generic(fn: Callable, variants: list, rebuild: Callable, name: str, 
     a hint's value instead of the size shows up as a difference), then build the first.
     Returns the compiled record and the size guards it holds under (``dims.Guard``); raises
     ``dims.NotGeneric`` saying what depends on the sizes."""
-    passes = PIPELINE if passes is None else passes
+    passes = _default(passes)
     made = []
     for specs in variants:
         start = time.perf_counter()
@@ -189,7 +199,7 @@ def compile_traced(traced: Traced, name: str, *, passes: list | None = None,
     """The stages after tracing: optimize ``traced``'s graph with ``passes`` (default
     ``PIPELINE``), lower, generate C and build it (unless ``build`` is False)."""
     times = dict(times or {})
-    passes = PIPELINE if passes is None else passes
+    passes = _default(passes)
     made = _generate(traced, name, passes, build, times)
     return _build(traced, name, passes, made, build, times)
 
@@ -210,6 +220,7 @@ def _generate(traced: Traced, name: str, passes: list, build: bool, times: dict)
 
     graph, _ = optimize(traced.graph, passes)
     lap("passes")
+    from .lower import lower
     program = lower(graph, backend().capabilities)
     lap("lower")
     # (a build creates the cache's root anyway: the compiled templates may be kept there)

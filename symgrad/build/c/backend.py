@@ -14,10 +14,14 @@ from __future__ import annotations
 import functools
 from dataclasses import replace
 
+from typing import TYPE_CHECKING
+
 from ...codegen.c.csource import CSource, Target
-from ...lower.capabilities import Capabilities
 from .. import cache
 from . import toolchain
+
+if TYPE_CHECKING:
+    from ...lower.capabilities import Capabilities
 
 
 class CBackend:
@@ -25,7 +29,9 @@ class CBackend:
 
     @functools.cached_property
     def capabilities(self) -> Capabilities:
-        from ...codegen.c.matmul import blas_takes   # (the emitters load when compiling)
+        # (lowering and the emitters load when compiling: a warm start needs neither)
+        from ...codegen.c.matmul import blas_takes
+        from ...lower.capabilities import Capabilities
         return Capabilities(gemm_operand=blas_takes)
 
     def threads(self) -> int:

@@ -25,10 +25,7 @@ from __future__ import annotations
 import threading
 
 from ... import config
-from ...codegen.c.csource import CSource
-from ...codegen.c.templates import environment
 from ...version import __version__
-from . import compiler
 
 _lock = threading.Lock()
 _helper = None          # the loaded helper module; False once it could not be built
@@ -48,6 +45,9 @@ def helper():
 
 
 def _build():
+    from ...codegen.c.csource import CSource
+    from ...codegen.c.templates import environment   # (Jinja2: only when the helper is built)
+    from . import compiler
     text = environment().get_template("sigint.c.j2").render(version=__version__)
     cdef = "int sg_sigint_enter(void);\nconst volatile int *sg_sigint_count(void);"
     # (sigaction, siginfo_t and SA_ONSTACK need POSIX with XSI; -std=c99 alone hides them)
