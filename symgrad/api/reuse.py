@@ -1,4 +1,4 @@
-"""The tables of a compiled function's code, one set per captured state, and what happens
+"""A compiled function's code per captured state (a ``SignatureCache`` each), and what happens
 when a reuse fails.
 
 Layer: api (below ``compiled``). ``Reuse`` is the part of ``CompiledFunction`` that keeps its
