@@ -222,24 +222,8 @@ def _private_names_by_layer() -> dict[str, set[int]]:
     private class attribute or method)."""
     own: dict[str, set[int]] = {}
     for module, path in MODULES.items():
-        layer = layer_of(module)
-        for node in ast.walk(ast.parse(path.read_text())):
-            names = []
-            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                names = [t.attr for target in targets for t in ast.walk(target)
-                         if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
-                         and t.value.id in ("self", "cls")]
-            elif isinstance(node, ast.ClassDef):
-                for item in node.body:
-                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                        names.append(item.name)
-                    elif isinstance(item, (ast.Assign, ast.AnnAssign)):
-                        ts = item.targets if isinstance(item, ast.Assign) else [item.target]
-                        names += [t.id for t in ts if isinstance(t, ast.Name)]
-            for name in names:
-                if _private(name):
-                    own.setdefault(name, set()).add(layer)
+        for name in _own_private_names(ast.parse(path.read_text())):
+            own.setdefault(name, set()).add(layer_of(module))
     return own
 
 
@@ -408,6 +392,8 @@ def private_reaches_between_modules() -> list[str]:
 
 
 def _own_private_names(tree: ast.AST) -> set[str]:
+    """The private names a module's classes define: ``self._x = ...`` / ``cls._x = ...``, and
+    a class body's methods and attributes."""
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
@@ -416,8 +402,12 @@ def _own_private_names(tree: ast.AST) -> set[str]:
                       if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
                       and t.value.id in ("self", "cls")}
         elif isinstance(node, ast.ClassDef):
-            names |= {item.name for item in node.body
-                      if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    names.add(item.name)
+                elif isinstance(item, (ast.Assign, ast.AnnAssign)):
+                    ts = item.targets if isinstance(item, ast.Assign) else [item.target]
+                    names |= {t.id for t in ts if isinstance(t, ast.Name)}
     return {n for n in names if _private(n)}
 
 
