@@ -135,6 +135,11 @@ def param_names(fn: Callable, n: int) -> list[str]:
     return names
 
 
+# How many traces this process has run (what a test reads to know that a process ran compiled
+# code it loaded, a warm start or a pickled function, without tracing it).
+stats = {"traces": 0}
+
+
 @pausing   # a large trace allocates ~10^5 long-lived objects (see gcpause)
 def trace(fn: Callable, in_specs: list, rebuild: Callable, name: str,
           forward: bool = False, values: list | None = None,
@@ -152,6 +157,7 @@ def trace(fn: Callable, in_specs: list, rebuild: Callable, name: str,
     tensors its captured state reaches, by id, from ``api.fingerprint``). ``capture=False``:
     they are constants of their current values instead (a snapshot, for a standalone export).
     """
+    stats["traces"] += 1
     inputs = [Node("input", (("index", i), ("name", s.name)), (), s.dtype, s.shape)
               for i, s in enumerate(in_specs)]
     tracers = [placeholder(n, python_number=s.python is not None)
