@@ -193,9 +193,8 @@ class CompiledFunction(Reuse):
         (per signature, so different signatures still build in parallel). A trace that took
         decisions on traced values makes the signature's ``Paths`` (its first path).
 
-        The tables are read and filled as they are when used (``self.signatures`` may be
-        another state's after a trace: one that appends to a list it captures changes its
-        captured state; the result is kept with the state the next call sees, as before)."""
+        The tables are read and filled as they are when used: a trace can change the captured
+        state it reads (a list it appends to), and ``self.signatures`` is then that state's."""
         with self.signatures.building(key):
             spec = self.signatures.specs.get(key)   # another thread may have built it
             if spec is None:

@@ -66,7 +66,7 @@ from sympy.printing.precedence import PRECEDENCE, precedence
 
 from . import intc
 from .cnames import FLOAT_FUNCTIONS, INT_FUNCTIONS
-from ...dtypes import DType
+from ...dtypes import DType, int64
 from .literals import (FLOAT_FORMATS, BinaryFormat, c_literal, check_dtype, float_literal,
                        int_literal)
 
@@ -118,7 +118,7 @@ class _SymgradCPrinter(C99CodePrinter):
         self.fmt: BinaryFormat | None = FLOAT_FORMATS.get(dtype.name)
         # 64-bit signed arithmetic wraps modulo 2**64 (``intc``); unsigned values skip sign
         # tests; bool arithmetic is logical
-        self.wraps = dtype.is_integer and dtype.is_signed and dtype.np.itemsize == 8
+        self.wraps = dtype is int64
         self.unsigned = not self.fmt and not dtype.is_signed
         self.names = names
         self.calls: set[str] = set()   # the libm functions printed (see ``print_c``)

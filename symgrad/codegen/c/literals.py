@@ -26,7 +26,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from ...dims import Dim
-from ...dtypes import DType
+from ...dtypes import DType, int64
 
 __all__ = ["c_literal"]
 
@@ -145,7 +145,7 @@ def float_literal(value: Fraction, fmt: BinaryFormat, negative_zero: bool = Fals
 
 def int_literal(value: int, dtype: DType) -> str:
     """C literal of an integer in integer arithmetic of ``dtype``."""
-    if dtype.is_integer and dtype.is_signed and dtype.np.itemsize == 8:
+    if dtype is int64:
         lo, hi = _INT64
         if not lo <= value <= hi:
             raise OverflowError(f"integer constant {value} does not fit in int64_t")
@@ -175,7 +175,7 @@ def c_literal(value: float | int | bool, dtype: DType) -> str:  # noqa: PYI041
     NaN, whose reprs are the same). A call-time size (``dims.Dim``) prints as its C
     expression, converted to ``dtype``'s C type unless it is int64."""
     if isinstance(value, Dim):
-        return str(value) if dtype.name == "int64" else f"(({dtype.ctype}){value})"
+        return str(value) if dtype is int64 else f"(({dtype.ctype}){value})"
     key = (dtype, type(value), repr(value))
     if value != value:  # noqa: PLR0124  (NaN)
         key += (math.copysign(1.0, value),)
