@@ -28,6 +28,7 @@ from .frontend.functions.basic import (add, sub, mul, div, neg, pow, exp, log, l
                                        dot, bmm, gather, take_along_dim)
 from .frontend.functions.shapes import (reshape, view, flatten, permute, transpose, t, unsqueeze,
                                         squeeze, broadcast_to, cat, concat, concatenate, stack)
+from .frontend.functions.norms import torch_norm as norm  # noqa: F811  (torch.norm's p values)
 from .frontend.functions.methods import (all, any, equal, allclose, isclose, clone, numel,
                                          is_tensor, is_floating_point)
 from .frontend.functions.manipulation import *  # noqa: F401,F403  (its __all__: flip, split, tril...)
@@ -37,6 +38,7 @@ from .frontend.functions.scans import *  # noqa: F401,F403  (its __all__: cumsum
 from .frontend.functions.assorted import *  # noqa: F401,F403  (its __all__: hstack, kron, cross...)
 from .frontend.functions.products import *  # noqa: F401,F403  (its __all__: addmm, mv, matrix_power...)
 from .frontend.functions.searching import *  # noqa: F401,F403  (its __all__: nonzero, unique...)
+from .frontend.functions.strided import *  # noqa: F401,F403  (as_strided, memory formats)
 from .frontend.functions.contraction import einsum, tensordot
 from .frontend.functions.decompositions import (det, logdet, inverse, cholesky_solve,
                                                 cholesky_inverse, torch_slogdet as slogdet,

@@ -108,6 +108,16 @@ class DType:
         """torch's ``dtype.is_signed``: False for bool and uint8."""
         return self.kind in ("int", "float", "complex")
 
+    @property
+    def scalar_type(self) -> str:
+        """torch's ScalarType name, as its error messages spell the dtype (Float, Long...)."""
+        return _SCALAR_TYPE[self.name]
+
+    @property
+    def cpp_name(self) -> str:
+        """The C++ name torch's messages give some dtypes ("float", "long int")."""
+        return _CPP_NAME[self.name]
+
     def __repr__(self) -> str:
         # torch's spelling, so that ported programs print torch's text (``print(x.dtype)``)
         return f"torch.{self.name}"
@@ -128,6 +138,13 @@ float16 = DType("float16", np.dtype(np.float16), "uint16_t", "float", "f16", "fl
                 accumulate="float64")
 
 ALL = (float32, float64, int64, bool_, int8, int16, int32, uint8, float16)
+_SCALAR_TYPE = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool",
+                "int8": "Char", "int16": "Short", "int32": "Int", "uint8": "Byte",
+                "float16": "Half", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+_CPP_NAME = {"float32": "float", "float64": "double", "int64": "long int", "bool": "bool",
+             "int8": "signed char", "int16": "short int", "int32": "int",
+             "uint8": "unsigned char", "float16": "c10::Half",
+             "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
 DEFAULT_FLOAT = float32
 _BY_NP = {d.np: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}

@@ -23,6 +23,7 @@ import numpy as np
 from .. import dtypes
 from ..frontend.core.tensor import Tensor
 from .grad import grad as autograd_grad
+from ..frontend.random.inplace import uniform_
 
 
 class GradcheckError(RuntimeError):
@@ -118,12 +119,12 @@ def gradgradcheck(func: Callable, inputs: Any, grad_outputs: Any = None, *,
                   fast_mode: bool = False, masked: bool = False) -> bool:
     """Check the second derivatives of ``func``: ``gradcheck`` of its vector-Jacobian product
     with respect to the inputs and the cotangents. Without ``grad_outputs``, the cotangents
-    are drawn from a private generator (the global random state is left alone)."""
+    are uniform in [-1, 1), drawn from the global generator as torch draws them (its
+    ``testing.make_tensor``): a program's later random numbers are torch's."""
     inputs, diff = _checked_inputs(inputs)
     outs = _outputs(func, inputs)
     if grad_outputs is None:
-        rng = np.random.default_rng(0)
-        grad_outputs = tuple(Tensor(rng.standard_normal(o.shape).astype(o.dtype.np), None)
+        grad_outputs = tuple(uniform_(Tensor(np.empty(o.shape, o.dtype.np), None), -1.0, 1.0)
                              .requires_grad_() for o in outs if o.requires_grad)
     grad_outputs = (grad_outputs,) if isinstance(grad_outputs, Tensor) else tuple(grad_outputs)
     n = len(inputs)

@@ -19,7 +19,7 @@ from typing import Any
 from collections.abc import Callable
 
 from ..frontend.core import grad_mode
-from ..frontend.core.apply import as_tensor, full
+from ..frontend.core.apply import apply, as_tensor, full
 from ..frontend.core.engine import differentiable, run_backward
 from ..frontend.core.tensor import Tensor
 from ..transforms.forward import jvp_call, vjp_call
@@ -45,6 +45,16 @@ def _finish(value: Any, create_graph: bool) -> Any:
         return type(value)(_finish(v, create_graph) for v in value)
     if isinstance(value, Tensor) and not create_graph:
         return value.detach()
+    return value
+
+
+def _stacked(value: Any) -> Any:
+    """torch builds a Jacobian from its rows, stacked then viewed in the result's shape: with
+    ``create_graph`` its grad_fn is ``ViewBackward0``, and so is ours."""
+    if isinstance(value, (tuple, list)):
+        return type(value)(_stacked(v) for v in value)
+    if isinstance(value, Tensor) and value.requires_grad:
+        return apply("reshape", value, shape_to=value.shape, _torch_name="ViewBackward0")
     return value
 
 
@@ -122,7 +132,7 @@ def jacobian(func: Callable, inputs: Any, create_graph: bool = False, strict: bo
     how = jacfwd_call if strategy == "forward-mode" else jacrev_call
     nums = 0 if single else tuple(range(len(xs)))
     jac = how(func, xs, nums, False, "torch.autograd.functional.jacobian")
-    return _finish(jac, create_graph)
+    return _finish(_stacked(jac), create_graph)
 
 
 def hessian(func: Callable, inputs: Any, create_graph: bool = False, strict: bool = False,
@@ -144,8 +154,8 @@ def hessian(func: Callable, inputs: Any, create_graph: bool = False, strict: boo
     def gradient(*a):
         return jacrev_call(scalar, a, nums, False, "torch.autograd.functional.hessian")
     outer = jacfwd_call if outer_jacobian_strategy == "forward-mode" else jacrev_call
-    return _finish(outer(gradient, xs, nums, False, "torch.autograd.functional.hessian"),
-                   create_graph)
+    return _finish(_stacked(outer(gradient, xs, nums, False,
+                                  "torch.autograd.functional.hessian")), create_graph)
 
 
 def _hessian_product(func: Callable, inputs: Any, v: Any, create_graph: bool, strict: bool,

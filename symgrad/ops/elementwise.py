@@ -29,7 +29,7 @@ def _broadcast(*shapes, **_):
 
 def elementwise(name: str, scalar, numpy, *, vjp=None, torch: str = "", dtype=float_dtype,
                 saves: bool = True, uses_out: bool = False, bool_operands: tuple = (),
-                promotion: str = "", doc: str = "") -> OpDef:
+                promotion: str = "", doc: str = "", torch_inputs: tuple = ()) -> OpDef:
     """Register an elementwise op; ``scalar(sympy, x, ...)`` is its expression."""
     if not promotion:
         promotion = FLOAT if dtype is float_dtype else PROMOTE
@@ -37,7 +37,7 @@ def elementwise(name: str, scalar, numpy, *, vjp=None, torch: str = "", dtype=fl
         name=name, kind=ELEMENTWISE, scalar=scalar, bool_operands=bool_operands, numpy=numpy,
         vjp=vjp, dtype=dtype, shape=_broadcast, promotion=promotion,
         torch_name=torch or f"{name.capitalize()}Backward0", saves=saves, uses_out=uses_out,
-        doc=doc))
+        doc=doc, torch_inputs=torch_inputs))
 
 
 # ---------------------------------------------------------------- arithmetic
@@ -220,4 +220,4 @@ def _where_vjp(b, g, out, ins):
 
 elementwise("where", lambda sp, c, x, y: sp.Piecewise((x, sp.Ne(c, 0)), (y, True)),
             lambda c, x, y: np.where(c, x, y), vjp=_where_vjp, dtype=_where_dtype,
-            torch="WhereBackward0", bool_operands=(0,), promotion=WHERE)
+            torch="WhereBackward0", bool_operands=(0,), promotion=WHERE, torch_inputs=(1, 2))

@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import batching
-from .registry import OTHER, OpDef, ShapeError, float_dtype, per_input, register
+from .. import dtypes
+from .registry import OTHER, OpDef, ShapeError, per_input, register, same_dtype
 
 
 def _matmul_shape(a, b):
@@ -20,13 +21,21 @@ def _matmul_shape(a, b):
     return tuple(a[:-1]) + (b[-1],)
 
 
+def _matmul_dtype(a, b, **_):
+    """Floating or int64 operands of one dtype (the front end rounds storage types)."""
+    d = same_dtype(a, b)
+    if d not in (dtypes.float32, dtypes.float64, dtypes.int64):
+        raise TypeError(f"matmul computes in float32, float64 or int64, got {d.name}")
+    return d
+
+
 def _swap_last(b, t):
     perm = tuple(range(t.ndim - 2)) + (t.ndim - 1, t.ndim - 2)
     return b.op("permute", t, perm=perm)
 
 
 register(OpDef(
-    name="matmul", kind=OTHER, shape=_matmul_shape, dtype=float_dtype, numpy=np.matmul,
+    name="matmul", kind=OTHER, shape=_matmul_shape, dtype=_matmul_dtype, numpy=np.matmul,
     kernel="matmul",
     dependence="matmul",
     batch=batching.matmul,

@@ -83,6 +83,8 @@ class OpDef:
     scalar: Callable[..., Any] | None = None  # elementwise: (sympy, *symbols) -> expression
     bool_operands: tuple = ()              # operands whose symbol is untyped (a bool)
     torch_name: str = ""                   # grad_fn class name, e.g. "MulBackward0"
+    torch_inputs: tuple = ()               # the inputs torch's grad_fn has an edge for
+                                           # (``next_functions``), in order; () means all
     saves: bool = True                     # whether the VJP reads the saved inputs
     uses_out: bool = False                 # whether the VJP reads the op's output
     promotion: str = ""                    # elementwise operand promotion (PROMOTE, ...)
@@ -204,8 +206,11 @@ def broadcast_shapes(*shapes: tuple) -> tuple:
         sizes = {s[axis] for s in shapes if len(s) >= -axis} - {1}
         if len(sizes) > 1:
             shown = " and ".join(str(tuple(s)) for s in shapes)
-            raise ShapeError(f"shapes {shown} cannot be broadcast together "
-                             f"(dimension {axis} has sizes {sorted(sizes)})")
+            seen = [s[axis] for s in shapes if len(s) >= -axis and s[axis] != 1]
+            a, b = seen[0], next(n for n in seen if n != seen[0])
+            raise ShapeError(f"The size of tensor a ({a}) must match the size of tensor b "
+                             f"({b}) at non-singleton dimension {ndim + axis} (shapes {shown} "
+                             f"cannot be broadcast together)")
         out.append(sizes.pop() if sizes else 1)
     return tuple(out)
 

@@ -43,7 +43,7 @@ def blas_worthy(a: View, b: View) -> bool:
 
 def calls_blas(k: MatmulKernel, blas: str) -> bool:
     """Whether matmul kernel ``k`` calls BLAS under the target's ``blas`` setting."""
-    return blas != "none" and blas_worthy(k.a, k.b)
+    return blas != "none" and k.out.buffer.dtype.name in _GEMM and blas_worthy(k.a, k.b)
 
 
 def gemm_layout(v: View) -> tuple[bool, int]:
@@ -114,8 +114,18 @@ def _loop_product(k: MatmulKernel, m, n, kk, ctype: str, a_ix: str, b_ix: str,
     and C contiguous, is ordered i, p, j: the inner loop then runs along a row of B and of C
     and vectorizes (standalone C without BLAS: a 256 x 784 x 256 product took 14.0 ms instead
     of 51.1 ms at -O3, 30.9 instead of 50.3 at -O2). Smaller ones keep one accumulator per
-    output."""
+    output; an int64 product accumulates in uint64_t, wrapping as torch's does (signed
+    overflow is undefined in C)."""
     a, b, out = k.a.buffer.name, k.b.buffer.name, k.out.buffer.name
+    if not k.out.buffer.dtype.is_floating:
+        return [f"for (int64_t i = 0; i < {m}; i++) {{",
+                f"    for (int64_t j = 0; j < {n}; j++) {{",
+                "        uint64_t acc = 0;",
+                f"        for (int64_t p = 0; p < {kk}; p++)",
+                f"            acc += (uint64_t){a}[{a_ix}] * (uint64_t){b}[{b_ix}];",
+                f"        {out}[{c_ix}] = ({ctype})acc;",
+                "    }",
+                "}"]
     if blas_worthy(k.a, k.b) and k.b.strides[-1] == 1 and k.out.strides[-1] == 1 and \
             not same(kk, 0):
         # (p = 0 stores 0 + its product, as the accumulator's first step does: one pass over

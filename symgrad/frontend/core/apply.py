@@ -23,7 +23,7 @@ from ...dims import Dim, same_shape, traced_sizes
 from ...ir.graph import Node
 from ...ops import OPS
 from ...ops.registry import ELEMENTWISE, FLOAT, LOGICAL, MOVEMENT, REDUCE, WHERE
-from . import grad_mode, sources
+from . import grad_mode, layout, sources
 from .capture import swap
 from .backward_graph import edge, function_class
 from .tensor import Tensor, tensor, traced_numbers
@@ -149,8 +149,11 @@ def _python_numbers(args) -> bool:
     return weak
 
 
-def apply(name: str, *args: Any, _torch_name: str | None = None, **attrs: Any) -> Tensor:
-    """Apply primitive ``name``: check, compute or record, and note how to differentiate it."""
+def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple | None = None,
+          **attrs: Any) -> Tensor:
+    """Apply primitive ``name``: check, compute or record, and note how to differentiate it.
+    ``_torch_name``/``_shown``: the grad_fn class torch shows for this call and the operands
+    its node has an edge for (``tensor_operands``), where they differ from the op's."""
     # why not split: every eager op runs this; a helper call per op costs more than a branch
     op = OPS[name]
     if CAPTURING[0]:    # a compile trace runs: captured values are traced, never computed
@@ -159,11 +162,12 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, **attrs: Any) -
         value = _fast_elementwise(op, args)
         if value is not None:
             out = Tensor(value, None)
+            _lay_out(out, args)
             if (op.vjp is not None and grad_mode._local.enabled and value.dtype.kind == "f"
                     and any(isinstance(a, Tensor) and a._requires_grad for a in args)):
                 dtype = out.dtype
                 inputs = [a if isinstance(a, Tensor) else scalar(a, dtype) for a in args]
-                _record(out, op, attrs, inputs, _torch_name or op.torch_name, None)
+                _record(out, op, attrs, inputs, _torch_name or op.torch_name, None, _shown)
             return out
     if op.promotion:
         inputs = _promoted(op, args)
@@ -182,7 +186,7 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, **attrs: Any) -
     else:   # eager inputs, a call-time size in the result's shape: traced (a const input)
         traced = traced_sizes() and any(isinstance(s, Dim) for s in shape)
     if traced and _widened(op, inputs, dtype):
-        return _in_compute_type(name, inputs, attrs, dtype, _torch_name)
+        return _in_compute_type(name, inputs, attrs, dtype, _torch_name, _shown)
     if traced:
         inputs, node = _traced_node(name, attrs, inputs, dtype, shape)
         loc = sources.record(node)
@@ -192,10 +196,24 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, **attrs: Any) -
         out = Tensor(_eager_value(op, inputs, attrs, dtype), None)
     if op.kind == MOVEMENT:
         register_view(out, inputs[0], name, attrs)
+    elif op.kind == ELEMENTWISE:
+        _lay_out(out, inputs)
     if (op.vjp is not None and grad_mode._local.enabled and dtype.is_floating
             and any(t._requires_grad for t in inputs)):
-        _record(out, op, attrs, inputs, _torch_name or op.torch_name, loc)
+        _record(out, op, attrs, inputs, _torch_name or op.torch_name, loc, _shown)
     return out
+
+
+def _lay_out(out: Tensor, args) -> None:
+    """torch's layout for an elementwise result: row-major unless an operand is laid out
+    otherwise (a view, or a result of one), then what its TensorIterator picks (layout.py)."""
+    for a in args:
+        if isinstance(a, Tensor) and (a._strides is not None or a._view is not None):
+            break
+    else:
+        return
+    out._strides = layout.elementwise_strides([a for a in args if isinstance(a, Tensor)],
+                                              tuple(out.shape))
 
 
 def _traced_node(name: str, attrs: dict, inputs: list, dtype, shape) -> tuple:
@@ -229,14 +247,14 @@ def _widened(op, inputs: list[Tensor], dtype) -> bool:
         and (dtype.is_storage or any(t.dtype.is_storage for t in inputs))
 
 
-def _in_compute_type(name: str, inputs: list[Tensor], attrs: dict, dtype, torch_name):
+def _in_compute_type(name: str, inputs: list[Tensor], attrs: dict, dtype, torch_name, shown):
     """A traced op whose result has a storage dtype (int32, float16...) computes in that
     type's compute dtype (int64, float32) and rounds back: generated C then only does
     arithmetic in its four types (NumPy computes eagerly in the storage type directly, with
     the same results: integers wrap modulo 2**bits, float16 rounds once per op)."""
     wide = [apply("cast", t, dtype=t.dtype.computes_in) if t.dtype.is_storage else t
             for t in inputs]
-    out = apply(name, *wide, _torch_name=torch_name, **attrs)
+    out = apply(name, *wide, _torch_name=torch_name, _shown=shown, **attrs)
     return out if out.dtype is dtype else apply("cast", out, dtype=dtype)
 
 
@@ -266,7 +284,8 @@ def register_view(view: Tensor, base: Tensor, op: str, attrs: dict) -> None:
     views.append(weakref.ref(view))
 
 
-def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str, loc) -> None:
+def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str, loc,
+            shown: tuple | None = None) -> None:
     # An op's rule that does not read its output gets None for it (no tensor is rebuilt for
     # it in the backward pass); a composite's rule always gets it.
     reads_out = op.uses_out or type(op) is _Rule
@@ -278,7 +297,7 @@ def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str,
     fn = function_class(torch_name)(
         rule, attrs, inputs, (out._value, out._node) if reads_out else None, op.saves,
         tuple(edge(t) for t in inputs),
-        tuple((t.shape, t.dtype) for t in inputs), loc)
+        tuple((t.shape, t.dtype) for t in inputs), loc, shown or op.torch_inputs or None)
     # What the rule will read must not have changed in place by the time it runs.
     if op.saves:
         fn._versions = tuple((t.dtype, t.shape, t._vc, t._vc[0]) for t in inputs)
@@ -286,6 +305,12 @@ def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str,
         fn._versions += ((out.dtype, out.shape, out._vc, out._vc[0]),)
     out._requires_grad = True
     out.grad_fn = fn
+
+
+def tensor_operands(*args: Any) -> tuple:
+    """The positions of the tensors among ``args``: the edges torch's node has when it takes
+    the Python numbers among them as ``Scalar`` arguments (``x ** 2``, ``2 - x``)."""
+    return tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
 
 
 def _needed_parts(parts: tuple):
@@ -301,6 +326,7 @@ class _Rule:
     an op's (a composite's rule is built from front-end functions: it needs no builder)."""
 
     __slots__ = ("vjp", "saves", "uses_out")
+    torch_inputs = ()
 
     def __init__(self, rule, saves: bool, uses_out: bool):
         self.vjp = lambda b, g, out, ins: rule(g, out, ins)
@@ -340,7 +366,8 @@ def apply_reduction(name: str, x: Tensor, axes: tuple, keepdim: bool,
     def rule(g, o, ins):
         return op.vjp(BUILDER, apply("reshape", g, shape_to=kept),
                       apply("reshape", o, shape_to=kept), ins, axes=axes)
-    return attach_function(out, torch_name or op.torch_name, rule, [x], uses_out=op.uses_out)
+    return attach_function(out, torch_name or op.torch_name, rule, [x], saves=op.saves,
+                           uses_out=op.uses_out)
 
 
 def _dropped(shape: tuple, axes: tuple) -> tuple:

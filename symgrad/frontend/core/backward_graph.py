@@ -26,19 +26,20 @@ RELEASED_MSG = (
 class BackwardFunction:
     """One recorded op application: how to turn the output's cotangent into the inputs'."""
 
-    __slots__ = ("_rule", "_attrs", "_saved", "_out", "next_functions", "_input_meta", "loc",
+    __slots__ = ("_rule", "_attrs", "_saved", "_out", "_edges", "_shown", "_input_meta", "loc",
                  "_released", "_retained", "_saves", "_versions", "_hooks", "__weakref__")
     _n_outputs = 1   # a custom autograd.Function may have several (custom_function.py)
 
     def __init__(self, rule: Callable, attrs: dict, saved: Sequence[Any], out: tuple,
-                 saves: bool, next_functions: tuple, input_meta: tuple, loc=None):
+                 saves: bool, edges: tuple, input_meta: tuple, loc=None, shown=None):
         self._rule = rule                  # (b, g, out, inputs, **attrs) -> cotangents
         self._attrs = attrs
         self._saved = tuple(saved)         # the input tensors
         self._out = out                    # the output's (value, node): no reference cycle;
                                            # None if the rule does not read it
         self._saves = saves
-        self.next_functions = next_functions
+        self._edges = edges                # (function, output number) of each input, in order
+        self._shown = shown                # the inputs torch's node has an edge for (None: all)
         self._input_meta = input_meta      # (shape, dtype) of each input
         self.loc = loc                     # source location (at trace time)
         self._released = False
@@ -47,8 +48,24 @@ class BackwardFunction:
                                            # of what the rule reads (not the tensor: out -> fn)
         self._hooks = None                 # [(output number, hook)]: Tensor.register_hook
 
+    @property
+    def next_functions(self) -> tuple:
+        """The edges torch shows: one per input its node has (a Python number that torch
+        takes as a ``Scalar`` argument, ``where``'s condition, an index has none; the
+        engine's ``_edges`` has one per input, in the rule's order)."""
+        if self._shown is None:
+            return self._edges
+        return tuple(self._edges[i] for i in self._shown)
+
     def name(self) -> str:
         return type(self).__name__
+
+    def __getattr__(self, name: str):
+        # torch's ``grad_fn._saved_self``, ``_saved_other``, ``_saved_result``...: what the
+        # node saved for its backward, under the names of torch's arguments
+        if name.startswith("_saved_"):
+            return saved_value(self, name[7:])
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object at {id(self):#x}>"
@@ -95,11 +112,43 @@ class BackwardFunction:
             self._versions = ()
 
 
+# The names torch's nodes give their inputs, where they are not (self, other, ...): what
+# ``_saved_<name>`` reads.
+_ARGUMENTS = {"Pow": ("self", "exponent"), "Where": ("condition", "self", "other"),
+              "Lerp": ("self", "end", "weight"), "Clamp": ("self", "min", "max"),
+              "Mm": ("self", "mat2"), "Dot": ("self", "tensor"), "Mv": ("self", "vec"),
+              "Bmm": ("self", "mat2"), "Addcmul": ("self", "tensor1", "tensor2"),
+              "Addcdiv": ("self", "tensor1", "tensor2"), "MaskedFill": ("self", "mask", "value"),
+              "Xlogy": ("self", "other"), "Rsub": ("other", "self")}
+
+
+def saved_value(fn: BackwardFunction, name: str):
+    """``fn._saved_<name>``: its output (``result``) or the input torch names ``name`` (a
+    Python number stays one); torch's error once a backward has freed them."""
+    kind = type(fn).__name__.split("Backward")[0]
+    names = _ARGUMENTS.get(kind, ("self", "other", "third"))
+    if name == "result" and fn._out is not None:
+        index = None
+    elif name in names and fn._saves and names.index(name) < len(fn._input_meta):
+        index = names.index(name)
+    else:
+        raise AttributeError(f"'{type(fn).__name__}' object has no attribute '_saved_{name}'")
+    if fn._released:
+        raise RuntimeError(RELEASED_MSG)
+    if index is None:
+        return fn.output()
+    value = fn._saved[index]
+    if fn._shown is not None and index not in fn._shown and value.ndim == 0 \
+            and not value.dtype.is_bool:
+        return value.item()   # a Python number torch took as a Scalar argument
+    return value
+
+
 class AccumulateGrad:
     """The sink of a leaf tensor that requires grad: adds cotangents into ``leaf.grad``."""
 
     __slots__ = ("variable", "_hooks", "_post_hooks", "__weakref__")
-    next_functions = ()
+    next_functions = _edges = ()
     loc = None
     _retained = None
     _n_outputs = 1

@@ -64,8 +64,8 @@ class CustomBackward(BackwardFunction, FunctionCtx):
         self._rule, self._attrs, self._out = None, {}, None
         self._saved, self._saves, self._versions = (), False, ()
         # The edges are taken before forward runs: mark_dirty rebinds an input's grad_fn.
-        self.next_functions = tuple(edge(t) if t._requires_grad else (None, 0)
-                                    for t in tensors)
+        self._edges = tuple(edge(t) if t._requires_grad else (None, 0) for t in tensors)
+        self._shown = None
         self._input_meta = tuple((t.shape, t.dtype) for t in tensors)
         self.loc, self._released, self._retained, self._hooks = None, False, None, None
         self.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad

@@ -146,7 +146,7 @@ def _step(fn, g, needed: set, pending: dict, retain_graph: bool) -> None:
     """Propagate ``fn``'s cotangent to its inputs if any of them needs it (then free what
     ``fn`` saved, unless the graph is retained)."""
     if isinstance(fn, AccumulateGrad) or not any(
-            n in needed for n, _ in fn.next_functions if n is not None):
+            n in needed for n, _ in fn._edges if n is not None):
         return
     with sources.attributed_to(fn.loc, f"(backward of {fn.name()})"):
         _propagate(fn, g, needed, pending)
@@ -197,7 +197,7 @@ def _order(roots: list, stops: dict) -> list:
         fn = stack.pop()
         if fn in stops:
             continue   # nothing beyond an input is needed (and nothing there may be freed)
-        for nxt, _ in fn.next_functions:
+        for nxt, _ in fn._edges:
             if nxt is None:
                 continue
             deps[nxt] = deps.get(nxt, 0) + 1
@@ -211,7 +211,7 @@ def _order(roots: list, stops: dict) -> list:
         topo.append(fn)
         if fn in stops:
             continue
-        for nxt, _ in fn.next_functions:
+        for nxt, _ in fn._edges:
             if nxt is not None:
                 deps[nxt] -= 1
                 if deps[nxt] == 0:
@@ -228,7 +228,7 @@ def _needed(topo: list, targets: dict, stops: dict, accumulate: bool) -> set:
             sink = isinstance(fn, AccumulateGrad) or fn._retained is not None
         else:
             sink = fn in targets
-        if sink or (fn not in stops and any(n in needed for n, _ in fn.next_functions)):
+        if sink or (fn not in stops and any(n in needed for n, _ in fn._edges)):
             needed.add(fn)
     return needed
 
@@ -237,7 +237,7 @@ def _propagate(fn, g, needed: set, pending: dict) -> None:
     """Apply ``fn``'s rule and add each input's cotangent (summed back over broadcast
     dimensions and cast to the input's dtype) to what that input has received so far."""
     cts = fn.apply(BUILDER, g)
-    for (nxt, nr), ct, (shape, dtype) in zip(fn.next_functions, cts, fn._input_meta):
+    for (nxt, nr), ct, (shape, dtype) in zip(fn._edges, cts, fn._input_meta):
         if nxt is None or ct is None or nxt not in needed:
             continue
         if not same_shape(ct.shape, shape):

@@ -21,7 +21,7 @@ import numpy as np
 
 from ... import dtypes
 from ...devices import CPU, check as check_device
-from ...dims import Dim, NotGeneric, many, span
+from ...dims import Dim, NotGeneric
 from ...errors import TracerValueError
 from ...ir.graph import Node
 from ...size import Size
@@ -75,7 +75,7 @@ class Tensor:
 
     __slots__ = ("_value", "_node", "shape", "dtype", "_requires_grad", "grad_fn", "_grad",
                  "_retains_grad", "_accumulator", "_trace", "_weak", "_vc", "_view",
-                 "_views", "__weakref__")
+                 "_views", "_strides", "__weakref__")
     __array_priority__ = 1000  # NumPy defers to our operators: ndarray * Tensor -> Tensor
 
     shape: tuple[int, ...]
@@ -105,6 +105,7 @@ class Tensor:
         self._vc = [0]  # bumped by in-place ops; shared with views and detach()ed aliases
         self._view = None    # (base, op, attrs) if this tensor shows base's data (views.py)
         self._views = None   # weak references to the tensors that show this one's data
+        self._strides = None   # torch's strides, if not row-major (layout.py; a view: cached)
 
     # ------------------------------------------------------------ structure
     @property
@@ -175,19 +176,6 @@ class Tensor:
 
     def is_floating_point(self) -> bool:
         return self.dtype.is_floating
-
-    def is_contiguous(self, memory_format=None) -> bool:
-        """Whether torch would store this tensor's elements in row-major order: a fresh
-        tensor is; a transposed, expanded or strided view of one is not (symgrad's own arrays
-        may be laid out otherwise, which changes no result)."""
-        v = self._view
-        while v is not None:
-            base, op, attrs = v
-            if op == "permute" and list(attrs["perm"]) != sorted(attrs["perm"]) \
-                    or op == "expand" or op == "slice" and not _dense_window(base.shape, attrs):
-                return False
-            v = base._view
-        return True
 
     def __len__(self) -> int:
         if not self.shape:
@@ -345,11 +333,12 @@ class Tensor:
         return id(self)
 
     def __format__(self, spec: str) -> str:
-        """``f"{loss:.4f}"`` formats a one-element tensor's number, as torch does."""
+        """``f"{loss:.4f}"`` and ``f"{loss}"`` format a 0-d tensor's number, as torch does
+        (not a Parameter's: torch formats only a plain Tensor's item)."""
+        if self._value is not None and self._value.ndim == 0 and type(self) is Tensor:
+            return format(self.item(), spec)
         if not spec:
             return repr(self)
-        if self._value is not None and self._value.ndim == 0:
-            return format(self.item(), spec)
         raise TypeError("unsupported format string passed to Tensor.__format__")
 
     def __iter__(self):
@@ -374,16 +363,6 @@ def placeholder(node: Node, python_number: bool = False) -> Tensor:
     passed to a compiled function, and promotes like one (``int64[3] * x`` stays int64 for an
     int ``x``, as in torch)."""
     return weakly_typed(Tensor(None, node), python_number)
-
-
-def _dense_window(shape: tuple, attrs: dict) -> bool:
-    """Whether a slice of a row-major array is itself row-major: unit steps, and every dim
-    after the first one it keeps more than one element of is taken whole."""
-    kept = [span(a, b, c) for a, b, c in zip(attrs["starts"], attrs["stops"], attrs["steps"])]
-    if any(c != 1 and many(n) for c, n in zip(attrs["steps"], kept)):
-        return False
-    outer = next((d for d, n in enumerate(kept) if many(n)), len(kept))
-    return all(kept[d] == shape[d] for d in range(outer + 1, len(kept)))
 
 
 def _legacy_value(data, second, sizes: tuple) -> np.ndarray:

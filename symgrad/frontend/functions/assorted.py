@@ -354,6 +354,9 @@ def masked_scatter(x, mask, source) -> Tensor:
     """``x`` with the elements where ``mask`` (broadcast to ``x``) is True replaced, in
     order, by ``source``'s first elements."""
     x, mask, source = tensor_arg(x), tensor_arg(mask), tensor_arg(source)
+    if source.dtype is not x.dtype:
+        raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but "
+                           f"got{x.dtype.scalar_type} and {source.dtype.scalar_type}")
     if mask.dtype is not dtypes.bool_:
         raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with "
                            f"dtype {mask.dtype.name}")

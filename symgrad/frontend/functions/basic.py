@@ -1,4 +1,5 @@
-"""torch-named math on tensors: elementwise, reductions, linear algebra and composites.
+"""torch-named math on tensors: elementwise, reductions and composites (the matrix products
+are ``matmul.py``'s, re-exported here).
 
 Layer: front end. Input: tensors (eager or traced) and Python numbers. Output: tensors, built
 only by applying registered primitives (``apply``). Composites (mean, softmax, logsumexp, norm,
@@ -13,12 +14,13 @@ import math
 from typing import Callable, Sequence  # noqa: UP035  (one line: this module is full)
 
 from ... import dtypes
-from ...dims import as_count, same_shape
+from ...dims import as_count
 from ...ops.registry import broadcast_shapes, normalize_axes
 from ..core import grad_mode
-from ..core.apply import apply, apply_reduction, attach_function, full
+from ..core.apply import apply, apply_reduction, attach_function, full, tensor_operands
 from ..core.engine import run_backward
 from .printing import return_type
+from .matmul import bmm, dot, matmul, mm  # noqa: F401  (the products, with the rest of F)
 from .shapes import broadcast_to, reshape
 from ..core.tensor import Tensor
 from ..core.arguments import tensor_arg
@@ -53,11 +55,26 @@ def composite(torch_name: str, body: Callable[..., Tensor], inputs: Sequence[Ten
 # ---------------------------------------------------------------- elementwise
 
 def add(a, b, *, alpha=1) -> Tensor:
-    return apply("add", a, b if alpha == 1 else mul(b, alpha))
+    if alpha == 1:
+        return apply("add", a, b)
+    return _scaled_sum("add", a, b, alpha)
 
 
 def sub(a, b, *, alpha=1) -> Tensor:
-    return apply("sub", a, b if alpha == 1 else mul(b, alpha))
+    if alpha == 1:
+        return apply("sub", a, b)
+    return _scaled_sum("sub", a, b, alpha)
+
+
+def _scaled_sum(name: str, a, b, alpha) -> Tensor:
+    """``a + alpha * b`` (``a - alpha * b``): one node, AddBackward0/SubBackward0, whose edges
+    are ``a`` and ``b`` as torch shows them (the product with ``alpha`` is not a node)."""
+    if not (isinstance(a, Tensor) and isinstance(b, Tensor)):
+        return apply(name, a, mul(b, alpha))
+    sign = alpha if name == "add" else -alpha
+    return composite(name.capitalize() + "Backward0", lambda x, y: apply(name, x, mul(y, alpha)),
+                     [a, b], lambda g, out, ins: (g, mul(g, sign)), saves=False,
+                     uses_out=False)
 
 
 def mul(a, b) -> Tensor:
@@ -73,12 +90,14 @@ def neg(a) -> Tensor:
 
 
 def pow(a, b) -> Tensor:  # noqa: A001  (torch's name)
-    if isinstance(a, Tensor) and a.dtype is dtypes.int64 and type(b) is int:
-        return _int_power(a, b)
+    if isinstance(a, Tensor) and not a.dtype.is_floating and type(b) is int:
+        # integers to a Python int power stay integers (a bool tensor: int64), as torch's
+        return _int_power(a if a.dtype.is_integer else a.to(dtypes.int64), b)
     name = "PowBackward0" if isinstance(b, Number) else "PowBackward1"
     if isinstance(a, Number):
         name = "PowBackward2"
-    return apply("pow", a, b, _torch_name=name)
+    return apply("pow", a, b, _torch_name=name,
+                 _shown=None if name == "PowBackward1" else tensor_operands(a, b))
 
 
 def _int_power(a: Tensor, e: int) -> Tensor:
@@ -120,6 +139,9 @@ def rsqrt(x) -> Tensor:
 
 
 def square(x) -> Tensor:
+    """x * x; a bool tensor squares to int64, as torch's (``pow(x, 2)``)."""
+    if isinstance(x, Tensor) and x.dtype.is_bool:
+        return pow(x, 2)
     return mul(x, x)
 
 
@@ -136,19 +158,20 @@ def where(condition, input, other) -> Tensor:  # noqa: A002
 
 
 def clamp(x, min=None, max=None) -> Tensor:  # noqa: A002
-    """Clamp to [min, max]; like torch the gradient passes where min <= x <= max (inclusive)."""
+    """Clamp to [min, max], torch's ``min(max(x, min), max)`` (so ``max`` where min > max);
+    like torch the gradient passes where min <= x <= max (inclusive)."""
     if min is None and max is None:
         raise ValueError("clamp: at least one of 'min' or 'max' must not be None")
 
-    def body(a):
+    def body(a, lo=min, hi=max):
         out = a
-        if min is not None:
-            out = where(lt(a, min), min, out)
-        if max is not None:
-            out = where(gt(a, max), max, out)
+        if lo is not None:
+            out = where(lt(a, lo), lo, out)
+        if hi is not None:
+            out = where(gt(out, hi), hi, out)
         return out
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        return body(x)          # tensor bounds: the where()s route gradients to them too
+        return _clamp_tensors(x, min, max, body)
 
     def rule(g, out, ins):
         # torch's clamp_backward: g where min <= x <= max, else 0; a NaN x fails both tests
@@ -164,6 +187,29 @@ def clamp(x, min=None, max=None) -> Tensor:  # noqa: A002
 
 
 clip = clamp
+
+
+def _clamp_tensors(x: Tensor, lo, hi, body: Callable) -> Tensor:
+    """``clamp`` with tensor bounds: one ClampBackward0 with an edge for ``x``, ``min`` and
+    ``max`` (None for an absent bound), and torch's gradients: to ``x`` where it lies in
+    [min, max], to ``min`` where x < min < max, to ``max`` where x > max or max < min."""
+    bounds = [b if isinstance(b, Tensor) else full(x, float("nan") if b is None else b, ())
+              for b in (lo, hi)]
+
+    def run(a, b_lo, b_hi):
+        return body(a, None if lo is None else b_lo, None if hi is None else b_hi)
+
+    def rule(g, out, ins):
+        a, b_lo, b_hi = ins
+        if lo is None:
+            return where(le(a, b_hi), g, 0.0), None, where(gt(a, b_hi), g, 0.0)
+        if hi is None:
+            return where(ge(a, b_lo), g, 0.0), where(lt(a, b_lo), g, 0.0), None
+        keep = logical_and(ge(a, b_lo), le(a, b_hi))
+        to_lo = logical_and(lt(a, b_lo), lt(b_lo, b_hi))
+        to_hi = logical_or(gt(a, b_hi), lt(b_hi, b_lo))
+        return where(keep, g, 0.0), where(to_lo, g, 0.0), where(to_hi, g, 0.0)
+    return composite("ClampBackward0", run, [tensor_arg(x)] + bounds, rule, uses_out=False)
 
 
 def lt(a, b): return apply("lt", a, b)  # noqa: E704
@@ -231,7 +277,14 @@ def mean(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
                      saves=False, uses_out=False)   # the rule reads shapes only
 
 
-def prod(x, dim=None, keepdim: bool = False) -> Tensor:
+def prod(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    """The product of the elements (over ``dim``); bools and integers multiply in int64, as
+    torch's."""
+    x = tensor_arg(x)
+    if dtype is not None:
+        x = x.to(dtype)
+    elif not x.dtype.is_floating:
+        x = x.to(dtypes.int64)
     return _reduce("prod", x, dim, keepdim, "ProdBackward0" if dim is None else "ProdBackward1")
 
 
@@ -428,71 +481,3 @@ def take_along_dim(x, indices, dim: int | None = None) -> Tensor:
     xs, ix = list(shape), list(shape)
     xs[axis], ix[axis] = x.shape[axis], indices.shape[axis]
     return gather_along(broadcast_to(x, xs), broadcast_to(indices, ix), axis)
-
-
-# ---------------------------------------------------------------- linear algebra
-
-def matmul(a, b, *, _batched_name: str = "UnsafeViewBackward0") -> Tensor:
-    """torch.matmul: 1-D, 2-D and broadcast-batched operands (with torch's grad_fn names:
-    Dot, Mv, Mm, and for batches the view torch's folded product ends with)."""
-    a, b = tensor_arg(a), tensor_arg(b)
-    if a.ndim == 0 or b.ndim == 0:
-        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
-                           f"{a.ndim}D and {b.ndim}D")
-    if a.dtype is not b.dtype:
-        target = dtypes.promote([(a.dtype, 2), (b.dtype, 2)])
-        a, b = a.to(target), b.to(target)
-    a2 = reshape(a, (1,) + a.shape) if a.ndim == 1 else a
-    b2 = reshape(b, b.shape + (1,)) if b.ndim == 1 else b
-    if a2.shape[-1] != b2.shape[-2]:
-        raise RuntimeError(_mismatch(a.shape, b.shape))
-    batch = broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
-    a3 = broadcast_to(a2, batch + a2.shape[-2:]) if not same_shape(a2.shape[:-2], batch) else a2
-    b3 = broadcast_to(b2, batch + b2.shape[-2:]) if not same_shape(b2.shape[:-2], batch) else b2
-    name = "MmBackward0" if a.ndim == 2 and b.ndim == 2 else (
-        "DotBackward0" if a.ndim == 1 and b.ndim == 1 else
-        "MvBackward0" if b.ndim == 1 and a.ndim == 2 else
-        "SqueezeBackward4" if a.ndim == 1 and b.ndim == 2 else _batched_name)
-    out = apply("matmul", a3, b3, _torch_name=name)
-    shape = batch + ((a.shape[-2],) if a.ndim > 1 else ()) + ((b.shape[-1],) if b.ndim > 1 else ())
-    return out if same_shape(out.shape, shape) else \
-        apply("reshape", out, shape_to=shape, _torch_name=name)
-
-
-def _mismatch(sa: tuple, sb: tuple) -> str:
-    """torch's message for operands whose inner sizes differ."""
-    if len(sa) == 2 and len(sb) == 1:
-        return f"size mismatch, got input ({sa[0]}), mat ({sa[0]}x{sa[1]}), vec ({sb[0]})"
-    if len(sa) == 1 and len(sb) == 1:
-        return (f"inconsistent tensor size, expected tensor [{sa[0]}] and src [{sb[0]}] to "
-                f"have the same number of elements, but got {sa[0]} and {sb[0]} elements "
-                f"respectively")
-    rows = math.prod(sa[:-1]) if len(sa) > 1 else 1
-    cols = sb[-1] if len(sb) > 1 else 1
-    return (f"mat1 and mat2 shapes cannot be multiplied ({rows}x{sa[-1]} and "
-            f"{sb[-2] if len(sb) > 1 else sb[0]}x{cols})")
-
-
-def mm(a, b) -> Tensor:
-    a, b = tensor_arg(a), tensor_arg(b)
-    if a.ndim != 2 or b.ndim != 2:
-        raise RuntimeError(f"mm: both arguments must be 2-D, got {a.ndim}-D and {b.ndim}-D")
-    return matmul(a, b)
-
-
-def dot(a, b) -> Tensor:
-    a, b = tensor_arg(a), tensor_arg(b)
-    if a.ndim != 1 or b.ndim != 1:
-        raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
-    if not same_shape(a.shape, b.shape):
-        raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
-                           f"[{b.shape[0]}] to have the same number of elements, but got "
-                           f"{a.shape[0]} and {b.shape[0]} elements respectively")
-    return matmul(a, b)
-
-
-def bmm(a, b) -> Tensor:
-    a, b = tensor_arg(a), tensor_arg(b)
-    if a.ndim != 3 or b.ndim != 3:
-        raise RuntimeError(f"bmm: both arguments must be 3-D, got {a.ndim}-D and {b.ndim}-D")
-    return matmul(a, b, _batched_name="BmmBackward0")

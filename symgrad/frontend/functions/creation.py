@@ -18,6 +18,7 @@ from ... import dtypes
 from ...devices import check as check_device
 from ...dims import Dim, NotGeneric, span
 from .shapes import reshape
+from ..core import layout
 from ..core.apply import as_tensor as apply_as_tensor, full as full_like_traced, scalar
 from ..core.tensor import Tensor, tensor, traced_numbers
 from ..core.arguments import size_args
@@ -79,10 +80,37 @@ def arange(start, end=None, step=1, *, dtype=None, device=None,
         raise RuntimeError("arange: step must be nonzero")
     if isinstance(start, Dim) or isinstance(end, Dim):
         return _call_time_range(start, end, step, dtype, requires_grad)
-    values = np.arange(start, end, step)
     is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
     default = dtypes.int64 if is_int else dtypes.DEFAULT_FLOAT
+    dt = default if dtype is None else dtypes.as_dtype(dtype)
+    if is_int or not dt.is_floating:
+        values = np.arange(start, end, step)
+    else:
+        values = _torch_range(float(start), float(step), len(np.arange(start, end, step)), dt)
     return _make(values, dtype, requires_grad, default, device)
+
+
+def _torch_range(start: float, step: float, n: int, dt) -> np.ndarray:
+    """torch's floating ``arange`` values, bit for bit. Its CPU kernel computes in the
+    accumulation type (double; float for float16), fused (``start + step * i`` is one fma),
+    in vector blocks of 32 bytes (8 float32, 4 float64, 16 float16), taken in pairs: a
+    block's first value is computed and rounded to the result type, the block's others are
+    ``first + k * step``; the elements after the last pair of blocks are ``start + step * i``
+    each."""
+    half = dt.np.itemsize == 2
+    width = 32 // dt.np.itemsize
+    if half:    # float32 arithmetic: its fma is exact in float64, then rounded once
+        start, step = float(np.float32(start)), float(np.float32(step))
+
+    def fma(a, c):
+        out = _fma(a.astype(np.float64), step, c)
+        return out.astype(np.float32) if half else out
+    i = np.arange(n)
+    k = i % width
+    first = fma(i - k, np.full(n, start)).astype(dt.np).astype(np.float64)
+    blocked = fma(k, first)
+    single = fma(i, np.full(n, start))
+    return np.where(i < n - n % (2 * width), blocked, single).astype(dt.np)
 
 
 def _call_time_range(start, end, step, dtype, requires_grad: bool) -> Tensor:
@@ -223,25 +251,26 @@ def _like(x: Tensor, dtype):
 def zeros_like(x: Tensor, *, dtype=None, device=None, requires_grad: bool = False,
                **_) -> Tensor:
     shape, dt = _like(x, dtype)
-    return zeros(shape, dtype=dt, device=device, requires_grad=requires_grad)
+    return layout.preserve(zeros(shape, dtype=dt, device=device, requires_grad=requires_grad), x)
 
 
 def ones_like(x: Tensor, *, dtype=None, device=None, requires_grad: bool = False,
               **_) -> Tensor:
     shape, dt = _like(x, dtype)
-    return ones(shape, dtype=dt, device=device, requires_grad=requires_grad)
+    return layout.preserve(ones(shape, dtype=dt, device=device, requires_grad=requires_grad), x)
 
 
 def empty_like(x: Tensor, *, dtype=None, device=None, requires_grad: bool = False,
                **_) -> Tensor:
     shape, dt = _like(x, dtype)
-    return empty(shape, dtype=dt, device=device, requires_grad=requires_grad)
+    return layout.preserve(empty(shape, dtype=dt, device=device, requires_grad=requires_grad), x)
 
 
 def full_like(x: Tensor, fill_value, *, dtype=None, device=None,
               requires_grad: bool = False, **_) -> Tensor:
     shape, dt = _like(x, dtype)
-    return full(shape, fill_value, dtype=dt, device=device, requires_grad=requires_grad)
+    return layout.preserve(full(shape, fill_value, dtype=dt, device=device,
+                                requires_grad=requires_grad), x)
 
 
 # ``x.new_zeros(...)`` and friends: a new tensor of ``x``'s dtype (unless given)

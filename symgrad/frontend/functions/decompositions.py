@@ -34,12 +34,9 @@ TorchSlogdetResult = return_type("slogdet", ("sign", "logabsdet"))
 QRResult = return_type("linalg_qr", ("Q", "R"))
 EighResult = return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
 
-_TYPE = {"int64": "Long", "bool": "Bool", "float32": "Float", "float64": "Double"}
-
-
 def type_name(t: Tensor) -> str:
     """The name torch's messages give ``t``'s dtype (``Float``, ``Long``...)."""
-    return _TYPE.get(t.dtype.name, t.dtype.name)
+    return t.dtype.scalar_type
 
 
 # ---------------------------------------------------------------- checks

@@ -11,9 +11,11 @@ raise an error that names the line and the alternatives (``where``, ``masked_fil
 Placement follows NumPy: the broadcast shape of the index arrays replaces the indexed dims
 where they are adjacent, and goes first when slices separate them. Assignment writes through
 torch's in-place machinery (``x[1:3] = v`` updates a view; ``x[idx] = v`` replaces the indexed
-elements; a leaf that requires grad raises torch's in-place error). One difference: where an
-assignment's integer index repeats an element, torch keeps one of the written values (which is
-unspecified); here they add up.
+elements, ``x[[0, 2], 1:3] = v`` those of the view ``x[:, 1:3]``; a leaf that requires grad
+raises torch's in-place error). Where an assignment's index repeats an element, the last value
+written stays, as torch's CPU kernel leaves it (torch calls the choice unspecified); in a
+compiled function the index's values are not known when it is traced, and repeated elements
+there get the sum of their values.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from .inplace import update
 from .shapes import broadcast_to, getitem, permute, reshape
 from ..core.tensor import Tensor, tracer_error
 from ...dims import same_shape
+from ...ops.registry import normalize_axes
 
 _ARRAY = (Tensor, list, range, np.ndarray)
 
@@ -50,18 +53,34 @@ def index(x: Tensor, index: Any) -> Tensor:
 
 def setitem(x: Tensor, index: Any, value: Any) -> None:
     """``x[index] = value``, in place (torch's ``CopySlices``)."""
-    value = value if isinstance(value, Tensor) else as_tensor(value, x.dtype)
-    value = value.to(x.dtype)
+    given = isinstance(value, Tensor)
+    value = value if given else as_tensor(value, x.dtype)
     if not is_advanced(index):
         view = getitem(x, index)
-        view.copy_(broadcast_to(value, view.shape))
+        view.copy_(broadcast_to(value.to(x.dtype), view.shape))
         return
     if _is_whole_mask(x, index) and value.numel() == 1:   # x[mask] = v: shapes stay fixed
-        mask = index
+        mask, value = index, value.to(x.dtype)
         update(x, lambda old: where(mask, value.reshape(()), old), "masked_fill_")
         return
-    items = _spelled_out(x, index)
-    update(x, lambda old: _placed(old, items, value), "index_put_")
+    if given and value.dtype is not x.dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                           f"{x.dtype.scalar_type} for the destination and "
+                           f"{value.dtype.scalar_type} for the source.")
+    put(x, _spelled_out(x, index), value)
+
+
+def put(x: Tensor, items: list, value: Tensor) -> None:
+    """``x[items] = value`` in place, ``items`` spelled out (``_spelled_out``): the elements
+    of ``x``, or of the view its slices and Nones select, that the index arrays name."""
+    y, arrays, _ = _layout(x, items)
+    if same_shape(y.shape, x.shape) and not any(i is None for i in items):
+        update(x, lambda old: _placed(old, items, value), "index_put_")
+        return
+    inner: list = [slice(None)] * y.ndim
+    for d, t in arrays:
+        inner[d] = t
+    update(y, lambda old: _placed(old, inner, value), "index_put_")
 
 
 def _is_whole_mask(x: Tensor, index: Any) -> bool:
@@ -178,13 +197,54 @@ def _gathered(x: Tensor, items: list) -> Tensor:
 
 # ---------------------------------------------------------------- assignment
 
-def _placed(x: Tensor, items: list, value: Tensor) -> Tensor:
-    """``x`` with the elements ``items`` index replaced by ``value`` (out of place)."""
+def index_put(x: Tensor, indices, values, accumulate: bool = False) -> Tensor:
+    """torch.index_put: ``x`` with ``x[indices] = values`` (``+=``, repeated elements adding
+    up, with ``accumulate``), out of place; ``indices`` a tuple of index tensors (None for
+    a whole dim)."""
+    values = _source(x, values, "Index put requires the source and destination dtypes match, "
+                     "got {self} for the destination and {source} for the source.")
+    items = [slice(None) if i is None else i for i in indices]
+    items = _spelled_out(x, tuple(items))
+    return composite("IndexPutBackward0",
+                     lambda a, v: _placed(a, items, v, accumulate), [x, values])
+
+
+def index_copy(x: Tensor, dim: int, index_, source) -> Tensor:
+    """torch.index_copy: ``x`` with the slices ``index`` of ``dim`` replaced by ``source``'s."""
+    source = _source(x, source, "index_copy_(): self and source expected to have the same "
+                     "dtype, but got (self) {self} and (source) {source}")
+    (axis,) = normalize_axes(dim, max(x.ndim, 1))
+    items = _spelled_out(x, (slice(None),) * axis + (as_tensor(index_),))
+    return composite("IndexCopyBackward0", lambda a, v: _placed(a, items, v), [x, source])
+
+
+def _source(x: Tensor, source, message: str) -> Tensor:
+    source = as_tensor(source)
+    if source.dtype is not x.dtype:
+        raise RuntimeError(message.format(self=x.dtype.scalar_type,
+                                          source=source.dtype.scalar_type))
+    return source
+
+
+def _last_writes(linear: Tensor) -> Tensor | None:
+    """For an eager index with repeated elements, which of its writes are each element's
+    last (a bool column); None when every element is written once, or the index is traced."""
+    if linear.is_traced:
+        return None
+    flat = linear._value.reshape(-1)
+    _, first_from_end = np.unique(flat[::-1], return_index=True)
+    if len(first_from_end) == len(flat):
+        return None
+    keep = np.zeros(len(flat), np.bool_)
+    keep[len(flat) - 1 - first_from_end] = True
+    return Tensor(keep.reshape(-1, 1), None)
+
+
+def _placed(x: Tensor, items: list, value: Tensor, accumulate: bool = False) -> Tensor:
+    """``x`` with the elements ``items`` index replaced by ``value`` (out of place; added to
+    them with ``accumulate``)."""
     y, arrays, place = _layout(x, items)
-    if not same_shape(y.shape, x.shape) or any(i is None for i in items):
-        raise NotImplementedError("index assignment that mixes index arrays with slices or "
-                                  "None is not supported yet; assign through a view "
-                                  "(x[:, 1:][idx] = v) or use index_put_/scatter_")
+    value = value.to(x.dtype)
     dims = [d for d, _ in arrays]
     linear, bshape = _flat_index(x, arrays)
     flat, rest_shape = _front(x, dims)
@@ -200,11 +260,17 @@ def _placed(x: Tensor, items: list, value: Tensor) -> Tensor:
         v = permute(v, list(range(place, place + k)) + list(range(place)) +
                     list(range(place + k, v.ndim)))
     v = reshape(v, (n, flat.shape[1]))
-    idx = broadcast_to(reshape(linear, (n, 1)), (n, flat.shape[1]))
-    hit = apply("scatter_add", full(idx, 1), idx, axis=0, shape_to=flat.shape)
+    linear = reshape(linear, (n, 1))
+    last = None if accumulate else _last_writes(linear)
+    if last is not None:   # an element written twice keeps the last value written
+        v = where(last, v, 0)
+    idx = broadcast_to(linear, (n, flat.shape[1]))
+    hit = apply("scatter_add", full(idx, 1) if last is None else
+                broadcast_to(last.to(dtypes.int64), idx.shape), idx, axis=0,
+                shape_to=flat.shape)
     wide = v if v.dtype is not dtypes.bool_ else v.to(dtypes.int64)
     put = apply("scatter_add", wide, idx, axis=0, shape_to=flat.shape).to(v.dtype)
-    new = where(hit != 0, put, flat)
+    new = flat + put if accumulate else where(hit != 0, put, flat)
     rest = [d for d in range(x.ndim) if d not in dims]
     unflat = reshape(new, tuple(x.shape[d] for d in dims) + rest_shape)
     inverse = np.argsort(dims + rest).tolist()

@@ -22,7 +22,7 @@ from ... import dtypes
 from ...ops.movement import inverse_permutation
 from . import basic as F
 from ..core import grad_mode, sources
-from ..core.apply import apply, as_tensor, full
+from ..core.apply import apply, as_tensor, attach_function, full
 from ..core.backward_graph import grad_edge
 from ..core.tensor import Tensor
 from ...dims import same_shape
@@ -60,7 +60,8 @@ def update(t: Tensor, compute, name: str) -> Tensor:
                             "in-place operation." if root is not t else
                             "a leaf Variable that requires grad is being used in an in-place "
                             "operation.")
-    result = compute(_operand(t))
+    operand = _operand(t)
+    result = compute(operand)
     if not same_shape(result.shape, t.shape):
         raise RuntimeError(f"output with shape {list(t.shape)} doesn't match the broadcast "
                            f"shape {list(result.shape)} ({name})")
@@ -69,8 +70,19 @@ def update(t: Tensor, compute, name: str) -> Tensor:
             raise RuntimeError(f"result type {result.dtype.name} can't be cast to the desired "
                                f"output type {t.dtype.name} ({name})")
         result = apply("cast", result, dtype=t.dtype)
+    if recording and t._requires_grad and not result._requires_grad:
+        result = _without_gradient(result, operand, name)
     _write(t, result)
     return t
+
+
+def _without_gradient(result: Tensor, operand: Tensor, name: str) -> Tensor:
+    """The result of an update that carries no gradient (``y.eq_(2)``, ``y.sign_()`` on
+    integers...) written into a tensor that requires one: as in torch, ``y`` then has the
+    op's backward function (``EqBackward0``), which gives its old value a zero gradient."""
+    torch_name = "".join(p.capitalize() for p in name.strip("_").split("_")) + "Backward0"
+    return attach_function(result, torch_name, lambda g, out, ins: (full(ins[0], 0.0),),
+                           [operand], saves=False, uses_out=False)
 
 
 def _refuse_outside(t: Tensor, name: str) -> None:

@@ -21,7 +21,7 @@ from ...ops.registry import normalize_axes
 from ..core.apply import apply, as_tensor, full
 from .creation import arange
 from .basic import composite, sum, where
-from .indexing import index
+from .indexing import index, index_copy, index_put
 from .inplace import update
 from .shapes import broadcast_to, cat, permute, reshape, unsqueeze
 from ..core.tensor import Tensor
@@ -197,10 +197,18 @@ def tensor_split(x: Tensor, sections, dim: int = 0) -> tuple:
     """``sections`` pieces whose sizes differ by at most one (or split at given indices)."""
     a = _dim(x, dim)
     n = x.shape[a]
+    if isinstance(sections, Tensor):
+        sections = sections.tolist()
     if isinstance(sections, int):
+        if sections <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
         q, r = divmod(n, sections)
         return split(x, [q + 1] * r + [q] * (sections - r), a)
-    bounds = [0] + [min(max(int(i), 0), n) for i in sections] + [n]
+
+    def bound(i: int) -> int:   # a slice bound: negative counts from the end
+        i = int(i)
+        return min(max(i + n if i < 0 else i, 0), n)
+    bounds = [0] + [bound(i) for i in sections] + [n]
     return tuple(_narrow(x, a, s, max(e - s, 0)) for s, e in zip(bounds, bounds[1:]))
 
 
@@ -312,7 +320,9 @@ def masked_fill(x: Tensor, mask: Tensor, value) -> Tensor:
     if value.ndim:
         raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value.ndim} dimension(s).")
-    out = where(mask, value, x)
+    grad = value._requires_grad
+    out = apply("where", mask, value, x, _torch_name="MaskedFillBackward1" if grad else
+                "MaskedFillBackward0", _shown=(2, 1) if grad else (2,))
     if not same_shape(out.shape, x.shape):
         raise RuntimeError(f"masked_fill: the mask of shape {mask.shape} does not broadcast to "
                            f"the input's shape {x.shape}")
@@ -341,10 +351,16 @@ def _scatter_index(x: Tensor, dim: int, idx: Tensor, src: Tensor):
     return a, idx, src
 
 
+def _same_dtype(x: Tensor, src) -> Tensor:
+    src = as_tensor(src)
+    if src.dtype is not x.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    return src
+
+
 def scatter_add(x: Tensor, dim: int, index_: Tensor, src: Tensor) -> Tensor:
     """``x`` plus ``src`` added at ``index`` along ``dim`` (repeated indices add up)."""
-    src = as_tensor(src).to(x.dtype)
-    a, idx, src = _scatter_index(x, dim, index_, src)
+    a, idx, src = _scatter_index(x, dim, index_, _same_dtype(x, src))
     return x + apply("scatter_add", src, idx, axis=a, shape_to=tuple(x.shape))
 
 
@@ -357,9 +373,10 @@ def scatter(x: Tensor, dim: int, index_: Tensor, src=None, value=None, *,
                                   "or scatter_reduce")
     if src is None:
         src = value
-    if not isinstance(src, Tensor):
+    given = isinstance(src, Tensor)
+    if not given:
         src = full(as_tensor(index_), src, dtype=x.dtype)
-    a, idx, src = _scatter_index(x, dim, index_, src.to(x.dtype))
+    a, idx, src = _scatter_index(x, dim, index_, _same_dtype(x, src) if given else src)
     hit = apply("scatter_add", full(idx, 1), idx, axis=a, shape_to=tuple(x.shape))
     put = apply("scatter_add", src, idx, axis=a, shape_to=tuple(x.shape))
     return where(hit != 0, put, x)
@@ -369,7 +386,10 @@ def index_add(x: Tensor, dim: int, index_: Tensor, source: Tensor, *, alpha=1) -
     """``x`` with ``alpha * source``'s slices added at the slices ``index`` of ``dim``."""
     a = _dim(x, dim)
     index_ = reshape(as_tensor(index_), -1)
-    source = as_tensor(source).to(x.dtype)
+    source = as_tensor(source)
+    if source.dtype is not x.dtype:
+        raise RuntimeError(f"index_add_(): self ({x.dtype.scalar_type}) and source "
+                           f"({source.dtype.scalar_type}) must have the same scalar type")
     if alpha != 1:
         source = source * alpha
     view = [1] * x.ndim
@@ -400,7 +420,7 @@ __all__ = ["flip", "fliplr", "flipud", "roll", "movedim", "moveaxis", "swapaxes"
            "repeat_interleave", "narrow", "split", "chunk", "tensor_split", "unbind",
            "diagonal", "diag", "diag_embed", "trace", "tril", "triu", "outer", "ger",
            "index_select", "masked_fill", "masked_select", "scatter", "scatter_add",
-           "index_add", "index_fill"]
+           "index_add", "index_fill", "index_put", "index_copy"]
 
 METHODS = {name: globals()[name] for name in __all__ if name not in ("ger",)}
 METHODS.update(repeat=repeat, masked_fill_=_inplace(masked_fill, "masked_fill_"),
@@ -408,4 +428,6 @@ METHODS.update(repeat=repeat, masked_fill_=_inplace(masked_fill, "masked_fill_")
                scatter_add_=_inplace(scatter_add, "scatter_add_"),
                index_add_=_inplace(index_add, "index_add_"),
                index_fill_=_inplace(index_fill, "index_fill_"),
+               index_put_=_inplace(index_put, "index_put_"),
+               index_copy_=_inplace(index_copy, "index_copy_"),
                tril_=_inplace(tril, "tril_"), triu_=_inplace(triu, "triu_"))

@@ -14,9 +14,11 @@ from . import basic as F
 from . import indexing as I
 from . import shapes as S
 from ...devices import device as Device, check as check_device
-from ..core.apply import apply, as_tensor, attach_function, register_view
+from ..core.apply import apply, as_tensor, register_view
 from .creation import METHODS as CREATION
 from .decompositions import METHODS as DECOMPOSITIONS
+from .strided import METHODS as STRIDED, clone
+from .norms import torch_norm
 from ..core.grad_mode import no_grad
 from ..core.engine import backward
 from .inplace import METHODS as INPLACE
@@ -28,7 +30,7 @@ from .scans import METHODS as SCANS
 from .assorted import METHODS as ASSORTED
 from .products import METHODS as PRODUCTS
 from .searching import METHODS as SEARCHING
-from .pointwise import METHODS as POINTWISE
+from .pointwise import METHODS as POINTWISE, reciprocal
 from ..core.hooks import METHODS as HOOKS
 from .printing import tensor_repr
 from ..random.sampling import METHODS as RANDOM
@@ -40,15 +42,21 @@ def _swap(fn):
 
 
 def _rsub(self: Tensor, other) -> Tensor:
-    """``3 - x``: torch's ``rsub`` (its grad_fn is ``RsubBackward1``)."""
-    return apply("sub", other, self, _torch_name="RsubBackward1")
+    """``3 - x``: torch's ``rsub`` (its grad_fn is ``RsubBackward1``, an edge for ``x``)."""
+    return apply("sub", other, self, _torch_name="RsubBackward1", _shown=(1,))
 
 
 def _rdiv(self: Tensor, other) -> Tensor:
     """``4 / x``: torch computes ``x.reciprocal() * 4`` (so do we: the same rounding)."""
     if isinstance(other, Tensor):
         return F.div(other, self)
-    return F.mul(F.div(1, self), other)
+    return F.mul(reciprocal(self), other)
+
+
+def _commuted(fn):
+    """``2 * x`` is ``x * 2`` in torch (``x.__rmul__(2)`` calls ``mul(x, 2)``): the number is
+    the second operand, as ``next_functions`` shows."""
+    return lambda self, other: fn(self, other)
 
 
 def _to(self: Tensor, *args, dtype=None, device=None, copy: bool = False, **_) -> Tensor:
@@ -63,7 +71,7 @@ def _to(self: Tensor, *args, dtype=None, device=None, copy: bool = False, **_) -
             dtype = a
     check_device(device)
     out = self if dtype is None else _cast(self, dtypes.as_dtype(dtype))
-    return _clone(out) if copy and out is self else out
+    return clone(out) if copy and out is self else out
 
 
 def _cast(self: Tensor, dt) -> Tensor:
@@ -126,15 +134,6 @@ def allclose(a, b, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = F
     return bool(_all(isclose(a, b, rtol, atol, equal_nan)))
 
 
-def _clone(self: Tensor) -> Tensor:
-    """A copy (not a view); its backward passes the cotangent through and reads nothing, so
-    the copy may be changed in place (``x.clone().mul_(x)``)."""
-    out = Tensor(self._value.copy(), None) if self._value is not None else \
-        Tensor(None, self._node)
-    return attach_function(out, "CloneBackward0", lambda g, o, ins: (g,), [self], saves=False,
-                           uses_out=False)
-
-
 def _detach(self: Tensor) -> Tensor:
     """The same data (in-place changes show through both), cut from the backward graph."""
     t = Tensor(self._value, self._node)
@@ -165,10 +164,6 @@ any = _any  # noqa: A001
 equal = _equal
 
 
-def clone(x: Tensor, *, memory_format=None) -> Tensor:
-    return _clone(x)
-
-
 def numel(x: Tensor) -> int:
     return x.numel()
 
@@ -183,8 +178,8 @@ def is_floating_point(x: Tensor) -> bool:
 
 METHODS = {
     # arithmetic operators
-    "__add__": F.add, "__radd__": _swap(F.add), "__sub__": F.sub, "__rsub__": _rsub,
-    "__mul__": F.mul, "__rmul__": _swap(F.mul), "__truediv__": F.div,
+    "__add__": F.add, "__radd__": _commuted(F.add), "__sub__": F.sub, "__rsub__": _rsub,
+    "__mul__": F.mul, "__rmul__": _commuted(F.mul), "__truediv__": F.div,
     "__rtruediv__": _rdiv, "__pow__": F.pow, "__rpow__": _swap(F.pow),
     "__matmul__": F.matmul, "__rmatmul__": _swap(F.matmul),
     "__neg__": F.neg, "__abs__": F.abs, "__pos__": lambda self: self,
@@ -201,7 +196,7 @@ METHODS = {
     "isfinite": F.isfinite, "logical_not": F.logical_not,
     # reductions
     "sum": F.sum, "mean": F.mean, "prod": F.prod, "max": F.max, "min": F.min,
-    "amax": F.amax, "amin": F.amin, "argmax": F.argmax, "argmin": F.argmin, "norm": F.norm,
+    "amax": F.amax, "amin": F.amin, "argmax": F.argmax, "argmin": F.argmin, "norm": torch_norm,
     "logsumexp": F.logsumexp, "softmax": F.softmax, "log_softmax": F.log_softmax,
     "gather": F.gather, "take_along_dim": F.take_along_dim,
     "all": _all, "any": _any,
@@ -222,8 +217,7 @@ METHODS = {
     "half": lambda self, **_: _cast(self, dtypes.float16),
     "bool": lambda self, **_: _cast(self, dtypes.bool_), "type": _type,
     "type_as": lambda self, other: _cast(self, other.dtype),
-    "clone": lambda self, **_: _clone(self),
-    "contiguous": lambda self, **_: self, "cpu": lambda self, **_: self, "cuda": _cuda,
+    "cpu": lambda self, **_: self, "cuda": _cuda,
     # comparisons of whole tensors
     "equal": _equal, "allclose": allclose, "isclose": isclose,
     # shapes of other tensors
@@ -236,7 +230,7 @@ METHODS = {
 
 for _name, _fn in {**METHODS, **CREATION, **MANIPULATION, **SORTING, **INPLACE, **POINTWISE,
                    **RANDOM, **HOOKS, **STATISTICS, **SCANS, **ASSORTED, **PRODUCTS,
-                   **SEARCHING, **DECOMPOSITIONS}.items():
+                   **SEARCHING, **DECOMPOSITIONS, **STRIDED}.items():
     setattr(Tensor, _name, _fn if _name.startswith("__") else torch_keywords(_fn, method=True))
 Tensor.T = property(S.T)
 Tensor.mT = property(lambda self: S.transpose(self, -2, -1))

@@ -47,28 +47,30 @@ def vector_norm(x, ord=2, dim=None, keepdim: bool = False, *, dtype=None) -> Ten
     if isinstance(ord, str):
         raise TypeError("linalg_vector_norm(): argument 'ord' must be Number, not str")
     axes = normalize_axes(dim, x.ndim)
-    if ord == 2:
-        return F.norm(x, 2, axes, keepdim)
-    if ord == 1:
-        return F.sum(F.abs(x), axes, keepdim)
-    if ord == math.inf:
-        return F.amax(F.abs(x), axes, keepdim)
-    if ord == -math.inf:
-        return F.amin(F.abs(x), axes, keepdim)
-    if ord == 0:
-        return F.sum(F.ne(x, 0.0).to(x.dtype), axes, keepdim)
-    kept = _p_norm(x, float(ord), axes)
-    return kept if keepdim else _drop(kept, axes)
+    if ord == 0:    # the count of nonzeros: torch's gradient is None (undefined)
+        return composite("LinalgVectorNormBackward0", lambda a: F.sum(
+            F.ne(a, 0.0).to(x.dtype), axes, keepdim), [x], lambda g, out, ins: (None,))
+    body = {2: lambda a: F.norm(a, 2, axes, keepdim),
+            1: lambda a: F.sum(F.abs(a), axes, keepdim),
+            math.inf: lambda a: F.amax(F.abs(a), axes, keepdim),
+            -math.inf: lambda a: F.amin(F.abs(a), axes, keepdim)}.get(ord)
+    if body is not None:
+        return composite("LinalgVectorNormBackward0", body, [x])
+    return _p_norm(x, float(ord), axes, keepdim)
 
 
-def _p_norm(x: Tensor, p: float, axes: tuple) -> Tensor:
-    """(sum |x|^p)^(1/p) over ``axes``, kept as size-1 dims, with torch's gradient
-    g sign(x) |x|^(p-1) / norm^(p-1) (0 where the norm is 0)."""
+def _p_norm(x: Tensor, p: float, axes: tuple, keepdim: bool) -> Tensor:
+    """(sum |x|^p)^(1/p) over ``axes``, with torch's gradient g sign(x) |x|^(p-1) /
+    norm^(p-1) (0 where the norm is 0)."""
+    kept = tuple(1 if d in axes else n for d, n in enumerate(x.shape))
+
     def body(a):
-        return F.pow(F.sum(F.pow(F.abs(a), p), axes, True), 1.0 / p)
+        out = F.pow(F.sum(F.pow(F.abs(a), p), axes, True), 1.0 / p)
+        return out if keepdim else _drop(out, axes)
 
     def rule(g, out, ins):
         a = ins[0]
+        g, out = reshape(g, kept), reshape(out, kept)
         scale = F.where(F.eq(out, 0.0), 0.0, g / F.pow(out, p - 1))
         return (F.sign(a) * F.pow(F.abs(a), p - 1) * scale,)
     return composite("LinalgVectorNormBackward0", body, [x], rule)
@@ -181,6 +183,18 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None
                 value = unsqueeze(value, d)
         return value
     raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+
+
+def torch_norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None) -> Tensor:  # noqa: A002
+    """torch.norm / Tensor.norm: "fro" (and 2) the 2-norm of the elements over ``dim`` (all
+    of them if None), "nuc" the nuclear norm of the matrices in ``dim``, a number p the
+    vector p-norm (0, inf, -inf and fractional p included)."""
+    if p == "nuc":
+        return matrix_norm(input, "nuc", (-2, -1) if dim is None else dim, keepdim,
+                           dtype=dtype)
+    if isinstance(p, str) and p != "fro":
+        raise RuntimeError(f"norm(): unsupported norm type {p!r}")
+    return vector_norm(input, 2 if p == "fro" else p, dim, keepdim, dtype=dtype)
 
 
 def norm(A, ord=None, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:

@@ -20,7 +20,7 @@ import math
 
 from ... import dtypes
 from . import basic as F
-from ..core.apply import apply, full
+from ..core.apply import apply, full, tensor_operands
 from .basic import _unary, composite
 from .inplace import update
 from ..core.tensor import Tensor
@@ -44,14 +44,24 @@ exp2, log2, log10 = (_unary(n) for n in ("exp2", "log2", "log10"))
 erf, erfc, erfinv, lgamma, digamma = (_unary(n) for n in ("erf", "erfc", "erfinv", "lgamma",
                                                           "digamma"))
 sinc = _unary("sinc")
-atan2, hypot, xlogy, logaddexp, logaddexp2 = (_binary(n) for n in ("atan2", "hypot", "xlogy",
-                                                                  "logaddexp", "logaddexp2"))
+atan2, hypot, logaddexp, logaddexp2 = (_binary(n) for n in ("atan2", "hypot", "logaddexp",
+                                                           "logaddexp2"))
 nextafter, fmax, fmin = (_binary(n) for n in ("nextafter", "fmax", "fmin"))
 
 
 def copysign(input, other) -> Tensor:  # noqa: A002
-    return apply("copysign", input, other,
-                 _torch_name="CopysignBackward1" if isinstance(other, _NUMBER) else None)
+    number = isinstance(other, _NUMBER)
+    return apply("copysign", input, other, _torch_name="CopysignBackward1" if number else None,
+                 _shown=(0,) if number else None)
+
+
+def xlogy(input, other) -> Tensor:  # noqa: A002
+    """``input * log(other)``, 0 where ``input`` is 0; torch's grad_fn for a Python number
+    operand is its Scalar overload (XlogyBackward1: number ``input``, 2: number ``other``)."""
+    name = "XlogyBackward1" if isinstance(input, _NUMBER) else (
+        "XlogyBackward2" if isinstance(other, _NUMBER) else None)
+    return apply("xlogy", input, other, _torch_name=name,
+                 _shown=tensor_operands(input, other) if name else None)
 
 
 def polygamma(n: int, input) -> Tensor:  # noqa: A002
@@ -150,13 +160,17 @@ def div(input, other, *, rounding_mode: str | None = None) -> Tensor:  # noqa: A
 
 
 def fmod(input, other) -> Tensor:  # noqa: A002
-    return apply("fmod", input, other,
-                 _torch_name="FmodBackward0" if isinstance(other, _NUMBER) else None)
+    number = isinstance(other, _NUMBER)
+    return apply("fmod", input, other, _torch_name="FmodBackward0" if number else None,
+                 _shown=(0,) if number else None)
 
 
 def remainder(input, other) -> Tensor:  # noqa: A002
-    return apply("remainder", input, other,
-                 _torch_name="RemainderBackward0" if isinstance(other, _NUMBER) else None)
+    if isinstance(input, _NUMBER):   # torch's remainder.Scalar_Tensor: no derivative formula
+        return apply("remainder", input, other, _torch_name="NotImplemented", _shown=(1,))
+    number = isinstance(other, _NUMBER)
+    return apply("remainder", input, other, _torch_name="RemainderBackward0" if number else None,
+                 _shown=(0,) if number else None)
 
 
 def heaviside(input, values) -> Tensor:  # noqa: A002
@@ -198,8 +212,9 @@ def ldexp(input, other) -> Tensor:  # noqa: A002
 
 
 def lerp(input, end, weight) -> Tensor:  # noqa: A002
-    return apply("lerp", input, end, weight,
-                 _torch_name="LerpBackward0" if isinstance(weight, _NUMBER) else None)
+    number = isinstance(weight, _NUMBER)
+    return apply("lerp", input, end, weight, _torch_name="LerpBackward0" if number else None,
+                 _shown=(0, 1) if number else None)
 
 
 def addcmul(input, tensor1, tensor2, *, value=1) -> Tensor:  # noqa: A002

@@ -22,6 +22,7 @@ from . import basic as F
 from .shapes import unsqueeze
 from ..core.tensor import Tensor, tracer_error
 from ..core.arguments import tensor_arg
+from ..core.apply import attach_function
 
 
 
@@ -34,7 +35,7 @@ def _eager(x: Tensor, name: str, instead: str) -> np.ndarray:
 
 
 def _long(a) -> Tensor:
-    return Tensor(np.ascontiguousarray(a, dtype=np.int64), None)
+    return Tensor(np.array(a, dtype=np.int64, order="C"), None)   # (0-d stays 0-d)
 
 
 # ---------------------------------------------------------------- nonzero
@@ -66,8 +67,17 @@ def _unique_flat(v: np.ndarray, return_inverse: bool, return_counts: bool) -> tu
     return values, inverse.reshape(v.shape), counts
 
 
-def _result(values, inverse, counts, dtype, return_inverse: bool, return_counts: bool):
-    out = [Tensor(np.ascontiguousarray(values, dtype=dtype.np), None)]
+def _result(values, inverse, counts, x: Tensor, return_inverse: bool, return_counts: bool,
+            torch_name: str):
+    """The values (requiring grad if ``x`` does, with torch's backward function, which has
+    no derivative), and the inverse and counts asked for."""
+    out = [Tensor(np.ascontiguousarray(values, dtype=x.dtype.np), None)]
+    op = {"Unique2Backward0": "_unique2", "UniqueDimBackward0": "unique_dim"}.get(
+        torch_name, "unique_consecutive")
+
+    def rule(g, out, ins):
+        raise NotImplementedError(f"the derivative for '{op}' is not implemented.")
+    out[0] = attach_function(out[0], torch_name, rule, [x], saves=False, uses_out=False)
     if return_inverse:
         out.append(_long(inverse))
     if return_counts:
@@ -89,7 +99,8 @@ def unique(x, sorted: bool = True, return_inverse: bool = False,
         values, inverse, counts = np.unique(v, return_inverse=True, return_counts=True,
                                             axis=axis)
         inverse = inverse.reshape(-1)
-    return _result(values, inverse, counts, x.dtype, return_inverse, return_counts)
+    return _result(values, inverse, counts, x, return_inverse, return_counts,
+                   "Unique2Backward0" if dim is None else "UniqueDimBackward0")
 
 
 def unique_consecutive(x, return_inverse: bool = False, return_counts: bool = False,
@@ -111,7 +122,8 @@ def unique_consecutive(x, return_inverse: bool = False, return_counts: bool = Fa
     counts = np.diff(np.append(starts, n))
     if axis is None:
         inverse = inverse.reshape(v.shape)
-    return _result(values, inverse, counts, x.dtype, return_inverse, return_counts)
+    return _result(values, inverse, counts, x, return_inverse, return_counts,
+                   "UniqueConsecutiveBackward0")
 
 
 # ---------------------------------------------------------------- counting
@@ -218,7 +230,14 @@ def searchsorted(sorted_sequence, values, *, out_int32: bool = False, right: boo
     """Where each value would be inserted to keep ``sorted_sequence`` (sorted along its last
     dim, per row for the leading dims) sorted: the first such place, or the last if
     ``right``."""
-    seq, vals = tensor_arg(sorted_sequence), tensor_arg(values)
+    seq = tensor_arg(sorted_sequence)
+    if not isinstance(values, Tensor):   # a Python number: a 0-d result, as torch's
+        if seq.ndim != 1:
+            raise RuntimeError("torch.searchsorted(): input value can be a scalar only when "
+                               "boundaries tensor dimension is 1, but we got boundaries "
+                               f"tensor dim({seq.ndim})")
+        values = tensor_arg(values).to(seq.dtype) if isinstance(values, (int, float)) else values
+    vals = tensor_arg(values)
     if sorter is not None:
         seq = F.gather(seq, -1, tensor_arg(sorter))
     if seq.ndim == 0:

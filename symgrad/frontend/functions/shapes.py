@@ -12,9 +12,12 @@ import math
 from typing import Any
 from collections.abc import Sequence
 
+import numpy as np
+
 from ... import dtypes
 from ...dims import Dim, NotGeneric, as_size, same_shape
 from ...ops.registry import normalize_axes
+from ..core import layout
 from ..core.apply import apply, as_tensor
 from ..core.tensor import Tensor
 from ..core.arguments import size_args
@@ -25,8 +28,8 @@ def _sizes(args: tuple) -> tuple:
     return tuple(as_size(a) for a in size_args(args))
 
 
-def reshape(x: Tensor, *shape: Any) -> Tensor:
-    shape = _sizes(shape)
+def _target(x: Tensor, shape: tuple) -> tuple:
+    """``shape`` with its -1 worked out, checked against ``x``'s number of elements."""
     total = math.prod(x.shape)
     if shape.count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
@@ -37,10 +40,50 @@ def reshape(x: Tensor, *shape: Any) -> Tensor:
         shape = tuple(total // known if s == -1 else s for s in shape)
     if math.prod(shape) != total or any(s < 0 for s in shape):
         raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {total}")
+    return shape
+
+
+def reshape(x: Tensor, *shape: Any) -> Tensor:
+    """A view in ``shape`` where torch's strides allow one, else (a transposed or strided
+    tensor) a copy, as torch's: changing it in place then leaves ``x`` alone."""
+    shape = _target(x, _sizes(shape))
+    if layout.view_strides(tuple(x.shape), layout.strides(x), shape) is None:
+        copy = _copy(x)
+        return apply("reshape", copy, shape_to=shape, _torch_name="UnsafeViewBackward0")
     return apply("reshape", x, shape_to=shape)
 
 
-view = reshape
+def view(x: Tensor, *shape: Any) -> Tensor:
+    """A view in ``shape``: torch's error where the strides allow none (use reshape);
+    ``view(dtype)`` shows the same bytes as another dtype of the same size."""
+    if len(shape) == 1 and isinstance(shape[0], (dtypes.DType, str)) and \
+            not isinstance(shape[0], int):
+        return _bitcast(x, dtypes.as_dtype(shape[0]))
+    shape = _target(x, _sizes(shape))
+    if layout.view_strides(tuple(x.shape), layout.strides(x), shape) is None:
+        raise RuntimeError("view size is not compatible with input tensor's size and stride "
+                           "(at least one dimension spans across two contiguous subspaces). "
+                           "Use .reshape(...) instead.")
+    return apply("reshape", x, shape_to=shape)
+
+
+def _copy(x: Tensor) -> Tensor:
+    """A row-major copy of ``x`` (torch's ``clone``, CloneBackward0)."""
+    out = apply("cast", x, dtype=x.dtype, _torch_name="CloneBackward0") \
+        if x.requires_grad else Tensor(x._value.copy(), None) if x._value is not None \
+        else apply("cast", x, dtype=x.dtype)
+    out._strides = None
+    return out
+
+
+def _bitcast(x: Tensor, dt) -> Tensor:
+    if dt.itemsize != x.dtype.itemsize:
+        raise RuntimeError(f"view(dtype): symgrad shows a tensor as a dtype of the same size "
+                           f"only ({x.dtype.name} is {x.dtype.itemsize} bytes, {dt.name} "
+                           f"{dt.itemsize})")
+    if x._value is None:
+        raise NotGeneric("view(dtype) of a traced tensor")
+    return Tensor(np.ascontiguousarray(x._value).view(dt.np), None)
 
 
 def flatten(x: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:

@@ -18,8 +18,9 @@ from __future__ import annotations
 import numpy as np
 
 from ...ops.registry import normalize_axes
-from ..core.apply import apply
-from .basic import gather_along, where
+from ..core.apply import apply, full
+from ... import dtypes
+from .basic import composite, gather_along, where
 from .pointwise import lerp
 from .printing import return_type
 from .shapes import squeeze
@@ -189,13 +190,30 @@ def kthvalue(x: Tensor, k: int, dim: int = -1, keepdim: bool = False):
 def median(x: Tensor, dim: int | None = None, keepdim: bool = False):
     """The lower median (torch's: the ``(n-1)//2``-th smallest), over all elements or along
     ``dim`` with its index (among equal values, as ``kthvalue``: in compiled code the first
-    in the stable order)."""
+    in the stable order); NaN where there is one, at the first NaN's index, as torch."""
     if dim is None:
         flat = x.reshape(-1)
-        return kthvalue(flat, (flat.shape[0] - 1) // 2 + 1, 0).values
-    n = x.shape[normalize_axes(dim, max(x.ndim, 1))[0]] if x.ndim else 1
-    r = kthvalue(x, (n - 1) // 2 + 1, dim, keepdim)
-    return MedianResult(r.values, r.indices)
+        at = _median_index(flat, 0)
+        return composite("MedianBackward0",
+                         lambda v: gather_along(v.reshape(-1), at, 0).reshape(()), [x])
+    src = x if x.ndim else x.reshape(1)
+    axis = normalize_axes(dim, src.ndim)[0]
+    at = _median_index(src, axis)
+    if not x.ndim or not keepdim:
+        shape = x.shape if not x.ndim else squeeze(at, axis).shape
+    else:
+        shape = at.shape
+    values = composite("MedianBackward1", lambda v: gather_along(
+        v if v.ndim else v.reshape(1), at, axis).reshape(shape), [x])
+    return MedianResult(values, at.reshape(shape))
+
+
+def _median_index(x: Tensor, axis: int) -> Tensor:
+    """The index of the lower median along ``axis`` (kept, size 1), or of the first NaN."""
+    r = kthvalue(x, (x.shape[axis] - 1) // 2 + 1, axis, keepdim=True)
+    nan = x.isnan()
+    first_nan = nan.to(dtypes.int64).argmax(axis, keepdim=True)
+    return where(nan.any(axis, keepdim=True), first_nan, r.indices)
 
 
 def nanmedian(x: Tensor, dim: int | None = None, keepdim: bool = False):
@@ -256,19 +274,20 @@ def _q_values(x: Tensor, q) -> np.ndarray:
     return qv
 
 
-def _ranks(qv: np.ndarray, last: Tensor, interpolation: str):
-    """Per quantile and slice (float64 tensors): the lower and upper sorted positions and the
-    weight between them."""
-    ranks = Tensor(qv.reshape((-1,) + (1,) * last.ndim), None) * last
-    if interpolation == "nearest":
-        ranks = ranks.round()
-    lower, upper = ranks.floor(), ranks.ceil()
+def _positions(ranks: Tensor, interpolation: str):
+    """The lower and upper sorted positions (int64) of the quantiles at ``ranks``, and the
+    weight between them (None: no interpolation), computed as torch does."""
     if interpolation == "lower":
-        upper = lower
+        ranks = ranks.floor()
     elif interpolation == "higher":
-        lower = upper
-    between = 0.5 if interpolation == "midpoint" else ranks - lower
-    return lower, upper, where(upper > lower, between, 0.0)
+        ranks = ranks.ceil()
+    elif interpolation == "nearest":
+        ranks = ranks.round()
+    lower = ranks.long()
+    if interpolation not in ("linear", "midpoint"):
+        return lower, lower, None
+    weight = full(ranks, 0.5) if interpolation == "midpoint" else ranks - lower
+    return lower, ranks.ceil().long(), weight
 
 
 def _quantile(x: Tensor, q, dim, keepdim: bool, interpolation: str, ignore_nan: bool):
@@ -286,21 +305,26 @@ def _quantile(x: Tensor, q, dim, keepdim: bool, interpolation: str, ignore_nan: 
     ordered = sort(src, axis).values.movedim(axis, -1)             # NaN last
     nans = src.isnan().sum(axis)                                    # int64 per slice
     n = ordered.shape[-1]
-    last = (nans.neg() + (n - 1)) if ignore_nan else nans * 0 + (n - 1)
-    lower, upper, weight = _ranks(qv, last.clamp(min=0).double(), interpolation)
-    if not ignore_nan:      # any NaN in a slice: its quantiles are NaN (the last sorted value)
-        lower = where(nans > 0, float(n - 1), lower)
-        upper = where(nans > 0, float(n - 1), upper)
+    levels = q if isinstance(q, Tensor) else Tensor(qv.astype(x.dtype.np), None)
+    levels = levels.reshape((-1,) + (1,) * nans.ndim)
+    if ignore_nan:   # ranks among the values that are not NaN (0 if all are)
+        ranks = levels * (nans.neg() + (n - 1)).to(x.dtype)
+        ranks = where(ranks < 0, 0.0, ranks)
+    else:            # any NaN in a slice: its quantiles are NaN (the last sorted value)
+        ranks = where(nans > 0, float(n - 1), levels * float(n - 1))
+    # in the input's dtype, as torch computes them: then q gets its gradient (the weight's)
+    lower, upper, weight = _positions(ranks, interpolation)
     rows = ordered.unsqueeze(0).expand((len(qv),) + tuple(ordered.shape))
-    below = gather_along(rows, lower.long().unsqueeze(-1), rows.ndim - 1)
-    above = gather_along(rows, upper.long().unsqueeze(-1), rows.ndim - 1)
-    out = lerp(below, above, weight.to(x.dtype).unsqueeze(-1))[..., 0]
-    if keepdim:
-        out = out.reshape((out.shape[0],) + tuple(1 if flat or i == axis else s
-                                                   for i, s in enumerate(src.shape)))
-    if not isinstance(q, Tensor) or q.ndim == 0:
-        out = out[0]
-    return out
+    out = gather_along(rows, lower.unsqueeze(-1), rows.ndim - 1)
+    if weight is not None:
+        above = gather_along(rows, upper.unsqueeze(-1), rows.ndim - 1)
+        out = lerp(out, above, weight.unsqueeze(-1))
+    if not keepdim:
+        kept = tuple(ordered.shape[:-1])
+    else:
+        kept = tuple(1 if flat or i == axis else n for i, n in enumerate(x.shape))
+    lead = (len(qv),) if isinstance(q, Tensor) and q.ndim else ()
+    return apply("reshape", out, shape_to=lead + kept, _torch_name="SqueezeBackward4")
 
 
 def quantile(x: Tensor, q, dim=None, keepdim: bool = False, *, interpolation: str = "linear"):

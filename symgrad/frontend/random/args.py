@@ -24,8 +24,7 @@ import numpy as np
 from ... import dtypes
 from ...devices import check as check_device, device as Device
 from ...errors import TracerValueError
-from ...ops import OPS
-from ..core import sources
+from ..core import layout, sources
 from ..core.apply import attach_function, full
 from .generator import generator_or_default
 from ..core.tensor import Tensor
@@ -63,14 +62,10 @@ def float_dtype(dtype, kernel: str) -> dtypes.DType:
     NotImplementedError names the kernel that has no integer version."""
     dt = dtypes.get_default_dtype() if dtype is None else dtypes.as_dtype(dtype)
     if not dt.is_floating:
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{_torch_type(dt)}\' '
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{dt.scalar_type}\' '
                                   f"(expected a floating dtype, float32 or float64; got "
                                   f"{dt!r})")
     return dt
-
-
-def _torch_type(dt: dtypes.DType) -> str:
-    return {"int64": "Long", "bool": "Bool", "float32": "Float", "float64": "Double"}[dt.name]
 
 
 def new(values: np.ndarray, shape: tuple, dt: dtypes.DType,
@@ -91,22 +86,7 @@ def zero_grad(out: Tensor, torch_name: str, inputs: list) -> Tensor:
                            saves=False, uses_out=False)
 
 
-def memory_order(t: Tensor) -> np.ndarray | None:
-    """The order torch's kernels visit ``t``'s elements in: memory order. None for a
-    contiguous tensor (row-major); for a view (a transpose, a slice...), the positions of its
-    elements in row-major order sorted by where they sit in the tensor they view."""
-    if t.is_contiguous():
-        return None
-    chain, root = [], t
-    while root._view is not None:
-        base, op, attrs = root._view
-        if op != "alias":
-            chain.append((op, attrs))
-        root = base
-    where = np.arange(root.numel(), dtype=np.int64).reshape(root.shape)
-    for op, attrs in reversed(chain):
-        where = OPS[op].numpy(where, **attrs)
-    return np.argsort(np.asarray(where).ravel(), kind="stable")
+memory_order = layout.memory_order
 
 
 def in_layout(values: np.ndarray, order: np.ndarray | None) -> np.ndarray:

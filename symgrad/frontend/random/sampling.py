@@ -34,6 +34,7 @@ from ... import dtypes
 from ...ops.registry import broadcast_shapes
 from . import args as A
 from . import kernels as K
+from ..core.layout import preserve as preserve_layout
 from ..core.apply import apply, as_tensor
 from .generator import (Generator, default_generator, get_rng_state, initial_seed, manual_seed,
                         seed, set_rng_state)
@@ -115,7 +116,7 @@ def randperm(n: int, *, generator: Generator | None = None, dtype=None, layout=N
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     if dt.is_floating and n > 2 ** (np.finfo(dt.np).nmant + 1) + 1:
         raise RuntimeError(f"n cannot be greater than 2^{np.finfo(dt.np).nmant + 1}+1 for "
-                           f"{'Float' if dt is dtypes.float32 else 'Double'} type.")
+                           f"{dt.scalar_type} type.")
     if n >= (2 ** 32 - 1) // 20:
         raise RuntimeError(f"randperm: n = {n} is too large here (symgrad mirrors torch's "
                            f"algorithm for n < {(2 ** 32 - 1) // 20})")
@@ -258,8 +259,9 @@ def rand_like(input: Tensor, *, generator: Generator | None = None, dtype=None, 
     """``rand`` of input's shape (and dtype, unless given), filled in input's memory order."""
     dt = A.float_dtype(input.dtype if dtype is None else dtype, "check_uniform_bounds")
     double = dt is dtypes.float64
-    return _factory("rand_like", input.shape, dt, requires_grad, device, generator,
-                    lambda g, n, c: K.uniform(g, n, double, 0.0, 1.0), A.memory_order(input))
+    return preserve_layout(_factory("rand_like", input.shape, dt, requires_grad, device,
+                                    generator, lambda g, n, c: K.uniform(g, n, double, 0.0, 1.0),
+                                    A.memory_order(input)), input)
 
 
 def randn_like(input: Tensor, *, generator: Generator | None = None, dtype=None, layout=None,
@@ -268,8 +270,10 @@ def randn_like(input: Tensor, *, generator: Generator | None = None, dtype=None,
     (a non-contiguous layout takes torch's one-pair-at-a-time path)."""
     dt = A.float_dtype(input.dtype if dtype is None else dtype, "normal_kernel_cpu")
     double = dt is dtypes.float64
-    return _factory("randn_like", input.shape, dt, requires_grad, device, generator,
-                    lambda g, n, c: K.normal(g, n, double, 0.0, 1.0, c), A.memory_order(input))
+    return preserve_layout(_factory("randn_like", input.shape, dt, requires_grad, device,
+                                    generator, lambda g, n, c: K.normal(g, n, double, 0.0, 1.0,
+                                                                        c),
+                                    A.memory_order(input)), input)
 
 
 def randint_like(input: Tensor, low: int = 0, high: int | None = None, *,
@@ -280,8 +284,8 @@ def randint_like(input: Tensor, low: int = 0, high: int | None = None, *,
     if high is None:
         low, high = 0, low
     dt = input.dtype if dtype is None else dtypes.as_dtype(dtype)
-    return _randint(int(low), int(high), input.shape, dt, requires_grad, device, generator,
-                    A.memory_order(input))
+    return preserve_layout(_randint(int(low), int(high), input.shape, dt, requires_grad, device,
+                                    generator, A.memory_order(input)), input)
 
 
 # ------------------------------------------------------------------ dropout

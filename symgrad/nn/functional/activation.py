@@ -49,8 +49,9 @@ def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0,  # noqa: A002
         raise ValueError("min_val cannot be greater than max_val")
 
     def fn(x):
-        def body(a):
-            return where(a < min_val, min_val, where(a > max_val, max_val, a))
+        def body(a):   # bounds of the input's kind: an integer tensor stays one, as torch's
+            lo, hi = (min_val, max_val) if a.dtype.is_floating else (int(min_val), int(max_val))
+            return where(a < lo, lo, where(a > hi, hi, a))
 
         def rule(g, out, ins):
             a = ins[0]
