@@ -10,7 +10,8 @@ torch's state_dict keys, warnings (``enable_nested_tensor`` ...) and messages. A
 ``mask`` is detected as torch does and passed on as ``is_causal``. torch's evaluation-mode
 "nested tensor" fast path of the encoder (inference without gradients, a batch-first
 left-aligned ``src_key_padding_mask``) computes the same math but leaves padded positions
-zero before the final norm: that is mirrored. It must not compute outside forward.
+zero before the final norm, and warns that nested tensors are a prototype: both are
+mirrored. It must not compute outside forward.
 """
 
 from __future__ import annotations
@@ -55,6 +56,12 @@ def detect_is_causal_mask(mask: Tensor | None, is_causal: bool | None = None,
     if tuple(mask.shape) != (sz, sz) or mask.is_traced:
         return False
     return bool((mask == square_subsequent_mask(sz, dtype=mask.dtype)).all())
+
+
+_NESTED_PROTOTYPE = ("The PyTorch API of nested tensors is in prototype stage and will change in "
+                     "the near future. We recommend specifying layout=torch.jagged when "
+                     "constructing a nested tensor, as this layout receives active development, "
+                     "has better operator coverage, and works with torch.compile.")
 
 
 def _clones(module: Module, n: int) -> ModuleList:
@@ -126,6 +133,8 @@ class TransformerEncoder(Module):
                                               none_or_dtype(mask), "mask", src.dtype)
         mask = canonical_mask(mask, "mask", None, "", src.dtype, False)
         nested = self._nested(src, src_key_padding_mask, mask)
+        if nested:      # torch's C++ warning (once: the default filter shows it once here)
+            warnings.warn(_NESTED_PROTOTYPE, UserWarning, stacklevel=2)
         batch_first = self.layers[0].self_attn.batch_first
         is_causal = detect_is_causal_mask(mask, is_causal, _seq_len(src, batch_first))
         output = src
