@@ -8,7 +8,9 @@ primitives. This package is the façade users import; the functions live in its 
 paired with the module of ``nn.modules`` that holds their layers: ``activation``, ``loss``
 (regression and binary), ``classification`` (nll_loss, cross_entropy), ``normalization``,
 ``linear`` (linear maps, embeddings, padding, dropout), ``conv`` (convolution, unfold/fold)
-and ``pooling``.
+and ``pooling``; ``attention`` (scaled_dot_product_attention), ``multihead``
+(multi_head_attention_forward) and ``group_norm`` serve ``nn.MultiheadAttention``, the
+transformer layers and ``nn.GroupNorm``.
 Each shows torch's grad_fn where torch shows one, and has a backward rule written from
 primitives that is exact at kinks and stable at extremes (the derivative of the composed
 forward is not: e.g. relu/abs kinks at 0 in BCE-with-logits).
@@ -18,11 +20,14 @@ from __future__ import annotations
 
 from .activation import (elu, gelu, hardtanh, leaky_relu, log_softmax, relu, relu6, sigmoid, silu,
                          softmax, softplus, tanh)
+from .attention import scaled_dot_product_attention  # noqa: F401
 from .classification import cross_entropy, nll_loss  # noqa: F401
 from .conv import conv1d, conv2d, fold, unfold  # noqa: F401
+from .group_norm import group_norm  # noqa: F401
 from .linear import bilinear, dropout, embedding, linear, one_hot, pad  # noqa: F401
 from .loss import (binary_cross_entropy, binary_cross_entropy_with_logits, huber_loss, kl_div,
                    l1_loss, mse_loss, smooth_l1_loss)
+from .multihead import multi_head_attention_forward  # noqa: F401
 from .normalization import batch_norm, cosine_similarity, layer_norm, normalize  # noqa: F401
 from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool1d, avg_pool2d, max_pool1d,
                       max_pool2d)

@@ -4,21 +4,26 @@ Layer: front end (torch.nn mirror). Re-exports the classes of its modules; see e
 docstring. ``symgrad.nn`` re-exports these names as torch.nn does.
 """
 
+from .attention import MultiheadAttention, NonDynamicallyQuantizableLinear  # noqa: F401
 from .activation import (ELU, GELU, Hardtanh, LeakyReLU, LogSoftmax, ReLU, ReLU6,  # noqa: F401
                          SiLU, Sigmoid, Softmax, Softplus, Tanh)
 from .container import ModuleDict, ModuleList, ParameterList, Sequential  # noqa: F401
 from .conv import Conv1d, Conv2d  # noqa: F401
 from .dropout import Dropout  # noqa: F401
 from .flatten import Flatten, Unflatten  # noqa: F401
+from .group_norm import GroupNorm  # noqa: F401
 from .linear import Bilinear, Identity, Linear  # noqa: F401
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss,  # noqa: F401
                    KLDivLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss)
 from .module import Module, RemovableHandle  # noqa: F401
 from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm  # noqa: F401
+from .parameter_dict import ParameterDict  # noqa: F401
 from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d,  # noqa: F401
                       MaxPool1d, MaxPool2d)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell  # noqa: F401
 from .sparse import Embedding  # noqa: F401
+from .transformer import Transformer, TransformerDecoder, TransformerEncoder  # noqa: F401
+from .transformer_layer import TransformerDecoderLayer, TransformerEncoderLayer  # noqa: F401
 
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Bilinear",
            "CrossEntropyLoss", "Dropout", "ELU", "Embedding", "Flatten", "GELU", "Hardtanh",
@@ -28,4 +33,7 @@ __all__ = ["BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Biline
            "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softplus", "Tanh",
            "Unflatten", "RNNBase", "RNN", "GRU", "LSTM", "RNNCell", "GRUCell", "LSTMCell",
            "Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d",
-           "AdaptiveAvgPool1d", "AdaptiveAvgPool2d"]
+           "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
+           "MultiheadAttention", "GroupNorm", "ParameterDict", "Transformer",
+           "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer",
+           "TransformerDecoderLayer"]
