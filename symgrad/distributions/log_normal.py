@@ -1,0 +1,56 @@
+"""``LogNormal(loc, scale)``: exp of a ``Normal(loc, scale)`` variable.
+
+Layer: front end. Input: ``loc`` and ``scale`` (tensors or numbers). Output: the
+distribution, a ``TransformedDistribution`` of ``Normal(loc, scale)`` by ``ExpTransform``
+(its samples are the normal's exponentiated: torch's numbers after ``manual_seed``), with its
+closed-form moments and entropy.
+"""
+
+from __future__ import annotations
+
+from . import constraints
+from .normal import Normal
+from .transformed_distribution import TransformedDistribution
+from .transforms import ExpTransform
+
+__all__ = ["LogNormal"]
+
+
+class LogNormal(TransformedDistribution):
+    """The log-normal distribution: log X is Normal(loc, scale)."""
+
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.positive
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None) -> None:
+        base = Normal(loc, scale, validate_args=validate_args)
+        super().__init__(base, ExpTransform(), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(LogNormal, _instance)
+        return super().expand(batch_shape, _instance=new)
+
+    @property
+    def loc(self):
+        return self.base_dist.loc
+
+    @property
+    def scale(self):
+        return self.base_dist.scale
+
+    @property
+    def mean(self):
+        return (self.loc + self.scale.pow(2) / 2).exp()
+
+    @property
+    def mode(self):
+        return (self.loc - self.scale.square()).exp()
+
+    @property
+    def variance(self):
+        scale_sq = self.scale.pow(2)
+        return scale_sq.expm1() * (2 * self.loc + scale_sq).exp()
+
+    def entropy(self):
+        return self.base_dist.entropy() + self.loc
