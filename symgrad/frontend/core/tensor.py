@@ -158,6 +158,8 @@ class Tensor:
     def dim(self) -> int:
         return self.ndim
 
+    ndimension = dim
+
     def numel(self) -> int:
         return math.prod(self.shape)      # (a dims.Dim in a shape-generic trace)
 

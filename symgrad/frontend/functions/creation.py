@@ -296,5 +296,17 @@ def new_full(x: Tensor, size, fill_value, *, dtype=None, device=None,
                 requires_grad=requires_grad)
 
 
+def new(x: Tensor, *args, **kwargs):
+    """The legacy ``x.new(...)``: sizes give a new (uninitialized: zeros here) tensor of
+    ``x``'s dtype, data a tensor of it, nothing an empty one."""
+    if not args:
+        return new_empty(x, 0, **kwargs)
+    if all(isinstance(a, int) and not isinstance(a, bool) for a in args) or \
+            (len(args) == 1 and isinstance(args[0], tuple) and
+             all(isinstance(a, int) for a in args[0])):
+        return new_empty(x, *args, **kwargs)
+    return new_tensor(x, args[0], **kwargs)
+
+
 METHODS = {"new_tensor": new_tensor, "new_zeros": new_zeros, "new_ones": new_ones,
-           "new_empty": new_empty, "new_full": new_full}
+           "new_empty": new_empty, "new_full": new_full, "new": new}
