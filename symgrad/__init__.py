@@ -52,6 +52,8 @@ from .autograd import functional as _functional  # noqa: F401  (torch.autograd.f
 from .runtime.threads import set_num_threads, get_num_threads
 from . import frontend as _frontend  # noqa: F401  (installs Tensor's methods)
 from . import autograd, backends, cuda, lax, linalg, nn, optim, special, utils  # noqa: F401
+from . import serialization  # noqa: F401  (torch.serialization)
+from .serialization import save, load
 
 float = float32  # noqa: A001  (torch.float)
 double = float64

@@ -26,7 +26,8 @@ LAYERS = [
     ("ir", {"symgrad.ir"}),                   # graph, text, verifier, NumPy interpreter
     ("frontend", {"symgrad.frontend", "symgrad.nn", "symgrad.autograd", "symgrad.optim",
                   "symgrad.cuda", "symgrad.backends", "symgrad.linalg",
-                  "symgrad.special", "symgrad.utils", "symgrad.lax"}),
+                  "symgrad.special", "symgrad.utils", "symgrad.lax",
+                  "symgrad.serialization"}),
     # tensors, eager autograd, the torch API (torch.nn, torch.autograd, torch.optim mirrors)
     ("transforms", {"symgrad.transforms",     # vmap, jvp, vjp, Jacobians on tensors
                     "symgrad.autograd.functional"}),   # torch.autograd.functional, on them
