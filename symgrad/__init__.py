@@ -55,6 +55,8 @@ from .runtime.threads import set_num_threads, get_num_threads
 from . import frontend as _frontend  # noqa: F401  (installs Tensor's methods)
 from . import autograd, backends, cuda, lax, linalg, nn, optim, special, utils  # noqa: F401
 from . import distributions  # noqa: F401  (torch.distributions)
+from . import serialization  # noqa: F401  (torch.serialization)
+from .serialization import save, load
 
 float = float32  # noqa: A001  (torch.float)
 double = float64

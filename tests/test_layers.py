@@ -27,7 +27,7 @@ LAYERS = [
     ("frontend", {"symgrad.frontend", "symgrad.nn", "symgrad.autograd", "symgrad.optim",
                   "symgrad.cuda", "symgrad.backends", "symgrad.linalg",
                   "symgrad.special", "symgrad.utils", "symgrad.lax",
-                  "symgrad.distributions"}),
+                  "symgrad.distributions", "symgrad.serialization"}),
     # tensors, eager autograd, the torch API (torch.nn, torch.autograd, torch.optim mirrors)
     ("transforms", {"symgrad.transforms",     # vmap, jvp, vjp, Jacobians on tensors
                     "symgrad.autograd.functional"}),   # torch.autograd.functional, on them
