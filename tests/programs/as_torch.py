@@ -11,11 +11,7 @@ import sys
 import symgrad
 
 ALIASES = ["nn", "nn.functional", "nn.init", "optim", "autograd", "cuda", "backends", "linalg",
-<<<<<<< HEAD
-           "special", "utils", "utils.data", "distributions"]
-=======
-           "special", "utils", "utils.data", "serialization"]
->>>>>>> serialization
+           "special", "utils", "utils.data", "distributions", "serialization"]
 
 sys.modules["torch"] = symgrad
 for name in ALIASES:

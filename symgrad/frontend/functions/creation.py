@@ -83,6 +83,8 @@ def arange(start, end=None, step=1, *, dtype=None, device=None,
     is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
     default = dtypes.int64 if is_int else dtypes.DEFAULT_FLOAT
     dt = default if dtype is None else dtypes.as_dtype(dtype)
+    if dt.is_bool:
+        raise NotImplementedError('"arange_cpu" not implemented for \'Bool\'')
     if is_int or not dt.is_floating:
         values = np.arange(start, end, step)
     else:
