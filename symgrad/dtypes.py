@@ -51,6 +51,7 @@ class DType:
     short: str       # IR printing: f32, f64, i64, bool
     compute: str = ""  # a storage type: the name of the type its ops compute in
     accumulate: str = ""  # the name of the type its sums accumulate in, if not its compute type
+    part: str = ""     # complex: the name of the dtype of its real and imaginary parts
 
     @property
     def category(self) -> int:
@@ -76,7 +77,20 @@ class DType:
     @property
     def real_dtype(self) -> DType:
         """The dtype of the real and imaginary parts of a complex one; itself otherwise."""
-        return self
+        return _BY_NAME[self.part] if self.part else self
+
+    @property
+    def complex_dtype(self) -> DType:
+        """The complex dtype whose parts are this floating one (float16 and float32:
+        complex64, float64: complex128); a complex one is its own."""
+        if self.is_complex:
+            return self
+        return complex128 if self.itemsize >= 8 else complex64
+
+    @property
+    def is_differentiable(self) -> bool:
+        """Whether a tensor of it can require grad: floating and complex dtypes."""
+        return self.kind in ("float", "complex")
 
     @property
     def is_floating(self) -> bool:
@@ -136,8 +150,12 @@ int32 = DType("int32", np.dtype(np.int32), "int32_t", "int", "i32", "int64")
 uint8 = DType("uint8", np.dtype(np.uint8), "uint8_t", "uint", "u8", "int64")
 float16 = DType("float16", np.dtype(np.float16), "uint16_t", "float", "f16", "float32",
                 accumulate="float64")
+complex64 = DType("complex64", np.dtype(np.complex64), "float _Complex", "complex", "c64",
+                  part="float32")
+complex128 = DType("complex128", np.dtype(np.complex128), "double _Complex", "complex", "c128",
+                   part="float64")
 
-ALL = (float32, float64, int64, bool_, int8, int16, int32, uint8, float16)
+ALL = (float32, float64, int64, bool_, int8, int16, int32, uint8, float16, complex64, complex128)
 _SCALAR_TYPE = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool",
                 "int8": "Char", "int16": "Short", "int32": "Int", "uint8": "Byte",
                 "float16": "Half", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
@@ -152,7 +170,8 @@ _BY_NAME = {d.name: d for d in ALL}
 _SAFE_CASTS = {np.dtype(np.uint16): int64, np.dtype(np.uint32): int64}
 # torch's names for the same types.
 ALIASES = {"float": float32, "double": float64, "long": int64, "int": int32, "short": int16,
-           "half": float16, "char": int8, "byte": uint8}
+           "half": float16, "char": int8, "byte": uint8, "cfloat": complex64,
+           "cdouble": complex128}
 
 
 def set_default_dtype(d) -> None:
@@ -226,13 +245,15 @@ def as_dtype(d: object) -> DType:
         return int64
     if d is bool:
         return bool_
+    if d is complex:
+        return DEFAULT_FLOAT.complex_dtype
     try:
         found = from_numpy(np.dtype(d))
     except TypeError:
         found = None
     if found is None:
         raise TypeError(f"unsupported dtype {d!r}; symgrad has float16, float32, float64, "
-                        "int8, int16, int32, int64, uint8 and bool")
+                        "complex64, complex128, int8, int16, int32, int64, uint8 and bool")
     return found
 
 
@@ -244,15 +265,18 @@ def scalar_dtype(value: object) -> DType:
         return bool_
     if isinstance(value, (int, np.integer)):
         return int64
-    if isinstance(value, np.floating):
+    if isinstance(value, (np.floating, np.complexfloating)):
         return as_dtype(value.dtype)
+    if isinstance(value, numbers.Complex) and not isinstance(value, numbers.Real):
+        return DEFAULT_FLOAT.complex_dtype
     if isinstance(value, (numbers.Real, list, tuple)) or (
             isinstance(value, np.ndarray) and from_numpy(value.dtype) is not None):
         return DEFAULT_FLOAT
     what = "None" if value is None else f"NumPy data of dtype {value.dtype}" \
         if isinstance(value, (np.ndarray, np.generic)) else f"a {type(value).__name__}"
-    raise TypeError(f"expected a tensor, an array or a real number as an operand, got {what} "
-                    f"(symgrad computes in float32, float64, int64 and bool)")
+    raise TypeError(f"expected a tensor, an array or a number as an operand, got {what} "
+                    f"(symgrad computes in float32, float64, complex64, complex128, int64 and "
+                    f"bool)")
 
 
 # Operand ranks within one category: a dimensioned tensor beats a 0-d tensor beats a Python scalar.
@@ -262,25 +286,59 @@ RANK_TENSOR, RANK_ZERO_DIM, RANK_SCALAR = 2, 1, 0
 def promote(operands: list[tuple[DType, int]]) -> DType:
     """Result dtype for (dtype, rank) operands, rank being one of the RANK_* constants.
 
-    torch's rule: the highest category wins; within it, the highest-ranked operands decide by
-    the widest dtype among them. A Python float meeting only integer/bool tensors gives the
-    default float dtype.
+    torch's rule: the operands of each rank (dimensioned tensors, 0-d tensors, Python
+    scalars) promote among themselves (``promote_types``), then a lower rank changes the
+    result only if it is of a higher category: a Python float meeting integer tensors gives
+    the default float, a complex number meeting float64 tensors complex128. Python scalars
+    alone keep their own kind (the widest: a float64 number passed to a compiled function
+    keeps its precision).
     """
-    top_cat = max(d.category for d, _ in operands)
-    in_cat = [(d, r) for d, r in operands if d.category == top_cat]
-    top_rank = max(r for _, r in in_cat)
-    winners = [d for d, r in in_cat if r == top_rank]
-    if top_cat == 1 and uint8 in winners and len(set(winners)) > 1:
-        # uint8 with a signed type: the narrowest signed type holding both (int8 -> int16)
-        signed = max((d for d in winners if d is not uint8), key=lambda d: d.itemsize)
-        return int16 if signed is int8 else signed
-    if top_rank == RANK_SCALAR:
-        # Only Python scalars of the top category: a float scalar over int tensors gives the
-        # default float; scalars alone keep their own kind (the widest, so a float64 number
-        # passed to a compiled function keeps its precision).
-        higher_tensors = [d for d, r in operands if r > RANK_SCALAR]
-        if higher_tensors and top_cat == 2:
-            return DEFAULT_FLOAT
-        if higher_tensors and top_cat == 1:
-            return int64
-    return max(winners, key=lambda d: d.itemsize)
+    by_rank: dict[int, DType] = {}
+    for d, r in operands:
+        by_rank[r] = promote_types(by_rank[r], d) if r in by_rank else d
+    if set(by_rank) == {RANK_SCALAR}:
+        return by_rank[RANK_SCALAR]
+    wrapped = by_rank.get(RANK_SCALAR)
+    if wrapped is not None and wrapped.kind in ("float", "complex"):
+        # a Python number counts as the default dtype of its kind
+        wrapped = DEFAULT_FLOAT if wrapped.kind == "float" else DEFAULT_FLOAT.complex_dtype
+    return _combine(by_rank.get(RANK_TENSOR), _combine(by_rank.get(RANK_ZERO_DIM), wrapped))
+
+
+def _combine(higher: DType | None, lower: DType | None) -> DType | None:
+    """A higher-ranked result met by a lower-ranked one (torch's combine_categories)."""
+    if higher is None or lower is None:
+        return lower if higher is None else higher
+    if higher.is_complex:
+        return higher
+    if lower.is_complex:
+        return higher.complex_dtype if higher.is_floating else lower
+    if higher.is_floating:
+        return higher
+    if higher.is_bool or lower.is_floating:
+        return promote_types(higher, lower)
+    return higher
+
+
+def promote_types(a: DType, b: DType) -> DType:
+    """torch.promote_types: the dtype holding both (uint8 with int8 is int16; an integer
+    with a float is the float; a complex with float64 is complex128)."""
+    if a is b or b.is_bool:
+        return a
+    if a.is_bool:
+        return b
+    if a.is_complex or b.is_complex:
+        wide = max(_part_size(a), _part_size(b)) >= 8
+        return complex128 if wide else complex64
+    if a.is_floating or b.is_floating:
+        if a.is_floating and b.is_floating:
+            return a if a.itemsize >= b.itemsize else b
+        return a if a.is_floating else b
+    if uint8 in (a, b):
+        other = b if a is uint8 else a
+        return int16 if other is int8 else other
+    return a if a.itemsize >= b.itemsize else b
+
+
+def _part_size(d: DType) -> int:
+    return d.itemsize // 2 if d.is_complex else d.itemsize if d.is_floating else 0
