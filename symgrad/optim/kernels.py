@@ -8,13 +8,16 @@ cached for the old value). The helpers reproduce torch's rounding: its ``add(..,
 here: for float32 by one float64 product and sum rounded once to float32 (a float32 product
 is exact in float64; the double rounding differs from a true FMA in a vanishing fraction of
 cases), for float64 by error-free transformations. Scalars are cast to the tensor's dtype
-first, as torch casts them. It must not record autograd history.
+first, as torch casts them. Square roots, dot products and sums are NumPy's (each one
+function here, so that a test can substitute torch's), and the state's step counters and
+buffers are made as torch makes them. It must not record autograd history.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
 from ..errors import TracerValueError
 from ..frontend.core.tensor import Tensor
 
@@ -92,3 +95,39 @@ def addcmul(a: np.ndarray, b: np.ndarray, c: np.ndarray, value: float) -> np.nda
 def addcdiv(a: np.ndarray, b: np.ndarray, c: np.ndarray, value: float) -> np.ndarray:
     """torch's ``a.addcdiv(b, c, value=v)``: a + (v * b) / c."""
     return a + (scalar(value, a) * b) / c
+
+
+def sqrt(x: np.ndarray) -> np.ndarray:
+    """The square root, correctly rounded (torch takes it from MKL's vector math for tensors
+    of about 32 elements or more, within an ulp but not always the same; tests substitute
+    torch's here to check the rest bit for bit)."""
+    return np.sqrt(x)
+
+
+def dot(a: np.ndarray, b: np.ndarray):
+    """The inner product of two flat vectors, a scalar of their dtype (NumPy's BLAS; torch
+    takes MKL's, which may add in another order: tests substitute torch's here)."""
+    return np.dot(a, b)
+
+
+def abs_sum(a: np.ndarray):
+    """The sum of |a| (NumPy's pairwise sum; torch's vectorized sum may add in another
+    order)."""
+    return np.abs(a).sum()
+
+
+def new_step(value: float = 0.0) -> Tensor:
+    """A step counter as torch keeps one: a 0-d tensor of the default float dtype (float64
+    when that is the default, else float32)."""
+    return Tensor(np.array(value, dtypes.get_default_dtype().np), None)
+
+
+def bump(step_t: Tensor) -> float:
+    """``step_t += 1`` in its own dtype; the new count as a Python float."""
+    write(step_t, step_t._value + step_t._value.dtype.type(1))
+    return float(step_t._value)
+
+
+def state_tensor(like: np.ndarray, fill: float = 0.0) -> Tensor:
+    """A state buffer shaped and typed as the parameter, filled with ``fill``."""
+    return Tensor(np.full_like(like, fill), None)

@@ -64,6 +64,11 @@ class Optimizer:
                     text += f"    {key}: {group[key]}\n"
         return text + ")"
 
+    def __getstate__(self) -> dict:
+        """Everything but the ``step`` a learning-rate scheduler wrapped (a local function,
+        which pickle cannot name; torch's optimizers do not pickle it either)."""
+        return {k: v for k, v in self.__dict__.items() if k != "step"}
+
     def add_param_group(self, param_group: dict) -> None:
         """Add a group of parameters with its own options (the defaults fill the rest)."""
         if not isinstance(param_group, dict):

@@ -57,8 +57,9 @@ def test_scheduler_needs_an_optimizer_and_keeps_its_state():
         optim.lr_scheduler.StepLR(object(), 3)
     opt = optim.SGD([nn.Parameter(sg.ones(1))], lr=1.0)
     sched = optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.1)
-    for _ in range(3):
-        sched.step()
+    with pytest.warns(UserWarning, match="Detected call of `lr_scheduler.step\\(\\)` before"):
+        for _ in range(3):                  # no optimizer.step() first: torch warns
+            sched.step()
     state = sched.state_dict()
     assert state["last_epoch"] == 3 and "optimizer" not in state
     assert sched.get_last_lr() == [pytest.approx(0.1)]
