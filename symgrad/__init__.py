@@ -8,7 +8,8 @@ compile, and SymPy only where an op's C is not in the printed table.
 from .version import __version__  # noqa: F401
 
 from .dtypes import (float32, float64, int64, bool_ as bool, set_default_dtype, get_default_dtype,
-                     finfo, iinfo, int8, int16, int32, uint8, float16)
+                     finfo, iinfo, int8, int16, int32, uint8, float16, complex64,
+                     complex128)
 from .devices import device, set_default_device, get_default_device
 from .size import Size
 from .errors import ShapeError, TracerValueError
@@ -39,6 +40,7 @@ from .frontend.functions.assorted import *  # noqa: F401,F403  (its __all__: hst
 from .frontend.functions.products import *  # noqa: F401,F403  (its __all__: addmm, mv, matrix_power...)
 from .frontend.functions.searching import *  # noqa: F401,F403  (its __all__: nonzero, unique...)
 from .frontend.functions.strided import *  # noqa: F401,F403  (as_strided, memory formats)
+from .frontend.functions.complexes import *  # noqa: F401,F403  (complex, polar, real, ...)
 from .frontend.functions.contraction import einsum, tensordot
 from .frontend.functions.decompositions import (det, logdet, inverse, cholesky_solve,
                                                 cholesky_inverse, torch_slogdet as slogdet,
@@ -63,6 +65,7 @@ double = float64
 long = int64
 int = int32  # noqa: A001  (torch.int)
 short, half, char, byte = int16, float16, int8, uint8
+cfloat, cdouble = complex64, complex128
 
 # torch's keyword spellings: input=, axis=, out=...
 _frontend.functions.keywords.wrap_namespace(globals())

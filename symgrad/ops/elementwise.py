@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .registry import (ELEMENTWISE, FLOAT, LOGICAL, PROMOTE, WHERE, OpDef, bool_dtype,
+                       inexact_dtype, real_dtype,
                        broadcast_shapes, float_dtype, per_input, register, same_dtype)
 
 
@@ -29,15 +30,20 @@ def _broadcast(*shapes, **_):
 
 def elementwise(name: str, scalar, numpy, *, vjp=None, torch: str = "", dtype=float_dtype,
                 saves: bool = True, uses_out: bool = False, bool_operands: tuple = (),
-                promotion: str = "", doc: str = "", torch_inputs: tuple = ()) -> OpDef:
-    """Register an elementwise op; ``scalar(sympy, x, ...)`` is its expression."""
+                promotion: str = "", doc: str = "", torch_inputs: tuple = (),
+                complex_ok: bool = False, holomorphic: bool = True) -> OpDef:
+    """Register an elementwise op; ``scalar(sympy, x, ...)`` is its expression.
+    ``complex_ok``: a floating op also defined on complex numbers (then analytic, so that its
+    real VJP rule serves, conjugated: ``holomorphic``)."""
     if not promotion:
         promotion = FLOAT if dtype is float_dtype else PROMOTE
+    if complex_ok and dtype is float_dtype:
+        dtype = inexact_dtype
     return register(OpDef(
         name=name, kind=ELEMENTWISE, scalar=scalar, bool_operands=bool_operands, numpy=numpy,
         vjp=vjp, dtype=dtype, shape=_broadcast, promotion=promotion,
         torch_name=torch or f"{name.capitalize()}Backward0", saves=saves, uses_out=uses_out,
-        doc=doc, torch_inputs=torch_inputs))
+        doc=doc, torch_inputs=torch_inputs, holomorphic=holomorphic))
 
 
 # ---------------------------------------------------------------- arithmetic
@@ -49,7 +55,7 @@ elementwise("sub", lambda sp, x, y: x - y, np.subtract,
             saves=False, dtype=same_dtype)
 elementwise("mul", lambda sp, x, y: x * y, np.multiply, dtype=same_dtype,
             vjp=per_input(lambda b, g, out, ins: g * ins[1], lambda b, g, out, ins: g * ins[0]))
-elementwise("div", lambda sp, x, y: x / y, np.divide,
+elementwise("div", lambda sp, x, y: x / y, np.divide, complex_ok=True,
             # torch's form: d/dy = -g * x / (y * y)
             vjp=per_input(lambda b, g, out, ins: g / ins[1],
                           lambda b, g, out, ins: -g * ins[0] / (ins[1] * ins[1])))
@@ -98,7 +104,8 @@ def _pow_scalar(sp, x, y):
 # compiler folds the test away and the loop vectorizes with sqrt. A known difference: symgrad
 # tests the exponent's value, so a tensor exponent equal to +-0.5 gets sqrt as well, where
 # torch calls pow for any tensor exponent (even a 0-d one).
-elementwise("pow", _pow_scalar, _np_pow, vjp=_pow_vjp, torch="PowBackward1", uses_out=True)
+elementwise("pow", _pow_scalar, _np_pow, vjp=_pow_vjp, torch="PowBackward1", uses_out=True,
+            complex_ok=True)
 
 
 def _maximum_vjp(b, g, out, ins, loses="lt"):
@@ -139,26 +146,28 @@ def _cfunction(name: str):
 
 
 elementwise("exp", lambda sp, x: sp.exp(x), np.exp, vjp=lambda b, g, out, ins: (g * out,),
-            uses_out=True)
+            uses_out=True, complex_ok=True)
 # The derivatives of log and log1p in SymPy's form, 1/x and 1/(1 + x), times g (not g / x: the
 # rounding differs, and the tests hold the rules to the SymPy derivative).
 elementwise("log", lambda sp, x: sp.log(x), np.log,
-            vjp=lambda b, g, out, ins: (g * (1.0 / ins[0]),))
+            vjp=lambda b, g, out, ins: (g * (1.0 / ins[0]),), complex_ok=True)
 elementwise("log1p", lambda sp, x: _cfunction("log1p")(x), np.log1p, torch="Log1PBackward0",
-            vjp=lambda b, g, out, ins: (g * (1.0 / (1.0 + ins[0])),))
+            vjp=lambda b, g, out, ins: (g * (1.0 / (1.0 + ins[0])),), complex_ok=True)
 elementwise("expm1", lambda sp, x: _cfunction("expm1")(x), np.expm1,
-            vjp=lambda b, g, out, ins: (g * (out + 1.0),), uses_out=True)
+            vjp=lambda b, g, out, ins: (g * (out + 1.0),), uses_out=True, complex_ok=True)
 elementwise("sqrt", lambda sp, x: sp.sqrt(x), np.sqrt,
-            vjp=lambda b, g, out, ins: (g / (out * 2.0),), uses_out=True)
+            vjp=lambda b, g, out, ins: (g / (out * 2.0),), uses_out=True, complex_ok=True)
 elementwise("sin", lambda sp, x: sp.sin(x), np.sin,
-            vjp=lambda b, g, out, ins: (g * b.op("cos", ins[0]),))
+            vjp=lambda b, g, out, ins: (g * b.op("cos", ins[0]),), complex_ok=True)
 elementwise("cos", lambda sp, x: sp.cos(x), np.cos,
-            vjp=lambda b, g, out, ins: (g * -b.op("sin", ins[0]),))
+            vjp=lambda b, g, out, ins: (g * -b.op("sin", ins[0]),), complex_ok=True)
 elementwise("tanh", lambda sp, x: sp.tanh(x), np.tanh,
-            vjp=lambda b, g, out, ins: (g * (1.0 - out * out),), uses_out=True)
+            vjp=lambda b, g, out, ins: (g * (1.0 - out * out),), uses_out=True,
+            complex_ok=True)
 # The derivative of 1/(1+exp(-x)) as written is NaN at x = -800; reuse the output instead.
 elementwise("sigmoid", lambda sp, x: 1 / (1 + sp.exp(-x)), _np_sigmoid,
-            vjp=lambda b, g, out, ins: (g * out * (1.0 - out),), uses_out=True)
+            vjp=lambda b, g, out, ins: (g * out * (1.0 - out),), uses_out=True,
+            complex_ok=True)
 elementwise("softplus",
             lambda sp, x: sp.Piecewise((x, x > 20), (_cfunction("log1p")(sp.exp(x)), True)),
             _np_softplus,
@@ -171,9 +180,11 @@ elementwise("relu", lambda sp, x: sp.Piecewise((0, x < 0), (x, True)),
             lambda a: np.where(a < 0, 0, a).astype(a.dtype),
             vjp=lambda b, g, out, ins: (b.op("where", b.op("le", out, 0.0), 0.0, g),),
             dtype=same_dtype, uses_out=True)
-# abs'(x) = sign(x) as in torch: 0 at +-0.0 (a +0.0) and at NaN.
+# abs'(x) = sign(x) as in torch: 0 at +-0.0 (a +0.0) and at NaN; of a complex z, |z| is real
+# and its gradient (torch's convention) g * sgn(z) = g z / |z|.
 elementwise("abs", lambda sp, x: sp.Abs(x), np.abs,
-            vjp=lambda b, g, out, ins: (g * b.op("sign", ins[0]),), dtype=same_dtype)
+            vjp=lambda b, g, out, ins: (g * b.op("sgn", ins[0]),), dtype=real_dtype,
+            promotion=PROMOTE, holomorphic=False)
 
 
 def _np_sign(a):
@@ -189,7 +200,20 @@ elementwise("sign", lambda sp, x: sp.Piecewise((1, x > 0), (-1, x < 0), (0, True
 
 
 def _compare(name: str, scalar, numpy) -> None:
-    elementwise(name, scalar, numpy, dtype=bool_dtype, torch="")
+    elementwise(name, scalar, numpy, dtype=bool_dtype if name in ("eq", "ne") else
+                _ordered(name), torch="")
+
+
+def _ordered(name: str):
+    """The dtype rule of a comparison that orders its operands: none for complex numbers
+    (torch's NotImplementedError names its CPU kernel)."""
+    def rule(*dtypes, **_):
+        for d in dtypes:
+            if d.is_complex:
+                raise NotImplementedError(f'"{name}_cpu" not implemented for '
+                                          f"'{d.scalar_type}'")
+        return bool_dtype(*dtypes)
+    return rule
 
 
 _compare("lt", lambda sp, x, y: sp.StrictLessThan(x, y), np.less)

@@ -24,8 +24,9 @@ def _matmul_shape(a, b):
 def _matmul_dtype(a, b, **_):
     """Floating or int64 operands of one dtype (the front end rounds storage types)."""
     d = same_dtype(a, b)
-    if d not in (dtypes.float32, dtypes.float64, dtypes.int64):
-        raise TypeError(f"matmul computes in float32, float64 or int64, got {d.name}")
+    if d not in (dtypes.float32, dtypes.float64, dtypes.int64, dtypes.complex64,
+                 dtypes.complex128):
+        raise TypeError(f"matmul computes in float32, float64, complex or int64, got {d.name}")
     return d
 
 

@@ -85,6 +85,10 @@ class OpDef:
     torch_name: str = ""                   # grad_fn class name, e.g. "MulBackward0"
     torch_inputs: tuple = ()               # the inputs torch's grad_fn has an edge for
                                            # (``next_functions``), in order; () means all
+    # Complex operands: an op analytic in each operand (exp, mul, matmul...) takes its real VJP
+    # rule, which the autograd conjugates around (torch's convention: ``dtypes``); one that is
+    # not (abs, angle, real, conj...) writes its rule in torch's convention itself.
+    holomorphic: bool = True
     saves: bool = True                     # whether the VJP reads the saved inputs
     uses_out: bool = False                 # whether the VJP reads the op's output
     promotion: str = ""                    # elementwise operand promotion (PROMOTE, ...)
@@ -228,6 +232,19 @@ def float_dtype(*dtypes: DType, **_: Any) -> DType:
     if not d.is_floating:
         raise TypeError(f"expected a floating dtype, got {d.name}")
     return d
+
+
+def inexact_dtype(*dtypes: DType, **_: Any) -> DType:
+    """A floating or complex dtype shared by the operands (ops defined on complex numbers)."""
+    d = same_dtype(*dtypes)
+    if not d.is_differentiable:
+        raise TypeError(f"expected a floating or complex dtype, got {d.name}")
+    return d
+
+
+def real_dtype(*dtypes: DType, **_: Any) -> DType:
+    """The operand's dtype, or its parts' for a complex one (abs, angle, real, imag)."""
+    return same_dtype(*dtypes).real_dtype
 
 
 def bool_dtype(*dtypes: DType, **_: Any) -> DType:

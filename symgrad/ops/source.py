@@ -6,6 +6,7 @@ carries its value as a Python number; a tensor constant carries a read-only NumP
 
 from __future__ import annotations
 
+import numpy as np
 
 from ..dtypes import int64
 from .registry import ELEMENTWISE, SOURCE, OpDef, register
@@ -22,9 +23,16 @@ register(OpDef(name="const", kind=SOURCE, shape=_no_inputs, dtype=_no_inputs, nu
 
 
 def _cast_vjp(b, g, out, ins, *, dtype):
-    if not ins[0].dtype.is_floating:
+    if not ins[0].dtype.is_differentiable:
         return (None,)
     return (b.op("cast", g, dtype=ins[0].dtype),)
+
+
+def _np_cast(a, *, dtype):
+    """``a`` as ``dtype``; a complex value made real keeps its real part (torch's)."""
+    if np.iscomplexobj(a) and not dtype.is_complex:
+        a = a.real
+    return a.astype(dtype.np)
 
 
 # cast is elementwise (it fuses into loops) but not promoted: its operand keeps its dtype. Its
@@ -32,7 +40,7 @@ def _cast_vjp(b, g, out, ins, *, dtype):
 register(OpDef(
     name="cast", kind=ELEMENTWISE, shape=lambda s, **_: tuple(s),
     dtype=lambda d, *, dtype: dtype, saves=False,
-    numpy=lambda a, *, dtype: a.astype(dtype.np), vjp=_cast_vjp, torch_name="ToCopyBackward0",
+    numpy=_np_cast, vjp=_cast_vjp, torch_name="ToCopyBackward0",
     doc="convert to `dtype` (to bool: x != 0)"))
 
 register(OpDef(name="dim", kind=SOURCE, shape=lambda **_: (), dtype=lambda **_: int64,

@@ -45,7 +45,7 @@ def leaves_of(tree_value: Any) -> tuple[list, Any]:
 
 
 def _float_leaf(t: Tensor, what: str, name: str) -> Tensor:
-    if not t.dtype.is_floating:
+    if not t.dtype.is_differentiable:
         raise TypeError(f"{name}: {what} is {t.dtype.name}; only floating point inputs are "
                         f"differentiated (cast it to float32 or float64)")
     return differentiable(t)
@@ -104,7 +104,7 @@ def vjp_call(fn: Callable, primals: tuple, has_aux: bool, name: str):
             if not same_shape(tuple(c.shape), tuple(o.shape)):
                 raise ValueError(f"{name}: cotangent leaf {k} has shape {tuple(c.shape)}, but "
                                  f"the output has shape {tuple(o.shape)}")
-            if o.requires_grad and o.dtype.is_floating:
+            if o.requires_grad and o.dtype.is_differentiable:
                 roots.append((o, as_tensor(c, o.dtype)))
         with grad_mode.enable_grad():
             gs = run_backward(roots, retain_graph=True, create_graph=True,

@@ -21,6 +21,8 @@ def test_every_op_with_an_expression_is_in_the_table_in_its_own_dtype():
     from symgrad.ops import OPS
     from symgrad.ops.registry import ELEMENTWISE
     for name, op in OPS.items():
+        if name == "complex":   # a complex result from real parts: no real dtype of its own
+            continue
         if op.kind == ELEMENTWISE and op.scalar is not None:
             assert (name, "float64") in optable.EXPRESSIONS or (name, "bool") in \
                 optable.EXPRESSIONS, name

@@ -124,9 +124,13 @@ def _bool_valued(op):
 
 # Steps: SymPy leaves their derivative unevaluated; it is zero away from the jumps.
 STEPS = {"floor", "ceil"}
+# Complex numbers' own ops: their rules are in torch's complex convention (not a real
+# derivative); tests/frontend/test_complex.py checks them against finite differences in the
+# real and imaginary parts, and against torch.
+COMPLEX_RULES = {"real", "imag", "conj", "complex", "angle", "sgn"}
 DIFFERENTIABLE = sorted(n for n, op in OPS.items()
                         if op.kind == ELEMENTWISE and op.vjp is not None and op.scalar is not None
-                        and not _bool_valued(op))
+                        and not _bool_valued(op) and n not in COMPLEX_RULES)
 
 
 def _cotangents(op, g, out, symbols):

@@ -117,7 +117,7 @@ def _promoted(op, args: tuple) -> list[Tensor]:
         target = dtypes.promote([(a.dtype, _rank(a)) if isinstance(a, Tensor)
                                  else (dtypes.scalar_dtype(a), dtypes.RANK_SCALAR)
                                  for a in values])
-        if policy == FLOAT and not target.is_floating:
+        if policy == FLOAT and not target.is_differentiable:
             target = dtypes.DEFAULT_FLOAT
         if target.is_floating and _python_numbers(values):
             target = dtypes.float64    # Python numbers among themselves: a Python float
@@ -163,7 +163,7 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
         if value is not None:
             out = Tensor(value, None)
             _lay_out(out, args)
-            if (op.vjp is not None and grad_mode._local.enabled and value.dtype.kind == "f"
+            if (op.vjp is not None and grad_mode._local.enabled and value.dtype.kind in "fc"
                     and any(isinstance(a, Tensor) and a._requires_grad for a in args)):
                 dtype = out.dtype
                 inputs = [a if isinstance(a, Tensor) else scalar(a, dtype) for a in args]
@@ -198,7 +198,7 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
         register_view(out, inputs[0], name, attrs)
     elif op.kind == ELEMENTWISE:
         _lay_out(out, inputs)
-    if (op.vjp is not None and grad_mode._local.enabled and dtype.is_floating
+    if (op.vjp is not None and grad_mode._local.enabled and dtype.is_differentiable
             and any(t._requires_grad for t in inputs)):
         _record(out, op, attrs, inputs, _torch_name or op.torch_name, loc, _shown)
     return out
@@ -298,6 +298,11 @@ def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str,
         rule, attrs, inputs, (out._value, out._node) if reads_out else None, op.saves,
         tuple(edge(t) for t in inputs),
         tuple((t.shape, t.dtype) for t in inputs), loc, shown or op.torch_inputs or None)
+    if out.dtype.is_complex:
+        fn._complex = True
+    # (an op whose rule reads nothing saved is linear with real coefficients -- add, sum,
+    # reshape, cat...: conjugating around it changes nothing but the signs of zeros)
+    fn._holomorphic = op.holomorphic and (op.saves or op.uses_out)
     # What the rule will read must not have changed in place by the time it runs.
     if op.saves:
         fn._versions = tuple((t.dtype, t.shape, t._vc, t._vc[0]) for t in inputs)
@@ -325,17 +330,19 @@ class _Rule:
     """A composite's backward rule ``rule(g, out, inputs)`` in the shape ``_record`` takes
     an op's (a composite's rule is built from front-end functions: it needs no builder)."""
 
-    __slots__ = ("vjp", "saves", "uses_out")
+    __slots__ = ("vjp", "saves", "uses_out", "holomorphic")
     torch_inputs = ()
 
-    def __init__(self, rule, saves: bool, uses_out: bool):
+    def __init__(self, rule, saves: bool, uses_out: bool, holomorphic: bool = True):
         self.vjp = lambda b, g, out, ins: rule(g, out, ins)
         self.saves = saves
         self.uses_out = uses_out   # softmax, logsumexp, norm... reuse their output
+        self.holomorphic = holomorphic   # a rule of derivatives (conjugated for complex)
 
 
 def attach_function(out: Tensor, torch_name: str, rule, inputs: list[Tensor],
-                    saves: bool = True, uses_out: bool = True) -> Tensor:
+                    saves: bool = True, uses_out: bool = True,
+                    holomorphic: bool = True) -> Tensor:
     """Give ``out`` one backward function computed by ``rule(g, out, inputs)``: how composite
     functions (mean, softmax, losses) show torch's single grad_fn while being built from
     primitives. ``saves``/``uses_out``: whether the rule reads the inputs/the output (then
@@ -344,7 +351,7 @@ def attach_function(out: Tensor, torch_name: str, rule, inputs: list[Tensor],
         return out
     result = Tensor(out._value, out._node)
     loc = sources.record(out._node) if out._node is not None else None
-    _record(result, _Rule(rule, saves, uses_out), {}, inputs, torch_name, loc)
+    _record(result, _Rule(rule, saves, uses_out, holomorphic), {}, inputs, torch_name, loc)
     return result
 
 

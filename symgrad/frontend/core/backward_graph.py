@@ -27,7 +27,8 @@ class BackwardFunction:
     """One recorded op application: how to turn the output's cotangent into the inputs'."""
 
     __slots__ = ("_rule", "_attrs", "_saved", "_out", "_edges", "_shown", "_input_meta", "loc",
-                 "_released", "_retained", "_saves", "_versions", "_hooks", "__weakref__")
+                 "_released", "_retained", "_saves", "_versions", "_hooks", "_complex",
+                 "_holomorphic", "__weakref__")
     _n_outputs = 1   # a custom autograd.Function may have several (custom_function.py)
 
     def __init__(self, rule: Callable, attrs: dict, saved: Sequence[Any], out: tuple,
@@ -47,6 +48,8 @@ class BackwardFunction:
         self._versions = ()                # (dtype, shape, version counter, version when saved)
                                            # of what the rule reads (not the tensor: out -> fn)
         self._hooks = None                 # [(output number, hook)]: Tensor.register_hook
+        self._complex = any(d.is_complex for _, d in input_meta)   # (set for the output too)
+        self._holomorphic = True           # see apply (the op's OpDef.holomorphic)
 
     @property
     def next_functions(self) -> tuple:
@@ -76,10 +79,19 @@ class BackwardFunction:
         p.text(f"<{type(self).__name__} at {id(self):#x}>")
 
     def apply(self, b, g):
-        """The inputs' cotangents for the output's ``g``, built with the builder ``b``."""
+        """The inputs' cotangents for the output's ``g``, built with the builder ``b``.
+
+        Complex operands (torch's convention, see ``dtypes``): an analytic op's rule, linear
+        in g with the derivative's values as coefficients, is applied to conj(g) and its
+        results conjugated -- g * conj(f'(z)) -- so that one rule serves real and complex
+        values; a rule of a non-analytic op (``OpDef.holomorphic`` False) is in torch's
+        convention already."""
         self.check_saved()
         out = None if self._out is None else self.output()
-        return self._rule(b, g, out, self._saved, **self._attrs)
+        if not (self._complex and self._holomorphic):
+            return self._rule(b, g, out, self._saved, **self._attrs)
+        cts = self._rule(b, _conj(b, g), out, self._saved, **self._attrs)
+        return tuple(None if c is None else _conj(b, c) for c in cts)
 
     def check_saved(self) -> None:
         """Raise torch's error if what the rule reads was freed or changed in place."""
@@ -142,6 +154,10 @@ def saved_value(fn: BackwardFunction, name: str):
             and not value.dtype.is_bool:
         return value.item()   # a Python number torch took as a Scalar argument
     return value
+
+
+def _conj(b, x):
+    return b.op("conj", x) if x.dtype.is_complex else x
 
 
 class AccumulateGrad:

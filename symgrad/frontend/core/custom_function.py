@@ -68,6 +68,7 @@ class CustomBackward(BackwardFunction, FunctionCtx):
         self._shown = None
         self._input_meta = tuple((t.shape, t.dtype) for t in tensors)
         self.loc, self._released, self._retained, self._hooks = None, False, None, None
+        self._complex, self._holomorphic = False, False   # the user's rule is torch's own
         self.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad
                                       for a in args)
         self._arg_is_tensor = tuple(isinstance(a, Tensor) for a in args)
@@ -253,7 +254,7 @@ def _attach(ctx: CustomBackward, outs: list) -> None:
             if o._requires_grad and o.grad_fn is None:
                 raise RuntimeError("a leaf Variable that requires grad has been used in an "
                                    "in-place operation.")
-        if any(o is n for n in ctx._non_differentiable) or not o.dtype.is_floating:
+        if any(o is n for n in ctx._non_differentiable) or not o.dtype.is_differentiable:
             continue
         o._requires_grad, o.grad_fn = True, ctx
         ctx._output_ids[id(o)] = k

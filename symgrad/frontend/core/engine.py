@@ -50,6 +50,9 @@ def root_cotangents(outputs: Sequence[Tensor], grad_outputs) -> list[tuple]:
         if g is None:
             if t.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if t.dtype.is_complex:
+                raise RuntimeError(f"grad can be implicitly created only for real scalar "
+                                   f"outputs but got {t.dtype!r}")
             g = full(t, 1.0)
         else:
             g = as_tensor(g, dtype=t.dtype)
@@ -340,7 +343,7 @@ def push_forward(outputs: list, inputs: list, tangents: list) -> list:
     ``J u``, the same at every ``v``. A cotangent holding a ``poison`` value (a second
     derivative symgrad cannot compute, see ``control_vjp``) makes the tangent unknown: its
     message is raised (the second pass would cut through it and give a zero)."""
-    live = [o for o in outputs if o._requires_grad and o.dtype.is_floating]
+    live = [o for o in outputs if o._requires_grad and o.dtype.is_differentiable]
     with grad_mode.enable_grad():
         vs = [full(o, 0.0) for o in live]
         for v in vs:

@@ -204,9 +204,9 @@ class Tensor:
                     "use a computed variable in a subgraph that doesn't require differentiation "
                     "use var_no_grad = var.detach().")
             return self
-        if requires_grad and not self.dtype.is_floating:
-            raise RuntimeError("only Tensors of floating point dtype can require gradients "
-                               f"(this tensor is {self.dtype.name})")
+        if requires_grad and not self.dtype.is_differentiable:
+            raise RuntimeError("only Tensors of floating point and complex dtype can require "
+                               f"gradients (this tensor is {self.dtype.name})")
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -420,6 +420,9 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     elif arr.dtype.kind == "f":   # NumPy data keeps its float type; Python floats the default
         dt = dtypes.DEFAULT_FLOAT if _is_python_data(data) \
             else dtypes.from_numpy(arr.dtype) or dtypes.DEFAULT_FLOAT
+    elif arr.dtype.kind == "c":   # and Python complex numbers the default complex
+        dt = dtypes.DEFAULT_FLOAT.complex_dtype if _is_python_data(data) \
+            else dtypes.from_numpy(arr.dtype)
     else:
         dt = dtypes.from_numpy(arr.dtype)
         if dt is None:

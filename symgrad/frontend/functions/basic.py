@@ -32,16 +32,22 @@ Number = (int, float, bool)
 # ---------------------------------------------------------------- composites
 
 def composite(torch_name: str, body: Callable[..., Tensor], inputs: Sequence[Tensor],
-              rule: Callable | None = None, saves: bool = True, uses_out: bool = True) -> Tensor:
+              rule: Callable | None = None, saves: bool = True, uses_out: bool = True,
+              holomorphic: bool | None = None) -> Tensor:
     """Run ``body(*inputs)`` without recording, then attach one backward function.
 
     ``rule(g, out, inputs)`` gives the inputs' cotangents; without one, the backward re-runs
     ``body`` with recording on (free at trace time: nodes are interned) and back-propagates
     through it to the inputs. ``saves``/``uses_out``: whether the rule reads the inputs/the
-    output (changing them in place before the backward is then an error).
+    output (changing them in place before the backward is then an error). ``holomorphic``
+    (default: whether a rule is given): the rule is written with derivatives, for real
+    values, and complex ones take it conjugated (see ``BackwardFunction.apply``); a rule in
+    torch's complex convention says False.
     """
     with grad_mode.no_grad():
         out = body(*inputs)
+    if holomorphic is None:   # a rule of derivatives; the body's own is in torch's convention
+        holomorphic = rule is not None
     if rule is None:
         def rule(g, out, ins):
             with grad_mode.enable_grad():
@@ -49,7 +55,7 @@ def composite(torch_name: str, body: Callable[..., Tensor], inputs: Sequence[Ten
             create = grad_mode.is_grad_enabled()   # then the gradient reads this graph
             return run_backward([(again, g)], retain_graph=create, create_graph=create,
                                 inputs=list(ins))
-    return attach_function(out, torch_name, rule, list(inputs), saves, uses_out)
+    return attach_function(out, torch_name, rule, list(inputs), saves, uses_out, holomorphic)
 
 
 # ---------------------------------------------------------------- elementwise
@@ -90,7 +96,7 @@ def neg(a) -> Tensor:
 
 
 def pow(a, b) -> Tensor:  # noqa: A001  (torch's name)
-    if isinstance(a, Tensor) and not a.dtype.is_floating and type(b) is int:
+    if isinstance(a, Tensor) and not a.dtype.is_differentiable and type(b) is int:
         # integers to a Python int power stay integers (a bool tensor: int64), as torch's
         return _int_power(a if a.dtype.is_integer else a.to(dtypes.int64), b)
     name = "PowBackward0" if isinstance(b, Number) else "PowBackward1"
@@ -257,14 +263,14 @@ def sum(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A
     x = tensor_arg(x)
     if dtype is not None:
         x = x.to(dtype)
-    elif not x.dtype.is_floating:
+    elif not x.dtype.is_differentiable:
         x = x.to(dtypes.int64)
     return _reduce("sum", x, dim, keepdim, "SumBackward0" if dim is None else "SumBackward1")
 
 
 def mean(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     x = tensor_arg(x) if dtype is None else tensor_arg(x).to(dtype)
-    if not x.dtype.is_floating:
+    if not x.dtype.is_differentiable:
         raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either a "
                            f"floating point or complex dtype. Got: {x.dtype.name}")
     axes = normalize_axes(dim, x.ndim)
@@ -283,7 +289,7 @@ def prod(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     x = tensor_arg(x)
     if dtype is not None:
         x = x.to(dtype)
-    elif not x.dtype.is_floating:
+    elif not x.dtype.is_differentiable:
         x = x.to(dtypes.int64)
     return _reduce("prod", x, dim, keepdim, "ProdBackward0" if dim is None else "ProdBackward1")
 

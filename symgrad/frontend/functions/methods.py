@@ -18,6 +18,7 @@ from ..core.apply import apply, as_tensor, register_view
 from .creation import METHODS as CREATION
 from .decompositions import METHODS as DECOMPOSITIONS
 from .strided import METHODS as STRIDED, clone
+from .complexes import METHODS as COMPLEXES, PROPERTIES as COMPLEX_PROPERTIES
 from .norms import torch_norm
 from ..core.grad_mode import no_grad
 from ..core.engine import backward
@@ -230,8 +231,10 @@ METHODS = {
 
 for _name, _fn in {**METHODS, **CREATION, **MANIPULATION, **SORTING, **INPLACE, **POINTWISE,
                    **RANDOM, **HOOKS, **STATISTICS, **SCANS, **ASSORTED, **PRODUCTS,
-                   **SEARCHING, **DECOMPOSITIONS, **STRIDED}.items():
+                   **SEARCHING, **DECOMPOSITIONS, **STRIDED, **COMPLEXES}.items():
     setattr(Tensor, _name, _fn if _name.startswith("__") else torch_keywords(_fn, method=True))
+for _name, (_get, _set) in COMPLEX_PROPERTIES.items():
+    setattr(Tensor, _name, property(_get, _set))
 Tensor.T = property(S.T)
 Tensor.mT = property(lambda self: S.transpose(self, -2, -1))
 Tensor.data = property(_detach, _set_data)

@@ -308,7 +308,9 @@ def positive(input) -> Tensor:  # noqa: A002
 
 
 def sgn(input) -> Tensor:  # noqa: A002
-    return apply("sign", input, _torch_name="SgnBackward0")
+    """torch.sgn: z / |z| (0 at 0) of a complex tensor, the sign of a real one."""
+    x = tensor_arg(input)
+    return apply("sgn" if x.dtype.is_complex else "sign", x, _torch_name="SgnBackward0")
 
 
 def isposinf(input) -> Tensor:  # noqa: A002
@@ -320,7 +322,10 @@ def isneginf(input) -> Tensor:  # noqa: A002
 
 
 def isreal(input) -> Tensor:  # noqa: A002
-    return full(tensor_arg(input), True, dtype=dtypes.bool_)
+    x = tensor_arg(input)
+    if x.dtype.is_complex:
+        return F.eq(apply("imag", x), 0.0)
+    return full(x, True, dtype=dtypes.bool_)
 
 
 def logical_xor(input, other) -> Tensor:  # noqa: A002

@@ -115,11 +115,14 @@ def _width(shown: np.ndarray, dtype: dtypes.DType, fmt) -> int:
 
 
 def format_array(arr: np.ndarray, dtype: dtypes.DType, indent: int) -> str:
-    fmt = _formatter(_summarized(arr), dtype)
+    if dtype.is_complex:
+        fmt, width, step = _complex_element(arr)
+    else:
+        fmt = _formatter(_summarized(arr), dtype)
+        width = step = _width(_summarized(arr), dtype, fmt) if arr.ndim else 0
     if arr.ndim == 0:
-        return fmt(arr.item())
+        return fmt(arr.item()).rjust(width)
     summarize = arr.size > OPTIONS.threshold
-    width = _width(_summarized(arr), dtype, fmt)
 
     def rec(a: np.ndarray, level: int) -> str:
         if a.ndim == 1:
@@ -127,7 +130,7 @@ def format_array(arr: np.ndarray, dtype: dtypes.DType, indent: int) -> str:
             if summarize and len(items) > 2 * OPTIONS.edgeitems:
                 # torch's elided run inside a row is " ...": two spaces after the comma
                 items = items[:OPTIONS.edgeitems] + [" ..."] + items[-OPTIONS.edgeitems:]
-            per_line = max(1, (OPTIONS.linewidth - indent - level) // (width + 2))
+            per_line = max(1, (OPTIONS.linewidth - indent - level) // (step + 2))
             lines = [", ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
             return "[" + (",\n" + " " * (indent + level + 1)).join(lines) + "]"
         n = a.shape[0]
@@ -138,6 +141,22 @@ def format_array(arr: np.ndarray, dtype: dtypes.DType, indent: int) -> str:
         rows = ["..." if i is None else rec(a[i], level + 1) for i in idx]
         return "[" + sep.join(rows) + "]"
     return rec(arr, 0)
+
+
+def _complex_element(arr: np.ndarray):
+    """torch's complex elements: the real parts formatted and padded as a real tensor's, the
+    imaginary parts formatted alike, unpadded, signed and followed by ``j``: ``1.+2.j``."""
+    shown = _summarized(arr)
+    real, imag = shown.real.astype(np.float64), shown.imag.astype(np.float64)
+    fr, fi = _float_formatter(real), _float_formatter(imag)
+    float64 = dtypes.float64
+    wr, wi = _width(real, float64, fr), _width(imag, float64, fi)
+
+    def one(v: complex) -> str:
+        re = fr(v.real).rjust(wr)
+        im = (fi(v.imag).rjust(wi) + "j").lstrip()
+        return re + im if im[0] in "+-" else re + "+" + im
+    return one, 0, wr + wi + 1
 
 
 def tensor_repr(t) -> str:
@@ -152,8 +171,9 @@ def tensor_repr(t) -> str:
                 suffix.append(f"size={tuple(t.shape)}")
     # An empty tensor has no elements to tell an int64 from a float, so torch names every
     # dtype but the default float there: tensor([], dtype=torch.int64).
-    implicit = (dtypes.float32,) if t.numel() == 0 and not t.is_traced \
-        else (dtypes.float32, dtypes.int64, dtypes.bool_)
+    default = dtypes.get_default_dtype()
+    implicit = (default,) if t.numel() == 0 and not t.is_traced \
+        else (default, default.complex_dtype, dtypes.int64, dtypes.bool_)
     if t.dtype not in implicit:
         suffix.append(f"dtype=torch.{t.dtype.name}")
     if t.grad_fn is not None:

@@ -1,0 +1,209 @@
+"""Complex tensors, eagerly: creation, promotion, printing, the complex functions (complex,
+polar, real, imag, conj, angle, abs, sgn, view_as_real/complex), analytic math on them, and
+autograd with torch's convention (the gradient of a real loss L with respect to z = x + iy is
+dL/dx + i dL/dy).
+
+Gradients are checked against central differences in the real and imaginary parts (float64),
+an oracle independent of the rules; values, gradients and printed text against torch 2.13 when
+it is installed, else against ``complex_torch.json`` (``python tests/frontend/test_complex.py
+--store`` rewrites it from torch).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import symgrad as sg
+
+Z = [1 + 2j, -0.5 + 0.3j, 0.7 - 1.1j]
+W = [0.3 - 0.2j, 1.5 + 0.5j, -1 + 1j]
+X = [0.4, -1.2, 2.0]
+
+# Real losses of complex (and real) inputs: (name, function, inputs).
+LOSSES = [
+    ("abs", lambda t, z: z.abs().sum(), (Z,)),
+    ("mul", lambda t, z, w: (z * w).abs().sum(), (Z, W)),
+    ("exp real", lambda t, z: z.exp().real.sum(), (Z,)),
+    ("log imag", lambda t, z: z.log().imag.sum(), (Z,)),
+    ("sin cos", lambda t, z: (z.sin() * z.cos()).abs().pow(2).sum(), (Z,)),
+    ("div angle", lambda t, z, w: (z / w).angle().sum(), (Z, W)),
+    ("sqrt", lambda t, z: z.sqrt().real.sum() + z.sqrt().imag.sum(), (Z,)),
+    ("conj", lambda t, z, w: (z.conj() * w).real.sum(), (Z, W)),
+    ("pow int", lambda t, z: (z ** 3).abs().sum(), (Z,)),
+    ("pow float", lambda t, z: (z ** 2.5).real.sum(), (Z,)),
+    ("tanh", lambda t, z: z.tanh().abs().sum(), (Z,)),
+    ("sigmoid", lambda t, z: t.sigmoid(z).abs().sum(), (Z,)),
+    ("complex", lambda t, a, b: t.complex(a, b).exp().abs().sum(), (X, X[::-1])),
+    ("polar", lambda t, a, b: (t.polar(a, b) * t.polar(b, a)).real.sum(),
+     ([0.4, 1.2, 2.0], [2.0, 1.3, 0.5])),
+    ("polar negative abs", lambda t, a, b: t.polar(a, b).real.sum(), (X, X[::-1])),
+    ("mixed", lambda t, z, x: (z * x).abs().sum() + (x / z).real.sum(), (Z, X)),
+    ("matmul", lambda t, z, w: (z.reshape(3, 1) @ w.reshape(1, 3)).abs().sum(), (Z, W)),
+    ("outer matmul", lambda t, z, w: (t.outer(z, w) @ z).real.sum(), (Z, W)),
+    ("sum mean", lambda t, z: (z.sum() * z.mean()).real, (Z,)),
+    ("view_as_real", lambda t, z: t.view_as_real(z).pow(2).sum(), (Z,)),
+    ("view_as_complex", lambda t, x: t.view_as_complex(t.stack([x, x * 2], -1)).abs().sum(),
+     (X,)),
+    ("sgn", lambda t, z: (z.sgn() * z).real.sum(), (Z,)),
+    ("reciprocal", lambda t, z: (1 / z).imag.sum(), (Z,)),
+    ("scalars", lambda t, z: (z * (2 - 3j)).real.sum() + (z + 1j).abs().sum(), (Z,)),
+    ("where", lambda t, z: t.where(z.real > 0, z, z * 2).abs().sum(), (Z,)),
+    ("index cat", lambda t, z, w: t.cat([z[1:], w[[0, 0]]]).abs().sum(), (Z, W)),
+    ("dot", lambda t, z, w: t.dot(z, w).real, (Z, W)),
+    ("prod", lambda t, z: z.prod().real, (Z,)),
+    ("expm1 log1p", lambda t, z: z.expm1().abs().sum() + z.log1p().abs().sum(), (Z,)),
+]
+
+
+def _leaves(t, values):
+    return [t.tensor(np.array(v, dtype=np.complex128 if isinstance(v[0], complex)
+                              else np.float64), requires_grad=True) for v in values]
+
+
+def _pairs(a: np.ndarray) -> list:
+    return [np.real(a).tolist(), np.imag(a).tolist()]
+
+
+def observe_loss(t, name: str):
+    fn, values = next((f, v) for n, f, v in LOSSES if n == name)
+    xs = _leaves(t, values)
+    loss = fn(t, *xs)
+    loss.backward()
+    return {"loss": float(loss.item()), "grads": [_pairs(x.grad.resolve_conj().numpy()) for x in xs],
+            "dtype": str(loss.dtype)}
+
+
+SHOWN = {
+    "vector": "torch.tensor([1+2j, 3-1j])",
+    "decimals": "torch.tensor([1.5+2.25j, 3-1j])",
+    "scalar": "torch.tensor(1+2j)",
+    "complex128": "torch.tensor([1+2j], dtype=torch.complex128)",
+    "scientific": "torch.tensor([1e-5+1e5j, -2.5j])",
+    "matrix": "torch.tensor([[1+2j, 3-10.5j], [0j, -1-1j]])",
+    "nan inf": "torch.tensor([float('nan')+1j, 2+float('inf')*1j])",
+    "wrapped": "torch.complex(torch.arange(30.).reshape(2, 15), -torch.arange(30.).reshape(2, 15))",
+    "grad": "torch.tensor([1+2j], requires_grad=True)",
+    "empty": "torch.tensor([]).to(torch.complex64)",
+    "promote": "[str((torch.ones(2) * 1j).dtype), str((torch.ones(2, dtype=torch.float64) * "
+               "torch.ones(2, dtype=torch.complex64)).dtype), str((torch.ones(2, dtype="
+               "torch.int64) + 2j).dtype), str(torch.tensor(1j).dtype), "
+               "str((torch.ones(2, dtype=torch.complex64) * torch.tensor(2.0, dtype="
+               "torch.float64)).dtype)]",
+    "functions": "[torch.tensor([3+4j]).abs(), torch.tensor([1j]).angle(), "
+                 "torch.real(torch.tensor([1+2j])), torch.imag(torch.tensor([1+2j])), "
+                 "torch.tensor([1+2j]).conj(), torch.tensor([3+4j]).sgn(), "
+                 "torch.view_as_real(torch.tensor([1+2j, 3j])), torch.polar(torch.tensor([2.]),"
+                 " torch.tensor([0.5])), torch.is_complex(torch.tensor([1j])), "
+                 "torch.tensor([1+1j]).item(), torch.isreal(torch.tensor([1+0j, 1j]))]",
+}
+
+
+def observe_shown(t, name: str) -> str:
+    t.manual_seed(0)
+    return repr(eval(SHOWN[name], {"torch": t}))   # noqa: S307  (the table's own text)
+
+
+STORED = Path(__file__).with_name("complex_torch.json")
+EXPECTED = json.loads(STORED.read_text()) if STORED.exists() else {}
+
+
+def _torch():
+    try:
+        import torch
+        return torch
+    except ImportError:
+        return None
+
+
+@pytest.mark.parametrize("name", [n for n, _, _ in LOSSES])
+def test_gradient_matches_torch(name):
+    torch = _torch()
+    want = observe_loss(torch, name) if torch else EXPECTED["loss:" + name]
+    got = observe_loss(sg, name)
+    assert got["dtype"] == want["dtype"]
+    assert np.isclose(got["loss"], want["loss"], rtol=1e-10, atol=1e-12)
+    for g, w in zip(got["grads"], want["grads"]):
+        np.testing.assert_allclose(np.array(g), np.array(w), rtol=1e-9, atol=1e-12)
+
+
+# torch's polar_backward takes abs >= 0: its gradient to a negative abs has the other sign
+# than the derivative (checked against torch only).
+NOT_THE_DERIVATIVE = {"polar negative abs"}
+
+
+@pytest.mark.parametrize("name", [n for n, _, _ in LOSSES if n not in NOT_THE_DERIVATIVE])
+def test_gradient_matches_central_differences(name):
+    """dL/dx + i dL/dy from central differences in each real and imaginary part."""
+    fn, values = next((f, v) for n, f, v in LOSSES if n == name)
+    xs = _leaves(sg, values)
+    fn(sg, *xs).backward()
+    base = [np.array(v, dtype=np.complex128 if isinstance(v[0], complex) else np.float64)
+            for v in values]
+
+    def loss(arrays):
+        with sg.no_grad():
+            return fn(sg, *[sg.tensor(a) for a in arrays]).item()
+    h = 1e-6
+    for k, a in enumerate(base):
+        want = np.zeros(a.shape, a.dtype)
+        for i in range(a.size):
+            for step in ((1.0, 1j) if a.dtype.kind == "c" else (1.0,)):
+                up = [b.copy() for b in base]
+                down = [b.copy() for b in base]
+                up[k][i] += h * step
+                down[k][i] -= h * step
+                want[i] += step * (loss(up) - loss(down)) / (2 * h)
+        np.testing.assert_allclose(xs[k].grad.numpy(), want, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", list(SHOWN))
+def test_printed_as_torch(name):
+    torch = _torch()
+    want = observe_shown(torch, name) if torch else EXPECTED["shown:" + name]
+    assert observe_shown(sg, name) == want
+
+
+def test_errors_are_torchs():
+    z = sg.tensor([1 + 2j], requires_grad=True)
+    with pytest.raises(RuntimeError, match="only for real scalar outputs but got "
+                                           "torch.complex64"):
+        z.sum().backward()
+    with pytest.raises(NotImplementedError, match="\"lt_cpu\" not implemented for "
+                                                  "'ComplexFloat'"):
+        z < z
+    with pytest.raises(RuntimeError, match="imag is not implemented for tensors with "
+                                           "non-complex dtypes"):
+        sg.ones(2).imag
+    with pytest.raises(RuntimeError, match="Expected object of scalar type Float but got "
+                                           "scalar type Double for second argument"):
+        sg.complex(sg.ones(2), sg.ones(2, dtype=sg.float64))
+
+
+def test_setting_parts_updates_in_place():
+    z = sg.tensor([1 + 2j, 3 - 1j])
+    z.real = sg.tensor([5.0, 6.0])
+    z.imag = 0.5
+    assert z.tolist() == [5 + 0.5j, 6 + 0.5j]
+
+
+def test_compiling_complex_tensors_is_refused_clearly():
+    f = sg.compile(lambda z: (z * z).abs().sum())
+    with pytest.raises(NotImplementedError, match="does not compile complex tensors yet"):
+        f(sg.tensor([1 + 2j]))
+
+
+def test_stored_expectations_cover_every_case():
+    want = {"loss:" + n for n, _, _ in LOSSES} | {"shown:" + n for n in SHOWN}
+    assert set(EXPECTED) == want
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--store"]:
+    import torch
+    table = {"loss:" + n: observe_loss(torch, n) for n, _, _ in LOSSES}
+    table.update({"shown:" + n: observe_shown(torch, n) for n in SHOWN})
+    STORED.write_text(json.dumps(table, indent=0) + "\n")
