@@ -108,5 +108,6 @@ elementwise("complex", lambda sp, x, y: x + sp.I * y, _np_complex,
 elementwise("angle", lambda sp, x: sp.Piecewise((sp.pi, x < 0), (0, True)),
             _np_angle, dtype=_parts, promotion=PROMOTE,
             vjp=_angle_vjp, holomorphic=False, torch="AngleBackward0")
-elementwise("sgn", lambda sp, x: sp.Piecewise((1, x > 0), (-1, x < 0), (0, True)), _np_sgn, dtype=same_dtype, promotion=PROMOTE,
+elementwise("sgn", lambda sp, x: sp.Piecewise((1, x > 0), (-1, x < 0), (0, True)), _np_sgn,
+            dtype=same_dtype, promotion=PROMOTE,
             vjp=_sgn_vjp, uses_out=True, holomorphic=False, torch="SgnBackward0")

@@ -74,8 +74,8 @@ def observe_loss(t, name: str):
     xs = _leaves(t, values)
     loss = fn(t, *xs)
     loss.backward()
-    return {"loss": float(loss.item()), "grads": [_pairs(x.grad.resolve_conj().numpy()) for x in xs],
-            "dtype": str(loss.dtype)}
+    grads = [_pairs(x.grad.resolve_conj().numpy()) for x in xs]
+    return {"loss": float(loss.item()), "grads": grads, "dtype": str(loss.dtype)}
 
 
 SHOWN = {
@@ -178,7 +178,7 @@ def test_errors_are_torchs():
         z < z
     with pytest.raises(RuntimeError, match="imag is not implemented for tensors with "
                                            "non-complex dtypes"):
-        sg.ones(2).imag
+        _ = sg.ones(2).imag
     with pytest.raises(RuntimeError, match="Expected object of scalar type Float but got "
                                            "scalar type Double for second argument"):
         sg.complex(sg.ones(2), sg.ones(2, dtype=sg.float64))
