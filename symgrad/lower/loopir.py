@@ -28,7 +28,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from ..dims import Dim, is_one, round_up, same
+from ..dims import Dim, contiguous_strides, is_one, round_up, same  # noqa: F401  (re-exported)
 from ..dtypes import DType
 from ..ir.graph import Loc
 
@@ -59,14 +59,6 @@ class Buffer:
 
 
 _PREFIX = {"input": "in", "const": "cst", "output": "out", "temp": "tmp"}
-
-
-def contiguous_strides(shape: tuple) -> tuple:
-    strides, acc = [], 1
-    for s in reversed(shape):
-        strides.append(acc)
-        acc *= max(s, 1)
-    return tuple(reversed(strides))
 
 
 @dataclass(frozen=True)

@@ -26,17 +26,8 @@ import weakref
 
 import numpy as np
 
-from ...dims import Dim
+from ...dims import Dim, contiguous_strides
 from .tensor import Tensor
-
-
-def contiguous_strides(shape: tuple) -> tuple:
-    """Row-major strides, as torch computes them (an empty dim counts as size 1)."""
-    strides, step = [], 1
-    for n in reversed(shape):
-        strides.append(step)
-        step *= max(n, 1)
-    return tuple(reversed(strides))
 
 
 def _numeric(shape: tuple) -> bool:

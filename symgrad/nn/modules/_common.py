@@ -1,5 +1,5 @@
-"""What the layer modules share: a new parameter's tensor from ``device``/``dtype``, and the
-initialization Linear and the convolutions share.
+"""What the layer modules share: a new parameter's tensor from ``device``/``dtype``, the
+initialization Linear and the convolutions share, and the normalizations' affine parameters.
 
 Layer: front end (torch.nn mirror). Input: a module constructor's ``device``/``dtype``
 arguments and a shape; parameters to initialize. Output: an empty (zero) tensor to wrap in a
@@ -33,3 +33,28 @@ def kaiming_reset(weight: Tensor, bias: Tensor | None) -> None:
         fan, _ = init._calculate_fan_in_and_fan_out(weight)
         bound = 1 / math.sqrt(fan) if fan > 0 else 0
         init.uniform_(bias, -bound, bound)
+
+
+def affine_parameters(module, shape: tuple, affine: bool, bias: bool, device: Any,
+                      dtype: Any) -> None:
+    """A normalization's ``weight`` (and ``bias`` unless not wanted) of ``shape``, or None
+    for both without ``affine``, registered as torch registers them (ones and zeros: see
+    ``reset_affine``)."""
+    from ..parameter import Parameter
+    if affine:
+        module.weight = Parameter(new_empty(shape, device, dtype))
+        if bias:
+            module.bias = Parameter(new_empty(shape, device, dtype))
+        else:
+            module.register_parameter("bias", None)
+    else:
+        module.register_parameter("weight", None)
+        module.register_parameter("bias", None)
+
+
+def reset_affine(module) -> None:
+    """Weight ones, bias zeros (where the module has them)."""
+    if module.weight is not None:
+        init.ones_(module.weight)
+        if module.bias is not None:
+            init.zeros_(module.bias)

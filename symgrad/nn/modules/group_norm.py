@@ -12,9 +12,7 @@ from typing import Any
 
 from ...frontend.core.tensor import Tensor
 from .. import functional as F
-from .. import init
-from ..parameter import Parameter
-from ._common import new_empty
+from ._common import affine_parameters, reset_affine
 from .module import Module
 
 
@@ -33,23 +31,12 @@ class GroupNorm(Module):
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
-        if affine:
-            self.weight = Parameter(new_empty((num_channels,), device, dtype))
-            if bias:
-                self.bias = Parameter(new_empty((num_channels,), device, dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        affine_parameters(self, (num_channels,), affine, bias, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
         """Weight ones, bias zeros."""
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        reset_affine(self)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
