@@ -26,6 +26,8 @@ from .sorting import METHODS as SORTING
 from .statistics import METHODS as STATISTICS
 from .scans import METHODS as SCANS
 from .assorted import METHODS as ASSORTED
+from .legacy_types import METHODS as LEGACY
+from .device_methods import METHODS as DEVICE
 from .products import METHODS as PRODUCTS
 from .searching import METHODS as SEARCHING
 from .pointwise import METHODS as POINTWISE
@@ -68,22 +70,6 @@ def _to(self: Tensor, *args, dtype=None, device=None, copy: bool = False, **_) -
 
 def _cast(self: Tensor, dt) -> Tensor:
     return self if self.dtype is dt else apply("cast", self, dtype=dt)
-
-
-_TYPE_NAMES = {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor",
-               "int64": "torch.LongTensor", "bool": "torch.BoolTensor"}
-
-
-def _type(self: Tensor, dtype=None, non_blocking: bool = False, **_):
-    """``x.type()`` names the tensor type (``'torch.FloatTensor'``); ``x.type(dtype)`` casts."""
-    if dtype is None:
-        return _TYPE_NAMES[self.dtype.name]
-    if isinstance(dtype, str):
-        by_name = {v: k for k, v in _TYPE_NAMES.items()}
-        if dtype not in by_name:
-            raise ValueError(f"invalid type: '{dtype}'")
-        dtype = dtypes.from_name(by_name[dtype])
-    return _cast(self, dtypes.as_dtype(dtype))
 
 
 def _cuda(self: Tensor, *args, **kwargs) -> Tensor:
@@ -220,7 +206,7 @@ METHODS = {
     "char": lambda self, **_: _cast(self, dtypes.int8),
     "byte": lambda self, **_: _cast(self, dtypes.uint8),
     "half": lambda self, **_: _cast(self, dtypes.float16),
-    "bool": lambda self, **_: _cast(self, dtypes.bool_), "type": _type,
+    "bool": lambda self, **_: _cast(self, dtypes.bool_),
     "type_as": lambda self, other: _cast(self, other.dtype),
     "clone": lambda self, **_: _clone(self),
     "contiguous": lambda self, **_: self, "cpu": lambda self, **_: self, "cuda": _cuda,
@@ -236,7 +222,7 @@ METHODS = {
 
 for _name, _fn in {**METHODS, **CREATION, **MANIPULATION, **SORTING, **INPLACE, **POINTWISE,
                    **RANDOM, **HOOKS, **STATISTICS, **SCANS, **ASSORTED, **PRODUCTS,
-                   **SEARCHING, **DECOMPOSITIONS}.items():
+                   **SEARCHING, **DECOMPOSITIONS, **LEGACY, **DEVICE}.items():
     setattr(Tensor, _name, _fn if _name.startswith("__") else torch_keywords(_fn, method=True))
 Tensor.T = property(S.T)
 Tensor.mT = property(lambda self: S.transpose(self, -2, -1))
