@@ -59,6 +59,17 @@ from . import autograd, backends, cuda, lax, linalg, nn, optim, special, utils  
 from . import distributions  # noqa: F401  (torch.distributions)
 from . import serialization  # noqa: F401  (torch.serialization)
 from .serialization import save, load
+# torch's script-level modules and switches (imports and small calls of training scripts)
+from . import accelerator, amp, cpu, distributed, hub, mps, onnx, random, testing  # noqa: F401
+from . import compiler, jit  # noqa: F401
+from .amp import autocast, is_autocast_enabled  # noqa: F401
+from .backends.precision import set_float32_matmul_precision, get_float32_matmul_precision
+from .switches import *  # noqa: F401,F403  (use_deterministic_algorithms, ...)
+from .frontend.functions.legacy_types import *  # noqa: F401,F403  (FloatTensor, ..., typename)
+from .formats import (memory_format, layout, contiguous_format, channels_last,  # noqa: F401
+                      channels_last_3d, preserve_format, strided, sparse_coo)
+from .dtypes import DType as dtype  # noqa: F401  (isinstance(x, torch.dtype))
+inf, nan, pi, e, newaxis = float("inf"), float("nan"), 3.141592653589793, 2.718281828459045, None
 
 float = float32  # noqa: A001  (torch.float)
 double = float64

@@ -414,16 +414,6 @@ def concrete(x, values: dict):
     return x.evaluate(values) if isinstance(x, Dim) else x
 
 
-def contiguous_strides(shape: tuple) -> tuple:
-    """Row-major strides of ``shape``, as torch computes them (an empty dim counts as size
-    1); sizes may be call-time ``Dim``s."""
-    strides, step = [], 1
-    for n in reversed(shape):
-        strides.append(step)
-        step *= max(n, 1)
-    return tuple(reversed(strides))
-
-
 def round_up(x, align: int):
     """``x`` rounded up to a multiple of ``align``; a Dim with nonnegative coefficients
     coefficient by coefficient (a multiple of ``align`` for every size, and at least ``x``)."""

@@ -40,3 +40,13 @@ class Size(tuple):
 def as_size(shape) -> Size:
     """``shape`` as a ``Size`` (itself, if it is one)."""
     return shape if type(shape) is Size else tuple.__new__(Size, shape)
+
+
+def contiguous_strides(shape: tuple) -> tuple:
+    """Row-major strides of ``shape``, as torch computes them (an empty dim counts as size
+    1); sizes may be call-time ``dims.Dim``s."""
+    strides, step = [], 1
+    for n in reversed(shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(strides))

@@ -21,13 +21,17 @@ ROOT = Path(__file__).resolve().parents[1] / "symgrad"
 LAYERS = [
     ("base", {"symgrad.config", "symgrad.dtypes", "symgrad.errors", "symgrad.pytree",
               "symgrad.gcpause", "symgrad.version", "symgrad.devices", "symgrad.size",
-              "symgrad.dims"}),
+              "symgrad.dims", "symgrad.formats"}),
     ("ops", {"symgrad.ops"}),                 # the op registry: one definition per primitive
     ("ir", {"symgrad.ir"}),                   # graph, text, verifier, NumPy interpreter
     ("frontend", {"symgrad.frontend", "symgrad.nn", "symgrad.autograd", "symgrad.optim",
                   "symgrad.cuda", "symgrad.backends", "symgrad.linalg",
                   "symgrad.special", "symgrad.utils", "symgrad.lax",
-                  "symgrad.distributions", "symgrad.serialization"}),
+                  "symgrad.distributions", "symgrad.serialization",
+                  # torch's script-level modules: devices, amp, testing, stand-ins
+                  "symgrad.accelerator", "symgrad.amp", "symgrad.cpu", "symgrad.mps",
+                  "symgrad.distributed", "symgrad.hub", "symgrad.onnx", "symgrad.random",
+                  "symgrad.testing", "symgrad.compiler", "symgrad.jit", "symgrad.switches"}),
     # tensors, eager autograd, the torch API (torch.nn, torch.autograd, torch.optim mirrors)
     ("transforms", {"symgrad.transforms",     # vmap, jvp, vjp, Jacobians on tensors
                     "symgrad.autograd.functional"}),   # torch.autograd.functional, on them

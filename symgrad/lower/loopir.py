@@ -28,7 +28,8 @@ import math
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from ..dims import Dim, contiguous_strides, is_one, round_up, same  # noqa: F401  (re-exported)
+from ..dims import Dim, is_one, round_up, same
+from ..size import contiguous_strides  # noqa: F401  (re-exported)
 from ..dtypes import DType
 from ..ir.graph import Loc
 

@@ -1,28 +1,46 @@
 """Run a torch program with symgrad standing in for torch: ``python as_torch.py prog.py``.
 
-Every ``import torch`` / ``import torch.nn as nn`` / ``from torch.autograd import Function``
-of the program finds symgrad's module of the same name: the program runs unmodified.
+Every ``import torch`` / ``import torch.nn as nn`` / ``from torch.utils.data.dataloader import
+DataLoader`` of the program finds symgrad's module of the same name: the program runs
+unmodified. ``torch`` is symgrad, and ``torch.X.Y`` is ``symgrad.X.Y`` for every module of the
+package (found when first imported, so a new symgrad submodule needs no edit here); a name
+symgrad does not have raises the ``ModuleNotFoundError`` torch's absence of it would.
 """
 
 import importlib
+import importlib.abc
+import importlib.util
 import runpy
 import sys
 
 import symgrad
 
-ALIASES = ["nn", "nn.functional", "nn.init", "optim", "autograd", "cuda", "backends", "linalg",
-           "special", "utils", "utils.data", "distributions", "serialization"]
+
+class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """``torch.X.Y`` is the module ``symgrad.X.Y`` (imported on first use)."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if not fullname.startswith("torch."):
+            return None
+        real = "symgrad." + fullname.split(".", 1)[1]
+        try:
+            found = importlib.util.find_spec(real)
+        except ImportError:
+            return None
+        if found is None:
+            return None
+        return importlib.util.spec_from_loader(fullname, self, is_package=bool(
+            found.submodule_search_locations))
+
+    def create_module(self, spec):
+        return importlib.import_module("symgrad." + spec.name.split(".", 1)[1])
+
+    def exec_module(self, module):
+        pass   # symgrad's module ran when it was imported
+
 
 sys.modules["torch"] = symgrad
-for name in ALIASES:
-    try:
-        sys.modules[f"torch.{name}"] = importlib.import_module(f"symgrad.{name}")
-    except ImportError:
-        pass
-for name in list(sys.modules):   # the submodules of those (torch.optim.lr_scheduler...)
-    if name.startswith("symgrad.") and name.split(".", 1)[1].split(".")[0] in \
-            {a.split(".")[0] for a in ALIASES}:
-        sys.modules["torch." + name.split(".", 1)[1]] = sys.modules[name]
+sys.meta_path.insert(0, _Alias())
 
 sys.argv = sys.argv[1:]
 runpy.run_path(sys.argv[0], run_name="__main__")

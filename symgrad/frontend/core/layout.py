@@ -26,7 +26,8 @@ import weakref
 
 import numpy as np
 
-from ...dims import Dim, contiguous_strides
+from ...dims import Dim
+from ...size import contiguous_strides
 from .tensor import Tensor
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ... import dtypes
+from ... import dtypes, formats
 from ...devices import CPU, check as check_device
 from ...dims import Dim, NotGeneric
 from ...errors import TracerValueError
@@ -150,6 +150,9 @@ class Tensor:
     is_sparse = False
     is_quantized = False
     is_meta = False
+    is_mps = False
+    is_xpu = False
+    layout = formats.strided   # dense, as every symgrad tensor
 
     @property
     def ndim(self) -> int:

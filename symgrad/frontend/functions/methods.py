@@ -29,6 +29,8 @@ from .sorting import METHODS as SORTING
 from .statistics import METHODS as STATISTICS
 from .scans import METHODS as SCANS
 from .assorted import METHODS as ASSORTED
+from .legacy_types import METHODS as LEGACY
+from .device_methods import METHODS as DEVICE
 from .products import METHODS as PRODUCTS
 from .searching import METHODS as SEARCHING
 from .pointwise import METHODS as POINTWISE, reciprocal
@@ -77,22 +79,6 @@ def _to(self: Tensor, *args, dtype=None, device=None, copy: bool = False, **_) -
 
 def _cast(self: Tensor, dt) -> Tensor:
     return self if self.dtype is dt else apply("cast", self, dtype=dt)
-
-
-_TYPE_NAMES = {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor",
-               "int64": "torch.LongTensor", "bool": "torch.BoolTensor"}
-
-
-def _type(self: Tensor, dtype=None, non_blocking: bool = False, **_):
-    """``x.type()`` names the tensor type (``'torch.FloatTensor'``); ``x.type(dtype)`` casts."""
-    if dtype is None:
-        return _TYPE_NAMES[self.dtype.name]
-    if isinstance(dtype, str):
-        by_name = {v: k for k, v in _TYPE_NAMES.items()}
-        if dtype not in by_name:
-            raise ValueError(f"invalid type: '{dtype}'")
-        dtype = dtypes.from_name(by_name[dtype])
-    return _cast(self, dtypes.as_dtype(dtype))
 
 
 def _cuda(self: Tensor, *args, **kwargs) -> Tensor:
@@ -216,7 +202,7 @@ METHODS = {
     "char": lambda self, **_: _cast(self, dtypes.int8),
     "byte": lambda self, **_: _cast(self, dtypes.uint8),
     "half": lambda self, **_: _cast(self, dtypes.float16),
-    "bool": lambda self, **_: _cast(self, dtypes.bool_), "type": _type,
+    "bool": lambda self, **_: _cast(self, dtypes.bool_),
     "type_as": lambda self, other: _cast(self, other.dtype),
     "cpu": lambda self, **_: self, "cuda": _cuda,
     # comparisons of whole tensors
@@ -231,7 +217,8 @@ METHODS = {
 
 for _name, _fn in {**METHODS, **CREATION, **MANIPULATION, **SORTING, **INPLACE, **POINTWISE,
                    **RANDOM, **HOOKS, **STATISTICS, **SCANS, **ASSORTED, **PRODUCTS,
-                   **SEARCHING, **DECOMPOSITIONS, **STRIDED, **COMPLEXES}.items():
+                   **SEARCHING, **DECOMPOSITIONS, **STRIDED, **COMPLEXES, **LEGACY,
+                   **DEVICE}.items():
     setattr(Tensor, _name, _fn if _name.startswith("__") else torch_keywords(_fn, method=True))
 for _name, (_get, _set) in COMPLEX_PROPERTIES.items():
     setattr(Tensor, _name, property(_get, _set))

@@ -1,5 +1,6 @@
 """torch's memory-layout surface: ``stride()``, ``storage_offset()``, ``is_contiguous()``,
-``contiguous()``, ``clone(memory_format=)``, ``as_strided`` and the memory formats.
+``contiguous()``, ``clone(memory_format=)``, ``as_strided`` (the memory formats are
+``formats``'s).
 
 Layer: front end, above ``core.layout`` (the stride model) and ``shapes``. Input: tensors.
 Output: what torch reports about their layout, and tensors laid out as asked. A layout is
@@ -13,36 +14,12 @@ from typing import Any
 
 import numpy as np
 
+from ...formats import channels_last, contiguous_format, memory_format, preserve_format
 from ..core import layout
 from ..core.apply import apply, attach_function
 from ..core.tensor import Tensor
 from .basic import gather_along
 from .shapes import reshape
-
-
-class memory_format:  # noqa: N801  (torch's name)
-    """``torch.contiguous_format``, ``torch.preserve_format``, ``torch.channels_last``..."""
-
-    def __init__(self, name: str):
-        self.name = name
-
-    def __repr__(self) -> str:
-        return f"torch.{self.name}"
-
-    def __reduce__(self):
-        return (_format, (self.name,))
-
-
-contiguous_format = memory_format("contiguous_format")
-preserve_format = memory_format("preserve_format")
-channels_last = memory_format("channels_last")
-channels_last_3d = memory_format("channels_last_3d")
-_FORMATS = {f.name: f for f in (contiguous_format, preserve_format, channels_last,
-                                channels_last_3d)}
-
-
-def _format(name: str) -> memory_format:
-    return _FORMATS[name]
 
 
 def stride(self: Tensor, dim: int | None = None):
@@ -142,7 +119,6 @@ def _flat_storage(root: Tensor, st: tuple) -> Tensor:
     return gather_along(flat, Tensor(slots, None), 0)
 
 
-__all__ = ["as_strided", "contiguous_format", "preserve_format", "channels_last",
-           "channels_last_3d", "memory_format"]
+__all__ = ["as_strided"]
 METHODS = {"stride": stride, "storage_offset": storage_offset, "is_contiguous": is_contiguous,
            "contiguous": contiguous, "clone": clone, "as_strided": as_strided}

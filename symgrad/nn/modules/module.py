@@ -396,6 +396,10 @@ class Module(StateMixin):
         fn(self)
         return self
 
+    def compile(self, *args: Any, **kwargs: Any) -> None:
+        """torch's in-place ``Module.compile()``: accepted, and the module keeps running as
+        it is (eagerly: torch's eager numbers). Compile functions with ``symgrad.compile``."""
+
     # ------------------------------------------------------------ printing
     def _get_name(self) -> str:
         return type(self).__name__

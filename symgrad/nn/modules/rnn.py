@@ -178,6 +178,9 @@ class RNNBase(Module):
         for weight in self.parameters():
             init.uniform_(weight, -stdv, stdv)
 
+    def flatten_parameters(self) -> None:
+        """torch packs the weights into one cuDNN buffer; there is nothing to pack here."""
+
     def _weights(self, layer: int, suffix: str) -> tuple:
         get = lambda n: getattr(self, f"{n}_l{layer}{suffix}", None)  # noqa: E731
         return get("weight_ih"), get("weight_hh"), get("bias_ih"), get("bias_hh")

@@ -124,6 +124,15 @@ class StateMixin:
         """Cast floating parameters and buffers to float64."""
         return self._cast_floating(dtypes.float64)
 
+    def half(self) -> Any:
+        """Cast floating parameters and buffers to float16 (ops compute in float32 and round
+        back, as torch's CPU kernels do)."""
+        return self._cast_floating(dtypes.float16)
+
+    def bfloat16(self) -> Any:
+        raise TypeError("symgrad has no bfloat16 dtype: keep the module in float32 (or use "
+                        "half() for float16)")
+
     def type(self, dst_type: Any) -> Any:
         """Cast every parameter and buffer to ``dst_type``."""
         return self._cast_floating(dtypes.as_dtype(dst_type))
