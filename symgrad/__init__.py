@@ -9,7 +9,7 @@ from .version import __version__  # noqa: F401
 
 from .dtypes import (float32, float64, int64, bool_ as bool, set_default_dtype, get_default_dtype,
                      finfo, iinfo, int8, int16, int32, uint8, float16, complex64,
-                     complex128)
+                     complex128, bfloat16)
 from .devices import device, set_default_device, get_default_device
 from .size import Size
 from .errors import ShapeError, TracerValueError

@@ -156,9 +156,14 @@ complex128 = DType("complex128", np.dtype(np.complex128), "double _Complex", "co
                    part="float64")
 
 ALL = (float32, float64, int64, bool_, int8, int16, int32, uint8, float16, complex64, complex128)
+# Named so that programs choosing a dtype by name import and run (nanoGPT's table of dtypes);
+# NumPy has no such type, so a tensor of it cannot be made (as_dtype says so).
+bfloat16 = DType("bfloat16", np.dtype(np.float32), "uint16_t", "float", "bf16", "float32")
+UNSUPPORTED = (bfloat16,)
 _SCALAR_TYPE = {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool",
                 "int8": "Char", "int16": "Short", "int32": "Int", "uint8": "Byte",
-                "float16": "Half", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+                "float16": "Half", "complex64": "ComplexFloat", "complex128": "ComplexDouble",
+                "bfloat16": "BFloat16"}
 _CPP_NAME = {"float32": "float", "float64": "double", "int64": "long int", "bool": "bool",
              "int8": "signed char", "int16": "short int", "int32": "int",
              "uint8": "unsigned char", "float16": "c10::Half",
@@ -238,6 +243,9 @@ def from_numpy(dt: np.dtype) -> DType | None:
 def as_dtype(d: object) -> DType:
     """Accept a DType, a NumPy dtype or a Python type (float, int, bool); raise TypeError else."""
     if isinstance(d, DType):
+        if d in UNSUPPORTED:
+            raise TypeError(f"symgrad has no {d.name} tensors (NumPy has no such type); use "
+                            f"float32, or float16 for half-size storage")
         return d
     if d is float:
         return DEFAULT_FLOAT

@@ -45,7 +45,8 @@ CAPTURING = sources.CAPTURING
 # this module and the op definitions. A user's np.seterr(all="raise") or a warnings filter
 # turning them into errors makes the op raise instead; it is then computed again inside
 # np.errstate(all="ignore"), which is what the other paths do.
-warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"symgrad\.frontend\.apply$")
+warnings.filterwarnings("ignore", category=RuntimeWarning,
+                        module=r"symgrad\.frontend\.core\.apply$")
 warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"symgrad\.ops\.")
 
 

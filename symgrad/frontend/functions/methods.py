@@ -107,10 +107,13 @@ def _equal(self: Tensor, other) -> bool:
 
 
 def isclose(a, b, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
-    """``|a - b| <= atol + rtol * |b|`` elementwise (NaNs equal if ``equal_nan``)."""
+    """``a == b`` or a finite ``|a - b| <= atol + rtol * |b|`` elementwise (NaNs equal if
+    ``equal_nan``), as torch's: infinities are close only to themselves."""
     a, b = as_tensor(a), as_tensor(b)
     with no_grad():
-        close = F.logical_or(F.eq(a, b), F.le(F.abs(a - b), atol + rtol * F.abs(b)))
+        error = F.abs(a - b)
+        within = F.logical_and(F.isfinite(error), F.le(error, atol + rtol * F.abs(b)))
+        close = F.logical_or(F.eq(a, b), within)
         if equal_nan:
             close = F.logical_or(close, F.logical_and(F.isnan(a), F.isnan(b)))
     return close
