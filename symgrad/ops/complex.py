@@ -5,7 +5,7 @@ is written in torch's convention (``dtypes``: the gradient of a real loss with r
 z = x + iy is dL/dx + i dL/dy, and a rule receives the output's cotangent that way):
 
 - ``real(z)``: the cotangent g (real) is the gradient's real part: ``g + 0i``;
-- ``imag(z)``: ``0 + ig``;
+- ``imag(z)``: ``0 + ig`` (of a real operand: 0; torch.imag refuses one, the front end too);
 - ``conj(z)``: ``conj(g)``;
 - ``complex(x, y)``: ``real(g)`` and ``imag(g)``;
 - ``angle(z)``: ``g * i z / |z|^2`` (0 at 0; for a real operand, 0);
@@ -34,12 +34,6 @@ def _complex_of(*dtypes: DType, **_) -> DType:
 
 
 def _parts(d: DType, **_) -> DType:
-    return d.real_dtype
-
-
-def _imag_dtype(d: DType, **_) -> DType:
-    if not d.is_complex:
-        raise TypeError("imag is not implemented for tensors with non-complex dtypes.")
     return d.real_dtype
 
 
@@ -88,7 +82,7 @@ def _sgn_vjp(b, g, out, ins):
 elementwise("real", lambda sp, x: sp.re(x), np.real, dtype=_parts, promotion=PROMOTE,
             vjp=lambda b, g, out, ins: (g,), saves=False, holomorphic=False,
             torch="SelectBackward0")
-elementwise("imag", lambda sp, x: sp.im(x), np.imag, dtype=_imag_dtype, promotion=PROMOTE,
+elementwise("imag", lambda sp, x: sp.im(x), np.imag, dtype=_parts, promotion=PROMOTE,
             vjp=lambda b, g, out, ins: (_complex_part(b, g, True),), saves=False,
             holomorphic=False, torch="SelectBackward0")
 elementwise("conj", lambda sp, x: sp.conjugate(x), np.conjugate, dtype=same_dtype,
