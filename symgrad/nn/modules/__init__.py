@@ -6,13 +6,21 @@ docstring. ``symgrad.nn`` re-exports these names as torch.nn does.
 
 from .activation import (ELU, GELU, Hardtanh, LeakyReLU, LogSoftmax, ReLU, ReLU6,  # noqa: F401
                          SiLU, Sigmoid, Softmax, Softplus, Tanh)
+from .activation_more import (CELU, GLU, SELU, Hardshrink, Hardsigmoid,  # noqa: F401
+                              Hardswish, LogSigmoid, Mish, PReLU, RReLU, Softmax2d, Softmin,
+                              Softshrink, Softsign, Tanhshrink, Threshold)
 from .container import ModuleDict, ModuleList, ParameterList, Sequential  # noqa: F401
 from .conv import Conv1d, Conv2d  # noqa: F401
+from .distance import CosineSimilarity, PairwiseDistance  # noqa: F401
 from .dropout import Dropout  # noqa: F401
 from .flatten import Flatten, Unflatten  # noqa: F401
 from .linear import Bilinear, Identity, Linear  # noqa: F401
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss,  # noqa: F401
                    KLDivLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss)
+from .loss_more import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss,  # noqa: F401
+                        MarginRankingLoss, MultiLabelMarginLoss, MultiLabelSoftMarginLoss,
+                        MultiMarginLoss, PoissonNLLLoss, SoftMarginLoss, TripletMarginLoss,
+                        TripletMarginWithDistanceLoss)
 from .module import Module, RemovableHandle  # noqa: F401
 from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm  # noqa: F401
 from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d,  # noqa: F401
@@ -28,4 +36,10 @@ __all__ = ["BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Biline
            "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softplus", "Tanh",
            "Unflatten", "RNNBase", "RNN", "GRU", "LSTM", "RNNCell", "GRUCell", "LSTMCell",
            "Conv1d", "Conv2d", "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d",
-           "AdaptiveAvgPool1d", "AdaptiveAvgPool2d"]
+           "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
+           "CELU", "SELU", "Mish", "Hardswish", "Hardsigmoid", "LogSigmoid", "Softsign",
+           "Softshrink", "Hardshrink", "Tanhshrink", "Threshold", "PReLU", "RReLU", "GLU",
+           "Softmin", "Softmax2d", "PairwiseDistance", "CosineSimilarity", "SoftMarginLoss",
+           "PoissonNLLLoss", "GaussianNLLLoss", "MultiLabelSoftMarginLoss", "HingeEmbeddingLoss",
+           "MarginRankingLoss", "CosineEmbeddingLoss", "TripletMarginLoss",
+           "TripletMarginWithDistanceLoss", "MultiMarginLoss", "MultiLabelMarginLoss"]
