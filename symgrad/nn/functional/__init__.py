@@ -8,7 +8,7 @@ primitives. This package is the façade users import; the functions live in its 
 paired with the module of ``nn.modules`` that holds their layers: ``activation`` (and
 ``activation_more``, ``activation_param``), ``loss`` (regression and binary), ``classification``
 (nll_loss, cross_entropy), ``margin``, ``likelihood`` (Poisson, Gaussian), ``distance``
-(pairwise, pdist, triplet losses), ``normalization``,
+(pairwise, pdist, triplet losses), ``ctc``, ``normalization``,
 ``linear`` (linear maps, embeddings, padding, dropout), ``conv`` (convolution, unfold/fold)
 and ``pooling``.
 Each shows torch's grad_fn where torch shows one, and has a backward rule written from
@@ -25,6 +25,7 @@ from .activation_more import (celu, celu_, elu_, hardshrink, hardsigmoid, hardsw
                               softshrink, softsign, tanhshrink, threshold, threshold_)
 from .activation_param import glu, gumbel_softmax, prelu, rrelu, rrelu_, softmin  # noqa: F401
 from .classification import cross_entropy, nll_loss  # noqa: F401
+from .ctc import ctc_loss  # noqa: F401
 from .conv import conv1d, conv2d, fold, unfold  # noqa: F401
 from .distance import (pairwise_distance, pdist, triplet_margin_loss,  # noqa: F401
                        triplet_margin_with_distance_loss)

@@ -17,7 +17,7 @@ from .flatten import Flatten, Unflatten  # noqa: F401
 from .linear import Bilinear, Identity, Linear  # noqa: F401
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss,  # noqa: F401
                    KLDivLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss)
-from .loss_more import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss,  # noqa: F401
+from .loss_more import (CosineEmbeddingLoss, CTCLoss, GaussianNLLLoss, HingeEmbeddingLoss,  # noqa: F401
                         MarginRankingLoss, MultiLabelMarginLoss, MultiLabelSoftMarginLoss,
                         MultiMarginLoss, PoissonNLLLoss, SoftMarginLoss, TripletMarginLoss,
                         TripletMarginWithDistanceLoss)
@@ -42,4 +42,4 @@ __all__ = ["BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Biline
            "Softmin", "Softmax2d", "PairwiseDistance", "CosineSimilarity", "SoftMarginLoss",
            "PoissonNLLLoss", "GaussianNLLLoss", "MultiLabelSoftMarginLoss", "HingeEmbeddingLoss",
            "MarginRankingLoss", "CosineEmbeddingLoss", "TripletMarginLoss",
-           "TripletMarginWithDistanceLoss", "MultiMarginLoss", "MultiLabelMarginLoss"]
+           "TripletMarginWithDistanceLoss", "MultiMarginLoss", "MultiLabelMarginLoss", "CTCLoss"]

@@ -1,7 +1,7 @@
 """More loss modules: ``SoftMarginLoss``, ``PoissonNLLLoss``, ``GaussianNLLLoss``,
 ``MultiLabelSoftMarginLoss``, ``HingeEmbeddingLoss``, ``MarginRankingLoss``,
 ``CosineEmbeddingLoss``, ``TripletMarginLoss``, ``TripletMarginWithDistanceLoss``,
-``MultiMarginLoss``, ``MultiLabelMarginLoss``.
+``MultiMarginLoss``, ``MultiLabelMarginLoss``, ``CTCLoss``.
 
 Layer: front end (torch.nn mirror). Input: torch's options (``reduction``, the deprecated
 ``size_average``/``reduce``, ``margin``, ``p``, class ``weight`` registered as a buffer as
@@ -186,3 +186,18 @@ class MultiLabelMarginLoss(_Reduced):
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
         return F.multilabel_margin_loss(input, target, reduction=self.reduction)
+
+
+class CTCLoss(_Reduced):
+    """Connectionist temporal classification loss (eager only: a dynamic program)."""
+
+    def __init__(self, blank: int = 0, reduction: str = "mean",
+                 zero_infinity: bool = False) -> None:
+        super().__init__(reduction=reduction)
+        self.blank = blank
+        self.zero_infinity = zero_infinity
+
+    def forward(self, log_probs: Tensor, targets: Tensor, input_lengths,
+                target_lengths) -> Tensor:
+        return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank,
+                          self.reduction, self.zero_infinity)
