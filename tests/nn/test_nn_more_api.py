@@ -511,3 +511,25 @@ def test_compiled_outputs_match_eager():
     assert len(compiled) == len(eager)
     for got, want in zip(compiled, eager):
         np.testing.assert_allclose(np.asarray(got), want.numpy(), rtol=1e-13, atol=1e-15)
+
+
+def test_inplace_forms_compile_with_their_gradients():
+    F = sg.nn.functional
+
+    def forms(x):
+        return [F.relu_(x * 1.0), F.elu_(x * 1.0, 0.5), F.leaky_relu_(x * 1.0, 0.2),
+                F.hardtanh_(x * 1.0), F.threshold_(x * 1.0, 0.1, 2.0), F.celu_(x * 1.0, 0.5),
+                F.selu_(x * 1.0), F.rrelu_(x * 1.0)]
+    x = np.linspace(-2, 2, 9)
+    for got, want in zip(sg.compile(forms)(x), forms(sg.tensor(x))):
+        np.testing.assert_allclose(np.asarray(got), want.numpy(), rtol=1e-15, atol=1e-15)
+    t = sg.tensor(x, requires_grad=True)
+    (eager,) = sg.autograd.grad(sum(f.sum() for f in forms(t)), t)
+    compiled = sg.grad(lambda a: sum(f.sum() for f in forms(a)))(x)
+    np.testing.assert_allclose(np.asarray(compiled), eager.numpy(), rtol=1e-15, atol=1e-15)
+
+
+def test_gumbel_softmax_inside_compile_draws_once_with_the_samplers_warning():
+    with pytest.warns(UserWarning, match="exponential_.*inside @symgrad.compile"):
+        out = sg.compile(lambda x: sg.nn.functional.gumbel_softmax(x, tau=0.5))(np.zeros((2, 3)))
+    np.testing.assert_allclose(np.asarray(out).sum(1), [1.0, 1.0], rtol=1e-15)

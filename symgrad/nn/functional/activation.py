@@ -17,9 +17,10 @@ import warnings
 
 import numpy as np
 
+from ... import dtypes
 from ...frontend.functions import pointwise
 from ...frontend.core.apply import apply, as_tensor
-from ...frontend.functions.basic import composite, exp, ge, gt, le, log1p, logical_or, where
+from ...frontend.functions.basic import composite, exp, expm1, ge, gt, le, log1p, logical_or, where
 from ...frontend.functions.basic import log_softmax as _log_softmax
 from ...frontend.functions.basic import sigmoid as _sigmoid
 from ...frontend.functions.basic import softmax as _softmax
@@ -98,12 +99,20 @@ def in_dtype(value: float, dtype) -> float:
     return float(np.asarray(value, np.float64).astype(dtype.computes_in.np))
 
 
+def rounded(fn, t: Tensor) -> Tensor:
+    """``fn(t)`` correctly rounded to float32 (computed in float64) for a float32 ``t``: what
+    torch's vectorized float32 exp and expm1 give (NumPy's float32 ones are an ulp off in a
+    third of cases, which the in-place ELU's backward, ``out + alpha``, magnifies)."""
+    return fn(t.to(dtypes.float64)).to(t.dtype) if t.dtype is dtypes.float32 else fn(t)
+
+
 def elu_kernel(x: Tensor, alpha: float, scale: float, input_scale: float, names: tuple,
                inplace: bool, grad_input_scale: float | None = None) -> Tensor:
-    """torch's ELU kernel, behind elu, selu and celu: ``(exp(x * input_scale) - 1) *
-    (alpha * scale)`` where x <= 0, else ``x * scale`` (exp - 1, not expm1, as torch), with
-    torch's backward from the input (``names[0]``) or, in place, from the result
-    (``names[1]``); ``grad_input_scale`` is the backward's input scale where it differs."""
+    """torch's ELU kernel, behind elu, selu and celu: ``expm1(x * input_scale) * (alpha *
+    scale)`` where x <= 0, else ``x * scale`` (the constants rounded to the dtype as torch's
+    kernel rounds them), with torch's backward from the input (``names[0]``) or, in place, from
+    the result (``names[1]``); ``grad_input_scale`` is the backward's input scale where it
+    differs. The negative branch reads min(x, 0): no overflow where it is not taken."""
     neg_coef = in_dtype(in_dtype(alpha, x.dtype) * in_dtype(scale, x.dtype), x.dtype)
     pos_coef, in_scale = in_dtype(scale, x.dtype), in_dtype(input_scale, x.dtype)
     g_scale = in_dtype(input_scale if grad_input_scale is None else grad_input_scale, x.dtype)
@@ -112,11 +121,13 @@ def elu_kernel(x: Tensor, alpha: float, scale: float, input_scale: float, names:
         return t if c == 1.0 else t * c
 
     def body(a):
-        return where(le(a, 0.0), (exp(times(a, in_scale)) - 1.0) * neg_coef, times(a, pos_coef))
+        negative = le(a, 0.0)
+        return where(negative, rounded(expm1, times(where(negative, a, 0.0), in_scale)) *
+                     neg_coef, times(a, pos_coef))
 
     def from_input(g, out, ins):
         a = ins[0]
-        return (where(le(a, 0.0), times(g, g_scale) * neg_coef * exp(times(a, g_scale)),
+        return (where(le(a, 0.0), times(g, g_scale) * neg_coef * rounded(exp, times(a, g_scale)),
                       times(g, pos_coef)),)
 
     def from_result(g, out, ins):

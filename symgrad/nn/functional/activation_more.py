@@ -20,8 +20,8 @@ import numpy as np
 
 from ...frontend.core.apply import as_tensor
 from ...frontend.core.tensor import Tensor
-from ...frontend.functions.basic import (abs, composite, exp, ge, gt, le, log1p, logical_and, lt,
-                                         minimum, tanh, where)
+from ...frontend.functions.basic import (abs, composite, exp, ge, gt, isinf, le, log1p,
+                                         logical_and, lt, minimum, tanh, where)
 from ...frontend.functions.inplace import update
 from .activation import elu, elu_kernel, hardtanh, in_dtype, leaky_relu, relu
 
@@ -108,7 +108,8 @@ def hardshrink(input, lambd: float = 0.5) -> Tensor:  # noqa: A002
 
 
 def softshrink(input, lambd: float = 0.5) -> Tensor:  # noqa: A002
-    """x - lambd above lambd, x + lambd below -lambd, 0 between (lambd >= 0, torch's check)."""
+    """x - lambd above lambd, x + lambd below -lambd, x * 0 between (a zero of x's sign, NaN
+    kept, as torch's kernel); lambd >= 0 (torch's check)."""
     x = floating(input, "softshrink_check")
     top = np.finfo(x.dtype.computes_in.np).max
     if not 0 <= lambd <= top:
@@ -117,7 +118,8 @@ def softshrink(input, lambd: float = 0.5) -> Tensor:  # noqa: A002
     lam = in_dtype(lambd, x.dtype)
 
     def body(a):
-        return where(gt(a, lam), a - lam, where(lt(a, -lam), a + lam, 0.0))
+        signed_zero = where(isinf(a), 0.0, a) * 0.0        # (inf * 0 would warn; unused)
+        return where(gt(a, lam), a - lam, where(lt(a, -lam), a + lam, signed_zero))
 
     def rule(g, out, ins):
         a = ins[0]
