@@ -5,8 +5,10 @@ Layer: front end (``symgrad/nn`` sits at the top of the package so that it reads
 ``torch.nn``; it imports only the front end and below). Input: tensors, eager or traced, and
 torch's arguments (torch's parameter names and defaults). Output: tensors built from
 primitives. This package is the façade users import; the functions live in its modules, each
-paired with the module of ``nn.modules`` that holds their layers: ``activation``, ``loss``
-(regression and binary), ``classification`` (nll_loss, cross_entropy), ``normalization``,
+paired with the module of ``nn.modules`` that holds their layers: ``activation`` (and
+``activation_more``, ``activation_param``), ``loss`` (regression and binary), ``classification``
+(nll_loss, cross_entropy), ``margin``, ``likelihood`` (Poisson, Gaussian), ``distance``
+(pairwise, pdist, triplet losses), ``ctc``, ``normalization``,
 ``linear`` (linear maps, embeddings, padding, dropout), ``conv`` (convolution, unfold/fold)
 and ``pooling``; ``attention`` (scaled_dot_product_attention), ``multihead``
 (multi_head_attention_forward) and ``group_norm`` serve ``nn.MultiheadAttention``, the
@@ -20,13 +22,24 @@ from __future__ import annotations
 
 from .activation import (elu, gelu, hardtanh, leaky_relu, log_softmax, relu, relu6, sigmoid, silu,
                          softmax, softplus, tanh)
+from .activation_more import (celu, celu_, elu_, hardshrink, hardsigmoid, hardswish,  # noqa: F401
+                              hardtanh_, leaky_relu_, logsigmoid, mish, relu_, selu, selu_,
+                              softshrink, softsign, tanhshrink, threshold, threshold_)
+from .activation_param import glu, gumbel_softmax, prelu, rrelu, rrelu_, softmin  # noqa: F401
 from .attention import scaled_dot_product_attention  # noqa: F401
 from .classification import cross_entropy, nll_loss  # noqa: F401
+from .ctc import ctc_loss  # noqa: F401
 from .conv import conv1d, conv2d, fold, unfold  # noqa: F401
+from .distance import (pairwise_distance, pdist, triplet_margin_loss,  # noqa: F401
+                       triplet_margin_with_distance_loss)
+from .likelihood import gaussian_nll_loss, poisson_nll_loss  # noqa: F401
 from .group_norm import group_norm  # noqa: F401
 from .linear import bilinear, dropout, embedding, linear, one_hot, pad  # noqa: F401
 from .loss import (binary_cross_entropy, binary_cross_entropy_with_logits, huber_loss, kl_div,
                    l1_loss, mse_loss, smooth_l1_loss)
+from .margin import (cosine_embedding_loss, hinge_embedding_loss, margin_ranking_loss,  # noqa: F401
+                     multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss,
+                     soft_margin_loss)
 from .multihead import multi_head_attention_forward  # noqa: F401
 from .normalization import batch_norm, cosine_similarity, layer_norm, normalize  # noqa: F401
 from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool1d, avg_pool2d, max_pool1d,

@@ -15,6 +15,9 @@ from __future__ import annotations
 import math
 import warnings
 
+import numpy as np
+
+from ... import dtypes
 from ...frontend.functions import pointwise
 from ...frontend.core.apply import apply, as_tensor
 from ...frontend.functions.basic import composite, exp, expm1, ge, gt, le, log1p, logical_or, where
@@ -66,8 +69,13 @@ def relu6(input, inplace: bool = False) -> Tensor:  # noqa: A002
 
 
 def leaky_relu(input, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:  # noqa: A002
-    """x where x > 0, else negative_slope * x (the slope's side at 0)."""
+    """x where x > 0, else negative_slope * x (the slope's side at 0). In place, torch's
+    ``LeakyReluBackward1`` reads the result, and refuses a negative slope in the backward."""
     def fn(x):
+        if inplace:
+            return composite("LeakyReluBackward1",
+                             lambda a: where(gt(a, 0.0), a, a * negative_slope), [x],
+                             lambda g, out, ins: _leaky_from_result(g, out, negative_slope))
         return composite("LeakyReluBackward0",
                          lambda a: where(gt(a, 0.0), a, a * negative_slope), [x],
                          lambda g, out, ins: (where(gt(ins[0], 0.0), g, g * negative_slope),),
@@ -75,15 +83,65 @@ def leaky_relu(input, negative_slope: float = 0.01, inplace: bool = False) -> Te
     return _activation(fn, input, inplace, "leaky_relu_")
 
 
+def _leaky_from_result(g, out, negative_slope: float):
+    if negative_slope < 0:
+        raise RuntimeError("In-place leakyReLu backward calculation is triggered with a negative "
+                           "slope which is not supported. This is caused by calling in-place "
+                           "forward function with a negative slope, please call out-of-place "
+                           "version instead. File an issue at https://github.com/pytorch/pytorch "
+                           "if you do require supporting in-place leakRelu backward calculation "
+                           "with negative slope")
+    return (where(gt(out, 0.0), g, g * negative_slope),)
+
+
+def in_dtype(value: float, dtype) -> float:
+    """``value`` rounded to ``dtype`` as a Python float (torch's ``Scalar.to<scalar_t>()``
+    of a kernel's constant; float16 computes in float32)."""
+    return float(np.asarray(value, np.float64).astype(dtype.computes_in.np))
+
+
+def rounded(fn, t: Tensor) -> Tensor:
+    """``fn(t)`` correctly rounded to float32 (computed in float64) for a float32 ``t``: what
+    torch's vectorized float32 exp and expm1 give (NumPy's float32 ones are an ulp off in a
+    third of cases, which the in-place ELU's backward, ``out + alpha``, magnifies)."""
+    return fn(t.to(dtypes.float64)).to(t.dtype) if t.dtype is dtypes.float32 else fn(t)
+
+
+def elu_kernel(x: Tensor, alpha: float, scale: float, input_scale: float, names: tuple,
+               inplace: bool, grad_input_scale: float | None = None) -> Tensor:
+    """torch's ELU kernel, behind elu, selu and celu: ``expm1(x * input_scale) * (alpha *
+    scale)`` where x <= 0, else ``x * scale`` (the constants rounded to the dtype as torch's
+    kernel rounds them), with torch's backward from the input (``names[0]``) or, in place, from
+    the result (``names[1]``); ``grad_input_scale`` is the backward's input scale where it
+    differs. The negative branch reads min(x, 0): no overflow where it is not taken."""
+    neg_coef = in_dtype(in_dtype(alpha, x.dtype) * in_dtype(scale, x.dtype), x.dtype)
+    pos_coef, in_scale = in_dtype(scale, x.dtype), in_dtype(input_scale, x.dtype)
+    g_scale = in_dtype(input_scale if grad_input_scale is None else grad_input_scale, x.dtype)
+
+    def times(t, c):
+        return t if c == 1.0 else t * c
+
+    def body(a):
+        negative = le(a, 0.0)
+        return where(negative, rounded(expm1, times(where(negative, a, 0.0), in_scale)) *
+                     neg_coef, times(a, pos_coef))
+
+    def from_input(g, out, ins):
+        a = ins[0]
+        return (where(le(a, 0.0), times(g, g_scale) * neg_coef * rounded(exp, times(a, g_scale)),
+                      times(g, pos_coef)),)
+
+    def from_result(g, out, ins):
+        return (where(le(out, 0.0), times(g, g_scale) * (out + neg_coef), times(g, pos_coef)),)
+    if inplace:
+        return composite(names[1], body, [x], from_result, saves=False)
+    return composite(names[0], body, [x], from_input, uses_out=False)
+
+
 def elu(input, alpha: float = 1.0, inplace: bool = False) -> Tensor:  # noqa: A002
     """x where x > 0, else alpha * (exp(x) - 1); the gradient at 0 is alpha's side's."""
-    def fn(x):
-        return composite("EluBackward0",
-                         lambda a: where(gt(a, 0.0), a, alpha * expm1(a)), [x],
-                         lambda g, out, ins: (where(le(ins[0], 0.0), g * alpha * exp(ins[0]),
-                                                    g),),
-                         uses_out=False)
-    return _activation(fn, input, inplace, "elu_")
+    return _activation(lambda x: elu_kernel(x, alpha, 1.0, 1.0, ("EluBackward0", "EluBackward1"),
+                                            inplace), input, inplace, "elu_")
 
 
 def gelu(input, approximate: str = "none") -> Tensor:  # noqa: A002
@@ -146,7 +204,7 @@ def tanh(input) -> Tensor:  # noqa: A002
     return _tanh(input)
 
 
-def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
+def softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
     """torch's implicit softmax dim (0 for 0-, 1- and 3-d inputs, else 1), with its warning."""
     warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
                   f"to include dim=X as an argument.", UserWarning, stacklevel=stacklevel)
@@ -159,7 +217,7 @@ def softmax(input, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> 
     if dtype is not None:
         x = x.to(dtype)
     if dim is None:
-        dim = _softmax_dim("softmax", x.ndim, _stacklevel)
+        dim = softmax_dim("softmax", x.ndim, _stacklevel)
     return _softmax(x, dim)
 
 
@@ -169,5 +227,5 @@ def log_softmax(input, dim: int | None = None, _stacklevel: int = 3, dtype=None)
     if dtype is not None:
         x = x.to(dtype)
     if dim is None:
-        dim = _softmax_dim("log_softmax", x.ndim, _stacklevel)
+        dim = softmax_dim("log_softmax", x.ndim, _stacklevel)
     return _log_softmax(x, dim)

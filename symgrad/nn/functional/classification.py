@@ -18,6 +18,7 @@ from ...frontend.functions.basic import composite, gather_along, log_softmax, su
 from ...frontend.functions.manipulation import movedim
 from ...frontend.functions.shapes import squeeze, unsqueeze
 from ...frontend.core.tensor import Tensor
+from .activation_more import torch_type
 from .loss import check_reduction, legacy_reduction, same_shape
 
 
@@ -37,10 +38,15 @@ def _check_targets(logp: Tensor, t: Tensor) -> None:
                            f"got {list(t.shape)}")
 
 
-def _class_weight(weight, logp: Tensor, classes: int) -> Tensor | None:
+def _class_weight(weight, logp: Tensor, classes: int, same_dtype: bool = True) -> Tensor | None:
+    """The (C,) class weights; of the input's dtype for class-index targets (torch's error
+    otherwise), promoting with it for class probabilities (``same_dtype=False``)."""
     if weight is None:
         return None
-    w = as_tensor(weight, logp.dtype)
+    w = as_tensor(weight) if isinstance(weight, Tensor) else as_tensor(weight, logp.dtype)
+    if same_dtype and w.dtype is not logp.dtype:
+        raise RuntimeError(f"expected scalar type {torch_type(logp.dtype)} but found "
+                           f"{torch_type(w.dtype)}")
     if w.shape != (classes,):
         raise RuntimeError(f"weight tensor should be defined either for all {classes} classes "
                            f"or no classes but got weight tensor of shape: {list(w.shape)}")
@@ -129,7 +135,7 @@ def cross_entropy(input, target, weight=None, size_average=None,  # noqa: A002
     dim = 1 if x.ndim >= 2 else 0
     logp = log_softmax(x, dim)
     if t.dtype.is_floating:
-        return _soft_targets(logp, t.to(x.dtype), weight, reduction, label_smoothing, dim)
+        return _soft_targets(logp, t, weight, reduction, label_smoothing, dim)
     nll = nll_loss(logp, t, weight, ignore_index=ignore_index, reduction=reduction)
     if not label_smoothing:
         return nll
@@ -165,15 +171,16 @@ def _smoothing(logp: Tensor, t: Tensor, w: Tensor | None, ignore_index: int,
 
 def _soft_targets(logp: Tensor, t: Tensor, weight, reduction: str, label_smoothing: float,
                   dim: int) -> Tensor:
-    """cross_entropy of class probabilities: -sum(target * log_softmax * weight); the mean
-    divides by the number of samples (numel / C), not by the weights."""
+    """cross_entropy of class probabilities: -sum(target * log_softmax * weight), operands
+    promoting as torch's; the mean divides by the number of samples (numel / C), not by the
+    weights."""
     same_shape("cross_entropy", logp, t)
     classes = logp.shape[dim]
     if label_smoothing:
         t = t * (1.0 - label_smoothing) + label_smoothing / classes
     prod = logp * t
     if weight is not None:
-        prod = prod * _along_class_dim(_class_weight(weight, logp, classes), logp, dim)
+        prod = prod * _along_class_dim(_class_weight(weight, logp, classes, False), logp, dim)
     if reduction == "none":
         return -sum(prod, dim)
     total = -sum(prod)

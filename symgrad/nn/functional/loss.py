@@ -18,6 +18,7 @@ from ...frontend.core.apply import as_tensor
 from ...frontend.functions.basic import (abs, clamp, composite, exp, log, log1p, lt, mean, relu,
                                          sigmoid, sum, where)
 from ...frontend.core.tensor import Tensor, size_text
+from .activation_more import torch_type
 
 _REDUCTIONS = ("mean", "sum", "none")
 
@@ -84,19 +85,22 @@ def _pair(input, target) -> tuple[Tensor, Tensor]:  # noqa: A002
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,  # noqa: A002
                                      reduce=None, reduction: str = "mean",
                                      pos_weight=None) -> Tensor:
-    """mean(max(x, 0) - x*y + log1p(exp(-|x|))): stable at +-1000; gradient sigmoid(x) - y."""
+    """mean(max(x, 0) - x*y + log1p(exp(-|x|))): stable at +-1000; gradient sigmoid(x) - y.
+    The loss has the target's dtype (torch computes ``(1 - target).mul_(input)`` in place)."""
     reduction = legacy_reduction(size_average, reduce, reduction)
-    x, y = as_tensor(input), as_tensor(target, input.dtype if isinstance(input, Tensor) else None)
+    x = as_tensor(input)
+    y = as_tensor(target) if isinstance(target, Tensor) else as_tensor(target, x.dtype)
     check_reduction(reduction)
     same_shape("binary_cross_entropy_with_logits", x, y)
     w = None if weight is None else as_tensor(weight)
     pw = None if pos_weight is None else as_tensor(pos_weight)
 
     def elementwise(a, b):
-        sp_neg = relu(-a) + log1p(exp(-abs(a)))          # softplus(-x), exactly and stably
-        log_w = 1.0 if pw is None else (pw - 1.0) * b + 1.0
-        out = (1.0 - b) * a + log_w * sp_neg
-        return out if w is None else out * w
+        sp_neg = relu(-a) + log1p(exp(-abs(a)))          # -logsigmoid(x), exactly and stably
+        if pw is not None:
+            sp_neg = (((pw - 1.0) * b + 1.0) * sp_neg).to(a.dtype)
+        out = (((1.0 - b) * a).to(b.dtype) + sp_neg).to(b.dtype)
+        return out if w is None else (out * w).to(b.dtype)
 
     def rule(g, out, ins):
         a, b = ins
@@ -116,16 +120,21 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 
 def binary_cross_entropy(input, target, weight=None, size_average=None,  # noqa: A002
                          reduce=None, reduction: str = "mean") -> Tensor:
-    """-(y log p + (1-y) log(1-p)) with torch's clamp of each log at -100."""
+    """-(y log p + (1-y) log(1-p)) with torch's clamp of each log at -100; input and target
+    of one dtype (torch's error otherwise), a weight multiplied in the input's dtype."""
     reduction = legacy_reduction(size_average, reduce, reduction)
-    p, y = as_tensor(input), as_tensor(target, input.dtype if isinstance(input, Tensor) else None)
+    p = as_tensor(input)
+    y = as_tensor(target) if isinstance(target, Tensor) else as_tensor(target, p.dtype)
     check_reduction(reduction)
     same_shape("binary_cross_entropy", p, y)
+    if p.dtype is not y.dtype:
+        raise RuntimeError(f"Found dtype {torch_type(y.dtype)} but expected "
+                           f"{torch_type(p.dtype)}")
     w = None if weight is None else as_tensor(weight)
 
     def body(a, b):
         out = -(b * clamp(log(a), min=-100.0) + (1.0 - b) * clamp(log(1.0 - a), min=-100.0))
-        return reduce_loss(out if w is None else out * w, reduction)
+        return reduce_loss(out if w is None else (out * w).to(a.dtype), reduction)
 
     def rule(g, out, ins):
         a, b = ins
@@ -184,17 +193,22 @@ def l1_loss(input, target, size_average=None, reduce=None,  # noqa: A002
 
 
 def _piecewise_loss(name: str, x: Tensor, y: Tensor, reduction: str, width: float,
-                    slope: float, quadratic: float) -> Tensor:
+                    slope: float, quadratic: float, input_dtype: bool = False) -> Tensor:
     """quadratic * d^2 for |d| < width, else slope * (|d| - width / 2), d = x - y: smooth L1
     (quadratic = 1 / (2 beta), slope 1) and Huber (quadratic 1/2, slope delta) alike. The
-    gradient is torch's: slope * sign(d) outside, 2 * quadratic * d inside."""
+    gradient is torch's: slope * sign(d) outside, 2 * quadratic * d inside. ``input_dtype``
+    (Huber): the elementwise loss is computed in the promoted dtype and stored in the input's,
+    and a backward with operands of two dtypes is torch's error."""
     def body(a, b):
         d = a - b
         z = abs(d)
-        return reduce_loss(where(lt(z, width), quadratic * d * d, slope * (z - 0.5 * width)),
-                           reduction)
+        loss = where(lt(z, width), quadratic * d * d, slope * (z - 0.5 * width))
+        return reduce_loss(loss.to(a.dtype) if input_dtype else loss, reduction)
 
     def rule(g, out, ins):
+        if input_dtype and ins[0].dtype is not ins[1].dtype:
+            raise RuntimeError(f"Found dtype {torch_type(ins[1].dtype)} but expected "
+                               f"{torch_type(ins[0].dtype)}")
         d = ins[0] - ins[1]
         inner = 2.0 * quadratic * d
         grad = scale(g, d, reduction) * clamp(inner, min=-slope, max=slope)
@@ -217,7 +231,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None,  # noqa: A002
 
 def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0,  # noqa: A002
                weight=None) -> Tensor:
-    """0.5 d^2 where |d| < delta, else delta (|d| - delta / 2)."""
+    """0.5 d^2 where |d| < delta, else delta (|d| - delta / 2), in the input's dtype."""
     if delta <= 0:
         raise RuntimeError(f"huber_loss does not support non-positive values for delta, got "
                            f"{delta}")
@@ -225,7 +239,7 @@ def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0,  # no
     check_reduction(reduction)
     if weight is not None:
         return _weighted(huber_loss(x, y, "none", delta), weight, x, reduction, False)
-    return _piecewise_loss("HuberLossBackward0", x, y, reduction, delta, delta, 0.5)
+    return _piecewise_loss("HuberLossBackward0", x, y, reduction, delta, delta, 0.5, True)
 
 
 def _xlogy_self(t: Tensor) -> Tensor:

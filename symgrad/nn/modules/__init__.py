@@ -7,14 +7,22 @@ docstring. ``symgrad.nn`` re-exports these names as torch.nn does.
 from .attention import MultiheadAttention, NonDynamicallyQuantizableLinear  # noqa: F401
 from .activation import (ELU, GELU, Hardtanh, LeakyReLU, LogSoftmax, ReLU, ReLU6,  # noqa: F401
                          SiLU, Sigmoid, Softmax, Softplus, Tanh)
+from .activation_more import (CELU, GLU, SELU, Hardshrink, Hardsigmoid,  # noqa: F401
+                              Hardswish, LogSigmoid, Mish, PReLU, RReLU, Softmax2d, Softmin,
+                              Softshrink, Softsign, Tanhshrink, Threshold)
 from .container import ModuleDict, ModuleList, ParameterList, Sequential  # noqa: F401
 from .conv import Conv1d, Conv2d  # noqa: F401
+from .distance import CosineSimilarity, PairwiseDistance  # noqa: F401
 from .dropout import Dropout  # noqa: F401
 from .flatten import Flatten, Unflatten  # noqa: F401
 from .group_norm import GroupNorm  # noqa: F401
 from .linear import Bilinear, Identity, Linear  # noqa: F401
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss,  # noqa: F401
                    KLDivLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss)
+from .loss_more import (CosineEmbeddingLoss, CTCLoss, GaussianNLLLoss, HingeEmbeddingLoss,  # noqa: F401
+                        MarginRankingLoss, MultiLabelMarginLoss, MultiLabelSoftMarginLoss,
+                        MultiMarginLoss, PoissonNLLLoss, SoftMarginLoss, TripletMarginLoss,
+                        TripletMarginWithDistanceLoss)
 from .module import Module, RemovableHandle  # noqa: F401
 from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm  # noqa: F401
 from .parameter_dict import ParameterDict  # noqa: F401
@@ -36,4 +44,10 @@ __all__ = ["BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Biline
            "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
            "MultiheadAttention", "GroupNorm", "ParameterDict", "Transformer",
            "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer",
-           "TransformerDecoderLayer"]
+           "TransformerDecoderLayer",
+           "CELU", "SELU", "Mish", "Hardswish", "Hardsigmoid", "LogSigmoid", "Softsign",
+           "Softshrink", "Hardshrink", "Tanhshrink", "Threshold", "PReLU", "RReLU", "GLU",
+           "Softmin", "Softmax2d", "PairwiseDistance", "CosineSimilarity", "SoftMarginLoss",
+           "PoissonNLLLoss", "GaussianNLLLoss", "MultiLabelSoftMarginLoss", "HingeEmbeddingLoss",
+           "MarginRankingLoss", "CosineEmbeddingLoss", "TripletMarginLoss",
+           "TripletMarginWithDistanceLoss", "MultiMarginLoss", "MultiLabelMarginLoss", "CTCLoss"]
