@@ -163,7 +163,7 @@ def where(condition, input, other) -> Tensor:  # noqa: A002
     return apply("where", condition, input, other)
 
 
-def clamp(x, min=None, max=None) -> Tensor:  # noqa: A002
+def clamp(x, min=None, max=None, *, _torch_name: str = "ClampBackward1") -> Tensor:  # noqa: A002
     """Clamp to [min, max], torch's ``min(max(x, min), max)`` (so ``max`` where min > max);
     like torch the gradient passes where min <= x <= max (inclusive)."""
     if min is None and max is None:
@@ -187,9 +187,15 @@ def clamp(x, min=None, max=None) -> Tensor:  # noqa: A002
         if max is not None:
             keep = le(a, max) if keep is None else logical_and(keep, le(a, max))
         return (where(keep, g, 0.0),)
-    name = "ClampBackward1" if min is not None and max is not None else (
-        "ClampMinBackward0" if min is not None else "ClampMaxBackward0")
-    return composite(name, body, [tensor_arg(x)], rule)
+    return composite(_torch_name, body, [tensor_arg(x)], rule)
+
+
+def clamp_min(x, min) -> Tensor:  # noqa: A002
+    return clamp(x, min, None, _torch_name="ClampMinBackward0")
+
+
+def clamp_max(x, max) -> Tensor:  # noqa: A002
+    return clamp(x, None, max, _torch_name="ClampMaxBackward0")
 
 
 clip = clamp
