@@ -23,7 +23,8 @@ from .frontend.functions.creation import (zeros, ones, full, empty, arange, lins
 from .frontend.functions.basic import (add, sub, mul, div, neg, pow, exp, log, log1p, expm1, sqrt,
                                        rsqrt, sin, cos, tanh, sigmoid, relu, softplus, abs, sign,
                                        square, maximum, minimum, where, clamp, clip, clamp_min,
-                                       clamp_max, lt, le, gt, ge, eq, ne, logical_and, logical_or, logical_not, isinf, isnan,
+                                       clamp_max, lt, le, gt, ge, eq, ne, logical_and,
+                                       logical_or, logical_not, isinf, isnan,
                                        isfinite, sum, mean, prod, amax, amin, max, min, argmax,
                                        argmin, logsumexp, norm, softmax, log_softmax, matmul, mm,
                                        dot, bmm, gather, take_along_dim)

@@ -181,7 +181,8 @@ METHODS = {
     "exp": F.exp, "log": F.log, "log1p": F.log1p, "expm1": F.expm1, "sqrt": F.sqrt,
     "rsqrt": F.rsqrt, "sin": F.sin, "cos": F.cos, "tanh": F.tanh, "sigmoid": F.sigmoid,
     "relu": F.relu, "abs": F.abs, "sign": F.sign, "square": F.square, "clamp": F.clamp,
-    "clamp_min": F.clamp_min, "clamp_max": F.clamp_max, "clip": F.clamp, "maximum": F.maximum, "minimum": F.minimum, "eq": F.eq, "ne": F.ne,
+    "clamp_min": F.clamp_min, "clamp_max": F.clamp_max, "clip": F.clamp,
+    "maximum": F.maximum, "minimum": F.minimum, "eq": F.eq, "ne": F.ne,
     "lt": F.lt, "le": F.le, "gt": F.gt, "ge": F.ge, "isnan": F.isnan, "isinf": F.isinf,
     "isfinite": F.isfinite, "logical_not": F.logical_not,
     # reductions
