@@ -18,7 +18,7 @@ import numpy as np
 
 from ...frontend.core.apply import as_tensor
 from ...frontend.core.tensor import Tensor
-from ...frontend.functions.basic import (abs, amax, amin, clamp, composite, eq, isnan,
+from ...frontend.functions.basic import (abs, amax, amin, clamp_min, composite, eq, isnan,
                                          logical_or, minimum, ne, pow, sign, sqrt, sum, where)
 from ...frontend.functions.creation import zeros
 from ...frontend.functions.manipulation import index_add, index_select
@@ -156,7 +156,7 @@ def _triplet(distance, anchor: Tensor, positive: Tensor, negative: Tensor, margi
     dist_neg = distance(anchor, negative)
     if swap:
         dist_neg = minimum(dist_neg, distance(positive, negative))
-    return reduce_loss(clamp(margin + dist_pos - dist_neg, min=0), reduction)
+    return reduce_loss(clamp_min(margin + dist_pos - dist_neg, 0), reduction)
 
 
 def triplet_margin_loss(anchor, positive, negative, margin: float = 1.0, p: float = 2,

@@ -19,7 +19,7 @@ from __future__ import annotations
 from ...frontend.core import grad_mode
 from ...frontend.core.apply import as_tensor
 from ...frontend.core.tensor import Tensor
-from ...frontend.functions.basic import (clamp, composite, eq, exp, gather_along, gt, log1p,
+from ...frontend.functions.basic import (clamp_min, composite, eq, exp, gather_along, gt, log1p,
                                          logical_and, logical_not, lt, mean, ne, sqrt, sum,
                                          where)
 from ...frontend.functions.creation import arange
@@ -68,7 +68,7 @@ def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, 
     """max(0, margin - x) where y != 1, plus x where y != -1 (y is +-1)."""
     reduction = _reduction(size_average, reduce, reduction)
     x, y = as_tensor(input), as_tensor(target)
-    margin_clamp = clamp(margin - x, min=0)
+    margin_clamp = clamp_min(margin - x, 0)
     output = where(ne(y, 1), margin_clamp, 0.0) + where(ne(y, -1), x, 0.0)
     return reduce_loss(output, reduction)
 
@@ -82,7 +82,7 @@ def margin_ranking_loss(input1, input2, target, margin: float = 0, size_average=
         raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension "
                            f"but got sizes: input1: {x1.size()}, input2: {x2.size()}, target: "
                            f"{y.size()} ")
-    return reduce_loss(clamp(-y * (x1 - x2) + margin, min=0), reduction)
+    return reduce_loss(clamp_min(-y * (x1 - x2) + margin, 0), reduction)
 
 
 def _check_cosine_embedding(x1: Tensor, x2: Tensor, y: Tensor) -> None:
@@ -107,7 +107,7 @@ def cosine_embedding_loss(input1, input2, target, margin: float = 0,
     mag2 = sum(x2 * x2, dim) + _EPSILON
     cos = prod_sum / sqrt(mag1 * mag2)
     pos = 1 - cos
-    neg = clamp(cos - margin, min=0)
+    neg = clamp_min(cos - margin, 0)
     output = where(eq(y, 1), pos, 0.0) + where(eq(y, -1), neg, 0.0)
     return reduce_loss(output, reduction)
 

@@ -18,7 +18,7 @@ from ... import dtypes
 from ...errors import TracerValueError
 from ...frontend.core import grad_mode, sources
 from ...frontend.core.apply import as_tensor
-from ...frontend.functions.basic import abs, amax, clamp, composite, mean, norm, rsqrt, sum
+from ...frontend.functions.basic import abs, amax, clamp_min, composite, mean, norm, rsqrt, sum
 from ...frontend.functions.keywords import write_out
 from ...frontend.core.tensor import Tensor, size_text
 from ...ops.registry import broadcast_shapes
@@ -199,7 +199,7 @@ def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12,  # noqa: 
               out=None) -> Tensor:
     """x / max(||x||_p, eps) along ``dim``."""
     x = as_tensor(input)
-    result = x / clamp(_pnorm(x, p, dim), min=eps).expand_as(x)
+    result = x / clamp_min(_pnorm(x, p, dim), eps).expand_as(x)
     return result if out is None else write_out(out, result)
 
 
@@ -216,5 +216,5 @@ def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8) -> Tensor:
     def clamped(v):
         n = norm(v, 2, dim, keepdim=True)
         fixed = n.detach()
-        return n + (clamp(fixed, min=eps) - fixed)
+        return n + (clamp_min(fixed, eps) - fixed)
     return sum((a / clamped(a)) * (b / clamped(b)), dim)
