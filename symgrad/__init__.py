@@ -58,6 +58,7 @@ from . import frontend as _frontend  # noqa: F401  (installs Tensor's methods)
 from . import autograd, backends, cuda, lax, linalg, nn, optim, special, utils  # noqa: F401
 from . import distributions  # noqa: F401  (torch.distributions)
 from . import serialization  # noqa: F401  (torch.serialization)
+from . import fft  # noqa: F401  (torch.fft)
 from .serialization import save, load
 
 float = float32  # noqa: A001  (torch.float)

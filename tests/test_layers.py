@@ -27,7 +27,8 @@ LAYERS = [
     ("frontend", {"symgrad.frontend", "symgrad.nn", "symgrad.autograd", "symgrad.optim",
                   "symgrad.cuda", "symgrad.backends", "symgrad.linalg",
                   "symgrad.special", "symgrad.utils", "symgrad.lax",
-                  "symgrad.distributions", "symgrad.serialization"}),
+                  "symgrad.distributions", "symgrad.serialization",
+                  "symgrad.fft"}),
     # tensors, eager autograd, the torch API (torch.nn, torch.autograd, torch.optim mirrors)
     ("transforms", {"symgrad.transforms",     # vmap, jvp, vjp, Jacobians on tensors
                     "symgrad.autograd.functional"}),   # torch.autograd.functional, on them

@@ -11,7 +11,7 @@ import sys
 import symgrad
 
 ALIASES = ["nn", "nn.functional", "nn.init", "optim", "autograd", "cuda", "backends", "linalg",
-           "special", "utils", "utils.data", "distributions", "serialization"]
+           "special", "utils", "utils.data", "distributions", "serialization", "fft"]
 
 sys.modules["torch"] = symgrad
 for name in ALIASES:
