@@ -59,6 +59,7 @@ from . import autograd, backends, cuda, lax, linalg, nn, optim, special, utils  
 from . import distributions  # noqa: F401  (torch.distributions)
 from . import serialization  # noqa: F401  (torch.serialization)
 from . import fft  # noqa: F401  (torch.fft)
+from .frontend.functions.stft import stft, istft
 from .serialization import save, load
 
 float = float32  # noqa: A001  (torch.float)

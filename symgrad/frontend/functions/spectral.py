@@ -68,9 +68,9 @@ def _wrapped(dim, ndim: int) -> int:
 
 
 def _int_dim(dim, fname: str) -> int:
-    if not isinstance(dim, int) or isinstance(dim, bool):
+    if isinstance(dim, bool) or not hasattr(dim, "__index__"):
         raise TypeError(f"fft_{fname}(): argument 'dim' must be int, not {type(dim).__name__}")
-    return dim
+    return dim.__index__()
 
 
 def _resized(x: Tensor, dims: Sequence[int], sizes: Sequence[int]) -> Tensor:
