@@ -59,6 +59,8 @@ from . import frontend as _frontend  # noqa: F401  (installs Tensor's methods)
 from . import autograd, backends, cuda, lax, linalg, nn, optim, special, utils  # noqa: F401
 from . import distributions  # noqa: F401  (torch.distributions)
 from . import serialization  # noqa: F401  (torch.serialization)
+from . import fft  # noqa: F401  (torch.fft)
+from .frontend.functions.stft import stft, istft
 from .serialization import save, load
 # torch's script-level modules and switches (imports and small calls of training scripts)
 from . import accelerator, amp, cpu, distributed, hub, mps, onnx, random, testing  # noqa: F401

@@ -31,7 +31,8 @@ LAYERS = [
                   # torch's script-level modules: devices, amp, testing, stand-ins
                   "symgrad.accelerator", "symgrad.amp", "symgrad.cpu", "symgrad.mps",
                   "symgrad.distributed", "symgrad.hub", "symgrad.onnx", "symgrad.random",
-                  "symgrad.testing", "symgrad.compiler", "symgrad.jit", "symgrad.switches"}),
+                  "symgrad.testing", "symgrad.compiler", "symgrad.jit", "symgrad.switches",
+                  "symgrad.fft"}),
     # tensors, eager autograd, the torch API (torch.nn, torch.autograd, torch.optim mirrors)
     ("transforms", {"symgrad.transforms",     # vmap, jvp, vjp, Jacobians on tensors
                     "symgrad.autograd.functional"}),   # torch.autograd.functional, on them

@@ -31,9 +31,28 @@ def _kernel_classes() -> list:
     return found
 
 
+# One-operand ops whose every application has a complex operand or result: the lowering
+# refuses complex values for now (lower.lowering), so they need no kernel yet.
+COMPLEX_ONLY = {"fft_c2c", "fft_r2c", "fft_c2r"}
+
+
+def _complex_only(op) -> bool:
+    """Whether ``op`` is listed above and its dtype rule indeed gives or takes complex only."""
+    if op.name not in COMPLEX_ONLY:
+        return False
+    for d in (dtypes.float32, dtypes.float64, dtypes.int64):
+        try:
+            if not op.dtype(d).is_complex:
+                return False
+        except TypeError:
+            continue
+    return True
+
+
 def test_every_op_is_fused_a_view_or_names_its_kernel():
     for name, op in OPS.items():
-        assert op.kind in (ELEMENTWISE, REDUCE, SOURCE) or op.view or op.kernel, \
+        assert op.kind in (ELEMENTWISE, REDUCE, SOURCE) or op.view or op.kernel \
+            or _complex_only(op), \
             f"op {name!r} ({op.kind}) has no lowering: give its OpDef kernel='<family>'"
 
 

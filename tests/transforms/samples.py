@@ -97,7 +97,17 @@ def _others(rng):
         "slogdet": ([_spd(rng)], {}),
         "eigh": ([_distinct_spectrum(rng)], {"upper": False}),
         "qr": ([rng.normal(size=(4, 3))], {"complete": False}),
+        "fft_c2c": ([_complex(rng, (3, 4))], {"axes": (1, 0), "norm": "sqrt",
+                                              "forward": True}),
+        "fft_r2c": ([rng.normal(size=(3, 5))], {"axes": (0, 1), "norm": "none",
+                                                "onesided": True}),
+        "fft_c2r": ([_complex(rng, (3, 4))], {"axes": (0, 1), "norm": "n",
+                                              "last_dim_size": 7}),
     }
+
+
+def _complex(rng, shape):
+    return rng.normal(size=shape) + 1j * rng.normal(size=shape)
 
 
 def _distinct_spectrum(rng):
