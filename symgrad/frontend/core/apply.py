@@ -163,7 +163,10 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
         value = _fast_elementwise(op, args)
         if value is not None:
             out = Tensor(value, None)
-            _lay_out(out, args)
+            for a in args:
+                if isinstance(a, Tensor) and (a._strides is not None or a._view is not None):
+                    _lay_out(out, args)
+                    break
             if (op.vjp is not None and grad_mode._local.enabled and value.dtype.kind in "fc"
                     and any(isinstance(a, Tensor) and a._requires_grad for a in args)):
                 dtype = out.dtype
@@ -198,7 +201,10 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
     if op.kind == MOVEMENT:
         register_view(out, inputs[0], name, attrs)
     elif op.kind == ELEMENTWISE:
-        _lay_out(out, inputs)
+        for t in inputs:
+            if t._strides is not None or t._view is not None:
+                _lay_out(out, inputs)
+                break
     if (op.vjp is not None and grad_mode._local.enabled and dtype.is_differentiable
             and any(t._requires_grad for t in inputs)):
         _record(out, op, attrs, inputs, _torch_name or op.torch_name, loc, _shown)
@@ -206,13 +212,9 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
 
 
 def _lay_out(out: Tensor, args) -> None:
-    """torch's layout for an elementwise result: row-major unless an operand is laid out
-    otherwise (a view, or a result of one), then what its TensorIterator picks (layout.py)."""
-    for a in args:
-        if isinstance(a, Tensor) and (a._strides is not None or a._view is not None):
-            break
-    else:
-        return
+    """torch's layout for an elementwise result whose operands include one laid out otherwise
+    than row-major maybe (a view, or a result of one): what TensorIterator picks (layout.py;
+    callers test for such an operand first, inline: this is on every op's path)."""
     out._strides = layout.elementwise_strides([a for a in args if isinstance(a, Tensor)],
                                               tuple(out.shape))
 
@@ -299,7 +301,7 @@ def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str,
         rule, attrs, inputs, (out._value, out._node) if reads_out else None, op.saves,
         tuple(edge(t) for t in inputs),
         tuple((t.shape, t.dtype) for t in inputs), loc, shown or op.torch_inputs or None)
-    if out.dtype.is_complex:
+    if out.dtype.kind == "complex":
         fn._complex = True
     # (an op whose rule reads nothing saved is linear with real coefficients -- add, sum,
     # reshape, cat...: conjugating around it changes nothing but the signs of zeros)

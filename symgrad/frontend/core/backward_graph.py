@@ -48,7 +48,7 @@ class BackwardFunction:
         self._versions = ()                # (dtype, shape, version counter, version when saved)
                                            # of what the rule reads (not the tensor: out -> fn)
         self._hooks = None                 # [(output number, hook)]: Tensor.register_hook
-        self._complex = any(d.is_complex for _, d in input_meta)   # (set for the output too)
+        self._complex = False              # a complex output (set by apply._record)
         self._holomorphic = True           # see apply (the op's OpDef.holomorphic)
 
     @property
@@ -81,10 +81,11 @@ class BackwardFunction:
     def apply(self, b, g):
         """The inputs' cotangents for the output's ``g``, built with the builder ``b``.
 
-        Complex operands (torch's convention, see ``dtypes``): an analytic op's rule, linear
-        in g with the derivative's values as coefficients, is applied to conj(g) and its
-        results conjugated -- g * conj(f'(z)) -- so that one rule serves real and complex
-        values; a rule of a non-analytic op (``OpDef.holomorphic`` False) is in torch's
+        Complex values (torch's convention, see ``dtypes``): an analytic op's rule, linear in
+        g with the derivative's values as coefficients, is applied to conj(g) and its results
+        conjugated -- g * conj(f'(z)) -- so that one rule serves real and complex values (an
+        analytic op of complex operands has a complex result: that is the test); a rule of a
+        non-analytic op (``OpDef.holomorphic`` False: abs, real, angle...) is in torch's
         convention already."""
         self.check_saved()
         out = None if self._out is None else self.output()
