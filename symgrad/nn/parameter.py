@@ -118,6 +118,14 @@ class UninitializedParameter(Parameter):
     def __repr__(self) -> str:
         return "<UninitializedParameter>"
 
+    def __deepcopy__(self, memo: dict) -> UninitializedParameter:
+        if id(self) not in memo:
+            memo[id(self)] = UninitializedParameter(self._requires_grad, dtype=self.dtype)
+        return memo[id(self)]
+
+    def __reduce__(self):
+        return (UninitializedParameter, (self._requires_grad, None, self.dtype))
+
 
 class UninitializedBuffer(Tensor):
     """A buffer whose shape is not known yet (a lazy module's, until its first call)."""
@@ -136,6 +144,14 @@ class UninitializedBuffer(Tensor):
 
     def __repr__(self) -> str:
         return "<UninitializedBuffer>"
+
+    def __deepcopy__(self, memo: dict) -> UninitializedBuffer:
+        if id(self) not in memo:
+            memo[id(self)] = UninitializedBuffer(self._requires_grad, dtype=self.dtype)
+        return memo[id(self)]
+
+    def __reduce__(self):
+        return (UninitializedBuffer, (self._requires_grad, None, self.dtype))
 
 
 def is_lazy(param: Any) -> bool:

@@ -9,6 +9,9 @@ keys.
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import numpy as np
 import pytest
 
@@ -107,6 +110,15 @@ def test_load_state_dict_materializes():
     src.eval()
     np.testing.assert_array_equal(dst(x).detach().numpy(), src(x).detach().numpy())
     assert type(dst[0]) is nn.Linear                     # the first call still converts
+
+
+def test_copies_of_an_uninitialized_module_stay_lazy():
+    m = nn.Sequential(nn.LazyLinear(2), nn.LazyBatchNorm1d())
+    for other in (copy.deepcopy(m), pickle.loads(pickle.dumps(m))):
+        assert is_lazy(other[0].weight) and is_lazy(other[1].running_mean)
+        assert other(sg.ones(3, 4)).shape == (3, 2)
+        assert type(other[0]) is nn.Linear and other[0].weight.shape == (2, 4)
+    assert m[0].has_uninitialized_params() and type(m[0]) is nn.LazyLinear
 
 
 def test_lazy_errors():
