@@ -24,6 +24,7 @@ Batch norm's running statistics, likewise, are updated in compiled code only whe
 
 from . import functional, init, utils  # noqa: F401
 from .modules import *  # noqa: F401,F403
-from .parameter import Parameter  # noqa: F401
+from .parameter import (Buffer, Parameter, UninitializedBuffer,  # noqa: F401
+                        UninitializedParameter)
 from . import parallel  # noqa: F401
 from .parallel import DataParallel  # noqa: F401

@@ -1,5 +1,5 @@
 """symgrad.nn.functional: the torch.nn.functional mirror (activations, losses, normalization,
-linear maps, embeddings, padding, dropout).
+linear maps, embeddings, padding, dropout, convolution, pooling, resizing).
 
 Layer: front end (``symgrad/nn`` sits at the top of the package so that it reads like
 ``torch.nn``; it imports only the front end and below). Input: tensors, eager or traced, and
@@ -12,7 +12,10 @@ paired with the module of ``nn.modules`` that holds their layers: ``activation``
 ``linear`` (linear maps, embeddings, padding, dropout), ``conv`` (convolution, unfold/fold)
 and ``pooling``; ``attention`` (scaled_dot_product_attention), ``multihead``
 (multi_head_attention_forward) and ``group_norm`` serve ``nn.MultiheadAttention``, the
-transformer layers and ``nn.GroupNorm``.
+transformer layers and ``nn.GroupNorm``; beside them ``conv_transpose``, ``pooling_variants``
+(adaptive max, unpooling, lp pooling), ``upsample`` (interpolate), ``shuffle`` (pixel and
+channel shuffles), ``normalization_extra`` (instance, RMS and local response norms),
+``dropout_variants`` (channel and alpha dropout) and ``embedding_bag``.
 Each shows torch's grad_fn where torch shows one, and has a backward rule written from
 primitives that is exact at kinks and stable at extremes (the derivative of the composed
 forward is not: e.g. relu/abs kinks at 0 in BCE-with-logits).
@@ -29,7 +32,8 @@ from .activation_param import glu, gumbel_softmax, prelu, rrelu, rrelu_, softmin
 from .attention import scaled_dot_product_attention  # noqa: F401
 from .classification import cross_entropy, nll_loss  # noqa: F401
 from .ctc import ctc_loss  # noqa: F401
-from .conv import conv1d, conv2d, fold, unfold  # noqa: F401
+from .conv import conv1d, conv2d, conv3d, fold, unfold  # noqa: F401
+from .conv_transpose import conv_transpose1d, conv_transpose2d, conv_transpose3d  # noqa: F401
 from .distance import (pairwise_distance, pdist, triplet_margin_loss,  # noqa: F401
                        triplet_margin_with_distance_loss)
 from .likelihood import gaussian_nll_loss, poisson_nll_loss  # noqa: F401
@@ -44,3 +48,13 @@ from .multihead import multi_head_attention_forward  # noqa: F401
 from .normalization import batch_norm, cosine_similarity, layer_norm, normalize  # noqa: F401
 from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool1d, avg_pool2d, max_pool1d,
                       max_pool2d)
+from .dropout_variants import (alpha_dropout, dropout1d, dropout2d, dropout3d,  # noqa: F401
+                               feature_alpha_dropout)
+from .embedding_bag import embedding_bag  # noqa: F401
+from .normalization_extra import instance_norm, local_response_norm, rms_norm  # noqa: F401
+from .shuffle import channel_shuffle, pixel_shuffle, pixel_unshuffle  # noqa: F401
+from .upsample import interpolate, upsample, upsample_bilinear, upsample_nearest  # noqa: F401
+from .pooling_variants import (adaptive_max_pool1d, adaptive_max_pool1d_with_indices,  # noqa: F401
+                               adaptive_max_pool2d, adaptive_max_pool2d_with_indices, lp_pool1d,
+                               lp_pool2d, max_pool1d_with_indices, max_pool2d_with_indices,
+                               max_unpool1d, max_unpool2d)

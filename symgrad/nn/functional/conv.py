@@ -1,5 +1,6 @@
-"""Convolution of ``torch.nn.functional``: ``conv1d``, ``conv2d``, ``unfold`` (im2col) and
-``fold`` (col2im), and the sliding-window helpers the pooling functions (``_pooling``) share.
+"""Convolution of ``torch.nn.functional``: ``conv1d``, ``conv2d``, ``conv3d``, ``unfold``
+(im2col) and ``fold`` (col2im), and the sliding-window helpers the pooling functions
+(``_pooling``) and the transposed convolutions (``conv_transpose``: ``col2im``) share.
 
 Layer: front end (torch.nn mirror). Input: tensors, eager or traced, and torch's arguments
 (ints or tuples; conv padding may also be 'valid' or 'same'). Output: tensors composed of
@@ -172,6 +173,13 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1,  # noqa: A
     return _conv(2, input, weight, bias, stride, padding, dilation, groups)
 
 
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1,  # noqa: A002
+           groups: int = 1) -> Tensor:
+    """3-D convolution (cross-correlation) of (N, C, D, H, W) or (C, D, H, W) with weight
+    (O, C/groups, kD, kH, kW)."""
+    return _conv(3, input, weight, bias, stride, padding, dilation, groups)
+
+
 # ---------------------------------------------------------------- im2col / col2im
 
 def _block_args(kernel_size, dilation, padding, stride, what: str) -> tuple:
@@ -233,18 +241,20 @@ def _check_fold(x: Tensor, kernel: tuple, blocks: tuple, args: tuple) -> None:
                            f"but got input.size({x.ndim - 1})={x.shape[-1]}.")
 
 
-def _col2im(a: Tensor, size: tuple, kernel, dilation, padding, stride, blocks) -> Tensor:
-    """Each column's entries added at their block positions of a (C, H, W) image."""
+def col2im(a: Tensor, size: tuple, kernel, dilation, padding, stride, blocks) -> Tensor:
+    """Each column's entries added at their block positions of a (C, *size) image: ``a`` is
+    (..., C * prod(kernel), prod(blocks)), channel-major; the kernel positions are added in
+    row-major order (torch's col2im order), then the padding is cropped."""
     lead = tuple(a.shape[:-2])
     c = a.shape[-2] // math.prod(kernel)
     parts = a.reshape(lead + (c, math.prod(kernel)) + blocks)
     padded = lead + (c,) + tuple(n + 2 * p for n, p in zip(size, padding))
     total = None
     for i, offsets in enumerate(itertools.product(*(range(k) for k in kernel))):
-        part = getitem(parts, (Ellipsis, i, slice(None), slice(None)))
+        part = getitem(parts, (Ellipsis, i) + (slice(None),) * len(blocks))
         starts = (0,) * (len(lead) + 1) + tuple(o * d for o, d in zip(offsets, dilation))
-        stops = padded[:-2] + tuple(o * d + s * (n - 1) + 1
-                                    for o, d, s, n in zip(offsets, dilation, stride, blocks))
+        stops = padded[:len(lead) + 1] + tuple(
+            o * d + s * (n - 1) + 1 for o, d, s, n in zip(offsets, dilation, stride, blocks))
         placed = apply("unslice", part, shape_to=padded, starts=starts, stops=stops,
                        steps=(1,) * (len(lead) + 1) + tuple(stride))
         total = placed if total is None else total + placed
@@ -267,5 +277,5 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Te
     blocks = _block_count(size, kernel, dilation, padding, stride)
     _check_fold(x, kernel, blocks, (size, kernel, dilation, padding, stride))
     return composite("Col2ImBackward0",
-                     lambda a: _col2im(a, size, kernel, dilation, padding, stride, blocks), [x],
+                     lambda a: col2im(a, size, kernel, dilation, padding, stride, blocks), [x],
                      saves=False, uses_out=False)

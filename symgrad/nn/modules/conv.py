@@ -1,4 +1,5 @@
-"""Convolution layers: ``Conv1d``, ``Conv2d``.
+"""Convolution layers: ``Conv1d``, ``Conv2d``, ``Conv3d``, and their shared base ``ConvNd`` (the
+transposed convolutions of ``conv_transpose`` build on it too).
 
 Layer: front end (torch.nn mirror). Input: channel counts, kernel size and torch's options
 (stride, padding as ints, tuples or 'valid'/'same', dilation, groups, bias, padding_mode,
@@ -47,9 +48,11 @@ def _check_options(in_channels: int, out_channels: int, groups: int, padding: An
 
 
 class _ConvNd(Module):
-    """What Conv1d and Conv2d share: options, parameters, initialization, repr."""
+    """What the convolutions share: options, parameters, initialization, repr (a transposed
+    one's weight is (in, out / groups, *kernel))."""
 
     _dims = 0
+    _transposed = False
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
                  padding: Any = 0, dilation: Any = 1, groups: int = 1, bias: bool = True,
@@ -64,12 +67,13 @@ class _ConvNd(Module):
         self.stride = stride
         self.padding = padding if isinstance(padding, str) else _ntuple(padding, n)
         self.dilation = _ntuple(dilation, n)
-        self.transposed = False
+        self.transposed = self._transposed
         self.output_padding = (0,) * n
         self.groups = groups
         self.padding_mode = padding_mode
-        self.weight = Parameter(new_empty((out_channels, in_channels // groups)
-                                          + self.kernel_size, device, dtype))
+        channels = (in_channels, out_channels // groups) if self._transposed else \
+            (out_channels, in_channels // groups)
+        self.weight = Parameter(new_empty(channels + self.kernel_size, device, dtype))
         if bias:
             self.bias = Parameter(new_empty((out_channels,), device, dtype))
         else:
@@ -91,7 +95,7 @@ class _ConvNd(Module):
 
     def _conv_forward(self, input: Tensor, weight: Tensor,  # noqa: A002
                       bias: Tensor | None) -> Tensor:
-        conv = F.conv1d if self._dims == 1 else F.conv2d
+        conv = (F.conv1d, F.conv2d, F.conv3d)[self._dims - 1]
         if self.padding_mode != "zeros":
             padded = F.pad(input, self._mode_padding(), mode=self.padding_mode)
             return conv(padded, weight, bias, self.stride, 0, self.dilation, self.groups)
@@ -108,6 +112,8 @@ class _ConvNd(Module):
             s += f", padding={self.padding}"
         if self.dilation != (1,) * n:
             s += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * n:
+            s += f", output_padding={self.output_padding}"
         if self.groups != 1:
             s += f", groups={self.groups}"
         if self.bias is None:
@@ -128,3 +134,13 @@ class Conv2d(_ConvNd):
     kW)."""
 
     _dims = 2
+
+
+class Conv3d(_ConvNd):
+    """3-D convolution over (N, C_in, D, H, W) or (C_in, D, H, W); weight (C_out,
+    C_in/groups, kD, kH, kW)."""
+
+    _dims = 3
+
+
+ConvNd = _ConvNd    # the public name of the base (torch's _ConvNd) for the modules that extend it

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 
 from ...frontend.core.hooks import RemovableHandle
 from ...frontend.core.tensor import Tensor
-from ..parameter import Parameter
+from ..parameter import Buffer, Parameter
 from .state import StateMixin
 
 
@@ -195,6 +195,8 @@ class Module(StateMixin):
                 raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
                                 f"(torch.nn.Module or None expected)")
             modules[name] = None
+        elif isinstance(value, Buffer):       # nn.Buffer: registered, persistent as it says
+            self.register_buffer(name, value, value.persistent)
         elif buffers is not None and name in buffers:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "

@@ -1,4 +1,6 @@
-"""Normalization modules: ``LayerNorm``, ``BatchNorm1d``, ``BatchNorm2d``.
+"""Normalization modules: ``LayerNorm``, ``BatchNorm1d``, ``BatchNorm2d``, ``BatchNorm3d``, and
+their shared base ``NormBase`` (torch's ``_NormBase``: instance norm and the lazy norms build on
+it).
 
 Layer: front end (torch.nn mirror). Input: feature sizes and torch's options. Output: modules
 with torch's parameters (weight ones, bias zeros, by ``symgrad.nn.init``), buffers
@@ -128,3 +130,12 @@ class BatchNorm2d(_BatchNorm):
     """Batch norm of (N, C, H, W) inputs."""
 
     _dims = (4,)
+
+
+class BatchNorm3d(_BatchNorm):
+    """Batch norm of (N, C, D, H, W) inputs."""
+
+    _dims = (5,)
+
+
+NormBase = _BatchNorm   # the public name of the base for the modules that extend it
