@@ -21,6 +21,7 @@ from ...ops.registry import normalize_axes
 from ..core.apply import apply, as_tensor, full
 from .creation import arange
 from .basic import composite, sum, where
+from .strided import clone
 from .indexing import index, index_copy, index_put
 from .inplace import update
 from .shapes import broadcast_to, cat, permute, reshape, unsqueeze
@@ -113,11 +114,15 @@ def repeat(x: Tensor, *sizes) -> Tensor:
     if len(sizes) < x.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
                            "of dimensions of tensor")
-    v = reshape(x, (1,) * (len(sizes) - x.ndim) + tuple(x.shape))
-    shape = v.shape
-    inter = reshape(v, tuple(d for s in shape for d in (1, s)))
-    tiled = broadcast_to(inter, tuple(d for r, s in zip(sizes, shape) for d in (r, s)))
-    return reshape(tiled, tuple(r * s for r, s in zip(sizes, shape)))
+
+    def tiled(a):
+        v = reshape(a, (1,) * (len(sizes) - a.ndim) + tuple(a.shape))
+        shape = v.shape
+        inter = reshape(v, tuple(d for s in shape for d in (1, s)))
+        wide = broadcast_to(inter, tuple(d for r, s in zip(sizes, shape) for d in (r, s)))
+        # a new tensor, as torch's (not a view of x: writing into it leaves x alone)
+        return clone(reshape(wide, tuple(r * s for r, s in zip(sizes, shape))))
+    return composite("RepeatBackward0", tiled, [x])
 
 
 def tile(x: Tensor, dims) -> Tensor:
