@@ -151,7 +151,7 @@ uint8 = DType("uint8", np.dtype(np.uint8), "uint8_t", "uint", "u8", "int64")
 float16 = DType("float16", np.dtype(np.float16), "uint16_t", "float", "f16", "float32",
                 accumulate="float64")
 complex64 = DType("complex64", np.dtype(np.complex64), "float _Complex", "complex", "c64",
-                  part="float32")
+                  accumulate="complex128", part="float32")
 complex128 = DType("complex128", np.dtype(np.complex128), "double _Complex", "complex", "c128",
                    part="float64")
 

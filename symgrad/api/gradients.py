@@ -26,10 +26,11 @@ from .compiled import CompiledFunction
 def _leaf(t, where: str) -> Tensor:
     """A tensor to differentiate with respect to, sharing ``t``'s value or node."""
     t = as_tensor(t) if not isinstance(t, Tensor) else t
-    if not t.dtype.is_floating:
-        raise TypeError(f"grad requires floating point inputs: argument {where} must be "
-                        f"float32 or float64 to be differentiated, got {t.dtype.name}; "
-                        f"cast it to a float dtype or leave it out of argnums")
+    if not t.dtype.is_differentiable:
+        raise TypeError(f"grad requires floating point or complex inputs: argument {where} "
+                        f"must be float32, float64, complex64 or complex128 to be "
+                        f"differentiated, got {t.dtype.name}; cast it to a float dtype or "
+                        f"leave it out of argnums")
     return differentiable(t)
 
 

@@ -40,20 +40,7 @@ from .loopir import (Buffer, ElementStmt, Expr, Literal, LoopKernel, Program, Sc
 def lower(graph: Graph, capabilities: Capabilities) -> Program:
     """Graph -> Program (see the module docstring), for a backend whose kernels take what
     ``capabilities`` says."""
-    _refuse_complex(graph)
     return _Lowering(graph, capabilities).run()
-
-
-def _refuse_complex(graph: Graph) -> None:
-    """Complex tensors work eagerly; their compiled code is not written yet: one clear error
-    rather than C that does not build."""
-    for node in graph.nodes():
-        if node.dtype.is_complex:
-            raise NotImplementedError(
-                f"symgrad does not compile complex tensors yet: {node.op} gives a "
-                f"{node.dtype.name} value in the compiled function. Run the function without "
-                f"@symgrad.compile (complex tensors and their gradients work eagerly), or "
-                f"compute with real and imaginary parts as separate real tensors.")
 
 
 def fusion_groups(graph: Graph) -> list:

@@ -14,8 +14,8 @@ z = x + iy is dL/dx + i dL/dy, and a rule receives the output's cotangent that w
 The analytic ops (exp, mul, matmul...) keep one rule for real and complex operands: the
 autograd applies it conjugated (``OpDef.holomorphic``). The scalar (SymPy) expressions are
 those of real operands (angle: 0 or pi, NaN kept; sgn: torch's sign), what a real tensor
-compiles to (angle of NaN: 0 here; torch's angle keeps NaN, as the front end's does); compiled
-code does not take complex tensors yet.
+compiles to (angle of NaN: 0 here; torch's angle keeps NaN, as the front end's does); complex
+values compile through ``codegen/c/complex_ops.py``'s table instead.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from ...dtypes import DType, bool_, float32, float64, int64
 from ...lower.loopir import Expr
 from ...ops import OPS, get
 from ...ops.registry import ELEMENTWISE
+from . import complex_ops
 
 PLACEHOLDER = "__sg_arg{}__"
 # The dtypes C arithmetic computes in (every other dtype computes in one of them).
@@ -42,7 +43,9 @@ def c_statement(expr: Expr, args: list[str]) -> tuple[str, tuple[str, ...]]:
         if expr.dtype.name == "bool":
             return f"({args[0]} != 0)", ()
         return f"({expr.dtype.ctype})({args[0]})", ()
-    if expr.op == "pow" and expr.exponent is not None:
+    if dtype.is_complex or expr.dtype.is_complex:     # (complex from real parts: its result)
+        text, calls = _complex(expr, dtype if dtype.is_complex else expr.dtype)
+    elif expr.op == "pow" and expr.exponent is not None:
         text, calls = pow_template(expr.exponent, dtype)
     else:
         text, calls = template(expr.op, dtype)
@@ -50,6 +53,14 @@ def c_statement(expr: Expr, args: list[str]) -> tuple[str, tuple[str, ...]]:
     for i, a in enumerate(args):
         text = text.replace(placeholder(i), a if simple(a) else f"({a})")
     return text, calls
+
+
+@functools.cache
+def _complex(expr: Expr, dtype: DType) -> tuple[str, tuple[str, ...]]:
+    """A complex op's C: ``complex_ops``'s table (hand-written, not SymPy's printing)."""
+    if expr.op == "pow" and expr.exponent is not None:
+        return complex_ops.pow_template(expr.exponent, dtype, placeholder)
+    return complex_ops.template(expr.op, dtype, placeholder)
 
 
 @functools.cache

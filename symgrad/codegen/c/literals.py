@@ -176,6 +176,8 @@ def c_literal(value: float | int | bool, dtype: DType) -> str:  # noqa: PYI041
     expression, converted to ``dtype``'s C type unless it is int64."""
     if isinstance(value, Dim):
         return str(value) if dtype is int64 else f"(({dtype.ctype}){value})"
+    if dtype.is_complex:
+        return complex_literal(complex(value), dtype)
     key = (dtype, type(value), repr(value))
     if value != value:  # noqa: PLR0124  (NaN)
         key += (math.copysign(1.0, value),)
@@ -185,6 +187,15 @@ def c_literal(value: float | int | bool, dtype: DType) -> str:  # noqa: PYI041
         if len(_LITERALS) < 65536:
             _LITERALS[key] = text
     return text
+
+
+def complex_literal(value: complex, dtype: DType) -> str:
+    """A complex constant from its parts, each a literal of the parts' type (GCC's
+    ``__builtin_complex``: exact for any parts, inf and NaN included, and a constant
+    expression, unlike ``x + y*I``)."""
+    part = dtype.real_dtype
+    return (f"__builtin_complex({c_literal(value.real, part)}, "
+            f"{c_literal(value.imag, part)})")
 
 
 def _c_literal(value: float | int | bool, dtype: DType) -> str:  # noqa: PYI041

@@ -81,7 +81,7 @@ def combine(op: str, dtype: DType, unsigned: bool = False) -> str:
     overflowing (undefined behaviour for signed types in C): in a ``uint64_t`` accumulator
     (``unsigned``), or converted to uint64_t and back when it accumulates in the int64
     output itself."""
-    if dtype.is_floating:
+    if dtype.is_differentiable:   # floating and complex
         return _REDUCE[op]
     if op in ("sum", "prod") and dtype is int64:
         step = f"{{a}} {'+' if op == 'sum' else '*'} (uint64_t){{v}}"
@@ -90,6 +90,8 @@ def combine(op: str, dtype: DType, unsigned: bool = False) -> str:
 
 
 def identity(op: str, dtype: DType) -> str:
+    if dtype.is_complex:
+        return c_literal(0.0 if op == "sum" else 1.0, dtype)
     if dtype.is_floating:
         return {"sum": c_literal(0.0, dtype), "prod": c_literal(1.0, dtype),
                 "max": "-INFINITY", "min": "INFINITY"}[op]
@@ -187,7 +189,7 @@ class LoopEmitter:
             if not st.reduce:
                 continue
             dtype = out.buffer.dtype
-            acc_dtype = dtype.accumulates_in if st.reduce == "sum" and dtype.is_floating \
+            acc_dtype = dtype.accumulates_in if st.reduce == "sum" and dtype.is_differentiable \
                 else dtype
             unsigned = dtype is int64 and st.reduce in ("sum", "prod")   # (see combine)
             fill = (f"for (int64_t i = 0; i < {st.size}; i++) "

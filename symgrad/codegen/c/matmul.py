@@ -117,7 +117,7 @@ def _loop_product(k: MatmulKernel, m, n, kk, ctype: str, a_ix: str, b_ix: str,
     output; an int64 product accumulates in uint64_t, wrapping as torch's does (signed
     overflow is undefined in C)."""
     a, b, out = k.a.buffer.name, k.b.buffer.name, k.out.buffer.name
-    if not k.out.buffer.dtype.is_floating:
+    if k.out.buffer.dtype.is_integer:
         return [f"for (int64_t i = 0; i < {m}; i++) {{",
                 f"    for (int64_t j = 0; j < {n}; j++) {{",
                 "        uint64_t acc = 0;",

@@ -12,7 +12,8 @@ in **blocks** (a vectorized inner loop into a block-local accumulator), and the 
 added **pairwise** through a binary counter: a stack ``acc_s[k]`` holds the sum of 2**k blocks,
 so pushing block number m merges as many equal-sized partial sums as m has trailing one bits
 (the carries of m + 1). Rounding errors of the blocks average out; the partial sums that are
-added are always of similar size, as in NumPy. Float sums of float32 data accumulate in double.
+added are always of similar size, as in NumPy. Float sums of float32 data accumulate in double
+(complex ones: complex64 in complex128, the accumulator type ``Acc.ctype``).
 
 Two shapes of nest:
 
@@ -82,7 +83,7 @@ class Acc:
 
     @property
     def floating(self) -> bool:
-        return self.out_dtype.is_floating
+        return self.out_dtype.is_differentiable   # (complex sums are summed as floats are)
 
     @property
     def pairwise(self) -> bool:
@@ -183,7 +184,7 @@ def _stack(a, depth: int, width: str = "") -> str:
     not, to keep it cheap)."""
     init = "" if depth == DYNAMIC_DEPTH else (" = {{0.0}}" if width else " = {0.0}")
     what = "sums of 2**k blocks" if width else "the sum of 2**k blocks"
-    return f"double {a.name}_s[{depth}]{width}{init};  /* {a.name}_s[k]: {what} */"
+    return f"{a.ctype} {a.name}_s[{depth}]{width}{init};  /* {a.name}_s[k]: {what} */"
 
 
 def _scope(loops: list, at: int, before: list, after: list) -> tuple[list, list]:
@@ -216,7 +217,7 @@ def _fold(a: Acc, depth: int, ix: str, target: str, cast: str) -> list[str]:
     total = f"{a.name}_sum"
     # (a call-time depth: up to the highest block bit, not through every slot)
     bound = "(blocks >> k) != 0" if depth == DYNAMIC_DEPTH else f"k < {depth}"
-    return [f"double {total} = 0.0;",
+    return [f"{a.ctype} {total} = 0.0;",
             (f"for (int k = 0; {bound}; k++) if ((blocks >> k) & 1) "
              f"{total} = {a.name}_s[k]{ix} + {total};"),
             f"{target} = {cast}{total};"]
@@ -241,7 +242,7 @@ def _inner(dims, kept, reduced, accs, element, out_ref, *, threads, parallel, si
         count = "nchunks" if dynamic else n
         loops.append(Loop("chunk", "0", str(count), pragma=parallel))   # owns acc_p[chunk]
         red[0].start, red[0].end = f"chunk*{spread}/{count}", f"(chunk + 1)*{spread}/{count}"
-        nest_before += [f"double {a.name}_p[{n}];  /* the sums of {n} chunks */"
+        nest_before += [f"{a.ctype} {a.name}_p[{n}];  /* the sums of {n} chunks */"
                         for a in sums]
         for a in sums:
             nest_after += [f"for (int64_t w = 1; w < {count}; w *= 2)  /* pairwise */",
@@ -264,7 +265,7 @@ def _inner(dims, kept, reduced, accs, element, out_ref, *, threads, parallel, si
     if stacked:
         # (zeroed: only the slots `blocks` marks are read, which gcc -Wall cannot prove)
         before += [_stack(a, depth) for a in sums] + ["int64_t blocks = 0;"]
-    inner_before += [f"double {a.name} = 0.0;" for a in sums]
+    inner_before += [f"{a.ctype} {a.name} = 0.0;" for a in sums]
     if stacked:
         inner_after += _push(sums, None)
         for a in sums:
@@ -317,7 +318,7 @@ def _tiled(dims, outer, reduced, last, width, tiles, offset, accs, element, out_
     stacked, depth = _depth(pushes)
     if stacked:
         before += [_stack(a, depth, f"[{width}]") for a in sums] + ["int64_t blocks = 0;"]
-    blk_before += [f"double {a.name}[{width}] = {{0.0}};" for a in sums]
+    blk_before += [f"{a.ctype} {a.name}[{width}] = {{0.0}};" for a in sums]
     if stacked:
         blk_after += _push(sums, (lane, lanes))
     outs = {**{d: f"i{d}" for d in outer}, last: var_of[last]}
