@@ -235,8 +235,9 @@ class _Lowering:
         elif op.kernel:
             lowering_of(op.kernel)(self, n)
         else:
-            raise NotImplementedError(f"no lowering for op {n.op!r}: its OpDef names no "
-                                      f"kernel")
+            raise NotImplementedError(f"symgrad does not compile {n.op} yet (its OpDef "
+                                      f"names no kernel): run this function without "
+                                      f"@symgrad.compile, where {n.op} works eagerly")
 
     # -------------------------------------------------------------- for lower.control
     def control_siblings(self, key: tuple) -> dict:

@@ -410,8 +410,7 @@ def test_inverse_transforms_undo_the_forward_ones():
 
 def test_compiling_an_fft_is_refused_clearly():
     f = sg.compile(lambda x: sg.fft.rfft(x).abs().sum())
-    with pytest.raises(NotImplementedError, match="does not compile complex tensors yet: "
-                                                  "fft_r2c"):
+    with pytest.raises(NotImplementedError, match="does not compile fft_r2c yet"):
         f(np.ones(4))
 
 
