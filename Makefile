@@ -30,14 +30,17 @@ test: $(STAMP) check-cc
 
 # Long fuzzing campaigns (make test runs a fixed-seed sample of each): the numeric
 # differential fuzzer, then the staleness fuzzer (pairs of programs that differ in one
-# dependency, reused across calls, processes and edits). Both run; either failing fails.
+# dependency, reused across calls, processes and edits), then the whole op sweep against torch
+# (tests/sweep; make test runs a quarter of its samples). All run; any failing fails.
 # FUZZ_ARGS="--programs 5000 --seed 1", STALENESS_ARGS="--pairs 500 --seed 1" to choose the
 # sizes and the seeds; make fuzz-staleness runs the second alone.
 FUZZ_ARGS ?=
 STALENESS_ARGS ?=
 fuzz: $(STAMP) check-cc
 	status=0; $(PY) tests/fuzz_campaign.py $(FUZZ_ARGS) || status=1; \
-	  $(PY) tests/staleness_campaign.py $(STALENESS_ARGS) || status=1; exit $$status
+	  $(PY) tests/staleness_campaign.py $(STALENESS_ARGS) || status=1; \
+	  SYMGRAD_SWEEP=full $(PY) -m pytest -q -p no:cacheprovider tests/sweep || status=1; \
+	  exit $$status
 
 fuzz-staleness: $(STAMP) check-cc
 	$(PY) tests/staleness_campaign.py $(STALENESS_ARGS)
