@@ -258,7 +258,6 @@ F.logsigmoid | F.logsigmoid(f64[2,3]~g, out=f32[2,3]~g) | error:class | error:cl
 F.logsigmoid | F.logsigmoid(f64[2,3]~g, out=f64[2,3]~g) | error:extra | error:extra: symgrad raises TypeError: logsigmoid() got an unexpected keyword argument 'out'
 F.logsigmoid | F.logsigmoid(i64[2,3], out=f32[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
 F.margin_ranking_loss | F.margin_ranking_loss(b8[4], b8[4], b8[4]:pm1) | error:class | error:class: symgrad TypeError, torch RuntimeError
-F.margin_ranking_loss | F.margin_ranking_loss(f64[4], f64[4], f64[4]:pm1, reduction='none') | grad_fn[0] | grad_fn[0]: symgrad ClampBackward1, torch ClampMinBackward0
 F.margin_ranking_loss | F.margin_ranking_loss(i32[4], i32[4], i32[4]:pm1) | error:extra | error:extra: symgrad raises RuntimeError: mean(): could not infer output dtype. Input dtype must be either a floating poin
 F.margin_ranking_loss | F.margin_ranking_loss(i64[4], i64[4], i64[4]:pm1) | error:extra | error:extra: symgrad raises RuntimeError: mean(): could not infer output dtype. Input dtype must be either a floating poin
 F.margin_ranking_loss | F.margin_ranking_loss(u8[4], u8[4], u8[4]:pm1) | error:extra | error:extra: symgrad raises RuntimeError: mean(): could not infer output dtype. Input dtype must be either a floating poin
@@ -357,8 +356,6 @@ F.threshold | F.threshold(b8[2,3], 0.5, -1.0) | error:missing | error:missing: t
 F.threshold | F.threshold(u8[2,3], 0.5, -1.0) | error:class | error:class: symgrad OverflowError, torch RuntimeError
 F.threshold_ | F.threshold_(u8[2,3], 0.5, -1.0) | error:class | error:class: symgrad OverflowError, torch RuntimeError
 F.triplet_margin_loss | F.triplet_margin_loss(b8[4,3], b8[4,3], b8[4,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-F.triplet_margin_loss | F.triplet_margin_loss(f64[4,3], f64[4,3], f64[4,3], reduction='none') | grad_fn[0] | grad_fn[0]: symgrad ClampBackward1, torch ClampMinBackward0
-F.triplet_margin_with_distance_loss | F.triplet_margin_with_distance_loss(f64[4,3], f64[4,3], f64[4,3], reduction='none') | grad_fn[0] | grad_fn[0]: symgrad ClampBackward1, torch ClampMinBackward0
 F.unfold | F.unfold(i32[1,2,4,4], 2) | error:missing | error:missing: torch raises RuntimeError: "im2col_out_cpu" not implemented for 'Int'
 F.unfold | F.unfold(i64[1,2,4,4], 2) | error:missing | error:missing: torch raises RuntimeError: "im2col_out_cpu" not implemented for 'Long'
 F.unfold | F.unfold(u8[1,2,4,4], 2) | error:missing | error:missing: torch raises RuntimeError: "im2col_out_cpu" not implemented for 'Byte'
@@ -2096,14 +2093,6 @@ Tensor.remainder_ | Tensor.remainder_(c64[2,3], f64[3]) | error:class | error:cl
 Tensor.remainder_ | Tensor.remainder_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch RemainderBackward1
 Tensor.remainder_ | Tensor.remainder_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch RemainderBackward1
 Tensor.remainder_ | Tensor.remainder_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.repeat | Tensor.repeat(f32[2,3], 2, 1) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch RepeatBackward0
-Tensor.repeat | Tensor.repeat(f64[0,3], 2, 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RepeatBackward0
-Tensor.repeat | Tensor.repeat(f64[2,3], (2, 2)) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch RepeatBackward0
-Tensor.repeat | Tensor.repeat(f64[2,3], 0, 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RepeatBackward0
-Tensor.repeat | Tensor.repeat(f64[2,3], 1, 2, 2) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch RepeatBackward0
-Tensor.repeat | Tensor.repeat(f64[2,3], 2, 1) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch RepeatBackward0
-Tensor.repeat | Tensor.repeat(f64[2,3], [1, 2]) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch RepeatBackward0
-Tensor.repeat | Tensor.repeat(f64[], 3) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RepeatBackward0
 Tensor.repeat_interleave | Tensor.repeat_interleave(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch ViewBackward0
 Tensor.repeat_interleave | Tensor.repeat_interleave(f64[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch ViewBackward0
 Tensor.repeat_interleave | Tensor.repeat_interleave(f64[2,3], 2, 0) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch ViewBackward0
@@ -2348,13 +2337,6 @@ Tensor.tan_ | Tensor.tan_(c128[8]:e) | error:extra | error:extra: symgrad raises
 Tensor.tan_ | Tensor.tan_(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
 Tensor.tensor_split | Tensor.tensor_split(f64[0,3], 2) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad None, torch SliceBackward0
 Tensor.tensor_split | Tensor.tensor_split(f64[2,3], (0, 3), 1) | grad_fn[1] | grad_fn[1]: symgrad None, torch SliceBackward0
-Tensor.tile | Tensor.tile(f32[2,3], (2, 1)) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch RepeatBackward0
-Tensor.tile | Tensor.tile(f64[0,3], (2, 2)) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RepeatBackward0
-Tensor.tile | Tensor.tile(f64[2,3], ()) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RepeatBackward0
-Tensor.tile | Tensor.tile(f64[2,3], (1, 2, 2)) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch RepeatBackward0
-Tensor.tile | Tensor.tile(f64[2,3], (2, 1)) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch RepeatBackward0
-Tensor.tile | Tensor.tile(f64[2,3], (2,)) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch RepeatBackward0
-Tensor.tile | Tensor.tile(f64[], (3,)) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RepeatBackward0
 Tensor.to | Tensor.to(f64[2,3], 5) | error:class | error:class: symgrad AssertionError, torch RuntimeError
 Tensor.to | Tensor.to(f64[2,3], torch.float64, True) | error:extra | error:extra: symgrad raises TypeError: unsupported dtype True; symgrad has float16, float32, float64, complex64, comple
 Tensor.to | Tensor.to(f64[2,3], torch.float64, copy=True) | grad_fn[0] | grad_fn[0]: symgrad CloneBackward0, torch ToCopyBackward0
@@ -3757,13 +3739,6 @@ torch.tensor_split | torch.tensor_split(f64[0,3], 2) | grad_fn[0] grad_fn[1] | g
 torch.tensor_split | torch.tensor_split(f64[2,3], (0, 3), 1) | grad_fn[1] | grad_fn[1]: symgrad None, torch SliceBackward0
 torch.tensordot | torch.tensordot(f64[2,3], f64[3,4], -1) | error:missing | error:missing: torch raises RuntimeError: tensordot expects dims >= 0, but got dims=-1
 torch.tensordot | torch.tensordot(f64[2,3], f64[3], 3) | error:class | error:class: symgrad IndexError, torch RuntimeError
-torch.tile | torch.tile(f32[2,3], (2, 1)) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch RepeatBackward0
-torch.tile | torch.tile(f64[0,3], (2, 2)) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RepeatBackward0
-torch.tile | torch.tile(f64[2,3], ()) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RepeatBackward0
-torch.tile | torch.tile(f64[2,3], (1, 2, 2)) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch RepeatBackward0
-torch.tile | torch.tile(f64[2,3], (2, 1)) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch RepeatBackward0
-torch.tile | torch.tile(f64[2,3], (2,)) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch RepeatBackward0
-torch.tile | torch.tile(f64[], (3,)) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RepeatBackward0
 torch.topk | torch.topk(b8[2,3], 2) | error:missing | error:missing: torch raises RuntimeError: topk does not support bool dtypes on CPU
 torch.topk | torch.topk(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
 torch.topk | torch.topk(f64[0,3], 0) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0

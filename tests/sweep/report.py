@@ -75,10 +75,12 @@ def print_classes(results: list, examples: int) -> None:
 def print_summary(results: list, ops: dict, store: dict, seconds: float, examples: int) -> None:
     shared = suite.shared(store)
     not_ops = [n for n in shared if n in names.NOT_OPS]
+    later = [n for n in shared if n in names.NOT_SWEPT_YET]
     differing = [r for r in results if any(a != "lenient" for a in r.diffs)]
     lenient = [r for r in results if "lenient" in r.diffs]
     raises = sum(1 for r in results if r.torch and "e" in r.torch)
-    print(f"names shared with torch: {len(shared)} ({len(ops)} swept, {len(not_ops)} not ops)")
+    print(f"names shared with torch: {len(shared)} ({len(ops)} swept, {len(not_ops)} not ops, "
+          f"{len(later)} with their own torch tests, not swept yet)")
     print(f"patterns: {len(results)} ({len(results) - raises} torch accepts, {raises} it "
           f"rejects); {len(results) / max(seconds, 1e-9):.0f} per second, {seconds:.1f} s")
     print(f"matching torch: {len(results) - len(differing) - len(lenient)}; differing: "

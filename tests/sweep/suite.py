@@ -59,7 +59,8 @@ def shared(store: dict) -> list:
 def plan(mode: str, store: dict, only: str | None = None) -> dict:
     """op -> the samples that run: all of them (``full``) or the default subset: the first
     two of each op and every ``DEFAULT_SHARE``-th after them (deterministic)."""
-    ops = registry.samples(tuple(n for n in shared(store) if n not in names.NOT_OPS))
+    ops = registry.samples(tuple(n for n in shared(store) if n not in names.NOT_OPS
+                                 and n not in names.NOT_SWEPT_YET))
     if only:
         ops = {op: s for op, s in ops.items() if only in op}
     if mode == "full":
