@@ -62,28 +62,35 @@ def unary(name, scalar, numpy, vjp, **kw):
 # ---------------------------------------------------------------- trigonometric, hyperbolic
 
 unary("tan", lambda sp, x: sp.tan(x), np.tan,
-      lambda b, g, out, x: g * (1.0 + out * out), uses_out=True)
+      lambda b, g, out, x: g * (1.0 + out * out), uses_out=True, complex_ok=True)
 unary("asin", lambda sp, x: sp.asin(x), np.arcsin,
-      lambda b, g, out, x: g * (1.0 / b.op("sqrt", -x * x + 1.0)))
+      lambda b, g, out, x: g * (1.0 / b.op("sqrt", -x * x + 1.0)), complex_ok=True)
 unary("acos", lambda sp, x: sp.acos(x), np.arccos,
-      lambda b, g, out, x: g * -(1.0 / b.op("sqrt", -x * x + 1.0)))
+      lambda b, g, out, x: g * -(1.0 / b.op("sqrt", -x * x + 1.0)), complex_ok=True)
 unary("atan", lambda sp, x: sp.atan(x), np.arctan,
-      lambda b, g, out, x: g / (x * x + 1.0))
-unary("sinh", lambda sp, x: sp.sinh(x), np.sinh, lambda b, g, out, x: g * b.op("cosh", x))
-unary("cosh", lambda sp, x: sp.cosh(x), np.cosh, lambda b, g, out, x: g * b.op("sinh", x))
+      lambda b, g, out, x: g / (x * x + 1.0), complex_ok=True)
+unary("sinh", lambda sp, x: sp.sinh(x), np.sinh, lambda b, g, out, x: g * b.op("cosh", x),
+      complex_ok=True)
+unary("cosh", lambda sp, x: sp.cosh(x), np.cosh, lambda b, g, out, x: g * b.op("sinh", x),
+      complex_ok=True)
 unary("asinh", lambda sp, x: sp.asinh(x), np.arcsinh,
-      lambda b, g, out, x: g * (1.0 / b.op("sqrt", x * x + 1.0)))
+      lambda b, g, out, x: g * (1.0 / b.op("sqrt", x * x + 1.0)), complex_ok=True)
+# (1 / (sqrt(x - 1) sqrt(x + 1)), not 1 / sqrt(x*x - 1): the same for real x > 1, and the
+# branch torch takes for complex x)
 unary("acosh", lambda sp, x: sp.acosh(x), np.arccosh,
-      lambda b, g, out, x: g * (1.0 / b.op("sqrt", x * x - 1.0)))
+      lambda b, g, out, x: g * (1.0 / (b.op("sqrt", x - 1.0) * b.op("sqrt", x + 1.0))),
+      complex_ok=True)
 unary("atanh", lambda sp, x: sp.atanh(x), np.arctanh,
-      lambda b, g, out, x: g * (1.0 / (1.0 - x * x)))
+      lambda b, g, out, x: g * (1.0 / (1.0 - x * x)), complex_ok=True)
 
 # ---------------------------------------------------------------- exponentials, logarithms
 
 unary("exp2", lambda sp, x: _cf("exp2")(x), np.exp2,
-      lambda b, g, out, x: g * out * LN2, uses_out=True)
-unary("log2", lambda sp, x: _cf("log2")(x), np.log2, lambda b, g, out, x: g / (x * LN2))
-unary("log10", lambda sp, x: _cf("log10")(x), np.log10, lambda b, g, out, x: g / (x * LN10))
+      lambda b, g, out, x: g * out * LN2, uses_out=True, complex_ok=True)
+unary("log2", lambda sp, x: _cf("log2")(x), np.log2, lambda b, g, out, x: g / (x * LN2),
+      complex_ok=True)
+unary("log10", lambda sp, x: _cf("log10")(x), np.log10, lambda b, g, out, x: g / (x * LN10),
+      complex_ok=True)
 
 # ---------------------------------------------------------------- special functions
 

@@ -822,18 +822,15 @@ Tensor.absolute_ | Tensor.absolute_(b8[2,3]) | error:missing | error:missing: to
 Tensor.absolute_ | Tensor.absolute_(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: In-place abs is not supported for complex tensors.
 Tensor.absolute_ | Tensor.absolute_(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: In-place abs is not supported for complex tensors.
 Tensor.absolute_ | Tensor.absolute_(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: In-place abs is not supported for complex tensors.
-Tensor.acos | Tensor.acos(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.acos | Tensor.acos(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.acos | Tensor.acos(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
-Tensor.acos_ | Tensor.acos_(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.acos_ | Tensor.acos_(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.acos_ | Tensor.acos_(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
-Tensor.acosh | Tensor.acosh(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.acosh | Tensor.acosh(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.acosh | Tensor.acosh(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
-Tensor.acosh_ | Tensor.acosh_(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.acosh_ | Tensor.acosh_(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.acosh_ | Tensor.acosh_(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
+Tensor.acosh | Tensor.acosh(c128[8]:e) | grad[0] | grad[0]: value at 0: symgrad nan, torch 0.0
+Tensor.acosh | Tensor.acosh(f32[16]:e) | grad[0] | grad[0]: value at 2: symgrad nan, torch 1.34164071
+Tensor.acosh | Tensor.acosh(f32[2,3]:t) | grad[0] | grad[0]: value at 1: symgrad nan, torch inf
+Tensor.acosh | Tensor.acosh(f64[16]:e) | grad[0] | grad[0]: value at 0: symgrad nan, torch inf
+Tensor.acosh | Tensor.acosh(f64[2,3]) | grad[0] | grad[0]: value at 0: symgrad nan, torch 0.6785804029457
+Tensor.acosh | Tensor.acosh(f64[5]) | grad[0] | grad[0]: value at 4: symgrad nan, torch 1.230233734967
+Tensor.acosh_ | Tensor.acosh_(c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+Tensor.acosh_ | Tensor.acosh_(c128[8]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+Tensor.acosh_ | Tensor.acosh_(c64[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.acosh_ | Tensor.acosh_(f32[16]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.acosh_ | Tensor.acosh_(f32[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.acosh_ | Tensor.acosh_(f32[2,3]:t) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
@@ -908,18 +905,15 @@ Tensor.aminmax | Tensor.aminmax(c128[2,3]) | error:missing | error:missing: torc
 Tensor.any | Tensor.any(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
 Tensor.any | Tensor.any(u8[2,3]) | dtype[0] | dtype[0]: symgrad bool, torch uint8
 Tensor.any | Tensor.any(u8[2,3], -1) | dtype[0] | dtype[0]: symgrad bool, torch uint8
-Tensor.arccos | Tensor.arccos(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.arccos | Tensor.arccos(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.arccos | Tensor.arccos(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
-Tensor.arccos_ | Tensor.arccos_(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.arccos_ | Tensor.arccos_(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.arccos_ | Tensor.arccos_(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
-Tensor.arccosh | Tensor.arccosh(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.arccosh | Tensor.arccosh(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.arccosh | Tensor.arccosh(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
-Tensor.arccosh_ | Tensor.arccosh_(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.arccosh_ | Tensor.arccosh_(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.arccosh_ | Tensor.arccosh_(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
+Tensor.arccosh | Tensor.arccosh(c128[8]:e) | grad[0] | grad[0]: value at 0: symgrad nan, torch 0.0
+Tensor.arccosh | Tensor.arccosh(f32[16]:e) | grad[0] | grad[0]: value at 2: symgrad nan, torch 1.34164071
+Tensor.arccosh | Tensor.arccosh(f32[2,3]:t) | grad[0] | grad[0]: value at 1: symgrad nan, torch inf
+Tensor.arccosh | Tensor.arccosh(f64[16]:e) | grad[0] | grad[0]: value at 0: symgrad nan, torch inf
+Tensor.arccosh | Tensor.arccosh(f64[2,3]) | grad[0] | grad[0]: value at 0: symgrad nan, torch 0.6785804029457
+Tensor.arccosh | Tensor.arccosh(f64[5]) | grad[0] | grad[0]: value at 4: symgrad nan, torch 1.230233734967
+Tensor.arccosh_ | Tensor.arccosh_(c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+Tensor.arccosh_ | Tensor.arccosh_(c128[8]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+Tensor.arccosh_ | Tensor.arccosh_(c64[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.arccosh_ | Tensor.arccosh_(f32[16]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.arccosh_ | Tensor.arccosh_(f32[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.arccosh_ | Tensor.arccosh_(f32[2,3]:t) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
@@ -930,18 +924,9 @@ Tensor.arccosh_ | Tensor.arccosh_(f64[2,3]:p) | grad:error grad_fn[0] | grad:err
 Tensor.arccosh_ | Tensor.arccosh_(f64[2,3]:u) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.arccosh_ | Tensor.arccosh_(f64[5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.arccosh_ | Tensor.arccosh_(f64[]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arcsin | Tensor.arcsin(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.arcsin | Tensor.arcsin(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.arcsin | Tensor.arcsin(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
-Tensor.arcsin_ | Tensor.arcsin_(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.arcsin_ | Tensor.arcsin_(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.arcsin_ | Tensor.arcsin_(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
-Tensor.arcsinh | Tensor.arcsinh(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.arcsinh | Tensor.arcsinh(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.arcsinh | Tensor.arcsinh(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
-Tensor.arcsinh_ | Tensor.arcsinh_(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.arcsinh_ | Tensor.arcsinh_(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.arcsinh_ | Tensor.arcsinh_(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
+Tensor.arcsinh_ | Tensor.arcsinh_(c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+Tensor.arcsinh_ | Tensor.arcsinh_(c128[8]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+Tensor.arcsinh_ | Tensor.arcsinh_(c64[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.arcsinh_ | Tensor.arcsinh_(f32[16]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.arcsinh_ | Tensor.arcsinh_(f32[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.arcsinh_ | Tensor.arcsinh_(f32[2,3]:t) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
@@ -952,9 +937,6 @@ Tensor.arcsinh_ | Tensor.arcsinh_(f64[2,3]:p) | grad:error grad_fn[0] | grad:err
 Tensor.arcsinh_ | Tensor.arcsinh_(f64[2,3]:u) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.arcsinh_ | Tensor.arcsinh_(f64[5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.arcsinh_ | Tensor.arcsinh_(f64[]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arctan | Tensor.arctan(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.arctan | Tensor.arctan(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.arctan | Tensor.arctan(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
 Tensor.arctan2 | Tensor.arctan2(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.arctan2 | Tensor.arctan2(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.arctan2 | Tensor.arctan2(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 1: symgrad -1.44688332, torch -1.44717598
@@ -969,15 +951,9 @@ Tensor.arctan2_ | Tensor.arctan2_(i64[2,3], 2.5) | error:class | error:class: sy
 Tensor.arctan2_ | Tensor.arctan2_(i64[2,3], 3) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.arctan2_ | Tensor.arctan2_(i64[2,3], True) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.arctan2_ | Tensor.arctan2_(u8[2,3], -1) | error:class | error:class: symgrad RuntimeError, torch TypeError
-Tensor.arctan_ | Tensor.arctan_(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.arctan_ | Tensor.arctan_(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.arctan_ | Tensor.arctan_(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
-Tensor.arctanh | Tensor.arctanh(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.arctanh | Tensor.arctanh(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.arctanh | Tensor.arctanh(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
-Tensor.arctanh_ | Tensor.arctanh_(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.arctanh_ | Tensor.arctanh_(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.arctanh_ | Tensor.arctanh_(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
+Tensor.arctanh_ | Tensor.arctanh_(c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+Tensor.arctanh_ | Tensor.arctanh_(c128[8]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+Tensor.arctanh_ | Tensor.arctanh_(c64[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.arctanh_ | Tensor.arctanh_(f32[16]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.arctanh_ | Tensor.arctanh_(f32[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.arctanh_ | Tensor.arctanh_(f32[2,3]:t) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
@@ -1000,18 +976,9 @@ Tensor.argmin | Tensor.argmin(c128[2,3]) | error:missing | error:missing: torch 
 Tensor.argmin | Tensor.argmin(f64[0,3]) | error:class | error:class: symgrad RuntimeError, torch IndexError
 Tensor.argmin | Tensor.argmin(f64[0,3], 0) | error:class | error:class: symgrad RuntimeError, torch IndexError
 Tensor.argmin | Tensor.argmin(f64[0]) | error:class | error:class: symgrad RuntimeError, torch IndexError
-Tensor.asin | Tensor.asin(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.asin | Tensor.asin(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.asin | Tensor.asin(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
-Tensor.asin_ | Tensor.asin_(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.asin_ | Tensor.asin_(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.asin_ | Tensor.asin_(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
-Tensor.asinh | Tensor.asinh(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.asinh | Tensor.asinh(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.asinh | Tensor.asinh(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
-Tensor.asinh_ | Tensor.asinh_(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.asinh_ | Tensor.asinh_(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.asinh_ | Tensor.asinh_(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
+Tensor.asinh_ | Tensor.asinh_(c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+Tensor.asinh_ | Tensor.asinh_(c128[8]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+Tensor.asinh_ | Tensor.asinh_(c64[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.asinh_ | Tensor.asinh_(f32[16]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.asinh_ | Tensor.asinh_(f32[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.asinh_ | Tensor.asinh_(f32[2,3]:t) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
@@ -1022,9 +989,6 @@ Tensor.asinh_ | Tensor.asinh_(f64[2,3]:p) | grad:error grad_fn[0] | grad:error: 
 Tensor.asinh_ | Tensor.asinh_(f64[2,3]:u) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.asinh_ | Tensor.asinh_(f64[5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.asinh_ | Tensor.asinh_(f64[]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.atan | Tensor.atan(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.atan | Tensor.atan(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.atan | Tensor.atan(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
 Tensor.atan2 | Tensor.atan2(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.atan2 | Tensor.atan2(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.atan2 | Tensor.atan2(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 1: symgrad -1.44688332, torch -1.44717598
@@ -1039,15 +1003,9 @@ Tensor.atan2_ | Tensor.atan2_(i64[2,3], 2.5) | error:class | error:class: symgra
 Tensor.atan2_ | Tensor.atan2_(i64[2,3], 3) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.atan2_ | Tensor.atan2_(i64[2,3], True) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.atan2_ | Tensor.atan2_(u8[2,3], -1) | error:class | error:class: symgrad RuntimeError, torch TypeError
-Tensor.atan_ | Tensor.atan_(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.atan_ | Tensor.atan_(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.atan_ | Tensor.atan_(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
-Tensor.atanh | Tensor.atanh(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.atanh | Tensor.atanh(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.atanh | Tensor.atanh(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
-Tensor.atanh_ | Tensor.atanh_(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.atanh_ | Tensor.atanh_(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.atanh_ | Tensor.atanh_(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
+Tensor.atanh_ | Tensor.atanh_(c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+Tensor.atanh_ | Tensor.atanh_(c128[8]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+Tensor.atanh_ | Tensor.atanh_(c64[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.atanh_ | Tensor.atanh_(f32[16]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.atanh_ | Tensor.atanh_(f32[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.atanh_ | Tensor.atanh_(f32[2,3]:t) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
@@ -1133,12 +1091,6 @@ Tensor.copysign_ | Tensor.copysign_(c64[2,3], f64[3]) | error:class | error:clas
 Tensor.copysign_ | Tensor.copysign_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch CopysignBackward0
 Tensor.copysign_ | Tensor.copysign_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch CopysignBackward0
 Tensor.corrcoef | Tensor.corrcoef(b8[2,5]) | error:missing | error:missing: torch raises RuntimeError: cov(): bool dtype is not supported for input
-Tensor.cosh | Tensor.cosh(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.cosh | Tensor.cosh(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.cosh | Tensor.cosh(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
-Tensor.cosh_ | Tensor.cosh_(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.cosh_ | Tensor.cosh_(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.cosh_ | Tensor.cosh_(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
 Tensor.count_nonzero | Tensor.count_nonzero(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
 Tensor.count_nonzero | Tensor.count_nonzero(f64[2,3], 1, True) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.cov | Tensor.cov(b8[2,5]) | error:missing | error:missing: torch raises RuntimeError: cov(): bool dtype is not supported for input
@@ -1254,12 +1206,6 @@ Tensor.erfinv | Tensor.erfinv(c64[2,3]) | error:class | error:class: symgrad Typ
 Tensor.erfinv_ | Tensor.erfinv_(c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.erfinv_ | Tensor.erfinv_(c128[8]:e) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.erfinv_ | Tensor.erfinv_(c64[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.exp2 | Tensor.exp2(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.exp2 | Tensor.exp2(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.exp2 | Tensor.exp2(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
-Tensor.exp2_ | Tensor.exp2_(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.exp2_ | Tensor.exp2_(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.exp2_ | Tensor.exp2_(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
 Tensor.expand | Tensor.expand(f64[2,3], -1, -1) | grad_fn[0] | grad_fn[0]: symgrad None, torch ExpandBackward0
 Tensor.fill_ | Tensor.fill_(f32[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch FillBackward2
 Tensor.fill_ | Tensor.fill_(f64[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch FillBackward2
@@ -1689,18 +1635,6 @@ Tensor.lgamma | Tensor.lgamma(c64[2,3]) | error:class | error:class: symgrad Typ
 Tensor.lgamma_ | Tensor.lgamma_(c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.lgamma_ | Tensor.lgamma_(c128[8]:e) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.lgamma_ | Tensor.lgamma_(c64[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.log10 | Tensor.log10(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.log10 | Tensor.log10(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.log10 | Tensor.log10(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
-Tensor.log10_ | Tensor.log10_(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.log10_ | Tensor.log10_(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.log10_ | Tensor.log10_(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
-Tensor.log2 | Tensor.log2(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.log2 | Tensor.log2(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.log2 | Tensor.log2(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
-Tensor.log2_ | Tensor.log2_(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.log2_ | Tensor.log2_(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.log2_ | Tensor.log2_(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
 Tensor.log_softmax | Tensor.log_softmax(b8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "log_softmax_lastdim_kernel_impl" not implemented for 'Bool'
 Tensor.log_softmax | Tensor.log_softmax(f32[2,3], 1, dtype=torch.float64) | error:extra | error:extra: symgrad raises TypeError: log_softmax() got an unexpected keyword argument 'dtype'
 Tensor.log_softmax | Tensor.log_softmax(f64[2,3], 1, dtype=torch.float64) | error:extra | error:extra: symgrad raises TypeError: log_softmax() got an unexpected keyword argument 'dtype'
@@ -2214,12 +2148,6 @@ Tensor.sinc_ | Tensor.sinc_(c64[2,3]) | error:extra | error:extra: symgrad raise
 Tensor.sinc_ | Tensor.sinc_(f16[16]:e) | value[0] | value[0]: at 0: symgrad 0.00030804, torch -0.0
 Tensor.sinc_ | Tensor.sinc_(f16[2,3]) | value[0] | value[0]: at 4: symgrad -0.077271, torch -0.077393
 Tensor.sinc_ | Tensor.sinc_(f16[2,3]:p) | value[0] | value[0]: at 1: symgrad 0.024734, torch 0.024475
-Tensor.sinh | Tensor.sinh(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.sinh | Tensor.sinh(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.sinh | Tensor.sinh(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
-Tensor.sinh_ | Tensor.sinh_(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.sinh_ | Tensor.sinh_(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.sinh_ | Tensor.sinh_(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
 Tensor.slogdet | Tensor.slogdet(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.slogdet | Tensor.slogdet(f32[3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
 Tensor.slogdet | Tensor.slogdet(f64[0,0]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
@@ -2329,12 +2257,6 @@ Tensor.sum | Tensor.sum(f64[2,3], (0, 0)) | error:missing | error:missing: torch
 Tensor.sum | Tensor.sum(f64[2,3], dim=None) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch SumBackward1
 Tensor.take_along_dim | Tensor.take_along_dim(f64[2,3], i32[2,2]:idx3, 1) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.take_along_dim | Tensor.take_along_dim(f64[2,3], i64[2,2]:idx4, 1) | error:extra | error:extra: symgrad raises IndexError: gather: index out of range for dimension 1 of size 3
-Tensor.tan | Tensor.tan(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.tan | Tensor.tan(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.tan | Tensor.tan(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
-Tensor.tan_ | Tensor.tan_(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.tan_ | Tensor.tan_(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-Tensor.tan_ | Tensor.tan_(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
 Tensor.tensor_split | Tensor.tensor_split(f64[0,3], 2) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad None, torch SliceBackward0
 Tensor.tensor_split | Tensor.tensor_split(f64[2,3], (0, 3), 1) | grad_fn[1] | grad_fn[1]: symgrad None, torch SliceBackward0
 Tensor.to | Tensor.to(f64[2,3], 5) | error:class | error:class: symgrad AssertionError, torch RuntimeError
@@ -2556,9 +2478,6 @@ special.erfinv | special.erfinv(c128[2,3]) | error:class | error:class: symgrad 
 special.erfinv | special.erfinv(c128[8]:e) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.erfinv | special.erfinv(c64[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.erfinv | special.erfinv(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-special.exp2 | special.exp2(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-special.exp2 | special.exp2(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-special.exp2 | special.exp2(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
 special.exp2 | special.exp2(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 special.expit | special.expit(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 special.expm1 | special.expm1(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
@@ -2691,14 +2610,14 @@ torch.absolute | torch.absolute(b8[2,3]) | error:missing | error:missing: torch 
 torch.absolute | torch.absolute(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: Found dtype Long but expected Float
 torch.absolute | torch.absolute(f64[2,3]~g, out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Double
 torch.absolute | torch.absolute(i64[2,3], out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Long
-torch.acos | torch.acos(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.acos | torch.acos(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.acos | torch.acos(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
 torch.acos | torch.acos(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-torch.acosh | torch.acosh(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.acosh | torch.acosh(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.acosh | torch.acosh(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
+torch.acosh | torch.acosh(c128[8]:e) | grad[0] | grad[0]: value at 0: symgrad nan, torch 0.0
+torch.acosh | torch.acosh(f32[16]:e) | grad[0] | grad[0]: value at 2: symgrad nan, torch 1.34164071
+torch.acosh | torch.acosh(f32[2,3]:t) | grad[0] | grad[0]: value at 1: symgrad nan, torch inf
 torch.acosh | torch.acosh(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
+torch.acosh | torch.acosh(f64[16]:e) | grad[0] | grad[0]: value at 0: symgrad nan, torch inf
+torch.acosh | torch.acosh(f64[2,3]) | grad[0] | grad[0]: value at 0: symgrad nan, torch 0.6785804029457
+torch.acosh | torch.acosh(f64[5]) | grad[0] | grad[0]: value at 4: symgrad nan, torch 1.230233734967
 torch.add | torch.add(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.add | torch.add(i64[2,3], i64[2,3], alpha=0.5) | error:missing | error:missing: torch raises RuntimeError: For integral input tensors, argument alpha must not be a floating point number.
 torch.add | torch.add(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
@@ -2751,34 +2670,22 @@ torch.any | torch.any(u8[2,3], -1) | dtype[0] | dtype[0]: symgrad bool, torch ui
 torch.arange | torch.arange(0, 1, 0.3, dtype=torch.int64) | error:missing | error:missing: torch raises ValueError: step must be nonzero
 torch.arange | torch.arange(5, 0) | error:missing | error:missing: torch raises RuntimeError: upper bound and lower bound inconsistent with step sign
 torch.arange | torch.arange(inf) | error:class | error:class: symgrad ValueError, torch RuntimeError
-torch.arccos | torch.arccos(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.arccos | torch.arccos(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.arccos | torch.arccos(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
 torch.arccos | torch.arccos(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-torch.arccosh | torch.arccosh(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.arccosh | torch.arccosh(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.arccosh | torch.arccosh(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
+torch.arccosh | torch.arccosh(c128[8]:e) | grad[0] | grad[0]: value at 0: symgrad nan, torch 0.0
+torch.arccosh | torch.arccosh(f32[16]:e) | grad[0] | grad[0]: value at 2: symgrad nan, torch 1.34164071
+torch.arccosh | torch.arccosh(f32[2,3]:t) | grad[0] | grad[0]: value at 1: symgrad nan, torch inf
 torch.arccosh | torch.arccosh(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-torch.arcsin | torch.arcsin(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.arcsin | torch.arcsin(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.arcsin | torch.arcsin(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
+torch.arccosh | torch.arccosh(f64[16]:e) | grad[0] | grad[0]: value at 0: symgrad nan, torch inf
+torch.arccosh | torch.arccosh(f64[2,3]) | grad[0] | grad[0]: value at 0: symgrad nan, torch 0.6785804029457
+torch.arccosh | torch.arccosh(f64[5]) | grad[0] | grad[0]: value at 4: symgrad nan, torch 1.230233734967
 torch.arcsin | torch.arcsin(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-torch.arcsinh | torch.arcsinh(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.arcsinh | torch.arcsinh(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.arcsinh | torch.arcsinh(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
 torch.arcsinh | torch.arcsinh(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-torch.arctan | torch.arctan(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.arctan | torch.arctan(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.arctan | torch.arctan(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
 torch.arctan | torch.arctan(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.arctan2 | torch.arctan2(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.arctan2 | torch.arctan2(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.arctan2 | torch.arctan2(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 1: symgrad -1.44688332, torch -1.44717598
 torch.arctan2 | torch.arctan2(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.arctan2 | torch.arctan2(f64[16]:e, f64[16]:e) | grad[0] grad[1] | grad[0]: value at 13: symgrad nan, torch -0.0
-torch.arctanh | torch.arctanh(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.arctanh | torch.arctanh(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.arctanh | torch.arctanh(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
 torch.arctanh | torch.arctanh(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.argmax | torch.argmax(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: argmax(): does not support bool input
 torch.argmax | torch.argmax(b8[2,3], 0) | error:missing | error:missing: torch raises RuntimeError: argmax(): does not support bool input
@@ -2802,26 +2709,14 @@ torch.as_tensor | torch.as_tensor([1.0, 2.5, -3.0], dtype=torch.uint8) | error:m
 torch.as_tensor | torch.as_tensor([f64[2], f64[2]]) | error:missing | error:missing: torch raises ValueError: only one element tensors can be converted to Python scalars
 torch.as_tensor | torch.as_tensor([f64[], 2.0]) | dtype[0] | dtype[0]: symgrad float32, torch float64
 torch.as_tensor | torch.as_tensor([f64[], f64[]]) | dtype[0] | dtype[0]: symgrad float32, torch float64
-torch.asin | torch.asin(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.asin | torch.asin(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.asin | torch.asin(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
 torch.asin | torch.asin(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-torch.asinh | torch.asinh(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.asinh | torch.asinh(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.asinh | torch.asinh(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
 torch.asinh | torch.asinh(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-torch.atan | torch.atan(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.atan | torch.atan(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.atan | torch.atan(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
 torch.atan | torch.atan(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.atan2 | torch.atan2(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.atan2 | torch.atan2(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.atan2 | torch.atan2(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 1: symgrad -1.44688332, torch -1.44717598
 torch.atan2 | torch.atan2(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.atan2 | torch.atan2(f64[16]:e, f64[16]:e) | grad[0] grad[1] | grad[0]: value at 13: symgrad nan, torch -0.0
-torch.atanh | torch.atanh(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.atanh | torch.atanh(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.atanh | torch.atanh(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
 torch.atanh | torch.atanh(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.baddbmm | torch.baddbmm(f16[2,3,4], f16[2,3,3], f16[2,3,4]) | value[0] | value[0]: at 2: symgrad 0.45605, torch 0.45654
 torch.baddbmm | torch.baddbmm(f32[2,3,4], f64[2,3,3], f64[2,3,4]) | error:missing | error:missing: torch raises RuntimeError: Input dtypes must be the same, got: input float, batch1: double, batch2: double
@@ -2938,9 +2833,6 @@ torch.copysign | torch.copysign(c64[2,3], f64[3]) | error:class | error:class: s
 torch.copysign | torch.copysign(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.corrcoef | torch.corrcoef(b8[2,5]) | error:missing | error:missing: torch raises RuntimeError: cov(): bool dtype is not supported for input
 torch.cos | torch.cos(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-torch.cosh | torch.cosh(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.cosh | torch.cosh(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.cosh | torch.cosh(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
 torch.cosh | torch.cosh(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.count_nonzero | torch.count_nonzero(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
 torch.cov | torch.cov(b8[2,5]) | error:missing | error:missing: torch raises RuntimeError: cov(): bool dtype is not supported for input
@@ -3027,9 +2919,6 @@ torch.erfinv | torch.erfinv(c128[8]:e) | error:class | error:class: symgrad Type
 torch.erfinv | torch.erfinv(c64[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.erfinv | torch.erfinv(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.exp | torch.exp(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-torch.exp2 | torch.exp2(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.exp2 | torch.exp2(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.exp2 | torch.exp2(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
 torch.exp2 | torch.exp2(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.expm1 | torch.expm1(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.eye | torch.eye(-1) | error:class | error:class: symgrad ValueError, torch RuntimeError
@@ -3255,14 +3144,8 @@ torch.lgamma | torch.lgamma(c128[8]:e) | error:class | error:class: symgrad Type
 torch.lgamma | torch.lgamma(c64[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.lgamma | torch.lgamma(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.log | torch.log(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-torch.log10 | torch.log10(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.log10 | torch.log10(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.log10 | torch.log10(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
 torch.log10 | torch.log10(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.log1p | torch.log1p(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-torch.log2 | torch.log2(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.log2 | torch.log2(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.log2 | torch.log2(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
 torch.log2 | torch.log2(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.log_softmax | torch.log_softmax(b8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "log_softmax_lastdim_kernel_impl" not implemented for 'Bool'
 torch.log_softmax | torch.log_softmax(f32[2,3], 1, dtype=torch.float64) | error:extra | error:extra: symgrad raises TypeError: log_softmax() got an unexpected keyword argument 'dtype'
@@ -3632,9 +3515,6 @@ torch.sinc | torch.sinc(f16[16]:e) | value[0] | value[0]: at 0: symgrad 0.000308
 torch.sinc | torch.sinc(f16[2,3]) | value[0] | value[0]: at 4: symgrad -0.077271, torch -0.077393
 torch.sinc | torch.sinc(f16[2,3]:p) | value[0] | value[0]: at 1: symgrad 0.024734, torch 0.024475
 torch.sinc | torch.sinc(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-torch.sinh | torch.sinh(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.sinh | torch.sinh(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.sinh | torch.sinh(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
 torch.sinh | torch.sinh(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.slogdet | torch.slogdet(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.slogdet | torch.slogdet(f32[3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
@@ -3724,9 +3604,6 @@ torch.sum | torch.sum(f64[2,3], (0, 0)) | error:missing | error:missing: torch r
 torch.sum | torch.sum(f64[2,3], dim=None) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch SumBackward1
 torch.take_along_dim | torch.take_along_dim(f64[2,3], i32[2,2]:idx3, 1) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.take_along_dim | torch.take_along_dim(f64[2,3], i64[2,2]:idx4, 1) | error:extra | error:extra: symgrad raises IndexError: gather: index out of range for dimension 1 of size 3
-torch.tan | torch.tan(c128[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.tan | torch.tan(c128[8]:e) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex128
-torch.tan | torch.tan(c64[2,3]) | error:extra | error:extra: symgrad raises TypeError: expected a floating dtype, got complex64
 torch.tan | torch.tan(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.tanh | torch.tanh(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.tensor | torch.tensor(300, dtype=torch.uint8) | error:missing | error:missing: torch raises RuntimeError: value cannot be converted to type uint8 without overflow

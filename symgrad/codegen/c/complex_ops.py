@@ -37,6 +37,11 @@ _TABLE: dict[str, tuple[str, tuple[str, ...]]] = {
     "asinh": ("casinh{f}({0})", ()),
     "acosh": ("cacosh{f}({0})", ()),
     "atanh": ("catanh{f}({0})", ()),
+    "exp2": ("cpow{f}(2, {0})", ()),
+    "log2": ("sgm_cdiv{f}(clog{f}({0}), sgm_cmplx{f}(0.693147180559945309417232121458176568, 0))",
+             ("sgm_cdiv", "sgm_cmplx")),
+    "log10": ("sgm_cdiv{f}(clog{f}({0}), sgm_cmplx{f}(2.30258509299404568401799145468436421, "
+              "0))", ("sgm_cdiv", "sgm_cmplx")),
     "log1p": ("sgm_clog1p{f}({0})", ("sgm_clog1p",)),
     "expm1": ("sgm_cexpm1{f}({0})", ("sgm_cexpm1",)),
     "sigmoid": ("sgm_cdiv{f}(1, 1 + cexp{f}(-{0}))", ("sgm_cdiv",)),
