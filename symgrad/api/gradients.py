@@ -27,10 +27,10 @@ def _leaf(t, where: str) -> Tensor:
     """A tensor to differentiate with respect to, sharing ``t``'s value or node."""
     t = as_tensor(t) if not isinstance(t, Tensor) else t
     if not t.dtype.is_differentiable:
-        raise TypeError(f"grad requires floating point or complex inputs: argument {where} "
-                        f"must be float32, float64, complex64 or complex128 to be "
-                        f"differentiated, got {t.dtype.name}; cast it to a float dtype or "
-                        f"leave it out of argnums")
+        raise TypeError(f"grad requires floating point inputs: argument {where} must be "
+                        f"float32 or float64 to be differentiated, got {t.dtype.name}; cast it "
+                        f"to a float dtype or leave it out of argnums (complex64 and "
+                        f"complex128 are differentiated too)")
     return differentiable(t)
 
 

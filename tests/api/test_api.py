@@ -126,8 +126,8 @@ BAD_INPUTS = [
     # (description, args, expected exception, message fragment)
     ("inner dims differ", (np.ones((2, 3)), np.ones((4, 2))), RuntimeError,
      r"cannot be multiplied \(2x3 and 4x2\)"),
-    ("complex dtype", (np.ones((2, 3), complex), np.ones((3, 2))), TypeError,
-     r"argument x: unsupported dtype complex128"),
+    ("complex and real dtypes", (np.ones((2, 3), complex), np.ones((3, 2))), RuntimeError,
+     r"expected m1 and m2 to have the same dtype, but got: c10::complex<double> != double"),
     ("object array", (np.array([None, 1]), np.ones((2, 2))), TypeError,
      r"argument x: unsupported dtype object"),
     ("not an array", ("abc", np.ones((3, 2))), TypeError,

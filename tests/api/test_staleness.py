@@ -191,7 +191,7 @@ def test_torch_compile_of_a_module_sees_training_fill_and_load_state_dict():
     model = sg.nn.Linear(3, 2)
     compiled = sg.compile(model)
     opt = sg.optim.SGD(model.parameters(), lr=0.1)
-    x = np.random.default_rng(0).standard_normal((4, 3))
+    x = np.random.default_rng(0).standard_normal((4, 3)).astype(np.float32)   # the weights'
 
     def by_hand():
         return x @ model.weight.detach().numpy().T + model.bias.detach().numpy()
