@@ -395,10 +395,12 @@ GRADS = {
                    [[0., 1., 2.], [1., 2., 3.]]),
     "normal icdf": (lambda t, m, s: D(t).Normal(m, s).icdf(t.tensor([0.5, 0.1, 0.8])),
                     [[0., 1., 2.], [1., 2., 3.]]),
+    # (a float64 value: a float32 one makes the log-probability float32, as in torch, and
+    # float64 central differences of it meaningless)
     "bernoulli log_prob probs": (lambda t, p: D(t).Bernoulli(p).log_prob(
-        t.tensor([1., 0., 1.])), [[0.2, 0.5, 0.9]]),
+        t.tensor([1., 0., 1.], dtype=t.float64)), [[0.2, 0.5, 0.9]]),
     "bernoulli log_prob logits": (lambda t, p: D(t).Bernoulli(logits=p).log_prob(
-        t.tensor([1., 0., 1.])), [[-2., 0.5, 0.9]]),
+        t.tensor([1., 0., 1.], dtype=t.float64)), [[-2., 0.5, 0.9]]),
     "bernoulli entropy": (lambda t, p: D(t).Bernoulli(logits=p).entropy(), [[-2., 0.5, 0.9]]),
     "categorical log_prob": (lambda t, p: D(t).Categorical(logits=p).log_prob(
         t.tensor([0, 2])), [[[0.1, 0.2, 0.7], [3., 0., -1.]]]),

@@ -749,7 +749,9 @@ def matmul(b: Builder, a: Var) -> bool:
     bshape = broadcast(a.shape[:-2], c.shape[:-2])
     shape = bshape + (a.shape[-2:-1] if a.ndim > 1 else ()) + \
         (c.shape[-1:] if c.ndim > 1 else ())
-    x, y = a.name, c.name
+    dtype = F64 if F64 in (a.dtype, c.dtype) else F32
+    # torch's products refuse two dtypes (so does symgrad): the program casts, as torch's must
+    x, y = (v.name if v.dtype == dtype else f"{v.name}.double()" for v in (a, c))
     forms = [f"{x} @ {y}", f"sg.matmul({x}, {y})", f"{x}.matmul({y})"]
     if a.ndim == c.ndim == 2:
         forms += [f"sg.mm({x}, {y})", f"{x}.mm({y})"]
@@ -758,7 +760,6 @@ def matmul(b: Builder, a: Var) -> bool:
     if a.ndim == c.ndim == 3 and a.shape[0] == c.shape[0]:
         forms += [f"sg.bmm({x}, {y})"]
     M = K * a.bound * c.bound
-    dtype = F64 if F64 in (a.dtype, c.dtype) else F32   # symgrad promotes (torch refuses)
     return b.emit(b.choose(forms), shape, dtype, -M, M, [a, c])
 
 
