@@ -27,6 +27,7 @@ from ..frontend.core import sources
 from ..frontend.core.apply import BUILDER, as_tensor
 from ..ops.batching import front
 from ..frontend.control.bodies import Like, trace_body
+from ..frontend.control.branching import UNKNOWN, asked_outside, predicate
 from ..frontend.core.tensor import Tensor, weakly_typed
 from ..pytree import flatten, unflatten
 from .batching import moved_from_front, moved_to_front, replay_batched
@@ -45,7 +46,9 @@ def vmap_call(fn: Callable, in_axes: Any, out_axes: Any, axis_size: int | None, 
              for t, a in zip(moved, axes)]
 
     def call(f, inputs):
-        sources.current().guards = PerExample()    # (the body's own recording)
+        rec = sources.current()          # (the body's own recording)
+        rec.guards = PerExample(rec, {i.node: t for i, t, a in zip(inputs, moved, axes)
+                                      if a is None})
         call_args = unflatten(tree, inputs)
         return f(*call_args, **kwargs)
     with _recording():
@@ -67,24 +70,38 @@ class VmapControlFlowError(TracerValueError, RuntimeError):
 
 class PerExample:
     """What ``bool(t)``, ``t.item()``, ``float(t)`` find while vmap traces its function (the
-    recording's ``guards``): a value that differs per example has no single Python value;
-    torch's vmap refuses the same, with these words."""
+    recording ``rec``'s ``guards``): a value the same for every example (computed from what
+    the function reads besides its mapped arguments, e.g. the point a ``jacfwd`` is taken
+    at) is decided by the trace around it; one that differs per example has no single Python
+    value, and torch's vmap refuses it with these words."""
+
+    def __init__(self, rec, shared: dict) -> None:
+        self.rec, self.shared = rec, shared     # (unmapped input node -> its tensor)
 
     def decide(self, t: Tensor):
-        raise self._error("attempting to use a Tensor in some data-dependent control flow",
-                          "compute both sides and pick per example with torch.where(cond, "
-                          "a, b) (symgrad.where)")
+        known = asked_outside(self.rec, predicate(t), "decide", self.shared)
+        if known is UNKNOWN:
+            raise self._error("attempting to use a Tensor in some data-dependent control "
+                              "flow", "compute both sides and pick per example with "
+                              "torch.where(cond, a, b) (symgrad.where)")
+        return known
 
     def item(self, t: Tensor):
-        raise self._error("calling .item() on a Tensor", "keep computing with the tensor "
-                          "(a 0-d tensor broadcasts), and pick per example with "
-                          "torch.where(cond, a, b)")
+        return self._asked(t, "item")
 
-    exact = item
+    def exact(self, t: Tensor):
+        return self._asked(t, "exact")
 
     def value(self, node):
-        raise self._error("computing with a number from .item()", "keep computing with the "
-                          "tensor")
+        return self._asked(Tensor(None, node), "value")
+
+    def _asked(self, t: Tensor, how: str):
+        known = asked_outside(self.rec, t, how, self.shared)
+        if known is UNKNOWN:
+            raise self._error("calling .item() on a Tensor", "keep computing with the tensor "
+                              "(a 0-d tensor broadcasts), and pick per example with "
+                              "torch.where(cond, a, b)")
+        return known
 
     @staticmethod
     def _error(what: str, instead: str) -> VmapControlFlowError:

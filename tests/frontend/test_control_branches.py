@@ -118,6 +118,63 @@ def test_vmap_of_a_compiled_scan_with_a_python_if():
     np.testing.assert_allclose(per, want, rtol=1e-13)
 
 
+def test_a_condition_the_same_at_every_step_is_a_guard_of_the_call():
+    """A value read from outside the body (an argument here) is decided as the function's
+    own Python control flow is: on the call's values, checked by the C before it runs (a
+    call whose values go the other way traces that path)."""
+    from symgrad import tracing
+
+    def f(x, w):
+        def body(c, xi):
+            if w.sum() > 0:
+                c = c + xi * w.sum()
+            else:
+                c = c - xi
+            return c, None
+        return sg.scan(body, x[0] * 0, x)[0]
+    cf = sg.compile(f)
+    x = np.array([1.0, 2.0, 3.0])
+    before = tracing.stats["traces"]
+    for w in ([1.0, 0.5], [-1.0, -1.0], [2.0, 2.0]):
+        w = np.array(w)
+        assert float(cf(x, w)) == f(sg.tensor(x), sg.tensor(w)).item()
+    assert tracing.stats["traces"] - before == 2          # one path per outcome
+
+
+def test_a_decision_on_an_outer_loops_value_inside_an_inner_body():
+    def g(x):
+        def outer(c, xi):
+            def inner(i, d):
+                if c > 1:                        # the outer step's carry: a cond out there
+                    return d + xi
+                return d - 1
+            return sg.fori_loop(0, 2, inner, c), None
+        return sg.scan(outer, x[0], x)[0]
+    for x in ([3.0, 1.0, 2.0], [0.5, 1.0, 4.0]):
+        check(g, np.array(x))
+    x0 = np.array([3.0, 1.0, 2.0])
+    np.testing.assert_allclose(sg.grad(g)(x0), central_differences(g, x0), atol=1e-8)
+
+
+def test_jacobians_and_vmap_of_python_control_flow_on_unmapped_values():
+    """jacfwd and hessian map over tangents: the point they are taken at is the same for
+    every tangent, so a Python if on it is decided (guarded) as in the function itself."""
+    def f(x):
+        if x.sum() > 0:
+            return (x ** 2).sum()
+        return (x ** 3).sum()
+    for sign in (1.0, -1.0):
+        x = np.array([1.0, 2.0, 0.5]) * sign
+        want = 2 * x if sign > 0 else 3 * x ** 2
+        np.testing.assert_allclose(sg.jacfwd(f)(x), want, rtol=1e-14)
+        np.testing.assert_allclose(sg.hessian(f)(x), np.diag(2 * np.ones(3) if sign > 0
+                                                             else 6 * x), rtol=1e-14)
+    scaled = sg.vmap(lambda v, s: v * 2 if s.sum() > 0 else v, in_axes=(0, None))
+    xs = RNG.normal(size=(3, 2))
+    np.testing.assert_array_equal(scaled(xs, np.ones(2)), xs * 2)
+    np.testing.assert_array_equal(scaled(xs, -np.ones(2)), xs)
+
+
 def test_what_cannot_be_lowered_names_the_line():
     def python_while(x):
         def body(c):

@@ -119,6 +119,22 @@ def test_assigning_a_selection_back_through_its_mask():
     np.testing.assert_allclose(g, central_differences(f, SMOOTH), rtol=1e-6, atol=1e-7)
 
 
+def test_assigning_one_row_to_the_rows_a_mask_selects():
+    def f(x):
+        y, z = x.clone(), x.clone()
+        y[x[:, 0] > -0.5] = 0.5
+        z[x[:, 1] < 0, :] = sg.arange(4.0, dtype=sg.float64).reshape(1, 4)
+        return y, z
+    y, z = sg.compile(f)(X)
+    want_y, want_z = X.copy(), X.copy()
+    want_y[X[:, 0] > -0.5] = 0.5
+    want_z[X[:, 1] < 0, :] = np.arange(4.0)
+    np.testing.assert_array_equal(y, want_y)
+    np.testing.assert_array_equal(z, want_z)
+    with pytest.raises(sg.TracerValueError, match=r"assignment of shape \[2, 4\]"):
+        sg.compile(lambda x: x.clone().__setitem__(x[:, 0] > 0, sg.ones(2, 4).double()))(X)
+
+
 def test_where_the_size_is_needed_the_error_names_the_line_and_the_alternatives():
     uses = {
         "shape": lambda x: x[x > 0].shape,

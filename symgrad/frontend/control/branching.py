@@ -16,6 +16,12 @@ by construction when the user's ``if`` assigns the same variables, or leaves the
 were; when they differ (a carry of another dtype on one side), the error names the line. The
 C runs one side per step; gradients, ``vmap`` and Hessians go through ``cond``'s rules.
 
+A value the same at every step (computed from what the body reads from outside it, e.g. an
+argument of the compiled function) is not forked on: it is asked of the trace around the
+body (``asked_outside``), which decides it as its own Python control flow (a guard the C
+checks before it runs; a ``cond`` when the body around is a loop body itself). ``vmap``
+asks the same of its function's values that are the same for every example.
+
 Sound as long as the function is a function of its inputs: it runs once per path while
 traced (Python side effects repeat; values computed before the decision are traced again,
 the same nodes, inside each side). A decision repeated on the same predicate in one run takes
@@ -32,7 +38,9 @@ import re
 from ... import dtypes
 from ..core import grad_mode, sources
 from ..core.apply import apply
+from ...ir import Graph, toposort
 from ..core.tensor import Tensor, tracer_error
+from .apply import replay
 
 # The traces of one body's function (one per path, and one per decision taken): beyond, the
 # error asks for symgrad.where (2**5 paths of five independent ifs take 63).
@@ -58,21 +66,20 @@ class _Body:
 
 
 class Decisions:
-    """The decisions of one run of a body's function (its recording's ``guards`` while it
-    runs, what ``Tensor.__bool__`` asks): outcomes given for the first ones (``prefix``)."""
+    """The decisions of one run of a body's function (its recording ``rec``'s ``guards``
+    while it runs, what ``Tensor.__bool__`` asks): outcomes given for the first ones
+    (``prefix``)."""
 
-    __slots__ = ("prefix", "given", "taken", "body")
+    __slots__ = ("prefix", "given", "taken", "body", "rec")
 
-    def __init__(self, prefix: tuple, body: _Body) -> None:
-        self.prefix, self.given, self.taken, self.body = prefix, 0, [], body
+    def __init__(self, prefix: tuple, body: _Body, rec) -> None:
+        self.prefix, self.given, self.taken, self.body, self.rec = prefix, 0, [], body, rec
 
     def decide(self, t: Tensor) -> bool:
-        if t.numel() != 1:
-            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
-        with grad_mode.no_grad():
-            pred = t if t.dtype is dtypes.bool_ else apply("ne", t, 0)
-            if pred.ndim:
-                pred = apply("reshape", pred, shape_to=())
+        pred = predicate(t)
+        known = asked_outside(self.rec, pred, "decide")
+        if known is not UNKNOWN:
+            return known                   # the same at every step: decided outside
         for node, outcome in self.taken:
             if node is pred.node:
                 return outcome             # the same predicate: the same outcome
@@ -86,17 +93,76 @@ class Decisions:
         return outcome
 
     def item(self, t: Tensor):
+        known = asked_outside(self.rec, t, "item")
+        if known is not UNKNOWN:
+            return known
         if t.dtype is dtypes.bool_ and t.numel() == 1:
             return self.decide(t)
         raise _value_error("number (item())", self.body.what)
 
     def exact(self, t: Tensor):
+        known = asked_outside(self.rec, t, "exact")
+        if known is not UNKNOWN:
+            return known
         raise _value_error("float or int (float(t), int(t), an index)", self.body.what)
 
     def value(self, node):
-        """(What a number from ``.item()`` of the enclosing trace asks, computed with here.)"""
+        """(What a number from ``.item()`` asks when it is computed with here.)"""
+        known = asked_outside(self.rec, Tensor(None, node), "value")
+        if known is not UNKNOWN:
+            return known
         raise _value_error("number (a value of .item() computed with inside the body)",
                            self.body.what)
+
+
+# ---------------------------------------------------------------- values the same at every step
+
+UNKNOWN = object()      # what ``asked_outside`` returns when the value differs per step
+
+
+def predicate(t: Tensor) -> Tensor:
+    """``bool(t)`` as a bool scalar of the graph (torch's error if ``t`` has several
+    elements)."""
+    if t.numel() != 1:
+        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+    with grad_mode.no_grad():
+        pred = t if t.dtype is dtypes.bool_ else apply("ne", t, 0)
+        return apply("reshape", pred, shape_to=()) if pred.ndim else pred
+
+
+def outside(node, rec, given: dict | None = None) -> Tensor | None:
+    """``node``, a value of the body that ``rec`` records, as a tensor of the trace around
+    the body, when it depends on nothing but what the body read from there (its captures,
+    and the inputs ``given`` maps to their tensors there): the same at every step of a loop
+    (for every example of a vmap). None otherwise."""
+    scope = rec.body if rec is not None else None
+    if scope is None or scope.parent is None:
+        return None
+    by_input = {inner.node: outer for outer, inner in scope.captured.values()}
+    by_input.update(given or {})
+    inputs = [n for n in toposort([node]) if n.op == "input"]
+    if any(n not in by_input for n in inputs):
+        return None
+    with sources.recording(scope.parent), grad_mode.no_grad():
+        return replay(Graph(tuple(inputs), (node,), {}), [by_input[n] for n in inputs])[0]
+
+
+def asked_outside(rec, t: Tensor, how: str, given: dict | None = None):
+    """``how`` ("decide", "item", "exact", "value") of the value ``t`` of the body that
+    ``rec`` records, asked of the trace around it (whose guards check it before the compiled
+    code runs), or its value there if that is known; ``UNKNOWN`` when it differs per step or
+    nothing around can decide it (``given``: see ``outside``)."""
+    out = outside(t.node, rec, given)
+    if out is None:
+        return UNKNOWN
+    if out.concrete is not None:                  # an eager value
+        value = out.concrete
+        return {"decide": lambda: bool(value), "value": lambda: value}.get(
+            how, lambda: value.item())()
+    guards = rec.body.parent.guards
+    if guards is None:
+        return UNKNOWN
+    return guards.value(out.node) if how == "value" else getattr(guards, how)(out)
 
 
 def _value_error(what: str, body: str):
@@ -150,7 +216,7 @@ def _explore(call, fn, inputs: list, prefix: tuple, body: _Body):
                            f"doubling them). Compute both sides and pick with "
                            f"symgrad.where(cond, a, b), or branch with symgrad.cond.")
     rec = sources.current()
-    decisions = Decisions(prefix, body)
+    decisions = Decisions(prefix, body, rec)
     saved, rec.guards = rec.guards, decisions
     try:
         return call(fn, _fresh(inputs))

@@ -14,7 +14,10 @@ A carry keeps its type from step to step; a Python number in ``init`` takes the 
 gives it (JAX's weak types), anything else must match exactly.
 
 ``fori_loop`` with Python ``int`` bounds is a ``scan`` (reverse-differentiable, like JAX's); with
-a traced bound it is a ``while`` whose trip count is only known when the C runs.
+a traced bound it is a ``while`` whose trip count is only known when the C runs. Errors name
+the body and its carry as the user wrote them (``Names``: a ``fori_loop``'s ``val``, never the
+``(i, val)`` its loop carries). A Python ``if`` inside a body is lowered to ``cond``
+(``branching``).
 """
 
 from __future__ import annotations

@@ -93,7 +93,24 @@ def setitem(x: Tensor, index: Any, value: Any) -> None:
         raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
                            f"{x.dtype.scalar_type} for the destination and "
                            f"{value.dtype.scalar_type} for the source.")
+    mask = _traced_mask(x, index)
+    if mask is not None:      # compiled x[rows] = v: v the same for every row selected
+        _write_rows(x, mask, value)
+        return
     put(x, _spelled_out(x, index), value)
+
+
+def _write_rows(x: Tensor, mask: Tensor, value: Tensor) -> None:
+    """``x[mask] = value`` in place, ``mask`` traced over leading dims, ``value`` of a shape
+    that needs no count (it broadcasts to one selected row)."""
+    rest = tuple(x.shape[mask.ndim:])
+    if value.ndim > len(rest) + 1 or value.ndim == len(rest) + 1 and value.shape[0] != 1:
+        raise Selection.of(x, mask).size_needed(f"an assignment of shape {list(value.shape)}")
+    if value.ndim == len(rest) + 1:
+        value = value.reshape(tuple(value.shape[1:]))         # (1, *rest): one row
+    row = broadcast_to(value.to(x.dtype), rest)
+    keep = mask.reshape(tuple(mask.shape) + (1,) * len(rest))
+    update(x, lambda old: where(keep, row, old), "index_put_")
 
 
 def _write_selection(x: Tensor, index: Any, value: Selection, name: str,
