@@ -73,6 +73,8 @@ def test_hessian_through_a_while_loop():
     same = np.asarray(sg.hessian(lambda x: fixed(x, sg.tensor(W0), n))(X0))
     np.testing.assert_allclose(hess, same, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(hess, hess.T, rtol=1e-12, atol=1e-12)
+    # reverse over reverse (a vmap of the gradient's VJP over the basis) gives the same
+    np.testing.assert_allclose(sg.jacrev(sg.grad(f))(X0), hess, rtol=1e-12, atol=1e-12)
 
 
 def test_grad_of_grad_with_respect_to_the_loop_and_a_captured_parameter():

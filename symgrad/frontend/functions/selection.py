@@ -33,7 +33,7 @@ import numpy as np
 
 from ... import dtypes
 from ...ops import OPS
-from ...ops.registry import ELEMENTWISE, WHERE, normalize_axes
+from ...ops.registry import ELEMENTWISE, normalize_axes
 from . import basic as F
 from ..core import sources
 from ..core.apply import apply
@@ -157,7 +157,7 @@ class Selection(Deferred):
     # ------------------------------------------------------------ elementwise
     def applied(self, name: str, args: tuple, attrs: dict):
         """Primitive ``name`` on the selected elements: on every row, by the same mask."""
-        if OPS[name].kind not in (ELEMENTWISE, WHERE):
+        if OPS[name].kind != ELEMENTWISE:
             raise self.size_needed(f"an operand of {name}")
         return self.like(apply(name, *(self._lined_up(a) for a in args), **attrs))
 
