@@ -20,6 +20,7 @@ from .frontend.functions.printing import set_printoptions
 from .frontend.functions.creation import (zeros, ones, full, empty, arange, linspace, logspace, eye,
                                           from_numpy, as_tensor, meshgrid, zeros_like, ones_like,
                                           empty_like, full_like)
+from .frontend.functions.creation import tril_indices, triu_indices
 from .frontend.functions.basic import (add, sub, mul, div, neg, pow, exp, log, log1p, expm1, sqrt,
                                        rsqrt, sin, cos, tanh, sigmoid, relu, softplus, abs, sign,
                                        square, maximum, minimum, where, clamp, clip, clamp_min,

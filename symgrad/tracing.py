@@ -26,6 +26,7 @@ from .frontend.core.apply import as_tensor
 from .frontend.core.capture import Captures, tracing
 from .frontend.control.guards import GuardState
 from .frontend.core.tensor import Tensor, placeholder
+from .frontend.core.deferred import Deferred
 from .gcpause import pausing
 from .ir import Graph, Node
 from .pytree import TreeDef, flatten
@@ -214,9 +215,21 @@ def _note_call(e: Exception, fn: Callable, name: str, in_specs: list, rebuild: C
         e.add_note(f"symgrad: raised while tracing {call}")
         nones = _none_arguments(fn, rebuild, in_specs)
         if nones and isinstance(e, TypeError):
-            e.add_note(f"symgrad: argument{'s' if len(nones) > 1 else ''} "
-                       f"{', '.join(nones)} {'are' if len(nones) > 1 else 'is'} None: pass an "
-                       f"array or a number (or make it static with static_argnames)")
+            _name_nones(e, nones, name)
+
+
+def _name_nones(e: TypeError, nones: list, name: str) -> None:
+    """Say which arguments were None: in the message itself when it is about a None (``x +
+    None``: "argument 'x' of f is None; ..."), else in a note (the None may be innocent)."""
+    which = ", ".join(repr(n) for n in nones)
+    said = (f"argument{'s' if len(nones) > 1 else ''} {which} of {name} "
+            f"{'are' if len(nones) > 1 else 'is'} None")
+    fix = "pass an array or a number (or make it static with static_argnames)"
+    text = str(e.args[0]) if len(e.args) == 1 and isinstance(e.args[0], str) else None
+    if text is not None and "None" in text:
+        e.args = (f"{said}; {fix}: {text}",)
+    else:
+        e.add_note(f"symgrad: {said}: {fix}")
 
 
 def _none_arguments(fn: Callable, rebuild: Callable, in_specs: list) -> list[str]:
@@ -237,6 +250,8 @@ def _output_nodes(leaves: list, name: str) -> list:
             outs.append(leaf.node)
         elif isinstance(leaf, (int, float, bool, np.ndarray, np.generic)):
             outs.append(as_tensor(leaf).node)
+        elif isinstance(leaf, Deferred):     # x[mask]: a result needs its size
+            raise leaf.size_needed(f"output {i} of {name}")
         else:
             raise TypeError(f"{name} returned a {type(leaf).__name__} at output {i}; a compiled "
                             f"function may return tensors, arrays, numbers and tuples/lists/"

@@ -28,6 +28,7 @@ import numpy as np
 from ..codegen.c import export as texts
 from ..codegen.c.csource import BuildNeeds, CSource, Target
 from ..dtypes import from_name
+from ..ir.control import bodies, is_control
 from ..pytree import flatten
 from ..runtime.outputs import leaf_paths
 
@@ -196,6 +197,7 @@ def _interface(f, args: tuple, name: str | None, target: Target):
     from .. import pipeline
     name = _check_name(name) if name is not None else _default_name(f.name)
     compiled = f.compiled_for(*args, capture=False)   # (captured values: constants)
+    _refuse_while_tapes(compiled.graph, f.name)
     traced = compiled.traced
     source = pipeline.retarget(compiled, target)
     used = set(_RESERVED)
@@ -218,6 +220,40 @@ def _interface(f, args: tuple, name: str | None, target: Target):
     arrays = [np.asarray(v.detach().numpy() if hasattr(v, "detach") else v,
                          dtype=_np_dtype(p)).reshape(p.shape) for v, p in zip(leaves, inputs)]
     return face, arrays
+
+
+def _while_tape(graph) -> tuple | None:
+    """(the first ``while_grad`` node of ``graph`` or of a graph its nodes hold, its Loc)."""
+    stack, seen = [graph], set()
+    while stack:
+        g = stack.pop()
+        for node in g.nodes():
+            if node.op == "while_grad":
+                return node, g.locs.get(node)
+            if is_control(node):
+                stack.extend(b for b in bodies(node) if id(b) not in seen)
+                seen.update(id(b) for b in bodies(node))
+    return None
+
+
+def _refuse_while_tapes(graph, name: str) -> None:
+    """Standalone C allocates nothing: the reverse pass of a ``while_loop`` (a tape of one
+    entry per step of a trip count known only when it runs) is refused, saying what to
+    write instead."""
+    found = _while_tape(graph)
+    if found is None:
+        return
+    loc = found[1]
+    where = f" (at {loc.file}:{loc.line}: {loc.text})" if loc is not None else ""
+    raise NotImplementedError(
+        f"{name}: standalone C allocates nothing, but this function differentiates a "
+        f"while_loop (or a fori_loop with a traced trip count){where}, whose reverse pass "
+        f"keeps one tape entry per step of a trip count known only when the loop runs (it "
+        f"grows with malloc). Give the loop a bound instead: symgrad.scan(lambda c, _: "
+        f"(symgrad.where(cond(c), body(c), c), None), init, length=max_steps)[0] (a scan's "
+        f"reverse pass needs a fixed amount of memory, and the steps after cond fails leave "
+        f"the carry as it is), or call the function from Python, where the tape grows as "
+        f"needed")
 
 
 def _expected(f, args: tuple, face: texts.Interface) -> list:

@@ -23,8 +23,9 @@ the others), and lowering runs the application once for all of them (``ir.contro
   enters each step and the body's values beyond its carries (what the VJP reads: residuals);
   the trip count is known only then. Then the steps backwards, ``r = step(*r, *carry_t,
   *residuals_t, *consts)`` from ``r = seed`` (``step`` is the body's VJP: the carries'
-  cotangents, and sums of the invariant operands' cotangents). Values: the final ``r``. It
-  has no VJP of its own.
+  cotangents, and sums of the invariant operands' cotangents). Values: the final ``r``. Its
+  VJP (``frontend.control.vjp.while_grad_vjp``) runs the loop forwards carrying tangents, and
+  that loop's own reverse for second derivatives.
   ``seeds`` names what each seed is the cotangent of: ``("carry", k)`` or ``("const", j)``.
 - ``cond(pred, *operands)[branches]``: ``branches = (false_fn, true_fn)``, each
   ``(*operands) -> (*outputs)`` with equal output types. Values: the chosen branch's outputs.

@@ -20,6 +20,7 @@ import threading
 import warnings
 
 from .. import config
+from ..frontend.core.sources import user_stacklevel
 
 
 class GuardFailure(Exception):
@@ -102,7 +103,8 @@ class Paths:
         if not self.warned:
             self.warned = True
             warnings.warn(message + "new paths run eagerly from now on (set max_paths, or "
-                          "use symgrad.cond/while_loop to compile them)", stacklevel=4)
+                          "use symgrad.cond/while_loop to compile them)",
+                          stacklevel=user_stacklevel())   # (the user's call)
         return None
 
     def __getattr__(self, name: str):

@@ -17,6 +17,8 @@ flags of the carries are iterated to a fixpoint (at most one round per carry), a
 - ``while`` with an unbatched predicate stays a loop of batched bodies; with a batched one,
   the loop runs while any example's predicate holds, and an example whose predicate is false
   keeps its carry (``where``): per-example trip counts, masked.
+- ``while_grad`` (the reverse of a ``while``): with batched seeds only, its backward steps
+  are batched; with batched loop operands, it is the reverse of the masked loop.
 """
 
 from __future__ import annotations
@@ -25,8 +27,10 @@ from ..dtypes import int64
 from ..frontend.core.apply import BUILDER, apply
 from ..frontend.control.bodies import Like, trace_body
 from ..frontend.control.apply import apply_control
+from ..frontend.control.vjp import reverse_step
+from ..ir import Graph
 from ..ops.batching import front
-from .batching import BatchingError, replay_batched
+from .batching import replay_batched
 
 
 def _forced(outs: list, force: list, size: int) -> list:
@@ -141,6 +145,15 @@ def batched_while(attrs: dict, values: list, flags: list, size: int) -> list:
 
 
 def _masked_while(attrs: dict, values: list, flags: list, size: int) -> list:
+    test, step = _masked_graphs(attrs, values, flags, size)
+    outs = apply_control("while", values, {**attrs, "cond": test, "body": step})
+    return [(v, True) for v in outs]
+
+
+def _masked_graphs(attrs: dict, values: list, flags: list, size: int) -> tuple:
+    """(cond, body) of the loop ``attrs`` on the batch, for examples that stop at different
+    steps: it runs while any example's predicate holds, and a step leaves the carry of an
+    example whose predicate is false as it is."""
     nc, cond, body = attrs["carries"], attrs["cond"], attrs["body"]
     likes = [Like(v.shape, v.dtype) for v in values]
     names = [f"b{k}" for k in range(len(likes))]
@@ -151,14 +164,12 @@ def _masked_while(attrs: dict, values: list, flags: list, size: int) -> list:
 
     def masked_step(_fn, inputs):
         (pred, _), = replay_batched(cond, inputs, flags, size)
-        stepped = _forced(replay_batched(body, inputs, flags, size), [True] * nc, size)
+        stepped = _forced(replay_batched(body, inputs, flags, size)[:nc], [True] * nc, size)
         return [_per_example(pred, new, old, size)
                 for (new, _), old in zip(stepped, inputs[:nc])]
     test = trace_body(None, likes, names, any_running, "the batched while_loop cond_fun")
     step = trace_body(None, likes, names, masked_step, "the batched while_loop body_fun")
-    outs = apply_control("while", values, {**attrs, "cond": _closed(test),
-                                           "body": _closed(step)})
-    return [(v, True) for v in outs]
+    return _closed(test), _closed(step)
 
 
 def _any(pred):
@@ -168,15 +179,15 @@ def _any(pred):
 
 
 def batched_while_grad(attrs: dict, values: list, flags: list, size: int) -> list:
-    """The reverse of a while loop whose seeds (cotangents) alone are batched: the loop is
-    the same for every example, and the backward steps run on the batch (as a Jacobian by
-    reverse mode asks). A batched loop operand (a loop that differs per example) has no
-    rule yet."""
+    """The reverse of a while loop on a batch. When its seeds (cotangents) alone are batched,
+    the loop is the same for every example and the backward steps run on the batch (as a
+    Jacobian by reverse mode asks). When its operands differ per example, it is the reverse
+    of the masked loop (``_masked_graphs``: every operand batched, each example stopping at
+    its own step, its carry then passing through the remaining steps unchanged, with an
+    identity cotangent), a ``while_grad`` of its own."""
     n = len(attrs["cond"].inputs)
     if any(flags[:n]):
-        raise BatchingError("vmap: the reverse of a while_loop whose operands differ per "
-                            "example has no batching rule yet: differentiate per example "
-                            "through fori_loop with Python int bounds or scan instead")
+        return _masked_while_grad(attrs, values, flags, size)
     step = attrs["step"]
     nr = len(values) - n
     step_flags = [True] * nr + [False] * (len(step.inputs) - nr)
@@ -186,3 +197,15 @@ def batched_while_grad(attrs: dict, values: list, flags: list, size: int) -> lis
     outs = apply_control("while_grad", values[:n] + seeds, {**attrs, "step": new})
     return [(v, True) for v in outs]
 
+
+def _masked_while_grad(attrs: dict, values: list, flags: list, size: int) -> list:
+    nc, cond, keeping = attrs["carries"], attrs["cond"], attrs["body"]
+    n = len(cond.inputs)
+    every = [front(BUILDER, v, f, size) for v, f in zip(values, flags)]
+    body = Graph(keeping.inputs, keeping.outputs[:nc], keeping.locs)   # (not its residuals)
+    test, step = _masked_graphs({**attrs, "body": body}, every[:n], [True] * n, size)
+    fc = [k for kind, k in attrs["seeds"] if kind == "carry"]
+    kk = [j for kind, j in attrs["seeds"] if kind == "const"]
+    new = {"cond": test, **reverse_step(step, nc, n - nc, fc, kk), "carries": nc}
+    outs = apply_control("while_grad", every, new)
+    return [(v, True) for v in outs]

@@ -10,7 +10,10 @@ How: the function is traced once on one example's types (``frontend.bodies.trace
 tensors it reads through closures become inputs, unbatched), and the traced graph is replayed
 on the batch (``batching.replay_batched``), each op through its batching rule. The result is
 ordinary graph (or eager values), so it compiles to one C function and differentiates like
-any other: ``grad(vmap(f))``, ``vmap(grad(f))`` and ``vmap(vmap(f))`` all compose.
+any other: ``grad(vmap(f))``, ``vmap(grad(f))`` and ``vmap(vmap(f))`` all compose. Python
+control flow on a value that differs per example (``if``, ``.item()``) raises torch's
+RuntimeError (``VmapControlFlowError``, also a ``TracerValueError``), naming the line and
+``torch.where``.
 """
 
 from __future__ import annotations
@@ -19,10 +22,12 @@ import contextlib
 from typing import Any
 from collections.abc import Callable
 
+from ..errors import TracerValueError
 from ..frontend.core import sources
 from ..frontend.core.apply import BUILDER, as_tensor
 from ..ops.batching import front
 from ..frontend.control.bodies import Like, trace_body
+from ..frontend.control.branching import UNKNOWN, asked_outside, predicate
 from ..frontend.core.tensor import Tensor, weakly_typed
 from ..pytree import flatten, unflatten
 from .batching import moved_from_front, moved_to_front, replay_batched
@@ -41,6 +46,9 @@ def vmap_call(fn: Callable, in_axes: Any, out_axes: Any, axis_size: int | None, 
              for t, a in zip(moved, axes)]
 
     def call(f, inputs):
+        rec = sources.current()          # (the body's own recording)
+        rec.guards = PerExample(rec, {i.node: t for i, t, a in zip(inputs, moved, axes)
+                                      if a is None})
         call_args = unflatten(tree, inputs)
         return f(*call_args, **kwargs)
     with _recording():
@@ -53,6 +61,55 @@ def vmap_call(fn: Callable, in_axes: Any, out_axes: Any, axis_size: int | None, 
     out_spec = prefix_leaves(out_axes, placed, "out_axes", name)
     return unflatten(body.tree, [_placed(v, b, a, size, name)
                                  for (v, b), a in zip(outs, out_spec)])
+
+
+class VmapControlFlowError(TracerValueError, RuntimeError):
+    """A value that differs per example used as a Python value inside a vmapped function
+    (torch raises RuntimeError; symgrad's tracer errors are TracerValueErrors: it is both)."""
+
+
+class PerExample:
+    """What ``bool(t)``, ``t.item()``, ``float(t)`` find while vmap traces its function (the
+    recording ``rec``'s ``guards``): a value the same for every example (computed from what
+    the function reads besides its mapped arguments, e.g. the point a ``jacfwd`` is taken
+    at) is decided by the trace around it; one that differs per example has no single Python
+    value, and torch's vmap refuses it with these words."""
+
+    def __init__(self, rec, shared: dict) -> None:
+        self.rec, self.shared = rec, shared     # (unmapped input node -> its tensor)
+
+    def decide(self, t: Tensor):
+        known = asked_outside(self.rec, predicate(t), "decide", self.shared)
+        if known is UNKNOWN:
+            raise self._error("attempting to use a Tensor in some data-dependent control "
+                              "flow", "compute both sides and pick per example with "
+                              "torch.where(cond, a, b) (symgrad.where)")
+        return known
+
+    def item(self, t: Tensor):
+        return self._asked(t, "item")
+
+    def exact(self, t: Tensor):
+        return self._asked(t, "exact")
+
+    def value(self, node):
+        return self._asked(Tensor(None, node), "value")
+
+    def _asked(self, t: Tensor, how: str):
+        known = asked_outside(self.rec, t, how, self.shared)
+        if known is UNKNOWN:
+            raise self._error("calling .item() on a Tensor", "keep computing with the tensor "
+                              "(a 0-d tensor broadcasts), and pick per example with "
+                              "torch.where(cond, a, b)")
+        return known
+
+    @staticmethod
+    def _error(what: str, instead: str) -> VmapControlFlowError:
+        loc = sources.user_loc()
+        at = f" at {loc.file}:{loc.line} ({loc.text})" if loc else ""
+        return VmapControlFlowError(
+            f"vmap: It looks like you're {what}{at}. vmap traces the function once for the "
+            f"whole batch, and this value differs from example to example: {instead}.")
 
 
 def _recording():

@@ -48,10 +48,10 @@ def test_gradient_goes_back_to_where_values_came_from():
     assert x.grad.tolist() == [1.0, 0.0, 0.0]
 
 
-def test_mode_in_compiled_code_says_why_not():
-    # sort, topk, kthvalue, median compile (tests/frontend/test_compiled_sorting.py); mode not
-    with pytest.raises(sg.TracerValueError, match="mode"):
-        sg.compile(lambda a: a.mode().values.sum())(sg.tensor([2.0, 1.0]))
+def test_mode_compiles():
+    # sort, topk, kthvalue, median compile (tests/frontend/test_compiled_sorting.py); mode too
+    # (tests/frontend/test_compiled_mode.py)
+    assert sg.compile(lambda a: a.mode().values.sum())(sg.tensor([2.0, 1.0, 2.0])) == 2.0
 
 
 def test_results_print_as_torch_return_types():

@@ -33,11 +33,12 @@ _Captured = function_class("AliasBackward0")
 class BodyScope:
     """The body being traced: the nodes it made, and the outside tensors it captured."""
 
-    __slots__ = ("scope", "rec", "inside", "captured", "first_capture")
+    __slots__ = ("scope", "rec", "inside", "captured", "first_capture", "parent")
 
     def __init__(self, first_capture: int) -> None:
         self.scope = new_scope()
         self.rec = None                 # its Recording (sources.Recording.child)
+        self.parent = None              # the enclosing trace's (or body's) Recording
         self.inside: set = set()        # the nodes of this body (its inputs, what its ops made)
         self.captured: dict = {}        # id(outside tensor) -> (that tensor, its input tensor)
         self.first_capture = first_capture   # the index of the first capture input
@@ -157,6 +158,7 @@ def trace_body(fn, like: list, names: list, call, what: str, given: list | None 
     parent = sources.current()
     scope = BodyScope(len(like))
     rec = scope.rec = parent.child(scope)
+    scope.parent = parent
     given = given or [None] * len(like)
     with sources.recording(rec):
         inputs = [scope.input(k, name, t) if node is None else scope.adopt(node)

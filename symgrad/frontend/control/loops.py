@@ -14,7 +14,10 @@ A carry keeps its type from step to step; a Python number in ``init`` takes the 
 gives it (JAX's weak types), anything else must match exactly.
 
 ``fori_loop`` with Python ``int`` bounds is a ``scan`` (reverse-differentiable, like JAX's); with
-a traced bound it is a ``while`` whose trip count is only known when the C runs.
+a traced bound it is a ``while`` whose trip count is only known when the C runs. Errors name
+the body and its carry as the user wrote them (``Names``: a ``fori_loop``'s ``val``, never the
+``(i, val)`` its loop carries). A Python ``if`` inside a body is lowered to ``cond``
+(``branching``).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from ...pytree import TreeDef, count, flatten, unflatten
 from ..core import sources
 from ..core.apply import apply, as_tensor
 from .bodies import Body, Like, trace_body
+from .branching import lowering_ifs
 from ...ops.registry import rule
 from .apply import apply_control, differentiable
 from ..functions.shapes import stack
@@ -52,6 +56,34 @@ def _tensors(leaves: list) -> list:
     return out
 
 
+class Names:
+    """How errors name a loop's body and its carry: ``what`` (the body), and with ``fori``,
+    a ``fori_loop``'s, whose loop carries ``(i, val)``: errors speak of ``val`` as the user
+    passed it (``init_val``), never of the pair."""
+
+    def __init__(self, what: str, fori: bool = False) -> None:
+        self.what, self.fori = what, fori
+
+    def path(self, path: str) -> str:
+        """A leaf's path in the carry (``carry[1][0]``) as the user knows it (``val[0]``)."""
+        if self.fori and path.startswith("carry[1]"):
+            return "val" + path[len("carry[1]"):]
+        return path
+
+    def structure(self, tree: TreeDef) -> str:
+        kids = tree.children
+        if self.fori and tree.kind == "tuple" and len(kids) == 2:
+            return kids[1].describe()
+        return tree.describe()
+
+    def carry(self) -> str:
+        return "val" if self.fori else "the carry"
+
+
+_SCAN, _WHILE = Names("scan body"), Names("while_loop body_fun")
+_FORI = Names("fori_loop body_fun", fori=True)
+
+
 # ------------------------------------------------------------------ scan
 
 def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None,
@@ -64,11 +96,15 @@ def scan(f: Callable, init: Any, xs: Any = None, length: int | None = None,
     x_leaves, x_tree = flatten(xs)
     x_t = [as_tensor(x) for x in x_leaves]
     length = _scan_length(x_t, length)
-    if checkpoint is not None and (int(checkpoint) < 1 or int(checkpoint) != checkpoint):
-        raise ValueError(f"scan: checkpoint must be a positive int, got {checkpoint!r}")
+    _check_checkpoint("scan", checkpoint)
     if not _tracing():
         return _eager_scan(f, init, x_t, x_tree, xs is None, length, reverse)
     return _traced_scan(f, init, x_t, x_tree, xs is None, length, reverse, checkpoint)
+
+
+def _check_checkpoint(what: str, checkpoint) -> None:
+    if checkpoint is not None and (int(checkpoint) < 1 or int(checkpoint) != checkpoint):
+        raise ValueError(f"{what}: checkpoint must be a positive int, got {checkpoint!r}")
 
 
 def _scan_length(x_t: list, length: int | None) -> int:
@@ -128,31 +164,34 @@ def _split_tree(tree: TreeDef) -> tuple:
     return tree.children
 
 
-def _scan_body(f, init_t, init_tree, x_t, x_tree, no_xs) -> tuple:
+def _scan_body(f, init_t, init_tree, x_t, x_tree, no_xs, names: Names = _SCAN) -> tuple:
     """(Body, number of carries, the init tensors retyped) of ``f`` traced for one step."""
-    nc = len(init_t)
+    nc, what = len(init_t), names.what
 
     def call(fn, ins):
         x = None if no_xs else unflatten(x_tree, ins[nc:])
         return tuple(_pair(fn(unflatten(init_tree, ins[:nc]), x), "scan body"))
     x_like = [Like(t.shape[1:], t.dtype) for t in x_t]
-    names = [f"c{k}" for k in range(nc)] + [f"x{k}" for k in range(len(x_t))]
+    labels = [f"c{k}" for k in range(nc)] + [f"x{k}" for k in range(len(x_t))]
     for _attempt in range(2):
-        body = trace_body(f, init_t + x_like, names, call, "scan body")
+        body = trace_body(f, init_t + x_like, labels, lowering_ifs(call, what, switch_cond),
+                          what)
         carry_tree, _ = _split_tree(body.tree)
-        retyped = _carry_types(init_t, init_tree, carry_tree, body.outputs[:nc], "scan body")
+        retyped = _carry_types(init_t, init_tree, carry_tree, body.outputs[:nc], names)
         if retyped is None:
             return body, nc, init_t
         init_t = retyped
     raise AssertionError("scan: the carry types did not settle")
 
 
-def _carry_types(init_t, init_tree, out_tree, outs, what: str) -> list | None:
+def _carry_types(init_t, init_tree, out_tree, outs, names: Names) -> list | None:
     """None if the body's carries have the init's types; else the init retyped where it was
     a Python number (a weak type follows the body); TypeError for any other mismatch."""
+    what = names.what
     if out_tree != init_tree:
-        raise TypeError(f"{what}: the carry has the structure {init_tree.describe()} on entry "
-                        f"and {out_tree.describe()} on return; they must be the same")
+        raise TypeError(f"{what}: {names.carry()} has the structure "
+                        f"{names.structure(init_tree)} on entry and "
+                        f"{names.structure(out_tree)} on return; they must be the same")
     retyped, changed = list(init_t), False
     paths: list = []
     flatten(unflatten(init_tree, init_t), "carry", paths)
@@ -164,16 +203,18 @@ def _carry_types(init_t, init_tree, out_tree, outs, what: str) -> list | None:
                 as_tensor(i, o.dtype)
             retyped[k]._weak, changed = True, True
             continue
-        raise TypeError(f"{what}: {paths[k]} enters the body as {i.dtype.name}"
+        raise TypeError(f"{what}: {names.path(paths[k])} enters the body as {i.dtype.name}"
                         f"{list(i.shape)} and leaves it as {o.dtype.name}{list(o.shape)}; a "
                         f"carry must keep its shape and dtype (cast it in the body, or start "
                         f"from an init of that type)")
     return retyped if changed else None
 
 
-def _traced_scan(f, init, x_t, x_tree, no_xs, length, reverse, checkpoint=None):
+def _traced_scan(f, init, x_t, x_tree, no_xs, length, reverse, checkpoint=None,
+                 names: Names = _SCAN):
     init_leaves, init_tree = flatten(init)
-    body, nc, init_t = _scan_body(f, _tensors(init_leaves), init_tree, x_t, x_tree, no_xs)
+    body, nc, init_t = _scan_body(f, _tensors(init_leaves), init_tree, x_t, x_tree, no_xs,
+                                  names)
     _, y_tree = _split_tree(body.tree)
     graph = body.graph()
     n_user = len(graph.outputs)
@@ -201,6 +242,7 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any,
             raise TypeError(f"fori_loop: {name} must be an integer (a Python int or an "
                             f"integer tensor), got {got}")
     lo, hi = _static_int(lower), _static_int(upper)
+    _check_checkpoint("fori_loop", checkpoint)
     if not _tracing():
         val = init_val
         for i in range(int(lower), int(upper)):
@@ -212,16 +254,17 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable, init_val: Any,
         def step(carry, _):
             i, val = carry
             return (i + 1, body_fun(i, val)), None
-        (_, val), _ = scan(step, (i0, init_val), None, length=max(hi - lo, 0),
-                           checkpoint=checkpoint)
+        (_, val), _ = _traced_scan(step, (i0, init_val), [], None, True, max(hi - lo, 0),
+                                   False, checkpoint, _FORI)
         return val
     if checkpoint is not None:
         raise ValueError("fori_loop: checkpoint= needs Python int bounds (a traced trip "
                          "count runs as a while loop, whose backward keeps every carry)")
     bound = as_tensor(upper)
-    _, val = while_loop(lambda c: c[0] < bound, lambda c: (c[0] + 1, body_fun(c[0], c[1])),
-                        (_tensors([lower])[0] if not isinstance(lower, Tensor) else lower,
-                         init_val))
+    attrs, operands, tree = traced_while(
+        lambda c: c[0] < bound, lambda c: (c[0] + 1, body_fun(c[0], c[1])),
+        (_tensors([lower])[0] if not isinstance(lower, Tensor) else lower, init_val), _FORI)
+    _, val = unflatten(tree, apply_control("while", operands, attrs))
     return val
 
 
@@ -245,22 +288,31 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val: Any) -> Any:
         while bool(cond_fun(val)):
             val = body_fun(val)
         return val
+    attrs, operands, tree = traced_while(cond_fun, body_fun, init_val)
+    return unflatten(tree, apply_control("while", operands, attrs))
+
+
+def traced_while(cond_fun: Callable, body_fun: Callable, init_val: Any,
+                 names: Names = _WHILE) -> tuple:
+    """(the attributes, the operands, the carry's structure) of the ``while`` application
+    that ``while_loop`` makes while tracing."""
     leaves, tree = flatten(init_val)
+    what = names.what
     init_t = _tensors(leaves)
-    names = [f"c{k}" for k in range(len(init_t))]
+    labels = [f"c{k}" for k in range(len(init_t))]
     for _attempt in range(2):
-        body = trace_body(body_fun, init_t, names, lambda fn, ins: fn(unflatten(tree, ins)),
-                          "while_loop body_fun")
-        retyped = _carry_types(init_t, tree, body.tree, body.outputs, "while_loop body_fun")
+        body = trace_body(body_fun, init_t, labels, lowering_ifs(
+            lambda fn, ins: fn(unflatten(tree, ins)), what, switch_cond), what)
+        retyped = _carry_types(init_t, tree, body.tree, body.outputs, names)
         if retyped is None:
             break
         init_t = retyped
-    test = trace_body(cond_fun, init_t, names, lambda fn, ins: _predicate(fn(unflatten(
-        tree, ins)), "while_loop cond_fun"), "while_loop cond_fun")
+    test = trace_body(cond_fun, init_t, labels, lowering_ifs(lambda fn, ins: _predicate(fn(
+        unflatten(tree, ins)), "while_loop cond_fun"), "while_loop cond_fun", switch_cond),
+        "while_loop cond_fun")
     cond_graph, body_graph = _aligned(test, body)
     attrs = {"cond": cond_graph, "body": body_graph, "carries": len(init_t)}
-    outs = apply_control("while", init_t + test.captures + body.captures, attrs)
-    return unflatten(tree, outs)
+    return attrs, init_t + test.captures + body.captures, tree
 
 
 def _predicate(value, what: str) -> Tensor:
@@ -301,8 +353,10 @@ def switch_cond(pred: Any, true_fn: Callable, false_fn: Callable, operands: tupl
 
     def call(fn, ins):
         return fn(*unflatten(tree, ins))
-    no = trace_body(false_fn, ops, names, call, "cond false_fn")
-    yes = trace_body(true_fn, ops, names, call, "cond true_fn")
+    no = trace_body(false_fn, ops, names, lowering_ifs(call, "cond false_fn", switch_cond),
+                    "cond false_fn")
+    yes = trace_body(true_fn, ops, names, lowering_ifs(call, "cond true_fn", switch_cond),
+                     "cond true_fn")
     _same_outputs(no, yes)
     graphs = _aligned(no, yes)
     outs = apply_control("cond", [_predicate(pred, "cond's predicate")] + ops + no.captures +

@@ -19,18 +19,18 @@ control-flow ops (so the backward is graph, differentiable again: second derivat
   runs; lowering lets a ``while`` before it fill that tape, so that the loop runs once) and
   runs the body's VJP over them backwards. Its VJP with respect to the seed, which it is
   linear in, is a ``while`` loop carrying tangents (forward mode through a while loop); with
-  respect to the loop's operands (second derivatives) it is a ``poison`` value, an error if
-  anything reads it.
+  respect to the loop's operands (second derivatives), the reverse of that tangent loop,
+  another ``while_grad`` (``while_grad_vjp``): derivatives of any order.
 """
 
 from __future__ import annotations
 
-from ...ir import Graph, Node, consumers, toposort
+from ...ir import Graph, consumers, toposort
 from ...ir.closure import body_input, new_scope, substitute
 from ..core import grad_mode, sources
 from ..core.apply import full
 from ..core.engine import push_forward, root_cotangents, run_backward
-from .loops import switch_cond, while_loop
+from .loops import switch_cond, traced_while
 from .bodies import Like, trace_body
 from .apply import apply_control, replay
 from ..core.tensor import Tensor
@@ -252,16 +252,35 @@ def cond_vjp(ctx, operands: list, outputs: list, grads: list) -> list:
 
 
 def while_vjp(ctx, operands: list, outputs: list, grads: list) -> list:
-    a = ctx.attrs
+    return reverse_while(ctx.attrs, operands, ctx.needs_input_grad, grads)
+
+
+def reverse_while(a: dict, operands: list, need, grads: list) -> list:
+    """The operands' cotangents of the ``while`` application of attributes ``a`` (its cond,
+    body, carries) for the cotangents ``grads`` of its final carries: one ``while_grad``
+    application (``need``: which operands want one)."""
     cond, body, nc = a["cond"], a["body"], a["carries"]
     init, consts = operands[:nc], operands[nc:]
-    need = ctx.needs_input_grad
     fc = [k for k in range(nc) if init[k].dtype.is_floating]
     kk = [j for j, t in enumerate(consts) if t.dtype.is_floating and need[nc + j]]
     seed = [full(init[k], 0.0) if grads[k] is None else grads[k] for k in fc] + \
         [full(consts[j], 0.0) for j in kk]
-    nr = len(seed)
-    wanted = [k in fc for k in range(nc)] + [j in kk for j in range(len(consts))]
+    attrs = {"cond": cond, **reverse_step(body, nc, len(consts), fc, kk), "carries": nc}
+    r = apply_control("while_grad", list(init) + list(consts) + seed, attrs)
+    result = [None] * len(operands)
+    for k, g in zip(fc, r):
+        result[k] = g if need[k] else None
+    for j, g in zip(kk, r[len(fc):]):
+        result[nc + j] = g
+    return result
+
+
+def reverse_step(body: Graph, nc: int, n_consts: int, fc: list, kk: list) -> dict:
+    """The attributes ``while_grad`` adds to a loop's: ``step``, the VJP of one step of
+    ``body`` for the float carries ``fc`` and the invariant operands ``kk`` (their sums);
+    ``body`` also returning the residuals ``step`` reads; ``seeds``."""
+    nr = len(fc) + len(kk)
+    wanted = [k in fc for k in range(nc)] + [j in kk for j in range(n_consts)]
 
     def vjp_step(fn, ins):
         r, c, k = ins[:nr], ins[nr:nr + nc], ins[nr + nc:]
@@ -270,9 +289,10 @@ def while_vjp(ctx, operands: list, outputs: list, grads: list) -> list:
             cts[j] = g
         d = _vjp_of(body, list(c) + list(k), wanted, cts)
         return d[:len(fc)] + [s + g for s, g in zip(r[len(fc):], d[len(fc):])]
-    traced = trace_body(None, [Like.of(t) for t in seed] + [Like.of(i) for i in body.inputs],
+    seeds = [Like.of(body.inputs[k]) for k in fc] + [Like.of(body.inputs[nc + j]) for j in kk]
+    traced = trace_body(None, seeds + [Like.of(i) for i in body.inputs],
                         [f"r{j}" for j in range(nr)] + [f"c{j}" for j in range(nc)] +
-                        [f"k{j}" for j in range(len(consts))], vjp_step,
+                        [f"k{j}" for j in range(n_consts)], vjp_step,
                         "while_loop backward", [None] * nr + list(body.inputs))
     if traced.captures:
         raise AssertionError("while_loop backward: the step read values from outside")
@@ -282,16 +302,8 @@ def while_vjp(ctx, operands: list, outputs: list, grads: list) -> list:
     kept = [body_input(k, f"e{k}", e.dtype, e.shape, scope) for k, e in enumerate(extras)]
     step = substitute(step, dict(zip(extras, kept)), list(step.inputs[:nr + nc]) + kept +
                       list(step.inputs[nr + nc:]))
-    keeping = Graph(body.inputs, body.outputs + tuple(extras), body.locs)
-    seeds = tuple(("carry", k) for k in fc) + tuple(("const", j) for j in kk)
-    attrs = {"cond": cond, "body": keeping, "step": step, "carries": nc, "seeds": seeds}
-    r = apply_control("while_grad", list(init) + list(consts) + seed, attrs)
-    result = [None] * len(operands)
-    for k, g in zip(fc, r):
-        result[k] = g if need[k] else None
-    for j, g in zip(kk, r[len(fc):]):
-        result[nc + j] = g
-    return result
+    return {"body": Graph(body.inputs, body.outputs + tuple(extras), body.locs), "step": step,
+            "seeds": tuple(("carry", k) for k in fc) + tuple(("const", j) for j in kk)}
 
 
 def _residuals(body: Graph, vjp: Graph) -> list:
@@ -313,46 +325,67 @@ def _residuals(body: Graph, vjp: Graph) -> list:
     return found
 
 
-_SECOND_ORDER = ("second derivatives through symgrad.while_loop (or fori_loop with a traced "
-                 "trip count) are not supported yet (forward mode through it is): fori_loop "
-                 "with Python int bounds and scan have them")
-
-
 def while_grad_vjp(ctx, operands: list, outputs: list, grads: list) -> list:
-    """The VJP of ``while_grad`` with respect to its seed, which it is linear in: the
-    transpose of running the steps' VJPs backwards is running the loop forwards carrying
-    tangents, ``t' = d body/d carry t + d body/d consts u`` (what forward mode through a
-    while loop is, built by transposing its reverse). Its cotangents for the loop's own
-    operands (second derivatives) are ``poison`` values: an error if anything uses them."""
+    """The VJP of ``while_grad``. It is linear in its seed ``s``: with ``w`` the cotangent of
+    its result, ``<w, J^T s> = <J w, s>``, where ``J w`` is forward mode through the loop
+    along ``w`` (``T``: the loop run forwards carrying tangents, ``_tangent_loop``). So the
+    seed's cotangent is ``T``, and the loop operands' cotangents (second derivatives) are
+    those of ``<T, s>``: the reverse of ``T``'s own ``while`` application seeded with ``s``,
+    a ``while_grad`` again, whose VJP is this rule: derivatives of any order."""
     a = ctx.attrs
     nc, n = a["carries"], len(a["cond"].inputs)
-    init, consts = operands[:nc], operands[nc:n]
+    init, consts, seed = operands[:nc], operands[nc:n], operands[n:]
     w = [g if g is not None else full(o, 0.0) for g, o in zip(grads, outputs)]
     carry_seeds = [k for kind, k in a["seeds"] if kind == "carry"]
     const_seeds = [j for kind, j in a["seeds"] if kind == "const"]
     u = dict(zip(const_seeds, w[len(carry_seeds):]))
     t0 = dict(zip(carry_seeds, w[:len(carry_seeds)]))
-    tangent = _tangent_loop(a["cond"], a["body"], nc, init, consts, t0, u)
+    loop = _tangent_loop(a["cond"], a["body"], nc, init, consts, t0, u)
+    tangent = dict(zip(carry_seeds, loop.values[nc:]))
     need = ctx.needs_input_grad
-    result = [_poison(t, _SECOND_ORDER) if need[i] and t.dtype.is_floating else None
-              for i, t in enumerate(operands[:n])]
+    result = [None] * n
+    if any(need[i] and t.dtype.is_floating for i, t in enumerate(operands[:n])):
+        result = _second_order(loop, operands[:n], need, nc,
+                               dict(zip(carry_seeds, seed[:len(carry_seeds)])))
     result += [tangent[k] for k in carry_seeds] + [w[len(carry_seeds) + i]
                                                     for i in range(len(const_seeds))]
     return result
 
 
-def _poison(like: Tensor, message: str) -> Tensor:
-    node = Node("poison", (("dtype", like.dtype), ("message", message),
-                           ("shape_to", tuple(like.shape))), (), like.dtype, like.shape)
-    rec = sources.current()
-    if rec is not None and rec.body is not None:
-        rec.body.made(node)
-    return Tensor(None, node)
+class _TangentLoop:
+    """A ``while`` application carrying ``(carries, tangents of the float carries)``: its
+    attributes, operands and values."""
+
+    def __init__(self, attrs: dict, operands: list, values: list):
+        self.attrs, self.operands, self.values = attrs, operands, values
+
+
+def _second_order(loop: _TangentLoop, operands: list, need, nc: int, seeds: dict) -> list:
+    """The cotangents of a ``while_grad``'s loop operands (carries, then invariant ones):
+    those of ``<T, s>``, the tangent loop ``loop`` seeded with ``s`` (``seeds``: float carry
+    index -> its seed) on its tangents, through ``reverse_while``."""
+    ops, floats = loop.operands, sorted(seeds)
+    position = {}
+    for p, t in enumerate(ops[nc + len(floats):], nc + len(floats)):
+        position.setdefault(id(t), p)        # an invariant operand captured by the loop
+    wants = [False] * len(ops)
+    for i, t in enumerate(operands):
+        p = i if i < nc else position.get(id(t))
+        if p is not None and need[i] and t.dtype.is_floating:
+            wants[p] = True
+    d = reverse_while(loop.attrs, ops, wants, [None] * nc + [seeds[k] for k in floats])
+    result = []
+    for i, t in enumerate(operands):
+        p = i if i < nc else position.get(id(t))
+        # (an invariant tensor given twice gets its cotangent once: autograd adds them up)
+        first = i < nc or next(q for q in range(nc, len(operands)) if operands[q] is t) == i
+        result.append(d[p] if p is not None and first and wants[p] else None)
+    return result
 
 
 def _tangent_loop(cond: Graph, body: Graph, nc: int, init: list, consts: list, t0: dict,
-                  u: dict) -> list:
-    """The carries' tangents at the end of the loop ``cond``/``body`` run from ``init``:
+                  u: dict) -> _TangentLoop:
+    """The loop ``cond``/``body`` run from ``init``, carrying the float carries' tangents:
     starting from ``t0`` (carry index -> tangent), the invariant operands' tangents ``u``."""
     floats = [k for k in range(nc) if init[k].dtype.is_floating]
 
@@ -365,8 +398,9 @@ def _tangent_loop(cond: Graph, body: Graph, nc: int, init: list, consts: list, t
             [u.get(j) for j in range(len(consts))]
         return tuple(new), tuple(_jvp_of(body, args, wanted, ins, floats))
     start = (tuple(init), tuple(t0[k] if k in t0 else full(init[k], 0.0) for k in floats))
-    _, final = while_loop(lambda s: replay(cond, list(s[0]) + list(consts))[0], step, start)
-    return dict(zip(floats, final))
+    attrs, operands, _ = traced_while(lambda s: replay(cond, list(s[0]) + list(consts))[0],
+                                      step, start)
+    return _TangentLoop(attrs, operands, apply_control("while", operands, attrs))
 
 
 def _jvp_of(graph: Graph, args: list, wanted: list, tangents: list, floats: list) -> list:

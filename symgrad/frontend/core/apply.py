@@ -25,6 +25,7 @@ from ...ops import OPS
 from ...ops.registry import ELEMENTWISE, FLOAT, LOGICAL, MOVEMENT, REDUCE, WHERE
 from . import grad_mode, layout, sources
 from .capture import swap
+from .deferred import Deferred
 from .backward_graph import edge, function_class
 from .tensor import Tensor, tensor, traced_numbers
 
@@ -173,10 +174,16 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
                 inputs = [a if isinstance(a, Tensor) else scalar(a, dtype) for a in args]
                 _record(out, op, attrs, inputs, _torch_name or op.torch_name, None, _shown)
             return out
-    if op.promotion:
-        inputs = _promoted(op, args)
-    else:
-        inputs = [a if isinstance(a, Tensor) else as_tensor(a) for a in args]
+    try:
+        if op.promotion:
+            inputs = _promoted(op, args)
+        else:
+            inputs = [a if isinstance(a, Tensor) else as_tensor(a) for a in args]
+    except TypeError:   # (free when nothing is raised) an operand that is not a tensor yet?
+        deferred = next((a for a in args if isinstance(a, Deferred)), None)
+        if deferred is None:
+            raise
+        return deferred.applied(name, args, {**attrs, "_torch_name": _torch_name})
     if len(attrs) > 1:
         attrs = dict(sorted(attrs.items()))
     shape = _shape(op, inputs, attrs)
@@ -391,6 +398,8 @@ def as_tensor(data: Any, dtype: dtypes.DType | None = None) -> Tensor:
     numbers some of which are traced (a list argument of a compiled function) becomes their
     stack; tuples and lists of arrays stay pytrees (stack them with ``symgrad.stack``)."""
     data = getattr(data, "_sg_tensor", data)    # a traced Python number (guards.TracedFloat)
+    if isinstance(data, Deferred):              # a masked selection: its size is not known
+        raise data.size_needed("its use as a tensor")
     if isinstance(data, Dim):                   # a call-time size
         return scalar(data, dtype or dtypes.int64)
     if isinstance(data, Tensor):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .apply import as_tensor
+from .deferred import Deferred  # noqa: F401  (what tensor_arg refuses, for the functions)
 from .tensor import Tensor
 
 

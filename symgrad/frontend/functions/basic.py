@@ -23,7 +23,7 @@ from .printing import return_type
 from .matmul import bmm, dot, matmul, mm  # noqa: F401  (the products, with the rest of F)
 from .shapes import broadcast_to, reshape
 from ..core.tensor import Tensor
-from ..core.arguments import tensor_arg
+from ..core.arguments import Deferred, tensor_arg
 
 Number = (int, float, bool)
 
@@ -254,6 +254,7 @@ def _reduced_shape(shape, axes, keepdim):
 
 
 def _reduce(name: str, x: Tensor, dim, keepdim: bool, torch_name: str | None = None) -> Tensor:
+    if isinstance(x, Deferred): return getattr(x, "a" + name)(dim, keepdim)  # noqa: E701 (amax)
     x = tensor_arg(x)
     return apply_reduction(name, x, normalize_axes(dim, x.ndim), keepdim, torch_name)
 
@@ -266,6 +267,7 @@ def _unreduce(g: Tensor, shape: tuple, axes: tuple, keepdim: bool) -> Tensor:
 
 
 def sum(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A001
+    if isinstance(x, Deferred): return x.sum(dim, keepdim, dtype=dtype)  # noqa: E701 (x[mask])
     x = tensor_arg(x)
     if dtype is not None:
         x = x.to(dtype)
@@ -275,6 +277,7 @@ def sum(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A
 
 
 def mean(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    if isinstance(x, Deferred): return x.mean(dim, keepdim, dtype=dtype)  # noqa: E701
     x = tensor_arg(x) if dtype is None else tensor_arg(x).to(dtype)
     if not x.dtype.is_differentiable:
         raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either a "
@@ -292,6 +295,7 @@ def mean(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
 def prod(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """The product of the elements (over ``dim``); bools and integers multiply in int64, as
     torch's."""
+    if isinstance(x, Deferred): return x.prod(dim, keepdim, dtype=dtype)  # noqa: E701
     x = tensor_arg(x)
     if dtype is not None:
         x = x.to(dtype)
@@ -330,6 +334,7 @@ def _extremum_of_all(name: str, x: Tensor) -> Tensor:
 
 
 def _extremum(name: str, x, dim, keepdim):
+    if isinstance(x, Deferred): return getattr(x, name)(dim, keepdim)  # noqa: E701 (x[mask])
     x = tensor_arg(x)
     if dim is None:
         return _extremum_of_all(name, x)

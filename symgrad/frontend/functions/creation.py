@@ -1,5 +1,5 @@
 """Tensor factories (torch's names): zeros, ones, full, empty, arange, linspace, logspace, eye,
-*_like, from_numpy, meshgrid (random ones are ``random.py``'s).
+tril_indices, triu_indices, *_like, from_numpy, meshgrid (random ones are ``random.py``'s).
 
 Layer: front end. Input: sizes, fill values, dtypes, and ``device=`` (the CPU; see
 ``device.py``). Output: new eager leaf tensors. Inside a traced function they become constants
@@ -191,6 +191,38 @@ def eye(n: int, m: int | None = None, *, dtype=None, device=None,
         requires_grad: bool = False) -> Tensor:
     """The ``n`` x ``m`` identity matrix."""
     return _make(np.eye(n, n if m is None else m), dtype, requires_grad, device=device)
+
+
+def _triangle(name: str, row, col, offset, dtype, device, numpy_fn) -> Tensor:
+    """The (2, N) int64 coordinates of a ``row`` x ``col`` matrix's triangle, row by row
+    (torch's ``tril_indices``/``triu_indices``): a constant, eager or inside a trace."""
+    for position, (what, v) in enumerate((("row", row), ("col", col), ("offset", offset)), 1):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"{name}(): argument '{what}' (position {position}) must be int, "
+                            f"not {type(v).__name__}")
+        if what != "offset" and v < 0:
+            raise RuntimeError(f"{what} must be non-negative, got{v}")
+    check_device(device)
+    dt = dtypes.as_dtype(dtype) if dtype is not None else dtypes.int64
+    if not dt.is_integer:
+        raise NotImplementedError(f'"{name}" not implemented for \'{dt.scalar_type}\'')
+    coords = np.stack(numpy_fn(int(row), int(offset), int(col))) if row and col else \
+        np.zeros((2, 0), np.int64)
+    return tensor(coords.astype(dt.np), dtype=dt)
+
+
+def tril_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None,
+                 layout=None) -> Tensor:
+    """The indices of the lower triangle of a ``row`` x ``col`` matrix (below and on the
+    ``offset``-th diagonal), as a (2, N) tensor: rows, then columns."""
+    return _triangle("tril_indices", row, col, offset, dtype, device, np.tril_indices)
+
+
+def triu_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None,
+                 layout=None) -> Tensor:
+    """The indices of the upper triangle of a ``row`` x ``col`` matrix (above and on the
+    ``offset``-th diagonal), as a (2, N) tensor: rows, then columns."""
+    return _triangle("triu_indices", row, col, offset, dtype, device, np.triu_indices)
 
 
 def from_numpy(array: np.ndarray) -> Tensor:

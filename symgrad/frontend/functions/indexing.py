@@ -1,21 +1,24 @@
 """Advanced indexing, torch's (and NumPy's) way: ``x[idx]``, ``x[[0, 2]]``, ``x[range(n), y]``,
 ``x[mask]``, mixed with slices, and index assignment ``x[...] = v``.
 
-Layer: front end, above ``shapes`` (basic indexing) and ``inplace`` (updates). Input: a tensor
-and an index. Output: a tensor built from primitives (``slice``/``reshape``/``permute``, then
-one ``gather`` over the indexed dims flattened into one), so its gradient is ``gather``'s
-(``scatter_add``: repeated indices add up) and it compiles. Boolean masks select a number of
-elements known only from the mask's values: they work eagerly and, inside a compiled function,
-raise an error that names the line and the alternatives (``where``, ``masked_fill``).
+Layer: front end, above ``shapes`` (basic indexing), ``inplace`` (updates) and ``selection``.
+Input: a tensor and an index. Output: a tensor built from primitives (``slice``/``reshape``/
+``permute``, then one ``gather`` over the indexed dims flattened into one), so its gradient is
+``gather``'s (``scatter_add``: repeated indices add up) and it compiles. Boolean masks select a
+number of elements known only from the mask's values: eagerly they are index tensors of the
+True elements; inside a compiled function ``x[mask]`` (a mask over leading dims) is a lazy
+``selection.Selection``, which a reduction consumes (``x[mask].sum()``) and ``y[mask] = s``
+writes back; where its size is needed, the error names the line and the alternatives
+(``where``, ``masked_fill``).
 
 Placement follows NumPy: the broadcast shape of the index arrays replaces the indexed dims
 where they are adjacent, and goes first when slices separate them. Assignment writes through
 torch's in-place machinery (``x[1:3] = v`` updates a view; ``x[idx] = v`` replaces the indexed
 elements, ``x[[0, 2], 1:3] = v`` those of the view ``x[:, 1:3]``; a leaf that requires grad
 raises torch's in-place error). Where an assignment's index repeats an element, the last value
-written stays, as torch's CPU kernel leaves it (torch calls the choice unspecified); in a
-compiled function the index's values are not known when it is traced, and repeated elements
-there get the sum of their values.
+written stays, as torch's CPU kernel leaves it (torch calls the choice unspecified), in a
+compiled function too (where the index's values are known only when it runs: a stable sort of
+the elements written tells each one's last write).
 """
 
 from __future__ import annotations
@@ -29,7 +32,9 @@ from ... import dtypes
 from ..core.apply import apply, as_tensor, full
 from .basic import composite, where
 from .inplace import update
-from .shapes import broadcast_to, getitem, permute, reshape
+from .selection import Selection
+from ..core.deferred import Deferred
+from .shapes import broadcast_to, cat, getitem, permute, reshape
 from ..core.tensor import Tensor, tracer_error
 from ...dims import same_shape
 from ...ops.registry import normalize_axes
@@ -47,12 +52,33 @@ def index(x: Tensor, index: Any) -> Tensor:
     """``x[index]``: basic indexing (a view, ``shapes.getitem``) or advanced indexing."""
     if not is_advanced(index):
         return getitem(x, index)
+    mask = _traced_mask(x, index)
+    if mask is not None:      # compiled x[mask]: lazy, until a reduction takes it
+        return Selection.of(x, mask)
     items = _spelled_out(x, index)
     return composite("IndexBackward0", lambda v: _gathered(v, items), [x])
 
 
+def _traced_mask(x: Tensor, index: Any) -> Tensor | None:
+    """The mask of ``x[mask]`` (or ``x[mask, ...]``, ``x[mask, :]``) when it is a traced bool
+    tensor over ``x``'s leading dims (None otherwise: the general path decides)."""
+    items = index if isinstance(index, tuple) else (index,)
+    mask = items[0]
+    if not (isinstance(mask, Tensor) and mask.is_traced and mask.dtype is dtypes.bool_) or \
+            not all(i is Ellipsis or isinstance(i, slice) and i == slice(None)
+                    for i in items[1:]):
+        return None
+    if mask.ndim > x.ndim or not same_shape(mask.shape, x.shape[:mask.ndim]):
+        raise IndexError(f"The shape of the mask {list(mask.shape)} at index 0 does not match "
+                         f"the shape of the indexed tensor {list(x.shape)} at index 0")
+    return mask
+
+
 def setitem(x: Tensor, index: Any, value: Any) -> None:
     """``x[index] = value``, in place (torch's ``CopySlices``)."""
+    if isinstance(value, Deferred):
+        _write_selection(x, index, value, "index_put_")
+        return
     given = isinstance(value, Tensor)
     value = value if given else as_tensor(value, x.dtype)
     if not is_advanced(index):
@@ -67,7 +93,37 @@ def setitem(x: Tensor, index: Any, value: Any) -> None:
         raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
                            f"{x.dtype.scalar_type} for the destination and "
                            f"{value.dtype.scalar_type} for the source.")
+    mask = _traced_mask(x, index)
+    if mask is not None:      # compiled x[rows] = v: v the same for every row selected
+        _write_rows(x, mask, value)
+        return
     put(x, _spelled_out(x, index), value)
+
+
+def _write_rows(x: Tensor, mask: Tensor, value: Tensor) -> None:
+    """``x[mask] = value`` in place, ``mask`` traced over leading dims, ``value`` of a shape
+    that needs no count (it broadcasts to one selected row)."""
+    rest = tuple(x.shape[mask.ndim:])
+    if value.ndim > len(rest) + 1 or value.ndim == len(rest) + 1 and value.shape[0] != 1:
+        raise Selection.of(x, mask).size_needed(f"an assignment of shape {list(value.shape)}")
+    if value.ndim == len(rest) + 1:
+        value = value.reshape(tuple(value.shape[1:]))         # (1, *rest): one row
+    row = broadcast_to(value.to(x.dtype), rest)
+    keep = mask.reshape(tuple(mask.shape) + (1,) * len(rest))
+    update(x, lambda old: where(keep, row, old), "index_put_")
+
+
+def _write_selection(x: Tensor, index: Any, value: Selection, name: str,
+                     accumulate: bool = False) -> None:
+    """``x[mask] = s`` (``+=`` with ``accumulate``), in place, for ``s`` selected by the same
+    ``mask``: the rows it keeps take ``s``'s values."""
+    mask = _traced_mask(x, index)
+    if mask is None or mask.node is not value.mask.node and mask.reshape(-1).node is not \
+            value.mask.node:
+        raise value.size_needed("an assignment through another index")
+    rows = value.dense.to(x.dtype).reshape(tuple(x.shape))
+    keep = mask.reshape(tuple(mask.shape) + (1,) * (x.ndim - mask.ndim))
+    update(x, lambda old: where(keep, old + rows if accumulate else rows, old), name)
 
 
 def put(x: Tensor, items: list, value: Tensor) -> None:
@@ -201,12 +257,32 @@ def index_put(x: Tensor, indices, values, accumulate: bool = False) -> Tensor:
     """torch.index_put: ``x`` with ``x[indices] = values`` (``+=``, repeated elements adding
     up, with ``accumulate``), out of place; ``indices`` a tuple of index tensors (None for
     a whole dim)."""
+    items = [slice(None) if i is None else i for i in indices]
+    if _traced_mask(x, tuple(items)) is not None:      # x.index_put((mask,), v)
+        return _put_masked(x, tuple(items), values, accumulate)
     values = _source(x, values, "Index put requires the source and destination dtypes match, "
                      "got {self} for the destination and {source} for the source.")
-    items = [slice(None) if i is None else i for i in indices]
     items = _spelled_out(x, tuple(items))
     return composite("IndexPutBackward0",
                      lambda a, v: _placed(a, items, v, accumulate), [x, values])
+
+
+def _put_masked(x: Tensor, index: tuple, values, accumulate: bool) -> Tensor:
+    """``x.index_put((mask,), values)`` with a traced mask, out of place: ``values`` one
+    value or selected by the same mask (anything else needs the count)."""
+    out = x.clone()
+    if isinstance(values, Deferred):
+        _write_selection(out, index, values, "index_put_", accumulate)
+        return out
+    values = _source(x, values, "Index put requires the source and destination dtypes match, "
+                     "got {self} for the destination and {source} for the source.")
+    if values.numel() != 1:
+        raise Selection.of(x, index[0]).size_needed("the values index_put writes")
+    mask = index[0].reshape(tuple(index[0].shape) + (1,) * (x.ndim - index[0].ndim))
+    value = values.reshape(())
+    update(out, lambda old: where(mask, old + value if accumulate else value, old),
+           "index_put_")
+    return out
 
 
 def index_copy(x: Tensor, dim: int, index_, source) -> Tensor:
@@ -227,10 +303,10 @@ def _source(x: Tensor, source, message: str) -> Tensor:
 
 
 def _last_writes(linear: Tensor) -> Tensor | None:
-    """For an eager index with repeated elements, which of its writes are each element's
-    last (a bool column); None when every element is written once, or the index is traced."""
+    """Which writes of the index ``linear`` (a column) are each element's last (a bool
+    column), as torch's CPU kernels leave it; None when every element is written once."""
     if linear.is_traced:
-        return None
+        return _traced_last_writes(linear)
     flat = linear._value.reshape(-1)
     _, first_from_end = np.unique(flat[::-1], return_index=True)
     if len(first_from_end) == len(flat):
@@ -238,6 +314,21 @@ def _last_writes(linear: Tensor) -> Tensor | None:
     keep = np.zeros(len(flat), np.bool_)
     keep[len(flat) - 1 - first_from_end] = True
     return Tensor(keep.reshape(-1, 1), None)
+
+
+def _traced_last_writes(linear: Tensor) -> Tensor | None:
+    """Compiled: the index's values are not known, so every write is checked: in the stable
+    order of the elements written (``argsort``), a write is its element's last when the next
+    one writes another element."""
+    n = linear.shape[0]
+    if n < 2:
+        return None
+    flat = reshape(linear, (n,))
+    order = apply("argsort", flat, axis=0, descending=False)
+    ordered = apply("gather", flat, order, axis=0)
+    ends = cat([ordered[1:] != ordered[:-1], full(ordered[:1], True, dtype=dtypes.bool_)])
+    back = apply("scatter_add", ends.to(dtypes.int64), order, axis=0, shape_to=(n,))
+    return reshape(back != 0, (n, 1))
 
 
 def _placed(x: Tensor, items: list, value: Tensor, accumulate: bool = False) -> Tensor:
@@ -262,8 +353,10 @@ def _placed(x: Tensor, items: list, value: Tensor, accumulate: bool = False) -> 
     v = reshape(v, (n, flat.shape[1]))
     linear = reshape(linear, (n, 1))
     last = None if accumulate else _last_writes(linear)
-    if last is not None:   # an element written twice keeps the last value written
-        v = where(last, v, 0)
+    if last is not None:   # an element written twice keeps the last value written; the
+        # gradient of every write is its element's, as torch's (grad[indices])
+        v = composite("IndexPutBackward0", lambda a: where(last, a, 0), [v],
+                      lambda g, out, ins: (g,))
     idx = broadcast_to(linear, (n, flat.shape[1]))
     hit = apply("scatter_add", full(idx, 1) if last is None else
                 broadcast_to(last.to(dtypes.int64), idx.shape), idx, axis=0,

@@ -9,8 +9,10 @@ back to the positions it came from). Inside a compiled function sort, argsort, m
 kthvalue and median take the order from the ``argsort`` primitive (``ops.sorting``: the same
 stable order and NaN placement, computed by the compiled C); kthvalue and median there pick the
 first of equal values in that stable order, which may differ from the index torch's selection
-(the eager path) finds among ties (the value is the same). nanmedian, mode and the quantiles
-need the values in Python and raise an error naming the line inside a compiled function.
+(the eager path) finds among ties (the value is the same). mode there counts the runs of equal
+values in that order: the smallest of the most frequent values and its last occurrence, as
+torch's (whose sort keeps equal values in order in rows of up to 16; beyond, torch may return
+another of their indices). nanmedian and the quantiles are built on sort: they compile too.
 """
 
 from __future__ import annotations
@@ -18,12 +20,13 @@ from __future__ import annotations
 import numpy as np
 
 from ...ops.registry import normalize_axes
+from ..core import grad_mode
 from ..core.apply import apply, full
 from ... import dtypes
 from .basic import composite, gather_along, where
 from .pointwise import lerp
 from .printing import return_type
-from .shapes import squeeze
+from .shapes import cat, squeeze
 from ..core.tensor import Tensor, tracer_error
 
 SortResult = return_type("sort")
@@ -242,12 +245,34 @@ def _mode_index(row: np.ndarray) -> int:
     return int(np.flatnonzero(row == best)[-1])
 
 
+def _traced_mode_index(x: Tensor, axis: int) -> Tensor:
+    """Compiled: ``_mode_index`` along ``axis`` (kept, size 1) from the stable order: the
+    sorted values' runs of equal values (NaN equal to nothing), the first longest run (the
+    smallest value), its last position (the last occurrence: the order is stable)."""
+    order, _ = _traced_order(x, axis, False)
+    with grad_mode.no_grad():
+        ordered = gather_along(x if x.ndim else x.reshape(1), order, axis).movedim(axis, -1)
+        starts = cat([full(ordered[..., :1], True, dtype=dtypes.bool_),
+                      ordered[..., 1:] != ordered[..., :-1]], -1)
+        run = starts.to(dtypes.int64).cumsum(-1) - 1          # each position's run number
+        counts = apply("scatter_add", full(run, 1), run, axis=run.ndim - 1,
+                       shape_to=tuple(run.shape))               # each run's length
+        longest = counts.argmax(-1, keepdim=True)               # the first: smallest value
+        last = gather_along(counts.cumsum(-1) - 1, longest, -1)  # its last sorted position
+    return gather_along(order.movedim(axis, -1), last, -1).movedim(-1, axis)
+
+
 def mode(x: Tensor, dim: int = -1, keepdim: bool = False):
     """The most frequent value along ``dim`` (the smallest if several are) and the index of
-    its last occurrence, as torch's CPU mode."""
-    if x.is_traced:
-        raise tracer_error("mode (it needs the values)")
+    its last occurrence, as torch's CPU mode (whose sort is stable up to 16 values: beyond,
+    among equal values torch may return another's index, the value being the same)."""
     axis = normalize_axes(dim, max(x.ndim, 1))[0]
+    if x.is_traced:
+        idx = _traced_mode_index(x, axis)
+        values, indices = _take(x, idx, axis), idx if x.ndim else idx.reshape(())
+        if not keepdim and x.ndim:
+            values, indices = squeeze(values, axis), squeeze(indices, axis)
+        return ModeResult(values, indices)
     v = x._value if x.ndim else x._value.reshape(1)
     idx = np.expand_dims(np.apply_along_axis(_mode_index, axis, v), axis).astype(np.int64)
     values, indices = _take(x, idx if x.ndim else idx.reshape(1), axis), Tensor(idx, None)
