@@ -12,7 +12,9 @@ prints them (``torch.channels_last``).
 from __future__ import annotations
 
 
-class memory_format:  # noqa: N801  (torch's name)
+class _Named:
+    """A singleton named as torch names it (``torch.channels_last``), pickled by name."""
+
     __slots__ = ("name",)
 
     def __init__(self, name: str) -> None:
@@ -25,17 +27,12 @@ class memory_format:  # noqa: N801  (torch's name)
         return (_named, (self.name,))
 
 
-class layout:  # noqa: N801  (torch's name)
-    __slots__ = ("name",)
+class memory_format(_Named):  # noqa: N801  (torch's name)
+    __slots__ = ()
 
-    def __init__(self, name: str) -> None:
-        self.name = name
 
-    def __repr__(self) -> str:
-        return f"torch.{self.name}"
-
-    def __reduce__(self):
-        return (_named, (self.name,))
+class layout(_Named):  # noqa: N801  (torch's name)
+    __slots__ = ()
 
 
 contiguous_format = memory_format("contiguous_format")
