@@ -10,97 +10,16 @@ from __future__ import annotations
 
 import functools
 import warnings
-import zlib
 
 import numpy as np
 import pytest
 from nn_cases_more import ALL, GROUPS
+from test_nn_functional import (_call as call, _tensors as tensors, assert_close, by_id,  # noqa: F401
+                                 direction, eager_grads, eager_hvp, fd_grads, fd_hvp)
 
 import symgrad as sg
 
 F64, F32 = np.float64, np.float32
-
-
-def by_id(cases):
-    return pytest.mark.parametrize("case", cases, ids=[c.id for c in cases])
-
-
-def tensors(m, case, args, dtype=F64, grad=True):
-    out = []
-    for i, a in enumerate(args):
-        t = m.tensor(a.astype(dtype) if a.dtype.kind == "f" else a)
-        if grad and i in case.diff:
-            t.requires_grad_()
-        out.append(t)
-    return out
-
-
-def call(m, case, ts):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return case.fn(m, *ts)
-
-
-def eager_grads(case, args=None, m=sg, dtype=F64):
-    ts = tensors(m, case, case.args if args is None else args, dtype)
-    out = call(m, case, ts)
-    (out * m.tensor(case.weight.astype(dtype))).sum().backward()
-    return [ts[i].grad.detach().numpy().astype(F64) for i in case.diff]
-
-
-def fd_grads(case, eps=1e-6):
-    """Central differences of the NumPy reference's contracted loss."""
-    def loss(args):
-        return float((np.asarray(case.ref(*args)) * case.weight).sum())
-    grads = []
-    for i in case.diff:
-        g = np.zeros_like(case.args[i])
-        for j in np.ndindex(g.shape):
-            args = [a.copy() for a in case.args]
-            args[i][j] += eps
-            up = loss(args)
-            args[i][j] -= 2 * eps
-            g[j] = (up - loss(args)) / (2 * eps)
-        grads.append(g)
-    return grads
-
-
-def direction(case):
-    r = np.random.default_rng(zlib.crc32(b"v" + case.id.encode()))
-    return [r.standard_normal(case.args[i].shape) for i in case.diff]
-
-
-def eager_hvp(case, m=sg):
-    """d/dx (grad(x) . v) by double backward through backward(create_graph=True)."""
-    ts = tensors(m, case, case.args)
-    out = call(m, case, ts)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        (out * m.tensor(case.weight)).sum().backward(create_graph=True)
-    grads = [ts[i].grad for i in case.diff]
-    for i in case.diff:
-        ts[i].grad = None
-    total = sum((g * m.tensor(v)).sum() for g, v in zip(grads, direction(case)))
-    total.backward()
-    return [np.zeros_like(case.args[i]) if ts[i].grad is None
-            else ts[i].grad.detach().numpy() for i in case.diff]
-
-
-def fd_hvp(case, eps=1e-5):
-    def shifted(sign):
-        args = [a.copy() for a in case.args]
-        for i, v in zip(case.diff, direction(case)):
-            args[i] = args[i] + sign * eps * v
-        return eager_grads(case, args)
-    return [(p - q) / (2 * eps) for p, q in zip(shifted(1), shifted(-1))]
-
-
-def assert_close(actual, expected, rtol, atol, what=""):
-    assert len(actual) == len(expected)
-    for k, (a, e) in enumerate(zip(actual, expected)):
-        a = np.asarray(a)
-        assert a.shape == np.shape(e), f"{what}[{k}]: shape {a.shape} != {np.shape(e)}"
-        np.testing.assert_allclose(a, e, rtol=rtol, atol=atol, err_msg=f"{what}[{k}]")
 
 
 # ---------------------------------------------------------------- torch-free
