@@ -3,6 +3,8 @@ list of ``known_differences.py`` from a full run.
 
     python tests/sweep/store.py            # expected.json.gz: torch's record of every sample
     python tests/sweep/store.py --known    # also rewrite section (b) of known_differences.py
+    python tests/sweep/store.py --known --only pow,ldexp   # only the ops whose name holds
+                                           # one of these: their records and their lines
 
 Input: torch (installed), the registry's samples. Output: ``expected.json.gz`` (torch's
 version, its public callable names per namespace, and per sample pattern its record without
@@ -30,14 +32,19 @@ def records(ops: dict) -> dict:
             for samples in ops.values() for sample in samples}
 
 
-def write_store(live: dict) -> dict:
+def write_store(live: dict, keep: dict | None = None) -> dict:
+    """Stores ``live`` (pattern -> record); ``keep``: the stored records of the ops not run."""
     torch = runner.library("torch")
-    stored = {p: {k: v for k, v in r.items() if k != "m"} for p, r in live.items()}
+    stored = dict(keep or {})
+    stored.update({p: {k: v for k, v in r.items() if k != "m"} for p, r in live.items()})
     data = {"torch": torch["torch"].__version__,
             "torch_names": {ns: sorted(v) for ns, v in suite.torch_names({}).items()},
             "records": stored}
-    with gzip.open(suite.STORE, "wt", compresslevel=9) as f:
-        json.dump(data, f, separators=(",", ":"), sort_keys=True)
+    text = json.dumps(data, separators=(",", ":"), sort_keys=True).encode()
+    old = gzip.decompress(suite.STORE.read_bytes()) if suite.STORE.exists() else b""
+    if text != old:   # (unchanged: the file stays byte for byte)
+        with gzip.GzipFile(suite.STORE, "wb", compresslevel=9, mtime=0) as f:
+            f.write(text)
     return data
 
 
@@ -51,25 +58,38 @@ def open_lines(results: list) -> list:
     return lines
 
 
-def write_known(results: list) -> None:
+def write_known(results: list, ran: set | None = None) -> None:
+    """Rewrites section (b) from ``results``; with ``ran`` (the ops that ran), only their
+    lines: the other ops' lines stay as they are."""
     path = Path(known_differences.__file__)
     text = path.read_text()
     head, rest = text.split(known_differences.BEGIN + "\n", 1)
-    _, tail = rest.split(known_differences.END, 1)
-    body = 'OPEN = """\n' + "\n".join(open_lines(results)) + '\n"""\n'
+    old, tail = rest.split(known_differences.END, 1)
+    lines = open_lines(results)
+    if ran is not None:
+        kept = [line for line in old.splitlines()[1:-1]
+                if line.split(" | ")[0] not in ran]
+        lines = sorted(kept + lines, key=lambda line: line.split(" | ")[:2])
+    body = 'OPEN = """\n' + "\n".join(lines) + '\n"""\n'
     path.write_text(head + known_differences.BEGIN + "\n" + body + known_differences.END + tail)
 
 
 def main() -> None:
     start = time.perf_counter()
+    only = sys.argv[sys.argv.index("--only") + 1].split(",") if "--only" in sys.argv else None
     ops = suite.plan("full", {})
+    keep = None
+    if only:
+        ops = {op: s for op, s in ops.items() if any(part in op for part in only)}
+        keep = {p: r for p, r in suite.load_store()["records"].items()
+                if p.split("(")[0] not in ops}
     live = records(ops)
-    data = write_store(live)
+    data = write_store(live, keep)
     print(f"stored {len(data['records'])} torch records of {len(ops)} ops in {suite.STORE} "
           f"({suite.STORE.stat().st_size / 1e6:.2f} MB, {time.perf_counter() - start:.0f} s)")
     if "--known" in sys.argv:
         results = suite.execute(ops, "stored", {"records": live})
-        write_known(results)
+        write_known(results, set(ops) if only else None)
         print(f"wrote {len(open_lines(results))} open differences into "
               f"{known_differences.__file__}")
 
