@@ -139,6 +139,10 @@ F.adaptive_avg_pool1d | F.adaptive_avg_pool1d(f64[1,2,5], 0) | grad:error | grad
 F.adaptive_avg_pool2d | F.adaptive_avg_pool2d(f16[1,2,5,5], 2) | value[0] | value[0]: at 0: symgrad 0.088623, torch 0.088806
 F.adaptive_avg_pool2d | F.adaptive_avg_pool2d(f64[1,2,5,5], 0) | grad:error | grad:error: symgrad no error, torch RuntimeError
 F.adaptive_avg_pool2d | F.adaptive_avg_pool2d(f64[1,2,5,5], 1) | grad_fn[0] | grad_fn[0]: symgrad AdaptiveAvgPool2DBackward0, torch MeanBackward1
+F.adaptive_max_pool1d | F.adaptive_max_pool1d(f64[1,2,6], 0) | error:extra | error:extra: symgrad raises RuntimeError: argmax(): expected reduction dim 4 to have non-zero size (input shape (1, 2, 1,
+F.adaptive_max_pool1d_with_indices | F.adaptive_max_pool1d_with_indices(f64[1,2,6], 0) | error:extra | error:extra: symgrad raises RuntimeError: argmax(): expected reduction dim 4 to have non-zero size (input shape (1, 2, 1,
+F.adaptive_max_pool2d | F.adaptive_max_pool2d(f64[1,2,4,4], 0) | error:extra | error:extra: symgrad raises RuntimeError: argmax(): expected reduction dim 4 to have non-zero size (input shape (1, 2, 0,
+F.adaptive_max_pool2d_with_indices | F.adaptive_max_pool2d_with_indices(f64[1,2,4,4], 0) | error:extra | error:extra: symgrad raises RuntimeError: argmax(): expected reduction dim 4 to have non-zero size (input shape (1, 2, 0,
 F.avg_pool1d | F.avg_pool1d(i64[1,2,5], 2) | error:extra | error:extra: symgrad raises RuntimeError: avg_pool of int64 tensors is not supported
 F.avg_pool2d | F.avg_pool2d(f16[1,2,5,5], 2) | value[0] | value[0]: at 1: symgrad -0.14624, torch -0.146
 F.avg_pool2d | F.avg_pool2d(i64[1,2,5,5], 2) | error:extra | error:extra: symgrad raises RuntimeError: avg_pool of int64 tensors is not supported
@@ -187,6 +191,8 @@ F.elu | F.elu(i64[2,3]) | error:missing | error:missing: torch raises RuntimeErr
 F.elu | F.elu(u8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "elu_cpu" not implemented for 'Byte'
 F.elu_ | F.elu_(f64[16]:e) | grad[0] | grad[0]: value at 10: symgrad 1.75, torch nan
 F.embedding | F.embedding(i32[4]:idx5, f64[5,3]) | error:extra | error:extra: symgrad raises RuntimeError: Expected tensor for argument #1 'indices' to have one of the following scalar ty
+F.embedding_bag | F.embedding_bag(i64[2,3]:idx5, f64[5,3], max_norm=1.0) | error:extra | error:extra: symgrad raises RuntimeError: embedding_bag: max_norm, scale_grad_by_freq and sparse are not supported
+F.embedding_bag | F.embedding_bag(i64[6]:idx5, f64[5,3], i64[2]:idx1, include_last_offset=True) | grad[0] value[0] | grad[0]: value at 2: symgrad 0.0, torch 0.5
 F.fold | F.fold(i32[1,8,9], (4, 4), 2) | error:missing | error:missing: torch raises RuntimeError: "col2im_out_cpu" not implemented for 'Int'
 F.fold | F.fold(i64[1,8,9], (4, 4), 2) | error:missing | error:missing: torch raises RuntimeError: "col2im_out_cpu" not implemented for 'Long'
 F.fold | F.fold(u8[1,8,9], (4, 4), 2) | error:missing | error:missing: torch raises RuntimeError: "col2im_out_cpu" not implemented for 'Byte'
@@ -234,6 +240,7 @@ F.hinge_embedding_loss | F.hinge_embedding_loss(i64[4], i64[4]:pm1) | error:miss
 F.hinge_embedding_loss | F.hinge_embedding_loss(u8[4], u8[4]:pm1) | error:class | error:class: symgrad OverflowError, torch RuntimeError
 F.huber_loss | F.huber_loss(b8[2,3], b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 F.huber_loss | F.huber_loss(f64[2,3], f64[2,3], None, None, 'sum') | error:class | error:class: symgrad TypeError, torch AttributeError
+F.interpolate | F.interpolate(f64[1,2,4,4], scale_factor=0.5, mode='bilinear', antialias=True) | error:extra | error:extra: symgrad raises RuntimeError: interpolate(antialias=True) is not supported by symgrad
 F.kl_div | F.kl_div(b8[2,3], b8[2,3]:prob) | error:missing | error:missing: torch raises RuntimeError: kl_div: Integral inputs not supported.
 F.kl_div | F.kl_div(i32[2,3], i32[2,3]:prob) | error:missing | error:missing: torch raises RuntimeError: kl_div: Integral inputs not supported.
 F.kl_div | F.kl_div(i64[2,3], i64[2,3]:prob) | error:missing | error:missing: torch raises RuntimeError: kl_div: Integral inputs not supported.
@@ -359,6 +366,7 @@ F.triplet_margin_loss | F.triplet_margin_loss(b8[4,3], b8[4,3], b8[4,3]) | error
 F.unfold | F.unfold(i32[1,2,4,4], 2) | error:missing | error:missing: torch raises RuntimeError: "im2col_out_cpu" not implemented for 'Int'
 F.unfold | F.unfold(i64[1,2,4,4], 2) | error:missing | error:missing: torch raises RuntimeError: "im2col_out_cpu" not implemented for 'Long'
 F.unfold | F.unfold(u8[1,2,4,4], 2) | error:missing | error:missing: torch raises RuntimeError: "im2col_out_cpu" not implemented for 'Byte'
+F.upsample_nearest | F.upsample_nearest(i64[1,2,4,4], 8) | error:missing | error:missing: torch raises RuntimeError: "upsample_nearest2d_channels_last" not implemented for 'Long'
 Tensor.__abs__ | Tensor.__abs__(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "abs_cpu" not implemented for 'Bool'
 Tensor.__add__ | Tensor.__add__(i64[2,3], i64[2,3], alpha=0.5) | error:missing | error:missing: torch raises RuntimeError: For integral input tensors, argument alpha must not be a floating point number.
 Tensor.__add__ | Tensor.__add__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
@@ -2312,6 +2320,8 @@ Tensor.zero_ | Tensor.zero_(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad FillBac
 Tensor.zero_ | Tensor.zero_(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch ZeroBackward0
 Tensor.zero_ | Tensor.zero_(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch ZeroBackward0
 Tensor.zero_ | Tensor.zero_(f64[]) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch ZeroBackward0
+fft.fftshift | fft.fftshift(f64[]) | error:missing | error:missing: torch raises RuntimeError: `shifts` required
+fft.ifftshift | fft.ifftshift(f64[]) | error:missing | error:missing: torch raises RuntimeError: `shifts` required
 linalg.cholesky | linalg.cholesky(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
 linalg.cholesky | linalg.cholesky(f64[3,3]:spd, upper=True) | grad_fn[0] | grad_fn[0]: symgrad TransposeBackward0, torch LinalgCholeskyExBackward0
 linalg.cond | linalg.cond(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError

@@ -10,6 +10,8 @@ ints, floats and bools. ``TABLE`` maps ops to generators.
 
 from __future__ import annotations
 
+import functools
+
 from .spec import ALL_DTYPES, D, Raw, T, calls
 
 X = T((2, 3))
@@ -142,4 +144,10 @@ def table() -> dict:
         (T((2,)), {"indexing": "bad"}), (T((0,)), T((2,)), {"indexing": "ij"}))
     out.update(ranges())
     out.update(random_ops())
+    for name in ("tril_indices", "triu_indices"):
+        op = f"torch.{name}"
+        out[op] = functools.partial(calls, op, (3, 3), (3, 4), (4, 3, 1), (4, 3, -1), (3, 3, 5),
+                                    (3, 3, -5), (0, 3), (1, 1), (-1, 3), (3, 3, 0,
+                                                                          {"dtype": D("int32")}),
+                                    (3, 3, {"dtype": D("float32")}))
     return out
