@@ -380,6 +380,22 @@ def test_checkpoint_function_recomputes_and_matches():
         sg.checkpoint(lambda x: sg.tanh(x @ w_t).sum(), sg.tensor(x, requires_grad=True))
 
 
+def test_checkpoint_recomputes_with_the_forwards_random_numbers():
+    """A checkpointed dropout: the backward's recomputation draws the forward's mask (the
+    gradient is d/dx of what the forward computed: 2 * x / (1 - p) where kept, else 0), and
+    leaves the random state as the backward found it."""
+    sg.manual_seed(0)
+    x = sg.randn(64, dtype=sg.float64, requires_grad=True)
+    y = sg.checkpoint(lambda x: sg.nn.functional.dropout(x, 0.5, training=True) * x, x)
+    sg.rand(3)                               # the program draws between forward and backward
+    state = sg.get_rng_state()
+    y.sum().backward()
+    kept = y.detach().numpy() != 0
+    assert 10 < kept.sum() < 54
+    np.testing.assert_array_equal(x.grad.numpy(), np.where(kept, 4 * x.detach().numpy(), 0))
+    assert bool((sg.get_rng_state() == state).all())
+
+
 def test_a_while_loops_reverse_reads_the_tape_its_forward_loop_kept():
     """value_and_grad of a while loop runs the loop once (the reverse loop reads the tape the
     forward loop kept, freed by the entry point even when a guard between them fails)."""

@@ -35,6 +35,7 @@ from .apply import apply_control
 from .vjp import ReversePlan, stored_values, storing
 from ..core.custom_function import Function
 from ..core.tensor import Tensor
+from ..random.generator import get_rng_state, set_rng_state
 
 
 def _segments(t: Tensor, k: int) -> Tensor:
@@ -152,6 +153,7 @@ class _Recomputed(Function):
     @staticmethod
     def forward(ctx, *args, fn, kwargs, shape):
         ctx.fn, ctx.kwargs = fn, kwargs
+        ctx.rng = get_rng_state()   # the recomputation draws the same random numbers
         with grad_mode.enable_grad():
             out = fn(*[a.detach() if isinstance(a, Tensor) else a for a in args], **kwargs)
         outs = out if isinstance(out, tuple) else (out,)
@@ -176,8 +178,7 @@ class _Recomputed(Function):
             leaves = [a.detach().requires_grad_(a.dtype.is_floating and need)
                       if isinstance(a, Tensor) else a
                       for a, need in zip(args, ctx.needs_input_grad)]
-        with grad_mode.enable_grad():
-            out = ctx.fn(*leaves, **ctx.kwargs)
+        out = _recompute(ctx, leaves)
         outs = out if isinstance(out, tuple) else (out,)
         roots = [(o, g) for o, g in zip(outs, grads)
                  if g is not None and isinstance(o, Tensor) and o._requires_grad]
@@ -189,6 +190,18 @@ class _Recomputed(Function):
                              inputs=targets) if roots else []
         it = iter(found)
         return tuple(next(it, None) if w else None for w in wanted)
+
+
+def _recompute(ctx, leaves: list):
+    """``ctx.fn`` run again from the random state its forward began with (dropout draws the
+    same mask: the gradient is the forward's), the random state after it left as it was."""
+    now = get_rng_state()
+    set_rng_state(ctx.rng)
+    try:
+        with grad_mode.enable_grad():
+            return ctx.fn(*leaves, **ctx.kwargs)
+    finally:
+        set_rng_state(now)
 
 
 def checkpoint(fn: Callable, *args: Any, use_reentrant: bool | None = None, **kwargs: Any):
