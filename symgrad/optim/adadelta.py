@@ -39,25 +39,13 @@ class Adadelta(Optimizer):
 
     def _state(self, p: Tensor) -> dict:
         """The parameter's state, created at its first step as torch creates it."""
-        state = self.state[p]
-        if not state:
-            param = K.array(p, "parameter")
-            state["step"] = K.new_step()
-            state["square_avg"] = K.state_tensor(param)
-            state["acc_delta"] = K.state_tensor(param)
-        return state
+        return K.first_state(self.state[p], p, ("square_avg", "acc_delta"))
 
     def _update_group(self, group: dict) -> None:
         rho = group["rho"]
-        for p in group["params"]:
-            if p._grad is None:
-                continue
+        for p, param, grad in K.stepped(group):
             state = self._state(p)
-            param = K.array(p, "parameter")
-            grad = K.array(p._grad, "gradient")
             K.bump(state["step"])
-            if group["maximize"]:
-                grad = -grad
             if group["weight_decay"] != 0:
                 grad = K.add_scaled(grad, param, group["weight_decay"])
             square_avg, acc_delta = state["square_avg"], state["acc_delta"]

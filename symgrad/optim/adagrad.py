@@ -43,15 +43,9 @@ class Adagrad(Optimizer):
                                               initial_accumulator_value)
 
     def _update_group(self, group: dict) -> None:
-        for p in group["params"]:
-            if p._grad is None:
-                continue
+        for p, param, grad in K.stepped(group):
             state = self.state[p]
-            param = K.array(p, "parameter")
-            grad = K.array(p._grad, "gradient")
             step = K.bump(state["step"])
-            if group["maximize"]:
-                grad = -grad
             if group["weight_decay"] != 0:
                 grad = K.add_scaled(grad, param, group["weight_decay"])
             clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])

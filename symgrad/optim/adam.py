@@ -18,7 +18,6 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from .. import dtypes
 from ..frontend.core.tensor import Tensor
 from . import kernels as K
 from .optimizer import Optimizer
@@ -54,26 +53,13 @@ class Adam(Optimizer):
 
     def _state(self, p: Tensor, amsgrad: bool) -> dict:
         """The parameter's state, created at its first step as torch creates it."""
-        state = self.state[p]
-        if not state:
-            param = K.array(p, "parameter")
-            state["step"] = Tensor(np.zeros((), dtypes.get_default_dtype().np), None)
-            state["exp_avg"] = Tensor(np.zeros_like(param), None)
-            state["exp_avg_sq"] = Tensor(np.zeros_like(param), None)
-            if amsgrad:
-                state["max_exp_avg_sq"] = Tensor(np.zeros_like(param), None)
-        return state
+        buffers = ("exp_avg", "exp_avg_sq") + ("max_exp_avg_sq",) * bool(amsgrad)
+        return K.first_state(self.state[p], p, buffers)
 
     def _update_group(self, group: dict) -> None:
         beta1, beta2 = group["betas"]
-        for p in group["params"]:
-            if p._grad is None:
-                continue
+        for p, param, grad in K.stepped(group):
             state = self._state(p, group["amsgrad"])
-            param = K.array(p, "parameter")
-            grad = K.array(p._grad, "gradient")
-            if group["maximize"]:
-                grad = -grad
             step_t = state["step"]
             K.write(step_t, step_t._value + step_t._value.dtype.type(1))
             if group["weight_decay"] != 0:

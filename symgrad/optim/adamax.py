@@ -40,24 +40,12 @@ class Adamax(Optimizer):
 
     def _state(self, p: Tensor) -> dict:
         """The parameter's state, created at its first step as torch creates it."""
-        state = self.state[p]
-        if not state:
-            param = K.array(p, "parameter")
-            state["step"] = K.new_step()
-            state["exp_avg"] = K.state_tensor(param)
-            state["exp_inf"] = K.state_tensor(param)
-        return state
+        return K.first_state(self.state[p], p, ("exp_avg", "exp_inf"))
 
     def _update_group(self, group: dict) -> None:
         beta1, beta2 = group["betas"]
-        for p in group["params"]:
-            if p._grad is None:
-                continue
+        for p, param, grad in K.stepped(group):
             state = self._state(p)
-            param = K.array(p, "parameter")
-            grad = K.array(p._grad, "gradient")
-            if group["maximize"]:
-                grad = -grad
             step = K.bump(state["step"])
             if group["weight_decay"] != 0:
                 grad = K.add_scaled(grad, param, group["weight_decay"])

@@ -131,3 +131,27 @@ def bump(step_t: Tensor) -> float:
 def state_tensor(like: np.ndarray, fill: float = 0.0) -> Tensor:
     """A state buffer shaped and typed as the parameter, filled with ``fill``."""
     return Tensor(np.full_like(like, fill), None)
+
+
+def first_state(state: dict, p: Tensor, buffers: tuple, **counters: float) -> dict:
+    """A parameter's ``state`` as torch creates it at its first step (an existing one as it
+    is): ``step``, the ``counters`` (0-d, like ``step``, from their given values), then a
+    zero buffer like the parameter per name in ``buffers``, in torch's key order."""
+    if not state:
+        state["step"] = new_step()
+        for name, start in counters.items():
+            state[name] = new_step(start)
+        param = array(p, "parameter")
+        for name in buffers:
+            state[name] = state_tensor(param)
+    return state
+
+
+def stepped(group: dict):
+    """``(p, its array, its gradient's array)`` for each parameter of ``group`` that has a
+    gradient, in order; the gradient negated when the group maximizes."""
+    for p in group["params"]:
+        if p._grad is None:
+            continue
+        grad = array(p._grad, "gradient")
+        yield p, array(p, "parameter"), (-grad if group["maximize"] else grad)

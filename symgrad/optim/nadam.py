@@ -45,22 +45,10 @@ class NAdam(Optimizer):
 
     def _state(self, p: Tensor) -> dict:
         """The parameter's state, created at its first step as torch creates it."""
-        state = self.state[p]
-        if not state:
-            param = K.array(p, "parameter")
-            state["step"] = K.new_step()
-            state["mu_product"] = K.new_step(1.0)
-            state["exp_avg"] = K.state_tensor(param)
-            state["exp_avg_sq"] = K.state_tensor(param)
-        return state
+        return K.first_state(self.state[p], p, ("exp_avg", "exp_avg_sq"), mu_product=1.0)
 
     def _update_group(self, group: dict) -> None:
-        for p in group["params"]:
-            if p._grad is None:
-                continue
-            grad = K.array(p._grad, "gradient")
-            if group["maximize"]:
-                grad = -grad
+        for p, _, grad in K.stepped(group):
             self._update(p, grad, self._state(p), group)
 
     @staticmethod

@@ -42,27 +42,14 @@ class RMSprop(Optimizer):
 
     def _state(self, p: Tensor, group: dict) -> dict:
         """The parameter's state, created at its first step as torch creates it."""
-        state = self.state[p]
-        if not state:
-            param = K.array(p, "parameter")
-            state["step"] = K.new_step()
-            state["square_avg"] = K.state_tensor(param)
-            if group["momentum"] > 0:
-                state["momentum_buffer"] = K.state_tensor(param)
-            if group["centered"]:
-                state["grad_avg"] = K.state_tensor(param)
-        return state
+        buffers = ("square_avg",) + ("momentum_buffer",) * (group["momentum"] > 0) \
+            + ("grad_avg",) * bool(group["centered"])
+        return K.first_state(self.state[p], p, buffers)
 
     def _update_group(self, group: dict) -> None:
         alpha = group["alpha"]
-        for p in group["params"]:
-            if p._grad is None:
-                continue
+        for p, param, grad in K.stepped(group):
             state = self._state(p, group)
-            param = K.array(p, "parameter")
-            grad = K.array(p._grad, "gradient")
-            if group["maximize"]:
-                grad = -grad
             K.bump(state["step"])
             if group["weight_decay"] != 0:
                 grad = K.add_scaled(grad, param, group["weight_decay"])

@@ -42,13 +42,7 @@ class SGD(Optimizer):
 
     def _update_group(self, group: dict) -> None:
         momentum = group["momentum"]
-        for p in group["params"]:
-            if p._grad is None:
-                continue
-            param = K.array(p, "parameter")
-            grad = K.array(p._grad, "gradient")
-            if group["maximize"]:
-                grad = -grad
+        for p, param, grad in K.stepped(group):
             if group["weight_decay"] != 0:
                 grad = K.add_scaled(grad, param, group["weight_decay"])
             if momentum != 0:

@@ -134,42 +134,6 @@ class _LazyConvMixin(LazyModuleMixin):
             self.reset_parameters()
 
 
-class LazyConv1d(_LazyConvMixin, Conv1d):
-    """``Conv1d`` whose ``in_channels`` is read from the first input."""
-
-    cls_to_become = Conv1d
-
-
-class LazyConv2d(_LazyConvMixin, Conv2d):
-    """``Conv2d`` whose ``in_channels`` is read from the first input."""
-
-    cls_to_become = Conv2d
-
-
-class LazyConv3d(_LazyConvMixin, Conv3d):
-    """``Conv3d`` whose ``in_channels`` is read from the first input."""
-
-    cls_to_become = Conv3d
-
-
-class LazyConvTranspose1d(_LazyConvMixin, ConvTranspose1d):
-    """``ConvTranspose1d`` whose ``in_channels`` is read from the first input."""
-
-    cls_to_become = ConvTranspose1d
-
-
-class LazyConvTranspose2d(_LazyConvMixin, ConvTranspose2d):
-    """``ConvTranspose2d`` whose ``in_channels`` is read from the first input."""
-
-    cls_to_become = ConvTranspose2d
-
-
-class LazyConvTranspose3d(_LazyConvMixin, ConvTranspose3d):
-    """``ConvTranspose3d`` whose ``in_channels`` is read from the first input."""
-
-    cls_to_become = ConvTranspose3d
-
-
 class _LazyNormMixin(LazyModuleMixin):
     """A lazy batch or instance norm: ``num_features`` from the first input's dim 1."""
 
@@ -205,37 +169,22 @@ class _LazyNormMixin(LazyModuleMixin):
             self.reset_parameters()
 
 
-class LazyBatchNorm1d(_LazyNormMixin, BatchNorm1d):
-    """``BatchNorm1d`` whose ``num_features`` is read from the first input."""
-
-    cls_to_become = BatchNorm1d
-
-
-class LazyBatchNorm2d(_LazyNormMixin, BatchNorm2d):
-    """``BatchNorm2d`` whose ``num_features`` is read from the first input."""
-
-    cls_to_become = BatchNorm2d
+def _lazy(mixin: type, base: type, read: str) -> type:
+    """``Lazy<base>``: ``base`` whose ``read`` comes from the first input, then a ``base``."""
+    return type(f"Lazy{base.__name__}", (mixin, base), {
+        "__module__": __name__, "cls_to_become": base,
+        "__doc__": f"``{base.__name__}`` whose ``{read}`` is read from the first input."})
 
 
-class LazyBatchNorm3d(_LazyNormMixin, BatchNorm3d):
-    """``BatchNorm3d`` whose ``num_features`` is read from the first input."""
-
-    cls_to_become = BatchNorm3d
-
-
-class LazyInstanceNorm1d(_LazyNormMixin, InstanceNorm1d):
-    """``InstanceNorm1d`` whose ``num_features`` is read from the first input."""
-
-    cls_to_become = InstanceNorm1d
-
-
-class LazyInstanceNorm2d(_LazyNormMixin, InstanceNorm2d):
-    """``InstanceNorm2d`` whose ``num_features`` is read from the first input."""
-
-    cls_to_become = InstanceNorm2d
-
-
-class LazyInstanceNorm3d(_LazyNormMixin, InstanceNorm3d):
-    """``InstanceNorm3d`` whose ``num_features`` is read from the first input."""
-
-    cls_to_become = InstanceNorm3d
+LazyConv1d = _lazy(_LazyConvMixin, Conv1d, "in_channels")
+LazyConv2d = _lazy(_LazyConvMixin, Conv2d, "in_channels")
+LazyConv3d = _lazy(_LazyConvMixin, Conv3d, "in_channels")
+LazyConvTranspose1d = _lazy(_LazyConvMixin, ConvTranspose1d, "in_channels")
+LazyConvTranspose2d = _lazy(_LazyConvMixin, ConvTranspose2d, "in_channels")
+LazyConvTranspose3d = _lazy(_LazyConvMixin, ConvTranspose3d, "in_channels")
+LazyBatchNorm1d = _lazy(_LazyNormMixin, BatchNorm1d, "num_features")
+LazyBatchNorm2d = _lazy(_LazyNormMixin, BatchNorm2d, "num_features")
+LazyBatchNorm3d = _lazy(_LazyNormMixin, BatchNorm3d, "num_features")
+LazyInstanceNorm1d = _lazy(_LazyNormMixin, InstanceNorm1d, "num_features")
+LazyInstanceNorm2d = _lazy(_LazyNormMixin, InstanceNorm2d, "num_features")
+LazyInstanceNorm3d = _lazy(_LazyNormMixin, InstanceNorm3d, "num_features")

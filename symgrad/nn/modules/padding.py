@@ -67,34 +67,26 @@ class ConstantPad3d(_ConstantPadNd):
     _dims = 3
 
 
-class ZeroPad1d(ConstantPad1d):
+class _ZeroPad:
+    """A constant pad of zeros (a ``ConstantPad<n>d``, as torch's zero pads are)."""
+
+    def __init__(self, padding: Any) -> None:
+        super().__init__(padding, 0.0)
+
+    def extra_repr(self) -> str:
+        return f"{self.padding}"
+
+
+class ZeroPad1d(_ZeroPad, ConstantPad1d):
     """Pad the last dim with zeros."""
 
-    def __init__(self, padding: Any) -> None:
-        super().__init__(padding, 0.0)
 
-    def extra_repr(self) -> str:
-        return f"{self.padding}"
-
-
-class ZeroPad2d(ConstantPad2d):
+class ZeroPad2d(_ZeroPad, ConstantPad2d):
     """Pad the last two dims with zeros."""
 
-    def __init__(self, padding: Any) -> None:
-        super().__init__(padding, 0.0)
 
-    def extra_repr(self) -> str:
-        return f"{self.padding}"
-
-
-class ZeroPad3d(ConstantPad3d):
+class ZeroPad3d(_ZeroPad, ConstantPad3d):
     """Pad the last three dims with zeros."""
-
-    def __init__(self, padding: Any) -> None:
-        super().__init__(padding, 0.0)
-
-    def extra_repr(self) -> str:
-        return f"{self.padding}"
 
 
 class _ReflectionPadNd(_PadNd):
