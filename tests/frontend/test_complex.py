@@ -192,6 +192,31 @@ def test_setting_parts_updates_in_place():
     assert z.tolist() == [5 + 0.5j, 6 + 0.5j]
 
 
+def test_parts_are_views_as_torchs():
+    """``z.real``, ``z.imag`` and ``view_as_real(z)`` show ``z``'s storage (torch's strides
+    and offsets in real units): writing them writes ``z``, and updates of ``z`` show in them."""
+    z = sg.tensor([1 + 2j, 3 + 4j, 5 - 1j])
+    re, im = z.real, z.imag
+    assert (re.stride(), im.stride(), im.storage_offset(), z[1:].imag.storage_offset()) == \
+        ((2,), (2,), 1, 3)
+    re[0] = 10.0
+    im.mul_(2)
+    assert z.tolist() == [10 + 4j, 3 + 8j, 5 - 2j]
+    z.add_(1)
+    assert re.tolist() == [11, 4, 6] and im.tolist() == [4, 8, -2]
+    pairs = sg.view_as_real(z)
+    assert pairs.stride() == (2, 1) and pairs.shape == (3, 2)
+    pairs[1, 1] = -7.0
+    assert z.tolist() == [11 + 4j, 4 - 7j, 6 - 2j]
+    leaf = sg.tensor([1 + 1j, 2 + 0j], requires_grad=True)
+    with pytest.raises(RuntimeError, match="view of a leaf Variable"):
+        leaf.real.zero_()
+    w = leaf * 2
+    w.real.zero_()                      # w = 2i * imag(leaf): |w| = 2 |imag(leaf)|
+    w.abs().sum().backward()            # d|w|/d(leaf) in torch's convention: 2i sign(imag)
+    assert w.tolist() == [2j, 0j] and leaf.grad.tolist() == [2j, 0j]
+
+
 @pytest.mark.parametrize("precision", ["complex128", "complex64"])
 @pytest.mark.parametrize("name", [n for n, _, _ in LOSSES])
 def test_compiled_value_and_gradient_match_eager(name, precision):

@@ -62,19 +62,26 @@ def storage_offset(t: Tensor) -> int:
     given = _OFFSETS.get(id(t))
     if given is not None and given[0]() is t:
         return given[1]
-    offset = 0
-    while t._view is not None:
-        base, op, attrs = t._view
-        if op == "slice":
-            offset += sum(start * s for start, s in zip(attrs["starts"], strides(base)))
-        t = base
-    return offset
+    if t._view is None:
+        return 0
+    base, op, attrs = t._view
+    below = storage_offset(base)
+    if op == "slice":
+        return below + sum(start * s for start, s in zip(attrs["starts"], strides(base)))
+    if op in REAL_UNITS:      # a part of complex storage: counted in real numbers
+        return 2 * below + (op == "imag")
+    return below
+
+
+REAL_UNITS = ("real", "imag", "view_as_real")   # views of complex storage as real numbers
 
 
 def _through_view(base: Tensor, op: str, attrs: dict, shape: tuple) -> tuple:
     old = strides(base)
     if op == "alias":
         return old
+    if op in REAL_UNITS:
+        return tuple(2 * s for s in old) + ((1,) if op == "view_as_real" else ())
     if op == "permute":
         return tuple(old[d] for d in attrs["perm"])
     if op == "expand":

@@ -12,7 +12,7 @@ in-place change of one shows in the other; here they are new tensors (``x.real =
 from __future__ import annotations
 
 from ... import dtypes
-from ..core.apply import apply, full
+from ..core.apply import apply, full, register_view
 from ..core.arguments import tensor_arg
 from ..core.tensor import Tensor
 from .basic import composite, isnan, where
@@ -55,14 +55,22 @@ def polar(abs, angle) -> Tensor:  # noqa: A002
 def real(input) -> Tensor:  # noqa: A002
     """The real parts of a complex tensor; a real tensor itself."""
     x = tensor_arg(input)
-    return apply("real", x) if x.dtype.is_complex else x
+    return _part_view(x, "real") if x.dtype.is_complex else x
 
 
 def imag(input) -> Tensor:  # noqa: A002
     x = tensor_arg(input)
     if not x.dtype.is_complex:
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-    return apply("imag", x)
+    return _part_view(x, "imag")
+
+
+def _part_view(z: Tensor, part: str) -> Tensor:
+    """``z.real``/``z.imag`` as torch's: a view (writing it writes ``z``, ``z``'s updates show
+    in it; ``inplace.VALUE_VIEWS``), strides in real units."""
+    out = apply(part, z)
+    register_view(out, z, part, {})
+    return out
 
 
 def conj(input) -> Tensor:  # noqa: A002
@@ -104,7 +112,9 @@ def view_as_real(input) -> Tensor:  # noqa: A002
     def pairs(z):
         parts = [reshape(apply(name, z), tuple(z.shape) + (1,)) for name in ("real", "imag")]
         return apply("cat", *parts, axis=z.ndim)
-    return composite("ViewAsRealBackward0", pairs, [x])
+    out = composite("ViewAsRealBackward0", pairs, [x])
+    register_view(out, x, "view_as_real", {})
+    return out
 
 
 def view_as_complex(input) -> Tensor:  # noqa: A002

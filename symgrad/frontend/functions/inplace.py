@@ -119,8 +119,32 @@ def _write(t: Tensor, value: Tensor) -> None:
         _write(base, _scatter(base, op, attrs, value))
 
 
+def _pairs(z: Tensor) -> Tensor:
+    parts = [apply("reshape", apply(p, z), shape_to=tuple(z.shape) + (1,)) for p in VALUE_PARTS]
+    return apply("cat", *parts, axis=z.ndim)
+
+
+def _joined(z: Tensor, v: Tensor) -> Tensor:
+    lead = (slice(None),) * (v.ndim - 1)
+    return apply("complex", v[lead + (0,)], v[lead + (1,)])
+
+
+VALUE_PARTS = ("real", "imag")
+# Views that show their base's values through a function rather than a movement (the parts
+# of a complex tensor): op -> (the view of a base, the base with a new value of the view).
+VALUE_VIEWS = {
+    "real": (lambda z: apply("real", z),
+             lambda z, v: apply("complex", v, apply("imag", _operand(z)))),
+    "imag": (lambda z: apply("imag", z),
+             lambda z, v: apply("complex", apply("real", _operand(z)), v)),
+    "view_as_real": (_pairs, _joined),
+}
+
+
 def _scatter(base: Tensor, op: str, attrs: dict, value: Tensor) -> Tensor:
     """``base`` with ``value`` in place of its view ``op[attrs]`` (a new tensor)."""
+    if op in VALUE_VIEWS:
+        return VALUE_VIEWS[op][1](base, value)
     if op in ("reshape", "expand"):
         return apply("reshape", value, shape_to=base.shape)
     if op == "permute":
@@ -152,6 +176,8 @@ def _refresh_views(t: Tensor) -> None:
         _, op, attrs = view._view
         if op == "alias":
             fresh = Tensor(t._value, t._node)
+        elif op in VALUE_VIEWS:
+            fresh = VALUE_VIEWS[op][0](t)
         else:
             fresh = apply(op, t, **attrs)
             if t._views[-1]() is fresh:      # a temporary, not a view to keep up to date
