@@ -1515,7 +1515,7 @@ Tensor.kthvalue | Tensor.kthvalue(f64[2,3], 2, 0) | grad_fn[0] | grad_fn[0]: sym
 Tensor.kthvalue | Tensor.kthvalue(f64[2,3], 3, -1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch KthvalueBackward0
 Tensor.kthvalue | Tensor.kthvalue(f64[3,4]:t, 2, 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
 Tensor.kthvalue | Tensor.kthvalue(f64[], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch KthvalueBackward0
-Tensor.ldexp | Tensor.ldexp(c128[2,3], c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad RuntimeError, torch no error
+Tensor.ldexp | Tensor.ldexp(c128[2,3], c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
 Tensor.ldexp | Tensor.ldexp(c64[2,3], f64[3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.ldexp | Tensor.ldexp(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
 Tensor.ldexp | Tensor.ldexp(f32[16]:e, f32[16]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
@@ -1537,7 +1537,7 @@ Tensor.ldexp | Tensor.ldexp(i32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgr
 Tensor.ldexp | Tensor.ldexp(i64[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
 Tensor.ldexp | Tensor.ldexp(i64[3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
 Tensor.ldexp_ | Tensor.ldexp_(b8[2,3], 2) | error:class | error:class: symgrad RuntimeError, torch TypeError
-Tensor.ldexp_ | Tensor.ldexp_(c128[2,3], c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad RuntimeError, torch no error
+Tensor.ldexp_ | Tensor.ldexp_(c128[2,3], c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
 Tensor.ldexp_ | Tensor.ldexp_(c64[2,3], f64[3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.ldexp_ | Tensor.ldexp_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 3.23543239, torch 3.23632812
 Tensor.ldexp_ | Tensor.ldexp_(f32[16]:e, f32[16]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
@@ -3096,7 +3096,7 @@ torch.kthvalue | torch.kthvalue(f64[2,3], 2, 0) | grad_fn[0] | grad_fn[0]: symgr
 torch.kthvalue | torch.kthvalue(f64[2,3], 3, -1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch KthvalueBackward0
 torch.kthvalue | torch.kthvalue(f64[3,4]:t, 2, 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
 torch.kthvalue | torch.kthvalue(f64[], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch KthvalueBackward0
-torch.ldexp | torch.ldexp(c128[2,3], c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad RuntimeError, torch no error
+torch.ldexp | torch.ldexp(c128[2,3], c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
 torch.ldexp | torch.ldexp(c64[2,3], f64[3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 torch.ldexp | torch.ldexp(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
 torch.ldexp | torch.ldexp(f32[16]:e, f32[16]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
