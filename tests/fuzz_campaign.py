@@ -4,11 +4,12 @@
 
 Runs rounds of ``K`` random programs (hypothesis, seeded from ``S``: random and printed unless
 given), cycling through forward and gradient checks in float64, float32, float32/float64 mixes,
-with size-0/size-1 dims and with large odd dims, forward checks with int64 values, and
-second-order checks, until ``N`` programs (``SYMGRAD_FUZZ_PROGRAMS``, default 2000) have
-been checked. A round that finds a disagreement shrinks it to a minimal program and the campaign
-goes on with the next round. At the end it prints the programs run and each disagreement with
-its minimal program; the exit status is 1 if there was any.
+with size-0/size-1 dims and with large odd dims, forward checks with int64 values,
+second-order checks and complex programs (complex128 and complex64), until ``N`` programs
+(``SYMGRAD_FUZZ_PROGRAMS``, default 2000) have been checked. A round that finds a
+disagreement shrinks it to a minimal program and the campaign goes on with the next round. At
+the end it prints the programs run and each disagreement with its minimal program; the exit
+status is 1 if there was any.
 
 Builds go to a temporary cache directory (removed at the end) unless SYMGRAD_CACHE_DIR is set.
 """
@@ -30,6 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from fuzzing import (F32, F64, I64, Config, check_forward, check_gradient, check_jvp,
                      check_vmap, programs)
+from fuzzing.complexes import check_complex, complex_programs
 from fuzzing.policy import LARGE_KINK_MARGIN
 from hypothesis import HealthCheck, Verbosity, given, seed, settings
 from hypothesis.errors import UnsatisfiedAssumption
@@ -62,6 +64,10 @@ def _kinds() -> list:
                functools.partial(check_gradient, order=2)),
               ("jvp float64", Config(dtypes=(F64,), max_stmts=8), check_jvp),
               ("vmap mixed", Config(dtypes=(F32, F64), mixed=True, max_stmts=8), check_vmap)]
+    kinds = [(name, programs(config), check) for name, config, check in kinds]
+    # complex leaves, complex ops, a real loss (fuzzing/complexes.py)
+    kinds += [(f"complex {precision}", complex_programs(precision, max_stmts=8), check_complex)
+              for precision in ("complex128", "complex64")]
     return kinds
 
 
@@ -83,13 +89,13 @@ class Tally:
 
 
 def run_round(tally: Tally, number: int, kind: tuple, round_seed: int, chunk: int) -> None:
-    name, config, check = kind
+    name, strategy, check = kind
     failed = [False]
 
     @settings(max_examples=chunk, database=None, deadline=None, verbosity=Verbosity.quiet,
               suppress_health_check=list(HealthCheck))
     @seed(round_seed)
-    @given(programs(config))
+    @given(strategy)
     def fuzz(prog):
         searching = not failed[0]
         try:

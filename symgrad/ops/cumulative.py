@@ -29,7 +29,7 @@ import numpy as np
 
 from ..dtypes import int64
 from . import batching
-from .registry import OTHER, OpDef, ShapeError, float_dtype, register, same_dtype
+from .registry import OTHER, OpDef, ShapeError, float_dtype, inexact_dtype, register, same_dtype
 
 
 def _check_axis(name: str, shape: tuple, axis: int) -> None:
@@ -47,8 +47,10 @@ def _scan_shape(name: str):
 
 
 def _accumulating(a: np.ndarray) -> np.ndarray:
-    """The array in the type a scan accumulates in: float64 for float32 (torch's acc_type)."""
-    return a.astype(np.float64) if a.dtype == np.float32 else a
+    """The array in the type a scan accumulates in: float64 for float32, complex128 for
+    complex64 (torch's acc_type)."""
+    wider = {np.dtype(np.float32): np.float64, np.dtype(np.complex64): np.complex128}
+    return a.astype(wider[a.dtype]) if a.dtype in wider else a
 
 
 def _directed(fn):
@@ -190,7 +192,7 @@ def _linrec_vjp(b, g, out, ins, *, axis, reverse=False):
 
 
 register(OpDef(
-    name="linrec", kind=OTHER, shape=_linrec_shape, dtype=float_dtype, uses_out=True,
+    name="linrec", kind=OTHER, shape=_linrec_shape, dtype=inexact_dtype, uses_out=True,
     kernel="cumulative",
     dependence="prefix",
     batch=batching.leading,

@@ -72,8 +72,11 @@ def _pow_vjp(b, g, out, ins):
         return (b.full(g, 0.0) if c == 0 else g * (expo * b.op("pow", base, expo - 1.0))), None
     # torch's d/d base is 0 where the exponent is 0 (x**0 is constant), not 0 * 0**-1 = NaN.
     d_base = b.op("where", b.op("eq", expo, 0.0), 0.0, g * (expo * b.op("pow", base, expo - 1.0)))
-    # torch masks the exponent's gradient where base == 0 and exponent >= 0 (log(0) there).
-    mask = b.op("logical_and", b.op("eq", base, 0.0), b.op("ge", expo, 0.0))
+    # torch masks the exponent's gradient where base == 0 and exponent >= 0 (log(0) there;
+    # a complex exponent: a real one >= 0).
+    nonnegative = b.op("ge", expo, 0.0) if not expo.dtype.is_complex else b.op(
+        "logical_and", b.op("eq", b.op("imag", expo), 0.0), b.op("ge", b.op("real", expo), 0.0))
+    mask = b.op("logical_and", b.op("eq", base, 0.0), nonnegative)
     d_expo = b.op("where", mask, 0.0, g * out * b.op("log", base))
     return d_base, d_expo
 

@@ -27,9 +27,8 @@ keeps the real part; c2r's is an r2c whose points standing for two (their conjug
 not stored) count twice. They build graph nodes from these ops, slices and cats, so gradients
 can be differentiated again.
 
-No kernel yet: there is no compiled FFT. Every application has a complex operand or result,
-and lowering refuses complex values for now (``lower.lowering``), so a compiled function
-using these ops fails with that clear error; their C comes with compiled complex numbers.
+Compiled, each is one kernel of the ``fft`` family (``lower.fft``, ``codegen.c.fft``: radix-2
+and Bluestein transforms in double precision, rounded once).
 """
 
 from __future__ import annotations
@@ -90,7 +89,8 @@ def _np_c2c(a, *, axes, norm, forward):
 
 
 register(OpDef(
-    name="fft_c2c", kind=OTHER, shape=_c2c_shape, dtype=_c2c_dtype, numpy=_np_c2c,
+    name="fft_c2c", kind=OTHER, kernel="fft",
+    shape=_c2c_shape, dtype=_c2c_dtype, numpy=_np_c2c,
     vjp=lambda b, g, out, ins, *, axes, norm, forward: (
         b.op("fft_c2c", g, axes=axes, norm=norm, forward=not forward),),
     holomorphic=False, saves=False, batch=_batched, torch_name="FftC2CBackward0",
@@ -150,7 +150,8 @@ def _r2c_vjp(b, g, out, ins, *, axes, norm, onesided):
 
 
 register(OpDef(
-    name="fft_r2c", kind=OTHER, shape=_r2c_shape, dtype=_r2c_dtype, numpy=_np_r2c,
+    name="fft_r2c", kind=OTHER, kernel="fft",
+    shape=_r2c_shape, dtype=_r2c_dtype, numpy=_np_r2c,
     vjp=_r2c_vjp, holomorphic=False, saves=False, batch=_batched,
     torch_name="FftR2CBackward0",
     doc="forward Fourier transform of a real tensor (the last axis halved if onesided)"))
@@ -199,7 +200,8 @@ def _c2r_vjp(b, g, out, ins, *, axes, norm, last_dim_size):
 
 
 register(OpDef(
-    name="fft_c2r", kind=OTHER, shape=_c2r_shape, dtype=_c2r_dtype, numpy=_np_c2r,
+    name="fft_c2r", kind=OTHER, kernel="fft",
+    shape=_c2r_shape, dtype=_c2r_dtype, numpy=_np_c2r,
     vjp=_c2r_vjp, holomorphic=False, saves=False, batch=_batched,
     torch_name="FftC2RBackward0",
     doc="inverse Fourier transform of a Hermitian signal given by its first half: real"))

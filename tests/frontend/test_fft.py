@@ -408,10 +408,17 @@ def test_inverse_transforms_undo_the_forward_ones():
         np.testing.assert_allclose(back.numpy(), a.real, atol=1e-14)
 
 
-def test_compiling_an_fft_is_refused_clearly():
-    f = sg.compile(lambda x: sg.fft.rfft(x).abs().sum())
-    with pytest.raises(NotImplementedError, match="does not compile fft_r2c yet"):
-        f(np.ones(4))
+def test_a_compiled_fft_gives_the_eager_values_and_gradients():
+    """(every transform compiled: tests/frontend/test_complex_compiled.py)"""
+    def loss(x):
+        return sg.fft.irfft(sg.fft.rfft(x) * sg.fft.rfft(x.flip(0)), n=7).pow(2).sum()
+    x = np.random.default_rng(0).standard_normal(7)
+    t = sg.tensor(x, requires_grad=True)
+    eager = loss(t)
+    eager.backward()
+    value, grad = sg.compile(sg.value_and_grad(loss))(x)
+    np.testing.assert_allclose(float(np.asarray(value)), eager.item(), rtol=1e-13)
+    np.testing.assert_allclose(np.asarray(grad), t.grad.numpy(), rtol=1e-12, atol=1e-13)
 
 
 def test_stored_expectations_cover_every_case():

@@ -13,6 +13,9 @@
   passes, interpreted and eagerly (and its gradient, or the gradient of its gradient along
   directions, against finite differences too) and raise ``Disagreement`` with a pasteable
   script of the program;
+- ``complexes``: complex programs (complex leaves and ops, a real loss) and
+  ``check_complex``: compiled against eager values and gradients, and against finite
+  differences in the real and imaginary parts;
 - ``transforms``: ``check_jvp`` (forward mode against reverse mode) and ``check_vmap`` (vmap of
   the program and of its gradient against loops over the examples).
 

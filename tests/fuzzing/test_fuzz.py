@@ -16,6 +16,7 @@ import os
 
 from fuzzing import (F32, F64, I64, Config, check_forward, check_gradient, check_jvp,
                      check_vmap, programs)
+from fuzzing.complexes import check_complex, complex_programs
 from fuzzing.policy import LARGE_KINK_MARGIN
 from hypothesis import HealthCheck, given, settings
 
@@ -139,3 +140,15 @@ def test_jvp_float64(prog):
 @given(programs(MIXED))
 def test_vmap_float32_float64_mixes(prog):
     check_vmap(prog)
+
+
+@fuzz_settings(max(EXAMPLES // 4, 1))
+@given(complex_programs("complex128"))
+def test_complex_programs_complex128(prog):
+    check_complex(prog)
+
+
+@fuzz_settings(max(EXAMPLES // 8, 1))
+@given(complex_programs("complex64"))
+def test_complex_programs_complex64(prog):
+    check_complex(prog)

@@ -62,6 +62,7 @@ class _Value:
     def __init__(self, expr):
         self.expr = sympy.sympify(expr)
         self.shape, self.ndim = (), 0
+        self.dtype = float64        # (real: SymPy's symbols here are real)
 
     def _wrap(self, other):
         return other.expr if isinstance(other, _Value) else other

@@ -22,10 +22,10 @@ from .text import loc_comment, with_axis
 
 
 def emit(ctx, number: int, k: CumulativeKernel) -> Emitted:
-    return Emitted(scan_kernel(ctx.env, number, k), math.prod(k.shape))
+    return Emitted(scan_kernel(ctx.env, number, k, ctx.loops.calls), math.prod(k.shape))
 
 
-def scan_kernel(env, number: int, k: CumulativeKernel) -> str:
+def scan_kernel(env, number: int, k: CumulativeKernel, calls: set) -> str:
     """The kernel's C; "" when it has no elements."""
     if math.prod(k.shape) == 0:
         return ""
@@ -38,7 +38,7 @@ def scan_kernel(env, number: int, k: CumulativeKernel) -> str:
     if k.kind in ("cumargmax", "cumargmin"):
         init, step = _arg_step(k.kind, dtype, reads[0], out)
     else:
-        init, step = _value_step(k.kind, dtype, reads, out)
+        init, step = _value_step(k.kind, dtype, reads, out, calls)
     body = init + [f"for (int64_t r = 0; r < {n}; r++) {{",
                    f"    const int64_t j = {f'{n - 1} - r' if k.reverse else 'r'};"]
     body += [f"    {line}" for line in step] + ["}"]
@@ -48,19 +48,24 @@ def scan_kernel(env, number: int, k: CumulativeKernel) -> str:
                          [Nest(loops, body)])
 
 
-def _value_step(kind: str, dtype, reads: list, out: str) -> tuple[list, list]:
+def _value_step(kind: str, dtype, reads: list, out: str, calls: set) -> tuple[list, list]:
     """(lines before the axis loop, lines of one step) of a running sum, product,
     log-sum-exp or linear recurrence, accumulating in ``dtype.accumulates_in`` (an integer
-    one in a uint64_t: wrapping, never signed overflow)."""
+    one in a uint64_t: wrapping, never signed overflow; complex64 in complex128, products
+    by NumPy's plain formula, ``complex_ops``'s ``sgm_cmul``)."""
     ctype = dtype.ctype
-    acc_t = dtype.accumulates_in.ctype if dtype.is_floating else "uint64_t"
+    acc_t = dtype.accumulates_in.ctype if dtype.is_differentiable else "uint64_t"
     x = f"(({acc_t}){reads[-1]})"
+    mul = "{} * {}"
+    if dtype.is_complex:
+        calls.update(("sgm_complex_h", "sgm_cmul"))
+        mul = "sgm_cmul({}, {})"
     if kind == "cumsum":
         init, step = "0", [f"acc = acc + {x};"]
     elif kind == "cumprod":
-        init, step = "1", [f"acc = acc * {x};"]
+        init, step = "1", [f"acc = {mul.format('acc', x)};"]
     elif kind == "linrec":
-        init, step = "0", [f"acc = acc * (({acc_t}){reads[0]}) + {x};"]
+        init, step = "0", [f"acc = {mul.format('acc', f'(({acc_t}){reads[0]})')} + {x};"]
     else:                       # logcumsumexp, NumPy's npy_logaddexp(acc, v)
         init = "-INFINITY"
         step = [f"const double v = {x};",

@@ -26,13 +26,11 @@ def environment(bytecode_dir: str | None = None, standalone: bool = False
     macros a standalone text defines (``SG_PARALLEL``: threads, only under -fopenmp;
     ``SG_SIMD``: only under OpenMP or -DSG_OPENMP_SIMD), so that any C99 compiler takes it
     without an unknown-pragma warning."""
-    try:
-        root = importlib.resources.files("symgrad.templates")
-        path = Path(str(root))
-        if not (path / "module.c.j2").is_file():
-            raise FileNotFoundError
-    except (ModuleNotFoundError, FileNotFoundError, TypeError):
-        path = Path(__file__).resolve().parents[3] / "templates"
+    # the source tree's first: an editable install's finder maps ``symgrad.templates`` to the
+    # tree it was installed from, which need not be the tree this symgrad was imported from
+    path = Path(__file__).resolve().parents[3] / "templates"
+    if not (path / "module.c.j2").is_file():
+        path = Path(str(importlib.resources.files("symgrad.templates")))
     cache = _SafeBytecodeCache(bytecode_dir) if bytecode_dir else None
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(path)),
                              undefined=jinja2.StrictUndefined, trim_blocks=True,

@@ -431,8 +431,8 @@ def norm(x, p="fro", dim=None, keepdim: bool = False) -> Tensor:
             n = _unreduce(out, a.shape, axes, keepdim)
             safe = where(eq(n, 0.0), 1.0, n)
             return (where(eq(n, 0.0), 0.0, _unreduce(g, a.shape, axes, keepdim) * a / safe),)
-        return composite("LinalgVectorNormBackward0",
-                         lambda a: sqrt(_reduce("sum", a * a, axes, keepdim)), [x], rule)
+        return composite("LinalgVectorNormBackward0", lambda a: sqrt(_reduce("sum", abs(a) * abs(
+            a) if a.dtype.is_complex else a * a, axes, keepdim)), [x], rule)
     if p in (1, 1.0):
         return sum(abs(x), axes, keepdim)
     if p in (math.inf, "inf"):

@@ -9,6 +9,8 @@ depends on nothing above it, and each method is one line here.
 
 from __future__ import annotations
 
+import warnings
+
 from ... import dtypes
 from . import basic as F
 from . import indexing as I
@@ -219,6 +221,22 @@ METHODS = {
     "__repr__": tensor_repr,
 }
 
+def _adjoint(x: Tensor, name: str, least: int, most) -> Tensor:
+    """The conjugate transpose of the last two dims (``H``: of a matrix, or of a 0-d tensor,
+    deprecated by torch: its conjugate)."""
+    if most is not None and x.ndim == 0:
+        warnings.warn("Tensor.H is deprecated on 0-D tensors. Consider using x.conj().",
+                      UserWarning, stacklevel=3)
+    elif x.ndim < least or (most is not None and x.ndim != most):
+        raise RuntimeError(f"tensor.{name} is only supported on matrices (2-D tensors). Got "
+                           f"{x.ndim}-D tensor." + (" For batches of matrices, consider using "
+                                                    "tensor.mH" if x.ndim > 2 else "")
+                           if most else f"tensor.{name} is only supported on matrices or "
+                           f"batches of matrices. Got {x.ndim}-D tensor.")
+    t = S.transpose(x, -2, -1) if x.ndim >= 2 else x
+    return apply("conj", t) if x.dtype.is_complex else t
+
+
 for _name, _fn in {**METHODS, **CREATION, **MANIPULATION, **SORTING, **INPLACE, **POINTWISE,
                    **RANDOM, **HOOKS, **STATISTICS, **SCANS, **ASSORTED, **PRODUCTS,
                    **SEARCHING, **DECOMPOSITIONS, **STRIDED, **COMPLEXES, **LEGACY,
@@ -228,4 +246,6 @@ for _name, (_get, _set) in COMPLEX_PROPERTIES.items():
     setattr(Tensor, _name, property(_get, _set))
 Tensor.T = property(S.T)
 Tensor.mT = property(lambda self: S.transpose(self, -2, -1))
+Tensor.mH = property(lambda self: _adjoint(self, "mH", 2, None))
+Tensor.H = property(lambda self: _adjoint(self, "H", 0, 2))
 Tensor.data = property(_detach, _set_data)

@@ -32,7 +32,7 @@ __all__ = ["vector_norm", "matrix_norm", "norm", "svdvals", "matrix_rank", "cond
 def _floating(name: str, x: Tensor, dtype) -> Tensor:
     if dtype is not None:
         x = x.to(dtype)
-    if not x.dtype.is_floating:
+    if not x.dtype.is_differentiable:
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. "
                            f"Got {type_name(x)}")
     return x
@@ -72,7 +72,7 @@ def _p_norm(x: Tensor, p: float, axes: tuple, keepdim: bool) -> Tensor:
         a = ins[0]
         g, out = reshape(g, kept), reshape(out, kept)
         scale = F.where(F.eq(out, 0.0), 0.0, g / F.pow(out, p - 1))
-        return (F.sign(a) * F.pow(F.abs(a), p - 1) * scale,)
+        return (apply("sgn", a) * F.pow(F.abs(a), p - 1) * scale,)
     return composite("LinalgVectorNormBackward0", body, [x], rule)
 
 

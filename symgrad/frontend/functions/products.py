@@ -17,7 +17,7 @@ import numpy as np
 from ...errors import ShapeError
 from ...ops.registry import broadcast_shapes
 from . import basic as F
-from ..core.apply import as_tensor, attach_function, full
+from ..core.apply import apply, as_tensor, attach_function, full
 from .basic import composite
 from .inplace import update
 from .shapes import reshape, transpose, unsqueeze
@@ -109,10 +109,13 @@ def mv(mat, vec) -> Tensor:
 
 
 def vdot(a, b) -> Tensor:
-    """The dot product of two vectors (``VdotBackward0``; real tensors: no conjugation)."""
+    """The dot product of two vectors, the first conjugated (``VdotBackward0``; real
+    tensors: no conjugation)."""
     a, b = tensor_arg(a), tensor_arg(b)
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+    if a.dtype.is_complex:
+        return composite("VdotBackward0", lambda u, v: F.dot(apply("conj", u), v), [a, b])
     return composite("VdotBackward0", F.dot, [a, b])
 
 

@@ -44,11 +44,12 @@ def _scan(name: str, x: Tensor, dim) -> Tensor:
 
 
 def _accumulating(x, dtype) -> Tensor:
-    """torch's dtype for cumsum/cumprod: ``dtype`` if given, else int64 for bool and integers."""
+    """torch's dtype for cumsum/cumprod: ``dtype`` if given, else int64 for bool and integers
+    (floating and complex tensors keep theirs)."""
     x = tensor_arg(x)
     if dtype is not None:
         return x.to(dtype)
-    return x if x.dtype.is_floating else x.to(dtypes.int64)
+    return x if x.dtype.is_differentiable else x.to(dtypes.int64)
 
 
 def cumsum(x, dim, *, dtype=None) -> Tensor:

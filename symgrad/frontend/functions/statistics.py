@@ -71,7 +71,7 @@ def _correction(name: str, dim, unbiased, correction):
 def _moments(name: str, x, dim, unbiased, correction):
     """(x, axes, number of elements reduced, degrees of freedom) with torch's checks."""
     x = tensor_arg(x)
-    if not x.dtype.is_floating:
+    if not x.dtype.is_differentiable:
         raise RuntimeError(f"{name}(): std and var only support floating point and complex "
                            f"dtypes, got {x.dtype.name}")
     dim, correction = _correction(name, dim, unbiased, correction)
@@ -90,9 +90,14 @@ def _centered(a: Tensor, axes: tuple, n: int) -> Tensor:
 
 
 def _var_body(axes: tuple, n: int, dof, keepdim: bool):
-    def body(a):
+    def real_body(a):
         c = _centered(a, axes, n)
         return F.sum(c * c, axes, keepdim) / as_count(dof)   # IEEE: x / 0 is inf or NaN
+
+    def body(a):   # complex (as torch): the variances of the real and imaginary parts, added
+        if a.dtype.is_complex:
+            return real_body(apply("real", a)) + real_body(apply("imag", a))
+        return real_body(a)
     return body
 
 
