@@ -365,6 +365,28 @@ def attach_function(out: Tensor, torch_name: str, rule, inputs: list[Tensor],
     return result
 
 
+def cast_inside(out: Tensor, dtype) -> Tensor:
+    """``out`` cast to ``dtype``, the cast hidden inside ``out``'s backward function: an
+    in-place op on a tensor of a narrower type (``f32.add_(f64)``) computes in the promoted
+    type and writes into the tensor's, and torch shows its node (AddBackward0), not a cast's;
+    that node takes the cotangent in the tensor's type."""
+    fn = out.grad_fn
+    if fn is None or fn._n_outputs != 1 or not grad_mode._local.enabled:
+        return apply("cast", out, dtype=dtype)
+    with grad_mode.no_grad():
+        result = apply("cast", out, dtype=dtype)
+    wide = out.dtype
+
+    def rule(b, g, o, ins):
+        return fn.apply(b, apply("cast", g, dtype=wide))
+    inner = function_class(type(fn).__name__)(rule, {}, fn._saved, None, fn._saves, fn._edges,
+                                              fn._input_meta, fn.loc, fn._shown)
+    inner._versions = fn._versions
+    result._requires_grad = True
+    result.grad_fn = inner
+    return result
+
+
 def apply_reduction(name: str, x: Tensor, axes: tuple, keepdim: bool,
                     torch_name: str | None = None) -> Tensor:
     """Reduction op ``name`` over ``axes``, the reduced dims dropped unless ``keepdim``.

@@ -140,15 +140,14 @@ sin, cos, tanh, sigmoid = (_unary(n) for n in ("sin", "cos", "tanh", "sigmoid"))
 relu, softplus, abs, sign = (_unary(n) for n in ("relu", "softplus", "abs", "sign"))  # noqa: A001
 
 
-def rsqrt(x) -> Tensor:
-    return 1.0 / sqrt(x)
+rsqrt = _unary("rsqrt")
 
 
 def square(x) -> Tensor:
-    """x * x; a bool tensor squares to int64, as torch's (``pow(x, 2)``)."""
-    if isinstance(x, Tensor) and x.dtype.is_bool:
-        return pow(x, 2)
-    return mul(x, x)
+    """x * x, torch's ``pow(x, 2)`` (PowBackward0; a bool tensor squares to int64)."""
+    if isinstance(x, Tensor) and x.dtype.is_differentiable:
+        return apply("mul", x, x, _torch_name="PowBackward0", _shown=(0,))
+    return pow(x, 2)
 
 
 def maximum(a, b) -> Tensor:

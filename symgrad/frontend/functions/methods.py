@@ -45,14 +45,16 @@ def _swap(fn):
 
 
 def _rsub(self: Tensor, other) -> Tensor:
-    """``3 - x``: torch's ``rsub`` (its grad_fn is ``RsubBackward1``, an edge for ``x``)."""
+    """``3 - x``: torch's ``rsub`` (its grad_fn is ``RsubBackward1``, an edge for ``x``; with
+    a tensor ``other``, ``RsubBackward0``, edges for ``x`` and ``other``)."""
+    if isinstance(other, Tensor):
+        return apply("sub", other, self, _torch_name="RsubBackward0", _shown=(1, 0))
     return apply("sub", other, self, _torch_name="RsubBackward1", _shown=(1,))
 
 
 def _rdiv(self: Tensor, other) -> Tensor:
-    """``4 / x``: torch computes ``x.reciprocal() * 4`` (so do we: the same rounding)."""
-    if isinstance(other, Tensor):
-        return F.div(other, self)
+    """``4 / x``: torch computes ``x.reciprocal() * 4``, a tensor ``other`` too (so do we:
+    the same rounding, and MulBackward0)."""
     return F.mul(reciprocal(self), other)
 
 

@@ -20,13 +20,15 @@ import math
 
 from ... import dtypes
 from . import basic as F
-from ..core.apply import apply, full, tensor_operands
+from ..core.apply import apply, attach_function, full, tensor_operands
+from ..core.grad_mode import no_grad
 from .basic import _unary, composite
 from .inplace import update
 from ..core.tensor import Tensor
 from ..core.arguments import tensor_arg
 
 _NUMBER = (int, float, bool)
+LN2 = math.log(2.0)
 
 
 
@@ -64,10 +66,10 @@ def xlogy(input, other) -> Tensor:  # noqa: A002
                  _shown=tensor_operands(input, other) if name else None)
 
 
-def polygamma(n: int, input) -> Tensor:  # noqa: A002
+def polygamma(n: int, input, *, _torch_name: str | None = None) -> Tensor:  # noqa: A002
     if not isinstance(n, int) or isinstance(n, bool) or n < 0:
         raise RuntimeError(f"polygamma(n, x) does not support negative n, got {n!r}")
-    return apply("polygamma", float(n), input)
+    return apply("polygamma", float(n), input, _torch_name=_torch_name)
 
 
 def mvlgamma(input, p: int) -> Tensor:  # noqa: A002
@@ -208,7 +210,25 @@ def float_power(input, exponent) -> Tensor:  # noqa: A002
 
 
 def ldexp(input, other) -> Tensor:  # noqa: A002
-    return F.mul(input, F.pow(2.0, other))
+    """``input * 2 ** other``, one LdexpBackward0 with torch's derivatives: ``g * 2 ** other``
+    (an integer power of two, so 0 for a negative integer ``other``) and ``g * out * ln 2``."""
+    def rule(g, out, ins):
+        e = ins[1]
+        if e.dtype.is_differentiable:
+            return F.mul(g, F.pow(2.0, e)), F.mul(F.mul(g, out), LN2)
+        return F.mul(g, _power_of_two(e, g.dtype)), None
+    return composite("LdexpBackward0", lambda a, b: F.mul(a, F.pow(2.0, b)),
+                     [tensor_arg(input), tensor_arg(other)], rule)
+
+
+def _power_of_two(e: Tensor, dtype) -> Tensor:
+    """``2 ** e`` for an integer tensor ``e`` computed as torch's integer ``pow`` (in ``e``'s
+    dtype: 0 for a negative exponent, wrapping past its bits), as a ``dtype`` tensor."""
+    bits = 8 * e.dtype.itemsize
+    p = F.pow(2.0, e.to(dtypes.float64))
+    if e.dtype.is_signed:
+        p = F.where(F.eq(e, bits - 1), -(2.0 ** (bits - 1)), p)
+    return F.where(F.logical_or(F.lt(e, 0), F.ge(e, bits)), 0.0, p).to(dtype)
 
 
 def lerp(input, end, weight) -> Tensor:  # noqa: A002
@@ -380,6 +400,39 @@ def _polygamma_method(self, n: int) -> Tensor:
     return polygamma(n, self)
 
 
+def _polygamma_inplace(self, n: int) -> Tensor:
+    """``x.polygamma_(n)``: torch's node for it is PolygammaBackward1 (its own signature)."""
+    return update(self, lambda s: polygamma(n, s, _torch_name="PolygammaBackward1"),
+                  "polygamma_")
+
+
+# The in-place comparisons: torch's node for them is <Kind>Backward0 (a number operand: an
+# edge for self) or <Kind>Backward1 (a tensor: self and other), zero gradients.
+_COMPARISONS = {"eq": "Eq", "ne": "Ne", "lt": "Lt", "le": "Le", "gt": "Gt", "ge": "Ge",
+                "greater": "Gt", "greater_equal": "Ge", "less": "Lt", "less_equal": "Le",
+                "not_equal": "Ne"}
+
+
+def _compare_inplace(name: str):
+    compare = _FUNCTIONS.get(name) or getattr(F, name)
+    kind = _COMPARISONS[name]
+
+    def method(self, other):
+        def compute(s):
+            with no_grad():
+                out = compare(s, other).to(s.dtype)
+            ins = [s, other] if isinstance(other, Tensor) else [s]
+            return attach_function(out, f"{kind}Backward{len(ins) - 1}", _zero_gradients, ins,
+                                   saves=False, uses_out=False)
+        return update(self, compute, f"{name}_")
+    method.__name__ = f"{name}_"
+    return method
+
+
+def _zero_gradients(g, out, ins):
+    return tuple(full(t, 0.0) if t.dtype.is_differentiable else None for t in ins)
+
+
 # Every elementwise method that keeps its input's shape has an in-place form (torch's list).
 _UPDATES = {
     **{n: _FUNCTIONS[n] for n in (
@@ -398,10 +451,14 @@ _UPDATES = {
         "logical_and", "logical_or", "logical_not")},
     "polygamma": _polygamma_method,
 }
+for _name in _COMPARISONS:
+    del _UPDATES[_name]
 
 METHODS = {
     **_FUNCTIONS, "polygamma": _polygamma_method,
     **{f"{name}_": _inplace(fn, f"{name}_") for name, fn in _UPDATES.items()},
+    **{f"{name}_": _compare_inplace(name) for name in _COMPARISONS},
+    "polygamma_": _polygamma_inplace,
     "__mod__": remainder, "__rmod__": _swap(remainder),
     "__floordiv__": floor_divide, "__rfloordiv__": _swap(floor_divide),
     "__imod__": _inplace(remainder, "remainder_"),
