@@ -352,16 +352,17 @@ class _Rule:
 
 def attach_function(out: Tensor, torch_name: str, rule, inputs: list[Tensor],
                     saves: bool = True, uses_out: bool = True,
-                    holomorphic: bool = True) -> Tensor:
+                    holomorphic: bool = True, shown: tuple | None = None) -> Tensor:
     """Give ``out`` one backward function computed by ``rule(g, out, inputs)``: how composite
     functions (mean, softmax, losses) show torch's single grad_fn while being built from
     primitives. ``saves``/``uses_out``: whether the rule reads the inputs/the output (then
-    changing them in place before the backward is an error)."""
+    changing them in place before the backward is an error); ``shown``: as ``apply``'s."""
     if not (grad_mode.is_grad_enabled() and any(t._requires_grad for t in inputs)):
         return out
     result = Tensor(out._value, out._node)
     loc = sources.record(out._node) if out._node is not None else None
-    _record(result, _Rule(rule, saves, uses_out, holomorphic), {}, inputs, torch_name, loc)
+    _record(result, _Rule(rule, saves, uses_out, holomorphic), {}, inputs, torch_name, loc,
+            shown)
     return result
 
 

@@ -116,6 +116,8 @@ def round(input, *, decimals: int | None = None) -> Tensor:  # noqa: A001
     x = tensor_arg(input)
     if not x.dtype.is_floating:
         raise RuntimeError("round_cpu not implemented for integer tensors with decimals")
+    if decimals == 0:       # torch's round.decimals: RoundBackward1 (x * 1 / 1 is x)
+        return apply("round", x, _torch_name="RoundBackward1")
     scale = 10.0 ** abs(decimals)
 
     def body(x):
@@ -149,11 +151,17 @@ def floor_divide(input, other) -> Tensor:  # noqa: A002
                      [tensor_arg(input), tensor_arg(other)], _not_differentiable("floor_divide"))
 
 
-def div(input, other, *, rounding_mode: str | None = None) -> Tensor:  # noqa: A002
+_TRUE = "true division"   # div's rounding_mode when none is passed (torch: div.Tensor)
+
+
+def div(input, other, *, rounding_mode: str | None = _TRUE) -> Tensor:  # noqa: A002
     """``input / other``; ``rounding_mode`` "trunc" or "floor" rounds the quotient (then the
-    gradient is zero, as torch's), and integers stay integers."""
-    if rounding_mode is None:
+    gradient is zero, as torch's), and integers stay integers. Passing ``rounding_mode``,
+    None too, is torch's ``div.Tensor_mode`` (DivBackward2)."""
+    if rounding_mode is _TRUE:
         return F.div(input, other)
+    if rounding_mode is None:
+        return apply("div", input, other, _torch_name="DivBackward2")
     if rounding_mode not in ("trunc", "floor"):
         raise ValueError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                          f"but found '{rounding_mode}'")
@@ -308,16 +316,38 @@ def entr(input) -> Tensor:  # noqa: A002
 
 
 def xlog1py(input, other) -> Tensor:  # noqa: A002
-    return apply("xlog1py", input, other)
+    return apply("xlog1py", input, other, **_scalar_overload("SpecialXlog1Py", input, other))
 
 
 def zeta(input, other) -> Tensor:  # noqa: A002
-    return apply("zeta", input, other)
+    return apply("zeta", input, other, **_scalar_overload("SpecialZeta", input, other))
+
+
+def _scalar_overload(kind: str, input, other) -> dict:  # noqa: A002
+    """The node torch shows for a two-operand function with a Python number among its
+    operands: its ``self_scalar`` overload (<kind>Backward1) or ``other_scalar`` one
+    (<kind>Backward2), with edges for the tensors only; {} for two tensors."""
+    if isinstance(input, _NUMBER):
+        return {"_torch_name": f"{kind}Backward1", "_shown": (1,)}
+    if isinstance(other, _NUMBER):
+        return {"_torch_name": f"{kind}Backward2", "_shown": (0,)}
+    return {}
 
 
 def ndtr(input) -> Tensor:  # noqa: A002
     """The standard normal CDF, as torch: (1 + erf(x / sqrt(2))) * 0.5."""
-    return F.mul(F.add(erf(F.mul(input, math.sqrt(0.5))), 1.0), 0.5)
+    return mul_number(F.add(erf(F.mul(input, math.sqrt(0.5))), 1.0), 0.5)
+
+
+def mul_number(a: Tensor, number) -> Tensor:
+    """``a * number`` as ATen's C++ composites write it: ``mul.Scalar``, whose node is
+    MulBackward1 (one edge); Python's ``a * 0.5`` wraps the number (MulBackward0)."""
+    return apply("mul", a, number, _torch_name="MulBackward1", _shown=(0,))
+
+
+def div_number(a: Tensor, number) -> Tensor:
+    """``a / number`` as ATen's C++ composites write it: ``div.Scalar``, DivBackward1."""
+    return apply("div", a, number, _torch_name="DivBackward1", _shown=(0,))
 
 
 def positive(input) -> Tensor:  # noqa: A002
