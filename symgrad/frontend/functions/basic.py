@@ -137,8 +137,10 @@ rsqrt = _unary("rsqrt")
 
 
 def square(x) -> Tensor:
-    """x * x, torch's ``pow(x, 2)`` (PowBackward0; a bool tensor squares to int64)."""
-    if isinstance(x, Tensor) and x.dtype.is_differentiable:
+    """torch's ``pow(x, 2)``: x * x, PowBackward0 (a bool tensor squares to int64). A real x
+    takes pow, whose value is x * x and whose rule is torch's, g * (2 * x); a complex one
+    multiplies (NumPy's complex power rounds otherwise)."""
+    if isinstance(x, Tensor) and x.dtype.is_complex:
         return apply("mul", x, x, _torch_name="PowBackward0", _shown=(0,))
     return pow(x, 2)
 
