@@ -33,7 +33,8 @@ from .legacy_types import METHODS as LEGACY
 from .device_methods import METHODS as DEVICE
 from .products import METHODS as PRODUCTS
 from .searching import METHODS as SEARCHING
-from .pointwise import METHODS as POINTWISE, reciprocal
+from .pointwise import reciprocal
+from .pointwise_methods import METHODS as POINTWISE
 from ..core.hooks import METHODS as HOOKS
 from .printing import tensor_repr
 from ..random.sampling import METHODS as RANDOM

@@ -20,10 +20,9 @@ import math
 
 from ... import dtypes
 from . import basic as F
-from ..core.apply import apply, attach_function, full, tensor_operands
-from ..core.grad_mode import no_grad
+from ..core.apply import apply, full, tensor_operands
+from ..core.grad_mode import is_grad_enabled
 from .basic import _unary, composite
-from .inplace import update
 from ..core.tensor import Tensor
 from ..core.arguments import tensor_arg
 
@@ -273,10 +272,12 @@ def addcdiv(input, tensor1, tensor2, *, value=1) -> Tensor:  # noqa: A002
 
 
 def nan_to_num(input, nan: float = 0.0, posinf: float | None = None,  # noqa: A002
-               neginf: float | None = None) -> Tensor:
+               neginf: float | None = None, *, _inplace: bool = False) -> Tensor:
     """NaN -> ``nan``, +inf -> ``posinf``, -inf -> ``neginf`` (default: the dtype's largest
     and lowest finite values); the gradient passes where the input is finite."""
     x = tensor_arg(input)
+    if x.dtype.is_complex:
+        return _complex_nan_to_num(x, nan, posinf, neginf, _inplace)
     if not x.dtype.is_floating:
         return x.clone()
     info = dtypes.finfo(x.dtype)
@@ -289,6 +290,21 @@ def nan_to_num(input, nan: float = 0.0, posinf: float | None = None,  # noqa: A0
         return F.where(F.eq(x, -math.inf), full(x, low), value)
     return composite("NanToNumBackward0", body, [x],
                      lambda g, out, ins: (F.where(F.isfinite(ins[0]), g, 0.0),), uses_out=False)
+
+
+def _complex_nan_to_num(z: Tensor, nan, posinf, neginf, inplace: bool) -> Tensor:
+    """nan_to_num of the real and imaginary parts; torch differentiates only its in-place
+    form (the gradient passes where both parts are finite)."""
+    if z.requires_grad and not inplace and is_grad_enabled():
+        raise RuntimeError("nan_to_num does not support automatic differentiation for outputs "
+                           "with complex dtype.")
+
+    def body(z):
+        parts = (nan_to_num(apply(p, z), nan, posinf, neginf) for p in ("real", "imag"))
+        return apply("complex", *parts)
+    return composite("NanToNumBackward0", body, [z],
+                     lambda g, out, ins: (F.where(F.isfinite(ins[0]), g, 0.0),),
+                     uses_out=False, holomorphic=False)
 
 
 def logit(input, eps: float | None = None) -> Tensor:  # noqa: A002
@@ -390,7 +406,7 @@ ALIASES = {
     "not_equal": F.ne, "clip": F.clamp,
 }
 
-_FUNCTIONS = {
+FUNCTIONS = {
     "tan": tan, "asin": asin, "acos": acos, "atan": atan, "sinh": sinh, "cosh": cosh,
     "asinh": asinh, "acosh": acosh, "atanh": atanh, "exp2": exp2, "log2": log2,
     "log10": log10, "erf": erf, "erfc": erfc, "erfinv": erfinv, "lgamma": lgamma,
@@ -406,92 +422,5 @@ _FUNCTIONS = {
     "isneginf": isneginf, "isreal": isreal, "logical_xor": logical_xor, **ALIASES,
 }
 
-__all__ = sorted(_FUNCTIONS)  # noqa: PLE0605  (a list, made from the table)
+__all__ = sorted(FUNCTIONS)  # noqa: PLE0605  (a list, made from the table)
 globals().update(ALIASES)
-
-
-# ---------------------------------------------------------------- methods and in-place forms
-
-
-def _swap(fn):
-    def method(self, other):
-        return fn(other, self)
-    return method
-
-
-def _inplace(fn, name: str):
-    def method(self, *args, **kwargs):
-        return update(self, lambda s: fn(s, *args, **kwargs), name)
-    method.__name__ = name
-    return method
-
-
-def _polygamma_method(self, n: int) -> Tensor:
-    return polygamma(n, self)
-
-
-def _polygamma_inplace(self, n: int) -> Tensor:
-    """``x.polygamma_(n)``: torch's node for it is PolygammaBackward1 (its own signature)."""
-    return update(self, lambda s: polygamma(n, s, _torch_name="PolygammaBackward1"),
-                  "polygamma_")
-
-
-# The in-place comparisons: torch's node for them is <Kind>Backward0 (a number operand: an
-# edge for self) or <Kind>Backward1 (a tensor: self and other), zero gradients.
-_COMPARISONS = {"eq": "Eq", "ne": "Ne", "lt": "Lt", "le": "Le", "gt": "Gt", "ge": "Ge",
-                "greater": "Gt", "greater_equal": "Ge", "less": "Lt", "less_equal": "Le",
-                "not_equal": "Ne"}
-
-
-def _compare_inplace(name: str):
-    compare = _FUNCTIONS.get(name) or getattr(F, name)
-    kind = _COMPARISONS[name]
-
-    def method(self, other):
-        def compute(s):
-            with no_grad():
-                out = compare(s, other).to(s.dtype)
-            ins = [s, other] if isinstance(other, Tensor) else [s]
-            return attach_function(out, f"{kind}Backward{len(ins) - 1}", _zero_gradients, ins,
-                                   saves=False, uses_out=False)
-        return update(self, compute, f"{name}_")
-    method.__name__ = f"{name}_"
-    return method
-
-
-def _zero_gradients(g, out, ins):
-    return tuple(full(t, 0.0) if t.dtype.is_differentiable else None for t in ins)
-
-
-# Every elementwise method that keeps its input's shape has an in-place form (torch's list).
-_UPDATES = {
-    **{n: _FUNCTIONS[n] for n in (
-        "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "exp2",
-        "log2", "log10", "erf", "erfc", "erfinv", "lgamma", "digamma", "mvlgamma", "sinc",
-        "atan2", "hypot", "xlogy", "logaddexp", "nextafter", "fmax", "fmin", "copysign",
-        "floor", "ceil", "trunc", "round", "frac", "floor_divide", "div", "fmod", "remainder",
-        "heaviside", "reciprocal", "deg2rad", "rad2deg", "float_power", "ldexp", "lerp",
-        "addcmul", "addcdiv", "nan_to_num", "logit", "sgn", "logical_xor", "arcsin",
-        "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "arctan2", "fix", "absolute",
-        "negative", "multiply", "subtract", "divide", "true_divide", "greater",
-        "greater_equal", "less", "less_equal", "not_equal", "clip")},
-    **{n: getattr(F, n) for n in (
-        "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid",
-        "relu", "abs", "neg", "sign", "square", "eq", "ne", "lt", "le", "gt", "ge",
-        "logical_and", "logical_or", "logical_not")},
-    "polygamma": _polygamma_method,
-}
-for _name in _COMPARISONS:
-    del _UPDATES[_name]
-
-METHODS = {
-    **_FUNCTIONS, "polygamma": _polygamma_method,
-    **{f"{name}_": _inplace(fn, f"{name}_") for name, fn in _UPDATES.items()},
-    **{f"{name}_": _compare_inplace(name) for name in _COMPARISONS},
-    "polygamma_": _polygamma_inplace,
-    "__mod__": remainder, "__rmod__": _swap(remainder),
-    "__floordiv__": floor_divide, "__rfloordiv__": _swap(floor_divide),
-    "__imod__": _inplace(remainder, "remainder_"),
-    "__ifloordiv__": _inplace(floor_divide, "floor_divide_"),
-    "__xor__": logical_xor, "__rxor__": _swap(logical_xor),
-}
