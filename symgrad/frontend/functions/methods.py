@@ -17,7 +17,7 @@ from ...devices import device as Device, check as check_device
 from ..core.apply import apply, as_tensor, register_view
 from .creation import METHODS as CREATION
 from .decompositions import METHODS as DECOMPOSITIONS
-from .strided import METHODS as STRIDED, clone
+from .strided import METHODS as STRIDED, clone  # noqa: F401  (symgrad.clone)
 from .complexes import METHODS as COMPLEXES, PROPERTIES as COMPLEX_PROPERTIES
 from .norms import torch_norm
 from ..core.grad_mode import no_grad
@@ -77,7 +77,7 @@ def _to(self: Tensor, *args, dtype=None, device=None, copy: bool = False, **_) -
             dtype = a
     check_device(device)
     out = self if dtype is None else _cast(self, dtypes.as_dtype(dtype))
-    return clone(out) if copy and out is self else out
+    return apply("cast", out, dtype=out.dtype) if copy and out is self else out   # _to_copy
 
 
 def _cast(self: Tensor, dt) -> Tensor:

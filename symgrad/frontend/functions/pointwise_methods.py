@@ -68,6 +68,23 @@ def _compare_inplace(name: str):
     return method
 
 
+def _untracked(name: str):
+    """``logical_and_`` & co.: torch writes the values and leaves the tensor's grad_fn as it
+    was (its gradient flows through the old node)."""
+    logical = FUNCTIONS.get(name) or getattr(F, name)
+
+    def method(self, *args):
+        def compute(s):
+            with no_grad():
+                out = logical(s, *args).to(s.dtype)
+            if s.grad_fn is not None and s.grad_fn._n_outputs == 1:
+                out._requires_grad, out.grad_fn = True, s.grad_fn
+            return out
+        return update(self, compute, f"{name}_")
+    method.__name__ = f"{name}_"
+    return method
+
+
 def _zero_gradients(g, out, ins):
     return tuple(full(t, 0.0) if t.dtype.is_differentiable else None for t in ins)
 
@@ -90,13 +107,15 @@ _UPDATES = {
         "logical_and", "logical_or", "logical_not")},
     "polygamma": _polygamma_method,
 }
-for _name in _COMPARISONS:
+_LOGICAL = ("logical_and", "logical_or", "logical_not", "logical_xor")
+for _name in (*_COMPARISONS, *_LOGICAL):
     del _UPDATES[_name]
 
 METHODS = {
     **FUNCTIONS, "polygamma": _polygamma_method,
     **{f"{name}_": _inplace(fn, f"{name}_") for name, fn in _UPDATES.items()},
     **{f"{name}_": _compare_inplace(name) for name in _COMPARISONS},
+    **{f"{name}_": _untracked(name) for name in _LOGICAL},
     "polygamma_": _polygamma_inplace, "nan_to_num_": _nan_to_num_inplace,
     "__mod__": remainder, "__rmod__": _swap(remainder),
     "__floordiv__": floor_divide, "__rfloordiv__": _swap(floor_divide),
