@@ -138,7 +138,6 @@ OPEN = """
 F.adaptive_avg_pool1d | F.adaptive_avg_pool1d(f64[1,2,5], 0) | grad:error | grad:error: symgrad no error, torch RuntimeError
 F.adaptive_avg_pool2d | F.adaptive_avg_pool2d(f16[1,2,5,5], 2) | value[0] | value[0]: at 0: symgrad 0.088623, torch 0.088806
 F.adaptive_avg_pool2d | F.adaptive_avg_pool2d(f64[1,2,5,5], 0) | grad:error | grad:error: symgrad no error, torch RuntimeError
-F.adaptive_avg_pool2d | F.adaptive_avg_pool2d(f64[1,2,5,5], 1) | grad_fn[0] | grad_fn[0]: symgrad AdaptiveAvgPool2DBackward0, torch MeanBackward1
 F.avg_pool1d | F.avg_pool1d(i64[1,2,5], 2) | error:extra | error:extra: symgrad raises RuntimeError: avg_pool of int64 tensors is not supported
 F.avg_pool2d | F.avg_pool2d(f16[1,2,5,5], 2) | value[0] | value[0]: at 1: symgrad -0.14624, torch -0.146
 F.avg_pool2d | F.avg_pool2d(i64[1,2,5,5], 2) | error:extra | error:extra: symgrad raises RuntimeError: avg_pool of int64 tensors is not supported
@@ -1411,60 +1410,12 @@ Tensor.logaddexp2 | Tensor.logaddexp2(u8[2,3], u8[2,3]) | error:missing | error:
 Tensor.logcumsumexp | Tensor.logcumsumexp(f64[16]:e, 0) | grad[0] | grad[0]: value at 12: symgrad 0.0, torch nan
 Tensor.logdet | Tensor.logdet(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.logdet | Tensor.logdet(f64[3,3]:sing) | grad[0] value[0] | grad[0]: value at 0: symgrad nan, torch 0.0
-Tensor.logical_and_ | Tensor.logical_and_(c128[2,3], c128[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
-Tensor.logical_and_ | Tensor.logical_and_(c64[2,3], f64[3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
-Tensor.logical_and_ | Tensor.logical_and_(f32[16]:e, f32[16]:t) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
-Tensor.logical_and_ | Tensor.logical_and_(f32[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
 Tensor.logical_and_ | Tensor.logical_and_(f32[2,3], f32[2,3]) #leaf | error:extra | error:extra: symgrad raises RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.
-Tensor.logical_and_ | Tensor.logical_and_(f32[2,3], f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_and_ | Tensor.logical_and_(f32[3], f64[]) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch 1.5
-Tensor.logical_and_ | Tensor.logical_and_(f64[0], f64[1]) | grad_fn[0] | grad_fn[0]: symgrad LogicalAndBackward0, torch CloneBackward0
-Tensor.logical_and_ | Tensor.logical_and_(f64[16]:e, f64[16]:e) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
-Tensor.logical_and_ | Tensor.logical_and_(f64[2,3], f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_and_ | Tensor.logical_and_(f64[2,3], f64[3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_and_ | Tensor.logical_and_(f64[2,3], u8[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_and_ | Tensor.logical_and_(f64[2,3]:p, f64[2,3]:u) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
 Tensor.logical_not | Tensor.logical_not(c128[8]:e) | value[0] | value[0]: at 2: symgrad 1, torch 0
-Tensor.logical_not_ | Tensor.logical_not_(c128[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
-Tensor.logical_not_ | Tensor.logical_not_(c128[8]:e) | grad[0] grad_fn[0] value[0] | grad[0]: value at 12: symgrad 0.0, torch 2.5
-Tensor.logical_not_ | Tensor.logical_not_(c64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
-Tensor.logical_not_ | Tensor.logical_not_(f32[16]:e) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
-Tensor.logical_not_ | Tensor.logical_not_(f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
+Tensor.logical_not_ | Tensor.logical_not_(c128[8]:e) | value[0] | value[0]: at 4: symgrad 1.0, torch 0.0
 Tensor.logical_not_ | Tensor.logical_not_(f32[2,3]) #leaf | error:extra | error:extra: symgrad raises RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.
-Tensor.logical_not_ | Tensor.logical_not_(f32[2,3]:t) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_not_ | Tensor.logical_not_(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad LogicalNotBackward0, torch CloneBackward0
-Tensor.logical_not_ | Tensor.logical_not_(f64[16]:e) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
-Tensor.logical_not_ | Tensor.logical_not_(f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_not_ | Tensor.logical_not_(f64[2,3]:p) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_not_ | Tensor.logical_not_(f64[2,3]:u) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_not_ | Tensor.logical_not_(f64[5]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 0.0, torch 2.0
-Tensor.logical_not_ | Tensor.logical_not_(f64[]) | grad[0] grad_fn[0] | grad[0]: value at 0: symgrad 0.0, torch 1.0
-Tensor.logical_or_ | Tensor.logical_or_(c128[2,3], c128[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
-Tensor.logical_or_ | Tensor.logical_or_(c64[2,3], f64[3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
-Tensor.logical_or_ | Tensor.logical_or_(f32[16]:e, f32[16]:t) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
-Tensor.logical_or_ | Tensor.logical_or_(f32[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
 Tensor.logical_or_ | Tensor.logical_or_(f32[2,3], f32[2,3]) #leaf | error:extra | error:extra: symgrad raises RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.
-Tensor.logical_or_ | Tensor.logical_or_(f32[2,3], f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_or_ | Tensor.logical_or_(f32[3], f64[]) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch 1.5
-Tensor.logical_or_ | Tensor.logical_or_(f64[0], f64[1]) | grad_fn[0] | grad_fn[0]: symgrad LogicalOrBackward0, torch CloneBackward0
-Tensor.logical_or_ | Tensor.logical_or_(f64[16]:e, f64[16]:e) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
-Tensor.logical_or_ | Tensor.logical_or_(f64[2,3], f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_or_ | Tensor.logical_or_(f64[2,3], f64[3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_or_ | Tensor.logical_or_(f64[2,3], u8[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_or_ | Tensor.logical_or_(f64[2,3]:p, f64[2,3]:u) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_xor_ | Tensor.logical_xor_(c128[2,3], c128[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
-Tensor.logical_xor_ | Tensor.logical_xor_(c64[2,3], f64[3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
-Tensor.logical_xor_ | Tensor.logical_xor_(f32[16]:e, f32[16]:t) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
-Tensor.logical_xor_ | Tensor.logical_xor_(f32[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
 Tensor.logical_xor_ | Tensor.logical_xor_(f32[2,3], f32[2,3]) #leaf | error:extra | error:extra: symgrad raises RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.
-Tensor.logical_xor_ | Tensor.logical_xor_(f32[2,3], f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_xor_ | Tensor.logical_xor_(f32[3], f64[]) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch 1.5
-Tensor.logical_xor_ | Tensor.logical_xor_(f64[0], f64[1]) | grad_fn[0] | grad_fn[0]: symgrad LogicalXorBackward0, torch CloneBackward0
-Tensor.logical_xor_ | Tensor.logical_xor_(f64[16]:e, f64[16]:e) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
-Tensor.logical_xor_ | Tensor.logical_xor_(f64[2,3], f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_xor_ | Tensor.logical_xor_(f64[2,3], f64[3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_xor_ | Tensor.logical_xor_(f64[2,3], u8[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_xor_ | Tensor.logical_xor_(f64[2,3]:p, f64[2,3]:u) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
 Tensor.logit | Tensor.logit(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "logit_cpu" not implemented for 'ComplexDouble'
 Tensor.logit | Tensor.logit(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: "logit_cpu" not implemented for 'ComplexDouble'
 Tensor.logit | Tensor.logit(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "logit_cpu" not implemented for 'ComplexFloat'
@@ -1862,7 +1813,6 @@ Tensor.tensor_split | Tensor.tensor_split(f64[0,3], 2) | grad_fn[0] grad_fn[1] |
 Tensor.tensor_split | Tensor.tensor_split(f64[2,3], (0, 3), 1) | grad_fn[1] | grad_fn[1]: symgrad None, torch SliceBackward0
 Tensor.to | Tensor.to(f64[2,3], 5) | error:class | error:class: symgrad AssertionError, torch RuntimeError
 Tensor.to | Tensor.to(f64[2,3], torch.float64, True) | error:extra | error:extra: symgrad raises TypeError: unsupported dtype True; symgrad has float16, float32, float64, complex64, comple
-Tensor.to | Tensor.to(f64[2,3], torch.float64, copy=True) | grad_fn[0] | grad_fn[0]: symgrad CloneBackward0, torch ToCopyBackward0
 Tensor.topk | Tensor.topk(b8[2,3], 2) | error:missing | error:missing: torch raises RuntimeError: topk does not support bool dtypes on CPU
 Tensor.topk | Tensor.topk(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
 Tensor.topk | Tensor.topk(f64[0,3], 0) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
