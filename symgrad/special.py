@@ -24,7 +24,10 @@ logsumexp, softmax, log_softmax = _F.logsumexp, _F.softmax, _F.log_softmax
 
 
 def round(input, *, decimals: int = 0):  # noqa: A001  (torch's name)
-    return _P.round(input, decimals=decimals or None)
+    """torch's ``round(input, decimals=decimals)`` (RoundBackward1 even for 0 decimals); an
+    integer tensor with 0 decimals is copied."""
+    floating = getattr(getattr(input, "dtype", None), "is_floating", False)
+    return _P.round(input, decimals=decimals if floating else decimals or None)
 
 
 __all__ = ["digamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln",

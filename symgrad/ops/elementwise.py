@@ -160,6 +160,13 @@ elementwise("expm1", lambda sp, x: _cfunction("expm1")(x), np.expm1,
             vjp=lambda b, g, out, ins: (g * (out + 1.0),), uses_out=True, complex_ok=True)
 elementwise("sqrt", lambda sp, x: sp.sqrt(x), np.sqrt,
             vjp=lambda b, g, out, ins: (g / (out * 2.0),), uses_out=True, complex_ok=True)
+
+
+# torch's rsqrt is 1 / sqrt(x), and its derivative reuses the output: -0.5 * g * out ** 3
+# (out ** 3 computed as out * out * out), RsqrtBackward0.
+elementwise("rsqrt", lambda sp, x: 1 / sp.sqrt(x), lambda a: 1.0 / np.sqrt(a),
+            vjp=lambda b, g, out, ins: ((g * -0.5) * (out * out * out),), uses_out=True,
+            saves=False, complex_ok=True)
 elementwise("sin", lambda sp, x: sp.sin(x), np.sin,
             vjp=lambda b, g, out, ins: (g * b.op("cos", ins[0]),), complex_ok=True)
 elementwise("cos", lambda sp, x: sp.cos(x), np.cos,

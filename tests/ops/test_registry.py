@@ -106,7 +106,8 @@ class SymPyBuilder:
 
 # Points where each op is smooth (kinks, branch switches and singularities avoided).
 DOMAINS = {"log": (0.2, 3.0), "log1p": (-0.5, 3.0), "sqrt": (0.2, 3.0), "pow": (0.3, 2.0),
-           "div": (0.3, 2.0), "asin": (-0.9, 0.9), "acos": (-0.9, 0.9), "atanh": (-0.9, 0.9),
+           "rsqrt": (0.2, 3.0), "div": (0.3, 2.0), "asin": (-0.9, 0.9), "acos": (-0.9, 0.9),
+           "atanh": (-0.9, 0.9),
            "erfinv": (-0.9, 0.9), "acosh": (1.2, 3.0), "log2": (0.2, 3.0),
            "log10": (0.2, 3.0), "lgamma": (0.2, 3.0), "entr": (0.2, 3.0),
            "xlogy": (0.2, 3.0), "xlog1py": (0.2, 3.0), "zeta": (1.2, 3.0)}

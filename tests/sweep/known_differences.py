@@ -138,11 +138,6 @@ OPEN = """
 F.adaptive_avg_pool1d | F.adaptive_avg_pool1d(f64[1,2,5], 0) | grad:error | grad:error: symgrad no error, torch RuntimeError
 F.adaptive_avg_pool2d | F.adaptive_avg_pool2d(f16[1,2,5,5], 2) | value[0] | value[0]: at 0: symgrad 0.088623, torch 0.088806
 F.adaptive_avg_pool2d | F.adaptive_avg_pool2d(f64[1,2,5,5], 0) | grad:error | grad:error: symgrad no error, torch RuntimeError
-F.adaptive_avg_pool2d | F.adaptive_avg_pool2d(f64[1,2,5,5], 1) | grad_fn[0] | grad_fn[0]: symgrad AdaptiveAvgPool2DBackward0, torch MeanBackward1
-F.adaptive_max_pool1d | F.adaptive_max_pool1d(f64[1,2,6], 0) | error:extra | error:extra: symgrad raises RuntimeError: argmax(): expected reduction dim 4 to have non-zero size (input shape (1, 2, 1,
-F.adaptive_max_pool1d_with_indices | F.adaptive_max_pool1d_with_indices(f64[1,2,6], 0) | error:extra | error:extra: symgrad raises RuntimeError: argmax(): expected reduction dim 4 to have non-zero size (input shape (1, 2, 1,
-F.adaptive_max_pool2d | F.adaptive_max_pool2d(f64[1,2,4,4], 0) | error:extra | error:extra: symgrad raises RuntimeError: argmax(): expected reduction dim 4 to have non-zero size (input shape (1, 2, 0,
-F.adaptive_max_pool2d_with_indices | F.adaptive_max_pool2d_with_indices(f64[1,2,4,4], 0) | error:extra | error:extra: symgrad raises RuntimeError: argmax(): expected reduction dim 4 to have non-zero size (input shape (1, 2, 0,
 F.avg_pool1d | F.avg_pool1d(i64[1,2,5], 2) | error:extra | error:extra: symgrad raises RuntimeError: avg_pool of int64 tensors is not supported
 F.avg_pool2d | F.avg_pool2d(f16[1,2,5,5], 2) | value[0] | value[0]: at 1: symgrad -0.14624, torch -0.146
 F.avg_pool2d | F.avg_pool2d(i64[1,2,5,5], 2) | error:extra | error:extra: symgrad raises RuntimeError: avg_pool of int64 tensors is not supported
@@ -191,8 +186,6 @@ F.elu | F.elu(i64[2,3]) | error:missing | error:missing: torch raises RuntimeErr
 F.elu | F.elu(u8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "elu_cpu" not implemented for 'Byte'
 F.elu_ | F.elu_(f64[16]:e) | grad[0] | grad[0]: value at 10: symgrad 1.75, torch nan
 F.embedding | F.embedding(i32[4]:idx5, f64[5,3]) | error:extra | error:extra: symgrad raises RuntimeError: Expected tensor for argument #1 'indices' to have one of the following scalar ty
-F.embedding_bag | F.embedding_bag(i64[2,3]:idx5, f64[5,3], max_norm=1.0) | error:extra | error:extra: symgrad raises RuntimeError: embedding_bag: max_norm, scale_grad_by_freq and sparse are not supported
-F.embedding_bag | F.embedding_bag(i64[6]:idx5, f64[5,3], i64[2]:idx1, include_last_offset=True) | grad[0] value[0] | grad[0]: value at 2: symgrad 0.0, torch 0.5
 F.fold | F.fold(i32[1,8,9], (4, 4), 2) | error:missing | error:missing: torch raises RuntimeError: "col2im_out_cpu" not implemented for 'Int'
 F.fold | F.fold(i64[1,8,9], (4, 4), 2) | error:missing | error:missing: torch raises RuntimeError: "col2im_out_cpu" not implemented for 'Long'
 F.fold | F.fold(u8[1,8,9], (4, 4), 2) | error:missing | error:missing: torch raises RuntimeError: "col2im_out_cpu" not implemented for 'Byte'
@@ -240,7 +233,6 @@ F.hinge_embedding_loss | F.hinge_embedding_loss(i64[4], i64[4]:pm1) | error:miss
 F.hinge_embedding_loss | F.hinge_embedding_loss(u8[4], u8[4]:pm1) | error:class | error:class: symgrad OverflowError, torch RuntimeError
 F.huber_loss | F.huber_loss(b8[2,3], b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 F.huber_loss | F.huber_loss(f64[2,3], f64[2,3], None, None, 'sum') | error:class | error:class: symgrad TypeError, torch AttributeError
-F.interpolate | F.interpolate(f64[1,2,4,4], scale_factor=0.5, mode='bilinear', antialias=True) | error:extra | error:extra: symgrad raises RuntimeError: interpolate(antialias=True) is not supported by symgrad
 F.kl_div | F.kl_div(b8[2,3], b8[2,3]:prob) | error:missing | error:missing: torch raises RuntimeError: kl_div: Integral inputs not supported.
 F.kl_div | F.kl_div(i32[2,3], i32[2,3]:prob) | error:missing | error:missing: torch raises RuntimeError: kl_div: Integral inputs not supported.
 F.kl_div | F.kl_div(i64[2,3], i64[2,3]:prob) | error:missing | error:missing: torch raises RuntimeError: kl_div: Integral inputs not supported.
@@ -366,7 +358,6 @@ F.triplet_margin_loss | F.triplet_margin_loss(b8[4,3], b8[4,3], b8[4,3]) | error
 F.unfold | F.unfold(i32[1,2,4,4], 2) | error:missing | error:missing: torch raises RuntimeError: "im2col_out_cpu" not implemented for 'Int'
 F.unfold | F.unfold(i64[1,2,4,4], 2) | error:missing | error:missing: torch raises RuntimeError: "im2col_out_cpu" not implemented for 'Long'
 F.unfold | F.unfold(u8[1,2,4,4], 2) | error:missing | error:missing: torch raises RuntimeError: "im2col_out_cpu" not implemented for 'Byte'
-F.upsample_nearest | F.upsample_nearest(i64[1,2,4,4], 8) | error:missing | error:missing: torch raises RuntimeError: "upsample_nearest2d_channels_last" not implemented for 'Long'
 Tensor.__abs__ | Tensor.__abs__(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "abs_cpu" not implemented for 'Bool'
 Tensor.__add__ | Tensor.__add__(i64[2,3], i64[2,3], alpha=0.5) | error:missing | error:missing: torch raises RuntimeError: For integral input tensors, argument alpha must not be a floating point number.
 Tensor.__add__ | Tensor.__add__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
@@ -439,27 +430,18 @@ Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], u8[2]:t) | error:extra | error
 Tensor.__getitem__ | Tensor.__getitem__(f64[], ()) | grad_fn[0] | grad_fn[0]: symgrad None, torch AliasBackward0
 Tensor.__getitem__ | Tensor.__getitem__(f64[], ...) | grad_fn[0] | grad_fn[0]: symgrad None, torch AliasBackward0
 Tensor.__gt__ | Tensor.__gt__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.__iadd__ | Tensor.__iadd__(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch AddBackward0
-Tensor.__iadd__ | Tensor.__iadd__(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch AddBackward0
-Tensor.__iadd__ | Tensor.__iadd__(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch AddBackward0
 Tensor.__iadd__ | Tensor.__iadd__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.__ifloordiv__ | Tensor.__ifloordiv__(b8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "div_floor_cpu" not implemented for 'Bool'
 Tensor.__ifloordiv__ | Tensor.__ifloordiv__(c128[2,3], 2.5) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.__ifloordiv__ | Tensor.__ifloordiv__(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.__ifloordiv__ | Tensor.__ifloordiv__(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.__ifloordiv__ | Tensor.__ifloordiv__(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch NotImplemented
-Tensor.__ifloordiv__ | Tensor.__ifloordiv__(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch NotImplemented
 Tensor.__imod__ | Tensor.__imod__(b8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "remainder_cpu" not implemented for 'Bool'
 Tensor.__imod__ | Tensor.__imod__(c128[2,3], 2.5) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.__imod__ | Tensor.__imod__(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.__imod__ | Tensor.__imod__(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.__imod__ | Tensor.__imod__(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch RemainderBackward1
-Tensor.__imod__ | Tensor.__imod__(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch RemainderBackward1
 Tensor.__imod__ | Tensor.__imod__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.__imul__ | Tensor.__imul__(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch MulBackward0
 Tensor.__imul__ | Tensor.__imul__(f16[2,3], 100000.0) | value[0] | value[0]: at 2: symgrad -inf, torch -5736.0
-Tensor.__imul__ | Tensor.__imul__(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad -1.21728516, torch -1.21679688
-Tensor.__imul__ | Tensor.__imul__(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch MulBackward0
+Tensor.__imul__ | Tensor.__imul__(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 5: symgrad -1.21728516, torch -1.21679688
 Tensor.__imul__ | Tensor.__imul__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.__int__ | Tensor.__int__(f64[0]) | error:class | error:class: symgrad RuntimeError, torch ValueError
 Tensor.__int__ | Tensor.__int__(f64[2,3]) | error:class | error:class: symgrad RuntimeError, torch ValueError
@@ -483,10 +465,10 @@ Tensor.__invert__ | Tensor.__invert__(i32[2,3]) | dtype[0] value[0] | dtype[0]: 
 Tensor.__invert__ | Tensor.__invert__(i64[16]:e) | dtype[0] value[0] | dtype[0]: symgrad bool, torch int64
 Tensor.__invert__ | Tensor.__invert__(i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad bool, torch int64
 Tensor.__invert__ | Tensor.__invert__(u8[2,3]) | dtype[0] value[0] | dtype[0]: symgrad bool, torch uint8
-Tensor.__ipow__ | Tensor.__ipow__(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch PowBackward1
+Tensor.__ipow__ | Tensor.__ipow__(c128[2,3], c128[2,3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
+Tensor.__ipow__ | Tensor.__ipow__(c64[2,3], f64[3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
 Tensor.__ipow__ | Tensor.__ipow__(f16[2,3], 100000.0) | error:missing | error:missing: torch raises RuntimeError: value cannot be converted to type c10::Half without overflow
-Tensor.__ipow__ | Tensor.__ipow__(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 0.178466782, torch 0.178536728
-Tensor.__ipow__ | Tensor.__ipow__(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch PowBackward1
+Tensor.__ipow__ | Tensor.__ipow__(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 4: symgrad 0.178466782, torch 0.178536728
 Tensor.__ipow__ | Tensor.__ipow__(i32[2,3], i32[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: result type float32 can't be cast to the desired output type int32 (pow_)
 Tensor.__ipow__ | Tensor.__ipow__(i32[2,3], i64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: result type float32 can't be cast to the desired output type int32 (pow_)
 Tensor.__ipow__ | Tensor.__ipow__(i64[14]:e, i64[14]:e) | error:extra | error:extra: symgrad raises RuntimeError: result type float32 can't be cast to the desired output type int64 (pow_)
@@ -498,16 +480,10 @@ Tensor.__ipow__ | Tensor.__ipow__(u8[2,3], b8[2,3]) | error:extra | error:extra:
 Tensor.__ipow__ | Tensor.__ipow__(u8[2,3], i64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: result type float32 can't be cast to the desired output type uint8 (pow_)
 Tensor.__ipow__ | Tensor.__ipow__(u8[2,3], u8[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: result type float32 can't be cast to the desired output type uint8 (pow_)
 Tensor.__isub__ | Tensor.__isub__(b8[2,3], b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.__isub__ | Tensor.__isub__(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch SubBackward0
-Tensor.__isub__ | Tensor.__isub__(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch SubBackward0
-Tensor.__isub__ | Tensor.__isub__(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch SubBackward0
 Tensor.__isub__ | Tensor.__isub__(i64[2,3], True) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
 Tensor.__isub__ | Tensor.__isub__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.__isub__ | Tensor.__isub__(u8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
-Tensor.__itruediv__ | Tensor.__itruediv__(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
 Tensor.__itruediv__ | Tensor.__itruediv__(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
-Tensor.__itruediv__ | Tensor.__itruediv__(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
-Tensor.__itruediv__ | Tensor.__itruediv__(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
 Tensor.__itruediv__ | Tensor.__itruediv__(f64[16]:e, f64[16]:e, rounding_mode='floor') | error:extra | error:extra: symgrad raises TypeError: _binary.<locals>.method() got an unexpected keyword argument 'rounding_mode'
 Tensor.__itruediv__ | Tensor.__itruediv__(f64[2,3], f64[2,3]:t, rounding_mode='bad') | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.__itruediv__ | Tensor.__itruediv__(f64[2,3], f64[2,3]:t, rounding_mode='floor') | error:extra | error:extra: symgrad raises TypeError: _binary.<locals>.method() got an unexpected keyword argument 'rounding_mode'
@@ -577,6 +553,8 @@ Tensor.__or__ | Tensor.__or__(u8[2,3], u8[2,3]) | dtype[0] value[0] | dtype[0]: 
 Tensor.__pos__ | Tensor.__pos__(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: The `+` operator, on a bool tensor is not supported.
 Tensor.__pow__ | Tensor.__pow__(b8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "pow" not implemented for 'Bool'
 Tensor.__pow__ | Tensor.__pow__(b8[2,3], i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
+Tensor.__pow__ | Tensor.__pow__(c128[2,3], c128[2,3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
+Tensor.__pow__ | Tensor.__pow__(c64[2,3], f64[3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
 Tensor.__pow__ | Tensor.__pow__(f16[2,3], 100000.0) | error:missing | error:missing: torch raises RuntimeError: value cannot be converted to type c10::Half without overflow
 Tensor.__pow__ | Tensor.__pow__(i32[2,3], i32[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int32
 Tensor.__pow__ | Tensor.__pow__(i32[2,3], i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
@@ -617,6 +595,9 @@ Tensor.__rpow__ | Tensor.__rpow__(b8[2,3], 1) | dtype[0] | dtype[0]: symgrad flo
 Tensor.__rpow__ | Tensor.__rpow__(b8[2,3], 2) | dtype[0] | dtype[0]: symgrad float32, torch int64
 Tensor.__rpow__ | Tensor.__rpow__(b8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "pow" not implemented for 'Bool'
 Tensor.__rpow__ | Tensor.__rpow__(b8[2,3], i64[2,3]) | dtype[0] | dtype[0]: symgrad float32, torch int64
+Tensor.__rpow__ | Tensor.__rpow__(c128[2,3], 2.5) | grad:error | grad:error: symgrad RuntimeError, torch no error
+Tensor.__rpow__ | Tensor.__rpow__(c128[2,3], c128[2,3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
+Tensor.__rpow__ | Tensor.__rpow__(c64[2,3], f64[3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
 Tensor.__rpow__ | Tensor.__rpow__(f64[16]:e, -0.0) | grad[0] value[0] | grad[0]: value at 2: symgrad inf, torch -inf
 Tensor.__rpow__ | Tensor.__rpow__(i32[2,3], i32[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int32
 Tensor.__rpow__ | Tensor.__rpow__(i32[2,3], i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
@@ -637,50 +618,10 @@ Tensor.__rsub__ | Tensor.__rsub__(b8[2,3], 2) | error:missing | error:missing: t
 Tensor.__rsub__ | Tensor.__rsub__(b8[2,3], b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.__rsub__ | Tensor.__rsub__(b8[2,3], f16[2,3]) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
 Tensor.__rsub__ | Tensor.__rsub__(b8[2,3], i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
-Tensor.__rsub__ | Tensor.__rsub__(c128[2,3], c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
-Tensor.__rsub__ | Tensor.__rsub__(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
-Tensor.__rsub__ | Tensor.__rsub__(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
-Tensor.__rsub__ | Tensor.__rsub__(f32[16]:e, f32[16]:t) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
-Tensor.__rsub__ | Tensor.__rsub__(f32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
-Tensor.__rsub__ | Tensor.__rsub__(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
-Tensor.__rsub__ | Tensor.__rsub__(f32[3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
-Tensor.__rsub__ | Tensor.__rsub__(f64[0], f64[1]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
-Tensor.__rsub__ | Tensor.__rsub__(f64[16]:e, f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
-Tensor.__rsub__ | Tensor.__rsub__(f64[2,1], f64[1,3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
-Tensor.__rsub__ | Tensor.__rsub__(f64[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
-Tensor.__rsub__ | Tensor.__rsub__(f64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
-Tensor.__rsub__ | Tensor.__rsub__(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
-Tensor.__rsub__ | Tensor.__rsub__(f64[2,3]:p, f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
-Tensor.__rsub__ | Tensor.__rsub__(f64[], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
-Tensor.__rsub__ | Tensor.__rsub__(f64[], i32[3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
-Tensor.__rsub__ | Tensor.__rsub__(i32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
 Tensor.__rsub__ | Tensor.__rsub__(i64[2,3], True) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
-Tensor.__rsub__ | Tensor.__rsub__(i64[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
-Tensor.__rsub__ | Tensor.__rsub__(i64[3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
 Tensor.__rsub__ | Tensor.__rsub__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.__rsub__ | Tensor.__rsub__(u8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
-Tensor.__rtruediv__ | Tensor.__rtruediv__(b8[2,3], f16[2,3]) | dtype[0] | dtype[0]: symgrad float16, torch float32
-Tensor.__rtruediv__ | Tensor.__rtruediv__(c128[2,3], c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
-Tensor.__rtruediv__ | Tensor.__rtruediv__(c64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: value at 2: symgrad 1.230652634998, torch 1.230652924627
 Tensor.__rtruediv__ | Tensor.__rtruediv__(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad inf, torch 64640.0
-Tensor.__rtruediv__ | Tensor.__rtruediv__(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] value[0] | grad[0]: value at 2: symgrad -26.14468, torch -26.15625
-Tensor.__rtruediv__ | Tensor.__rtruediv__(f32[16]:e, f32[16]:t) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
-Tensor.__rtruediv__ | Tensor.__rtruediv__(f32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
-Tensor.__rtruediv__ | Tensor.__rtruediv__(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
-Tensor.__rtruediv__ | Tensor.__rtruediv__(f32[3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
-Tensor.__rtruediv__ | Tensor.__rtruediv__(f64[0], f64[1]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
-Tensor.__rtruediv__ | Tensor.__rtruediv__(f64[16]:e, f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
-Tensor.__rtruediv__ | Tensor.__rtruediv__(f64[2,1], f64[1,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
-Tensor.__rtruediv__ | Tensor.__rtruediv__(f64[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
-Tensor.__rtruediv__ | Tensor.__rtruediv__(f64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
-Tensor.__rtruediv__ | Tensor.__rtruediv__(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
-Tensor.__rtruediv__ | Tensor.__rtruediv__(f64[2,3]:p, f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
-Tensor.__rtruediv__ | Tensor.__rtruediv__(f64[], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
-Tensor.__rtruediv__ | Tensor.__rtruediv__(f64[], i32[3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
-Tensor.__rtruediv__ | Tensor.__rtruediv__(i32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
-Tensor.__rtruediv__ | Tensor.__rtruediv__(i64[2,3], f16[2,3]) | dtype[0] | dtype[0]: symgrad float16, torch float32
-Tensor.__rtruediv__ | Tensor.__rtruediv__(i64[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
-Tensor.__rtruediv__ | Tensor.__rtruediv__(i64[3], f64[]) | dtype[0] grad_fn[0] | dtype[0]: symgrad float64, torch float32
 Tensor.__rxor__ | Tensor.__rxor__(b8[2,3], 2) | dtype[0] value[0] | dtype[0]: symgrad bool, torch int64
 Tensor.__rxor__ | Tensor.__rxor__(b8[2,3], f16[2,3]) | error:missing | error:missing: torch raises RuntimeError: "bitwise_xor_cpu" not implemented for 'Half'
 Tensor.__rxor__ | Tensor.__rxor__(b8[2,3], i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad bool, torch int64
@@ -845,9 +786,6 @@ Tensor.acosh_ | Tensor.acosh_(f64[5]) | grad:error grad_fn[0] | grad:error: symg
 Tensor.acosh_ | Tensor.acosh_(f64[]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.add | Tensor.add(i64[2,3], i64[2,3], alpha=0.5) | error:missing | error:missing: torch raises RuntimeError: For integral input tensors, argument alpha must not be a floating point number.
 Tensor.add | Tensor.add(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.add_ | Tensor.add_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch AddBackward0
-Tensor.add_ | Tensor.add_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch AddBackward0
-Tensor.add_ | Tensor.add_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch AddBackward0
 Tensor.add_ | Tensor.add_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.addbmm | Tensor.addbmm(f16[3,4], f16[2,3,3], f16[2,3,4]) | value[0] | value[0]: at 6: symgrad 0.55371, torch 0.55273
 Tensor.addbmm | Tensor.addbmm(f32[3,4], f64[2,3,3], f64[2,3,4]) | error:missing | error:missing: torch raises RuntimeError: self and mat2 must have the same dtype, but got Float and Double
@@ -867,13 +805,11 @@ Tensor.addcdiv | Tensor.addcdiv(i64[2,3], i64[2,3], i64[2,3], value=0.5) | error
 Tensor.addcdiv | Tensor.addcdiv(i64[2,3], i64[2,3], i64[2,3], value=2) | error:missing | error:missing: torch raises RuntimeError: Integer division with addcdiv is no longer supported, and in a future  release a
 Tensor.addcdiv | Tensor.addcdiv(i64[2,3]:n, i64[2,3]:n, i64[2,3]:n) | error:missing | error:missing: torch raises RuntimeError: Integer division with addcdiv is no longer supported, and in a future  release a
 Tensor.addcdiv | Tensor.addcdiv(u8[2,3]:n, u8[2,3]:n, u8[2,3]:n) | error:missing | error:missing: torch raises RuntimeError: Integer division with addcdiv is no longer supported, and in a future  release a
-Tensor.addcdiv_ | Tensor.addcdiv_(f32[2,3]:n, f64[3]:n, f32[2,1]:n) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch AddcdivBackward0
 Tensor.addcmul | Tensor.addcmul(b8[2,3]:n, b8[2,3]:n, b8[2,3]:n) | error:missing | error:missing: torch raises RuntimeError: "addcmul_cpu_out" not implemented for 'Bool'
 Tensor.addcmul | Tensor.addcmul(f16[2,3]:n, f16[2,3]:n, f16[2,3]:n) | value[0] | value[0]: at 1: symgrad -0.16357, torch -0.16321
 Tensor.addcmul | Tensor.addcmul(i64[2,3], i64[2,3], i64[2,3], value=0.5) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
 Tensor.addcmul_ | Tensor.addcmul_(b8[2,3]:n, b8[2,3]:n, b8[2,3]:n) | error:missing | error:missing: torch raises RuntimeError: "addcmul_cpu_out" not implemented for 'Bool'
 Tensor.addcmul_ | Tensor.addcmul_(f16[2,3]:n, f16[2,3]:n, f16[2,3]:n) | value[0] | value[0]: at 1: symgrad -0.16357, torch -0.16321
-Tensor.addcmul_ | Tensor.addcmul_(f32[2,3]:n, f64[3]:n, f32[2,1]:n) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch AddcmulBackward0
 Tensor.addcmul_ | Tensor.addcmul_(i64[2,3], i64[2,3], i64[2,3], value=0.5) | error:extra | error:extra: symgrad raises RuntimeError: result type float32 can't be cast to the desired output type int64 (addcmul_)
 Tensor.addmm | Tensor.addmm(f32[2,4], f64[2,3], f64[3,4]) | error:missing | error:missing: torch raises RuntimeError: self and mat2 must have the same dtype, but got Float and Double
 Tensor.addmm | Tensor.addmm(f64[2,4], f64[2,3], f64[3,4], beta=0) | grad[0] | grad[0]: symgrad none, torch a gradient
@@ -946,8 +882,7 @@ Tensor.arctan2 | Tensor.arctan2(f64[16]:e, f64[16]:e) | grad[0] grad[1] | grad[0
 Tensor.arctan2_ | Tensor.arctan2_(b8[2,3], 2) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.arctan2_ | Tensor.arctan2_(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.arctan2_ | Tensor.arctan2_(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.arctan2_ | Tensor.arctan2_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 2.97868729, torch 2.97729802
-Tensor.arctan2_ | Tensor.arctan2_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch Atan2Backward0
+Tensor.arctan2_ | Tensor.arctan2_(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 5: symgrad 2.97868729, torch 2.97729802
 Tensor.arctan2_ | Tensor.arctan2_(f64[16]:e, f64[16]:e) | grad[0] grad[1] | grad[0]: value at 13: symgrad nan, torch -0.0
 Tensor.arctan2_ | Tensor.arctan2_(i64[2,3], 2.5) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.arctan2_ | Tensor.arctan2_(i64[2,3], 3) | error:class | error:class: symgrad RuntimeError, torch TypeError
@@ -998,8 +933,7 @@ Tensor.atan2 | Tensor.atan2(f64[16]:e, f64[16]:e) | grad[0] grad[1] | grad[0]: v
 Tensor.atan2_ | Tensor.atan2_(b8[2,3], 2) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.atan2_ | Tensor.atan2_(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.atan2_ | Tensor.atan2_(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.atan2_ | Tensor.atan2_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 2.97868729, torch 2.97729802
-Tensor.atan2_ | Tensor.atan2_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch Atan2Backward0
+Tensor.atan2_ | Tensor.atan2_(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 5: symgrad 2.97868729, torch 2.97729802
 Tensor.atan2_ | Tensor.atan2_(f64[16]:e, f64[16]:e) | grad[0] grad[1] | grad[0]: value at 13: symgrad nan, torch -0.0
 Tensor.atan2_ | Tensor.atan2_(i64[2,3], 2.5) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.atan2_ | Tensor.atan2_(i64[2,3], 3) | error:class | error:class: symgrad RuntimeError, torch TypeError
@@ -1075,11 +1009,7 @@ Tensor.chunk | Tensor.chunk(f64[2,3], 4, 1) | grad_fn[0] grad_fn[1] grad_fn[2] |
 Tensor.chunk | Tensor.chunk(f64[7], 3) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
 Tensor.clamp | Tensor.clamp(f64[2,3]) | error:class | error:class: symgrad ValueError, torch RuntimeError
 Tensor.clamp_ | Tensor.clamp_(f64[2,3]) | error:class | error:class: symgrad ValueError, torch RuntimeError
-Tensor.clamp_max | Tensor.clamp_max(f64[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ClampBackward0, torch ClampMaxBackward1
-Tensor.clamp_max | Tensor.clamp_max(f64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ClampBackward0, torch ClampMaxBackward1
 Tensor.clamp_max | Tensor.clamp_max(f64[2,3], nan) | value[0] | value[0]: at 0: symgrad -1.780923274351, torch nan
-Tensor.clamp_min | Tensor.clamp_min(f64[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ClampBackward0, torch ClampMinBackward1
-Tensor.clamp_min | Tensor.clamp_min(f64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ClampBackward0, torch ClampMinBackward1
 Tensor.clamp_min | Tensor.clamp_min(f64[2,3], nan) | value[0] | value[0]: at 0: symgrad -1.780923274351, torch nan
 Tensor.clip | Tensor.clip(f64[2,3]) | error:class | error:class: symgrad ValueError, torch RuntimeError
 Tensor.clip_ | Tensor.clip_(f64[2,3]) | error:class | error:class: symgrad ValueError, torch RuntimeError
@@ -1090,8 +1020,6 @@ Tensor.copysign | Tensor.copysign(c64[2,3], f64[3]) | error:class | error:class:
 Tensor.copysign_ | Tensor.copysign_(c128[2,3], 2.5) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.copysign_ | Tensor.copysign_(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.copysign_ | Tensor.copysign_(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.copysign_ | Tensor.copysign_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch CopysignBackward0
-Tensor.copysign_ | Tensor.copysign_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch CopysignBackward0
 Tensor.corrcoef | Tensor.corrcoef(b8[2,5]) | error:missing | error:missing: torch raises RuntimeError: cov(): bool dtype is not supported for input
 Tensor.count_nonzero | Tensor.count_nonzero(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
 Tensor.count_nonzero | Tensor.count_nonzero(f64[2,3], 1, True) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -1155,40 +1083,14 @@ Tensor.dist | Tensor.dist(b8[2,3], b8[2,3]) | error:class | error:class: symgrad
 Tensor.dist | Tensor.dist(f64[2,3], f64[3], 0) | grad:error | grad:error: symgrad no error, torch RuntimeError
 Tensor.div | Tensor.div(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
 Tensor.div | Tensor.div(f64[2,3], f64[2,3]:t, rounding_mode='bad') | error:class | error:class: symgrad ValueError, torch RuntimeError
-Tensor.div | Tensor.div(f64[2,3], f64[2,3]:t, rounding_mode=None) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward2
-Tensor.div_ | Tensor.div_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
 Tensor.div_ | Tensor.div_(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
-Tensor.div_ | Tensor.div_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
-Tensor.div_ | Tensor.div_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
 Tensor.div_ | Tensor.div_(f64[2,3], f64[2,3]:t, rounding_mode='bad') | error:class | error:class: symgrad ValueError, torch RuntimeError
-Tensor.div_ | Tensor.div_(f64[2,3], f64[2,3]:t, rounding_mode=None) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward2
 Tensor.divide | Tensor.divide(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
 Tensor.divide | Tensor.divide(f64[2,3], f64[2,3]:t, rounding_mode='bad') | error:class | error:class: symgrad ValueError, torch RuntimeError
-Tensor.divide | Tensor.divide(f64[2,3], f64[2,3]:t, rounding_mode=None) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward2
-Tensor.divide_ | Tensor.divide_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
 Tensor.divide_ | Tensor.divide_(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
-Tensor.divide_ | Tensor.divide_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
-Tensor.divide_ | Tensor.divide_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
 Tensor.divide_ | Tensor.divide_(f64[2,3], f64[2,3]:t, rounding_mode='bad') | error:class | error:class: symgrad ValueError, torch RuntimeError
-Tensor.divide_ | Tensor.divide_(f64[2,3], f64[2,3]:t, rounding_mode=None) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward2
 Tensor.dot | Tensor.dot(f64[3], 2.0) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.eq | Tensor.eq(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.eq_ | Tensor.eq_(c128[2,3], c128[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.eq_ | Tensor.eq_(c64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.eq_ | Tensor.eq_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
-Tensor.eq_ | Tensor.eq_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.eq_ | Tensor.eq_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.eq_ | Tensor.eq_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.eq_ | Tensor.eq_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.eq_ | Tensor.eq_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.eq_ | Tensor.eq_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.eq_ | Tensor.eq_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.eq_ | Tensor.eq_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.eq_ | Tensor.eq_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad EqBackward0, torch EqBackward1
-Tensor.eq_ | Tensor.eq_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.eq_ | Tensor.eq_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch EqBackward1
-Tensor.eq_ | Tensor.eq_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch EqBackward1
-Tensor.eq_ | Tensor.eq_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch EqBackward1
 Tensor.eq_ | Tensor.eq_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.erf | Tensor.erf(c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.erf | Tensor.erf(c128[8]:e) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -1209,14 +1111,7 @@ Tensor.erfinv_ | Tensor.erfinv_(c128[2,3]) | error:class | error:class: symgrad 
 Tensor.erfinv_ | Tensor.erfinv_(c128[8]:e) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.erfinv_ | Tensor.erfinv_(c64[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.expand | Tensor.expand(f64[2,3], -1, -1) | grad_fn[0] | grad_fn[0]: symgrad None, torch ExpandBackward0
-Tensor.fill_ | Tensor.fill_(f32[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch FillBackward2
-Tensor.fill_ | Tensor.fill_(f64[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch FillBackward2
-Tensor.fill_ | Tensor.fill_(f64[2,3], 7) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch FillBackward2
-Tensor.fill_ | Tensor.fill_(f64[2,3], True) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch FillBackward2
-Tensor.fill_ | Tensor.fill_(f64[2,3], f32[]) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch FillBackward3
 Tensor.fill_ | Tensor.fill_(f64[2,3], f64[1]) | error:missing | error:missing: torch raises RuntimeError: fill_ only supports 0-dimension value tensor but got tensor with 1 dimensions.
-Tensor.fill_ | Tensor.fill_(f64[2,3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch FillBackward3
-Tensor.fill_ | Tensor.fill_(f64[2,3], nan) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch FillBackward2
 Tensor.fill_ | Tensor.fill_(i64[2,3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch FillBackward3
 Tensor.fill_ | Tensor.fill_(u8[2,3], 300) | error:missing | error:missing: torch raises RuntimeError: value cannot be converted to type uint8_t without overflow
 Tensor.fix | Tensor.fix(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: trunc is not supported for complex inputs
@@ -1234,8 +1129,8 @@ Tensor.flipud | Tensor.flipud(f64[]) | error:class | error:class: symgrad IndexE
 Tensor.float_power | Tensor.float_power(c128[2,3], 2.5) | dtype[0] grad[0] value[0] | dtype[0]: symgrad float64, torch complex128
 Tensor.float_power | Tensor.float_power(c128[2,3], c128[2,3]) | dtype[0] grad[0] grad[1] value[0] | dtype[0]: symgrad float64, torch complex128
 Tensor.float_power | Tensor.float_power(c64[2,3], f64[3]) | dtype[0] grad[0] grad[1] value[0] | dtype[0]: symgrad float64, torch complex128
-Tensor.float_power_ | Tensor.float_power_(c128[2,3], 2.5) | grad[0] grad_fn[0] value[0] | grad[0]: value at 0: symgrad nan, torch 2.268202108041
-Tensor.float_power_ | Tensor.float_power_(c128[2,3], c128[2,3]) | grad[0] grad[1] grad_fn[0] value[0] | grad[0]: value at 0: symgrad nan, torch -0.407714088647
+Tensor.float_power_ | Tensor.float_power_(c128[2,3], 2.5) | grad[0] value[0] | grad[0]: value at 0: symgrad nan, torch 2.268202108041
+Tensor.float_power_ | Tensor.float_power_(c128[2,3], c128[2,3]) | grad[0] grad[1] value[0] | grad[0]: value at 0: symgrad nan, torch -0.407714088647
 Tensor.float_power_ | Tensor.float_power_(c64[2,3], f64[3]) | error:missing | error:missing: torch raises RuntimeError: the base given to float_power_ has dtype ComplexFloat but the operation's result
 Tensor.float_power_ | Tensor.float_power_(f16[16]:e, f16[16]:e) | error:missing | error:missing: torch raises RuntimeError: the base given to float_power_ has dtype Half but the operation's result require
 Tensor.float_power_ | Tensor.float_power_(f16[2,3], 100000.0) | error:missing | error:missing: torch raises RuntimeError: the base given to float_power_ has dtype Half but the operation's result require
@@ -1261,8 +1156,6 @@ Tensor.floor_divide_ | Tensor.floor_divide_(b8[2,3], b8[2,3]) | error:missing | 
 Tensor.floor_divide_ | Tensor.floor_divide_(c128[2,3], 2.5) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.floor_divide_ | Tensor.floor_divide_(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.floor_divide_ | Tensor.floor_divide_(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.floor_divide_ | Tensor.floor_divide_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch NotImplemented
-Tensor.floor_divide_ | Tensor.floor_divide_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch NotImplemented
 Tensor.fmax | Tensor.fmax(c128[2,3], c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: fmax not implemented for complex tensors.
 Tensor.fmax | Tensor.fmax(c64[2,3], f64[3]) | error:missing | error:missing: torch raises RuntimeError: fmax not implemented for complex tensors.
 Tensor.fmax | Tensor.fmax(u8[2,3], -1) | error:class | error:class: symgrad OverflowError, torch TypeError
@@ -1278,8 +1171,6 @@ Tensor.fmod_ | Tensor.fmod_(b8[2,3], b8[2,3]) | error:missing | error:missing: t
 Tensor.fmod_ | Tensor.fmod_(c128[2,3], 2.5) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.fmod_ | Tensor.fmod_(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.fmod_ | Tensor.fmod_(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.fmod_ | Tensor.fmod_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch FmodBackward1
-Tensor.fmod_ | Tensor.fmod_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch FmodBackward1
 Tensor.fmod_ | Tensor.fmod_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.frac | Tensor.frac(b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.frac | Tensor.frac(c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -1303,80 +1194,12 @@ Tensor.gather | Tensor.gather(f64[2,3], 1, i64[2,2]:idx4) | error:class | error:
 Tensor.gather | Tensor.gather(f64[2,3], 1, i64[2,2]:neg3) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.gather | Tensor.gather(f64[], 0, i64[]:idx1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch GatherBackward0
 Tensor.ge | Tensor.ge(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.ge_ | Tensor.ge_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
-Tensor.ge_ | Tensor.ge_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ge_ | Tensor.ge_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ge_ | Tensor.ge_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ge_ | Tensor.ge_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ge_ | Tensor.ge_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ge_ | Tensor.ge_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ge_ | Tensor.ge_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ge_ | Tensor.ge_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ge_ | Tensor.ge_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad GeBackward0, torch GeBackward1
-Tensor.ge_ | Tensor.ge_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ge_ | Tensor.ge_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GeBackward1
-Tensor.ge_ | Tensor.ge_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GeBackward1
-Tensor.ge_ | Tensor.ge_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GeBackward1
 Tensor.ge_ | Tensor.ge_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.greater | Tensor.greater(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.greater_ | Tensor.greater_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
-Tensor.greater_ | Tensor.greater_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_ | Tensor.greater_(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad GreaterBackward0, torch GtBackward0
-Tensor.greater_ | Tensor.greater_(f32[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad GreaterBackward0, torch GtBackward0
-Tensor.greater_ | Tensor.greater_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_ | Tensor.greater_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_ | Tensor.greater_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_ | Tensor.greater_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_ | Tensor.greater_(f64[16]:e, -0.0) | grad_fn[0] | grad_fn[0]: symgrad GreaterBackward0, torch GtBackward0
-Tensor.greater_ | Tensor.greater_(f64[16]:e, 0.0) | grad_fn[0] | grad_fn[0]: symgrad GreaterBackward0, torch GtBackward0
-Tensor.greater_ | Tensor.greater_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_ | Tensor.greater_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_ | Tensor.greater_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_ | Tensor.greater_(f64[2,3], inf) | grad_fn[0] | grad_fn[0]: symgrad GreaterBackward0, torch GtBackward0
-Tensor.greater_ | Tensor.greater_(f64[2,3], nan) | grad_fn[0] | grad_fn[0]: symgrad GreaterBackward0, torch GtBackward0
-Tensor.greater_ | Tensor.greater_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad GreaterBackward0, torch GtBackward1
-Tensor.greater_ | Tensor.greater_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_ | Tensor.greater_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GtBackward1
-Tensor.greater_ | Tensor.greater_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GtBackward1
-Tensor.greater_ | Tensor.greater_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GtBackward1
 Tensor.greater_ | Tensor.greater_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.greater_equal | Tensor.greater_equal(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.greater_equal_ | Tensor.greater_equal_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
-Tensor.greater_equal_ | Tensor.greater_equal_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_equal_ | Tensor.greater_equal_(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad GreaterEqualBackward0, torch GeBackward0
-Tensor.greater_equal_ | Tensor.greater_equal_(f32[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad GreaterEqualBackward0, torch GeBackward0
-Tensor.greater_equal_ | Tensor.greater_equal_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_equal_ | Tensor.greater_equal_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_equal_ | Tensor.greater_equal_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_equal_ | Tensor.greater_equal_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_equal_ | Tensor.greater_equal_(f64[16]:e, -0.0) | grad_fn[0] | grad_fn[0]: symgrad GreaterEqualBackward0, torch GeBackward0
-Tensor.greater_equal_ | Tensor.greater_equal_(f64[16]:e, 0.0) | grad_fn[0] | grad_fn[0]: symgrad GreaterEqualBackward0, torch GeBackward0
-Tensor.greater_equal_ | Tensor.greater_equal_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_equal_ | Tensor.greater_equal_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_equal_ | Tensor.greater_equal_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_equal_ | Tensor.greater_equal_(f64[2,3], inf) | grad_fn[0] | grad_fn[0]: symgrad GreaterEqualBackward0, torch GeBackward0
-Tensor.greater_equal_ | Tensor.greater_equal_(f64[2,3], nan) | grad_fn[0] | grad_fn[0]: symgrad GreaterEqualBackward0, torch GeBackward0
-Tensor.greater_equal_ | Tensor.greater_equal_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad GreaterEqualBackward0, torch GeBackward1
-Tensor.greater_equal_ | Tensor.greater_equal_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_equal_ | Tensor.greater_equal_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GeBackward1
-Tensor.greater_equal_ | Tensor.greater_equal_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GeBackward1
-Tensor.greater_equal_ | Tensor.greater_equal_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GeBackward1
 Tensor.greater_equal_ | Tensor.greater_equal_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.gt | Tensor.gt(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.gt_ | Tensor.gt_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
-Tensor.gt_ | Tensor.gt_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.gt_ | Tensor.gt_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.gt_ | Tensor.gt_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.gt_ | Tensor.gt_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.gt_ | Tensor.gt_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.gt_ | Tensor.gt_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.gt_ | Tensor.gt_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.gt_ | Tensor.gt_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.gt_ | Tensor.gt_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad GtBackward0, torch GtBackward1
-Tensor.gt_ | Tensor.gt_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.gt_ | Tensor.gt_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GtBackward1
-Tensor.gt_ | Tensor.gt_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GtBackward1
-Tensor.gt_ | Tensor.gt_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GtBackward1
 Tensor.gt_ | Tensor.gt_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.heaviside | Tensor.heaviside(b8[2,3], f16[2,3]) | error:missing | error:missing: torch raises RuntimeError: heaviside is not yet implemented for tensors with different dtypes.
 Tensor.heaviside | Tensor.heaviside(b8[2,3], i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: heaviside is not yet implemented for tensors with different dtypes.
@@ -1422,8 +1245,7 @@ Tensor.hypot | Tensor.hypot(u8[2,3], u8[2,3]) | error:missing | error:missing: t
 Tensor.hypot_ | Tensor.hypot_(b8[2,3], 2) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.hypot_ | Tensor.hypot_(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.hypot_ | Tensor.hypot_(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.hypot_ | Tensor.hypot_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 3: symgrad 1.32023168, torch 1.31978524
-Tensor.hypot_ | Tensor.hypot_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch HypotBackward0
+Tensor.hypot_ | Tensor.hypot_(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 3: symgrad 1.32023168, torch 1.31978524
 Tensor.hypot_ | Tensor.hypot_(i64[2,3], 2.5) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.hypot_ | Tensor.hypot_(i64[2,3], 3) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.hypot_ | Tensor.hypot_(i64[2,3], True) | error:class | error:class: symgrad RuntimeError, torch TypeError
@@ -1523,62 +1345,16 @@ Tensor.kthvalue | Tensor.kthvalue(f64[2,3], 2, 0) | grad_fn[0] | grad_fn[0]: sym
 Tensor.kthvalue | Tensor.kthvalue(f64[2,3], 3, -1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch KthvalueBackward0
 Tensor.kthvalue | Tensor.kthvalue(f64[3,4]:t, 2, 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
 Tensor.kthvalue | Tensor.kthvalue(f64[], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch KthvalueBackward0
-Tensor.ldexp | Tensor.ldexp(c128[2,3], c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(c64[2,3], f64[3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.ldexp | Tensor.ldexp(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(f32[16]:e, f32[16]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(f32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(f32[3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(f64[0], f64[1]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(f64[16]:e, f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(f64[2,1], f64[1,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(f64[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(f64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(f64[2,3], i32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 1.125, torch 0.0
-Tensor.ldexp | Tensor.ldexp(f64[2,3], i64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.75, torch 0.0
-Tensor.ldexp | Tensor.ldexp(f64[2,3], u8[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 512.0, torch 0.0
-Tensor.ldexp | Tensor.ldexp(f64[2,3]:p, f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(f64[], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(f64[], i32[3]) | dtype[0] grad[0] grad_fn[0] | dtype[0]: symgrad float32, torch float64
-Tensor.ldexp | Tensor.ldexp(i32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(i64[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(i64[3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+Tensor.ldexp | Tensor.ldexp(c64[2,3], f64[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
+Tensor.ldexp | Tensor.ldexp(f64[], i32[3]) | dtype[0] | dtype[0]: symgrad float32, torch float64
 Tensor.ldexp_ | Tensor.ldexp_(b8[2,3], 2) | error:class | error:class: symgrad RuntimeError, torch TypeError
-Tensor.ldexp_ | Tensor.ldexp_(c128[2,3], c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp_ | Tensor.ldexp_(c64[2,3], f64[3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.ldexp_ | Tensor.ldexp_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 3.23543239, torch 3.23632812
-Tensor.ldexp_ | Tensor.ldexp_(f32[16]:e, f32[16]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp_ | Tensor.ldexp_(f32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp_ | Tensor.ldexp_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch LdexpBackward0
-Tensor.ldexp_ | Tensor.ldexp_(f32[3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp_ | Tensor.ldexp_(f64[0], f64[1]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp_ | Tensor.ldexp_(f64[16]:e, f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp_ | Tensor.ldexp_(f64[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp_ | Tensor.ldexp_(f64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp_ | Tensor.ldexp_(f64[2,3], i32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 1.125, torch 0.0
-Tensor.ldexp_ | Tensor.ldexp_(f64[2,3], i64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.75, torch 0.0
-Tensor.ldexp_ | Tensor.ldexp_(f64[2,3], u8[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 512.0, torch 0.0
-Tensor.ldexp_ | Tensor.ldexp_(f64[2,3]:p, f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+Tensor.ldexp_ | Tensor.ldexp_(c64[2,3], f64[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
+Tensor.ldexp_ | Tensor.ldexp_(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 4: symgrad 3.23543239, torch 3.23632812
 Tensor.ldexp_ | Tensor.ldexp_(i64[2,3], 2.5) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.ldexp_ | Tensor.ldexp_(i64[2,3], 3) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.ldexp_ | Tensor.ldexp_(i64[2,3], True) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.ldexp_ | Tensor.ldexp_(u8[2,3], -1) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.le | Tensor.le(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.le_ | Tensor.le_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
-Tensor.le_ | Tensor.le_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.le_ | Tensor.le_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.le_ | Tensor.le_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.le_ | Tensor.le_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.le_ | Tensor.le_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.le_ | Tensor.le_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.le_ | Tensor.le_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.le_ | Tensor.le_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.le_ | Tensor.le_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad LeBackward0, torch LeBackward1
-Tensor.le_ | Tensor.le_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.le_ | Tensor.le_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LeBackward1
-Tensor.le_ | Tensor.le_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LeBackward1
-Tensor.le_ | Tensor.le_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LeBackward1
 Tensor.le_ | Tensor.le_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.lerp | Tensor.lerp(b8[2,3]:n, b8[2,3]:n, b8[2,3]:01) | error:missing | error:missing: torch raises RuntimeError: "lerp_kernel_tensor" not implemented for 'Bool'
 Tensor.lerp | Tensor.lerp(f32[2,3]:n, f64[3]:n, f32[2,1]:01) | error:missing | error:missing: torch raises RuntimeError: expected dtype float for `end` but got dtype double
@@ -1588,48 +1364,8 @@ Tensor.lerp | Tensor.lerp(i64[2,3]:n, i64[2,3]:n, i64[2,3]:01) | error:missing |
 Tensor.lerp | Tensor.lerp(u8[2,3]:n, u8[2,3]:n, u8[2,3]:01) | error:missing | error:missing: torch raises RuntimeError: "lerp_kernel_tensor" not implemented for 'Byte'
 Tensor.lerp_ | Tensor.lerp_(f32[2,3]:n, f64[3]:n, f32[2,1]:01) | error:missing | error:missing: torch raises RuntimeError: expected dtype float for `end` but got dtype double
 Tensor.less | Tensor.less(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.less_ | Tensor.less_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
-Tensor.less_ | Tensor.less_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_ | Tensor.less_(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad LessBackward0, torch LtBackward0
-Tensor.less_ | Tensor.less_(f32[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad LessBackward0, torch LtBackward0
-Tensor.less_ | Tensor.less_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_ | Tensor.less_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_ | Tensor.less_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_ | Tensor.less_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_ | Tensor.less_(f64[16]:e, -0.0) | grad_fn[0] | grad_fn[0]: symgrad LessBackward0, torch LtBackward0
-Tensor.less_ | Tensor.less_(f64[16]:e, 0.0) | grad_fn[0] | grad_fn[0]: symgrad LessBackward0, torch LtBackward0
-Tensor.less_ | Tensor.less_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_ | Tensor.less_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_ | Tensor.less_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_ | Tensor.less_(f64[2,3], inf) | grad_fn[0] | grad_fn[0]: symgrad LessBackward0, torch LtBackward0
-Tensor.less_ | Tensor.less_(f64[2,3], nan) | grad_fn[0] | grad_fn[0]: symgrad LessBackward0, torch LtBackward0
-Tensor.less_ | Tensor.less_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad LessBackward0, torch LtBackward1
-Tensor.less_ | Tensor.less_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_ | Tensor.less_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LtBackward1
-Tensor.less_ | Tensor.less_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LtBackward1
-Tensor.less_ | Tensor.less_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LtBackward1
 Tensor.less_ | Tensor.less_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.less_equal | Tensor.less_equal(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.less_equal_ | Tensor.less_equal_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
-Tensor.less_equal_ | Tensor.less_equal_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_equal_ | Tensor.less_equal_(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad LessEqualBackward0, torch LeBackward0
-Tensor.less_equal_ | Tensor.less_equal_(f32[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad LessEqualBackward0, torch LeBackward0
-Tensor.less_equal_ | Tensor.less_equal_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_equal_ | Tensor.less_equal_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_equal_ | Tensor.less_equal_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_equal_ | Tensor.less_equal_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_equal_ | Tensor.less_equal_(f64[16]:e, -0.0) | grad_fn[0] | grad_fn[0]: symgrad LessEqualBackward0, torch LeBackward0
-Tensor.less_equal_ | Tensor.less_equal_(f64[16]:e, 0.0) | grad_fn[0] | grad_fn[0]: symgrad LessEqualBackward0, torch LeBackward0
-Tensor.less_equal_ | Tensor.less_equal_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_equal_ | Tensor.less_equal_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_equal_ | Tensor.less_equal_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_equal_ | Tensor.less_equal_(f64[2,3], inf) | grad_fn[0] | grad_fn[0]: symgrad LessEqualBackward0, torch LeBackward0
-Tensor.less_equal_ | Tensor.less_equal_(f64[2,3], nan) | grad_fn[0] | grad_fn[0]: symgrad LessEqualBackward0, torch LeBackward0
-Tensor.less_equal_ | Tensor.less_equal_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad LessEqualBackward0, torch LeBackward1
-Tensor.less_equal_ | Tensor.less_equal_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_equal_ | Tensor.less_equal_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LeBackward1
-Tensor.less_equal_ | Tensor.less_equal_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LeBackward1
-Tensor.less_equal_ | Tensor.less_equal_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LeBackward1
 Tensor.less_equal_ | Tensor.less_equal_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.lgamma | Tensor.lgamma(c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.lgamma | Tensor.lgamma(c128[8]:e) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -1673,70 +1409,13 @@ Tensor.logaddexp2 | Tensor.logaddexp2(u8[2,3], i64[2,3]) | error:missing | error
 Tensor.logaddexp2 | Tensor.logaddexp2(u8[2,3], u8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "logaddexp2_cpu" not implemented for 'Byte'
 Tensor.logcumsumexp | Tensor.logcumsumexp(f64[16]:e, 0) | grad[0] | grad[0]: value at 12: symgrad 0.0, torch nan
 Tensor.logdet | Tensor.logdet(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.logdet | Tensor.logdet(f32[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-Tensor.logdet | Tensor.logdet(f64[0,0]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-Tensor.logdet | Tensor.logdet(f64[1,1]) | grad[0] grad_fn[0] | grad[0]: value at 0: symgrad -0.7913905754033, torch -0.0
-Tensor.logdet | Tensor.logdet(f64[2,0,0]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-Tensor.logdet | Tensor.logdet(f64[2,3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-Tensor.logdet | Tensor.logdet(f64[3,3]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 0.4126795403576, torch 0.0
-Tensor.logdet | Tensor.logdet(f64[3,3]:e) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-Tensor.logdet | Tensor.logdet(f64[3,3]:sing) | grad[0] grad_fn[0] value[0] | grad[0]: value at 0: symgrad nan, torch 0.0
-Tensor.logdet | Tensor.logdet(f64[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-Tensor.logdet | Tensor.logdet(f64[3,3]:tri) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-Tensor.logical_and_ | Tensor.logical_and_(c128[2,3], c128[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
-Tensor.logical_and_ | Tensor.logical_and_(c64[2,3], f64[3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
-Tensor.logical_and_ | Tensor.logical_and_(f32[16]:e, f32[16]:t) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
-Tensor.logical_and_ | Tensor.logical_and_(f32[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
+Tensor.logdet | Tensor.logdet(f64[3,3]:sing) | grad[0] value[0] | grad[0]: value at 0: symgrad nan, torch 0.0
 Tensor.logical_and_ | Tensor.logical_and_(f32[2,3], f32[2,3]) #leaf | error:extra | error:extra: symgrad raises RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.
-Tensor.logical_and_ | Tensor.logical_and_(f32[2,3], f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_and_ | Tensor.logical_and_(f32[3], f64[]) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch 1.5
-Tensor.logical_and_ | Tensor.logical_and_(f64[0], f64[1]) | grad_fn[0] | grad_fn[0]: symgrad LogicalAndBackward0, torch CloneBackward0
-Tensor.logical_and_ | Tensor.logical_and_(f64[16]:e, f64[16]:e) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
-Tensor.logical_and_ | Tensor.logical_and_(f64[2,3], f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_and_ | Tensor.logical_and_(f64[2,3], f64[3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_and_ | Tensor.logical_and_(f64[2,3], u8[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_and_ | Tensor.logical_and_(f64[2,3]:p, f64[2,3]:u) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
 Tensor.logical_not | Tensor.logical_not(c128[8]:e) | value[0] | value[0]: at 2: symgrad 1, torch 0
-Tensor.logical_not_ | Tensor.logical_not_(c128[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
-Tensor.logical_not_ | Tensor.logical_not_(c128[8]:e) | grad[0] grad_fn[0] value[0] | grad[0]: value at 12: symgrad 0.0, torch 2.5
-Tensor.logical_not_ | Tensor.logical_not_(c64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
-Tensor.logical_not_ | Tensor.logical_not_(f32[16]:e) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
-Tensor.logical_not_ | Tensor.logical_not_(f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
+Tensor.logical_not_ | Tensor.logical_not_(c128[8]:e) | value[0] | value[0]: at 4: symgrad 1.0, torch 0.0
 Tensor.logical_not_ | Tensor.logical_not_(f32[2,3]) #leaf | error:extra | error:extra: symgrad raises RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.
-Tensor.logical_not_ | Tensor.logical_not_(f32[2,3]:t) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_not_ | Tensor.logical_not_(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad LogicalNotBackward0, torch CloneBackward0
-Tensor.logical_not_ | Tensor.logical_not_(f64[16]:e) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
-Tensor.logical_not_ | Tensor.logical_not_(f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_not_ | Tensor.logical_not_(f64[2,3]:p) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_not_ | Tensor.logical_not_(f64[2,3]:u) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_not_ | Tensor.logical_not_(f64[5]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 0.0, torch 2.0
-Tensor.logical_not_ | Tensor.logical_not_(f64[]) | grad[0] grad_fn[0] | grad[0]: value at 0: symgrad 0.0, torch 1.0
-Tensor.logical_or_ | Tensor.logical_or_(c128[2,3], c128[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
-Tensor.logical_or_ | Tensor.logical_or_(c64[2,3], f64[3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
-Tensor.logical_or_ | Tensor.logical_or_(f32[16]:e, f32[16]:t) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
-Tensor.logical_or_ | Tensor.logical_or_(f32[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
 Tensor.logical_or_ | Tensor.logical_or_(f32[2,3], f32[2,3]) #leaf | error:extra | error:extra: symgrad raises RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.
-Tensor.logical_or_ | Tensor.logical_or_(f32[2,3], f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_or_ | Tensor.logical_or_(f32[3], f64[]) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch 1.5
-Tensor.logical_or_ | Tensor.logical_or_(f64[0], f64[1]) | grad_fn[0] | grad_fn[0]: symgrad LogicalOrBackward0, torch CloneBackward0
-Tensor.logical_or_ | Tensor.logical_or_(f64[16]:e, f64[16]:e) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
-Tensor.logical_or_ | Tensor.logical_or_(f64[2,3], f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_or_ | Tensor.logical_or_(f64[2,3], f64[3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_or_ | Tensor.logical_or_(f64[2,3], u8[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_or_ | Tensor.logical_or_(f64[2,3]:p, f64[2,3]:u) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_xor_ | Tensor.logical_xor_(c128[2,3], c128[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
-Tensor.logical_xor_ | Tensor.logical_xor_(c64[2,3], f64[3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
-Tensor.logical_xor_ | Tensor.logical_xor_(f32[16]:e, f32[16]:t) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
-Tensor.logical_xor_ | Tensor.logical_xor_(f32[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
 Tensor.logical_xor_ | Tensor.logical_xor_(f32[2,3], f32[2,3]) #leaf | error:extra | error:extra: symgrad raises RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.
-Tensor.logical_xor_ | Tensor.logical_xor_(f32[2,3], f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_xor_ | Tensor.logical_xor_(f32[3], f64[]) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch 1.5
-Tensor.logical_xor_ | Tensor.logical_xor_(f64[0], f64[1]) | grad_fn[0] | grad_fn[0]: symgrad LogicalXorBackward0, torch CloneBackward0
-Tensor.logical_xor_ | Tensor.logical_xor_(f64[16]:e, f64[16]:e) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
-Tensor.logical_xor_ | Tensor.logical_xor_(f64[2,3], f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_xor_ | Tensor.logical_xor_(f64[2,3], f64[3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_xor_ | Tensor.logical_xor_(f64[2,3], u8[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_xor_ | Tensor.logical_xor_(f64[2,3]:p, f64[2,3]:u) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
 Tensor.logit | Tensor.logit(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "logit_cpu" not implemented for 'ComplexDouble'
 Tensor.logit | Tensor.logit(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: "logit_cpu" not implemented for 'ComplexDouble'
 Tensor.logit | Tensor.logit(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "logit_cpu" not implemented for 'ComplexFloat'
@@ -1750,20 +1429,6 @@ Tensor.logit_ | Tensor.logit_(f64[16]:e, 1e-06) | grad[0] | grad[0]: value at 10
 Tensor.logsumexp | Tensor.logsumexp(f64[2,3], ()) | error:missing | error:missing: torch raises RuntimeError: output with shape [] doesn't match the broadcast shape [1, 1]
 Tensor.logsumexp | Tensor.logsumexp(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
 Tensor.lt | Tensor.lt(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.lt_ | Tensor.lt_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
-Tensor.lt_ | Tensor.lt_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.lt_ | Tensor.lt_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.lt_ | Tensor.lt_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.lt_ | Tensor.lt_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.lt_ | Tensor.lt_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.lt_ | Tensor.lt_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.lt_ | Tensor.lt_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.lt_ | Tensor.lt_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.lt_ | Tensor.lt_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad LtBackward0, torch LtBackward1
-Tensor.lt_ | Tensor.lt_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.lt_ | Tensor.lt_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LtBackward1
-Tensor.lt_ | Tensor.lt_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LtBackward1
-Tensor.lt_ | Tensor.lt_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LtBackward1
 Tensor.lt_ | Tensor.lt_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.masked_fill | Tensor.masked_fill(f64[3], b8[2,3], 1.5) | error:extra | error:extra: symgrad raises RuntimeError: masked_fill: the mask of shape torch.Size([2, 3]) does not broadcast to the inpu
 Tensor.masked_scatter | Tensor.masked_scatter(f64[3], b8[2,3], f64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: expand: the target shape (3,) has fewer dimensions than the tensor's shape (2, 3
@@ -1794,7 +1459,6 @@ Tensor.maximum | Tensor.maximum(c64[2,3], f64[3]) | error:missing | error:missin
 Tensor.maximum | Tensor.maximum(u8[2,3], -1) | error:class | error:class: symgrad OverflowError, torch TypeError
 Tensor.mean | Tensor.mean(f64[2,3], ()) | grad[0] shape[0] value[0] | grad[0]: value at 5: symgrad 2.25, torch 0.1666666666667
 Tensor.mean | Tensor.mean(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
-Tensor.mean | Tensor.mean(f64[2,3], dim=None) | grad_fn[0] | grad_fn[0]: symgrad MeanBackward0, torch MeanBackward1
 Tensor.median | Tensor.median(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "median_cpu" not implemented for 'Bool'
 Tensor.median | Tensor.median(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "median_cpu" not implemented for 'ComplexDouble'
 Tensor.median | Tensor.median(f32[2,3]:t) | grad[0] | grad[0]: value at 1: symgrad 1.0, torch 0.333333343
@@ -1832,25 +1496,15 @@ Tensor.msort | Tensor.msort(f64[3,2]) | grad_fn[0] | grad_fn[0]: symgrad GatherB
 Tensor.msort | Tensor.msort(f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch SortBackward0
 Tensor.mul | Tensor.mul(f16[2,3], 100000.0) | value[0] | value[0]: at 2: symgrad -inf, torch -5736.0
 Tensor.mul | Tensor.mul(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.mul_ | Tensor.mul_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch MulBackward0
 Tensor.mul_ | Tensor.mul_(f16[2,3], 100000.0) | value[0] | value[0]: at 2: symgrad -inf, torch -5736.0
-Tensor.mul_ | Tensor.mul_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad -1.21728516, torch -1.21679688
-Tensor.mul_ | Tensor.mul_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch MulBackward0
+Tensor.mul_ | Tensor.mul_(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 5: symgrad -1.21728516, torch -1.21679688
 Tensor.mul_ | Tensor.mul_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.multiply | Tensor.multiply(f16[2,3], 100000.0) | value[0] | value[0]: at 2: symgrad -inf, torch -5736.0
 Tensor.multiply | Tensor.multiply(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.multiply_ | Tensor.multiply_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch MulBackward0
 Tensor.multiply_ | Tensor.multiply_(f16[2,3], 100000.0) | value[0] | value[0]: at 2: symgrad -inf, torch -5736.0
-Tensor.multiply_ | Tensor.multiply_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad -1.21728516, torch -1.21679688
-Tensor.multiply_ | Tensor.multiply_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch MulBackward0
+Tensor.multiply_ | Tensor.multiply_(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 5: symgrad -1.21728516, torch -1.21679688
 Tensor.multiply_ | Tensor.multiply_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.mvlgamma | Tensor.mvlgamma(b8[2,3]:p, 2) | error:missing | error:missing: torch raises RuntimeError: The input tensor may not be a boolean tensor.
-Tensor.nan_to_num | Tensor.nan_to_num(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: nan_to_num does not support automatic differentiation for outputs with complex d
-Tensor.nan_to_num | Tensor.nan_to_num(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: nan_to_num does not support automatic differentiation for outputs with complex d
-Tensor.nan_to_num | Tensor.nan_to_num(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: nan_to_num does not support automatic differentiation for outputs with complex d
-Tensor.nan_to_num_ | Tensor.nan_to_num_(c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad CloneBackward0, torch NanToNumBackward0
-Tensor.nan_to_num_ | Tensor.nan_to_num_(c128[8]:e) | grad[0] grad_fn[0] value[0] | grad[0]: value at 3: symgrad 1.625, torch 0.0
-Tensor.nan_to_num_ | Tensor.nan_to_num_(c64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad CloneBackward0, torch NanToNumBackward0
 Tensor.nanmean | Tensor.nanmean(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
 Tensor.nanmean | Tensor.nanmean(i64[2,3], dtype=torch.float64) | error:missing | error:missing: torch raises RuntimeError: nanmean(): expected input to have floating point or complex dtype but got Long
 Tensor.nanmedian | Tensor.nanmedian(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "median_cpu" not implemented for 'Bool'
@@ -1880,22 +1534,6 @@ Tensor.nansum | Tensor.nansum(f32[2,3], dtype=torch.int64) | error:missing | err
 Tensor.nansum | Tensor.nansum(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
 Tensor.narrow | Tensor.narrow(f64[2,3], 1, 2, 2) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.ne | Tensor.ne(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.ne_ | Tensor.ne_(c128[2,3], c128[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ne_ | Tensor.ne_(c64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ne_ | Tensor.ne_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
-Tensor.ne_ | Tensor.ne_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ne_ | Tensor.ne_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ne_ | Tensor.ne_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ne_ | Tensor.ne_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ne_ | Tensor.ne_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ne_ | Tensor.ne_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ne_ | Tensor.ne_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ne_ | Tensor.ne_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ne_ | Tensor.ne_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NeBackward0, torch NeBackward1
-Tensor.ne_ | Tensor.ne_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ne_ | Tensor.ne_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch NeBackward1
-Tensor.ne_ | Tensor.ne_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch NeBackward1
-Tensor.ne_ | Tensor.ne_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch NeBackward1
 Tensor.ne_ | Tensor.ne_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.neg | Tensor.neg(b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.neg_ | Tensor.neg_(b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -1924,49 +1562,24 @@ Tensor.nextafter | Tensor.nextafter(u8[2,3], u8[2,3]) | error:missing | error:mi
 Tensor.nextafter_ | Tensor.nextafter_(b8[2,3], 2) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.nextafter_ | Tensor.nextafter_(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.nextafter_ | Tensor.nextafter_(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.nextafter_ | Tensor.nextafter_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch NextafterBackward0
 Tensor.nextafter_ | Tensor.nextafter_(f32[16]:e, f32[16]:t) | grad[0] | grad[0]: value at 14: symgrad 1.0, torch 0.0
-Tensor.nextafter_ | Tensor.nextafter_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch NextafterBackward0
 Tensor.nextafter_ | Tensor.nextafter_(f64[16]:e, f64[16]:e) | grad[0] | grad[0]: value at 13: symgrad 2.5, torch 0.0
 Tensor.nextafter_ | Tensor.nextafter_(i64[2,3], 2.5) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.nextafter_ | Tensor.nextafter_(i64[2,3], 3) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.nextafter_ | Tensor.nextafter_(i64[2,3], True) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.nextafter_ | Tensor.nextafter_(u8[2,3], -1) | error:class | error:class: symgrad RuntimeError, torch TypeError
+Tensor.norm | Tensor.norm(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: linalg.vector_norm: Expected a floating point or complex tensor as input. Got Co
 Tensor.norm | Tensor.norm(f64[2,3], 1, True) | error:missing | error:missing: torch raises TypeError: linalg_vector_norm(): argument 'dim' (position 3) must be tuple of ints, but fou
 Tensor.norm | Tensor.norm(f64[2,3], dtype=torch.float32) | error:missing | error:missing: torch raises RuntimeError: linalg.vector_norm: the dtype of the input (Double) should be convertible withou
 Tensor.norm | Tensor.norm(i64[2,3], dtype=torch.float64) | error:missing | error:missing: torch raises RuntimeError: linalg.vector_norm: Expected a floating point or complex tensor as input. Got Lo
 Tensor.not_equal | Tensor.not_equal(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.not_equal_ | Tensor.not_equal_(c128[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad NotEqualBackward0, torch NeBackward0
-Tensor.not_equal_ | Tensor.not_equal_(c128[2,3], c128[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.not_equal_ | Tensor.not_equal_(c64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.not_equal_ | Tensor.not_equal_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
-Tensor.not_equal_ | Tensor.not_equal_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.not_equal_ | Tensor.not_equal_(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad NotEqualBackward0, torch NeBackward0
-Tensor.not_equal_ | Tensor.not_equal_(f32[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad NotEqualBackward0, torch NeBackward0
-Tensor.not_equal_ | Tensor.not_equal_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.not_equal_ | Tensor.not_equal_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.not_equal_ | Tensor.not_equal_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.not_equal_ | Tensor.not_equal_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.not_equal_ | Tensor.not_equal_(f64[16]:e, -0.0) | grad_fn[0] | grad_fn[0]: symgrad NotEqualBackward0, torch NeBackward0
-Tensor.not_equal_ | Tensor.not_equal_(f64[16]:e, 0.0) | grad_fn[0] | grad_fn[0]: symgrad NotEqualBackward0, torch NeBackward0
-Tensor.not_equal_ | Tensor.not_equal_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.not_equal_ | Tensor.not_equal_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.not_equal_ | Tensor.not_equal_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.not_equal_ | Tensor.not_equal_(f64[2,3], inf) | grad_fn[0] | grad_fn[0]: symgrad NotEqualBackward0, torch NeBackward0
-Tensor.not_equal_ | Tensor.not_equal_(f64[2,3], nan) | grad_fn[0] | grad_fn[0]: symgrad NotEqualBackward0, torch NeBackward0
-Tensor.not_equal_ | Tensor.not_equal_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotEqualBackward0, torch NeBackward1
-Tensor.not_equal_ | Tensor.not_equal_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.not_equal_ | Tensor.not_equal_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch NeBackward1
-Tensor.not_equal_ | Tensor.not_equal_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch NeBackward1
-Tensor.not_equal_ | Tensor.not_equal_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch NeBackward1
 Tensor.not_equal_ | Tensor.not_equal_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.outer | Tensor.outer(f64[3], 2.0) | error:class | error:class: symgrad AttributeError, torch TypeError
-Tensor.polygamma_ | Tensor.polygamma_(f64[2,3]:p, 0) | grad_fn[0] | grad_fn[0]: symgrad PolygammaBackward0, torch PolygammaBackward1
-Tensor.polygamma_ | Tensor.polygamma_(f64[2,3]:p, 1) | grad_fn[0] | grad_fn[0]: symgrad PolygammaBackward0, torch PolygammaBackward1
-Tensor.polygamma_ | Tensor.polygamma_(f64[2,3]:p, 2) | grad_fn[0] | grad_fn[0]: symgrad PolygammaBackward0, torch PolygammaBackward1
 Tensor.positive | Tensor.positive(b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.pow | Tensor.pow(b8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "pow" not implemented for 'Bool'
 Tensor.pow | Tensor.pow(b8[2,3], i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
+Tensor.pow | Tensor.pow(c128[2,3], c128[2,3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
+Tensor.pow | Tensor.pow(c64[2,3], f64[3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
 Tensor.pow | Tensor.pow(f16[2,3], 100000.0) | error:missing | error:missing: torch raises RuntimeError: value cannot be converted to type c10::Half without overflow
 Tensor.pow | Tensor.pow(i32[2,3], i32[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int32
 Tensor.pow | Tensor.pow(i32[2,3], i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
@@ -1979,10 +1592,10 @@ Tensor.pow | Tensor.pow(i64[], u8[3]) | dtype[0] value[0] | dtype[0]: symgrad fl
 Tensor.pow | Tensor.pow(u8[2,3], b8[2,3]) | dtype[0] | dtype[0]: symgrad float32, torch uint8
 Tensor.pow | Tensor.pow(u8[2,3], i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
 Tensor.pow | Tensor.pow(u8[2,3], u8[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch uint8
-Tensor.pow_ | Tensor.pow_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch PowBackward1
+Tensor.pow_ | Tensor.pow_(c128[2,3], c128[2,3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
+Tensor.pow_ | Tensor.pow_(c64[2,3], f64[3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
 Tensor.pow_ | Tensor.pow_(f16[2,3], 100000.0) | error:missing | error:missing: torch raises RuntimeError: value cannot be converted to type c10::Half without overflow
-Tensor.pow_ | Tensor.pow_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 0.178466782, torch 0.178536728
-Tensor.pow_ | Tensor.pow_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch PowBackward1
+Tensor.pow_ | Tensor.pow_(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 4: symgrad 0.178466782, torch 0.178536728
 Tensor.pow_ | Tensor.pow_(i32[2,3], i32[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: result type float32 can't be cast to the desired output type int32 (pow_)
 Tensor.pow_ | Tensor.pow_(i32[2,3], i64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: result type float32 can't be cast to the desired output type int32 (pow_)
 Tensor.pow_ | Tensor.pow_(i64[14]:e, i64[14]:e) | error:extra | error:extra: symgrad raises RuntimeError: result type float32 can't be cast to the desired output type int64 (pow_)
@@ -2022,8 +1635,6 @@ Tensor.remainder_ | Tensor.remainder_(b8[2,3], b8[2,3]) | error:missing | error:
 Tensor.remainder_ | Tensor.remainder_(c128[2,3], 2.5) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.remainder_ | Tensor.remainder_(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.remainder_ | Tensor.remainder_(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.remainder_ | Tensor.remainder_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch RemainderBackward1
-Tensor.remainder_ | Tensor.remainder_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch RemainderBackward1
 Tensor.remainder_ | Tensor.remainder_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.repeat_interleave | Tensor.repeat_interleave(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch ViewBackward0
 Tensor.repeat_interleave | Tensor.repeat_interleave(f64[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch ViewBackward0
@@ -2041,32 +1652,6 @@ Tensor.round | Tensor.round(c64[2,3]) | error:missing | error:missing: torch rai
 Tensor.round_ | Tensor.round_(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexDouble'
 Tensor.round_ | Tensor.round_(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexDouble'
 Tensor.round_ | Tensor.round_(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexFloat'
-Tensor.rsqrt | Tensor.rsqrt(c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-Tensor.rsqrt | Tensor.rsqrt(c128[8]:e) | grad[0] grad_fn[0] | grad[0]: value at 0: symgrad nan, torch -0.0
-Tensor.rsqrt | Tensor.rsqrt(c64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-Tensor.rsqrt | Tensor.rsqrt(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-Tensor.rsqrt | Tensor.rsqrt(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-Tensor.rsqrt | Tensor.rsqrt(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-Tensor.rsqrt | Tensor.rsqrt(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-Tensor.rsqrt | Tensor.rsqrt(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-Tensor.rsqrt | Tensor.rsqrt(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-Tensor.rsqrt | Tensor.rsqrt(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-Tensor.rsqrt | Tensor.rsqrt(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-Tensor.rsqrt | Tensor.rsqrt(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-Tensor.rsqrt | Tensor.rsqrt(f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-Tensor.rsqrt_ | Tensor.rsqrt_(c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-Tensor.rsqrt_ | Tensor.rsqrt_(c128[8]:e) | grad[0] grad_fn[0] | grad[0]: value at 0: symgrad nan, torch -0.0
-Tensor.rsqrt_ | Tensor.rsqrt_(c64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-Tensor.rsqrt_ | Tensor.rsqrt_(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-Tensor.rsqrt_ | Tensor.rsqrt_(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-Tensor.rsqrt_ | Tensor.rsqrt_(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-Tensor.rsqrt_ | Tensor.rsqrt_(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-Tensor.rsqrt_ | Tensor.rsqrt_(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-Tensor.rsqrt_ | Tensor.rsqrt_(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-Tensor.rsqrt_ | Tensor.rsqrt_(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-Tensor.rsqrt_ | Tensor.rsqrt_(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-Tensor.rsqrt_ | Tensor.rsqrt_(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-Tensor.rsqrt_ | Tensor.rsqrt_(f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
 Tensor.scatter | Tensor.scatter(f32[2,4], 1, i64[2,3]:perm4, f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 Tensor.scatter | Tensor.scatter(f64[2,4], -1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 Tensor.scatter | Tensor.scatter(f64[2,4], 0, i64[1,4]:idx2, f64[1,4]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
@@ -2188,33 +1773,10 @@ Tensor.split | Tensor.split(f64[2,3], 5) | grad_fn[0] | grad_fn[0]: symgrad None
 Tensor.split | Tensor.split(f64[2,3], [1, 2], 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitWithSizesBackward0
 Tensor.split | Tensor.split(f64[2,3], [3], 1) | grad_fn[0] | grad_fn[0]: symgrad None, torch SplitWithSizesBackward0
 Tensor.split | Tensor.split(f64[7], 3) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-Tensor.square | Tensor.square(c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-Tensor.square | Tensor.square(c128[8]:e) | grad[0] grad_fn[0] | grad[0]: value at 0: symgrad inf, torch nan
-Tensor.square | Tensor.square(c64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-Tensor.square | Tensor.square(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-Tensor.square | Tensor.square(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-Tensor.square | Tensor.square(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-Tensor.square | Tensor.square(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-Tensor.square | Tensor.square(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-Tensor.square | Tensor.square(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-Tensor.square | Tensor.square(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-Tensor.square | Tensor.square(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-Tensor.square | Tensor.square(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-Tensor.square | Tensor.square(f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-Tensor.square_ | Tensor.square_(c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-Tensor.square_ | Tensor.square_(c128[8]:e) | grad[0] grad_fn[0] | grad[0]: value at 0: symgrad inf, torch nan
-Tensor.square_ | Tensor.square_(c64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-Tensor.square_ | Tensor.square_(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-Tensor.square_ | Tensor.square_(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-Tensor.square_ | Tensor.square_(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-Tensor.square_ | Tensor.square_(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-Tensor.square_ | Tensor.square_(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-Tensor.square_ | Tensor.square_(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-Tensor.square_ | Tensor.square_(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-Tensor.square_ | Tensor.square_(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-Tensor.square_ | Tensor.square_(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-Tensor.square_ | Tensor.square_(f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+Tensor.square | Tensor.square(c128[8]:e) | grad[0] | grad[0]: value at 0: symgrad inf, torch nan
+Tensor.square_ | Tensor.square_(c128[8]:e) | grad[0] | grad[0]: value at 0: symgrad inf, torch nan
 Tensor.squeeze | Tensor.squeeze(f64[1,1], (0, 1)) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch SqueezeBackward2
+Tensor.std | Tensor.std(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: std(): std and var only support floating point and complex dtypes, got complex12
 Tensor.std | Tensor.std(f64[2,3], ()) | grad[0] | grad[0]: value at 0: symgrad -0.223488137026, torch -inf
 Tensor.std | Tensor.std(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
 Tensor.stride | Tensor.stride(f64[0,3]) | value[0] value[1] | value[0]: symgrad 3, torch 0
@@ -2227,9 +1789,6 @@ Tensor.sub | Tensor.sub(i64[2,3], i64[2,3], alpha=0.5) | error:missing | error:m
 Tensor.sub | Tensor.sub(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.sub | Tensor.sub(u8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
 Tensor.sub_ | Tensor.sub_(b8[2,3], b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.sub_ | Tensor.sub_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch SubBackward0
-Tensor.sub_ | Tensor.sub_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch SubBackward0
-Tensor.sub_ | Tensor.sub_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch SubBackward0
 Tensor.sub_ | Tensor.sub_(i64[2,3], True) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
 Tensor.sub_ | Tensor.sub_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.sub_ | Tensor.sub_(u8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
@@ -2242,23 +1801,18 @@ Tensor.subtract | Tensor.subtract(i64[2,3], i64[2,3], alpha=0.5) | error:missing
 Tensor.subtract | Tensor.subtract(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.subtract | Tensor.subtract(u8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
 Tensor.subtract_ | Tensor.subtract_(b8[2,3], b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.subtract_ | Tensor.subtract_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch SubBackward0
-Tensor.subtract_ | Tensor.subtract_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch SubBackward0
-Tensor.subtract_ | Tensor.subtract_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch SubBackward0
 Tensor.subtract_ | Tensor.subtract_(i64[2,3], True) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
 Tensor.subtract_ | Tensor.subtract_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.subtract_ | Tensor.subtract_(u8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
 Tensor.sum | Tensor.sum(f32[2,3], dtype=torch.int64) | error:missing | error:missing: torch raises RuntimeError: Autograd not support dtype: Long
 Tensor.sum | Tensor.sum(f64[2,3], ()) | grad[0] shape[0] value[0] | grad[0]: value at 5: symgrad 2.25, torch 1.0
 Tensor.sum | Tensor.sum(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
-Tensor.sum | Tensor.sum(f64[2,3], dim=None) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch SumBackward1
 Tensor.take_along_dim | Tensor.take_along_dim(f64[2,3], i32[2,2]:idx3, 1) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.take_along_dim | Tensor.take_along_dim(f64[2,3], i64[2,2]:idx4, 1) | error:extra | error:extra: symgrad raises IndexError: gather: index out of range for dimension 1 of size 3
 Tensor.tensor_split | Tensor.tensor_split(f64[0,3], 2) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad None, torch SliceBackward0
 Tensor.tensor_split | Tensor.tensor_split(f64[2,3], (0, 3), 1) | grad_fn[1] | grad_fn[1]: symgrad None, torch SliceBackward0
 Tensor.to | Tensor.to(f64[2,3], 5) | error:class | error:class: symgrad AssertionError, torch RuntimeError
 Tensor.to | Tensor.to(f64[2,3], torch.float64, True) | error:extra | error:extra: symgrad raises TypeError: unsupported dtype True; symgrad has float16, float32, float64, complex64, comple
-Tensor.to | Tensor.to(f64[2,3], torch.float64, copy=True) | grad_fn[0] | grad_fn[0]: symgrad CloneBackward0, torch ToCopyBackward0
 Tensor.topk | Tensor.topk(b8[2,3], 2) | error:missing | error:missing: torch raises RuntimeError: topk does not support bool dtypes on CPU
 Tensor.topk | Tensor.topk(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
 Tensor.topk | Tensor.topk(f64[0,3], 0) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
@@ -2277,10 +1831,7 @@ Tensor.trace | Tensor.trace(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBack
 Tensor.trace | Tensor.trace(f64[3,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch TraceBackward0
 Tensor.transpose | Tensor.transpose(f64[], 0, -1) | grad_fn[0] | grad_fn[0]: symgrad None, torch TransposeBackward0
 Tensor.true_divide | Tensor.true_divide(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
-Tensor.true_divide_ | Tensor.true_divide_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
 Tensor.true_divide_ | Tensor.true_divide_(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
-Tensor.true_divide_ | Tensor.true_divide_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
-Tensor.true_divide_ | Tensor.true_divide_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
 Tensor.trunc | Tensor.trunc(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: trunc is not supported for complex inputs
 Tensor.trunc | Tensor.trunc(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: trunc is not supported for complex inputs
 Tensor.trunc | Tensor.trunc(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: trunc is not supported for complex inputs
@@ -2293,6 +1844,7 @@ Tensor.unbind | Tensor.unbind(f64[2,3]) | grad_fn[0] grad_fn[1] | grad_fn[0]: sy
 Tensor.unbind | Tensor.unbind(f64[2,3], -1) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SelectBackward0, torch UnbindBackward0
 Tensor.unbind | Tensor.unbind(f64[2,3], 1) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SelectBackward0, torch UnbindBackward0
 Tensor.unflatten | Tensor.unflatten(f64[], 0, (1,)) | error:class | error:class: symgrad IndexError, torch RuntimeError
+Tensor.var | Tensor.var(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: var(): std and var only support floating point and complex dtypes, got complex12
 Tensor.var | Tensor.var(f64[2,3], ()) | grad[0] | grad[0]: value at 0: symgrad -0.6246378342071, torch -inf
 Tensor.var | Tensor.var(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
 Tensor.vdot | Tensor.vdot(f64[3], 2.0) | error:class | error:class: symgrad RuntimeError, torch TypeError
@@ -2302,14 +1854,7 @@ Tensor.xlogy | Tensor.xlogy(c64[2,3], f64[3]) | error:class | error:class: symgr
 Tensor.xlogy_ | Tensor.xlogy_(c128[2,3], 2.5) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.xlogy_ | Tensor.xlogy_(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.xlogy_ | Tensor.xlogy_(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.xlogy_ | Tensor.xlogy_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad -3.57457995, torch -3.5731461
-Tensor.xlogy_ | Tensor.xlogy_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch XlogyBackward0
-Tensor.zero_ | Tensor.zero_(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch ZeroBackward0
-Tensor.zero_ | Tensor.zero_(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch ZeroBackward0
-Tensor.zero_ | Tensor.zero_(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch ZeroBackward0
-Tensor.zero_ | Tensor.zero_(f64[]) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch ZeroBackward0
-fft.fftshift | fft.fftshift(f64[]) | error:missing | error:missing: torch raises RuntimeError: `shifts` required
-fft.ifftshift | fft.ifftshift(f64[]) | error:missing | error:missing: torch raises RuntimeError: `shifts` required
+Tensor.xlogy_ | Tensor.xlogy_(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 5: symgrad -3.57457995, torch -3.5731461
 linalg.cholesky | linalg.cholesky(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
 linalg.cholesky | linalg.cholesky(f64[3,3]:spd, upper=True) | grad_fn[0] | grad_fn[0]: symgrad TransposeBackward0, torch LinalgCholeskyExBackward0
 linalg.cond | linalg.cond(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -2502,18 +2047,8 @@ special.multigammaln | special.multigammaln(b8[2,3]:p, 2) | error:missing | erro
 special.ndtr | special.ndtr(c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.ndtr | special.ndtr(c128[8]:e) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.ndtr | special.ndtr(c64[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-special.ndtr | special.ndtr(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
-special.ndtr | special.ndtr(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
-special.ndtr | special.ndtr(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
 special.ndtr | special.ndtr(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-special.ndtr | special.ndtr(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
-special.ndtr | special.ndtr(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
-special.ndtr | special.ndtr(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
 special.ndtr | special.ndtr(f64[2,3], out=f64[2,3]~g) | error:extra | error:extra: symgrad raises RuntimeError: functions with out=... arguments don't support automatic differentiation, but on
-special.ndtr | special.ndtr(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
-special.ndtr | special.ndtr(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
-special.ndtr | special.ndtr(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
-special.ndtr | special.ndtr(f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
 special.polygamma | special.polygamma(1, f64[16]:e) | grad[0] value[0] | grad[0]: value at 11: symgrad -0.0, torch nan
 special.polygamma | special.polygamma(1, i32[2,3]) | value[0] | value[0]: at 1: symgrad inf, torch 1.73512878e+16
 special.polygamma | special.polygamma(1, i64[2,3]) | value[0] | value[0]: at 3: symgrad inf, torch 1.73512878e+16
@@ -2528,20 +2063,10 @@ special.psi | special.psi(f64[16]:e) | grad[0] | grad[0]: value at 0: symgrad in
 special.round | special.round(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexDouble'
 special.round | special.round(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexDouble'
 special.round | special.round(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexFloat'
-special.round | special.round(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
-special.round | special.round(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
-special.round | special.round(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
 special.round | special.round(f32[2,3]~g, out=i64[0]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-special.round | special.round(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
-special.round | special.round(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
-special.round | special.round(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
 special.round | special.round(f64[2,3], out=f64[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
-special.round | special.round(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
-special.round | special.round(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
 special.round | special.round(f64[2,3]~g, out=f32[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.round | special.round(f64[2,3]~g, out=f64[2,3]~g) | error:extra | error:extra: symgrad raises TypeError: round() got an unexpected keyword argument 'out'
-special.round | special.round(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
-special.round | special.round(f64[]) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
 special.round | special.round(i32[2,3]) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'Int'
 special.round | special.round(i64[16]:e) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'Long'
 special.round | special.round(i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'Long'
@@ -2561,22 +2086,14 @@ special.softmax | special.softmax(i32[2,3], 1) | error:missing | error:missing: 
 special.softmax | special.softmax(i64[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Long'
 special.softmax | special.softmax(i64[2,3], 1, dtype=torch.float32) | error:extra | error:extra: symgrad raises TypeError: softmax() got an unexpected keyword argument 'dtype'
 special.softmax | special.softmax(u8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Byte'
-special.xlog1py | special.xlog1py(2.5, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SpecialXlog1PyBackward0, torch SpecialXlog1PyBackward1
 special.xlog1py | special.xlog1py(c128[2,3], 2.5) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.xlog1py | special.xlog1py(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.xlog1py | special.xlog1py(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-special.xlog1py | special.xlog1py(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad SpecialXlog1PyBackward0, torch SpecialXlog1PyBackward2
-special.xlog1py | special.xlog1py(f32[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad SpecialXlog1PyBackward0, torch SpecialXlog1PyBackward2
 special.xlog1py | special.xlog1py(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-special.xlog1py | special.xlog1py(f64[16]:e, -0.0) | grad_fn[0] | grad_fn[0]: symgrad SpecialXlog1PyBackward0, torch SpecialXlog1PyBackward2
-special.xlog1py | special.xlog1py(f64[16]:e, 0.0) | grad_fn[0] | grad_fn[0]: symgrad SpecialXlog1PyBackward0, torch SpecialXlog1PyBackward2
-special.xlog1py | special.xlog1py(f64[2,3], inf) | grad_fn[0] | grad_fn[0]: symgrad SpecialXlog1PyBackward0, torch SpecialXlog1PyBackward2
-special.xlog1py | special.xlog1py(f64[2,3], nan) | grad_fn[0] | grad_fn[0]: symgrad SpecialXlog1PyBackward0, torch SpecialXlog1PyBackward2
 special.xlogy | special.xlogy(c128[2,3], 2.5) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.xlogy | special.xlogy(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.xlogy | special.xlogy(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.xlogy | special.xlogy(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-special.zeta | special.zeta(2.5, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward1
 special.zeta | special.zeta(b8[2,3], f16[2,3]) | error:missing | error:missing: torch raises RuntimeError: "zeta_cpu" not implemented for 'Half'
 special.zeta | special.zeta(c128[2,3], 2.5) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.zeta | special.zeta(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -2586,15 +2103,11 @@ special.zeta | special.zeta(f16[2,3], 100000.0) | error:missing | error:missing:
 special.zeta | special.zeta(f16[2,3], f16[2,3]) | error:missing | error:missing: torch raises RuntimeError: "zeta_cpu" not implemented for 'Half'
 special.zeta | special.zeta(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 1: symgrad -15.6373892, torch -15.6468086
 special.zeta | special.zeta(f32[16]:e, f32[16]:t) | value[0] | value[0]: at 8: symgrad nan, torch inf
-special.zeta | special.zeta(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward2
-special.zeta | special.zeta(f32[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward2
 special.zeta | special.zeta(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-special.zeta | special.zeta(f64[16]:e, -0.0) | grad_fn[0] value[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward2
-special.zeta | special.zeta(f64[16]:e, 0.0) | grad_fn[0] value[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward2
+special.zeta | special.zeta(f64[16]:e, -0.0) | value[0] | value[0]: at 10: symgrad nan, torch inf
+special.zeta | special.zeta(f64[16]:e, 0.0) | value[0] | value[0]: at 10: symgrad nan, torch inf
 special.zeta | special.zeta(f64[16]:e, f64[16]:e) | timeout | timeout: symgrad ran over the time limit
-special.zeta | special.zeta(f64[2,3], inf) | grad_fn[0] value[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward2
-special.zeta | special.zeta(f64[2,3], nan) | grad_fn[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward2
-special.zeta | special.zeta(f64[6]:u, 1.0) | grad_fn[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward2
+special.zeta | special.zeta(f64[2,3], inf) | value[0] | value[0]: at 2: symgrad 0.0, torch nan
 special.zeta | special.zeta(i64[14]:e, i64[14]:e) | timeout | timeout: symgrad ran over the time limit
 special.zeta | special.zeta(i64[2,3], f16[2,3]) | error:missing | error:missing: torch raises RuntimeError: "zeta_cpu" not implemented for 'Half'
 torch.ByteTensor | torch.ByteTensor([1.5, -2.0, 3.0]) | error:missing | error:missing: torch raises RuntimeError: value cannot be converted to type uint8 without overflow
@@ -2780,13 +2293,9 @@ torch.clamp | torch.clamp(f32[2,3]~g, -0.5, 0.5, out=i64[0]) | error:missing | e
 torch.clamp | torch.clamp(f64[2,3]) | error:class | error:class: symgrad ValueError, torch RuntimeError
 torch.clamp | torch.clamp(f64[2,3]~g, -0.5, 0.5, out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Double
 torch.clamp_max | torch.clamp_max(f32[2,3]~g, 0.0, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: Found dtype Long but expected Float
-torch.clamp_max | torch.clamp_max(f64[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ClampBackward0, torch ClampMaxBackward1
-torch.clamp_max | torch.clamp_max(f64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ClampBackward0, torch ClampMaxBackward1
 torch.clamp_max | torch.clamp_max(f64[2,3], nan) | value[0] | value[0]: at 0: symgrad -1.780923274351, torch nan
 torch.clamp_max | torch.clamp_max(f64[2,3]~g, 0.0, out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Double
 torch.clamp_min | torch.clamp_min(f32[2,3]~g, 0.0, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: Found dtype Long but expected Float
-torch.clamp_min | torch.clamp_min(f64[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ClampBackward0, torch ClampMinBackward1
-torch.clamp_min | torch.clamp_min(f64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ClampBackward0, torch ClampMinBackward1
 torch.clamp_min | torch.clamp_min(f64[2,3], nan) | value[0] | value[0]: at 0: symgrad -1.780923274351, torch nan
 torch.clamp_min | torch.clamp_min(f64[2,3]~g, 0.0, out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Double
 torch.clip | torch.clip(f32[2,3]~g, -0.5, 0.5, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: Found dtype Long but expected Float
@@ -2839,11 +2348,7 @@ torch.cross | torch.cross(f32[2,3], f64[2,3]) | error:missing | error:missing: t
 torch.cross | torch.cross(i64[2,3], f32[2,3]) | error:missing | error:missing: torch raises RuntimeError: expected scalar type Long but found Float
 torch.cumprod | torch.cumprod(f64[16]:e, 0) | grad[0] | grad[0]: value at 10: symgrad -inf, torch nan
 torch.cumulative_trapezoid | torch.cumulative_trapezoid(b8[2,5]) | error:missing | error:missing: torch raises RuntimeError: cumulative_trapezoid: received a bool input for `y`, but bool is not supported
-torch.cumulative_trapezoid | torch.cumulative_trapezoid(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad None, torch CumsumBackward0
 torch.cumulative_trapezoid | torch.cumulative_trapezoid(f64[2,3], 2.0) | error:class | error:class: symgrad RuntimeError, torch TypeError
-torch.cumulative_trapezoid | torch.cumulative_trapezoid(f64[2,3], f64[2,3]:sorted) | grad_fn[0] | grad_fn[0]: symgrad CumsumBackward0, torch DivBackward1
-torch.cumulative_trapezoid | torch.cumulative_trapezoid(f64[2,3], f64[3]:sorted) | grad_fn[0] | grad_fn[0]: symgrad CumsumBackward0, torch DivBackward1
-torch.cumulative_trapezoid | torch.cumulative_trapezoid(f64[2,3], x=f64[3], dim=-1) | grad_fn[0] | grad_fn[0]: symgrad CumsumBackward0, torch DivBackward1
 torch.deg2rad | torch.deg2rad(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: deg2rad is not supported for complex tensors.
 torch.deg2rad | torch.deg2rad(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: deg2rad is not supported for complex tensors.
 torch.deg2rad | torch.deg2rad(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: deg2rad is not supported for complex tensors.
@@ -2886,11 +2391,9 @@ torch.dist | torch.dist(f64[2,3], f64[3], 0) | grad:error | grad:error: symgrad 
 torch.div | torch.div(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
 torch.div | torch.div(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.div | torch.div(f64[2,3], f64[2,3]:t, rounding_mode='bad') | error:class | error:class: symgrad ValueError, torch RuntimeError
-torch.div | torch.div(f64[2,3], f64[2,3]:t, rounding_mode=None) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward2
 torch.divide | torch.divide(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
 torch.divide | torch.divide(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.divide | torch.divide(f64[2,3], f64[2,3]:t, rounding_mode='bad') | error:class | error:class: symgrad ValueError, torch RuntimeError
-torch.divide | torch.divide(f64[2,3], f64[2,3]:t, rounding_mode=None) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward2
 torch.dot | torch.dot(f64[3], 2.0) | error:class | error:class: symgrad RuntimeError, torch TypeError
 torch.dropout | torch.dropout(f64[3,4], -0.1) | error:class | error:class: symgrad ValueError, torch TypeError
 torch.dropout | torch.dropout(f64[3,4], 0.5, True, True) | error:class | error:class: symgrad RuntimeError, torch TypeError
@@ -3106,28 +2609,9 @@ torch.kthvalue | torch.kthvalue(f64[2,3], 2, 0) | grad_fn[0] | grad_fn[0]: symgr
 torch.kthvalue | torch.kthvalue(f64[2,3], 3, -1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch KthvalueBackward0
 torch.kthvalue | torch.kthvalue(f64[3,4]:t, 2, 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
 torch.kthvalue | torch.kthvalue(f64[], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch KthvalueBackward0
-torch.ldexp | torch.ldexp(c128[2,3], c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(c64[2,3], f64[3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-torch.ldexp | torch.ldexp(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(f32[16]:e, f32[16]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(f32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+torch.ldexp | torch.ldexp(c64[2,3], f64[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 torch.ldexp | torch.ldexp(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: ldexp can't be cast to the desired output type Long
-torch.ldexp | torch.ldexp(f32[3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(f64[0], f64[1]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(f64[16]:e, f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(f64[2,1], f64[1,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(f64[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(f64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(f64[2,3], i32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 1.125, torch 0.0
-torch.ldexp | torch.ldexp(f64[2,3], i64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.75, torch 0.0
-torch.ldexp | torch.ldexp(f64[2,3], u8[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 512.0, torch 0.0
-torch.ldexp | torch.ldexp(f64[2,3]:p, f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(f64[], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(f64[], i32[3]) | dtype[0] grad[0] grad_fn[0] | dtype[0]: symgrad float32, torch float64
-torch.ldexp | torch.ldexp(i32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(i64[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(i64[3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+torch.ldexp | torch.ldexp(f64[], i32[3]) | dtype[0] | dtype[0]: symgrad float32, torch float64
 torch.le | torch.le(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 torch.lerp | torch.lerp(b8[2,3]:n, b8[2,3]:n, b8[2,3]:01) | error:missing | error:missing: torch raises RuntimeError: "lerp_kernel_tensor" not implemented for 'Bool'
 torch.lerp | torch.lerp(f32[2,3]:n, f64[3]:n, f32[2,1]:01) | error:missing | error:missing: torch raises RuntimeError: expected dtype float for `end` but got dtype double
@@ -3185,16 +2669,7 @@ torch.logaddexp2 | torch.logaddexp2(u8[2,3], i64[2,3]) | error:missing | error:m
 torch.logaddexp2 | torch.logaddexp2(u8[2,3], u8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "logaddexp2_cpu" not implemented for 'Byte'
 torch.logcumsumexp | torch.logcumsumexp(f64[16]:e, 0) | grad[0] | grad[0]: value at 12: symgrad 0.0, torch nan
 torch.logdet | torch.logdet(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-torch.logdet | torch.logdet(f32[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-torch.logdet | torch.logdet(f64[0,0]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-torch.logdet | torch.logdet(f64[1,1]) | grad[0] grad_fn[0] | grad[0]: value at 0: symgrad -0.7913905754033, torch -0.0
-torch.logdet | torch.logdet(f64[2,0,0]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-torch.logdet | torch.logdet(f64[2,3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-torch.logdet | torch.logdet(f64[3,3]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 0.4126795403576, torch 0.0
-torch.logdet | torch.logdet(f64[3,3]:e) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-torch.logdet | torch.logdet(f64[3,3]:sing) | grad[0] grad_fn[0] value[0] | grad[0]: value at 0: symgrad nan, torch 0.0
-torch.logdet | torch.logdet(f64[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-torch.logdet | torch.logdet(f64[3,3]:tri) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
+torch.logdet | torch.logdet(f64[3,3]:sing) | grad[0] value[0] | grad[0]: value at 0: symgrad nan, torch 0.0
 torch.logical_not | torch.logical_not(c128[8]:e) | value[0] | value[0]: at 2: symgrad 1, torch 0
 torch.logit | torch.logit(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "logit_cpu" not implemented for 'ComplexDouble'
 torch.logit | torch.logit(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: "logit_cpu" not implemented for 'ComplexDouble'
@@ -3235,7 +2710,6 @@ torch.maximum | torch.maximum(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missin
 torch.maximum | torch.maximum(u8[2,3], -1) | error:class | error:class: symgrad OverflowError, torch TypeError
 torch.mean | torch.mean(f64[2,3], ()) | grad[0] shape[0] value[0] | grad[0]: value at 5: symgrad 2.25, torch 0.1666666666667
 torch.mean | torch.mean(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
-torch.mean | torch.mean(f64[2,3], dim=None) | grad_fn[0] | grad_fn[0]: symgrad MeanBackward0, torch MeanBackward1
 torch.median | torch.median(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "median_cpu" not implemented for 'Bool'
 torch.median | torch.median(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "median_cpu" not implemented for 'ComplexDouble'
 torch.median | torch.median(f32[2,3]:t) | grad[0] | grad[0]: value at 1: symgrad 1.0, torch 0.333333343
@@ -3282,9 +2756,6 @@ torch.multiply | torch.multiply(f16[2,3], 100000.0) | value[0] | value[0]: at 2:
 torch.multiply | torch.multiply(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.multiply | torch.multiply(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 torch.mvlgamma | torch.mvlgamma(b8[2,3]:p, 2) | error:missing | error:missing: torch raises RuntimeError: The input tensor may not be a boolean tensor.
-torch.nan_to_num | torch.nan_to_num(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: nan_to_num does not support automatic differentiation for outputs with complex d
-torch.nan_to_num | torch.nan_to_num(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: nan_to_num does not support automatic differentiation for outputs with complex d
-torch.nan_to_num | torch.nan_to_num(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: nan_to_num does not support automatic differentiation for outputs with complex d
 torch.nan_to_num | torch.nan_to_num(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: nan_to_num: dtype of out: Long should be same as input: Float
 torch.nan_to_num | torch.nan_to_num(f64[2,3]~g, out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: nan_to_num: dtype of out: Float should be same as input: Double
 torch.nan_to_num | torch.nan_to_num(i64[2,3], out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: nan_to_num: dtype of out: Float should be same as input: Long
@@ -3343,6 +2814,7 @@ torch.nextafter | torch.nextafter(i64[], u8[3]) | error:missing | error:missing:
 torch.nextafter | torch.nextafter(u8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "nextafter_cpu" not implemented for 'Byte'
 torch.nextafter | torch.nextafter(u8[2,3], i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "nextafter_cpu" not implemented for 'Long'
 torch.nextafter | torch.nextafter(u8[2,3], u8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "nextafter_cpu" not implemented for 'Byte'
+torch.norm | torch.norm(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: linalg.vector_norm: Expected a floating point or complex tensor as input. Got Co
 torch.norm | torch.norm(f64[2,3], 1, True) | error:missing | error:missing: torch raises TypeError: linalg_vector_norm(): argument 'dim' (position 3) must be tuple of ints, but fou
 torch.norm | torch.norm(f64[2,3], dtype=torch.float32) | error:missing | error:missing: torch raises RuntimeError: linalg.vector_norm: the dtype of the input (Double) should be convertible withou
 torch.norm | torch.norm(i64[2,3], dtype=torch.float64) | error:missing | error:missing: torch raises RuntimeError: linalg.vector_norm: Expected a floating point or complex tensor as input. Got Lo
@@ -3379,6 +2851,8 @@ torch.positive | torch.positive(f64[2,3], out=f64[2,3]~g) | error:class | error:
 torch.pow | torch.pow(3, i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
 torch.pow | torch.pow(b8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "pow" not implemented for 'Bool'
 torch.pow | torch.pow(b8[2,3], i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
+torch.pow | torch.pow(c128[2,3], c128[2,3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
+torch.pow | torch.pow(c64[2,3], f64[3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
 torch.pow | torch.pow(f16[2,3], 100000.0) | error:missing | error:missing: torch raises RuntimeError: value cannot be converted to type c10::Half without overflow
 torch.pow | torch.pow(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.pow | torch.pow(i32[2,3], i32[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int32
@@ -3438,20 +2912,7 @@ torch.round | torch.round(f32[2,3]~g, out=i64[0]) | error:missing | error:missin
 torch.round | torch.round(f64[2,3]~g, out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Double
 torch.round | torch.round(i64[2,3], out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Long
 torch.row_stack | torch.row_stack([f64[2,3]]) | grad_fn[0] | grad_fn[0]: symgrad None, torch CatBackward0
-torch.rsqrt | torch.rsqrt(c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-torch.rsqrt | torch.rsqrt(c128[8]:e) | grad[0] grad_fn[0] | grad[0]: value at 0: symgrad nan, torch -0.0
-torch.rsqrt | torch.rsqrt(c64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-torch.rsqrt | torch.rsqrt(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-torch.rsqrt | torch.rsqrt(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-torch.rsqrt | torch.rsqrt(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
 torch.rsqrt | torch.rsqrt(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-torch.rsqrt | torch.rsqrt(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-torch.rsqrt | torch.rsqrt(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-torch.rsqrt | torch.rsqrt(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-torch.rsqrt | torch.rsqrt(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-torch.rsqrt | torch.rsqrt(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-torch.rsqrt | torch.rsqrt(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-torch.rsqrt | torch.rsqrt(f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
 torch.scatter | torch.scatter(f32[2,4], 1, i64[2,3]:perm4, f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 torch.scatter | torch.scatter(f64[2,4], -1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 torch.scatter | torch.scatter(f64[2,4], 0, i64[1,4]:idx2, f64[1,4]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
@@ -3554,23 +3015,13 @@ torch.split | torch.split(f64[2,3], [1, 2], 1) | grad_fn[0] grad_fn[1] | grad_fn
 torch.split | torch.split(f64[2,3], [3], 1) | grad_fn[0] | grad_fn[0]: symgrad None, torch SplitWithSizesBackward0
 torch.split | torch.split(f64[7], 3) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
 torch.sqrt | torch.sqrt(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-torch.square | torch.square(c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-torch.square | torch.square(c128[8]:e) | grad[0] grad_fn[0] | grad[0]: value at 0: symgrad inf, torch nan
-torch.square | torch.square(c64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-torch.square | torch.square(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-torch.square | torch.square(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-torch.square | torch.square(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+torch.square | torch.square(c128[8]:e) | grad[0] | grad[0]: value at 0: symgrad inf, torch nan
 torch.square | torch.square(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-torch.square | torch.square(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-torch.square | torch.square(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-torch.square | torch.square(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-torch.square | torch.square(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-torch.square | torch.square(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-torch.square | torch.square(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
-torch.square | torch.square(f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
 torch.squeeze | torch.squeeze(f64[1,1], (0, 1)) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch SqueezeBackward2
+torch.std | torch.std(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: std(): std and var only support floating point and complex dtypes, got complex12
 torch.std | torch.std(f64[2,3], ()) | grad[0] | grad[0]: value at 0: symgrad -0.223488137026, torch -inf
 torch.std | torch.std(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
+torch.std_mean | torch.std_mean(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: std_mean(): std and var only support floating point and complex dtypes, got comp
 torch.std_mean | torch.std_mean(f64[2,3], ()) | grad[0] | grad[0]: value at 0: symgrad -0.05682147035931, torch -inf
 torch.std_mean | torch.std_mean(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
 torch.sub | torch.sub(b8[2,3], 2) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
@@ -3594,7 +3045,6 @@ torch.subtract | torch.subtract(u8[2,3], b8[2,3]) | error:missing | error:missin
 torch.sum | torch.sum(f32[2,3], dtype=torch.int64) | error:missing | error:missing: torch raises RuntimeError: Autograd not support dtype: Long
 torch.sum | torch.sum(f64[2,3], ()) | grad[0] shape[0] value[0] | grad[0]: value at 5: symgrad 2.25, torch 1.0
 torch.sum | torch.sum(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
-torch.sum | torch.sum(f64[2,3], dim=None) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch SumBackward1
 torch.take_along_dim | torch.take_along_dim(f64[2,3], i32[2,2]:idx3, 1) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.take_along_dim | torch.take_along_dim(f64[2,3], i64[2,2]:idx4, 1) | error:extra | error:extra: symgrad raises IndexError: gather: index out of range for dimension 1 of size 3
 torch.tan | torch.tan(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
@@ -3627,25 +3077,9 @@ torch.trace | torch.trace(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBackwa
 torch.trace | torch.trace(f64[3,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch TraceBackward0
 torch.transpose | torch.transpose(f64[], 0, -1) | grad_fn[0] | grad_fn[0]: symgrad None, torch TransposeBackward0
 torch.trapezoid | torch.trapezoid(b8[2,5]) | error:missing | error:missing: torch raises RuntimeError: trapezoid: received a bool input for `y`, but bool is not supported
-torch.trapezoid | torch.trapezoid(f32[2,5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
-torch.trapezoid | torch.trapezoid(f64[0]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad a gradient, torch none
 torch.trapezoid | torch.trapezoid(f64[2,3], 2.0) | error:class | error:class: symgrad RuntimeError, torch TypeError
-torch.trapezoid | torch.trapezoid(f64[2,3], dim=0) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
-torch.trapezoid | torch.trapezoid(f64[2,3], dx=0.5) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
-torch.trapezoid | torch.trapezoid(f64[2,3], f64[2,3]:sorted) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward1
-torch.trapezoid | torch.trapezoid(f64[2,3], f64[3]:sorted) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward1
-torch.trapezoid | torch.trapezoid(f64[2,3], x=f64[3], dim=-1) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward1
-torch.trapezoid | torch.trapezoid(f64[2,5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
 torch.trapz | torch.trapz(b8[2,5]) | error:missing | error:missing: torch raises RuntimeError: trapezoid: received a bool input for `y`, but bool is not supported
-torch.trapz | torch.trapz(f32[2,5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
-torch.trapz | torch.trapz(f64[0]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad a gradient, torch none
 torch.trapz | torch.trapz(f64[2,3], 2.0) | error:class | error:class: symgrad RuntimeError, torch TypeError
-torch.trapz | torch.trapz(f64[2,3], dim=0) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
-torch.trapz | torch.trapz(f64[2,3], dx=0.5) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
-torch.trapz | torch.trapz(f64[2,3], f64[2,3]:sorted) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward1
-torch.trapz | torch.trapz(f64[2,3], f64[3]:sorted) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward1
-torch.trapz | torch.trapz(f64[2,3], x=f64[3], dim=-1) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward1
-torch.trapz | torch.trapz(f64[2,5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
 torch.true_divide | torch.true_divide(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
 torch.true_divide | torch.true_divide(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.trunc | torch.trunc(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: trunc is not supported for complex inputs
@@ -3665,8 +3099,10 @@ torch.vander | torch.vander(f32[3]) | grad:error | grad:error: symgrad no error,
 torch.vander | torch.vander(f64[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 torch.vander | torch.vander(f64[3], 4) | grad:error | grad:error: symgrad no error, torch RuntimeError
 torch.vander | torch.vander(f64[3], N=2, increasing=True) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+torch.var | torch.var(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: var(): std and var only support floating point and complex dtypes, got complex12
 torch.var | torch.var(f64[2,3], ()) | grad[0] | grad[0]: value at 0: symgrad -0.6246378342071, torch -inf
 torch.var | torch.var(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
+torch.var_mean | torch.var_mean(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: var_mean(): std and var only support floating point and complex dtypes, got comp
 torch.var_mean | torch.var_mean(f64[2,3], ()) | grad[0] | grad[0]: value at 0: symgrad -0.4579711675404, torch -inf
 torch.var_mean | torch.var_mean(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
 torch.vdot | torch.vdot(f64[3], 2.0) | error:class | error:class: symgrad RuntimeError, torch TypeError

@@ -25,6 +25,7 @@ _TABLE: dict[str, tuple[str, tuple[str, ...]]] = {
     "exp": ("cexp{f}({0})", ()),
     "log": ("clog{f}({0})", ()),
     "sqrt": ("csqrt{f}({0})", ()),
+    "rsqrt": ("sgm_cdiv{f}(1, csqrt{f}({0}))", ("sgm_cdiv",)),
     "sin": ("csin{f}({0})", ()),
     "cos": ("ccos{f}({0})", ()),
     "tan": ("ctan{f}({0})", ()),

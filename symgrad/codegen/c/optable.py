@@ -172,6 +172,8 @@ EXPRESSIONS = {
     ('remainder', 'int64'): ('sgm_remainder_i64(__sg_arg0__, __sg_arg1__)', ('sgm_remainder_i64',)),
     ('round', 'float32'): ('nearbyintf(__sg_arg0__)', ('nearbyintf',)),
     ('round', 'float64'): ('nearbyint(__sg_arg0__)', ('nearbyint',)),
+    ('rsqrt', 'float32'): ('(1.0F/sqrtf(__sg_arg0__))', ('sqrtf',)),
+    ('rsqrt', 'float64'): ('(1.0/sqrt(__sg_arg0__))', ('sqrt',)),
     ('sgn', 'float32'): ('((__sg_arg0__ > 0.0F) ? (1.0F) : ((__sg_arg0__ < 0.0F) ? (-1.0F) : (0.0F)))', ()),
     ('sgn', 'float64'): ('((__sg_arg0__ > 0.0) ? (1.0) : ((__sg_arg0__ < 0.0) ? (-1.0) : (0.0)))', ()),
     ('sgn', 'int64'): ('((__sg_arg0__ > 0) ? (1) : ((__sg_arg0__ < 0) ? (-1) : (0)))', ()),

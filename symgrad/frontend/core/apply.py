@@ -352,16 +352,39 @@ class _Rule:
 
 def attach_function(out: Tensor, torch_name: str, rule, inputs: list[Tensor],
                     saves: bool = True, uses_out: bool = True,
-                    holomorphic: bool = True) -> Tensor:
+                    holomorphic: bool = True, shown: tuple | None = None) -> Tensor:
     """Give ``out`` one backward function computed by ``rule(g, out, inputs)``: how composite
     functions (mean, softmax, losses) show torch's single grad_fn while being built from
     primitives. ``saves``/``uses_out``: whether the rule reads the inputs/the output (then
-    changing them in place before the backward is an error)."""
+    changing them in place before the backward is an error); ``shown``: as ``apply``'s."""
     if not (grad_mode.is_grad_enabled() and any(t._requires_grad for t in inputs)):
         return out
     result = Tensor(out._value, out._node)
     loc = sources.record(out._node) if out._node is not None else None
-    _record(result, _Rule(rule, saves, uses_out, holomorphic), {}, inputs, torch_name, loc)
+    _record(result, _Rule(rule, saves, uses_out, holomorphic), {}, inputs, torch_name, loc,
+            shown)
+    return result
+
+
+def cast_inside(out: Tensor, dtype) -> Tensor:
+    """``out`` cast to ``dtype``, the cast hidden inside ``out``'s backward function: an
+    in-place op on a tensor of a narrower type (``f32.add_(f64)``) computes in the promoted
+    type and writes into the tensor's, and torch shows its node (AddBackward0), not a cast's;
+    that node takes the cotangent in the tensor's type."""
+    fn = out.grad_fn
+    if fn is None or fn._n_outputs != 1 or not grad_mode._local.enabled:
+        return apply("cast", out, dtype=dtype)
+    with grad_mode.no_grad():
+        result = apply("cast", out, dtype=dtype)
+    wide = out.dtype
+
+    def rule(b, g, o, ins):
+        return fn.apply(b, apply("cast", g, dtype=wide))
+    inner = function_class(type(fn).__name__)(rule, {}, fn._saved, None, fn._saves, fn._edges,
+                                              fn._input_meta, fn.loc, fn._shown)
+    inner._versions = fn._versions
+    result._requires_grad = True
+    result.grad_fn = inner
     return result
 
 

@@ -21,8 +21,9 @@ from ...dims import is_one, same_shape
 from ...errors import TracerValueError
 from ...ir.graph import toposort
 from . import grad_mode, sources
-from .apply import BUILDER, apply, as_tensor, full
+from .apply import BUILDER, apply, as_tensor, attach_function, full
 from .backward_graph import AccumulateGrad, edge, function_class, grad_edge
+from .double_backward import named_cotangents, renamed
 from .tensor import Tensor, size_text
 
 
@@ -239,7 +240,8 @@ def _needed(topo: list, targets: dict, stops: dict, accumulate: bool) -> set:
 def _propagate(fn, g, needed: set, pending: dict) -> None:
     """Apply ``fn``'s rule and add each input's cotangent (summed back over broadcast
     dimensions and cast to the input's dtype) to what that input has received so far."""
-    cts = fn.apply(BUILDER, g)
+    name = renamed(fn)
+    cts = fn.apply(BUILDER, g) if name is None else named_cotangents(fn, g, name, run_backward)
     for (nxt, nr), ct, (shape, dtype) in zip(fn._edges, cts, fn._input_meta):
         if nxt is None or ct is None or nxt not in needed:
             continue
@@ -303,7 +305,7 @@ def _accumulate(t: Tensor, g: Tensor, create_graph: bool) -> None:
     g = g if create_graph else g.detach()
     old = t._grad
     if old is None:
-        t._grad = g.clone() if g._value is not None and not create_graph else g
+        t._grad = g.clone() if g._value is not None and not create_graph else _copied(g)
     elif create_graph or old.requires_grad:
         t._grad = old + g    # out of place: the sum is part of a differentiable graph
     else:
@@ -313,6 +315,18 @@ def _accumulate(t: Tensor, g: Tensor, create_graph: bool) -> None:
         # constant nodes of them), and a traced grad has no storage to write into.
         total = old + g
         old._value, old._node = total._value, total._node
+
+
+def _copied(g: Tensor) -> Tensor:
+    """A leaf's first gradient in a backward that builds a graph: torch copies it into the new
+    ``.grad`` (``copy_`` into an empty tensor), whose grad_fn is then CopyBackwards, with edges
+    for the empty tensor (none) and ``g``."""
+    if not g._requires_grad:
+        return g
+    empty = full(g, 0.0, ())
+    return attach_function(Tensor(g._value, g._node), "CopyBackwards",
+                           lambda gg, out, ins: (None, gg), [empty, g], saves=False,
+                           uses_out=False)
 
 
 _Alias = function_class("AliasBackward0")

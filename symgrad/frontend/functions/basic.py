@@ -28,12 +28,11 @@ from ..core.arguments import Deferred, tensor_arg
 Number = (int, float, bool)
 
 
-
 # ---------------------------------------------------------------- composites
 
 def composite(torch_name: str, body: Callable[..., Tensor], inputs: Sequence[Tensor],
               rule: Callable | None = None, saves: bool = True, uses_out: bool = True,
-              holomorphic: bool | None = None) -> Tensor:
+              holomorphic: bool | None = None, shown: tuple | None = None) -> Tensor:
     """Run ``body(*inputs)`` without recording, then attach one backward function.
 
     ``rule(g, out, inputs)`` gives the inputs' cotangents; without one, the backward re-runs
@@ -55,7 +54,8 @@ def composite(torch_name: str, body: Callable[..., Tensor], inputs: Sequence[Ten
             create = grad_mode.is_grad_enabled()   # then the gradient reads this graph
             return run_backward([(again, g)], retain_graph=create, create_graph=create,
                                 inputs=list(ins))
-    return attach_function(out, torch_name, rule, list(inputs), saves, uses_out, holomorphic)
+    return attach_function(out, torch_name, rule, list(inputs), saves, uses_out, holomorphic,
+                           shown)
 
 
 # ---------------------------------------------------------------- elementwise
@@ -83,16 +83,9 @@ def _scaled_sum(name: str, a, b, alpha) -> Tensor:
                      uses_out=False)
 
 
-def mul(a, b) -> Tensor:
-    return apply("mul", a, b)
-
-
-def div(a, b) -> Tensor:
-    return apply("div", a, b)
-
-
-def neg(a) -> Tensor:
-    return apply("neg", a)
+def mul(a, b) -> Tensor: return apply("mul", a, b)  # noqa: E704
+def div(a, b) -> Tensor: return apply("div", a, b)  # noqa: E704
+def neg(a) -> Tensor: return apply("neg", a)  # noqa: E704
 
 
 def pow(a, b) -> Tensor:  # noqa: A001  (torch's name)
@@ -140,15 +133,16 @@ sin, cos, tanh, sigmoid = (_unary(n) for n in ("sin", "cos", "tanh", "sigmoid"))
 relu, softplus, abs, sign = (_unary(n) for n in ("relu", "softplus", "abs", "sign"))  # noqa: A001
 
 
-def rsqrt(x) -> Tensor:
-    return 1.0 / sqrt(x)
+rsqrt = _unary("rsqrt")
 
 
 def square(x) -> Tensor:
-    """x * x; a bool tensor squares to int64, as torch's (``pow(x, 2)``)."""
-    if isinstance(x, Tensor) and x.dtype.is_bool:
-        return pow(x, 2)
-    return mul(x, x)
+    """torch's ``pow(x, 2)``: x * x, PowBackward0 (a bool tensor squares to int64). A real x
+    takes pow, whose value is x * x and whose rule is torch's, g * (2 * x); a complex one
+    multiplies (NumPy's complex power rounds otherwise)."""
+    if isinstance(x, Tensor) and x.dtype.is_complex:
+        return apply("mul", x, x, _torch_name="PowBackward0", _shown=(0,))
+    return pow(x, 2)
 
 
 def maximum(a, b) -> Tensor:
@@ -177,7 +171,7 @@ def clamp(x, min=None, max=None, *, _torch_name: str = "ClampBackward1") -> Tens
             out = where(gt(out, hi), hi, out)
         return out
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        return _clamp_tensors(x, min, max, body)
+        return _clamp_tensors(x, min, max, body, _torch_name[:-1])
 
     def rule(g, out, ins):
         # torch's clamp_backward: g where min <= x <= max, else 0; a NaN x fails both tests
@@ -201,10 +195,11 @@ def clamp_max(x, max) -> Tensor:  # noqa: A002
 clip = clamp
 
 
-def _clamp_tensors(x: Tensor, lo, hi, body: Callable) -> Tensor:
+def _clamp_tensors(x: Tensor, lo, hi, body: Callable, kind: str) -> Tensor:
     """``clamp`` with tensor bounds: one ClampBackward0 with an edge for ``x``, ``min`` and
-    ``max`` (None for an absent bound), and torch's gradients: to ``x`` where it lies in
-    [min, max], to ``min`` where x < min < max, to ``max`` where x > max or max < min."""
+    ``max`` (None for an absent bound; clamp_min/clamp_max's Clamp{Min,Max}Backward1: ``x``
+    and the bound), and torch's gradients: to ``x`` where it lies in [min, max], to ``min``
+    where x < min < max, to ``max`` where x > max or max < min."""
     bounds = [b if isinstance(b, Tensor) else full(x, float("nan") if b is None else b, ())
               for b in (lo, hi)]
 
@@ -221,7 +216,9 @@ def _clamp_tensors(x: Tensor, lo, hi, body: Callable) -> Tensor:
         to_lo = logical_and(lt(a, b_lo), lt(b_lo, b_hi))
         to_hi = logical_or(gt(a, b_hi), lt(b_hi, b_lo))
         return where(keep, g, 0.0), where(to_lo, g, 0.0), where(to_hi, g, 0.0)
-    return composite("ClampBackward0", run, [tensor_arg(x)] + bounds, rule, uses_out=False)
+    name, shown = ((kind + "0", None) if kind == "ClampBackward" else
+                   (kind + "1", (0, 1) if hi is None else (0, 2)))
+    return composite(name, run, [tensor_arg(x)] + bounds, rule, uses_out=False, shown=shown)
 
 
 def lt(a, b): return apply("lt", a, b)  # noqa: E704
@@ -235,22 +232,15 @@ def logical_or(a, b): return apply("logical_or", a, b)  # noqa: E704
 def logical_not(a): return apply("logical_not", a)  # noqa: E704
 
 
-def isinf(x) -> Tensor:
-    return eq(abs(x), math.inf)
-
-
-def isnan(x) -> Tensor:
-    return ne(x, x)
-
-
-def isfinite(x) -> Tensor:
-    return logical_not(logical_or(isinf(x), isnan(x)))
+def isinf(x) -> Tensor: return eq(abs(x), math.inf)  # noqa: E704
+def isnan(x) -> Tensor: return ne(x, x)  # noqa: E704
+def isfinite(x) -> Tensor: return logical_not(logical_or(isinf(x), isnan(x)))  # noqa: E704
 
 
 # ---------------------------------------------------------------- reductions
 
-def _reduced_shape(shape, axes, keepdim):
-    return tuple(1 if i in axes else s for i, s in enumerate(shape) if keepdim or i not in axes)
+def _reduced_shape(shape, axes, keepdim): return tuple(  # noqa: E704
+    1 if i in axes else s for i, s in enumerate(shape) if keepdim or i not in axes)
 
 
 def _reduce(name: str, x: Tensor, dim, keepdim: bool, torch_name: str | None = None) -> Tensor:
@@ -266,17 +256,24 @@ def _unreduce(g: Tensor, shape: tuple, axes: tuple, keepdim: bool) -> Tensor:
     return apply("expand", g, shape_to=shape)
 
 
-def sum(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A001
+ALL = type("AllDims", (), {})()   # sum's, mean's default dim: torch's overload without dim
+
+
+def sum(x, dim=ALL, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A001
+    name, dim = ("SumBackward0", None) if dim is ALL and not keepdim else ("SumBackward1", dim)
+    dim = None if dim is ALL else dim
     if isinstance(x, Deferred): return x.sum(dim, keepdim, dtype=dtype)  # noqa: E701 (x[mask])
     x = tensor_arg(x)
     if dtype is not None:
         x = x.to(dtype)
     elif not x.dtype.is_differentiable:
         x = x.to(dtypes.int64)
-    return _reduce("sum", x, dim, keepdim, "SumBackward0" if dim is None else "SumBackward1")
+    return _reduce("sum", x, dim, keepdim, name)
 
 
-def mean(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+def mean(x, dim=ALL, keepdim: bool = False, *, dtype=None) -> Tensor:
+    name, dim = ("MeanBackward0", None) if dim is ALL and not keepdim else ("MeanBackward1", dim)
+    dim = None if dim is ALL else dim
     if isinstance(x, Deferred): return x.mean(dim, keepdim, dtype=dtype)  # noqa: E701
     x = tensor_arg(x) if dtype is None else tensor_arg(x).to(dtype)
     if not x.dtype.is_differentiable:
@@ -287,8 +284,7 @@ def mean(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
 
     def rule(g, out, ins):
         return (_unreduce(g, ins[0].shape, axes, keepdim) / n,)
-    return composite("MeanBackward0" if dim is None else "MeanBackward1",
-                     lambda a: _reduce("sum", a, axes, keepdim) / n, [x], rule,
+    return composite(name, lambda a: _reduce("sum", a, axes, keepdim) / n, [x], rule,
                      saves=False, uses_out=False)   # the rule reads shapes only
 
 

@@ -18,7 +18,7 @@ from ...errors import LinAlgError
 from ...ops.registry import broadcast_shapes
 from ..core.apply import apply, as_tensor
 from .creation import eye
-from .basic import log, matmul
+from .basic import eq, log, matmul, where
 from .manipulation import triu
 from .printing import return_type
 from .shapes import broadcast_to, squeeze, unsqueeze
@@ -147,7 +147,10 @@ def det(A) -> Tensor:
 def logdet(A) -> Tensor:
     """``torch.logdet``: log(det), NaN for a negative determinant, -inf for a zero one."""
     sign, logabs = _slogdet("linalg.slogdet", A)
-    return logabs + log(sign)
+    if sign.dtype.is_complex:
+        return logabs + log(sign)
+    # torch's: where(sign == -1, nan, logabsdet), WhereBackward0 (no gradient where NaN)
+    return where(eq(sign, -1.0), float("nan"), logabs)
 
 
 # ---------------------------------------------------------------- cholesky, triangles

@@ -22,7 +22,7 @@ from ... import dtypes
 from ...ops.movement import inverse_permutation
 from . import basic as F
 from ..core import grad_mode, sources
-from ..core.apply import apply, as_tensor, attach_function, full
+from ..core.apply import apply, as_tensor, attach_function, cast_inside, full
 from ..core.backward_graph import grad_edge
 from ..core.tensor import Tensor
 from ...dims import same_shape
@@ -69,7 +69,7 @@ def update(t: Tensor, compute, name: str) -> Tensor:
         if result.dtype.category > t.dtype.category:
             raise RuntimeError(f"result type {result.dtype.name} can't be cast to the desired "
                                f"output type {t.dtype.name} ({name})")
-        result = apply("cast", result, dtype=t.dtype)
+        result = cast_inside(result, t.dtype)
     if recording and t._requires_grad and not result._requires_grad:
         result = _without_gradient(result, operand, name)
     _write(t, result)
@@ -204,22 +204,28 @@ div_ = _binary(F.div, "div_")
 pow_ = _binary(F.pow, "pow_")
 
 
-def _assign(self: Tensor, src, name: str, torch_name: str) -> Tensor:
+def _assign(self: Tensor, src, name: str, torch_name: str, shown=None) -> Tensor:
     """Set every element to ``src`` broadcast to this shape and cast to this dtype (whatever
     the categories, as torch's fill_ and copy_ do: 0.5 fills an int64 tensor with 0); the
-    gradient goes to ``src``, and zero to what was there before."""
+    gradient goes to ``src``, and zero to what was there before. ``shown``: the edges of
+    torch's node among (condition, src, self)."""
     def compute(s):
         every = full(s, True, dtype=dtypes.bool_)
-        return apply("where", every, as_tensor(src, s.dtype), s, _torch_name=torch_name)
+        return apply("where", every, as_tensor(src, s.dtype), s, _torch_name=torch_name,
+                     _shown=shown)
     return update(self, compute, name)
 
 
 def fill_(self: Tensor, value) -> Tensor:
-    return _assign(self, value, "fill_", "FillBackward0")
+    """torch's fill_.Scalar (FillBackward2, an edge for self) or fill_.Tensor (FillBackward3:
+    self and the value)."""
+    if isinstance(value, Tensor):
+        return _assign(self, value, "fill_", "FillBackward3", (2, 1))
+    return _assign(self, value, "fill_", "FillBackward2", (2,))
 
 
 def zero_(self: Tensor) -> Tensor:
-    return fill_(self, 0)
+    return _assign(self, 0, "zero_", "ZeroBackward0", (2,))
 
 
 def copy_(self: Tensor, src) -> Tensor:

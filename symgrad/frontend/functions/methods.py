@@ -19,7 +19,7 @@ from ...devices import device as Device, check as check_device
 from ..core.apply import apply, as_tensor, register_view
 from .creation import METHODS as CREATION
 from .decompositions import METHODS as DECOMPOSITIONS
-from .strided import METHODS as STRIDED, clone
+from .strided import METHODS as STRIDED, clone  # noqa: F401  (symgrad.clone)
 from .complexes import METHODS as COMPLEXES, PROPERTIES as COMPLEX_PROPERTIES
 from .norms import torch_norm
 from ..core.grad_mode import no_grad
@@ -35,7 +35,8 @@ from .legacy_types import METHODS as LEGACY
 from .device_methods import METHODS as DEVICE
 from .products import METHODS as PRODUCTS
 from .searching import METHODS as SEARCHING
-from .pointwise import METHODS as POINTWISE, reciprocal
+from .pointwise import reciprocal
+from .pointwise_methods import METHODS as POINTWISE
 from ..core.hooks import METHODS as HOOKS
 from .printing import tensor_repr
 from ..random.sampling import METHODS as RANDOM
@@ -47,14 +48,16 @@ def _swap(fn):
 
 
 def _rsub(self: Tensor, other) -> Tensor:
-    """``3 - x``: torch's ``rsub`` (its grad_fn is ``RsubBackward1``, an edge for ``x``)."""
+    """``3 - x``: torch's ``rsub`` (its grad_fn is ``RsubBackward1``, an edge for ``x``; with
+    a tensor ``other``, ``RsubBackward0``, edges for ``x`` and ``other``)."""
+    if isinstance(other, Tensor):
+        return apply("sub", other, self, _torch_name="RsubBackward0", _shown=(1, 0))
     return apply("sub", other, self, _torch_name="RsubBackward1", _shown=(1,))
 
 
 def _rdiv(self: Tensor, other) -> Tensor:
-    """``4 / x``: torch computes ``x.reciprocal() * 4`` (so do we: the same rounding)."""
-    if isinstance(other, Tensor):
-        return F.div(other, self)
+    """``4 / x``: torch computes ``x.reciprocal() * 4``, a tensor ``other`` too (so do we:
+    the same rounding, and MulBackward0)."""
     return F.mul(reciprocal(self), other)
 
 
@@ -76,7 +79,7 @@ def _to(self: Tensor, *args, dtype=None, device=None, copy: bool = False, **_) -
             dtype = a
     check_device(device)
     out = self if dtype is None else _cast(self, dtypes.as_dtype(dtype))
-    return clone(out) if copy and out is self else out
+    return apply("cast", out, dtype=out.dtype) if copy and out is self else out   # _to_copy
 
 
 def _cast(self: Tensor, dt) -> Tensor:

@@ -21,12 +21,13 @@ import math
 from ... import dtypes
 from . import basic as F
 from ..core.apply import apply, full, tensor_operands
+from ..core.grad_mode import is_grad_enabled
 from .basic import _unary, composite
-from .inplace import update
 from ..core.tensor import Tensor
 from ..core.arguments import tensor_arg
 
 _NUMBER = (int, float, bool)
+LN2 = math.log(2.0)
 
 
 
@@ -64,10 +65,10 @@ def xlogy(input, other) -> Tensor:  # noqa: A002
                  _shown=tensor_operands(input, other) if name else None)
 
 
-def polygamma(n: int, input) -> Tensor:  # noqa: A002
+def polygamma(n: int, input, *, _torch_name: str | None = None) -> Tensor:  # noqa: A002
     if not isinstance(n, int) or isinstance(n, bool) or n < 0:
         raise RuntimeError(f"polygamma(n, x) does not support negative n, got {n!r}")
-    return apply("polygamma", float(n), input)
+    return apply("polygamma", float(n), input, _torch_name=_torch_name)
 
 
 def mvlgamma(input, p: int) -> Tensor:  # noqa: A002
@@ -114,6 +115,8 @@ def round(input, *, decimals: int | None = None) -> Tensor:  # noqa: A001
     x = tensor_arg(input)
     if not x.dtype.is_floating:
         raise RuntimeError("round_cpu not implemented for integer tensors with decimals")
+    if decimals == 0:       # torch's round.decimals: RoundBackward1 (x * 1 / 1 is x)
+        return apply("round", x, _torch_name="RoundBackward1")
     scale = 10.0 ** abs(decimals)
 
     def body(x):
@@ -147,11 +150,17 @@ def floor_divide(input, other) -> Tensor:  # noqa: A002
                      [tensor_arg(input), tensor_arg(other)], _not_differentiable("floor_divide"))
 
 
-def div(input, other, *, rounding_mode: str | None = None) -> Tensor:  # noqa: A002
+_TRUE = "true division"   # div's rounding_mode when none is passed (torch: div.Tensor)
+
+
+def div(input, other, *, rounding_mode: str | None = _TRUE) -> Tensor:  # noqa: A002
     """``input / other``; ``rounding_mode`` "trunc" or "floor" rounds the quotient (then the
-    gradient is zero, as torch's), and integers stay integers."""
-    if rounding_mode is None:
+    gradient is zero, as torch's), and integers stay integers. Passing ``rounding_mode``,
+    None too, is torch's ``div.Tensor_mode`` (DivBackward2)."""
+    if rounding_mode is _TRUE:
         return F.div(input, other)
+    if rounding_mode is None:
+        return apply("div", input, other, _torch_name="DivBackward2")
     if rounding_mode not in ("trunc", "floor"):
         raise ValueError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                          f"but found '{rounding_mode}'")
@@ -208,7 +217,25 @@ def float_power(input, exponent) -> Tensor:  # noqa: A002
 
 
 def ldexp(input, other) -> Tensor:  # noqa: A002
-    return F.mul(input, F.pow(2.0, other))
+    """``input * 2 ** other``, one LdexpBackward0 with torch's derivatives: ``g * 2 ** other``
+    (an integer power of two, so 0 for a negative integer ``other``) and ``g * out * ln 2``."""
+    def rule(g, out, ins):
+        e = ins[1]
+        if e.dtype.is_differentiable:
+            return F.mul(g, F.pow(2.0, e)), F.mul(F.mul(g, out), LN2)
+        return F.mul(g, _power_of_two(e, g.dtype)), None
+    return composite("LdexpBackward0", lambda a, b: F.mul(a, F.pow(2.0, b)),
+                     [tensor_arg(input), tensor_arg(other)], rule)
+
+
+def _power_of_two(e: Tensor, dtype) -> Tensor:
+    """``2 ** e`` for an integer tensor ``e`` computed as torch's integer ``pow`` (in ``e``'s
+    dtype: 0 for a negative exponent, wrapping past its bits), as a ``dtype`` tensor."""
+    bits = 8 * e.dtype.itemsize
+    p = F.pow(2.0, e.to(dtypes.float64))
+    if e.dtype.is_signed:
+        p = F.where(F.eq(e, bits - 1), -(2.0 ** (bits - 1)), p)
+    return F.where(F.logical_or(F.lt(e, 0), F.ge(e, bits)), 0.0, p).to(dtype)
 
 
 def lerp(input, end, weight) -> Tensor:  # noqa: A002
@@ -245,10 +272,12 @@ def addcdiv(input, tensor1, tensor2, *, value=1) -> Tensor:  # noqa: A002
 
 
 def nan_to_num(input, nan: float = 0.0, posinf: float | None = None,  # noqa: A002
-               neginf: float | None = None) -> Tensor:
+               neginf: float | None = None, *, _inplace: bool = False) -> Tensor:
     """NaN -> ``nan``, +inf -> ``posinf``, -inf -> ``neginf`` (default: the dtype's largest
     and lowest finite values); the gradient passes where the input is finite."""
     x = tensor_arg(input)
+    if x.dtype.is_complex:
+        return _complex_nan_to_num(x, nan, posinf, neginf, _inplace)
     if not x.dtype.is_floating:
         return x.clone()
     info = dtypes.finfo(x.dtype)
@@ -261,6 +290,21 @@ def nan_to_num(input, nan: float = 0.0, posinf: float | None = None,  # noqa: A0
         return F.where(F.eq(x, -math.inf), full(x, low), value)
     return composite("NanToNumBackward0", body, [x],
                      lambda g, out, ins: (F.where(F.isfinite(ins[0]), g, 0.0),), uses_out=False)
+
+
+def _complex_nan_to_num(z: Tensor, nan, posinf, neginf, inplace: bool) -> Tensor:
+    """nan_to_num of the real and imaginary parts; torch differentiates only its in-place
+    form (the gradient passes where both parts are finite)."""
+    if z.requires_grad and not inplace and is_grad_enabled():
+        raise RuntimeError("nan_to_num does not support automatic differentiation for outputs "
+                           "with complex dtype.")
+
+    def body(z):
+        parts = (nan_to_num(apply(p, z), nan, posinf, neginf) for p in ("real", "imag"))
+        return apply("complex", *parts)
+    return composite("NanToNumBackward0", body, [z],
+                     lambda g, out, ins: (F.where(F.isfinite(ins[0]), g, 0.0),),
+                     uses_out=False, holomorphic=False)
 
 
 def logit(input, eps: float | None = None) -> Tensor:  # noqa: A002
@@ -288,16 +332,38 @@ def entr(input) -> Tensor:  # noqa: A002
 
 
 def xlog1py(input, other) -> Tensor:  # noqa: A002
-    return apply("xlog1py", input, other)
+    return apply("xlog1py", input, other, **_scalar_overload("SpecialXlog1Py", input, other))
 
 
 def zeta(input, other) -> Tensor:  # noqa: A002
-    return apply("zeta", input, other)
+    return apply("zeta", input, other, **_scalar_overload("SpecialZeta", input, other))
+
+
+def _scalar_overload(kind: str, input, other) -> dict:  # noqa: A002
+    """The node torch shows for a two-operand function with a Python number among its
+    operands: its ``self_scalar`` overload (<kind>Backward1) or ``other_scalar`` one
+    (<kind>Backward2), with edges for the tensors only; {} for two tensors."""
+    if isinstance(input, _NUMBER):
+        return {"_torch_name": f"{kind}Backward1", "_shown": (1,)}
+    if isinstance(other, _NUMBER):
+        return {"_torch_name": f"{kind}Backward2", "_shown": (0,)}
+    return {}
 
 
 def ndtr(input) -> Tensor:  # noqa: A002
     """The standard normal CDF, as torch: (1 + erf(x / sqrt(2))) * 0.5."""
-    return F.mul(F.add(erf(F.mul(input, math.sqrt(0.5))), 1.0), 0.5)
+    return mul_number(F.add(erf(F.mul(input, math.sqrt(0.5))), 1.0), 0.5)
+
+
+def mul_number(a: Tensor, number) -> Tensor:
+    """``a * number`` as ATen's C++ composites write it: ``mul.Scalar``, whose node is
+    MulBackward1 (one edge); Python's ``a * 0.5`` wraps the number (MulBackward0)."""
+    return apply("mul", a, number, _torch_name="MulBackward1", _shown=(0,))
+
+
+def div_number(a: Tensor, number) -> Tensor:
+    """``a / number`` as ATen's C++ composites write it: ``div.Scalar``, DivBackward1."""
+    return apply("div", a, number, _torch_name="DivBackward1", _shown=(0,))
 
 
 def positive(input) -> Tensor:  # noqa: A002
@@ -340,7 +406,7 @@ ALIASES = {
     "not_equal": F.ne, "clip": F.clamp,
 }
 
-_FUNCTIONS = {
+FUNCTIONS = {
     "tan": tan, "asin": asin, "acos": acos, "atan": atan, "sinh": sinh, "cosh": cosh,
     "asinh": asinh, "acosh": acosh, "atanh": atanh, "exp2": exp2, "log2": log2,
     "log10": log10, "erf": erf, "erfc": erfc, "erfinv": erfinv, "lgamma": lgamma,
@@ -356,55 +422,5 @@ _FUNCTIONS = {
     "isneginf": isneginf, "isreal": isreal, "logical_xor": logical_xor, **ALIASES,
 }
 
-__all__ = sorted(_FUNCTIONS)  # noqa: PLE0605  (a list, made from the table)
+__all__ = sorted(FUNCTIONS)  # noqa: PLE0605  (a list, made from the table)
 globals().update(ALIASES)
-
-
-# ---------------------------------------------------------------- methods and in-place forms
-
-
-def _swap(fn):
-    def method(self, other):
-        return fn(other, self)
-    return method
-
-
-def _inplace(fn, name: str):
-    def method(self, *args, **kwargs):
-        return update(self, lambda s: fn(s, *args, **kwargs), name)
-    method.__name__ = name
-    return method
-
-
-def _polygamma_method(self, n: int) -> Tensor:
-    return polygamma(n, self)
-
-
-# Every elementwise method that keeps its input's shape has an in-place form (torch's list).
-_UPDATES = {
-    **{n: _FUNCTIONS[n] for n in (
-        "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "exp2",
-        "log2", "log10", "erf", "erfc", "erfinv", "lgamma", "digamma", "mvlgamma", "sinc",
-        "atan2", "hypot", "xlogy", "logaddexp", "nextafter", "fmax", "fmin", "copysign",
-        "floor", "ceil", "trunc", "round", "frac", "floor_divide", "div", "fmod", "remainder",
-        "heaviside", "reciprocal", "deg2rad", "rad2deg", "float_power", "ldexp", "lerp",
-        "addcmul", "addcdiv", "nan_to_num", "logit", "sgn", "logical_xor", "arcsin",
-        "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "arctan2", "fix", "absolute",
-        "negative", "multiply", "subtract", "divide", "true_divide", "greater",
-        "greater_equal", "less", "less_equal", "not_equal", "clip")},
-    **{n: getattr(F, n) for n in (
-        "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid",
-        "relu", "abs", "neg", "sign", "square", "eq", "ne", "lt", "le", "gt", "ge",
-        "logical_and", "logical_or", "logical_not")},
-    "polygamma": _polygamma_method,
-}
-
-METHODS = {
-    **_FUNCTIONS, "polygamma": _polygamma_method,
-    **{f"{name}_": _inplace(fn, f"{name}_") for name, fn in _UPDATES.items()},
-    "__mod__": remainder, "__rmod__": _swap(remainder),
-    "__floordiv__": floor_divide, "__rfloordiv__": _swap(floor_divide),
-    "__imod__": _inplace(remainder, "remainder_"),
-    "__ifloordiv__": _inplace(floor_divide, "floor_divide_"),
-    "__xor__": logical_xor, "__rxor__": _swap(logical_xor),
-}

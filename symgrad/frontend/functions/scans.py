@@ -17,6 +17,7 @@ from ...ops.registry import normalize_axes
 from . import basic as F
 from ..core.apply import apply
 from .inplace import update
+from .pointwise import div_number, mul_number
 from .printing import return_type
 from .shapes import broadcast_to, cat, getitem, reshape
 from ..core.tensor import Tensor
@@ -169,14 +170,14 @@ def trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
     axis = normalize_axes(dim, y.ndim)[0]
     spacing = _spacing(y, x, dx, axis, "trapezoid")
     n = y.shape[axis]
-    if n == 0:
-        return F.sum(y, axis)
+    if n == 0:                             # torch: new zeros, no gradient
+        return F.sum(y.detach(), axis)
     if isinstance(spacing, Tensor):        # torch: (dx * (left + right)).sum(dim) / 2
         both = _narrow(y, axis, 1, n) + _narrow(y, axis, 0, n - 1)
-        return F.sum(spacing * both, axis) / 2.0
+        return div_number(F.sum(spacing * both, axis), 2.0)
     ends = _narrow(y, axis, 0, 1) + _narrow(y, axis, n - 1, n)
     ends = reshape(ends, tuple(s for d, s in enumerate(ends.shape) if d != axis))
-    return (F.sum(y, axis) - ends * 0.5) * spacing
+    return mul_number(F.sub(F.sum(y, axis), mul_number(ends, 0.5)), spacing)
 
 
 def trapz(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
@@ -191,10 +192,10 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
     spacing = _spacing(y, x, dx, axis, "cumulative_trapezoid")
     n = y.shape[axis]
     if n == 0:
-        return y
+        return cumsum(y, axis)
     both = _narrow(y, axis, 1, n) + _narrow(y, axis, 0, n - 1)
-    if isinstance(spacing, Tensor):
-        return cumsum(spacing * both / 2.0, axis)
+    if isinstance(spacing, Tensor):        # torch: cumsum(dx * (left + right), dim) / 2
+        return div_number(cumsum(spacing * both, axis), 2.0)
     return cumsum(both * (spacing / 2.0), axis)
 
 

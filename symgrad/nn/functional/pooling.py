@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...frontend.core.apply import as_tensor
-from ...frontend.functions.basic import (amax, argmax, composite, eq, isnan, logical_and,
+from ...frontend.functions.basic import (amax, argmax, composite, eq, isnan, logical_and, mean,
                                          logical_or, matmul, take_along_dim)
 from ...frontend.functions.basic import max as max_along
 from ...frontend.functions.basic import sum as sum_along
@@ -252,6 +252,8 @@ def _adaptive_avg_pool(x: Tensor, output_size, fn: str) -> Tensor:
     if 0 in x.shape[1:]:
         raise RuntimeError(f"{fn}(): Expected input to have non-zero size for non-batch "
                            f"dimensions, but input has sizes {list(x.shape)}")
+    if out == (1, 1):       # torch: input.mean({-1, -2}, keepdim=True), MeanBackward1
+        return mean(x, (-2, -1), keepdim=True)
     rows, cols = (_bins(n, o) for n, o in zip(x.shape[-2:], out))
     counts = np.multiply.outer(rows.sum(1), cols.sum(1))
     rows_t, cols_t, counts_t = (Tensor(a.astype(x.dtype.np), None)
