@@ -1038,27 +1038,16 @@ Tensor.ceil_ | Tensor.ceil_(c128[2,3]) | error:missing | error:missing: torch ra
 Tensor.ceil_ | Tensor.ceil_(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: ceil is not supported for complex inputs
 Tensor.ceil_ | Tensor.ceil_(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: ceil is not supported for complex inputs
 Tensor.cholesky | Tensor.cholesky(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.cholesky | Tensor.cholesky(f32[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
-Tensor.cholesky | Tensor.cholesky(f64[0,0]) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
-Tensor.cholesky | Tensor.cholesky(f64[2,0,0]) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
-Tensor.cholesky | Tensor.cholesky(f64[2,3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
-Tensor.cholesky | Tensor.cholesky(f64[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
-Tensor.cholesky | Tensor.cholesky(f64[3,3]:spd, False) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
-Tensor.cholesky | Tensor.cholesky(f64[3,3]:spd, True) | grad_fn[0] | grad_fn[0]: symgrad TransposeBackward0, torch CholeskyBackward0
-Tensor.cholesky | Tensor.cholesky(f64[3,3]:tri) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
 Tensor.cholesky_inverse | Tensor.cholesky_inverse(f16[3,3]:spd) | error:missing | error:missing: torch raises RuntimeError: "cholesky_inverse_out_cpu" not implemented for 'Half'
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f32[3,3]:spd) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch -0.0258791521
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[0,0]) | grad_fn[0] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch CholeskyInverseBackward0
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[1,1]) | grad_fn[0] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch CholeskyInverseBackward0
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[2,0,0]) | grad_fn[0] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch CholeskyInverseBackward0
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[2,3,3]:spd) | grad[0] grad_fn[0] | grad[0]: value at 14: symgrad 0.0, torch -0.01181517971147
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 11.87689203932
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:e) | grad[0] grad_fn[0] value[0] | grad[0]: value at 1: symgrad 0.0, torch nan
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:sing) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad -637.9621787709, torch 5.076583889286
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:spd) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch -0.02297584681019
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:tri) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch -0.5099861423332
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:tri, True) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch -0.4084581670135
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:tri, upper=False) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch -0.5099861423332
+Tensor.cholesky_inverse | Tensor.cholesky_inverse(f32[3,3]:spd) | grad[0] | grad[0]: value at 2: symgrad 0.0, torch -0.0258791521
+Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[2,3,3]:spd) | grad[0] | grad[0]: value at 14: symgrad 0.0, torch -0.01181517971147
+Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]) | grad[0] | grad[0]: value at 5: symgrad 0.0, torch 11.87689203932
+Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:e) | grad[0] value[0] | grad[0]: value at 1: symgrad 0.0, torch nan
+Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:sing) | grad[0] | grad[0]: value at 4: symgrad -637.9621787709, torch 5.076583889286
+Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:spd) | grad[0] | grad[0]: value at 2: symgrad 0.0, torch -0.02297584681019
+Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:tri) | grad[0] | grad[0]: value at 2: symgrad 0.0, torch -0.5099861423332
+Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:tri, True) | grad[0] | grad[0]: value at 6: symgrad 0.0, torch -0.4084581670135
+Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:tri, upper=False) | grad[0] | grad[0]: value at 2: symgrad 0.0, torch -0.5099861423332
 Tensor.cholesky_solve | Tensor.cholesky_solve(f64[2,3,2], f64[3,3]:tri) | grad[1] grad_fn[0] | grad[1]: value at 2: symgrad 0.0, torch -2.648308847622
 Tensor.cholesky_solve | Tensor.cholesky_solve(f64[3,1], f64[3,3]:tri, False) | grad[1] grad_fn[0] | grad[1]: value at 2: symgrad 0.0, torch 1.449803014234
 Tensor.cholesky_solve | Tensor.cholesky_solve(f64[3,4], f64[3,3]:tri) | grad[1] grad_fn[0] | grad[1]: value at 5: symgrad 0.0, torch 1.672087716057
@@ -1513,14 +1502,6 @@ Tensor.isposinf | Tensor.isposinf(c128[2,3]) | error:missing | error:missing: to
 Tensor.isposinf | Tensor.isposinf(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: isposinf does not support complex inputs.
 Tensor.isposinf | Tensor.isposinf(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: isposinf does not support complex inputs.
 Tensor.kthvalue | Tensor.kthvalue(b8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "kthvalue_cpu" not implemented for 'Bool'
-Tensor.kthvalue | Tensor.kthvalue(f64[0,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
-Tensor.kthvalue | Tensor.kthvalue(f64[16]:e, 3) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
-Tensor.kthvalue | Tensor.kthvalue(f64[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
-Tensor.kthvalue | Tensor.kthvalue(f64[2,3], 1, dim=0, keepdim=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch KthvalueBackward0
-Tensor.kthvalue | Tensor.kthvalue(f64[2,3], 2, 0) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
-Tensor.kthvalue | Tensor.kthvalue(f64[2,3], 3, -1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch KthvalueBackward0
-Tensor.kthvalue | Tensor.kthvalue(f64[3,4]:t, 2, 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
-Tensor.kthvalue | Tensor.kthvalue(f64[], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch KthvalueBackward0
 Tensor.ldexp | Tensor.ldexp(c128[2,3], c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad RuntimeError, torch no error
 Tensor.ldexp | Tensor.ldexp(c64[2,3], f64[3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.ldexp | Tensor.ldexp(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
@@ -1795,7 +1776,6 @@ Tensor.mean | Tensor.mean(f64[2,3], (0, 0)) | error:missing | error:missing: tor
 Tensor.mean | Tensor.mean(f64[2,3], dim=None) | grad_fn[0] | grad_fn[0]: symgrad MeanBackward0, torch MeanBackward1
 Tensor.median | Tensor.median(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "median_cpu" not implemented for 'Bool'
 Tensor.median | Tensor.median(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "median_cpu" not implemented for 'ComplexDouble'
-Tensor.median | Tensor.median(f32[2,3]:t) | grad[0] | grad[0]: value at 1: symgrad 1.0, torch 0.333333343
 Tensor.median | Tensor.median(f64[0,3]) | error:extra | error:extra: symgrad raises RuntimeError: kthvalue(): selected number k out of range for dimension 0
 Tensor.median | Tensor.median(f64[0]) | error:extra | error:extra: symgrad raises RuntimeError: kthvalue(): selected number k out of range for dimension 0
 Tensor.min | Tensor.min(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "min_all" not implemented for 'ComplexDouble'
@@ -1806,28 +1786,11 @@ Tensor.minimum | Tensor.minimum(c128[2,3], c128[2,3]) | error:missing | error:mi
 Tensor.minimum | Tensor.minimum(c64[2,3], f64[3]) | error:missing | error:missing: torch raises RuntimeError: minimum not implemented for complex tensors.
 Tensor.minimum | Tensor.minimum(u8[2,3], -1) | error:class | error:class: symgrad OverflowError, torch TypeError
 Tensor.mode | Tensor.mode(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "mode_cpu" not implemented for 'ComplexDouble'
-Tensor.mode | Tensor.mode(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-Tensor.mode | Tensor.mode(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-Tensor.mode | Tensor.mode(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
 Tensor.mode | Tensor.mode(f64[0,3]) | error:extra | error:extra: symgrad raises ValueError: Cannot apply_along_axis when any iteration dimensions are 0
 Tensor.mode | Tensor.mode(f64[0,3], 1) | error:extra | error:extra: symgrad raises ValueError: Cannot apply_along_axis when any iteration dimensions are 0
 Tensor.mode | Tensor.mode(f64[0]) | error:class | error:class: symgrad ValueError, torch IndexError
-Tensor.mode | Tensor.mode(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-Tensor.mode | Tensor.mode(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-Tensor.mode | Tensor.mode(f64[2,3], -1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch ModeBackward0
-Tensor.mode | Tensor.mode(f64[2,3], 0) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-Tensor.mode | Tensor.mode(f64[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-Tensor.mode | Tensor.mode(f64[2,3], dim=0, keepdim=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch ModeBackward0
-Tensor.mode | Tensor.mode(f64[3,4]:t, 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-Tensor.mode | Tensor.mode(f64[4,4]:e, 1) | grad_fn[0] value[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-Tensor.mode | Tensor.mode(f64[5,2]:e, 0) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-Tensor.mode | Tensor.mode(f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch ModeBackward0
-Tensor.mode | Tensor.mode(f64[], 0) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch ModeBackward0
+Tensor.mode | Tensor.mode(f64[4,4]:e, 1) | value[0] | value[0]: at 1: symgrad -inf, torch nan
 Tensor.movedim | Tensor.movedim(f64[], 0, 0) | error:extra | error:extra: symgrad raises IndexError: list assignment index out of range
-Tensor.msort | Tensor.msort(f32[3,2]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.msort | Tensor.msort(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.msort | Tensor.msort(f64[3,2]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.msort | Tensor.msort(f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch SortBackward0
 Tensor.mul | Tensor.mul(f16[2,3], 100000.0) | value[0] | value[0]: at 2: symgrad -inf, torch -5736.0
 Tensor.mul | Tensor.mul(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.mul_ | Tensor.mul_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch MulBackward0
@@ -1853,23 +1816,8 @@ Tensor.nanmean | Tensor.nanmean(f64[2,3], (0, 0)) | error:missing | error:missin
 Tensor.nanmean | Tensor.nanmean(i64[2,3], dtype=torch.float64) | error:missing | error:missing: torch raises RuntimeError: nanmean(): expected input to have floating point or complex dtype but got Long
 Tensor.nanmedian | Tensor.nanmedian(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "median_cpu" not implemented for 'Bool'
 Tensor.nanmedian | Tensor.nanmedian(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "median_cpu" not implemented for 'ComplexDouble'
-Tensor.nanmedian | Tensor.nanmedian(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
-Tensor.nanmedian | Tensor.nanmedian(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
-Tensor.nanmedian | Tensor.nanmedian(f32[2,3]:t) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 1.0, torch 0.333333343
 Tensor.nanmedian | Tensor.nanmedian(f64[0,3]) | error:extra | error:extra: symgrad raises IndexError: gather: index out of range for dimension 0 of size 0
-Tensor.nanmedian | Tensor.nanmedian(f64[0,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
 Tensor.nanmedian | Tensor.nanmedian(f64[0]) | error:extra | error:extra: symgrad raises IndexError: gather: index out of range for dimension 0 of size 0
-Tensor.nanmedian | Tensor.nanmedian(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
-Tensor.nanmedian | Tensor.nanmedian(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
-Tensor.nanmedian | Tensor.nanmedian(f64[2,3], -1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch NanmedianBackward1
-Tensor.nanmedian | Tensor.nanmedian(f64[2,3], 0) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
-Tensor.nanmedian | Tensor.nanmedian(f64[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
-Tensor.nanmedian | Tensor.nanmedian(f64[2,3], dim=0, keepdim=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch NanmedianBackward1
-Tensor.nanmedian | Tensor.nanmedian(f64[3,4]:t, 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
-Tensor.nanmedian | Tensor.nanmedian(f64[4,4]:e, 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
-Tensor.nanmedian | Tensor.nanmedian(f64[5,2]:e, 0) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
-Tensor.nanmedian | Tensor.nanmedian(f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
-Tensor.nanmedian | Tensor.nanmedian(f64[], 0) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward1
 Tensor.nanquantile | Tensor.nanquantile(f16[2,3], 0.25) | error:missing | error:missing: torch raises RuntimeError: quantile() input tensor must be either float or double dtype
 Tensor.nanquantile | Tensor.nanquantile(f64[0], 0.5) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.nansum | Tensor.nansum(b8[2,3], dtype=torch.int32) | dtype[0] | dtype[0]: symgrad int64, torch int32
@@ -2149,16 +2097,8 @@ Tensor.sinc_ | Tensor.sinc_(f16[16]:e) | value[0] | value[0]: at 0: symgrad 0.00
 Tensor.sinc_ | Tensor.sinc_(f16[2,3]) | value[0] | value[0]: at 4: symgrad -0.077271, torch -0.077393
 Tensor.sinc_ | Tensor.sinc_(f16[2,3]:p) | value[0] | value[0]: at 1: symgrad 0.024734, torch 0.024475
 Tensor.slogdet | Tensor.slogdet(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.slogdet | Tensor.slogdet(f32[3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-Tensor.slogdet | Tensor.slogdet(f64[0,0]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-Tensor.slogdet | Tensor.slogdet(f64[1,1]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-Tensor.slogdet | Tensor.slogdet(f64[2,0,0]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-Tensor.slogdet | Tensor.slogdet(f64[2,3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-Tensor.slogdet | Tensor.slogdet(f64[3,3]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-Tensor.slogdet | Tensor.slogdet(f64[3,3]:e) | grad_fn[0] grad_fn[1] value[0] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-Tensor.slogdet | Tensor.slogdet(f64[3,3]:sing) | grad[0] grad_fn[0] grad_fn[1] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
-Tensor.slogdet | Tensor.slogdet(f64[3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-Tensor.slogdet | Tensor.slogdet(f64[3,3]:tri) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
+Tensor.slogdet | Tensor.slogdet(f64[3,3]:e) | value[0] | value[0]: at 0: symgrad -1.0, torch -0.0
+Tensor.slogdet | Tensor.slogdet(f64[3,3]:sing) | grad[0] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
 Tensor.softmax | Tensor.softmax(b8[2,3], 1) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.softmax | Tensor.softmax(f32[2,3], 1, dtype=torch.float64) | error:extra | error:extra: symgrad raises TypeError: softmax() got an unexpected keyword argument 'dtype'
 Tensor.softmax | Tensor.softmax(f64[2,3], 1, dtype=torch.float64) | error:extra | error:extra: symgrad raises TypeError: softmax() got an unexpected keyword argument 'dtype'
@@ -2166,20 +2106,6 @@ Tensor.softmax | Tensor.softmax(i32[2,3], 1) | error:missing | error:missing: to
 Tensor.softmax | Tensor.softmax(i64[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Long'
 Tensor.softmax | Tensor.softmax(i64[2,3], 1, dtype=torch.float32) | error:extra | error:extra: symgrad raises TypeError: softmax() got an unexpected keyword argument 'dtype'
 Tensor.softmax | Tensor.softmax(u8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Byte'
-Tensor.sort | Tensor.sort(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.sort | Tensor.sort(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.sort | Tensor.sort(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.sort | Tensor.sort(f64[16]:e, descending=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.sort | Tensor.sort(f64[2,3,4], 1) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.sort | Tensor.sort(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.sort | Tensor.sort(f64[2,3], -1) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.sort | Tensor.sort(f64[2,3], 0) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.sort | Tensor.sort(f64[2,3], 1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.sort | Tensor.sort(f64[2,3], descending=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.sort | Tensor.sort(f64[2,3], dim=0, stable=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward1
-Tensor.sort | Tensor.sort(f64[3,4]:t, 1) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.sort | Tensor.sort(f64[3,4]:t, stable=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward1
-Tensor.sort | Tensor.sort(f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch SortBackward0
 Tensor.split | Tensor.split(f32[2,3], 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
 Tensor.split | Tensor.split(f64[0,3], 1) | grad_fn[0] | grad_fn[0]: symgrad None, torch SplitBackward0
 Tensor.split | Tensor.split(f64[2,3], (1, 1), 0) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitWithSizesBackward0
@@ -2263,16 +2189,7 @@ Tensor.to | Tensor.to(f64[2,3], 5) | error:class | error:class: symgrad Assertio
 Tensor.to | Tensor.to(f64[2,3], torch.float64, True) | error:extra | error:extra: symgrad raises TypeError: unsupported dtype True; symgrad has float16, float32, float64, complex64, comple
 Tensor.to | Tensor.to(f64[2,3], torch.float64, copy=True) | grad_fn[0] | grad_fn[0]: symgrad CloneBackward0, torch ToCopyBackward0
 Tensor.topk | Tensor.topk(b8[2,3], 2) | error:missing | error:missing: torch raises RuntimeError: topk does not support bool dtypes on CPU
-Tensor.topk | Tensor.topk(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-Tensor.topk | Tensor.topk(f64[0,3], 0) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-Tensor.topk | Tensor.topk(f64[16]:e, 5) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-Tensor.topk | Tensor.topk(f64[2,3], 0) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-Tensor.topk | Tensor.topk(f64[2,3], 1, 0) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-Tensor.topk | Tensor.topk(f64[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-Tensor.topk | Tensor.topk(f64[2,3], 2, -1, False) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-Tensor.topk | Tensor.topk(f64[2,3], 2, largest=False, sorted=False) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-Tensor.topk | Tensor.topk(f64[3,4]:t, 2, 1) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-Tensor.topk | Tensor.topk(f64[], 1) | grad_fn[0] shape[1] | grad_fn[0]: symgrad ViewBackward0, torch TopkBackward0
+Tensor.topk | Tensor.topk(f64[], 1) | shape[1] | shape[1]: symgrad [1], torch []
 Tensor.trace | Tensor.trace(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "trace" not implemented for 'Bool'
 Tensor.trace | Tensor.trace(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch TraceBackward0
 Tensor.trace | Tensor.trace(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch TraceBackward0
@@ -2313,7 +2230,6 @@ Tensor.zero_ | Tensor.zero_(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad FillBac
 Tensor.zero_ | Tensor.zero_(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch ZeroBackward0
 Tensor.zero_ | Tensor.zero_(f64[]) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch ZeroBackward0
 linalg.cholesky | linalg.cholesky(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-linalg.cholesky | linalg.cholesky(f64[3,3]:spd, upper=True) | grad_fn[0] | grad_fn[0]: symgrad TransposeBackward0, torch LinalgCholeskyExBackward0
 linalg.cond | linalg.cond(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
 linalg.cond | linalg.cond(f32[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
 linalg.cond | linalg.cond(f64[0,0]) | error:extra | error:extra: symgrad raises IndexError: index 0 is out of bounds for dimension 0 with size 0
@@ -2341,39 +2257,10 @@ linalg.diagonal | linalg.diagonal(f64[2,3,3], dim1=0, dim2=2) | grad_fn[0] | gra
 linalg.diagonal | linalg.diagonal(f64[2,3,3], offset=1) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
 linalg.diagonal | linalg.diagonal(f64[3,3]) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
 linalg.eigh | linalg.eigh(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-linalg.eigh | linalg.eigh(f32[3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigh | linalg.eigh(f64[0,0]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad UnsqueezeBackward0, torch LinalgEighBackward0
-linalg.eigh | linalg.eigh(f64[1,1]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigh | linalg.eigh(f64[2,0,0]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad UnsqueezeBackward0, torch LinalgEighBackward0
-linalg.eigh | linalg.eigh(f64[2,3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigh | linalg.eigh(f64[3,3]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigh | linalg.eigh(f64[3,3]:e) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigh | linalg.eigh(f64[3,3]:sing) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigh | linalg.eigh(f64[3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigh | linalg.eigh(f64[3,3]:spd, 'U') | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigh | linalg.eigh(f64[3,3]:tri) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
 linalg.eigvalsh | linalg.eigvalsh(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-linalg.eigvalsh | linalg.eigvalsh(f32[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigvalsh | linalg.eigvalsh(f64[0,0]) | grad_fn[0] | grad_fn[0]: symgrad UnsqueezeBackward0, torch LinalgEighBackward0
-linalg.eigvalsh | linalg.eigvalsh(f64[1,1]) | grad_fn[0] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigvalsh | linalg.eigvalsh(f64[2,0,0]) | grad_fn[0] | grad_fn[0]: symgrad UnsqueezeBackward0, torch LinalgEighBackward0
-linalg.eigvalsh | linalg.eigvalsh(f64[2,3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigvalsh | linalg.eigvalsh(f64[3,3]) | grad_fn[0] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigvalsh | linalg.eigvalsh(f64[3,3]:e) | grad_fn[0] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigvalsh | linalg.eigvalsh(f64[3,3]:sing) | grad_fn[0] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigvalsh | linalg.eigvalsh(f64[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigvalsh | linalg.eigvalsh(f64[3,3]:spd, UPLO='U') | grad_fn[0] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigvalsh | linalg.eigvalsh(f64[3,3]:tri) | grad_fn[0] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
 linalg.inv | linalg.inv(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
 linalg.inv | linalg.inv(f64[3,3]:sing) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
-linalg.lstsq | linalg.lstsq(f32[4,2], f32[4,3]) | grad_fn[0] grad_fn[1] requires_grad[1] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch LinalgLstsqBackward0
-linalg.lstsq | linalg.lstsq(f64[2,4], f64[2,1]) | grad_fn[0] grad_fn[1] requires_grad[1] | grad_fn[0]: symgrad MmBackward0, torch LinalgLstsqBackward0
-linalg.lstsq | linalg.lstsq(f64[3,3], f64[3,4]) | grad_fn[0] grad_fn[1] requires_grad[1] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch LinalgLstsqBackward0
-linalg.lstsq | linalg.lstsq(f64[3,3], f64[3]) | grad_fn[0] grad_fn[1] requires_grad[1] | grad_fn[0]: symgrad SqueezeBackward1, torch LinalgLstsqBackward0
-linalg.lstsq | linalg.lstsq(f64[3,3]:sing, f64[3,4]) | grad[0] grad[1] grad_fn[0] grad_fn[1] requires_grad[1] value[0] | grad[0]: value at 7: symgrad -1.52436577499e+38, torch -0.1217013623461
-linalg.lstsq | linalg.lstsq(f64[4,2], f64[4,3]) | grad_fn[0] grad_fn[1] requires_grad[1] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch LinalgLstsqBackward0
-linalg.lstsq | linalg.lstsq(f64[4,2], f64[4,3], None) | grad_fn[0] grad_fn[1] requires_grad[1] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch LinalgLstsqBackward0
-linalg.lstsq | linalg.lstsq(f64[4,2], f64[4,3], driver='gelsd') | grad[0] grad_fn[0] grad_fn[1] grad_fn[3] requires_grad[3] | grad[0]: value at 5: symgrad -0.8198503706086, torch 0.02881960148069
+linalg.lstsq | linalg.lstsq(f64[3,3]:sing, f64[3,4]) | grad[0] grad[1] value[0] | grad[0]: value at 7: symgrad -1.52436577499e+38, torch -0.1217013623461
 linalg.matmul | linalg.matmul(f64[1,2,3], f64[4,3,2]) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch CloneBackward0
 linalg.matmul | linalg.matmul(f64[2,3], [[1.0], [2.0], [3.0]]) | error:class | error:class: symgrad RuntimeError, torch TypeError
 linalg.matrix_norm | linalg.matrix_norm(f64[2,3], -1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch AminBackward0
@@ -2391,65 +2278,17 @@ linalg.matrix_rank | linalg.matrix_rank(f16[3,3]:spd) | error:class | error:clas
 linalg.norm | linalg.norm(f64[2,3,4], 2, (0, 1, 2)) | error:missing | error:missing: torch raises RuntimeError: linalg.norm: If dim is specified, it must be of length 1 or 2. Got [0, 1, 2]
 linalg.norm | linalg.norm(f64[2,3], inf, (0, 1)) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch AmaxBackward0
 linalg.pinv | linalg.pinv(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-linalg.pinv | linalg.pinv(f32[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad MmBackward0, torch LinalgPinvBackward0
-linalg.pinv | linalg.pinv(f64[0,0]) | grad_fn[0] | grad_fn[0]: symgrad MmBackward0, torch LinalgPinvBackward0
-linalg.pinv | linalg.pinv(f64[1,1]) | grad_fn[0] | grad_fn[0]: symgrad MmBackward0, torch LinalgPinvBackward0
-linalg.pinv | linalg.pinv(f64[2,0,0]) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch LinalgPinvBackward0
-linalg.pinv | linalg.pinv(f64[2,3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch LinalgPinvBackward0
-linalg.pinv | linalg.pinv(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MmBackward0, torch LinalgPinvBackward0
-linalg.pinv | linalg.pinv(f64[3,2]) | grad_fn[0] | grad_fn[0]: symgrad MmBackward0, torch LinalgPinvBackward0
-linalg.pinv | linalg.pinv(f64[3,3]) | grad_fn[0] | grad_fn[0]: symgrad MmBackward0, torch LinalgPinvBackward0
-linalg.pinv | linalg.pinv(f64[3,3]:sing) | grad_fn[0] | grad_fn[0]: symgrad MmBackward0, torch LinalgPinvBackward0
-linalg.pinv | linalg.pinv(f64[3,3]:sing, atol=0.1) | grad_fn[0] | grad_fn[0]: symgrad MmBackward0, torch LinalgPinvBackward0
-linalg.pinv | linalg.pinv(f64[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad MmBackward0, torch LinalgPinvBackward0
-linalg.pinv | linalg.pinv(f64[3,3]:spd, hermitian=True) | grad_fn[0] | grad_fn[0]: symgrad MmBackward0, torch LinalgPinvBackward0
-linalg.pinv | linalg.pinv(f64[3,3]:tri) | grad_fn[0] | grad_fn[0]: symgrad MmBackward0, torch LinalgPinvBackward0
 linalg.qr | linalg.qr(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-linalg.qr | linalg.qr(f32[3,3]:spd) | grad_fn[1] | grad_fn[1]: symgrad TriuBackward0, torch LinalgQrBackward0
-linalg.qr | linalg.qr(f64[0,0]) | grad_fn[1] | grad_fn[1]: symgrad TriuBackward0, torch LinalgQrBackward0
-linalg.qr | linalg.qr(f64[1,1]) | grad_fn[1] | grad_fn[1]: symgrad TriuBackward0, torch LinalgQrBackward0
-linalg.qr | linalg.qr(f64[2,0,0]) | grad_fn[1] | grad_fn[1]: symgrad TriuBackward0, torch LinalgQrBackward0
-linalg.qr | linalg.qr(f64[2,3,3]:spd) | grad_fn[1] | grad_fn[1]: symgrad TriuBackward0, torch LinalgQrBackward0
-linalg.qr | linalg.qr(f64[2,3]) | grad_fn[1] | grad_fn[1]: symgrad TriuBackward0, torch LinalgQrBackward0
-linalg.qr | linalg.qr(f64[2,3], 'complete') | grad_fn[1] | grad_fn[1]: symgrad TriuBackward0, torch LinalgQrBackward0
-linalg.qr | linalg.qr(f64[3,2], 'r') | grad:error grad_fn[0] grad_fn[1] requires_grad[0] | grad:error: symgrad no error, torch RuntimeError
-linalg.qr | linalg.qr(f64[3,3]) | grad_fn[1] | grad_fn[1]: symgrad TriuBackward0, torch LinalgQrBackward0
-linalg.qr | linalg.qr(f64[3,3]:e) | grad_fn[1] | grad_fn[1]: symgrad TriuBackward0, torch LinalgQrBackward0
-linalg.qr | linalg.qr(f64[3,3]:sing) | grad[0] grad_fn[1] | grad[0]: value at 2: symgrad 129.4452409245, torch 4.167406487425
-linalg.qr | linalg.qr(f64[3,3]:spd) | grad_fn[1] | grad_fn[1]: symgrad TriuBackward0, torch LinalgQrBackward0
-linalg.qr | linalg.qr(f64[3,3]:tri) | grad_fn[1] | grad_fn[1]: symgrad TriuBackward0, torch LinalgQrBackward0
-linalg.qr | linalg.qr(f64[4,2]) | grad_fn[1] | grad_fn[1]: symgrad TriuBackward0, torch LinalgQrBackward0
+linalg.qr | linalg.qr(f64[3,2], 'r') | grad:error | grad:error: symgrad no error, torch RuntimeError
+linalg.qr | linalg.qr(f64[3,3]:sing) | grad[0] | grad[0]: value at 2: symgrad 129.4452409245, torch 4.167406487425
 linalg.slogdet | linalg.slogdet(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-linalg.slogdet | linalg.slogdet(f32[3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-linalg.slogdet | linalg.slogdet(f64[0,0]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-linalg.slogdet | linalg.slogdet(f64[1,1]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-linalg.slogdet | linalg.slogdet(f64[2,0,0]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-linalg.slogdet | linalg.slogdet(f64[2,3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-linalg.slogdet | linalg.slogdet(f64[3,3]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-linalg.slogdet | linalg.slogdet(f64[3,3]:e) | grad_fn[0] grad_fn[1] value[0] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-linalg.slogdet | linalg.slogdet(f64[3,3]:sing) | grad[0] grad_fn[0] grad_fn[1] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
-linalg.slogdet | linalg.slogdet(f64[3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-linalg.slogdet | linalg.slogdet(f64[3,3]:tri) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
+linalg.slogdet | linalg.slogdet(f64[3,3]:e) | value[0] | value[0]: at 0: symgrad -1.0, torch -0.0
+linalg.slogdet | linalg.slogdet(f64[3,3]:sing) | grad[0] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
 linalg.solve | linalg.solve(f16[3,3]:spd, f16[3,2]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-linalg.solve | linalg.solve(f64[0,0], f64[0]) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch LinalgSolveExBackward0
-linalg.solve | linalg.solve(f64[2,3,3]:spd, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch LinalgSolveExBackward0
-linalg.solve | linalg.solve(f64[3,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch LinalgSolveExBackward0
 linalg.solve | linalg.solve(f64[3,3]:sing, f64[3]) | error:extra | error:extra: symgrad raises RuntimeError: torch.linalg.solve: The solver failed because the input matrix is singular.
 linalg.solve_triangular | linalg.solve_triangular(f32[3,3]:tri, f64[3,4], upper=False) | error:extra | error:extra: symgrad raises RuntimeError: linalg.solve_triangular: Expected A and B to have the same dtype, but found A of
-linalg.solve_triangular | linalg.solve_triangular(f64[3,3]:tri, f64[4,3], upper=False, left=False) | grad_fn[0] | grad_fn[0]: symgrad TransposeBackward0, torch LinalgSolveTriangularBackward0
 linalg.svdvals | linalg.svdvals(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-linalg.svdvals | linalg.svdvals(f32[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad AbsBackward0, torch LinalgSvdBackward0
-linalg.svdvals | linalg.svdvals(f64[0,0]) | grad_fn[0] | grad_fn[0]: symgrad AbsBackward0, torch LinalgSvdBackward0
-linalg.svdvals | linalg.svdvals(f64[1,1]) | grad_fn[0] | grad_fn[0]: symgrad AbsBackward0, torch LinalgSvdBackward0
-linalg.svdvals | linalg.svdvals(f64[2,0,0]) | grad_fn[0] | grad_fn[0]: symgrad AbsBackward0, torch LinalgSvdBackward0
-linalg.svdvals | linalg.svdvals(f64[2,3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad AbsBackward0, torch LinalgSvdBackward0
-linalg.svdvals | linalg.svdvals(f64[2,3,4]) | grad_fn[0] | grad_fn[0]: symgrad AbsBackward0, torch LinalgSvdBackward0
-linalg.svdvals | linalg.svdvals(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AbsBackward0, torch LinalgSvdBackward0
-linalg.svdvals | linalg.svdvals(f64[3,2]) | grad_fn[0] | grad_fn[0]: symgrad AbsBackward0, torch LinalgSvdBackward0
-linalg.svdvals | linalg.svdvals(f64[3,3]) | grad_fn[0] | grad_fn[0]: symgrad AbsBackward0, torch LinalgSvdBackward0
-linalg.svdvals | linalg.svdvals(f64[3,3]:sing) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad -0.01582236881365, torch -1.378734656641
-linalg.svdvals | linalg.svdvals(f64[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad AbsBackward0, torch LinalgSvdBackward0
-linalg.svdvals | linalg.svdvals(f64[3,3]:tri) | grad_fn[0] | grad_fn[0]: symgrad AbsBackward0, torch LinalgSvdBackward0
+linalg.svdvals | linalg.svdvals(f64[3,3]:sing) | grad[0] | grad[0]: value at 4: symgrad -0.01582236881365, torch -1.378734656641
 linalg.vecdot | linalg.vecdot(b8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: linalg.vecdot: Expected a floating point or complex tensor as input. Got Bool
 linalg.vecdot | linalg.vecdot(i32[2,3], i32[2,3]) | error:missing | error:missing: torch raises RuntimeError: linalg.vecdot: Expected a floating point or complex tensor as input. Got Int
 linalg.vecdot | linalg.vecdot(i64[2,3], i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: linalg.vecdot: Expected a floating point or complex tensor as input. Got Long
@@ -2745,27 +2584,16 @@ torch.ceil | torch.ceil(f32[2,3]~g, out=i64[0]) | error:missing | error:missing:
 torch.ceil | torch.ceil(f64[2,3]~g, out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Double
 torch.ceil | torch.ceil(i64[2,3], out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Long
 torch.cholesky | torch.cholesky(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-torch.cholesky | torch.cholesky(f32[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
-torch.cholesky | torch.cholesky(f64[0,0]) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
-torch.cholesky | torch.cholesky(f64[2,0,0]) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
-torch.cholesky | torch.cholesky(f64[2,3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
-torch.cholesky | torch.cholesky(f64[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
-torch.cholesky | torch.cholesky(f64[3,3]:spd, False) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
-torch.cholesky | torch.cholesky(f64[3,3]:spd, True) | grad_fn[0] | grad_fn[0]: symgrad TransposeBackward0, torch CholeskyBackward0
-torch.cholesky | torch.cholesky(f64[3,3]:tri) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
 torch.cholesky_inverse | torch.cholesky_inverse(f16[3,3]:spd) | error:missing | error:missing: torch raises RuntimeError: "cholesky_inverse_out_cpu" not implemented for 'Half'
-torch.cholesky_inverse | torch.cholesky_inverse(f32[3,3]:spd) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch -0.0258791521
-torch.cholesky_inverse | torch.cholesky_inverse(f64[0,0]) | grad_fn[0] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch CholeskyInverseBackward0
-torch.cholesky_inverse | torch.cholesky_inverse(f64[1,1]) | grad_fn[0] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch CholeskyInverseBackward0
-torch.cholesky_inverse | torch.cholesky_inverse(f64[2,0,0]) | grad_fn[0] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch CholeskyInverseBackward0
-torch.cholesky_inverse | torch.cholesky_inverse(f64[2,3,3]:spd) | grad[0] grad_fn[0] | grad[0]: value at 14: symgrad 0.0, torch -0.01181517971147
-torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 11.87689203932
-torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:e) | grad[0] grad_fn[0] value[0] | grad[0]: value at 1: symgrad 0.0, torch nan
-torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:sing) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad -637.9621787709, torch 5.076583889286
-torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:spd) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch -0.02297584681019
-torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:tri) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch -0.5099861423332
-torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:tri, True) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch -0.4084581670135
-torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:tri, upper=False) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch -0.5099861423332
+torch.cholesky_inverse | torch.cholesky_inverse(f32[3,3]:spd) | grad[0] | grad[0]: value at 2: symgrad 0.0, torch -0.0258791521
+torch.cholesky_inverse | torch.cholesky_inverse(f64[2,3,3]:spd) | grad[0] | grad[0]: value at 14: symgrad 0.0, torch -0.01181517971147
+torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]) | grad[0] | grad[0]: value at 5: symgrad 0.0, torch 11.87689203932
+torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:e) | grad[0] value[0] | grad[0]: value at 1: symgrad 0.0, torch nan
+torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:sing) | grad[0] | grad[0]: value at 4: symgrad -637.9621787709, torch 5.076583889286
+torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:spd) | grad[0] | grad[0]: value at 2: symgrad 0.0, torch -0.02297584681019
+torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:tri) | grad[0] | grad[0]: value at 2: symgrad 0.0, torch -0.5099861423332
+torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:tri, True) | grad[0] | grad[0]: value at 6: symgrad 0.0, torch -0.4084581670135
+torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:tri, upper=False) | grad[0] | grad[0]: value at 2: symgrad 0.0, torch -0.5099861423332
 torch.cholesky_solve | torch.cholesky_solve(f64[2,3,2], f64[3,3]:tri) | grad[1] grad_fn[0] | grad[1]: value at 2: symgrad 0.0, torch -2.648308847622
 torch.cholesky_solve | torch.cholesky_solve(f64[3,1], f64[3,3]:tri, False) | grad[1] grad_fn[0] | grad[1]: value at 2: symgrad 0.0, torch 1.449803014234
 torch.cholesky_solve | torch.cholesky_solve(f64[3,4], f64[3,3]:tri) | grad[1] grad_fn[0] | grad[1]: value at 5: symgrad 0.0, torch 1.672087716057
@@ -3100,14 +2928,6 @@ torch.isposinf | torch.isposinf(f64[2,3]~g, out=f32[2,3]~g) | error:missing | er
 torch.isposinf | torch.isposinf(f64[2,3]~g, out=f64[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: isposinf does not support non-boolean outputs.
 torch.isposinf | torch.isposinf(i64[2,3], out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: isposinf does not support non-boolean outputs.
 torch.kthvalue | torch.kthvalue(b8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "kthvalue_cpu" not implemented for 'Bool'
-torch.kthvalue | torch.kthvalue(f64[0,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
-torch.kthvalue | torch.kthvalue(f64[16]:e, 3) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
-torch.kthvalue | torch.kthvalue(f64[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
-torch.kthvalue | torch.kthvalue(f64[2,3], 1, dim=0, keepdim=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch KthvalueBackward0
-torch.kthvalue | torch.kthvalue(f64[2,3], 2, 0) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
-torch.kthvalue | torch.kthvalue(f64[2,3], 3, -1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch KthvalueBackward0
-torch.kthvalue | torch.kthvalue(f64[3,4]:t, 2, 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
-torch.kthvalue | torch.kthvalue(f64[], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch KthvalueBackward0
 torch.ldexp | torch.ldexp(c128[2,3], c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad RuntimeError, torch no error
 torch.ldexp | torch.ldexp(c64[2,3], f64[3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 torch.ldexp | torch.ldexp(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
@@ -3240,7 +3060,6 @@ torch.mean | torch.mean(f64[2,3], (0, 0)) | error:missing | error:missing: torch
 torch.mean | torch.mean(f64[2,3], dim=None) | grad_fn[0] | grad_fn[0]: symgrad MeanBackward0, torch MeanBackward1
 torch.median | torch.median(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "median_cpu" not implemented for 'Bool'
 torch.median | torch.median(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "median_cpu" not implemented for 'ComplexDouble'
-torch.median | torch.median(f32[2,3]:t) | grad[0] | grad[0]: value at 1: symgrad 1.0, torch 0.333333343
 torch.median | torch.median(f64[0,3]) | error:extra | error:extra: symgrad raises RuntimeError: kthvalue(): selected number k out of range for dimension 0
 torch.median | torch.median(f64[0]) | error:extra | error:extra: symgrad raises RuntimeError: kthvalue(): selected number k out of range for dimension 0
 torch.meshgrid | torch.meshgrid(f64[2], i64[3], indexing='ij') | error:missing | error:missing: torch raises RuntimeError: meshgrid expects all tensors to have the same dtype
@@ -3255,28 +3074,11 @@ torch.minimum | torch.minimum(c64[2,3], f64[3]) | error:missing | error:missing:
 torch.minimum | torch.minimum(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.minimum | torch.minimum(u8[2,3], -1) | error:class | error:class: symgrad OverflowError, torch TypeError
 torch.mode | torch.mode(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "mode_cpu" not implemented for 'ComplexDouble'
-torch.mode | torch.mode(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-torch.mode | torch.mode(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-torch.mode | torch.mode(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
 torch.mode | torch.mode(f64[0,3]) | error:extra | error:extra: symgrad raises ValueError: Cannot apply_along_axis when any iteration dimensions are 0
 torch.mode | torch.mode(f64[0,3], 1) | error:extra | error:extra: symgrad raises ValueError: Cannot apply_along_axis when any iteration dimensions are 0
 torch.mode | torch.mode(f64[0]) | error:class | error:class: symgrad ValueError, torch IndexError
-torch.mode | torch.mode(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-torch.mode | torch.mode(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-torch.mode | torch.mode(f64[2,3], -1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch ModeBackward0
-torch.mode | torch.mode(f64[2,3], 0) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-torch.mode | torch.mode(f64[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-torch.mode | torch.mode(f64[2,3], dim=0, keepdim=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch ModeBackward0
-torch.mode | torch.mode(f64[3,4]:t, 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-torch.mode | torch.mode(f64[4,4]:e, 1) | grad_fn[0] value[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-torch.mode | torch.mode(f64[5,2]:e, 0) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-torch.mode | torch.mode(f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch ModeBackward0
-torch.mode | torch.mode(f64[], 0) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch ModeBackward0
+torch.mode | torch.mode(f64[4,4]:e, 1) | value[0] | value[0]: at 1: symgrad -inf, torch nan
 torch.movedim | torch.movedim(f64[], 0, 0) | error:extra | error:extra: symgrad raises IndexError: list assignment index out of range
-torch.msort | torch.msort(f32[3,2]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.msort | torch.msort(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.msort | torch.msort(f64[3,2]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.msort | torch.msort(f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch SortBackward0
 torch.mul | torch.mul(f16[2,3], 100000.0) | value[0] | value[0]: at 2: symgrad -inf, torch -5736.0
 torch.mul | torch.mul(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.mul | torch.mul(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
@@ -3294,23 +3096,8 @@ torch.nanmean | torch.nanmean(f64[2,3], (0, 0)) | error:missing | error:missing:
 torch.nanmean | torch.nanmean(i64[2,3], dtype=torch.float64) | error:missing | error:missing: torch raises RuntimeError: nanmean(): expected input to have floating point or complex dtype but got Long
 torch.nanmedian | torch.nanmedian(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "median_cpu" not implemented for 'Bool'
 torch.nanmedian | torch.nanmedian(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "median_cpu" not implemented for 'ComplexDouble'
-torch.nanmedian | torch.nanmedian(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
-torch.nanmedian | torch.nanmedian(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
-torch.nanmedian | torch.nanmedian(f32[2,3]:t) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 1.0, torch 0.333333343
 torch.nanmedian | torch.nanmedian(f64[0,3]) | error:extra | error:extra: symgrad raises IndexError: gather: index out of range for dimension 0 of size 0
-torch.nanmedian | torch.nanmedian(f64[0,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
 torch.nanmedian | torch.nanmedian(f64[0]) | error:extra | error:extra: symgrad raises IndexError: gather: index out of range for dimension 0 of size 0
-torch.nanmedian | torch.nanmedian(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
-torch.nanmedian | torch.nanmedian(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
-torch.nanmedian | torch.nanmedian(f64[2,3], -1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch NanmedianBackward1
-torch.nanmedian | torch.nanmedian(f64[2,3], 0) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
-torch.nanmedian | torch.nanmedian(f64[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
-torch.nanmedian | torch.nanmedian(f64[2,3], dim=0, keepdim=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch NanmedianBackward1
-torch.nanmedian | torch.nanmedian(f64[3,4]:t, 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
-torch.nanmedian | torch.nanmedian(f64[4,4]:e, 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
-torch.nanmedian | torch.nanmedian(f64[5,2]:e, 0) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
-torch.nanmedian | torch.nanmedian(f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
-torch.nanmedian | torch.nanmedian(f64[], 0) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward1
 torch.nanquantile | torch.nanquantile(f16[2,3], 0.25) | error:missing | error:missing: torch raises RuntimeError: quantile() input tensor must be either float or double dtype
 torch.nanquantile | torch.nanquantile(f64[0], 0.5) | error:class | error:class: symgrad IndexError, torch RuntimeError
 torch.nanquantile | torch.nanquantile(f64[2,3], 0.3, 1, out=f64[2]~g) | error:extra | error:extra: symgrad raises RuntimeError: functions with out=... arguments don't support automatic differentiation, but on
@@ -3517,16 +3304,8 @@ torch.sinc | torch.sinc(f16[2,3]:p) | value[0] | value[0]: at 1: symgrad 0.02473
 torch.sinc | torch.sinc(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.sinh | torch.sinh(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.slogdet | torch.slogdet(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-torch.slogdet | torch.slogdet(f32[3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-torch.slogdet | torch.slogdet(f64[0,0]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-torch.slogdet | torch.slogdet(f64[1,1]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-torch.slogdet | torch.slogdet(f64[2,0,0]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-torch.slogdet | torch.slogdet(f64[2,3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-torch.slogdet | torch.slogdet(f64[3,3]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-torch.slogdet | torch.slogdet(f64[3,3]:e) | grad_fn[0] grad_fn[1] value[0] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-torch.slogdet | torch.slogdet(f64[3,3]:sing) | grad[0] grad_fn[0] grad_fn[1] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
-torch.slogdet | torch.slogdet(f64[3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-torch.slogdet | torch.slogdet(f64[3,3]:tri) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
+torch.slogdet | torch.slogdet(f64[3,3]:e) | value[0] | value[0]: at 0: symgrad -1.0, torch -0.0
+torch.slogdet | torch.slogdet(f64[3,3]:sing) | grad[0] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
 torch.softmax | torch.softmax(b8[2,3], 1) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.softmax | torch.softmax(f32[2,3], 1, dtype=torch.float64) | error:extra | error:extra: symgrad raises TypeError: softmax() got an unexpected keyword argument 'dtype'
 torch.softmax | torch.softmax(f64[2,3], 1, dtype=torch.float64) | error:extra | error:extra: symgrad raises TypeError: softmax() got an unexpected keyword argument 'dtype'
@@ -3534,20 +3313,6 @@ torch.softmax | torch.softmax(i32[2,3], 1) | error:missing | error:missing: torc
 torch.softmax | torch.softmax(i64[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Long'
 torch.softmax | torch.softmax(i64[2,3], 1, dtype=torch.float32) | error:extra | error:extra: symgrad raises TypeError: softmax() got an unexpected keyword argument 'dtype'
 torch.softmax | torch.softmax(u8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Byte'
-torch.sort | torch.sort(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.sort | torch.sort(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.sort | torch.sort(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.sort | torch.sort(f64[16]:e, descending=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.sort | torch.sort(f64[2,3,4], 1) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.sort | torch.sort(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.sort | torch.sort(f64[2,3], -1) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.sort | torch.sort(f64[2,3], 0) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.sort | torch.sort(f64[2,3], 1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.sort | torch.sort(f64[2,3], descending=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.sort | torch.sort(f64[2,3], dim=0, stable=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward1
-torch.sort | torch.sort(f64[3,4]:t, 1) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.sort | torch.sort(f64[3,4]:t, stable=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward1
-torch.sort | torch.sort(f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch SortBackward0
 torch.split | torch.split(f32[2,3], 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
 torch.split | torch.split(f64[0,3], 1) | grad_fn[0] | grad_fn[0]: symgrad None, torch SplitBackward0
 torch.split | torch.split(f64[2,3], (1, 1), 0) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitWithSizesBackward0
@@ -3617,16 +3382,7 @@ torch.tensor_split | torch.tensor_split(f64[2,3], (0, 3), 1) | grad_fn[1] | grad
 torch.tensordot | torch.tensordot(f64[2,3], f64[3,4], -1) | error:missing | error:missing: torch raises RuntimeError: tensordot expects dims >= 0, but got dims=-1
 torch.tensordot | torch.tensordot(f64[2,3], f64[3], 3) | error:class | error:class: symgrad IndexError, torch RuntimeError
 torch.topk | torch.topk(b8[2,3], 2) | error:missing | error:missing: torch raises RuntimeError: topk does not support bool dtypes on CPU
-torch.topk | torch.topk(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-torch.topk | torch.topk(f64[0,3], 0) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-torch.topk | torch.topk(f64[16]:e, 5) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-torch.topk | torch.topk(f64[2,3], 0) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-torch.topk | torch.topk(f64[2,3], 1, 0) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-torch.topk | torch.topk(f64[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-torch.topk | torch.topk(f64[2,3], 2, -1, False) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-torch.topk | torch.topk(f64[2,3], 2, largest=False, sorted=False) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-torch.topk | torch.topk(f64[3,4]:t, 2, 1) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-torch.topk | torch.topk(f64[], 1) | grad_fn[0] shape[1] | grad_fn[0]: symgrad ViewBackward0, torch TopkBackward0
+torch.topk | torch.topk(f64[], 1) | shape[1] | shape[1]: symgrad [1], torch []
 torch.trace | torch.trace(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "trace" not implemented for 'Bool'
 torch.trace | torch.trace(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch TraceBackward0
 torch.trace | torch.trace(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch TraceBackward0

@@ -97,8 +97,11 @@ def svdvals(A) -> Tensor:
     a = tensor_arg(A)
     check_matrix("linalg.svd", a, square=False)
     k = min(a.shape[-2:])
-    lam, _ = _singular(a)
-    return F.abs(flip(lam[..., lam.shape[-1] - k:], [-1]))
+
+    def body(a):
+        lam, _ = _singular(a)
+        return F.abs(flip(lam[..., lam.shape[-1] - k:], [-1]))
+    return composite("LinalgSvdBackward0", body, [a])
 
 
 def matrix_rank(A, *, atol=None, rtol=None, hermitian: bool = False, tol=None) -> Tensor:
@@ -136,6 +139,10 @@ def pinv(A, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:
     above the tolerance (by default rtol = eps * max(m, n))."""
     a = tensor_arg(A)
     check_matrix("linalg.pinv", a, square=False)
+    return composite("LinalgPinvBackward0", lambda a: _pinv(a, atol, rtol), [a])
+
+
+def _pinv(a: Tensor, atol, rtol) -> Tensor:
     m, n = a.shape[-2:]
     k = min(m, n)
     lam, vec = _singular(a)
