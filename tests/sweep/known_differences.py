@@ -416,20 +416,11 @@ Tensor.__floordiv__ | Tensor.__floordiv__(c128[2,3], 2.5) | error:class | error:
 Tensor.__floordiv__ | Tensor.__floordiv__(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.__floordiv__ | Tensor.__floordiv__(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.__ge__ | Tensor.__ge__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.__getitem__ | Tensor.__getitem__(f32[2,3], (0, 1::)) | grad_fn[0] | grad_fn[0]: symgrad SelectBackward0, torch SliceBackward0
-Tensor.__getitem__ | Tensor.__getitem__(f64[0,3], ::) | grad_fn[0] | grad_fn[0]: symgrad None, torch SliceBackward0
-Tensor.__getitem__ | Tensor.__getitem__(f64[2,3,4], (..., 1, ::2)) | grad_fn[0] | grad_fn[0]: symgrad SelectBackward0, torch SliceBackward0
-Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], (0, 1::)) | grad_fn[0] | grad_fn[0]: symgrad SelectBackward0, torch SliceBackward0
 Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], (i64[2]:idx2, i64[3]:idx3)) | error:class | error:class: symgrad ValueError, torch IndexError
-Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], -2::) | grad_fn[0] | grad_fn[0]: symgrad None, torch SliceBackward0
-Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], ...) | grad_fn[0] | grad_fn[0]: symgrad None, torch AliasBackward0
 Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], False) | shape[0] | shape[0]: symgrad [0, 1, 3], torch [0, 2, 3]
 Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], True) | error:extra | error:extra: symgrad raises IndexError: list index out of range
 Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], i32[2]:idx2) | error:extra | error:extra: symgrad raises TypeError: index tensor must be int64, got int32
-Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], i64[]:idx2) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch SelectBackward0
 Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], u8[2]:t) | error:extra | error:extra: symgrad raises TypeError: index tensor must be int64, got uint8
-Tensor.__getitem__ | Tensor.__getitem__(f64[], ()) | grad_fn[0] | grad_fn[0]: symgrad None, torch AliasBackward0
-Tensor.__getitem__ | Tensor.__getitem__(f64[], ...) | grad_fn[0] | grad_fn[0]: symgrad None, torch AliasBackward0
 Tensor.__gt__ | Tensor.__gt__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.__iadd__ | Tensor.__iadd__(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch AddBackward0
 Tensor.__iadd__ | Tensor.__iadd__(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch AddBackward0
@@ -725,31 +716,6 @@ Tensor.__rxor__ | Tensor.__rxor__(u8[2,3], -1) | dtype[0] value[0] | dtype[0]: s
 Tensor.__rxor__ | Tensor.__rxor__(u8[2,3], b8[2,3]) | dtype[0] value[0] | dtype[0]: symgrad bool, torch uint8
 Tensor.__rxor__ | Tensor.__rxor__(u8[2,3], i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad bool, torch int64
 Tensor.__rxor__ | Tensor.__rxor__(u8[2,3], u8[2,3]) | dtype[0] value[0] | dtype[0]: symgrad bool, torch uint8
-Tensor.__setitem__ | Tensor.__setitem__(f32[2,3], (0, 1::), 1) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], (..., 0), 2.5) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], (..., 0), f64[]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], (..., 0), i64[2]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], (0, 1), f64[]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], (0, 1::), 1) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], (::, 1), 2.5) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], (::, 1), f64[]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], (::, 1), i64[2]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], 0, 2.5) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], 0, f32[3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], 0, f64[3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], 0, f64[]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], 1::, 2.5) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], 1::, f32[3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], 1::, f64[3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], 1::, f64[]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], b8[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch IndexPutBackward0
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], b8[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch IndexPutBackward0
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], b8[2,3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch IndexPutBackward0
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], i64[2]:perm2, 2.5) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch IndexPutBackward0
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], i64[2]:perm2, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch IndexPutBackward0
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], i64[2]:perm2, f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch IndexPutBackward0
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], i64[2]:perm2, f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch IndexPutBackward0
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], i64[3]:idx2, f64[3,3]) #dup | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch IndexPutBackward0
 Tensor.__sub__ | Tensor.__sub__(b8[2,3], 2) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
 Tensor.__sub__ | Tensor.__sub__(b8[2,3], b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.__sub__ | Tensor.__sub__(b8[2,3], f16[2,3]) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
@@ -1052,14 +1018,7 @@ Tensor.cholesky_solve | Tensor.cholesky_solve(f64[2,3,2], f64[3,3]:tri) | grad[1
 Tensor.cholesky_solve | Tensor.cholesky_solve(f64[3,1], f64[3,3]:tri, False) | grad[1] grad_fn[0] | grad[1]: value at 2: symgrad 0.0, torch 1.449803014234
 Tensor.cholesky_solve | Tensor.cholesky_solve(f64[3,4], f64[3,3]:tri) | grad[1] grad_fn[0] | grad[1]: value at 5: symgrad 0.0, torch 1.672087716057
 Tensor.cholesky_solve | Tensor.cholesky_solve(f64[3,4], f64[3,3]:tri, True) | grad[1] grad_fn[0] | grad[1]: value at 7: symgrad 0.0, torch 0.3663302726644
-Tensor.chunk | Tensor.chunk(f32[2,3], 2) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
 Tensor.chunk | Tensor.chunk(f64[0,3], 2) | structure | structure: symgrad (T), torch (T,T)
-Tensor.chunk | Tensor.chunk(f64[0,3], 2, 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-Tensor.chunk | Tensor.chunk(f64[2,3], 2) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-Tensor.chunk | Tensor.chunk(f64[2,3], 2, 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-Tensor.chunk | Tensor.chunk(f64[2,3], 3, -1) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-Tensor.chunk | Tensor.chunk(f64[2,3], 4, 1) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-Tensor.chunk | Tensor.chunk(f64[7], 3) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
 Tensor.clamp | Tensor.clamp(f64[2,3]) | error:class | error:class: symgrad ValueError, torch RuntimeError
 Tensor.clamp_ | Tensor.clamp_(f64[2,3]) | error:class | error:class: symgrad ValueError, torch RuntimeError
 Tensor.clamp_max | Tensor.clamp_max(f64[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ClampBackward0, torch ClampMaxBackward1
@@ -1102,29 +1061,7 @@ Tensor.deg2rad_ | Tensor.deg2rad_(c128[8]:e) | error:missing | error:missing: to
 Tensor.deg2rad_ | Tensor.deg2rad_(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: deg2rad is not supported for complex tensors.
 Tensor.det | Tensor.det(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.det | Tensor.det(f64[3,3]:sing) | grad[0] | grad[0]: value at 0: symgrad nan, torch 3.231353942695e-17
-Tensor.diag | Tensor.diag(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0_copy
-Tensor.diag | Tensor.diag(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch DiagonalBackward0_copy
-Tensor.diag | Tensor.diag(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-Tensor.diag | Tensor.diag(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0_copy
-Tensor.diag | Tensor.diag(f64[3,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0_copy
-Tensor.diag | Tensor.diag(f64[3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-Tensor.diag | Tensor.diag(f64[3], -2) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-Tensor.diag | Tensor.diag(f64[3], 1) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-Tensor.diag_embed | Tensor.diag_embed(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-Tensor.diag_embed | Tensor.diag_embed(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-Tensor.diag_embed | Tensor.diag_embed(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
 Tensor.diag_embed | Tensor.diag_embed(f64[2,3], -1, 0, 2) | error:extra | error:extra: symgrad raises RuntimeError: diag_embed: only dim1=-2, dim2=-1 are supported yet
-Tensor.diag_embed | Tensor.diag_embed(f64[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-Tensor.diag_embed | Tensor.diag_embed(f64[3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-Tensor.diagonal | Tensor.diagonal(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-Tensor.diagonal | Tensor.diagonal(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch DiagonalBackward0
-Tensor.diagonal | Tensor.diagonal(f64[2,3,4], 0, -1, 0) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-Tensor.diagonal | Tensor.diagonal(f64[2,3,4], 0, 1, 2) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-Tensor.diagonal | Tensor.diagonal(f64[2,3,4], dim1=2, dim2=0, offset=1) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-Tensor.diagonal | Tensor.diagonal(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-Tensor.diagonal | Tensor.diagonal(f64[2,3], 5) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch DiagonalBackward0
-Tensor.diagonal | Tensor.diagonal(f64[3,3], -1) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-Tensor.diagonal | Tensor.diagonal(f64[3,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
 Tensor.diff | Tensor.diff(f64[2,3], 0) | grad_fn[0] | grad_fn[0]: symgrad None, torch CopyBackwards
 Tensor.digamma | Tensor.digamma(c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.digamma | Tensor.digamma(c128[8]:e) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -1415,29 +1352,17 @@ Tensor.hypot_ | Tensor.hypot_(i64[2,3], 2.5) | error:class | error:class: symgra
 Tensor.hypot_ | Tensor.hypot_(i64[2,3], 3) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.hypot_ | Tensor.hypot_(i64[2,3], True) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.hypot_ | Tensor.hypot_(u8[2,3], -1) | error:class | error:class: symgrad RuntimeError, torch TypeError
-Tensor.index_add | Tensor.index_add(f32[2,3], 1, i64[2]:perm3, f32[2,2]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 Tensor.index_add | Tensor.index_add(f64[2,3], -1, i64[2]:neg3, f64[2,2]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-Tensor.index_add | Tensor.index_add(f64[2,3], 0, i64[2]:perm2, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 Tensor.index_add | Tensor.index_add(f64[2,3], 1, f64[2]:idx3, f64[2,2]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.index_add | Tensor.index_add(f64[2,3], 1, i32[2]:perm3, f64[2,2]) | error:extra | error:extra: symgrad raises TypeError: index tensor must be int64, got int32
-Tensor.index_add | Tensor.index_add(f64[2,3], 1, i64[0]:idx3, f64[2,0]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 Tensor.index_add | Tensor.index_add(f64[2,3], 1, i64[2,2]:idx3, f64[2,2]) | error:class | error:class: symgrad RuntimeError, torch IndexError
 Tensor.index_add | Tensor.index_add(f64[2,3], 1, i64[2]:idx4, f64[2,2]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-Tensor.index_add | Tensor.index_add(f64[2,3], 1, i64[2]:perm3, f64[2,2]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
-Tensor.index_add | Tensor.index_add(f64[2,3], 1, i64[2]:perm3, f64[2,2], alpha=2) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
-Tensor.index_add | Tensor.index_add(f64[2,3], 1, i64[4]:idx3, f64[2,4]) #dup | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 Tensor.index_add | Tensor.index_add(f64[], 0, i64[1]:idx1, f64[1]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-Tensor.index_add_ | Tensor.index_add_(f32[2,3], 1, i64[2]:perm3, f32[2,2]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 Tensor.index_add_ | Tensor.index_add_(f64[2,3], -1, i64[2]:neg3, f64[2,2]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-Tensor.index_add_ | Tensor.index_add_(f64[2,3], 0, i64[2]:perm2, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 Tensor.index_add_ | Tensor.index_add_(f64[2,3], 1, f64[2]:idx3, f64[2,2]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.index_add_ | Tensor.index_add_(f64[2,3], 1, i32[2]:perm3, f64[2,2]) | error:extra | error:extra: symgrad raises TypeError: index tensor must be int64, got int32
-Tensor.index_add_ | Tensor.index_add_(f64[2,3], 1, i64[0]:idx3, f64[2,0]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 Tensor.index_add_ | Tensor.index_add_(f64[2,3], 1, i64[2,2]:idx3, f64[2,2]) | error:class | error:class: symgrad RuntimeError, torch IndexError
 Tensor.index_add_ | Tensor.index_add_(f64[2,3], 1, i64[2]:idx4, f64[2,2]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-Tensor.index_add_ | Tensor.index_add_(f64[2,3], 1, i64[2]:perm3, f64[2,2]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
-Tensor.index_add_ | Tensor.index_add_(f64[2,3], 1, i64[2]:perm3, f64[2,2], alpha=2) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
-Tensor.index_add_ | Tensor.index_add_(f64[2,3], 1, i64[4]:idx3, f64[2,4]) #dup | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 Tensor.index_add_ | Tensor.index_add_(f64[], 0, i64[1]:idx1, f64[1]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.index_copy | Tensor.index_copy(f64[2,3], -1, i64[2]:neg3, f64[2,2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): index -1 is out of bounds for dimension 1 with size 3
 Tensor.index_copy | Tensor.index_copy(f64[2,3], 1, f64[2]:idx3, f64[2,2]) | error:class | error:class: symgrad IndexError, torch RuntimeError
@@ -1451,41 +1376,22 @@ Tensor.index_copy_ | Tensor.index_copy_(f64[2,3], 1, i32[2]:perm3, f64[2,2]) | e
 Tensor.index_copy_ | Tensor.index_copy_(f64[2,3], 1, i64[2,2]:idx3, f64[2,2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): Index should have dimension 1 or 0 (got 2)
 Tensor.index_copy_ | Tensor.index_copy_(f64[2,3], 1, i64[]:idx3, f64[2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): When source and destination are not scalars, their dimensionality
 Tensor.index_copy_ | Tensor.index_copy_(f64[], 0, i64[1]:idx1, f64[1]) | error:extra | error:extra: symgrad raises IndexError: too many indices for tensor of dimension 0
-Tensor.index_fill | Tensor.index_fill(f32[2,3], 1, i64[2]:perm3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
-Tensor.index_fill | Tensor.index_fill(f64[2,3], -1, i64[2]:neg3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
-Tensor.index_fill | Tensor.index_fill(f64[2,3], 0, i64[2]:perm2, -1.0) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 Tensor.index_fill | Tensor.index_fill(f64[2,3], 1, f64[2]:idx3, 1.5) | error:class | error:class: symgrad RuntimeError, torch IndexError
 Tensor.index_fill | Tensor.index_fill(f64[2,3], 1, i32[2]:perm3, 1.5) | error:missing | error:missing: torch raises IndexError: index_fill_(): Expected dtype int64 for index.
-Tensor.index_fill | Tensor.index_fill(f64[2,3], 1, i64[0]:idx3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 Tensor.index_fill | Tensor.index_fill(f64[2,3], 1, i64[2,2]:idx3, 1.5) | error:missing | error:missing: torch raises RuntimeError: Index has to be a vector/scalar
-Tensor.index_fill | Tensor.index_fill(f64[2,3], 1, i64[2]:perm3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
-Tensor.index_fill | Tensor.index_fill(f64[2,3], 1, i64[2]:perm3, f64[]) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward1, torch IndexFillBackward1
-Tensor.index_fill | Tensor.index_fill(f64[2,3], 1, i64[]:idx3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 Tensor.index_fill | Tensor.index_fill(f64[], 0, i64[1]:idx1, 1.5) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
-Tensor.index_fill_ | Tensor.index_fill_(f32[2,3], 1, i64[2]:perm3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
-Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], -1, i64[2]:neg3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
-Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], 0, i64[2]:perm2, -1.0) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], 1, f64[2]:idx3, 1.5) | error:class | error:class: symgrad RuntimeError, torch IndexError
 Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], 1, i32[2]:perm3, 1.5) | error:missing | error:missing: torch raises IndexError: index_fill_(): Expected dtype int64 for index.
-Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], 1, i64[0]:idx3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], 1, i64[2,2]:idx3, 1.5) | error:missing | error:missing: torch raises RuntimeError: Index has to be a vector/scalar
-Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], 1, i64[2]:perm3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
-Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], 1, i64[2]:perm3, f64[]) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward1, torch IndexFillBackward1
-Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], 1, i64[]:idx3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 Tensor.index_fill_ | Tensor.index_fill_(f64[], 0, i64[1]:idx1, 1.5) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
 Tensor.index_put | Tensor.index_put(f64[2,3], (i32[2]:perm2,), f64[3]) | error:extra | error:extra: symgrad raises TypeError: index tensor must be int64, got int32
 Tensor.index_put | Tensor.index_put(f64[2,3], (i64[2]:perm2, i64[2]:perm3), 2.5) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.index_put_ | Tensor.index_put_(f64[2,3], (i32[2]:perm2,), f64[3]) | error:extra | error:extra: symgrad raises TypeError: index tensor must be int64, got int32
 Tensor.index_put_ | Tensor.index_put_(f64[2,3], (i64[2]:perm2, i64[2]:perm3), 2.5) | error:class | error:class: symgrad RuntimeError, torch TypeError
-Tensor.index_select | Tensor.index_select(f32[2,3], 1, i64[2]:perm3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 Tensor.index_select | Tensor.index_select(f64[2,3], -1, i64[2]:neg3) | error:missing | error:missing: torch raises RuntimeError: INDICES element is out of DATA bounds, id=-1 axis_dim=3
-Tensor.index_select | Tensor.index_select(f64[2,3], 0, i64[2]:perm2) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 Tensor.index_select | Tensor.index_select(f64[2,3], 1, f64[2]:idx3) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.index_select | Tensor.index_select(f64[2,3], 1, i32[2]:perm3) | error:extra | error:extra: symgrad raises TypeError: index tensor must be int64, got int32
-Tensor.index_select | Tensor.index_select(f64[2,3], 1, i64[0]:idx3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 Tensor.index_select | Tensor.index_select(f64[2,3], 1, i64[2]:idx4) | error:class | error:class: symgrad IndexError, torch RuntimeError
-Tensor.index_select | Tensor.index_select(f64[2,3], 1, i64[2]:perm3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
-Tensor.index_select | Tensor.index_select(f64[2,3], 1, i64[]:idx3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 Tensor.index_select | Tensor.index_select(f64[], 0, i64[1]:idx1) | error:extra | error:extra: symgrad raises IndexError: too many indices for tensor of dimension 0
 Tensor.inner | Tensor.inner(f64[0], f64[0]) | error:extra | error:extra: symgrad raises RuntimeError: shape '[-1, 0]' is invalid for input of size 0
 Tensor.inverse | Tensor.inverse(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -1746,15 +1652,9 @@ Tensor.lt_ | Tensor.lt_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0
 Tensor.lt_ | Tensor.lt_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.masked_fill | Tensor.masked_fill(f64[3], b8[2,3], 1.5) | error:extra | error:extra: symgrad raises RuntimeError: masked_fill: the mask of shape torch.Size([2, 3]) does not broadcast to the inpu
 Tensor.masked_scatter | Tensor.masked_scatter(f64[3], b8[2,3], f64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: expand: the target shape (3,) has fewer dimensions than the tensor's shape (2, 3
-Tensor.masked_select | Tensor.masked_select(f32[2,3], b8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
-Tensor.masked_select | Tensor.masked_select(f64[0,3], b8[0,3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
-Tensor.masked_select | Tensor.masked_select(f64[2,3], b8[2,1]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
-Tensor.masked_select | Tensor.masked_select(f64[2,3], b8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
-Tensor.masked_select | Tensor.masked_select(f64[2,3], b8[3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
 Tensor.masked_select | Tensor.masked_select(f64[2,3], b8[4]) | error:class | error:class: symgrad ValueError, torch RuntimeError
 Tensor.masked_select | Tensor.masked_select(f64[2,3], i64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.masked_select | Tensor.masked_select(f64[2,3], u8[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-Tensor.masked_select | Tensor.masked_select(f64[3], b8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
 Tensor.masked_select | Tensor.masked_select(f64[], b8[]) | error:extra | error:extra: symgrad raises IndexError: list index out of range
 Tensor.matmul | Tensor.matmul(f64[1,2,3], f64[4,3,2]) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch CloneBackward0
 Tensor.matmul | Tensor.matmul(f64[2,3], [[1.0], [2.0], [3.0]]) | error:class | error:class: symgrad RuntimeError, torch TypeError
@@ -1981,10 +1881,6 @@ Tensor.repeat_interleave | Tensor.repeat_interleave(f64[2,3], 2, 0) | grad_fn[0]
 Tensor.repeat_interleave | Tensor.repeat_interleave(f64[2,3], 2, dim=-1) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch ViewBackward0
 Tensor.repeat_interleave | Tensor.repeat_interleave(f64[2,3], i64[2]:idx3, 0) | error:extra | error:extra: symgrad raises RuntimeError: repeat_interleave with a tensor of repeats is not supported yet; give an int
 Tensor.repeat_interleave | Tensor.repeat_interleave(f64[2,3], i64[3]:idx3, 1) | error:extra | error:extra: symgrad raises RuntimeError: repeat_interleave with a tensor of repeats is not supported yet; give an int
-Tensor.roll | Tensor.roll(f32[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RollBackward0
-Tensor.roll | Tensor.roll(f64[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RollBackward0
-Tensor.roll | Tensor.roll(f64[2,3], 7) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RollBackward0
-Tensor.roll | Tensor.roll(f64[], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RollBackward0
 Tensor.round | Tensor.round(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexDouble'
 Tensor.round | Tensor.round(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexDouble'
 Tensor.round | Tensor.round(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexFloat'
@@ -2017,60 +1913,32 @@ Tensor.rsqrt_ | Tensor.rsqrt_(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad Mul
 Tensor.rsqrt_ | Tensor.rsqrt_(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
 Tensor.rsqrt_ | Tensor.rsqrt_(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
 Tensor.rsqrt_ | Tensor.rsqrt_(f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-Tensor.scatter | Tensor.scatter(f32[2,4], 1, i64[2,3]:perm4, f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
-Tensor.scatter | Tensor.scatter(f64[2,4], -1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
-Tensor.scatter | Tensor.scatter(f64[2,4], 0, i64[1,4]:idx2, f64[1,4]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 Tensor.scatter | Tensor.scatter(f64[2,4], 1, i32[2,3]:perm4, f64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: scatter(): Expected dtype int64 for index, got int32
-Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[0,3]:idx4, f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
-Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:idx4, f64[2,3]) #dup | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:idx4, f64[2,3], reduce='add') #dup | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
 Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:neg4, f64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm4, 2.0, reduce='multiply') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
-Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm4, 2.5) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward1
-Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[2,3], reduce='add') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
 Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[2,3], reduce='multiply') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
-Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm4, value=1.0) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward1
+Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm5, f64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.scatter | Tensor.scatter(f64[], 0, i64[]:idx1, f64[]) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
-Tensor.scatter_ | Tensor.scatter_(f32[2,4], 1, i64[2,3]:perm4, f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
-Tensor.scatter_ | Tensor.scatter_(f64[2,4], -1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
-Tensor.scatter_ | Tensor.scatter_(f64[2,4], 0, i64[1,4]:idx2, f64[1,4]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i32[2,3]:perm4, f64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: scatter(): Expected dtype int64 for index, got int32
-Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[0,3]:idx4, f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
-Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:idx4, f64[2,3]) #dup | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:idx4, f64[2,3], reduce='add') #dup | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
 Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:neg4, f64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm4, 2.0, reduce='multiply') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
-Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm4, 2.5) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward1
-Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm4, f64[2,3], reduce='add') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
 Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm4, f64[2,3], reduce='multiply') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
-Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm4, value=1.0) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward1
+Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm5, f64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.scatter_ | Tensor.scatter_(f64[], 0, i64[]:idx1, f64[]) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
-Tensor.scatter_add | Tensor.scatter_add(f32[2,4], 1, i64[2,3]:perm4, f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
-Tensor.scatter_add | Tensor.scatter_add(f64[2,4], -1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
-Tensor.scatter_add | Tensor.scatter_add(f64[2,4], 0, i64[1,4]:idx2, f64[1,4]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
 Tensor.scatter_add | Tensor.scatter_add(f64[2,4], 1, i32[2,3]:perm4, f64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: scatter(): Expected dtype int64 for index, got int32
-Tensor.scatter_add | Tensor.scatter_add(f64[2,4], 1, i64[0,3]:idx4, f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
-Tensor.scatter_add | Tensor.scatter_add(f64[2,4], 1, i64[2,3]:idx4, f64[2,3]) #dup | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
 Tensor.scatter_add | Tensor.scatter_add(f64[2,4], 1, i64[2,3]:neg4, f64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-Tensor.scatter_add | Tensor.scatter_add(f64[2,4], 1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
-Tensor.scatter_add | Tensor.scatter_add(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+Tensor.scatter_add | Tensor.scatter_add(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 Tensor.scatter_add | Tensor.scatter_add(f64[2,4], 1, i64[2,3]:perm5, f64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.scatter_add | Tensor.scatter_add(f64[], 0, i64[]:idx1, f64[]) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
-Tensor.scatter_add_ | Tensor.scatter_add_(f32[2,4], 1, i64[2,3]:perm4, f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
-Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], -1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
-Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], 0, i64[1,4]:idx2, f64[1,4]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
 Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], 1, i32[2,3]:perm4, f64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: scatter(): Expected dtype int64 for index, got int32
-Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], 1, i64[0,3]:idx4, f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
-Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], 1, i64[2,3]:idx4, f64[2,3]) #dup | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
 Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], 1, i64[2,3]:neg4, f64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], 1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
-Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], 1, i64[2,3]:perm5, f64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.scatter_add_ | Tensor.scatter_add_(f64[], 0, i64[]:idx1, f64[]) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
 Tensor.sgn | Tensor.sgn(c128[8]:e) | value[0] | value[0]: at 1: symgrad nan, torch -0.0
@@ -2106,16 +1974,6 @@ Tensor.softmax | Tensor.softmax(i32[2,3], 1) | error:missing | error:missing: to
 Tensor.softmax | Tensor.softmax(i64[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Long'
 Tensor.softmax | Tensor.softmax(i64[2,3], 1, dtype=torch.float32) | error:extra | error:extra: symgrad raises TypeError: softmax() got an unexpected keyword argument 'dtype'
 Tensor.softmax | Tensor.softmax(u8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Byte'
-Tensor.split | Tensor.split(f32[2,3], 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-Tensor.split | Tensor.split(f64[0,3], 1) | grad_fn[0] | grad_fn[0]: symgrad None, torch SplitBackward0
-Tensor.split | Tensor.split(f64[2,3], (1, 1), 0) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitWithSizesBackward0
-Tensor.split | Tensor.split(f64[2,3], 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-Tensor.split | Tensor.split(f64[2,3], 2, -1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-Tensor.split | Tensor.split(f64[2,3], 2, 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-Tensor.split | Tensor.split(f64[2,3], 5) | grad_fn[0] | grad_fn[0]: symgrad None, torch SplitBackward0
-Tensor.split | Tensor.split(f64[2,3], [1, 2], 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitWithSizesBackward0
-Tensor.split | Tensor.split(f64[2,3], [3], 1) | grad_fn[0] | grad_fn[0]: symgrad None, torch SplitWithSizesBackward0
-Tensor.split | Tensor.split(f64[7], 3) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
 Tensor.square | Tensor.square(c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
 Tensor.square | Tensor.square(c128[8]:e) | grad[0] grad_fn[0] | grad[0]: value at 0: symgrad inf, torch nan
 Tensor.square | Tensor.square(c64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
@@ -2183,18 +2041,12 @@ Tensor.sum | Tensor.sum(f64[2,3], (0, 0)) | error:missing | error:missing: torch
 Tensor.sum | Tensor.sum(f64[2,3], dim=None) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch SumBackward1
 Tensor.take_along_dim | Tensor.take_along_dim(f64[2,3], i32[2,2]:idx3, 1) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.take_along_dim | Tensor.take_along_dim(f64[2,3], i64[2,2]:idx4, 1) | error:extra | error:extra: symgrad raises IndexError: gather: index out of range for dimension 1 of size 3
-Tensor.tensor_split | Tensor.tensor_split(f64[0,3], 2) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad None, torch SliceBackward0
-Tensor.tensor_split | Tensor.tensor_split(f64[2,3], (0, 3), 1) | grad_fn[1] | grad_fn[1]: symgrad None, torch SliceBackward0
 Tensor.to | Tensor.to(f64[2,3], 5) | error:class | error:class: symgrad AssertionError, torch RuntimeError
 Tensor.to | Tensor.to(f64[2,3], torch.float64, True) | error:extra | error:extra: symgrad raises TypeError: unsupported dtype True; symgrad has float16, float32, float64, complex64, comple
 Tensor.to | Tensor.to(f64[2,3], torch.float64, copy=True) | grad_fn[0] | grad_fn[0]: symgrad CloneBackward0, torch ToCopyBackward0
 Tensor.topk | Tensor.topk(b8[2,3], 2) | error:missing | error:missing: torch raises RuntimeError: topk does not support bool dtypes on CPU
 Tensor.topk | Tensor.topk(f64[], 1) | shape[1] | shape[1]: symgrad [1], torch []
 Tensor.trace | Tensor.trace(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "trace" not implemented for 'Bool'
-Tensor.trace | Tensor.trace(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch TraceBackward0
-Tensor.trace | Tensor.trace(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch TraceBackward0
-Tensor.trace | Tensor.trace(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch TraceBackward0
-Tensor.trace | Tensor.trace(f64[3,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch TraceBackward0
 Tensor.transpose | Tensor.transpose(f64[], 0, -1) | grad_fn[0] | grad_fn[0]: symgrad None, torch TransposeBackward0
 Tensor.true_divide | Tensor.true_divide(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
 Tensor.true_divide_ | Tensor.true_divide_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
@@ -2207,11 +2059,6 @@ Tensor.trunc | Tensor.trunc(c64[2,3]) | error:missing | error:missing: torch rai
 Tensor.trunc_ | Tensor.trunc_(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: trunc is not supported for complex inputs
 Tensor.trunc_ | Tensor.trunc_(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: trunc is not supported for complex inputs
 Tensor.trunc_ | Tensor.trunc_(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: trunc is not supported for complex inputs
-Tensor.unbind | Tensor.unbind(f32[2,3]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch UnbindBackward0
-Tensor.unbind | Tensor.unbind(f64[0,3], 1) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SelectBackward0, torch UnbindBackward0
-Tensor.unbind | Tensor.unbind(f64[2,3]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch UnbindBackward0
-Tensor.unbind | Tensor.unbind(f64[2,3], -1) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SelectBackward0, torch UnbindBackward0
-Tensor.unbind | Tensor.unbind(f64[2,3], 1) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SelectBackward0, torch UnbindBackward0
 Tensor.unflatten | Tensor.unflatten(f64[], 0, (1,)) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.var | Tensor.var(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: var(): std and var only support floating point and complex dtypes, got complex12
 Tensor.var | Tensor.var(f64[2,3], ()) | grad[0] | grad[0]: value at 0: symgrad -0.6246378342071, torch -inf
@@ -2252,10 +2099,6 @@ linalg.cross | linalg.cross(f32[2,3], f64[2,3]) | error:missing | error:missing:
 linalg.cross | linalg.cross(i64[2,3], f32[2,3]) | error:missing | error:missing: torch raises RuntimeError: expected scalar type Long but found Float
 linalg.det | linalg.det(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
 linalg.det | linalg.det(f64[3,3]:sing) | grad[0] | grad[0]: value at 0: symgrad nan, torch 3.231353942695e-17
-linalg.diagonal | linalg.diagonal(f32[3,3]) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-linalg.diagonal | linalg.diagonal(f64[2,3,3], dim1=0, dim2=2) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-linalg.diagonal | linalg.diagonal(f64[2,3,3], offset=1) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-linalg.diagonal | linalg.diagonal(f64[3,3]) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
 linalg.eigh | linalg.eigh(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
 linalg.eigvalsh | linalg.eigvalsh(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
 linalg.inv | linalg.inv(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -2598,14 +2441,7 @@ torch.cholesky_solve | torch.cholesky_solve(f64[2,3,2], f64[3,3]:tri) | grad[1] 
 torch.cholesky_solve | torch.cholesky_solve(f64[3,1], f64[3,3]:tri, False) | grad[1] grad_fn[0] | grad[1]: value at 2: symgrad 0.0, torch 1.449803014234
 torch.cholesky_solve | torch.cholesky_solve(f64[3,4], f64[3,3]:tri) | grad[1] grad_fn[0] | grad[1]: value at 5: symgrad 0.0, torch 1.672087716057
 torch.cholesky_solve | torch.cholesky_solve(f64[3,4], f64[3,3]:tri, True) | grad[1] grad_fn[0] | grad[1]: value at 7: symgrad 0.0, torch 0.3663302726644
-torch.chunk | torch.chunk(f32[2,3], 2) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
 torch.chunk | torch.chunk(f64[0,3], 2) | structure | structure: symgrad (T), torch (T,T)
-torch.chunk | torch.chunk(f64[0,3], 2, 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-torch.chunk | torch.chunk(f64[2,3], 2) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-torch.chunk | torch.chunk(f64[2,3], 2, 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-torch.chunk | torch.chunk(f64[2,3], 3, -1) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-torch.chunk | torch.chunk(f64[2,3], 4, 1) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-torch.chunk | torch.chunk(f64[7], 3) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
 torch.clamp | torch.clamp(f32[2,3]~g, -0.5, 0.5, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: Found dtype Long but expected Float
 torch.clamp | torch.clamp(f64[2,3]) | error:class | error:class: symgrad ValueError, torch RuntimeError
 torch.clamp | torch.clamp(f64[2,3]~g, -0.5, 0.5, out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Double
@@ -2680,29 +2516,7 @@ torch.deg2rad | torch.deg2rad(c64[2,3]) | error:missing | error:missing: torch r
 torch.deg2rad | torch.deg2rad(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.det | torch.det(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.det | torch.det(f64[3,3]:sing) | grad[0] | grad[0]: value at 0: symgrad nan, torch 3.231353942695e-17
-torch.diag | torch.diag(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0_copy
-torch.diag | torch.diag(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch DiagonalBackward0_copy
-torch.diag | torch.diag(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-torch.diag | torch.diag(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0_copy
-torch.diag | torch.diag(f64[3,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0_copy
-torch.diag | torch.diag(f64[3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-torch.diag | torch.diag(f64[3], -2) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-torch.diag | torch.diag(f64[3], 1) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-torch.diag_embed | torch.diag_embed(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-torch.diag_embed | torch.diag_embed(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-torch.diag_embed | torch.diag_embed(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
 torch.diag_embed | torch.diag_embed(f64[2,3], -1, 0, 2) | error:extra | error:extra: symgrad raises RuntimeError: diag_embed: only dim1=-2, dim2=-1 are supported yet
-torch.diag_embed | torch.diag_embed(f64[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-torch.diag_embed | torch.diag_embed(f64[3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-torch.diagonal | torch.diagonal(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-torch.diagonal | torch.diagonal(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch DiagonalBackward0
-torch.diagonal | torch.diagonal(f64[2,3,4], 0, -1, 0) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-torch.diagonal | torch.diagonal(f64[2,3,4], 0, 1, 2) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-torch.diagonal | torch.diagonal(f64[2,3,4], dim1=2, dim2=0, offset=1) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-torch.diagonal | torch.diagonal(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-torch.diagonal | torch.diagonal(f64[2,3], 5) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch DiagonalBackward0
-torch.diagonal | torch.diagonal(f64[3,3], -1) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-torch.diagonal | torch.diagonal(f64[3,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
 torch.diff | torch.diff(f64[2,3], 0) | grad_fn[0] | grad_fn[0]: symgrad None, torch CopyBackwards
 torch.digamma | torch.digamma(c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.digamma | torch.digamma(c128[8]:e) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -2862,17 +2676,11 @@ torch.imag | torch.imag(f64[2,3], out=f64[2,3]~g) | error:class | error:class: s
 torch.imag | torch.imag(f64[2,3]~g, out=f32[2,3]~g) | error:class | error:class: symgrad RuntimeError, torch TypeError
 torch.imag | torch.imag(f64[2,3]~g, out=f64[2,3]~g) | error:class | error:class: symgrad RuntimeError, torch TypeError
 torch.imag | torch.imag(i64[2,3], out=f32[2,3]~g) | error:class | error:class: symgrad RuntimeError, torch TypeError
-torch.index_add | torch.index_add(f32[2,3], 1, i64[2]:perm3, f32[2,2]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 torch.index_add | torch.index_add(f64[2,3], -1, i64[2]:neg3, f64[2,2]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-torch.index_add | torch.index_add(f64[2,3], 0, i64[2]:perm2, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 torch.index_add | torch.index_add(f64[2,3], 1, f64[2]:idx3, f64[2,2]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.index_add | torch.index_add(f64[2,3], 1, i32[2]:perm3, f64[2,2]) | error:extra | error:extra: symgrad raises TypeError: index tensor must be int64, got int32
-torch.index_add | torch.index_add(f64[2,3], 1, i64[0]:idx3, f64[2,0]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 torch.index_add | torch.index_add(f64[2,3], 1, i64[2,2]:idx3, f64[2,2]) | error:class | error:class: symgrad RuntimeError, torch IndexError
 torch.index_add | torch.index_add(f64[2,3], 1, i64[2]:idx4, f64[2,2]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-torch.index_add | torch.index_add(f64[2,3], 1, i64[2]:perm3, f64[2,2]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
-torch.index_add | torch.index_add(f64[2,3], 1, i64[2]:perm3, f64[2,2], alpha=2) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
-torch.index_add | torch.index_add(f64[2,3], 1, i64[4]:idx3, f64[2,4]) #dup | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 torch.index_add | torch.index_add(f64[], 0, i64[1]:idx1, f64[1]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 torch.index_copy | torch.index_copy(f64[2,3], -1, i64[2]:neg3, f64[2,2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): index -1 is out of bounds for dimension 1 with size 3
 torch.index_copy | torch.index_copy(f64[2,3], 1, f64[2]:idx3, f64[2,2]) | error:class | error:class: symgrad IndexError, torch RuntimeError
@@ -2880,28 +2688,16 @@ torch.index_copy | torch.index_copy(f64[2,3], 1, i32[2]:perm3, f64[2,2]) | error
 torch.index_copy | torch.index_copy(f64[2,3], 1, i64[2,2]:idx3, f64[2,2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): Index should have dimension 1 or 0 (got 2)
 torch.index_copy | torch.index_copy(f64[2,3], 1, i64[]:idx3, f64[2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): When source and destination are not scalars, their dimensionality
 torch.index_copy | torch.index_copy(f64[], 0, i64[1]:idx1, f64[1]) | error:extra | error:extra: symgrad raises IndexError: too many indices for tensor of dimension 0
-torch.index_fill | torch.index_fill(f32[2,3], 1, i64[2]:perm3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
-torch.index_fill | torch.index_fill(f64[2,3], -1, i64[2]:neg3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
-torch.index_fill | torch.index_fill(f64[2,3], 0, i64[2]:perm2, -1.0) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 torch.index_fill | torch.index_fill(f64[2,3], 1, f64[2]:idx3, 1.5) | error:class | error:class: symgrad RuntimeError, torch IndexError
 torch.index_fill | torch.index_fill(f64[2,3], 1, i32[2]:perm3, 1.5) | error:missing | error:missing: torch raises IndexError: index_fill_(): Expected dtype int64 for index.
-torch.index_fill | torch.index_fill(f64[2,3], 1, i64[0]:idx3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 torch.index_fill | torch.index_fill(f64[2,3], 1, i64[2,2]:idx3, 1.5) | error:missing | error:missing: torch raises RuntimeError: Index has to be a vector/scalar
-torch.index_fill | torch.index_fill(f64[2,3], 1, i64[2]:perm3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
-torch.index_fill | torch.index_fill(f64[2,3], 1, i64[2]:perm3, f64[]) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward1, torch IndexFillBackward1
-torch.index_fill | torch.index_fill(f64[2,3], 1, i64[]:idx3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 torch.index_fill | torch.index_fill(f64[], 0, i64[1]:idx1, 1.5) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
 torch.index_put | torch.index_put(f64[2,3], (i32[2]:perm2,), f64[3]) | error:extra | error:extra: symgrad raises TypeError: index tensor must be int64, got int32
 torch.index_put | torch.index_put(f64[2,3], (i64[2]:perm2, i64[2]:perm3), 2.5) | error:class | error:class: symgrad RuntimeError, torch TypeError
-torch.index_select | torch.index_select(f32[2,3], 1, i64[2]:perm3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 torch.index_select | torch.index_select(f64[2,3], -1, i64[2]:neg3) | error:missing | error:missing: torch raises RuntimeError: INDICES element is out of DATA bounds, id=-1 axis_dim=3
-torch.index_select | torch.index_select(f64[2,3], 0, i64[2]:perm2) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 torch.index_select | torch.index_select(f64[2,3], 1, f64[2]:idx3) | error:class | error:class: symgrad IndexError, torch RuntimeError
 torch.index_select | torch.index_select(f64[2,3], 1, i32[2]:perm3) | error:extra | error:extra: symgrad raises TypeError: index tensor must be int64, got int32
-torch.index_select | torch.index_select(f64[2,3], 1, i64[0]:idx3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 torch.index_select | torch.index_select(f64[2,3], 1, i64[2]:idx4) | error:class | error:class: symgrad IndexError, torch RuntimeError
-torch.index_select | torch.index_select(f64[2,3], 1, i64[2]:perm3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
-torch.index_select | torch.index_select(f64[2,3], 1, i64[]:idx3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 torch.index_select | torch.index_select(f64[], 0, i64[1]:idx1) | error:extra | error:extra: symgrad raises IndexError: too many indices for tensor of dimension 0
 torch.inner | torch.inner(f64[0], f64[0]) | error:extra | error:extra: symgrad raises RuntimeError: shape '[-1, 0]' is invalid for input of size 0
 torch.inverse | torch.inverse(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -3029,15 +2825,9 @@ torch.logsumexp | torch.logsumexp(f64[2,3], (0, 0)) | error:missing | error:miss
 torch.lt | torch.lt(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 torch.masked_fill | torch.masked_fill(f64[3], b8[2,3], 1.5) | error:extra | error:extra: symgrad raises RuntimeError: masked_fill: the mask of shape torch.Size([2, 3]) does not broadcast to the inpu
 torch.masked_scatter | torch.masked_scatter(f64[3], b8[2,3], f64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: expand: the target shape (3,) has fewer dimensions than the tensor's shape (2, 3
-torch.masked_select | torch.masked_select(f32[2,3], b8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
-torch.masked_select | torch.masked_select(f64[0,3], b8[0,3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
-torch.masked_select | torch.masked_select(f64[2,3], b8[2,1]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
-torch.masked_select | torch.masked_select(f64[2,3], b8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
-torch.masked_select | torch.masked_select(f64[2,3], b8[3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
 torch.masked_select | torch.masked_select(f64[2,3], b8[4]) | error:class | error:class: symgrad ValueError, torch RuntimeError
 torch.masked_select | torch.masked_select(f64[2,3], i64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 torch.masked_select | torch.masked_select(f64[2,3], u8[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-torch.masked_select | torch.masked_select(f64[3], b8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
 torch.masked_select | torch.masked_select(f64[], b8[]) | error:extra | error:extra: symgrad raises IndexError: list index out of range
 torch.matmul | torch.matmul(f64[1,2,3], f64[4,3,2]) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch CloneBackward0
 torch.matmul | torch.matmul(f64[2,3], [[1.0], [2.0], [3.0]]) | error:class | error:class: symgrad RuntimeError, torch TypeError
@@ -3219,10 +3009,6 @@ torch.repeat_interleave | torch.repeat_interleave(f64[2,3], i64[2]:idx3, 0) | er
 torch.repeat_interleave | torch.repeat_interleave(f64[2,3], i64[3]:idx3, 1) | error:extra | error:extra: symgrad raises RuntimeError: repeat_interleave with a tensor of repeats is not supported yet; give an int
 torch.repeat_interleave | torch.repeat_interleave(i64[3]:idx3) | error:extra | error:extra: symgrad raises TypeError: repeat_interleave() missing 1 required positional argument: 'repeats'
 torch.resolve_conj | torch.resolve_conj(f64[2,3], out=f64[2,3]~g) | error:class | error:class: symgrad RuntimeError, torch TypeError
-torch.roll | torch.roll(f32[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RollBackward0
-torch.roll | torch.roll(f64[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RollBackward0
-torch.roll | torch.roll(f64[2,3], 7) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RollBackward0
-torch.roll | torch.roll(f64[], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RollBackward0
 torch.round | torch.round(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexDouble'
 torch.round | torch.round(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexDouble'
 torch.round | torch.round(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexFloat'
@@ -3244,32 +3030,18 @@ torch.rsqrt | torch.rsqrt(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad MulBack
 torch.rsqrt | torch.rsqrt(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
 torch.rsqrt | torch.rsqrt(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
 torch.rsqrt | torch.rsqrt(f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
-torch.scatter | torch.scatter(f32[2,4], 1, i64[2,3]:perm4, f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
-torch.scatter | torch.scatter(f64[2,4], -1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
-torch.scatter | torch.scatter(f64[2,4], 0, i64[1,4]:idx2, f64[1,4]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 torch.scatter | torch.scatter(f64[2,4], 1, i32[2,3]:perm4, f64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: scatter(): Expected dtype int64 for index, got int32
-torch.scatter | torch.scatter(f64[2,4], 1, i64[0,3]:idx4, f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
-torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:idx4, f64[2,3]) #dup | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:idx4, f64[2,3], reduce='add') #dup | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
 torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:neg4, f64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm4, 2.0, reduce='multiply') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
-torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm4, 2.5) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward1
-torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[2,3], reduce='add') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
 torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[2,3], reduce='multiply') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
-torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm4, value=1.0) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward1
+torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm5, f64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 torch.scatter | torch.scatter(f64[], 0, i64[]:idx1, f64[]) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
-torch.scatter_add | torch.scatter_add(f32[2,4], 1, i64[2,3]:perm4, f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
-torch.scatter_add | torch.scatter_add(f64[2,4], -1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
-torch.scatter_add | torch.scatter_add(f64[2,4], 0, i64[1,4]:idx2, f64[1,4]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
 torch.scatter_add | torch.scatter_add(f64[2,4], 1, i32[2,3]:perm4, f64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: scatter(): Expected dtype int64 for index, got int32
-torch.scatter_add | torch.scatter_add(f64[2,4], 1, i64[0,3]:idx4, f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
-torch.scatter_add | torch.scatter_add(f64[2,4], 1, i64[2,3]:idx4, f64[2,3]) #dup | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
 torch.scatter_add | torch.scatter_add(f64[2,4], 1, i64[2,3]:neg4, f64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-torch.scatter_add | torch.scatter_add(f64[2,4], 1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
-torch.scatter_add | torch.scatter_add(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+torch.scatter_add | torch.scatter_add(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 torch.scatter_add | torch.scatter_add(f64[2,4], 1, i64[2,3]:perm5, f64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 torch.scatter_add | torch.scatter_add(f64[], 0, i64[]:idx1, f64[]) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
 torch.searchsorted | torch.searchsorted(b8[5]:sorted, b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "searchsorted_out_cpu" not implemented for 'Bool'
@@ -3313,16 +3085,6 @@ torch.softmax | torch.softmax(i32[2,3], 1) | error:missing | error:missing: torc
 torch.softmax | torch.softmax(i64[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Long'
 torch.softmax | torch.softmax(i64[2,3], 1, dtype=torch.float32) | error:extra | error:extra: symgrad raises TypeError: softmax() got an unexpected keyword argument 'dtype'
 torch.softmax | torch.softmax(u8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Byte'
-torch.split | torch.split(f32[2,3], 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-torch.split | torch.split(f64[0,3], 1) | grad_fn[0] | grad_fn[0]: symgrad None, torch SplitBackward0
-torch.split | torch.split(f64[2,3], (1, 1), 0) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitWithSizesBackward0
-torch.split | torch.split(f64[2,3], 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-torch.split | torch.split(f64[2,3], 2, -1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-torch.split | torch.split(f64[2,3], 2, 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-torch.split | torch.split(f64[2,3], 5) | grad_fn[0] | grad_fn[0]: symgrad None, torch SplitBackward0
-torch.split | torch.split(f64[2,3], [1, 2], 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitWithSizesBackward0
-torch.split | torch.split(f64[2,3], [3], 1) | grad_fn[0] | grad_fn[0]: symgrad None, torch SplitWithSizesBackward0
-torch.split | torch.split(f64[7], 3) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
 torch.sqrt | torch.sqrt(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.square | torch.square(c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
 torch.square | torch.square(c128[8]:e) | grad[0] grad_fn[0] | grad[0]: value at 0: symgrad inf, torch nan
@@ -3377,17 +3139,11 @@ torch.tensor | torch.tensor([1.0, 2.5, -3.0], dtype=torch.uint8) | error:missing
 torch.tensor | torch.tensor([f64[2], f64[2]]) | error:missing | error:missing: torch raises ValueError: only one element tensors can be converted to Python scalars
 torch.tensor | torch.tensor([f64[], 2.0]) | dtype[0] | dtype[0]: symgrad float32, torch float64
 torch.tensor | torch.tensor([f64[], f64[]]) | dtype[0] | dtype[0]: symgrad float32, torch float64
-torch.tensor_split | torch.tensor_split(f64[0,3], 2) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad None, torch SliceBackward0
-torch.tensor_split | torch.tensor_split(f64[2,3], (0, 3), 1) | grad_fn[1] | grad_fn[1]: symgrad None, torch SliceBackward0
 torch.tensordot | torch.tensordot(f64[2,3], f64[3,4], -1) | error:missing | error:missing: torch raises RuntimeError: tensordot expects dims >= 0, but got dims=-1
 torch.tensordot | torch.tensordot(f64[2,3], f64[3], 3) | error:class | error:class: symgrad IndexError, torch RuntimeError
 torch.topk | torch.topk(b8[2,3], 2) | error:missing | error:missing: torch raises RuntimeError: topk does not support bool dtypes on CPU
 torch.topk | torch.topk(f64[], 1) | shape[1] | shape[1]: symgrad [1], torch []
 torch.trace | torch.trace(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "trace" not implemented for 'Bool'
-torch.trace | torch.trace(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch TraceBackward0
-torch.trace | torch.trace(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch TraceBackward0
-torch.trace | torch.trace(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch TraceBackward0
-torch.trace | torch.trace(f64[3,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch TraceBackward0
 torch.transpose | torch.transpose(f64[], 0, -1) | grad_fn[0] | grad_fn[0]: symgrad None, torch TransposeBackward0
 torch.trapezoid | torch.trapezoid(b8[2,5]) | error:missing | error:missing: torch raises RuntimeError: trapezoid: received a bool input for `y`, but bool is not supported
 torch.trapezoid | torch.trapezoid(f32[2,5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
@@ -3418,11 +3174,6 @@ torch.trunc | torch.trunc(f32[2,3]~g, out=i64[0]) | error:missing | error:missin
 torch.trunc | torch.trunc(f64[2,3]~g, out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Double
 torch.trunc | torch.trunc(i64[2,3], out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Long
 torch.typename | torch.typename(torch.float32) | value[0] | value[0]: symgrad 'symgrad.dtypes.DType', torch 'torch.dtype'
-torch.unbind | torch.unbind(f32[2,3]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch UnbindBackward0
-torch.unbind | torch.unbind(f64[0,3], 1) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SelectBackward0, torch UnbindBackward0
-torch.unbind | torch.unbind(f64[2,3]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch UnbindBackward0
-torch.unbind | torch.unbind(f64[2,3], -1) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SelectBackward0, torch UnbindBackward0
-torch.unbind | torch.unbind(f64[2,3], 1) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SelectBackward0, torch UnbindBackward0
 torch.unflatten | torch.unflatten(f64[], 0, (1,)) | error:class | error:class: symgrad IndexError, torch RuntimeError
 torch.vander | torch.vander(f32[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 torch.vander | torch.vander(f64[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError

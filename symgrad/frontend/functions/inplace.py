@@ -120,16 +120,18 @@ def _write(t: Tensor, value: Tensor) -> None:
 
 
 def _scatter(base: Tensor, op: str, attrs: dict, value: Tensor) -> Tensor:
-    """``base`` with ``value`` in place of its view ``op[attrs]`` (a new tensor)."""
+    """``base`` with ``value`` in place of its view ``op[attrs]`` (a new tensor; its node is
+    torch's CopySlices: what a tensor written through a view of it shows)."""
     if op in ("reshape", "expand"):
-        return apply("reshape", value, shape_to=base.shape)
+        return apply("reshape", value, shape_to=base.shape, _torch_name="CopySlices")
     if op == "permute":
-        return apply("permute", value, perm=inverse_permutation(attrs["perm"]))
+        return apply("permute", value, perm=inverse_permutation(attrs["perm"]),
+                     _torch_name="CopySlices")
     window = tuple(slice(*t) for t in zip(attrs["starts"], attrs["stops"], attrs["steps"]))
     mask = np.zeros(base.shape, np.bool_)
     mask[window] = True
     spread = apply("unslice", value, shape_to=base.shape, **attrs)
-    return apply("where", Tensor(mask, None), spread, _operand(base))
+    return apply("where", Tensor(mask, None), spread, _operand(base), _torch_name="CopySlices")
 
 
 def _set(t: Tensor, value: Tensor) -> None:

@@ -115,7 +115,7 @@ def named_outputs(torch_name: str, body: Callable[..., Sequence[Tensor]],
     inputs = tuple(inputs)
     with grad_mode.no_grad():
         outs = [_fresh(o, inputs) for o in body(*inputs)]
-    if not _recording(inputs):
+    if not outs or not _recording(inputs):
         return tuple(outs)
     if rule is None:
         node_rule = _rerun(body, len(outs))
