@@ -18,7 +18,7 @@ from ...errors import LinAlgError
 from ...ops.registry import broadcast_shapes
 from ..core.apply import apply, as_tensor
 from .creation import eye
-from .basic import log, matmul
+from .basic import log, matmul, where
 from .manipulation import triu
 from .printing import return_type
 from .shapes import broadcast_to, squeeze, unsqueeze
@@ -156,9 +156,13 @@ def det(A) -> Tensor:
 
 
 def logdet(A) -> Tensor:
-    """``torch.logdet``: log(det), NaN for a negative determinant, -inf for a zero one."""
+    """``torch.logdet``: log(det), NaN for a negative determinant, -inf for a zero one; as
+    torch computes it: log|det| where the sign is not -1 (WhereBackward0), log(sign) + log|det|
+    for complex matrices."""
     sign, logabs = _slogdet("linalg.slogdet", A)
-    return logabs + log(sign)
+    if sign.dtype.is_complex:
+        return log(sign) + logabs
+    return where(sign == -1.0, float("nan"), logabs)
 
 
 # ---------------------------------------------------------------- cholesky, triangles

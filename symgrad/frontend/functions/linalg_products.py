@@ -118,7 +118,8 @@ def matrix_power(A, n: int) -> Tensor:
     a = tensor_arg(A)
     if isinstance(n, int) and n < 0:
         products.matrix_power(a, 0)           # torch's shape checks first
-        return products.matrix_power(inv(a), -n)
+        inverse = inv(a)
+        return inverse if n == -1 else products.matrix_power(inverse, -n)   # torch: no copy
     return products.matrix_power(a, n)
 
 

@@ -144,7 +144,7 @@ def repeat_interleave(x: Tensor, repeats: int, dim: int | None = None) -> Tensor
     shape[a + 1] = repeats
     out = list(x.shape)
     out[a] *= repeats
-    return reshape(broadcast_to(v, shape), out)
+    return reshape(clone(broadcast_to(v, shape)), out)   # torch's steps: ViewBackward0
 
 
 # ---------------------------------------------------------------- cut

@@ -178,8 +178,9 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None
     if ord in (1, -1, math.inf, -math.inf):
         inner, outer = (d0, d1) if abs(ord) == 1 else (d1, d0)
         pick = F.amax if ord > 0 else F.amin
-        kept = pick(F.sum(F.abs(a), inner, True), outer, True)
-        return kept if keepdim else _drop(kept, (d0, d1))
+        # torch's order: the sum over one dim, then amax/amin over the other (AmaxBackward0)
+        outer -= not keepdim and inner < outer
+        return pick(F.sum(F.abs(a), inner, keepdim), outer, keepdim)
     if ord in ("nuc", 2, -2):
         rest = [d for d in range(a.ndim) if d not in (d0, d1)]
         s = svdvals(permute(a, rest + [d0, d1]))

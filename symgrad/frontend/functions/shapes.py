@@ -17,7 +17,7 @@ import numpy as np
 from ... import dtypes
 from ...dims import Dim, NotGeneric, as_size, same_shape
 from ...ops.registry import normalize_axes
-from ..core import layout
+from ..core import grad_mode, layout
 from ..core.apply import apply, as_tensor
 from ..core.tensor import Tensor
 from ..core.arguments import size_args
@@ -106,7 +106,7 @@ def permute(x: Tensor, *dims: Any) -> Tensor:
 
 def transpose(x: Tensor, dim0: int, dim1: int) -> Tensor:
     if x.ndim == 0:
-        return x
+        return _new_view(x, "TransposeBackward0")
     (a,) = normalize_axes(dim0, x.ndim)
     (b,) = normalize_axes(dim1, x.ndim)
     perm = list(range(x.ndim))
@@ -135,7 +135,8 @@ def unsqueeze(x: Tensor, dim: int) -> Tensor:
 def squeeze(x: Tensor, dim: Any = None) -> Tensor:
     axes = normalize_axes(dim, x.ndim) if x.ndim else ()
     shape = tuple(s for i, s in enumerate(x.shape) if not (i in axes and s == 1))
-    name = "SqueezeBackward0" if dim is None else "SqueezeBackward1"
+    name = "SqueezeBackward0" if dim is None else \
+        "SqueezeBackward2" if isinstance(dim, (tuple, list)) else "SqueezeBackward1"
     return apply("reshape", x, shape_to=shape, _torch_name=name)
 
 
@@ -144,8 +145,16 @@ def broadcast_to(x: Tensor, shape: Sequence[int]) -> Tensor:
     lead = len(shape) - x.ndim
     shape = tuple(x.shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(shape))
     if same_shape(shape, x.shape):
-        return x
+        return _new_view(x, "ExpandBackward0")
     return apply("expand", x, shape_to=shape)
+
+
+def _new_view(x: Tensor, torch_name: str) -> Tensor:
+    """``x`` itself for an op that leaves it as it is, unless that would show: where ``x``
+    takes part in a gradient, torch's result is a new view with a node of its own."""
+    if x._requires_grad and grad_mode.is_grad_enabled():
+        return apply("reshape", x, shape_to=tuple(x.shape), _torch_name=torch_name)
+    return x
 
 
 def expand(x: Tensor, *sizes: Any) -> Tensor:
@@ -170,7 +179,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     # torch promotes over every tensor, the skipped empty ones too
     target = dtypes.promote([(t.dtype, 2) for t in tensors])
     kept = [t if t.dtype is target else t.to(target) for t in kept]
-    if len(kept) == 1:
+    if len(kept) == 1 and not (kept[0]._requires_grad and grad_mode.is_grad_enabled()):
         return kept[0]
     return apply("cat", *kept, axis=axis)
 

@@ -252,6 +252,8 @@ def _adaptive_avg_pool(x: Tensor, output_size, fn: str) -> Tensor:
     if 0 in x.shape[1:]:
         raise RuntimeError(f"{fn}(): Expected input to have non-zero size for non-batch "
                            f"dimensions, but input has sizes {list(x.shape)}")
+    if out == (1, 1):   # torch: then it is the mean over the two dims (MeanBackward1)
+        return x.mean((-1, -2), keepdim=True)
     rows, cols = (_bins(n, o) for n, o in zip(x.shape[-2:], out))
     counts = np.multiply.outer(rows.sum(1), cols.sum(1))
     rows_t, cols_t, counts_t = (Tensor(a.astype(x.dtype.np), None)
