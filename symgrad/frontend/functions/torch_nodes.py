@@ -96,9 +96,13 @@ def named_view(torch_name: str, body: Callable[..., Tensor], x: Tensor) -> Tenso
     """``body(x)``, a view of ``x`` made of movement primitives, with one backward function
     named ``torch_name`` (DiagonalBackward0, AliasBackward0...) whose rule is the body's:
     the result stays a view of ``x`` (it is not copied, as ``composite``'s is)."""
-    with grad_mode.no_grad():
-        out = _fresh(body(x), (x,))
-    if _recording((x,)) and out.dtype.is_differentiable:
+    if not _recording((x,)):
+        with grad_mode.no_grad():
+            return _fresh(body(x), (x,))
+    # recorded: the views between x and the result keep their history (writing into the
+    # result writes through them into x); the result's own node is then replaced
+    out = _fresh(body(x), (x,))
+    if out.dtype.is_differentiable:
         out._requires_grad = True
         out.grad_fn = _node(function_class(torch_name), _rerun(body, None), (x,), False, out)
     return out
@@ -113,10 +117,14 @@ def named_outputs(torch_name: str, body: Callable[..., Sequence[Tensor]],
     is differentiated again. ``saves``: the rule reads the inputs' values (changing them in
     place before the backward is then an error, as torch's)."""
     inputs = tuple(inputs)
-    with grad_mode.no_grad():
-        outs = [_fresh(o, inputs) for o in body(*inputs)]
-    if not outs or not _recording(inputs):
-        return tuple(outs)
+    if not _recording(inputs):
+        with grad_mode.no_grad():
+            return tuple(_fresh(o, inputs) for o in body(*inputs))
+    # recorded: what lies between the inputs and the outputs keeps its history (an output
+    # that is a view of an input writes through it); the outputs' nodes are then replaced
+    outs = [_fresh(o, inputs) for o in body(*inputs)]
+    if not outs:
+        return ()
     if rule is None:
         node_rule = _rerun(body, len(outs))
     else:
@@ -143,10 +151,12 @@ def picked(torch_name: str, x: Tensor, index: Tensor, axis: int, shape: tuple,
         src = v if v.ndim and not flat else apply("reshape", v, shape_to=src_shape)
         return apply("reshape", apply("gather", src, index, axis=axis), shape_to=shape)
 
-    def rule(g, out, ins):
+    def rule(g, out, ins):   # torch's: zeros scattered with g (ScatterBackward0)
         spread = apply("scatter_add", apply("reshape", g, shape_to=tuple(index.shape)), index,
-                       axis=axis, shape_to=src_shape)
-        return (apply("reshape", spread, shape_to=tuple(x.shape)),)
+                       axis=axis, shape_to=src_shape, _torch_name="ScatterBackward0")
+        if src_shape == tuple(x.shape):
+            return (spread,)
+        return (apply("reshape", spread, shape_to=tuple(x.shape), _torch_name="ScatterBackward0"),)
     return composite(torch_name, body, [x], rule, saves=False, uses_out=False)
 
 
