@@ -246,7 +246,6 @@ F.leaky_relu | F.leaky_relu(i64[2,3]) | error:missing | error:missing: torch rai
 F.leaky_relu | F.leaky_relu(u8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "leaky_relu_cpu" not implemented for 'Byte'
 F.linear | F.linear(f64[2,3], f64[3], f64[]) | error:missing | error:missing: torch raises RuntimeError: mat2 must be a matrix, got 1-D tensor
 F.linear | F.linear(f64[2,3], f64[4,3], f32[4]) | error:missing | error:missing: torch raises RuntimeError: self and mat2 must have the same dtype, but got Float and Double
-F.linear | F.linear(f64[3], f64[4,3], f64[4]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ViewBackward0
 F.log_softmax | F.log_softmax(b8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "log_softmax_lastdim_kernel_impl" not implemented for 'Bool'
 F.log_softmax | F.log_softmax(i32[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "log_softmax_lastdim_kernel_impl" not implemented for 'Int'
 F.log_softmax | F.log_softmax(i64[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "log_softmax_lastdim_kernel_impl" not implemented for 'Long'
@@ -415,33 +414,33 @@ Tensor.__floordiv__ | Tensor.__floordiv__(c128[2,3], 2.5) | error:class | error:
 Tensor.__floordiv__ | Tensor.__floordiv__(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.__floordiv__ | Tensor.__floordiv__(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.__ge__ | Tensor.__ge__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.__getitem__ | Tensor.__getitem__(f32[2,3], (0, 1::)) | grad_fn[0] | grad_fn[0]: symgrad SelectBackward0, torch SliceBackward0
-Tensor.__getitem__ | Tensor.__getitem__(f64[0,3], ::) | grad_fn[0] | grad_fn[0]: symgrad None, torch SliceBackward0
-Tensor.__getitem__ | Tensor.__getitem__(f64[2,3,4], (..., 1, ::2)) | grad_fn[0] | grad_fn[0]: symgrad SelectBackward0, torch SliceBackward0
-Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], (0, 1::)) | grad_fn[0] | grad_fn[0]: symgrad SelectBackward0, torch SliceBackward0
 Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], (i64[2]:idx2, i64[3]:idx3)) | error:class | error:class: symgrad ValueError, torch IndexError
-Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], -2::) | grad_fn[0] | grad_fn[0]: symgrad None, torch SliceBackward0
-Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], ...) | grad_fn[0] | grad_fn[0]: symgrad None, torch AliasBackward0
 Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], False) | shape[0] | shape[0]: symgrad [0, 1, 3], torch [0, 2, 3]
 Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], True) | error:extra | error:extra: symgrad raises IndexError: list index out of range
 Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], i32[2]:idx2) | error:extra | error:extra: symgrad raises TypeError: index tensor must be int64, got int32
-Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], i64[]:idx2) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch SelectBackward0
 Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], u8[2]:t) | error:extra | error:extra: symgrad raises TypeError: index tensor must be int64, got uint8
-Tensor.__getitem__ | Tensor.__getitem__(f64[], ()) | grad_fn[0] | grad_fn[0]: symgrad None, torch AliasBackward0
-Tensor.__getitem__ | Tensor.__getitem__(f64[], ...) | grad_fn[0] | grad_fn[0]: symgrad None, torch AliasBackward0
 Tensor.__gt__ | Tensor.__gt__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
+Tensor.__iadd__ | Tensor.__iadd__(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch AddBackward0
+Tensor.__iadd__ | Tensor.__iadd__(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch AddBackward0
+Tensor.__iadd__ | Tensor.__iadd__(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch AddBackward0
 Tensor.__iadd__ | Tensor.__iadd__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.__ifloordiv__ | Tensor.__ifloordiv__(b8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "div_floor_cpu" not implemented for 'Bool'
 Tensor.__ifloordiv__ | Tensor.__ifloordiv__(c128[2,3], 2.5) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.__ifloordiv__ | Tensor.__ifloordiv__(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.__ifloordiv__ | Tensor.__ifloordiv__(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
+Tensor.__ifloordiv__ | Tensor.__ifloordiv__(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch NotImplemented
+Tensor.__ifloordiv__ | Tensor.__ifloordiv__(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch NotImplemented
 Tensor.__imod__ | Tensor.__imod__(b8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "remainder_cpu" not implemented for 'Bool'
 Tensor.__imod__ | Tensor.__imod__(c128[2,3], 2.5) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.__imod__ | Tensor.__imod__(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.__imod__ | Tensor.__imod__(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
+Tensor.__imod__ | Tensor.__imod__(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch RemainderBackward1
+Tensor.__imod__ | Tensor.__imod__(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch RemainderBackward1
 Tensor.__imod__ | Tensor.__imod__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
+Tensor.__imul__ | Tensor.__imul__(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch MulBackward0
 Tensor.__imul__ | Tensor.__imul__(f16[2,3], 100000.0) | value[0] | value[0]: at 2: symgrad -inf, torch -5736.0
-Tensor.__imul__ | Tensor.__imul__(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 5: symgrad -1.21728516, torch -1.21679688
+Tensor.__imul__ | Tensor.__imul__(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad -1.21728516, torch -1.21679688
+Tensor.__imul__ | Tensor.__imul__(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch MulBackward0
 Tensor.__imul__ | Tensor.__imul__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.__int__ | Tensor.__int__(f64[0]) | error:class | error:class: symgrad RuntimeError, torch ValueError
 Tensor.__int__ | Tensor.__int__(f64[2,3]) | error:class | error:class: symgrad RuntimeError, torch ValueError
@@ -466,9 +465,10 @@ Tensor.__invert__ | Tensor.__invert__(i64[16]:e) | dtype[0] value[0] | dtype[0]:
 Tensor.__invert__ | Tensor.__invert__(i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad bool, torch int64
 Tensor.__invert__ | Tensor.__invert__(u8[2,3]) | dtype[0] value[0] | dtype[0]: symgrad bool, torch uint8
 Tensor.__ipow__ | Tensor.__ipow__(c128[2,3], c128[2,3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
-Tensor.__ipow__ | Tensor.__ipow__(c64[2,3], f64[3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
+Tensor.__ipow__ | Tensor.__ipow__(c64[2,3], f64[3]) | grad:error grad_fn[0] | grad:error: symgrad RuntimeError, torch no error
 Tensor.__ipow__ | Tensor.__ipow__(f16[2,3], 100000.0) | error:missing | error:missing: torch raises RuntimeError: value cannot be converted to type c10::Half without overflow
-Tensor.__ipow__ | Tensor.__ipow__(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 4: symgrad 0.178466782, torch 0.178536728
+Tensor.__ipow__ | Tensor.__ipow__(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 0.178466782, torch 0.178536728
+Tensor.__ipow__ | Tensor.__ipow__(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch PowBackward1
 Tensor.__ipow__ | Tensor.__ipow__(i32[2,3], i32[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: result type float32 can't be cast to the desired output type int32 (pow_)
 Tensor.__ipow__ | Tensor.__ipow__(i32[2,3], i64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: result type float32 can't be cast to the desired output type int32 (pow_)
 Tensor.__ipow__ | Tensor.__ipow__(i64[14]:e, i64[14]:e) | error:extra | error:extra: symgrad raises RuntimeError: result type float32 can't be cast to the desired output type int64 (pow_)
@@ -480,10 +480,16 @@ Tensor.__ipow__ | Tensor.__ipow__(u8[2,3], b8[2,3]) | error:extra | error:extra:
 Tensor.__ipow__ | Tensor.__ipow__(u8[2,3], i64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: result type float32 can't be cast to the desired output type uint8 (pow_)
 Tensor.__ipow__ | Tensor.__ipow__(u8[2,3], u8[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: result type float32 can't be cast to the desired output type uint8 (pow_)
 Tensor.__isub__ | Tensor.__isub__(b8[2,3], b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
+Tensor.__isub__ | Tensor.__isub__(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch SubBackward0
+Tensor.__isub__ | Tensor.__isub__(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch SubBackward0
+Tensor.__isub__ | Tensor.__isub__(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch SubBackward0
 Tensor.__isub__ | Tensor.__isub__(i64[2,3], True) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
 Tensor.__isub__ | Tensor.__isub__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.__isub__ | Tensor.__isub__(u8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
+Tensor.__itruediv__ | Tensor.__itruediv__(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
 Tensor.__itruediv__ | Tensor.__itruediv__(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
+Tensor.__itruediv__ | Tensor.__itruediv__(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
+Tensor.__itruediv__ | Tensor.__itruediv__(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
 Tensor.__itruediv__ | Tensor.__itruediv__(f64[16]:e, f64[16]:e, rounding_mode='floor') | error:extra | error:extra: symgrad raises TypeError: _binary.<locals>.method() got an unexpected keyword argument 'rounding_mode'
 Tensor.__itruediv__ | Tensor.__itruediv__(f64[2,3], f64[2,3]:t, rounding_mode='bad') | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.__itruediv__ | Tensor.__itruediv__(f64[2,3], f64[2,3]:t, rounding_mode='floor') | error:extra | error:extra: symgrad raises TypeError: _binary.<locals>.method() got an unexpected keyword argument 'rounding_mode'
@@ -493,7 +499,6 @@ Tensor.__itruediv__ | Tensor.__itruediv__(i64[14]:e, i64[14]:t, rounding_mode='f
 Tensor.__itruediv__ | Tensor.__itruediv__(i64[14]:e, i64[14]:t, rounding_mode='trunc') | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.__le__ | Tensor.__le__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.__lt__ | Tensor.__lt__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.__matmul__ | Tensor.__matmul__(f64[1,2,3], f64[4,3,2]) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch CloneBackward0
 Tensor.__matmul__ | Tensor.__matmul__(f64[2,3], [[1.0], [2.0], [3.0]]) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.__mod__ | Tensor.__mod__(b8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "remainder_cpu" not implemented for 'Bool'
 Tensor.__mod__ | Tensor.__mod__(c128[2,3], 2.5) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -618,10 +623,50 @@ Tensor.__rsub__ | Tensor.__rsub__(b8[2,3], 2) | error:missing | error:missing: t
 Tensor.__rsub__ | Tensor.__rsub__(b8[2,3], b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.__rsub__ | Tensor.__rsub__(b8[2,3], f16[2,3]) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
 Tensor.__rsub__ | Tensor.__rsub__(b8[2,3], i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
+Tensor.__rsub__ | Tensor.__rsub__(c128[2,3], c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
+Tensor.__rsub__ | Tensor.__rsub__(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
+Tensor.__rsub__ | Tensor.__rsub__(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
+Tensor.__rsub__ | Tensor.__rsub__(f32[16]:e, f32[16]:t) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
+Tensor.__rsub__ | Tensor.__rsub__(f32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
+Tensor.__rsub__ | Tensor.__rsub__(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
+Tensor.__rsub__ | Tensor.__rsub__(f32[3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
+Tensor.__rsub__ | Tensor.__rsub__(f64[0], f64[1]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
+Tensor.__rsub__ | Tensor.__rsub__(f64[16]:e, f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
+Tensor.__rsub__ | Tensor.__rsub__(f64[2,1], f64[1,3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
+Tensor.__rsub__ | Tensor.__rsub__(f64[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
+Tensor.__rsub__ | Tensor.__rsub__(f64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
+Tensor.__rsub__ | Tensor.__rsub__(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
+Tensor.__rsub__ | Tensor.__rsub__(f64[2,3]:p, f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
+Tensor.__rsub__ | Tensor.__rsub__(f64[], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
+Tensor.__rsub__ | Tensor.__rsub__(f64[], i32[3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
+Tensor.__rsub__ | Tensor.__rsub__(i32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
 Tensor.__rsub__ | Tensor.__rsub__(i64[2,3], True) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
+Tensor.__rsub__ | Tensor.__rsub__(i64[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
+Tensor.__rsub__ | Tensor.__rsub__(i64[3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad RsubBackward1, torch RsubBackward0
 Tensor.__rsub__ | Tensor.__rsub__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.__rsub__ | Tensor.__rsub__(u8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
+Tensor.__rtruediv__ | Tensor.__rtruediv__(b8[2,3], f16[2,3]) | dtype[0] | dtype[0]: symgrad float16, torch float32
+Tensor.__rtruediv__ | Tensor.__rtruediv__(c128[2,3], c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
+Tensor.__rtruediv__ | Tensor.__rtruediv__(c64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: value at 2: symgrad 1.230652634998, torch 1.230652924627
 Tensor.__rtruediv__ | Tensor.__rtruediv__(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad inf, torch 64640.0
+Tensor.__rtruediv__ | Tensor.__rtruediv__(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] value[0] | grad[0]: value at 2: symgrad -26.14468, torch -26.15625
+Tensor.__rtruediv__ | Tensor.__rtruediv__(f32[16]:e, f32[16]:t) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
+Tensor.__rtruediv__ | Tensor.__rtruediv__(f32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
+Tensor.__rtruediv__ | Tensor.__rtruediv__(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
+Tensor.__rtruediv__ | Tensor.__rtruediv__(f32[3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
+Tensor.__rtruediv__ | Tensor.__rtruediv__(f64[0], f64[1]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
+Tensor.__rtruediv__ | Tensor.__rtruediv__(f64[16]:e, f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
+Tensor.__rtruediv__ | Tensor.__rtruediv__(f64[2,1], f64[1,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
+Tensor.__rtruediv__ | Tensor.__rtruediv__(f64[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
+Tensor.__rtruediv__ | Tensor.__rtruediv__(f64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
+Tensor.__rtruediv__ | Tensor.__rtruediv__(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
+Tensor.__rtruediv__ | Tensor.__rtruediv__(f64[2,3]:p, f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
+Tensor.__rtruediv__ | Tensor.__rtruediv__(f64[], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
+Tensor.__rtruediv__ | Tensor.__rtruediv__(f64[], i32[3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
+Tensor.__rtruediv__ | Tensor.__rtruediv__(i32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
+Tensor.__rtruediv__ | Tensor.__rtruediv__(i64[2,3], f16[2,3]) | dtype[0] | dtype[0]: symgrad float16, torch float32
+Tensor.__rtruediv__ | Tensor.__rtruediv__(i64[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
+Tensor.__rtruediv__ | Tensor.__rtruediv__(i64[3], f64[]) | dtype[0] grad_fn[0] | dtype[0]: symgrad float64, torch float32
 Tensor.__rxor__ | Tensor.__rxor__(b8[2,3], 2) | dtype[0] value[0] | dtype[0]: symgrad bool, torch int64
 Tensor.__rxor__ | Tensor.__rxor__(b8[2,3], f16[2,3]) | error:missing | error:missing: torch raises RuntimeError: "bitwise_xor_cpu" not implemented for 'Half'
 Tensor.__rxor__ | Tensor.__rxor__(b8[2,3], i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad bool, torch int64
@@ -668,31 +713,6 @@ Tensor.__rxor__ | Tensor.__rxor__(u8[2,3], -1) | dtype[0] value[0] | dtype[0]: s
 Tensor.__rxor__ | Tensor.__rxor__(u8[2,3], b8[2,3]) | dtype[0] value[0] | dtype[0]: symgrad bool, torch uint8
 Tensor.__rxor__ | Tensor.__rxor__(u8[2,3], i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad bool, torch int64
 Tensor.__rxor__ | Tensor.__rxor__(u8[2,3], u8[2,3]) | dtype[0] value[0] | dtype[0]: symgrad bool, torch uint8
-Tensor.__setitem__ | Tensor.__setitem__(f32[2,3], (0, 1::), 1) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], (..., 0), 2.5) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], (..., 0), f64[]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], (..., 0), i64[2]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], (0, 1), f64[]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], (0, 1::), 1) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], (::, 1), 2.5) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], (::, 1), f64[]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], (::, 1), i64[2]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], 0, 2.5) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], 0, f32[3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], 0, f64[3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], 0, f64[]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], 1::, 2.5) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], 1::, f32[3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], 1::, f64[3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], 1::, f64[]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch CopySlices
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], b8[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch IndexPutBackward0
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], b8[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch IndexPutBackward0
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], b8[2,3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch IndexPutBackward0
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], i64[2]:perm2, 2.5) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch IndexPutBackward0
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], i64[2]:perm2, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch IndexPutBackward0
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], i64[2]:perm2, f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch IndexPutBackward0
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], i64[2]:perm2, f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch IndexPutBackward0
-Tensor.__setitem__ | Tensor.__setitem__(f64[2,3], i64[3]:idx2, f64[3,3]) #dup | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch IndexPutBackward0
 Tensor.__sub__ | Tensor.__sub__(b8[2,3], 2) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
 Tensor.__sub__ | Tensor.__sub__(b8[2,3], b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.__sub__ | Tensor.__sub__(b8[2,3], f16[2,3]) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
@@ -786,6 +806,9 @@ Tensor.acosh_ | Tensor.acosh_(f64[5]) | grad:error grad_fn[0] | grad:error: symg
 Tensor.acosh_ | Tensor.acosh_(f64[]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.add | Tensor.add(i64[2,3], i64[2,3], alpha=0.5) | error:missing | error:missing: torch raises RuntimeError: For integral input tensors, argument alpha must not be a floating point number.
 Tensor.add | Tensor.add(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
+Tensor.add_ | Tensor.add_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch AddBackward0
+Tensor.add_ | Tensor.add_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch AddBackward0
+Tensor.add_ | Tensor.add_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch AddBackward0
 Tensor.add_ | Tensor.add_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.addbmm | Tensor.addbmm(f16[3,4], f16[2,3,3], f16[2,3,4]) | value[0] | value[0]: at 6: symgrad 0.55371, torch 0.55273
 Tensor.addbmm | Tensor.addbmm(f32[3,4], f64[2,3,3], f64[2,3,4]) | error:missing | error:missing: torch raises RuntimeError: self and mat2 must have the same dtype, but got Float and Double
@@ -805,11 +828,13 @@ Tensor.addcdiv | Tensor.addcdiv(i64[2,3], i64[2,3], i64[2,3], value=0.5) | error
 Tensor.addcdiv | Tensor.addcdiv(i64[2,3], i64[2,3], i64[2,3], value=2) | error:missing | error:missing: torch raises RuntimeError: Integer division with addcdiv is no longer supported, and in a future  release a
 Tensor.addcdiv | Tensor.addcdiv(i64[2,3]:n, i64[2,3]:n, i64[2,3]:n) | error:missing | error:missing: torch raises RuntimeError: Integer division with addcdiv is no longer supported, and in a future  release a
 Tensor.addcdiv | Tensor.addcdiv(u8[2,3]:n, u8[2,3]:n, u8[2,3]:n) | error:missing | error:missing: torch raises RuntimeError: Integer division with addcdiv is no longer supported, and in a future  release a
+Tensor.addcdiv_ | Tensor.addcdiv_(f32[2,3]:n, f64[3]:n, f32[2,1]:n) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch AddcdivBackward0
 Tensor.addcmul | Tensor.addcmul(b8[2,3]:n, b8[2,3]:n, b8[2,3]:n) | error:missing | error:missing: torch raises RuntimeError: "addcmul_cpu_out" not implemented for 'Bool'
 Tensor.addcmul | Tensor.addcmul(f16[2,3]:n, f16[2,3]:n, f16[2,3]:n) | value[0] | value[0]: at 1: symgrad -0.16357, torch -0.16321
 Tensor.addcmul | Tensor.addcmul(i64[2,3], i64[2,3], i64[2,3], value=0.5) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
 Tensor.addcmul_ | Tensor.addcmul_(b8[2,3]:n, b8[2,3]:n, b8[2,3]:n) | error:missing | error:missing: torch raises RuntimeError: "addcmul_cpu_out" not implemented for 'Bool'
 Tensor.addcmul_ | Tensor.addcmul_(f16[2,3]:n, f16[2,3]:n, f16[2,3]:n) | value[0] | value[0]: at 1: symgrad -0.16357, torch -0.16321
+Tensor.addcmul_ | Tensor.addcmul_(f32[2,3]:n, f64[3]:n, f32[2,1]:n) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch AddcmulBackward0
 Tensor.addcmul_ | Tensor.addcmul_(i64[2,3], i64[2,3], i64[2,3], value=0.5) | error:extra | error:extra: symgrad raises RuntimeError: result type float32 can't be cast to the desired output type int64 (addcmul_)
 Tensor.addmm | Tensor.addmm(f32[2,4], f64[2,3], f64[3,4]) | error:missing | error:missing: torch raises RuntimeError: self and mat2 must have the same dtype, but got Float and Double
 Tensor.addmm | Tensor.addmm(f64[2,4], f64[2,3], f64[3,4], beta=0) | grad[0] | grad[0]: symgrad none, torch a gradient
@@ -882,7 +907,8 @@ Tensor.arctan2 | Tensor.arctan2(f64[16]:e, f64[16]:e) | grad[0] grad[1] | grad[0
 Tensor.arctan2_ | Tensor.arctan2_(b8[2,3], 2) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.arctan2_ | Tensor.arctan2_(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.arctan2_ | Tensor.arctan2_(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.arctan2_ | Tensor.arctan2_(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 5: symgrad 2.97868729, torch 2.97729802
+Tensor.arctan2_ | Tensor.arctan2_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 2.97868729, torch 2.97729802
+Tensor.arctan2_ | Tensor.arctan2_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch Atan2Backward0
 Tensor.arctan2_ | Tensor.arctan2_(f64[16]:e, f64[16]:e) | grad[0] grad[1] | grad[0]: value at 13: symgrad nan, torch -0.0
 Tensor.arctan2_ | Tensor.arctan2_(i64[2,3], 2.5) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.arctan2_ | Tensor.arctan2_(i64[2,3], 3) | error:class | error:class: symgrad RuntimeError, torch TypeError
@@ -933,7 +959,8 @@ Tensor.atan2 | Tensor.atan2(f64[16]:e, f64[16]:e) | grad[0] grad[1] | grad[0]: v
 Tensor.atan2_ | Tensor.atan2_(b8[2,3], 2) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.atan2_ | Tensor.atan2_(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.atan2_ | Tensor.atan2_(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.atan2_ | Tensor.atan2_(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 5: symgrad 2.97868729, torch 2.97729802
+Tensor.atan2_ | Tensor.atan2_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 2.97868729, torch 2.97729802
+Tensor.atan2_ | Tensor.atan2_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch Atan2Backward0
 Tensor.atan2_ | Tensor.atan2_(f64[16]:e, f64[16]:e) | grad[0] grad[1] | grad[0]: value at 13: symgrad nan, torch -0.0
 Tensor.atan2_ | Tensor.atan2_(i64[2,3], 2.5) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.atan2_ | Tensor.atan2_(i64[2,3], 3) | error:class | error:class: symgrad RuntimeError, torch TypeError
@@ -965,8 +992,6 @@ Tensor.bernoulli | Tensor.bernoulli(f64[3,4]:01, p=0.7) | grad:error grad_fn[0] 
 Tensor.bernoulli_ | Tensor.bernoulli_(f64[3,4], f64[4]:01) | grad[1] | grad[1]: symgrad none, torch a gradient
 Tensor.bincount | Tensor.bincount(i64[6]:idx4, f32[6]) | grad:error grad_fn[0] requires_grad[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.bincount | Tensor.bincount(i64[6]:idx4, f64[6]) | grad:error grad_fn[0] requires_grad[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.broadcast_to | Tensor.broadcast_to(f64[2,3], (-1, 3)) | grad_fn[0] | grad_fn[0]: symgrad None, torch ExpandBackward0
-Tensor.broadcast_to | Tensor.broadcast_to(f64[], ()) | grad_fn[0] | grad_fn[0]: symgrad None, torch ExpandBackward0
 Tensor.ceil | Tensor.ceil(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: ceil is not supported for complex inputs
 Tensor.ceil | Tensor.ceil(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: ceil is not supported for complex inputs
 Tensor.ceil | Tensor.ceil(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: ceil is not supported for complex inputs
@@ -974,42 +999,28 @@ Tensor.ceil_ | Tensor.ceil_(c128[2,3]) | error:missing | error:missing: torch ra
 Tensor.ceil_ | Tensor.ceil_(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: ceil is not supported for complex inputs
 Tensor.ceil_ | Tensor.ceil_(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: ceil is not supported for complex inputs
 Tensor.cholesky | Tensor.cholesky(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.cholesky | Tensor.cholesky(f32[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
-Tensor.cholesky | Tensor.cholesky(f64[0,0]) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
-Tensor.cholesky | Tensor.cholesky(f64[2,0,0]) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
-Tensor.cholesky | Tensor.cholesky(f64[2,3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
-Tensor.cholesky | Tensor.cholesky(f64[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
-Tensor.cholesky | Tensor.cholesky(f64[3,3]:spd, False) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
-Tensor.cholesky | Tensor.cholesky(f64[3,3]:spd, True) | grad_fn[0] | grad_fn[0]: symgrad TransposeBackward0, torch CholeskyBackward0
-Tensor.cholesky | Tensor.cholesky(f64[3,3]:tri) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
 Tensor.cholesky_inverse | Tensor.cholesky_inverse(f16[3,3]:spd) | error:missing | error:missing: torch raises RuntimeError: "cholesky_inverse_out_cpu" not implemented for 'Half'
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f32[3,3]:spd) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch -0.0258791521
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[0,0]) | grad_fn[0] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch CholeskyInverseBackward0
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[1,1]) | grad_fn[0] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch CholeskyInverseBackward0
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[2,0,0]) | grad_fn[0] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch CholeskyInverseBackward0
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[2,3,3]:spd) | grad[0] grad_fn[0] | grad[0]: value at 14: symgrad 0.0, torch -0.01181517971147
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 11.87689203932
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:e) | grad[0] grad_fn[0] value[0] | grad[0]: value at 1: symgrad 0.0, torch nan
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:sing) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad -637.9621787709, torch 5.076583889286
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:spd) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch -0.02297584681019
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:tri) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch -0.5099861423332
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:tri, True) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch -0.4084581670135
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:tri, upper=False) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch -0.5099861423332
+Tensor.cholesky_inverse | Tensor.cholesky_inverse(f32[3,3]:spd) | grad[0] | grad[0]: value at 2: symgrad 0.0, torch -0.0258791521
+Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[2,3,3]:spd) | grad[0] | grad[0]: value at 14: symgrad 0.0, torch -0.01181517971147
+Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]) | grad[0] | grad[0]: value at 5: symgrad 0.0, torch 11.87689203932
+Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:e) | grad[0] value[0] | grad[0]: value at 1: symgrad 0.0, torch nan
+Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:sing) | grad[0] | grad[0]: value at 4: symgrad -637.9621787709, torch 5.076583889286
+Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:spd) | grad[0] | grad[0]: value at 2: symgrad 0.0, torch -0.02297584681019
+Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:tri) | grad[0] | grad[0]: value at 2: symgrad 0.0, torch -0.5099861423332
+Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:tri, True) | grad[0] | grad[0]: value at 6: symgrad 0.0, torch -0.4084581670135
+Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:tri, upper=False) | grad[0] | grad[0]: value at 2: symgrad 0.0, torch -0.5099861423332
 Tensor.cholesky_solve | Tensor.cholesky_solve(f64[2,3,2], f64[3,3]:tri) | grad[1] grad_fn[0] | grad[1]: value at 2: symgrad 0.0, torch -2.648308847622
 Tensor.cholesky_solve | Tensor.cholesky_solve(f64[3,1], f64[3,3]:tri, False) | grad[1] grad_fn[0] | grad[1]: value at 2: symgrad 0.0, torch 1.449803014234
 Tensor.cholesky_solve | Tensor.cholesky_solve(f64[3,4], f64[3,3]:tri) | grad[1] grad_fn[0] | grad[1]: value at 5: symgrad 0.0, torch 1.672087716057
 Tensor.cholesky_solve | Tensor.cholesky_solve(f64[3,4], f64[3,3]:tri, True) | grad[1] grad_fn[0] | grad[1]: value at 7: symgrad 0.0, torch 0.3663302726644
-Tensor.chunk | Tensor.chunk(f32[2,3], 2) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
 Tensor.chunk | Tensor.chunk(f64[0,3], 2) | structure | structure: symgrad (T), torch (T,T)
-Tensor.chunk | Tensor.chunk(f64[0,3], 2, 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-Tensor.chunk | Tensor.chunk(f64[2,3], 2) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-Tensor.chunk | Tensor.chunk(f64[2,3], 2, 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-Tensor.chunk | Tensor.chunk(f64[2,3], 3, -1) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-Tensor.chunk | Tensor.chunk(f64[2,3], 4, 1) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-Tensor.chunk | Tensor.chunk(f64[7], 3) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
 Tensor.clamp | Tensor.clamp(f64[2,3]) | error:class | error:class: symgrad ValueError, torch RuntimeError
 Tensor.clamp_ | Tensor.clamp_(f64[2,3]) | error:class | error:class: symgrad ValueError, torch RuntimeError
+Tensor.clamp_max | Tensor.clamp_max(f64[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ClampBackward0, torch ClampMaxBackward1
+Tensor.clamp_max | Tensor.clamp_max(f64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ClampBackward0, torch ClampMaxBackward1
 Tensor.clamp_max | Tensor.clamp_max(f64[2,3], nan) | value[0] | value[0]: at 0: symgrad -1.780923274351, torch nan
+Tensor.clamp_min | Tensor.clamp_min(f64[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ClampBackward0, torch ClampMinBackward1
+Tensor.clamp_min | Tensor.clamp_min(f64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ClampBackward0, torch ClampMinBackward1
 Tensor.clamp_min | Tensor.clamp_min(f64[2,3], nan) | value[0] | value[0]: at 0: symgrad -1.780923274351, torch nan
 Tensor.clip | Tensor.clip(f64[2,3]) | error:class | error:class: symgrad ValueError, torch RuntimeError
 Tensor.clip_ | Tensor.clip_(f64[2,3]) | error:class | error:class: symgrad ValueError, torch RuntimeError
@@ -1020,6 +1031,8 @@ Tensor.copysign | Tensor.copysign(c64[2,3], f64[3]) | error:class | error:class:
 Tensor.copysign_ | Tensor.copysign_(c128[2,3], 2.5) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.copysign_ | Tensor.copysign_(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.copysign_ | Tensor.copysign_(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
+Tensor.copysign_ | Tensor.copysign_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch CopysignBackward0
+Tensor.copysign_ | Tensor.copysign_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch CopysignBackward0
 Tensor.corrcoef | Tensor.corrcoef(b8[2,5]) | error:missing | error:missing: torch raises RuntimeError: cov(): bool dtype is not supported for input
 Tensor.count_nonzero | Tensor.count_nonzero(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
 Tensor.count_nonzero | Tensor.count_nonzero(f64[2,3], 1, True) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -1043,30 +1056,7 @@ Tensor.deg2rad_ | Tensor.deg2rad_(c128[8]:e) | error:missing | error:missing: to
 Tensor.deg2rad_ | Tensor.deg2rad_(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: deg2rad is not supported for complex tensors.
 Tensor.det | Tensor.det(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.det | Tensor.det(f64[3,3]:sing) | grad[0] | grad[0]: value at 0: symgrad nan, torch 3.231353942695e-17
-Tensor.diag | Tensor.diag(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0_copy
-Tensor.diag | Tensor.diag(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch DiagonalBackward0_copy
-Tensor.diag | Tensor.diag(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-Tensor.diag | Tensor.diag(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0_copy
-Tensor.diag | Tensor.diag(f64[3,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0_copy
-Tensor.diag | Tensor.diag(f64[3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-Tensor.diag | Tensor.diag(f64[3], -2) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-Tensor.diag | Tensor.diag(f64[3], 1) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-Tensor.diag_embed | Tensor.diag_embed(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-Tensor.diag_embed | Tensor.diag_embed(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-Tensor.diag_embed | Tensor.diag_embed(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
 Tensor.diag_embed | Tensor.diag_embed(f64[2,3], -1, 0, 2) | error:extra | error:extra: symgrad raises RuntimeError: diag_embed: only dim1=-2, dim2=-1 are supported yet
-Tensor.diag_embed | Tensor.diag_embed(f64[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-Tensor.diag_embed | Tensor.diag_embed(f64[3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-Tensor.diagonal | Tensor.diagonal(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-Tensor.diagonal | Tensor.diagonal(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch DiagonalBackward0
-Tensor.diagonal | Tensor.diagonal(f64[2,3,4], 0, -1, 0) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-Tensor.diagonal | Tensor.diagonal(f64[2,3,4], 0, 1, 2) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-Tensor.diagonal | Tensor.diagonal(f64[2,3,4], dim1=2, dim2=0, offset=1) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-Tensor.diagonal | Tensor.diagonal(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-Tensor.diagonal | Tensor.diagonal(f64[2,3], 5) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch DiagonalBackward0
-Tensor.diagonal | Tensor.diagonal(f64[3,3], -1) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-Tensor.diagonal | Tensor.diagonal(f64[3,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-Tensor.diff | Tensor.diff(f64[2,3], 0) | grad_fn[0] | grad_fn[0]: symgrad None, torch CopyBackwards
 Tensor.digamma | Tensor.digamma(c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.digamma | Tensor.digamma(c128[8]:e) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.digamma | Tensor.digamma(c64[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -1083,14 +1073,40 @@ Tensor.dist | Tensor.dist(b8[2,3], b8[2,3]) | error:class | error:class: symgrad
 Tensor.dist | Tensor.dist(f64[2,3], f64[3], 0) | grad:error | grad:error: symgrad no error, torch RuntimeError
 Tensor.div | Tensor.div(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
 Tensor.div | Tensor.div(f64[2,3], f64[2,3]:t, rounding_mode='bad') | error:class | error:class: symgrad ValueError, torch RuntimeError
+Tensor.div | Tensor.div(f64[2,3], f64[2,3]:t, rounding_mode=None) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward2
+Tensor.div_ | Tensor.div_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
 Tensor.div_ | Tensor.div_(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
+Tensor.div_ | Tensor.div_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
+Tensor.div_ | Tensor.div_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
 Tensor.div_ | Tensor.div_(f64[2,3], f64[2,3]:t, rounding_mode='bad') | error:class | error:class: symgrad ValueError, torch RuntimeError
+Tensor.div_ | Tensor.div_(f64[2,3], f64[2,3]:t, rounding_mode=None) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward2
 Tensor.divide | Tensor.divide(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
 Tensor.divide | Tensor.divide(f64[2,3], f64[2,3]:t, rounding_mode='bad') | error:class | error:class: symgrad ValueError, torch RuntimeError
+Tensor.divide | Tensor.divide(f64[2,3], f64[2,3]:t, rounding_mode=None) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward2
+Tensor.divide_ | Tensor.divide_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
 Tensor.divide_ | Tensor.divide_(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
+Tensor.divide_ | Tensor.divide_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
+Tensor.divide_ | Tensor.divide_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
 Tensor.divide_ | Tensor.divide_(f64[2,3], f64[2,3]:t, rounding_mode='bad') | error:class | error:class: symgrad ValueError, torch RuntimeError
+Tensor.divide_ | Tensor.divide_(f64[2,3], f64[2,3]:t, rounding_mode=None) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward2
 Tensor.dot | Tensor.dot(f64[3], 2.0) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.eq | Tensor.eq(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
+Tensor.eq_ | Tensor.eq_(c128[2,3], c128[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.eq_ | Tensor.eq_(c64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.eq_ | Tensor.eq_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
+Tensor.eq_ | Tensor.eq_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.eq_ | Tensor.eq_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.eq_ | Tensor.eq_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.eq_ | Tensor.eq_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.eq_ | Tensor.eq_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.eq_ | Tensor.eq_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.eq_ | Tensor.eq_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.eq_ | Tensor.eq_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.eq_ | Tensor.eq_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad EqBackward0, torch EqBackward1
+Tensor.eq_ | Tensor.eq_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.eq_ | Tensor.eq_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch EqBackward1
+Tensor.eq_ | Tensor.eq_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch EqBackward1
+Tensor.eq_ | Tensor.eq_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch EqBackward1
 Tensor.eq_ | Tensor.eq_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.erf | Tensor.erf(c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.erf | Tensor.erf(c128[8]:e) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -1110,8 +1126,14 @@ Tensor.erfinv | Tensor.erfinv(c64[2,3]) | error:class | error:class: symgrad Typ
 Tensor.erfinv_ | Tensor.erfinv_(c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.erfinv_ | Tensor.erfinv_(c128[8]:e) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.erfinv_ | Tensor.erfinv_(c64[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.expand | Tensor.expand(f64[2,3], -1, -1) | grad_fn[0] | grad_fn[0]: symgrad None, torch ExpandBackward0
+Tensor.fill_ | Tensor.fill_(f32[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch FillBackward2
+Tensor.fill_ | Tensor.fill_(f64[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch FillBackward2
+Tensor.fill_ | Tensor.fill_(f64[2,3], 7) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch FillBackward2
+Tensor.fill_ | Tensor.fill_(f64[2,3], True) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch FillBackward2
+Tensor.fill_ | Tensor.fill_(f64[2,3], f32[]) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch FillBackward3
 Tensor.fill_ | Tensor.fill_(f64[2,3], f64[1]) | error:missing | error:missing: torch raises RuntimeError: fill_ only supports 0-dimension value tensor but got tensor with 1 dimensions.
+Tensor.fill_ | Tensor.fill_(f64[2,3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch FillBackward3
+Tensor.fill_ | Tensor.fill_(f64[2,3], nan) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch FillBackward2
 Tensor.fill_ | Tensor.fill_(i64[2,3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch FillBackward3
 Tensor.fill_ | Tensor.fill_(u8[2,3], 300) | error:missing | error:missing: torch raises RuntimeError: value cannot be converted to type uint8_t without overflow
 Tensor.fix | Tensor.fix(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: trunc is not supported for complex inputs
@@ -1129,8 +1151,8 @@ Tensor.flipud | Tensor.flipud(f64[]) | error:class | error:class: symgrad IndexE
 Tensor.float_power | Tensor.float_power(c128[2,3], 2.5) | dtype[0] grad[0] value[0] | dtype[0]: symgrad float64, torch complex128
 Tensor.float_power | Tensor.float_power(c128[2,3], c128[2,3]) | dtype[0] grad[0] grad[1] value[0] | dtype[0]: symgrad float64, torch complex128
 Tensor.float_power | Tensor.float_power(c64[2,3], f64[3]) | dtype[0] grad[0] grad[1] value[0] | dtype[0]: symgrad float64, torch complex128
-Tensor.float_power_ | Tensor.float_power_(c128[2,3], 2.5) | grad[0] value[0] | grad[0]: value at 0: symgrad nan, torch 2.268202108041
-Tensor.float_power_ | Tensor.float_power_(c128[2,3], c128[2,3]) | grad[0] grad[1] value[0] | grad[0]: value at 0: symgrad nan, torch -0.407714088647
+Tensor.float_power_ | Tensor.float_power_(c128[2,3], 2.5) | grad[0] grad_fn[0] value[0] | grad[0]: value at 0: symgrad nan, torch 2.268202108041
+Tensor.float_power_ | Tensor.float_power_(c128[2,3], c128[2,3]) | grad[0] grad[1] grad_fn[0] value[0] | grad[0]: value at 0: symgrad nan, torch -0.407714088647
 Tensor.float_power_ | Tensor.float_power_(c64[2,3], f64[3]) | error:missing | error:missing: torch raises RuntimeError: the base given to float_power_ has dtype ComplexFloat but the operation's result
 Tensor.float_power_ | Tensor.float_power_(f16[16]:e, f16[16]:e) | error:missing | error:missing: torch raises RuntimeError: the base given to float_power_ has dtype Half but the operation's result require
 Tensor.float_power_ | Tensor.float_power_(f16[2,3], 100000.0) | error:missing | error:missing: torch raises RuntimeError: the base given to float_power_ has dtype Half but the operation's result require
@@ -1156,6 +1178,8 @@ Tensor.floor_divide_ | Tensor.floor_divide_(b8[2,3], b8[2,3]) | error:missing | 
 Tensor.floor_divide_ | Tensor.floor_divide_(c128[2,3], 2.5) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.floor_divide_ | Tensor.floor_divide_(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.floor_divide_ | Tensor.floor_divide_(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
+Tensor.floor_divide_ | Tensor.floor_divide_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch NotImplemented
+Tensor.floor_divide_ | Tensor.floor_divide_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch NotImplemented
 Tensor.fmax | Tensor.fmax(c128[2,3], c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: fmax not implemented for complex tensors.
 Tensor.fmax | Tensor.fmax(c64[2,3], f64[3]) | error:missing | error:missing: torch raises RuntimeError: fmax not implemented for complex tensors.
 Tensor.fmax | Tensor.fmax(u8[2,3], -1) | error:class | error:class: symgrad OverflowError, torch TypeError
@@ -1171,6 +1195,8 @@ Tensor.fmod_ | Tensor.fmod_(b8[2,3], b8[2,3]) | error:missing | error:missing: t
 Tensor.fmod_ | Tensor.fmod_(c128[2,3], 2.5) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.fmod_ | Tensor.fmod_(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.fmod_ | Tensor.fmod_(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
+Tensor.fmod_ | Tensor.fmod_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch FmodBackward1
+Tensor.fmod_ | Tensor.fmod_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch FmodBackward1
 Tensor.fmod_ | Tensor.fmod_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.frac | Tensor.frac(b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.frac | Tensor.frac(c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -1192,14 +1218,81 @@ Tensor.gather | Tensor.gather(f64[2,3], 1, f64[2,2]:idx3) | error:class | error:
 Tensor.gather | Tensor.gather(f64[2,3], 1, i32[2,2]:idx3) | error:extra | error:extra: symgrad raises TypeError: index tensor must be int64, got int32
 Tensor.gather | Tensor.gather(f64[2,3], 1, i64[2,2]:idx4) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.gather | Tensor.gather(f64[2,3], 1, i64[2,2]:neg3) | error:class | error:class: symgrad IndexError, torch RuntimeError
-Tensor.gather | Tensor.gather(f64[], 0, i64[]:idx1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch GatherBackward0
 Tensor.ge | Tensor.ge(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
+Tensor.ge_ | Tensor.ge_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
+Tensor.ge_ | Tensor.ge_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.ge_ | Tensor.ge_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.ge_ | Tensor.ge_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.ge_ | Tensor.ge_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.ge_ | Tensor.ge_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.ge_ | Tensor.ge_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.ge_ | Tensor.ge_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.ge_ | Tensor.ge_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.ge_ | Tensor.ge_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad GeBackward0, torch GeBackward1
+Tensor.ge_ | Tensor.ge_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.ge_ | Tensor.ge_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GeBackward1
+Tensor.ge_ | Tensor.ge_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GeBackward1
+Tensor.ge_ | Tensor.ge_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GeBackward1
 Tensor.ge_ | Tensor.ge_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.greater | Tensor.greater(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
+Tensor.greater_ | Tensor.greater_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
+Tensor.greater_ | Tensor.greater_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.greater_ | Tensor.greater_(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad GreaterBackward0, torch GtBackward0
+Tensor.greater_ | Tensor.greater_(f32[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad GreaterBackward0, torch GtBackward0
+Tensor.greater_ | Tensor.greater_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.greater_ | Tensor.greater_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.greater_ | Tensor.greater_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.greater_ | Tensor.greater_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.greater_ | Tensor.greater_(f64[16]:e, -0.0) | grad_fn[0] | grad_fn[0]: symgrad GreaterBackward0, torch GtBackward0
+Tensor.greater_ | Tensor.greater_(f64[16]:e, 0.0) | grad_fn[0] | grad_fn[0]: symgrad GreaterBackward0, torch GtBackward0
+Tensor.greater_ | Tensor.greater_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.greater_ | Tensor.greater_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.greater_ | Tensor.greater_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.greater_ | Tensor.greater_(f64[2,3], inf) | grad_fn[0] | grad_fn[0]: symgrad GreaterBackward0, torch GtBackward0
+Tensor.greater_ | Tensor.greater_(f64[2,3], nan) | grad_fn[0] | grad_fn[0]: symgrad GreaterBackward0, torch GtBackward0
+Tensor.greater_ | Tensor.greater_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad GreaterBackward0, torch GtBackward1
+Tensor.greater_ | Tensor.greater_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.greater_ | Tensor.greater_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GtBackward1
+Tensor.greater_ | Tensor.greater_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GtBackward1
+Tensor.greater_ | Tensor.greater_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GtBackward1
 Tensor.greater_ | Tensor.greater_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.greater_equal | Tensor.greater_equal(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
+Tensor.greater_equal_ | Tensor.greater_equal_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
+Tensor.greater_equal_ | Tensor.greater_equal_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.greater_equal_ | Tensor.greater_equal_(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad GreaterEqualBackward0, torch GeBackward0
+Tensor.greater_equal_ | Tensor.greater_equal_(f32[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad GreaterEqualBackward0, torch GeBackward0
+Tensor.greater_equal_ | Tensor.greater_equal_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.greater_equal_ | Tensor.greater_equal_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.greater_equal_ | Tensor.greater_equal_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.greater_equal_ | Tensor.greater_equal_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.greater_equal_ | Tensor.greater_equal_(f64[16]:e, -0.0) | grad_fn[0] | grad_fn[0]: symgrad GreaterEqualBackward0, torch GeBackward0
+Tensor.greater_equal_ | Tensor.greater_equal_(f64[16]:e, 0.0) | grad_fn[0] | grad_fn[0]: symgrad GreaterEqualBackward0, torch GeBackward0
+Tensor.greater_equal_ | Tensor.greater_equal_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.greater_equal_ | Tensor.greater_equal_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.greater_equal_ | Tensor.greater_equal_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.greater_equal_ | Tensor.greater_equal_(f64[2,3], inf) | grad_fn[0] | grad_fn[0]: symgrad GreaterEqualBackward0, torch GeBackward0
+Tensor.greater_equal_ | Tensor.greater_equal_(f64[2,3], nan) | grad_fn[0] | grad_fn[0]: symgrad GreaterEqualBackward0, torch GeBackward0
+Tensor.greater_equal_ | Tensor.greater_equal_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad GreaterEqualBackward0, torch GeBackward1
+Tensor.greater_equal_ | Tensor.greater_equal_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.greater_equal_ | Tensor.greater_equal_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GeBackward1
+Tensor.greater_equal_ | Tensor.greater_equal_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GeBackward1
+Tensor.greater_equal_ | Tensor.greater_equal_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GeBackward1
 Tensor.greater_equal_ | Tensor.greater_equal_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.gt | Tensor.gt(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
+Tensor.gt_ | Tensor.gt_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
+Tensor.gt_ | Tensor.gt_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.gt_ | Tensor.gt_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.gt_ | Tensor.gt_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.gt_ | Tensor.gt_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.gt_ | Tensor.gt_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.gt_ | Tensor.gt_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.gt_ | Tensor.gt_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.gt_ | Tensor.gt_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.gt_ | Tensor.gt_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad GtBackward0, torch GtBackward1
+Tensor.gt_ | Tensor.gt_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.gt_ | Tensor.gt_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GtBackward1
+Tensor.gt_ | Tensor.gt_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GtBackward1
+Tensor.gt_ | Tensor.gt_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GtBackward1
 Tensor.gt_ | Tensor.gt_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.heaviside | Tensor.heaviside(b8[2,3], f16[2,3]) | error:missing | error:missing: torch raises RuntimeError: heaviside is not yet implemented for tensors with different dtypes.
 Tensor.heaviside | Tensor.heaviside(b8[2,3], i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: heaviside is not yet implemented for tensors with different dtypes.
@@ -1245,34 +1338,23 @@ Tensor.hypot | Tensor.hypot(u8[2,3], u8[2,3]) | error:missing | error:missing: t
 Tensor.hypot_ | Tensor.hypot_(b8[2,3], 2) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.hypot_ | Tensor.hypot_(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.hypot_ | Tensor.hypot_(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.hypot_ | Tensor.hypot_(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 3: symgrad 1.32023168, torch 1.31978524
+Tensor.hypot_ | Tensor.hypot_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 3: symgrad 1.32023168, torch 1.31978524
+Tensor.hypot_ | Tensor.hypot_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch HypotBackward0
 Tensor.hypot_ | Tensor.hypot_(i64[2,3], 2.5) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.hypot_ | Tensor.hypot_(i64[2,3], 3) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.hypot_ | Tensor.hypot_(i64[2,3], True) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.hypot_ | Tensor.hypot_(u8[2,3], -1) | error:class | error:class: symgrad RuntimeError, torch TypeError
-Tensor.index_add | Tensor.index_add(f32[2,3], 1, i64[2]:perm3, f32[2,2]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 Tensor.index_add | Tensor.index_add(f64[2,3], -1, i64[2]:neg3, f64[2,2]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-Tensor.index_add | Tensor.index_add(f64[2,3], 0, i64[2]:perm2, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 Tensor.index_add | Tensor.index_add(f64[2,3], 1, f64[2]:idx3, f64[2,2]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.index_add | Tensor.index_add(f64[2,3], 1, i32[2]:perm3, f64[2,2]) | error:extra | error:extra: symgrad raises TypeError: index tensor must be int64, got int32
-Tensor.index_add | Tensor.index_add(f64[2,3], 1, i64[0]:idx3, f64[2,0]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 Tensor.index_add | Tensor.index_add(f64[2,3], 1, i64[2,2]:idx3, f64[2,2]) | error:class | error:class: symgrad RuntimeError, torch IndexError
 Tensor.index_add | Tensor.index_add(f64[2,3], 1, i64[2]:idx4, f64[2,2]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-Tensor.index_add | Tensor.index_add(f64[2,3], 1, i64[2]:perm3, f64[2,2]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
-Tensor.index_add | Tensor.index_add(f64[2,3], 1, i64[2]:perm3, f64[2,2], alpha=2) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
-Tensor.index_add | Tensor.index_add(f64[2,3], 1, i64[4]:idx3, f64[2,4]) #dup | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 Tensor.index_add | Tensor.index_add(f64[], 0, i64[1]:idx1, f64[1]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-Tensor.index_add_ | Tensor.index_add_(f32[2,3], 1, i64[2]:perm3, f32[2,2]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 Tensor.index_add_ | Tensor.index_add_(f64[2,3], -1, i64[2]:neg3, f64[2,2]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-Tensor.index_add_ | Tensor.index_add_(f64[2,3], 0, i64[2]:perm2, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 Tensor.index_add_ | Tensor.index_add_(f64[2,3], 1, f64[2]:idx3, f64[2,2]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.index_add_ | Tensor.index_add_(f64[2,3], 1, i32[2]:perm3, f64[2,2]) | error:extra | error:extra: symgrad raises TypeError: index tensor must be int64, got int32
-Tensor.index_add_ | Tensor.index_add_(f64[2,3], 1, i64[0]:idx3, f64[2,0]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 Tensor.index_add_ | Tensor.index_add_(f64[2,3], 1, i64[2,2]:idx3, f64[2,2]) | error:class | error:class: symgrad RuntimeError, torch IndexError
 Tensor.index_add_ | Tensor.index_add_(f64[2,3], 1, i64[2]:idx4, f64[2,2]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-Tensor.index_add_ | Tensor.index_add_(f64[2,3], 1, i64[2]:perm3, f64[2,2]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
-Tensor.index_add_ | Tensor.index_add_(f64[2,3], 1, i64[2]:perm3, f64[2,2], alpha=2) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
-Tensor.index_add_ | Tensor.index_add_(f64[2,3], 1, i64[4]:idx3, f64[2,4]) #dup | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 Tensor.index_add_ | Tensor.index_add_(f64[], 0, i64[1]:idx1, f64[1]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.index_copy | Tensor.index_copy(f64[2,3], -1, i64[2]:neg3, f64[2,2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): index -1 is out of bounds for dimension 1 with size 3
 Tensor.index_copy | Tensor.index_copy(f64[2,3], 1, f64[2]:idx3, f64[2,2]) | error:class | error:class: symgrad IndexError, torch RuntimeError
@@ -1286,41 +1368,22 @@ Tensor.index_copy_ | Tensor.index_copy_(f64[2,3], 1, i32[2]:perm3, f64[2,2]) | e
 Tensor.index_copy_ | Tensor.index_copy_(f64[2,3], 1, i64[2,2]:idx3, f64[2,2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): Index should have dimension 1 or 0 (got 2)
 Tensor.index_copy_ | Tensor.index_copy_(f64[2,3], 1, i64[]:idx3, f64[2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): When source and destination are not scalars, their dimensionality
 Tensor.index_copy_ | Tensor.index_copy_(f64[], 0, i64[1]:idx1, f64[1]) | error:extra | error:extra: symgrad raises IndexError: too many indices for tensor of dimension 0
-Tensor.index_fill | Tensor.index_fill(f32[2,3], 1, i64[2]:perm3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
-Tensor.index_fill | Tensor.index_fill(f64[2,3], -1, i64[2]:neg3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
-Tensor.index_fill | Tensor.index_fill(f64[2,3], 0, i64[2]:perm2, -1.0) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 Tensor.index_fill | Tensor.index_fill(f64[2,3], 1, f64[2]:idx3, 1.5) | error:class | error:class: symgrad RuntimeError, torch IndexError
 Tensor.index_fill | Tensor.index_fill(f64[2,3], 1, i32[2]:perm3, 1.5) | error:missing | error:missing: torch raises IndexError: index_fill_(): Expected dtype int64 for index.
-Tensor.index_fill | Tensor.index_fill(f64[2,3], 1, i64[0]:idx3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 Tensor.index_fill | Tensor.index_fill(f64[2,3], 1, i64[2,2]:idx3, 1.5) | error:missing | error:missing: torch raises RuntimeError: Index has to be a vector/scalar
-Tensor.index_fill | Tensor.index_fill(f64[2,3], 1, i64[2]:perm3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
-Tensor.index_fill | Tensor.index_fill(f64[2,3], 1, i64[2]:perm3, f64[]) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward1, torch IndexFillBackward1
-Tensor.index_fill | Tensor.index_fill(f64[2,3], 1, i64[]:idx3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 Tensor.index_fill | Tensor.index_fill(f64[], 0, i64[1]:idx1, 1.5) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
-Tensor.index_fill_ | Tensor.index_fill_(f32[2,3], 1, i64[2]:perm3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
-Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], -1, i64[2]:neg3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
-Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], 0, i64[2]:perm2, -1.0) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], 1, f64[2]:idx3, 1.5) | error:class | error:class: symgrad RuntimeError, torch IndexError
 Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], 1, i32[2]:perm3, 1.5) | error:missing | error:missing: torch raises IndexError: index_fill_(): Expected dtype int64 for index.
-Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], 1, i64[0]:idx3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], 1, i64[2,2]:idx3, 1.5) | error:missing | error:missing: torch raises RuntimeError: Index has to be a vector/scalar
-Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], 1, i64[2]:perm3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
-Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], 1, i64[2]:perm3, f64[]) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward1, torch IndexFillBackward1
-Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], 1, i64[]:idx3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 Tensor.index_fill_ | Tensor.index_fill_(f64[], 0, i64[1]:idx1, 1.5) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
 Tensor.index_put | Tensor.index_put(f64[2,3], (i32[2]:perm2,), f64[3]) | error:extra | error:extra: symgrad raises TypeError: index tensor must be int64, got int32
 Tensor.index_put | Tensor.index_put(f64[2,3], (i64[2]:perm2, i64[2]:perm3), 2.5) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.index_put_ | Tensor.index_put_(f64[2,3], (i32[2]:perm2,), f64[3]) | error:extra | error:extra: symgrad raises TypeError: index tensor must be int64, got int32
 Tensor.index_put_ | Tensor.index_put_(f64[2,3], (i64[2]:perm2, i64[2]:perm3), 2.5) | error:class | error:class: symgrad RuntimeError, torch TypeError
-Tensor.index_select | Tensor.index_select(f32[2,3], 1, i64[2]:perm3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 Tensor.index_select | Tensor.index_select(f64[2,3], -1, i64[2]:neg3) | error:missing | error:missing: torch raises RuntimeError: INDICES element is out of DATA bounds, id=-1 axis_dim=3
-Tensor.index_select | Tensor.index_select(f64[2,3], 0, i64[2]:perm2) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 Tensor.index_select | Tensor.index_select(f64[2,3], 1, f64[2]:idx3) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.index_select | Tensor.index_select(f64[2,3], 1, i32[2]:perm3) | error:extra | error:extra: symgrad raises TypeError: index tensor must be int64, got int32
-Tensor.index_select | Tensor.index_select(f64[2,3], 1, i64[0]:idx3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 Tensor.index_select | Tensor.index_select(f64[2,3], 1, i64[2]:idx4) | error:class | error:class: symgrad IndexError, torch RuntimeError
-Tensor.index_select | Tensor.index_select(f64[2,3], 1, i64[2]:perm3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
-Tensor.index_select | Tensor.index_select(f64[2,3], 1, i64[]:idx3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 Tensor.index_select | Tensor.index_select(f64[], 0, i64[1]:idx1) | error:extra | error:extra: symgrad raises IndexError: too many indices for tensor of dimension 0
 Tensor.inner | Tensor.inner(f64[0], f64[0]) | error:extra | error:extra: symgrad raises RuntimeError: shape '[-1, 0]' is invalid for input of size 0
 Tensor.inverse | Tensor.inverse(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -1337,24 +1400,62 @@ Tensor.isposinf | Tensor.isposinf(c128[2,3]) | error:missing | error:missing: to
 Tensor.isposinf | Tensor.isposinf(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: isposinf does not support complex inputs.
 Tensor.isposinf | Tensor.isposinf(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: isposinf does not support complex inputs.
 Tensor.kthvalue | Tensor.kthvalue(b8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "kthvalue_cpu" not implemented for 'Bool'
-Tensor.kthvalue | Tensor.kthvalue(f64[0,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
-Tensor.kthvalue | Tensor.kthvalue(f64[16]:e, 3) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
-Tensor.kthvalue | Tensor.kthvalue(f64[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
-Tensor.kthvalue | Tensor.kthvalue(f64[2,3], 1, dim=0, keepdim=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch KthvalueBackward0
-Tensor.kthvalue | Tensor.kthvalue(f64[2,3], 2, 0) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
-Tensor.kthvalue | Tensor.kthvalue(f64[2,3], 3, -1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch KthvalueBackward0
-Tensor.kthvalue | Tensor.kthvalue(f64[3,4]:t, 2, 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
-Tensor.kthvalue | Tensor.kthvalue(f64[], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch KthvalueBackward0
-Tensor.ldexp | Tensor.ldexp(c64[2,3], f64[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
-Tensor.ldexp | Tensor.ldexp(f64[], i32[3]) | dtype[0] | dtype[0]: symgrad float32, torch float64
+Tensor.ldexp | Tensor.ldexp(c128[2,3], c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad RuntimeError, torch no error
+Tensor.ldexp | Tensor.ldexp(c64[2,3], f64[3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+Tensor.ldexp | Tensor.ldexp(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+Tensor.ldexp | Tensor.ldexp(f32[16]:e, f32[16]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+Tensor.ldexp | Tensor.ldexp(f32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+Tensor.ldexp | Tensor.ldexp(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+Tensor.ldexp | Tensor.ldexp(f32[3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+Tensor.ldexp | Tensor.ldexp(f64[0], f64[1]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+Tensor.ldexp | Tensor.ldexp(f64[16]:e, f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+Tensor.ldexp | Tensor.ldexp(f64[2,1], f64[1,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+Tensor.ldexp | Tensor.ldexp(f64[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+Tensor.ldexp | Tensor.ldexp(f64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+Tensor.ldexp | Tensor.ldexp(f64[2,3], i32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 1.125, torch 0.0
+Tensor.ldexp | Tensor.ldexp(f64[2,3], i64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.75, torch 0.0
+Tensor.ldexp | Tensor.ldexp(f64[2,3], u8[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 512.0, torch 0.0
+Tensor.ldexp | Tensor.ldexp(f64[2,3]:p, f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+Tensor.ldexp | Tensor.ldexp(f64[], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+Tensor.ldexp | Tensor.ldexp(f64[], i32[3]) | dtype[0] grad[0] grad_fn[0] | dtype[0]: symgrad float32, torch float64
+Tensor.ldexp | Tensor.ldexp(i32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+Tensor.ldexp | Tensor.ldexp(i64[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+Tensor.ldexp | Tensor.ldexp(i64[3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
 Tensor.ldexp_ | Tensor.ldexp_(b8[2,3], 2) | error:class | error:class: symgrad RuntimeError, torch TypeError
-Tensor.ldexp_ | Tensor.ldexp_(c64[2,3], f64[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
-Tensor.ldexp_ | Tensor.ldexp_(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 4: symgrad 3.23543239, torch 3.23632812
+Tensor.ldexp_ | Tensor.ldexp_(c128[2,3], c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad RuntimeError, torch no error
+Tensor.ldexp_ | Tensor.ldexp_(c64[2,3], f64[3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+Tensor.ldexp_ | Tensor.ldexp_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 3.23543239, torch 3.23632812
+Tensor.ldexp_ | Tensor.ldexp_(f32[16]:e, f32[16]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+Tensor.ldexp_ | Tensor.ldexp_(f32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+Tensor.ldexp_ | Tensor.ldexp_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch LdexpBackward0
+Tensor.ldexp_ | Tensor.ldexp_(f32[3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+Tensor.ldexp_ | Tensor.ldexp_(f64[0], f64[1]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+Tensor.ldexp_ | Tensor.ldexp_(f64[16]:e, f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+Tensor.ldexp_ | Tensor.ldexp_(f64[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+Tensor.ldexp_ | Tensor.ldexp_(f64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+Tensor.ldexp_ | Tensor.ldexp_(f64[2,3], i32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 1.125, torch 0.0
+Tensor.ldexp_ | Tensor.ldexp_(f64[2,3], i64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.75, torch 0.0
+Tensor.ldexp_ | Tensor.ldexp_(f64[2,3], u8[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 512.0, torch 0.0
+Tensor.ldexp_ | Tensor.ldexp_(f64[2,3]:p, f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
 Tensor.ldexp_ | Tensor.ldexp_(i64[2,3], 2.5) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.ldexp_ | Tensor.ldexp_(i64[2,3], 3) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.ldexp_ | Tensor.ldexp_(i64[2,3], True) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.ldexp_ | Tensor.ldexp_(u8[2,3], -1) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.le | Tensor.le(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
+Tensor.le_ | Tensor.le_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
+Tensor.le_ | Tensor.le_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.le_ | Tensor.le_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.le_ | Tensor.le_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.le_ | Tensor.le_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.le_ | Tensor.le_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.le_ | Tensor.le_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.le_ | Tensor.le_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.le_ | Tensor.le_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.le_ | Tensor.le_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad LeBackward0, torch LeBackward1
+Tensor.le_ | Tensor.le_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.le_ | Tensor.le_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LeBackward1
+Tensor.le_ | Tensor.le_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LeBackward1
+Tensor.le_ | Tensor.le_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LeBackward1
 Tensor.le_ | Tensor.le_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.lerp | Tensor.lerp(b8[2,3]:n, b8[2,3]:n, b8[2,3]:01) | error:missing | error:missing: torch raises RuntimeError: "lerp_kernel_tensor" not implemented for 'Bool'
 Tensor.lerp | Tensor.lerp(f32[2,3]:n, f64[3]:n, f32[2,1]:01) | error:missing | error:missing: torch raises RuntimeError: expected dtype float for `end` but got dtype double
@@ -1364,8 +1465,48 @@ Tensor.lerp | Tensor.lerp(i64[2,3]:n, i64[2,3]:n, i64[2,3]:01) | error:missing |
 Tensor.lerp | Tensor.lerp(u8[2,3]:n, u8[2,3]:n, u8[2,3]:01) | error:missing | error:missing: torch raises RuntimeError: "lerp_kernel_tensor" not implemented for 'Byte'
 Tensor.lerp_ | Tensor.lerp_(f32[2,3]:n, f64[3]:n, f32[2,1]:01) | error:missing | error:missing: torch raises RuntimeError: expected dtype float for `end` but got dtype double
 Tensor.less | Tensor.less(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
+Tensor.less_ | Tensor.less_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
+Tensor.less_ | Tensor.less_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.less_ | Tensor.less_(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad LessBackward0, torch LtBackward0
+Tensor.less_ | Tensor.less_(f32[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad LessBackward0, torch LtBackward0
+Tensor.less_ | Tensor.less_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.less_ | Tensor.less_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.less_ | Tensor.less_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.less_ | Tensor.less_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.less_ | Tensor.less_(f64[16]:e, -0.0) | grad_fn[0] | grad_fn[0]: symgrad LessBackward0, torch LtBackward0
+Tensor.less_ | Tensor.less_(f64[16]:e, 0.0) | grad_fn[0] | grad_fn[0]: symgrad LessBackward0, torch LtBackward0
+Tensor.less_ | Tensor.less_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.less_ | Tensor.less_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.less_ | Tensor.less_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.less_ | Tensor.less_(f64[2,3], inf) | grad_fn[0] | grad_fn[0]: symgrad LessBackward0, torch LtBackward0
+Tensor.less_ | Tensor.less_(f64[2,3], nan) | grad_fn[0] | grad_fn[0]: symgrad LessBackward0, torch LtBackward0
+Tensor.less_ | Tensor.less_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad LessBackward0, torch LtBackward1
+Tensor.less_ | Tensor.less_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.less_ | Tensor.less_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LtBackward1
+Tensor.less_ | Tensor.less_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LtBackward1
+Tensor.less_ | Tensor.less_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LtBackward1
 Tensor.less_ | Tensor.less_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.less_equal | Tensor.less_equal(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
+Tensor.less_equal_ | Tensor.less_equal_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
+Tensor.less_equal_ | Tensor.less_equal_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.less_equal_ | Tensor.less_equal_(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad LessEqualBackward0, torch LeBackward0
+Tensor.less_equal_ | Tensor.less_equal_(f32[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad LessEqualBackward0, torch LeBackward0
+Tensor.less_equal_ | Tensor.less_equal_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.less_equal_ | Tensor.less_equal_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.less_equal_ | Tensor.less_equal_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.less_equal_ | Tensor.less_equal_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.less_equal_ | Tensor.less_equal_(f64[16]:e, -0.0) | grad_fn[0] | grad_fn[0]: symgrad LessEqualBackward0, torch LeBackward0
+Tensor.less_equal_ | Tensor.less_equal_(f64[16]:e, 0.0) | grad_fn[0] | grad_fn[0]: symgrad LessEqualBackward0, torch LeBackward0
+Tensor.less_equal_ | Tensor.less_equal_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.less_equal_ | Tensor.less_equal_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.less_equal_ | Tensor.less_equal_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.less_equal_ | Tensor.less_equal_(f64[2,3], inf) | grad_fn[0] | grad_fn[0]: symgrad LessEqualBackward0, torch LeBackward0
+Tensor.less_equal_ | Tensor.less_equal_(f64[2,3], nan) | grad_fn[0] | grad_fn[0]: symgrad LessEqualBackward0, torch LeBackward0
+Tensor.less_equal_ | Tensor.less_equal_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad LessEqualBackward0, torch LeBackward1
+Tensor.less_equal_ | Tensor.less_equal_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.less_equal_ | Tensor.less_equal_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LeBackward1
+Tensor.less_equal_ | Tensor.less_equal_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LeBackward1
+Tensor.less_equal_ | Tensor.less_equal_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LeBackward1
 Tensor.less_equal_ | Tensor.less_equal_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.lgamma | Tensor.lgamma(c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.lgamma | Tensor.lgamma(c128[8]:e) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -1410,12 +1551,60 @@ Tensor.logaddexp2 | Tensor.logaddexp2(u8[2,3], u8[2,3]) | error:missing | error:
 Tensor.logcumsumexp | Tensor.logcumsumexp(f64[16]:e, 0) | grad[0] | grad[0]: value at 12: symgrad 0.0, torch nan
 Tensor.logdet | Tensor.logdet(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.logdet | Tensor.logdet(f64[3,3]:sing) | grad[0] value[0] | grad[0]: value at 0: symgrad nan, torch 0.0
+Tensor.logical_and_ | Tensor.logical_and_(c128[2,3], c128[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
+Tensor.logical_and_ | Tensor.logical_and_(c64[2,3], f64[3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
+Tensor.logical_and_ | Tensor.logical_and_(f32[16]:e, f32[16]:t) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
+Tensor.logical_and_ | Tensor.logical_and_(f32[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
 Tensor.logical_and_ | Tensor.logical_and_(f32[2,3], f32[2,3]) #leaf | error:extra | error:extra: symgrad raises RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.
+Tensor.logical_and_ | Tensor.logical_and_(f32[2,3], f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
+Tensor.logical_and_ | Tensor.logical_and_(f32[3], f64[]) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch 1.5
+Tensor.logical_and_ | Tensor.logical_and_(f64[0], f64[1]) | grad_fn[0] | grad_fn[0]: symgrad LogicalAndBackward0, torch CloneBackward0
+Tensor.logical_and_ | Tensor.logical_and_(f64[16]:e, f64[16]:e) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
+Tensor.logical_and_ | Tensor.logical_and_(f64[2,3], f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
+Tensor.logical_and_ | Tensor.logical_and_(f64[2,3], f64[3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
+Tensor.logical_and_ | Tensor.logical_and_(f64[2,3], u8[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
+Tensor.logical_and_ | Tensor.logical_and_(f64[2,3]:p, f64[2,3]:u) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
 Tensor.logical_not | Tensor.logical_not(c128[8]:e) | value[0] | value[0]: at 2: symgrad 1, torch 0
-Tensor.logical_not_ | Tensor.logical_not_(c128[8]:e) | value[0] | value[0]: at 4: symgrad 1.0, torch 0.0
+Tensor.logical_not_ | Tensor.logical_not_(c128[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
+Tensor.logical_not_ | Tensor.logical_not_(c128[8]:e) | grad[0] grad_fn[0] value[0] | grad[0]: value at 12: symgrad 0.0, torch 2.5
+Tensor.logical_not_ | Tensor.logical_not_(c64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
+Tensor.logical_not_ | Tensor.logical_not_(f32[16]:e) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
+Tensor.logical_not_ | Tensor.logical_not_(f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
 Tensor.logical_not_ | Tensor.logical_not_(f32[2,3]) #leaf | error:extra | error:extra: symgrad raises RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.
+Tensor.logical_not_ | Tensor.logical_not_(f32[2,3]:t) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
+Tensor.logical_not_ | Tensor.logical_not_(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad LogicalNotBackward0, torch CloneBackward0
+Tensor.logical_not_ | Tensor.logical_not_(f64[16]:e) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
+Tensor.logical_not_ | Tensor.logical_not_(f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
+Tensor.logical_not_ | Tensor.logical_not_(f64[2,3]:p) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
+Tensor.logical_not_ | Tensor.logical_not_(f64[2,3]:u) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
+Tensor.logical_not_ | Tensor.logical_not_(f64[5]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 0.0, torch 2.0
+Tensor.logical_not_ | Tensor.logical_not_(f64[]) | grad[0] grad_fn[0] | grad[0]: value at 0: symgrad 0.0, torch 1.0
+Tensor.logical_or_ | Tensor.logical_or_(c128[2,3], c128[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
+Tensor.logical_or_ | Tensor.logical_or_(c64[2,3], f64[3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
+Tensor.logical_or_ | Tensor.logical_or_(f32[16]:e, f32[16]:t) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
+Tensor.logical_or_ | Tensor.logical_or_(f32[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
 Tensor.logical_or_ | Tensor.logical_or_(f32[2,3], f32[2,3]) #leaf | error:extra | error:extra: symgrad raises RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.
+Tensor.logical_or_ | Tensor.logical_or_(f32[2,3], f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
+Tensor.logical_or_ | Tensor.logical_or_(f32[3], f64[]) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch 1.5
+Tensor.logical_or_ | Tensor.logical_or_(f64[0], f64[1]) | grad_fn[0] | grad_fn[0]: symgrad LogicalOrBackward0, torch CloneBackward0
+Tensor.logical_or_ | Tensor.logical_or_(f64[16]:e, f64[16]:e) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
+Tensor.logical_or_ | Tensor.logical_or_(f64[2,3], f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
+Tensor.logical_or_ | Tensor.logical_or_(f64[2,3], f64[3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
+Tensor.logical_or_ | Tensor.logical_or_(f64[2,3], u8[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
+Tensor.logical_or_ | Tensor.logical_or_(f64[2,3]:p, f64[2,3]:u) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
+Tensor.logical_xor_ | Tensor.logical_xor_(c128[2,3], c128[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
+Tensor.logical_xor_ | Tensor.logical_xor_(c64[2,3], f64[3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
+Tensor.logical_xor_ | Tensor.logical_xor_(f32[16]:e, f32[16]:t) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
+Tensor.logical_xor_ | Tensor.logical_xor_(f32[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
 Tensor.logical_xor_ | Tensor.logical_xor_(f32[2,3], f32[2,3]) #leaf | error:extra | error:extra: symgrad raises RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.
+Tensor.logical_xor_ | Tensor.logical_xor_(f32[2,3], f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
+Tensor.logical_xor_ | Tensor.logical_xor_(f32[3], f64[]) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch 1.5
+Tensor.logical_xor_ | Tensor.logical_xor_(f64[0], f64[1]) | grad_fn[0] | grad_fn[0]: symgrad LogicalXorBackward0, torch CloneBackward0
+Tensor.logical_xor_ | Tensor.logical_xor_(f64[16]:e, f64[16]:e) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
+Tensor.logical_xor_ | Tensor.logical_xor_(f64[2,3], f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
+Tensor.logical_xor_ | Tensor.logical_xor_(f64[2,3], f64[3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
+Tensor.logical_xor_ | Tensor.logical_xor_(f64[2,3], u8[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
+Tensor.logical_xor_ | Tensor.logical_xor_(f64[2,3]:p, f64[2,3]:u) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
 Tensor.logit | Tensor.logit(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "logit_cpu" not implemented for 'ComplexDouble'
 Tensor.logit | Tensor.logit(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: "logit_cpu" not implemented for 'ComplexDouble'
 Tensor.logit | Tensor.logit(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "logit_cpu" not implemented for 'ComplexFloat'
@@ -1429,20 +1618,27 @@ Tensor.logit_ | Tensor.logit_(f64[16]:e, 1e-06) | grad[0] | grad[0]: value at 10
 Tensor.logsumexp | Tensor.logsumexp(f64[2,3], ()) | error:missing | error:missing: torch raises RuntimeError: output with shape [] doesn't match the broadcast shape [1, 1]
 Tensor.logsumexp | Tensor.logsumexp(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
 Tensor.lt | Tensor.lt(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
+Tensor.lt_ | Tensor.lt_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
+Tensor.lt_ | Tensor.lt_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.lt_ | Tensor.lt_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.lt_ | Tensor.lt_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.lt_ | Tensor.lt_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.lt_ | Tensor.lt_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.lt_ | Tensor.lt_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.lt_ | Tensor.lt_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.lt_ | Tensor.lt_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.lt_ | Tensor.lt_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad LtBackward0, torch LtBackward1
+Tensor.lt_ | Tensor.lt_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.lt_ | Tensor.lt_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LtBackward1
+Tensor.lt_ | Tensor.lt_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LtBackward1
+Tensor.lt_ | Tensor.lt_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LtBackward1
 Tensor.lt_ | Tensor.lt_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.masked_fill | Tensor.masked_fill(f64[3], b8[2,3], 1.5) | error:extra | error:extra: symgrad raises RuntimeError: masked_fill: the mask of shape torch.Size([2, 3]) does not broadcast to the inpu
 Tensor.masked_scatter | Tensor.masked_scatter(f64[3], b8[2,3], f64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: expand: the target shape (3,) has fewer dimensions than the tensor's shape (2, 3
-Tensor.masked_select | Tensor.masked_select(f32[2,3], b8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
-Tensor.masked_select | Tensor.masked_select(f64[0,3], b8[0,3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
-Tensor.masked_select | Tensor.masked_select(f64[2,3], b8[2,1]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
-Tensor.masked_select | Tensor.masked_select(f64[2,3], b8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
-Tensor.masked_select | Tensor.masked_select(f64[2,3], b8[3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
 Tensor.masked_select | Tensor.masked_select(f64[2,3], b8[4]) | error:class | error:class: symgrad ValueError, torch RuntimeError
 Tensor.masked_select | Tensor.masked_select(f64[2,3], i64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.masked_select | Tensor.masked_select(f64[2,3], u8[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-Tensor.masked_select | Tensor.masked_select(f64[3], b8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
 Tensor.masked_select | Tensor.masked_select(f64[], b8[]) | error:extra | error:extra: symgrad raises IndexError: list index out of range
-Tensor.matmul | Tensor.matmul(f64[1,2,3], f64[4,3,2]) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch CloneBackward0
 Tensor.matmul | Tensor.matmul(f64[2,3], [[1.0], [2.0], [3.0]]) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.matrix_power | Tensor.matrix_power(b8[3,3], 2) | error:missing | error:missing: torch raises RuntimeError: "addmm_impl_cpu_" not implemented for 'Bool'
 Tensor.matrix_power | Tensor.matrix_power(f64[3,3], -1) | error:extra | error:extra: symgrad raises RuntimeError: matrix_power with a negative exponent (-1) needs an inverse: compute matrix_powe
@@ -1452,80 +1648,54 @@ Tensor.matrix_power | Tensor.matrix_power(i32[3,3], 2) | dtype[0] | dtype[0]: sy
 Tensor.matrix_power | Tensor.matrix_power(u8[3,3], 2) | dtype[0] | dtype[0]: symgrad int64, torch uint8
 Tensor.max | Tensor.max(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "max_all" not implemented for 'ComplexDouble'
 Tensor.max | Tensor.max(f64[0,3], 0) | error:class | error:class: symgrad RuntimeError, torch IndexError
-Tensor.max | Tensor.max(f64[], -1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch MaxBackward0
-Tensor.max | Tensor.max(f64[], 0) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch MaxBackward0
 Tensor.maximum | Tensor.maximum(c128[2,3], c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: maximum not implemented for complex tensors.
 Tensor.maximum | Tensor.maximum(c64[2,3], f64[3]) | error:missing | error:missing: torch raises RuntimeError: maximum not implemented for complex tensors.
 Tensor.maximum | Tensor.maximum(u8[2,3], -1) | error:class | error:class: symgrad OverflowError, torch TypeError
 Tensor.mean | Tensor.mean(f64[2,3], ()) | grad[0] shape[0] value[0] | grad[0]: value at 5: symgrad 2.25, torch 0.1666666666667
 Tensor.mean | Tensor.mean(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
+Tensor.mean | Tensor.mean(f64[2,3], dim=None) | grad_fn[0] | grad_fn[0]: symgrad MeanBackward0, torch MeanBackward1
 Tensor.median | Tensor.median(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "median_cpu" not implemented for 'Bool'
 Tensor.median | Tensor.median(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "median_cpu" not implemented for 'ComplexDouble'
-Tensor.median | Tensor.median(f32[2,3]:t) | grad[0] | grad[0]: value at 1: symgrad 1.0, torch 0.333333343
 Tensor.median | Tensor.median(f64[0,3]) | error:extra | error:extra: symgrad raises RuntimeError: kthvalue(): selected number k out of range for dimension 0
 Tensor.median | Tensor.median(f64[0]) | error:extra | error:extra: symgrad raises RuntimeError: kthvalue(): selected number k out of range for dimension 0
 Tensor.min | Tensor.min(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "min_all" not implemented for 'ComplexDouble'
 Tensor.min | Tensor.min(f64[0,3], 0) | error:class | error:class: symgrad RuntimeError, torch IndexError
-Tensor.min | Tensor.min(f64[], -1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch MinBackward0
-Tensor.min | Tensor.min(f64[], 0) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch MinBackward0
 Tensor.minimum | Tensor.minimum(c128[2,3], c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: minimum not implemented for complex tensors.
 Tensor.minimum | Tensor.minimum(c64[2,3], f64[3]) | error:missing | error:missing: torch raises RuntimeError: minimum not implemented for complex tensors.
 Tensor.minimum | Tensor.minimum(u8[2,3], -1) | error:class | error:class: symgrad OverflowError, torch TypeError
 Tensor.mode | Tensor.mode(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "mode_cpu" not implemented for 'ComplexDouble'
-Tensor.mode | Tensor.mode(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-Tensor.mode | Tensor.mode(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-Tensor.mode | Tensor.mode(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
 Tensor.mode | Tensor.mode(f64[0,3]) | error:extra | error:extra: symgrad raises ValueError: Cannot apply_along_axis when any iteration dimensions are 0
 Tensor.mode | Tensor.mode(f64[0,3], 1) | error:extra | error:extra: symgrad raises ValueError: Cannot apply_along_axis when any iteration dimensions are 0
 Tensor.mode | Tensor.mode(f64[0]) | error:class | error:class: symgrad ValueError, torch IndexError
-Tensor.mode | Tensor.mode(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-Tensor.mode | Tensor.mode(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-Tensor.mode | Tensor.mode(f64[2,3], -1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch ModeBackward0
-Tensor.mode | Tensor.mode(f64[2,3], 0) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-Tensor.mode | Tensor.mode(f64[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-Tensor.mode | Tensor.mode(f64[2,3], dim=0, keepdim=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch ModeBackward0
-Tensor.mode | Tensor.mode(f64[3,4]:t, 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-Tensor.mode | Tensor.mode(f64[4,4]:e, 1) | grad_fn[0] value[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-Tensor.mode | Tensor.mode(f64[5,2]:e, 0) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-Tensor.mode | Tensor.mode(f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch ModeBackward0
-Tensor.mode | Tensor.mode(f64[], 0) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch ModeBackward0
+Tensor.mode | Tensor.mode(f64[4,4]:e, 1) | value[0] | value[0]: at 1: symgrad -inf, torch nan
 Tensor.movedim | Tensor.movedim(f64[], 0, 0) | error:extra | error:extra: symgrad raises IndexError: list assignment index out of range
-Tensor.msort | Tensor.msort(f32[3,2]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.msort | Tensor.msort(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.msort | Tensor.msort(f64[3,2]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.msort | Tensor.msort(f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch SortBackward0
 Tensor.mul | Tensor.mul(f16[2,3], 100000.0) | value[0] | value[0]: at 2: symgrad -inf, torch -5736.0
 Tensor.mul | Tensor.mul(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
+Tensor.mul_ | Tensor.mul_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch MulBackward0
 Tensor.mul_ | Tensor.mul_(f16[2,3], 100000.0) | value[0] | value[0]: at 2: symgrad -inf, torch -5736.0
-Tensor.mul_ | Tensor.mul_(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 5: symgrad -1.21728516, torch -1.21679688
+Tensor.mul_ | Tensor.mul_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad -1.21728516, torch -1.21679688
+Tensor.mul_ | Tensor.mul_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch MulBackward0
 Tensor.mul_ | Tensor.mul_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.multiply | Tensor.multiply(f16[2,3], 100000.0) | value[0] | value[0]: at 2: symgrad -inf, torch -5736.0
 Tensor.multiply | Tensor.multiply(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
+Tensor.multiply_ | Tensor.multiply_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch MulBackward0
 Tensor.multiply_ | Tensor.multiply_(f16[2,3], 100000.0) | value[0] | value[0]: at 2: symgrad -inf, torch -5736.0
-Tensor.multiply_ | Tensor.multiply_(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 5: symgrad -1.21728516, torch -1.21679688
+Tensor.multiply_ | Tensor.multiply_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad -1.21728516, torch -1.21679688
+Tensor.multiply_ | Tensor.multiply_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch MulBackward0
 Tensor.multiply_ | Tensor.multiply_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.mvlgamma | Tensor.mvlgamma(b8[2,3]:p, 2) | error:missing | error:missing: torch raises RuntimeError: The input tensor may not be a boolean tensor.
+Tensor.nan_to_num | Tensor.nan_to_num(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: nan_to_num does not support automatic differentiation for outputs with complex d
+Tensor.nan_to_num | Tensor.nan_to_num(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: nan_to_num does not support automatic differentiation for outputs with complex d
+Tensor.nan_to_num | Tensor.nan_to_num(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: nan_to_num does not support automatic differentiation for outputs with complex d
+Tensor.nan_to_num_ | Tensor.nan_to_num_(c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad CloneBackward0, torch NanToNumBackward0
+Tensor.nan_to_num_ | Tensor.nan_to_num_(c128[8]:e) | grad[0] grad_fn[0] value[0] | grad[0]: value at 3: symgrad 1.625, torch 0.0
+Tensor.nan_to_num_ | Tensor.nan_to_num_(c64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad CloneBackward0, torch NanToNumBackward0
 Tensor.nanmean | Tensor.nanmean(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
 Tensor.nanmean | Tensor.nanmean(i64[2,3], dtype=torch.float64) | error:missing | error:missing: torch raises RuntimeError: nanmean(): expected input to have floating point or complex dtype but got Long
 Tensor.nanmedian | Tensor.nanmedian(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "median_cpu" not implemented for 'Bool'
 Tensor.nanmedian | Tensor.nanmedian(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "median_cpu" not implemented for 'ComplexDouble'
-Tensor.nanmedian | Tensor.nanmedian(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
-Tensor.nanmedian | Tensor.nanmedian(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
-Tensor.nanmedian | Tensor.nanmedian(f32[2,3]:t) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 1.0, torch 0.333333343
 Tensor.nanmedian | Tensor.nanmedian(f64[0,3]) | error:extra | error:extra: symgrad raises IndexError: gather: index out of range for dimension 0 of size 0
-Tensor.nanmedian | Tensor.nanmedian(f64[0,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
 Tensor.nanmedian | Tensor.nanmedian(f64[0]) | error:extra | error:extra: symgrad raises IndexError: gather: index out of range for dimension 0 of size 0
-Tensor.nanmedian | Tensor.nanmedian(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
-Tensor.nanmedian | Tensor.nanmedian(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
-Tensor.nanmedian | Tensor.nanmedian(f64[2,3], -1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch NanmedianBackward1
-Tensor.nanmedian | Tensor.nanmedian(f64[2,3], 0) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
-Tensor.nanmedian | Tensor.nanmedian(f64[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
-Tensor.nanmedian | Tensor.nanmedian(f64[2,3], dim=0, keepdim=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch NanmedianBackward1
-Tensor.nanmedian | Tensor.nanmedian(f64[3,4]:t, 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
-Tensor.nanmedian | Tensor.nanmedian(f64[4,4]:e, 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
-Tensor.nanmedian | Tensor.nanmedian(f64[5,2]:e, 0) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
-Tensor.nanmedian | Tensor.nanmedian(f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
-Tensor.nanmedian | Tensor.nanmedian(f64[], 0) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward1
 Tensor.nanquantile | Tensor.nanquantile(f16[2,3], 0.25) | error:missing | error:missing: torch raises RuntimeError: quantile() input tensor must be either float or double dtype
 Tensor.nanquantile | Tensor.nanquantile(f64[0], 0.5) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.nansum | Tensor.nansum(b8[2,3], dtype=torch.int32) | dtype[0] | dtype[0]: symgrad int64, torch int32
@@ -1534,6 +1704,22 @@ Tensor.nansum | Tensor.nansum(f32[2,3], dtype=torch.int64) | error:missing | err
 Tensor.nansum | Tensor.nansum(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
 Tensor.narrow | Tensor.narrow(f64[2,3], 1, 2, 2) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.ne | Tensor.ne(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
+Tensor.ne_ | Tensor.ne_(c128[2,3], c128[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.ne_ | Tensor.ne_(c64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.ne_ | Tensor.ne_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
+Tensor.ne_ | Tensor.ne_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.ne_ | Tensor.ne_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.ne_ | Tensor.ne_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.ne_ | Tensor.ne_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.ne_ | Tensor.ne_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.ne_ | Tensor.ne_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.ne_ | Tensor.ne_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.ne_ | Tensor.ne_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.ne_ | Tensor.ne_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NeBackward0, torch NeBackward1
+Tensor.ne_ | Tensor.ne_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.ne_ | Tensor.ne_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch NeBackward1
+Tensor.ne_ | Tensor.ne_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch NeBackward1
+Tensor.ne_ | Tensor.ne_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch NeBackward1
 Tensor.ne_ | Tensor.ne_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.neg | Tensor.neg(b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.neg_ | Tensor.neg_(b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -1562,7 +1748,9 @@ Tensor.nextafter | Tensor.nextafter(u8[2,3], u8[2,3]) | error:missing | error:mi
 Tensor.nextafter_ | Tensor.nextafter_(b8[2,3], 2) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.nextafter_ | Tensor.nextafter_(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.nextafter_ | Tensor.nextafter_(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
+Tensor.nextafter_ | Tensor.nextafter_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch NextafterBackward0
 Tensor.nextafter_ | Tensor.nextafter_(f32[16]:e, f32[16]:t) | grad[0] | grad[0]: value at 14: symgrad 1.0, torch 0.0
+Tensor.nextafter_ | Tensor.nextafter_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch NextafterBackward0
 Tensor.nextafter_ | Tensor.nextafter_(f64[16]:e, f64[16]:e) | grad[0] | grad[0]: value at 13: symgrad 2.5, torch 0.0
 Tensor.nextafter_ | Tensor.nextafter_(i64[2,3], 2.5) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.nextafter_ | Tensor.nextafter_(i64[2,3], 3) | error:class | error:class: symgrad RuntimeError, torch TypeError
@@ -1573,8 +1761,34 @@ Tensor.norm | Tensor.norm(f64[2,3], 1, True) | error:missing | error:missing: to
 Tensor.norm | Tensor.norm(f64[2,3], dtype=torch.float32) | error:missing | error:missing: torch raises RuntimeError: linalg.vector_norm: the dtype of the input (Double) should be convertible withou
 Tensor.norm | Tensor.norm(i64[2,3], dtype=torch.float64) | error:missing | error:missing: torch raises RuntimeError: linalg.vector_norm: Expected a floating point or complex tensor as input. Got Lo
 Tensor.not_equal | Tensor.not_equal(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
+Tensor.not_equal_ | Tensor.not_equal_(c128[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad NotEqualBackward0, torch NeBackward0
+Tensor.not_equal_ | Tensor.not_equal_(c128[2,3], c128[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.not_equal_ | Tensor.not_equal_(c64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.not_equal_ | Tensor.not_equal_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
+Tensor.not_equal_ | Tensor.not_equal_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.not_equal_ | Tensor.not_equal_(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad NotEqualBackward0, torch NeBackward0
+Tensor.not_equal_ | Tensor.not_equal_(f32[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad NotEqualBackward0, torch NeBackward0
+Tensor.not_equal_ | Tensor.not_equal_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.not_equal_ | Tensor.not_equal_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.not_equal_ | Tensor.not_equal_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.not_equal_ | Tensor.not_equal_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.not_equal_ | Tensor.not_equal_(f64[16]:e, -0.0) | grad_fn[0] | grad_fn[0]: symgrad NotEqualBackward0, torch NeBackward0
+Tensor.not_equal_ | Tensor.not_equal_(f64[16]:e, 0.0) | grad_fn[0] | grad_fn[0]: symgrad NotEqualBackward0, torch NeBackward0
+Tensor.not_equal_ | Tensor.not_equal_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.not_equal_ | Tensor.not_equal_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.not_equal_ | Tensor.not_equal_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.not_equal_ | Tensor.not_equal_(f64[2,3], inf) | grad_fn[0] | grad_fn[0]: symgrad NotEqualBackward0, torch NeBackward0
+Tensor.not_equal_ | Tensor.not_equal_(f64[2,3], nan) | grad_fn[0] | grad_fn[0]: symgrad NotEqualBackward0, torch NeBackward0
+Tensor.not_equal_ | Tensor.not_equal_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotEqualBackward0, torch NeBackward1
+Tensor.not_equal_ | Tensor.not_equal_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
+Tensor.not_equal_ | Tensor.not_equal_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch NeBackward1
+Tensor.not_equal_ | Tensor.not_equal_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch NeBackward1
+Tensor.not_equal_ | Tensor.not_equal_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch NeBackward1
 Tensor.not_equal_ | Tensor.not_equal_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.outer | Tensor.outer(f64[3], 2.0) | error:class | error:class: symgrad AttributeError, torch TypeError
+Tensor.polygamma_ | Tensor.polygamma_(f64[2,3]:p, 0) | grad_fn[0] | grad_fn[0]: symgrad PolygammaBackward0, torch PolygammaBackward1
+Tensor.polygamma_ | Tensor.polygamma_(f64[2,3]:p, 1) | grad_fn[0] | grad_fn[0]: symgrad PolygammaBackward0, torch PolygammaBackward1
+Tensor.polygamma_ | Tensor.polygamma_(f64[2,3]:p, 2) | grad_fn[0] | grad_fn[0]: symgrad PolygammaBackward0, torch PolygammaBackward1
 Tensor.positive | Tensor.positive(b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.pow | Tensor.pow(b8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "pow" not implemented for 'Bool'
 Tensor.pow | Tensor.pow(b8[2,3], i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
@@ -1593,9 +1807,10 @@ Tensor.pow | Tensor.pow(u8[2,3], b8[2,3]) | dtype[0] | dtype[0]: symgrad float32
 Tensor.pow | Tensor.pow(u8[2,3], i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
 Tensor.pow | Tensor.pow(u8[2,3], u8[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch uint8
 Tensor.pow_ | Tensor.pow_(c128[2,3], c128[2,3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
-Tensor.pow_ | Tensor.pow_(c64[2,3], f64[3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
+Tensor.pow_ | Tensor.pow_(c64[2,3], f64[3]) | grad:error grad_fn[0] | grad:error: symgrad RuntimeError, torch no error
 Tensor.pow_ | Tensor.pow_(f16[2,3], 100000.0) | error:missing | error:missing: torch raises RuntimeError: value cannot be converted to type c10::Half without overflow
-Tensor.pow_ | Tensor.pow_(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 4: symgrad 0.178466782, torch 0.178536728
+Tensor.pow_ | Tensor.pow_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 0.178466782, torch 0.178536728
+Tensor.pow_ | Tensor.pow_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch PowBackward1
 Tensor.pow_ | Tensor.pow_(i32[2,3], i32[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: result type float32 can't be cast to the desired output type int32 (pow_)
 Tensor.pow_ | Tensor.pow_(i32[2,3], i64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: result type float32 can't be cast to the desired output type int32 (pow_)
 Tensor.pow_ | Tensor.pow_(i64[14]:e, i64[14]:e) | error:extra | error:extra: symgrad raises RuntimeError: result type float32 can't be cast to the desired output type int64 (pow_)
@@ -1635,77 +1850,69 @@ Tensor.remainder_ | Tensor.remainder_(b8[2,3], b8[2,3]) | error:missing | error:
 Tensor.remainder_ | Tensor.remainder_(c128[2,3], 2.5) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.remainder_ | Tensor.remainder_(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.remainder_ | Tensor.remainder_(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
+Tensor.remainder_ | Tensor.remainder_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch RemainderBackward1
+Tensor.remainder_ | Tensor.remainder_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch RemainderBackward1
 Tensor.remainder_ | Tensor.remainder_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.repeat_interleave | Tensor.repeat_interleave(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch ViewBackward0
-Tensor.repeat_interleave | Tensor.repeat_interleave(f64[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch ViewBackward0
-Tensor.repeat_interleave | Tensor.repeat_interleave(f64[2,3], 2, 0) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch ViewBackward0
-Tensor.repeat_interleave | Tensor.repeat_interleave(f64[2,3], 2, dim=-1) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch ViewBackward0
 Tensor.repeat_interleave | Tensor.repeat_interleave(f64[2,3], i64[2]:idx3, 0) | error:extra | error:extra: symgrad raises RuntimeError: repeat_interleave with a tensor of repeats is not supported yet; give an int
 Tensor.repeat_interleave | Tensor.repeat_interleave(f64[2,3], i64[3]:idx3, 1) | error:extra | error:extra: symgrad raises RuntimeError: repeat_interleave with a tensor of repeats is not supported yet; give an int
-Tensor.roll | Tensor.roll(f32[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RollBackward0
-Tensor.roll | Tensor.roll(f64[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RollBackward0
-Tensor.roll | Tensor.roll(f64[2,3], 7) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RollBackward0
-Tensor.roll | Tensor.roll(f64[], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RollBackward0
 Tensor.round | Tensor.round(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexDouble'
 Tensor.round | Tensor.round(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexDouble'
 Tensor.round | Tensor.round(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexFloat'
 Tensor.round_ | Tensor.round_(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexDouble'
 Tensor.round_ | Tensor.round_(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexDouble'
 Tensor.round_ | Tensor.round_(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexFloat'
-Tensor.scatter | Tensor.scatter(f32[2,4], 1, i64[2,3]:perm4, f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
-Tensor.scatter | Tensor.scatter(f64[2,4], -1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
-Tensor.scatter | Tensor.scatter(f64[2,4], 0, i64[1,4]:idx2, f64[1,4]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
+Tensor.rsqrt | Tensor.rsqrt(c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+Tensor.rsqrt | Tensor.rsqrt(c128[8]:e) | grad[0] grad_fn[0] | grad[0]: value at 0: symgrad nan, torch -0.0
+Tensor.rsqrt | Tensor.rsqrt(c64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+Tensor.rsqrt | Tensor.rsqrt(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+Tensor.rsqrt | Tensor.rsqrt(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+Tensor.rsqrt | Tensor.rsqrt(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+Tensor.rsqrt | Tensor.rsqrt(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+Tensor.rsqrt | Tensor.rsqrt(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+Tensor.rsqrt | Tensor.rsqrt(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+Tensor.rsqrt | Tensor.rsqrt(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+Tensor.rsqrt | Tensor.rsqrt(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+Tensor.rsqrt | Tensor.rsqrt(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+Tensor.rsqrt | Tensor.rsqrt(f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+Tensor.rsqrt_ | Tensor.rsqrt_(c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+Tensor.rsqrt_ | Tensor.rsqrt_(c128[8]:e) | grad[0] grad_fn[0] | grad[0]: value at 0: symgrad nan, torch -0.0
+Tensor.rsqrt_ | Tensor.rsqrt_(c64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+Tensor.rsqrt_ | Tensor.rsqrt_(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+Tensor.rsqrt_ | Tensor.rsqrt_(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+Tensor.rsqrt_ | Tensor.rsqrt_(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+Tensor.rsqrt_ | Tensor.rsqrt_(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+Tensor.rsqrt_ | Tensor.rsqrt_(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+Tensor.rsqrt_ | Tensor.rsqrt_(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+Tensor.rsqrt_ | Tensor.rsqrt_(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+Tensor.rsqrt_ | Tensor.rsqrt_(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+Tensor.rsqrt_ | Tensor.rsqrt_(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+Tensor.rsqrt_ | Tensor.rsqrt_(f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
 Tensor.scatter | Tensor.scatter(f64[2,4], 1, i32[2,3]:perm4, f64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: scatter(): Expected dtype int64 for index, got int32
-Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[0,3]:idx4, f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
-Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:idx4, f64[2,3]) #dup | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:idx4, f64[2,3], reduce='add') #dup | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
 Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:neg4, f64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm4, 2.0, reduce='multiply') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
-Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm4, 2.5) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward1
-Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[2,3], reduce='add') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
 Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[2,3], reduce='multiply') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
-Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm4, value=1.0) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward1
+Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm5, f64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.scatter | Tensor.scatter(f64[], 0, i64[]:idx1, f64[]) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
-Tensor.scatter_ | Tensor.scatter_(f32[2,4], 1, i64[2,3]:perm4, f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
-Tensor.scatter_ | Tensor.scatter_(f64[2,4], -1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
-Tensor.scatter_ | Tensor.scatter_(f64[2,4], 0, i64[1,4]:idx2, f64[1,4]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i32[2,3]:perm4, f64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: scatter(): Expected dtype int64 for index, got int32
-Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[0,3]:idx4, f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
-Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:idx4, f64[2,3]) #dup | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:idx4, f64[2,3], reduce='add') #dup | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
 Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:neg4, f64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm4, 2.0, reduce='multiply') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
-Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm4, 2.5) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward1
-Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm4, f64[2,3], reduce='add') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
 Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm4, f64[2,3], reduce='multiply') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
-Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm4, value=1.0) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward1
+Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm5, f64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.scatter_ | Tensor.scatter_(f64[], 0, i64[]:idx1, f64[]) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
-Tensor.scatter_add | Tensor.scatter_add(f32[2,4], 1, i64[2,3]:perm4, f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
-Tensor.scatter_add | Tensor.scatter_add(f64[2,4], -1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
-Tensor.scatter_add | Tensor.scatter_add(f64[2,4], 0, i64[1,4]:idx2, f64[1,4]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
 Tensor.scatter_add | Tensor.scatter_add(f64[2,4], 1, i32[2,3]:perm4, f64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: scatter(): Expected dtype int64 for index, got int32
-Tensor.scatter_add | Tensor.scatter_add(f64[2,4], 1, i64[0,3]:idx4, f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
-Tensor.scatter_add | Tensor.scatter_add(f64[2,4], 1, i64[2,3]:idx4, f64[2,3]) #dup | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
 Tensor.scatter_add | Tensor.scatter_add(f64[2,4], 1, i64[2,3]:neg4, f64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-Tensor.scatter_add | Tensor.scatter_add(f64[2,4], 1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
-Tensor.scatter_add | Tensor.scatter_add(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+Tensor.scatter_add | Tensor.scatter_add(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 Tensor.scatter_add | Tensor.scatter_add(f64[2,4], 1, i64[2,3]:perm5, f64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.scatter_add | Tensor.scatter_add(f64[], 0, i64[]:idx1, f64[]) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
-Tensor.scatter_add_ | Tensor.scatter_add_(f32[2,4], 1, i64[2,3]:perm4, f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
-Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], -1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
-Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], 0, i64[1,4]:idx2, f64[1,4]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
 Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], 1, i32[2,3]:perm4, f64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: scatter(): Expected dtype int64 for index, got int32
-Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], 1, i64[0,3]:idx4, f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
-Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], 1, i64[2,3]:idx4, f64[2,3]) #dup | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
 Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], 1, i64[2,3]:neg4, f64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], 1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
-Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], 1, i64[2,3]:perm5, f64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.scatter_add_ | Tensor.scatter_add_(f64[], 0, i64[]:idx1, f64[]) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
 Tensor.sgn | Tensor.sgn(c128[8]:e) | value[0] | value[0]: at 1: symgrad nan, torch -0.0
@@ -1732,16 +1939,8 @@ Tensor.sinc_ | Tensor.sinc_(f16[16]:e) | value[0] | value[0]: at 0: symgrad 0.00
 Tensor.sinc_ | Tensor.sinc_(f16[2,3]) | value[0] | value[0]: at 4: symgrad -0.077271, torch -0.077393
 Tensor.sinc_ | Tensor.sinc_(f16[2,3]:p) | value[0] | value[0]: at 1: symgrad 0.024734, torch 0.024475
 Tensor.slogdet | Tensor.slogdet(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.slogdet | Tensor.slogdet(f32[3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-Tensor.slogdet | Tensor.slogdet(f64[0,0]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-Tensor.slogdet | Tensor.slogdet(f64[1,1]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-Tensor.slogdet | Tensor.slogdet(f64[2,0,0]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-Tensor.slogdet | Tensor.slogdet(f64[2,3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-Tensor.slogdet | Tensor.slogdet(f64[3,3]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-Tensor.slogdet | Tensor.slogdet(f64[3,3]:e) | grad_fn[0] grad_fn[1] value[0] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-Tensor.slogdet | Tensor.slogdet(f64[3,3]:sing) | grad[0] grad_fn[0] grad_fn[1] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
-Tensor.slogdet | Tensor.slogdet(f64[3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-Tensor.slogdet | Tensor.slogdet(f64[3,3]:tri) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
+Tensor.slogdet | Tensor.slogdet(f64[3,3]:e) | value[0] | value[0]: at 0: symgrad -1.0, torch -0.0
+Tensor.slogdet | Tensor.slogdet(f64[3,3]:sing) | grad[0] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
 Tensor.softmax | Tensor.softmax(b8[2,3], 1) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.softmax | Tensor.softmax(f32[2,3], 1, dtype=torch.float64) | error:extra | error:extra: symgrad raises TypeError: softmax() got an unexpected keyword argument 'dtype'
 Tensor.softmax | Tensor.softmax(f64[2,3], 1, dtype=torch.float64) | error:extra | error:extra: symgrad raises TypeError: softmax() got an unexpected keyword argument 'dtype'
@@ -1749,33 +1948,32 @@ Tensor.softmax | Tensor.softmax(i32[2,3], 1) | error:missing | error:missing: to
 Tensor.softmax | Tensor.softmax(i64[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Long'
 Tensor.softmax | Tensor.softmax(i64[2,3], 1, dtype=torch.float32) | error:extra | error:extra: symgrad raises TypeError: softmax() got an unexpected keyword argument 'dtype'
 Tensor.softmax | Tensor.softmax(u8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Byte'
-Tensor.sort | Tensor.sort(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.sort | Tensor.sort(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.sort | Tensor.sort(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.sort | Tensor.sort(f64[16]:e, descending=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.sort | Tensor.sort(f64[2,3,4], 1) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.sort | Tensor.sort(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.sort | Tensor.sort(f64[2,3], -1) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.sort | Tensor.sort(f64[2,3], 0) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.sort | Tensor.sort(f64[2,3], 1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.sort | Tensor.sort(f64[2,3], descending=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.sort | Tensor.sort(f64[2,3], dim=0, stable=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward1
-Tensor.sort | Tensor.sort(f64[3,4]:t, 1) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-Tensor.sort | Tensor.sort(f64[3,4]:t, stable=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward1
-Tensor.sort | Tensor.sort(f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch SortBackward0
-Tensor.split | Tensor.split(f32[2,3], 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-Tensor.split | Tensor.split(f64[0,3], 1) | grad_fn[0] | grad_fn[0]: symgrad None, torch SplitBackward0
-Tensor.split | Tensor.split(f64[2,3], (1, 1), 0) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitWithSizesBackward0
-Tensor.split | Tensor.split(f64[2,3], 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-Tensor.split | Tensor.split(f64[2,3], 2, -1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-Tensor.split | Tensor.split(f64[2,3], 2, 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-Tensor.split | Tensor.split(f64[2,3], 5) | grad_fn[0] | grad_fn[0]: symgrad None, torch SplitBackward0
-Tensor.split | Tensor.split(f64[2,3], [1, 2], 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitWithSizesBackward0
-Tensor.split | Tensor.split(f64[2,3], [3], 1) | grad_fn[0] | grad_fn[0]: symgrad None, torch SplitWithSizesBackward0
-Tensor.split | Tensor.split(f64[7], 3) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-Tensor.square | Tensor.square(c128[8]:e) | grad[0] | grad[0]: value at 0: symgrad inf, torch nan
-Tensor.square_ | Tensor.square_(c128[8]:e) | grad[0] | grad[0]: value at 0: symgrad inf, torch nan
-Tensor.squeeze | Tensor.squeeze(f64[1,1], (0, 1)) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch SqueezeBackward2
+Tensor.square | Tensor.square(c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+Tensor.square | Tensor.square(c128[8]:e) | grad[0] grad_fn[0] | grad[0]: value at 0: symgrad inf, torch nan
+Tensor.square | Tensor.square(c64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+Tensor.square | Tensor.square(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+Tensor.square | Tensor.square(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+Tensor.square | Tensor.square(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+Tensor.square | Tensor.square(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+Tensor.square | Tensor.square(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+Tensor.square | Tensor.square(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+Tensor.square | Tensor.square(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+Tensor.square | Tensor.square(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+Tensor.square | Tensor.square(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+Tensor.square | Tensor.square(f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+Tensor.square_ | Tensor.square_(c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+Tensor.square_ | Tensor.square_(c128[8]:e) | grad[0] grad_fn[0] | grad[0]: value at 0: symgrad inf, torch nan
+Tensor.square_ | Tensor.square_(c64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+Tensor.square_ | Tensor.square_(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+Tensor.square_ | Tensor.square_(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+Tensor.square_ | Tensor.square_(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+Tensor.square_ | Tensor.square_(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+Tensor.square_ | Tensor.square_(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+Tensor.square_ | Tensor.square_(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+Tensor.square_ | Tensor.square_(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+Tensor.square_ | Tensor.square_(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+Tensor.square_ | Tensor.square_(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+Tensor.square_ | Tensor.square_(f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
 Tensor.std | Tensor.std(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: std(): std and var only support floating point and complex dtypes, got complex12
 Tensor.std | Tensor.std(f64[2,3], ()) | grad[0] | grad[0]: value at 0: symgrad -0.223488137026, torch -inf
 Tensor.std | Tensor.std(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
@@ -1789,6 +1987,9 @@ Tensor.sub | Tensor.sub(i64[2,3], i64[2,3], alpha=0.5) | error:missing | error:m
 Tensor.sub | Tensor.sub(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.sub | Tensor.sub(u8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
 Tensor.sub_ | Tensor.sub_(b8[2,3], b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
+Tensor.sub_ | Tensor.sub_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch SubBackward0
+Tensor.sub_ | Tensor.sub_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch SubBackward0
+Tensor.sub_ | Tensor.sub_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch SubBackward0
 Tensor.sub_ | Tensor.sub_(i64[2,3], True) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
 Tensor.sub_ | Tensor.sub_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.sub_ | Tensor.sub_(u8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
@@ -1801,48 +2002,35 @@ Tensor.subtract | Tensor.subtract(i64[2,3], i64[2,3], alpha=0.5) | error:missing
 Tensor.subtract | Tensor.subtract(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.subtract | Tensor.subtract(u8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
 Tensor.subtract_ | Tensor.subtract_(b8[2,3], b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
+Tensor.subtract_ | Tensor.subtract_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch SubBackward0
+Tensor.subtract_ | Tensor.subtract_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch SubBackward0
+Tensor.subtract_ | Tensor.subtract_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch SubBackward0
 Tensor.subtract_ | Tensor.subtract_(i64[2,3], True) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
 Tensor.subtract_ | Tensor.subtract_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.subtract_ | Tensor.subtract_(u8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
 Tensor.sum | Tensor.sum(f32[2,3], dtype=torch.int64) | error:missing | error:missing: torch raises RuntimeError: Autograd not support dtype: Long
 Tensor.sum | Tensor.sum(f64[2,3], ()) | grad[0] shape[0] value[0] | grad[0]: value at 5: symgrad 2.25, torch 1.0
 Tensor.sum | Tensor.sum(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
+Tensor.sum | Tensor.sum(f64[2,3], dim=None) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch SumBackward1
 Tensor.take_along_dim | Tensor.take_along_dim(f64[2,3], i32[2,2]:idx3, 1) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.take_along_dim | Tensor.take_along_dim(f64[2,3], i64[2,2]:idx4, 1) | error:extra | error:extra: symgrad raises IndexError: gather: index out of range for dimension 1 of size 3
-Tensor.tensor_split | Tensor.tensor_split(f64[0,3], 2) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad None, torch SliceBackward0
-Tensor.tensor_split | Tensor.tensor_split(f64[2,3], (0, 3), 1) | grad_fn[1] | grad_fn[1]: symgrad None, torch SliceBackward0
 Tensor.to | Tensor.to(f64[2,3], 5) | error:class | error:class: symgrad AssertionError, torch RuntimeError
 Tensor.to | Tensor.to(f64[2,3], torch.float64, True) | error:extra | error:extra: symgrad raises TypeError: unsupported dtype True; symgrad has float16, float32, float64, complex64, comple
+Tensor.to | Tensor.to(f64[2,3], torch.float64, copy=True) | grad_fn[0] | grad_fn[0]: symgrad CloneBackward0, torch ToCopyBackward0
 Tensor.topk | Tensor.topk(b8[2,3], 2) | error:missing | error:missing: torch raises RuntimeError: topk does not support bool dtypes on CPU
-Tensor.topk | Tensor.topk(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-Tensor.topk | Tensor.topk(f64[0,3], 0) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-Tensor.topk | Tensor.topk(f64[16]:e, 5) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-Tensor.topk | Tensor.topk(f64[2,3], 0) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-Tensor.topk | Tensor.topk(f64[2,3], 1, 0) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-Tensor.topk | Tensor.topk(f64[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-Tensor.topk | Tensor.topk(f64[2,3], 2, -1, False) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-Tensor.topk | Tensor.topk(f64[2,3], 2, largest=False, sorted=False) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-Tensor.topk | Tensor.topk(f64[3,4]:t, 2, 1) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-Tensor.topk | Tensor.topk(f64[], 1) | grad_fn[0] shape[1] | grad_fn[0]: symgrad ViewBackward0, torch TopkBackward0
+Tensor.topk | Tensor.topk(f64[], 1) | shape[1] | shape[1]: symgrad [1], torch []
 Tensor.trace | Tensor.trace(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "trace" not implemented for 'Bool'
-Tensor.trace | Tensor.trace(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch TraceBackward0
-Tensor.trace | Tensor.trace(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch TraceBackward0
-Tensor.trace | Tensor.trace(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch TraceBackward0
-Tensor.trace | Tensor.trace(f64[3,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch TraceBackward0
-Tensor.transpose | Tensor.transpose(f64[], 0, -1) | grad_fn[0] | grad_fn[0]: symgrad None, torch TransposeBackward0
 Tensor.true_divide | Tensor.true_divide(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
+Tensor.true_divide_ | Tensor.true_divide_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
 Tensor.true_divide_ | Tensor.true_divide_(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
+Tensor.true_divide_ | Tensor.true_divide_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
+Tensor.true_divide_ | Tensor.true_divide_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
 Tensor.trunc | Tensor.trunc(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: trunc is not supported for complex inputs
 Tensor.trunc | Tensor.trunc(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: trunc is not supported for complex inputs
 Tensor.trunc | Tensor.trunc(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: trunc is not supported for complex inputs
 Tensor.trunc_ | Tensor.trunc_(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: trunc is not supported for complex inputs
 Tensor.trunc_ | Tensor.trunc_(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: trunc is not supported for complex inputs
 Tensor.trunc_ | Tensor.trunc_(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: trunc is not supported for complex inputs
-Tensor.unbind | Tensor.unbind(f32[2,3]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch UnbindBackward0
-Tensor.unbind | Tensor.unbind(f64[0,3], 1) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SelectBackward0, torch UnbindBackward0
-Tensor.unbind | Tensor.unbind(f64[2,3]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch UnbindBackward0
-Tensor.unbind | Tensor.unbind(f64[2,3], -1) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SelectBackward0, torch UnbindBackward0
-Tensor.unbind | Tensor.unbind(f64[2,3], 1) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SelectBackward0, torch UnbindBackward0
 Tensor.unflatten | Tensor.unflatten(f64[], 0, (1,)) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.var | Tensor.var(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: var(): std and var only support floating point and complex dtypes, got complex12
 Tensor.var | Tensor.var(f64[2,3], ()) | grad[0] | grad[0]: value at 0: symgrad -0.6246378342071, torch -inf
@@ -1854,9 +2042,13 @@ Tensor.xlogy | Tensor.xlogy(c64[2,3], f64[3]) | error:class | error:class: symgr
 Tensor.xlogy_ | Tensor.xlogy_(c128[2,3], 2.5) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.xlogy_ | Tensor.xlogy_(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.xlogy_ | Tensor.xlogy_(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.xlogy_ | Tensor.xlogy_(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 5: symgrad -3.57457995, torch -3.5731461
+Tensor.xlogy_ | Tensor.xlogy_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad -3.57457995, torch -3.5731461
+Tensor.xlogy_ | Tensor.xlogy_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch XlogyBackward0
+Tensor.zero_ | Tensor.zero_(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch ZeroBackward0
+Tensor.zero_ | Tensor.zero_(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch ZeroBackward0
+Tensor.zero_ | Tensor.zero_(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch ZeroBackward0
+Tensor.zero_ | Tensor.zero_(f64[]) | grad_fn[0] | grad_fn[0]: symgrad FillBackward0, torch ZeroBackward0
 linalg.cholesky | linalg.cholesky(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-linalg.cholesky | linalg.cholesky(f64[3,3]:spd, upper=True) | grad_fn[0] | grad_fn[0]: symgrad TransposeBackward0, torch LinalgCholeskyExBackward0
 linalg.cond | linalg.cond(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
 linalg.cond | linalg.cond(f32[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
 linalg.cond | linalg.cond(f64[0,0]) | error:extra | error:extra: symgrad raises IndexError: index 0 is out of bounds for dimension 0 with size 0
@@ -1879,120 +2071,31 @@ linalg.cross | linalg.cross(f32[2,3], f64[2,3]) | error:missing | error:missing:
 linalg.cross | linalg.cross(i64[2,3], f32[2,3]) | error:missing | error:missing: torch raises RuntimeError: expected scalar type Long but found Float
 linalg.det | linalg.det(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
 linalg.det | linalg.det(f64[3,3]:sing) | grad[0] | grad[0]: value at 0: symgrad nan, torch 3.231353942695e-17
-linalg.diagonal | linalg.diagonal(f32[3,3]) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-linalg.diagonal | linalg.diagonal(f64[2,3,3], dim1=0, dim2=2) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-linalg.diagonal | linalg.diagonal(f64[2,3,3], offset=1) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-linalg.diagonal | linalg.diagonal(f64[3,3]) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
 linalg.eigh | linalg.eigh(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-linalg.eigh | linalg.eigh(f32[3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigh | linalg.eigh(f64[0,0]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad UnsqueezeBackward0, torch LinalgEighBackward0
-linalg.eigh | linalg.eigh(f64[1,1]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigh | linalg.eigh(f64[2,0,0]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad UnsqueezeBackward0, torch LinalgEighBackward0
-linalg.eigh | linalg.eigh(f64[2,3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigh | linalg.eigh(f64[3,3]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigh | linalg.eigh(f64[3,3]:e) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigh | linalg.eigh(f64[3,3]:sing) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigh | linalg.eigh(f64[3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigh | linalg.eigh(f64[3,3]:spd, 'U') | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigh | linalg.eigh(f64[3,3]:tri) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
 linalg.eigvalsh | linalg.eigvalsh(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-linalg.eigvalsh | linalg.eigvalsh(f32[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigvalsh | linalg.eigvalsh(f64[0,0]) | grad_fn[0] | grad_fn[0]: symgrad UnsqueezeBackward0, torch LinalgEighBackward0
-linalg.eigvalsh | linalg.eigvalsh(f64[1,1]) | grad_fn[0] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigvalsh | linalg.eigvalsh(f64[2,0,0]) | grad_fn[0] | grad_fn[0]: symgrad UnsqueezeBackward0, torch LinalgEighBackward0
-linalg.eigvalsh | linalg.eigvalsh(f64[2,3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigvalsh | linalg.eigvalsh(f64[3,3]) | grad_fn[0] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigvalsh | linalg.eigvalsh(f64[3,3]:e) | grad_fn[0] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigvalsh | linalg.eigvalsh(f64[3,3]:sing) | grad_fn[0] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigvalsh | linalg.eigvalsh(f64[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigvalsh | linalg.eigvalsh(f64[3,3]:spd, UPLO='U') | grad_fn[0] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
-linalg.eigvalsh | linalg.eigvalsh(f64[3,3]:tri) | grad_fn[0] | grad_fn[0]: symgrad SelectBackward0, torch LinalgEighBackward0
 linalg.inv | linalg.inv(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
 linalg.inv | linalg.inv(f64[3,3]:sing) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
-linalg.lstsq | linalg.lstsq(f32[4,2], f32[4,3]) | grad_fn[0] grad_fn[1] requires_grad[1] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch LinalgLstsqBackward0
-linalg.lstsq | linalg.lstsq(f64[2,4], f64[2,1]) | grad_fn[0] grad_fn[1] requires_grad[1] | grad_fn[0]: symgrad MmBackward0, torch LinalgLstsqBackward0
-linalg.lstsq | linalg.lstsq(f64[3,3], f64[3,4]) | grad_fn[0] grad_fn[1] requires_grad[1] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch LinalgLstsqBackward0
-linalg.lstsq | linalg.lstsq(f64[3,3], f64[3]) | grad_fn[0] grad_fn[1] requires_grad[1] | grad_fn[0]: symgrad SqueezeBackward1, torch LinalgLstsqBackward0
-linalg.lstsq | linalg.lstsq(f64[3,3]:sing, f64[3,4]) | grad[0] grad[1] grad_fn[0] grad_fn[1] requires_grad[1] value[0] | grad[0]: value at 7: symgrad -1.52436577499e+38, torch -0.1217013623461
-linalg.lstsq | linalg.lstsq(f64[4,2], f64[4,3]) | grad_fn[0] grad_fn[1] requires_grad[1] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch LinalgLstsqBackward0
-linalg.lstsq | linalg.lstsq(f64[4,2], f64[4,3], None) | grad_fn[0] grad_fn[1] requires_grad[1] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch LinalgLstsqBackward0
-linalg.lstsq | linalg.lstsq(f64[4,2], f64[4,3], driver='gelsd') | grad[0] grad_fn[0] grad_fn[1] grad_fn[3] requires_grad[3] | grad[0]: value at 5: symgrad -0.8198503706086, torch 0.02881960148069
-linalg.matmul | linalg.matmul(f64[1,2,3], f64[4,3,2]) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch CloneBackward0
+linalg.lstsq | linalg.lstsq(f64[3,3]:sing, f64[3,4]) | grad[0] grad[1] value[0] | grad[0]: value at 7: symgrad -1.52436577499e+38, torch -0.1217013623461
 linalg.matmul | linalg.matmul(f64[2,3], [[1.0], [2.0], [3.0]]) | error:class | error:class: symgrad RuntimeError, torch TypeError
-linalg.matrix_norm | linalg.matrix_norm(f64[2,3], -1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch AminBackward0
-linalg.matrix_norm | linalg.matrix_norm(f64[2,3], -inf) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch AminBackward0
-linalg.matrix_norm | linalg.matrix_norm(f64[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch AmaxBackward0
-linalg.matrix_norm | linalg.matrix_norm(f64[2,3], inf) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch AmaxBackward0
 linalg.matrix_norm | linalg.matrix_norm(f64[3,3]:sing, 'nuc') | grad[0] | grad[0]: value at 4: symgrad -0.005397437626346, torch -0.9092645789493
-linalg.matrix_norm | linalg.matrix_norm(f64[3,3]:t, 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch AmaxBackward0
 linalg.matrix_power | linalg.matrix_power(b8[3,3], 2) | error:missing | error:missing: torch raises RuntimeError: "addmm_impl_cpu_" not implemented for 'Bool'
-linalg.matrix_power | linalg.matrix_power(f64[3,3], -1) | grad_fn[0] | grad_fn[0]: symgrad CloneBackward0, torch LinalgInvExBackward0
 linalg.matrix_power | linalg.matrix_power(f64[3,3]:sing, -1) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
 linalg.matrix_power | linalg.matrix_power(i32[3,3], 2) | dtype[0] | dtype[0]: symgrad int64, torch int32
 linalg.matrix_power | linalg.matrix_power(u8[3,3], 2) | dtype[0] | dtype[0]: symgrad int64, torch uint8
 linalg.matrix_rank | linalg.matrix_rank(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
 linalg.norm | linalg.norm(f64[2,3,4], 2, (0, 1, 2)) | error:missing | error:missing: torch raises RuntimeError: linalg.norm: If dim is specified, it must be of length 1 or 2. Got [0, 1, 2]
-linalg.norm | linalg.norm(f64[2,3], inf, (0, 1)) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch AmaxBackward0
 linalg.pinv | linalg.pinv(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-linalg.pinv | linalg.pinv(f32[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad MmBackward0, torch LinalgPinvBackward0
-linalg.pinv | linalg.pinv(f64[0,0]) | grad_fn[0] | grad_fn[0]: symgrad MmBackward0, torch LinalgPinvBackward0
-linalg.pinv | linalg.pinv(f64[1,1]) | grad_fn[0] | grad_fn[0]: symgrad MmBackward0, torch LinalgPinvBackward0
-linalg.pinv | linalg.pinv(f64[2,0,0]) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch LinalgPinvBackward0
-linalg.pinv | linalg.pinv(f64[2,3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch LinalgPinvBackward0
-linalg.pinv | linalg.pinv(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MmBackward0, torch LinalgPinvBackward0
-linalg.pinv | linalg.pinv(f64[3,2]) | grad_fn[0] | grad_fn[0]: symgrad MmBackward0, torch LinalgPinvBackward0
-linalg.pinv | linalg.pinv(f64[3,3]) | grad_fn[0] | grad_fn[0]: symgrad MmBackward0, torch LinalgPinvBackward0
-linalg.pinv | linalg.pinv(f64[3,3]:sing) | grad_fn[0] | grad_fn[0]: symgrad MmBackward0, torch LinalgPinvBackward0
-linalg.pinv | linalg.pinv(f64[3,3]:sing, atol=0.1) | grad_fn[0] | grad_fn[0]: symgrad MmBackward0, torch LinalgPinvBackward0
-linalg.pinv | linalg.pinv(f64[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad MmBackward0, torch LinalgPinvBackward0
-linalg.pinv | linalg.pinv(f64[3,3]:spd, hermitian=True) | grad_fn[0] | grad_fn[0]: symgrad MmBackward0, torch LinalgPinvBackward0
-linalg.pinv | linalg.pinv(f64[3,3]:tri) | grad_fn[0] | grad_fn[0]: symgrad MmBackward0, torch LinalgPinvBackward0
 linalg.qr | linalg.qr(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-linalg.qr | linalg.qr(f32[3,3]:spd) | grad_fn[1] | grad_fn[1]: symgrad TriuBackward0, torch LinalgQrBackward0
-linalg.qr | linalg.qr(f64[0,0]) | grad_fn[1] | grad_fn[1]: symgrad TriuBackward0, torch LinalgQrBackward0
-linalg.qr | linalg.qr(f64[1,1]) | grad_fn[1] | grad_fn[1]: symgrad TriuBackward0, torch LinalgQrBackward0
-linalg.qr | linalg.qr(f64[2,0,0]) | grad_fn[1] | grad_fn[1]: symgrad TriuBackward0, torch LinalgQrBackward0
-linalg.qr | linalg.qr(f64[2,3,3]:spd) | grad_fn[1] | grad_fn[1]: symgrad TriuBackward0, torch LinalgQrBackward0
-linalg.qr | linalg.qr(f64[2,3]) | grad_fn[1] | grad_fn[1]: symgrad TriuBackward0, torch LinalgQrBackward0
-linalg.qr | linalg.qr(f64[2,3], 'complete') | grad_fn[1] | grad_fn[1]: symgrad TriuBackward0, torch LinalgQrBackward0
-linalg.qr | linalg.qr(f64[3,2], 'r') | grad:error grad_fn[0] grad_fn[1] requires_grad[0] | grad:error: symgrad no error, torch RuntimeError
-linalg.qr | linalg.qr(f64[3,3]) | grad_fn[1] | grad_fn[1]: symgrad TriuBackward0, torch LinalgQrBackward0
-linalg.qr | linalg.qr(f64[3,3]:e) | grad_fn[1] | grad_fn[1]: symgrad TriuBackward0, torch LinalgQrBackward0
-linalg.qr | linalg.qr(f64[3,3]:sing) | grad[0] grad_fn[1] | grad[0]: value at 2: symgrad 129.4452409245, torch 4.167406487425
-linalg.qr | linalg.qr(f64[3,3]:spd) | grad_fn[1] | grad_fn[1]: symgrad TriuBackward0, torch LinalgQrBackward0
-linalg.qr | linalg.qr(f64[3,3]:tri) | grad_fn[1] | grad_fn[1]: symgrad TriuBackward0, torch LinalgQrBackward0
-linalg.qr | linalg.qr(f64[4,2]) | grad_fn[1] | grad_fn[1]: symgrad TriuBackward0, torch LinalgQrBackward0
+linalg.qr | linalg.qr(f64[3,2], 'r') | grad:error | grad:error: symgrad no error, torch RuntimeError
+linalg.qr | linalg.qr(f64[3,3]:sing) | grad[0] | grad[0]: value at 2: symgrad 129.4452409245, torch 4.167406487425
 linalg.slogdet | linalg.slogdet(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-linalg.slogdet | linalg.slogdet(f32[3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-linalg.slogdet | linalg.slogdet(f64[0,0]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-linalg.slogdet | linalg.slogdet(f64[1,1]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-linalg.slogdet | linalg.slogdet(f64[2,0,0]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-linalg.slogdet | linalg.slogdet(f64[2,3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-linalg.slogdet | linalg.slogdet(f64[3,3]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-linalg.slogdet | linalg.slogdet(f64[3,3]:e) | grad_fn[0] grad_fn[1] value[0] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-linalg.slogdet | linalg.slogdet(f64[3,3]:sing) | grad[0] grad_fn[0] grad_fn[1] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
-linalg.slogdet | linalg.slogdet(f64[3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-linalg.slogdet | linalg.slogdet(f64[3,3]:tri) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
+linalg.slogdet | linalg.slogdet(f64[3,3]:e) | value[0] | value[0]: at 0: symgrad -1.0, torch -0.0
+linalg.slogdet | linalg.slogdet(f64[3,3]:sing) | grad[0] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
 linalg.solve | linalg.solve(f16[3,3]:spd, f16[3,2]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-linalg.solve | linalg.solve(f64[0,0], f64[0]) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch LinalgSolveExBackward0
-linalg.solve | linalg.solve(f64[2,3,3]:spd, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch LinalgSolveExBackward0
-linalg.solve | linalg.solve(f64[3,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch LinalgSolveExBackward0
 linalg.solve | linalg.solve(f64[3,3]:sing, f64[3]) | error:extra | error:extra: symgrad raises RuntimeError: torch.linalg.solve: The solver failed because the input matrix is singular.
 linalg.solve_triangular | linalg.solve_triangular(f32[3,3]:tri, f64[3,4], upper=False) | error:extra | error:extra: symgrad raises RuntimeError: linalg.solve_triangular: Expected A and B to have the same dtype, but found A of
-linalg.solve_triangular | linalg.solve_triangular(f64[3,3]:tri, f64[4,3], upper=False, left=False) | grad_fn[0] | grad_fn[0]: symgrad TransposeBackward0, torch LinalgSolveTriangularBackward0
 linalg.svdvals | linalg.svdvals(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-linalg.svdvals | linalg.svdvals(f32[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad AbsBackward0, torch LinalgSvdBackward0
-linalg.svdvals | linalg.svdvals(f64[0,0]) | grad_fn[0] | grad_fn[0]: symgrad AbsBackward0, torch LinalgSvdBackward0
-linalg.svdvals | linalg.svdvals(f64[1,1]) | grad_fn[0] | grad_fn[0]: symgrad AbsBackward0, torch LinalgSvdBackward0
-linalg.svdvals | linalg.svdvals(f64[2,0,0]) | grad_fn[0] | grad_fn[0]: symgrad AbsBackward0, torch LinalgSvdBackward0
-linalg.svdvals | linalg.svdvals(f64[2,3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad AbsBackward0, torch LinalgSvdBackward0
-linalg.svdvals | linalg.svdvals(f64[2,3,4]) | grad_fn[0] | grad_fn[0]: symgrad AbsBackward0, torch LinalgSvdBackward0
-linalg.svdvals | linalg.svdvals(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AbsBackward0, torch LinalgSvdBackward0
-linalg.svdvals | linalg.svdvals(f64[3,2]) | grad_fn[0] | grad_fn[0]: symgrad AbsBackward0, torch LinalgSvdBackward0
-linalg.svdvals | linalg.svdvals(f64[3,3]) | grad_fn[0] | grad_fn[0]: symgrad AbsBackward0, torch LinalgSvdBackward0
-linalg.svdvals | linalg.svdvals(f64[3,3]:sing) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad -0.01582236881365, torch -1.378734656641
-linalg.svdvals | linalg.svdvals(f64[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad AbsBackward0, torch LinalgSvdBackward0
-linalg.svdvals | linalg.svdvals(f64[3,3]:tri) | grad_fn[0] | grad_fn[0]: symgrad AbsBackward0, torch LinalgSvdBackward0
+linalg.svdvals | linalg.svdvals(f64[3,3]:sing) | grad[0] | grad[0]: value at 4: symgrad -0.01582236881365, torch -1.378734656641
 linalg.vecdot | linalg.vecdot(b8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: linalg.vecdot: Expected a floating point or complex tensor as input. Got Bool
 linalg.vecdot | linalg.vecdot(i32[2,3], i32[2,3]) | error:missing | error:missing: torch raises RuntimeError: linalg.vecdot: Expected a floating point or complex tensor as input. Got Int
 linalg.vecdot | linalg.vecdot(i64[2,3], i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: linalg.vecdot: Expected a floating point or complex tensor as input. Got Long
@@ -2047,8 +2150,18 @@ special.multigammaln | special.multigammaln(b8[2,3]:p, 2) | error:missing | erro
 special.ndtr | special.ndtr(c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.ndtr | special.ndtr(c128[8]:e) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.ndtr | special.ndtr(c64[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
+special.ndtr | special.ndtr(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
+special.ndtr | special.ndtr(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
+special.ndtr | special.ndtr(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
 special.ndtr | special.ndtr(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
+special.ndtr | special.ndtr(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
+special.ndtr | special.ndtr(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
+special.ndtr | special.ndtr(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
 special.ndtr | special.ndtr(f64[2,3], out=f64[2,3]~g) | error:extra | error:extra: symgrad raises RuntimeError: functions with out=... arguments don't support automatic differentiation, but on
+special.ndtr | special.ndtr(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
+special.ndtr | special.ndtr(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
+special.ndtr | special.ndtr(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
+special.ndtr | special.ndtr(f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
 special.polygamma | special.polygamma(1, f64[16]:e) | grad[0] value[0] | grad[0]: value at 11: symgrad -0.0, torch nan
 special.polygamma | special.polygamma(1, i32[2,3]) | value[0] | value[0]: at 1: symgrad inf, torch 1.73512878e+16
 special.polygamma | special.polygamma(1, i64[2,3]) | value[0] | value[0]: at 3: symgrad inf, torch 1.73512878e+16
@@ -2063,10 +2176,20 @@ special.psi | special.psi(f64[16]:e) | grad[0] | grad[0]: value at 0: symgrad in
 special.round | special.round(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexDouble'
 special.round | special.round(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexDouble'
 special.round | special.round(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexFloat'
+special.round | special.round(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
+special.round | special.round(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
+special.round | special.round(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
 special.round | special.round(f32[2,3]~g, out=i64[0]) | error:class | error:class: symgrad TypeError, torch RuntimeError
+special.round | special.round(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
+special.round | special.round(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
+special.round | special.round(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
 special.round | special.round(f64[2,3], out=f64[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
+special.round | special.round(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
+special.round | special.round(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
 special.round | special.round(f64[2,3]~g, out=f32[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.round | special.round(f64[2,3]~g, out=f64[2,3]~g) | error:extra | error:extra: symgrad raises TypeError: round() got an unexpected keyword argument 'out'
+special.round | special.round(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
+special.round | special.round(f64[]) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
 special.round | special.round(i32[2,3]) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'Int'
 special.round | special.round(i64[16]:e) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'Long'
 special.round | special.round(i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'Long'
@@ -2086,14 +2209,22 @@ special.softmax | special.softmax(i32[2,3], 1) | error:missing | error:missing: 
 special.softmax | special.softmax(i64[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Long'
 special.softmax | special.softmax(i64[2,3], 1, dtype=torch.float32) | error:extra | error:extra: symgrad raises TypeError: softmax() got an unexpected keyword argument 'dtype'
 special.softmax | special.softmax(u8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Byte'
+special.xlog1py | special.xlog1py(2.5, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SpecialXlog1PyBackward0, torch SpecialXlog1PyBackward1
 special.xlog1py | special.xlog1py(c128[2,3], 2.5) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.xlog1py | special.xlog1py(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.xlog1py | special.xlog1py(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
+special.xlog1py | special.xlog1py(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad SpecialXlog1PyBackward0, torch SpecialXlog1PyBackward2
+special.xlog1py | special.xlog1py(f32[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad SpecialXlog1PyBackward0, torch SpecialXlog1PyBackward2
 special.xlog1py | special.xlog1py(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
+special.xlog1py | special.xlog1py(f64[16]:e, -0.0) | grad_fn[0] | grad_fn[0]: symgrad SpecialXlog1PyBackward0, torch SpecialXlog1PyBackward2
+special.xlog1py | special.xlog1py(f64[16]:e, 0.0) | grad_fn[0] | grad_fn[0]: symgrad SpecialXlog1PyBackward0, torch SpecialXlog1PyBackward2
+special.xlog1py | special.xlog1py(f64[2,3], inf) | grad_fn[0] | grad_fn[0]: symgrad SpecialXlog1PyBackward0, torch SpecialXlog1PyBackward2
+special.xlog1py | special.xlog1py(f64[2,3], nan) | grad_fn[0] | grad_fn[0]: symgrad SpecialXlog1PyBackward0, torch SpecialXlog1PyBackward2
 special.xlogy | special.xlogy(c128[2,3], 2.5) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.xlogy | special.xlogy(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.xlogy | special.xlogy(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.xlogy | special.xlogy(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
+special.zeta | special.zeta(2.5, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward1
 special.zeta | special.zeta(b8[2,3], f16[2,3]) | error:missing | error:missing: torch raises RuntimeError: "zeta_cpu" not implemented for 'Half'
 special.zeta | special.zeta(c128[2,3], 2.5) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.zeta | special.zeta(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -2103,11 +2234,15 @@ special.zeta | special.zeta(f16[2,3], 100000.0) | error:missing | error:missing:
 special.zeta | special.zeta(f16[2,3], f16[2,3]) | error:missing | error:missing: torch raises RuntimeError: "zeta_cpu" not implemented for 'Half'
 special.zeta | special.zeta(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 1: symgrad -15.6373892, torch -15.6468086
 special.zeta | special.zeta(f32[16]:e, f32[16]:t) | value[0] | value[0]: at 8: symgrad nan, torch inf
+special.zeta | special.zeta(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward2
+special.zeta | special.zeta(f32[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward2
 special.zeta | special.zeta(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-special.zeta | special.zeta(f64[16]:e, -0.0) | value[0] | value[0]: at 10: symgrad nan, torch inf
-special.zeta | special.zeta(f64[16]:e, 0.0) | value[0] | value[0]: at 10: symgrad nan, torch inf
+special.zeta | special.zeta(f64[16]:e, -0.0) | grad_fn[0] value[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward2
+special.zeta | special.zeta(f64[16]:e, 0.0) | grad_fn[0] value[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward2
 special.zeta | special.zeta(f64[16]:e, f64[16]:e) | timeout | timeout: symgrad ran over the time limit
-special.zeta | special.zeta(f64[2,3], inf) | value[0] | value[0]: at 2: symgrad 0.0, torch nan
+special.zeta | special.zeta(f64[2,3], inf) | grad_fn[0] value[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward2
+special.zeta | special.zeta(f64[2,3], nan) | grad_fn[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward2
+special.zeta | special.zeta(f64[6]:u, 1.0) | grad_fn[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward2
 special.zeta | special.zeta(i64[14]:e, i64[14]:e) | timeout | timeout: symgrad ran over the time limit
 special.zeta | special.zeta(i64[2,3], f16[2,3]) | error:missing | error:missing: torch raises RuntimeError: "zeta_cpu" not implemented for 'Half'
 torch.ByteTensor | torch.ByteTensor([1.5, -2.0, 3.0]) | error:missing | error:missing: torch raises RuntimeError: value cannot be converted to type uint8 without overflow
@@ -2237,15 +2372,12 @@ torch.bernoulli | torch.bernoulli(f64[3,4]:01, 0.3) | grad:error grad_fn[0] requ
 torch.bernoulli | torch.bernoulli(f64[3,4]:01, p=0.7) | grad:error grad_fn[0] requires_grad[0] | grad:error: symgrad no error, torch RuntimeError
 torch.bincount | torch.bincount(i64[6]:idx4, f32[6]) | grad:error grad_fn[0] requires_grad[0] | grad:error: symgrad no error, torch RuntimeError
 torch.bincount | torch.bincount(i64[6]:idx4, f64[6]) | grad:error grad_fn[0] requires_grad[0] | grad:error: symgrad no error, torch RuntimeError
-torch.broadcast_to | torch.broadcast_to(f64[2,3], (-1, 3)) | grad_fn[0] | grad_fn[0]: symgrad None, torch ExpandBackward0
-torch.broadcast_to | torch.broadcast_to(f64[], ()) | grad_fn[0] | grad_fn[0]: symgrad None, torch ExpandBackward0
 torch.bucketize | torch.bucketize(b8[2,3], b8[5]:sorted) | error:missing | error:missing: torch raises RuntimeError: "searchsorted_out_cpu" not implemented for 'Bool'
 torch.bucketize | torch.bucketize(f64[2,3], f64[5]:sorted, out_int32=True) | dtype[0] | dtype[0]: symgrad int64, torch int32
 torch.cartesian_prod | torch.cartesian_prod(i64[2], f64[2]) | error:missing | error:missing: torch raises RuntimeError: meshgrid expects all tensors to have the same dtype
 torch.cat | torch.cat([]) | error:class | error:class: symgrad RuntimeError, torch ValueError
-torch.cat | torch.cat([f64[0], f64[0]]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-torch.cat | torch.cat([f64[2,3], f64[0]]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-torch.cat | torch.cat([f64[2,3]]) | grad_fn[0] | grad_fn[0]: symgrad None, torch CatBackward0
+torch.cat | torch.cat([f64[0], f64[0]]) | grad[1] | grad[1]: symgrad none, torch a gradient
+torch.cat | torch.cat([f64[2,3], f64[0]]) | grad[1] | grad[1]: symgrad none, torch a gradient
 torch.cdist | torch.cdist(f16[2,3], f16[4,3]) | error:missing | error:missing: torch raises RuntimeError: "cdist" not implemented for 'Half'
 torch.cdist | torch.cdist(f32[2,3], f64[4,3]) | error:missing | error:missing: torch raises RuntimeError: expected scalar type Float but found Double
 torch.cdist | torch.cdist(f64[2,3], f64[4,3], 0.0) | grad[0] grad[1] | grad[0]: symgrad none, torch a gradient
@@ -2256,52 +2388,37 @@ torch.ceil | torch.ceil(f32[2,3]~g, out=i64[0]) | error:missing | error:missing:
 torch.ceil | torch.ceil(f64[2,3]~g, out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Double
 torch.ceil | torch.ceil(i64[2,3], out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Long
 torch.cholesky | torch.cholesky(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-torch.cholesky | torch.cholesky(f32[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
-torch.cholesky | torch.cholesky(f64[0,0]) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
-torch.cholesky | torch.cholesky(f64[2,0,0]) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
-torch.cholesky | torch.cholesky(f64[2,3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
-torch.cholesky | torch.cholesky(f64[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
-torch.cholesky | torch.cholesky(f64[3,3]:spd, False) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
-torch.cholesky | torch.cholesky(f64[3,3]:spd, True) | grad_fn[0] | grad_fn[0]: symgrad TransposeBackward0, torch CholeskyBackward0
-torch.cholesky | torch.cholesky(f64[3,3]:tri) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
 torch.cholesky_inverse | torch.cholesky_inverse(f16[3,3]:spd) | error:missing | error:missing: torch raises RuntimeError: "cholesky_inverse_out_cpu" not implemented for 'Half'
-torch.cholesky_inverse | torch.cholesky_inverse(f32[3,3]:spd) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch -0.0258791521
-torch.cholesky_inverse | torch.cholesky_inverse(f64[0,0]) | grad_fn[0] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch CholeskyInverseBackward0
-torch.cholesky_inverse | torch.cholesky_inverse(f64[1,1]) | grad_fn[0] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch CholeskyInverseBackward0
-torch.cholesky_inverse | torch.cholesky_inverse(f64[2,0,0]) | grad_fn[0] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch CholeskyInverseBackward0
-torch.cholesky_inverse | torch.cholesky_inverse(f64[2,3,3]:spd) | grad[0] grad_fn[0] | grad[0]: value at 14: symgrad 0.0, torch -0.01181517971147
-torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 11.87689203932
-torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:e) | grad[0] grad_fn[0] value[0] | grad[0]: value at 1: symgrad 0.0, torch nan
-torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:sing) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad -637.9621787709, torch 5.076583889286
-torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:spd) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch -0.02297584681019
-torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:tri) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch -0.5099861423332
-torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:tri, True) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch -0.4084581670135
-torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:tri, upper=False) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch -0.5099861423332
+torch.cholesky_inverse | torch.cholesky_inverse(f32[3,3]:spd) | grad[0] | grad[0]: value at 2: symgrad 0.0, torch -0.0258791521
+torch.cholesky_inverse | torch.cholesky_inverse(f64[2,3,3]:spd) | grad[0] | grad[0]: value at 14: symgrad 0.0, torch -0.01181517971147
+torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]) | grad[0] | grad[0]: value at 5: symgrad 0.0, torch 11.87689203932
+torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:e) | grad[0] value[0] | grad[0]: value at 1: symgrad 0.0, torch nan
+torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:sing) | grad[0] | grad[0]: value at 4: symgrad -637.9621787709, torch 5.076583889286
+torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:spd) | grad[0] | grad[0]: value at 2: symgrad 0.0, torch -0.02297584681019
+torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:tri) | grad[0] | grad[0]: value at 2: symgrad 0.0, torch -0.5099861423332
+torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:tri, True) | grad[0] | grad[0]: value at 6: symgrad 0.0, torch -0.4084581670135
+torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:tri, upper=False) | grad[0] | grad[0]: value at 2: symgrad 0.0, torch -0.5099861423332
 torch.cholesky_solve | torch.cholesky_solve(f64[2,3,2], f64[3,3]:tri) | grad[1] grad_fn[0] | grad[1]: value at 2: symgrad 0.0, torch -2.648308847622
 torch.cholesky_solve | torch.cholesky_solve(f64[3,1], f64[3,3]:tri, False) | grad[1] grad_fn[0] | grad[1]: value at 2: symgrad 0.0, torch 1.449803014234
 torch.cholesky_solve | torch.cholesky_solve(f64[3,4], f64[3,3]:tri) | grad[1] grad_fn[0] | grad[1]: value at 5: symgrad 0.0, torch 1.672087716057
 torch.cholesky_solve | torch.cholesky_solve(f64[3,4], f64[3,3]:tri, True) | grad[1] grad_fn[0] | grad[1]: value at 7: symgrad 0.0, torch 0.3663302726644
-torch.chunk | torch.chunk(f32[2,3], 2) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
 torch.chunk | torch.chunk(f64[0,3], 2) | structure | structure: symgrad (T), torch (T,T)
-torch.chunk | torch.chunk(f64[0,3], 2, 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-torch.chunk | torch.chunk(f64[2,3], 2) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-torch.chunk | torch.chunk(f64[2,3], 2, 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-torch.chunk | torch.chunk(f64[2,3], 3, -1) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-torch.chunk | torch.chunk(f64[2,3], 4, 1) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-torch.chunk | torch.chunk(f64[7], 3) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
 torch.clamp | torch.clamp(f32[2,3]~g, -0.5, 0.5, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: Found dtype Long but expected Float
 torch.clamp | torch.clamp(f64[2,3]) | error:class | error:class: symgrad ValueError, torch RuntimeError
 torch.clamp | torch.clamp(f64[2,3]~g, -0.5, 0.5, out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Double
 torch.clamp_max | torch.clamp_max(f32[2,3]~g, 0.0, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: Found dtype Long but expected Float
+torch.clamp_max | torch.clamp_max(f64[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ClampBackward0, torch ClampMaxBackward1
+torch.clamp_max | torch.clamp_max(f64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ClampBackward0, torch ClampMaxBackward1
 torch.clamp_max | torch.clamp_max(f64[2,3], nan) | value[0] | value[0]: at 0: symgrad -1.780923274351, torch nan
 torch.clamp_max | torch.clamp_max(f64[2,3]~g, 0.0, out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Double
 torch.clamp_min | torch.clamp_min(f32[2,3]~g, 0.0, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: Found dtype Long but expected Float
+torch.clamp_min | torch.clamp_min(f64[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ClampBackward0, torch ClampMinBackward1
+torch.clamp_min | torch.clamp_min(f64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ClampBackward0, torch ClampMinBackward1
 torch.clamp_min | torch.clamp_min(f64[2,3], nan) | value[0] | value[0]: at 0: symgrad -1.780923274351, torch nan
 torch.clamp_min | torch.clamp_min(f64[2,3]~g, 0.0, out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Double
 torch.clip | torch.clip(f32[2,3]~g, -0.5, 0.5, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: Found dtype Long but expected Float
 torch.clip | torch.clip(f64[2,3]) | error:class | error:class: symgrad ValueError, torch RuntimeError
 torch.clip | torch.clip(f64[2,3]~g, -0.5, 0.5, out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Double
-torch.column_stack | torch.column_stack([f64[2,3]]) | grad_fn[0] | grad_fn[0]: symgrad None, torch CatBackward0
 torch.complex | torch.complex(2.5, f64[2,3]) | error:class | error:class: symgrad RuntimeError, torch TypeError
 torch.complex | torch.complex(3, i64[2,3]) | error:class | error:class: symgrad RuntimeError, torch TypeError
 torch.complex | torch.complex(b8[2,3], 2) | error:class | error:class: symgrad RuntimeError, torch TypeError
@@ -2322,13 +2439,11 @@ torch.complex | torch.complex(i64[2,3], 3) | error:class | error:class: symgrad 
 torch.complex | torch.complex(i64[2,3], True) | error:class | error:class: symgrad RuntimeError, torch TypeError
 torch.complex | torch.complex(u8[2,3], -1) | error:class | error:class: symgrad RuntimeError, torch TypeError
 torch.concat | torch.concat([]) | error:class | error:class: symgrad RuntimeError, torch ValueError
-torch.concat | torch.concat([f64[0], f64[0]]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-torch.concat | torch.concat([f64[2,3], f64[0]]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-torch.concat | torch.concat([f64[2,3]]) | grad_fn[0] | grad_fn[0]: symgrad None, torch CatBackward0
+torch.concat | torch.concat([f64[0], f64[0]]) | grad[1] | grad[1]: symgrad none, torch a gradient
+torch.concat | torch.concat([f64[2,3], f64[0]]) | grad[1] | grad[1]: symgrad none, torch a gradient
 torch.concatenate | torch.concatenate([]) | error:class | error:class: symgrad RuntimeError, torch ValueError
-torch.concatenate | torch.concatenate([f64[0], f64[0]]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-torch.concatenate | torch.concatenate([f64[2,3], f64[0]]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-torch.concatenate | torch.concatenate([f64[2,3]]) | grad_fn[0] | grad_fn[0]: symgrad None, torch CatBackward0
+torch.concatenate | torch.concatenate([f64[0], f64[0]]) | grad[1] | grad[1]: symgrad none, torch a gradient
+torch.concatenate | torch.concatenate([f64[2,3], f64[0]]) | grad[1] | grad[1]: symgrad none, torch a gradient
 torch.conj | torch.conj(f64[2,3], out=f64[2,3]~g) | error:class | error:class: symgrad RuntimeError, torch TypeError
 torch.conj_physical | torch.conj_physical(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: Found dtype Long but expected Float
 torch.conj_physical | torch.conj_physical(f64[2,3], out=f64[2,3]~g) | error:extra | error:extra: symgrad raises RuntimeError: functions with out=... arguments don't support automatic differentiation, but on
@@ -2348,37 +2463,18 @@ torch.cross | torch.cross(f32[2,3], f64[2,3]) | error:missing | error:missing: t
 torch.cross | torch.cross(i64[2,3], f32[2,3]) | error:missing | error:missing: torch raises RuntimeError: expected scalar type Long but found Float
 torch.cumprod | torch.cumprod(f64[16]:e, 0) | grad[0] | grad[0]: value at 10: symgrad -inf, torch nan
 torch.cumulative_trapezoid | torch.cumulative_trapezoid(b8[2,5]) | error:missing | error:missing: torch raises RuntimeError: cumulative_trapezoid: received a bool input for `y`, but bool is not supported
+torch.cumulative_trapezoid | torch.cumulative_trapezoid(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad None, torch CumsumBackward0
 torch.cumulative_trapezoid | torch.cumulative_trapezoid(f64[2,3], 2.0) | error:class | error:class: symgrad RuntimeError, torch TypeError
+torch.cumulative_trapezoid | torch.cumulative_trapezoid(f64[2,3], f64[2,3]:sorted) | grad_fn[0] | grad_fn[0]: symgrad CumsumBackward0, torch DivBackward1
+torch.cumulative_trapezoid | torch.cumulative_trapezoid(f64[2,3], f64[3]:sorted) | grad_fn[0] | grad_fn[0]: symgrad CumsumBackward0, torch DivBackward1
+torch.cumulative_trapezoid | torch.cumulative_trapezoid(f64[2,3], x=f64[3], dim=-1) | grad_fn[0] | grad_fn[0]: symgrad CumsumBackward0, torch DivBackward1
 torch.deg2rad | torch.deg2rad(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: deg2rad is not supported for complex tensors.
 torch.deg2rad | torch.deg2rad(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: deg2rad is not supported for complex tensors.
 torch.deg2rad | torch.deg2rad(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: deg2rad is not supported for complex tensors.
 torch.deg2rad | torch.deg2rad(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.det | torch.det(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.det | torch.det(f64[3,3]:sing) | grad[0] | grad[0]: value at 0: symgrad nan, torch 3.231353942695e-17
-torch.diag | torch.diag(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0_copy
-torch.diag | torch.diag(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch DiagonalBackward0_copy
-torch.diag | torch.diag(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-torch.diag | torch.diag(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0_copy
-torch.diag | torch.diag(f64[3,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0_copy
-torch.diag | torch.diag(f64[3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-torch.diag | torch.diag(f64[3], -2) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-torch.diag | torch.diag(f64[3], 1) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-torch.diag_embed | torch.diag_embed(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-torch.diag_embed | torch.diag_embed(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-torch.diag_embed | torch.diag_embed(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
 torch.diag_embed | torch.diag_embed(f64[2,3], -1, 0, 2) | error:extra | error:extra: symgrad raises RuntimeError: diag_embed: only dim1=-2, dim2=-1 are supported yet
-torch.diag_embed | torch.diag_embed(f64[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-torch.diag_embed | torch.diag_embed(f64[3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-torch.diagonal | torch.diagonal(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-torch.diagonal | torch.diagonal(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch DiagonalBackward0
-torch.diagonal | torch.diagonal(f64[2,3,4], 0, -1, 0) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-torch.diagonal | torch.diagonal(f64[2,3,4], 0, 1, 2) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-torch.diagonal | torch.diagonal(f64[2,3,4], dim1=2, dim2=0, offset=1) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-torch.diagonal | torch.diagonal(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-torch.diagonal | torch.diagonal(f64[2,3], 5) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch DiagonalBackward0
-torch.diagonal | torch.diagonal(f64[3,3], -1) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-torch.diagonal | torch.diagonal(f64[3,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
-torch.diff | torch.diff(f64[2,3], 0) | grad_fn[0] | grad_fn[0]: symgrad None, torch CopyBackwards
 torch.digamma | torch.digamma(c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.digamma | torch.digamma(c128[8]:e) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.digamma | torch.digamma(c64[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -2391,17 +2487,18 @@ torch.dist | torch.dist(f64[2,3], f64[3], 0) | grad:error | grad:error: symgrad 
 torch.div | torch.div(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
 torch.div | torch.div(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.div | torch.div(f64[2,3], f64[2,3]:t, rounding_mode='bad') | error:class | error:class: symgrad ValueError, torch RuntimeError
+torch.div | torch.div(f64[2,3], f64[2,3]:t, rounding_mode=None) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward2
 torch.divide | torch.divide(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
 torch.divide | torch.divide(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.divide | torch.divide(f64[2,3], f64[2,3]:t, rounding_mode='bad') | error:class | error:class: symgrad ValueError, torch RuntimeError
+torch.divide | torch.divide(f64[2,3], f64[2,3]:t, rounding_mode=None) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward2
 torch.dot | torch.dot(f64[3], 2.0) | error:class | error:class: symgrad RuntimeError, torch TypeError
 torch.dropout | torch.dropout(f64[3,4], -0.1) | error:class | error:class: symgrad ValueError, torch TypeError
 torch.dropout | torch.dropout(f64[3,4], 0.5, True, True) | error:class | error:class: symgrad RuntimeError, torch TypeError
 torch.dropout | torch.dropout(f64[3,4], 1.5) | error:class | error:class: symgrad ValueError, torch TypeError
-torch.dstack | torch.dstack([f64[2,3]]) | grad_fn[0] | grad_fn[0]: symgrad UnsqueezeBackward0, torch CatBackward0
 torch.einsum | torch.einsum('', f64[]) | grad_fn[0] | grad_fn[0]: symgrad None, torch PermuteBackward0
 torch.einsum | torch.einsum('i,j->ij', f64[3], f64[4]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch MulBackward0
-torch.einsum | torch.einsum('ii->i', f64[3,3]) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch PermuteBackward0
+torch.einsum | torch.einsum('ii->i', f64[3,3]) | grad_fn[0] | grad_fn[0]: symgrad DiagonalBackward0, torch PermuteBackward0
 torch.einsum | torch.einsum('ij,ij->ij', f64[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch MulBackward0
 torch.empty | torch.empty((2, -1)) | error:class | error:class: symgrad ValueError, torch RuntimeError
 torch.empty | torch.empty((2, 3), out=f64[2,3]~g) | dtype[0] identity | dtype[0]: symgrad float32, torch float64
@@ -2484,7 +2581,6 @@ torch.gather | torch.gather(f64[2,3], 1, f64[2,2]:idx3) | error:class | error:cl
 torch.gather | torch.gather(f64[2,3], 1, i32[2,2]:idx3) | error:extra | error:extra: symgrad raises TypeError: index tensor must be int64, got int32
 torch.gather | torch.gather(f64[2,3], 1, i64[2,2]:idx4) | error:class | error:class: symgrad IndexError, torch RuntimeError
 torch.gather | torch.gather(f64[2,3], 1, i64[2,2]:neg3) | error:class | error:class: symgrad IndexError, torch RuntimeError
-torch.gather | torch.gather(f64[], 0, i64[]:idx1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch GatherBackward0
 torch.ge | torch.ge(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 torch.ger | torch.ger(f64[3], 2.0) | error:class | error:class: symgrad AttributeError, torch TypeError
 torch.greater | torch.greater(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
@@ -2510,9 +2606,8 @@ torch.heaviside | torch.heaviside(i64[3], f64[]) | error:missing | error:missing
 torch.heaviside | torch.heaviside(i64[], u8[3]) | error:missing | error:missing: torch raises RuntimeError: heaviside is not yet implemented for tensors with different dtypes.
 torch.heaviside | torch.heaviside(u8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: heaviside is not yet implemented for tensors with different dtypes.
 torch.heaviside | torch.heaviside(u8[2,3], i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: heaviside is not yet implemented for tensors with different dtypes.
-torch.hstack | torch.hstack([f64[0], f64[0]]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-torch.hstack | torch.hstack([f64[2,3], f64[0]]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-torch.hstack | torch.hstack([f64[2,3]]) | grad_fn[0] | grad_fn[0]: symgrad None, torch CatBackward0
+torch.hstack | torch.hstack([f64[0], f64[0]]) | grad[1] | grad[1]: symgrad none, torch a gradient
+torch.hstack | torch.hstack([f64[2,3], f64[0]]) | grad[1] | grad[1]: symgrad none, torch a gradient
 torch.hypot | torch.hypot(b8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "hypot_cpu" not implemented for 'Bool'
 torch.hypot | torch.hypot(b8[2,3], i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "hypot_cpu" not implemented for 'Long'
 torch.hypot | torch.hypot(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -2535,17 +2630,11 @@ torch.imag | torch.imag(f64[2,3], out=f64[2,3]~g) | error:class | error:class: s
 torch.imag | torch.imag(f64[2,3]~g, out=f32[2,3]~g) | error:class | error:class: symgrad RuntimeError, torch TypeError
 torch.imag | torch.imag(f64[2,3]~g, out=f64[2,3]~g) | error:class | error:class: symgrad RuntimeError, torch TypeError
 torch.imag | torch.imag(i64[2,3], out=f32[2,3]~g) | error:class | error:class: symgrad RuntimeError, torch TypeError
-torch.index_add | torch.index_add(f32[2,3], 1, i64[2]:perm3, f32[2,2]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 torch.index_add | torch.index_add(f64[2,3], -1, i64[2]:neg3, f64[2,2]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-torch.index_add | torch.index_add(f64[2,3], 0, i64[2]:perm2, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 torch.index_add | torch.index_add(f64[2,3], 1, f64[2]:idx3, f64[2,2]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.index_add | torch.index_add(f64[2,3], 1, i32[2]:perm3, f64[2,2]) | error:extra | error:extra: symgrad raises TypeError: index tensor must be int64, got int32
-torch.index_add | torch.index_add(f64[2,3], 1, i64[0]:idx3, f64[2,0]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 torch.index_add | torch.index_add(f64[2,3], 1, i64[2,2]:idx3, f64[2,2]) | error:class | error:class: symgrad RuntimeError, torch IndexError
 torch.index_add | torch.index_add(f64[2,3], 1, i64[2]:idx4, f64[2,2]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-torch.index_add | torch.index_add(f64[2,3], 1, i64[2]:perm3, f64[2,2]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
-torch.index_add | torch.index_add(f64[2,3], 1, i64[2]:perm3, f64[2,2], alpha=2) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
-torch.index_add | torch.index_add(f64[2,3], 1, i64[4]:idx3, f64[2,4]) #dup | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 torch.index_add | torch.index_add(f64[], 0, i64[1]:idx1, f64[1]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 torch.index_copy | torch.index_copy(f64[2,3], -1, i64[2]:neg3, f64[2,2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): index -1 is out of bounds for dimension 1 with size 3
 torch.index_copy | torch.index_copy(f64[2,3], 1, f64[2]:idx3, f64[2,2]) | error:class | error:class: symgrad IndexError, torch RuntimeError
@@ -2553,28 +2642,16 @@ torch.index_copy | torch.index_copy(f64[2,3], 1, i32[2]:perm3, f64[2,2]) | error
 torch.index_copy | torch.index_copy(f64[2,3], 1, i64[2,2]:idx3, f64[2,2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): Index should have dimension 1 or 0 (got 2)
 torch.index_copy | torch.index_copy(f64[2,3], 1, i64[]:idx3, f64[2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): When source and destination are not scalars, their dimensionality
 torch.index_copy | torch.index_copy(f64[], 0, i64[1]:idx1, f64[1]) | error:extra | error:extra: symgrad raises IndexError: too many indices for tensor of dimension 0
-torch.index_fill | torch.index_fill(f32[2,3], 1, i64[2]:perm3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
-torch.index_fill | torch.index_fill(f64[2,3], -1, i64[2]:neg3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
-torch.index_fill | torch.index_fill(f64[2,3], 0, i64[2]:perm2, -1.0) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 torch.index_fill | torch.index_fill(f64[2,3], 1, f64[2]:idx3, 1.5) | error:class | error:class: symgrad RuntimeError, torch IndexError
 torch.index_fill | torch.index_fill(f64[2,3], 1, i32[2]:perm3, 1.5) | error:missing | error:missing: torch raises IndexError: index_fill_(): Expected dtype int64 for index.
-torch.index_fill | torch.index_fill(f64[2,3], 1, i64[0]:idx3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 torch.index_fill | torch.index_fill(f64[2,3], 1, i64[2,2]:idx3, 1.5) | error:missing | error:missing: torch raises RuntimeError: Index has to be a vector/scalar
-torch.index_fill | torch.index_fill(f64[2,3], 1, i64[2]:perm3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
-torch.index_fill | torch.index_fill(f64[2,3], 1, i64[2]:perm3, f64[]) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward1, torch IndexFillBackward1
-torch.index_fill | torch.index_fill(f64[2,3], 1, i64[]:idx3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 torch.index_fill | torch.index_fill(f64[], 0, i64[1]:idx1, 1.5) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
 torch.index_put | torch.index_put(f64[2,3], (i32[2]:perm2,), f64[3]) | error:extra | error:extra: symgrad raises TypeError: index tensor must be int64, got int32
 torch.index_put | torch.index_put(f64[2,3], (i64[2]:perm2, i64[2]:perm3), 2.5) | error:class | error:class: symgrad RuntimeError, torch TypeError
-torch.index_select | torch.index_select(f32[2,3], 1, i64[2]:perm3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 torch.index_select | torch.index_select(f64[2,3], -1, i64[2]:neg3) | error:missing | error:missing: torch raises RuntimeError: INDICES element is out of DATA bounds, id=-1 axis_dim=3
-torch.index_select | torch.index_select(f64[2,3], 0, i64[2]:perm2) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 torch.index_select | torch.index_select(f64[2,3], 1, f64[2]:idx3) | error:class | error:class: symgrad IndexError, torch RuntimeError
 torch.index_select | torch.index_select(f64[2,3], 1, i32[2]:perm3) | error:extra | error:extra: symgrad raises TypeError: index tensor must be int64, got int32
-torch.index_select | torch.index_select(f64[2,3], 1, i64[0]:idx3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 torch.index_select | torch.index_select(f64[2,3], 1, i64[2]:idx4) | error:class | error:class: symgrad IndexError, torch RuntimeError
-torch.index_select | torch.index_select(f64[2,3], 1, i64[2]:perm3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
-torch.index_select | torch.index_select(f64[2,3], 1, i64[]:idx3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 torch.index_select | torch.index_select(f64[], 0, i64[1]:idx1) | error:extra | error:extra: symgrad raises IndexError: too many indices for tensor of dimension 0
 torch.inner | torch.inner(f64[0], f64[0]) | error:extra | error:extra: symgrad raises RuntimeError: shape '[-1, 0]' is invalid for input of size 0
 torch.inverse | torch.inverse(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -2601,17 +2678,28 @@ torch.isposinf | torch.isposinf(f64[2,3]~g, out=f32[2,3]~g) | error:missing | er
 torch.isposinf | torch.isposinf(f64[2,3]~g, out=f64[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: isposinf does not support non-boolean outputs.
 torch.isposinf | torch.isposinf(i64[2,3], out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: isposinf does not support non-boolean outputs.
 torch.kthvalue | torch.kthvalue(b8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "kthvalue_cpu" not implemented for 'Bool'
-torch.kthvalue | torch.kthvalue(f64[0,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
-torch.kthvalue | torch.kthvalue(f64[16]:e, 3) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
-torch.kthvalue | torch.kthvalue(f64[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
-torch.kthvalue | torch.kthvalue(f64[2,3], 1, dim=0, keepdim=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch KthvalueBackward0
-torch.kthvalue | torch.kthvalue(f64[2,3], 2, 0) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
-torch.kthvalue | torch.kthvalue(f64[2,3], 3, -1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch KthvalueBackward0
-torch.kthvalue | torch.kthvalue(f64[3,4]:t, 2, 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
-torch.kthvalue | torch.kthvalue(f64[], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch KthvalueBackward0
-torch.ldexp | torch.ldexp(c64[2,3], f64[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
+torch.ldexp | torch.ldexp(c128[2,3], c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad RuntimeError, torch no error
+torch.ldexp | torch.ldexp(c64[2,3], f64[3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+torch.ldexp | torch.ldexp(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+torch.ldexp | torch.ldexp(f32[16]:e, f32[16]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+torch.ldexp | torch.ldexp(f32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+torch.ldexp | torch.ldexp(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
 torch.ldexp | torch.ldexp(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: ldexp can't be cast to the desired output type Long
-torch.ldexp | torch.ldexp(f64[], i32[3]) | dtype[0] | dtype[0]: symgrad float32, torch float64
+torch.ldexp | torch.ldexp(f32[3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+torch.ldexp | torch.ldexp(f64[0], f64[1]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+torch.ldexp | torch.ldexp(f64[16]:e, f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+torch.ldexp | torch.ldexp(f64[2,1], f64[1,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+torch.ldexp | torch.ldexp(f64[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+torch.ldexp | torch.ldexp(f64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+torch.ldexp | torch.ldexp(f64[2,3], i32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 1.125, torch 0.0
+torch.ldexp | torch.ldexp(f64[2,3], i64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.75, torch 0.0
+torch.ldexp | torch.ldexp(f64[2,3], u8[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 512.0, torch 0.0
+torch.ldexp | torch.ldexp(f64[2,3]:p, f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+torch.ldexp | torch.ldexp(f64[], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+torch.ldexp | torch.ldexp(f64[], i32[3]) | dtype[0] grad[0] grad_fn[0] | dtype[0]: symgrad float32, torch float64
+torch.ldexp | torch.ldexp(i32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+torch.ldexp | torch.ldexp(i64[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+torch.ldexp | torch.ldexp(i64[3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
 torch.le | torch.le(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 torch.lerp | torch.lerp(b8[2,3]:n, b8[2,3]:n, b8[2,3]:01) | error:missing | error:missing: torch raises RuntimeError: "lerp_kernel_tensor" not implemented for 'Bool'
 torch.lerp | torch.lerp(f32[2,3]:n, f64[3]:n, f32[2,1]:01) | error:missing | error:missing: torch raises RuntimeError: expected dtype float for `end` but got dtype double
@@ -2682,17 +2770,10 @@ torch.logsumexp | torch.logsumexp(f64[2,3], (0, 0)) | error:missing | error:miss
 torch.lt | torch.lt(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 torch.masked_fill | torch.masked_fill(f64[3], b8[2,3], 1.5) | error:extra | error:extra: symgrad raises RuntimeError: masked_fill: the mask of shape torch.Size([2, 3]) does not broadcast to the inpu
 torch.masked_scatter | torch.masked_scatter(f64[3], b8[2,3], f64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: expand: the target shape (3,) has fewer dimensions than the tensor's shape (2, 3
-torch.masked_select | torch.masked_select(f32[2,3], b8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
-torch.masked_select | torch.masked_select(f64[0,3], b8[0,3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
-torch.masked_select | torch.masked_select(f64[2,3], b8[2,1]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
-torch.masked_select | torch.masked_select(f64[2,3], b8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
-torch.masked_select | torch.masked_select(f64[2,3], b8[3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
 torch.masked_select | torch.masked_select(f64[2,3], b8[4]) | error:class | error:class: symgrad ValueError, torch RuntimeError
 torch.masked_select | torch.masked_select(f64[2,3], i64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 torch.masked_select | torch.masked_select(f64[2,3], u8[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-torch.masked_select | torch.masked_select(f64[3], b8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
 torch.masked_select | torch.masked_select(f64[], b8[]) | error:extra | error:extra: symgrad raises IndexError: list index out of range
-torch.matmul | torch.matmul(f64[1,2,3], f64[4,3,2]) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch CloneBackward0
 torch.matmul | torch.matmul(f64[2,3], [[1.0], [2.0], [3.0]]) | error:class | error:class: symgrad RuntimeError, torch TypeError
 torch.matrix_power | torch.matrix_power(b8[3,3], 2) | error:missing | error:missing: torch raises RuntimeError: "addmm_impl_cpu_" not implemented for 'Bool'
 torch.matrix_power | torch.matrix_power(f64[3,3], -1) | error:extra | error:extra: symgrad raises RuntimeError: matrix_power with a negative exponent (-1) needs an inverse: compute matrix_powe
@@ -2702,53 +2783,31 @@ torch.matrix_power | torch.matrix_power(i32[3,3], 2) | dtype[0] | dtype[0]: symg
 torch.matrix_power | torch.matrix_power(u8[3,3], 2) | dtype[0] | dtype[0]: symgrad int64, torch uint8
 torch.max | torch.max(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "max_all" not implemented for 'ComplexDouble'
 torch.max | torch.max(f64[0,3], 0) | error:class | error:class: symgrad RuntimeError, torch IndexError
-torch.max | torch.max(f64[], -1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch MaxBackward0
-torch.max | torch.max(f64[], 0) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch MaxBackward0
 torch.maximum | torch.maximum(c128[2,3], c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: maximum not implemented for complex tensors.
 torch.maximum | torch.maximum(c64[2,3], f64[3]) | error:missing | error:missing: torch raises RuntimeError: maximum not implemented for complex tensors.
 torch.maximum | torch.maximum(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.maximum | torch.maximum(u8[2,3], -1) | error:class | error:class: symgrad OverflowError, torch TypeError
 torch.mean | torch.mean(f64[2,3], ()) | grad[0] shape[0] value[0] | grad[0]: value at 5: symgrad 2.25, torch 0.1666666666667
 torch.mean | torch.mean(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
+torch.mean | torch.mean(f64[2,3], dim=None) | grad_fn[0] | grad_fn[0]: symgrad MeanBackward0, torch MeanBackward1
 torch.median | torch.median(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "median_cpu" not implemented for 'Bool'
 torch.median | torch.median(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "median_cpu" not implemented for 'ComplexDouble'
-torch.median | torch.median(f32[2,3]:t) | grad[0] | grad[0]: value at 1: symgrad 1.0, torch 0.333333343
 torch.median | torch.median(f64[0,3]) | error:extra | error:extra: symgrad raises RuntimeError: kthvalue(): selected number k out of range for dimension 0
 torch.median | torch.median(f64[0]) | error:extra | error:extra: symgrad raises RuntimeError: kthvalue(): selected number k out of range for dimension 0
 torch.meshgrid | torch.meshgrid(f64[2], i64[3], indexing='ij') | error:missing | error:missing: torch raises RuntimeError: meshgrid expects all tensors to have the same dtype
 torch.meshgrid | torch.meshgrid(f64[2], indexing='bad') | error:class | error:class: symgrad ValueError, torch RuntimeError
-torch.meshgrid | torch.meshgrid(f64[], f64[2], indexing='ij') | grad_fn[1] | grad_fn[1]: symgrad ViewBackward0, torch ExpandBackward0
 torch.min | torch.min(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "min_all" not implemented for 'ComplexDouble'
 torch.min | torch.min(f64[0,3], 0) | error:class | error:class: symgrad RuntimeError, torch IndexError
-torch.min | torch.min(f64[], -1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch MinBackward0
-torch.min | torch.min(f64[], 0) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch MinBackward0
 torch.minimum | torch.minimum(c128[2,3], c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: minimum not implemented for complex tensors.
 torch.minimum | torch.minimum(c64[2,3], f64[3]) | error:missing | error:missing: torch raises RuntimeError: minimum not implemented for complex tensors.
 torch.minimum | torch.minimum(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.minimum | torch.minimum(u8[2,3], -1) | error:class | error:class: symgrad OverflowError, torch TypeError
 torch.mode | torch.mode(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "mode_cpu" not implemented for 'ComplexDouble'
-torch.mode | torch.mode(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-torch.mode | torch.mode(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-torch.mode | torch.mode(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
 torch.mode | torch.mode(f64[0,3]) | error:extra | error:extra: symgrad raises ValueError: Cannot apply_along_axis when any iteration dimensions are 0
 torch.mode | torch.mode(f64[0,3], 1) | error:extra | error:extra: symgrad raises ValueError: Cannot apply_along_axis when any iteration dimensions are 0
 torch.mode | torch.mode(f64[0]) | error:class | error:class: symgrad ValueError, torch IndexError
-torch.mode | torch.mode(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-torch.mode | torch.mode(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-torch.mode | torch.mode(f64[2,3], -1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch ModeBackward0
-torch.mode | torch.mode(f64[2,3], 0) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-torch.mode | torch.mode(f64[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-torch.mode | torch.mode(f64[2,3], dim=0, keepdim=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch ModeBackward0
-torch.mode | torch.mode(f64[3,4]:t, 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-torch.mode | torch.mode(f64[4,4]:e, 1) | grad_fn[0] value[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-torch.mode | torch.mode(f64[5,2]:e, 0) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-torch.mode | torch.mode(f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch ModeBackward0
-torch.mode | torch.mode(f64[], 0) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch ModeBackward0
+torch.mode | torch.mode(f64[4,4]:e, 1) | value[0] | value[0]: at 1: symgrad -inf, torch nan
 torch.movedim | torch.movedim(f64[], 0, 0) | error:extra | error:extra: symgrad raises IndexError: list assignment index out of range
-torch.msort | torch.msort(f32[3,2]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.msort | torch.msort(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.msort | torch.msort(f64[3,2]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.msort | torch.msort(f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch SortBackward0
 torch.mul | torch.mul(f16[2,3], 100000.0) | value[0] | value[0]: at 2: symgrad -inf, torch -5736.0
 torch.mul | torch.mul(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.mul | torch.mul(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
@@ -2756,6 +2815,9 @@ torch.multiply | torch.multiply(f16[2,3], 100000.0) | value[0] | value[0]: at 2:
 torch.multiply | torch.multiply(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.multiply | torch.multiply(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 torch.mvlgamma | torch.mvlgamma(b8[2,3]:p, 2) | error:missing | error:missing: torch raises RuntimeError: The input tensor may not be a boolean tensor.
+torch.nan_to_num | torch.nan_to_num(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: nan_to_num does not support automatic differentiation for outputs with complex d
+torch.nan_to_num | torch.nan_to_num(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: nan_to_num does not support automatic differentiation for outputs with complex d
+torch.nan_to_num | torch.nan_to_num(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: nan_to_num does not support automatic differentiation for outputs with complex d
 torch.nan_to_num | torch.nan_to_num(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: nan_to_num: dtype of out: Long should be same as input: Float
 torch.nan_to_num | torch.nan_to_num(f64[2,3]~g, out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: nan_to_num: dtype of out: Float should be same as input: Double
 torch.nan_to_num | torch.nan_to_num(i64[2,3], out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: nan_to_num: dtype of out: Float should be same as input: Long
@@ -2763,23 +2825,8 @@ torch.nanmean | torch.nanmean(f64[2,3], (0, 0)) | error:missing | error:missing:
 torch.nanmean | torch.nanmean(i64[2,3], dtype=torch.float64) | error:missing | error:missing: torch raises RuntimeError: nanmean(): expected input to have floating point or complex dtype but got Long
 torch.nanmedian | torch.nanmedian(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "median_cpu" not implemented for 'Bool'
 torch.nanmedian | torch.nanmedian(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "median_cpu" not implemented for 'ComplexDouble'
-torch.nanmedian | torch.nanmedian(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
-torch.nanmedian | torch.nanmedian(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
-torch.nanmedian | torch.nanmedian(f32[2,3]:t) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 1.0, torch 0.333333343
 torch.nanmedian | torch.nanmedian(f64[0,3]) | error:extra | error:extra: symgrad raises IndexError: gather: index out of range for dimension 0 of size 0
-torch.nanmedian | torch.nanmedian(f64[0,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
 torch.nanmedian | torch.nanmedian(f64[0]) | error:extra | error:extra: symgrad raises IndexError: gather: index out of range for dimension 0 of size 0
-torch.nanmedian | torch.nanmedian(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
-torch.nanmedian | torch.nanmedian(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
-torch.nanmedian | torch.nanmedian(f64[2,3], -1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch NanmedianBackward1
-torch.nanmedian | torch.nanmedian(f64[2,3], 0) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
-torch.nanmedian | torch.nanmedian(f64[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
-torch.nanmedian | torch.nanmedian(f64[2,3], dim=0, keepdim=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch NanmedianBackward1
-torch.nanmedian | torch.nanmedian(f64[3,4]:t, 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
-torch.nanmedian | torch.nanmedian(f64[4,4]:e, 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
-torch.nanmedian | torch.nanmedian(f64[5,2]:e, 0) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
-torch.nanmedian | torch.nanmedian(f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
-torch.nanmedian | torch.nanmedian(f64[], 0) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward1
 torch.nanquantile | torch.nanquantile(f16[2,3], 0.25) | error:missing | error:missing: torch raises RuntimeError: quantile() input tensor must be either float or double dtype
 torch.nanquantile | torch.nanquantile(f64[0], 0.5) | error:class | error:class: symgrad IndexError, torch RuntimeError
 torch.nanquantile | torch.nanquantile(f64[2,3], 0.3, 1, out=f64[2]~g) | error:extra | error:extra: symgrad raises RuntimeError: functions with out=... arguments don't support automatic differentiation, but on
@@ -2893,52 +2940,42 @@ torch.remainder | torch.remainder(c128[2,3], c128[2,3]) | error:class | error:cl
 torch.remainder | torch.remainder(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.remainder | torch.remainder(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.remainder | torch.remainder(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-torch.repeat_interleave | torch.repeat_interleave(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch ViewBackward0
-torch.repeat_interleave | torch.repeat_interleave(f64[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch ViewBackward0
-torch.repeat_interleave | torch.repeat_interleave(f64[2,3], 2, 0) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch ViewBackward0
-torch.repeat_interleave | torch.repeat_interleave(f64[2,3], 2, dim=-1) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch ViewBackward0
 torch.repeat_interleave | torch.repeat_interleave(f64[2,3], i64[2]:idx3, 0) | error:extra | error:extra: symgrad raises RuntimeError: repeat_interleave with a tensor of repeats is not supported yet; give an int
 torch.repeat_interleave | torch.repeat_interleave(f64[2,3], i64[3]:idx3, 1) | error:extra | error:extra: symgrad raises RuntimeError: repeat_interleave with a tensor of repeats is not supported yet; give an int
 torch.repeat_interleave | torch.repeat_interleave(i64[3]:idx3) | error:extra | error:extra: symgrad raises TypeError: repeat_interleave() missing 1 required positional argument: 'repeats'
 torch.resolve_conj | torch.resolve_conj(f64[2,3], out=f64[2,3]~g) | error:class | error:class: symgrad RuntimeError, torch TypeError
-torch.roll | torch.roll(f32[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RollBackward0
-torch.roll | torch.roll(f64[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RollBackward0
-torch.roll | torch.roll(f64[2,3], 7) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RollBackward0
-torch.roll | torch.roll(f64[], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RollBackward0
 torch.round | torch.round(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexDouble'
 torch.round | torch.round(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexDouble'
 torch.round | torch.round(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexFloat'
 torch.round | torch.round(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: Found dtype Long but expected Float
 torch.round | torch.round(f64[2,3]~g, out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Double
 torch.round | torch.round(i64[2,3], out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Long
-torch.row_stack | torch.row_stack([f64[2,3]]) | grad_fn[0] | grad_fn[0]: symgrad None, torch CatBackward0
+torch.rsqrt | torch.rsqrt(c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+torch.rsqrt | torch.rsqrt(c128[8]:e) | grad[0] grad_fn[0] | grad[0]: value at 0: symgrad nan, torch -0.0
+torch.rsqrt | torch.rsqrt(c64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+torch.rsqrt | torch.rsqrt(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+torch.rsqrt | torch.rsqrt(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+torch.rsqrt | torch.rsqrt(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
 torch.rsqrt | torch.rsqrt(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-torch.scatter | torch.scatter(f32[2,4], 1, i64[2,3]:perm4, f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
-torch.scatter | torch.scatter(f64[2,4], -1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
-torch.scatter | torch.scatter(f64[2,4], 0, i64[1,4]:idx2, f64[1,4]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
+torch.rsqrt | torch.rsqrt(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+torch.rsqrt | torch.rsqrt(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+torch.rsqrt | torch.rsqrt(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+torch.rsqrt | torch.rsqrt(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+torch.rsqrt | torch.rsqrt(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+torch.rsqrt | torch.rsqrt(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
+torch.rsqrt | torch.rsqrt(f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch RsqrtBackward0
 torch.scatter | torch.scatter(f64[2,4], 1, i32[2,3]:perm4, f64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: scatter(): Expected dtype int64 for index, got int32
-torch.scatter | torch.scatter(f64[2,4], 1, i64[0,3]:idx4, f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
-torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:idx4, f64[2,3]) #dup | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:idx4, f64[2,3], reduce='add') #dup | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
 torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:neg4, f64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm4, 2.0, reduce='multiply') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
-torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm4, 2.5) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward1
-torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[2,3], reduce='add') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
 torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[2,3], reduce='multiply') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
-torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm4, value=1.0) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward1
+torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm5, f64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 torch.scatter | torch.scatter(f64[], 0, i64[]:idx1, f64[]) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
-torch.scatter_add | torch.scatter_add(f32[2,4], 1, i64[2,3]:perm4, f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
-torch.scatter_add | torch.scatter_add(f64[2,4], -1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
-torch.scatter_add | torch.scatter_add(f64[2,4], 0, i64[1,4]:idx2, f64[1,4]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
 torch.scatter_add | torch.scatter_add(f64[2,4], 1, i32[2,3]:perm4, f64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: scatter(): Expected dtype int64 for index, got int32
-torch.scatter_add | torch.scatter_add(f64[2,4], 1, i64[0,3]:idx4, f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
-torch.scatter_add | torch.scatter_add(f64[2,4], 1, i64[2,3]:idx4, f64[2,3]) #dup | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
 torch.scatter_add | torch.scatter_add(f64[2,4], 1, i64[2,3]:neg4, f64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-torch.scatter_add | torch.scatter_add(f64[2,4], 1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
-torch.scatter_add | torch.scatter_add(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+torch.scatter_add | torch.scatter_add(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 torch.scatter_add | torch.scatter_add(f64[2,4], 1, i64[2,3]:perm5, f64[2,3]) | error:class | error:class: symgrad IndexError, torch RuntimeError
 torch.scatter_add | torch.scatter_add(f64[], 0, i64[]:idx1, f64[]) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
 torch.searchsorted | torch.searchsorted(b8[5]:sorted, b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "searchsorted_out_cpu" not implemented for 'Bool'
@@ -2973,16 +3010,8 @@ torch.sinc | torch.sinc(f16[2,3]:p) | value[0] | value[0]: at 1: symgrad 0.02473
 torch.sinc | torch.sinc(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.sinh | torch.sinh(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.slogdet | torch.slogdet(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-torch.slogdet | torch.slogdet(f32[3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-torch.slogdet | torch.slogdet(f64[0,0]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-torch.slogdet | torch.slogdet(f64[1,1]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-torch.slogdet | torch.slogdet(f64[2,0,0]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-torch.slogdet | torch.slogdet(f64[2,3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-torch.slogdet | torch.slogdet(f64[3,3]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-torch.slogdet | torch.slogdet(f64[3,3]:e) | grad_fn[0] grad_fn[1] value[0] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-torch.slogdet | torch.slogdet(f64[3,3]:sing) | grad[0] grad_fn[0] grad_fn[1] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
-torch.slogdet | torch.slogdet(f64[3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-torch.slogdet | torch.slogdet(f64[3,3]:tri) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
+torch.slogdet | torch.slogdet(f64[3,3]:e) | value[0] | value[0]: at 0: symgrad -1.0, torch -0.0
+torch.slogdet | torch.slogdet(f64[3,3]:sing) | grad[0] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
 torch.softmax | torch.softmax(b8[2,3], 1) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.softmax | torch.softmax(f32[2,3], 1, dtype=torch.float64) | error:extra | error:extra: symgrad raises TypeError: softmax() got an unexpected keyword argument 'dtype'
 torch.softmax | torch.softmax(f64[2,3], 1, dtype=torch.float64) | error:extra | error:extra: symgrad raises TypeError: softmax() got an unexpected keyword argument 'dtype'
@@ -2990,34 +3019,21 @@ torch.softmax | torch.softmax(i32[2,3], 1) | error:missing | error:missing: torc
 torch.softmax | torch.softmax(i64[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Long'
 torch.softmax | torch.softmax(i64[2,3], 1, dtype=torch.float32) | error:extra | error:extra: symgrad raises TypeError: softmax() got an unexpected keyword argument 'dtype'
 torch.softmax | torch.softmax(u8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Byte'
-torch.sort | torch.sort(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.sort | torch.sort(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.sort | torch.sort(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.sort | torch.sort(f64[16]:e, descending=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.sort | torch.sort(f64[2,3,4], 1) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.sort | torch.sort(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.sort | torch.sort(f64[2,3], -1) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.sort | torch.sort(f64[2,3], 0) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.sort | torch.sort(f64[2,3], 1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.sort | torch.sort(f64[2,3], descending=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.sort | torch.sort(f64[2,3], dim=0, stable=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward1
-torch.sort | torch.sort(f64[3,4]:t, 1) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
-torch.sort | torch.sort(f64[3,4]:t, stable=True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward1
-torch.sort | torch.sort(f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch SortBackward0
-torch.split | torch.split(f32[2,3], 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-torch.split | torch.split(f64[0,3], 1) | grad_fn[0] | grad_fn[0]: symgrad None, torch SplitBackward0
-torch.split | torch.split(f64[2,3], (1, 1), 0) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitWithSizesBackward0
-torch.split | torch.split(f64[2,3], 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-torch.split | torch.split(f64[2,3], 2, -1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-torch.split | torch.split(f64[2,3], 2, 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-torch.split | torch.split(f64[2,3], 5) | grad_fn[0] | grad_fn[0]: symgrad None, torch SplitBackward0
-torch.split | torch.split(f64[2,3], [1, 2], 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitWithSizesBackward0
-torch.split | torch.split(f64[2,3], [3], 1) | grad_fn[0] | grad_fn[0]: symgrad None, torch SplitWithSizesBackward0
-torch.split | torch.split(f64[7], 3) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
 torch.sqrt | torch.sqrt(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-torch.square | torch.square(c128[8]:e) | grad[0] | grad[0]: value at 0: symgrad inf, torch nan
+torch.square | torch.square(c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+torch.square | torch.square(c128[8]:e) | grad[0] grad_fn[0] | grad[0]: value at 0: symgrad inf, torch nan
+torch.square | torch.square(c64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+torch.square | torch.square(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+torch.square | torch.square(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+torch.square | torch.square(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
 torch.square | torch.square(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-torch.squeeze | torch.squeeze(f64[1,1], (0, 1)) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch SqueezeBackward2
+torch.square | torch.square(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+torch.square | torch.square(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+torch.square | torch.square(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+torch.square | torch.square(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+torch.square | torch.square(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+torch.square | torch.square(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
+torch.square | torch.square(f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch PowBackward0
 torch.std | torch.std(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: std(): std and var only support floating point and complex dtypes, got complex12
 torch.std | torch.std(f64[2,3], ()) | grad[0] | grad[0]: value at 0: symgrad -0.223488137026, torch -inf
 torch.std | torch.std(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
@@ -3045,6 +3061,7 @@ torch.subtract | torch.subtract(u8[2,3], b8[2,3]) | error:missing | error:missin
 torch.sum | torch.sum(f32[2,3], dtype=torch.int64) | error:missing | error:missing: torch raises RuntimeError: Autograd not support dtype: Long
 torch.sum | torch.sum(f64[2,3], ()) | grad[0] shape[0] value[0] | grad[0]: value at 5: symgrad 2.25, torch 1.0
 torch.sum | torch.sum(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
+torch.sum | torch.sum(f64[2,3], dim=None) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch SumBackward1
 torch.take_along_dim | torch.take_along_dim(f64[2,3], i32[2,2]:idx3, 1) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.take_along_dim | torch.take_along_dim(f64[2,3], i64[2,2]:idx4, 1) | error:extra | error:extra: symgrad raises IndexError: gather: index out of range for dimension 1 of size 3
 torch.tan | torch.tan(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
@@ -3055,31 +3072,31 @@ torch.tensor | torch.tensor([1.0, 2.5, -3.0], dtype=torch.uint8) | error:missing
 torch.tensor | torch.tensor([f64[2], f64[2]]) | error:missing | error:missing: torch raises ValueError: only one element tensors can be converted to Python scalars
 torch.tensor | torch.tensor([f64[], 2.0]) | dtype[0] | dtype[0]: symgrad float32, torch float64
 torch.tensor | torch.tensor([f64[], f64[]]) | dtype[0] | dtype[0]: symgrad float32, torch float64
-torch.tensor_split | torch.tensor_split(f64[0,3], 2) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad None, torch SliceBackward0
-torch.tensor_split | torch.tensor_split(f64[2,3], (0, 3), 1) | grad_fn[1] | grad_fn[1]: symgrad None, torch SliceBackward0
 torch.tensordot | torch.tensordot(f64[2,3], f64[3,4], -1) | error:missing | error:missing: torch raises RuntimeError: tensordot expects dims >= 0, but got dims=-1
 torch.tensordot | torch.tensordot(f64[2,3], f64[3], 3) | error:class | error:class: symgrad IndexError, torch RuntimeError
 torch.topk | torch.topk(b8[2,3], 2) | error:missing | error:missing: torch raises RuntimeError: topk does not support bool dtypes on CPU
-torch.topk | torch.topk(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-torch.topk | torch.topk(f64[0,3], 0) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-torch.topk | torch.topk(f64[16]:e, 5) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-torch.topk | torch.topk(f64[2,3], 0) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-torch.topk | torch.topk(f64[2,3], 1, 0) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-torch.topk | torch.topk(f64[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-torch.topk | torch.topk(f64[2,3], 2, -1, False) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-torch.topk | torch.topk(f64[2,3], 2, largest=False, sorted=False) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-torch.topk | torch.topk(f64[3,4]:t, 2, 1) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch TopkBackward0
-torch.topk | torch.topk(f64[], 1) | grad_fn[0] shape[1] | grad_fn[0]: symgrad ViewBackward0, torch TopkBackward0
+torch.topk | torch.topk(f64[], 1) | shape[1] | shape[1]: symgrad [1], torch []
 torch.trace | torch.trace(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "trace" not implemented for 'Bool'
-torch.trace | torch.trace(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch TraceBackward0
-torch.trace | torch.trace(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch TraceBackward0
-torch.trace | torch.trace(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch TraceBackward0
-torch.trace | torch.trace(f64[3,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch TraceBackward0
-torch.transpose | torch.transpose(f64[], 0, -1) | grad_fn[0] | grad_fn[0]: symgrad None, torch TransposeBackward0
 torch.trapezoid | torch.trapezoid(b8[2,5]) | error:missing | error:missing: torch raises RuntimeError: trapezoid: received a bool input for `y`, but bool is not supported
+torch.trapezoid | torch.trapezoid(f32[2,5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
+torch.trapezoid | torch.trapezoid(f64[0]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad a gradient, torch none
 torch.trapezoid | torch.trapezoid(f64[2,3], 2.0) | error:class | error:class: symgrad RuntimeError, torch TypeError
+torch.trapezoid | torch.trapezoid(f64[2,3], dim=0) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
+torch.trapezoid | torch.trapezoid(f64[2,3], dx=0.5) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
+torch.trapezoid | torch.trapezoid(f64[2,3], f64[2,3]:sorted) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward1
+torch.trapezoid | torch.trapezoid(f64[2,3], f64[3]:sorted) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward1
+torch.trapezoid | torch.trapezoid(f64[2,3], x=f64[3], dim=-1) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward1
+torch.trapezoid | torch.trapezoid(f64[2,5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
 torch.trapz | torch.trapz(b8[2,5]) | error:missing | error:missing: torch raises RuntimeError: trapezoid: received a bool input for `y`, but bool is not supported
+torch.trapz | torch.trapz(f32[2,5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
+torch.trapz | torch.trapz(f64[0]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad a gradient, torch none
 torch.trapz | torch.trapz(f64[2,3], 2.0) | error:class | error:class: symgrad RuntimeError, torch TypeError
+torch.trapz | torch.trapz(f64[2,3], dim=0) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
+torch.trapz | torch.trapz(f64[2,3], dx=0.5) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
+torch.trapz | torch.trapz(f64[2,3], f64[2,3]:sorted) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward1
+torch.trapz | torch.trapz(f64[2,3], f64[3]:sorted) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward1
+torch.trapz | torch.trapz(f64[2,3], x=f64[3], dim=-1) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward1
+torch.trapz | torch.trapz(f64[2,5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
 torch.true_divide | torch.true_divide(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
 torch.true_divide | torch.true_divide(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.trunc | torch.trunc(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: trunc is not supported for complex inputs
@@ -3089,11 +3106,6 @@ torch.trunc | torch.trunc(f32[2,3]~g, out=i64[0]) | error:missing | error:missin
 torch.trunc | torch.trunc(f64[2,3]~g, out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Double
 torch.trunc | torch.trunc(i64[2,3], out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Long
 torch.typename | torch.typename(torch.float32) | value[0] | value[0]: symgrad 'symgrad.dtypes.DType', torch 'torch.dtype'
-torch.unbind | torch.unbind(f32[2,3]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch UnbindBackward0
-torch.unbind | torch.unbind(f64[0,3], 1) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SelectBackward0, torch UnbindBackward0
-torch.unbind | torch.unbind(f64[2,3]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch UnbindBackward0
-torch.unbind | torch.unbind(f64[2,3], -1) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SelectBackward0, torch UnbindBackward0
-torch.unbind | torch.unbind(f64[2,3], 1) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SelectBackward0, torch UnbindBackward0
 torch.unflatten | torch.unflatten(f64[], 0, (1,)) | error:class | error:class: symgrad IndexError, torch RuntimeError
 torch.vander | torch.vander(f32[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 torch.vander | torch.vander(f64[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
@@ -3108,7 +3120,6 @@ torch.var_mean | torch.var_mean(f64[2,3], (0, 0)) | error:missing | error:missin
 torch.vdot | torch.vdot(f64[3], 2.0) | error:class | error:class: symgrad RuntimeError, torch TypeError
 torch.view_as_complex | torch.view_as_complex(f16[2]) | error:class | error:class: symgrad RuntimeError, torch unreadable result: TypeError
 torch.view_as_complex | torch.view_as_complex(f16[3,2]) | error:class | error:class: symgrad RuntimeError, torch unreadable result: TypeError
-torch.vstack | torch.vstack([f64[2,3]]) | grad_fn[0] | grad_fn[0]: symgrad None, torch CatBackward0
 torch.where | torch.where(f32[2,3], f64[2,3], f64[2,3]) | error:missing | error:missing: torch raises RuntimeError: where expected condition to be a boolean tensor, but got a tensor with dtype Flo
 torch.xlogy | torch.xlogy(c128[2,3], 2.5) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.xlogy | torch.xlogy(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError

@@ -22,6 +22,7 @@ import numpy as np
 from ... import dtypes
 from ...ops.registry import broadcast_shapes as _broadcast
 from ...ops.registry import normalize_axes
+from ...dims import same_shape
 from ...size import Size
 from . import basic as F
 from ..core.apply import apply, full
@@ -275,7 +276,8 @@ def broadcast_tensors(*tensors) -> tuple:
     """The tensors broadcast to their common shape (views)."""
     ts = [tensor_arg(t) for t in _seq(tensors)]
     shape = _broadcast(*(tuple(t.shape) for t in ts))
-    return tuple(broadcast_to(t, shape) for t in ts)
+    # torch returns a tensor already of that shape as it is (no node)
+    return tuple(t if same_shape(tuple(t.shape), shape) else broadcast_to(t, shape) for t in ts)
 
 
 # ---------------------------------------------------------------- dtypes, truth

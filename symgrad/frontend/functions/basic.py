@@ -313,9 +313,8 @@ MinResult = return_type("min")
 
 
 def _extremum_of_all(name: str, x: Tensor) -> Tensor:
-    """``max(x)``/``min(x)``: the primitive's value with torch's ``evenly_distribute_backward``:
-    g is shared among the elements equal to the result, or among the NaNs when the result is
-    NaN, 0 elsewhere (amax/amin, the primitive's own rule, give NaN to every element there)."""
+    """``max(x)``/``min(x)`` with torch's ``evenly_distribute_backward``: g shared among the
+    elements equal to the result (the NaNs if it is NaN); amax/amin's rule gives NaN there."""
     axes = tuple(range(x.ndim))
 
     def rule(g, out, ins):
@@ -340,7 +339,8 @@ def _extremum(name: str, x, dim, keepdim):
         # torch: a 0-d tensor is its own extremum, at index 0 (keepdim keeps it 0-d).
         normalize_axes(dim, 0)
         values, idx = _extremum(name, x.reshape(1), 0, False)
-        return (MaxResult if name == "max" else MinResult)(values.reshape(()), idx.reshape(()))
+        values = apply("reshape", values, shape_to=(), _torch_name=f"{name.capitalize()}Backward0")
+        return (MaxResult if name == "max" else MinResult)(values, idx.reshape(()))
     (axis,) = normalize_axes(dim, x.ndim)
     idx = apply("argmax" if name == "max" else "argmin", x, axis=axis)
     # The value at the returned index: the gradient goes to that one element, as in torch.
@@ -470,9 +470,9 @@ def gather_along(x, index, dim: int) -> Tensor:
     """torch.gather / take_along_dim: out[..i..] = x[..index[..i..]..] along ``dim``."""
     x, index = tensor_arg(x), tensor_arg(index)
     if x.ndim == 0:
-        # torch gathers from a 0-d tensor with a 0-d index (dim 0 / -1): as a 1-element vector
-        normalize_axes(dim, 0)
-        return gather_along(x.reshape(1), index.reshape(1), 0).reshape(())
+        normalize_axes(dim, 0)   # torch: a 0-d x and index (dim 0 / -1) as 1-element vectors
+        one = gather_along(x.reshape(1), index.reshape(1), 0)
+        return apply("reshape", one, shape_to=(), _torch_name="GatherBackward0")
     (axis,) = normalize_axes(dim, x.ndim)
     return apply("gather", x, index, axis=axis)
 

@@ -18,10 +18,12 @@ from ...errors import LinAlgError
 from ...ops.registry import broadcast_shapes
 from ..core.apply import apply, as_tensor
 from .creation import eye
-from .basic import eq, log, matmul, where
+from .basic import log, matmul, where
 from .manipulation import triu
 from .printing import return_type
 from .shapes import broadcast_to, squeeze, unsqueeze
+from .basic import composite
+from .torch_nodes import named_outputs
 from ..core.tensor import Tensor
 from ..core.arguments import tensor_arg
 
@@ -97,12 +99,17 @@ def solve(A, B, *, left: bool = True) -> Tensor:
     if bm.ndim < 2:
         raise RuntimeError(f"{name}: The input tensor B must have at least 1 dimensions.")
     _fits(name, a, bm, left)
-    a, bm = broadcast_batches(a, bm)
-    if left:
-        x = apply("solve", a, bm, check="torch.linalg.solve")
-    else:
-        x = _mt(apply("solve", _mt(a), _mt(bm), check="torch.linalg.solve"))
-    return squeeze(x, -1) if vector else x
+
+    def body(a, b):
+        a, bm = broadcast_batches(a, unsqueeze(b, -1) if vector else b)
+        if left:
+            x = apply("solve", a, bm, check="torch.linalg.solve")
+        else:
+            x = _mt(apply("solve", _mt(a), _mt(bm), check="torch.linalg.solve"))
+        return squeeze(x, -1) if vector else x
+    if left and not vector and tuple(a.shape[:-2]) == tuple(b.shape[:-2]):
+        return body(a, b)   # one primitive, LinalgSolveExBackward0 already
+    return composite("LinalgSolveExBackward0", body, [a, b])
 
 
 def inv(A) -> Tensor:
@@ -123,6 +130,10 @@ def inverse(A) -> Tensor:
 def _slogdet(name: str, A) -> tuple[Tensor, Tensor]:
     a = tensor_arg(A)
     check_matrix(name, a)
+    return named_outputs("LinalgSlogdetBackward0", _slogdet_parts, [a])
+
+
+def _slogdet_parts(a: Tensor) -> tuple[Tensor, Tensor]:
     both = apply("slogdet", a)
     return both[..., 0], both[..., 1]
 
@@ -145,12 +156,14 @@ def det(A) -> Tensor:
 
 
 def logdet(A) -> Tensor:
-    """``torch.logdet``: log(det), NaN for a negative determinant, -inf for a zero one."""
+    """``torch.logdet``: log(det), NaN for a negative determinant, -inf for a zero one; as
+    torch computes it: log|det| where the sign is not -1 (WhereBackward0), log(sign) + log|det|
+    for complex matrices."""
     sign, logabs = _slogdet("linalg.slogdet", A)
     if sign.dtype.is_complex:
-        return logabs + log(sign)
+        return log(sign) + logabs
     # torch's: where(sign == -1, nan, logabsdet), WhereBackward0 (no gradient where NaN)
-    return where(eq(sign, -1.0), float("nan"), logabs)
+    return where(sign == -1.0, float("nan"), logabs)
 
 
 # ---------------------------------------------------------------- cholesky, triangles
@@ -163,9 +176,10 @@ def cholesky(A, *, upper: bool = False) -> Tensor:
 def _cholesky(name: str, A, upper: bool) -> Tensor:
     a = tensor_arg(A)
     check_matrix(name, a)
+    torch_name = "CholeskyBackward0" if name == "cholesky" else "LinalgCholeskyExBackward0"
     if upper:
-        return _mt(apply("cholesky", _mt(a), check=name))
-    return apply("cholesky", a, check=name)
+        return composite(torch_name, lambda a: _mt(apply("cholesky", _mt(a), check=name)), [a])
+    return apply("cholesky", a, check=name, _torch_name=torch_name)
 
 
 def torch_cholesky(A, upper: bool = False) -> Tensor:
@@ -190,8 +204,9 @@ def solve_triangular(A, B, *, upper: bool, left: bool = True,
     if left:
         return apply("triangular_solve", a, b, upper=bool(upper),
                      unitriangular=bool(unitriangular))
-    return _mt(apply("triangular_solve", _mt(a), _mt(b), upper=not upper,
-                     unitriangular=bool(unitriangular)))
+    return composite("LinalgSolveTriangularBackward0", lambda a, b: _mt(apply(
+        "triangular_solve", _mt(a), _mt(b), upper=not upper,
+        unitriangular=bool(unitriangular))), [a, b])
 
 
 def cholesky_solve(B, L, upper: bool = False) -> Tensor:
@@ -229,11 +244,14 @@ def qr(A, mode: str = "reduced") -> QRResult:
         raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
                            f"'reduced' (default), 'r', or 'complete'")
     check_matrix("linalg.qr", a, square=False)
-    q = apply("qr", a, complete=mode == "complete")
-    r = triu(matmul(_mt(q), a))
-    if mode == "r":
-        q = as_tensor([], dtype=a.dtype)
-    return QRResult(q, r)
+
+    def body(a):
+        q = apply("qr", a, complete=mode == "complete")
+        r = triu(matmul(_mt(q), a))
+        if mode == "r":
+            q = as_tensor([], dtype=a.dtype)
+        return q, r
+    return QRResult(*named_outputs("LinalgQrBackward0", body, [a]))
 
 
 def _check_uplo(UPLO) -> bool:
@@ -249,8 +267,11 @@ def eigh(A, UPLO: str = "L") -> EighResult:
     a = tensor_arg(A)
     upper = _check_uplo(UPLO)
     check_matrix("linalg.eigh", a)
-    both = apply("eigh", a, upper=upper)
-    return EighResult(both[..., 0, :], both[..., 1:, :])
+
+    def body(a):
+        both = apply("eigh", a, upper=upper)
+        return both[..., 0, :], both[..., 1:, :]
+    return EighResult(*named_outputs("LinalgEighBackward0", body, [a]))
 
 
 def eigvalsh(A, UPLO: str = "L") -> Tensor:
@@ -258,14 +279,16 @@ def eigvalsh(A, UPLO: str = "L") -> Tensor:
     a = tensor_arg(A)
     upper = _check_uplo(UPLO)
     check_matrix("linalg.eigh", a)
-    return apply("eigh", a, upper=upper)[..., 0, :]
+    return composite("LinalgEighBackward0", lambda a: apply("eigh", a, upper=upper)[..., 0, :],
+                     [a])
 
 
 def cholesky_inverse(L, upper: bool = False) -> Tensor:
     """``torch.cholesky_inverse``: A^-1 given A's Cholesky factor L (or U if ``upper``)."""
     f = tensor_arg(L)
     check_matrix("cholesky_inverse", f)
-    return cholesky_solve(_identity_like(f), f, upper)
+    return composite("CholeskyInverseBackward0",
+                     lambda f: cholesky_solve(_identity_like(f), f, upper), [f])
 
 
 METHODS = {"det": det, "logdet": logdet, "slogdet": torch_slogdet, "inverse": inverse,

@@ -34,7 +34,7 @@ from .basic import composite, where
 from .inplace import update
 from .selection import Selection
 from ..core.deferred import Deferred
-from .shapes import broadcast_to, cat, getitem, permute, reshape
+from .shapes import broadcast_to, cat, getitem, permute, reshape, selects_all
 from ..core.tensor import Tensor, tracer_error
 from ...dims import same_shape
 from ...ops.registry import normalize_axes
@@ -49,7 +49,11 @@ def is_advanced(index: Any) -> bool:
 
 
 def index(x: Tensor, index: Any) -> Tensor:
-    """``x[index]``: basic indexing (a view, ``shapes.getitem``) or advanced indexing."""
+    """``x[index]``: basic indexing (a view, ``shapes.getitem``) or advanced indexing. A 0-d
+    integer tensor of known value indexes as its number does (torch: a select, a view)."""
+    if isinstance(index, Tensor) and not index.ndim and index.dtype.is_integer \
+            and index._value is not None:
+        index = int(index._value)
     if not is_advanced(index):
         return getitem(x, index)
     mask = _traced_mask(x, index)
@@ -82,12 +86,13 @@ def setitem(x: Tensor, index: Any, value: Any) -> None:
     given = isinstance(value, Tensor)
     value = value if given else as_tensor(value, x.dtype)
     if not is_advanced(index):
-        view = getitem(x, index)
+        view = x if selects_all(x, index) else getitem(x, index)
         view.copy_(broadcast_to(value.to(x.dtype), view.shape))
         return
     if _is_whole_mask(x, index) and value.numel() == 1:   # x[mask] = v: shapes stay fixed
-        mask, value = index, value.to(x.dtype)
-        update(x, lambda old: where(mask, value.reshape(()), old), "masked_fill_")
+        mask, value = index, value.to(x.dtype).reshape(())
+        update(x, lambda old: apply("where", mask, value, old, _torch_name="IndexPutBackward0",
+                                    _shown=(2, 1)), "index_put_")
         return
     if given and value.dtype is not x.dtype:
         raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
@@ -131,7 +136,8 @@ def put(x: Tensor, items: list, value: Tensor) -> None:
     of ``x``, or of the view its slices and Nones select, that the index arrays name."""
     y, arrays, _ = _layout(x, items)
     if same_shape(y.shape, x.shape) and not any(i is None for i in items):
-        update(x, lambda old: _placed(old, items, value), "index_put_")
+        update(x, lambda old: composite("IndexPutBackward0", lambda a, v: _placed(
+            a, items, v), [old, value], saves=False, uses_out=False), "index_put_")
         return
     inner: list = [slice(None)] * y.ndim
     for d, t in arrays:

@@ -126,7 +126,7 @@ def _pairs(z: Tensor) -> Tensor:
 
 def _joined(z: Tensor, v: Tensor) -> Tensor:
     lead = (slice(None),) * (v.ndim - 1)
-    return apply("complex", v[lead + (0,)], v[lead + (1,)])
+    return apply("complex", v[lead + (0,)], v[lead + (1,)], _torch_name="CopySlices")
 
 
 VALUE_PARTS = ("real", "imag")
@@ -134,26 +134,30 @@ VALUE_PARTS = ("real", "imag")
 # of a complex tensor): op -> (the view of a base, the base with a new value of the view).
 VALUE_VIEWS = {
     "real": (lambda z: apply("real", z),
-             lambda z, v: apply("complex", v, apply("imag", _operand(z)))),
+             lambda z, v: apply("complex", v, apply("imag", _operand(z)),
+                                _torch_name="CopySlices")),
     "imag": (lambda z: apply("imag", z),
-             lambda z, v: apply("complex", apply("real", _operand(z)), v)),
+             lambda z, v: apply("complex", apply("real", _operand(z)), v,
+                                _torch_name="CopySlices")),
     "view_as_real": (_pairs, _joined),
 }
 
 
 def _scatter(base: Tensor, op: str, attrs: dict, value: Tensor) -> Tensor:
-    """``base`` with ``value`` in place of its view ``op[attrs]`` (a new tensor)."""
+    """``base`` with ``value`` in place of its view ``op[attrs]`` (a new tensor; its node is
+    torch's CopySlices: what a tensor written through a view of it shows)."""
     if op in VALUE_VIEWS:
         return VALUE_VIEWS[op][1](base, value)
     if op in ("reshape", "expand"):
-        return apply("reshape", value, shape_to=base.shape)
+        return apply("reshape", value, shape_to=base.shape, _torch_name="CopySlices")
     if op == "permute":
-        return apply("permute", value, perm=inverse_permutation(attrs["perm"]))
+        return apply("permute", value, perm=inverse_permutation(attrs["perm"]),
+                     _torch_name="CopySlices")
     window = tuple(slice(*t) for t in zip(attrs["starts"], attrs["stops"], attrs["steps"]))
     mask = np.zeros(base.shape, np.bool_)
     mask[window] = True
     spread = apply("unslice", value, shape_to=base.shape, **attrs)
-    return apply("where", Tensor(mask, None), spread, _operand(base))
+    return apply("where", Tensor(mask, None), spread, _operand(base), _torch_name="CopySlices")
 
 
 def _set(t: Tensor, value: Tensor) -> None:

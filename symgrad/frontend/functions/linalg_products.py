@@ -14,12 +14,14 @@ import numpy as np
 
 from . import basic as F
 from . import products
+from ..core import grad_mode
 from ..core.apply import apply, as_tensor
 from .assorted import cross as torch_cross
 from .decompositions import broadcast_batches, inv, type_name
 from .manipulation import diagonal as torch_diagonal
 from .norms import matrix_rank, svdvals
 from .printing import return_type
+from .torch_nodes import named_outputs
 from .shapes import reshape, squeeze, unsqueeze
 from ..core.tensor import Tensor
 from ..core.arguments import tensor_arg
@@ -116,7 +118,8 @@ def matrix_power(A, n: int) -> Tensor:
     a = tensor_arg(A)
     if isinstance(n, int) and n < 0:
         products.matrix_power(a, 0)           # torch's shape checks first
-        return products.matrix_power(inv(a), -n)
+        inverse = inv(a)
+        return inverse if n == -1 else products.matrix_power(inverse, -n)   # torch: no copy
     return products.matrix_power(a, n)
 
 
@@ -138,19 +141,24 @@ def lstsq(A, B, rcond=None, *, driver=None) -> LstsqResult:
     if a.dtype is not b.dtype or not a.dtype.is_floating:
         raise RuntimeError(f"{name}: Expected input and other to have the same floating dtype, "
                            f"got {a.dtype.name} and {b.dtype.name}")
-    a, bm = broadcast_batches(a, bm)
-    x = _full_rank_solution(a, bm)
-    empty = as_tensor(np.zeros(0), dtype=a.dtype)
     m, n = a.shape[-2:]
     detailed = driver in ("gelsd", "gelss")
-    residuals = empty
-    if detailed and m > n:
-        residuals = F.sum(F.square(F.matmul(a, x) - bm), -2)
-        residuals = squeeze(residuals, -1) if vector else residuals
+
+    def body(a, b):   # the solution and the residuals: torch's LinalgLstsqBackward0
+        a, bm = broadcast_batches(a, unsqueeze(b, -1) if vector else b)
+        x = _full_rank_solution(a, bm)
+        residuals = as_tensor(np.zeros(0), dtype=a.dtype)
+        if detailed and m > n:
+            residuals = F.sum(F.square(F.matmul(a, x) - bm), -2)
+            residuals = squeeze(residuals, -1) if vector else residuals
+        return squeeze(x, -1) if vector else x, residuals
+    x, residuals = named_outputs("LinalgLstsqBackward0", body, [a, b])
     rtol = rcond if rcond is not None and rcond > 0 else None
-    rank = as_tensor(np.zeros(0, np.int64)) if driver == "gels" else matrix_rank(a, rtol=rtol)
-    return LstsqResult(squeeze(x, -1) if vector else x, residuals, rank,
-                       svdvals(a) if detailed else empty)
+    with grad_mode.no_grad():   # no gradient in torch
+        rank = as_tensor(np.zeros(0, np.int64)) if driver == "gels" else \
+            matrix_rank(a, rtol=rtol)
+        values = svdvals(a) if detailed else as_tensor(np.zeros(0), dtype=a.dtype)
+    return LstsqResult(x, residuals, rank, values)
 
 
 def _full_rank_solution(a: Tensor, b: Tensor) -> Tensor:

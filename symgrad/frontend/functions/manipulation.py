@@ -24,7 +24,8 @@ from .basic import composite, sum, where
 from .strided import clone
 from .indexing import index, index_copy, index_put
 from .inplace import update
-from .shapes import broadcast_to, cat, permute, reshape, unsqueeze
+from .shapes import broadcast_to, cat, permute, reshape, stack, unsqueeze
+from .torch_nodes import named_outputs, named_view
 from ..core.tensor import Tensor
 from ...dims import same_shape
 
@@ -64,9 +65,9 @@ def flipud(x: Tensor) -> Tensor:
 
 def roll(x: Tensor, shifts, dims=None) -> Tensor:
     """Elements shifted along ``dims`` (the flattened tensor if None), wrapping around."""
-    if dims is None:
-        flat = reshape(x, -1)
-        return reshape(roll(flat, shifts, 0), x.shape)
+    if dims is None:   # the flattened tensor's roll: still one RollBackward0
+        return composite("RollBackward0",
+                         lambda v: reshape(roll(reshape(v, -1), shifts, 0), v.shape), [x])
     shifts = [shifts] if isinstance(shifts, int) else list(shifts)
     dims = [dims] if isinstance(dims, int) else list(dims)
     if len(shifts) != len(dims):
@@ -143,13 +144,33 @@ def repeat_interleave(x: Tensor, repeats: int, dim: int | None = None) -> Tensor
     shape[a + 1] = repeats
     out = list(x.shape)
     out[a] *= repeats
-    return reshape(broadcast_to(v, shape), out)
+    return reshape(clone(broadcast_to(v, shape)), out)   # torch's steps: ViewBackward0
 
 
 # ---------------------------------------------------------------- cut
 
 def _narrow(x: Tensor, dim: int, start: int, length: int) -> Tensor:
-    return index(x, (slice(None),) * dim + (slice(start, start + length),))
+    """The slice ``start:start + length`` of ``dim``: one slice node, always (torch's)."""
+    starts = tuple(start if d == dim else 0 for d in range(x.ndim))
+    stops = tuple(start + length if d == dim else n for d, n in enumerate(x.shape))
+    return apply("slice", x, starts=starts, stops=stops, steps=(1,) * x.ndim,
+                 _torch_name="SliceBackward0")
+
+
+def _pieces(x: Tensor, dim: int, sizes: list, torch_name: str) -> tuple:
+    """The consecutive pieces of ``sizes`` along ``dim``: views of ``x`` sharing one node
+    (SplitBackward0...), whose rule concatenates their cotangents (zeros where none)."""
+    starts = np.cumsum([0] + sizes[:-1]).tolist()
+
+    def body(v):
+        return tuple(_narrow(v, dim, s, k) for s, k in zip(starts, sizes))
+
+    def rule(gs, ins):
+        v = ins[0]
+        parts = [full(v, 0, tuple(v.shape[:dim]) + (k,) + tuple(v.shape[dim + 1:]))
+                 if g is None else g for g, k in zip(gs, sizes)]
+        return (cat(parts, dim),)
+    return named_outputs(torch_name, body, [x], rule, saves=False)
 
 
 def narrow(x: Tensor, dim: int, start: int, length: int) -> Tensor:
@@ -173,14 +194,14 @@ def split(x: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
             raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
                                f"dimension size of {n}")
         sizes = [min(step, n - s) for s in range(0, n, step)] if n else [0]
+        return _pieces(x, a, sizes, "SplitBackward0")
     else:
         sizes = list(split_size_or_sections)
         if builtins_sum(sizes) != n:
             raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} "
                                f"(input tensor's size at dimension {a}), but got "
                                f"split_sizes={sizes}")
-    starts = np.cumsum([0] + sizes[:-1]).tolist()
-    return tuple(_narrow(x, a, s, k) for s, k in zip(starts, sizes))
+    return _pieces(x, a, sizes, "SplitWithSizesBackward0")
 
 
 def builtins_sum(values) -> int:
@@ -208,7 +229,9 @@ def tensor_split(x: Tensor, sections, dim: int = 0) -> tuple:
         if sections <= 0:
             raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
         q, r = divmod(n, sections)
-        return split(x, [q + 1] * r + [q] * (sections - r), a)
+        sizes = [q + 1] * r + [q] * (sections - r)
+        starts = np.cumsum([0] + sizes[:-1]).tolist()
+        return tuple(_narrow(x, a, s, k) for s, k in zip(starts, sizes))
 
     def bound(i: int) -> int:   # a slice bound: negative counts from the end
         i = int(i)
@@ -220,25 +243,37 @@ def tensor_split(x: Tensor, sections, dim: int = 0) -> tuple:
 def unbind(x: Tensor, dim: int = 0) -> tuple:
     """The slices along ``dim``, with ``dim`` removed."""
     a = _dim(x, dim)
-    return tuple(index(x, (slice(None),) * a + (i,)) for i in range(x.shape[a]))
+
+    def body(v):
+        return tuple(index(v, (slice(None),) * a + (i,)) for i in range(v.shape[a]))
+
+    def rule(gs, ins):
+        v = ins[0]
+        zero = full(v, 0, tuple(v.shape[:a]) + tuple(v.shape[a + 1:]))
+        return (stack([zero if g is None else g for g in gs], a),)
+    return named_outputs("UnbindBackward0", body, [x], rule, saves=False)
 
 
 # ---------------------------------------------------------------- matrices
 
 def diagonal(x: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
-    """The diagonal of the (dim1, dim2) planes, as the last dim."""
+    """The diagonal of the (dim1, dim2) planes, as the last dim (a view: DiagonalBackward0)."""
     a, b = _dim(x, dim1), _dim(x, dim2)
     if a == b:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return named_view("DiagonalBackward0", lambda v: _diagonal(v, offset, a, b), x)
+
+
+def _diagonal(x: Tensor, offset: int, a: int, b: int) -> Tensor:
     rest = [d for d in range(x.ndim) if d not in (a, b)]
     v = permute(x, rest + [a, b])
     n, m = x.shape[a], x.shape[b]
     length = max(0, min(n, m - offset) if offset >= 0 else min(n + offset, m))
     lead = tuple(x.shape[d] for d in rest)
-    if length == 0:
-        return reshape(index(v, (Ellipsis, slice(0, 0), 0)), lead + (0,))
-    start = offset if offset >= 0 else -offset * m
     flat = reshape(v, lead + (n * m,))
+    if length == 0:
+        return index(flat, (Ellipsis, slice(0, 0)))
+    start = offset if offset >= 0 else -offset * m
     return index(flat, (Ellipsis, slice(start, start + (length - 1) * (m + 1) + 1, m + 1)))
 
 
@@ -250,19 +285,23 @@ def diag_embed(x: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Te
     k = abs(offset)
     n = x.shape[-1] + k
     mask = as_tensor(np.eye(n, k=offset, dtype=bool))
-    padded = cat([x, full(x, 0, x.shape[:-1] + (k,))], -1) if k else x
-    # element (r, c) of the k-th diagonal holds x[r] above the main diagonal, x[c] below it
-    along = unsqueeze(padded, -1) if offset >= 0 else unsqueeze(padded, -2)
-    placed = broadcast_to(along, x.shape[:-1] + (n, n))
-    return where(mask, placed, full(x, 0, ()))
+
+    def body(v):
+        padded = cat([v, full(v, 0, v.shape[:-1] + (k,))], -1) if k else v
+        # element (r, c) of the k-th diagonal holds v[r] above the main diagonal, v[c] below
+        along = unsqueeze(padded, -1) if offset >= 0 else unsqueeze(padded, -2)
+        return where(mask, broadcast_to(along, v.shape[:-1] + (n, n)), full(v, 0, ()))
+    return composite("DiagEmbedBackward0", body, [x],
+                     lambda g, out, ins: (_diagonal(g, offset, g.ndim - 2, g.ndim - 1),),
+                     saves=False, uses_out=False)
 
 
 def diag(x: Tensor, diagonal: int = 0) -> Tensor:
     """A 1-D ``x`` as a square matrix's diagonal; a 2-D ``x``'s diagonal as a 1-D tensor."""
     if x.ndim == 1:
         return diag_embed(x, diagonal)
-    if x.ndim == 2:
-        return globals()["diagonal"](x, diagonal)
+    if x.ndim == 2:   # torch's diagonal_copy: not a view
+        return composite("DiagonalBackward0_copy", lambda v: _diagonal(v, diagonal, 0, 1), [x])
     raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {x.ndim}D")
 
 
@@ -270,7 +309,7 @@ def trace(x: Tensor) -> Tensor:
     """The sum of a matrix's diagonal."""
     if x.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {x.ndim}")
-    return sum(diagonal(x))
+    return composite("TraceBackward0", lambda v: sum(_diagonal(v, 0, 0, 1)), [x])
 
 
 def _triangle(x: Tensor, diagonal: int, lower: bool, name: str) -> Tensor:
@@ -312,7 +351,14 @@ def index_select(x: Tensor, dim: int, index_: Tensor) -> Tensor:
     index_ = as_tensor(index_)
     if index_.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
-    return _along(x, _dim(x, dim), reshape(index_, -1))
+    a, flat = _dim(x, dim), reshape(index_, -1)
+    return _named("IndexSelectBackward0", lambda v: _along(v, a, flat), [x])
+
+
+def _named(torch_name: str, body, inputs: list) -> Tensor:
+    """``body(*inputs)`` as one node named as torch's, whose rule is the body's own (these
+    bodies are linear in their inputs: the rule reads no value)."""
+    return composite(torch_name, body, inputs, saves=False, uses_out=False)
 
 
 def masked_fill(x: Tensor, mask: Tensor, value) -> Tensor:
@@ -338,7 +384,8 @@ def masked_select(x: Tensor, mask: Tensor) -> Tensor:
     """The elements where ``mask`` (broadcast with ``x``) is True, as a 1-D tensor (eager)."""
     mask = as_tensor(mask)
     shape = np.broadcast_shapes(tuple(x.shape), tuple(mask.shape))
-    return index(broadcast_to(x, shape), broadcast_to(mask, shape))
+    return _named("MaskedSelectBackward0",
+                  lambda v: index(broadcast_to(v, shape), broadcast_to(mask, shape)), [x])
 
 
 def _scatter_index(x: Tensor, dim: int, idx: Tensor, src: Tensor):
@@ -366,7 +413,8 @@ def _same_dtype(x: Tensor, src) -> Tensor:
 def scatter_add(x: Tensor, dim: int, index_: Tensor, src: Tensor) -> Tensor:
     """``x`` plus ``src`` added at ``index`` along ``dim`` (repeated indices add up)."""
     a, idx, src = _scatter_index(x, dim, index_, _same_dtype(x, src))
-    return x + apply("scatter_add", src, idx, axis=a, shape_to=tuple(x.shape))
+    return _named("ScatterAddBackward0", lambda v, s: v + apply(
+        "scatter_add", s, idx, axis=a, shape_to=tuple(v.shape)), [x, src])
 
 
 def scatter(x: Tensor, dim: int, index_: Tensor, src=None, value=None, *,
@@ -382,9 +430,13 @@ def scatter(x: Tensor, dim: int, index_: Tensor, src=None, value=None, *,
     if not given:
         src = full(as_tensor(index_), src, dtype=x.dtype)
     a, idx, src = _scatter_index(x, dim, index_, _same_dtype(x, src) if given else src)
-    hit = apply("scatter_add", full(idx, 1), idx, axis=a, shape_to=tuple(x.shape))
-    put = apply("scatter_add", src, idx, axis=a, shape_to=tuple(x.shape))
-    return where(hit != 0, put, x)
+    hit = apply("scatter_add", full(idx, 1), idx, axis=a, shape_to=tuple(x.shape)) != 0
+
+    def body(v, s):
+        return where(hit, apply("scatter_add", s, idx, axis=a, shape_to=tuple(v.shape)), v)
+    if given:
+        return _named("ScatterBackward0", body, [x, src])
+    return _named("ScatterBackward1", lambda v: body(v, src), [x])
 
 
 def index_add(x: Tensor, dim: int, index_: Tensor, source: Tensor, *, alpha=1) -> Tensor:
@@ -395,12 +447,14 @@ def index_add(x: Tensor, dim: int, index_: Tensor, source: Tensor, *, alpha=1) -
     if source.dtype is not x.dtype:
         raise RuntimeError(f"index_add_(): self ({x.dtype.scalar_type}) and source "
                            f"({source.dtype.scalar_type}) must have the same scalar type")
-    if alpha != 1:
-        source = source * alpha
     view = [1] * x.ndim
     view[a] = index_.shape[0]
     idx = broadcast_to(reshape(index_, view), source.shape)
-    return x + apply("scatter_add", source, idx, axis=a, shape_to=tuple(x.shape))
+
+    def body(v, s):
+        s = s * alpha if alpha != 1 else s
+        return v + apply("scatter_add", s, idx, axis=a, shape_to=tuple(v.shape))
+    return _named("IndexAddBackward0", body, [x, source])
 
 
 def index_fill(x: Tensor, dim: int, index_: Tensor, value) -> Tensor:
@@ -410,7 +464,10 @@ def index_fill(x: Tensor, dim: int, index_: Tensor, value) -> Tensor:
     hit[np.asarray(as_tensor(index_).numpy()).reshape(-1)] = True
     view = [1] * x.ndim
     view[a] = x.shape[a]
-    return masked_fill(x, reshape(as_tensor(hit), view), value)
+    mask = reshape(as_tensor(hit), view)
+    if isinstance(value, Tensor):
+        return _named("IndexFillBackward1", lambda v, w: masked_fill(v, mask, w), [x, value])
+    return _named("IndexFillBackward0", lambda v: masked_fill(v, mask, value), [x])
 
 
 def _inplace(fn, name: str):

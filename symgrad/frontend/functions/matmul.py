@@ -13,6 +13,7 @@ import math
 
 from ...dims import same_shape
 from ...ops.registry import broadcast_shapes
+from ..core import grad_mode
 from ..core.apply import apply
 from ..core.arguments import tensor_arg
 from ..core.tensor import Tensor
@@ -41,10 +42,22 @@ def matmul(a, b, *, _batched_name: str = "UnsafeViewBackward0") -> Tensor:
         "DotBackward0" if a.ndim == 1 and b.ndim == 1 else
         "MvBackward0" if b.ndim == 1 and a.ndim == 2 else
         "SqueezeBackward4" if a.ndim == 1 and b.ndim == 2 else _batched_name)
-    out = apply("matmul", a3, b3, _torch_name=name)
     shape = batch + ((a.shape[-2],) if a.ndim > 1 else ()) + ((b.shape[-1],) if b.ndim > 1 else ())
+    if name == "UnsafeViewBackward0" and _folds_transposed(a, b):
+        name = "CloneBackward0" if math.prod(shape) else "TransposeBackward0"
+    out = apply("matmul", a3, b3, _torch_name=name)
     return out if same_shape(out.shape, shape) else \
         apply("reshape", out, shape_to=shape, _torch_name=name)
+
+
+def _folds_transposed(a: Tensor, b: Tensor) -> bool:
+    """Whether torch computes matrix ``a`` @ batched ``b`` as (b^T folded @ a^T)^T, made
+    contiguous (its ``should_fold``: when ``a`` requires grad, so that its gradient is one
+    mm, not a batch of them); torch 2.13 takes a 3-D ``a`` of batch 1 against a 3-D ``b`` of
+    another batch for a matrix there. The result's node is then CloneBackward0 (or the
+    transpose's, for an empty result, which is contiguous as it is)."""
+    matrix = a.ndim == 2 or a.ndim == 3 and b.ndim == 3 and a.shape[0] == 1 != b.shape[0]
+    return matrix and b.ndim >= 3 and a._requires_grad and grad_mode.is_grad_enabled()
 
 
 def _mismatch(sa: tuple, sb: tuple) -> str:

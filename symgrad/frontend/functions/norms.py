@@ -97,8 +97,11 @@ def svdvals(A) -> Tensor:
     a = tensor_arg(A)
     check_matrix("linalg.svd", a, square=False)
     k = min(a.shape[-2:])
-    lam, _ = _singular(a)
-    return F.abs(flip(lam[..., lam.shape[-1] - k:], [-1]))
+
+    def body(a):
+        lam, _ = _singular(a)
+        return F.abs(flip(lam[..., lam.shape[-1] - k:], [-1]))
+    return composite("LinalgSvdBackward0", body, [a])
 
 
 def matrix_rank(A, *, atol=None, rtol=None, hermitian: bool = False, tol=None) -> Tensor:
@@ -136,6 +139,10 @@ def pinv(A, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:
     above the tolerance (by default rtol = eps * max(m, n))."""
     a = tensor_arg(A)
     check_matrix("linalg.pinv", a, square=False)
+    return composite("LinalgPinvBackward0", lambda a: _pinv(a, atol, rtol), [a])
+
+
+def _pinv(a: Tensor, atol, rtol) -> Tensor:
     m, n = a.shape[-2:]
     k = min(m, n)
     lam, vec = _singular(a)
@@ -171,8 +178,9 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None
     if ord in (1, -1, math.inf, -math.inf):
         inner, outer = (d0, d1) if abs(ord) == 1 else (d1, d0)
         pick = F.amax if ord > 0 else F.amin
-        kept = pick(F.sum(F.abs(a), inner, True), outer, True)
-        return kept if keepdim else _drop(kept, (d0, d1))
+        # torch's order: the sum over one dim, then amax/amin over the other (AmaxBackward0)
+        outer -= not keepdim and inner < outer
+        return pick(F.sum(F.abs(a), inner, keepdim), outer, keepdim)
     if ord in ("nuc", 2, -2):
         rest = [d for d in range(a.ndim) if d not in (d0, d1)]
         s = svdvals(permute(a, rest + [d0, d1]))

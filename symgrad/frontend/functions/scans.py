@@ -15,7 +15,7 @@ from ... import dtypes
 from ...ops import get
 from ...ops.registry import normalize_axes
 from . import basic as F
-from ..core.apply import apply
+from ..core.apply import apply, full
 from .inplace import update
 from .pointwise import div_number, mul_number
 from .printing import return_type
@@ -127,6 +127,8 @@ def diff(x, n: int = 1, dim: int = -1, prepend=None, append=None) -> Tensor:
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
     axis = normalize_axes(dim, x.ndim)[0]
+    if n == 0:   # torch: a copy of x (zeros_like(x).copy_(x): CopyBackwards), ends ignored
+        return full(x, 0).copy_(x)
     x = _with_ends(x, axis, prepend, append)
     for _ in range(n):
         m = x.shape[axis]

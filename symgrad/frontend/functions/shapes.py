@@ -17,7 +17,7 @@ import numpy as np
 from ... import dtypes
 from ...dims import Dim, NotGeneric, as_size, same_shape
 from ...ops.registry import normalize_axes
-from ..core import layout
+from ..core import grad_mode, layout
 from ..core.apply import apply, as_tensor
 from ..core.tensor import Tensor
 from ..core.arguments import size_args
@@ -106,7 +106,7 @@ def permute(x: Tensor, *dims: Any) -> Tensor:
 
 def transpose(x: Tensor, dim0: int, dim1: int) -> Tensor:
     if x.ndim == 0:
-        return x
+        return _new_view(x, "TransposeBackward0")
     (a,) = normalize_axes(dim0, x.ndim)
     (b,) = normalize_axes(dim1, x.ndim)
     perm = list(range(x.ndim))
@@ -135,7 +135,8 @@ def unsqueeze(x: Tensor, dim: int) -> Tensor:
 def squeeze(x: Tensor, dim: Any = None) -> Tensor:
     axes = normalize_axes(dim, x.ndim) if x.ndim else ()
     shape = tuple(s for i, s in enumerate(x.shape) if not (i in axes and s == 1))
-    name = "SqueezeBackward0" if dim is None else "SqueezeBackward1"
+    name = "SqueezeBackward0" if dim is None else \
+        "SqueezeBackward2" if isinstance(dim, (tuple, list)) else "SqueezeBackward1"
     return apply("reshape", x, shape_to=shape, _torch_name=name)
 
 
@@ -144,8 +145,16 @@ def broadcast_to(x: Tensor, shape: Sequence[int]) -> Tensor:
     lead = len(shape) - x.ndim
     shape = tuple(x.shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(shape))
     if same_shape(shape, x.shape):
-        return x
+        return _new_view(x, "ExpandBackward0")
     return apply("expand", x, shape_to=shape)
+
+
+def _new_view(x: Tensor, torch_name: str) -> Tensor:
+    """``x`` itself for an op that leaves it as it is, unless that would show: where ``x``
+    takes part in a gradient, torch's result is a new view with a node of its own."""
+    if x._requires_grad and grad_mode.is_grad_enabled():
+        return apply("reshape", x, shape_to=tuple(x.shape), _torch_name=torch_name)
+    return x
 
 
 def expand(x: Tensor, *sizes: Any) -> Tensor:
@@ -170,7 +179,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     # torch promotes over every tensor, the skipped empty ones too
     target = dtypes.promote([(t.dtype, 2) for t in tensors])
     kept = [t if t.dtype is target else t.to(target) for t in kept]
-    if len(kept) == 1:
+    if len(kept) == 1 and not (kept[0]._requires_grad and grad_mode.is_grad_enabled()):
         return kept[0]
     return apply("cat", *kept, axis=axis)
 
@@ -197,7 +206,7 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
 
 def getitem(x: Tensor, index: Any) -> Tensor:
     """Basic indexing: ints, slices (positive steps), None and Ellipsis."""
-    index = _full_index(x, index)
+    given, index = index, _full_index(x, index)
     starts, stops, steps, out_shape = [], [], [], []
     dim = 0
     for item in index:
@@ -211,16 +220,53 @@ def getitem(x: Tensor, index: Any) -> Tensor:
         if kept is not None:
             out_shape.append(kept)
         dim += 1
+    last = _last_step(x, given)
     out = x
+    reshaped = not same_shape(tuple(out_shape), x.shape)
     if not same_shape(tuple(starts), (0,) * x.ndim) or not same_shape(tuple(stops), x.shape) \
             or set(steps) - {1}:
         has_int = any(not isinstance(i, slice) and i is not None for i in index)
+        inner = "SelectBackward0" if has_int else "SliceBackward0"
         out = apply("slice", x, starts=tuple(starts), stops=tuple(stops), steps=tuple(steps),
-                    _torch_name="SelectBackward0" if has_int else "SliceBackward0")
-    if not same_shape(tuple(out_shape), out.shape):
-        out = apply("reshape", out, shape_to=tuple(out_shape),
-                    _torch_name="SelectBackward0" if out is not x else "UnsqueezeBackward0")
+                    _torch_name=inner if reshaped else last)
+    if reshaped or out is x:   # torch's result is a new tensor, an alias at least
+        out = apply("reshape", out, shape_to=tuple(out_shape), _torch_name=last)
     return out
+
+
+_STEP = {int: "SelectBackward0", slice: "SliceBackward0", type(None): "UnsqueezeBackward0"}
+
+
+def _last_step(x: Tensor, index: Any) -> str:
+    """The grad_fn torch's ``x[index]`` shows: its last step's, torch applying the items in
+    order (an int selects, a slice slices, None unsqueezes), skipping a slice of a whole dim
+    in a tuple (0 to at least the size, step 1; a lone slice is always applied);
+    AliasBackward0 if no step is left."""
+    if not isinstance(index, tuple):
+        return _STEP.get(type(index), "SelectBackward0") if index is not Ellipsis \
+            else "AliasBackward0"
+    last, dim = "AliasBackward0", 0
+    for item in index:
+        if item is Ellipsis:
+            dim = x.ndim - sum(1 for i in index if i is not None and i is not Ellipsis) + dim
+            continue
+        if isinstance(item, slice) and item.start in (None, 0) and item.step in (None, 1) \
+                and (item.stop is None or dim < x.ndim and _at_least(item.stop, x.shape[dim])):
+            dim += 1
+            continue
+        last = _STEP.get(type(item), "SelectBackward0")
+        dim += item is not None
+    return last
+
+
+def selects_all(x: Tensor, index: Any) -> bool:
+    """Whether basic index ``index`` takes all of ``x`` as it is (``...``, ``()``, whole
+    slices): where torch's ``x[index] = v`` writes into ``x`` itself, not a view of it."""
+    return _last_step(x, index if isinstance(index, tuple) else (index,)) == "AliasBackward0"
+
+
+def _at_least(stop, size) -> bool:
+    return not isinstance(size, Dim) and int(stop.__index__()) >= size
 
 
 def _full_index(x: Tensor, index: Any) -> tuple:

@@ -27,6 +27,7 @@ from .basic import composite, gather_along, where
 from .pointwise import lerp
 from .printing import return_type
 from .shapes import cat, squeeze
+from .torch_nodes import picked
 from ..core.tensor import Tensor, tracer_error
 
 SortResult = return_type("sort")
@@ -74,20 +75,29 @@ def _nan_first(v: np.ndarray, order: np.ndarray, axis: int) -> np.ndarray:
     return np.take_along_axis(order, moved, axis)
 
 
-def _take(x: Tensor, idx: np.ndarray | Tensor, axis: int) -> Tensor:
-    src = x if x.ndim else x.reshape(1)
-    out = gather_along(src, idx if isinstance(idx, Tensor) else Tensor(idx, None), axis)
-    return out if x.ndim else out.reshape(())
+def _take(x: Tensor, idx: np.ndarray | Tensor, axis: int, torch_name: str,
+          keepdim: bool = True) -> Tensor:
+    """The values of ``x`` at ``idx`` along ``axis`` (the dim dropped unless ``keepdim``; a
+    0-d ``x`` gives a 0-d result), as one node named ``torch_name`` (SortBackward0...)."""
+    index = idx if isinstance(idx, Tensor) else Tensor(idx, None)
+    shape = tuple(index.shape)
+    if not x.ndim:
+        shape = ()
+    elif not keepdim:
+        shape = shape[:axis] + shape[axis + 1:]
+    return picked(torch_name, x, index, axis, shape)
 
 
-def sort(x: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
-    """Values sorted along ``dim`` and the indices they came from."""
+def sort(x: Tensor, dim: int = -1, descending: bool = False, stable: bool | None = None):
+    """Values sorted along ``dim`` and the indices they came from (``stable`` given: torch's
+    ``sort.stable`` overload, whose node is SortBackward1)."""
+    name = "SortBackward0" if stable is None else "SortBackward1"
     if x.is_traced:
         order, axis = _traced_order(x, dim, descending)
-        return SortResult(_take(x, order, axis), order if x.ndim else order.reshape(()))
+        return SortResult(_take(x, order, axis, name), order if x.ndim else order.reshape(()))
     order, axis = _order(x, dim, descending)
     idx = order if x.ndim else order.reshape(())
-    return SortResult(_take(x, order, axis), Tensor(idx, None))
+    return SortResult(_take(x, order, axis, name), Tensor(idx, None))
 
 
 def argsort(x: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
@@ -110,10 +120,10 @@ def topk(x: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = 
         raise RuntimeError("selected index k out of range")
     if x.is_traced:
         idx, axis = _traced_order(x, dim, largest, 0, k)
-        return TopkResult(_take(x, idx, axis), idx)
+        return TopkResult(_take(x, idx, axis, "TopkBackward0"), idx)
     order, axis = _order(x, dim, largest)
     idx = np.take(order, np.arange(k), axis=axis)
-    return TopkResult(_take(x, idx, axis), Tensor(idx, None))
+    return TopkResult(_take(x, idx, axis, "TopkBackward0"), Tensor(idx, None))
 
 
 def _above(a, b) -> bool:
@@ -181,12 +191,13 @@ def kthvalue(x: Tensor, k: int, dim: int = -1, keepdim: bool = False):
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {axis}")
     if x.is_traced:
         idx, _ = _traced_order(x, axis, False, k - 1, k)
-        values, indices = _take(x, idx, axis), idx if x.ndim else idx.reshape(())
+        indices = idx if x.ndim else idx.reshape(())
     else:
         idx = _kth_indices(x, k, axis)
-        values, indices = _take(x, idx, axis), Tensor(idx if x.ndim else idx.reshape(()), None)
+        indices = Tensor(idx if x.ndim else idx.reshape(()), None)
+    values = _take(x, idx, axis, "KthvalueBackward0", keepdim)
     if not keepdim and x.ndim:
-        values, indices = squeeze(values, axis), squeeze(indices, axis)
+        indices = squeeze(indices, axis)
     return KthResult(values, indices)
 
 
@@ -198,7 +209,8 @@ def median(x: Tensor, dim: int | None = None, keepdim: bool = False):
         flat = x.reshape(-1)
         at = _median_index(flat, 0)
         return composite("MedianBackward0",
-                         lambda v: gather_along(v.reshape(-1), at, 0).reshape(()), [x])
+                         lambda v: gather_along(v.reshape(-1), at, 0).reshape(()), [x],
+                         _evenly, holomorphic=False)
     src = x if x.ndim else x.reshape(1)
     axis = normalize_axes(dim, src.ndim)[0]
     at = _median_index(src, axis)
@@ -209,6 +221,14 @@ def median(x: Tensor, dim: int | None = None, keepdim: bool = False):
     values = composite("MedianBackward1", lambda v: gather_along(
         v if v.ndim else v.reshape(1), at, axis).reshape(shape), [x])
     return MedianResult(values, at.reshape(shape))
+
+
+def _evenly(g: Tensor, out: Tensor, ins: list) -> tuple:
+    """The median of all elements' rule, torch's: the cotangent shared evenly among the
+    elements equal to the median (the NaNs, if it is NaN)."""
+    x = ins[0]
+    hit = where(out.isnan(), x.isnan(), x == out)
+    return (where(hit, g / hit.sum(), full(g, 0, ())),)
 
 
 def _median_index(x: Tensor, axis: int) -> Tensor:
@@ -224,17 +244,19 @@ def nanmedian(x: Tensor, dim: int | None = None, keepdim: bool = False):
     last, so it is the sorted value at (valid - 1) // 2. Tensor ops: it compiles."""
     src = x.reshape(-1) if dim is None else (x if x.ndim else x.reshape(1))
     axis = 0 if dim is None else normalize_axes(dim, src.ndim)[0]
-    ordered = sort(src, axis)
+    with grad_mode.no_grad():
+        ordered = sort(src, axis)
     valid = src.isnan().logical_not().sum(axis, keepdim=True)
     k = (valid - 1).clamp(min=0) // 2
-    values = gather_along(ordered.values, k, axis)
-    if dim is None:
-        return values.reshape(())
     indices = gather_along(ordered.indices, k, axis)
+    if dim is None:
+        return composite("NanmedianBackward0", lambda v: gather_along(
+            v.reshape(-1), indices, 0).reshape(()), [x], _evenly, holomorphic=False)
+    values = _take(x, indices, axis, "NanmedianBackward1", keepdim)
     if not x.ndim:
-        return NanMedianResult(values.reshape(()), indices.reshape(()))
+        return NanMedianResult(values, indices.reshape(()))
     if not keepdim:
-        values, indices = squeeze(values, axis), squeeze(indices, axis)
+        indices = squeeze(indices, axis)
     return NanMedianResult(values, indices)
 
 
@@ -269,16 +291,14 @@ def mode(x: Tensor, dim: int = -1, keepdim: bool = False):
     axis = normalize_axes(dim, max(x.ndim, 1))[0]
     if x.is_traced:
         idx = _traced_mode_index(x, axis)
-        values, indices = _take(x, idx, axis), idx if x.ndim else idx.reshape(())
-        if not keepdim and x.ndim:
-            values, indices = squeeze(values, axis), squeeze(indices, axis)
-        return ModeResult(values, indices)
-    v = x._value if x.ndim else x._value.reshape(1)
-    idx = np.expand_dims(np.apply_along_axis(_mode_index, axis, v), axis).astype(np.int64)
-    values, indices = _take(x, idx if x.ndim else idx.reshape(1), axis), Tensor(idx, None)
-    if not keepdim or not x.ndim:
-        values = squeeze(values, axis) if x.ndim else values.reshape(())
-        indices = squeeze(indices, axis) if x.ndim else Tensor(idx.reshape(()), None)
+        indices = idx if x.ndim else idx.reshape(())
+    else:
+        v = x._value if x.ndim else x._value.reshape(1)
+        idx = np.expand_dims(np.apply_along_axis(_mode_index, axis, v), axis).astype(np.int64)
+        indices = Tensor(idx if x.ndim else idx.reshape(()), None)
+    values = _take(x, idx, axis, "ModeBackward0", keepdim)
+    if not keepdim and x.ndim:
+        indices = squeeze(indices, axis)
     return ModeResult(values, indices)
 
 

@@ -29,7 +29,7 @@ def linear(input, weight, bias=None) -> Tensor:  # noqa: A002
     """input @ weight.T + bias, over any leading dims of ``input``."""
     x, w = as_tensor(input), as_tensor(weight)
     b = None if bias is None else as_tensor(bias)
-    if x.ndim > 2:
+    if x.ndim > 2 or x.ndim == 1 and b is not None and w.ndim == 2:
         flat = linear(x.reshape(-1, x.shape[-1]), w, b)
         shape = tuple(x.shape[:-1]) + (flat.shape[-1],)
         # torch's matmul folds the batch dims into one product and views the result back
