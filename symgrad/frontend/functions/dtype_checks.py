@@ -80,6 +80,13 @@ def _dtype_of(value):
 def common_dtype(args: tuple, kwargs: dict, n: int):
     """torch's common dtype of the first ``n`` operands (tensors and Python numbers), None if
     there is no tensor among them."""
+    if n == 2 and len(args) >= 2:   # the common cases, decided quickly
+        a, b = args[0], args[1]
+        if isinstance(a, Tensor):
+            if isinstance(b, Tensor) and a.dtype is b.dtype:
+                return a.dtype
+            if type(b) in (int, float) and a.dtype.is_floating:
+                return a.dtype
     found = []
     for i in range(n):
         a = _operand(args, kwargs, i)
@@ -94,23 +101,39 @@ def common_dtype(args: tuple, kwargs: dict, n: int):
     return dtypes.promote(found)
 
 
-def tested_dtype(args: tuple, kwargs: dict, operands: int):
-    """The dtype torch's kernel runs in: the common dtype of the first ``operands`` operands
-    (1: the first's; -1: ``dtype=`` if given, else the first's; 0: of two operands if both
-    are tensors, else None); a place (a keyword, or (position, keyword)): that argument's."""
-    if not isinstance(operands, int):
-        return _dtype_of(_place(args, kwargs, operands))
-    if operands == 1 or operands == -1:
-        requested = kwargs.get("dtype") if operands == -1 else None
-        if requested is not None:
-            return dtypes.as_dtype(requested)
-        return _dtype_of(_operand(args, kwargs, 0))
-    if operands == 0:   # two tensors (a Python number operand takes another kernel)
-        if not (isinstance(_operand(args, kwargs, 0), Tensor)
-                and isinstance(_operand(args, kwargs, 1), Tensor)):
-            return None
-        return common_dtype(args, kwargs, 2)
-    return common_dtype(args, kwargs, operands)
+def _first(args: tuple, kwargs: dict):
+    a = args[0] if args else kwargs.get("input")
+    return a.dtype if isinstance(a, Tensor) else None
+
+
+def _first_or_dtype(args: tuple, kwargs: dict):
+    requested = kwargs.get("dtype") if kwargs else None
+    return _first(args, kwargs) if requested is None else dtypes.as_dtype(requested)
+
+
+def _two_tensors(args: tuple, kwargs: dict):
+    """The common dtype of two tensor operands (a Python number operand takes another
+    kernel: None)."""
+    if not (isinstance(_operand(args, kwargs, 0), Tensor)
+            and isinstance(_operand(args, kwargs, 1), Tensor)):
+        return None
+    return common_dtype(args, kwargs, 2)
+
+
+def picker(operands):
+    """How a rule finds the dtype torch's kernel runs in: the common dtype of the first
+    ``operands`` operands (1: the first's; -1: ``dtype=`` if given, else the first's; 0: of
+    two operands if both are tensors, else None); a place (a keyword, or (position,
+    keyword)): that argument's."""
+    if operands == 1:
+        return _first
+    if operands == -1:
+        return _first_or_dtype
+    if operands == 0:
+        return _two_tensors
+    if isinstance(operands, int):
+        return lambda args, kwargs: common_dtype(args, kwargs, operands)
+    return lambda args, kwargs: _dtype_of(_place(args, kwargs, operands))
 
 
 def fill(message: str, **names) -> str:
@@ -129,17 +152,16 @@ def fill(message: str, **names) -> str:
 class Kernel:
     """torch has no kernel instance (or refuses) for the tested dtype."""
 
-    __slots__ = ("dtypes", "error", "message", "operands", "when")
+    __slots__ = ("dtypes", "error", "message", "pick", "when")
 
-    def __init__(self, names: frozenset, error, message: str, operands: int = 1, when=None):
-        self.dtypes, self.error, self.message = names, error, message
-        self.operands, self.when = operands, when
+    def __init__(self, names, error, message: str, operands=1, when=None):
+        self.dtypes = frozenset(d for d in dtypes.ALL + dtypes.UNSUPPORTED if d.name in names)
+        self.error, self.message = error, message
+        self.pick, self.when = picker(operands), when
 
     def check(self, args: tuple, kwargs: dict) -> None:
-        if self.when is not None and not self.when(args, kwargs):
-            return
-        d = tested_dtype(args, kwargs, self.operands)
-        if d is not None and d.name in self.dtypes:
+        d = self.pick(args, kwargs)
+        if d in self.dtypes and (self.when is None or self.when(args, kwargs)):
             raise self.error(fill(self.message, T=d))
 
 
@@ -250,15 +272,16 @@ class NoGrad:
         value = _place(args, kwargs, self.place)
         if value is None and self.place == 0:
             value = kwargs.get("input")
-        if not (isinstance(value, Tensor) and value.requires_grad
-                and grad_mode.is_grad_enabled()):
+        if not isinstance(value, Tensor):
             return
-        if self.dtypes is None:
-            raise self.error(self.message)
-        requested = kwargs.get("dtype")
-        d = dtypes.as_dtype(requested) if requested is not None else value.dtype
-        if d.name in self.dtypes:
-            raise self.error(fill(self.message, T=d))
+        if self.dtypes is not None:
+            requested = kwargs.get("dtype")
+            d = dtypes.as_dtype(requested) if requested is not None else value.dtype
+            if d.name not in self.dtypes:
+                return
+        if not (value.requires_grad and grad_mode.is_grad_enabled()):
+            return
+        raise self.error(self.message if self.dtypes is None else fill(self.message, T=d))
 
 
 def _dim(args: tuple, kwargs: dict):
@@ -296,7 +319,7 @@ _KINDS = {"kernel": Kernel, "same": Same, "out": Out, "nograd": NoGrad, "params"
 def _rule(kind: str, fields: tuple):
     if kind == "kernel":
         names, error, message, operands, when = fields
-        return Kernel(frozenset(names), error, message, operands, when and WHEN[when])
+        return Kernel(names, error, message, operands, when and WHEN[when])
     if kind == "nograd":
         place, names, error, message = fields
         return NoGrad(place, names and frozenset(names), error, message)
