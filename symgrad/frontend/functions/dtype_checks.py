@@ -32,20 +32,22 @@ def guard(namespace, prefix: str) -> None:
     for name, fn in list(namespace.items()):
         rules = RULES.get(f"{prefix}.{name}")
         if rules is not None and callable(fn):
-            namespace[name] = checked(fn, rules)
+            namespace[name] = checked(fn, f"{prefix}.{name}")
 
 
-def checked(fn, rules: tuple):
-    """``fn``, raising torch's error first where one of ``rules`` refuses the call. A keyword
-    ``fn`` does not take is left to ``fn`` to refuse (torch's argument parser comes first);
-    a function with torch's keyword spellings (``keywords.torch_keywords``) takes them all."""
+def checked(fn, name: str):
+    """``fn``, raising torch's error first where one of the rules of public ``name`` refuses
+    the call. A keyword ``fn`` does not take is left to ``fn`` to refuse (torch's argument
+    parser comes first); a function with torch's keyword spellings
+    (``keywords.torch_keywords``) takes them all. (The wrapper holds the name, not the rules:
+    what a compiled function's fingerprint walks stays plain data.)"""
     accepted = None if hasattr(fn, "__wrapped__") else _parameters(fn)
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         if kwargs and accepted is not None and not accepted.issuperset(kwargs):
             return fn(*args, **kwargs)
-        for rule in rules:
+        for rule in RULES[name]:
             rule.check(args, kwargs)
         return fn(*args, **kwargs)
     return wrapper
