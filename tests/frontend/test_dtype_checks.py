@@ -44,6 +44,10 @@ CASES = [
      (NOT_IMPL, "\"elu_cpu\" not implemented for 'Char'")),
     ("lerp int16 number weight", lambda L: L.lerp(x(L, "int16"), x(L, "int16"), 0.5),
      (NOT_IMPL, "\"lerp_kernel_scalar\" not implemented for 'Short'")),
+    ("logcumsumexp int8", lambda L: L.logcumsumexp(x(L, "int8"), 0),
+     (NOT_IMPL, "\"logcumsumexp_out_cpu\" not implemented for 'Char'")),
+    ("hardswish int8", lambda L: f_(L).hardswish(x(L, "int8")),
+     (NOT_IMPL, "\"hardswish_cpu\" not implemented for 'Char'")),
     # the kernel torch picks by the arguments
     ("round int64", lambda L: L.round(x(L, "int64")), None),
     ("round int64 decimals=0", lambda L: L.round(x(L, "int64"), decimals=0),
