@@ -84,3 +84,5 @@ cfloat, cdouble = complex64, complex128
 
 # torch's keyword spellings: input=, axis=, out=...
 _frontend.functions.keywords.wrap_namespace(globals())
+# torch's refusals by dtype ("hypot_cpu" not implemented for 'Long'...): one table
+_frontend.functions.dtype_checks.guard(globals(), "torch")

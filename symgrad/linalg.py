@@ -11,6 +11,7 @@ torch-named namespace, with torch's keyword spellings (``input=``, ``out=``).
 from .errors import LinAlgError
 from .frontend.functions.decompositions import (cholesky, det, eigh, eigvalsh, inv, qr, slogdet,
                                                 solve, solve_triangular)
+from .frontend.functions.dtype_checks import guard
 from .frontend.functions.keywords import wrap_namespace
 from .frontend.functions.linalg_products import (cross, diagonal, lstsq, matmul, matrix_power,
                                                  multi_dot, vecdot)
@@ -23,3 +24,4 @@ __all__ = ["LinAlgError", "cholesky", "cond", "cross", "det", "diagonal", "eigh"
            "vector_norm"]
 
 wrap_namespace(globals())
+guard(globals(), "linalg")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from .frontend.functions import basic as _F
 from .frontend.functions import pointwise as _P
 from .frontend.functions.keywords import wrap_namespace as _wrap
+from .frontend.functions.dtype_checks import guard as _guard
 
 erf, erfc, erfinv, exp2, expm1, log1p = _P.erf, _P.erfc, _P.erfinv, _P.exp2, _F.expm1, _F.log1p
 digamma = psi = _P.digamma
@@ -34,3 +35,4 @@ __all__ = ["digamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1",
            "log1p", "log_softmax", "logit", "logsumexp", "multigammaln", "ndtr", "polygamma",
            "psi", "round", "sinc", "softmax", "xlog1py", "xlogy", "zeta"]
 _wrap(globals())
+_guard(globals(), "special")

@@ -26,6 +26,7 @@ from ..core.grad_mode import no_grad
 from ..core.engine import backward
 from .inplace import METHODS as INPLACE
 from .keywords import torch_keywords
+from .dtype_checks import guard
 from .manipulation import METHODS as MANIPULATION
 from .sorting import METHODS as SORTING
 from .statistics import METHODS as STATISTICS
@@ -240,11 +241,14 @@ def _adjoint(x: Tensor, name: str, least: int, most) -> Tensor:
     return apply("conj", t) if x.dtype.is_complex else t
 
 
-for _name, _fn in {**METHODS, **CREATION, **MANIPULATION, **SORTING, **INPLACE, **POINTWISE,
-                   **RANDOM, **HOOKS, **STATISTICS, **SCANS, **ASSORTED, **PRODUCTS,
-                   **SEARCHING, **DECOMPOSITIONS, **STRIDED, **COMPLEXES, **LEGACY,
-                   **DEVICE}.items():
-    setattr(Tensor, _name, _fn if _name.startswith("__") else torch_keywords(_fn, method=True))
+_BOUND = {_name: _fn if _name.startswith("__") else torch_keywords(_fn, method=True)
+          for _name, _fn in {**METHODS, **CREATION, **MANIPULATION, **SORTING, **INPLACE,
+                             **POINTWISE, **RANDOM, **HOOKS, **STATISTICS, **SCANS, **ASSORTED,
+                             **PRODUCTS, **SEARCHING, **DECOMPOSITIONS, **STRIDED, **COMPLEXES,
+                             **LEGACY, **DEVICE}.items()}
+guard(_BOUND, "Tensor")   # torch's refusals by dtype (kernel_dtypes)
+for _name, _fn in _BOUND.items():
+    setattr(Tensor, _name, _fn)
 for _name, (_get, _set) in COMPLEX_PROPERTIES.items():
     setattr(Tensor, _name, property(_get, _set))
 Tensor.T = property(S.T)

@@ -23,6 +23,7 @@ forward is not: e.g. relu/abs kinks at 0 in BCE-with-logits).
 
 from __future__ import annotations
 
+from ...frontend.functions.dtype_checks import guard as _guard
 from .activation import (elu, gelu, hardtanh, leaky_relu, log_softmax, relu, relu6, sigmoid, silu,
                          softmax, softplus, tanh)
 from .activation_more import (celu, celu_, elu_, hardshrink, hardsigmoid, hardswish,  # noqa: F401
@@ -58,3 +59,5 @@ from .pooling_variants import (adaptive_max_pool1d, adaptive_max_pool1d_with_ind
                                adaptive_max_pool2d, adaptive_max_pool2d_with_indices, lp_pool1d,
                                lp_pool2d, max_pool1d_with_indices, max_pool2d_with_indices,
                                max_unpool1d, max_unpool2d)
+
+_guard(globals(), "F")   # torch's refusals by dtype (kernel_dtypes)
