@@ -433,6 +433,8 @@ def scalar(value: Any, dtype: dtypes.DType) -> Tensor:
     try:
         return Tensor(np.asarray(value, dtype=dtype.np), None)
     except OverflowError:
+        if -2 ** 63 <= value < 2 ** 63:   # torch casts the number: it wraps, as C's casts
+            return Tensor(np.asarray(value, dtype=np.int64).astype(dtype.np), None)
         raise OverflowError(f"the Python number {value!r} does not fit in {dtype.name}, the "
                             f"dtype it combines with here (int64 holds -2**63 .. 2**63-1)"
                             ) from None

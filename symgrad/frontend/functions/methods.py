@@ -46,6 +46,7 @@ def _swap(fn):
 
 def _rsub(self: Tensor, other) -> Tensor:
     """``3 - x``: torch's ``rsub`` (its grad_fn is ``RsubBackward1``, an edge for ``x``)."""
+    F.sub_check(other, self)
     return apply("sub", other, self, _torch_name="RsubBackward1", _shown=(1,))
 
 
@@ -110,6 +111,8 @@ def isclose(a, b, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = Fa
     """``a == b`` or a finite ``|a - b| <= atol + rtol * |b|`` elementwise (NaNs equal if
     ``equal_nan``), as torch's: infinities are close only to themselves."""
     a, b = as_tensor(a), as_tensor(b)
+    if a.dtype.is_bool and b.dtype.is_bool:      # bools compare as the numbers 0 and 1
+        a, b = a.to(dtypes.int64), b.to(dtypes.int64)
     with no_grad():
         error = F.abs(a - b)
         within = F.logical_and(F.isfinite(error), F.le(error, atol + rtol * F.abs(b)))

@@ -36,6 +36,7 @@ from . import args as A
 from . import kernels as K
 from ..core.layout import preserve as preserve_layout
 from ..core.apply import apply, as_tensor
+from ..core.conversions import check_fits
 from .generator import (Generator, default_generator, get_rng_state, initial_seed, manual_seed,
                         seed, set_rng_state)
 from .inplace import METHODS as INPLACE, check_probabilities, check_std, random_range
@@ -117,6 +118,7 @@ def randperm(n: int, *, generator: Generator | None = None, dtype=None, layout=N
     if dt.is_floating and n > 2 ** (np.finfo(dt.np).nmant + 1) + 1:
         raise RuntimeError(f"n cannot be greater than 2^{np.finfo(dt.np).nmant + 1}+1 for "
                            f"{dt.scalar_type} type.")
+    check_fits(n - 1 if n > 0 else n, dt)
     if n >= (2 ** 32 - 1) // 20:
         raise RuntimeError(f"randperm: n = {n} is too large here (symgrad mirrors torch's "
                            f"algorithm for n < {(2 ** 32 - 1) // 20})")
