@@ -49,6 +49,7 @@ from .frontend.functions.decompositions import (det, logdet, inverse, cholesky_s
                                                 torch_cholesky as cholesky)
 from .frontend.random.sampling import *  # noqa: F401,F403  (its __all__: torch's sampling functions)
 from .frontend.functions.pointwise import *  # noqa: F401,F403  (its __all__: more elementwise math)
+from .frontend.functions.bitwise import *  # noqa: F401,F403  (bitwise_and, bitwise_or, ...)
 from .frontend.control.loops import scan, fori_loop, while_loop, cond
 from .frontend.control.checkpoint import checkpoint
 from .api import compile, grad, value_and_grad, inspect, CompiledFunction  # noqa: A004

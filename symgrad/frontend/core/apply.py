@@ -89,8 +89,9 @@ def _fast_elementwise(op, args: tuple):
     except (FloatingPointError, RuntimeWarning):
         with np.errstate(all="ignore"):
             value = op.numpy(*values)
-    except ValueError:
-        return None   # shapes that do not broadcast: the general path says so, torch's way
+    except (ValueError, TypeError):
+        return None   # shapes that do not broadcast, an op of integers only (bitwise_and):
+        # the general path says so, torch's way
     if type(value) is not np.ndarray:
         value = np.asarray(value)
     if value.dtype != dtype and value.dtype.kind != "b":

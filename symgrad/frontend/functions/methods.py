@@ -29,6 +29,7 @@ from .sorting import METHODS as SORTING
 from .statistics import METHODS as STATISTICS
 from .scans import METHODS as SCANS
 from .assorted import METHODS as ASSORTED
+from .bitwise import METHODS as BITWISE
 from .legacy_types import METHODS as LEGACY
 from .device_methods import METHODS as DEVICE
 from .products import METHODS as PRODUCTS
@@ -177,8 +178,7 @@ METHODS = {
     "__matmul__": F.matmul, "__rmatmul__": _swap(F.matmul),
     "__neg__": F.neg, "__abs__": F.abs, "__pos__": lambda self: self,
     "__lt__": F.lt, "__le__": F.le, "__gt__": F.gt, "__ge__": F.ge, "__eq__": F.eq,
-    "__ne__": F.ne, "__and__": F.logical_and, "__or__": F.logical_or,
-    "__invert__": F.logical_not, "__getitem__": I.index, "__setitem__": I.setitem,
+    "__ne__": F.ne, "__getitem__": I.index, "__setitem__": I.setitem,
     # elementwise methods
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
     "exp": F.exp, "log": F.log, "log1p": F.log1p, "expm1": F.expm1, "sqrt": F.sqrt,
@@ -225,7 +225,7 @@ METHODS = {
 for _name, _fn in {**METHODS, **CREATION, **MANIPULATION, **SORTING, **INPLACE, **POINTWISE,
                    **RANDOM, **HOOKS, **STATISTICS, **SCANS, **ASSORTED, **PRODUCTS,
                    **SEARCHING, **DECOMPOSITIONS, **STRIDED, **COMPLEXES, **LEGACY,
-                   **DEVICE}.items():
+                   **DEVICE, **BITWISE}.items():
     setattr(Tensor, _name, _fn if _name.startswith("__") else torch_keywords(_fn, method=True))
 for _name, (_get, _set) in COMPLEX_PROPERTIES.items():
     setattr(Tensor, _name, property(_get, _set))

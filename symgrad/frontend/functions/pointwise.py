@@ -199,12 +199,29 @@ rad2deg = _scale("rad2deg", 180.0 / math.pi, "Rad2DegBackward0")
 
 
 def float_power(input, exponent) -> Tensor:  # noqa: A002
-    """``input ** exponent`` in float64, as torch."""
+    """``input ** exponent`` in float64 (complex128 if either is complex), as torch."""
+    wide = _float_power_dtype(input, exponent)
+
     def double(v):
         if isinstance(v, Tensor):
-            return v if v.dtype is dtypes.float64 else v.to(dtypes.float64)
-        return float(v)
+            return v if v.dtype is wide else v.to(wide)
+        return v if isinstance(v, complex) else float(v)
     return F.pow(double(input), double(exponent))
+
+
+def _float_power_dtype(input, exponent) -> dtypes.DType:  # noqa: A002
+    complex_ = any(v.dtype.is_complex if isinstance(v, Tensor) else isinstance(v, complex)
+                   for v in (input, exponent))
+    return dtypes.complex128 if complex_ else dtypes.float64
+
+
+def _float_power_(self: Tensor, exponent) -> Tensor:
+    """In place: only into a tensor of the result's dtype (torch's error otherwise)."""
+    wide = _float_power_dtype(self, exponent)
+    if self.dtype is not wide:
+        raise RuntimeError(f"the base given to float_power_ has dtype {self.dtype.scalar_type} "
+                           f"but the operation's result requires dtype {wide.scalar_type}")
+    return update(self, lambda s: float_power(s, exponent), "float_power_")
 
 
 def ldexp(input, other) -> Tensor:  # noqa: A002
@@ -218,7 +235,12 @@ def lerp(input, end, weight) -> Tensor:  # noqa: A002
 
 
 def addcmul(input, tensor1, tensor2, *, value=1) -> Tensor:  # noqa: A002
-    """``input + value * tensor1 * tensor2``, rounded as torch: ((value * t1) * t2) + input."""
+    """``input + value * tensor1 * tensor2``, rounded as torch: ((value * t1) * t2) + input;
+    of integer operands, ``value`` is truncated to an integer (torch's conversion)."""
+    input, tensor1, tensor2 = tensor_arg(input), tensor_arg(tensor1), tensor_arg(tensor2)
+    if not any(t.dtype.is_differentiable for t in (input, tensor1, tensor2)):
+        value = int(value)
+
     def body(x, a, b):
         return F.add(x, F.mul(a if value == 1 else F.mul(value, a), b))
 
@@ -230,8 +252,22 @@ def addcmul(input, tensor1, tensor2, *, value=1) -> Tensor:  # noqa: A002
                      uses_out=False)
 
 
+ADDCDIV_INTEGERS = (
+    "Integer division with addcdiv is no longer supported, and in a future  release addcdiv "
+    "will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be "
+    "implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for "
+    "integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future "
+    "addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), "
+    "for all dtypes.")
+
+
 def addcdiv(input, tensor1, tensor2, *, value=1) -> Tensor:  # noqa: A002
-    """``input + value * tensor1 / tensor2``, rounded as torch: ((value * t1) / t2) + input."""
+    """``input + value * tensor1 / tensor2``, rounded as torch: ((value * t1) / t2) + input.
+    Integer (or bool) ``tensor1`` and ``tensor2`` are torch's error."""
+    tensor1, tensor2 = tensor_arg(tensor1), tensor_arg(tensor2)
+    if not (tensor1.dtype.is_differentiable or tensor2.dtype.is_differentiable):
+        raise RuntimeError(ADDCDIV_INTEGERS)
+
     def body(x, a, b):
         return F.add(x, F.div(a if value == 1 else F.mul(value, a), b))
 
@@ -402,9 +438,9 @@ _UPDATES = {
 METHODS = {
     **_FUNCTIONS, "polygamma": _polygamma_method,
     **{f"{name}_": _inplace(fn, f"{name}_") for name, fn in _UPDATES.items()},
+    "float_power_": _float_power_,
     "__mod__": remainder, "__rmod__": _swap(remainder),
     "__floordiv__": floor_divide, "__rfloordiv__": _swap(floor_divide),
     "__imod__": _inplace(remainder, "remainder_"),
     "__ifloordiv__": _inplace(floor_divide, "floor_divide_"),
-    "__xor__": logical_xor, "__rxor__": _swap(logical_xor),
 }

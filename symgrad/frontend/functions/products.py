@@ -35,7 +35,11 @@ def _need(name: str, what: str, t: Tensor, ndim: int) -> None:
 
 def _scaled_sum(name: str, inp: Tensor, product, operands: list, beta, alpha) -> Tensor:
     """``beta * inp + alpha * product(*operands)`` as one composite named ``name``; ``inp``
-    must broadcast to the product's shape."""
+    must broadcast to the product's shape. Of integer operands, ``beta`` and ``alpha`` are
+    truncated to integers (torch converts them to the operands' dtype)."""
+    if all(not t.dtype.is_differentiable for t in [inp] + operands):
+        beta, alpha = int(beta), int(alpha)
+
     def body(i, *ops):
         p = product(*ops)
         if alpha != 1:
