@@ -18,8 +18,8 @@ from collections.abc import Callable
 import sympy
 from sympy.codegen import cfunctions
 
-__all__ = ["BitAnd", "BitNot", "BitOr", "BitXor", "Copysign", "FloorDiv", "Fmod", "IsInf", "Nextafter", "Remainder", "Rint", "Trunc",
-           "TruncDiv", "floor_divide", "remainder"]
+__all__ = ["BitAnd", "BitNot", "BitOr", "BitXor", "Copysign", "FloorDiv", "Fmod", "IsInf",
+           "Nextafter", "Remainder", "Rint", "Trunc", "TruncDiv", "floor_divide", "remainder"]
 
 
 def floor_divide(a: float, b: float) -> float:

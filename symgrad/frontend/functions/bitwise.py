@@ -76,4 +76,4 @@ METHODS = {
     "__ixor__": _operator(_inplace(bitwise_xor, "bitwise_xor_")),
 }
 
-__all__ = sorted(_FUNCTIONS)
+__all__ = ["bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor"]
