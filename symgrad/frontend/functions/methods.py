@@ -52,9 +52,8 @@ def _rsub(self: Tensor, other) -> Tensor:
 
 
 def _rdiv(self: Tensor, other) -> Tensor:
-    """``4 / x``: torch computes ``x.reciprocal() * 4`` (so do we: the same rounding)."""
-    if isinstance(other, Tensor):
-        return F.div(other, self)
+    """``4 / x``: torch computes ``x.reciprocal() * 4`` (so do we: the same rounding), for a
+    tensor ``other`` too (so an integer ``x`` gives float32 times ``other``)."""
     return F.mul(reciprocal(self), other)
 
 
@@ -144,13 +143,18 @@ def _detach_(self: Tensor) -> Tensor:
 def _all(self: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     """``torch.all``: whether every element (along ``dim``) is nonzero."""
     as_int = F.logical_not(self.to(dtypes.bool_)).to(dtypes.int64)
-    return F.eq(F.sum(as_int, dim, keepdim), 0)
+    return _truth(F.eq(F.sum(as_int, dim, keepdim), 0), self)
 
 
 def _any(self: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     """``torch.any``: whether some element (along ``dim``) is nonzero."""
     as_int = self.to(dtypes.bool_).to(dtypes.int64)
-    return F.gt(F.sum(as_int, dim, keepdim), 0)
+    return _truth(F.gt(F.sum(as_int, dim, keepdim), 0), self)
+
+
+def _truth(result: Tensor, x: Tensor) -> Tensor:
+    """all/any's result: bool, but uint8 (0 or 1) of a uint8 tensor, as torch's."""
+    return result.to(dtypes.uint8) if x.dtype is dtypes.uint8 else result
 
 
 all = _all  # noqa: A001  (torch's names)

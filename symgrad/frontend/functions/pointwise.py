@@ -225,6 +225,15 @@ def _float_power_(self: Tensor, exponent) -> Tensor:
 
 
 def ldexp(input, other) -> Tensor:  # noqa: A002
+    """``input * 2 ** other``, computed in the operands' promoted floating dtype (a 0-d float64
+    ``input`` makes int32 exponents float64, as torch's)."""
+    if isinstance(input, Tensor) and isinstance(other, Tensor):
+        kind = dtypes.promote([(t.dtype, dtypes.RANK_TENSOR if t.ndim else dtypes.RANK_ZERO_DIM)
+                               for t in (input, other)])
+        if not kind.is_differentiable:
+            kind = dtypes.DEFAULT_FLOAT
+        if other.dtype is not kind:
+            other = other.to(kind)
     return F.mul(input, F.pow(2.0, other))
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ... import dtypes
 from ...errors import ShapeError
 from ...ops.registry import broadcast_shapes
 from . import basic as F
@@ -134,8 +135,11 @@ def inner(a, b) -> Tensor:
 
 
 def _int_matmul(a: Tensor, b: Tensor) -> Tensor:
-    """An exact integer matrix product (the matmul primitive is floating only)."""
-    return F.sum(unsqueeze(a, -1) * unsqueeze(b, -3), -2)
+    """An exact integer matrix product (the matmul primitive is floating only), of the
+    operands' dtype as torch's (the sum wraps in int64, then is cast back)."""
+    out = F.sum(unsqueeze(a, -1) * unsqueeze(b, -3), -2)
+    dtype = dtypes.promote_types(a.dtype, b.dtype)
+    return out if out.dtype is dtype else out.to(dtype)
 
 
 def matrix_power(x, n: int) -> Tensor:

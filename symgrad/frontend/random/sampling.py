@@ -292,6 +292,11 @@ def randint_like(input: Tensor, low: int = 0, high: int | None = None, *,
 
 # ------------------------------------------------------------------ dropout
 
+def torch_dropout(input: Tensor, p: float, train: bool) -> Tensor:  # noqa: A002
+    """``torch.dropout``: ``p`` and ``train`` required, as torch's."""
+    return dropout(input, p, train)
+
+
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False, *,
             train: bool | None = None, generator: Generator | None = None) -> Tensor:
     """Zero each element with probability ``p`` and scale the rest by ``1/(1-p)`` (training),
@@ -307,6 +312,8 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
         return input
     if p == 1:
         noise = Tensor(np.zeros((), input.dtype.np), None)
+    elif not input.dtype.is_differentiable:   # torch divides the mask by 1 - p in place
+        raise dtypes.cast_error(dtypes.float32, input.dtype)
     else:
         A.refuse_dropout_trace()
         keep = input.dtype.np.type(1 - p)
