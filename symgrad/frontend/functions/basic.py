@@ -396,6 +396,8 @@ def _shift(a: Tensor, axes: tuple) -> Tensor | float:
 def logsumexp(x, dim, keepdim: bool = False) -> Tensor:
     """log(sum(exp(x))) shifted by the max: finite at +-1000; gradient = softmax."""
     x = tensor_arg(x)
+    if x.dtype.is_bool:     # as the integers 0 and 1 (x - max is no bool subtraction here)
+        x = x.to(dtypes.int64)
     axes = normalize_axes(dim, x.ndim)
 
     def body(a):

@@ -13,22 +13,47 @@ from __future__ import annotations
 from ..core.apply import apply
 from ..core.tensor import Tensor
 from .inplace import update
+from .keywords import write_out
+
+
+_OPERANDS = (Tensor, int, float, complex)
+
+
+def _checked(name: str, *operands) -> tuple:
+    """The operands, or the TypeError of torch's argument parser (a list is no operand)."""
+    for x in operands:
+        if not isinstance(x, _OPERANDS):
+            got = ", ".join(type(o).__name__ for o in operands)
+            raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                            f"({got}), but expected (Tensor input, Tensor other) or (Tensor "
+                            f"input, Number other)")
+    return operands
 
 
 def bitwise_and(input, other) -> Tensor:  # noqa: A002
-    return apply("bitwise_and", input, other)
+    return apply("bitwise_and", *_checked("bitwise_and", input, other))
 
 
 def bitwise_or(input, other) -> Tensor:  # noqa: A002
-    return apply("bitwise_or", input, other)
+    return apply("bitwise_or", *_checked("bitwise_or", input, other))
 
 
 def bitwise_xor(input, other) -> Tensor:  # noqa: A002
-    return apply("bitwise_xor", input, other)
+    return apply("bitwise_xor", *_checked("bitwise_xor", input, other))
 
 
-def bitwise_not(input) -> Tensor:  # noqa: A002
-    return apply("bitwise_not", input)
+def bitwise_not(input, *, out=None) -> Tensor:  # noqa: A002
+    """``~input``; ``out=`` must have the result's dtype (torch's unary kernel's rule)."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"bitwise_not(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+    result = apply("bitwise_not", input)
+    if out is None:
+        return result
+    if isinstance(out, Tensor) and out.dtype is not result.dtype:
+        raise RuntimeError(f"Found dtype {out.dtype.scalar_type} but expected "
+                           f"{result.dtype.scalar_type}")
+    return write_out(out, result)
 
 
 def _invert(self: Tensor) -> Tensor:

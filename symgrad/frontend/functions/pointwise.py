@@ -312,6 +312,8 @@ def logit(input, eps: float | None = None) -> Tensor:  # noqa: A002
     """log(p / (1 - p)), with p clamped to [eps, 1 - eps] when ``eps`` is given; torch's
     gradient: NaN outside [0, 1] without eps, zero outside [eps, 1 - eps] with it."""
     x = tensor_arg(input)
+    if x.dtype.is_bool:     # as the integers 0 and 1 (a bool's 1 - p is no subtraction here)
+        x = x.to(dtypes.int64)
 
     def body(x):
         p = x if eps is None else F.clamp(x, eps, 1.0 - eps)
