@@ -86,8 +86,11 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
     """``beta * input + alpha * sum_i(batch1[i] @ batch2[i])``."""
     inp, b1, b2 = tensor_arg(input), tensor_arg(batch1), tensor_arg(batch2)
     _check_batches("addbmm", b1, b2)
-    return _scaled_sum("AddbmmBackward0", inp, lambda a, b: F.sum(F.bmm(a, b), 0), [b1, b2],
-                       beta, alpha)
+    def summed(a, b):   # (F.sum of integers is int64: torch keeps the operands' dtype)
+        products = F.bmm(a, b)
+        return F.sum(products, 0, dtype=None if products.dtype.is_differentiable else
+                     products.dtype)
+    return _scaled_sum("AddbmmBackward0", inp, summed, [b1, b2], beta, alpha)
 
 
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
