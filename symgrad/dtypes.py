@@ -348,5 +348,18 @@ def promote_types(a: DType, b: DType) -> DType:
     return a if a.itemsize >= b.itemsize else b
 
 
+def can_cast(source: DType, target: DType) -> bool:
+    """torch.can_cast: whether a result of ``source`` may be written into a tensor of
+    ``target`` (an out= tensor, an in-place update): never to a lower category (complex to
+    real, floating to integer, anything but bool to bool)."""
+    return source.category <= target.category
+
+
+def cast_error(source: DType, target: DType) -> RuntimeError:
+    """torch's error for a result that ``can_cast`` refuses to write."""
+    return RuntimeError(f"result type {source.scalar_type} can't be cast to the desired "
+                        f"output type {target.scalar_type}")
+
+
 def _part_size(d: DType) -> int:
     return d.itemsize // 2 if d.is_complex else d.itemsize if d.is_floating else 0

@@ -18,8 +18,8 @@ from collections.abc import Callable
 import sympy
 from sympy.codegen import cfunctions
 
-__all__ = ["Copysign", "FloorDiv", "Fmod", "IsInf", "Nextafter", "Remainder", "Rint", "Trunc",
-           "TruncDiv", "floor_divide", "remainder"]
+__all__ = ["BitAnd", "BitNot", "BitOr", "BitXor", "Copysign", "FloorDiv", "Fmod", "IsInf",
+           "Nextafter", "Remainder", "Rint", "Trunc", "TruncDiv", "floor_divide", "remainder"]
 
 
 def floor_divide(a: float, b: float) -> float:
@@ -129,6 +129,34 @@ class Nextafter(_CFunction):
 
     def fdiff(self, argindex=1):
         return sympy.Integer(1 if argindex == 1 else 0)
+
+
+class _Bitwise(_CFunction):
+    """Bitwise logic of integers (bools as 0 and 1): C's ``& | ^ ~``, no derivative."""
+
+    def fdiff(self, argindex=1):
+        return sympy.Integer(0)
+
+
+class BitAnd(_Bitwise):
+    nargs = 2
+    numeric = staticmethod(lambda a, b: float(int(a) & int(b)))
+
+
+class BitOr(_Bitwise):
+    nargs = 2
+    numeric = staticmethod(lambda a, b: float(int(a) | int(b)))
+
+
+class BitXor(_Bitwise):
+    nargs = 2
+    numeric = staticmethod(lambda a, b: float(int(a) ^ int(b)))
+
+
+class BitNot(_Bitwise):
+    """``~x`` of an integer; of a bool, its negation."""
+    nargs = 1
+    numeric = staticmethod(lambda a: float(~int(a)))
 
 
 class IsInf(cfunctions.isinf):

@@ -342,7 +342,7 @@ def test_samplers_of_tensors_record_torch_grad_fns_with_zero_gradients():
 def test_dropout_values_identity_cases_and_gradient():
     x = sg.full((1000,), 3.0, requires_grad=True)
     sg.manual_seed(1)
-    y = sg.dropout(x, 0.3)
+    y = sg.nn.functional.dropout(x, 0.3)
     scale = np.float32(1) / np.float32(0.7)
     assert y.grad_fn.name() == "MulBackward0"
     kept = y.detach().numpy() != 0
@@ -350,8 +350,9 @@ def test_dropout_values_identity_cases_and_gradient():
     assert abs(kept.mean() - 0.7) < 0.06
     y.sum().backward()
     assert np.array_equal(x.grad.numpy(), np.where(kept, scale, np.float32(0)))
-    assert sg.dropout(x, 0.3, training=False) is x and sg.dropout(x, 0.0) is x
-    assert np.all(sg.dropout(x, 1.0).detach().numpy() == 0)
+    assert sg.nn.functional.dropout(x, 0.3, training=False) is x
+    assert sg.nn.functional.dropout(x, 0.0) is x
+    assert np.all(sg.nn.functional.dropout(x, 1.0).detach().numpy() == 0)
     assert sg.dropout(x, 0.5, train=False) is x
 
 
@@ -362,11 +363,12 @@ def test_dropout_gradient_matches_finite_differences():
 
     def f(v):
         sg.manual_seed(77)
-        return float((sg.dropout(sg.tensor(v, dtype=sg.float64), 0.4) * sg.tensor(w)).sum())
+        dropped = sg.nn.functional.dropout(sg.tensor(v, dtype=sg.float64), 0.4)
+        return float((dropped * sg.tensor(w)).sum())
     w = np.arange(40, dtype=np.float64) / 7
     x = sg.tensor(x0, dtype=sg.float64, requires_grad=True)
     sg.manual_seed(77)
-    (sg.dropout(x, 0.4) * sg.tensor(w)).sum().backward()
+    (sg.nn.functional.dropout(x, 0.4) * sg.tensor(w)).sum().backward()
     h = 1e-6
     fd = [(f(x0 + h * e) - f(x0 - h * e)) / (2 * h) for e in np.eye(40)]
     np.testing.assert_allclose(x.grad.numpy(), fd, rtol=1e-6, atol=1e-8)
@@ -415,13 +417,13 @@ def test_sampling_from_traced_values_is_an_error():
 def test_dropout_inside_compile():
     @sg.compile
     def train(x):
-        return sg.dropout(x, 0.5)
+        return sg.nn.functional.dropout(x, 0.5)
     with pytest.raises(RuntimeError, match="dropout in training mode at test_random.py"):
         train(np.ones(3, np.float32))
 
     @sg.compile
     def evaluate(x):
-        return sg.dropout(x, 0.5, training=False) * 2
+        return sg.nn.functional.dropout(x, 0.5, training=False) * 2
     np.testing.assert_array_equal(evaluate(np.ones(3, np.float32)), np.full(3, 2, np.float32))
 
 

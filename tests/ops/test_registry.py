@@ -21,7 +21,8 @@ from symgrad.ops import OPS
 from symgrad.ops.registry import ELEMENTWISE, SOURCE
 
 NO_GRADIENT = {"lt", "le", "gt", "ge", "eq", "ne", "logical_and", "logical_or", "logical_not",
-               "argmax", "argmin", "cumargmax", "cumargmin", "argsort", "guard", "poison"}
+               "argmax", "argmin", "cumargmax", "cumargmin", "argsort", "guard", "poison",
+               "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"}
 
 
 @pytest.mark.parametrize("name", sorted(OPS))

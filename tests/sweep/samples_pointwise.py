@@ -114,12 +114,12 @@ UNARY = """abs absolute acos acosh arccos arccosh arcsin arcsinh arctan arctanh 
 atanh ceil cos cosh deg2rad digamma erf erfc erfinv exp exp2 expm1 fix floor frac isfinite isinf
 isnan isneginf isposinf isreal lgamma log log10 log1p log2 logical_not neg negative positive
 rad2deg reciprocal relu rsqrt sgn sigmoid sign signbit sin sinc sinh sqrt square tan tanh trunc
-angle conj conj_physical resolve_conj real imag""".split()
+angle conj conj_physical resolve_conj real imag bitwise_not""".split()
 SPECIAL_UNARY = "digamma entr erf erfc erfinv exp2 expit expm1 gammaln log1p ndtr psi sinc".split()
 BINARY = """add sub mul div divide true_divide multiply subtract atan2 arctan2 pow float_power
 fmod remainder floor_divide maximum minimum fmax fmin hypot copysign logaddexp logaddexp2 xlogy
 nextafter heaviside ldexp eq ne lt le gt ge greater greater_equal less less_equal not_equal
-logical_and logical_or logical_xor""".split()
+logical_and logical_or logical_xor bitwise_and bitwise_or bitwise_xor""".split()
 
 EXTRAS = {
     "torch.add": [((X, X), {"alpha": 2}), ((X, X), {"alpha": 0.5}), ((XI, XI), {"alpha": 0.5}),

@@ -333,6 +333,16 @@ class _SymgradCPrinter(C99CodePrinter):
             name = self._func(name)
         return f"{name}({', '.join(self._print(arg) for arg in args)})"
 
+    def _print__Bitwise(self, expr: Basic) -> str:
+        """C's bitwise operators, on integers and bools only (a bool's ``~`` is ``!``)."""
+        if self._is_float:
+            raise TypeError(f"{type(expr).__name__} has no meaning in {self.ctype} arithmetic")
+        if len(expr.args) == 1:
+            sign = "!" if self.dtype.is_bool else "~"
+            return f"({sign}{self.operand(expr.args[0])})"
+        op = {"BitAnd": "&", "BitOr": "|", "BitXor": "^"}[type(expr).__name__]
+        return f"({self.operand(expr.args[0])} {op} {self.operand(expr.args[1])})"
+
     def _print_Heaviside(self, expr: Basic) -> str:
         # Deliberately unsupported: its value at 0 is a convention we never want baked in.
         raise TypeError("Heaviside is not supported; write a Piecewise with explicit cases")

@@ -89,8 +89,9 @@ def _fast_elementwise(op, args: tuple):
     except (FloatingPointError, RuntimeWarning):
         with np.errstate(all="ignore"):
             value = op.numpy(*values)
-    except ValueError:
-        return None   # shapes that do not broadcast: the general path says so, torch's way
+    except (ValueError, TypeError):
+        return None   # shapes that do not broadcast, an op of integers only (bitwise_and):
+        # the general path says so, torch's way
     if type(value) is not np.ndarray:
         value = np.asarray(value)
     if value.dtype != dtype and value.dtype.kind != "b":
@@ -456,6 +457,8 @@ def scalar(value: Any, dtype: dtypes.DType) -> Tensor:
     try:
         return Tensor(np.asarray(value, dtype=dtype.np), None)
     except OverflowError:
+        if -2 ** 63 <= value < 2 ** 63:   # torch casts the number: it wraps, as C's casts
+            return Tensor(np.asarray(value, dtype=np.int64).astype(dtype.np), None)
         raise OverflowError(f"the Python number {value!r} does not fit in {dtype.name}, the "
                             f"dtype it combines with here (int64 holds -2**63 .. 2**63-1)"
                             ) from None

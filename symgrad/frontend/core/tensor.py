@@ -25,7 +25,7 @@ from ...dims import Dim, NotGeneric
 from ...errors import TracerValueError
 from ...ir.graph import Node
 from ...size import Size
-from . import sources
+from . import conversions, sources
 
 _BY_NP = {d.np: d for d in dtypes.ALL}   # the common case of dtypes.from_numpy, one lookup
 _RECORDING = sources._local   # .recording: the active trace (sources.current(), inlined)
@@ -418,11 +418,21 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
                            "such as a list argument of a compiled function, is made into one "
                            "tensor by symgrad.stack(list) or symgrad.as_tensor(list))")
     arr = np.array(data, copy=True)
+    t = Tensor(arr.astype(_data_dtype(data, arr, dtype).np, copy=False), None)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _data_dtype(data, arr: np.ndarray, dtype) -> dtypes.DType:
+    """The dtype of ``torch.tensor(data, dtype=dtype)``, ``arr`` being ``data``'s array."""
     if dtype is not None:
         dt = dtypes.as_dtype(dtype)
+        if _is_python_data(data):
+            conversions.check_fits(arr, dt, dt.name)
     elif arr.dtype.kind == "f":   # NumPy data keeps its float type; Python floats the default
-        dt = dtypes.DEFAULT_FLOAT if _is_python_data(data) \
-            else dtypes.from_numpy(arr.dtype) or dtypes.DEFAULT_FLOAT
+        dt = (isinstance(data, list) and conversions.list_dtype(data) or dtypes.DEFAULT_FLOAT) \
+            if _is_python_data(data) else dtypes.from_numpy(arr.dtype) or dtypes.DEFAULT_FLOAT
     elif arr.dtype.kind == "c":   # and Python complex numbers the default complex
         dt = dtypes.DEFAULT_FLOAT.complex_dtype if _is_python_data(data) \
             else dtypes.from_numpy(arr.dtype)
@@ -431,10 +441,7 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
         if dt is None:
             raise TypeError(f"can't convert data of NumPy dtype {arr.dtype} to a tensor; "
                             "supported: floating, integer and bool data")
-    t = Tensor(arr.astype(dt.np, copy=False), None)
-    if requires_grad:
-        t.requires_grad_(True)
-    return t
+    return dt
 
 
 def holds_traced(data) -> bool:

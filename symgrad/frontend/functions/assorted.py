@@ -303,7 +303,7 @@ def promote_types(type1, type2) -> dtypes.DType:
 
 def can_cast(from_, to) -> bool:
     """torch's casting rule: never to a lower kind (float -> integer, integer -> bool)."""
-    return dtypes.as_dtype(from_).category <= dtypes.as_dtype(to).category
+    return dtypes.can_cast(dtypes.as_dtype(from_), dtypes.as_dtype(to))
 
 
 def is_nonzero(x) -> bool:

@@ -18,12 +18,15 @@ from ...dims import as_count
 from ...ops.registry import broadcast_shapes, normalize_axes
 from ..core import grad_mode
 from ..core.apply import apply, apply_reduction, attach_function, full, tensor_operands
+from ..core.conversions import check_fits
 from ..core.engine import run_backward
 from .printing import return_type
 from .matmul import bmm, dot, matmul, mm  # noqa: F401  (the products, with the rest of F)
 from .shapes import broadcast_to, reshape
 from ..core.tensor import Tensor
 from ..core.arguments import Deferred, tensor_arg
+from .arith_checks import alpha_check, sub_check
+from .int_powers import int_power, int_powers, integer_operands, power_by_squaring  # noqa: F401
 
 Number = (int, float, bool)
 
@@ -67,6 +70,7 @@ def add(a, b, *, alpha=1) -> Tensor:
 
 
 def sub(a, b, *, alpha=1) -> Tensor:
+    sub_check(a, b)
     if alpha == 1:
         return apply("sub", a, b)
     return _scaled_sum("sub", a, b, alpha)
@@ -75,6 +79,7 @@ def sub(a, b, *, alpha=1) -> Tensor:
 def _scaled_sum(name: str, a, b, alpha) -> Tensor:
     """``a + alpha * b`` (``a - alpha * b``): one node, AddBackward0/SubBackward0, whose edges
     are ``a`` and ``b`` as torch shows them (the product with ``alpha`` is not a node)."""
+    alpha_check(a, b, alpha)
     if not (isinstance(a, Tensor) and isinstance(b, Tensor)):
         return apply(name, a, mul(b, alpha))
     sign = alpha if name == "add" else -alpha
@@ -89,35 +94,19 @@ def neg(a) -> Tensor: return apply("neg", a)  # noqa: E704
 
 
 def pow(a, b) -> Tensor:  # noqa: A001  (torch's name)
+    if isinstance(a, Tensor) and a.dtype.is_storage and (type(b) is int or type(b) is float
+                                                         and a.dtype.is_floating):
+        check_fits(b, a.dtype)     # torch converts the exponent to a narrow dtype, checked
     if isinstance(a, Tensor) and not a.dtype.is_differentiable and type(b) is int:
         # integers to a Python int power stay integers (a bool tensor: int64), as torch's
-        return _int_power(a if a.dtype.is_integer else a.to(dtypes.int64), b)
+        return int_power(a if a.dtype.is_integer else a.to(dtypes.int64), b)
+    if integer_operands(a, b):
+        return int_powers(a, b)
     name = "PowBackward0" if isinstance(b, Number) else "PowBackward1"
     if isinstance(a, Number):
         name = "PowBackward2"
     return apply("pow", a, b, _torch_name=name,
                  _shown=None if name == "PowBackward1" else tensor_operands(a, b))
-
-
-def _int_power(a: Tensor, e: int) -> Tensor:
-    """An int64 tensor to a Python int power, an int64 tensor as in torch, computed exactly by
-    repeated squaring (products wrap like torch's; the float ``pow`` would round past 2**24)."""
-    if e < 0:
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
-    return power_by_squaring(a, e, mul) if e else full(a, 1)
-
-
-def power_by_squaring(a: Tensor, e: int, times: Callable) -> Tensor:
-    """``a`` to the power ``e`` >= 1 under the product ``times`` (elementwise or matrix), by
-    repeated squaring: about log2(e) products."""
-    result = None
-    while e:
-        if e & 1:
-            result = a if result is None else times(result, a)
-        e >>= 1
-        if e:
-            a = times(a, a)
-    return result
 
 
 def _unary(name: str):
@@ -403,6 +392,8 @@ def _shift(a: Tensor, axes: tuple) -> Tensor | float:
 def logsumexp(x, dim, keepdim: bool = False) -> Tensor:
     """log(sum(exp(x))) shifted by the max: finite at +-1000; gradient = softmax."""
     x = tensor_arg(x)
+    if x.dtype.is_bool:     # as the integers 0 and 1 (x - max is no bool subtraction here)
+        x = x.to(dtypes.int64)
     axes = normalize_axes(dim, x.ndim)
 
     def body(a):

@@ -18,7 +18,9 @@ from ... import dtypes
 from ...devices import check as check_device
 from ...dims import Dim, NotGeneric, span
 from .shapes import reshape
-from ..core import layout
+from ..core import grad_mode, layout
+from .keywords import write_out
+from ..core.conversions import check_fits
 from ..core.apply import as_tensor as apply_as_tensor, full as full_like_traced, scalar
 from ..core.tensor import Tensor, tensor, traced_numbers
 from ..core.arguments import size_args
@@ -52,22 +54,35 @@ def _filled(sizes: tuple, value, dtype, requires_grad: bool, default=None,
     return full_like_traced(scalar(dims_[0], dtypes.int64), value, sizes, dt)
 
 
+def _filled_out(sizes: tuple, value, dtype, requires_grad: bool, device, out) -> Tensor:
+    """``_filled``, or with ``out=``: written into ``out``, of its dtype unless ``dtype``
+    says otherwise (torch's creation functions take out's dtype)."""
+    if out is None:
+        return _filled(sizes, value, dtype, requires_grad, device=device)
+    made = _filled(sizes, value, out.dtype if dtype is None else dtype, False, device=device)
+    with grad_mode.no_grad():
+        return write_out(out, made)
+
+
 def zeros(*size, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
     """A tensor of zeros (``size=`` may also be given by keyword)."""
-    return _filled(_sizes(size), 0.0, dtype, requires_grad, device=device)
+    return _filled_out(_sizes(size), 0.0, dtype, requires_grad, device, out)
 
 
 def ones(*size, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
-    return _filled(_sizes(size), 1.0, dtype, requires_grad, device=device)
+    return _filled_out(_sizes(size), 1.0, dtype, requires_grad, device, out)
 
 
-def empty(*size, dtype=None, device=None, requires_grad: bool = False, **_) -> Tensor:
+def empty(*size, dtype=None, device=None, requires_grad: bool = False, out=None,
+          **_) -> Tensor:
     """Zeros (torch leaves them uninitialized; see the module's docstring)."""
-    return _filled(_sizes(size), 0.0, dtype, requires_grad, device=device)
+    return _filled_out(_sizes(size), 0.0, dtype, requires_grad, device, out)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     default = dtypes.scalar_dtype(fill_value)
+    if dtype is not None and isinstance(fill_value, (int, float)):
+        check_fits(fill_value, dtypes.as_dtype(dtype))
     return _filled(_sizes((size,)), fill_value, dtype, requires_grad, default, device)
 
 

@@ -24,6 +24,7 @@ from . import basic as F
 from ..core import grad_mode, sources
 from ..core.apply import apply, as_tensor, attach_function, cast_inside, full
 from ..core.backward_graph import grad_edge
+from ..core.conversions import check_fits
 from ..core.tensor import Tensor
 from ...dims import same_shape
 
@@ -66,9 +67,8 @@ def update(t: Tensor, compute, name: str) -> Tensor:
         raise RuntimeError(f"output with shape {list(t.shape)} doesn't match the broadcast "
                            f"shape {list(result.shape)} ({name})")
     if result.dtype is not t.dtype:
-        if result.dtype.category > t.dtype.category:
-            raise RuntimeError(f"result type {result.dtype.name} can't be cast to the desired "
-                               f"output type {t.dtype.name} ({name})")
+        if not dtypes.can_cast(result.dtype, t.dtype):
+            raise dtypes.cast_error(result.dtype, t.dtype)
         result = cast_inside(result, t.dtype)
     if recording and t._requires_grad and not result._requires_grad:
         result = _without_gradient(result, operand, name)
@@ -225,6 +225,8 @@ def fill_(self: Tensor, value) -> Tensor:
     self and the value)."""
     if isinstance(value, Tensor):
         return _assign(self, value, "fill_", "FillBackward3", (2, 1))
+    if self.dtype.is_integer and isinstance(value, (int, float)):
+        check_fits(value, self.dtype)
     return _assign(self, value, "fill_", "FillBackward2", (2,))
 
 

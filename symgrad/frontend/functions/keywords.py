@@ -14,11 +14,17 @@ from __future__ import annotations
 import functools
 import inspect
 
+from ... import dtypes
 from ..core.tensor import Tensor
 from ...dims import same_shape
 
 _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 _SIZES = ("size", "sizes", "shape")
+
+
+# torch functions that take no out= (views and aliases of their input, relu).
+NO_OUT = frozenset(("conj", "positive", "real", "imag", "relu", "resolve_conj", "resolve_neg",
+                    "conj_physical_"))
 
 
 def torch_keywords(fn, method: bool = False):
@@ -44,6 +50,9 @@ def torch_keywords(fn, method: bool = False):
                                          for p in params)
     if not (renames or sizes or out):
         return fn
+    checked = "dtype" not in names   # with a dtype to compute in, out= only casts (sum...)
+    if fn.__name__ in NO_OUT:
+        out = False
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
@@ -56,22 +65,25 @@ def torch_keywords(fn, method: bool = False):
         if sizes and "size" in kwargs:
             args = args + (kwargs.pop("size"),)
         result = fn(*args, **kwargs)
-        return result if target is None else write_out(target, result)
+        return result if target is None else write_out(target, result, checked)
     return wrapper
 
 
-def write_out(target: Tensor, result):
+def write_out(target: Tensor, result, checked: bool = True):
     """torch's ``out=``: ``result`` written into ``target`` (resized if its shape differs,
-    cast to its dtype), which is returned. A tuple result needs a tuple of targets."""
+    cast to its dtype), which is returned. A tuple result needs a tuple of targets.
+    ``checked``: refuse a cast to a lower category (float into int64: ``dtypes.can_cast``)."""
     if isinstance(result, tuple):
         if not isinstance(target, (tuple, list)) or len(target) != len(result):
             raise TypeError(f"out= must be a tuple of {len(result)} tensors for this function")
-        return type(result)(*(write_out(t, r) for t, r in zip(target, result)))
+        return type(result)(*(write_out(t, r, checked) for t, r in zip(target, result)))
     if not isinstance(target, Tensor):
         raise TypeError(f"out= must be a Tensor, got {type(target).__name__}")
     if result._requires_grad:
         raise RuntimeError("functions with out=... arguments don't support automatic "
                            "differentiation, but one of the arguments requires grad.")
+    if checked and not dtypes.can_cast(result.dtype, target.dtype):
+        raise dtypes.cast_error(result.dtype, target.dtype)
     value = result.to(target.dtype).detach()
     if same_shape(value.shape, target.shape):
         target.copy_(value)

@@ -18,6 +18,7 @@ import numpy as np
 from ... import dtypes
 from ...size import Size
 from ..core.apply import apply
+from ..core.conversions import check_fits
 from ..core.tensor import Tensor
 from .creation import empty, zeros
 
@@ -86,8 +87,11 @@ def _new(dtype: dtypes.DType, args: tuple) -> Tensor:
     if not isinstance(data, (list, tuple, range, np.ndarray)):
         raise TypeError(f"new(): data must be a sequence (got {type(data).__module__}."
                         f"{type(data).__name__})".replace("(got builtins.", "(got "))
+    values = np.array(data)
+    if not isinstance(data, np.ndarray):
+        check_fits(values, dtype, dtype.name)
     with np.errstate(all="ignore"):
-        return Tensor(np.array(data).astype(dtype.np), None)
+        return Tensor(values.astype(dtype.np), None)
 
 
 def _make(name: str, dtype: dtypes.DType) -> LegacyTensorType:

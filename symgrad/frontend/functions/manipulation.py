@@ -19,6 +19,7 @@ import numpy as np
 from ... import dtypes
 from ...ops.registry import normalize_axes
 from ..core.apply import apply, as_tensor, full
+from ..core.conversions import check_fits
 from .creation import arange
 from .basic import composite, sum, where
 from .strided import clone
@@ -367,6 +368,8 @@ def masked_fill(x: Tensor, mask: Tensor, value) -> Tensor:
     if mask.dtype is not dtypes.bool_:
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
                            f"{mask.dtype.name}")
+    if isinstance(value, (int, float)):
+        check_fits(value, x.dtype)
     value = as_tensor(value, x.dtype) if not isinstance(value, Tensor) else value.to(x.dtype)
     if value.ndim:
         raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got "

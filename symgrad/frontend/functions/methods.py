@@ -32,6 +32,7 @@ from .sorting import METHODS as SORTING
 from .statistics import METHODS as STATISTICS
 from .scans import METHODS as SCANS
 from .assorted import METHODS as ASSORTED
+from .bitwise import METHODS as BITWISE
 from .legacy_types import METHODS as LEGACY
 from .device_methods import METHODS as DEVICE
 from .products import METHODS as PRODUCTS
@@ -51,6 +52,7 @@ def _swap(fn):
 def _rsub(self: Tensor, other) -> Tensor:
     """``3 - x``: torch's ``rsub`` (its grad_fn is ``RsubBackward1``, an edge for ``x``; with
     a tensor ``other``, ``RsubBackward0``, edges for ``x`` and ``other``)."""
+    F.sub_check(other, self)
     if isinstance(other, Tensor):
         return apply("sub", other, self, _torch_name="RsubBackward0", _shown=(1, 0))
     return apply("sub", other, self, _torch_name="RsubBackward1", _shown=(1,))
@@ -58,7 +60,7 @@ def _rsub(self: Tensor, other) -> Tensor:
 
 def _rdiv(self: Tensor, other) -> Tensor:
     """``4 / x``: torch computes ``x.reciprocal() * 4``, a tensor ``other`` too (so do we:
-    the same rounding, and MulBackward0)."""
+    the same rounding, and MulBackward0; an integer ``x`` gives float32 times ``other``)."""
     return F.mul(reciprocal(self), other)
 
 
@@ -116,6 +118,8 @@ def isclose(a, b, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = Fa
     """``a == b`` or a finite ``|a - b| <= atol + rtol * |b|`` elementwise (NaNs equal if
     ``equal_nan``), as torch's: infinities are close only to themselves."""
     a, b = as_tensor(a), as_tensor(b)
+    if a.dtype.is_bool and b.dtype.is_bool:      # bools compare as the numbers 0 and 1
+        a, b = a.to(dtypes.int64), b.to(dtypes.int64)
     with no_grad():
         error = F.abs(a - b)
         within = F.logical_and(F.isfinite(error), F.le(error, atol + rtol * F.abs(b)))
@@ -146,13 +150,18 @@ def _detach_(self: Tensor) -> Tensor:
 def _all(self: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     """``torch.all``: whether every element (along ``dim``) is nonzero."""
     as_int = F.logical_not(self.to(dtypes.bool_)).to(dtypes.int64)
-    return F.eq(F.sum(as_int, dim, keepdim), 0)
+    return _truth(F.eq(F.sum(as_int, dim, keepdim), 0), self)
 
 
 def _any(self: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     """``torch.any``: whether some element (along ``dim``) is nonzero."""
     as_int = self.to(dtypes.bool_).to(dtypes.int64)
-    return F.gt(F.sum(as_int, dim, keepdim), 0)
+    return _truth(F.gt(F.sum(as_int, dim, keepdim), 0), self)
+
+
+def _truth(result: Tensor, x: Tensor) -> Tensor:
+    """all/any's result: bool, but uint8 (0 or 1) of a uint8 tensor, as torch's."""
+    return result.to(dtypes.uint8) if x.dtype is dtypes.uint8 else result
 
 
 all = _all  # noqa: A001  (torch's names)
@@ -180,8 +189,7 @@ METHODS = {
     "__matmul__": F.matmul, "__rmatmul__": _swap(F.matmul),
     "__neg__": F.neg, "__abs__": F.abs, "__pos__": lambda self: self,
     "__lt__": F.lt, "__le__": F.le, "__gt__": F.gt, "__ge__": F.ge, "__eq__": F.eq,
-    "__ne__": F.ne, "__and__": F.logical_and, "__or__": F.logical_or,
-    "__invert__": F.logical_not, "__getitem__": I.index, "__setitem__": I.setitem,
+    "__ne__": F.ne, "__getitem__": I.index, "__setitem__": I.setitem,
     # elementwise methods
     "add": F.add, "sub": F.sub, "mul": F.mul, "div": F.div, "pow": F.pow, "neg": F.neg,
     "exp": F.exp, "log": F.log, "log1p": F.log1p, "expm1": F.expm1, "sqrt": F.sqrt,
@@ -245,7 +253,7 @@ _BOUND = {_name: _fn if _name.startswith("__") else torch_keywords(_fn, method=T
           for _name, _fn in {**METHODS, **CREATION, **MANIPULATION, **SORTING, **INPLACE,
                              **POINTWISE, **RANDOM, **HOOKS, **STATISTICS, **SCANS, **ASSORTED,
                              **PRODUCTS, **SEARCHING, **DECOMPOSITIONS, **STRIDED, **COMPLEXES,
-                             **LEGACY, **DEVICE}.items()}
+                             **LEGACY, **DEVICE, **BITWISE}.items()}
 guard(_BOUND, "Tensor")   # torch's refusals by dtype (kernel_dtypes)
 for _name, _fn in _BOUND.items():
     setattr(Tensor, _name, _fn)

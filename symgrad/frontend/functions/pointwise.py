@@ -208,24 +208,41 @@ rad2deg = _scale("rad2deg", 180.0 / math.pi, "Rad2DegBackward0")
 
 
 def float_power(input, exponent) -> Tensor:  # noqa: A002
-    """``input ** exponent`` in float64, as torch."""
+    """``input ** exponent`` in float64 (complex128 if either is complex), as torch."""
+    wide = float_power_dtype(input, exponent)
+
     def double(v):
         if isinstance(v, Tensor):
-            return v if v.dtype is dtypes.float64 else v.to(dtypes.float64)
-        return float(v)
+            return v if v.dtype is wide else v.to(wide)
+        return v if isinstance(v, complex) else float(v)
     return F.pow(double(input), double(exponent))
 
 
+def float_power_dtype(input, exponent) -> dtypes.DType:  # noqa: A002
+    complex_ = any(v.dtype.is_complex if isinstance(v, Tensor) else isinstance(v, complex)
+                   for v in (input, exponent))
+    return dtypes.complex128 if complex_ else dtypes.float64
+
+
 def ldexp(input, other) -> Tensor:  # noqa: A002
-    """``input * 2 ** other``, one LdexpBackward0 with torch's derivatives: ``g * 2 ** other``
-    (an integer power of two, so 0 for a negative integer ``other``) and ``g * out * ln 2``."""
+    """``input * 2 ** other`` in the operands' promoted floating dtype (a 0-d float64 ``input``
+    makes int32 exponents float64, as torch's), one LdexpBackward0 with torch's derivatives:
+    ``g * 2 ** other`` (of an integer ``other``, torch's integer power of two: 0 for a negative
+    one) and ``g * out * ln 2``."""
+    a, e = tensor_arg(input), tensor_arg(other)
+    kind = dtypes.promote([(t.dtype, dtypes.RANK_TENSOR if t.ndim else dtypes.RANK_ZERO_DIM)
+                           for t in (a, e)])
+    if not kind.is_differentiable:
+        kind = dtypes.DEFAULT_FLOAT
+
     def rule(g, out, ins):
         e = ins[1]
         if e.dtype.is_differentiable:
             return F.mul(g, F.pow(2.0, e)), F.mul(F.mul(g, out), LN2)
         return F.mul(g, _power_of_two(e, g.dtype)), None
-    return composite("LdexpBackward0", lambda a, b: F.mul(a, F.pow(2.0, b)),
-                     [tensor_arg(input), tensor_arg(other)], rule)
+    return composite("LdexpBackward0", lambda a, b: F.mul(a, F.pow(2.0, b if b.dtype is kind
+                                                                      else b.to(kind))),
+                     [a, e], rule)
 
 
 def _power_of_two(e: Tensor, dtype) -> Tensor:
@@ -245,7 +262,12 @@ def lerp(input, end, weight) -> Tensor:  # noqa: A002
 
 
 def addcmul(input, tensor1, tensor2, *, value=1) -> Tensor:  # noqa: A002
-    """``input + value * tensor1 * tensor2``, rounded as torch: ((value * t1) * t2) + input."""
+    """``input + value * tensor1 * tensor2``, rounded as torch: ((value * t1) * t2) + input;
+    of integer operands, ``value`` is truncated to an integer (torch's conversion)."""
+    input, tensor1, tensor2 = tensor_arg(input), tensor_arg(tensor1), tensor_arg(tensor2)
+    if not any(t.dtype.is_differentiable for t in (input, tensor1, tensor2)):
+        value = int(value)
+
     def body(x, a, b):
         return F.add(x, F.mul(a if value == 1 else F.mul(value, a), b))
 
@@ -257,8 +279,22 @@ def addcmul(input, tensor1, tensor2, *, value=1) -> Tensor:  # noqa: A002
                      uses_out=False)
 
 
+ADDCDIV_INTEGERS = (
+    "Integer division with addcdiv is no longer supported, and in a future  release addcdiv "
+    "will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be "
+    "implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for "
+    "integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future "
+    "addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), "
+    "for all dtypes.")
+
+
 def addcdiv(input, tensor1, tensor2, *, value=1) -> Tensor:  # noqa: A002
-    """``input + value * tensor1 / tensor2``, rounded as torch: ((value * t1) / t2) + input."""
+    """``input + value * tensor1 / tensor2``, rounded as torch: ((value * t1) / t2) + input.
+    Integer (or bool) ``tensor1`` and ``tensor2`` are torch's error."""
+    tensor1, tensor2 = tensor_arg(tensor1), tensor_arg(tensor2)
+    if not (tensor1.dtype.is_differentiable or tensor2.dtype.is_differentiable):
+        raise RuntimeError(ADDCDIV_INTEGERS)
+
     def body(x, a, b):
         return F.add(x, F.div(a if value == 1 else F.mul(value, a), b))
 
@@ -311,6 +347,8 @@ def logit(input, eps: float | None = None) -> Tensor:  # noqa: A002
     """log(p / (1 - p)), with p clamped to [eps, 1 - eps] when ``eps`` is given; torch's
     gradient: NaN outside [0, 1] without eps, zero outside [eps, 1 - eps] with it."""
     x = tensor_arg(input)
+    if x.dtype.is_bool:     # as the integers 0 and 1 (a bool's 1 - p is no subtraction here)
+        x = x.to(dtypes.int64)
 
     def body(x):
         p = x if eps is None else F.clamp(x, eps, 1.0 - eps)

@@ -1,6 +1,6 @@
 """Tensor methods of the elementwise math: the in-place form of every elementwise method
 (``exp_``, ``floor_``, ``ldexp_``...), the in-place comparisons (``ge_``: torch's
-GeBackward0/1 with zero gradients), ``%``, ``//``, ``^`` and their reflections.
+GeBackward0/1 with zero gradients), ``%``, ``//`` and their reflections (``^`` is bitwise.py's).
 
 Layer: front end. Input: the torch-named functions of ``pointwise.py`` and ``basic.py``.
 Output: ``METHODS`` (method name -> function), installed on ``Tensor`` by ``methods.py``.
@@ -13,8 +13,17 @@ from ..core.apply import attach_function, full
 from ..core.grad_mode import no_grad
 from ..core.tensor import Tensor
 from .inplace import update
-from .pointwise import FUNCTIONS, floor_divide, logical_xor, nan_to_num, polygamma, remainder
+from .pointwise import (FUNCTIONS, float_power, float_power_dtype, floor_divide, nan_to_num,
+                        polygamma, remainder)
 
+
+def float_power_inplace(self: Tensor, exponent) -> Tensor:
+    """In place: only into a tensor of the result's dtype (torch's error otherwise)."""
+    wide = float_power_dtype(self, exponent)
+    if self.dtype is not wide:
+        raise RuntimeError(f"the base given to float_power_ has dtype {self.dtype.scalar_type} "
+                           f"but the operation's result requires dtype {wide.scalar_type}")
+    return update(self, lambda s: float_power(s, exponent), "float_power_")
 
 
 def _swap(fn):
@@ -117,9 +126,9 @@ METHODS = {
     **{f"{name}_": _compare_inplace(name) for name in _COMPARISONS},
     **{f"{name}_": _untracked(name) for name in _LOGICAL},
     "polygamma_": _polygamma_inplace, "nan_to_num_": _nan_to_num_inplace,
+    "float_power_": float_power_inplace,
     "__mod__": remainder, "__rmod__": _swap(remainder),
     "__floordiv__": floor_divide, "__rfloordiv__": _swap(floor_divide),
     "__imod__": _inplace(remainder, "remainder_"),
     "__ifloordiv__": _inplace(floor_divide, "floor_divide_"),
-    "__xor__": logical_xor, "__rxor__": _swap(logical_xor),
 }

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ... import dtypes
 from ...errors import ShapeError
 from ...ops.registry import broadcast_shapes
 from . import basic as F
@@ -35,7 +36,11 @@ def _need(name: str, what: str, t: Tensor, ndim: int) -> None:
 
 def _scaled_sum(name: str, inp: Tensor, product, operands: list, beta, alpha) -> Tensor:
     """``beta * inp + alpha * product(*operands)`` as one composite named ``name``; ``inp``
-    must broadcast to the product's shape."""
+    must broadcast to the product's shape. Of integer operands, ``beta`` and ``alpha`` are
+    truncated to integers (torch converts them to the operands' dtype)."""
+    if all(not t.dtype.is_differentiable for t in [inp] + operands):
+        beta, alpha = int(beta), int(alpha)
+
     def body(i, *ops):
         p = product(*ops)
         if alpha != 1:
@@ -81,8 +86,11 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
     """``beta * input + alpha * sum_i(batch1[i] @ batch2[i])``."""
     inp, b1, b2 = tensor_arg(input), tensor_arg(batch1), tensor_arg(batch2)
     _check_batches("addbmm", b1, b2)
-    return _scaled_sum("AddbmmBackward0", inp, lambda a, b: F.sum(F.bmm(a, b), 0), [b1, b2],
-                       beta, alpha)
+    def summed(a, b):   # (F.sum of integers is int64: torch keeps the operands' dtype)
+        products = F.bmm(a, b)
+        return F.sum(products, 0, dtype=None if products.dtype.is_differentiable else
+                     products.dtype)
+    return _scaled_sum("AddbmmBackward0", inp, summed, [b1, b2], beta, alpha)
 
 
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
@@ -133,8 +141,11 @@ def inner(a, b) -> Tensor:
 
 
 def _int_matmul(a: Tensor, b: Tensor) -> Tensor:
-    """An exact integer matrix product (the matmul primitive is floating only)."""
-    return F.sum(unsqueeze(a, -1) * unsqueeze(b, -3), -2)
+    """An exact integer matrix product (the matmul primitive is floating only), of the
+    operands' dtype as torch's (the sum wraps in int64, then is cast back)."""
+    out = F.sum(unsqueeze(a, -1) * unsqueeze(b, -3), -2)
+    dtype = dtypes.promote_types(a.dtype, b.dtype)
+    return out if out.dtype is dtype else out.to(dtype)
 
 
 def matrix_power(x, n: int) -> Tensor:

@@ -243,7 +243,11 @@ def searchsorted(sorted_sequence, values, *, out_int32: bool = False, right: boo
     if seq.ndim == 0:
         raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 dimension or "
                            "more, but got a 0-d tensor")
-    return _search(seq, vals, _side(right, side))
+    return _index_dtype(_search(seq, vals, _side(right, side)), out_int32)
+
+
+def _index_dtype(found: Tensor, out_int32: bool) -> Tensor:
+    return found.to(dtypes.int32) if out_int32 else found
 
 
 def bucketize(input, boundaries, *, out_int32: bool = False,
@@ -253,7 +257,7 @@ def bucketize(input, boundaries, *, out_int32: bool = False,
     b = tensor_arg(boundaries)
     if b.ndim != 1:
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({b.ndim})")
-    return _search(b, tensor_arg(input), bool(right))
+    return _index_dtype(_search(b, tensor_arg(input), bool(right)), out_int32)
 
 
 def where(condition, input=None, other=None):  # noqa: A002  (torch's names)

@@ -170,7 +170,7 @@ def nansum(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """The sum with NaNs counted as zero; their gradient is 0."""
     x = tensor_arg(x) if dtype is None else tensor_arg(x).to(dtype)
     if not x.dtype.is_floating:
-        return F.sum(x, dim, keepdim)
+        return F.sum(x, dim, keepdim, dtype=dtype)
     axes = _axes(x, dim)
 
     def rule(g, out, ins):

@@ -36,6 +36,7 @@ from . import args as A
 from . import kernels as K
 from ..core.layout import preserve as preserve_layout
 from ..core.apply import apply, as_tensor
+from ..core.conversions import check_fits
 from .generator import (Generator, default_generator, get_rng_state, initial_seed, manual_seed,
                         seed, set_rng_state)
 from .inplace import METHODS as INPLACE, check_probabilities, check_std, random_range
@@ -117,6 +118,7 @@ def randperm(n: int, *, generator: Generator | None = None, dtype=None, layout=N
     if dt.is_floating and n > 2 ** (np.finfo(dt.np).nmant + 1) + 1:
         raise RuntimeError(f"n cannot be greater than 2^{np.finfo(dt.np).nmant + 1}+1 for "
                            f"{dt.scalar_type} type.")
+    check_fits(n - 1 if n > 0 else n, dt)
     if n >= (2 ** 32 - 1) // 20:
         raise RuntimeError(f"randperm: n = {n} is too large here (symgrad mirrors torch's "
                            f"algorithm for n < {(2 ** 32 - 1) // 20})")
@@ -290,6 +292,11 @@ def randint_like(input: Tensor, low: int = 0, high: int | None = None, *,
 
 # ------------------------------------------------------------------ dropout
 
+def torch_dropout(input: Tensor, p: float, train: bool) -> Tensor:  # noqa: A002
+    """``torch.dropout``: ``p`` and ``train`` required, as torch's."""
+    return dropout(input, p, train)
+
+
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False, *,
             train: bool | None = None, generator: Generator | None = None) -> Tensor:
     """Zero each element with probability ``p`` and scale the rest by ``1/(1-p)`` (training),
@@ -305,6 +312,8 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
         return input
     if p == 1:
         noise = Tensor(np.zeros((), input.dtype.np), None)
+    elif not input.dtype.is_differentiable:   # torch divides the mask by 1 - p in place
+        raise dtypes.cast_error(dtypes.float32, input.dtype)
     else:
         A.refuse_dropout_trace()
         keep = input.dtype.np.type(1 - p)

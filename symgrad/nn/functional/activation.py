@@ -52,6 +52,9 @@ def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0,  # noqa: A002
         raise ValueError("min_val cannot be greater than max_val")
 
     def fn(x):
+        if x.dtype is dtypes.uint8 and (min_val < 0 or max_val < 0):
+            raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
+
         def body(a):   # bounds of the input's kind: an integer tensor stays one, as torch's
             lo, hi = (min_val, max_val) if a.dtype.is_floating else (int(min_val), int(max_val))
             return where(a < lo, lo, where(a > hi, hi, a))

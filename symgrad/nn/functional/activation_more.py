@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...frontend.core.apply import as_tensor
+from ...frontend.core.conversions import check_fits
 from ...frontend.core.tensor import Tensor
 from ...frontend.functions.basic import (abs, composite, exp, ge, gt, isinf, le, log1p,
                                          logical_and, lt, minimum, tanh, where)
@@ -76,7 +77,10 @@ def celu(input, alpha: float = 1.0, inplace: bool = False) -> Tensor:  # noqa: A
 # ---------------------------------------------------------------- thresholds and shrinkage
 
 def _threshold_scalar(value: float, dtype):
-    """A threshold kernel's scalar in the tensor's dtype (an integer tensor truncates it)."""
+    """A threshold kernel's scalar in the tensor's dtype (an integer tensor truncates it,
+    refusing what does not fit, as torch's checked conversion)."""
+    if dtype.is_integer:
+        check_fits(value, dtype)
     return int(value) if not dtype.is_floating else in_dtype(value, dtype)
 
 

@@ -12,6 +12,8 @@ letting the floor change the gradient.
 
 from __future__ import annotations
 
+from ... import dtypes
+
 import math
 
 from ...frontend.core.apply import as_tensor
@@ -66,6 +68,8 @@ def gaussian_nll_loss(input, target, var, full: bool = False, eps: float = 1e-6,
     v = _variance(var, x)
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(f"{reduction} is not valid")
+    if not v.dtype.is_differentiable:   # torch clamps var in place: no float into integers
+        raise dtypes.cast_error(dtypes.float32, v.dtype)
     v = composite("CloneBackward0", lambda a: clamp(a, min=eps), [v],
                   lambda g, out, ins: (g,), saves=False, uses_out=False)
     loss = 0.5 * (log(v) + (x - y) ** 2 / v)

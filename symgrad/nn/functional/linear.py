@@ -63,6 +63,8 @@ def bilinear(input1, input2, weight, bias=None) -> Tensor:
     a, c = x1.reshape(-1, in1), x2.reshape(-1, in2)
     mixed = matmul(a, w.permute(1, 0, 2).reshape(in1, out_f * in2)).reshape(-1, out_f, in2)
     out = sum(mixed * c.unsqueeze(1), -1).reshape(lead + (out_f,))
+    if not out.dtype.is_differentiable:   # integers: the operands' dtype, as torch's
+        out = out.to(dtypes.promote_types(dtypes.promote_types(x1.dtype, x2.dtype), w.dtype))
     return out if bias is None else out + as_tensor(bias)
 
 

@@ -16,13 +16,15 @@ not known until the compiled code runs.
 
 from __future__ import annotations
 
+from ... import dtypes
+
 from ...frontend.core import grad_mode
 from ...frontend.core.apply import as_tensor
 from ...frontend.core.tensor import Tensor
 from ...frontend.functions.basic import (clamp_min, composite, eq, exp, gather_along, gt, log1p,
                                          logical_and, logical_not, lt, mean, ne, sqrt, sum,
                                          where)
-from ...frontend.functions.creation import arange
+from ...frontend.functions.creation import arange, full_like, zeros_like
 from ...frontend.functions.scans import cumsum
 from .activation_more import floating, logsigmoid, torch_type
 from .loss import check_reduction, legacy_reduction, reduce_loss
@@ -47,6 +49,12 @@ def soft_margin_loss(input, target, size_average=None, reduce=None,  # noqa: A00
     if y.requires_grad and grad_mode.is_grad_enabled():
         raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect "
                            "to argument 'target'. This input cannot have requires_grad True.")
+    if not x.dtype.is_differentiable:   # torch computes in place in the input's dtype
+        if x.dtype.is_bool:
+            raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. "
+                               "If you are trying to invert a mask, use the `~` or "
+                               "`logical_not()` operator instead.")
+        raise dtypes.cast_error(dtypes.float32, x.dtype)
     count = x.numel()
 
     def body(a):
@@ -65,11 +73,13 @@ def soft_margin_loss(input, target, size_average=None, reduce=None,  # noqa: A00
 
 def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None,  # noqa: A002
                          reduce=None, reduction: str = "mean") -> Tensor:
-    """max(0, margin - x) where y != 1, plus x where y != -1 (y is +-1)."""
+    """max(0, margin - x) where y != 1, plus x where y != -1 (y is +-1). As torch's, in
+    ``x``'s dtype: ``margin`` fills a tensor like ``x`` (an integer ``x``: its mean fails)."""
     reduction = _reduction(size_average, reduce, reduction)
     x, y = as_tensor(input), as_tensor(target)
-    margin_clamp = clamp_min(margin - x, 0)
-    output = where(ne(y, 1), margin_clamp, 0.0) + where(ne(y, -1), x, 0.0)
+    zeros = zeros_like(x)
+    margin_clamp = clamp_min(full_like(x, margin) - x, 0)
+    output = where(ne(y, 1), margin_clamp, zeros) + where(ne(y, -1), x, zeros)
     return reduce_loss(output, reduction)
 
 
