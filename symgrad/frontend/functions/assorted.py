@@ -226,6 +226,9 @@ def rot90(x, k: int = 1, dims=(0, 1)) -> Tensor:
 def unflatten(x, dim: int, sizes) -> Tensor:
     """Dim ``dim`` split into ``sizes`` (one of which may be -1)."""
     x = tensor_arg(x)
+    if not x.ndim:
+        raise RuntimeError(f"unflatten got an unexpected error: Dimension specified as {dim} but "
+                           f"tensor has no dimensions")
     a = normalize_axes(dim, x.ndim)[0]
     sizes = [int(s) for s in sizes]
     if not sizes:

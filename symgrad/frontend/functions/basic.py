@@ -24,6 +24,7 @@ from .matmul import bmm, dot, matmul, mm  # noqa: F401  (the products, with the 
 from .shapes import broadcast_to, reshape
 from ..core.tensor import Tensor
 from ..core.arguments import Deferred, tensor_arg
+from .index_checks import along_index, dim_given
 
 Number = (int, float, bool)
 
@@ -167,7 +168,7 @@ def clamp(x, min=None, max=None, *, _torch_name: str = "ClampBackward1") -> Tens
     """Clamp to [min, max], torch's ``min(max(x, min), max)`` (so ``max`` where min > max);
     like torch the gradient passes where min <= x <= max (inclusive)."""
     if min is None and max is None:
-        raise ValueError("clamp: at least one of 'min' or 'max' must not be None")
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
 
     def body(a, lo=min, hi=max):
         out = a
@@ -293,8 +294,7 @@ def mean(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
 
 
 def prod(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
-    """The product of the elements (over ``dim``); bools and integers multiply in int64, as
-    torch's."""
+    """The product of the elements (over ``dim``); bools and integers multiply in int64."""
     if isinstance(x, Deferred): return x.prod(dim, keepdim, dtype=dtype)  # noqa: E701
     x = tensor_arg(x)
     if dtype is not None:
@@ -305,11 +305,11 @@ def prod(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
 
 
 def amax(x, dim=None, keepdim: bool = False) -> Tensor:
-    return _reduce("max", x, dim if dim != () else None, keepdim, "AmaxBackward0")
+    return _reduce("max", *dim_given("amax", x, dim), keepdim, "AmaxBackward0")
 
 
 def amin(x, dim=None, keepdim: bool = False) -> Tensor:
-    return _reduce("min", x, dim if dim != () else None, keepdim, "AminBackward0")
+    return _reduce("min", *dim_given("amin", x, dim), keepdim, "AminBackward0")
 
 
 MaxResult = return_type("max")
@@ -320,7 +320,7 @@ def _extremum_of_all(name: str, x: Tensor) -> Tensor:
     """``max(x)``/``min(x)``: the primitive's value with torch's ``evenly_distribute_backward``:
     g is shared among the elements equal to the result, or among the NaNs when the result is
     NaN, 0 elsewhere (amax/amin, the primitive's own rule, give NaN to every element there)."""
-    axes = tuple(range(x.ndim))
+    axes = tuple(range(dim_given(name, x, None)[0].ndim))
 
     def rule(g, out, ins):
         a = ins[0]
@@ -483,7 +483,7 @@ def gather_along(x, index, dim: int) -> Tensor:
 
 def gather(x, dim: int, index, *, sparse_grad: bool = False) -> Tensor:
     """torch.gather(input, dim, index): ``out[..i..] = x[..index[..i..]..]`` along ``dim``."""
-    return gather_along(x, index, dim)
+    return gather_along(x, along_index("gather", tensor_arg(x), tensor_arg(index), dim), dim)
 
 
 def take_along_dim(x, indices, dim: int | None = None) -> Tensor:

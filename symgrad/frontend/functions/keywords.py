@@ -19,6 +19,9 @@ from ...dims import same_shape
 
 _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 _SIZES = ("size", "sizes", "shape")
+# torch functions without an ``out=`` (views and aliases of their input, and relu): passing
+# one is Python's TypeError for an unexpected keyword, as in torch.
+_NO_OUT = frozenset(("real", "imag", "conj", "resolve_conj", "resolve_neg", "positive", "relu"))
 
 
 def torch_keywords(fn, method: bool = False):
@@ -40,8 +43,8 @@ def torch_keywords(fn, method: bool = False):
             renames[torch_name] = mine
     varargs = next((p.name for p in params if p.kind is inspect.Parameter.VAR_POSITIONAL), None)
     sizes = varargs in _SIZES and "size" not in names - {varargs}
-    out = "out" not in names and not any(p.kind is inspect.Parameter.VAR_KEYWORD
-                                         for p in params)
+    out = "out" not in names and fn.__name__ not in _NO_OUT and not any(
+        p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
     if not (renames or sizes or out):
         return fn
 

@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from ... import dtypes
-from ...ops.registry import normalize_axes
+from ...ops.registry import broadcast_shapes, normalize_axes
 from ..core.apply import apply, as_tensor, full
 from .creation import arange
 from .basic import composite, sum, where
@@ -26,6 +26,7 @@ from .indexing import index, index_copy, index_put
 from .inplace import update
 from .shapes import broadcast_to, cat, permute, reshape, unsqueeze
 from ..core.tensor import Tensor
+from .index_checks import along_index, vector_index
 from ...dims import same_shape
 
 
@@ -43,7 +44,7 @@ def _along(x: Tensor, dim: int, idx: Tensor) -> Tensor:
 def flip(x: Tensor, dims) -> Tensor:
     """The elements of ``dims`` in reverse order."""
     dims = [dims] if isinstance(dims, int) else list(dims)
-    axes = sorted({_dim(x, d) for d in dims})
+    axes = list(normalize_axes(dims, x.ndim)) if x.ndim else sorted({_dim(x, d) for d in dims})
 
     def body(v):
         for a in axes:
@@ -55,10 +56,14 @@ def flip(x: Tensor, dims) -> Tensor:
 
 
 def fliplr(x: Tensor) -> Tensor:
+    if x.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
     return flip(x, [1])
 
 
 def flipud(x: Tensor) -> Tensor:
+    if x.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
     return flip(x, [0])
 
 
@@ -156,9 +161,14 @@ def narrow(x: Tensor, dim: int, start: int, length: int) -> Tensor:
     """The ``length`` elements of ``dim`` from ``start`` (a view)."""
     a = _dim(x, dim)
     n = x.shape[a]
+    if not -n <= start <= n:
+        raise IndexError(f"start out of range (expected to be in range of [{-n}, {n}], but got "
+                         f"{start})")
     start = start + n if start < 0 else start
-    if not (0 <= start <= n and 0 <= length and start + length <= n):
-        raise IndexError(f"start ({start}) + length ({length}) exceeds dimension size ({n}).")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    if start + length > n:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({n}).")
     return _narrow(x, a, start, length)
 
 
@@ -312,6 +322,7 @@ def index_select(x: Tensor, dim: int, index_: Tensor) -> Tensor:
     index_ = as_tensor(index_)
     if index_.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
+    index_ = along_index("index_select", x, index_, dim)
     return _along(x, _dim(x, dim), reshape(index_, -1))
 
 
@@ -337,7 +348,9 @@ def masked_fill(x: Tensor, mask: Tensor, value) -> Tensor:
 def masked_select(x: Tensor, mask: Tensor) -> Tensor:
     """The elements where ``mask`` (broadcast with ``x``) is True, as a 1-D tensor (eager)."""
     mask = as_tensor(mask)
-    shape = np.broadcast_shapes(tuple(x.shape), tuple(mask.shape))
+    if mask.dtype is not dtypes.bool_:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    shape = broadcast_shapes(tuple(x.shape), tuple(mask.shape))
     return index(broadcast_to(x, shape), broadcast_to(mask, shape))
 
 
@@ -346,11 +359,10 @@ def _scatter_index(x: Tensor, dim: int, idx: Tensor, src: Tensor):
     part of it), with torch's checks."""
     a = _dim(x, dim)
     idx = as_tensor(idx)
-    if idx.dtype is not dtypes.int64:
-        raise RuntimeError(f"scatter(): Expected dtype int64 for index, got {idx.dtype.name}")
     if idx.ndim != x.ndim:
         raise RuntimeError("Index tensor must have the same number of dimensions as self "
                            "tensor")
+    idx = along_index("scatter", x, idx, dim)
     if not same_shape(src.shape, idx.shape):
         src = index(src, tuple(slice(0, n) for n in idx.shape))
     return a, idx, src
@@ -390,8 +402,13 @@ def scatter(x: Tensor, dim: int, index_: Tensor, src=None, value=None, *,
 def index_add(x: Tensor, dim: int, index_: Tensor, source: Tensor, *, alpha=1) -> Tensor:
     """``x`` with ``alpha * source``'s slices added at the slices ``index`` of ``dim``."""
     a = _dim(x, dim)
-    index_ = reshape(as_tensor(index_), -1)
+    vector_index("index_add_", as_tensor(index_))
+    index_ = reshape(along_index("index_add_", x, as_tensor(index_), dim), -1)
     source = as_tensor(source)
+    if source.ndim != x.ndim and (x.ndim == 0 or max(x.ndim, source.ndim) > 1):
+        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the "
+                           f"specified dimension. Got self.shape = {list(x.shape)} "
+                           f"source.shape = {list(source.shape)}")
     if source.dtype is not x.dtype:
         raise RuntimeError(f"index_add_(): self ({x.dtype.scalar_type}) and source "
                            f"({source.dtype.scalar_type}) must have the same scalar type")
@@ -406,6 +423,8 @@ def index_add(x: Tensor, dim: int, index_: Tensor, source: Tensor, *, alpha=1) -
 def index_fill(x: Tensor, dim: int, index_: Tensor, value) -> Tensor:
     """``value`` in the slices ``index`` of ``dim``."""
     a = _dim(x, dim)
+    if as_tensor(index_).dtype is not dtypes.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
     hit = np.zeros(x.shape[a], bool)
     hit[np.asarray(as_tensor(index_).numpy()).reshape(-1)] = True
     view = [1] * x.ndim

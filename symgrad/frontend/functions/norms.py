@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 
+from ...errors import ShapeError
 from ...ops.registry import normalize_axes
 from . import basic as F
 from ..core.apply import apply, full
@@ -55,6 +56,12 @@ def vector_norm(x, ord=2, dim=None, keepdim: bool = False, *, dtype=None) -> Ten
             math.inf: lambda a: F.amax(F.abs(a), axes, keepdim),
             -math.inf: lambda a: F.amin(F.abs(a), axes, keepdim)}.get(ord)
     if body is not None:
+        empty = [a for a in axes if x.shape[a] == 0]
+        if ord in (math.inf, -math.inf) and empty:
+            raise ShapeError(f"linalg.vector_norm cannot compute the {ord} norm on an empty "
+                             f"dimension because the operation does not have an identity: "
+                             f"expected reduction dim {empty[0]} to have non-zero size (input "
+                             f"shape {tuple(x.shape)})")
         return composite("LinalgVectorNormBackward0", body, [x])
     return _p_norm(x, float(ord), axes, keepdim)
 

@@ -24,14 +24,17 @@ from ..core.apply import apply, full, tensor_operands
 from .basic import _unary, composite
 from .inplace import update
 from ..core.tensor import Tensor
-from ..core.arguments import tensor_arg
+from ..core.arguments import tensor_arg, tensors_only
 
 _NUMBER = (int, float, bool)
 
 
 
 def _binary(name: str):
+    """torch.<name>(input, other): Tensor operands only (torch has no Scalar overload: a
+    number is its parser's TypeError)."""
     def fn(input, other) -> Tensor:  # noqa: A002
+        tensors_only(name, input=input, other=other)
         return apply(name, input, other)
     fn.__name__ = name
     fn.__doc__ = f"Elementwise {name} of two operands, broadcast (torch.{name})."
@@ -65,7 +68,10 @@ def xlogy(input, other) -> Tensor:  # noqa: A002
 
 
 def polygamma(n: int, input) -> Tensor:  # noqa: A002
-    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise TypeError(f"polygamma(): argument 'n' (position 1) must be int, not "
+                        f"{type(n).__name__}")
+    if n < 0:
         raise RuntimeError(f"polygamma(n, x) does not support negative n, got {n!r}")
     return apply("polygamma", float(n), input)
 
@@ -153,13 +159,14 @@ def div(input, other, *, rounding_mode: str | None = None) -> Tensor:  # noqa: A
     if rounding_mode is None:
         return F.div(input, other)
     if rounding_mode not in ("trunc", "floor"):
-        raise ValueError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+        raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                          f"but found '{rounding_mode}'")
     name = "trunc_divide" if rounding_mode == "trunc" else "floor_divide"
     return apply(name, input, other, _torch_name="DivBackward2")
 
 
 def fmod(input, other) -> Tensor:  # noqa: A002
+    tensors_only("fmod", input=input)   # fmod(Tensor, Tensor) or fmod(Tensor, Scalar)
     number = isinstance(other, _NUMBER)
     return apply("fmod", input, other, _torch_name="FmodBackward0" if number else None,
                  _shown=(0,) if number else None)
@@ -174,6 +181,7 @@ def remainder(input, other) -> Tensor:  # noqa: A002
 
 
 def heaviside(input, values) -> Tensor:  # noqa: A002
+    tensors_only("heaviside", input=input, values=values)
     return composite("NotImplemented", lambda a, b: apply("heaviside", a, b),
                      [tensor_arg(input), tensor_arg(values)], _not_differentiable("heaviside"))
 
@@ -208,6 +216,7 @@ def float_power(input, exponent) -> Tensor:  # noqa: A002
 
 
 def ldexp(input, other) -> Tensor:  # noqa: A002
+    tensors_only("ldexp", input=input, other=other)
     return F.mul(input, F.pow(2.0, other))
 
 

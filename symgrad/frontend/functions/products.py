@@ -22,7 +22,7 @@ from .basic import composite
 from .inplace import update
 from .shapes import reshape, transpose, unsqueeze
 from ..core.tensor import Tensor
-from ..core.arguments import tensor_arg
+from ..core.arguments import tensor_arg, tensors_only
 
 
 
@@ -110,6 +110,7 @@ def mv(mat, vec) -> Tensor:
 
 def vdot(a, b) -> Tensor:
     """The dot product of two vectors (``VdotBackward0``; real tensors: no conjugation)."""
+    tensors_only("vdot", input=a, other=b)
     a, b = tensor_arg(a), tensor_arg(b)
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...ops.registry import normalize_axes
+from ...ops.registry import nonempty_axes, normalize_axes
 from ..core import grad_mode
 from ..core.apply import apply, full
 from ... import dtypes
@@ -267,6 +267,7 @@ def mode(x: Tensor, dim: int = -1, keepdim: bool = False):
     its last occurrence, as torch's CPU mode (whose sort is stable up to 16 values: beyond,
     among equal values torch may return another's index, the value being the same)."""
     axis = normalize_axes(dim, max(x.ndim, 1))[0]
+    nonempty_axes("mode", x.shape, (axis,) if x.ndim else ())
     if x.is_traced:
         idx = _traced_mode_index(x, axis)
         values, indices = _take(x, idx, axis), idx if x.ndim else idx.reshape(())
@@ -323,6 +324,8 @@ def _quantile(x: Tensor, q, dim, keepdim: bool, interpolation: str, ignore_nan: 
                            f". Got {interpolation}")
     if not x.dtype.is_floating:
         raise RuntimeError("quantile() input tensor must be either float or double dtype")
+    if not x.numel():
+        raise RuntimeError("quantile() input tensor must be non-empty")
     qv = _q_values(x, q)
     flat = dim is None
     src = x.reshape(-1) if flat else (x if x.ndim else x.reshape(1))
