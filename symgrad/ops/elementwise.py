@@ -72,8 +72,10 @@ def _pow_vjp(b, g, out, ins):
         return (b.full(g, 0.0) if c == 0 else g * (expo * b.op("pow", base, expo - 1.0))), None
     # torch's d/d base is 0 where the exponent is 0 (x**0 is constant), not 0 * 0**-1 = NaN.
     d_base = b.op("where", b.op("eq", expo, 0.0), 0.0, g * (expo * b.op("pow", base, expo - 1.0)))
-    # torch masks the exponent's gradient where base == 0 and exponent >= 0 (log(0) there).
-    mask = b.op("logical_and", b.op("eq", base, 0.0), b.op("ge", expo, 0.0))
+    # torch masks the exponent's gradient where base == 0 and exponent >= 0 (log(0) there;
+    # a complex exponent: its real part >= 0).
+    ordered = b.op("real", expo) if expo.dtype.is_complex else expo
+    mask = b.op("logical_and", b.op("eq", base, 0.0), b.op("ge", ordered, 0.0))
     d_expo = b.op("where", mask, 0.0, g * out * b.op("log", base))
     return d_base, d_expo
 

@@ -33,6 +33,7 @@ from .scans import cumprod, cumsum
 from .shapes import broadcast_to, cat, getitem, reshape, stack, transpose, unsqueeze
 from ..core.tensor import Tensor
 from ..core.arguments import tensor_arg
+from .underivable import MODIFIED, without_derivative
 
 
 
@@ -185,8 +186,11 @@ def vander(x, N: int | None = None, increasing: bool = False) -> Tensor:
     # torch's construction: running products of [1, x, x, ...] (exact gradient at 0)
     powers = cat([full(x, 1, (x.shape[0], 1)), broadcast_to(unsqueeze(x, 1),
                                                             (x.shape[0], n - 1))], 1)
-    powers = cumprod(powers, 1)
-    return powers if increasing else flip(powers, [1])
+    if n == 1:
+        return cumprod(powers, 1)
+    # torch's backward trips over its own in-place steps (it cannot differentiate vander)
+    return without_derivative("CopySlices" if increasing else "FlipBackward0", lambda p: (
+        cumprod(p, 1) if increasing else flip(cumprod(p, 1), [1])), [powers], MODIFIED)
 
 
 # ---------------------------------------------------------------- reshaping

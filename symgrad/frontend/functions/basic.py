@@ -440,8 +440,8 @@ def norm(x, p="fro", dim=None, keepdim: bool = False) -> Tensor:
     raise NotImplementedError(f"norm: p={p!r} is not supported (use 1, 2, 'fro' or inf)")
 
 
-def softmax(x, dim: int) -> Tensor:
-    x = tensor_arg(x)
+def softmax(x, dim: int, dtype=None) -> Tensor:
+    x = tensor_arg(x) if dtype is None else tensor_arg(x).to(dtype)   # torch: cast first
     axes = normalize_axes(dim, x.ndim)
 
     def body(a):
@@ -454,8 +454,8 @@ def softmax(x, dim: int) -> Tensor:
     return composite("SoftmaxBackward0", body, [x], rule)
 
 
-def log_softmax(x, dim: int) -> Tensor:
-    x = tensor_arg(x)
+def log_softmax(x, dim: int, dtype=None) -> Tensor:
+    x = tensor_arg(x) if dtype is None else tensor_arg(x).to(dtype)   # torch: cast first
     axes = normalize_axes(dim, x.ndim)
 
     def body(a):

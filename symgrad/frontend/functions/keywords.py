@@ -24,8 +24,10 @@ _SIZES = ("size", "sizes", "shape")
 _NO_OUT = frozenset(("real", "imag", "conj", "resolve_conj", "resolve_neg", "positive", "relu"))
 
 
-def torch_keywords(fn, method: bool = False):
-    """``fn`` accepting torch's keyword spellings (``method``: its first parameter is self)."""
+def torch_keywords(fn, method: bool = False, exact_out: bool = False):
+    """``fn`` accepting torch's keyword spellings (``method``: its first parameter is self;
+    ``exact_out``: an ``out=`` of another dtype than the result's is torch's RuntimeError, as
+    its structured kernels check, instead of a cast)."""
     try:
         params = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):
@@ -59,7 +61,13 @@ def torch_keywords(fn, method: bool = False):
         if sizes and "size" in kwargs:
             args = args + (kwargs.pop("size"),)
         result = fn(*args, **kwargs)
-        return result if target is None else write_out(target, result)
+        if target is None:
+            return result
+        if exact_out and isinstance(target, Tensor) and isinstance(result, Tensor) \
+                and target.dtype is not result.dtype:
+            raise RuntimeError(f"Found dtype {target.dtype.scalar_type} but expected "
+                               f"{result.dtype.scalar_type}")
+        return write_out(target, result)
     return wrapper
 
 

@@ -25,6 +25,7 @@ from .basic import _unary, composite
 from .inplace import update
 from ..core.tensor import Tensor
 from ..core.arguments import tensor_arg, tensors_only
+from .underivable import not_implemented, without_derivative
 
 _NUMBER = (int, float, bool)
 
@@ -174,7 +175,8 @@ def fmod(input, other) -> Tensor:  # noqa: A002
 
 def remainder(input, other) -> Tensor:  # noqa: A002
     if isinstance(input, _NUMBER):   # torch's remainder.Scalar_Tensor: no derivative formula
-        return apply("remainder", input, other, _torch_name="NotImplemented", _shown=(1,))
+        return without_derivative("NotImplemented", lambda b: apply("remainder", input, b),
+                                  [tensor_arg(other)], not_implemented("remainder"))
     number = isinstance(other, _NUMBER)
     return apply("remainder", input, other, _torch_name="RemainderBackward0" if number else None,
                  _shown=(0,) if number else None)
@@ -385,6 +387,20 @@ def _inplace(fn, name: str):
     return method
 
 
+def _underivable_inplace(name: str):
+    """``name``'s in-place form as torch has it where it has no derivative for it (acosh_,
+    asinh_, atanh_): the value, and a NotImplemented grad_fn whose backward raises."""
+    fn, base = _FUNCTIONS[name], name.replace("arc", "a")
+
+    def rule(g, out, ins):
+        raise NotImplementedError(f"the derivative for 'inplace version of {base}' is not "
+                                  f"implemented.")
+
+    def value(input) -> Tensor:  # noqa: A002
+        return composite("NotImplemented", fn, [tensor_arg(input)], rule)
+    return value
+
+
 def _polygamma_method(self, n: int) -> Tensor:
     return polygamma(n, self)
 
@@ -406,6 +422,8 @@ _UPDATES = {
         "relu", "abs", "neg", "sign", "square", "eq", "ne", "lt", "le", "gt", "ge",
         "logical_and", "logical_or", "logical_not")},
     "polygamma": _polygamma_method,
+    **{n: _underivable_inplace(n) for n in ("asinh", "acosh", "atanh", "arcsinh", "arccosh",
+                                           "arctanh")},
 }
 
 METHODS = {
