@@ -57,6 +57,8 @@ def index(x: Tensor, index: Any) -> Tensor:
     if mask is not None:      # compiled x[mask]: lazy, until a reduction takes it
         return Selection.of(x, mask)
     items = _spelled_out(x, index)
+    if not any(isinstance(i, Tensor) for i in items):   # x[True]: a new dim, nothing gathered
+        return getitem(x, tuple(items))
     return composite("IndexBackward0", lambda v: _gathered(v, items), [x])
 
 
@@ -309,6 +311,9 @@ def index_copy(x: Tensor, dim: int, index_, source) -> Tensor:
     source = _source(x, source, "index_copy_(): self and source expected to have the same "
                      "dtype, but got (self) {self} and (source) {source}")
     (axis,) = normalize_axes(dim, max(x.ndim, 1))
+    if not x.ndim:   # torch: a 0-d tensor as a 1-element vector
+        one = [reshape(t, (1,)) for t in (x, as_tensor(index_), as_tensor(source))]
+        return reshape(index_copy(one[0], 0, one[1], one[2]), ())
     index_ = as_tensor(index_)
     if index_.dtype is not dtypes.int64:
         raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "

@@ -26,8 +26,8 @@ _NO_OUT = frozenset(("real", "imag", "conj", "resolve_conj", "resolve_neg", "pos
 
 def torch_keywords(fn, method: bool = False, exact_out: bool = False):
     """``fn`` accepting torch's keyword spellings (``method``: its first parameter is self;
-    ``exact_out``: an ``out=`` of another dtype than the result's is torch's RuntimeError, as
-    its structured kernels check, instead of a cast)."""
+    ``exact_out``: an ``out=`` of another dtype than the input's, the result's in torch, is
+    its RuntimeError, as its structured kernels check, instead of a cast)."""
     try:
         params = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):
@@ -63,10 +63,10 @@ def torch_keywords(fn, method: bool = False, exact_out: bool = False):
         result = fn(*args, **kwargs)
         if target is None:
             return result
-        if exact_out and isinstance(target, Tensor) and isinstance(result, Tensor) \
-                and target.dtype is not result.dtype:
+        if exact_out and isinstance(target, Tensor) and args and isinstance(args[0], Tensor) \
+                and target.dtype is not args[0].dtype:
             raise RuntimeError(f"Found dtype {target.dtype.scalar_type} but expected "
-                               f"{result.dtype.scalar_type}")
+                               f"{args[0].dtype.scalar_type}")
         return write_out(target, result)
     return wrapper
 

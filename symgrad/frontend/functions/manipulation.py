@@ -13,7 +13,9 @@ a composite with a backward rule built from the same functions.
 
 from __future__ import annotations
 
+import functools
 import math
+
 import numpy as np
 
 from ... import dtypes
@@ -27,11 +29,28 @@ from .inplace import update
 from .shapes import broadcast_to, cat, permute, reshape, unsqueeze
 from ..core.tensor import Tensor
 from .index_checks import along_index, vector_index
+from .underivable import not_implemented, without_derivative
 from ...dims import same_shape
 
 
 def _dim(x: Tensor, dim: int) -> int:
     return normalize_axes(dim, x.ndim)[0] if x.ndim else normalize_axes(dim, 1)[0]
+
+
+def _as_vector(fn):
+    """``fn(x, dim, ...)`` of a 0-d ``x`` as torch computes it: on ``x`` as a 1-element vector
+    (``dim`` 0 or -1), 0-d tensor arguments as vectors too, the result 0-d again."""
+    def one(a):
+        return reshape(a, (1,)) if isinstance(a, Tensor) and not a.ndim else a
+
+    @functools.wraps(fn)
+    def wrapper(x, dim, *args, **kwargs):
+        if not isinstance(x, Tensor) or x.ndim:
+            return fn(x, dim, *args, **kwargs)
+        _dim(x, dim)
+        out = fn(reshape(x, (1,)), 0, *map(one, args), **{k: one(v) for k, v in kwargs.items()})
+        return reshape(out, ())
+    return wrapper
 
 
 def _along(x: Tensor, dim: int, idx: Tensor) -> Tensor:
@@ -44,7 +63,10 @@ def _along(x: Tensor, dim: int, idx: Tensor) -> Tensor:
 def flip(x: Tensor, dims) -> Tensor:
     """The elements of ``dims`` in reverse order."""
     dims = [dims] if isinstance(dims, int) else list(dims)
-    axes = list(normalize_axes(dims, x.ndim)) if x.ndim else sorted({_dim(x, d) for d in dims})
+    if x.ndim:
+        axes = list(normalize_axes(dims, x.ndim))   # (a repeated dim is torch's error)
+    else:   # a 0-d tensor: dims 0 / -1 accepted, nothing to reverse
+        axes = [d for d in dims if _dim(x, d) is None]
 
     def body(v):
         for a in axes:
@@ -96,6 +118,8 @@ def movedim(x: Tensor, source, destination) -> Tensor:
     dst = [destination] if isinstance(destination, int) else list(destination)
     src = [_dim(x, d) for d in src]
     dst = [_dim(x, d) for d in dst]
+    if not x.ndim:
+        return permute(x, [])
     order = [None] * x.ndim
     for s, d in zip(src, dst):
         order[d] = s
@@ -317,6 +341,7 @@ ger = outer
 
 # ---------------------------------------------------------------- indexed reads and writes
 
+@_as_vector
 def index_select(x: Tensor, dim: int, index_: Tensor) -> Tensor:
     """The slices of ``dim`` at the 1-D ``index``, in its order."""
     index_ = as_tensor(index_)
@@ -350,6 +375,8 @@ def masked_select(x: Tensor, mask: Tensor) -> Tensor:
     mask = as_tensor(mask)
     if mask.dtype is not dtypes.bool_:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
+    if not x.ndim and not mask.ndim:
+        x, mask = reshape(x, (1,)), reshape(mask, (1,))
     shape = broadcast_shapes(tuple(x.shape), tuple(mask.shape))
     return index(broadcast_to(x, shape), broadcast_to(mask, shape))
 
@@ -375,28 +402,47 @@ def _same_dtype(x: Tensor, src) -> Tensor:
     return src
 
 
+@_as_vector
 def scatter_add(x: Tensor, dim: int, index_: Tensor, src: Tensor) -> Tensor:
     """``x`` plus ``src`` added at ``index`` along ``dim`` (repeated indices add up)."""
     a, idx, src = _scatter_index(x, dim, index_, _same_dtype(x, src))
     return x + apply("scatter_add", src, idx, axis=a, shape_to=tuple(x.shape))
 
 
+@_as_vector
 def scatter(x: Tensor, dim: int, index_: Tensor, src=None, value=None, *,
             reduce: str | None = None) -> Tensor:
     """``x`` with the elements at ``index`` along ``dim`` replaced by ``src`` (or ``value``).
     Where an index repeats, torch keeps one of the values (unspecified): here they add up."""
-    if reduce is not None:
-        raise NotImplementedError("scatter(reduce=...) is not supported yet; use scatter_add "
-                                  "or scatter_reduce")
+    if reduce is not None and reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
     if src is None:
         src = value
     given = isinstance(src, Tensor)
     if not given:
         src = full(as_tensor(index_), src, dtype=x.dtype)
     a, idx, src = _scatter_index(x, dim, index_, _same_dtype(x, src) if given else src)
+    if reduce is not None:
+        return without_derivative("NotImplemented", lambda v, s: _reduced(v, a, idx, s, reduce),
+                                  [x, src], not_implemented("scatter"))
     hit = apply("scatter_add", full(idx, 1), idx, axis=a, shape_to=tuple(x.shape))
     put = apply("scatter_add", src, idx, axis=a, shape_to=tuple(x.shape))
     return where(hit != 0, put, x)
+
+
+def _reduced(x: Tensor, axis: int, idx: Tensor, src: Tensor, reduce: str) -> Tensor:
+    """scatter's ``reduce=``: ``src`` added to (``"add"``) or multiplying (``"multiply"``) the
+    elements of ``x`` at ``idx`` along ``axis``, repeated indices in turn (eager for
+    ``"multiply"``)."""
+    if reduce == "add":
+        return x + apply("scatter_add", src, idx, axis=axis, shape_to=tuple(x.shape))
+    if x.is_traced or src.is_traced or idx.is_traced:
+        raise NotImplementedError("scatter(reduce='multiply') of traced tensors is not "
+                                  "supported yet; use scatter_reduce(..., 'prod')")
+    out, where_ = x._value.copy(), list(np.indices(idx.shape, sparse=True))
+    where_[axis] = idx._value
+    np.multiply.at(out, tuple(where_), src._value)
+    return Tensor(out, None)
 
 
 def index_add(x: Tensor, dim: int, index_: Tensor, source: Tensor, *, alpha=1) -> Tensor:
@@ -420,6 +466,7 @@ def index_add(x: Tensor, dim: int, index_: Tensor, source: Tensor, *, alpha=1) -
     return x + apply("scatter_add", source, idx, axis=a, shape_to=tuple(x.shape))
 
 
+@_as_vector
 def index_fill(x: Tensor, dim: int, index_: Tensor, value) -> Tensor:
     """``value`` in the slices ``index`` of ``dim``."""
     a = _dim(x, dim)

@@ -194,6 +194,8 @@ def median(x: Tensor, dim: int | None = None, keepdim: bool = False):
     """The lower median (torch's: the ``(n-1)//2``-th smallest), over all elements or along
     ``dim`` with its index (among equal values, as ``kthvalue``: in compiled code the first
     in the stable order); NaN where there is one, at the first NaN's index, as torch."""
+    if dim is None and not x.numel():
+        return _nan_of_none("MedianBackward0", x)
     if dim is None:
         flat = x.reshape(-1)
         at = _median_index(flat, 0)
@@ -211,6 +213,11 @@ def median(x: Tensor, dim: int | None = None, keepdim: bool = False):
     return MedianResult(values, at.reshape(shape))
 
 
+def _nan_of_none(torch_name: str, x: Tensor) -> Tensor:
+    """The median of no elements: NaN, as torch's (its gradient: the empty one)."""
+    return composite(torch_name, lambda v: v.sum() + float("nan"), [x])
+
+
 def _median_index(x: Tensor, axis: int) -> Tensor:
     """The index of the lower median along ``axis`` (kept, size 1), or of the first NaN."""
     r = kthvalue(x, (x.shape[axis] - 1) // 2 + 1, axis, keepdim=True)
@@ -222,6 +229,8 @@ def _median_index(x: Tensor, axis: int) -> Tensor:
 def nanmedian(x: Tensor, dim: int | None = None, keepdim: bool = False):
     """The lower median of the values that are not NaN (NaN if all are): the sort puts NaN
     last, so it is the sorted value at (valid - 1) // 2. Tensor ops: it compiles."""
+    if dim is None and not x.numel():
+        return _nan_of_none("NanmedianBackward0", x)
     src = x.reshape(-1) if dim is None else (x if x.ndim else x.reshape(1))
     axis = 0 if dim is None else normalize_axes(dim, src.ndim)[0]
     ordered = sort(src, axis)
@@ -268,6 +277,11 @@ def mode(x: Tensor, dim: int = -1, keepdim: bool = False):
     among equal values torch may return another's index, the value being the same)."""
     axis = normalize_axes(dim, max(x.ndim, 1))[0]
     nonempty_axes("mode", x.shape, (axis,) if x.ndim else ())
+    if not x.numel():   # no rows: empty values and indices
+        shape = tuple(1 if d == axis and keepdim else n for d, n in enumerate(x.shape)
+                      if d != axis or keepdim)
+        return ModeResult(composite("ModeBackward0", lambda v: v.sum(axis, keepdim), [x]),
+                          Tensor(np.zeros(shape, np.int64), None))
     if x.is_traced:
         idx = _traced_mode_index(x, axis)
         values, indices = _take(x, idx, axis), idx if x.ndim else idx.reshape(())
