@@ -196,25 +196,15 @@ F.gelu | F.gelu(b8[2,3]) | error:missing | error:missing: torch raises RuntimeEr
 F.gelu | F.gelu(f16[16]:e) | value[0] | value[0]: at 8: symgrad inf, torch nan
 F.gelu | F.gelu(f16[2,3]) | value[0] | value[0]: at 0: symgrad -0.099854, torch -0.099731
 F.gelu | F.gelu(f32[16]:e) | value[0] | value[0]: at 9: symgrad inf, torch nan
-F.gelu | F.gelu(f32[2,3]~g, out=i64[0]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-F.gelu | F.gelu(f64[2,3], out=f64[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
-F.gelu | F.gelu(f64[2,3]~g, out=f32[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
-F.gelu | F.gelu(f64[2,3]~g, out=f64[2,3]~g) | error:extra | error:extra: symgrad raises TypeError: gelu() got an unexpected keyword argument 'out'
 F.gelu | F.gelu(i32[2,3]) | error:missing | error:missing: torch raises RuntimeError: "GeluKernelImpl" not implemented for 'Int'
 F.gelu | F.gelu(i64[16]:e) | error:missing | error:missing: torch raises RuntimeError: "GeluKernelImpl" not implemented for 'Long'
 F.gelu | F.gelu(i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "GeluKernelImpl" not implemented for 'Long'
-F.gelu | F.gelu(i64[2,3], out=f32[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
 F.gelu | F.gelu(u8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "GeluKernelImpl" not implemented for 'Byte'
 F.group_norm | F.group_norm(f16[2,4,3], 2) | value[0] | value[0]: at 17: symgrad 0.24182, torch 0.24133
 F.group_norm | F.group_norm(f32[2,4,3], 2, f64[4]) | error:missing | error:missing: torch raises RuntimeError: mixed dtype (CPU): expect parameter to have scalar type of Float
 F.group_norm | F.group_norm(f64[2,4,3], 0) | error:class | error:class: symgrad RuntimeError, torch ZeroDivisionError
 F.hardshrink | F.hardshrink(f32[16]:e) | grad[0] | grad[0]: value at 8: symgrad 1.25, torch 0.0
-F.hardshrink | F.hardshrink(f32[2,3]~g, out=i64[0]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 F.hardshrink | F.hardshrink(f64[16]:e) | grad[0] | grad[0]: value at 10: symgrad 1.75, torch 0.0
-F.hardshrink | F.hardshrink(f64[2,3], out=f64[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
-F.hardshrink | F.hardshrink(f64[2,3]~g, out=f32[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
-F.hardshrink | F.hardshrink(f64[2,3]~g, out=f64[2,3]~g) | error:extra | error:extra: symgrad raises TypeError: hardshrink() got an unexpected keyword argument 'out'
-F.hardshrink | F.hardshrink(i64[2,3], out=f32[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
 F.hardswish | F.hardswish(f32[16]:e) | grad[0] | grad[0]: value at 8: symgrad nan, torch 1.25
 F.hardtanh | F.hardtanh(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: Bool inputs not supported for hardtanh
 F.hardtanh | F.hardtanh(f32[16]:e) | grad[0] | grad[0]: value at 8: symgrad 1.25, torch 0.0
@@ -245,11 +235,6 @@ F.log_softmax | F.log_softmax(b8[2,3], 1) | error:missing | error:missing: torch
 F.log_softmax | F.log_softmax(i32[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "log_softmax_lastdim_kernel_impl" not implemented for 'Int'
 F.log_softmax | F.log_softmax(i64[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "log_softmax_lastdim_kernel_impl" not implemented for 'Long'
 F.log_softmax | F.log_softmax(u8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "log_softmax_lastdim_kernel_impl" not implemented for 'Byte'
-F.logsigmoid | F.logsigmoid(f32[2,3]~g, out=i64[0]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-F.logsigmoid | F.logsigmoid(f64[2,3], out=f64[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
-F.logsigmoid | F.logsigmoid(f64[2,3]~g, out=f32[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
-F.logsigmoid | F.logsigmoid(f64[2,3]~g, out=f64[2,3]~g) | error:extra | error:extra: symgrad raises TypeError: logsigmoid() got an unexpected keyword argument 'out'
-F.logsigmoid | F.logsigmoid(i64[2,3], out=f32[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
 F.margin_ranking_loss | F.margin_ranking_loss(i32[4], i32[4], i32[4]:pm1) | error:extra | error:extra: symgrad raises RuntimeError: mean(): could not infer output dtype. Input dtype must be either a floating poin
 F.margin_ranking_loss | F.margin_ranking_loss(i64[4], i64[4], i64[4]:pm1) | error:extra | error:extra: symgrad raises RuntimeError: mean(): could not infer output dtype. Input dtype must be either a floating poin
 F.margin_ranking_loss | F.margin_ranking_loss(u8[4], u8[4], u8[4]:pm1) | error:extra | error:extra: symgrad raises RuntimeError: mean(): could not infer output dtype. Input dtype must be either a floating poin
@@ -310,22 +295,12 @@ F.softmin | F.softmin(i32[2,3], 1) | error:missing | error:missing: torch raises
 F.softmin | F.softmin(i64[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Long'
 F.softmin | F.softmin(u8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Byte'
 F.softplus | F.softplus(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "softplus_cpu" not implemented for 'Bool'
-F.softplus | F.softplus(f32[2,3]~g, out=i64[0]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-F.softplus | F.softplus(f64[2,3], out=f64[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
-F.softplus | F.softplus(f64[2,3]~g, out=f32[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
-F.softplus | F.softplus(f64[2,3]~g, out=f64[2,3]~g) | error:extra | error:extra: symgrad raises TypeError: softplus() got an unexpected keyword argument 'out'
 F.softplus | F.softplus(i32[2,3]) | error:missing | error:missing: torch raises RuntimeError: "softplus_cpu" not implemented for 'Int'
 F.softplus | F.softplus(i64[16]:e) | error:missing | error:missing: torch raises RuntimeError: "softplus_cpu" not implemented for 'Long'
 F.softplus | F.softplus(i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "softplus_cpu" not implemented for 'Long'
-F.softplus | F.softplus(i64[2,3], out=f32[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
 F.softplus | F.softplus(u8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "softplus_cpu" not implemented for 'Byte'
 F.softshrink | F.softshrink(f32[16]:e) | grad[0] | grad[0]: value at 8: symgrad 1.25, torch 0.0
-F.softshrink | F.softshrink(f32[2,3]~g, out=i64[0]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 F.softshrink | F.softshrink(f64[16]:e) | grad[0] | grad[0]: value at 10: symgrad 1.75, torch 0.0
-F.softshrink | F.softshrink(f64[2,3], out=f64[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
-F.softshrink | F.softshrink(f64[2,3]~g, out=f32[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
-F.softshrink | F.softshrink(f64[2,3]~g, out=f64[2,3]~g) | error:extra | error:extra: symgrad raises TypeError: softshrink() got an unexpected keyword argument 'out'
-F.softshrink | F.softshrink(i64[2,3], out=f32[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
 F.softsign | F.softsign(2.5) | error:missing | error:missing: torch raises AttributeError: 'float' object has no attribute 'abs'
 F.softsign | F.softsign([1.0, -2.0]) | error:missing | error:missing: torch raises AttributeError: 'list' object has no attribute 'abs'
 F.softsign | F.softsign(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "abs_cpu" not implemented for 'Bool'
@@ -401,7 +376,7 @@ Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], (0, 1::)) | grad_fn[0] | grad_
 Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], -2::) | grad_fn[0] | grad_fn[0]: symgrad None, torch SliceBackward0
 Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], ...) | grad_fn[0] | grad_fn[0]: symgrad None, torch AliasBackward0
 Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], False) | shape[0] | shape[0]: symgrad [0, 1, 3], torch [0, 2, 3]
-Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], True) | error:extra | error:extra: symgrad raises IndexError: list index out of range
+Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], True) | grad_fn[0] | grad_fn[0]: symgrad UnsqueezeBackward0, torch IndexBackward0
 Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], i64[]:idx2) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch SelectBackward0
 Tensor.__getitem__ | Tensor.__getitem__(f64[], ()) | grad_fn[0] | grad_fn[0]: symgrad None, torch AliasBackward0
 Tensor.__getitem__ | Tensor.__getitem__(f64[], ...) | grad_fn[0] | grad_fn[0]: symgrad None, torch AliasBackward0
@@ -444,8 +419,7 @@ Tensor.__invert__ | Tensor.__invert__(i32[2,3]) | dtype[0] value[0] | dtype[0]: 
 Tensor.__invert__ | Tensor.__invert__(i64[16]:e) | dtype[0] value[0] | dtype[0]: symgrad bool, torch int64
 Tensor.__invert__ | Tensor.__invert__(i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad bool, torch int64
 Tensor.__invert__ | Tensor.__invert__(u8[2,3]) | dtype[0] value[0] | dtype[0]: symgrad bool, torch uint8
-Tensor.__ipow__ | Tensor.__ipow__(c128[2,3], c128[2,3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
-Tensor.__ipow__ | Tensor.__ipow__(c64[2,3], f64[3]) | grad:error grad_fn[0] | grad:error: symgrad RuntimeError, torch no error
+Tensor.__ipow__ | Tensor.__ipow__(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch PowBackward1
 Tensor.__ipow__ | Tensor.__ipow__(f16[2,3], 100000.0) | error:missing | error:missing: torch raises RuntimeError: value cannot be converted to type c10::Half without overflow
 Tensor.__ipow__ | Tensor.__ipow__(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 0.178466782, torch 0.178536728
 Tensor.__ipow__ | Tensor.__ipow__(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch PowBackward1
@@ -469,13 +443,7 @@ Tensor.__itruediv__ | Tensor.__itruediv__(c64[2,3], f64[3]) | grad_fn[0] | grad_
 Tensor.__itruediv__ | Tensor.__itruediv__(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
 Tensor.__itruediv__ | Tensor.__itruediv__(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
 Tensor.__itruediv__ | Tensor.__itruediv__(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
-Tensor.__itruediv__ | Tensor.__itruediv__(f64[16]:e, f64[16]:e, rounding_mode='floor') | error:extra | error:extra: symgrad raises TypeError: _binary.<locals>.method() got an unexpected keyword argument 'rounding_mode'
-Tensor.__itruediv__ | Tensor.__itruediv__(f64[2,3], f64[2,3]:t, rounding_mode='bad') | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.__itruediv__ | Tensor.__itruediv__(f64[2,3], f64[2,3]:t, rounding_mode='floor') | error:extra | error:extra: symgrad raises TypeError: _binary.<locals>.method() got an unexpected keyword argument 'rounding_mode'
-Tensor.__itruediv__ | Tensor.__itruediv__(f64[2,3], f64[2,3]:t, rounding_mode='trunc') | error:extra | error:extra: symgrad raises TypeError: _binary.<locals>.method() got an unexpected keyword argument 'rounding_mode'
-Tensor.__itruediv__ | Tensor.__itruediv__(f64[2,3], f64[2,3]:t, rounding_mode=None) | error:extra | error:extra: symgrad raises TypeError: _binary.<locals>.method() got an unexpected keyword argument 'rounding_mode'
-Tensor.__itruediv__ | Tensor.__itruediv__(i64[14]:e, i64[14]:t, rounding_mode='floor') | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.__itruediv__ | Tensor.__itruediv__(i64[14]:e, i64[14]:t, rounding_mode='trunc') | error:class | error:class: symgrad TypeError, torch RuntimeError
+Tensor.__itruediv__ | Tensor.__itruediv__(f64[2,3], f64[2,3]:t, rounding_mode=None) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward2
 Tensor.__le__ | Tensor.__le__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.__lt__ | Tensor.__lt__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.__matmul__ | Tensor.__matmul__(f64[1,2,3], f64[4,3,2]) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch CloneBackward0
@@ -533,8 +501,6 @@ Tensor.__or__ | Tensor.__or__(u8[2,3], u8[2,3]) | dtype[0] value[0] | dtype[0]: 
 Tensor.__pos__ | Tensor.__pos__(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: The `+` operator, on a bool tensor is not supported.
 Tensor.__pow__ | Tensor.__pow__(b8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "pow" not implemented for 'Bool'
 Tensor.__pow__ | Tensor.__pow__(b8[2,3], i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
-Tensor.__pow__ | Tensor.__pow__(c128[2,3], c128[2,3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
-Tensor.__pow__ | Tensor.__pow__(c64[2,3], f64[3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
 Tensor.__pow__ | Tensor.__pow__(f16[2,3], 100000.0) | error:missing | error:missing: torch raises RuntimeError: value cannot be converted to type c10::Half without overflow
 Tensor.__pow__ | Tensor.__pow__(i32[2,3], i32[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int32
 Tensor.__pow__ | Tensor.__pow__(i32[2,3], i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
@@ -547,20 +513,10 @@ Tensor.__pow__ | Tensor.__pow__(i64[], u8[3]) | dtype[0] value[0] | dtype[0]: sy
 Tensor.__pow__ | Tensor.__pow__(u8[2,3], b8[2,3]) | dtype[0] | dtype[0]: symgrad float32, torch uint8
 Tensor.__pow__ | Tensor.__pow__(u8[2,3], i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
 Tensor.__pow__ | Tensor.__pow__(u8[2,3], u8[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch uint8
-Tensor.__radd__ | Tensor.__radd__(b8[2,3], True, alpha=True) | error:extra | error:extra: symgrad raises TypeError: _commuted.<locals>.<lambda>() got an unexpected keyword argument 'alpha'
-Tensor.__radd__ | Tensor.__radd__(f64[2,3], f64[2,3], alpha=0.5) | error:extra | error:extra: symgrad raises TypeError: _commuted.<locals>.<lambda>() got an unexpected keyword argument 'alpha'
-Tensor.__radd__ | Tensor.__radd__(f64[2,3], f64[2,3], alpha=2) | error:extra | error:extra: symgrad raises TypeError: _commuted.<locals>.<lambda>() got an unexpected keyword argument 'alpha'
-Tensor.__radd__ | Tensor.__radd__(i64[2,3], i64[2,3], alpha=0.5) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.__radd__ | Tensor.__radd__(i64[2,3], i64[2,3], alpha=2) | error:extra | error:extra: symgrad raises TypeError: _commuted.<locals>.<lambda>() got an unexpected keyword argument 'alpha'
+Tensor.__radd__ | Tensor.__radd__(i64[2,3], i64[2,3], alpha=0.5) | error:missing | error:missing: torch raises RuntimeError: For integral input tensors, argument alpha must not be a floating point number.
 Tensor.__radd__ | Tensor.__radd__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.__rfloordiv__ | Tensor.__rfloordiv__(b8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "div_floor_cpu" not implemented for 'Bool'
 Tensor.__rmod__ | Tensor.__rmod__(b8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "remainder_cpu" not implemented for 'Bool'
-Tensor.__rmod__ | Tensor.__rmod__(f32[2,3], 2) | grad:error | grad:error: symgrad no error, torch RuntimeError
-Tensor.__rmod__ | Tensor.__rmod__(f32[2,3], 2.5) | grad:error | grad:error: symgrad no error, torch RuntimeError
-Tensor.__rmod__ | Tensor.__rmod__(f64[16]:e, -0.0) | grad:error | grad:error: symgrad no error, torch RuntimeError
-Tensor.__rmod__ | Tensor.__rmod__(f64[16]:e, 0.0) | grad:error | grad:error: symgrad no error, torch RuntimeError
-Tensor.__rmod__ | Tensor.__rmod__(f64[2,3], inf) | grad:error | grad:error: symgrad no error, torch RuntimeError
-Tensor.__rmod__ | Tensor.__rmod__(f64[2,3], nan) | grad:error | grad:error: symgrad no error, torch RuntimeError
 Tensor.__rmod__ | Tensor.__rmod__(u8[2,3], -1) | error:class | error:class: symgrad OverflowError, torch RuntimeError
 Tensor.__rmul__ | Tensor.__rmul__(f16[2,3], 100000.0) | value[0] | value[0]: at 2: symgrad -inf, torch -5736.0
 Tensor.__rmul__ | Tensor.__rmul__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
@@ -568,9 +524,6 @@ Tensor.__rpow__ | Tensor.__rpow__(b8[2,3], 1) | dtype[0] | dtype[0]: symgrad flo
 Tensor.__rpow__ | Tensor.__rpow__(b8[2,3], 2) | dtype[0] | dtype[0]: symgrad float32, torch int64
 Tensor.__rpow__ | Tensor.__rpow__(b8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "pow" not implemented for 'Bool'
 Tensor.__rpow__ | Tensor.__rpow__(b8[2,3], i64[2,3]) | dtype[0] | dtype[0]: symgrad float32, torch int64
-Tensor.__rpow__ | Tensor.__rpow__(c128[2,3], 2.5) | grad:error | grad:error: symgrad RuntimeError, torch no error
-Tensor.__rpow__ | Tensor.__rpow__(c128[2,3], c128[2,3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
-Tensor.__rpow__ | Tensor.__rpow__(c64[2,3], f64[3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
 Tensor.__rpow__ | Tensor.__rpow__(f64[16]:e, -0.0) | grad[0] value[0] | grad[0]: value at 2: symgrad inf, torch -inf
 Tensor.__rpow__ | Tensor.__rpow__(i32[2,3], i32[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int32
 Tensor.__rpow__ | Tensor.__rpow__(i32[2,3], i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
@@ -713,13 +666,7 @@ Tensor.__sub__ | Tensor.__sub__(i64[2,3], i64[2,3], alpha=0.5) | error:missing |
 Tensor.__sub__ | Tensor.__sub__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.__sub__ | Tensor.__sub__(u8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
 Tensor.__truediv__ | Tensor.__truediv__(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
-Tensor.__truediv__ | Tensor.__truediv__(f64[16]:e, f64[16]:e, rounding_mode='floor') | error:extra | error:extra: symgrad raises TypeError: div() got an unexpected keyword argument 'rounding_mode'
-Tensor.__truediv__ | Tensor.__truediv__(f64[2,3], f64[2,3]:t, rounding_mode='bad') | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.__truediv__ | Tensor.__truediv__(f64[2,3], f64[2,3]:t, rounding_mode='floor') | error:extra | error:extra: symgrad raises TypeError: div() got an unexpected keyword argument 'rounding_mode'
-Tensor.__truediv__ | Tensor.__truediv__(f64[2,3], f64[2,3]:t, rounding_mode='trunc') | error:extra | error:extra: symgrad raises TypeError: div() got an unexpected keyword argument 'rounding_mode'
-Tensor.__truediv__ | Tensor.__truediv__(f64[2,3], f64[2,3]:t, rounding_mode=None) | error:extra | error:extra: symgrad raises TypeError: div() got an unexpected keyword argument 'rounding_mode'
-Tensor.__truediv__ | Tensor.__truediv__(i64[14]:e, i64[14]:t, rounding_mode='floor') | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.__truediv__ | Tensor.__truediv__(i64[14]:e, i64[14]:t, rounding_mode='trunc') | error:class | error:class: symgrad TypeError, torch RuntimeError
+Tensor.__truediv__ | Tensor.__truediv__(f64[2,3], f64[2,3]:t, rounding_mode=None) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward2
 Tensor.__xor__ | Tensor.__xor__(b8[2,3], 2) | dtype[0] value[0] | dtype[0]: symgrad bool, torch int64
 Tensor.__xor__ | Tensor.__xor__(b8[2,3], f16[2,3]) | error:missing | error:missing: torch raises RuntimeError: "bitwise_xor_cpu" not implemented for 'Half'
 Tensor.__xor__ | Tensor.__xor__(b8[2,3], i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad bool, torch int64
@@ -782,19 +729,19 @@ Tensor.acosh | Tensor.acosh(f32[2,3]:t) | grad[0] | grad[0]: value at 1: symgrad
 Tensor.acosh | Tensor.acosh(f64[16]:e) | grad[0] | grad[0]: value at 0: symgrad nan, torch inf
 Tensor.acosh | Tensor.acosh(f64[2,3]) | grad[0] | grad[0]: value at 0: symgrad nan, torch 0.6785804029457
 Tensor.acosh | Tensor.acosh(f64[5]) | grad[0] | grad[0]: value at 4: symgrad nan, torch 1.230233734967
-Tensor.acosh_ | Tensor.acosh_(c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.acosh_ | Tensor.acosh_(c128[8]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.acosh_ | Tensor.acosh_(c64[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.acosh_ | Tensor.acosh_(f32[16]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.acosh_ | Tensor.acosh_(f32[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.acosh_ | Tensor.acosh_(f32[2,3]:t) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.acosh_ | Tensor.acosh_(f64[0]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.acosh_ | Tensor.acosh_(f64[16]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.acosh_ | Tensor.acosh_(f64[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.acosh_ | Tensor.acosh_(f64[2,3]:p) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.acosh_ | Tensor.acosh_(f64[2,3]:u) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.acosh_ | Tensor.acosh_(f64[5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.acosh_ | Tensor.acosh_(f64[]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+Tensor.acosh_ | Tensor.acosh_(c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
+Tensor.acosh_ | Tensor.acosh_(c128[8]:e) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
+Tensor.acosh_ | Tensor.acosh_(c64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
+Tensor.acosh_ | Tensor.acosh_(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
+Tensor.acosh_ | Tensor.acosh_(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
+Tensor.acosh_ | Tensor.acosh_(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
+Tensor.acosh_ | Tensor.acosh_(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
+Tensor.acosh_ | Tensor.acosh_(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
+Tensor.acosh_ | Tensor.acosh_(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
+Tensor.acosh_ | Tensor.acosh_(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
+Tensor.acosh_ | Tensor.acosh_(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
+Tensor.acosh_ | Tensor.acosh_(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
+Tensor.acosh_ | Tensor.acosh_(f64[]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
 Tensor.add | Tensor.add(i64[2,3], i64[2,3], alpha=0.5) | error:missing | error:missing: torch raises RuntimeError: For integral input tensors, argument alpha must not be a floating point number.
 Tensor.add | Tensor.add(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.add_ | Tensor.add_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch AddBackward0
@@ -857,87 +804,87 @@ Tensor.arccosh | Tensor.arccosh(f32[2,3]:t) | grad[0] | grad[0]: value at 1: sym
 Tensor.arccosh | Tensor.arccosh(f64[16]:e) | grad[0] | grad[0]: value at 0: symgrad nan, torch inf
 Tensor.arccosh | Tensor.arccosh(f64[2,3]) | grad[0] | grad[0]: value at 0: symgrad nan, torch 0.6785804029457
 Tensor.arccosh | Tensor.arccosh(f64[5]) | grad[0] | grad[0]: value at 4: symgrad nan, torch 1.230233734967
-Tensor.arccosh_ | Tensor.arccosh_(c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arccosh_ | Tensor.arccosh_(c128[8]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arccosh_ | Tensor.arccosh_(c64[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arccosh_ | Tensor.arccosh_(f32[16]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arccosh_ | Tensor.arccosh_(f32[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arccosh_ | Tensor.arccosh_(f32[2,3]:t) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arccosh_ | Tensor.arccosh_(f64[0]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arccosh_ | Tensor.arccosh_(f64[16]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arccosh_ | Tensor.arccosh_(f64[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arccosh_ | Tensor.arccosh_(f64[2,3]:p) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arccosh_ | Tensor.arccosh_(f64[2,3]:u) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arccosh_ | Tensor.arccosh_(f64[5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arccosh_ | Tensor.arccosh_(f64[]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arcsinh_ | Tensor.arcsinh_(c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arcsinh_ | Tensor.arcsinh_(c128[8]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arcsinh_ | Tensor.arcsinh_(c64[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arcsinh_ | Tensor.arcsinh_(f32[16]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arcsinh_ | Tensor.arcsinh_(f32[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arcsinh_ | Tensor.arcsinh_(f32[2,3]:t) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arcsinh_ | Tensor.arcsinh_(f64[0]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arcsinh_ | Tensor.arcsinh_(f64[16]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arcsinh_ | Tensor.arcsinh_(f64[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arcsinh_ | Tensor.arcsinh_(f64[2,3]:p) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arcsinh_ | Tensor.arcsinh_(f64[2,3]:u) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arcsinh_ | Tensor.arcsinh_(f64[5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arcsinh_ | Tensor.arcsinh_(f64[]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+Tensor.arccosh_ | Tensor.arccosh_(c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
+Tensor.arccosh_ | Tensor.arccosh_(c128[8]:e) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
+Tensor.arccosh_ | Tensor.arccosh_(c64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
+Tensor.arccosh_ | Tensor.arccosh_(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
+Tensor.arccosh_ | Tensor.arccosh_(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
+Tensor.arccosh_ | Tensor.arccosh_(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
+Tensor.arccosh_ | Tensor.arccosh_(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
+Tensor.arccosh_ | Tensor.arccosh_(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
+Tensor.arccosh_ | Tensor.arccosh_(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
+Tensor.arccosh_ | Tensor.arccosh_(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
+Tensor.arccosh_ | Tensor.arccosh_(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
+Tensor.arccosh_ | Tensor.arccosh_(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
+Tensor.arccosh_ | Tensor.arccosh_(f64[]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AcoshBackward1
+Tensor.arcsinh_ | Tensor.arcsinh_(c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
+Tensor.arcsinh_ | Tensor.arcsinh_(c128[8]:e) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
+Tensor.arcsinh_ | Tensor.arcsinh_(c64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
+Tensor.arcsinh_ | Tensor.arcsinh_(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
+Tensor.arcsinh_ | Tensor.arcsinh_(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
+Tensor.arcsinh_ | Tensor.arcsinh_(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
+Tensor.arcsinh_ | Tensor.arcsinh_(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
+Tensor.arcsinh_ | Tensor.arcsinh_(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
+Tensor.arcsinh_ | Tensor.arcsinh_(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
+Tensor.arcsinh_ | Tensor.arcsinh_(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
+Tensor.arcsinh_ | Tensor.arcsinh_(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
+Tensor.arcsinh_ | Tensor.arcsinh_(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
+Tensor.arcsinh_ | Tensor.arcsinh_(f64[]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
 Tensor.arctan2 | Tensor.arctan2(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 1: symgrad -1.44688332, torch -1.44717598
 Tensor.arctan2 | Tensor.arctan2(f64[16]:e, f64[16]:e) | grad[0] grad[1] | grad[0]: value at 13: symgrad nan, torch -0.0
 Tensor.arctan2_ | Tensor.arctan2_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 2.97868729, torch 2.97729802
 Tensor.arctan2_ | Tensor.arctan2_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch Atan2Backward0
 Tensor.arctan2_ | Tensor.arctan2_(f64[16]:e, f64[16]:e) | grad[0] grad[1] | grad[0]: value at 13: symgrad nan, torch -0.0
-Tensor.arctanh_ | Tensor.arctanh_(c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arctanh_ | Tensor.arctanh_(c128[8]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arctanh_ | Tensor.arctanh_(c64[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arctanh_ | Tensor.arctanh_(f32[16]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arctanh_ | Tensor.arctanh_(f32[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arctanh_ | Tensor.arctanh_(f32[2,3]:t) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arctanh_ | Tensor.arctanh_(f64[0]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arctanh_ | Tensor.arctanh_(f64[16]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arctanh_ | Tensor.arctanh_(f64[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arctanh_ | Tensor.arctanh_(f64[2,3]:p) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arctanh_ | Tensor.arctanh_(f64[2,3]:u) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arctanh_ | Tensor.arctanh_(f64[5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.arctanh_ | Tensor.arctanh_(f64[]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+Tensor.arctanh_ | Tensor.arctanh_(c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
+Tensor.arctanh_ | Tensor.arctanh_(c128[8]:e) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
+Tensor.arctanh_ | Tensor.arctanh_(c64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
+Tensor.arctanh_ | Tensor.arctanh_(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
+Tensor.arctanh_ | Tensor.arctanh_(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
+Tensor.arctanh_ | Tensor.arctanh_(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
+Tensor.arctanh_ | Tensor.arctanh_(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
+Tensor.arctanh_ | Tensor.arctanh_(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
+Tensor.arctanh_ | Tensor.arctanh_(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
+Tensor.arctanh_ | Tensor.arctanh_(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
+Tensor.arctanh_ | Tensor.arctanh_(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
+Tensor.arctanh_ | Tensor.arctanh_(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
+Tensor.arctanh_ | Tensor.arctanh_(f64[]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
 Tensor.argmax | Tensor.argmax(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: argmax(): does not support bool input
 Tensor.argmax | Tensor.argmax(b8[2,3], 0) | error:missing | error:missing: torch raises RuntimeError: argmax(): does not support bool input
 Tensor.argmax | Tensor.argmax(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: argmax(): does not support complex input
 Tensor.argmin | Tensor.argmin(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: argmin(): does not support bool input
 Tensor.argmin | Tensor.argmin(b8[2,3], 0) | error:missing | error:missing: torch raises RuntimeError: argmin(): does not support bool input
 Tensor.argmin | Tensor.argmin(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: argmin(): does not support complex input
-Tensor.asinh_ | Tensor.asinh_(c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.asinh_ | Tensor.asinh_(c128[8]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.asinh_ | Tensor.asinh_(c64[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.asinh_ | Tensor.asinh_(f32[16]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.asinh_ | Tensor.asinh_(f32[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.asinh_ | Tensor.asinh_(f32[2,3]:t) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.asinh_ | Tensor.asinh_(f64[0]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.asinh_ | Tensor.asinh_(f64[16]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.asinh_ | Tensor.asinh_(f64[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.asinh_ | Tensor.asinh_(f64[2,3]:p) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.asinh_ | Tensor.asinh_(f64[2,3]:u) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.asinh_ | Tensor.asinh_(f64[5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.asinh_ | Tensor.asinh_(f64[]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+Tensor.asinh_ | Tensor.asinh_(c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
+Tensor.asinh_ | Tensor.asinh_(c128[8]:e) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
+Tensor.asinh_ | Tensor.asinh_(c64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
+Tensor.asinh_ | Tensor.asinh_(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
+Tensor.asinh_ | Tensor.asinh_(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
+Tensor.asinh_ | Tensor.asinh_(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
+Tensor.asinh_ | Tensor.asinh_(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
+Tensor.asinh_ | Tensor.asinh_(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
+Tensor.asinh_ | Tensor.asinh_(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
+Tensor.asinh_ | Tensor.asinh_(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
+Tensor.asinh_ | Tensor.asinh_(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
+Tensor.asinh_ | Tensor.asinh_(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
+Tensor.asinh_ | Tensor.asinh_(f64[]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AsinhBackward1
 Tensor.atan2 | Tensor.atan2(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 1: symgrad -1.44688332, torch -1.44717598
 Tensor.atan2 | Tensor.atan2(f64[16]:e, f64[16]:e) | grad[0] grad[1] | grad[0]: value at 13: symgrad nan, torch -0.0
 Tensor.atan2_ | Tensor.atan2_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 2.97868729, torch 2.97729802
 Tensor.atan2_ | Tensor.atan2_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch Atan2Backward0
 Tensor.atan2_ | Tensor.atan2_(f64[16]:e, f64[16]:e) | grad[0] grad[1] | grad[0]: value at 13: symgrad nan, torch -0.0
-Tensor.atanh_ | Tensor.atanh_(c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.atanh_ | Tensor.atanh_(c128[8]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.atanh_ | Tensor.atanh_(c64[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.atanh_ | Tensor.atanh_(f32[16]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.atanh_ | Tensor.atanh_(f32[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.atanh_ | Tensor.atanh_(f32[2,3]:t) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.atanh_ | Tensor.atanh_(f64[0]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.atanh_ | Tensor.atanh_(f64[16]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.atanh_ | Tensor.atanh_(f64[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.atanh_ | Tensor.atanh_(f64[2,3]:p) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.atanh_ | Tensor.atanh_(f64[2,3]:u) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.atanh_ | Tensor.atanh_(f64[5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.atanh_ | Tensor.atanh_(f64[]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
+Tensor.atanh_ | Tensor.atanh_(c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
+Tensor.atanh_ | Tensor.atanh_(c128[8]:e) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
+Tensor.atanh_ | Tensor.atanh_(c64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
+Tensor.atanh_ | Tensor.atanh_(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
+Tensor.atanh_ | Tensor.atanh_(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
+Tensor.atanh_ | Tensor.atanh_(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
+Tensor.atanh_ | Tensor.atanh_(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
+Tensor.atanh_ | Tensor.atanh_(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
+Tensor.atanh_ | Tensor.atanh_(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
+Tensor.atanh_ | Tensor.atanh_(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
+Tensor.atanh_ | Tensor.atanh_(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
+Tensor.atanh_ | Tensor.atanh_(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
+Tensor.atanh_ | Tensor.atanh_(f64[]) | grad_fn[0] | grad_fn[0]: symgrad NotImplemented, torch AtanhBackward1
 Tensor.baddbmm | Tensor.baddbmm(f16[2,3,4], f16[2,3,3], f16[2,3,4]) | value[0] | value[0]: at 2: symgrad 0.45605, torch 0.45654
 Tensor.baddbmm | Tensor.baddbmm(f32[2,3,4], f64[2,3,3], f64[2,3,4]) | error:missing | error:missing: torch raises RuntimeError: Input dtypes must be the same, got: input float, batch1: double, batch2: double
 Tensor.baddbmm | Tensor.baddbmm(f64[2,3,4], f64[2,3,3], f64[2,3,4], beta=0) | grad[0] | grad[0]: symgrad none, torch a gradient
@@ -946,11 +893,7 @@ Tensor.baddbmm_ | Tensor.baddbmm_(f16[2,3,4], f16[2,3,3], f16[2,3,4]) | value[0]
 Tensor.baddbmm_ | Tensor.baddbmm_(f32[2,3,4], f64[2,3,3], f64[2,3,4]) | error:missing | error:missing: torch raises RuntimeError: Input dtypes must be the same, got: input float, batch1: double, batch2: double
 Tensor.baddbmm_ | Tensor.baddbmm_(f64[2,3,4], f64[2,3,3], f64[2,3,4], beta=0) | grad[0] | grad[0]: symgrad none, torch a gradient
 Tensor.baddbmm_ | Tensor.baddbmm_(i64[2,3,4], i64[2,3,3], i64[2,3,4], alpha=0.5) | error:extra | error:extra: symgrad raises RuntimeError: result type float32 can't be cast to the desired output type int64 (baddbmm_)
-Tensor.bernoulli | Tensor.bernoulli(f64[3,4]:01, 0.3) | grad:error grad_fn[0] requires_grad[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.bernoulli | Tensor.bernoulli(f64[3,4]:01, p=0.7) | grad:error grad_fn[0] requires_grad[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.bernoulli_ | Tensor.bernoulli_(f64[3,4], f64[4]:01) | grad[1] | grad[1]: symgrad none, torch a gradient
-Tensor.bincount | Tensor.bincount(i64[6]:idx4, f32[6]) | grad:error grad_fn[0] requires_grad[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.bincount | Tensor.bincount(i64[6]:idx4, f64[6]) | grad:error grad_fn[0] requires_grad[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.broadcast_to | Tensor.broadcast_to(f64[2,3], (-1, 3)) | grad_fn[0] | grad_fn[0]: symgrad None, torch ExpandBackward0
 Tensor.broadcast_to | Tensor.broadcast_to(f64[], ()) | grad_fn[0] | grad_fn[0]: symgrad None, torch ExpandBackward0
 Tensor.ceil | Tensor.ceil(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: ceil is not supported for complex inputs
@@ -1051,7 +994,6 @@ Tensor.digamma | Tensor.digamma(f64[16]:e) | grad[0] | grad[0]: value at 0: symg
 Tensor.digamma_ | Tensor.digamma_(f32[16]:e) | grad[0] | grad[0]: value at 5: symgrad inf, torch 726395471000000.0
 Tensor.digamma_ | Tensor.digamma_(f32[2,3]:t) | grad[0] | grad[0]: value at 1: symgrad inf, torch 1614212190000000.0
 Tensor.digamma_ | Tensor.digamma_(f64[16]:e) | grad[0] | grad[0]: value at 0: symgrad inf, torch 6.580790147321e+32
-Tensor.dist | Tensor.dist(f64[2,3], f64[3], 0) | grad:error | grad:error: symgrad no error, torch RuntimeError
 Tensor.div | Tensor.div(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
 Tensor.div | Tensor.div(f64[2,3], f64[2,3]:t, rounding_mode=None) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward2
 Tensor.div_ | Tensor.div_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
@@ -1102,7 +1044,6 @@ Tensor.fix_ | Tensor.fix_(c128[2,3]) | error:missing | error:missing: torch rais
 Tensor.fix_ | Tensor.fix_(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: trunc is not supported for complex inputs
 Tensor.fix_ | Tensor.fix_(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: trunc is not supported for complex inputs
 Tensor.flatten | Tensor.flatten(f64[2,3,4], 2, 1) | error:missing | error:missing: torch raises RuntimeError: flatten() has invalid args: start_dim cannot come after end_dim
-Tensor.flip | Tensor.flip(f64[], (0,)) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
 Tensor.float_power | Tensor.float_power(c128[2,3], 2.5) | dtype[0] grad[0] value[0] | dtype[0]: symgrad float64, torch complex128
 Tensor.float_power | Tensor.float_power(c128[2,3], c128[2,3]) | dtype[0] grad[0] grad[1] value[0] | dtype[0]: symgrad float64, torch complex128
 Tensor.float_power | Tensor.float_power(c64[2,3], f64[3]) | dtype[0] grad[0] grad[1] value[0] | dtype[0]: symgrad float64, torch complex128
@@ -1270,17 +1211,13 @@ Tensor.index_add_ | Tensor.index_add_(f64[2,3], 1, i64[2]:perm3, f64[2,2]) | gra
 Tensor.index_add_ | Tensor.index_add_(f64[2,3], 1, i64[2]:perm3, f64[2,2], alpha=2) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 Tensor.index_add_ | Tensor.index_add_(f64[2,3], 1, i64[4]:idx3, f64[2,4]) #dup | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 Tensor.index_copy | Tensor.index_copy(f64[2,3], -1, i64[2]:neg3, f64[2,2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): index -1 is out of bounds for dimension 1 with size 3
-Tensor.index_copy | Tensor.index_copy(f64[2,3], 1, f64[2]:idx3, f64[2,2]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-Tensor.index_copy | Tensor.index_copy(f64[2,3], 1, i32[2]:perm3, f64[2,2]) | error:missing | error:missing: torch raises RuntimeError: index_copy_(): Expected a long tensor for index, but got Int
 Tensor.index_copy | Tensor.index_copy(f64[2,3], 1, i64[2,2]:idx3, f64[2,2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): Index should have dimension 1 or 0 (got 2)
 Tensor.index_copy | Tensor.index_copy(f64[2,3], 1, i64[]:idx3, f64[2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): When source and destination are not scalars, their dimensionality
-Tensor.index_copy | Tensor.index_copy(f64[], 0, i64[1]:idx1, f64[1]) | error:extra | error:extra: symgrad raises IndexError: too many indices for tensor of dimension 0
+Tensor.index_copy | Tensor.index_copy(f64[], 0, i64[1]:idx1, f64[1]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch IndexCopyBackward0
 Tensor.index_copy_ | Tensor.index_copy_(f64[2,3], -1, i64[2]:neg3, f64[2,2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): index -1 is out of bounds for dimension 1 with size 3
-Tensor.index_copy_ | Tensor.index_copy_(f64[2,3], 1, f64[2]:idx3, f64[2,2]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-Tensor.index_copy_ | Tensor.index_copy_(f64[2,3], 1, i32[2]:perm3, f64[2,2]) | error:missing | error:missing: torch raises RuntimeError: index_copy_(): Expected a long tensor for index, but got Int
 Tensor.index_copy_ | Tensor.index_copy_(f64[2,3], 1, i64[2,2]:idx3, f64[2,2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): Index should have dimension 1 or 0 (got 2)
 Tensor.index_copy_ | Tensor.index_copy_(f64[2,3], 1, i64[]:idx3, f64[2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): When source and destination are not scalars, their dimensionality
-Tensor.index_copy_ | Tensor.index_copy_(f64[], 0, i64[1]:idx1, f64[1]) | error:extra | error:extra: symgrad raises IndexError: too many indices for tensor of dimension 0
+Tensor.index_copy_ | Tensor.index_copy_(f64[], 0, i64[1]:idx1, f64[1]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch IndexCopyBackward0
 Tensor.index_fill | Tensor.index_fill(f32[2,3], 1, i64[2]:perm3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 Tensor.index_fill | Tensor.index_fill(f64[2,3], -1, i64[2]:neg3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 Tensor.index_fill | Tensor.index_fill(f64[2,3], 0, i64[2]:perm2, -1.0) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
@@ -1289,7 +1226,7 @@ Tensor.index_fill | Tensor.index_fill(f64[2,3], 1, i64[2,2]:idx3, 1.5) | error:m
 Tensor.index_fill | Tensor.index_fill(f64[2,3], 1, i64[2]:perm3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 Tensor.index_fill | Tensor.index_fill(f64[2,3], 1, i64[2]:perm3, f64[]) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward1, torch IndexFillBackward1
 Tensor.index_fill | Tensor.index_fill(f64[2,3], 1, i64[]:idx3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
-Tensor.index_fill | Tensor.index_fill(f64[], 0, i64[1]:idx1, 1.5) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
+Tensor.index_fill | Tensor.index_fill(f64[], 0, i64[1]:idx1, 1.5) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch IndexFillBackward0
 Tensor.index_fill_ | Tensor.index_fill_(f32[2,3], 1, i64[2]:perm3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], -1, i64[2]:neg3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], 0, i64[2]:perm2, -1.0) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
@@ -1298,14 +1235,14 @@ Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], 1, i64[2,2]:idx3, 1.5) | error
 Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], 1, i64[2]:perm3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], 1, i64[2]:perm3, f64[]) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward1, torch IndexFillBackward1
 Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], 1, i64[]:idx3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
-Tensor.index_fill_ | Tensor.index_fill_(f64[], 0, i64[1]:idx1, 1.5) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
+Tensor.index_fill_ | Tensor.index_fill_(f64[], 0, i64[1]:idx1, 1.5) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch IndexFillBackward0
 Tensor.index_select | Tensor.index_select(f32[2,3], 1, i64[2]:perm3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 Tensor.index_select | Tensor.index_select(f64[2,3], 0, i64[2]:perm2) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 Tensor.index_select | Tensor.index_select(f64[2,3], 1, i32[2]:perm3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 Tensor.index_select | Tensor.index_select(f64[2,3], 1, i64[0]:idx3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 Tensor.index_select | Tensor.index_select(f64[2,3], 1, i64[2]:perm3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 Tensor.index_select | Tensor.index_select(f64[2,3], 1, i64[]:idx3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
-Tensor.index_select | Tensor.index_select(f64[], 0, i64[1]:idx1) | error:extra | error:extra: symgrad raises IndexError: too many indices for tensor of dimension 0
+Tensor.index_select | Tensor.index_select(f64[], 0, i64[1]:idx1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch IndexSelectBackward0
 Tensor.inner | Tensor.inner(f64[0], f64[0]) | error:extra | error:extra: symgrad raises RuntimeError: shape '[-1, 0]' is invalid for input of size 0
 Tensor.inverse | Tensor.inverse(f64[3,3]:sing) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
 Tensor.isclose | Tensor.isclose(b8[2,3], b8[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sub_cpu" not implemented for 'Bool'
@@ -1328,7 +1265,7 @@ Tensor.kthvalue | Tensor.kthvalue(f64[2,3], 2, 0) | grad_fn[0] | grad_fn[0]: sym
 Tensor.kthvalue | Tensor.kthvalue(f64[2,3], 3, -1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch KthvalueBackward0
 Tensor.kthvalue | Tensor.kthvalue(f64[3,4]:t, 2, 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
 Tensor.kthvalue | Tensor.kthvalue(f64[], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch KthvalueBackward0
-Tensor.ldexp | Tensor.ldexp(c128[2,3], c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad RuntimeError, torch no error
+Tensor.ldexp | Tensor.ldexp(c128[2,3], c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
 Tensor.ldexp | Tensor.ldexp(c64[2,3], f64[3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.ldexp | Tensor.ldexp(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
 Tensor.ldexp | Tensor.ldexp(f32[16]:e, f32[16]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
@@ -1349,7 +1286,7 @@ Tensor.ldexp | Tensor.ldexp(f64[], i32[3]) | dtype[0] grad[0] grad_fn[0] | dtype
 Tensor.ldexp | Tensor.ldexp(i32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
 Tensor.ldexp | Tensor.ldexp(i64[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
 Tensor.ldexp | Tensor.ldexp(i64[3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp_ | Tensor.ldexp_(c128[2,3], c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad RuntimeError, torch no error
+Tensor.ldexp_ | Tensor.ldexp_(c128[2,3], c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
 Tensor.ldexp_ | Tensor.ldexp_(c64[2,3], f64[3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.ldexp_ | Tensor.ldexp_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 3.23543239, torch 3.23632812
 Tensor.ldexp_ | Tensor.ldexp_(f32[16]:e, f32[16]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
@@ -1432,11 +1369,8 @@ Tensor.less_equal_ | Tensor.less_equal_(i64[2,3], f32[2,3]) | grad_fn[0] require
 Tensor.less_equal_ | Tensor.less_equal_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LeBackward1
 Tensor.less_equal_ | Tensor.less_equal_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.log_softmax | Tensor.log_softmax(b8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "log_softmax_lastdim_kernel_impl" not implemented for 'Bool'
-Tensor.log_softmax | Tensor.log_softmax(f32[2,3], 1, dtype=torch.float64) | error:extra | error:extra: symgrad raises TypeError: log_softmax() got an unexpected keyword argument 'dtype'
-Tensor.log_softmax | Tensor.log_softmax(f64[2,3], 1, dtype=torch.float64) | error:extra | error:extra: symgrad raises TypeError: log_softmax() got an unexpected keyword argument 'dtype'
 Tensor.log_softmax | Tensor.log_softmax(i32[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "log_softmax_lastdim_kernel_impl" not implemented for 'Int'
 Tensor.log_softmax | Tensor.log_softmax(i64[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "log_softmax_lastdim_kernel_impl" not implemented for 'Long'
-Tensor.log_softmax | Tensor.log_softmax(i64[2,3], 1, dtype=torch.float32) | error:extra | error:extra: symgrad raises TypeError: log_softmax() got an unexpected keyword argument 'dtype'
 Tensor.log_softmax | Tensor.log_softmax(u8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "log_softmax_lastdim_kernel_impl" not implemented for 'Byte'
 Tensor.logaddexp | Tensor.logaddexp(b8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "logaddexp_cpu" not implemented for 'Bool'
 Tensor.logaddexp | Tensor.logaddexp(b8[2,3], i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "logaddexp_cpu" not implemented for 'Long'
@@ -1563,12 +1497,11 @@ Tensor.masked_select | Tensor.masked_select(f64[2,3], b8[2,1]) | grad_fn[0] | gr
 Tensor.masked_select | Tensor.masked_select(f64[2,3], b8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
 Tensor.masked_select | Tensor.masked_select(f64[2,3], b8[3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
 Tensor.masked_select | Tensor.masked_select(f64[3], b8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
-Tensor.masked_select | Tensor.masked_select(f64[], b8[]) | error:extra | error:extra: symgrad raises IndexError: list index out of range
+Tensor.masked_select | Tensor.masked_select(f64[], b8[]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
 Tensor.matmul | Tensor.matmul(f64[1,2,3], f64[4,3,2]) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch CloneBackward0
 Tensor.matrix_power | Tensor.matrix_power(b8[3,3], 2) | error:missing | error:missing: torch raises RuntimeError: "addmm_impl_cpu_" not implemented for 'Bool'
-Tensor.matrix_power | Tensor.matrix_power(f64[3,3], -1) | error:extra | error:extra: symgrad raises RuntimeError: matrix_power with a negative exponent (-1) needs an inverse: compute matrix_powe
-Tensor.matrix_power | Tensor.matrix_power(f64[3,3], -2) | error:extra | error:extra: symgrad raises RuntimeError: matrix_power with a negative exponent (-2) needs an inverse: compute matrix_powe
-Tensor.matrix_power | Tensor.matrix_power(f64[3,3]:sing, -1) | error:extra | error:extra: symgrad raises RuntimeError: matrix_power with a negative exponent (-1) needs an inverse: compute matrix_powe
+Tensor.matrix_power | Tensor.matrix_power(f64[3,3], -1) | grad_fn[0] | grad_fn[0]: symgrad CloneBackward0, torch LinalgInvExBackward0
+Tensor.matrix_power | Tensor.matrix_power(f64[3,3]:sing, -1) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
 Tensor.matrix_power | Tensor.matrix_power(i32[3,3], 2) | dtype[0] | dtype[0]: symgrad int64, torch int32
 Tensor.matrix_power | Tensor.matrix_power(u8[3,3], 2) | dtype[0] | dtype[0]: symgrad int64, torch uint8
 Tensor.max | Tensor.max(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "max_all" not implemented for 'ComplexDouble'
@@ -1582,8 +1515,6 @@ Tensor.mean | Tensor.mean(f64[2,3], dim=None) | grad_fn[0] | grad_fn[0]: symgrad
 Tensor.median | Tensor.median(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "median_cpu" not implemented for 'Bool'
 Tensor.median | Tensor.median(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "median_cpu" not implemented for 'ComplexDouble'
 Tensor.median | Tensor.median(f32[2,3]:t) | grad[0] | grad[0]: value at 1: symgrad 1.0, torch 0.333333343
-Tensor.median | Tensor.median(f64[0,3]) | error:extra | error:extra: symgrad raises RuntimeError: kthvalue(): selected number k out of range for dimension 0
-Tensor.median | Tensor.median(f64[0]) | error:extra | error:extra: symgrad raises RuntimeError: kthvalue(): selected number k out of range for dimension 0
 Tensor.min | Tensor.min(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "min_all" not implemented for 'ComplexDouble'
 Tensor.min | Tensor.min(f64[], -1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch MinBackward0
 Tensor.min | Tensor.min(f64[], 0) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch MinBackward0
@@ -1594,8 +1525,6 @@ Tensor.mode | Tensor.mode(c128[2,3]) | error:missing | error:missing: torch rais
 Tensor.mode | Tensor.mode(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
 Tensor.mode | Tensor.mode(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
 Tensor.mode | Tensor.mode(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-Tensor.mode | Tensor.mode(f64[0,3]) | error:extra | error:extra: symgrad raises ValueError: Cannot apply_along_axis when any iteration dimensions are 0
-Tensor.mode | Tensor.mode(f64[0,3], 1) | error:extra | error:extra: symgrad raises ValueError: Cannot apply_along_axis when any iteration dimensions are 0
 Tensor.mode | Tensor.mode(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
 Tensor.mode | Tensor.mode(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
 Tensor.mode | Tensor.mode(f64[2,3], -1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch ModeBackward0
@@ -1607,7 +1536,7 @@ Tensor.mode | Tensor.mode(f64[4,4]:e, 1) | grad_fn[0] value[0] | grad_fn[0]: sym
 Tensor.mode | Tensor.mode(f64[5,2]:e, 0) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
 Tensor.mode | Tensor.mode(f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch ModeBackward0
 Tensor.mode | Tensor.mode(f64[], 0) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch ModeBackward0
-Tensor.movedim | Tensor.movedim(f64[], 0, 0) | error:extra | error:extra: symgrad raises IndexError: list assignment index out of range
+Tensor.movedim | Tensor.movedim(f64[], 0, 0) | grad_fn[0] | grad_fn[0]: symgrad PermuteBackward0, torch AliasBackward0
 Tensor.msort | Tensor.msort(f32[3,2]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
 Tensor.msort | Tensor.msort(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
 Tensor.msort | Tensor.msort(f64[3,2]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
@@ -1639,9 +1568,7 @@ Tensor.nanmedian | Tensor.nanmedian(c128[2,3]) | error:missing | error:missing: 
 Tensor.nanmedian | Tensor.nanmedian(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
 Tensor.nanmedian | Tensor.nanmedian(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
 Tensor.nanmedian | Tensor.nanmedian(f32[2,3]:t) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 1.0, torch 0.333333343
-Tensor.nanmedian | Tensor.nanmedian(f64[0,3]) | error:extra | error:extra: symgrad raises IndexError: gather: index out of range for dimension 0 of size 0
 Tensor.nanmedian | Tensor.nanmedian(f64[0,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
-Tensor.nanmedian | Tensor.nanmedian(f64[0]) | error:extra | error:extra: symgrad raises IndexError: gather: index out of range for dimension 0 of size 0
 Tensor.nanmedian | Tensor.nanmedian(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
 Tensor.nanmedian | Tensor.nanmedian(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
 Tensor.nanmedian | Tensor.nanmedian(f64[2,3], -1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch NanmedianBackward1
@@ -1730,8 +1657,6 @@ Tensor.polygamma_ | Tensor.polygamma_(f64[2,3]:p, 2) | grad_fn[0] | grad_fn[0]: 
 Tensor.positive | Tensor.positive(b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.pow | Tensor.pow(b8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "pow" not implemented for 'Bool'
 Tensor.pow | Tensor.pow(b8[2,3], i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
-Tensor.pow | Tensor.pow(c128[2,3], c128[2,3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
-Tensor.pow | Tensor.pow(c64[2,3], f64[3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
 Tensor.pow | Tensor.pow(f16[2,3], 100000.0) | error:missing | error:missing: torch raises RuntimeError: value cannot be converted to type c10::Half without overflow
 Tensor.pow | Tensor.pow(i32[2,3], i32[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int32
 Tensor.pow | Tensor.pow(i32[2,3], i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
@@ -1744,8 +1669,7 @@ Tensor.pow | Tensor.pow(i64[], u8[3]) | dtype[0] value[0] | dtype[0]: symgrad fl
 Tensor.pow | Tensor.pow(u8[2,3], b8[2,3]) | dtype[0] | dtype[0]: symgrad float32, torch uint8
 Tensor.pow | Tensor.pow(u8[2,3], i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
 Tensor.pow | Tensor.pow(u8[2,3], u8[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch uint8
-Tensor.pow_ | Tensor.pow_(c128[2,3], c128[2,3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
-Tensor.pow_ | Tensor.pow_(c64[2,3], f64[3]) | grad:error grad_fn[0] | grad:error: symgrad RuntimeError, torch no error
+Tensor.pow_ | Tensor.pow_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch PowBackward1
 Tensor.pow_ | Tensor.pow_(f16[2,3], 100000.0) | error:missing | error:missing: torch raises RuntimeError: value cannot be converted to type c10::Half without overflow
 Tensor.pow_ | Tensor.pow_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 0.178466782, torch 0.178536728
 Tensor.pow_ | Tensor.pow_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch PowBackward1
@@ -1832,30 +1756,22 @@ Tensor.scatter | Tensor.scatter(f64[2,4], 0, i64[1,4]:idx2, f64[1,4]) | grad_fn[
 Tensor.scatter | Tensor.scatter(f64[2,4], 1, i32[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[0,3]:idx4, f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:idx4, f64[2,3]) #dup | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
-Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:idx4, f64[2,3], reduce='add') #dup | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
-Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm4, 2.0, reduce='multiply') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
 Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm4, 2.5) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward1
 Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
-Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[2,3], reduce='add') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
-Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[2,3], reduce='multiply') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
 Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm4, value=1.0) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward1
-Tensor.scatter | Tensor.scatter(f64[], 0, i64[]:idx1, f64[]) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
+Tensor.scatter | Tensor.scatter(f64[], 0, i64[]:idx1, f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch ScatterBackward0
 Tensor.scatter_ | Tensor.scatter_(f32[2,4], 1, i64[2,3]:perm4, f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 Tensor.scatter_ | Tensor.scatter_(f64[2,4], -1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 Tensor.scatter_ | Tensor.scatter_(f64[2,4], 0, i64[1,4]:idx2, f64[1,4]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i32[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[0,3]:idx4, f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:idx4, f64[2,3]) #dup | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
-Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:idx4, f64[2,3], reduce='add') #dup | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
-Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm4, 2.0, reduce='multiply') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
 Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm4, 2.5) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward1
 Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
-Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm4, f64[2,3], reduce='add') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
-Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm4, f64[2,3], reduce='multiply') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
 Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm4, value=1.0) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward1
-Tensor.scatter_ | Tensor.scatter_(f64[], 0, i64[]:idx1, f64[]) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
+Tensor.scatter_ | Tensor.scatter_(f64[], 0, i64[]:idx1, f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch ScatterBackward0
 Tensor.scatter_add | Tensor.scatter_add(f32[2,4], 1, i64[2,3]:perm4, f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
 Tensor.scatter_add | Tensor.scatter_add(f64[2,4], -1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
 Tensor.scatter_add | Tensor.scatter_add(f64[2,4], 0, i64[1,4]:idx2, f64[1,4]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
@@ -1864,7 +1780,7 @@ Tensor.scatter_add | Tensor.scatter_add(f64[2,4], 1, i64[0,3]:idx4, f64[0,3]) | 
 Tensor.scatter_add | Tensor.scatter_add(f64[2,4], 1, i64[2,3]:idx4, f64[2,3]) #dup | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
 Tensor.scatter_add | Tensor.scatter_add(f64[2,4], 1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
 Tensor.scatter_add | Tensor.scatter_add(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.scatter_add | Tensor.scatter_add(f64[], 0, i64[]:idx1, f64[]) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
+Tensor.scatter_add | Tensor.scatter_add(f64[], 0, i64[]:idx1, f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch ScatterAddBackward0
 Tensor.scatter_add_ | Tensor.scatter_add_(f32[2,4], 1, i64[2,3]:perm4, f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
 Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], -1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
 Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], 0, i64[1,4]:idx2, f64[1,4]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
@@ -1873,7 +1789,7 @@ Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], 1, i64[0,3]:idx4, f64[0,3]) 
 Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], 1, i64[2,3]:idx4, f64[2,3]) #dup | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
 Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], 1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
 Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.scatter_add_ | Tensor.scatter_add_(f64[], 0, i64[]:idx1, f64[]) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
+Tensor.scatter_add_ | Tensor.scatter_add_(f64[], 0, i64[]:idx1, f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch ScatterAddBackward0
 Tensor.sgn | Tensor.sgn(c128[8]:e) | value[0] | value[0]: at 1: symgrad nan, torch -0.0
 Tensor.sgn_ | Tensor.sgn_(c128[8]:e) | value[0] | value[0]: at 1: symgrad nan, torch -0.0
 Tensor.sign | Tensor.sign(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: Unlike NumPy, torch.sign is not intended to support complex numbers. Please use
@@ -1904,11 +1820,8 @@ Tensor.slogdet | Tensor.slogdet(f64[3,3]:e) | grad_fn[0] grad_fn[1] value[0] | g
 Tensor.slogdet | Tensor.slogdet(f64[3,3]:sing) | grad[0] grad_fn[0] grad_fn[1] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
 Tensor.slogdet | Tensor.slogdet(f64[3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
 Tensor.slogdet | Tensor.slogdet(f64[3,3]:tri) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-Tensor.softmax | Tensor.softmax(f32[2,3], 1, dtype=torch.float64) | error:extra | error:extra: symgrad raises TypeError: softmax() got an unexpected keyword argument 'dtype'
-Tensor.softmax | Tensor.softmax(f64[2,3], 1, dtype=torch.float64) | error:extra | error:extra: symgrad raises TypeError: softmax() got an unexpected keyword argument 'dtype'
 Tensor.softmax | Tensor.softmax(i32[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Int'
 Tensor.softmax | Tensor.softmax(i64[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Long'
-Tensor.softmax | Tensor.softmax(i64[2,3], 1, dtype=torch.float32) | error:extra | error:extra: symgrad raises TypeError: softmax() got an unexpected keyword argument 'dtype'
 Tensor.softmax | Tensor.softmax(u8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Byte'
 Tensor.sort | Tensor.sort(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
 Tensor.sort | Tensor.sort(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
@@ -2048,12 +1961,8 @@ linalg.cond | linalg.cond(f64[2,0,0]) | error:extra | error:extra: symgrad raise
 linalg.cond | linalg.cond(f64[2,3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
 linalg.cond | linalg.cond(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
 linalg.cond | linalg.cond(f64[3,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
-linalg.cond | linalg.cond(f64[3,3], 'fro') | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-linalg.cond | linalg.cond(f64[3,3], -1) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 linalg.cond | linalg.cond(f64[3,3], -2) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
-linalg.cond | linalg.cond(f64[3,3], 1) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 linalg.cond | linalg.cond(f64[3,3], 2) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
-linalg.cond | linalg.cond(f64[3,3], inf) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 linalg.cond | linalg.cond(f64[3,3]:sing) | grad[0] grad_fn[0] value[0] | grad[0]: value at 2: symgrad -1.063001859849e+29, torch 1.569605815044e+30
 linalg.cond | linalg.cond(f64[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
 linalg.cond | linalg.cond(f64[3,3]:tri) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
@@ -2183,11 +2092,8 @@ special.expm1 | special.expm1(f32[2,3]~g, out=i64[0]) | error:missing | error:mi
 special.gammaln | special.gammaln(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 special.log1p | special.log1p(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 special.log_softmax | special.log_softmax(b8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "log_softmax_lastdim_kernel_impl" not implemented for 'Bool'
-special.log_softmax | special.log_softmax(f32[2,3], 1, dtype=torch.float64) | error:extra | error:extra: symgrad raises TypeError: log_softmax() got an unexpected keyword argument 'dtype'
-special.log_softmax | special.log_softmax(f64[2,3], 1, dtype=torch.float64) | error:extra | error:extra: symgrad raises TypeError: log_softmax() got an unexpected keyword argument 'dtype'
 special.log_softmax | special.log_softmax(i32[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "log_softmax_lastdim_kernel_impl" not implemented for 'Int'
 special.log_softmax | special.log_softmax(i64[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "log_softmax_lastdim_kernel_impl" not implemented for 'Long'
-special.log_softmax | special.log_softmax(i64[2,3], 1, dtype=torch.float32) | error:extra | error:extra: symgrad raises TypeError: log_softmax() got an unexpected keyword argument 'dtype'
 special.log_softmax | special.log_softmax(u8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "log_softmax_lastdim_kernel_impl" not implemented for 'Byte'
 special.logit | special.logit(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "logit_cpu" not implemented for 'ComplexDouble'
 special.logit | special.logit(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: "logit_cpu" not implemented for 'ComplexDouble'
@@ -2221,21 +2127,16 @@ special.round | special.round(c64[2,3]) | error:missing | error:missing: torch r
 special.round | special.round(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
 special.round | special.round(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
 special.round | special.round(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
-special.round | special.round(f32[2,3]~g, out=i64[0]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.round | special.round(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
 special.round | special.round(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
 special.round | special.round(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
-special.round | special.round(f64[2,3], out=f64[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.round | special.round(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
 special.round | special.round(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
-special.round | special.round(f64[2,3]~g, out=f32[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
-special.round | special.round(f64[2,3]~g, out=f64[2,3]~g) | error:extra | error:extra: symgrad raises TypeError: round() got an unexpected keyword argument 'out'
 special.round | special.round(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
 special.round | special.round(f64[]) | grad_fn[0] | grad_fn[0]: symgrad RoundBackward0, torch RoundBackward1
 special.round | special.round(i32[2,3]) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'Int'
 special.round | special.round(i64[16]:e) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'Long'
 special.round | special.round(i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'Long'
-special.round | special.round(i64[2,3], out=f32[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.round | special.round(u8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'Byte'
 special.sinc | special.sinc(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 special.sinc | special.sinc(c128[8]:e) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
@@ -2244,11 +2145,8 @@ special.sinc | special.sinc(f16[16]:e) | value[0] | value[0]: at 0: symgrad 0.00
 special.sinc | special.sinc(f16[2,3]) | value[0] | value[0]: at 4: symgrad -0.077271, torch -0.077393
 special.sinc | special.sinc(f16[2,3]:p) | value[0] | value[0]: at 1: symgrad 0.024734, torch 0.024475
 special.sinc | special.sinc(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-special.softmax | special.softmax(f32[2,3], 1, dtype=torch.float64) | error:extra | error:extra: symgrad raises TypeError: softmax() got an unexpected keyword argument 'dtype'
-special.softmax | special.softmax(f64[2,3], 1, dtype=torch.float64) | error:extra | error:extra: symgrad raises TypeError: softmax() got an unexpected keyword argument 'dtype'
 special.softmax | special.softmax(i32[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Int'
 special.softmax | special.softmax(i64[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Long'
-special.softmax | special.softmax(i64[2,3], 1, dtype=torch.float32) | error:extra | error:extra: symgrad raises TypeError: softmax() got an unexpected keyword argument 'dtype'
 special.softmax | special.softmax(u8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Byte'
 special.xlog1py | special.xlog1py(2.5, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SpecialXlog1PyBackward0, torch SpecialXlog1PyBackward1
 special.xlog1py | special.xlog1py(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad SpecialXlog1PyBackward0, torch SpecialXlog1PyBackward2
@@ -2381,10 +2279,6 @@ torch.baddbmm | torch.baddbmm(f16[2,3,4], f16[2,3,3], f16[2,3,4]) | value[0] | v
 torch.baddbmm | torch.baddbmm(f32[2,3,4], f64[2,3,3], f64[2,3,4]) | error:missing | error:missing: torch raises RuntimeError: Input dtypes must be the same, got: input float, batch1: double, batch2: double
 torch.baddbmm | torch.baddbmm(f64[2,3,4], f64[2,3,3], f64[2,3,4], beta=0) | grad[0] | grad[0]: symgrad none, torch a gradient
 torch.baddbmm | torch.baddbmm(i64[2,3,4], i64[2,3,3], i64[2,3,4], alpha=0.5) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
-torch.bernoulli | torch.bernoulli(f64[3,4]:01, 0.3) | grad:error grad_fn[0] requires_grad[0] | grad:error: symgrad no error, torch RuntimeError
-torch.bernoulli | torch.bernoulli(f64[3,4]:01, p=0.7) | grad:error grad_fn[0] requires_grad[0] | grad:error: symgrad no error, torch RuntimeError
-torch.bincount | torch.bincount(i64[6]:idx4, f32[6]) | grad:error grad_fn[0] requires_grad[0] | grad:error: symgrad no error, torch RuntimeError
-torch.bincount | torch.bincount(i64[6]:idx4, f64[6]) | grad:error grad_fn[0] requires_grad[0] | grad:error: symgrad no error, torch RuntimeError
 torch.broadcast_to | torch.broadcast_to(f64[2,3], (-1, 3)) | grad_fn[0] | grad_fn[0]: symgrad None, torch ExpandBackward0
 torch.broadcast_to | torch.broadcast_to(f64[], ()) | grad_fn[0] | grad_fn[0]: symgrad None, torch ExpandBackward0
 torch.bucketize | torch.bucketize(b8[2,3], b8[5]:sorted) | error:missing | error:missing: torch raises RuntimeError: "searchsorted_out_cpu" not implemented for 'Bool'
@@ -2513,7 +2407,6 @@ torch.digamma | torch.digamma(f32[16]:e) | grad[0] | grad[0]: value at 5: symgra
 torch.digamma | torch.digamma(f32[2,3]:t) | grad[0] | grad[0]: value at 1: symgrad inf, torch 1614212190000000.0
 torch.digamma | torch.digamma(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.digamma | torch.digamma(f64[16]:e) | grad[0] | grad[0]: value at 0: symgrad inf, torch 6.580790147321e+32
-torch.dist | torch.dist(f64[2,3], f64[3], 0) | grad:error | grad:error: symgrad no error, torch RuntimeError
 torch.div | torch.div(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
 torch.div | torch.div(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.div | torch.div(f64[2,3], f64[2,3]:t, rounding_mode=None) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward2
@@ -2543,7 +2436,6 @@ torch.fix | torch.fix(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: t
 torch.fix | torch.fix(f64[2,3]~g, out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Double
 torch.fix | torch.fix(i64[2,3], out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Long
 torch.flatten | torch.flatten(f64[2,3,4], 2, 1) | error:missing | error:missing: torch raises RuntimeError: flatten() has invalid args: start_dim cannot come after end_dim
-torch.flip | torch.flip(f64[], (0,)) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
 torch.float_power | torch.float_power(c128[2,3], 2.5) | dtype[0] grad[0] value[0] | dtype[0]: symgrad float64, torch complex128
 torch.float_power | torch.float_power(c128[2,3], c128[2,3]) | dtype[0] grad[0] grad[1] value[0] | dtype[0]: symgrad float64, torch complex128
 torch.float_power | torch.float_power(c64[2,3], f64[3]) | dtype[0] grad[0] grad[1] value[0] | dtype[0]: symgrad float64, torch complex128
@@ -2620,11 +2512,9 @@ torch.index_add | torch.index_add(f64[2,3], 1, i64[2]:perm3, f64[2,2]) | grad_fn
 torch.index_add | torch.index_add(f64[2,3], 1, i64[2]:perm3, f64[2,2], alpha=2) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 torch.index_add | torch.index_add(f64[2,3], 1, i64[4]:idx3, f64[2,4]) #dup | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch IndexAddBackward0
 torch.index_copy | torch.index_copy(f64[2,3], -1, i64[2]:neg3, f64[2,2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): index -1 is out of bounds for dimension 1 with size 3
-torch.index_copy | torch.index_copy(f64[2,3], 1, f64[2]:idx3, f64[2,2]) | error:class | error:class: symgrad IndexError, torch RuntimeError
-torch.index_copy | torch.index_copy(f64[2,3], 1, i32[2]:perm3, f64[2,2]) | error:missing | error:missing: torch raises RuntimeError: index_copy_(): Expected a long tensor for index, but got Int
 torch.index_copy | torch.index_copy(f64[2,3], 1, i64[2,2]:idx3, f64[2,2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): Index should have dimension 1 or 0 (got 2)
 torch.index_copy | torch.index_copy(f64[2,3], 1, i64[]:idx3, f64[2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): When source and destination are not scalars, their dimensionality
-torch.index_copy | torch.index_copy(f64[], 0, i64[1]:idx1, f64[1]) | error:extra | error:extra: symgrad raises IndexError: too many indices for tensor of dimension 0
+torch.index_copy | torch.index_copy(f64[], 0, i64[1]:idx1, f64[1]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch IndexCopyBackward0
 torch.index_fill | torch.index_fill(f32[2,3], 1, i64[2]:perm3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 torch.index_fill | torch.index_fill(f64[2,3], -1, i64[2]:neg3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 torch.index_fill | torch.index_fill(f64[2,3], 0, i64[2]:perm2, -1.0) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
@@ -2633,14 +2523,14 @@ torch.index_fill | torch.index_fill(f64[2,3], 1, i64[2,2]:idx3, 1.5) | error:mis
 torch.index_fill | torch.index_fill(f64[2,3], 1, i64[2]:perm3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
 torch.index_fill | torch.index_fill(f64[2,3], 1, i64[2]:perm3, f64[]) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward1, torch IndexFillBackward1
 torch.index_fill | torch.index_fill(f64[2,3], 1, i64[]:idx3, 1.5) | grad_fn[0] | grad_fn[0]: symgrad MaskedFillBackward0, torch IndexFillBackward0
-torch.index_fill | torch.index_fill(f64[], 0, i64[1]:idx1, 1.5) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
+torch.index_fill | torch.index_fill(f64[], 0, i64[1]:idx1, 1.5) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch IndexFillBackward0
 torch.index_select | torch.index_select(f32[2,3], 1, i64[2]:perm3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 torch.index_select | torch.index_select(f64[2,3], 0, i64[2]:perm2) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 torch.index_select | torch.index_select(f64[2,3], 1, i32[2]:perm3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 torch.index_select | torch.index_select(f64[2,3], 1, i64[0]:idx3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 torch.index_select | torch.index_select(f64[2,3], 1, i64[2]:perm3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 torch.index_select | torch.index_select(f64[2,3], 1, i64[]:idx3) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
-torch.index_select | torch.index_select(f64[], 0, i64[1]:idx1) | error:extra | error:extra: symgrad raises IndexError: too many indices for tensor of dimension 0
+torch.index_select | torch.index_select(f64[], 0, i64[1]:idx1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch IndexSelectBackward0
 torch.inner | torch.inner(f64[0], f64[0]) | error:extra | error:extra: symgrad raises RuntimeError: shape '[-1, 0]' is invalid for input of size 0
 torch.inverse | torch.inverse(f64[3,3]:sing) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
 torch.isclose | torch.isclose(b8[2,3], b8[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sub_cpu" not implemented for 'Bool'
@@ -2673,7 +2563,7 @@ torch.kthvalue | torch.kthvalue(f64[2,3], 2, 0) | grad_fn[0] | grad_fn[0]: symgr
 torch.kthvalue | torch.kthvalue(f64[2,3], 3, -1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch KthvalueBackward0
 torch.kthvalue | torch.kthvalue(f64[3,4]:t, 2, 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
 torch.kthvalue | torch.kthvalue(f64[], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch KthvalueBackward0
-torch.ldexp | torch.ldexp(c128[2,3], c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad RuntimeError, torch no error
+torch.ldexp | torch.ldexp(c128[2,3], c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
 torch.ldexp | torch.ldexp(c64[2,3], f64[3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 torch.ldexp | torch.ldexp(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
 torch.ldexp | torch.ldexp(f32[16]:e, f32[16]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
@@ -2710,11 +2600,8 @@ torch.log10 | torch.log10(f32[2,3]~g, out=i64[0]) | error:missing | error:missin
 torch.log1p | torch.log1p(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.log2 | torch.log2(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.log_softmax | torch.log_softmax(b8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "log_softmax_lastdim_kernel_impl" not implemented for 'Bool'
-torch.log_softmax | torch.log_softmax(f32[2,3], 1, dtype=torch.float64) | error:extra | error:extra: symgrad raises TypeError: log_softmax() got an unexpected keyword argument 'dtype'
-torch.log_softmax | torch.log_softmax(f64[2,3], 1, dtype=torch.float64) | error:extra | error:extra: symgrad raises TypeError: log_softmax() got an unexpected keyword argument 'dtype'
 torch.log_softmax | torch.log_softmax(i32[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "log_softmax_lastdim_kernel_impl" not implemented for 'Int'
 torch.log_softmax | torch.log_softmax(i64[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "log_softmax_lastdim_kernel_impl" not implemented for 'Long'
-torch.log_softmax | torch.log_softmax(i64[2,3], 1, dtype=torch.float32) | error:extra | error:extra: symgrad raises TypeError: log_softmax() got an unexpected keyword argument 'dtype'
 torch.log_softmax | torch.log_softmax(u8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "log_softmax_lastdim_kernel_impl" not implemented for 'Byte'
 torch.logaddexp | torch.logaddexp(b8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "logaddexp_cpu" not implemented for 'Bool'
 torch.logaddexp | torch.logaddexp(b8[2,3], i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "logaddexp_cpu" not implemented for 'Long'
@@ -2773,12 +2660,11 @@ torch.masked_select | torch.masked_select(f64[2,3], b8[2,1]) | grad_fn[0] | grad
 torch.masked_select | torch.masked_select(f64[2,3], b8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
 torch.masked_select | torch.masked_select(f64[2,3], b8[3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
 torch.masked_select | torch.masked_select(f64[3], b8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
-torch.masked_select | torch.masked_select(f64[], b8[]) | error:extra | error:extra: symgrad raises IndexError: list index out of range
+torch.masked_select | torch.masked_select(f64[], b8[]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
 torch.matmul | torch.matmul(f64[1,2,3], f64[4,3,2]) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch CloneBackward0
 torch.matrix_power | torch.matrix_power(b8[3,3], 2) | error:missing | error:missing: torch raises RuntimeError: "addmm_impl_cpu_" not implemented for 'Bool'
-torch.matrix_power | torch.matrix_power(f64[3,3], -1) | error:extra | error:extra: symgrad raises RuntimeError: matrix_power with a negative exponent (-1) needs an inverse: compute matrix_powe
-torch.matrix_power | torch.matrix_power(f64[3,3], -2) | error:extra | error:extra: symgrad raises RuntimeError: matrix_power with a negative exponent (-2) needs an inverse: compute matrix_powe
-torch.matrix_power | torch.matrix_power(f64[3,3]:sing, -1) | error:extra | error:extra: symgrad raises RuntimeError: matrix_power with a negative exponent (-1) needs an inverse: compute matrix_powe
+torch.matrix_power | torch.matrix_power(f64[3,3], -1) | grad_fn[0] | grad_fn[0]: symgrad CloneBackward0, torch LinalgInvExBackward0
+torch.matrix_power | torch.matrix_power(f64[3,3]:sing, -1) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
 torch.matrix_power | torch.matrix_power(i32[3,3], 2) | dtype[0] | dtype[0]: symgrad int64, torch int32
 torch.matrix_power | torch.matrix_power(u8[3,3], 2) | dtype[0] | dtype[0]: symgrad int64, torch uint8
 torch.max | torch.max(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "max_all" not implemented for 'ComplexDouble'
@@ -2793,8 +2679,6 @@ torch.mean | torch.mean(f64[2,3], dim=None) | grad_fn[0] | grad_fn[0]: symgrad M
 torch.median | torch.median(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "median_cpu" not implemented for 'Bool'
 torch.median | torch.median(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "median_cpu" not implemented for 'ComplexDouble'
 torch.median | torch.median(f32[2,3]:t) | grad[0] | grad[0]: value at 1: symgrad 1.0, torch 0.333333343
-torch.median | torch.median(f64[0,3]) | error:extra | error:extra: symgrad raises RuntimeError: kthvalue(): selected number k out of range for dimension 0
-torch.median | torch.median(f64[0]) | error:extra | error:extra: symgrad raises RuntimeError: kthvalue(): selected number k out of range for dimension 0
 torch.meshgrid | torch.meshgrid(f64[2], i64[3], indexing='ij') | error:missing | error:missing: torch raises RuntimeError: meshgrid expects all tensors to have the same dtype
 torch.meshgrid | torch.meshgrid(f64[], f64[2], indexing='ij') | grad_fn[1] | grad_fn[1]: symgrad ViewBackward0, torch ExpandBackward0
 torch.min | torch.min(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "min_all" not implemented for 'ComplexDouble'
@@ -2808,8 +2692,6 @@ torch.mode | torch.mode(c128[2,3]) | error:missing | error:missing: torch raises
 torch.mode | torch.mode(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
 torch.mode | torch.mode(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
 torch.mode | torch.mode(f32[2,3]:t) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
-torch.mode | torch.mode(f64[0,3]) | error:extra | error:extra: symgrad raises ValueError: Cannot apply_along_axis when any iteration dimensions are 0
-torch.mode | torch.mode(f64[0,3], 1) | error:extra | error:extra: symgrad raises ValueError: Cannot apply_along_axis when any iteration dimensions are 0
 torch.mode | torch.mode(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
 torch.mode | torch.mode(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
 torch.mode | torch.mode(f64[2,3], -1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch ModeBackward0
@@ -2821,7 +2703,7 @@ torch.mode | torch.mode(f64[4,4]:e, 1) | grad_fn[0] value[0] | grad_fn[0]: symgr
 torch.mode | torch.mode(f64[5,2]:e, 0) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch ModeBackward0
 torch.mode | torch.mode(f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch ModeBackward0
 torch.mode | torch.mode(f64[], 0) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch ModeBackward0
-torch.movedim | torch.movedim(f64[], 0, 0) | error:extra | error:extra: symgrad raises IndexError: list assignment index out of range
+torch.movedim | torch.movedim(f64[], 0, 0) | grad_fn[0] | grad_fn[0]: symgrad PermuteBackward0, torch AliasBackward0
 torch.msort | torch.msort(f32[3,2]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
 torch.msort | torch.msort(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
 torch.msort | torch.msort(f64[3,2]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
@@ -2845,9 +2727,7 @@ torch.nanmedian | torch.nanmedian(c128[2,3]) | error:missing | error:missing: to
 torch.nanmedian | torch.nanmedian(f32[16]:e) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
 torch.nanmedian | torch.nanmedian(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
 torch.nanmedian | torch.nanmedian(f32[2,3]:t) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 1.0, torch 0.333333343
-torch.nanmedian | torch.nanmedian(f64[0,3]) | error:extra | error:extra: symgrad raises IndexError: gather: index out of range for dimension 0 of size 0
 torch.nanmedian | torch.nanmedian(f64[0,3], 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch NanmedianBackward1
-torch.nanmedian | torch.nanmedian(f64[0]) | error:extra | error:extra: symgrad raises IndexError: gather: index out of range for dimension 0 of size 0
 torch.nanmedian | torch.nanmedian(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
 torch.nanmedian | torch.nanmedian(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch NanmedianBackward0
 torch.nanmedian | torch.nanmedian(f64[2,3], -1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch NanmedianBackward1
@@ -2904,8 +2784,6 @@ torch.positive | torch.positive(b8[2,3]) | error:class | error:class: symgrad Ty
 torch.pow | torch.pow(3, i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
 torch.pow | torch.pow(b8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "pow" not implemented for 'Bool'
 torch.pow | torch.pow(b8[2,3], i64[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
-torch.pow | torch.pow(c128[2,3], c128[2,3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
-torch.pow | torch.pow(c64[2,3], f64[3]) | grad:error | grad:error: symgrad RuntimeError, torch no error
 torch.pow | torch.pow(f16[2,3], 100000.0) | error:missing | error:missing: torch raises RuntimeError: value cannot be converted to type c10::Half without overflow
 torch.pow | torch.pow(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.pow | torch.pow(i32[2,3], i32[2,3]) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int32
@@ -2936,7 +2814,6 @@ torch.relu | torch.relu(b8[2,3]) | error:missing | error:missing: torch raises R
 torch.relu | torch.relu(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: clamp is not supported for complex types
 torch.relu | torch.relu(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: clamp is not supported for complex types
 torch.relu | torch.relu(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: clamp is not supported for complex types
-torch.remainder | torch.remainder(2.5, f64[2,3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 torch.remainder | torch.remainder(b8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "remainder_cpu" not implemented for 'Bool'
 torch.remainder | torch.remainder(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.remainder | torch.remainder(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
@@ -2978,15 +2855,11 @@ torch.scatter | torch.scatter(f64[2,4], 0, i64[1,4]:idx2, f64[1,4]) | grad_fn[0]
 torch.scatter | torch.scatter(f64[2,4], 1, i32[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 torch.scatter | torch.scatter(f64[2,4], 1, i64[0,3]:idx4, f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
 torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:idx4, f64[2,3]) #dup | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
-torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:idx4, f64[2,3], reduce='add') #dup | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
-torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm4, 2.0, reduce='multiply') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
 torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm4, 2.5) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward1
 torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward0
-torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[2,3], reduce='add') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
-torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[2,3], reduce='multiply') | error:extra | error:extra: symgrad raises RuntimeError: scatter(reduce=...) is not supported yet; use scatter_add or scatter_reduce
 torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm4, value=1.0) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch ScatterBackward1
-torch.scatter | torch.scatter(f64[], 0, i64[]:idx1, f64[]) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
+torch.scatter | torch.scatter(f64[], 0, i64[]:idx1, f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch ScatterBackward0
 torch.scatter_add | torch.scatter_add(f32[2,4], 1, i64[2,3]:perm4, f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
 torch.scatter_add | torch.scatter_add(f64[2,4], -1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
 torch.scatter_add | torch.scatter_add(f64[2,4], 0, i64[1,4]:idx2, f64[1,4]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
@@ -2995,7 +2868,7 @@ torch.scatter_add | torch.scatter_add(f64[2,4], 1, i64[0,3]:idx4, f64[0,3]) | gr
 torch.scatter_add | torch.scatter_add(f64[2,4], 1, i64[2,3]:idx4, f64[2,3]) #dup | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
 torch.scatter_add | torch.scatter_add(f64[2,4], 1, i64[2,3]:perm4, f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch ScatterAddBackward0
 torch.scatter_add | torch.scatter_add(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-torch.scatter_add | torch.scatter_add(f64[], 0, i64[]:idx1, f64[]) | error:extra | error:extra: symgrad raises IndexError: tuple index out of range
+torch.scatter_add | torch.scatter_add(f64[], 0, i64[]:idx1, f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch ScatterAddBackward0
 torch.searchsorted | torch.searchsorted(b8[5]:sorted, b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "searchsorted_out_cpu" not implemented for 'Bool'
 torch.searchsorted | torch.searchsorted(f64[5]:e, f64[16]:e) | value[0] | value[0]: at 14: symgrad 5, torch 2
 torch.searchsorted | torch.searchsorted(f64[5]:sorted, f64[2,3], out_int32=True) | dtype[0] | dtype[0]: symgrad int64, torch int32
@@ -3034,11 +2907,8 @@ torch.slogdet | torch.slogdet(f64[3,3]:e) | grad_fn[0] grad_fn[1] value[0] | gra
 torch.slogdet | torch.slogdet(f64[3,3]:sing) | grad[0] grad_fn[0] grad_fn[1] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
 torch.slogdet | torch.slogdet(f64[3,3]:spd) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
 torch.slogdet | torch.slogdet(f64[3,3]:tri) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch LinalgSlogdetBackward0
-torch.softmax | torch.softmax(f32[2,3], 1, dtype=torch.float64) | error:extra | error:extra: symgrad raises TypeError: softmax() got an unexpected keyword argument 'dtype'
-torch.softmax | torch.softmax(f64[2,3], 1, dtype=torch.float64) | error:extra | error:extra: symgrad raises TypeError: softmax() got an unexpected keyword argument 'dtype'
 torch.softmax | torch.softmax(i32[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Int'
 torch.softmax | torch.softmax(i64[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Long'
-torch.softmax | torch.softmax(i64[2,3], 1, dtype=torch.float32) | error:extra | error:extra: symgrad raises TypeError: softmax() got an unexpected keyword argument 'dtype'
 torch.softmax | torch.softmax(u8[2,3], 1) | error:missing | error:missing: torch raises RuntimeError: "softmax_lastdim_kernel_impl" not implemented for 'Byte'
 torch.sort | torch.sort(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
 torch.sort | torch.sort(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
@@ -3163,10 +3033,6 @@ torch.unbind | torch.unbind(f64[0,3], 1) | grad_fn[0] grad_fn[1] grad_fn[2] | gr
 torch.unbind | torch.unbind(f64[2,3]) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SelectBackward0, torch UnbindBackward0
 torch.unbind | torch.unbind(f64[2,3], -1) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SelectBackward0, torch UnbindBackward0
 torch.unbind | torch.unbind(f64[2,3], 1) | grad_fn[0] grad_fn[1] grad_fn[2] | grad_fn[0]: symgrad SelectBackward0, torch UnbindBackward0
-torch.vander | torch.vander(f32[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
-torch.vander | torch.vander(f64[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
-torch.vander | torch.vander(f64[3], 4) | grad:error | grad:error: symgrad no error, torch RuntimeError
-torch.vander | torch.vander(f64[3], N=2, increasing=True) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 torch.var | torch.var(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: var(): std and var only support floating point and complex dtypes, got complex12
 torch.var | torch.var(f64[2,3], ()) | grad[0] | grad[0]: value at 0: symgrad -0.6246378342071, torch -inf
 torch.var_mean | torch.var_mean(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: var_mean(): std and var only support floating point and complex dtypes, got comp

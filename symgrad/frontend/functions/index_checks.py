@@ -1,6 +1,7 @@
 """torch's checks of an index or dim argument (gather, scatter, index_add, index_select, an
 extremum over no elements), with its exception classes and messages: where symgrad's own
-primitives would raise another class, or say it in their terms.
+primitives would raise another class, or say it in their terms; and a 0-d input taken
+as the 1-element vector torch takes it as (``as_vector``).
 
 Layer: front end (function modules call it before applying a primitive). Input: an index
 tensor, the size of the dim it indexes, the function's name. Output: nothing, or torch's
@@ -9,6 +10,8 @@ code).
 """
 
 from __future__ import annotations
+
+import functools
 
 from ... import dtypes
 from ...errors import ShapeError
@@ -65,3 +68,19 @@ def dim_given(name: str, x, dim) -> tuple:
                          f"non-zero size (input shape {tuple(x.shape)}): torch's 'Expected "
                          f"reduction dim to be specified for input.numel() == 0'")
     return x, dim
+
+
+def as_vector(fn):
+    """``fn(x, dim, ...)`` of a 0-d ``x`` as torch computes it: on ``x`` as a 1-element vector
+    (``dim`` 0 or -1), 0-d tensor arguments as vectors too, the result 0-d again."""
+    def one(a):
+        return a.reshape((1,)) if isinstance(a, Tensor) and not a.ndim else a
+
+    @functools.wraps(fn)
+    def wrapper(x, dim, *args, **kwargs):
+        if not isinstance(x, Tensor) or x.ndim:
+            return fn(x, dim, *args, **kwargs)
+        normalize_axes(dim, 1)
+        out = fn(x.reshape((1,)), 0, *map(one, args), **{k: one(v) for k, v in kwargs.items()})
+        return out.reshape(())
+    return wrapper

@@ -1,7 +1,7 @@
 """torch-named tensor manipulation: reorder (flip, roll, movedim), repeat (repeat, tile), cut
 (narrow, chunk, split, unbind), matrices (diagonal, diag, diag_embed, trace, tril, triu,
-outer), and indexed reads and writes (index_select, masked_fill, masked_select, scatter,
-scatter_add, index_add, and their in-place forms).
+outer), and indexed reads and writes (index_select, masked_fill, masked_select, index_add,
+scatter and scatter_add from ``scatters``, and their in-place forms).
 
 Layer: front end, above ``shapes``, ``functional`` and ``indexing``. Input: tensors. Output:
 tensors built from the movement primitives, ``gather``/``scatter_add`` and ``where``, so every
@@ -13,7 +13,6 @@ a composite with a backward rule built from the same functions.
 
 from __future__ import annotations
 
-import functools
 import math
 
 import numpy as np
@@ -28,29 +27,13 @@ from .indexing import index, index_copy, index_put
 from .inplace import update
 from .shapes import broadcast_to, cat, permute, reshape, unsqueeze
 from ..core.tensor import Tensor
-from .index_checks import along_index, vector_index
-from .underivable import not_implemented, without_derivative
+from .index_checks import along_index, as_vector, vector_index
+from .scatters import scatter, scatter_add
 from ...dims import same_shape
 
 
 def _dim(x: Tensor, dim: int) -> int:
     return normalize_axes(dim, x.ndim)[0] if x.ndim else normalize_axes(dim, 1)[0]
-
-
-def _as_vector(fn):
-    """``fn(x, dim, ...)`` of a 0-d ``x`` as torch computes it: on ``x`` as a 1-element vector
-    (``dim`` 0 or -1), 0-d tensor arguments as vectors too, the result 0-d again."""
-    def one(a):
-        return reshape(a, (1,)) if isinstance(a, Tensor) and not a.ndim else a
-
-    @functools.wraps(fn)
-    def wrapper(x, dim, *args, **kwargs):
-        if not isinstance(x, Tensor) or x.ndim:
-            return fn(x, dim, *args, **kwargs)
-        _dim(x, dim)
-        out = fn(reshape(x, (1,)), 0, *map(one, args), **{k: one(v) for k, v in kwargs.items()})
-        return reshape(out, ())
-    return wrapper
 
 
 def _along(x: Tensor, dim: int, idx: Tensor) -> Tensor:
@@ -159,11 +142,25 @@ def tile(x: Tensor, dims) -> Tensor:
     return repeat(x, (1,) * (x.ndim - len(dims)) + dims)
 
 
-def repeat_interleave(x: Tensor, repeats: int, dim: int | None = None) -> Tensor:
-    """Each element repeated ``repeats`` times along ``dim`` (flattened if None)."""
+def repeat_interleave(x: Tensor, repeats=None, dim: int | None = None, *,
+                      output_size: int | None = None) -> Tensor:
+    """Each element repeated ``repeats`` times along ``dim`` (flattened if None); ``repeats`` a
+    tensor: element i ``repeats[i]`` times (eager); ``repeat_interleave(r)``: the indices
+    0, 1, ... each repeated ``r[i]`` times."""
+    if repeats is None:
+        counts = as_tensor(x)
+        return as_tensor(np.repeat(np.arange(counts.shape[0]), counts.numpy()))
+    if isinstance(repeats, Tensor) and repeats.numel() == 1 and repeats.ndim <= 1:
+        repeats = int(repeats.item())
     if not isinstance(repeats, int):
-        raise NotImplementedError("repeat_interleave with a tensor of repeats is not "
-                                  "supported yet; give an int")
+        if dim is None:
+            x, dim = reshape(x, -1), 0
+        a = _dim(x, dim)
+        counts = repeats.numpy()
+        if counts.ndim != 1 or len(counts) != x.shape[a] or (counts < 0).any():
+            raise RuntimeError("repeats must have the same size as input along dim, and be "
+                               "a non-negative 1-D tensor")
+        return _along(x, a, as_tensor(np.repeat(np.arange(x.shape[a]), counts)))
     if dim is None:
         x, dim = reshape(x, -1), 0
     a = _dim(x, dim)
@@ -279,8 +276,11 @@ def diagonal(x: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor
 def diag_embed(x: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
     """Matrices (in the last two dims) with ``x``'s last dim on their ``offset``-th
     diagonal, zeros elsewhere."""
-    if (dim1, dim2) != (-2, -1):
-        raise NotImplementedError("diag_embed: only dim1=-2, dim2=-1 are supported yet")
+    if (dim1, dim2) != (-2, -1):   # the matrices built in the last two dims, then moved
+        d1, d2 = (normalize_axes(d, x.ndim + 1, "dim")[0] for d in (dim1, dim2))
+        if d1 == d2:
+            raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+        return movedim(diag_embed(x, offset), (-2, -1), (d1, d2))
     k = abs(offset)
     n = x.shape[-1] + k
     mask = as_tensor(np.eye(n, k=offset, dtype=bool))
@@ -341,7 +341,7 @@ ger = outer
 
 # ---------------------------------------------------------------- indexed reads and writes
 
-@_as_vector
+@as_vector
 def index_select(x: Tensor, dim: int, index_: Tensor) -> Tensor:
     """The slices of ``dim`` at the 1-D ``index``, in its order."""
     index_ = as_tensor(index_)
@@ -381,70 +381,6 @@ def masked_select(x: Tensor, mask: Tensor) -> Tensor:
     return index(broadcast_to(x, shape), broadcast_to(mask, shape))
 
 
-def _scatter_index(x: Tensor, dim: int, idx: Tensor, src: Tensor):
-    """The axis, the index, and ``src`` cut to the index's shape (torch reads only that
-    part of it), with torch's checks."""
-    a = _dim(x, dim)
-    idx = as_tensor(idx)
-    if idx.ndim != x.ndim:
-        raise RuntimeError("Index tensor must have the same number of dimensions as self "
-                           "tensor")
-    idx = along_index("scatter", x, idx, dim)
-    if not same_shape(src.shape, idx.shape):
-        src = index(src, tuple(slice(0, n) for n in idx.shape))
-    return a, idx, src
-
-
-def _same_dtype(x: Tensor, src) -> Tensor:
-    src = as_tensor(src)
-    if src.dtype is not x.dtype:
-        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
-    return src
-
-
-@_as_vector
-def scatter_add(x: Tensor, dim: int, index_: Tensor, src: Tensor) -> Tensor:
-    """``x`` plus ``src`` added at ``index`` along ``dim`` (repeated indices add up)."""
-    a, idx, src = _scatter_index(x, dim, index_, _same_dtype(x, src))
-    return x + apply("scatter_add", src, idx, axis=a, shape_to=tuple(x.shape))
-
-
-@_as_vector
-def scatter(x: Tensor, dim: int, index_: Tensor, src=None, value=None, *,
-            reduce: str | None = None) -> Tensor:
-    """``x`` with the elements at ``index`` along ``dim`` replaced by ``src`` (or ``value``).
-    Where an index repeats, torch keeps one of the values (unspecified): here they add up."""
-    if reduce is not None and reduce not in ("add", "multiply"):
-        raise RuntimeError("reduce argument must be either add or multiply.")
-    if src is None:
-        src = value
-    given = isinstance(src, Tensor)
-    if not given:
-        src = full(as_tensor(index_), src, dtype=x.dtype)
-    a, idx, src = _scatter_index(x, dim, index_, _same_dtype(x, src) if given else src)
-    if reduce is not None:
-        return without_derivative("NotImplemented", lambda v, s: _reduced(v, a, idx, s, reduce),
-                                  [x, src], not_implemented("scatter"))
-    hit = apply("scatter_add", full(idx, 1), idx, axis=a, shape_to=tuple(x.shape))
-    put = apply("scatter_add", src, idx, axis=a, shape_to=tuple(x.shape))
-    return where(hit != 0, put, x)
-
-
-def _reduced(x: Tensor, axis: int, idx: Tensor, src: Tensor, reduce: str) -> Tensor:
-    """scatter's ``reduce=``: ``src`` added to (``"add"``) or multiplying (``"multiply"``) the
-    elements of ``x`` at ``idx`` along ``axis``, repeated indices in turn (eager for
-    ``"multiply"``)."""
-    if reduce == "add":
-        return x + apply("scatter_add", src, idx, axis=axis, shape_to=tuple(x.shape))
-    if x.is_traced or src.is_traced or idx.is_traced:
-        raise NotImplementedError("scatter(reduce='multiply') of traced tensors is not "
-                                  "supported yet; use scatter_reduce(..., 'prod')")
-    out, where_ = x._value.copy(), list(np.indices(idx.shape, sparse=True))
-    where_[axis] = idx._value
-    np.multiply.at(out, tuple(where_), src._value)
-    return Tensor(out, None)
-
-
 def index_add(x: Tensor, dim: int, index_: Tensor, source: Tensor, *, alpha=1) -> Tensor:
     """``x`` with ``alpha * source``'s slices added at the slices ``index`` of ``dim``."""
     a = _dim(x, dim)
@@ -466,7 +402,7 @@ def index_add(x: Tensor, dim: int, index_: Tensor, source: Tensor, *, alpha=1) -
     return x + apply("scatter_add", source, idx, axis=a, shape_to=tuple(x.shape))
 
 
-@_as_vector
+@as_vector
 def index_fill(x: Tensor, dim: int, index_: Tensor, value) -> Tensor:
     """``value`` in the slices ``index`` of ``dim``."""
     a = _dim(x, dim)
