@@ -975,7 +975,7 @@ Tensor.diag | Tensor.diag(f64[3], 1) | grad_fn[0] | grad_fn[0]: symgrad WhereBac
 Tensor.diag_embed | Tensor.diag_embed(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
 Tensor.diag_embed | Tensor.diag_embed(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
 Tensor.diag_embed | Tensor.diag_embed(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-Tensor.diag_embed | Tensor.diag_embed(f64[2,3], -1, 0, 2) | error:extra | error:extra: symgrad raises RuntimeError: diag_embed: only dim1=-2, dim2=-1 are supported yet
+Tensor.diag_embed | Tensor.diag_embed(f64[2,3], -1, 0, 2) | grad_fn[0] | grad_fn[0]: symgrad PermuteBackward0, torch DiagEmbedBackward0
 Tensor.diag_embed | Tensor.diag_embed(f64[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
 Tensor.diag_embed | Tensor.diag_embed(f64[3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
 Tensor.diagonal | Tensor.diagonal(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
@@ -1500,7 +1500,6 @@ Tensor.masked_select | Tensor.masked_select(f64[3], b8[2,3]) | grad_fn[0] | grad
 Tensor.masked_select | Tensor.masked_select(f64[], b8[]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
 Tensor.matmul | Tensor.matmul(f64[1,2,3], f64[4,3,2]) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch CloneBackward0
 Tensor.matrix_power | Tensor.matrix_power(b8[3,3], 2) | error:missing | error:missing: torch raises RuntimeError: "addmm_impl_cpu_" not implemented for 'Bool'
-Tensor.matrix_power | Tensor.matrix_power(f64[3,3], -1) | grad_fn[0] | grad_fn[0]: symgrad CloneBackward0, torch LinalgInvExBackward0
 Tensor.matrix_power | Tensor.matrix_power(f64[3,3]:sing, -1) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
 Tensor.matrix_power | Tensor.matrix_power(i32[3,3], 2) | dtype[0] | dtype[0]: symgrad int64, torch int32
 Tensor.matrix_power | Tensor.matrix_power(u8[3,3], 2) | dtype[0] | dtype[0]: symgrad int64, torch uint8
@@ -1712,8 +1711,8 @@ Tensor.repeat_interleave | Tensor.repeat_interleave(f32[2,3], 2) | grad_fn[0] | 
 Tensor.repeat_interleave | Tensor.repeat_interleave(f64[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch ViewBackward0
 Tensor.repeat_interleave | Tensor.repeat_interleave(f64[2,3], 2, 0) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch ViewBackward0
 Tensor.repeat_interleave | Tensor.repeat_interleave(f64[2,3], 2, dim=-1) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch ViewBackward0
-Tensor.repeat_interleave | Tensor.repeat_interleave(f64[2,3], i64[2]:idx3, 0) | error:extra | error:extra: symgrad raises RuntimeError: repeat_interleave with a tensor of repeats is not supported yet; give an int
-Tensor.repeat_interleave | Tensor.repeat_interleave(f64[2,3], i64[3]:idx3, 1) | error:extra | error:extra: symgrad raises RuntimeError: repeat_interleave with a tensor of repeats is not supported yet; give an int
+Tensor.repeat_interleave | Tensor.repeat_interleave(f64[2,3], i64[2]:idx3, 0) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
+Tensor.repeat_interleave | Tensor.repeat_interleave(f64[2,3], i64[3]:idx3, 1) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 Tensor.roll | Tensor.roll(f32[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RollBackward0
 Tensor.roll | Tensor.roll(f64[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RollBackward0
 Tensor.roll | Tensor.roll(f64[2,3], 7) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RollBackward0
@@ -2390,7 +2389,7 @@ torch.diag | torch.diag(f64[3], 1) | grad_fn[0] | grad_fn[0]: symgrad WhereBackw
 torch.diag_embed | torch.diag_embed(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
 torch.diag_embed | torch.diag_embed(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
 torch.diag_embed | torch.diag_embed(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
-torch.diag_embed | torch.diag_embed(f64[2,3], -1, 0, 2) | error:extra | error:extra: symgrad raises RuntimeError: diag_embed: only dim1=-2, dim2=-1 are supported yet
+torch.diag_embed | torch.diag_embed(f64[2,3], -1, 0, 2) | grad_fn[0] | grad_fn[0]: symgrad PermuteBackward0, torch DiagEmbedBackward0
 torch.diag_embed | torch.diag_embed(f64[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
 torch.diag_embed | torch.diag_embed(f64[3]) | grad_fn[0] | grad_fn[0]: symgrad WhereBackward0, torch DiagEmbedBackward0
 torch.diagonal | torch.diagonal(f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SliceBackward0, torch DiagonalBackward0
@@ -2663,7 +2662,6 @@ torch.masked_select | torch.masked_select(f64[3], b8[2,3]) | grad_fn[0] | grad_f
 torch.masked_select | torch.masked_select(f64[], b8[]) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch MaskedSelectBackward0
 torch.matmul | torch.matmul(f64[1,2,3], f64[4,3,2]) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch CloneBackward0
 torch.matrix_power | torch.matrix_power(b8[3,3], 2) | error:missing | error:missing: torch raises RuntimeError: "addmm_impl_cpu_" not implemented for 'Bool'
-torch.matrix_power | torch.matrix_power(f64[3,3], -1) | grad_fn[0] | grad_fn[0]: symgrad CloneBackward0, torch LinalgInvExBackward0
 torch.matrix_power | torch.matrix_power(f64[3,3]:sing, -1) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
 torch.matrix_power | torch.matrix_power(i32[3,3], 2) | dtype[0] | dtype[0]: symgrad int64, torch int32
 torch.matrix_power | torch.matrix_power(u8[3,3], 2) | dtype[0] | dtype[0]: symgrad int64, torch uint8
@@ -2821,9 +2819,8 @@ torch.repeat_interleave | torch.repeat_interleave(f32[2,3], 2) | grad_fn[0] | gr
 torch.repeat_interleave | torch.repeat_interleave(f64[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch ViewBackward0
 torch.repeat_interleave | torch.repeat_interleave(f64[2,3], 2, 0) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch ViewBackward0
 torch.repeat_interleave | torch.repeat_interleave(f64[2,3], 2, dim=-1) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch ViewBackward0
-torch.repeat_interleave | torch.repeat_interleave(f64[2,3], i64[2]:idx3, 0) | error:extra | error:extra: symgrad raises RuntimeError: repeat_interleave with a tensor of repeats is not supported yet; give an int
-torch.repeat_interleave | torch.repeat_interleave(f64[2,3], i64[3]:idx3, 1) | error:extra | error:extra: symgrad raises RuntimeError: repeat_interleave with a tensor of repeats is not supported yet; give an int
-torch.repeat_interleave | torch.repeat_interleave(i64[3]:idx3) | error:extra | error:extra: symgrad raises TypeError: repeat_interleave() missing 1 required positional argument: 'repeats'
+torch.repeat_interleave | torch.repeat_interleave(f64[2,3], i64[2]:idx3, 0) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
+torch.repeat_interleave | torch.repeat_interleave(f64[2,3], i64[3]:idx3, 1) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch IndexSelectBackward0
 torch.roll | torch.roll(f32[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RollBackward0
 torch.roll | torch.roll(f64[2,3], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RollBackward0
 torch.roll | torch.roll(f64[2,3], 7) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch RollBackward0
