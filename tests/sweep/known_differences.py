@@ -376,7 +376,6 @@ Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], (0, 1::)) | grad_fn[0] | grad_
 Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], -2::) | grad_fn[0] | grad_fn[0]: symgrad None, torch SliceBackward0
 Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], ...) | grad_fn[0] | grad_fn[0]: symgrad None, torch AliasBackward0
 Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], False) | shape[0] | shape[0]: symgrad [0, 1, 3], torch [0, 2, 3]
-Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], True) | grad_fn[0] | grad_fn[0]: symgrad UnsqueezeBackward0, torch IndexBackward0
 Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], i64[]:idx2) | grad_fn[0] | grad_fn[0]: symgrad IndexBackward0, torch SelectBackward0
 Tensor.__getitem__ | Tensor.__getitem__(f64[], ()) | grad_fn[0] | grad_fn[0]: symgrad None, torch AliasBackward0
 Tensor.__getitem__ | Tensor.__getitem__(f64[], ...) | grad_fn[0] | grad_fn[0]: symgrad None, torch AliasBackward0

@@ -58,7 +58,7 @@ def index(x: Tensor, index: Any) -> Tensor:
         return Selection.of(x, mask)
     items = _spelled_out(x, index)
     if not any(isinstance(i, Tensor) for i in items):   # x[True]: a new dim, nothing gathered
-        return getitem(x, tuple(items))
+        return composite("IndexBackward0", lambda v: getitem(v, tuple(items)), [x])
     return composite("IndexBackward0", lambda v: _gathered(v, items), [x])
 
 
