@@ -927,7 +927,7 @@ Tensor.cholesky_solve | Tensor.cholesky_solve(f64[3,1], f64[3,3]:tri, False) | g
 Tensor.cholesky_solve | Tensor.cholesky_solve(f64[3,4], f64[3,3]:tri) | grad[1] grad_fn[0] | grad[1]: value at 5: symgrad 0.0, torch 1.672087716057
 Tensor.cholesky_solve | Tensor.cholesky_solve(f64[3,4], f64[3,3]:tri, True) | grad[1] grad_fn[0] | grad[1]: value at 7: symgrad 0.0, torch 0.3663302726644
 Tensor.chunk | Tensor.chunk(f32[2,3], 2) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-Tensor.chunk | Tensor.chunk(f64[0,3], 2) | structure | structure: symgrad (T), torch (T,T)
+Tensor.chunk | Tensor.chunk(f64[0,3], 2) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad None, torch SplitWithSizesBackward0
 Tensor.chunk | Tensor.chunk(f64[0,3], 2, 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
 Tensor.chunk | Tensor.chunk(f64[2,3], 2) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
 Tensor.chunk | Tensor.chunk(f64[2,3], 2, 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
@@ -2321,7 +2321,7 @@ torch.cholesky_solve | torch.cholesky_solve(f64[3,1], f64[3,3]:tri, False) | gra
 torch.cholesky_solve | torch.cholesky_solve(f64[3,4], f64[3,3]:tri) | grad[1] grad_fn[0] | grad[1]: value at 5: symgrad 0.0, torch 1.672087716057
 torch.cholesky_solve | torch.cholesky_solve(f64[3,4], f64[3,3]:tri, True) | grad[1] grad_fn[0] | grad[1]: value at 7: symgrad 0.0, torch 0.3663302726644
 torch.chunk | torch.chunk(f32[2,3], 2) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
-torch.chunk | torch.chunk(f64[0,3], 2) | structure | structure: symgrad (T), torch (T,T)
+torch.chunk | torch.chunk(f64[0,3], 2) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad None, torch SplitWithSizesBackward0
 torch.chunk | torch.chunk(f64[0,3], 2, 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
 torch.chunk | torch.chunk(f64[2,3], 2) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
 torch.chunk | torch.chunk(f64[2,3], 2, 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0

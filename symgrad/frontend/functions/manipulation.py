@@ -226,6 +226,8 @@ def chunk(x: Tensor, chunks: int, dim: int = 0) -> tuple:
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
     n = x.shape[_dim(x, dim)]
+    if n == 0:   # torch: ``chunks`` empty pieces
+        return split(x, [0] * chunks, dim)
     return split(x, max(1, math.ceil(n / chunks)), dim)
 
 
