@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .frontend.functions import basic as _F
 from .frontend.functions import pointwise as _P
-from .frontend.functions.keywords import wrap_namespace as _wrap
+from .frontend.functions.keywords import torch_keywords as _keywords, wrap_namespace as _wrap
 from .frontend.functions.dtype_checks import guard as _guard
 
 erf, erfc, erfinv, exp2, expm1, log1p = _P.erf, _P.erfc, _P.erfinv, _P.exp2, _F.expm1, _F.log1p
@@ -29,6 +29,9 @@ def round(input, *, decimals: int = 0):  # noqa: A001  (torch's name)
     integer tensor with 0 decimals is copied."""
     floating = getattr(getattr(input, "dtype", None), "is_floating", False)
     return _P.round(input, decimals=decimals if floating else decimals or None)
+
+
+round = _keywords(round, exact_out=True)  # noqa: A001  (defined here, not in the front end: out= by hand)
 
 
 __all__ = ["digamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln",

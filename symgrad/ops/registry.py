@@ -267,16 +267,23 @@ def normalize_axes(axes: Any, ndim: int, what: str = "dim") -> tuple[int, ...]:
         # torch accepts dim 0 / -1 on a 0-d tensor, but it has no axis to name: reducing
         # over "dim 0" of a 0-d tensor reduces over nothing.
         if ndim:
+            if a % lim in out:
+                raise RuntimeError(f"dim {a % lim} appears multiple times in the list of dims")
             out.add(a % lim)
     return tuple(sorted(out))
 
 
+class EmptyReductionError(IndexError, ShapeError):
+    """An extremum over an empty dim: torch's IndexError (TORCH_CHECK_INDEX), still a
+    ShapeError (a RuntimeError) as symgrad raised before."""
+
+
 def nonempty_axes(name: str, shape: tuple, axes) -> None:
-    """An extremum (or its index) of no elements is undefined: ShapeError naming the op, the
-    dim and the shape (torch raises too), rather than -inf or index 0 from C."""
+    """An extremum (or its index) of no elements is undefined: EmptyReductionError naming the
+    op, the dim and the shape (torch raises too), rather than -inf or index 0 from C."""
     for a in axes:
         if shape[a] == 0:
-            raise ShapeError(f"{name}(): expected reduction dim {a} to have non-zero size "
+            raise EmptyReductionError(f"{name}(): expected reduction dim {a} to have non-zero size "
                              f"(input shape {tuple(shape)})")
 
 

@@ -188,7 +188,10 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
     if len(attrs) > 1:
         attrs = dict(sorted(attrs.items()))
     shape = _shape(op, inputs, attrs)
-    dtype = op.dtype(*[t.dtype for t in inputs], **attrs)
+    try:
+        dtype = op.dtype(*[t.dtype for t in inputs], **attrs)
+    except TypeError as exc:   # no kernel for these dtypes: torch's RuntimeError
+        raise dtype_error(op, inputs, exc) from None
     loc = None
     traced = False
     for t in inputs:
@@ -272,10 +275,28 @@ def _in_compute_type(name: str, inputs: list[Tensor], attrs: dict, dtype, torch_
 def _eager_value(op, inputs: list[Tensor], attrs: dict, dtype) -> np.ndarray:
     """The op's NumPy reference on eager inputs, as an array of ``dtype``."""
     values = [t._value for t in inputs]
-    if op.kind == MOVEMENT:   # rearranges elements: no floating-point exception to silence
-        return np.asarray(op.numpy(*values, **attrs), dtype=dtype.np)
-    with np.errstate(all="ignore"):
-        return np.asarray(op.numpy(*values, **attrs), dtype=dtype.np)
+    try:
+        if op.kind == MOVEMENT:   # rearranges elements: no floating-point exception to silence
+            return np.asarray(op.numpy(*values, **attrs), dtype=dtype.np)
+        with np.errstate(all="ignore"):
+            return np.asarray(op.numpy(*values, **attrs), dtype=dtype.np)
+    except TypeError as exc:   # NumPy has no loop for these dtypes (a UFuncTypeError...)
+        raise dtype_error(op, inputs, exc) from None
+
+
+_NO_KERNEL = ("expected a floating", "ufunc", "numpy boolean", "unsupported in linalg")
+
+
+def dtype_error(op, inputs: list[Tensor], exc: TypeError) -> RuntimeError:
+    """What torch raises where an op has no kernel for its operands' dtypes: a RuntimeError
+    (``"erfc_cpu" not implemented for 'ComplexDouble'``, naming the operand's dtype the
+    message names, else the first's). The dtype rules' and NumPy's TypeErrors become one; a
+    rule's message that says more than "no kernel for this dtype" is kept."""
+    text = str(exc)
+    if not inputs or not any(k in text for k in _NO_KERNEL):
+        return RuntimeError(text)
+    odd = next((t.dtype for t in inputs if t.dtype.name in text), inputs[0].dtype)
+    return RuntimeError(f'"{op.name}_cpu" not implemented for \'{odd.scalar_type}\'')
 
 
 def register_view(view: Tensor, base: Tensor, op: str, attrs: dict) -> None:

@@ -26,3 +26,18 @@ def size_args(args: tuple) -> tuple:
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         return tuple(args[0])
     return tuple(args)
+
+
+# What torch's argument parser refuses for a Tensor-only parameter (a Tensor overload alone,
+# no Scalar one: atan2, polar, dot, ...). NumPy arrays stay accepted (symgrad's leniency).
+_NOT_TENSORS = (bool, int, float, complex, list, tuple)
+
+
+def tensors_only(fname: str, **named: Any) -> None:
+    """torch's TypeError where a Tensor-only parameter gets a Python number or a list: the
+    parameters given by keyword in torch's order and with its names (a method's without
+    ``self``): ``polar(): argument 'angle' (position 2) must be Tensor, not float``."""
+    for position, (param, value) in enumerate(named.items(), 1):
+        if isinstance(value, _NOT_TENSORS):
+            raise TypeError(f"{fname}(): argument '{param}' (position {position}) must be "
+                            f"Tensor, not {type(value).__name__}")

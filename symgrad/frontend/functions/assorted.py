@@ -34,6 +34,7 @@ from .scans import cumprod, cumsum
 from .shapes import broadcast_to, cat, getitem, reshape, stack, transpose, unsqueeze
 from ..core.tensor import Tensor
 from ..core.arguments import tensor_arg
+from .underivable import MODIFIED, without_derivative
 
 
 
@@ -186,8 +187,11 @@ def vander(x, N: int | None = None, increasing: bool = False) -> Tensor:
     # torch's construction: running products of [1, x, x, ...] (exact gradient at 0)
     powers = cat([full(x, 1, (x.shape[0], 1)), broadcast_to(unsqueeze(x, 1),
                                                             (x.shape[0], n - 1))], 1)
-    powers = cumprod(powers, 1)
-    return powers if increasing else flip(powers, [1])
+    if n == 1:
+        return cumprod(powers, 1)
+    # torch's backward trips over its own in-place steps (it cannot differentiate vander)
+    return without_derivative("CopySlices" if increasing else "FlipBackward0", lambda p: (
+        cumprod(p, 1) if increasing else flip(cumprod(p, 1), [1])), [powers], MODIFIED)
 
 
 # ---------------------------------------------------------------- reshaping
@@ -227,6 +231,9 @@ def rot90(x, k: int = 1, dims=(0, 1)) -> Tensor:
 def unflatten(x, dim: int, sizes) -> Tensor:
     """Dim ``dim`` split into ``sizes`` (one of which may be -1)."""
     x = tensor_arg(x)
+    if not x.ndim:
+        raise RuntimeError(f"unflatten got an unexpected error: Dimension specified as {dim} but "
+                           f"tensor has no dimensions")
     a = normalize_axes(dim, x.ndim)[0]
     sizes = [int(s) for s in sizes]
     if not sizes:

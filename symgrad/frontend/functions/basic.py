@@ -27,6 +27,7 @@ from ..core.tensor import Tensor
 from ..core.arguments import Deferred, tensor_arg
 from .arith_checks import alpha_check, sub_check
 from .int_powers import int_power, int_powers, integer_operands, power_by_squaring  # noqa: F401
+from .index_checks import along_index, dim_given
 
 Number = (int, float, bool)
 
@@ -150,7 +151,7 @@ def clamp(x, min=None, max=None, *, _torch_name: str = "ClampBackward1") -> Tens
     """Clamp to [min, max], torch's ``min(max(x, min), max)`` (so ``max`` where min > max);
     like torch the gradient passes where min <= x <= max (inclusive)."""
     if min is None and max is None:
-        raise ValueError("clamp: at least one of 'min' or 'max' must not be None")
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
 
     def body(a, lo=min, hi=max):
         out = a
@@ -278,8 +279,7 @@ def mean(x, dim=ALL, keepdim: bool = False, *, dtype=None) -> Tensor:
 
 
 def prod(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
-    """The product of the elements (over ``dim``); bools and integers multiply in int64, as
-    torch's."""
+    """The product of the elements (over ``dim``); bools and integers multiply in int64."""
     if isinstance(x, Deferred): return x.prod(dim, keepdim, dtype=dtype)  # noqa: E701
     x = tensor_arg(x)
     if dtype is not None:
@@ -290,11 +290,11 @@ def prod(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
 
 
 def amax(x, dim=None, keepdim: bool = False) -> Tensor:
-    return _reduce("max", x, dim if dim != () else None, keepdim, "AmaxBackward0")
+    return _reduce("max", *dim_given("amax", x, dim), keepdim, "AmaxBackward0")
 
 
 def amin(x, dim=None, keepdim: bool = False) -> Tensor:
-    return _reduce("min", x, dim if dim != () else None, keepdim, "AminBackward0")
+    return _reduce("min", *dim_given("amin", x, dim), keepdim, "AminBackward0")
 
 
 MaxResult = return_type("max")
@@ -304,7 +304,7 @@ MinResult = return_type("min")
 def _extremum_of_all(name: str, x: Tensor) -> Tensor:
     """``max(x)``/``min(x)`` with torch's ``evenly_distribute_backward``: g shared among the
     elements equal to the result (the NaNs if it is NaN); amax/amin's rule gives NaN there."""
-    axes = tuple(range(x.ndim))
+    axes = tuple(range(dim_given(name, x, None)[0].ndim))
 
     def rule(g, out, ins):
         a = ins[0]
@@ -427,8 +427,8 @@ def norm(x, p="fro", dim=None, keepdim: bool = False) -> Tensor:
     raise NotImplementedError(f"norm: p={p!r} is not supported (use 1, 2, 'fro' or inf)")
 
 
-def softmax(x, dim: int) -> Tensor:
-    x = tensor_arg(x)
+def softmax(x, dim: int, dtype=None) -> Tensor:
+    x = tensor_arg(x) if dtype is None else tensor_arg(x).to(dtype)   # torch: cast first
     axes = normalize_axes(dim, x.ndim)
 
     def body(a):
@@ -441,8 +441,8 @@ def softmax(x, dim: int) -> Tensor:
     return composite("SoftmaxBackward0", body, [x], rule)
 
 
-def log_softmax(x, dim: int) -> Tensor:
-    x = tensor_arg(x)
+def log_softmax(x, dim: int, dtype=None) -> Tensor:
+    x = tensor_arg(x) if dtype is None else tensor_arg(x).to(dtype)   # torch: cast first
     axes = normalize_axes(dim, x.ndim)
 
     def body(a):
@@ -470,7 +470,7 @@ def gather_along(x, index, dim: int) -> Tensor:
 
 def gather(x, dim: int, index, *, sparse_grad: bool = False) -> Tensor:
     """torch.gather(input, dim, index): ``out[..i..] = x[..index[..i..]..]`` along ``dim``."""
-    return gather_along(x, index, dim)
+    return gather_along(x, along_index("gather", tensor_arg(x), tensor_arg(index), dim), dim)
 
 
 def take_along_dim(x, indices, dim: int | None = None) -> Tensor:

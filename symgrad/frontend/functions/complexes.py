@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ... import dtypes
 from ..core.apply import apply, full, register_view
-from ..core.arguments import tensor_arg
+from ..core.arguments import tensor_arg, tensors_only
 from ..core.tensor import Tensor
 from .basic import composite, isnan, where
 from .inplace import update
@@ -26,6 +26,7 @@ def is_complex(input) -> bool:  # noqa: A002
 
 def complex(real, imag) -> Tensor:  # noqa: A001  (torch's name)
     """``real + i imag`` of two floating tensors of one dtype."""
+    tensors_only("complex", real=real, imag=imag)
     re, im = tensor_arg(real), tensor_arg(imag)
     if not (re.dtype.is_floating and im.dtype.is_floating):
         raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got "
@@ -38,6 +39,7 @@ def complex(real, imag) -> Tensor:  # noqa: A001  (torch's name)
 
 def polar(abs, angle) -> Tensor:  # noqa: A002
     """``abs * (cos(angle) + i sin(angle))``."""
+    tensors_only("polar", abs=abs, angle=angle)
     r, theta = tensor_arg(abs), tensor_arg(angle)
     if r.dtype is not theta.dtype or not r.dtype.is_floating:
         complex(r, theta)   # torch's errors
@@ -59,6 +61,7 @@ def real(input) -> Tensor:  # noqa: A002
 
 
 def imag(input) -> Tensor:  # noqa: A002
+    tensors_only("imag", input=input)
     x = tensor_arg(input)
     if not x.dtype.is_complex:
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")

@@ -110,6 +110,8 @@ def tensordot(a: Tensor, b: Tensor, dims=2) -> Tensor:
     pairs of dims)."""
     a, b = as_tensor(a), as_tensor(b)
     if isinstance(dims, int):
+        if dims < 0 or dims > min(a.ndim, b.ndim):
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
         da, db = list(range(a.ndim - dims, a.ndim)), list(range(dims))
     else:
         da, db = ([d] if isinstance(d, int) else list(d) for d in dims)

@@ -28,10 +28,15 @@ from ..core.arguments import size_args
 def _sizes(size: tuple) -> tuple:
     size = size_args(size)
     try:
-        return tuple(s if isinstance(s, Dim) else int(s.__index__()) for s in size)
+        out = tuple(s if isinstance(s, Dim) else int(s.__index__()) for s in size)
     except (AttributeError, TypeError):
         raise TypeError(f"expected sizes as ints or one tuple of ints, got "
                         f"({', '.join(type(s).__name__ for s in size)})") from None
+    for s in out:
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
+                               f"[{', '.join(str(n) for n in out)}]")
+    return out
 
 
 def _make(value: np.ndarray, dtype, requires_grad: bool, default=None, device=None) -> Tensor:
@@ -93,6 +98,9 @@ def arange(start, end=None, step=1, *, dtype=None, device=None,
     start, end, step = (v.item() if isinstance(v, Tensor) else v for v in (start, end, step))
     if step == 0:
         raise RuntimeError("arange: step must be nonzero")
+    for v in (start, end):
+        if isinstance(v, float) and not math.isfinite(v):
+            raise RuntimeError(f"unsupported range: {start} -> {end}")
     if isinstance(start, Dim) or isinstance(end, Dim):
         return _call_time_range(start, end, step, dtype, requires_grad)
     is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
@@ -205,6 +213,9 @@ def logspace(start, end, steps: int, base: float = 10.0, *, dtype=None, device=N
 def eye(n: int, m: int | None = None, *, dtype=None, device=None,
         requires_grad: bool = False) -> Tensor:
     """The ``n`` x ``m`` identity matrix."""
+    for what, v in (("n", n), ("m", m)):
+        if v is not None and v < 0:
+            raise RuntimeError(f"{what} must be greater or equal to 0, got {v}")
     return _make(np.eye(n, n if m is None else m), dtype, requires_grad, device=device)
 
 
@@ -274,7 +285,7 @@ def meshgrid(*tensors, indexing: str | None = None) -> tuple:
                       "indexing argument.", UserWarning, stacklevel=2)
         indexing = "ij"
     if indexing not in ("ij", "xy"):
-        raise ValueError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but "
+        raise RuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but "
                          f"received: {indexing}")
     ts = [t if isinstance(t, Tensor) else tensor(t) for t in tensors]
     for i, t in enumerate(ts):

@@ -35,6 +35,7 @@ from .inplace import update
 from .selection import Selection
 from ..core.deferred import Deferred
 from .shapes import broadcast_to, cat, getitem, permute, reshape, selects_all
+from ..core.arguments import tensors_only
 from ..core.tensor import Tensor, tracer_error
 from ...dims import same_shape
 from ...ops.registry import normalize_axes
@@ -60,6 +61,8 @@ def index(x: Tensor, index: Any) -> Tensor:
     if mask is not None:      # compiled x[mask]: lazy, until a reduction takes it
         return Selection.of(x, mask)
     items = _spelled_out(x, index)
+    if not any(isinstance(i, Tensor) for i in items):   # x[True]: a new dim, nothing gathered
+        return composite("IndexBackward0", lambda v: getitem(v, tuple(items)), [x])
     return composite("IndexBackward0", lambda v: _gathered(v, items), [x])
 
 
@@ -164,10 +167,10 @@ def _spelled_out(x: Tensor, index: Any) -> list:
             item = as_tensor(np.asarray(list(item) if isinstance(item, range) else item))
             if item.dtype.is_floating and item.numel() == 0:
                 item = item.to(dtypes.int64)
+        if isinstance(item, Tensor) and item.dtype is not dtypes.int64:
+            item = _index_tensor(item)
         if isinstance(item, Tensor) and item.dtype is dtypes.bool_:
             out.extend(_mask_indices(item))
-        elif isinstance(item, Tensor) and item.dtype.is_floating:
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         else:
             out.append(item)
     used = sum(1 for i in out if i is not None and i is not Ellipsis)
@@ -180,6 +183,18 @@ def _spelled_out(x: Tensor, index: Any) -> list:
         out[ellipses[0]:ellipses[0] + 1] = [slice(None)] * (x.ndim - used)
         return out
     return out + [slice(None)] * (x.ndim - used)
+
+
+def _index_tensor(item: Tensor) -> Tensor:
+    """An index tensor of another dtype than int64, as torch takes it: int32 as int64, uint8
+    as a bool mask (deprecated in torch, still accepted), bool as is, others refused."""
+    if item.dtype is dtypes.int32:
+        return item.to(dtypes.int64)
+    if item.dtype is dtypes.uint8:
+        return item.to(dtypes.bool_)
+    if item.dtype is not dtypes.bool_:
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    return item
 
 
 def _mask_indices(mask: Tensor) -> list:
@@ -218,7 +233,12 @@ def _layout(x: Tensor, items: list):
 def _flat_index(y: Tensor, arrays: list) -> tuple[Tensor, tuple]:
     """The indexed dims' indices combined into one linear index (negatives wrapped), and the
     broadcast shape of the index arrays."""
-    shape = np.broadcast_shapes(*[tuple(t.shape) for _, t in arrays])
+    try:
+        shape = np.broadcast_shapes(*[tuple(t.shape) for _, t in arrays])
+    except ValueError:
+        shown = ", ".join(str(list(t.shape)) for _, t in arrays)
+        raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together "
+                         f"with shapes {shown}") from None
     linear = None
     for d, t in arrays:
         size = y.shape[d]
@@ -263,6 +283,7 @@ def index_put(x: Tensor, indices, values, accumulate: bool = False) -> Tensor:
     """torch.index_put: ``x`` with ``x[indices] = values`` (``+=``, repeated elements adding
     up, with ``accumulate``), out of place; ``indices`` a tuple of index tensors (None for
     a whole dim)."""
+    tensors_only("index_put", self=x, indices=None, values=values)   # (indices: a tuple)
     items = [slice(None) if i is None else i for i in indices]
     if _traced_mask(x, tuple(items)) is not None:      # x.index_put((mask,), v)
         return _put_masked(x, tuple(items), values, accumulate)
@@ -296,7 +317,14 @@ def index_copy(x: Tensor, dim: int, index_, source) -> Tensor:
     source = _source(x, source, "index_copy_(): self and source expected to have the same "
                      "dtype, but got (self) {self} and (source) {source}")
     (axis,) = normalize_axes(dim, max(x.ndim, 1))
-    items = _spelled_out(x, (slice(None),) * axis + (as_tensor(index_),))
+    if not x.ndim:   # torch: a 0-d tensor as a 1-element vector
+        one = [reshape(t, (1,)) for t in (x, as_tensor(index_), as_tensor(source))]
+        return reshape(index_copy(one[0], 0, one[1], one[2]), ())
+    index_ = as_tensor(index_)
+    if index_.dtype is not dtypes.int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
+                           f"{index_.dtype.scalar_type}")
+    items = _spelled_out(x, (slice(None),) * axis + (index_,))
     return composite("IndexCopyBackward0", lambda a, v: _placed(a, items, v), [x, source])
 
 

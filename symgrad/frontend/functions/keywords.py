@@ -20,15 +20,16 @@ from ...dims import same_shape
 
 _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 _SIZES = ("size", "sizes", "shape")
-
-
-# torch functions that take no out= (views and aliases of their input, relu).
+# torch functions without an ``out=`` (views and aliases of their input, and relu): passing
+# one is Python's TypeError for an unexpected keyword, as in torch.
 NO_OUT = frozenset(("conj", "positive", "real", "imag", "relu", "resolve_conj", "resolve_neg",
                     "conj_physical_"))
 
 
-def torch_keywords(fn, method: bool = False):
-    """``fn`` accepting torch's keyword spellings (``method``: its first parameter is self)."""
+def torch_keywords(fn, method: bool = False, exact_out: bool = False):
+    """``fn`` accepting torch's keyword spellings (``method``: its first parameter is self;
+    ``exact_out``: an ``out=`` of another dtype than the input's, the result's in torch, is
+    its RuntimeError, as its structured kernels check, instead of a cast)."""
     try:
         params = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):
@@ -46,13 +47,11 @@ def torch_keywords(fn, method: bool = False):
             renames[torch_name] = mine
     varargs = next((p.name for p in params if p.kind is inspect.Parameter.VAR_POSITIONAL), None)
     sizes = varargs in _SIZES and "size" not in names - {varargs}
-    out = "out" not in names and not any(p.kind is inspect.Parameter.VAR_KEYWORD
-                                         for p in params)
+    out = "out" not in names and fn.__name__ not in NO_OUT and not any(
+        p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
     if not (renames or sizes or out):
         return fn
     checked = "dtype" not in names   # with a dtype to compute in, out= only casts (sum...)
-    if fn.__name__ in NO_OUT:
-        out = False
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
@@ -65,7 +64,13 @@ def torch_keywords(fn, method: bool = False):
         if sizes and "size" in kwargs:
             args = args + (kwargs.pop("size"),)
         result = fn(*args, **kwargs)
-        return result if target is None else write_out(target, result, checked)
+        if target is None:
+            return result
+        if exact_out and isinstance(target, Tensor) and args and isinstance(args[0], Tensor) \
+                and target.dtype is not args[0].dtype:
+            raise RuntimeError(f"Found dtype {target.dtype.scalar_type} but expected "
+                               f"{args[0].dtype.scalar_type}")
+        return write_out(target, result, checked)
     return wrapper
 
 

@@ -1,7 +1,7 @@
 """torch-named tensor manipulation: reorder (flip, roll, movedim), repeat (repeat, tile), cut
 (narrow, chunk, split, unbind), matrices (diagonal, diag, diag_embed, trace, tril, triu,
-outer), and indexed reads and writes (index_select, masked_fill, masked_select, scatter,
-scatter_add, index_add, and their in-place forms).
+outer), and indexed reads and writes (index_select, masked_fill, masked_select, index_add,
+scatter and scatter_add from ``scatters``, and their in-place forms).
 
 Layer: front end, above ``shapes``, ``functional`` and ``indexing``. Input: tensors. Output:
 tensors built from the movement primitives, ``gather``/``scatter_add`` and ``where``, so every
@@ -14,10 +14,11 @@ a composite with a backward rule built from the same functions.
 from __future__ import annotations
 
 import math
+
 import numpy as np
 
 from ... import dtypes
-from ...ops.registry import normalize_axes
+from ...ops.registry import broadcast_shapes, normalize_axes
 from ..core.apply import apply, as_tensor, full
 from ..core.conversions import check_fits
 from .creation import arange
@@ -28,6 +29,8 @@ from .inplace import update
 from .shapes import broadcast_to, cat, permute, reshape, stack, unsqueeze
 from .torch_nodes import named_outputs, named_view
 from ..core.tensor import Tensor
+from .index_checks import along_index, as_vector, vector_index
+from .scatters import scatter, scatter_add
 from ...dims import same_shape
 
 
@@ -45,7 +48,10 @@ def _along(x: Tensor, dim: int, idx: Tensor) -> Tensor:
 def flip(x: Tensor, dims) -> Tensor:
     """The elements of ``dims`` in reverse order."""
     dims = [dims] if isinstance(dims, int) else list(dims)
-    axes = sorted({_dim(x, d) for d in dims})
+    if x.ndim:
+        axes = list(normalize_axes(dims, x.ndim))   # (a repeated dim is torch's error)
+    else:   # a 0-d tensor: dims 0 / -1 accepted, nothing to reverse
+        axes = [d for d in dims if _dim(x, d) is None]
 
     def body(v):
         for a in axes:
@@ -57,10 +63,14 @@ def flip(x: Tensor, dims) -> Tensor:
 
 
 def fliplr(x: Tensor) -> Tensor:
+    if x.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
     return flip(x, [1])
 
 
 def flipud(x: Tensor) -> Tensor:
+    if x.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
     return flip(x, [0])
 
 
@@ -93,6 +103,8 @@ def movedim(x: Tensor, source, destination) -> Tensor:
     dst = [destination] if isinstance(destination, int) else list(destination)
     src = [_dim(x, d) for d in src]
     dst = [_dim(x, d) for d in dst]
+    if not x.ndim:
+        return permute(x, [])
     order = [None] * x.ndim
     for s, d in zip(src, dst):
         order[d] = s
@@ -132,11 +144,25 @@ def tile(x: Tensor, dims) -> Tensor:
     return repeat(x, (1,) * (x.ndim - len(dims)) + dims)
 
 
-def repeat_interleave(x: Tensor, repeats: int, dim: int | None = None) -> Tensor:
-    """Each element repeated ``repeats`` times along ``dim`` (flattened if None)."""
+def repeat_interleave(x: Tensor, repeats=None, dim: int | None = None, *,
+                      output_size: int | None = None) -> Tensor:
+    """Each element repeated ``repeats`` times along ``dim`` (flattened if None); ``repeats`` a
+    tensor: element i ``repeats[i]`` times (eager); ``repeat_interleave(r)``: the indices
+    0, 1, ... each repeated ``r[i]`` times."""
+    if repeats is None:
+        counts = as_tensor(x)
+        return as_tensor(np.repeat(np.arange(counts.shape[0]), counts.numpy()))
+    if isinstance(repeats, Tensor) and repeats.numel() == 1 and repeats.ndim <= 1:
+        repeats = int(repeats.item())
     if not isinstance(repeats, int):
-        raise NotImplementedError("repeat_interleave with a tensor of repeats is not "
-                                  "supported yet; give an int")
+        if dim is None:
+            x, dim = reshape(x, -1), 0
+        a = _dim(x, dim)
+        counts = repeats.numpy()
+        if counts.ndim != 1 or len(counts) != x.shape[a] or (counts < 0).any():
+            raise RuntimeError("repeats must have the same size as input along dim, and be "
+                               "a non-negative 1-D tensor")
+        return _along(x, a, as_tensor(np.repeat(np.arange(x.shape[a]), counts)))
     if dim is None:
         x, dim = reshape(x, -1), 0
     a = _dim(x, dim)
@@ -178,9 +204,14 @@ def narrow(x: Tensor, dim: int, start: int, length: int) -> Tensor:
     """The ``length`` elements of ``dim`` from ``start`` (a view)."""
     a = _dim(x, dim)
     n = x.shape[a]
+    if not -n <= start <= n:
+        raise IndexError(f"start out of range (expected to be in range of [{-n}, {n}], but got "
+                         f"{start})")
     start = start + n if start < 0 else start
-    if not (0 <= start <= n and 0 <= length and start + length <= n):
-        raise IndexError(f"start ({start}) + length ({length}) exceeds dimension size ({n}).")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    if start + length > n:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({n}).")
     return _narrow(x, a, start, length)
 
 
@@ -217,6 +248,8 @@ def chunk(x: Tensor, chunks: int, dim: int = 0) -> tuple:
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
     n = x.shape[_dim(x, dim)]
+    if n == 0:   # torch: ``chunks`` empty pieces
+        return split(x, [0] * chunks, dim)
     return split(x, max(1, math.ceil(n / chunks)), dim)
 
 
@@ -281,8 +314,11 @@ def _diagonal(x: Tensor, offset: int, a: int, b: int) -> Tensor:
 def diag_embed(x: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
     """Matrices (in the last two dims) with ``x``'s last dim on their ``offset``-th
     diagonal, zeros elsewhere."""
-    if (dim1, dim2) != (-2, -1):
-        raise NotImplementedError("diag_embed: only dim1=-2, dim2=-1 are supported yet")
+    if (dim1, dim2) != (-2, -1):   # the matrices built in the last two dims, then moved
+        d1, d2 = (normalize_axes(d, x.ndim + 1, "dim")[0] for d in (dim1, dim2))
+        if d1 == d2:
+            raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+        return movedim(diag_embed(x, offset), (-2, -1), (d1, d2))
     k = abs(offset)
     n = x.shape[-1] + k
     mask = as_tensor(np.eye(n, k=offset, dtype=bool))
@@ -347,11 +383,13 @@ ger = outer
 
 # ---------------------------------------------------------------- indexed reads and writes
 
+@as_vector
 def index_select(x: Tensor, dim: int, index_: Tensor) -> Tensor:
     """The slices of ``dim`` at the 1-D ``index``, in its order."""
     index_ = as_tensor(index_)
     if index_.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
+    index_ = along_index("index_select", x, index_, dim)
     a, flat = _dim(x, dim), reshape(index_, -1)
     return _named("IndexSelectBackward0", lambda v: _along(v, a, flat), [x])
 
@@ -386,67 +424,25 @@ def masked_fill(x: Tensor, mask: Tensor, value) -> Tensor:
 def masked_select(x: Tensor, mask: Tensor) -> Tensor:
     """The elements where ``mask`` (broadcast with ``x``) is True, as a 1-D tensor (eager)."""
     mask = as_tensor(mask)
-    shape = np.broadcast_shapes(tuple(x.shape), tuple(mask.shape))
+    if mask.dtype is not dtypes.bool_:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    if not x.ndim and not mask.ndim:
+        x, mask = reshape(x, (1,)), reshape(mask, (1,))
+    shape = broadcast_shapes(tuple(x.shape), tuple(mask.shape))
     return _named("MaskedSelectBackward0",
                   lambda v: index(broadcast_to(v, shape), broadcast_to(mask, shape)), [x])
-
-
-def _scatter_index(x: Tensor, dim: int, idx: Tensor, src: Tensor):
-    """The axis, the index, and ``src`` cut to the index's shape (torch reads only that
-    part of it), with torch's checks."""
-    a = _dim(x, dim)
-    idx = as_tensor(idx)
-    if idx.dtype is not dtypes.int64:
-        raise RuntimeError(f"scatter(): Expected dtype int64 for index, got {idx.dtype.name}")
-    if idx.ndim != x.ndim:
-        raise RuntimeError("Index tensor must have the same number of dimensions as self "
-                           "tensor")
-    if not same_shape(src.shape, idx.shape):
-        src = index(src, tuple(slice(0, n) for n in idx.shape))
-    return a, idx, src
-
-
-def _same_dtype(x: Tensor, src) -> Tensor:
-    src = as_tensor(src)
-    if src.dtype is not x.dtype:
-        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
-    return src
-
-
-def scatter_add(x: Tensor, dim: int, index_: Tensor, src: Tensor) -> Tensor:
-    """``x`` plus ``src`` added at ``index`` along ``dim`` (repeated indices add up)."""
-    a, idx, src = _scatter_index(x, dim, index_, _same_dtype(x, src))
-    return _named("ScatterAddBackward0", lambda v, s: v + apply(
-        "scatter_add", s, idx, axis=a, shape_to=tuple(v.shape)), [x, src])
-
-
-def scatter(x: Tensor, dim: int, index_: Tensor, src=None, value=None, *,
-            reduce: str | None = None) -> Tensor:
-    """``x`` with the elements at ``index`` along ``dim`` replaced by ``src`` (or ``value``).
-    Where an index repeats, torch keeps one of the values (unspecified): here they add up."""
-    if reduce is not None:
-        raise NotImplementedError("scatter(reduce=...) is not supported yet; use scatter_add "
-                                  "or scatter_reduce")
-    if src is None:
-        src = value
-    given = isinstance(src, Tensor)
-    if not given:
-        src = full(as_tensor(index_), src, dtype=x.dtype)
-    a, idx, src = _scatter_index(x, dim, index_, _same_dtype(x, src) if given else src)
-    hit = apply("scatter_add", full(idx, 1), idx, axis=a, shape_to=tuple(x.shape)) != 0
-
-    def body(v, s):
-        return where(hit, apply("scatter_add", s, idx, axis=a, shape_to=tuple(v.shape)), v)
-    if given:
-        return _named("ScatterBackward0", body, [x, src])
-    return _named("ScatterBackward1", lambda v: body(v, src), [x])
 
 
 def index_add(x: Tensor, dim: int, index_: Tensor, source: Tensor, *, alpha=1) -> Tensor:
     """``x`` with ``alpha * source``'s slices added at the slices ``index`` of ``dim``."""
     a = _dim(x, dim)
-    index_ = reshape(as_tensor(index_), -1)
+    vector_index("index_add_", as_tensor(index_))
+    index_ = reshape(along_index("index_add_", x, as_tensor(index_), dim), -1)
     source = as_tensor(source)
+    if source.ndim != x.ndim and (x.ndim == 0 or max(x.ndim, source.ndim) > 1):
+        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the "
+                           f"specified dimension. Got self.shape = {list(x.shape)} "
+                           f"source.shape = {list(source.shape)}")
     if source.dtype is not x.dtype:
         raise RuntimeError(f"index_add_(): self ({x.dtype.scalar_type}) and source "
                            f"({source.dtype.scalar_type}) must have the same scalar type")
@@ -460,9 +456,12 @@ def index_add(x: Tensor, dim: int, index_: Tensor, source: Tensor, *, alpha=1) -
     return _named("IndexAddBackward0", body, [x, source])
 
 
+@as_vector
 def index_fill(x: Tensor, dim: int, index_: Tensor, value) -> Tensor:
     """``value`` in the slices ``index`` of ``dim``."""
     a = _dim(x, dim)
+    if as_tensor(index_).dtype is not dtypes.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
     hit = np.zeros(x.shape[a], bool)
     hit[np.asarray(as_tensor(index_).numpy()).reshape(-1)] = True
     view = [1] * x.ndim

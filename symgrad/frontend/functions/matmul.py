@@ -15,7 +15,7 @@ from ...dims import same_shape
 from ...ops.registry import broadcast_shapes
 from ..core import grad_mode
 from ..core.apply import apply
-from ..core.arguments import tensor_arg
+from ..core.arguments import tensor_arg, tensors_only
 from ..core.tensor import Tensor
 from .shapes import broadcast_to, reshape
 
@@ -23,6 +23,7 @@ from .shapes import broadcast_to, reshape
 def matmul(a, b, *, _batched_name: str = "UnsafeViewBackward0") -> Tensor:
     """torch.matmul: 1-D, 2-D and broadcast-batched operands (with torch's grad_fn names:
     Dot, Mv, Mm, and for batches the view torch's folded product ends with)."""
+    tensors_only("matmul", input=a, other=b)
     a, b = tensor_arg(a), tensor_arg(b)
     if a.ndim == 0 or b.ndim == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
@@ -101,6 +102,7 @@ def mm(a, b) -> Tensor:
 
 
 def dot(a, b) -> Tensor:
+    tensors_only("dot", input=a, tensor=b)
     a, b = tensor_arg(a), tensor_arg(b)
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")

@@ -37,6 +37,7 @@ from .legacy_types import METHODS as LEGACY
 from .device_methods import METHODS as DEVICE
 from .products import METHODS as PRODUCTS
 from .searching import METHODS as SEARCHING
+from . import pointwise as P
 from .pointwise import reciprocal
 from .pointwise_methods import METHODS as POINTWISE
 from ..core.hooks import METHODS as HOOKS
@@ -67,7 +68,7 @@ def _rdiv(self: Tensor, other) -> Tensor:
 def _commuted(fn):
     """``2 * x`` is ``x * 2`` in torch (``x.__rmul__(2)`` calls ``mul(x, 2)``): the number is
     the second operand, as ``next_functions`` shows."""
-    return lambda self, other: fn(self, other)
+    return lambda self, other, **keywords: fn(self, other, **keywords)   # (add's alpha)
 
 
 def _to(self: Tensor, *args, dtype=None, device=None, copy: bool = False, **_) -> Tensor:
@@ -184,7 +185,7 @@ def is_floating_point(x: Tensor) -> bool:
 METHODS = {
     # arithmetic operators
     "__add__": F.add, "__radd__": _commuted(F.add), "__sub__": F.sub, "__rsub__": _rsub,
-    "__mul__": F.mul, "__rmul__": _commuted(F.mul), "__truediv__": F.div,
+    "__mul__": F.mul, "__rmul__": _commuted(F.mul), "__truediv__": P.div,
     "__rtruediv__": _rdiv, "__pow__": F.pow, "__rpow__": _swap(F.pow),
     "__matmul__": F.matmul, "__rmatmul__": _swap(F.matmul),
     "__neg__": F.neg, "__abs__": F.abs, "__pos__": lambda self: self,
@@ -257,6 +258,7 @@ _BOUND = {_name: _fn if _name.startswith("__") else torch_keywords(_fn, method=T
 guard(_BOUND, "Tensor")   # torch's refusals by dtype (kernel_dtypes)
 for _name, _fn in _BOUND.items():
     setattr(Tensor, _name, _fn)
+Tensor.__itruediv__ = POINTWISE["div_"]   # (with div's rounding_mode, as torch's)
 for _name, (_get, _set) in COMPLEX_PROPERTIES.items():
     setattr(Tensor, _name, property(_get, _set))
 Tensor.T = property(S.T)

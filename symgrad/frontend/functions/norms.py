@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 
+from ...errors import ShapeError
 from ...ops.registry import normalize_axes
 from . import basic as F
 from ..core.apply import apply, full
@@ -25,6 +26,7 @@ from .manipulation import flip
 from .shapes import cat, permute, reshape, unsqueeze
 from ..core.tensor import Tensor
 from ..core.arguments import tensor_arg
+from .underivable import MODIFIED, without_derivative
 
 __all__ = ["vector_norm", "matrix_norm", "norm", "svdvals", "matrix_rank", "cond", "pinv"]
 
@@ -55,6 +57,12 @@ def vector_norm(x, ord=2, dim=None, keepdim: bool = False, *, dtype=None) -> Ten
             math.inf: lambda a: F.amax(F.abs(a), axes, keepdim),
             -math.inf: lambda a: F.amin(F.abs(a), axes, keepdim)}.get(ord)
     if body is not None:
+        empty = [a for a in axes if x.shape[a] == 0]
+        if ord in (math.inf, -math.inf) and empty:
+            raise ShapeError(f"linalg.vector_norm cannot compute the {ord} norm on an empty "
+                             f"dimension because the operation does not have an identity: "
+                             f"expected reduction dim {empty[0]} to have non-zero size (input "
+                             f"shape {tuple(x.shape)})")
         return composite("LinalgVectorNormBackward0", body, [x])
     return _p_norm(x, float(ord), axes, keepdim)
 
@@ -131,7 +139,9 @@ def cond(A, p=None) -> Tensor:
         s = svdvals(a)
         big, small = s[..., 0], s[..., -1]
         return big / small if p != -2 else small / big
-    return matrix_norm(a, p) * matrix_norm(inv(a), p)
+    # torch's backward for these norms trips over its own in-place steps
+    return without_derivative("NanToNumBackward0", lambda m: matrix_norm(m, p) * matrix_norm(
+        inv(m), p), [a], MODIFIED) if p != "nuc" else matrix_norm(a, p) * matrix_norm(inv(a), p)
 
 
 def pinv(A, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:

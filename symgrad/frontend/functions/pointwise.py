@@ -24,7 +24,8 @@ from ..core.apply import apply, full, tensor_operands
 from ..core.grad_mode import is_grad_enabled
 from .basic import _unary, composite
 from ..core.tensor import Tensor
-from ..core.arguments import tensor_arg
+from ..core.arguments import tensor_arg, tensors_only
+from .underivable import not_implemented, without_derivative
 
 _NUMBER = (int, float, bool)
 LN2 = math.log(2.0)
@@ -32,7 +33,10 @@ LN2 = math.log(2.0)
 
 
 def _binary(name: str):
+    """torch.<name>(input, other): Tensor operands only (torch has no Scalar overload: a
+    number is its parser's TypeError)."""
     def fn(input, other) -> Tensor:  # noqa: A002
+        tensors_only(name, input=input, other=other)
         return apply(name, input, other)
     fn.__name__ = name
     fn.__doc__ = f"Elementwise {name} of two operands, broadcast (torch.{name})."
@@ -66,7 +70,10 @@ def xlogy(input, other) -> Tensor:  # noqa: A002
 
 
 def polygamma(n: int, input, *, _torch_name: str | None = None) -> Tensor:  # noqa: A002
-    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise TypeError(f"polygamma(): argument 'n' (position 1) must be int, not "
+                        f"{type(n).__name__}")
+    if n < 0:
         raise RuntimeError(f"polygamma(n, x) does not support negative n, got {n!r}")
     return apply("polygamma", float(n), input, _torch_name=_torch_name)
 
@@ -162,13 +169,14 @@ def div(input, other, *, rounding_mode: str | None = _TRUE) -> Tensor:  # noqa: 
     if rounding_mode is None:
         return apply("div", input, other, _torch_name="DivBackward2")
     if rounding_mode not in ("trunc", "floor"):
-        raise ValueError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+        raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                          f"but found '{rounding_mode}'")
     name = "trunc_divide" if rounding_mode == "trunc" else "floor_divide"
     return apply(name, input, other, _torch_name="DivBackward2")
 
 
 def fmod(input, other) -> Tensor:  # noqa: A002
+    tensors_only("fmod", input=input)   # fmod(Tensor, Tensor) or fmod(Tensor, Scalar)
     number = isinstance(other, _NUMBER)
     return apply("fmod", input, other, _torch_name="FmodBackward0" if number else None,
                  _shown=(0,) if number else None)
@@ -176,13 +184,15 @@ def fmod(input, other) -> Tensor:  # noqa: A002
 
 def remainder(input, other) -> Tensor:  # noqa: A002
     if isinstance(input, _NUMBER):   # torch's remainder.Scalar_Tensor: no derivative formula
-        return apply("remainder", input, other, _torch_name="NotImplemented", _shown=(1,))
+        return without_derivative("NotImplemented", lambda b: apply("remainder", input, b),
+                                  [tensor_arg(other)], not_implemented("remainder"))
     number = isinstance(other, _NUMBER)
     return apply("remainder", input, other, _torch_name="RemainderBackward0" if number else None,
                  _shown=(0,) if number else None)
 
 
 def heaviside(input, values) -> Tensor:  # noqa: A002
+    tensors_only("heaviside", input=input, values=values)
     return composite("NotImplemented", lambda a, b: apply("heaviside", a, b),
                      [tensor_arg(input), tensor_arg(values)], _not_differentiable("heaviside"))
 
@@ -229,6 +239,7 @@ def ldexp(input, other) -> Tensor:  # noqa: A002
     makes int32 exponents float64, as torch's), one LdexpBackward0 with torch's derivatives:
     ``g * 2 ** other`` (of an integer ``other``, torch's integer power of two: 0 for a negative
     one) and ``g * out * ln 2``."""
+    tensors_only("ldexp", input=input, other=other)
     a, e = tensor_arg(input), tensor_arg(other)
     kind = dtypes.promote([(t.dtype, dtypes.RANK_TENSOR if t.ndim else dtypes.RANK_ZERO_DIM)
                            for t in (a, e)])

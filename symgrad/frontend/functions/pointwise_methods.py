@@ -11,6 +11,7 @@ from __future__ import annotations
 from . import basic as F
 from ..core.apply import attach_function, full
 from ..core.grad_mode import no_grad
+from ..core.arguments import tensor_arg
 from ..core.tensor import Tensor
 from .inplace import update
 from .pointwise import (FUNCTIONS, float_power, float_power_dtype, floor_divide, nan_to_num,
@@ -24,6 +25,20 @@ def float_power_inplace(self: Tensor, exponent) -> Tensor:
         raise RuntimeError(f"the base given to float_power_ has dtype {self.dtype.scalar_type} "
                            f"but the operation's result requires dtype {wide.scalar_type}")
     return update(self, lambda s: float_power(s, exponent), "float_power_")
+
+
+def _underivable_inplace(name: str):
+    """``name``'s in-place form as torch has it where it has no derivative for it (acosh_,
+    asinh_, atanh_): the value, and a NotImplemented grad_fn whose backward raises."""
+    fn, base = FUNCTIONS[name], name.replace("arc", "a")
+
+    def rule(g, out, ins):
+        raise NotImplementedError(f"the derivative for 'inplace version of {base}' is not "
+                                  f"implemented.")
+
+    def value(input) -> Tensor:  # noqa: A002
+        return F.composite("NotImplemented", fn, [tensor_arg(input)], rule)
+    return value
 
 
 def _swap(fn):
@@ -115,6 +130,8 @@ _UPDATES = {
         "relu", "abs", "neg", "sign", "square", "eq", "ne", "lt", "le", "gt", "ge",
         "logical_and", "logical_or", "logical_not")},
     "polygamma": _polygamma_method,
+    **{n: _underivable_inplace(n) for n in ("asinh", "acosh", "atanh", "arcsinh", "arccosh",
+                                           "arctanh")},
 }
 _LOGICAL = ("logical_and", "logical_or", "logical_not", "logical_xor")
 for _name in (*_COMPARISONS, *_LOGICAL):

@@ -5,9 +5,8 @@ Layer: front end, above ``functional``. Input: tensors. Output: tensors built fr
 ``matmul`` primitive (BLAS when large) and elementwise ops, with torch's grad_fns
 (``AddmmBackward0``, ``AddmvBackward0``, ``AddbmmBackward0``, ``BaddbmmBackward0``,
 ``MvBackward0``, ``VdotBackward0``) and torch's shape errors. ``beta=0`` ignores ``input``
-entirely, NaNs included, as torch documents. matrix_power takes non-negative exponents
-(negative ones need an inverse: compute ``matrix_power(torch.linalg.inv(A), -n)``); integer
-matrices multiply exactly, without BLAS.
+entirely, NaNs included, as torch documents. matrix_power of a negative exponent is the
+inverse's power, as torch's; integer matrices multiply exactly, without BLAS.
 """
 
 from __future__ import annotations
@@ -20,10 +19,11 @@ from ...ops.registry import broadcast_shapes
 from . import basic as F
 from ..core.apply import apply, as_tensor, attach_function, full
 from .basic import composite
+from .decompositions import inv
 from .inplace import update
 from .shapes import reshape, transpose, unsqueeze
 from ..core.tensor import Tensor
-from ..core.arguments import tensor_arg
+from ..core.arguments import tensor_arg, tensors_only
 
 
 
@@ -119,6 +119,7 @@ def mv(mat, vec) -> Tensor:
 def vdot(a, b) -> Tensor:
     """The dot product of two vectors, the first conjugated (``VdotBackward0``; real
     tensors: no conjugation)."""
+    tensors_only("vdot", input=a, other=b)
     a, b = tensor_arg(a), tensor_arg(b)
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
@@ -159,9 +160,8 @@ def matrix_power(x, n: int) -> Tensor:
                            f"they are {shown}")
     if not isinstance(n, int):
         raise TypeError(f"matrix_power(): n must be an int, got {n!r}")
-    if n < 0:
-        raise NotImplementedError(f"matrix_power with a negative exponent ({n}) needs an "
-                                  f"inverse: compute matrix_power(torch.linalg.inv(A), {-n})")
+    if n < 0:   # torch: the inverse's power (LinAlgError for a singular matrix)
+        return inv(x) if n == -1 else matrix_power(inv(x), -n)
     if n == 0:      # the identity, with torch's zero gradient
         eye = full(x, 0, x.shape) + as_tensor(np.eye(x.shape[-1]), x.dtype)
         return attach_function(eye, "CopyBackwards", lambda g, out, ins: (full(ins[0], 0),),

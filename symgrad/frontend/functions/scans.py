@@ -166,8 +166,17 @@ def _float(y) -> Tensor:
     return y if y.dtype.is_floating else y.to(dtypes.get_default_dtype())
 
 
+def _points(name: str, x) -> None:
+    """torch's trapezoid(y, x) takes points ``x`` as a Tensor only (a spacing is ``dx=``)."""
+    if x is not None and not isinstance(x, Tensor):
+        raise TypeError(f"{name}() received an invalid combination of arguments - got (Tensor, "
+                        f"{type(x).__name__}), but expected one of: (Tensor y, Tensor x, *, int "
+                        f"dim) or (Tensor y, *, Number dx, int dim)")
+
+
 def trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
     """The trapezoid rule along ``dim``: samples ``y`` at points ``x`` or spacing ``dx``."""
+    _points("trapezoid", x)
     y = _float(y)
     axis = normalize_axes(dim, y.ndim)[0]
     spacing = _spacing(y, x, dx, axis, "trapezoid")
@@ -184,11 +193,13 @@ def trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
 
 def trapz(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
     """``trapezoid`` (torch's older name)."""
+    _points("trapz", x)
     return trapezoid(y, x, dx=dx, dim=dim)
 
 
 def cumulative_trapezoid(y, x=None, *, dx=None, dim: int = -1) -> Tensor:
     """The running trapezoid rule along ``dim`` (one fewer element along it than ``y``)."""
+    _points("cumulative_trapezoid", x)
     y = _float(y)
     axis = normalize_axes(dim, y.ndim)[0]
     spacing = _spacing(y, x, dx, axis, "cumulative_trapezoid")

@@ -22,6 +22,7 @@ from . import basic as F
 from .shapes import unsqueeze
 from ..core.tensor import Tensor, tracer_error
 from ..core.arguments import tensor_arg
+from .underivable import not_implemented, without_derivative
 from ..core.apply import attach_function
 
 
@@ -147,7 +148,8 @@ def bincount(x, weights=None, minlength: int = 0) -> Tensor:
                            f"(weights shape {list(w.shape)}, input {list(x.shape)})")
     dtype = w.dtype if w.dtype.is_floating else dtypes.float64
     counts = np.bincount(v, weights=wv.astype(np.float64), minlength=minlength)
-    return Tensor(counts.astype(dtype.np), None)
+    return without_derivative("NotImplemented", lambda _: Tensor(counts.astype(dtype.np), None),
+                              [w], not_implemented("bincount"))
 
 
 def _histc_range(v: np.ndarray, lo: float, hi: float) -> tuple:

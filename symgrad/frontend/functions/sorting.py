@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...ops.registry import normalize_axes
+from ...ops.registry import nonempty_axes, normalize_axes
 from ..core import grad_mode
 from ..core.apply import apply, full
 from ... import dtypes
@@ -205,6 +205,8 @@ def median(x: Tensor, dim: int | None = None, keepdim: bool = False):
     """The lower median (torch's: the ``(n-1)//2``-th smallest), over all elements or along
     ``dim`` with its index (among equal values, as ``kthvalue``: in compiled code the first
     in the stable order); NaN where there is one, at the first NaN's index, as torch."""
+    if dim is None and not x.numel():
+        return _nan_of_none("MedianBackward0", x)
     if dim is None:
         flat = x.reshape(-1)
         at = _median_index(flat, 0)
@@ -231,6 +233,11 @@ def _evenly(g: Tensor, out: Tensor, ins: list) -> tuple:
     return (where(hit, g / hit.sum(), full(g, 0, ())),)
 
 
+def _nan_of_none(torch_name: str, x: Tensor) -> Tensor:
+    """The median of no elements: NaN, as torch's (its gradient: the empty one)."""
+    return composite(torch_name, lambda v: v.sum() + float("nan"), [x])
+
+
 def _median_index(x: Tensor, axis: int) -> Tensor:
     """The index of the lower median along ``axis`` (kept, size 1), or of the first NaN."""
     r = kthvalue(x, (x.shape[axis] - 1) // 2 + 1, axis, keepdim=True)
@@ -242,6 +249,8 @@ def _median_index(x: Tensor, axis: int) -> Tensor:
 def nanmedian(x: Tensor, dim: int | None = None, keepdim: bool = False):
     """The lower median of the values that are not NaN (NaN if all are): the sort puts NaN
     last, so it is the sorted value at (valid - 1) // 2. Tensor ops: it compiles."""
+    if dim is None and not x.numel():
+        return _nan_of_none("NanmedianBackward0", x)
     src = x.reshape(-1) if dim is None else (x if x.ndim else x.reshape(1))
     axis = 0 if dim is None else normalize_axes(dim, src.ndim)[0]
     with grad_mode.no_grad():
@@ -289,6 +298,12 @@ def mode(x: Tensor, dim: int = -1, keepdim: bool = False):
     its last occurrence, as torch's CPU mode (whose sort is stable up to 16 values: beyond,
     among equal values torch may return another's index, the value being the same)."""
     axis = normalize_axes(dim, max(x.ndim, 1))[0]
+    nonempty_axes("mode", x.shape, (axis,) if x.ndim else ())
+    if not x.numel():   # no rows: empty values and indices
+        shape = tuple(1 if d == axis and keepdim else n for d, n in enumerate(x.shape)
+                      if d != axis or keepdim)
+        return ModeResult(composite("ModeBackward0", lambda v: v.sum(axis, keepdim), [x]),
+                          Tensor(np.zeros(shape, np.int64), None))
     if x.is_traced:
         idx = _traced_mode_index(x, axis)
         indices = idx if x.ndim else idx.reshape(())
@@ -343,6 +358,8 @@ def _quantile(x: Tensor, q, dim, keepdim: bool, interpolation: str, ignore_nan: 
                            f". Got {interpolation}")
     if not x.dtype.is_floating:
         raise RuntimeError("quantile() input tensor must be either float or double dtype")
+    if not x.numel():
+        raise RuntimeError("quantile() input tensor must be non-empty")
     qv = _q_values(x, q)
     flat = dim is None
     src = x.reshape(-1) if flat else (x if x.ndim else x.reshape(1))

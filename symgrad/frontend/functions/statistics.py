@@ -30,6 +30,7 @@ from .printing import return_type
 from .shapes import broadcast_to, reshape, squeeze, unsqueeze
 from ..core.tensor import Tensor
 from ..core.arguments import tensor_arg
+from .underivable import without_derivative
 
 AminmaxResult = return_type("aminmax", ("min", "max"))
 
@@ -232,6 +233,10 @@ def dist(x, other, p=2) -> Tensor:
     """The p-norm of ``x - other`` (broadcast): ``DistBackward0``."""
     x, other = tensor_arg(x), tensor_arg(other)
     p = float(p)
+    if p == 0:   # torch's DistBackward0 has no gradient for the count of nonzeros
+        return without_derivative("DistBackward0", lambda a, b: _pnorm(a - b, p, None, False,
+                                  "dist"), [x, other], "Expected a proper Tensor but got None "
+                                  "(or an undefined Tensor in C++) for argument #0 'self'")
     return composite("DistBackward0",
                      lambda a, b: _pnorm(a - b, p, None, False, "dist"), [x, other])
 

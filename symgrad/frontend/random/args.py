@@ -86,6 +86,16 @@ def zero_grad(out: Tensor, torch_name: str, inputs: list) -> Tensor:
                            saves=False, uses_out=False)
 
 
+def no_derivative(out: Tensor, op: str, inputs: list) -> Tensor:
+    """``out`` with torch's NotImplemented grad_fn: a sampler without a derivative formula
+    (``bernoulli(x, p)``), whose backward raises torch's error."""
+    def rule(g, o, ins):
+        raise RuntimeError(f"derivative for aten::{op} is not implemented")
+    tensors = [t for t in inputs if isinstance(t, Tensor)]
+    return attach_function(out, "NotImplemented", rule, tensors,
+                           saves=False, uses_out=False)
+
+
 memory_order = layout.memory_order
 
 

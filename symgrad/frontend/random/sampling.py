@@ -189,8 +189,9 @@ def bernoulli(input: Tensor, p=None, *, generator: Generator | None = None) -> T
     if p is not None:
         if not 0 <= p <= 1:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
-        return _factory("bernoulli", input.shape, input.dtype, False, None, generator,
-                        lambda g, n, c: K.bernoulli_scalar(g, n, float(p)))
+        return A.no_derivative(_factory("bernoulli", input.shape, input.dtype, False, None,
+                                        generator, lambda g, n, c: K.bernoulli_scalar(
+                                            g, n, float(p))), "bernoulli", [input])
     A.refuse_traced("bernoulli", input)
     A.float_dtype(input.dtype, "bernoulli_tensor_cpu_p_")
     flat = input._value.ravel()        # the result is contiguous: filled in row-major order

@@ -59,5 +59,10 @@ from .pooling_variants import (adaptive_max_pool1d, adaptive_max_pool1d_with_ind
                                adaptive_max_pool2d, adaptive_max_pool2d_with_indices, lp_pool1d,
                                lp_pool2d, max_pool1d_with_indices, max_pool2d_with_indices,
                                max_unpool1d, max_unpool2d)
+from ...frontend.functions.keywords import torch_keywords as _keywords  # noqa: E402
+
+# torch's builtins among them (torch._C._nn) also take ``out=``: the front end's spelling.
+gelu, hardshrink, softshrink, softplus, logsigmoid = (
+    _keywords(_f, exact_out=True) for _f in (gelu, hardshrink, softshrink, softplus, logsigmoid))
 
 _guard(globals(), "F")   # torch's refusals by dtype (kernel_dtypes)
