@@ -18,6 +18,9 @@ from staleness import harness
 from staleness.kinds import BY_NAME, KINDS, control, generate
 from staleness.report import explain
 
+# its module-scoped fixture runs once: all its tests in one pytest-xdist worker
+pytestmark = pytest.mark.xdist_group("test_staleness_fuzz")
+
 SEED = os.environ.get("SYMGRAD_STALENESS_SEED", "24")
 
 

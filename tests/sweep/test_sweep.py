@@ -19,6 +19,9 @@ import pytest
 from sweep import compare, known_differences, names, registry, runner, suite
 from sweep.spec import Sample, T
 
+# its module-scoped fixture runs once: all its tests in one pytest-xdist worker
+pytestmark = pytest.mark.xdist_group("test_sweep")
+
 MODE = suite.mode_from_env()
 
 
