@@ -75,11 +75,17 @@ unary("cosh", lambda sp, x: sp.cosh(x), np.cosh, lambda b, g, out, x: g * b.op("
       complex_ok=True)
 unary("asinh", lambda sp, x: sp.asinh(x), np.arcsinh,
       lambda b, g, out, x: g * (1.0 / b.op("sqrt", x * x + 1.0)), complex_ok=True)
-# (1 / (sqrt(x - 1) sqrt(x + 1)), not 1 / sqrt(x*x - 1): the same for real x > 1, and the
-# branch torch takes for complex x)
-unary("acosh", lambda sp, x: sp.acosh(x), np.arccosh,
-      lambda b, g, out, x: g * (1.0 / (b.op("sqrt", x - 1.0) * b.op("sqrt", x + 1.0))),
-      complex_ok=True)
+
+
+def _acosh_vjp(b, g, out, x):
+    """torch's two formulas: rsqrt(x + 1) rsqrt(x - 1) for complex x (the branch), and
+    rsqrt(x*x - 1) for real x (finite below -1 too, where acosh itself is NaN)."""
+    if x.dtype.is_complex:
+        return g * ((1.0 / b.op("sqrt", x + 1.0)) * (1.0 / b.op("sqrt", x - 1.0)))
+    return g * (1.0 / b.op("sqrt", x * x - 1.0))
+
+
+unary("acosh", lambda sp, x: sp.acosh(x), np.arccosh, _acosh_vjp, complex_ok=True)
 unary("atanh", lambda sp, x: sp.atanh(x), np.arctanh,
       lambda b, g, out, x: g * (1.0 / (1.0 - x * x)), complex_ok=True)
 
