@@ -135,7 +135,10 @@ def digamma(x):
     return out.astype(dtype)
 
 
-def _trigamma(v, dtype=np.dtype(np.float64)):
+_FLOAT64 = np.dtype(np.float64)
+
+
+def _trigamma(v, dtype=_FLOAT64):
     with np.errstate(all="ignore"):
         out, neg = _reflected(v, _trigamma_positive,
                               lambda r, p: (np.pi / np.sin(np.pi * r)) ** 2 - p)

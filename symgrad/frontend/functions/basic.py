@@ -21,6 +21,7 @@ from ..core.apply import apply, apply_reduction, attach_function, full, tensor_o
 from ..core.engine import run_backward
 from .printing import return_type
 from .matmul import bmm, dot, matmul, mm  # noqa: F401  (the products, with the rest of F)
+from .opmath import div, mul  # noqa: F401  (float16 with a number: torch's float32 scalar)
 from .shapes import broadcast_to, reshape
 from ..core.tensor import Tensor
 from ..core.arguments import Deferred, tensor_arg
@@ -81,14 +82,6 @@ def _scaled_sum(name: str, a, b, alpha) -> Tensor:
     return composite(name.capitalize() + "Backward0", lambda x, y: apply(name, x, mul(y, alpha)),
                      [a, b], lambda g, out, ins: (g, mul(g, sign)), saves=False,
                      uses_out=False)
-
-
-def mul(a, b) -> Tensor:
-    return apply("mul", a, b)
-
-
-def div(a, b) -> Tensor:
-    return apply("div", a, b)
 
 
 def neg(a) -> Tensor:

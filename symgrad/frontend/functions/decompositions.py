@@ -12,13 +12,14 @@ the diagonal element or minor; compiled, the same error without those numbers.
 
 from __future__ import annotations
 
+import math
 import warnings
 
 from ...errors import LinAlgError
 from ...ops.registry import broadcast_shapes
 from ..core.apply import apply, as_tensor
 from .creation import eye
-from .basic import log, matmul
+from .basic import composite, eq, log, matmul, where
 from .manipulation import triu
 from .printing import return_type
 from .shapes import broadcast_to, squeeze, unsqueeze
@@ -147,7 +148,9 @@ def det(A) -> Tensor:
 def logdet(A) -> Tensor:
     """``torch.logdet``: log(det), NaN for a negative determinant, -inf for a zero one."""
     sign, logabs = _slogdet("linalg.slogdet", A)
-    return logabs + log(sign)
+    if sign.dtype.is_complex:
+        return log(sign) + logabs
+    return where(eq(sign, -1.0), math.nan, logabs)   # torch's (the gradient 0 there)
 
 
 # ---------------------------------------------------------------- cholesky, triangles
@@ -211,9 +214,18 @@ def cholesky_solve(B, L, upper: bool = False) -> Tensor:
                            f"{f.shape[-1]} by {f.shape[-1]} but each b matrix is "
                            f"{b.shape[-2]} by {b.shape[-1]}")
     f, b = broadcast_batches(f, b)
-    low = _mt(f) if upper else f
-    y = apply("triangular_solve", low, b, upper=False, unitriangular=False)
-    return apply("triangular_solve", _mt(low), y, upper=True, unitriangular=False)
+
+    def body(rhs, factor):
+        low = _mt(factor) if upper else factor
+        y = apply("triangular_solve", low, rhs, upper=False, unitriangular=False)
+        return apply("triangular_solve", _mt(low), y, upper=True, unitriangular=False)
+
+    def rule(g, out, ins):   # torch's: the whole factor, not its triangle, in the gradient
+        grad_b = cholesky_solve(g, ins[1], upper)
+        common = matmul(grad_b, out.mH)
+        common = common + common.mH
+        return grad_b, (-matmul(ins[1], common) if upper else -matmul(common, ins[1]))
+    return composite("CholeskySolveBackward0", body, [b, f], rule, holomorphic=False)
 
 
 # ---------------------------------------------------------------- qr, eigh
@@ -259,10 +271,17 @@ def eigvalsh(A, UPLO: str = "L") -> Tensor:
 
 
 def cholesky_inverse(L, upper: bool = False) -> Tensor:
-    """``torch.cholesky_inverse``: A^-1 given A's Cholesky factor L (or U if ``upper``)."""
+    """``torch.cholesky_inverse``: A^-1 given A's Cholesky factor L (or U if ``upper``), with
+    torch's backward formula."""
     f = tensor_arg(L)
     check_matrix("cholesky_inverse", f)
-    return cholesky_solve(_identity_like(f), f, upper)
+
+    def rule(g, out, ins):   # torch's: the whole of L, not only its triangle, in the gradient
+        common = matmul(out, matmul(g + g.mH, out))
+        return (-matmul(ins[0], common) if upper else -matmul(common, ins[0]),)
+    return composite("CholeskyInverseBackward0",
+                     lambda a: cholesky_solve(_identity_like(a), a, upper), [f], rule,
+                     holomorphic=False)
 
 
 METHODS = {"det": det, "logdet": logdet, "slogdet": torch_slogdet, "inverse": inverse,

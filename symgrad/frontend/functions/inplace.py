@@ -71,7 +71,8 @@ def update(t: Tensor, compute, name: str) -> Tensor:
                                f"output type {t.dtype.name} ({name})")
         result = apply("cast", result, dtype=t.dtype)
     if recording and t._requires_grad and not result._requires_grad:
-        result = _without_gradient(result, operand, name)
+        result = (_unrecorded(result, operand) if name in NO_FORMULA else
+                  _without_gradient(result, operand, name))
     _write(t, result)
     return t
 
@@ -83,6 +84,46 @@ def _without_gradient(result: Tensor, operand: Tensor, name: str) -> Tensor:
     torch_name = "".join(p.capitalize() for p in name.strip("_").split("_")) + "Backward0"
     return attach_function(result, torch_name, lambda g, out, ins: (full(ins[0], 0.0),),
                            [operand], saves=False, uses_out=False)
+
+
+# In-place ops torch has no derivative formula for: no node is recorded, the tensor keeps its
+# place in the backward graph and the gradient passes the update as if nothing had changed.
+NO_FORMULA = frozenset(("logical_and_", "logical_or_", "logical_xor_", "logical_not_"))
+
+
+def _unrecorded(result: Tensor, operand: Tensor) -> Tensor:
+    out = Tensor(result._value, result._node)
+    out._requires_grad, out.grad_fn = True, operand.grad_fn
+    return out
+
+
+# torch's node of an in-place comparison, by method name.
+COMPARED = {"eq_": "Eq", "ne_": "Ne", "not_equal_": "Ne", "lt_": "Lt", "less_": "Lt",
+             "le_": "Le", "less_equal_": "Le", "gt_": "Gt", "greater_": "Gt", "ge_": "Ge",
+             "greater_equal_": "Ge"}
+
+
+def comparison_(fn, name: str):
+    """``x.eq_(y)`` and the other in-place comparisons, as torch's: 0/1 in x's dtype, with
+    torch's node (``EqBackward0`` for a number, ``EqBackward1`` for a tensor ``y``) giving
+    zero gradients to x's old value and to ``y``, recorded when either requires grad (an
+    integer x then requires grad too)."""
+    torch_name = COMPARED[name]
+
+    def method(self, other):
+        def compute(s):
+            out = fn(s, other)
+            ins = [s, other] if isinstance(other, Tensor) else [s]
+            if not (grad_mode.is_grad_enabled() and any(t._requires_grad for t in ins)):
+                return out
+            with grad_mode.no_grad():
+                out = apply("cast", out, dtype=s.dtype)
+            return attach_function(out, f"{torch_name}Backward{len(ins) - 1}",
+                                   lambda g, o, xs: tuple(full(x, 0.0) for x in xs), ins,
+                                   saves=False, uses_out=False)
+        return update(self, compute, name)
+    method.__name__ = name
+    return method
 
 
 def _refuse_outside(t: Tensor, name: str) -> None:

@@ -22,7 +22,7 @@ from ... import dtypes
 from . import basic as F
 from ..core.apply import apply, full, tensor_operands
 from .basic import _unary, composite
-from .inplace import update
+from .inplace import COMPARED, comparison_, update
 from ..core.tensor import Tensor
 from ..core.arguments import tensor_arg
 
@@ -208,7 +208,26 @@ def float_power(input, exponent) -> Tensor:  # noqa: A002
 
 
 def ldexp(input, other) -> Tensor:  # noqa: A002
-    return F.mul(input, F.pow(2.0, other))
+    """``input * pow(2.0, other)`` (torch's value); torch's ``LdexpBackward0`` gives input
+    ``g * pow(2, other)`` with the integer 2 (an integer ``other``: an integer power, 0 below
+    0 and wrapping in its dtype) and ``other`` ``g * result * ln 2``."""
+    x, e = tensor_arg(input), tensor_arg(other)
+
+    def rule(g, out, ins):
+        a, b = ins
+        scale = _power_of_two(b, g) if b.dtype.is_integer else F.pow(2.0, b)
+        return F.mul(g, scale), F.mul(F.mul(g, out), math.log(2.0))
+    return composite("LdexpBackward0", lambda a, b: F.mul(a, F.pow(2.0, b)), [x, e], rule,
+                     uses_out=True)
+
+
+def _power_of_two(e: Tensor, like: Tensor) -> Tensor:
+    """torch's integer ``pow(2, e)`` as ``like``'s dtype: 0 for e < 0 and from the dtype's
+    bit width on (the product wraps), its minimum at the sign bit."""
+    bits = e.dtype.itemsize * 8
+    power = F.pow(2.0, e.to(like.dtype))
+    power = F.where(F.logical_or(F.lt(e, 0), F.ge(e, bits)), 0.0, power)
+    return F.where(F.eq(e, bits - 1), F.neg(power), power) if e.dtype.is_signed else power
 
 
 def lerp(input, end, weight) -> Tensor:  # noqa: A002
@@ -401,7 +420,8 @@ _UPDATES = {
 
 METHODS = {
     **_FUNCTIONS, "polygamma": _polygamma_method,
-    **{f"{name}_": _inplace(fn, f"{name}_") for name, fn in _UPDATES.items()},
+    **{f"{name}_": (comparison_ if f"{name}_" in COMPARED else _inplace)(fn, f"{name}_")
+       for name, fn in _UPDATES.items()},
     "__mod__": remainder, "__rmod__": _swap(remainder),
     "__floordiv__": floor_divide, "__rfloordiv__": _swap(floor_divide),
     "__imod__": _inplace(remainder, "remainder_"),
