@@ -226,8 +226,11 @@ elementwise("trunc_divide", lambda sp, x, y: _fn("TruncDiv")(x, y), _np_trunc_di
 
 
 def _atan2_vjp(b, g, out, ins):
+    """torch's: 1 / (y^2 + x^2), taken as 0 where it is infinite (at the origin, and where
+    the squares underflow), so that the gradient there is a signed zero, not NaN."""
     y, x = ins
     recip = 1.0 / (y * y + x * x)
+    recip = b.op("where", b.op("eq", b.op("abs", recip), math.inf), 0.0, recip)
     return g * x * recip, g * -y * recip
 
 
@@ -245,9 +248,11 @@ def _copysign_vjp(b, g, out, ins):
 
 elementwise("copysign", lambda sp, x, y: _fn("Copysign")(x, y), np.copysign,
             vjp=per_input(_copysign_vjp, _zero), uses_out=True, torch="CopysignBackward0")
-# torch passes the gradient to x (nextafter moves it by one ulp) and none to y.
+# torch passes the gradient to x where x != y (nextafter moves it by one ulp; where x == y
+# it returns y) and zeros to y.
 elementwise("nextafter", lambda sp, x, y: _fn("Nextafter")(x, y), np.nextafter,
-            vjp=per_input(lambda b, g, out, ins: g, _zero), saves=False,
+            vjp=per_input(lambda b, g, out, ins: b.op("where", b.op("ne", ins[0], ins[1]), g,
+                                                     0.0), _zero),
             torch="NextafterBackward0")
 
 

@@ -73,6 +73,10 @@ def _mt(x: Tensor) -> Tensor:
     return x.mT
 
 
+def _mh(x: Tensor) -> Tensor:
+    return x.mT.conj() if x.dtype.is_complex else x.mT
+
+
 def broadcast_batches(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
     """``a`` and ``b`` with their batch dims (all but the last two) broadcast together."""
     batch = broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
@@ -222,8 +226,8 @@ def cholesky_solve(B, L, upper: bool = False) -> Tensor:
 
     def rule(g, out, ins):   # torch's: the whole factor, not its triangle, in the gradient
         grad_b = cholesky_solve(g, ins[1], upper)
-        common = matmul(grad_b, out.mH)
-        common = common + common.mH
+        common = matmul(grad_b, _mh(out))
+        common = common + _mh(common)
         return grad_b, (-matmul(ins[1], common) if upper else -matmul(common, ins[1]))
     return composite("CholeskySolveBackward0", body, [b, f], rule, holomorphic=False)
 
@@ -277,7 +281,7 @@ def cholesky_inverse(L, upper: bool = False) -> Tensor:
     check_matrix("cholesky_inverse", f)
 
     def rule(g, out, ins):   # torch's: the whole of L, not only its triangle, in the gradient
-        common = matmul(out, matmul(g + g.mH, out))
+        common = matmul(out, matmul(g + _mh(g), out))
         return (-matmul(ins[0], common) if upper else -matmul(common, ins[0]),)
     return composite("CholeskyInverseBackward0",
                      lambda a: cholesky_solve(_identity_like(a), a, upper), [f], rule,
