@@ -121,9 +121,11 @@ elementwise("zeta", lambda sp, x, y: sp.zeta(x, y), special.zeta, torch="Special
 
 
 def _np_sinc(a):
+    """torch's kernel: float16 computes in float32 (its opmath type) and rounds once."""
     with np.errstate(all="ignore"):
-        product = np.pi * a
-        return np.where(a == 0, 1.0, np.sin(product) / product).astype(a.dtype)
+        wide = a.astype(np.float32) if a.dtype == np.float16 else a
+        product = np.pi * wide
+        return np.where(wide == 0, 1.0, np.sin(product) / product).astype(a.dtype)
 
 
 def _sinc_vjp(b, g, out, x):

@@ -177,8 +177,6 @@ F.binary_cross_entropy | F.binary_cross_entropy(u8[2,3]:01, u8[2,3]:01) | error:
 F.binary_cross_entropy_with_logits | F.binary_cross_entropy_with_logits(b8[2,3]:n, b8[2,3]:01) | error:class | error:class: symgrad TypeError, torch RuntimeError
 F.binary_cross_entropy_with_logits | F.binary_cross_entropy_with_logits(f64[2,3]:n, f64[2,3]:01, pos_weight=f64[3]:p) | error:missing | error:missing: torch raises RuntimeError: The function 'binary_cross_entropy_with_logits' is not differentiable with respe
 F.binary_cross_entropy_with_logits | F.binary_cross_entropy_with_logits(f64[2,3]:n, f64[2,3]:01, weight=f64[3]:p) | error:missing | error:missing: torch raises RuntimeError: The function 'binary_cross_entropy_with_logits' is not differentiable with respe
-F.celu | F.celu(f64[16]:e) | grad[0] | grad[0]: value at 10: symgrad 1.75, torch nan
-F.celu_ | F.celu_(f64[16]:e) | grad[0] | grad[0]: value at 10: symgrad 1.75, torch nan
 F.cosine_embedding_loss | F.cosine_embedding_loss(u8[4,3], u8[4,3], u8[4]:pm1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 F.cosine_similarity | F.cosine_similarity(b8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: expected common dtype to be floating point, yet common dtype is Bool
 F.cosine_similarity | F.cosine_similarity(f16[2,3], f16[2,3]) | value[0] | value[0]: at 0: symgrad 0.075989, torch 0.075806
@@ -201,13 +199,10 @@ F.elu | F.elu(b8[2,3]) | error:missing | error:missing: torch raises RuntimeErro
 F.elu | F.elu(c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 F.elu | F.elu(c128[8]:e) | error:class | error:class: symgrad TypeError, torch RuntimeError
 F.elu | F.elu(c64[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-F.elu | F.elu(f64[16]:e) | grad[0] | grad[0]: value at 10: symgrad 1.75, torch nan
-F.elu | F.elu(f64[16]:e, alpha=0.5) | grad[0] | grad[0]: value at 10: symgrad 1.75, torch nan
 F.elu | F.elu(i32[2,3]) | error:missing | error:missing: torch raises RuntimeError: "elu_cpu" not implemented for 'Int'
 F.elu | F.elu(i64[16]:e) | error:missing | error:missing: torch raises RuntimeError: "elu_cpu" not implemented for 'Long'
 F.elu | F.elu(i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "elu_cpu" not implemented for 'Long'
 F.elu | F.elu(u8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "elu_cpu" not implemented for 'Byte'
-F.elu_ | F.elu_(f64[16]:e) | grad[0] | grad[0]: value at 10: symgrad 1.75, torch nan
 F.embedding | F.embedding(i32[4]:idx5, f64[5,3]) | error:extra | error:extra: symgrad raises RuntimeError: Expected tensor for argument #1 'indices' to have one of the following scalar ty
 F.fold | F.fold(i32[1,8,9], (4, 4), 2) | error:missing | error:missing: torch raises RuntimeError: "col2im_out_cpu" not implemented for 'Int'
 F.fold | F.fold(i64[1,8,9], (4, 4), 2) | error:missing | error:missing: torch raises RuntimeError: "col2im_out_cpu" not implemented for 'Long'
@@ -235,20 +230,13 @@ F.gelu | F.gelu(u8[2,3]) | error:missing | error:missing: torch raises RuntimeEr
 F.group_norm | F.group_norm(f16[2,4,3], 2) | value[0] | value[0]: at 17: symgrad 0.24182, torch 0.24133
 F.group_norm | F.group_norm(f32[2,4,3], 2, f64[4]) | error:missing | error:missing: torch raises RuntimeError: mixed dtype (CPU): expect parameter to have scalar type of Float
 F.group_norm | F.group_norm(f64[2,4,3], 0) | error:class | error:class: symgrad RuntimeError, torch ZeroDivisionError
-F.hardshrink | F.hardshrink(f32[16]:e) | grad[0] | grad[0]: value at 8: symgrad 1.25, torch 0.0
 F.hardshrink | F.hardshrink(f32[2,3]~g, out=i64[0]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-F.hardshrink | F.hardshrink(f64[16]:e) | grad[0] | grad[0]: value at 10: symgrad 1.75, torch 0.0
 F.hardshrink | F.hardshrink(f64[2,3], out=f64[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
 F.hardshrink | F.hardshrink(f64[2,3]~g, out=f32[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
 F.hardshrink | F.hardshrink(f64[2,3]~g, out=f64[2,3]~g) | error:extra | error:extra: symgrad raises TypeError: hardshrink() got an unexpected keyword argument 'out'
 F.hardshrink | F.hardshrink(i64[2,3], out=f32[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
-F.hardswish | F.hardswish(f32[16]:e) | grad[0] | grad[0]: value at 8: symgrad nan, torch 1.25
 F.hardtanh | F.hardtanh(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: Bool inputs not supported for hardtanh
-F.hardtanh | F.hardtanh(f32[16]:e) | grad[0] | grad[0]: value at 8: symgrad 1.25, torch 0.0
-F.hardtanh | F.hardtanh(f64[16]:e) | grad[0] | grad[0]: value at 10: symgrad 1.75, torch 0.0
-F.hardtanh | F.hardtanh(f64[16]:e, min_val=-0.5, max_val=0.5) | grad[0] | grad[0]: value at 10: symgrad 1.75, torch 0.0
 F.hardtanh | F.hardtanh(u8[2,3]) | error:class | error:class: symgrad OverflowError, torch RuntimeError
-F.hardtanh_ | F.hardtanh_(f64[16]:e) | grad[0] | grad[0]: value at 10: symgrad 1.75, torch 0.0
 F.hardtanh_ | F.hardtanh_(u8[2,3]) | error:class | error:class: symgrad OverflowError, torch RuntimeError
 F.hinge_embedding_loss | F.hinge_embedding_loss(b8[4], b8[4]:pm1) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with two bool tensors is not supported. Use the `
 F.hinge_embedding_loss | F.hinge_embedding_loss(i32[4], i32[4]:pm1) | error:missing | error:missing: torch raises RuntimeError: mean(): could not infer output dtype. Input dtype must be either a floating poin
@@ -311,15 +299,11 @@ F.relu | F.relu(c128[2,3]) | error:missing | error:missing: torch raises Runtime
 F.relu | F.relu(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: clamp is not supported for complex types
 F.relu | F.relu(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: clamp is not supported for complex types
 F.relu6 | F.relu6(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: Bool inputs not supported for hardtanh
-F.relu6 | F.relu6(f32[16]:e) | grad[0] | grad[0]: value at 8: symgrad 1.25, torch 0.0
-F.relu6 | F.relu6(f64[16]:e) | grad[0] | grad[0]: value at 10: symgrad 1.75, torch 0.0
 F.relu_ | F.relu_(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: Boolean inputs not supported for relu
 F.scaled_dot_product_attention | F.scaled_dot_product_attention(f16[2,3,4], f16[2,5,4], f16[2,5,4]) | value[0] | value[0]: at 19: symgrad -0.021011, torch -0.02063
 F.scaled_dot_product_attention | F.scaled_dot_product_attention(f64[2,0,4], f64[2,5,4], f64[2,5,4]) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch AddBackward0
 F.scaled_dot_product_attention | F.scaled_dot_product_attention(f64[2,2,3,4], f64[2,2,5,4], f64[2,2,5,4]) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch ScaledDotProductFlashAttentionForCpuBackward0
 F.scaled_dot_product_attention | F.scaled_dot_product_attention(f64[2,3,4], f64[2,0,4], f64[2,0,4]) | grad_fn[0] | grad_fn[0]: symgrad UnsafeViewBackward0, torch AddBackward0
-F.selu | F.selu(f64[16]:e) | grad[0] | grad[0]: value at 10: symgrad 1.838726727872, torch nan
-F.selu_ | F.selu_(f64[16]:e) | grad[0] | grad[0]: value at 10: symgrad 1.838726727872, torch nan
 F.sigmoid | F.sigmoid(2.5) | error:missing | error:missing: torch raises AttributeError: 'float' object has no attribute 'sigmoid'
 F.sigmoid | F.sigmoid([1.0, -2.0]) | error:missing | error:missing: torch raises AttributeError: 'list' object has no attribute 'sigmoid'
 F.silu | F.silu(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "silu_cpu" not implemented for 'Bool'
@@ -359,9 +343,7 @@ F.softplus | F.softplus(i64[16]:e) | error:missing | error:missing: torch raises
 F.softplus | F.softplus(i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "softplus_cpu" not implemented for 'Long'
 F.softplus | F.softplus(i64[2,3], out=f32[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
 F.softplus | F.softplus(u8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "softplus_cpu" not implemented for 'Byte'
-F.softshrink | F.softshrink(f32[16]:e) | grad[0] | grad[0]: value at 8: symgrad 1.25, torch 0.0
 F.softshrink | F.softshrink(f32[2,3]~g, out=i64[0]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-F.softshrink | F.softshrink(f64[16]:e) | grad[0] | grad[0]: value at 10: symgrad 1.75, torch 0.0
 F.softshrink | F.softshrink(f64[2,3], out=f64[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
 F.softshrink | F.softshrink(f64[2,3]~g, out=f32[2,3]~g) | error:class | error:class: symgrad TypeError, torch RuntimeError
 F.softshrink | F.softshrink(f64[2,3]~g, out=f64[2,3]~g) | error:extra | error:extra: symgrad raises TypeError: softshrink() got an unexpected keyword argument 'out'
@@ -471,7 +453,6 @@ Tensor.__imod__ | Tensor.__imod__(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]:
 Tensor.__imod__ | Tensor.__imod__(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch RemainderBackward1
 Tensor.__imod__ | Tensor.__imod__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.__imul__ | Tensor.__imul__(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch MulBackward0
-Tensor.__imul__ | Tensor.__imul__(f16[2,3], 100000.0) | value[0] | value[0]: at 2: symgrad -inf, torch -5736.0
 Tensor.__imul__ | Tensor.__imul__(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad -1.21728516, torch -1.21679688
 Tensor.__imul__ | Tensor.__imul__(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch MulBackward0
 Tensor.__imul__ | Tensor.__imul__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
@@ -520,7 +501,6 @@ Tensor.__isub__ | Tensor.__isub__(i64[2,3], True) | error:missing | error:missin
 Tensor.__isub__ | Tensor.__isub__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.__isub__ | Tensor.__isub__(u8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
 Tensor.__itruediv__ | Tensor.__itruediv__(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
-Tensor.__itruediv__ | Tensor.__itruediv__(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
 Tensor.__itruediv__ | Tensor.__itruediv__(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
 Tensor.__itruediv__ | Tensor.__itruediv__(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
 Tensor.__itruediv__ | Tensor.__itruediv__(f64[16]:e, f64[16]:e, rounding_mode='floor') | error:extra | error:extra: symgrad raises TypeError: _binary.<locals>.method() got an unexpected keyword argument 'rounding_mode'
@@ -539,7 +519,6 @@ Tensor.__mod__ | Tensor.__mod__(c128[2,3], 2.5) | error:class | error:class: sym
 Tensor.__mod__ | Tensor.__mod__(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.__mod__ | Tensor.__mod__(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.__mod__ | Tensor.__mod__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.__mul__ | Tensor.__mul__(f16[2,3], 100000.0) | value[0] | value[0]: at 2: symgrad -inf, torch -5736.0
 Tensor.__mul__ | Tensor.__mul__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.__ne__ | Tensor.__ne__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.__neg__ | Tensor.__neg__(b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -628,7 +607,6 @@ Tensor.__rmod__ | Tensor.__rmod__(f64[16]:e, 0.0) | grad:error | grad:error: sym
 Tensor.__rmod__ | Tensor.__rmod__(f64[2,3], inf) | grad:error | grad:error: symgrad no error, torch RuntimeError
 Tensor.__rmod__ | Tensor.__rmod__(f64[2,3], nan) | grad:error | grad:error: symgrad no error, torch RuntimeError
 Tensor.__rmod__ | Tensor.__rmod__(u8[2,3], -1) | error:class | error:class: symgrad OverflowError, torch RuntimeError
-Tensor.__rmul__ | Tensor.__rmul__(f16[2,3], 100000.0) | value[0] | value[0]: at 2: symgrad -inf, torch -5736.0
 Tensor.__rmul__ | Tensor.__rmul__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.__rpow__ | Tensor.__rpow__(b8[2,3], 1) | dtype[0] | dtype[0]: symgrad float32, torch int64
 Tensor.__rpow__ | Tensor.__rpow__(b8[2,3], 2) | dtype[0] | dtype[0]: symgrad float32, torch int64
@@ -682,7 +660,6 @@ Tensor.__rsub__ | Tensor.__rsub__(u8[2,3], b8[2,3]) | error:missing | error:miss
 Tensor.__rtruediv__ | Tensor.__rtruediv__(b8[2,3], f16[2,3]) | dtype[0] | dtype[0]: symgrad float16, torch float32
 Tensor.__rtruediv__ | Tensor.__rtruediv__(c128[2,3], c128[2,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
 Tensor.__rtruediv__ | Tensor.__rtruediv__(c64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: value at 2: symgrad 1.230652634998, torch 1.230652924627
-Tensor.__rtruediv__ | Tensor.__rtruediv__(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad inf, torch 64640.0
 Tensor.__rtruediv__ | Tensor.__rtruediv__(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] value[0] | grad[0]: value at 2: symgrad -26.14468, torch -26.15625
 Tensor.__rtruediv__ | Tensor.__rtruediv__(f32[16]:e, f32[16]:t) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
 Tensor.__rtruediv__ | Tensor.__rtruediv__(f32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch MulBackward0
@@ -780,7 +757,6 @@ Tensor.__sub__ | Tensor.__sub__(i64[2,3], True) | error:missing | error:missing:
 Tensor.__sub__ | Tensor.__sub__(i64[2,3], i64[2,3], alpha=0.5) | error:missing | error:missing: torch raises RuntimeError: For integral input tensors, argument alpha must not be a floating point number.
 Tensor.__sub__ | Tensor.__sub__(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.__sub__ | Tensor.__sub__(u8[2,3], b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: Subtraction, the `-` operator, with a bool tensor is not supported. If you are t
-Tensor.__truediv__ | Tensor.__truediv__(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
 Tensor.__truediv__ | Tensor.__truediv__(f64[16]:e, f64[16]:e, rounding_mode='floor') | error:extra | error:extra: symgrad raises TypeError: div() got an unexpected keyword argument 'rounding_mode'
 Tensor.__truediv__ | Tensor.__truediv__(f64[2,3], f64[2,3]:t, rounding_mode='bad') | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.__truediv__ | Tensor.__truediv__(f64[2,3], f64[2,3]:t, rounding_mode='floor') | error:extra | error:extra: symgrad raises TypeError: div() got an unexpected keyword argument 'rounding_mode'
@@ -844,12 +820,6 @@ Tensor.absolute_ | Tensor.absolute_(b8[2,3]) | error:missing | error:missing: to
 Tensor.absolute_ | Tensor.absolute_(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: In-place abs is not supported for complex tensors.
 Tensor.absolute_ | Tensor.absolute_(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: In-place abs is not supported for complex tensors.
 Tensor.absolute_ | Tensor.absolute_(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: In-place abs is not supported for complex tensors.
-Tensor.acosh | Tensor.acosh(c128[8]:e) | grad[0] | grad[0]: value at 0: symgrad nan, torch 0.0
-Tensor.acosh | Tensor.acosh(f32[16]:e) | grad[0] | grad[0]: value at 2: symgrad nan, torch 1.34164071
-Tensor.acosh | Tensor.acosh(f32[2,3]:t) | grad[0] | grad[0]: value at 1: symgrad nan, torch inf
-Tensor.acosh | Tensor.acosh(f64[16]:e) | grad[0] | grad[0]: value at 0: symgrad nan, torch inf
-Tensor.acosh | Tensor.acosh(f64[2,3]) | grad[0] | grad[0]: value at 0: symgrad nan, torch 0.6785804029457
-Tensor.acosh | Tensor.acosh(f64[5]) | grad[0] | grad[0]: value at 4: symgrad nan, torch 1.230233734967
 Tensor.acosh_ | Tensor.acosh_(c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.acosh_ | Tensor.acosh_(c128[8]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.acosh_ | Tensor.acosh_(c64[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
@@ -871,13 +841,11 @@ Tensor.add_ | Tensor.add_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad
 Tensor.add_ | Tensor.add_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.addbmm | Tensor.addbmm(f16[3,4], f16[2,3,3], f16[2,3,4]) | value[0] | value[0]: at 6: symgrad 0.55371, torch 0.55273
 Tensor.addbmm | Tensor.addbmm(f32[3,4], f64[2,3,3], f64[2,3,4]) | error:missing | error:missing: torch raises RuntimeError: self and mat2 must have the same dtype, but got Float and Double
-Tensor.addbmm | Tensor.addbmm(f64[3,4], f64[2,3,3], f64[2,3,4], beta=0) | grad[0] | grad[0]: symgrad none, torch a gradient
 Tensor.addbmm | Tensor.addbmm(i32[3,4], i32[2,3,3], i32[2,3,4]) | dtype[0] | dtype[0]: symgrad int64, torch int32
 Tensor.addbmm | Tensor.addbmm(i64[3,4], i64[2,3,3], i64[2,3,4], alpha=0.5) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
 Tensor.addbmm | Tensor.addbmm(u8[3,4], u8[2,3,3], u8[2,3,4]) | dtype[0] | dtype[0]: symgrad int64, torch uint8
 Tensor.addbmm_ | Tensor.addbmm_(f16[3,4], f16[2,3,3], f16[2,3,4]) | value[0] | value[0]: at 6: symgrad 0.55371, torch 0.55273
 Tensor.addbmm_ | Tensor.addbmm_(f32[3,4], f64[2,3,3], f64[2,3,4]) | error:missing | error:missing: torch raises RuntimeError: self and mat2 must have the same dtype, but got Float and Double
-Tensor.addbmm_ | Tensor.addbmm_(f64[3,4], f64[2,3,3], f64[2,3,4], beta=0) | grad[0] | grad[0]: symgrad none, torch a gradient
 Tensor.addbmm_ | Tensor.addbmm_(f64[4], f64[2,3,3], f64[2,3,4]) | error:extra | error:extra: symgrad raises RuntimeError: output with shape [4] doesn't match the broadcast shape [3, 4] (addbmm_)
 Tensor.addbmm_ | Tensor.addbmm_(f64[], f64[2,3,3], f64[2,3,4]) | error:extra | error:extra: symgrad raises RuntimeError: output with shape [] doesn't match the broadcast shape [3, 4] (addbmm_)
 Tensor.addbmm_ | Tensor.addbmm_(i64[3,4], i64[2,3,3], i64[2,3,4], alpha=0.5) | error:extra | error:extra: symgrad raises RuntimeError: result type float32 can't be cast to the desired output type int64 (addbmm_)
@@ -896,16 +864,12 @@ Tensor.addcmul_ | Tensor.addcmul_(f16[2,3]:n, f16[2,3]:n, f16[2,3]:n) | value[0]
 Tensor.addcmul_ | Tensor.addcmul_(f32[2,3]:n, f64[3]:n, f32[2,1]:n) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch AddcmulBackward0
 Tensor.addcmul_ | Tensor.addcmul_(i64[2,3], i64[2,3], i64[2,3], value=0.5) | error:extra | error:extra: symgrad raises RuntimeError: result type float32 can't be cast to the desired output type int64 (addcmul_)
 Tensor.addmm | Tensor.addmm(f32[2,4], f64[2,3], f64[3,4]) | error:missing | error:missing: torch raises RuntimeError: self and mat2 must have the same dtype, but got Float and Double
-Tensor.addmm | Tensor.addmm(f64[2,4], f64[2,3], f64[3,4], beta=0) | grad[0] | grad[0]: symgrad none, torch a gradient
 Tensor.addmm | Tensor.addmm(i64[2,4], i64[2,3], i64[3,4], alpha=0.5) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
 Tensor.addmm_ | Tensor.addmm_(f32[2,4], f64[2,3], f64[3,4]) | error:missing | error:missing: torch raises RuntimeError: self and mat2 must have the same dtype, but got Float and Double
-Tensor.addmm_ | Tensor.addmm_(f64[2,4], f64[2,3], f64[3,4], beta=0) | grad[0] | grad[0]: symgrad none, torch a gradient
 Tensor.addmm_ | Tensor.addmm_(i64[2,4], i64[2,3], i64[3,4], alpha=0.5) | error:extra | error:extra: symgrad raises RuntimeError: result type float32 can't be cast to the desired output type int64 (addmm_)
 Tensor.addmv | Tensor.addmv(f32[2], f64[2,3], f64[3]) | error:missing | error:missing: torch raises RuntimeError: addmv input tensors must have the same dtype, but got Float, Double, and Double
-Tensor.addmv | Tensor.addmv(f64[2], f64[2,3], f64[3], beta=0) | grad[0] | grad[0]: symgrad none, torch a gradient
 Tensor.addmv | Tensor.addmv(i64[2], i64[2,3], i64[3], alpha=0.5) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
 Tensor.addmv_ | Tensor.addmv_(f32[2], f64[2,3], f64[3]) | error:missing | error:missing: torch raises RuntimeError: addmv input tensors must have the same dtype, but got Float, Double, and Double
-Tensor.addmv_ | Tensor.addmv_(f64[2], f64[2,3], f64[3], beta=0) | grad[0] | grad[0]: symgrad none, torch a gradient
 Tensor.addmv_ | Tensor.addmv_(i64[2], i64[2,3], i64[3], alpha=0.5) | error:extra | error:extra: symgrad raises RuntimeError: result type float32 can't be cast to the desired output type int64 (addmv_)
 Tensor.all | Tensor.all(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
 Tensor.all | Tensor.all(u8[2,3]) | dtype[0] | dtype[0]: symgrad bool, torch uint8
@@ -927,12 +891,6 @@ Tensor.aminmax | Tensor.aminmax(c128[2,3]) | error:missing | error:missing: torc
 Tensor.any | Tensor.any(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
 Tensor.any | Tensor.any(u8[2,3]) | dtype[0] | dtype[0]: symgrad bool, torch uint8
 Tensor.any | Tensor.any(u8[2,3], -1) | dtype[0] | dtype[0]: symgrad bool, torch uint8
-Tensor.arccosh | Tensor.arccosh(c128[8]:e) | grad[0] | grad[0]: value at 0: symgrad nan, torch 0.0
-Tensor.arccosh | Tensor.arccosh(f32[16]:e) | grad[0] | grad[0]: value at 2: symgrad nan, torch 1.34164071
-Tensor.arccosh | Tensor.arccosh(f32[2,3]:t) | grad[0] | grad[0]: value at 1: symgrad nan, torch inf
-Tensor.arccosh | Tensor.arccosh(f64[16]:e) | grad[0] | grad[0]: value at 0: symgrad nan, torch inf
-Tensor.arccosh | Tensor.arccosh(f64[2,3]) | grad[0] | grad[0]: value at 0: symgrad nan, torch 0.6785804029457
-Tensor.arccosh | Tensor.arccosh(f64[5]) | grad[0] | grad[0]: value at 4: symgrad nan, torch 1.230233734967
 Tensor.arccosh_ | Tensor.arccosh_(c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.arccosh_ | Tensor.arccosh_(c128[8]:e) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.arccosh_ | Tensor.arccosh_(c64[2,3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
@@ -1014,13 +972,11 @@ Tensor.asinh_ | Tensor.asinh_(f64[]) | grad:error grad_fn[0] | grad:error: symgr
 Tensor.atan2 | Tensor.atan2(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.atan2 | Tensor.atan2(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.atan2 | Tensor.atan2(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 1: symgrad -1.44688332, torch -1.44717598
-Tensor.atan2 | Tensor.atan2(f64[16]:e, f64[16]:e) | grad[0] grad[1] | grad[0]: value at 13: symgrad nan, torch -0.0
 Tensor.atan2_ | Tensor.atan2_(b8[2,3], 2) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.atan2_ | Tensor.atan2_(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.atan2_ | Tensor.atan2_(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.atan2_ | Tensor.atan2_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 2.97868729, torch 2.97729802
 Tensor.atan2_ | Tensor.atan2_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch Atan2Backward0
-Tensor.atan2_ | Tensor.atan2_(f64[16]:e, f64[16]:e) | grad[0] grad[1] | grad[0]: value at 13: symgrad nan, torch -0.0
 Tensor.atan2_ | Tensor.atan2_(i64[2,3], 2.5) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.atan2_ | Tensor.atan2_(i64[2,3], 3) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.atan2_ | Tensor.atan2_(i64[2,3], True) | error:class | error:class: symgrad RuntimeError, torch TypeError
@@ -1040,11 +996,9 @@ Tensor.atanh_ | Tensor.atanh_(f64[5]) | grad:error grad_fn[0] | grad:error: symg
 Tensor.atanh_ | Tensor.atanh_(f64[]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.baddbmm | Tensor.baddbmm(f16[2,3,4], f16[2,3,3], f16[2,3,4]) | value[0] | value[0]: at 2: symgrad 0.45605, torch 0.45654
 Tensor.baddbmm | Tensor.baddbmm(f32[2,3,4], f64[2,3,3], f64[2,3,4]) | error:missing | error:missing: torch raises RuntimeError: Input dtypes must be the same, got: input float, batch1: double, batch2: double
-Tensor.baddbmm | Tensor.baddbmm(f64[2,3,4], f64[2,3,3], f64[2,3,4], beta=0) | grad[0] | grad[0]: symgrad none, torch a gradient
 Tensor.baddbmm | Tensor.baddbmm(i64[2,3,4], i64[2,3,3], i64[2,3,4], alpha=0.5) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
 Tensor.baddbmm_ | Tensor.baddbmm_(f16[2,3,4], f16[2,3,3], f16[2,3,4]) | value[0] | value[0]: at 2: symgrad 0.45605, torch 0.45654
 Tensor.baddbmm_ | Tensor.baddbmm_(f32[2,3,4], f64[2,3,3], f64[2,3,4]) | error:missing | error:missing: torch raises RuntimeError: Input dtypes must be the same, got: input float, batch1: double, batch2: double
-Tensor.baddbmm_ | Tensor.baddbmm_(f64[2,3,4], f64[2,3,3], f64[2,3,4], beta=0) | grad[0] | grad[0]: symgrad none, torch a gradient
 Tensor.baddbmm_ | Tensor.baddbmm_(i64[2,3,4], i64[2,3,3], i64[2,3,4], alpha=0.5) | error:extra | error:extra: symgrad raises RuntimeError: result type float32 can't be cast to the desired output type int64 (baddbmm_)
 Tensor.bernoulli | Tensor.bernoulli(f64[3,4]:01, 0.3) | grad:error grad_fn[0] requires_grad[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.bernoulli | Tensor.bernoulli(f64[3,4]:01, p=0.7) | grad:error grad_fn[0] requires_grad[0] | grad:error: symgrad no error, torch RuntimeError
@@ -1069,22 +1023,7 @@ Tensor.cholesky | Tensor.cholesky(f64[3,3]:spd, False) | grad_fn[0] | grad_fn[0]
 Tensor.cholesky | Tensor.cholesky(f64[3,3]:spd, True) | grad_fn[0] | grad_fn[0]: symgrad TransposeBackward0, torch CholeskyBackward0
 Tensor.cholesky | Tensor.cholesky(f64[3,3]:tri) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
 Tensor.cholesky_inverse | Tensor.cholesky_inverse(f16[3,3]:spd) | error:missing | error:missing: torch raises RuntimeError: "cholesky_inverse_out_cpu" not implemented for 'Half'
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f32[3,3]:spd) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch -0.0258791521
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[0,0]) | grad_fn[0] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch CholeskyInverseBackward0
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[1,1]) | grad_fn[0] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch CholeskyInverseBackward0
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[2,0,0]) | grad_fn[0] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch CholeskyInverseBackward0
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[2,3,3]:spd) | grad[0] grad_fn[0] | grad[0]: value at 14: symgrad 0.0, torch -0.01181517971147
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 11.87689203932
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:e) | grad[0] grad_fn[0] value[0] | grad[0]: value at 1: symgrad 0.0, torch nan
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:sing) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad -637.9621787709, torch 5.076583889286
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:spd) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch -0.02297584681019
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:tri) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch -0.5099861423332
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:tri, True) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch -0.4084581670135
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:tri, upper=False) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch -0.5099861423332
-Tensor.cholesky_solve | Tensor.cholesky_solve(f64[2,3,2], f64[3,3]:tri) | grad[1] grad_fn[0] | grad[1]: value at 2: symgrad 0.0, torch -2.648308847622
-Tensor.cholesky_solve | Tensor.cholesky_solve(f64[3,1], f64[3,3]:tri, False) | grad[1] grad_fn[0] | grad[1]: value at 2: symgrad 0.0, torch 1.449803014234
-Tensor.cholesky_solve | Tensor.cholesky_solve(f64[3,4], f64[3,3]:tri) | grad[1] grad_fn[0] | grad[1]: value at 5: symgrad 0.0, torch 1.672087716057
-Tensor.cholesky_solve | Tensor.cholesky_solve(f64[3,4], f64[3,3]:tri, True) | grad[1] grad_fn[0] | grad[1]: value at 7: symgrad 0.0, torch 0.3663302726644
+Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:e) | value[0] | value[0]: at 4: symgrad nan, torch 0.0
 Tensor.chunk | Tensor.chunk(f32[2,3], 2) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
 Tensor.chunk | Tensor.chunk(f64[0,3], 2) | structure | structure: symgrad (T), torch (T,T)
 Tensor.chunk | Tensor.chunk(f64[0,3], 2, 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
@@ -1162,53 +1101,27 @@ Tensor.diff | Tensor.diff(f64[2,3], 0) | grad_fn[0] | grad_fn[0]: symgrad None, 
 Tensor.digamma | Tensor.digamma(c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.digamma | Tensor.digamma(c128[8]:e) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.digamma | Tensor.digamma(c64[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.digamma | Tensor.digamma(f32[16]:e) | grad[0] | grad[0]: value at 5: symgrad inf, torch 726395471000000.0
-Tensor.digamma | Tensor.digamma(f32[2,3]:t) | grad[0] | grad[0]: value at 1: symgrad inf, torch 1614212190000000.0
-Tensor.digamma | Tensor.digamma(f64[16]:e) | grad[0] | grad[0]: value at 0: symgrad inf, torch 6.580790147321e+32
 Tensor.digamma_ | Tensor.digamma_(c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.digamma_ | Tensor.digamma_(c128[8]:e) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.digamma_ | Tensor.digamma_(c64[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.digamma_ | Tensor.digamma_(f32[16]:e) | grad[0] | grad[0]: value at 5: symgrad inf, torch 726395471000000.0
-Tensor.digamma_ | Tensor.digamma_(f32[2,3]:t) | grad[0] | grad[0]: value at 1: symgrad inf, torch 1614212190000000.0
-Tensor.digamma_ | Tensor.digamma_(f64[16]:e) | grad[0] | grad[0]: value at 0: symgrad inf, torch 6.580790147321e+32
 Tensor.dist | Tensor.dist(b8[2,3], b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.dist | Tensor.dist(f64[2,3], f64[3], 0) | grad:error | grad:error: symgrad no error, torch RuntimeError
-Tensor.div | Tensor.div(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
 Tensor.div | Tensor.div(f64[2,3], f64[2,3]:t, rounding_mode='bad') | error:class | error:class: symgrad ValueError, torch RuntimeError
 Tensor.div | Tensor.div(f64[2,3], f64[2,3]:t, rounding_mode=None) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward2
 Tensor.div_ | Tensor.div_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
-Tensor.div_ | Tensor.div_(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
 Tensor.div_ | Tensor.div_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
 Tensor.div_ | Tensor.div_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
 Tensor.div_ | Tensor.div_(f64[2,3], f64[2,3]:t, rounding_mode='bad') | error:class | error:class: symgrad ValueError, torch RuntimeError
 Tensor.div_ | Tensor.div_(f64[2,3], f64[2,3]:t, rounding_mode=None) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward2
-Tensor.divide | Tensor.divide(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
 Tensor.divide | Tensor.divide(f64[2,3], f64[2,3]:t, rounding_mode='bad') | error:class | error:class: symgrad ValueError, torch RuntimeError
 Tensor.divide | Tensor.divide(f64[2,3], f64[2,3]:t, rounding_mode=None) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward2
 Tensor.divide_ | Tensor.divide_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
-Tensor.divide_ | Tensor.divide_(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
 Tensor.divide_ | Tensor.divide_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
 Tensor.divide_ | Tensor.divide_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
 Tensor.divide_ | Tensor.divide_(f64[2,3], f64[2,3]:t, rounding_mode='bad') | error:class | error:class: symgrad ValueError, torch RuntimeError
 Tensor.divide_ | Tensor.divide_(f64[2,3], f64[2,3]:t, rounding_mode=None) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward2
 Tensor.dot | Tensor.dot(f64[3], 2.0) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.eq | Tensor.eq(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.eq_ | Tensor.eq_(c128[2,3], c128[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.eq_ | Tensor.eq_(c64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.eq_ | Tensor.eq_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
-Tensor.eq_ | Tensor.eq_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.eq_ | Tensor.eq_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.eq_ | Tensor.eq_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.eq_ | Tensor.eq_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.eq_ | Tensor.eq_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.eq_ | Tensor.eq_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.eq_ | Tensor.eq_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.eq_ | Tensor.eq_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.eq_ | Tensor.eq_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad EqBackward0, torch EqBackward1
-Tensor.eq_ | Tensor.eq_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.eq_ | Tensor.eq_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch EqBackward1
-Tensor.eq_ | Tensor.eq_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch EqBackward1
-Tensor.eq_ | Tensor.eq_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch EqBackward1
 Tensor.eq_ | Tensor.eq_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.erf | Tensor.erf(c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.erf | Tensor.erf(c128[8]:e) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -1323,80 +1236,12 @@ Tensor.gather | Tensor.gather(f64[2,3], 1, i64[2,2]:idx4) | error:class | error:
 Tensor.gather | Tensor.gather(f64[2,3], 1, i64[2,2]:neg3) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.gather | Tensor.gather(f64[], 0, i64[]:idx1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch GatherBackward0
 Tensor.ge | Tensor.ge(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.ge_ | Tensor.ge_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
-Tensor.ge_ | Tensor.ge_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ge_ | Tensor.ge_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ge_ | Tensor.ge_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ge_ | Tensor.ge_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ge_ | Tensor.ge_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ge_ | Tensor.ge_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ge_ | Tensor.ge_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ge_ | Tensor.ge_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ge_ | Tensor.ge_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad GeBackward0, torch GeBackward1
-Tensor.ge_ | Tensor.ge_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ge_ | Tensor.ge_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GeBackward1
-Tensor.ge_ | Tensor.ge_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GeBackward1
-Tensor.ge_ | Tensor.ge_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GeBackward1
 Tensor.ge_ | Tensor.ge_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.greater | Tensor.greater(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.greater_ | Tensor.greater_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
-Tensor.greater_ | Tensor.greater_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_ | Tensor.greater_(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad GreaterBackward0, torch GtBackward0
-Tensor.greater_ | Tensor.greater_(f32[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad GreaterBackward0, torch GtBackward0
-Tensor.greater_ | Tensor.greater_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_ | Tensor.greater_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_ | Tensor.greater_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_ | Tensor.greater_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_ | Tensor.greater_(f64[16]:e, -0.0) | grad_fn[0] | grad_fn[0]: symgrad GreaterBackward0, torch GtBackward0
-Tensor.greater_ | Tensor.greater_(f64[16]:e, 0.0) | grad_fn[0] | grad_fn[0]: symgrad GreaterBackward0, torch GtBackward0
-Tensor.greater_ | Tensor.greater_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_ | Tensor.greater_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_ | Tensor.greater_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_ | Tensor.greater_(f64[2,3], inf) | grad_fn[0] | grad_fn[0]: symgrad GreaterBackward0, torch GtBackward0
-Tensor.greater_ | Tensor.greater_(f64[2,3], nan) | grad_fn[0] | grad_fn[0]: symgrad GreaterBackward0, torch GtBackward0
-Tensor.greater_ | Tensor.greater_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad GreaterBackward0, torch GtBackward1
-Tensor.greater_ | Tensor.greater_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_ | Tensor.greater_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GtBackward1
-Tensor.greater_ | Tensor.greater_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GtBackward1
-Tensor.greater_ | Tensor.greater_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GtBackward1
 Tensor.greater_ | Tensor.greater_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.greater_equal | Tensor.greater_equal(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.greater_equal_ | Tensor.greater_equal_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
-Tensor.greater_equal_ | Tensor.greater_equal_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_equal_ | Tensor.greater_equal_(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad GreaterEqualBackward0, torch GeBackward0
-Tensor.greater_equal_ | Tensor.greater_equal_(f32[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad GreaterEqualBackward0, torch GeBackward0
-Tensor.greater_equal_ | Tensor.greater_equal_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_equal_ | Tensor.greater_equal_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_equal_ | Tensor.greater_equal_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_equal_ | Tensor.greater_equal_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_equal_ | Tensor.greater_equal_(f64[16]:e, -0.0) | grad_fn[0] | grad_fn[0]: symgrad GreaterEqualBackward0, torch GeBackward0
-Tensor.greater_equal_ | Tensor.greater_equal_(f64[16]:e, 0.0) | grad_fn[0] | grad_fn[0]: symgrad GreaterEqualBackward0, torch GeBackward0
-Tensor.greater_equal_ | Tensor.greater_equal_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_equal_ | Tensor.greater_equal_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_equal_ | Tensor.greater_equal_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_equal_ | Tensor.greater_equal_(f64[2,3], inf) | grad_fn[0] | grad_fn[0]: symgrad GreaterEqualBackward0, torch GeBackward0
-Tensor.greater_equal_ | Tensor.greater_equal_(f64[2,3], nan) | grad_fn[0] | grad_fn[0]: symgrad GreaterEqualBackward0, torch GeBackward0
-Tensor.greater_equal_ | Tensor.greater_equal_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad GreaterEqualBackward0, torch GeBackward1
-Tensor.greater_equal_ | Tensor.greater_equal_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.greater_equal_ | Tensor.greater_equal_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GeBackward1
-Tensor.greater_equal_ | Tensor.greater_equal_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GeBackward1
-Tensor.greater_equal_ | Tensor.greater_equal_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GeBackward1
 Tensor.greater_equal_ | Tensor.greater_equal_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.gt | Tensor.gt(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.gt_ | Tensor.gt_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
-Tensor.gt_ | Tensor.gt_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.gt_ | Tensor.gt_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.gt_ | Tensor.gt_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.gt_ | Tensor.gt_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.gt_ | Tensor.gt_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.gt_ | Tensor.gt_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.gt_ | Tensor.gt_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.gt_ | Tensor.gt_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.gt_ | Tensor.gt_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad GtBackward0, torch GtBackward1
-Tensor.gt_ | Tensor.gt_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.gt_ | Tensor.gt_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GtBackward1
-Tensor.gt_ | Tensor.gt_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GtBackward1
-Tensor.gt_ | Tensor.gt_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch GtBackward1
 Tensor.gt_ | Tensor.gt_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.heaviside | Tensor.heaviside(b8[2,3], f16[2,3]) | error:missing | error:missing: torch raises RuntimeError: heaviside is not yet implemented for tensors with different dtypes.
 Tensor.heaviside | Tensor.heaviside(b8[2,3], i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: heaviside is not yet implemented for tensors with different dtypes.
@@ -1543,62 +1388,17 @@ Tensor.kthvalue | Tensor.kthvalue(f64[2,3], 2, 0) | grad_fn[0] | grad_fn[0]: sym
 Tensor.kthvalue | Tensor.kthvalue(f64[2,3], 3, -1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch KthvalueBackward0
 Tensor.kthvalue | Tensor.kthvalue(f64[3,4]:t, 2, 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
 Tensor.kthvalue | Tensor.kthvalue(f64[], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch KthvalueBackward0
-Tensor.ldexp | Tensor.ldexp(c128[2,3], c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad RuntimeError, torch no error
-Tensor.ldexp | Tensor.ldexp(c64[2,3], f64[3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-Tensor.ldexp | Tensor.ldexp(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(f32[16]:e, f32[16]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(f32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(f32[3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(f64[0], f64[1]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(f64[16]:e, f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(f64[2,1], f64[1,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(f64[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(f64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(f64[2,3], i32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 1.125, torch 0.0
-Tensor.ldexp | Tensor.ldexp(f64[2,3], i64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.75, torch 0.0
-Tensor.ldexp | Tensor.ldexp(f64[2,3], u8[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 512.0, torch 0.0
-Tensor.ldexp | Tensor.ldexp(f64[2,3]:p, f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(f64[], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(f64[], i32[3]) | dtype[0] grad[0] grad_fn[0] | dtype[0]: symgrad float32, torch float64
-Tensor.ldexp | Tensor.ldexp(i32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(i64[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp | Tensor.ldexp(i64[3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+Tensor.ldexp | Tensor.ldexp(c64[2,3], f64[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
+Tensor.ldexp | Tensor.ldexp(f64[], i32[3]) | dtype[0] | dtype[0]: symgrad float32, torch float64
 Tensor.ldexp_ | Tensor.ldexp_(b8[2,3], 2) | error:class | error:class: symgrad RuntimeError, torch TypeError
-Tensor.ldexp_ | Tensor.ldexp_(c128[2,3], c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad RuntimeError, torch no error
 Tensor.ldexp_ | Tensor.ldexp_(c64[2,3], f64[3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
 Tensor.ldexp_ | Tensor.ldexp_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 3.23543239, torch 3.23632812
-Tensor.ldexp_ | Tensor.ldexp_(f32[16]:e, f32[16]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp_ | Tensor.ldexp_(f32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
 Tensor.ldexp_ | Tensor.ldexp_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch LdexpBackward0
-Tensor.ldexp_ | Tensor.ldexp_(f32[3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp_ | Tensor.ldexp_(f64[0], f64[1]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp_ | Tensor.ldexp_(f64[16]:e, f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp_ | Tensor.ldexp_(f64[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp_ | Tensor.ldexp_(f64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-Tensor.ldexp_ | Tensor.ldexp_(f64[2,3], i32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 1.125, torch 0.0
-Tensor.ldexp_ | Tensor.ldexp_(f64[2,3], i64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.75, torch 0.0
-Tensor.ldexp_ | Tensor.ldexp_(f64[2,3], u8[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 512.0, torch 0.0
-Tensor.ldexp_ | Tensor.ldexp_(f64[2,3]:p, f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
 Tensor.ldexp_ | Tensor.ldexp_(i64[2,3], 2.5) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.ldexp_ | Tensor.ldexp_(i64[2,3], 3) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.ldexp_ | Tensor.ldexp_(i64[2,3], True) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.ldexp_ | Tensor.ldexp_(u8[2,3], -1) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.le | Tensor.le(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.le_ | Tensor.le_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
-Tensor.le_ | Tensor.le_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.le_ | Tensor.le_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.le_ | Tensor.le_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.le_ | Tensor.le_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.le_ | Tensor.le_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.le_ | Tensor.le_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.le_ | Tensor.le_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.le_ | Tensor.le_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.le_ | Tensor.le_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad LeBackward0, torch LeBackward1
-Tensor.le_ | Tensor.le_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.le_ | Tensor.le_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LeBackward1
-Tensor.le_ | Tensor.le_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LeBackward1
-Tensor.le_ | Tensor.le_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LeBackward1
 Tensor.le_ | Tensor.le_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.lerp | Tensor.lerp(b8[2,3]:n, b8[2,3]:n, b8[2,3]:01) | error:missing | error:missing: torch raises RuntimeError: "lerp_kernel_tensor" not implemented for 'Bool'
 Tensor.lerp | Tensor.lerp(f32[2,3]:n, f64[3]:n, f32[2,1]:01) | error:missing | error:missing: torch raises RuntimeError: expected dtype float for `end` but got dtype double
@@ -1608,48 +1408,8 @@ Tensor.lerp | Tensor.lerp(i64[2,3]:n, i64[2,3]:n, i64[2,3]:01) | error:missing |
 Tensor.lerp | Tensor.lerp(u8[2,3]:n, u8[2,3]:n, u8[2,3]:01) | error:missing | error:missing: torch raises RuntimeError: "lerp_kernel_tensor" not implemented for 'Byte'
 Tensor.lerp_ | Tensor.lerp_(f32[2,3]:n, f64[3]:n, f32[2,1]:01) | error:missing | error:missing: torch raises RuntimeError: expected dtype float for `end` but got dtype double
 Tensor.less | Tensor.less(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.less_ | Tensor.less_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
-Tensor.less_ | Tensor.less_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_ | Tensor.less_(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad LessBackward0, torch LtBackward0
-Tensor.less_ | Tensor.less_(f32[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad LessBackward0, torch LtBackward0
-Tensor.less_ | Tensor.less_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_ | Tensor.less_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_ | Tensor.less_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_ | Tensor.less_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_ | Tensor.less_(f64[16]:e, -0.0) | grad_fn[0] | grad_fn[0]: symgrad LessBackward0, torch LtBackward0
-Tensor.less_ | Tensor.less_(f64[16]:e, 0.0) | grad_fn[0] | grad_fn[0]: symgrad LessBackward0, torch LtBackward0
-Tensor.less_ | Tensor.less_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_ | Tensor.less_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_ | Tensor.less_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_ | Tensor.less_(f64[2,3], inf) | grad_fn[0] | grad_fn[0]: symgrad LessBackward0, torch LtBackward0
-Tensor.less_ | Tensor.less_(f64[2,3], nan) | grad_fn[0] | grad_fn[0]: symgrad LessBackward0, torch LtBackward0
-Tensor.less_ | Tensor.less_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad LessBackward0, torch LtBackward1
-Tensor.less_ | Tensor.less_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_ | Tensor.less_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LtBackward1
-Tensor.less_ | Tensor.less_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LtBackward1
-Tensor.less_ | Tensor.less_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LtBackward1
 Tensor.less_ | Tensor.less_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.less_equal | Tensor.less_equal(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.less_equal_ | Tensor.less_equal_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
-Tensor.less_equal_ | Tensor.less_equal_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_equal_ | Tensor.less_equal_(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad LessEqualBackward0, torch LeBackward0
-Tensor.less_equal_ | Tensor.less_equal_(f32[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad LessEqualBackward0, torch LeBackward0
-Tensor.less_equal_ | Tensor.less_equal_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_equal_ | Tensor.less_equal_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_equal_ | Tensor.less_equal_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_equal_ | Tensor.less_equal_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_equal_ | Tensor.less_equal_(f64[16]:e, -0.0) | grad_fn[0] | grad_fn[0]: symgrad LessEqualBackward0, torch LeBackward0
-Tensor.less_equal_ | Tensor.less_equal_(f64[16]:e, 0.0) | grad_fn[0] | grad_fn[0]: symgrad LessEqualBackward0, torch LeBackward0
-Tensor.less_equal_ | Tensor.less_equal_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_equal_ | Tensor.less_equal_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_equal_ | Tensor.less_equal_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_equal_ | Tensor.less_equal_(f64[2,3], inf) | grad_fn[0] | grad_fn[0]: symgrad LessEqualBackward0, torch LeBackward0
-Tensor.less_equal_ | Tensor.less_equal_(f64[2,3], nan) | grad_fn[0] | grad_fn[0]: symgrad LessEqualBackward0, torch LeBackward0
-Tensor.less_equal_ | Tensor.less_equal_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad LessEqualBackward0, torch LeBackward1
-Tensor.less_equal_ | Tensor.less_equal_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.less_equal_ | Tensor.less_equal_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LeBackward1
-Tensor.less_equal_ | Tensor.less_equal_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LeBackward1
-Tensor.less_equal_ | Tensor.less_equal_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LeBackward1
 Tensor.less_equal_ | Tensor.less_equal_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.lgamma | Tensor.lgamma(c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.lgamma | Tensor.lgamma(c128[8]:e) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -1693,70 +1453,11 @@ Tensor.logaddexp2 | Tensor.logaddexp2(u8[2,3], i64[2,3]) | error:missing | error
 Tensor.logaddexp2 | Tensor.logaddexp2(u8[2,3], u8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "logaddexp2_cpu" not implemented for 'Byte'
 Tensor.logcumsumexp | Tensor.logcumsumexp(f64[16]:e, 0) | grad[0] | grad[0]: value at 12: symgrad 0.0, torch nan
 Tensor.logdet | Tensor.logdet(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.logdet | Tensor.logdet(f32[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-Tensor.logdet | Tensor.logdet(f64[0,0]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-Tensor.logdet | Tensor.logdet(f64[1,1]) | grad[0] grad_fn[0] | grad[0]: value at 0: symgrad -0.7913905754033, torch -0.0
-Tensor.logdet | Tensor.logdet(f64[2,0,0]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-Tensor.logdet | Tensor.logdet(f64[2,3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-Tensor.logdet | Tensor.logdet(f64[3,3]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 0.4126795403576, torch 0.0
-Tensor.logdet | Tensor.logdet(f64[3,3]:e) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-Tensor.logdet | Tensor.logdet(f64[3,3]:sing) | grad[0] grad_fn[0] value[0] | grad[0]: value at 0: symgrad nan, torch 0.0
-Tensor.logdet | Tensor.logdet(f64[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-Tensor.logdet | Tensor.logdet(f64[3,3]:tri) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-Tensor.logical_and_ | Tensor.logical_and_(c128[2,3], c128[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
-Tensor.logical_and_ | Tensor.logical_and_(c64[2,3], f64[3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
-Tensor.logical_and_ | Tensor.logical_and_(f32[16]:e, f32[16]:t) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
-Tensor.logical_and_ | Tensor.logical_and_(f32[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
+Tensor.logdet | Tensor.logdet(f64[3,3]:sing) | grad[0] value[0] | grad[0]: value at 0: symgrad nan, torch 0.0
 Tensor.logical_and_ | Tensor.logical_and_(f32[2,3], f32[2,3]) #leaf | error:extra | error:extra: symgrad raises RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.
-Tensor.logical_and_ | Tensor.logical_and_(f32[2,3], f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_and_ | Tensor.logical_and_(f32[3], f64[]) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch 1.5
-Tensor.logical_and_ | Tensor.logical_and_(f64[0], f64[1]) | grad_fn[0] | grad_fn[0]: symgrad LogicalAndBackward0, torch CloneBackward0
-Tensor.logical_and_ | Tensor.logical_and_(f64[16]:e, f64[16]:e) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
-Tensor.logical_and_ | Tensor.logical_and_(f64[2,3], f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_and_ | Tensor.logical_and_(f64[2,3], f64[3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_and_ | Tensor.logical_and_(f64[2,3], u8[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_and_ | Tensor.logical_and_(f64[2,3]:p, f64[2,3]:u) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_not | Tensor.logical_not(c128[8]:e) | value[0] | value[0]: at 2: symgrad 1, torch 0
-Tensor.logical_not_ | Tensor.logical_not_(c128[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
-Tensor.logical_not_ | Tensor.logical_not_(c128[8]:e) | grad[0] grad_fn[0] value[0] | grad[0]: value at 12: symgrad 0.0, torch 2.5
-Tensor.logical_not_ | Tensor.logical_not_(c64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
-Tensor.logical_not_ | Tensor.logical_not_(f32[16]:e) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
-Tensor.logical_not_ | Tensor.logical_not_(f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
 Tensor.logical_not_ | Tensor.logical_not_(f32[2,3]) #leaf | error:extra | error:extra: symgrad raises RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.
-Tensor.logical_not_ | Tensor.logical_not_(f32[2,3]:t) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_not_ | Tensor.logical_not_(f64[0]) | grad_fn[0] | grad_fn[0]: symgrad LogicalNotBackward0, torch CloneBackward0
-Tensor.logical_not_ | Tensor.logical_not_(f64[16]:e) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
-Tensor.logical_not_ | Tensor.logical_not_(f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_not_ | Tensor.logical_not_(f64[2,3]:p) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_not_ | Tensor.logical_not_(f64[2,3]:u) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_not_ | Tensor.logical_not_(f64[5]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 0.0, torch 2.0
-Tensor.logical_not_ | Tensor.logical_not_(f64[]) | grad[0] grad_fn[0] | grad[0]: value at 0: symgrad 0.0, torch 1.0
-Tensor.logical_or_ | Tensor.logical_or_(c128[2,3], c128[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
-Tensor.logical_or_ | Tensor.logical_or_(c64[2,3], f64[3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
-Tensor.logical_or_ | Tensor.logical_or_(f32[16]:e, f32[16]:t) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
-Tensor.logical_or_ | Tensor.logical_or_(f32[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
 Tensor.logical_or_ | Tensor.logical_or_(f32[2,3], f32[2,3]) #leaf | error:extra | error:extra: symgrad raises RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.
-Tensor.logical_or_ | Tensor.logical_or_(f32[2,3], f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_or_ | Tensor.logical_or_(f32[3], f64[]) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch 1.5
-Tensor.logical_or_ | Tensor.logical_or_(f64[0], f64[1]) | grad_fn[0] | grad_fn[0]: symgrad LogicalOrBackward0, torch CloneBackward0
-Tensor.logical_or_ | Tensor.logical_or_(f64[16]:e, f64[16]:e) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
-Tensor.logical_or_ | Tensor.logical_or_(f64[2,3], f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_or_ | Tensor.logical_or_(f64[2,3], f64[3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_or_ | Tensor.logical_or_(f64[2,3], u8[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_or_ | Tensor.logical_or_(f64[2,3]:p, f64[2,3]:u) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_xor_ | Tensor.logical_xor_(c128[2,3], c128[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
-Tensor.logical_xor_ | Tensor.logical_xor_(c64[2,3], f64[3]) | grad[0] grad_fn[0] | grad[0]: value at 10: symgrad 0.0, torch 2.25
-Tensor.logical_xor_ | Tensor.logical_xor_(f32[16]:e, f32[16]:t) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
-Tensor.logical_xor_ | Tensor.logical_xor_(f32[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
 Tensor.logical_xor_ | Tensor.logical_xor_(f32[2,3], f32[2,3]) #leaf | error:extra | error:extra: symgrad raises RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.
-Tensor.logical_xor_ | Tensor.logical_xor_(f32[2,3], f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_xor_ | Tensor.logical_xor_(f32[3], f64[]) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch 1.5
-Tensor.logical_xor_ | Tensor.logical_xor_(f64[0], f64[1]) | grad_fn[0] | grad_fn[0]: symgrad LogicalXorBackward0, torch CloneBackward0
-Tensor.logical_xor_ | Tensor.logical_xor_(f64[16]:e, f64[16]:e) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch 2.5
-Tensor.logical_xor_ | Tensor.logical_xor_(f64[2,3], f64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_xor_ | Tensor.logical_xor_(f64[2,3], f64[3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_xor_ | Tensor.logical_xor_(f64[2,3], u8[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
-Tensor.logical_xor_ | Tensor.logical_xor_(f64[2,3]:p, f64[2,3]:u) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 2.25
 Tensor.logit | Tensor.logit(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "logit_cpu" not implemented for 'ComplexDouble'
 Tensor.logit | Tensor.logit(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: "logit_cpu" not implemented for 'ComplexDouble'
 Tensor.logit | Tensor.logit(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "logit_cpu" not implemented for 'ComplexFloat'
@@ -1770,20 +1471,6 @@ Tensor.logit_ | Tensor.logit_(f64[16]:e, 1e-06) | grad[0] | grad[0]: value at 10
 Tensor.logsumexp | Tensor.logsumexp(f64[2,3], ()) | error:missing | error:missing: torch raises RuntimeError: output with shape [] doesn't match the broadcast shape [1, 1]
 Tensor.logsumexp | Tensor.logsumexp(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
 Tensor.lt | Tensor.lt(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.lt_ | Tensor.lt_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
-Tensor.lt_ | Tensor.lt_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.lt_ | Tensor.lt_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.lt_ | Tensor.lt_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.lt_ | Tensor.lt_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.lt_ | Tensor.lt_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.lt_ | Tensor.lt_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.lt_ | Tensor.lt_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.lt_ | Tensor.lt_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.lt_ | Tensor.lt_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad LtBackward0, torch LtBackward1
-Tensor.lt_ | Tensor.lt_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.lt_ | Tensor.lt_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LtBackward1
-Tensor.lt_ | Tensor.lt_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LtBackward1
-Tensor.lt_ | Tensor.lt_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch LtBackward1
 Tensor.lt_ | Tensor.lt_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.masked_fill | Tensor.masked_fill(f64[3], b8[2,3], 1.5) | error:extra | error:extra: symgrad raises RuntimeError: masked_fill: the mask of shape torch.Size([2, 3]) does not broadcast to the inpu
 Tensor.masked_scatter | Tensor.masked_scatter(f64[3], b8[2,3], f64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: expand: the target shape (3,) has fewer dimensions than the tensor's shape (2, 3
@@ -1850,17 +1537,13 @@ Tensor.msort | Tensor.msort(f32[3,2]) | grad_fn[0] | grad_fn[0]: symgrad GatherB
 Tensor.msort | Tensor.msort(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
 Tensor.msort | Tensor.msort(f64[3,2]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
 Tensor.msort | Tensor.msort(f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch SortBackward0
-Tensor.mul | Tensor.mul(f16[2,3], 100000.0) | value[0] | value[0]: at 2: symgrad -inf, torch -5736.0
 Tensor.mul | Tensor.mul(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.mul_ | Tensor.mul_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch MulBackward0
-Tensor.mul_ | Tensor.mul_(f16[2,3], 100000.0) | value[0] | value[0]: at 2: symgrad -inf, torch -5736.0
 Tensor.mul_ | Tensor.mul_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad -1.21728516, torch -1.21679688
 Tensor.mul_ | Tensor.mul_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch MulBackward0
 Tensor.mul_ | Tensor.mul_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.multiply | Tensor.multiply(f16[2,3], 100000.0) | value[0] | value[0]: at 2: symgrad -inf, torch -5736.0
 Tensor.multiply | Tensor.multiply(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.multiply_ | Tensor.multiply_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch MulBackward0
-Tensor.multiply_ | Tensor.multiply_(f16[2,3], 100000.0) | value[0] | value[0]: at 2: symgrad -inf, torch -5736.0
 Tensor.multiply_ | Tensor.multiply_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad -1.21728516, torch -1.21679688
 Tensor.multiply_ | Tensor.multiply_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch MulBackward0
 Tensor.multiply_ | Tensor.multiply_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
@@ -1900,22 +1583,6 @@ Tensor.nansum | Tensor.nansum(f32[2,3], dtype=torch.int64) | error:missing | err
 Tensor.nansum | Tensor.nansum(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
 Tensor.narrow | Tensor.narrow(f64[2,3], 1, 2, 2) | error:class | error:class: symgrad IndexError, torch RuntimeError
 Tensor.ne | Tensor.ne(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.ne_ | Tensor.ne_(c128[2,3], c128[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ne_ | Tensor.ne_(c64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ne_ | Tensor.ne_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
-Tensor.ne_ | Tensor.ne_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ne_ | Tensor.ne_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ne_ | Tensor.ne_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ne_ | Tensor.ne_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ne_ | Tensor.ne_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ne_ | Tensor.ne_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ne_ | Tensor.ne_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ne_ | Tensor.ne_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ne_ | Tensor.ne_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NeBackward0, torch NeBackward1
-Tensor.ne_ | Tensor.ne_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.ne_ | Tensor.ne_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch NeBackward1
-Tensor.ne_ | Tensor.ne_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch NeBackward1
-Tensor.ne_ | Tensor.ne_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch NeBackward1
 Tensor.ne_ | Tensor.ne_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.neg | Tensor.neg(b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.neg_ | Tensor.neg_(b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -1930,8 +1597,6 @@ Tensor.nextafter | Tensor.nextafter(b8[2,3], b8[2,3]) | error:missing | error:mi
 Tensor.nextafter | Tensor.nextafter(b8[2,3], i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "nextafter_cpu" not implemented for 'Long'
 Tensor.nextafter | Tensor.nextafter(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.nextafter | Tensor.nextafter(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.nextafter | Tensor.nextafter(f32[16]:e, f32[16]:t) | grad[0] | grad[0]: value at 14: symgrad 1.0, torch 0.0
-Tensor.nextafter | Tensor.nextafter(f64[16]:e, f64[16]:e) | grad[0] | grad[0]: value at 13: symgrad 2.5, torch 0.0
 Tensor.nextafter | Tensor.nextafter(i32[2,3], i32[2,3]) | error:missing | error:missing: torch raises RuntimeError: "nextafter_cpu" not implemented for 'Int'
 Tensor.nextafter | Tensor.nextafter(i32[2,3], i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "nextafter_cpu" not implemented for 'Long'
 Tensor.nextafter | Tensor.nextafter(i64[14]:e, i64[14]:e) | error:missing | error:missing: torch raises RuntimeError: "nextafter_cpu" not implemented for 'Long'
@@ -1945,9 +1610,7 @@ Tensor.nextafter_ | Tensor.nextafter_(b8[2,3], 2) | error:class | error:class: s
 Tensor.nextafter_ | Tensor.nextafter_(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.nextafter_ | Tensor.nextafter_(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.nextafter_ | Tensor.nextafter_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch NextafterBackward0
-Tensor.nextafter_ | Tensor.nextafter_(f32[16]:e, f32[16]:t) | grad[0] | grad[0]: value at 14: symgrad 1.0, torch 0.0
 Tensor.nextafter_ | Tensor.nextafter_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch NextafterBackward0
-Tensor.nextafter_ | Tensor.nextafter_(f64[16]:e, f64[16]:e) | grad[0] | grad[0]: value at 13: symgrad 2.5, torch 0.0
 Tensor.nextafter_ | Tensor.nextafter_(i64[2,3], 2.5) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.nextafter_ | Tensor.nextafter_(i64[2,3], 3) | error:class | error:class: symgrad RuntimeError, torch TypeError
 Tensor.nextafter_ | Tensor.nextafter_(i64[2,3], True) | error:class | error:class: symgrad RuntimeError, torch TypeError
@@ -1957,29 +1620,6 @@ Tensor.norm | Tensor.norm(f64[2,3], 1, True) | error:missing | error:missing: to
 Tensor.norm | Tensor.norm(f64[2,3], dtype=torch.float32) | error:missing | error:missing: torch raises RuntimeError: linalg.vector_norm: the dtype of the input (Double) should be convertible withou
 Tensor.norm | Tensor.norm(i64[2,3], dtype=torch.float64) | error:missing | error:missing: torch raises RuntimeError: linalg.vector_norm: Expected a floating point or complex tensor as input. Got Lo
 Tensor.not_equal | Tensor.not_equal(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-Tensor.not_equal_ | Tensor.not_equal_(c128[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad NotEqualBackward0, torch NeBackward0
-Tensor.not_equal_ | Tensor.not_equal_(c128[2,3], c128[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.not_equal_ | Tensor.not_equal_(c64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.not_equal_ | Tensor.not_equal_(f16[2,3], f32[2,3]) | grad[0] grad_fn[0] requires_grad[0] | grad[0]: symgrad none, torch a gradient
-Tensor.not_equal_ | Tensor.not_equal_(f32[16]:e, f32[16]:t) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.not_equal_ | Tensor.not_equal_(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad NotEqualBackward0, torch NeBackward0
-Tensor.not_equal_ | Tensor.not_equal_(f32[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad NotEqualBackward0, torch NeBackward0
-Tensor.not_equal_ | Tensor.not_equal_(f32[2,3], f32[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.not_equal_ | Tensor.not_equal_(f32[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.not_equal_ | Tensor.not_equal_(f32[3], f64[]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.not_equal_ | Tensor.not_equal_(f64[0], f64[1]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.not_equal_ | Tensor.not_equal_(f64[16]:e, -0.0) | grad_fn[0] | grad_fn[0]: symgrad NotEqualBackward0, torch NeBackward0
-Tensor.not_equal_ | Tensor.not_equal_(f64[16]:e, 0.0) | grad_fn[0] | grad_fn[0]: symgrad NotEqualBackward0, torch NeBackward0
-Tensor.not_equal_ | Tensor.not_equal_(f64[16]:e, f64[16]:e) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.not_equal_ | Tensor.not_equal_(f64[2,3], f64[2,3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.not_equal_ | Tensor.not_equal_(f64[2,3], f64[3]) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.not_equal_ | Tensor.not_equal_(f64[2,3], inf) | grad_fn[0] | grad_fn[0]: symgrad NotEqualBackward0, torch NeBackward0
-Tensor.not_equal_ | Tensor.not_equal_(f64[2,3], nan) | grad_fn[0] | grad_fn[0]: symgrad NotEqualBackward0, torch NeBackward0
-Tensor.not_equal_ | Tensor.not_equal_(f64[2,3], u8[2,3]) | grad_fn[0] | grad_fn[0]: symgrad NotEqualBackward0, torch NeBackward1
-Tensor.not_equal_ | Tensor.not_equal_(f64[2,3]:p, f64[2,3]:u) | grad[1] grad_fn[0] | grad[1]: symgrad none, torch a gradient
-Tensor.not_equal_ | Tensor.not_equal_(i32[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch NeBackward1
-Tensor.not_equal_ | Tensor.not_equal_(i64[2,3], f32[2,3]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch NeBackward1
-Tensor.not_equal_ | Tensor.not_equal_(i64[3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch NeBackward1
 Tensor.not_equal_ | Tensor.not_equal_(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 Tensor.outer | Tensor.outer(f64[3], 2.0) | error:class | error:class: symgrad AttributeError, torch TypeError
 Tensor.polygamma_ | Tensor.polygamma_(f64[2,3]:p, 0) | grad_fn[0] | grad_fn[0]: symgrad PolygammaBackward0, torch PolygammaBackward1
@@ -2301,9 +1941,7 @@ Tensor.trace | Tensor.trace(f64[0,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBack
 Tensor.trace | Tensor.trace(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch TraceBackward0
 Tensor.trace | Tensor.trace(f64[3,3]) | grad_fn[0] | grad_fn[0]: symgrad SumBackward0, torch TraceBackward0
 Tensor.transpose | Tensor.transpose(f64[], 0, -1) | grad_fn[0] | grad_fn[0]: symgrad None, torch TransposeBackward0
-Tensor.true_divide | Tensor.true_divide(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
 Tensor.true_divide_ | Tensor.true_divide_(c64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
-Tensor.true_divide_ | Tensor.true_divide_(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
 Tensor.true_divide_ | Tensor.true_divide_(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
 Tensor.true_divide_ | Tensor.true_divide_(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad ToCopyBackward0, torch DivBackward0
 Tensor.trunc | Tensor.trunc(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: trunc is not supported for complex inputs
@@ -2480,10 +2118,7 @@ linalg.vector_norm | linalg.vector_norm(f64[2,3], dtype=torch.float32) | error:m
 special.digamma | special.digamma(c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.digamma | special.digamma(c128[8]:e) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.digamma | special.digamma(c64[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-special.digamma | special.digamma(f32[16]:e) | grad[0] | grad[0]: value at 5: symgrad inf, torch 726395471000000.0
-special.digamma | special.digamma(f32[2,3]:t) | grad[0] | grad[0]: value at 1: symgrad inf, torch 1614212190000000.0
 special.digamma | special.digamma(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-special.digamma | special.digamma(f64[16]:e) | grad[0] | grad[0]: value at 0: symgrad inf, torch 6.580790147321e+32
 special.entr | special.entr(c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.entr | special.entr(c128[8]:e) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.entr | special.entr(c64[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
@@ -2538,17 +2173,11 @@ special.ndtr | special.ndtr(f64[2,3]:p) | grad_fn[0] | grad_fn[0]: symgrad MulBa
 special.ndtr | special.ndtr(f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
 special.ndtr | special.ndtr(f64[5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
 special.ndtr | special.ndtr(f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
-special.polygamma | special.polygamma(1, f64[16]:e) | grad[0] value[0] | grad[0]: value at 11: symgrad -0.0, torch nan
-special.polygamma | special.polygamma(1, i32[2,3]) | value[0] | value[0]: at 1: symgrad inf, torch 1.73512878e+16
-special.polygamma | special.polygamma(1, i64[2,3]) | value[0] | value[0]: at 3: symgrad inf, torch 1.73512878e+16
 special.polygamma | special.polygamma(1.5, f64[2,3]) | error:class | error:class: symgrad RuntimeError, torch TypeError
 special.psi | special.psi(c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.psi | special.psi(c128[8]:e) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.psi | special.psi(c64[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-special.psi | special.psi(f32[16]:e) | grad[0] | grad[0]: value at 5: symgrad inf, torch 726395471000000.0
-special.psi | special.psi(f32[2,3]:t) | grad[0] | grad[0]: value at 1: symgrad inf, torch 1614212190000000.0
 special.psi | special.psi(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-special.psi | special.psi(f64[16]:e) | grad[0] | grad[0]: value at 0: symgrad inf, torch 6.580790147321e+32
 special.round | special.round(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexDouble'
 special.round | special.round(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexDouble'
 special.round | special.round(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "round_vml_cpu" not implemented for 'ComplexFloat'
@@ -2605,21 +2234,18 @@ special.zeta | special.zeta(b8[2,3], f16[2,3]) | error:missing | error:missing: 
 special.zeta | special.zeta(c128[2,3], 2.5) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.zeta | special.zeta(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 special.zeta | special.zeta(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-special.zeta | special.zeta(f16[16]:e, f16[16]:e) | timeout | timeout: symgrad ran over the time limit
+special.zeta | special.zeta(f16[16]:e, f16[16]:e) | error:missing | error:missing: torch raises RuntimeError: "zeta_cpu" not implemented for 'Half'
 special.zeta | special.zeta(f16[2,3], 100000.0) | error:missing | error:missing: torch raises RuntimeError: "zeta_cpu" not implemented for 'Half'
 special.zeta | special.zeta(f16[2,3], f16[2,3]) | error:missing | error:missing: torch raises RuntimeError: "zeta_cpu" not implemented for 'Half'
 special.zeta | special.zeta(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 1: symgrad -15.6373892, torch -15.6468086
-special.zeta | special.zeta(f32[16]:e, f32[16]:t) | value[0] | value[0]: at 8: symgrad nan, torch inf
 special.zeta | special.zeta(f32[2,3], 2) | grad_fn[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward2
 special.zeta | special.zeta(f32[2,3], 2.5) | grad_fn[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward2
 special.zeta | special.zeta(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-special.zeta | special.zeta(f64[16]:e, -0.0) | grad_fn[0] value[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward2
-special.zeta | special.zeta(f64[16]:e, 0.0) | grad_fn[0] value[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward2
-special.zeta | special.zeta(f64[16]:e, f64[16]:e) | timeout | timeout: symgrad ran over the time limit
-special.zeta | special.zeta(f64[2,3], inf) | grad_fn[0] value[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward2
+special.zeta | special.zeta(f64[16]:e, -0.0) | grad_fn[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward2
+special.zeta | special.zeta(f64[16]:e, 0.0) | grad_fn[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward2
+special.zeta | special.zeta(f64[2,3], inf) | grad_fn[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward2
 special.zeta | special.zeta(f64[2,3], nan) | grad_fn[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward2
 special.zeta | special.zeta(f64[6]:u, 1.0) | grad_fn[0] | grad_fn[0]: symgrad SpecialZetaBackward0, torch SpecialZetaBackward2
-special.zeta | special.zeta(i64[14]:e, i64[14]:e) | timeout | timeout: symgrad ran over the time limit
 special.zeta | special.zeta(i64[2,3], f16[2,3]) | error:missing | error:missing: torch raises RuntimeError: "zeta_cpu" not implemented for 'Half'
 torch.ByteTensor | torch.ByteTensor([1.5, -2.0, 3.0]) | error:missing | error:missing: torch raises RuntimeError: value cannot be converted to type uint8 without overflow
 torch.ByteTensor | torch.ByteTensor([300.0]) | error:missing | error:missing: torch raises RuntimeError: value cannot be converted to type uint8 without overflow
@@ -2633,19 +2259,12 @@ torch.absolute | torch.absolute(f32[2,3]~g, out=i64[0]) | error:missing | error:
 torch.absolute | torch.absolute(f64[2,3]~g, out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Double
 torch.absolute | torch.absolute(i64[2,3], out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: Found dtype Float but expected Long
 torch.acos | torch.acos(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-torch.acosh | torch.acosh(c128[8]:e) | grad[0] | grad[0]: value at 0: symgrad nan, torch 0.0
-torch.acosh | torch.acosh(f32[16]:e) | grad[0] | grad[0]: value at 2: symgrad nan, torch 1.34164071
-torch.acosh | torch.acosh(f32[2,3]:t) | grad[0] | grad[0]: value at 1: symgrad nan, torch inf
 torch.acosh | torch.acosh(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-torch.acosh | torch.acosh(f64[16]:e) | grad[0] | grad[0]: value at 0: symgrad nan, torch inf
-torch.acosh | torch.acosh(f64[2,3]) | grad[0] | grad[0]: value at 0: symgrad nan, torch 0.6785804029457
-torch.acosh | torch.acosh(f64[5]) | grad[0] | grad[0]: value at 4: symgrad nan, torch 1.230233734967
 torch.add | torch.add(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.add | torch.add(i64[2,3], i64[2,3], alpha=0.5) | error:missing | error:missing: torch raises RuntimeError: For integral input tensors, argument alpha must not be a floating point number.
 torch.add | torch.add(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 torch.addbmm | torch.addbmm(f16[3,4], f16[2,3,3], f16[2,3,4]) | value[0] | value[0]: at 6: symgrad 0.55371, torch 0.55273
 torch.addbmm | torch.addbmm(f32[3,4], f64[2,3,3], f64[2,3,4]) | error:missing | error:missing: torch raises RuntimeError: self and mat2 must have the same dtype, but got Float and Double
-torch.addbmm | torch.addbmm(f64[3,4], f64[2,3,3], f64[2,3,4], beta=0) | grad[0] | grad[0]: symgrad none, torch a gradient
 torch.addbmm | torch.addbmm(i32[3,4], i32[2,3,3], i32[2,3,4]) | dtype[0] | dtype[0]: symgrad int64, torch int32
 torch.addbmm | torch.addbmm(i64[3,4], i64[2,3,3], i64[2,3,4], alpha=0.5) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
 torch.addbmm | torch.addbmm(u8[3,4], u8[2,3,3], u8[2,3,4]) | dtype[0] | dtype[0]: symgrad int64, torch uint8
@@ -2659,10 +2278,8 @@ torch.addcmul | torch.addcmul(b8[2,3]:n, b8[2,3]:n, b8[2,3]:n) | error:missing |
 torch.addcmul | torch.addcmul(f16[2,3]:n, f16[2,3]:n, f16[2,3]:n) | value[0] | value[0]: at 1: symgrad -0.16357, torch -0.16321
 torch.addcmul | torch.addcmul(i64[2,3], i64[2,3], i64[2,3], value=0.5) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
 torch.addmm | torch.addmm(f32[2,4], f64[2,3], f64[3,4]) | error:missing | error:missing: torch raises RuntimeError: self and mat2 must have the same dtype, but got Float and Double
-torch.addmm | torch.addmm(f64[2,4], f64[2,3], f64[3,4], beta=0) | grad[0] | grad[0]: symgrad none, torch a gradient
 torch.addmm | torch.addmm(i64[2,4], i64[2,3], i64[3,4], alpha=0.5) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
 torch.addmv | torch.addmv(f32[2], f64[2,3], f64[3]) | error:missing | error:missing: torch raises RuntimeError: addmv input tensors must have the same dtype, but got Float, Double, and Double
-torch.addmv | torch.addmv(f64[2], f64[2,3], f64[3], beta=0) | grad[0] | grad[0]: symgrad none, torch a gradient
 torch.addmv | torch.addmv(i64[2], i64[2,3], i64[3], alpha=0.5) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
 torch.all | torch.all(f64[2,3], (0, 0)) | error:missing | error:missing: torch raises RuntimeError: dim 0 appears multiple times in the list of dims
 torch.all | torch.all(f64[2,3], 1, out=f64[2]~g) | error:missing | error:missing: torch raises RuntimeError: all only supports bool tensor for result, got: Double
@@ -2693,13 +2310,7 @@ torch.arange | torch.arange(0, 1, 0.3, dtype=torch.int64) | error:missing | erro
 torch.arange | torch.arange(5, 0) | error:missing | error:missing: torch raises RuntimeError: upper bound and lower bound inconsistent with step sign
 torch.arange | torch.arange(inf) | error:class | error:class: symgrad ValueError, torch RuntimeError
 torch.arccos | torch.arccos(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-torch.arccosh | torch.arccosh(c128[8]:e) | grad[0] | grad[0]: value at 0: symgrad nan, torch 0.0
-torch.arccosh | torch.arccosh(f32[16]:e) | grad[0] | grad[0]: value at 2: symgrad nan, torch 1.34164071
-torch.arccosh | torch.arccosh(f32[2,3]:t) | grad[0] | grad[0]: value at 1: symgrad nan, torch inf
 torch.arccosh | torch.arccosh(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-torch.arccosh | torch.arccosh(f64[16]:e) | grad[0] | grad[0]: value at 0: symgrad nan, torch inf
-torch.arccosh | torch.arccosh(f64[2,3]) | grad[0] | grad[0]: value at 0: symgrad nan, torch 0.6785804029457
-torch.arccosh | torch.arccosh(f64[5]) | grad[0] | grad[0]: value at 4: symgrad nan, torch 1.230233734967
 torch.arcsin | torch.arcsin(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.arcsinh | torch.arcsinh(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.arctan | torch.arctan(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
@@ -2738,11 +2349,9 @@ torch.atan2 | torch.atan2(c128[2,3], c128[2,3]) | error:class | error:class: sym
 torch.atan2 | torch.atan2(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.atan2 | torch.atan2(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 1: symgrad -1.44688332, torch -1.44717598
 torch.atan2 | torch.atan2(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-torch.atan2 | torch.atan2(f64[16]:e, f64[16]:e) | grad[0] grad[1] | grad[0]: value at 13: symgrad nan, torch -0.0
 torch.atanh | torch.atanh(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.baddbmm | torch.baddbmm(f16[2,3,4], f16[2,3,3], f16[2,3,4]) | value[0] | value[0]: at 2: symgrad 0.45605, torch 0.45654
 torch.baddbmm | torch.baddbmm(f32[2,3,4], f64[2,3,3], f64[2,3,4]) | error:missing | error:missing: torch raises RuntimeError: Input dtypes must be the same, got: input float, batch1: double, batch2: double
-torch.baddbmm | torch.baddbmm(f64[2,3,4], f64[2,3,3], f64[2,3,4], beta=0) | grad[0] | grad[0]: symgrad none, torch a gradient
 torch.baddbmm | torch.baddbmm(i64[2,3,4], i64[2,3,3], i64[2,3,4], alpha=0.5) | dtype[0] value[0] | dtype[0]: symgrad float32, torch int64
 torch.bernoulli | torch.bernoulli(f64[3,4]:01, 0.3) | grad:error grad_fn[0] requires_grad[0] | grad:error: symgrad no error, torch RuntimeError
 torch.bernoulli | torch.bernoulli(f64[3,4]:01, p=0.7) | grad:error grad_fn[0] requires_grad[0] | grad:error: symgrad no error, torch RuntimeError
@@ -2776,22 +2385,7 @@ torch.cholesky | torch.cholesky(f64[3,3]:spd, False) | grad_fn[0] | grad_fn[0]: 
 torch.cholesky | torch.cholesky(f64[3,3]:spd, True) | grad_fn[0] | grad_fn[0]: symgrad TransposeBackward0, torch CholeskyBackward0
 torch.cholesky | torch.cholesky(f64[3,3]:tri) | grad_fn[0] | grad_fn[0]: symgrad LinalgCholeskyExBackward0, torch CholeskyBackward0
 torch.cholesky_inverse | torch.cholesky_inverse(f16[3,3]:spd) | error:missing | error:missing: torch raises RuntimeError: "cholesky_inverse_out_cpu" not implemented for 'Half'
-torch.cholesky_inverse | torch.cholesky_inverse(f32[3,3]:spd) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch -0.0258791521
-torch.cholesky_inverse | torch.cholesky_inverse(f64[0,0]) | grad_fn[0] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch CholeskyInverseBackward0
-torch.cholesky_inverse | torch.cholesky_inverse(f64[1,1]) | grad_fn[0] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch CholeskyInverseBackward0
-torch.cholesky_inverse | torch.cholesky_inverse(f64[2,0,0]) | grad_fn[0] | grad_fn[0]: symgrad LinalgSolveTriangularBackward0, torch CholeskyInverseBackward0
-torch.cholesky_inverse | torch.cholesky_inverse(f64[2,3,3]:spd) | grad[0] grad_fn[0] | grad[0]: value at 14: symgrad 0.0, torch -0.01181517971147
-torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 0.0, torch 11.87689203932
-torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:e) | grad[0] grad_fn[0] value[0] | grad[0]: value at 1: symgrad 0.0, torch nan
-torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:sing) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad -637.9621787709, torch 5.076583889286
-torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:spd) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch -0.02297584681019
-torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:tri) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch -0.5099861423332
-torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:tri, True) | grad[0] grad_fn[0] | grad[0]: value at 6: symgrad 0.0, torch -0.4084581670135
-torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:tri, upper=False) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.0, torch -0.5099861423332
-torch.cholesky_solve | torch.cholesky_solve(f64[2,3,2], f64[3,3]:tri) | grad[1] grad_fn[0] | grad[1]: value at 2: symgrad 0.0, torch -2.648308847622
-torch.cholesky_solve | torch.cholesky_solve(f64[3,1], f64[3,3]:tri, False) | grad[1] grad_fn[0] | grad[1]: value at 2: symgrad 0.0, torch 1.449803014234
-torch.cholesky_solve | torch.cholesky_solve(f64[3,4], f64[3,3]:tri) | grad[1] grad_fn[0] | grad[1]: value at 5: symgrad 0.0, torch 1.672087716057
-torch.cholesky_solve | torch.cholesky_solve(f64[3,4], f64[3,3]:tri, True) | grad[1] grad_fn[0] | grad[1]: value at 7: symgrad 0.0, torch 0.3663302726644
+torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:e) | value[0] | value[0]: at 4: symgrad nan, torch 0.0
 torch.chunk | torch.chunk(f32[2,3], 2) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
 torch.chunk | torch.chunk(f64[0,3], 2) | structure | structure: symgrad (T), torch (T,T)
 torch.chunk | torch.chunk(f64[0,3], 2, 1) | grad_fn[0] grad_fn[1] | grad_fn[0]: symgrad SliceBackward0, torch SplitBackward0
@@ -2901,17 +2495,12 @@ torch.diff | torch.diff(f64[2,3], 0) | grad_fn[0] | grad_fn[0]: symgrad None, to
 torch.digamma | torch.digamma(c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.digamma | torch.digamma(c128[8]:e) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.digamma | torch.digamma(c64[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-torch.digamma | torch.digamma(f32[16]:e) | grad[0] | grad[0]: value at 5: symgrad inf, torch 726395471000000.0
-torch.digamma | torch.digamma(f32[2,3]:t) | grad[0] | grad[0]: value at 1: symgrad inf, torch 1614212190000000.0
 torch.digamma | torch.digamma(f32[2,3]~g, out=i64[0]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-torch.digamma | torch.digamma(f64[16]:e) | grad[0] | grad[0]: value at 0: symgrad inf, torch 6.580790147321e+32
 torch.dist | torch.dist(b8[2,3], b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.dist | torch.dist(f64[2,3], f64[3], 0) | grad:error | grad:error: symgrad no error, torch RuntimeError
-torch.div | torch.div(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
 torch.div | torch.div(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.div | torch.div(f64[2,3], f64[2,3]:t, rounding_mode='bad') | error:class | error:class: symgrad ValueError, torch RuntimeError
 torch.div | torch.div(f64[2,3], f64[2,3]:t, rounding_mode=None) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward2
-torch.divide | torch.divide(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
 torch.divide | torch.divide(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.divide | torch.divide(f64[2,3], f64[2,3]:t, rounding_mode='bad') | error:class | error:class: symgrad ValueError, torch RuntimeError
 torch.divide | torch.divide(f64[2,3], f64[2,3]:t, rounding_mode=None) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward2
@@ -3130,28 +2719,9 @@ torch.kthvalue | torch.kthvalue(f64[2,3], 2, 0) | grad_fn[0] | grad_fn[0]: symgr
 torch.kthvalue | torch.kthvalue(f64[2,3], 3, -1, True) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch KthvalueBackward0
 torch.kthvalue | torch.kthvalue(f64[3,4]:t, 2, 1) | grad_fn[0] | grad_fn[0]: symgrad SqueezeBackward1, torch KthvalueBackward0
 torch.kthvalue | torch.kthvalue(f64[], 1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch KthvalueBackward0
-torch.ldexp | torch.ldexp(c128[2,3], c128[2,3]) | grad:error grad_fn[0] | grad:error: symgrad RuntimeError, torch no error
-torch.ldexp | torch.ldexp(c64[2,3], f64[3]) | grad:error grad_fn[0] | grad:error: symgrad no error, torch RuntimeError
-torch.ldexp | torch.ldexp(f16[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(f32[16]:e, f32[16]:t) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(f32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(f32[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+torch.ldexp | torch.ldexp(c64[2,3], f64[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 torch.ldexp | torch.ldexp(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: ldexp can't be cast to the desired output type Long
-torch.ldexp | torch.ldexp(f32[3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(f64[0], f64[1]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(f64[16]:e, f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(f64[2,1], f64[1,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(f64[2,3], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(f64[2,3], f64[3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(f64[2,3], i32[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 5: symgrad 1.125, torch 0.0
-torch.ldexp | torch.ldexp(f64[2,3], i64[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 2: symgrad 0.75, torch 0.0
-torch.ldexp | torch.ldexp(f64[2,3], u8[2,3]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 512.0, torch 0.0
-torch.ldexp | torch.ldexp(f64[2,3]:p, f64[2,3]:u) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(f64[], f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(f64[], i32[3]) | dtype[0] grad[0] grad_fn[0] | dtype[0]: symgrad float32, torch float64
-torch.ldexp | torch.ldexp(i32[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(i64[2,3], f32[2,3]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
-torch.ldexp | torch.ldexp(i64[3], f64[]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch LdexpBackward0
+torch.ldexp | torch.ldexp(f64[], i32[3]) | dtype[0] | dtype[0]: symgrad float32, torch float64
 torch.le | torch.le(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 torch.lerp | torch.lerp(b8[2,3]:n, b8[2,3]:n, b8[2,3]:01) | error:missing | error:missing: torch raises RuntimeError: "lerp_kernel_tensor" not implemented for 'Bool'
 torch.lerp | torch.lerp(f32[2,3]:n, f64[3]:n, f32[2,1]:01) | error:missing | error:missing: torch raises RuntimeError: expected dtype float for `end` but got dtype double
@@ -3209,17 +2779,7 @@ torch.logaddexp2 | torch.logaddexp2(u8[2,3], i64[2,3]) | error:missing | error:m
 torch.logaddexp2 | torch.logaddexp2(u8[2,3], u8[2,3]) | error:missing | error:missing: torch raises RuntimeError: "logaddexp2_cpu" not implemented for 'Byte'
 torch.logcumsumexp | torch.logcumsumexp(f64[16]:e, 0) | grad[0] | grad[0]: value at 12: symgrad 0.0, torch nan
 torch.logdet | torch.logdet(f16[3,3]:spd) | error:class | error:class: symgrad TypeError, torch RuntimeError
-torch.logdet | torch.logdet(f32[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-torch.logdet | torch.logdet(f64[0,0]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-torch.logdet | torch.logdet(f64[1,1]) | grad[0] grad_fn[0] | grad[0]: value at 0: symgrad -0.7913905754033, torch -0.0
-torch.logdet | torch.logdet(f64[2,0,0]) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-torch.logdet | torch.logdet(f64[2,3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-torch.logdet | torch.logdet(f64[3,3]) | grad[0] grad_fn[0] | grad[0]: value at 4: symgrad 0.4126795403576, torch 0.0
-torch.logdet | torch.logdet(f64[3,3]:e) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-torch.logdet | torch.logdet(f64[3,3]:sing) | grad[0] grad_fn[0] value[0] | grad[0]: value at 0: symgrad nan, torch 0.0
-torch.logdet | torch.logdet(f64[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-torch.logdet | torch.logdet(f64[3,3]:tri) | grad_fn[0] | grad_fn[0]: symgrad AddBackward0, torch WhereBackward0
-torch.logical_not | torch.logical_not(c128[8]:e) | value[0] | value[0]: at 2: symgrad 1, torch 0
+torch.logdet | torch.logdet(f64[3,3]:sing) | grad[0] value[0] | grad[0]: value at 0: symgrad nan, torch 0.0
 torch.logit | torch.logit(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: "logit_cpu" not implemented for 'ComplexDouble'
 torch.logit | torch.logit(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: "logit_cpu" not implemented for 'ComplexDouble'
 torch.logit | torch.logit(c64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "logit_cpu" not implemented for 'ComplexFloat'
@@ -3299,10 +2859,8 @@ torch.msort | torch.msort(f32[3,2]) | grad_fn[0] | grad_fn[0]: symgrad GatherBac
 torch.msort | torch.msort(f64[16]:e) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
 torch.msort | torch.msort(f64[3,2]) | grad_fn[0] | grad_fn[0]: symgrad GatherBackward0, torch SortBackward0
 torch.msort | torch.msort(f64[]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch SortBackward0
-torch.mul | torch.mul(f16[2,3], 100000.0) | value[0] | value[0]: at 2: symgrad -inf, torch -5736.0
 torch.mul | torch.mul(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.mul | torch.mul(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
-torch.multiply | torch.multiply(f16[2,3], 100000.0) | value[0] | value[0]: at 2: symgrad -inf, torch -5736.0
 torch.multiply | torch.multiply(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.multiply | torch.multiply(u8[2,3], -1) | error:extra | error:extra: symgrad raises OverflowError: the Python number -1 does not fit in uint8, the dtype it combines with here (int
 torch.mvlgamma | torch.mvlgamma(b8[2,3]:p, 2) | error:missing | error:missing: torch raises RuntimeError: The input tensor may not be a boolean tensor.
@@ -3354,9 +2912,7 @@ torch.nextafter | torch.nextafter(b8[2,3], b8[2,3]) | error:missing | error:miss
 torch.nextafter | torch.nextafter(b8[2,3], i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "nextafter_cpu" not implemented for 'Long'
 torch.nextafter | torch.nextafter(c128[2,3], c128[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.nextafter | torch.nextafter(c64[2,3], f64[3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-torch.nextafter | torch.nextafter(f32[16]:e, f32[16]:t) | grad[0] | grad[0]: value at 14: symgrad 1.0, torch 0.0
 torch.nextafter | torch.nextafter(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
-torch.nextafter | torch.nextafter(f64[16]:e, f64[16]:e) | grad[0] | grad[0]: value at 13: symgrad 2.5, torch 0.0
 torch.nextafter | torch.nextafter(i32[2,3], i32[2,3]) | error:missing | error:missing: torch raises RuntimeError: "nextafter_cpu" not implemented for 'Int'
 torch.nextafter | torch.nextafter(i32[2,3], i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: "nextafter_cpu" not implemented for 'Long'
 torch.nextafter | torch.nextafter(i64[14]:e, i64[14]:e) | error:missing | error:missing: torch raises RuntimeError: "nextafter_cpu" not implemented for 'Long'
@@ -3395,9 +2951,6 @@ torch.polar | torch.polar(i64[2,3], 2.5) | error:class | error:class: symgrad Ru
 torch.polar | torch.polar(i64[2,3], 3) | error:class | error:class: symgrad RuntimeError, torch TypeError
 torch.polar | torch.polar(i64[2,3], True) | error:class | error:class: symgrad RuntimeError, torch TypeError
 torch.polar | torch.polar(u8[2,3], -1) | error:class | error:class: symgrad RuntimeError, torch TypeError
-torch.polygamma | torch.polygamma(1, f64[16]:e) | grad[0] value[0] | grad[0]: value at 11: symgrad -0.0, torch nan
-torch.polygamma | torch.polygamma(1, i32[2,3]) | value[0] | value[0]: at 1: symgrad inf, torch 1.73512878e+16
-torch.polygamma | torch.polygamma(1, i64[2,3]) | value[0] | value[0]: at 3: symgrad inf, torch 1.73512878e+16
 torch.polygamma | torch.polygamma(1.5, f64[2,3]) | error:class | error:class: symgrad RuntimeError, torch TypeError
 torch.positive | torch.positive(b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
 torch.positive | torch.positive(f64[2,3], out=f64[2,3]~g) | error:class | error:class: symgrad RuntimeError, torch TypeError
@@ -3675,7 +3228,6 @@ torch.trapz | torch.trapz(f64[2,3], f64[2,3]:sorted) | grad_fn[0] | grad_fn[0]: 
 torch.trapz | torch.trapz(f64[2,3], f64[3]:sorted) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward1
 torch.trapz | torch.trapz(f64[2,3], x=f64[3], dim=-1) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch DivBackward1
 torch.trapz | torch.trapz(f64[2,5]) | grad_fn[0] | grad_fn[0]: symgrad MulBackward0, torch MulBackward1
-torch.true_divide | torch.true_divide(f16[2,3], 100000.0) | value[0] | value[0]: at 3: symgrad 0.0, torch 1.5497e-05
 torch.true_divide | torch.true_divide(f32[2,3]~g, f32[3]~g, out=i64[2,3]) | error:missing | error:missing: torch raises RuntimeError: result type Float can't be cast to the desired output type Long
 torch.trunc | torch.trunc(c128[2,3]) | error:missing | error:missing: torch raises RuntimeError: trunc is not supported for complex inputs
 torch.trunc | torch.trunc(c128[8]:e) | error:missing | error:missing: torch raises RuntimeError: trunc is not supported for complex inputs

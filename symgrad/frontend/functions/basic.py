@@ -164,6 +164,8 @@ def clamp(x, min=None, max=None, *, _torch_name: str = "ClampBackward1") -> Tens
 
     def body(a, lo=min, hi=max):
         out = a
+        if a.dtype.is_floating and any(type(v) is float and v != v for v in (lo, hi)):
+            return full(a, math.nan)        # torch's NaN-propagating bounds
         if lo is not None:
             out = where(lt(a, lo), lo, out)
         if hi is not None:
@@ -266,7 +268,8 @@ def sum(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A
         x = x.to(dtype)
     elif not x.dtype.is_differentiable:
         x = x.to(dtypes.int64)
-    return _reduce("sum", x, dim, keepdim, "SumBackward0" if dim is None else "SumBackward1")
+    every = dim if dim != () and dim != [] else None       # torch's dim=(): every dim
+    return _reduce("sum", x, every, keepdim, "SumBackward0" if dim is None else "SumBackward1")
 
 
 def mean(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
@@ -275,7 +278,7 @@ def mean(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     if not x.dtype.is_differentiable:
         raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either a "
                            f"floating point or complex dtype. Got: {x.dtype.name}")
-    axes = normalize_axes(dim, x.ndim)
+    axes = normalize_axes(dim if dim != () and dim != [] else None, x.ndim)   # (): every dim
     n = as_count(math.prod(x.shape[a] for a in axes))   # (a Dim: divided at call time)
 
     def rule(g, out, ins):

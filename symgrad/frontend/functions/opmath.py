@@ -18,6 +18,7 @@ from ..core.apply import apply, attach_function
 from ..core.tensor import Tensor
 
 _NUMBERS = (int, float)
+_FLOAT16_MAX = 65504.0
 
 
 def mul(a, b) -> Tensor:
@@ -42,8 +43,8 @@ def in_opmath(name: str, a: Tensor, number) -> Tensor:
     """``a`` (a storage float dtype: float16) ``name`` a Python number, as torch's kernel: the
     plain primitive where the number is a float16 already (the same result), else computed in
     float32, with torch's node and its backward computed the same way."""
-    if not a.dtype.is_floating or float(np.float16(number)) == number \
-            or np.isnan(number):
+    if not a.dtype.is_floating or number != number or (
+            abs(number) <= _FLOAT16_MAX and float(np.float16(number)) == number):
         return apply(name, a, number)
     with grad_mode.no_grad():
         out = _widened(name, a, number)
