@@ -75,11 +75,17 @@ unary("cosh", lambda sp, x: sp.cosh(x), np.cosh, lambda b, g, out, x: g * b.op("
       complex_ok=True)
 unary("asinh", lambda sp, x: sp.asinh(x), np.arcsinh,
       lambda b, g, out, x: g * (1.0 / b.op("sqrt", x * x + 1.0)), complex_ok=True)
-# (1 / (sqrt(x - 1) sqrt(x + 1)), not 1 / sqrt(x*x - 1): the same for real x > 1, and the
-# branch torch takes for complex x)
-unary("acosh", lambda sp, x: sp.acosh(x), np.arccosh,
-      lambda b, g, out, x: g * (1.0 / (b.op("sqrt", x - 1.0) * b.op("sqrt", x + 1.0))),
-      complex_ok=True)
+
+
+def _acosh_vjp(b, g, out, x):
+    """torch's two formulas: rsqrt(x + 1) rsqrt(x - 1) for complex x (the branch), and
+    rsqrt(x*x - 1) for real x (finite below -1 too, where acosh itself is NaN)."""
+    if x.dtype.is_complex:
+        return g * ((1.0 / b.op("sqrt", x + 1.0)) * (1.0 / b.op("sqrt", x - 1.0)))
+    return g * (1.0 / b.op("sqrt", x * x - 1.0))
+
+
+unary("acosh", lambda sp, x: sp.acosh(x), np.arccosh, _acosh_vjp, complex_ok=True)
 unary("atanh", lambda sp, x: sp.atanh(x), np.arctanh,
       lambda b, g, out, x: g * (1.0 / (1.0 - x * x)), complex_ok=True)
 
@@ -115,9 +121,11 @@ elementwise("zeta", lambda sp, x, y: sp.zeta(x, y), special.zeta, torch="Special
 
 
 def _np_sinc(a):
+    """torch's kernel: float16 computes in float32 (its opmath type) and rounds once."""
     with np.errstate(all="ignore"):
-        product = np.pi * a
-        return np.where(a == 0, 1.0, np.sin(product) / product).astype(a.dtype)
+        wide = a.astype(np.float32) if a.dtype == np.float16 else a
+        product = np.pi * wide
+        return np.where(wide == 0, 1.0, np.sin(product) / product).astype(a.dtype)
 
 
 def _sinc_vjp(b, g, out, x):
@@ -220,8 +228,11 @@ elementwise("trunc_divide", lambda sp, x, y: _fn("TruncDiv")(x, y), _np_trunc_di
 
 
 def _atan2_vjp(b, g, out, ins):
+    """torch's: 1 / (y^2 + x^2), taken as 0 where it is infinite (at the origin, and where
+    the squares underflow), so that the gradient there is a signed zero, not NaN."""
     y, x = ins
     recip = 1.0 / (y * y + x * x)
+    recip = b.op("where", b.op("eq", b.op("abs", recip), math.inf), 0.0, recip)
     return g * x * recip, g * -y * recip
 
 
@@ -239,9 +250,11 @@ def _copysign_vjp(b, g, out, ins):
 
 elementwise("copysign", lambda sp, x, y: _fn("Copysign")(x, y), np.copysign,
             vjp=per_input(_copysign_vjp, _zero), uses_out=True, torch="CopysignBackward0")
-# torch passes the gradient to x (nextafter moves it by one ulp) and none to y.
+# torch passes the gradient to x where x != y (nextafter moves it by one ulp; where x == y
+# it returns y) and zeros to y.
 elementwise("nextafter", lambda sp, x, y: _fn("Nextafter")(x, y), np.nextafter,
-            vjp=per_input(lambda b, g, out, ins: g, _zero), saves=False,
+            vjp=per_input(lambda b, g, out, ins: b.op("where", b.op("ne", ins[0], ins[1]), g,
+                                                     0.0), _zero),
             torch="NextafterBackward0")
 
 

@@ -29,7 +29,10 @@ def _cast_vjp(b, g, out, ins, *, dtype):
 
 
 def _np_cast(a, *, dtype):
-    """``a`` as ``dtype``; a complex value made real keeps its real part (torch's)."""
+    """``a`` as ``dtype``; a complex value made real keeps its real part (torch's), made
+    bool it is True where either part is nonzero (torch's and the C's ``z != 0``)."""
+    if np.iscomplexobj(a) and dtype.name == "bool":
+        return np.not_equal(a, 0)
     if np.iscomplexobj(a) and not dtype.is_complex:
         a = a.real
     return a.astype(dtype.np)

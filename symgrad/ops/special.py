@@ -14,11 +14,13 @@ mpmath and to torch. The algorithms, and where they differ from torch's:
   integers, as torch.
 * trigamma (polygamma of order 1): the same scheme, psi1(x) = psi1(x + 1) + 1/x^2 and
   1/x + 1/(2x^2) + sum B_2k / x^(2k+1); reflection psi1(x) = pi^2 / sin^2(pi x) - psi1(1 - x).
-  +inf at the poles (torch's float32 gives a large finite number at the negative ones).
+  At the negative integers torch's reflection, pi^2 / sin(pi x)^2 with pi x rounded, gives
+  a large finite number rather than the pole's +inf: symgrad gives torch's (0 stays +inf).
 * zeta(s, q) (Hurwitz), and polygamma of order n >= 2 as (-1)^(n+1) n! zeta(n + 1, x):
   Euler-Maclaurin summation, the first N terms summed directly, N chosen so q + N >= max(16,
   2 s), then 10 Bernoulli terms. inf at s == 1, NaN for s < 1; at q <= 0 an integer is a pole
-  (inf), and a negative non-integer q needs an integer s (else NaN), as torch.
+  (inf), and a negative non-integer q needs an integer s (else NaN), as torch; q = inf and
+  orders above 1e6 (no summation) give torch's values (NaN, and inf / 1 / NaN by q).
 * erfinv: an approximation good to a few 1e-3, refined by three Halley steps on erf (on erfc
   for |y| > 0.5, where erf(x) - y would cancel). +-inf at +-1, NaN outside [-1, 1].
 """
@@ -133,17 +135,39 @@ def digamma(x):
     return out.astype(dtype)
 
 
-def _trigamma(v):
+_FLOAT64 = np.dtype(np.float64)
+
+
+def _trigamma(v, dtype=_FLOAT64):
     with np.errstate(all="ignore"):
         out, neg = _reflected(v, _trigamma_positive,
                               lambda r, p: (np.pi / np.sin(np.pi * r)) ** 2 - p)
         out = np.where((v <= 0) & (v == np.floor(v)), np.inf, out)
-        out = np.where(v == np.inf, 0.0, np.where(np.isnan(v), np.nan, out))
+        out = np.where(np.isinf(v), np.where(v > 0, 0.0, np.nan), np.where(np.isnan(v), v, out))
+        return _trigamma_poles(v, out, dtype)
+
+
+def _trigamma_poles(v, out, dtype):
+    """torch's value at the negative integers: its reflection's pi^2 / sin(pi x)^2, with pi x
+    rounded in the dtype's precision (float32 for float32 and below), so that sin is tiny
+    but not 0: a large finite number. 0 itself stays +inf."""
+    pole = (v < 0) & (v == np.floor(v)) & np.isfinite(v)
+    if not pole.any():
+        return out
+    single = dtype.itemsize <= 4
+    ct = np.float32 if single else np.float64
+    x = v[pole].astype(ct)
+    pi = ct(np.pi)
+    s = np.sin((pi * x).astype(np.float64)).astype(ct)        # sinf: correctly rounded
+    reflected = (pi * pi) / (s * s)
+    out = out.copy()
+    out[pole] = (reflected.astype(np.float64) - _trigamma_positive(1.0 - v[pole])).astype(ct)
     return out
 
 
 ZETA_TERMS = 10
 ZETA_MIN_SHIFT = 16.0
+HUGE_ORDER = 1e6          # orders above it: no summation (its 2 s terms would never end)
 # B_2j / (2j)!, j = 1..ZETA_TERMS: the Euler-Maclaurin coefficients.
 ZETA_COEFFICIENTS = [float(BERNOULLI[2 * j] / math.factorial(2 * j))
                      for j in range(1, ZETA_TERMS + 1)]
@@ -151,19 +175,21 @@ ZETA_COEFFICIENTS = [float(BERNOULLI[2 * j] / math.factorial(2 * j))
 
 def _zeta_one(s: float, q: float) -> float:
     """Hurwitz zeta at one point (Euler-Maclaurin; see the module's docstring)."""
-    if math.isnan(s) or math.isnan(q):
-        return math.nan
     if s == 1:
-        return math.inf
+        return math.inf              # torch's order of tests: whatever q is, NaN too;
     if s < 1:
         return math.nan
     if q <= 0:
-        if q == np.floor(q):         # the poles (and -inf, as the C helper's floor says)
-            return math.inf
+        if q == np.floor(q):         # the poles (and -inf, as the C helper's floor says),
+            return math.inf          # whatever s is, NaN too
         if s != np.floor(s):
             return math.nan
+    if math.isnan(s) or math.isnan(q):
+        return math.nan
     if math.isinf(q):
-        return 0.0
+        return math.nan              # torch's 0 / 0 in its convergence test
+    if s > HUGE_ORDER:               # a^-s is 0 beyond q: torch's q^-s, and NaN past 1
+        return math.inf if q < 1 else 1.0 if q == 1 else math.nan
     # NumPy scalars: IEEE overflow to inf, as in C (Python's float ** raises instead)
     shift, total, a = max(ZETA_MIN_SHIFT, 2.0 * s), np.float64(0.0), np.float64(q)
     while a < shift:                # the C helper's loop, in the same order
@@ -204,7 +230,7 @@ def polygamma(n, x):
         if order == 0:
             out[at] = digamma(v[at])
         elif order == 1:
-            out[at] = _trigamma(v[at])
+            out[at] = _trigamma(v[at], dtype)
         else:
             k = int(order)
             scale = (-1.0) ** (k + 1) * math.factorial(k)

@@ -15,8 +15,8 @@ double and round once. The int64 division helpers never trap: x // 0 and x % 0 a
 
 from __future__ import annotations
 
-from ...ops.special import (DIGAMMA_SERIES, SHIFT, TRIGAMMA_SERIES, TWO_OVER_SQRT_PI,
-                           WINITZKI_A, ZETA_COEFFICIENTS, ZETA_MIN_SHIFT)
+from ...ops.special import (DIGAMMA_SERIES, HUGE_ORDER, SHIFT, TRIGAMMA_SERIES,
+                           TWO_OVER_SQRT_PI, WINITZKI_A, ZETA_COEFFICIENTS, ZETA_MIN_SHIFT)
 
 __all__ = ["HELPERS", "definitions"]
 
@@ -40,6 +40,7 @@ def _float_version(name: str, nargs: int) -> str:
 # What the templates print from Python's numbers (the algorithms' constants, ``ops.special``).
 _CONSTANTS = {
     "pi": _PI, "shift": repr(SHIFT), "zeta_min_shift": repr(ZETA_MIN_SHIFT),
+    "huge_order": repr(HUGE_ORDER),
     "digamma_series": _horner("z", DIGAMMA_SERIES),
     "trigamma_series": _horner("z", TRIGAMMA_SERIES),
     "zeta_count": len(ZETA_COEFFICIENTS),

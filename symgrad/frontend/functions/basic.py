@@ -22,6 +22,7 @@ from ..core.conversions import check_fits
 from ..core.engine import run_backward
 from .printing import return_type
 from .matmul import bmm, dot, matmul, mm  # noqa: F401  (the products, with the rest of F)
+from .opmath import div, mul  # noqa: F401  (float16 with a number: torch's float32 scalar)
 from .shapes import broadcast_to, reshape
 from ..core.tensor import Tensor
 from ..core.arguments import Deferred, tensor_arg
@@ -89,9 +90,8 @@ def _scaled_sum(name: str, a, b, alpha) -> Tensor:
                      uses_out=False)
 
 
-def mul(a, b) -> Tensor: return apply("mul", a, b)  # noqa: E704
-def div(a, b) -> Tensor: return apply("div", a, b)  # noqa: E704
-def neg(a) -> Tensor: return apply("neg", a)  # noqa: E704
+def neg(a) -> Tensor:
+    return apply("neg", a)
 
 
 def pow(a, b) -> Tensor:  # noqa: A001  (torch's name)
@@ -155,6 +155,8 @@ def clamp(x, min=None, max=None, *, _torch_name: str = "ClampBackward1") -> Tens
 
     def body(a, lo=min, hi=max):
         out = a
+        if a.dtype.is_floating and any(type(v) is float and v != v for v in (lo, hi)):
+            return full(a, math.nan)        # torch's NaN-propagating bounds
         if lo is not None:
             out = where(lt(a, lo), lo, out)
         if hi is not None:
@@ -258,7 +260,8 @@ def sum(x, dim=ALL, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A0
         x = x.to(dtype)
     elif not x.dtype.is_differentiable:
         x = x.to(dtypes.int64)
-    return _reduce("sum", x, dim, keepdim, name)
+    every = dim if dim != () and dim != [] else None       # torch's dim=(): every dim
+    return _reduce("sum", x, every, keepdim, name)
 
 
 def mean(x, dim=ALL, keepdim: bool = False, *, dtype=None) -> Tensor:
@@ -269,7 +272,7 @@ def mean(x, dim=ALL, keepdim: bool = False, *, dtype=None) -> Tensor:
     if not x.dtype.is_differentiable:
         raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either a "
                            f"floating point or complex dtype. Got: {x.dtype.name}")
-    axes = normalize_axes(dim, x.ndim)
+    axes = normalize_axes(dim if dim != () and dim != [] else None, x.ndim)   # (): every dim
     n = as_count(math.prod(x.shape[a] for a in axes))   # (a Dim: divided at call time)
 
     def rule(g, out, ins):

@@ -74,6 +74,10 @@ def _mt(x: Tensor) -> Tensor:
     return x.mT
 
 
+def _mh(x: Tensor) -> Tensor:
+    return x.mT.conj() if x.dtype.is_complex else x.mT
+
+
 def broadcast_batches(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
     """``a`` and ``b`` with their batch dims (all but the last two) broadcast together."""
     batch = broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
@@ -229,9 +233,18 @@ def cholesky_solve(B, L, upper: bool = False) -> Tensor:
                            f"{f.shape[-1]} by {f.shape[-1]} but each b matrix is "
                            f"{b.shape[-2]} by {b.shape[-1]}")
     f, b = broadcast_batches(f, b)
-    low = _mt(f) if upper else f
-    y = apply("triangular_solve", low, b, upper=False, unitriangular=False)
-    return apply("triangular_solve", _mt(low), y, upper=True, unitriangular=False)
+
+    def body(rhs, factor):
+        low = _mt(factor) if upper else factor
+        y = apply("triangular_solve", low, rhs, upper=False, unitriangular=False)
+        return apply("triangular_solve", _mt(low), y, upper=True, unitriangular=False)
+
+    def rule(g, out, ins):   # torch's: the whole factor, not its triangle, in the gradient
+        grad_b = cholesky_solve(g, ins[1], upper)
+        common = matmul(grad_b, _mh(out))
+        common = common + _mh(common)
+        return grad_b, (-matmul(ins[1], common) if upper else -matmul(common, ins[1]))
+    return composite("CholeskySolveBackward0", body, [b, f], rule, holomorphic=False)
 
 
 # ---------------------------------------------------------------- qr, eigh
@@ -284,11 +297,17 @@ def eigvalsh(A, UPLO: str = "L") -> Tensor:
 
 
 def cholesky_inverse(L, upper: bool = False) -> Tensor:
-    """``torch.cholesky_inverse``: A^-1 given A's Cholesky factor L (or U if ``upper``)."""
+    """``torch.cholesky_inverse``: A^-1 given A's Cholesky factor L (or U if ``upper``), with
+    torch's backward formula."""
     f = tensor_arg(L)
     check_matrix("cholesky_inverse", f)
+
+    def rule(g, out, ins):   # torch's: the whole of L, not only its triangle, in the gradient
+        common = matmul(out, matmul(g + _mh(g), out))
+        return (-matmul(ins[0], common) if upper else -matmul(common, ins[0]),)
     return composite("CholeskyInverseBackward0",
-                     lambda f: cholesky_solve(_identity_like(f), f, upper), [f])
+                     lambda a: cholesky_solve(_identity_like(a), a, upper), [f], rule,
+                     holomorphic=False)
 
 
 METHODS = {"det": det, "logdet": logdet, "slogdet": torch_slogdet, "inverse": inverse,

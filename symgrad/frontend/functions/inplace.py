@@ -71,7 +71,8 @@ def update(t: Tensor, compute, name: str) -> Tensor:
             raise dtypes.cast_error(result.dtype, t.dtype)
         result = cast_inside(result, t.dtype)
     if recording and t._requires_grad and not result._requires_grad:
-        result = _without_gradient(result, operand, name)
+        result = (_unrecorded(result, operand) if name in NO_FORMULA else
+                  _without_gradient(result, operand, name))
     _write(t, result)
     return t
 
@@ -83,6 +84,17 @@ def _without_gradient(result: Tensor, operand: Tensor, name: str) -> Tensor:
     torch_name = "".join(p.capitalize() for p in name.strip("_").split("_")) + "Backward0"
     return attach_function(result, torch_name, lambda g, out, ins: (full(ins[0], 0.0),),
                            [operand], saves=False, uses_out=False)
+
+
+# In-place ops torch has no derivative formula for: no node is recorded, the tensor keeps its
+# place in the backward graph and the gradient passes the update as if nothing had changed.
+NO_FORMULA = frozenset(("logical_and_", "logical_or_", "logical_xor_", "logical_not_"))
+
+
+def _unrecorded(result: Tensor, operand: Tensor) -> Tensor:
+    out = Tensor(result._value, result._node)
+    out._requires_grad, out.grad_fn = True, operand.grad_fn
+    return out
 
 
 def _refuse_outside(t: Tensor, name: str) -> None:

@@ -151,12 +151,16 @@ def _detach_(self: Tensor) -> Tensor:
 def _all(self: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     """``torch.all``: whether every element (along ``dim``) is nonzero."""
     as_int = F.logical_not(self.to(dtypes.bool_)).to(dtypes.int64)
+    if dim == () or dim == []:       # torch's all with dim=() reduces no dim (sum: every dim)
+        return _truth(F.eq(as_int, 0), self)
     return _truth(F.eq(F.sum(as_int, dim, keepdim), 0), self)
 
 
 def _any(self: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     """``torch.any``: whether some element (along ``dim``) is nonzero."""
     as_int = self.to(dtypes.bool_).to(dtypes.int64)
+    if dim == () or dim == []:       # (as all's)
+        return _truth(F.gt(as_int, 0), self)
     return _truth(F.gt(F.sum(as_int, dim, keepdim), 0), self)
 
 

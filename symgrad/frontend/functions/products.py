@@ -5,8 +5,9 @@ Layer: front end, above ``functional``. Input: tensors. Output: tensors built fr
 ``matmul`` primitive (BLAS when large) and elementwise ops, with torch's grad_fns
 (``AddmmBackward0``, ``AddmvBackward0``, ``AddbmmBackward0``, ``BaddbmmBackward0``,
 ``MvBackward0``, ``VdotBackward0``) and torch's shape errors. ``beta=0`` ignores ``input``
-entirely, NaNs included, as torch documents. matrix_power of a negative exponent is the
-inverse's power, as torch's; integer matrices multiply exactly, without BLAS.
+entirely, NaNs included, as torch documents (its gradient is zeros). matrix_power of a
+negative exponent is the inverse's power, as torch's; integer matrices multiply exactly,
+without BLAS.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from ... import dtypes
 from ...errors import ShapeError
 from ...ops.registry import broadcast_shapes
 from . import basic as F
+from ..core import grad_mode
 from ..core.apply import apply, as_tensor, attach_function, full
+from ..core.engine import run_backward
 from .basic import composite
 from .decompositions import inv
 from .inplace import update
@@ -55,7 +58,17 @@ def _scaled_sum(name: str, inp: Tensor, product, operands: list, beta, alpha) ->
             raise RuntimeError(f"{name[:-9].lower()}: input of shape {list(i.shape)} does not "
                                f"broadcast to the product's shape {list(p.shape)}")
         return (i if beta == 1 else i * beta) + p
-    return composite(name, body, [inp] + operands)
+    if beta != 0:
+        return composite(name, body, [inp] + operands)
+
+    def rule(g, out, ins):   # torch's grad * beta: zeros for the input, not None
+        with grad_mode.enable_grad():
+            again = body(*ins)
+        create = grad_mode.is_grad_enabled()
+        rest = run_backward([(again, g)], retain_graph=create, create_graph=create,
+                            inputs=list(ins[1:]))
+        return (full(ins[0], 0.0), *rest)
+    return composite(name, body, [inp] + operands, rule, holomorphic=False)
 
 
 def addmm(input, mat1, mat2, *, beta=1, alpha=1) -> Tensor:
