@@ -29,7 +29,8 @@ def float_power_inplace(self: Tensor, exponent) -> Tensor:
 
 def _underivable_inplace(name: str):
     """``name``'s in-place form as torch has it where it has no derivative for it (acosh_,
-    asinh_, atanh_): the value, and a NotImplemented grad_fn whose backward raises."""
+    asinh_, atanh_): the value, and torch's node (``AcoshBackward1``...) whose backward
+    raises."""
     fn, base = FUNCTIONS[name], name.replace("arc", "a")
 
     def rule(g, out, ins):
@@ -37,7 +38,7 @@ def _underivable_inplace(name: str):
                                   f"implemented.")
 
     def value(input) -> Tensor:  # noqa: A002
-        return F.composite("NotImplemented", fn, [tensor_arg(input)], rule)
+        return F.composite(f"{base.capitalize()}Backward1", fn, [tensor_arg(input)], rule)
     return value
 
 
