@@ -301,7 +301,9 @@ HUGE_BOOL = """
 
     def counts(x):
         rows = x.sum(1)                         # int64 counts per row: index i0*C + i1
-        return rows.sum(), rows[-2:], x[-1, -4:], sg.argmax(x.reshape(-1)[2**31 + 1:])
+        # (argmax of bools is torch's error: of their uint8 values, cast inside the loop)
+        return rows.sum(), rows[-2:], x[-1, -4:], sg.argmax(x.reshape(-1)[2**31 + 1:]
+                                                            .to(sg.uint8))
 
     f = sg.compile(counts)
     total, last_rows, tail, first = f(x)

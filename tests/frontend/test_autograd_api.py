@@ -369,3 +369,17 @@ def test_a_reduction_is_one_backward_node(reduce, name):
     s = reduce(sg.sin(x))
     assert s.grad_fn.name() == name
     assert [f.name() for f, _ in s.grad_fn.next_functions] == ["SinBackward0"]
+
+
+def test_grad_with_respect_to_outputs_of_a_multi_output_node():
+    """``autograd.grad`` to tensors that are outputs of one node with several (``split``'s,
+    a loop's): each gets its own output's cotangent, as in torch; hand-derived: d/da (2a + 3b)
+    = 2, d/db = 3."""
+    x = sg.tensor([1.0, 2.0], requires_grad=True)
+    a, b = x.split(1)
+    ga, gb = sg.autograd.grad((a * 2 + b * 3).sum(), [a, b])
+    assert ga.tolist() == [2.0] and gb.tolist() == [3.0]
+    # a loop of no steps returns its carry: its norm's gradient, compiled (found by the fuzzer)
+    f = sg.value_and_grad(lambda x: sg.fori_loop(0, 0, lambda i, c: c * 2, x).norm())
+    value, grad = f(np.array([3.0, 4.0]))
+    assert value == 5.0 and np.allclose(grad, [0.6, 0.8])

@@ -12,7 +12,8 @@ from symgrad.ops import OPS
 from symgrad.ops.registry import ELEMENTWISE, SOURCE
 
 # Where each elementwise op is smooth (as in tests/ops/test_registry.py).
-DOMAINS = {"log": (0.2, 3.0), "log1p": (-0.5, 3.0), "sqrt": (0.2, 3.0), "pow": (0.3, 2.0),
+DOMAINS = {"log": (0.2, 3.0), "rsqrt": (0.2, 3.0), "log1p": (-0.5, 3.0), "sqrt": (0.2, 3.0),
+           "pow": (0.3, 2.0),
            "div": (0.3, 2.0), "asin": (-0.9, 0.9), "acos": (-0.9, 0.9), "atanh": (-0.9, 0.9),
            "erfinv": (-0.9, 0.9), "acosh": (1.2, 3.0), "log2": (0.2, 3.0),
            "log10": (0.2, 3.0), "lgamma": (0.2, 3.0), "entr": (0.2, 3.0), "digamma": (0.5, 3.0),
@@ -20,6 +21,8 @@ DOMAINS = {"log": (0.2, 3.0), "log1p": (-0.5, 3.0), "sqrt": (0.2, 3.0), "pow": (
            "polygamma": (0.5, 3.0), "fmod": (0.5, 2.0), "remainder": (0.5, 2.0),
            "floor_divide": (0.5, 2.0), "trunc_divide": (0.5, 2.0)}
 INTEGER_OPERANDS = {"polygamma": (0,)}
+# Ops of integers only (torch has no float kernel for them).
+INTEGER_OPS = {"bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"}
 # Operands without a derivative (torch does not differentiate them).
 NOT_DIFFERENTIATED = {"polygamma": (0,), "zeta": (0,), "heaviside": (0, 1),
                       "nextafter": (0, 1)}
@@ -40,6 +43,8 @@ def _elementwise(name, rng):
     for i in range(n):
         if i in op.bool_operands:
             operands.append(rng.integers(0, 2, SHAPE).astype(bool))
+        elif name in INTEGER_OPS:
+            operands.append(rng.integers(-8, 8, SHAPE))
         elif i in INTEGER_OPERANDS.get(name, ()):
             operands.append(rng.integers(0, 3, SHAPE).astype(np.float64))
         else:

@@ -388,54 +388,6 @@ def attach_function(out: Tensor, torch_name: str, rule, inputs: list[Tensor],
     return result
 
 
-def cast_inside(out: Tensor, dtype) -> Tensor:
-    """``out`` cast to ``dtype``, the cast hidden inside ``out``'s backward function: an
-    in-place op on a tensor of a narrower type (``f32.add_(f64)``) computes in the promoted
-    type and writes into the tensor's, and torch shows its node (AddBackward0), not a cast's;
-    that node takes the cotangent in the tensor's type."""
-    fn = out.grad_fn
-    if fn is None or fn._n_outputs != 1 or not grad_mode._local.enabled:
-        return apply("cast", out, dtype=dtype)
-    with grad_mode.no_grad():
-        result = apply("cast", out, dtype=dtype)
-    wide = out.dtype
-
-    def rule(b, g, o, ins):
-        return fn.apply(b, apply("cast", g, dtype=wide))
-    inner = function_class(type(fn).__name__)(rule, {}, fn._saved, None, fn._saves, fn._edges,
-                                              fn._input_meta, fn.loc, fn._shown)
-    inner._versions = fn._versions
-    result._requires_grad = True
-    result.grad_fn = inner
-    return result
-
-
-def apply_reduction(name: str, x: Tensor, axes: tuple, keepdim: bool,
-                    torch_name: str | None = None) -> Tensor:
-    """Reduction op ``name`` over ``axes``, the reduced dims dropped unless ``keepdim``.
-
-    The primitive keeps reduced dims (size 1); dropping them is a reshape, which torch does
-    not show: the result gets one backward function (the op's rule applied to the cotangent
-    with the dims put back), so ``s.grad_fn.next_functions`` is what torch prints."""
-    op = OPS[name]
-    if keepdim or op.vjp is None or not (x._requires_grad and grad_mode._local.enabled):
-        out = apply(name, x, axes=axes, _torch_name=torch_name)
-        return out if keepdim else apply("reshape", out, shape_to=_dropped(x.shape, axes))
-    with grad_mode.no_grad():
-        out = apply("reshape", apply(name, x, axes=axes), shape_to=_dropped(x.shape, axes))
-    kept = tuple(1 if i in axes else n for i, n in enumerate(x.shape))
-
-    def rule(g, o, ins):
-        return op.vjp(BUILDER, apply("reshape", g, shape_to=kept),
-                      apply("reshape", o, shape_to=kept), ins, axes=axes)
-    return attach_function(out, torch_name or op.torch_name, rule, [x], saves=op.saves,
-                           uses_out=op.uses_out)
-
-
-def _dropped(shape: tuple, axes: tuple) -> tuple:
-    return tuple(n for i, n in enumerate(shape) if i not in axes)
-
-
 # ---------------------------------------------------------------- making tensors
 
 def as_tensor(data: Any, dtype: dtypes.DType | None = None) -> Tensor:

@@ -22,7 +22,7 @@ from ...errors import TracerValueError
 from ...ir.graph import toposort
 from . import grad_mode, sources
 from .apply import BUILDER, apply, as_tensor, attach_function, full
-from .backward_graph import AccumulateGrad, edge, function_class, grad_edge
+from .backward_graph import AccumulateGrad, edge, function_class
 from .double_backward import named_cotangents, renamed
 from .tensor import Tensor, size_text
 
@@ -111,11 +111,7 @@ def run_backward(roots: Sequence[tuple[Any, Any]], *, retain_graph: bool, create
     ``autograd.grad``); composites rely on their not being followed by default. Tensor hooks
     (``register_hook``) see each cotangent before it is delivered, captured or propagated.
     """
-    targets: dict[Any, int] = {}
-    for i, t in enumerate(inputs or ()):
-        fn = grad_edge(t)
-        if fn is not None:
-            targets.setdefault(fn, i)
+    targets = _targets(inputs or ())
     stops = {} if through_inputs else targets
     pending: dict[Any, Any] = {}
     for t, g in roots:
@@ -136,14 +132,29 @@ def run_backward(roots: Sequence[tuple[Any, Any]], *, retain_graph: bool, create
             if fn._hooks:
                 g = _run_hooks(fn, g)
             if fn in targets:
-                # An input's cotangent: returned (and followed further only through_inputs).
-                results[targets[fn]] = g if create_graph else _detached(g)
+                # An input's cotangent: returned (and followed further only through_inputs);
+                # of a function with several outputs, the input's own output's.
+                for nr, i in targets[fn].items():
+                    got = g[nr] if type(g) is list else g
+                    results[i] = got if create_graph or got is None else _detached(got)
                 if fn in stops:
                     continue
             if inputs is None:
                 _deliver(fn, g, create_graph)
             _step(fn, g, needed, pending, retain_graph)
     return results if inputs is not None else None
+
+
+def _targets(inputs: Sequence[Any]) -> dict:
+    """function -> {output number: position in ``inputs``} of the tensors whose cotangents
+    ``run_backward`` returns (an input given twice: its first position; a composite passes
+    its operands, and the same tensor twice must not receive the gradient twice)."""
+    targets: dict[Any, dict] = {}
+    for i, t in enumerate(inputs):
+        fn, nr = edge(t)
+        if fn is not None:
+            targets.setdefault(fn, {}).setdefault(nr, i)
+    return targets
 
 
 def _step(fn, g, needed: set, pending: dict, retain_graph: bool) -> None:

@@ -17,7 +17,8 @@ from ... import dtypes
 from ...dims import as_count
 from ...ops.registry import broadcast_shapes, normalize_axes
 from ..core import grad_mode
-from ..core.apply import apply, apply_reduction, attach_function, full, tensor_operands
+from ..core.apply import apply, attach_function, full, tensor_operands
+from ..core.shown import apply_reduction
 from ..core.conversions import check_fits
 from ..core.engine import run_backward
 from .printing import return_type
@@ -101,6 +102,8 @@ def pow(a, b) -> Tensor:  # noqa: A001  (torch's name)
     if isinstance(a, Tensor) and not a.dtype.is_differentiable and type(b) is int:
         # integers to a Python int power stay integers (a bool tensor: int64), as torch's
         return int_power(a if a.dtype.is_integer else a.to(dtypes.int64), b)
+    if isinstance(a, Tensor) and a.dtype.is_bool and type(b) is bool:
+        return a.clone() if b else full(a, True, dtype=dtypes.bool_)   # torch's bool ** bool
     if integer_operands(a, b):
         return int_powers(a, b)
     name = "PowBackward0" if isinstance(b, Number) else "PowBackward1"

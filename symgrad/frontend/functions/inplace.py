@@ -22,7 +22,8 @@ from ... import dtypes
 from ...ops.movement import inverse_permutation
 from . import basic as F
 from ..core import grad_mode, sources
-from ..core.apply import apply, as_tensor, attach_function, cast_inside, full
+from ..core.apply import apply, as_tensor, attach_function, full
+from ..core.shown import cast_inside
 from ..core.backward_graph import grad_edge
 from ..core.conversions import check_fits
 from ..core.tensor import Tensor

@@ -397,7 +397,7 @@ int sg_value_and_grad_solve_and_logdet(const double *restrict in0,
             const double l2 = tmp15[i0];
             const double t0 = l0*l1;  /* golden_corpus.py:51 (backward of LinalgSlogdetBackward0): return sg.linalg.solve(a, b).sum() + sg.linalg.slogdet(a)[1]  [mul] */
             const double t1 = -l2;  /* golden_corpus.py:51 (backward of LinalgSolveExBackward0): return sg.linalg.solve(a, b).sum() + sg.linalg.slogdet(a)[1]  [neg] */
-            const double t2 = t0 + t1;  /* golden_corpus.py:51 (backward of LinalgSolveExBackward0): return sg.linalg.solve(a, b).sum() + sg.linalg.slogdet(a)[1]  [add] */
+            const double t2 = t0 + t1;  /* golden_corpus.py:51 (backward of ExpandBackward0): return sg.linalg.solve(a, b).sum() + sg.linalg.slogdet(a)[1]  [add] */
             out1[i0] = t2;
         }
     }

@@ -89,7 +89,7 @@ int sg_grad_sorted_top(const double *restrict in0,
     }
 
     /* k2: scatter_add along axis 0 -> tmp3 */
-    /*   golden_corpus.py:66 (backward of GatherBackward0): return (sg.sort(x, 1).values * sg.arange(4.0)).sum() + sg.topk(x, 2, 0).values.sum()  [scatter_add] */
+    /*   golden_corpus.py:66 (backward of TopkBackward0): return (sg.sort(x, 1).values * sg.arange(4.0)).sum() + sg.topk(x, 2, 0).values.sum()  [scatter_add] */
     {
         for (int64_t i = 0; i < 12; i++) tmp3[i] = 0;
         for (int64_t i0 = 0; i0 < 2; i0++) {
@@ -159,7 +159,7 @@ int sg_grad_sorted_top(const double *restrict in0,
     }
 
     /* k4: scatter_add along axis 1 -> tmp6 */
-    /*   golden_corpus.py:66 (backward of GatherBackward0): return (sg.sort(x, 1).values * sg.arange(4.0)).sum() + sg.topk(x, 2, 0).values.sum()  [scatter_add] */
+    /*   golden_corpus.py:66 (backward of SortBackward0): return (sg.sort(x, 1).values * sg.arange(4.0)).sum() + sg.topk(x, 2, 0).values.sum()  [scatter_add] */
     {
         for (int64_t i = 0; i < 12; i++) tmp6[i] = 0;
         for (int64_t i0 = 0; i0 < 3; i0++) {
@@ -177,7 +177,7 @@ int sg_grad_sorted_top(const double *restrict in0,
         for (int64_t i0 = 0; i0 < 12; i0++) {
             const double l0 = tmp3[i0];
             const double l1 = tmp6[i0];
-            const double t0 = l0 + l1;  /* golden_corpus.py:66 (backward of GatherBackward0): return (sg.sort(x, 1).values * sg.arange(4.0)).sum() + sg.topk(x, 2, 0).values.sum()  [add] */
+            const double t0 = l0 + l1;  /* golden_corpus.py:66 (backward of SortBackward0): return (sg.sort(x, 1).values * sg.arange(4.0)).sum() + sg.topk(x, 2, 0).values.sum()  [add] */
             out0[i0] = t0;
         }
     }
