@@ -218,7 +218,9 @@ def test_errors_are_torchs(name):
     assert got == observe_error(torch, name)
 
 
-def test_real_pairs_and_the_deprecation_warning():
+def test_real_pairs_and_the_deprecation_warning(monkeypatch):
+    from symgrad.frontend.functions import stft as module
+    monkeypatch.setattr(module, "_WARNED", set())   # warned once per process, as torch's
     x = sg.tensor(_signal("hann hop 2"))
     with pytest.warns(UserWarning, match="return_complex=False is deprecated"):
         pairs = sg.stft(x, 8, window=sg.ones(8), return_complex=False)
