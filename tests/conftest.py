@@ -4,6 +4,7 @@ verifies the IR after tracing and after every optimization pass (SYMGRAD_CHECK=1
 import os
 import shutil
 import tempfile
+import zlib
 
 import numpy as np
 import pytest
@@ -19,6 +20,21 @@ def pytest_sessionfinish(session, exitstatus):
     the caller chose through SYMGRAD_CACHE_DIR is left alone."""
     if _OWN_CACHE is not None:
         shutil.rmtree(_OWN_CACHE, ignore_errors=True)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """Each test draws from its module's NumPy generators (``R``, ``RNG``...) as if it ran
+    alone: they are seeded afresh from the test's id before its fixtures are made, so its
+    numbers do not depend on which tests ran before it on the same worker (pytest-xdist
+    hands tests to workers in an order that changes from run to run)."""
+    module = getattr(item, "module", None)
+    if module is None:
+        return
+    seed = zlib.crc32(item.nodeid.encode())
+    for name, value in list(vars(module).items()):
+        if isinstance(value, np.random.Generator):
+            setattr(module, name, np.random.default_rng(seed))
 
 
 @pytest.fixture
