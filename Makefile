@@ -27,7 +27,7 @@ demo: $(STAMP) check-cc
 # in TEST_WORKERS processes (pytest-xdist; auto: one per core, TEST_WORKERS=0 for one process).
 TEST_WORKERS ?= auto
 test: $(STAMP) check-cc
-	$(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadgroup tests; rc=$$?; \
+	$(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) tests; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "error: no tests ran" >&2; exit 1; fi; exit $$rc
 
 # Long fuzzing campaigns (make test runs a fixed-seed sample of each): the numeric

@@ -11,9 +11,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-# its module-scoped fixture runs once: all its tests in one pytest-xdist worker
-pytestmark = pytest.mark.xdist_group("test_dask")
-
 distributed = pytest.importorskip("distributed")
 da = pytest.importorskip("dask.array")
 

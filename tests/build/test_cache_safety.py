@@ -39,9 +39,6 @@ from symgrad.build.cache import stats
 from symgrad.build.files import atomic_write
 from symgrad.codegen.c import templates
 
-# its module-scoped fixture runs once: all its tests in one pytest-xdist worker
-pytestmark = pytest.mark.xdist_group("test_cache_safety")
-
 REPO = Path(__file__).resolve().parents[2]
 OTHER_UID = 65534 if os.geteuid() != 65534 else 65533   # someone else (nobody)
 SUFFIX = toolchain.extension_suffix()

@@ -27,9 +27,6 @@ from sympy.codegen.cfunctions import expm1, isnan, log1p
 from symgrad import dtypes
 from symgrad.codegen.c import cprinter
 
-# its module-scoped fixture runs once: all its tests in one pytest-xdist worker
-pytestmark = pytest.mark.xdist_group("test_cprinter")
-
 # The tests name the dtype the printer computes in by its C type, as the C they compile does.
 DTYPE_OF = {"float": dtypes.float32, "double": dtypes.float64, "int64_t": dtypes.int64,
             "uint8_t": dtypes.bool_, "int32_t": dtypes.int32, "long double": dtypes.float16}

@@ -17,9 +17,6 @@ import symgrad as sg
 from dist_cases import CASES, GRADS, STORED, grads, run
 from symgrad.frontend.random import generator as random_engine
 
-# its module-scoped fixture runs once: all its tests in one pytest-xdist worker
-pytestmark = pytest.mark.xdist_group("test_distributions_torch")
-
 # "ulps": symgrad's log, exp, log1p... may differ from torch's vectorized ones in the last
 # bit, and a few operations carry that on: a float32 relative error of a few 1e-7.
 RTOL = {"bits": 0.0, "ulps": 2e-6}

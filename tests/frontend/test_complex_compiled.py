@@ -17,9 +17,6 @@ import pytest
 
 import symgrad as sg
 
-# its module-scoped fixture runs once: all its tests in one pytest-xdist worker
-pytestmark = pytest.mark.xdist_group("test_complex_compiled")
-
 RNG = np.random.default_rng(7)
 
 

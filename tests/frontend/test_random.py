@@ -23,9 +23,6 @@ import symgrad as sg
 from symgrad.errors import TracerValueError
 from symgrad.frontend.random import arithmetic as random_math, generator as random_engine
 
-# its module-scoped fixture runs once: all its tests in one pytest-xdist worker
-pytestmark = pytest.mark.xdist_group("test_random")
-
 
 def bits(a) -> np.ndarray:
     """The raw bits of an array or tensor (floats compared bit for bit, -0.0 and NaNs too)."""

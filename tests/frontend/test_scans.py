@@ -120,7 +120,7 @@ def _grad(f, x0, how):
 @pytest.mark.parametrize("expr", GRAD_CASES)
 @pytest.mark.parametrize("how", ["eager", "compiled"])
 def test_gradients_against_finite_differences(expr, how):
-    x0 = np.round(RNG.standard_normal((2, 5)), 2) + 0.01 * np.arange(10).reshape(2, 5)
+    x0 = RNG.permutation(np.linspace(-2.0, 2.0, 10)).reshape(2, 5)   # no ties (cummin/max)
     z = sg.tensor(Z)
     w = RNG.standard_normal(eval(expr, {"sg": sg, "x": sg.tensor(x0), "z": z}).shape)
 

@@ -16,9 +16,6 @@ import pytest
 import symgrad as sg
 from symgrad.nn import init
 
-# its module-scoped fixture runs once: all its tests in one pytest-xdist worker
-pytestmark = pytest.mark.xdist_group("test_init")
-
 
 def bits(t) -> np.ndarray:
     a = np.ascontiguousarray(t.detach().numpy())
