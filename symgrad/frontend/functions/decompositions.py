@@ -264,7 +264,15 @@ def qr(A, mode: str = "reduced") -> QRResult:
         if mode == "r":
             q = as_tensor([], dtype=a.dtype)
         return q, r
-    return QRResult(*named_outputs("LinalgQrBackward0", body, [a]))
+    rule = None if mode != "r" else _qr_r_rule
+    return QRResult(*named_outputs("LinalgQrBackward0", body, [a], rule))
+
+
+def _qr_r_rule(gs, ins):
+    """torch's backward of qr(A, 'r'): an error (Q was not kept)."""
+    raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed when "
+                       "mode='r'. Please use linalg.qr(A, mode='reduced') if you are going to "
+                       "differentiate through linalg.qr.")
 
 
 def _check_uplo(UPLO) -> bool:
