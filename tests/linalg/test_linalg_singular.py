@@ -152,3 +152,40 @@ def test_cdist_p0_gradient_is_zeros_compiled():
     g = sg.grad(lambda x, y: sg.cdist(x, y, 0.0).sum(), argnums=(0, 1))(x0, y0)
     assert [np.asarray(t).tolist() for t in g] == [np.zeros_like(x0).tolist(),
                                                    np.zeros_like(y0).tolist()]
+
+
+NAN, INF = math.nan, math.inf
+# (factor, upper, torch 2.13's cholesky_inverse): LAPACK's potri never multiplies the
+# triangle's structural zeros, so NaN and infinity reach fewer elements than two solves give
+NONFINITE = [
+    ([[-2.0, 1e30, 0.25], [NAN, INF, -INF], [0.0, -0.0, 1.0]], False,
+     [[NAN, NAN, NAN], [NAN, 0.0, 0.0], [NAN, 0.0, 1.0]]),
+    ([[-2.0, NAN, 0.0], [1e30, INF, -0.0], [0.25, -INF, 1.0]], True,
+     [[NAN, NAN, NAN], [NAN, 0.0, 0.0], [NAN, 0.0, 1.0]]),
+    ([[2.0, 0.0, 0.0], [INF, 3.0, 0.0], [1.0, NAN, 1.0]], False,
+     [[NAN, NAN, NAN], [NAN, NAN, NAN], [NAN, NAN, 1.0]]),
+    ([[4.0, 0.0, 0.0], [1.0, INF, 0.0], [-1.0, 2.0, 0.5]], False,
+     [[0.3125, 0.0, 1.0], [0.0, 0.0, 0.0], [1.0, 0.0, 4.0]]),
+    ([[4.0, 1.0, -1.0], [0.0, INF, 2.0], [0.0, 0.0, 0.5]], True,
+     [[0.3125, 0.0, 1.0], [0.0, 0.0, 0.0], [1.0, 0.0, 4.0]]),
+]
+
+
+@pytest.mark.parametrize("factor,upper,want", NONFINITE)
+def test_cholesky_inverse_of_nonfinite_factors_follows_lapacks_order(factor, upper, want):
+    got = sg.cholesky_inverse(sg.tensor(np.array(factor)), upper=upper).numpy()
+    np.testing.assert_allclose(got, np.array(want), rtol=1e-15, atol=0)
+
+
+def test_cholesky_inverse_of_nonfinite_factors_matches_torch():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        n = int(rng.integers(1, 6))
+        m = rng.standard_normal((n, n))
+        m[rng.random((n, n)) < 0.25] = rng.choice([INF, -INF, NAN, 0.0])
+        np.fill_diagonal(m, np.where(np.diag(m) == 0, 1.5, np.diag(m)))
+        for upper in (False, True):
+            want = torch.cholesky_inverse(torch.tensor(m), upper=upper).numpy()
+            got = sg.cholesky_inverse(sg.tensor(m), upper=upper).numpy()
+            np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)

@@ -245,7 +245,6 @@ Tensor.atan2_ | Tensor.atan2_(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 
 Tensor.baddbmm | Tensor.baddbmm(f16[2,3,4], f16[2,3,3], f16[2,3,4]) | value[0] | value[0]: at 2: symgrad 0.45605, torch 0.45654
 Tensor.baddbmm_ | Tensor.baddbmm_(f16[2,3,4], f16[2,3,3], f16[2,3,4]) | value[0] | value[0]: at 2: symgrad 0.45605, torch 0.45654
 Tensor.bernoulli_ | Tensor.bernoulli_(f64[3,4], f64[4]:01) | grad[1] | grad[1]: symgrad none, torch a gradient
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:e) | value[0] | value[0]: at 4: symgrad nan, torch 0.0
 Tensor.copy_ | Tensor.copy_(f64[2,3], f32[2,3], True) | error:extra | error:extra: symgrad raises TypeError: copy_() takes 2 positional arguments but 3 were given
 Tensor.count_nonzero | Tensor.count_nonzero(f64[2,3], 1, True) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.cumprod | Tensor.cumprod(f64[16]:e, 0) | grad[0] | grad[0]: value at 10: symgrad -inf, torch nan
@@ -351,7 +350,6 @@ torch.baddbmm | torch.baddbmm(f16[2,3,4], f16[2,3,3], f16[2,3,4]) | value[0] | v
 torch.cat | torch.cat([]) | error:class | error:class: symgrad RuntimeError, torch ValueError
 torch.cat | torch.cat([f64[0], f64[0]]) | grad[1] | grad[1]: symgrad none, torch a gradient
 torch.cat | torch.cat([f64[2,3], f64[0]]) | grad[1] | grad[1]: symgrad none, torch a gradient
-torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:e) | value[0] | value[0]: at 4: symgrad nan, torch 0.0
 torch.complex | torch.complex(f16[16]:e, f16[16]:e) | error:missing | error:missing: torch raises unreadable result: TypeError
 torch.complex | torch.complex(f16[2,3], f16[2,3]) | error:missing | error:missing: torch raises unreadable result: TypeError
 torch.concat | torch.concat([]) | error:class | error:class: symgrad RuntimeError, torch ValueError

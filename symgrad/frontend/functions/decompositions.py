@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
+
 from ...errors import LinAlgError
 from ...ops.registry import broadcast_shapes
 from ..core.apply import apply, as_tensor
 from .creation import eye
 from .basic import log, matmul, where
 from .manipulation import triu
+from .potri import cholesky_inverse_nonfinite
 from .printing import return_type
 from .shapes import broadcast_to, squeeze, unsqueeze
 from .basic import composite
@@ -306,16 +309,20 @@ def eigvalsh(A, UPLO: str = "L") -> Tensor:
 
 def cholesky_inverse(L, upper: bool = False) -> Tensor:
     """``torch.cholesky_inverse``: A^-1 given A's Cholesky factor L (or U if ``upper``), with
-    torch's backward formula."""
+    torch's backward formula. An eager factor holding NaN or infinity takes LAPACK's order
+    (``potri``), which spreads them to fewer elements than two solves would."""
     f = tensor_arg(L)
     check_matrix("cholesky_inverse", f)
 
     def rule(g, out, ins):   # torch's: the whole of L, not only its triangle, in the gradient
         common = matmul(out, matmul(g + _mh(g), out))
         return (-matmul(ins[0], common) if upper else -matmul(common, ins[0]),)
-    return composite("CholeskyInverseBackward0",
-                     lambda a: cholesky_solve(_identity_like(a), a, upper), [f], rule,
-                     holomorphic=False)
+
+    def body(a):
+        if a.concrete is not None and not np.isfinite(a.concrete).all():
+            return as_tensor(cholesky_inverse_nonfinite(a.concrete, upper), dtype=a.dtype)
+        return cholesky_solve(_identity_like(a), a, upper)
+    return composite("CholeskyInverseBackward0", body, [f], rule, holomorphic=False)
 
 
 METHODS = {"det": det, "logdet": logdet, "slogdet": torch_slogdet, "inverse": inverse,
