@@ -189,3 +189,15 @@ def test_cholesky_inverse_of_nonfinite_factors_matches_torch():
             want = torch.cholesky_inverse(torch.tensor(m), upper=upper).numpy()
             got = sg.cholesky_inverse(sg.tensor(m), upper=upper).numpy()
             np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("factor,message", [
+    ([[1.0, 0.0], [1.0, 0.0]], "cholesky_inverse: The diagonal element 2 is zero"),
+    ([[[1.0, 0.0], [1.0, 2.0]], [[0.0, 0.0], [1.0, 2.0]]],
+     r"cholesky_inverse: \(Batch element 1\): The diagonal element 1 is zero"),
+])
+def test_cholesky_inverse_of_a_zero_diagonal_raises_torchs_error(factor, message):
+    """torch's message (LAPACK's trtri meets the zero), stored from torch 2.13."""
+    with pytest.raises(RuntimeError, match=message + ", the inversion could not be completed "
+                                                     "because the input matrix is singular"):
+        sg.cholesky_inverse(sg.tensor(np.array(factor)))

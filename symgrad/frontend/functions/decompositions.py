@@ -310,9 +310,11 @@ def eigvalsh(A, UPLO: str = "L") -> Tensor:
 def cholesky_inverse(L, upper: bool = False) -> Tensor:
     """``torch.cholesky_inverse``: A^-1 given A's Cholesky factor L (or U if ``upper``), with
     torch's backward formula. An eager factor holding NaN or infinity takes LAPACK's order
-    (``potri``), which spreads them to fewer elements than two solves would."""
+    (``potri``), which spreads them to fewer elements than two solves would; one with a zero
+    on its diagonal raises torch's error (compiled: infinities, no error)."""
     f = tensor_arg(L)
     check_matrix("cholesky_inverse", f)
+    _check_diagonal("cholesky_inverse", f)
 
     def rule(g, out, ins):   # torch's: the whole of L, not only its triangle, in the gradient
         common = matmul(out, matmul(g + _mh(g), out))
@@ -323,6 +325,21 @@ def cholesky_inverse(L, upper: bool = False) -> Tensor:
             return as_tensor(cholesky_inverse_nonfinite(a.concrete, upper), dtype=a.dtype)
         return cholesky_solve(_identity_like(a), a, upper)
     return composite("CholeskyInverseBackward0", body, [f], rule, holomorphic=False)
+
+
+def _check_diagonal(name: str, f: Tensor) -> None:
+    """torch's error (LAPACK's trtri) for an eager triangular factor with a zero on its
+    diagonal, naming the first batch element and diagonal element (1-based) that has one."""
+    values = f.concrete
+    if values is None or not values.size:
+        return
+    zero = (np.diagonal(values, axis1=-2, axis2=-1) == 0).reshape(-1, values.shape[-1])
+    if zero.any():
+        k = int(np.argmax(zero.any(-1)))
+        where = f"(Batch element {k}): " if f.ndim > 2 else ""
+        raise LinAlgError(f"{name}: {where}The diagonal element {int(np.argmax(zero[k])) + 1} "
+                          f"is zero, the inversion could not be completed because the input "
+                          f"matrix is singular.")
 
 
 METHODS = {"det": det, "logdet": logdet, "slogdet": torch_slogdet, "inverse": inverse,
