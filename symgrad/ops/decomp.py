@@ -188,6 +188,7 @@ def _slogdet_shape(a):
 
 def _np_slogdet(a):
     sign, logabs = np.linalg.slogdet(a)
+    sign = np.where(np.isnan(logabs), 0.0, sign)   # a NaN pivot: torch's sign(NaN) is 0
     return np.stack([sign, logabs], axis=-1)
 
 
@@ -224,13 +225,40 @@ def _det_shape(a):
     return tuple(a[:-2])
 
 
+def cofactors(b, a):
+    """The cofactor matrix of each matrix of ``a``: det(A) A^-T, the derivative of det, a
+    polynomial in A defined at singular matrices too (rank n - 1: the rank-one adj(A)^T;
+    lower rank: zeros). det(A^T) and A^-T come from one LU (of A^T, as in torch), so the
+    tiny pivot of a nearly singular A cancels between them. Where a pivot is exactly zero
+    (det == 0: no A^-1), it is the cofactor matrix of A + delta I, delta = n eps max|A| (n eps
+    if A is zero), within O(delta) of A's. Built of ``det``, ``solve`` and masks, so it is
+    differentiable again (but not accurate again at a singular A: the second derivative's
+    terms cancel at the size 1/delta)."""
+    n = a.shape[-1]
+    at = _t(b, a)
+    det = b.op("det", at)
+    if n == 0:
+        return _inverse_transposed(b, a) * _per_matrix(b, det)
+    zero = b.op("eq", det, 0.0)
+    scale = b.op("reshape", b.op("max", b.op("abs", a), axes=(a.ndim - 2, a.ndim - 1)),
+                 shape_to=tuple(a.shape[:-2]))
+    scale = b.op("where", b.op("eq", scale, 0.0), b.full(scale, 1.0, ()), scale)
+    eps = float(np.finfo(np.dtype(a.dtype.np)).eps) * n
+    delta = b.op("where", zero, scale * eps, b.full(scale, 0.0, ()))
+    eye = b.op("cast", _eye_mask(b, a, n), dtype=a.dtype)
+    shifted = at + eye * _per_matrix(b, delta)
+    det = b.op("where", zero, b.op("det", shifted), det)
+    inverse = b.op("solve", shifted, b.op("expand", eye, shape_to=a.shape), check="")
+    return inverse * _per_matrix(b, det)
+
+
 register(OpDef(
     name="det", kind=OTHER, shape=_det_shape, dtype=float_dtype, numpy=np.linalg.det,
     kernel="decomp",
     dependence="matrix",
     batch=batching.leading,
-    vjp=lambda b, g, out, ins: (_inverse_transposed(b, ins[0]) * _per_matrix(b, g * out),),
-    uses_out=True, torch_name="LinalgDetBackward0",
+    vjp=lambda b, g, out, ins: (cofactors(b, ins[0]) * _per_matrix(b, g),),
+    torch_name="LinalgDetBackward0",
     doc="det(A) as the signed product of the LU pivots (0 if one is zero)"))
 
 

@@ -51,6 +51,17 @@ def to_integer(sample, diffs=None) -> bool:
         "long", "int", "short", "char", "byte", "int64", "int32", "uint8", "LongTensor"))
 
 
+def singular(sample, diffs=None) -> bool:
+    """A ``sing`` matrix argument: singular in exact arithmetic (rank one), so its LU pivots
+    and trailing singular values are rounding noise."""
+    return any(isinstance(arg, T) and arg.kind == "sing" for arg in sample.args)
+
+
+LOGDETS = ("torch.slogdet", "torch.logdet", "linalg.slogdet", "Tensor.slogdet", "Tensor.logdet")
+INVERSES = ("torch.inverse", "linalg.inv", "Tensor.inverse", "linalg.matrix_power",
+            "torch.matrix_power", "Tensor.matrix_power", "linalg.solve")
+NULL_SPACE = ("linalg.svdvals", "linalg.matrix_norm", "linalg.norm", "torch.norm", "Tensor.norm")
+
 SORTLIKE = ("torch.sort", "torch.argsort", "torch.msort", "torch.topk", "torch.kthvalue",
             "torch.median", "torch.nanmedian", "torch.mode", "torch.cummax", "torch.cummin",
             "torch.quantile", "torch.nanquantile", "Tensor.sort", "Tensor.argsort",
@@ -87,6 +98,21 @@ UNDEFINED = [
                                         "sign"),
     ("*", to_integer, "value[[]*", "casting NaN, infinity or out-of-range floats to an integer "
                                    "is undefined (C); torch gives the CPU's conversion"),
+    *[(LOGDETS, singular, aspect, "at a matrix singular in exact arithmetic log|det| and its "
+       "sign are the rounding noise of LU pivots (torch's MKL LU, with fused multiply-adds, "
+       "leaves pivots of 1e-17 where NumPy's OpenBLAS LU gives exact zeros), and the gradient "
+       "A^-T of order 1e16 is noise too") for aspect in ("value[[]*", "grad[[]*")],
+    *[(INVERSES, singular, aspect, "at a matrix singular in exact arithmetic whether an LU "
+       "pivot rounds to exactly zero (torch raises) or to noise (torch returns an inverse of "
+       "order 1e16, itself noise) depends on the LAPACK's rounding")
+      for aspect in ("error:extra", "error:missing", "value[[]*", "grad[[]*")],
+    *[(("linalg.cond",), singular, aspect, "sigma_max / sigma_min with sigma_min the rounding "
+       "noise of a singular matrix: the value and its gradient are noise")
+      for aspect in ("value[[]*", "grad[[]*")],
+    (("linalg.qr",), singular, "grad[[]*", "the backward divides by R's diagonal, rounding "
+     "noise where A is rank-deficient"),
+    (NULL_SPACE, singular, "grad[[]*", "the singular vectors of a repeated (zero) singular "
+     "value are any bases of the null spaces: U diag(g) V^T depends on which the SVD picks"),
 ]
 
 
@@ -219,12 +245,10 @@ Tensor.atan2_ | Tensor.atan2_(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 
 Tensor.baddbmm | Tensor.baddbmm(f16[2,3,4], f16[2,3,3], f16[2,3,4]) | value[0] | value[0]: at 2: symgrad 0.45605, torch 0.45654
 Tensor.baddbmm_ | Tensor.baddbmm_(f16[2,3,4], f16[2,3,3], f16[2,3,4]) | value[0] | value[0]: at 2: symgrad 0.45605, torch 0.45654
 Tensor.bernoulli_ | Tensor.bernoulli_(f64[3,4], f64[4]:01) | grad[1] | grad[1]: symgrad none, torch a gradient
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:e) | value[0] | value[0]: at 4: symgrad nan, torch 0.0
 Tensor.copy_ | Tensor.copy_(f64[2,3], f32[2,3], True) | error:extra | error:extra: symgrad raises TypeError: copy_() takes 2 positional arguments but 3 were given
 Tensor.count_nonzero | Tensor.count_nonzero(f64[2,3], 1, True) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.cumprod | Tensor.cumprod(f64[16]:e, 0) | grad[0] | grad[0]: value at 10: symgrad -inf, torch nan
 Tensor.cumprod_ | Tensor.cumprod_(f64[16]:e, 0) | grad[0] | grad[0]: value at 10: symgrad -inf, torch nan
-Tensor.det | Tensor.det(f64[3,3]:sing) | grad[0] | grad[0]: value at 0: symgrad nan, torch 3.231353942695e-17
 Tensor.diag_embed | Tensor.diag_embed(f64[2,3], -1, 0, 2) | grad_fn[0] | grad_fn[0]: symgrad PermuteBackward0, torch DiagEmbedBackward0
 Tensor.fill_ | Tensor.fill_(f64[2,3], f64[1]) | error:missing | error:missing: torch raises RuntimeError: fill_ only supports 0-dimension value tensor but got tensor with 1 dimensions.
 Tensor.fill_ | Tensor.fill_(i64[2,3], f64[]) | grad_fn[0] requires_grad[0] | grad_fn[0]: symgrad None, torch FillBackward3
@@ -244,7 +268,6 @@ Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], 1, i64[2,2]:idx3, 1.5) | error
 Tensor.index_fill_ | Tensor.index_fill_(f64[], 0, i64[1]:idx1, 1.5) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch IndexFillBackward0
 Tensor.index_select | Tensor.index_select(f64[], 0, i64[1]:idx1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch IndexSelectBackward0
 Tensor.inner | Tensor.inner(f64[0], f64[0]) | error:extra | error:extra: symgrad raises RuntimeError: shape '[-1, 0]' is invalid for input of size 0
-Tensor.inverse | Tensor.inverse(f64[3,3]:sing) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
 Tensor.isclose | Tensor.isclose(f64[2,3], f64[2,3], rtol=-1.0) | error:missing | error:missing: torch raises RuntimeError: rtol must be greater than or equal to zero, but got -1
 Tensor.ldexp | Tensor.ldexp(c64[2,3], f64[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 Tensor.ldexp_ | Tensor.ldexp_(c64[2,3], f64[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
@@ -253,7 +276,6 @@ Tensor.logaddexp | Tensor.logaddexp(c128[2,3], c128[2,3]) | error:extra | error:
 Tensor.logaddexp | Tensor.logaddexp(c64[2,3], f64[3]) | error:extra | error:extra: symgrad raises RuntimeError: "logaddexp_cpu" not implemented for 'ComplexDouble'
 Tensor.logaddexp2 | Tensor.logaddexp2(f16[2,3], f16[2,3]) | value[0] | value[0]: at 0: symgrad 0.024414, torch 0.024658
 Tensor.logcumsumexp | Tensor.logcumsumexp(f64[16]:e, 0) | grad[0] | grad[0]: value at 12: symgrad 0.0, torch nan
-Tensor.logdet | Tensor.logdet(f64[3,3]:sing) | grad[0] value[0] | grad[0]: value at 0: symgrad nan, torch 0.0
 Tensor.logical_and_ | Tensor.logical_and_(f32[2,3], f32[2,3]) #leaf | error:extra | error:extra: symgrad raises RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.
 Tensor.logical_not_ | Tensor.logical_not_(f32[2,3]) #leaf | error:extra | error:extra: symgrad raises RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.
 Tensor.logical_or_ | Tensor.logical_or_(f32[2,3], f32[2,3]) #leaf | error:extra | error:extra: symgrad raises RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.
@@ -264,7 +286,6 @@ Tensor.logit_ | Tensor.logit_(f32[16]:e) | grad[0] | grad[0]: value at 12: symgr
 Tensor.logit_ | Tensor.logit_(f64[16]:e, 1e-06) | grad[0] | grad[0]: value at 10: symgrad nan, torch 0.0
 Tensor.masked_fill | Tensor.masked_fill(f64[3], b8[2,3], 1.5) | error:extra | error:extra: symgrad raises RuntimeError: masked_fill: the mask of shape torch.Size([2, 3]) does not broadcast to the inpu
 Tensor.masked_scatter | Tensor.masked_scatter(f64[3], b8[2,3], f64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: expand: the target shape (3,) has fewer dimensions than the tensor's shape (2, 3
-Tensor.matrix_power | Tensor.matrix_power(f64[3,3]:sing, -1) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
 Tensor.mode | Tensor.mode(f64[4,4]:e, 1) | value[0] | value[0]: at 1: symgrad -inf, torch nan
 Tensor.movedim | Tensor.movedim(f64[], 0, 0) | grad_fn[0] | grad_fn[0]: symgrad PermuteBackward0, torch AliasBackward0
 Tensor.mul_ | Tensor.mul_(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 5: symgrad -1.21728516, torch -1.21679688
@@ -296,8 +317,6 @@ Tensor.sinc | Tensor.sinc(c64[2,3]) | error:extra | error:extra: symgrad raises 
 Tensor.sinc_ | Tensor.sinc_(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 Tensor.sinc_ | Tensor.sinc_(c128[8]:e) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 Tensor.sinc_ | Tensor.sinc_(c64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexFloat'
-Tensor.slogdet | Tensor.slogdet(f64[3,3]:e) | value[0] | value[0]: at 0: symgrad -1.0, torch -0.0
-Tensor.slogdet | Tensor.slogdet(f64[3,3]:sing) | grad[0] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
 Tensor.square | Tensor.square(c128[8]:e) | grad[0] | grad[0]: value at 0: symgrad inf, torch nan
 Tensor.square_ | Tensor.square_(c128[8]:e) | grad[0] | grad[0]: value at 0: symgrad inf, torch nan
 Tensor.std | Tensor.std(f64[2,3], ()) | grad[0] | grad[0]: value at 0: symgrad -0.223488137026, torch -inf
@@ -310,31 +329,8 @@ Tensor.var | Tensor.var(f64[2,3], ()) | grad[0] | grad[0]: value at 0: symgrad -
 Tensor.xlogy_ | Tensor.xlogy_(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 5: symgrad -3.57457995, torch -3.5731461
 fft.fftshift | fft.fftshift(f64[]) | error:missing | error:missing: torch raises RuntimeError: `shifts` required
 fft.ifftshift | fft.ifftshift(f64[]) | error:missing | error:missing: torch raises RuntimeError: `shifts` required
-linalg.cond | linalg.cond(f32[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
-linalg.cond | linalg.cond(f64[0,0]) | error:extra | error:extra: symgrad raises IndexError: index 0 is out of bounds for dimension 0 with size 0
-linalg.cond | linalg.cond(f64[1,1]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
-linalg.cond | linalg.cond(f64[2,0,0]) | error:extra | error:extra: symgrad raises IndexError: index 0 is out of bounds for dimension 1 with size 0
-linalg.cond | linalg.cond(f64[2,3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
-linalg.cond | linalg.cond(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
-linalg.cond | linalg.cond(f64[3,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
-linalg.cond | linalg.cond(f64[3,3], -2) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
-linalg.cond | linalg.cond(f64[3,3], 2) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
-linalg.cond | linalg.cond(f64[3,3]:sing) | grad[0] grad_fn[0] value[0] | grad[0]: value at 2: symgrad -1.063001859849e+29, torch 1.569605815044e+30
-linalg.cond | linalg.cond(f64[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
-linalg.cond | linalg.cond(f64[3,3]:tri) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
-linalg.det | linalg.det(f64[3,3]:sing) | grad[0] | grad[0]: value at 0: symgrad nan, torch 3.231353942695e-17
-linalg.inv | linalg.inv(f64[3,3]:sing) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
-linalg.lstsq | linalg.lstsq(f64[3,3]:sing, f64[3,4]) | grad[0] grad[1] value[0] | grad[0]: value at 7: symgrad -1.52436577499e+38, torch -0.1217013623461
-linalg.matrix_norm | linalg.matrix_norm(f64[3,3]:sing, 'nuc') | grad[0] | grad[0]: value at 4: symgrad -0.005397437626346, torch -0.9092645789493
-linalg.matrix_power | linalg.matrix_power(f64[3,3]:sing, -1) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
 linalg.norm | linalg.norm(f64[2,3,4], 2, (0, 1, 2)) | error:missing | error:missing: torch raises RuntimeError: linalg.norm: If dim is specified, it must be of length 1 or 2. Got [0, 1, 2]
-linalg.qr | linalg.qr(f64[3,2], 'r') | grad:error | grad:error: symgrad no error, torch RuntimeError
-linalg.qr | linalg.qr(f64[3,3]:sing) | grad[0] | grad[0]: value at 2: symgrad 129.4452409245, torch 4.167406487425
-linalg.slogdet | linalg.slogdet(f64[3,3]:e) | value[0] | value[0]: at 0: symgrad -1.0, torch -0.0
-linalg.slogdet | linalg.slogdet(f64[3,3]:sing) | grad[0] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
-linalg.solve | linalg.solve(f64[3,3]:sing, f64[3]) | error:extra | error:extra: symgrad raises RuntimeError: torch.linalg.solve: The solver failed because the input matrix is singular.
 linalg.solve_triangular | linalg.solve_triangular(f32[3,3]:tri, f64[3,4], upper=False) | error:extra | error:extra: symgrad raises RuntimeError: linalg.solve_triangular: Expected A and B to have the same dtype, but found A of
-linalg.svdvals | linalg.svdvals(f64[3,3]:sing) | grad[0] | grad[0]: value at 4: symgrad -0.01582236881365, torch -1.378734656641
 special.logit | special.logit(f32[16]:e) | grad[0] | grad[0]: value at 12: symgrad -inf, torch inf
 special.ndtr | special.ndtr(f64[2,3], out=f64[2,3]~g) | error:extra | error:extra: symgrad raises RuntimeError: functions with out=... arguments don't support automatic differentiation, but on
 special.sinc | special.sinc(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
@@ -354,8 +350,6 @@ torch.baddbmm | torch.baddbmm(f16[2,3,4], f16[2,3,3], f16[2,3,4]) | value[0] | v
 torch.cat | torch.cat([]) | error:class | error:class: symgrad RuntimeError, torch ValueError
 torch.cat | torch.cat([f64[0], f64[0]]) | grad[1] | grad[1]: symgrad none, torch a gradient
 torch.cat | torch.cat([f64[2,3], f64[0]]) | grad[1] | grad[1]: symgrad none, torch a gradient
-torch.cdist | torch.cdist(f64[2,3], f64[4,3], 0.0) | grad[0] grad[1] | grad[0]: symgrad none, torch a gradient
-torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:e) | value[0] | value[0]: at 4: symgrad nan, torch 0.0
 torch.complex | torch.complex(f16[16]:e, f16[16]:e) | error:missing | error:missing: torch raises unreadable result: TypeError
 torch.complex | torch.complex(f16[2,3], f16[2,3]) | error:missing | error:missing: torch raises unreadable result: TypeError
 torch.concat | torch.concat([]) | error:class | error:class: symgrad RuntimeError, torch ValueError
@@ -366,7 +360,6 @@ torch.concatenate | torch.concatenate([f64[0], f64[0]]) | grad[1] | grad[1]: sym
 torch.concatenate | torch.concatenate([f64[2,3], f64[0]]) | grad[1] | grad[1]: symgrad none, torch a gradient
 torch.conj_physical | torch.conj_physical(f64[2,3], out=f64[2,3]~g) | error:extra | error:extra: symgrad raises RuntimeError: functions with out=... arguments don't support automatic differentiation, but on
 torch.cumprod | torch.cumprod(f64[16]:e, 0) | grad[0] | grad[0]: value at 10: symgrad -inf, torch nan
-torch.det | torch.det(f64[3,3]:sing) | grad[0] | grad[0]: value at 0: symgrad nan, torch 3.231353942695e-17
 torch.diag_embed | torch.diag_embed(f64[2,3], -1, 0, 2) | grad_fn[0] | grad_fn[0]: symgrad PermuteBackward0, torch DiagEmbedBackward0
 torch.einsum | torch.einsum('', f64[]) | grad_fn[0] | grad_fn[0]: symgrad None, torch PermuteBackward0
 torch.einsum | torch.einsum('i,j->ij', f64[3], f64[4]) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch MulBackward0
@@ -387,19 +380,16 @@ torch.index_fill | torch.index_fill(f64[2,3], 1, i64[2,2]:idx3, 1.5) | error:mis
 torch.index_fill | torch.index_fill(f64[], 0, i64[1]:idx1, 1.5) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch IndexFillBackward0
 torch.index_select | torch.index_select(f64[], 0, i64[1]:idx1) | grad_fn[0] | grad_fn[0]: symgrad ViewBackward0, torch IndexSelectBackward0
 torch.inner | torch.inner(f64[0], f64[0]) | error:extra | error:extra: symgrad raises RuntimeError: shape '[-1, 0]' is invalid for input of size 0
-torch.inverse | torch.inverse(f64[3,3]:sing) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
 torch.isclose | torch.isclose(f64[2,3], f64[2,3], rtol=-1.0) | error:missing | error:missing: torch raises RuntimeError: rtol must be greater than or equal to zero, but got -1
 torch.ldexp | torch.ldexp(c64[2,3], f64[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 torch.logaddexp | torch.logaddexp(c128[2,3], c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "logaddexp_cpu" not implemented for 'ComplexDouble'
 torch.logaddexp | torch.logaddexp(c64[2,3], f64[3]) | error:extra | error:extra: symgrad raises RuntimeError: "logaddexp_cpu" not implemented for 'ComplexDouble'
 torch.logaddexp2 | torch.logaddexp2(f16[2,3], f16[2,3]) | value[0] | value[0]: at 0: symgrad 0.024414, torch 0.024658
 torch.logcumsumexp | torch.logcumsumexp(f64[16]:e, 0) | grad[0] | grad[0]: value at 12: symgrad 0.0, torch nan
-torch.logdet | torch.logdet(f64[3,3]:sing) | grad[0] value[0] | grad[0]: value at 0: symgrad nan, torch 0.0
 torch.logit | torch.logit(f32[16]:e) | grad[0] | grad[0]: value at 12: symgrad -inf, torch inf
 torch.logit | torch.logit(f64[16]:e, 1e-06) | grad[0] | grad[0]: value at 10: symgrad nan, torch 0.0
 torch.masked_fill | torch.masked_fill(f64[3], b8[2,3], 1.5) | error:extra | error:extra: symgrad raises RuntimeError: masked_fill: the mask of shape torch.Size([2, 3]) does not broadcast to the inpu
 torch.masked_scatter | torch.masked_scatter(f64[3], b8[2,3], f64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: expand: the target shape (3,) has fewer dimensions than the tensor's shape (2, 3
-torch.matrix_power | torch.matrix_power(f64[3,3]:sing, -1) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
 torch.mode | torch.mode(f64[4,4]:e, 1) | value[0] | value[0]: at 1: symgrad -inf, torch nan
 torch.movedim | torch.movedim(f64[], 0, 0) | grad_fn[0] | grad_fn[0]: symgrad PermuteBackward0, torch AliasBackward0
 torch.nanquantile | torch.nanquantile(f64[2,3], 0.3, 1, out=f64[2]~g) | error:extra | error:extra: symgrad raises RuntimeError: functions with out=... arguments don't support automatic differentiation, but on
@@ -422,8 +412,6 @@ torch.sgn | torch.sgn(c128[8]:e) | value[0] | value[0]: at 1: symgrad nan, torch
 torch.sinc | torch.sinc(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 torch.sinc | torch.sinc(c128[8]:e) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 torch.sinc | torch.sinc(c64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexFloat'
-torch.slogdet | torch.slogdet(f64[3,3]:e) | value[0] | value[0]: at 0: symgrad -1.0, torch -0.0
-torch.slogdet | torch.slogdet(f64[3,3]:sing) | grad[0] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
 torch.square | torch.square(c128[8]:e) | grad[0] | grad[0]: value at 0: symgrad inf, torch nan
 torch.std | torch.std(f64[2,3], ()) | grad[0] | grad[0]: value at 0: symgrad -0.223488137026, torch -inf
 torch.std_mean | torch.std_mean(f64[2,3], ()) | grad[0] | grad[0]: value at 0: symgrad -0.05682147035931, torch -inf

@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
+
 from ...errors import LinAlgError
 from ...ops.registry import broadcast_shapes
 from ..core.apply import apply, as_tensor
 from .creation import eye
 from .basic import log, matmul, where
 from .manipulation import triu
+from .potri import cholesky_inverse_nonfinite
 from .printing import return_type
 from .shapes import broadcast_to, squeeze, unsqueeze
 from .basic import composite
@@ -264,7 +267,15 @@ def qr(A, mode: str = "reduced") -> QRResult:
         if mode == "r":
             q = as_tensor([], dtype=a.dtype)
         return q, r
-    return QRResult(*named_outputs("LinalgQrBackward0", body, [a]))
+    rule = None if mode != "r" else _qr_r_rule
+    return QRResult(*named_outputs("LinalgQrBackward0", body, [a], rule))
+
+
+def _qr_r_rule(gs, ins):
+    """torch's backward of qr(A, 'r'): an error (Q was not kept)."""
+    raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed when "
+                       "mode='r'. Please use linalg.qr(A, mode='reduced') if you are going to "
+                       "differentiate through linalg.qr.")
 
 
 def _check_uplo(UPLO) -> bool:
@@ -298,16 +309,37 @@ def eigvalsh(A, UPLO: str = "L") -> Tensor:
 
 def cholesky_inverse(L, upper: bool = False) -> Tensor:
     """``torch.cholesky_inverse``: A^-1 given A's Cholesky factor L (or U if ``upper``), with
-    torch's backward formula."""
+    torch's backward formula. An eager factor holding NaN or infinity takes LAPACK's order
+    (``potri``), which spreads them to fewer elements than two solves would; one with a zero
+    on its diagonal raises torch's error (compiled: infinities, no error)."""
     f = tensor_arg(L)
     check_matrix("cholesky_inverse", f)
+    _check_diagonal("cholesky_inverse", f)
 
     def rule(g, out, ins):   # torch's: the whole of L, not only its triangle, in the gradient
         common = matmul(out, matmul(g + _mh(g), out))
         return (-matmul(ins[0], common) if upper else -matmul(common, ins[0]),)
-    return composite("CholeskyInverseBackward0",
-                     lambda a: cholesky_solve(_identity_like(a), a, upper), [f], rule,
-                     holomorphic=False)
+
+    def body(a):
+        if a.concrete is not None and not np.isfinite(a.concrete).all():
+            return as_tensor(cholesky_inverse_nonfinite(a.concrete, upper), dtype=a.dtype)
+        return cholesky_solve(_identity_like(a), a, upper)
+    return composite("CholeskyInverseBackward0", body, [f], rule, holomorphic=False)
+
+
+def _check_diagonal(name: str, f: Tensor) -> None:
+    """torch's error (LAPACK's trtri) for an eager triangular factor with a zero on its
+    diagonal, naming the first batch element and diagonal element (1-based) that has one."""
+    values = f.concrete
+    if values is None or not values.size:
+        return
+    zero = (np.diagonal(values, axis1=-2, axis2=-1) == 0).reshape(-1, values.shape[-1])
+    if zero.any():
+        k = int(np.argmax(zero.any(-1)))
+        where = f"(Batch element {k}): " if f.ndim > 2 else ""
+        raise LinAlgError(f"{name}: {where}The diagonal element {int(np.argmax(zero[k])) + 1} "
+                          f"is zero, the inversion could not be completed because the input "
+                          f"matrix is singular.")
 
 
 METHODS = {"det": det, "logdet": logdet, "slogdet": torch_slogdet, "inverse": inverse,

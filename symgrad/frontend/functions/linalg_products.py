@@ -4,8 +4,11 @@ diagonal, matrix_power (negative powers through inv), matmul, lstsq.
 Layer: front end, above ``decompositions`` and ``norms``. Input: tensors, eager or traced.
 Output: tensors built from ``matmul``, elementwise ops and the decomposition primitives.
 lstsq solves through a QR decomposition (m >= n: R^-1 Q^T B; m < n: the minimum-norm solution
-Q R^-T B from A^T = Q R), which assumes A has full rank, as torch's 'gels' driver does; its
-``rank`` and ``singular_values`` come from ``norms.svdvals``.
+Q R^-T B from A^T = Q R) where A has full rank; an eager A of lower rank (but with 'gels',
+which assumes full rank, as torch's) gets the minimum-norm solution pinv(A) B, as torch's
+'gelsy' and 'gelsd' drivers, and torch's gradient through pinv. Compiled code takes the QR
+path (the rank is not known when tracing). ``rank`` and ``singular_values`` come from
+``norms.svdvals``.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from ..core.apply import apply, as_tensor
 from .assorted import cross as torch_cross
 from .decompositions import broadcast_batches, inv, type_name
 from .manipulation import diagonal as torch_diagonal
-from .norms import matrix_rank, svdvals
+from .norms import matrix_rank, pinv, svdvals
 from .printing import return_type
 from .torch_nodes import named_outputs
 from .shapes import reshape, squeeze, unsqueeze
@@ -143,20 +146,25 @@ def lstsq(A, B, rcond=None, *, driver=None) -> LstsqResult:
                            f"got {a.dtype.name} and {b.dtype.name}")
     m, n = a.shape[-2:]
     detailed = driver in ("gelsd", "gelss")
+    rtol = rcond if rcond is not None and rcond > 0 else None
+    with grad_mode.no_grad():   # no gradient in torch
+        rank = as_tensor(np.zeros(0, np.int64)) if driver == "gels" else \
+            matrix_rank(a, rtol=rtol)
+    deficient = rank.concrete is not None and rank.numel() and bool(
+        (rank.concrete < min(m, n)).any())
 
     def body(a, b):   # the solution and the residuals: torch's LinalgLstsqBackward0
         a, bm = broadcast_batches(a, unsqueeze(b, -1) if vector else b)
-        x = _full_rank_solution(a, bm)
+        # rank-deficient: the minimum-norm solution (gelsy's, gelsd's), differentiated as
+        # torch does, through pinv
+        x = F.matmul(pinv(a, rtol=rtol), bm) if deficient else _full_rank_solution(a, bm)
         residuals = as_tensor(np.zeros(0), dtype=a.dtype)
         if detailed and m > n:
             residuals = F.sum(F.square(F.matmul(a, x) - bm), -2)
             residuals = squeeze(residuals, -1) if vector else residuals
         return squeeze(x, -1) if vector else x, residuals
     x, residuals = named_outputs("LinalgLstsqBackward0", body, [a, b])
-    rtol = rcond if rcond is not None and rcond > 0 else None
     with grad_mode.no_grad():   # no gradient in torch
-        rank = as_tensor(np.zeros(0, np.int64)) if driver == "gels" else \
-            matrix_rank(a, rtol=rtol)
         values = svdvals(a) if detailed else as_tensor(np.zeros(0), dtype=a.dtype)
     return LstsqResult(x, residuals, rank, values)
 

@@ -23,7 +23,8 @@ from ..core.apply import apply, full
 from .decompositions import check_matrix, inv, type_name
 from .basic import composite
 from .manipulation import flip
-from .shapes import cat, permute, reshape, unsqueeze
+from .shapes import cat, permute, reshape, squeeze, unsqueeze
+from .creation import zeros
 from ..core.tensor import Tensor
 from ..core.arguments import tensor_arg
 from .underivable import MODIFIED, without_derivative
@@ -135,10 +136,12 @@ def cond(A, p=None) -> Tensor:
     norm(A, p) * norm(A^-1, p) for the other matrix norms."""
     a = tensor_arg(A)
     check_matrix("linalg.cond", a, square=p not in (None, 2, -2))
-    if p in (None, 2, -2):
+    if a.numel() == 0:   # torch's: zeros (no gradient), NumPy leaves it undefined
+        return zeros(tuple(a.shape[:-2]), dtype=a.dtype.real_dtype)
+    if p in (None, 2, -2):   # as torch: divide the (*, 1) ends, then squeeze
         s = svdvals(a)
-        big, small = s[..., 0], s[..., -1]
-        return big / small if p != -2 else small / big
+        big, small = s[..., :1], s[..., s.shape[-1] - 1:]
+        return squeeze(big / small if p != -2 else small / big, -1)
     # torch's backward for these norms trips over its own in-place steps
     return without_derivative("NanToNumBackward0", lambda m: matrix_norm(m, p) * matrix_norm(
         inv(m), p), [a], MODIFIED) if p != "nuc" else matrix_norm(a, p) * matrix_norm(inv(a), p)

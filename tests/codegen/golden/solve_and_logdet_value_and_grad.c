@@ -154,6 +154,7 @@ int sg_value_and_grad_solve_and_logdet(const double *restrict in0,
                 if (LU_(i, i) < 0) sign = -sign;
                 logabs += log(fabs((double)LU_(i, i)));
             }
+            if (logabs != logabs) sign = 0;  /* a NaN pivot: torch's sign(NaN) is 0 */
             OUT_(0) = (double)sign;
             OUT_(1) = (double)logabs;
         }
