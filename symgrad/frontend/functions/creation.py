@@ -17,6 +17,7 @@ import numpy as np
 from ... import dtypes
 from ...devices import check as check_device
 from ...dims import Dim, NotGeneric, span
+from ...size import array_strides
 from .shapes import reshape
 from ..core import grad_mode, layout
 from .keywords import write_out
@@ -260,7 +261,10 @@ def from_numpy(array: np.ndarray) -> Tensor:
         raise TypeError(f"can't share the memory of a NumPy array of dtype {array.dtype}: "
                         "symgrad computes in float32, float64, int64 and bool (use "
                         "symgrad.tensor(array) to copy and convert it)")
-    return Tensor(array if array.dtype.isnative else array.astype(dt.np), None)
+    t = Tensor(array if array.dtype.isnative else array.astype(dt.np), None)
+    if not array.flags.c_contiguous or not array.size:   # torch's strides are the array's
+        t._strides = array_strides(array.shape, array.strides, array.itemsize, False)
+    return t
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:

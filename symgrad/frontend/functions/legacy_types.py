@@ -16,7 +16,10 @@ from __future__ import annotations
 import numpy as np
 
 from ... import dtypes
+from ...devices import device
+from ...formats import layout, memory_format
 from ...size import Size
+from ..core.backward_graph import BackwardFunction
 from ..core.apply import apply
 from ..core.conversions import check_fits
 from ..core.tensor import Tensor
@@ -122,13 +125,29 @@ def tensor_type(self: Tensor, dtype=None, non_blocking: bool = False, **_):
     return self if self.dtype is dtype else apply("cast", self, dtype=dtype)
 
 
+# symgrad's classes that torch defines in its own namespace (C types named ``torch.dtype``...)
+_TORCH_TYPES = {dtypes.DType: "dtype", device: "device", Size: "Size", dtypes.finfo: "finfo",
+                dtypes.iinfo: "iinfo", layout: "layout", memory_format: "memory_format",
+                Tensor: "Tensor"}
+
+
 def typename(obj) -> str:
-    """``torch.typename``: a tensor's type name, else the object's qualified class name."""
+    """``torch.typename``: a tensor's type name, else the object's qualified class name as
+    torch names its own: a type of torch's namespace is ``torch.dtype``..., a grad_fn class
+    its bare name (torch's are C types), another symgrad module ``torch.`` and its path."""
     if isinstance(obj, Tensor):
         return type_name(obj)
+    cls = obj if isinstance(obj, type) else type(obj)
+    if cls in _TORCH_TYPES:
+        return f"torch.{_TORCH_TYPES[cls]}"
+    if isinstance(obj, BackwardFunction) or isinstance(obj, type) and \
+            issubclass(obj, BackwardFunction):
+        return cls.__qualname__
     qualname = getattr(obj, "__qualname__", None) or type(obj).__qualname__
     module = getattr(obj, "__module__", None) if hasattr(obj, "__qualname__") else \
         type(obj).__module__
+    if module and module.split(".")[0] == "symgrad":
+        module = "torch" + module[len("symgrad"):]
     return qualname if module in (None, "", "builtins") else f"{module}.{qualname}"
 
 
