@@ -6,7 +6,7 @@ Layer: front end, beside ``creation``. Input: what old scripts pass to ``FloatTe
 ``ByteTensor``, ``BoolTensor``, ``HalfTensor``: nothing (an empty tensor), sizes (a new
 tensor: uninitialized in torch, zeros here), data (lists, arrays: copied and converted as
 torch converts, truncating floats to integers and wrapping into unsigned bytes) or a tensor
-of the same dtype (returned as an alias). Output: tensors of the type's dtype. A type is an
+of the same dtype (returned as an alias, AliasBackward0; ``x.new(t)`` too). Output: tensors of the type's dtype. A type is an
 instance check by dtype (``isinstance(torch.ones(2), torch.FloatTensor)`` is True, as in torch)
 and names itself as torch does (``x.type()`` is ``'torch.FloatTensor'``).
 """
@@ -23,7 +23,8 @@ from ..core.backward_graph import BackwardFunction
 from ..core.apply import apply
 from ..core.conversions import check_fits
 from ..core.tensor import Tensor
-from .creation import empty, zeros
+from .creation import empty, new, zeros
+from .torch_nodes import named_view
 
 # dtype name -> (the type's name, the dtype as torch's C++ spells it in its messages)
 _NAMES = {"float32": ("FloatTensor", "float"), "float64": ("DoubleTensor", "double"),
@@ -86,7 +87,7 @@ def _new(dtype: dtypes.DType, args: tuple) -> Tensor:
     if isinstance(data, Tensor):
         if data.dtype is not dtype:
             raise TypeError(f"expected {_options(dtype)} (got {_options(data.dtype)})")
-        return data.detach()
+        return named_view("AliasBackward0", lambda v: v, data)   # torch: data.alias()
     if not isinstance(data, (list, tuple, range, np.ndarray)):
         raise TypeError(f"new(): data must be a sequence (got {type(data).__module__}."
                         f"{type(data).__name__})".replace("(got builtins.", "(got "))
@@ -151,7 +152,16 @@ def typename(obj) -> str:
     return qualname if module in (None, "", "builtins") else f"{module}.{qualname}"
 
 
-METHODS = {"type": tensor_type}
+def tensor_new(self: Tensor, *args, **kwargs) -> Tensor:
+    """``x.new(...)``, the legacy constructor of ``x``'s type, as ``torch.DoubleTensor(...)``:
+    a tensor argument (of that type) gives an alias of it, a tuple is data (sizes are ints or
+    a ``Size``); with keywords, ``creation.new``."""
+    if not kwargs:
+        return _new(self.dtype, args)
+    return new(self, *args, **kwargs)
+
+
+METHODS = {"type": tensor_type, "new": tensor_new}
 
 FloatTensor, DoubleTensor, LongTensor = TYPES["FloatTensor"], TYPES["DoubleTensor"], \
     TYPES["LongTensor"]
