@@ -7,8 +7,9 @@ Layer: front end, beside ``creation``. Input: what old scripts pass to ``FloatTe
 tensor: uninitialized in torch, zeros here), data (lists, arrays: copied and converted as
 torch converts, truncating floats to integers and wrapping into unsigned bytes) or a tensor
 of the same dtype (returned as an alias, AliasBackward0; ``x.new(t)`` too). Output: tensors of
-the type's dtype. A type is an instance check by dtype (``isinstance(torch.ones(2), torch.FloatTensor)`` is True, as in torch)
-and names itself as torch does (``x.type()`` is ``'torch.FloatTensor'``).
+the type's dtype. A type is an instance check by dtype (``isinstance(torch.ones(2),
+torch.FloatTensor)`` is True, as in torch) and names itself as torch does (``x.type()`` is
+``'torch.FloatTensor'``).
 """
 
 from __future__ import annotations
