@@ -22,7 +22,7 @@ from ... import dtypes
 from ...dims import Dim, as_count
 from ...ops.registry import normalize_axes
 from . import basic as F
-from ..core.apply import apply, as_tensor
+from ..core.apply import apply, as_tensor, full
 from .basic import composite
 from .manipulation import diagonal
 from .norms import vector_norm
@@ -257,9 +257,12 @@ def cdist(x1, x2, p: float = 2.0, compute_mode=None) -> Tensor:
     if p < 0:
         raise RuntimeError(f"cdist only supports non-negative p values, got p={p}")
     p = float(p)
+    # torch's _cdist_backward: zeros for p = 0 (a count of nonzero differences)
+    rule = (lambda g, out, ins: tuple(full(t, 0.0) for t in ins)) if p == 0 else None
     return composite("CdistBackward0",
                      lambda a, b: _pnorm(unsqueeze(a, -2) - unsqueeze(b, -3), p, -1, False,
-                                         "cdist"), [x1, x2])
+                                         "cdist"), [x1, x2], rule,
+                     saves=p != 0, uses_out=p != 0)
 
 
 # ---------------------------------------------------------------- cov, corrcoef
