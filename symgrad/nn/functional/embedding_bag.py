@@ -78,8 +78,8 @@ def _bounds(offsets, n: int, include_last_offset: bool) -> tuple[np.ndarray, np.
         raise RuntimeError("Expected i < index_size to be true, but got false.  (Could this "
                            "error message be improved?  If so, please report an enhancement "
                            "request to PyTorch.)")
-    if include_last_offset:
-        return starts[:-1], starts[1:]
+    if include_last_offset:   # torch's last bag runs to the end of the input all the same
+        starts = starts[:-1]
     return starts, np.append(starts[1:], n)
 
 
@@ -103,11 +103,9 @@ def _padding(padding_idx, rows: int):
 
 
 def _pooled(w: Tensor, idx: Tensor, psw: Tensor | None, starts: np.ndarray, ends: np.ndarray,
-            mode: str, padding_idx, counts_to: np.ndarray) -> Tensor:
+            mode: str, padding_idx) -> Tensor:
     """The (B, D) result: rows of ``w`` at ``idx`` pooled over [start, end) bags."""
     n, dim, bags = idx.shape[0], w.shape[1], starts.shape[0]
-    if mode == "max":       # torch's max runs the last bag to the end of the input
-        ends = ends + counts_to
     seg = np.zeros(n, np.int64)
     inside = np.zeros(n, np.bool_)
     for b, (s, e) in enumerate(zip(starts, ends)):
@@ -127,8 +125,6 @@ def _pooled(w: Tensor, idx: Tensor, psw: Tensor | None, starts: np.ndarray, ends
         return total
     counts = apply("scatter_add", valid.to(w.dtype), Tensor(seg, None), axis=0,
                    shape_to=(bags,))
-    # torch counts the last bag to the end of the input (include_last_offset or not)
-    counts = counts + Tensor(counts_to.astype(w.dtype.np), None)
     nonempty = counts > 0
     safe = where(nonempty, counts, 1.0).reshape(bags, 1)        # (an empty bag: zeros)
     return where(nonempty.reshape(bags, 1), total / safe, 0.0)
@@ -176,10 +172,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None,  # noqa: A002
         psw = None if psw is None else psw.reshape(-1)
     else:
         starts, ends = _bounds(offsets, idx.shape[0], include_last_offset)
-    extra = np.zeros(starts.shape[0], np.int64)
-    if starts.shape[0] and ends[-1] < idx.shape[0]:     # torch's count of the last bag
-        extra[-1] = idx.shape[0] - ends[-1]
     inputs = [w] + ([] if psw is None else [psw])
     return composite("EmbeddingBagBackward0",
                      lambda wt, *p: _pooled(wt, idx, p[0] if p else None, starts, ends, mode,
-                                            padding_idx, extra), inputs, uses_out=False)
+                                            padding_idx), inputs, uses_out=False)
