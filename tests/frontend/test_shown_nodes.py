@@ -167,24 +167,40 @@ def test_new_with_a_tensor_is_an_alias():
         x.new(sg.tensor([1, 2]))
 
 
-def _bags(w, idx, offsets, mode, include_last):
-    """NumPy oracle: torch's bags, the last one running to the end of the input."""
+def _bags(w, idx, offsets, mode, include_last, fast):
+    """NumPy oracle: torch's bags. With include_last_offset the last bag ends at the last
+    offset only in torch's fast float32 kernel, and only for its sum (not its count, nor
+    max); the generic kernel (float64) runs it to the end of the input."""
     starts = list(offsets[:-1] if include_last else offsets)
     ends = starts[1:] + [len(idx)]
-    pool = {"sum": np.sum, "mean": np.mean, "max": np.max}[mode]
-    return np.stack([pool(w[idx[s:e]], 0) if e > s else np.zeros(w.shape[1])
-                     for s, e in zip(starts, ends)])
+    stop = offsets[-1] if include_last and fast and mode != "max" else len(idx)
+    out = []
+    for k, (s, e) in enumerate(zip(starts, ends)):
+        rows = w[idx[s:min(e, stop) if k == len(starts) - 1 else e]]
+        if mode == "max":
+            out.append(rows.max(0) if len(rows) else np.zeros(w.shape[1]))
+        else:
+            total = rows.sum(0) if len(rows) else np.zeros(w.shape[1])
+            out.append(total / max(e - s, 1) if mode == "mean" else total)
+    return np.stack(out)
 
 
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("mode", ["sum", "mean", "max"])
 @pytest.mark.parametrize("offsets", [[0, 3], [0, 2, 4], [0, 3, 6], [0, 0, 2]])
 @pytest.mark.parametrize("include_last", [True, False])
-def test_embedding_bag_last_bag_runs_to_the_end(mode, offsets, include_last):
+def test_embedding_bag_last_bag_as_torchs_kernels(mode, offsets, include_last, dtype):
     w = np.arange(15.0).reshape(5, 3)
     idx = np.array([0, 2, 4, 1, 3, 2])
-    got = F.embedding_bag(sg.tensor(idx), sg.tensor(w), sg.tensor(offsets), mode=mode,
-                          include_last_offset=include_last)
-    np.testing.assert_allclose(got.numpy(), _bags(w, idx, offsets, mode, include_last))
+    got = F.embedding_bag(sg.tensor(idx), sg.tensor(w, dtype=getattr(sg, dtype)),
+                          sg.tensor(offsets), mode=mode, include_last_offset=include_last)
+    want = _bags(w, idx, offsets, mode, include_last, dtype == "float32")
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-6)
+    torch = pytest.importorskip("torch")
+    theirs = torch.nn.functional.embedding_bag(
+        torch.tensor(idx), torch.tensor(w, dtype=getattr(torch, dtype)),
+        torch.tensor(offsets), mode=mode, include_last_offset=include_last)
+    np.testing.assert_array_equal(got.numpy(), theirs.numpy())
 
 
 # ---------------------------------------------------------------- values torch chooses

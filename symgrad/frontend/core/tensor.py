@@ -24,7 +24,7 @@ from ...devices import CPU, check as check_device
 from ...dims import Dim, NotGeneric
 from ...errors import TracerValueError
 from ...ir.graph import Node
-from ...size import Size, array_strides
+from ...size import Size
 from . import conversions, sources
 
 _BY_NP = {d.np: d for d in dtypes.ALL}   # the common case of dtypes.from_numpy, one lookup
@@ -419,8 +419,6 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
                            "tensor by symgrad.stack(list) or symgrad.as_tensor(list))")
     arr = np.array(data, copy=True)
     t = Tensor(arr.astype(_data_dtype(data, arr, dtype).np, copy=False), None)
-    if type(data) is np.ndarray and (not data.flags.c_contiguous or not data.size):
-        t._strides = array_strides(data.shape, data.strides, data.itemsize, True)
     if requires_grad:
         t.requires_grad_(True)
     return t

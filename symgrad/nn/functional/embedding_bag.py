@@ -3,7 +3,7 @@ without materializing the rows of each bag as a separate tensor.
 
 Layer: front end (torch.nn mirror). Input: int64 or int32 indices, 2-D (B, L: B bags of L) or
 1-D with ``offsets`` (each bag's start; ``include_last_offset``: the last entry ends the last
-bag), a (num_embeddings, D) weight, ``mode`` sum/mean/max, ``per_sample_weights`` (sum only)
+bag, as far as torch's kernel for the dtype honours it: ``_fast_path``), a (num_embeddings, D) weight, ``mode`` sum/mean/max, ``per_sample_weights`` (sum only)
 and ``padding_idx`` (entries equal to it are left out, and out of the mean's count), with
 torch's checks and messages. Output: (B, D), one node ``EmbeddingBagBackward0`` built from
 primitives: the rows are gathered (times their weights), masked, and added into their bags in
@@ -78,8 +78,8 @@ def _bounds(offsets, n: int, include_last_offset: bool) -> tuple[np.ndarray, np.
         raise RuntimeError("Expected i < index_size to be true, but got false.  (Could this "
                            "error message be improved?  If so, please report an enhancement "
                            "request to PyTorch.)")
-    if include_last_offset:   # torch's last bag runs to the end of the input all the same
-        starts = starts[:-1]
+    if include_last_offset:
+        return starts[:-1], starts[1:]
     return starts, np.append(starts[1:], n)
 
 
@@ -103,9 +103,11 @@ def _padding(padding_idx, rows: int):
 
 
 def _pooled(w: Tensor, idx: Tensor, psw: Tensor | None, starts: np.ndarray, ends: np.ndarray,
-            mode: str, padding_idx) -> Tensor:
+            mode: str, padding_idx, counts_to: np.ndarray) -> Tensor:
     """The (B, D) result: rows of ``w`` at ``idx`` pooled over [start, end) bags."""
     n, dim, bags = idx.shape[0], w.shape[1], starts.shape[0]
+    if mode == "max":       # torch's max runs the last bag to the end of the input
+        ends = ends + counts_to
     seg = np.zeros(n, np.int64)
     inside = np.zeros(n, np.bool_)
     for b, (s, e) in enumerate(zip(starts, ends)):
@@ -125,6 +127,8 @@ def _pooled(w: Tensor, idx: Tensor, psw: Tensor | None, starts: np.ndarray, ends
         return total
     counts = apply("scatter_add", valid.to(w.dtype), Tensor(seg, None), axis=0,
                    shape_to=(bags,))
+    # torch counts the last bag to the end of the input (include_last_offset or not)
+    counts = counts + Tensor(counts_to.astype(w.dtype.np), None)
     nonempty = counts > 0
     safe = where(nonempty, counts, 1.0).reshape(bags, 1)        # (an empty bag: zeros)
     return where(nonempty.reshape(bags, 1), total / safe, 0.0)
@@ -150,6 +154,15 @@ def _bag_max(w: Tensor, idx: Tensor, valid: Tensor, starts: np.ndarray,
     return where(ok.reshape(bags, longest).any(1).reshape(bags, 1), values, 0.0)
 
 
+def _fast_path(w: Tensor, padding_idx) -> bool:
+    """Whether torch takes its fast (fbgemm) kernel: float32/float16/bfloat16 rows of stride
+    1 and no padding_idx. There a last bag that ends before the input does (include_last_offset)
+    sums to its offset but counts (for the mean) and takes the max to the input's end; the
+    generic kernel (float64...) runs the whole last bag to the end."""
+    return w.dtype in (dtypes.float32, dtypes.float16, dtypes.bfloat16) and \
+        padding_idx is None and w.stride()[-1] == 1
+
+
 def embedding_bag(input, weight, offsets=None, max_norm=None,  # noqa: A002
                   norm_type: float = 2, scale_grad_by_freq: bool = False, mode: str = "mean",
                   sparse: bool = False, per_sample_weights=None,
@@ -172,7 +185,13 @@ def embedding_bag(input, weight, offsets=None, max_norm=None,  # noqa: A002
         psw = None if psw is None else psw.reshape(-1)
     else:
         starts, ends = _bounds(offsets, idx.shape[0], include_last_offset)
+    extra = np.zeros(starts.shape[0], np.int64)
+    if starts.shape[0] and ends[-1] < idx.shape[0]:     # include_last_offset, short of the end
+        if _fast_path(w, padding_idx):   # its sum stops there, its count and max do not
+            extra[-1] = idx.shape[0] - ends[-1]
+        else:                            # the generic kernel's last bag runs to the end
+            ends = np.append(ends[:-1], idx.shape[0])
     inputs = [w] + ([] if psw is None else [psw])
     return composite("EmbeddingBagBackward0",
                      lambda wt, *p: _pooled(wt, idx, p[0] if p else None, starts, ends, mode,
-                                            padding_idx), inputs, uses_out=False)
+                                            padding_idx, extra), inputs, uses_out=False)
