@@ -4,8 +4,9 @@ without materializing the rows of each bag as a separate tensor.
 Layer: front end (torch.nn mirror). Input: int64 or int32 indices, 2-D (B, L: B bags of L) or
 1-D with ``offsets`` (each bag's start; ``include_last_offset``: the last entry ends the last
 bag, as far as torch's kernel for the dtype honours it: ``_fast_path``), a (num_embeddings,
-D) weight, ``mode`` sum/mean/max, ``per_sample_weights`` (sum only) and ``padding_idx`` (entries equal to it are left out, and out of the mean's count), with
-torch's checks and messages. Output: (B, D), one node ``EmbeddingBagBackward0`` built from
+D) weight, ``mode`` sum/mean/max, ``per_sample_weights`` (sum only) and ``padding_idx``
+(entries equal to it are left out, and out of the mean's count), with torch's checks and
+messages. Output: (B, D), one node ``EmbeddingBagBackward0`` built from
 primitives: the rows are gathered (times their weights), masked, and added into their bags in
 index order (``scatter_add``), the mean divided by each bag's count; max takes each bag's
 rows padded to the longest bag and the first maximum per column. An empty bag gives zeros.
