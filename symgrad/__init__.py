@@ -15,12 +15,13 @@ from .size import Size
 from .errors import ShapeError, TracerValueError
 from .frontend.core.grad_mode import (no_grad, enable_grad, set_grad_enabled, is_grad_enabled,
                                       inference_mode, is_inference_mode_enabled)
-from .frontend.core.tensor import Tensor, tensor
+from .frontend.core.tensor import Tensor
 from .frontend.functions.printing import set_printoptions
 from .frontend.functions.creation import (zeros, ones, full, empty, arange, linspace, logspace, eye,
                                           from_numpy, as_tensor, meshgrid, zeros_like, ones_like,
                                           empty_like, full_like)
 from .frontend.functions.creation import tril_indices, triu_indices
+from .frontend.functions.creation import tensor  # torch.tensor: strides of NumPy data too
 from .frontend.functions.basic import (add, sub, mul, div, neg, pow, exp, log, log1p, expm1, sqrt,
                                        rsqrt, sin, cos, tanh, sigmoid, relu, softplus, abs, sign,
                                        square, maximum, minimum, where, clamp, clip, clamp_min,

@@ -50,3 +50,21 @@ def contiguous_strides(shape: tuple) -> tuple:
         strides.append(step)
         step *= max(n, 1)
     return tuple(reversed(strides))
+
+
+def array_strides(shape: tuple, byte_strides: tuple, itemsize: int, copied: bool):
+    """torch's strides for a tensor made from a NumPy array of ``shape`` and ``byte_strides``
+    (None: row-major). ``from_numpy`` shares the array's memory: its strides, in elements.
+    ``tensor(array)`` copies it as torch's ``to(copy=True)`` does, keeping the layout of an
+    array whose elements are dense and do not overlap (a transposed array stays transposed;
+    an empty one keeps NumPy's strides, which are zeros), row-major otherwise."""
+    strides = tuple(s // itemsize for s in byte_strides)
+    if strides == contiguous_strides(shape):
+        return None
+    if copied and math.prod(shape):
+        need = 1
+        for s, n in sorted((s, n) for n, s in zip(shape, strides) if n > 1):
+            if s != need:
+                return None
+            need *= n
+    return strides

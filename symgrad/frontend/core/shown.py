@@ -1,9 +1,11 @@
 """Results whose backward node is the one torch shows, though symgrad builds them in more steps:
-a cast hidden inside the op's node (``cast_inside``), and a reduction whose dropped dims are a
-reshape torch does not show (``apply_reduction``).
+a cast hidden inside the op's node (``cast_inside``), a reduction whose dropped dims are a
+reshape torch does not show (``apply_reduction``), and a result whose last node torch names
+otherwise, because torch reaches the same values in other steps (``shown_as``).
 
-Layer: front end, above ``apply``. Input: a result tensor and its target dtype, or a reduction
-op, a tensor and its axes. Output: the tensor, with one backward function as torch's.
+Layer: front end, above ``apply``. Input: a result tensor and its target dtype, a reduction
+op, a tensor and its axes, or a result and torch's name for its last node. Output: the
+tensor, with one backward function as torch's.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from ...ops import OPS
 from . import grad_mode
 from .apply import BUILDER, apply, attach_function
-from .backward_graph import function_class
+from .backward_graph import BackwardFunction, function_class
 from .tensor import Tensor
 
 
@@ -61,3 +63,16 @@ def apply_reduction(name: str, x: Tensor, axes: tuple, keepdim: bool,
 
 def _dropped(shape: tuple, axes: tuple) -> tuple:
     return tuple(n for i, n in enumerate(shape) if i not in axes)
+
+
+def shown_as(out: Tensor, torch_name: str, *inputs: Tensor) -> Tensor:
+    """``out`` (a new result, not one of ``inputs``) with its last backward node shown as
+    ``torch_name``: the same rule and edges, under the class torch's own composition of the op
+    ends with (einsum's ``MulBackward0``, an index op of a 0-d tensor computed on it as a
+    vector). Nodes of several outputs and custom Functions keep their class."""
+    fn = out.grad_fn
+    if fn is None or type(fn).__bases__ != (BackwardFunction,) or \
+            any(out is t for t in inputs) or type(fn).__name__ == torch_name:
+        return out
+    fn.__class__ = function_class(torch_name)   # the same slots: a class of the same layout
+    return out

@@ -5,7 +5,8 @@ and tensors. Output: a tensor built from ``diagonal``, ``sum``, ``permute``/``re
 batched ``matmul``: operands are contracted pairwise, left to right, each pair as one batched
 matrix product over (shared kept letters) x (first-only letters) x (summed letters) x
 (second-only letters), so a contraction costs what the matrix product costs (never an
-outer-product-sized temporary), compiles to BLAS, and has matmul's gradient.
+outer-product-sized temporary), compiles to BLAS, and has matmul's gradient. The result's
+grad_fn is the last node of torch's own composition (``_torch_last``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import math
 import string
 
 from ..core.apply import as_tensor
+from ..core.shown import shown_as
 from .basic import matmul, sum
 from .manipulation import diagonal
 from .shapes import broadcast_to, permute, reshape
@@ -100,9 +102,19 @@ def einsum(equation: str, *operands) -> Tensor:
         else:
             result, letters = _pair(result, letters, t, term, later)
     result, letters = _own_letters(result, letters, set(out))
-    if letters != out:
+    if letters != out or result is ts[0]:   # torch's result is a new tensor (a view)
         result = permute(result, [letters.index(c) for c in out])
-    return result
+    return shown_as(result, _torch_last(len(ts), bool(set("".join(terms)) - set(out))), *ts)
+
+
+def _torch_last(n_operands: int, contracts: bool) -> str:
+    """The last node of torch's einsum (without opt_einsum: operands permuted to the output's
+    letters, then multiplied pairwise left to right): one operand is its permutation, summed
+    over the contracted letters; several are a product (``a * b``), or when letters are
+    contracted batched matrix products whose result is reshaped (a view) at the end."""
+    if n_operands == 1:
+        return "SumBackward1" if contracts else "PermuteBackward0"
+    return "ViewBackward0" if contracts else "MulBackward0"
 
 
 def tensordot(a: Tensor, b: Tensor, dims=2) -> Tensor:
@@ -121,7 +133,8 @@ def tensordot(a: Tensor, b: Tensor, dims=2) -> Tensor:
     for i, j in zip(da, db):
         lb[j] = la[i]
     out = [c for c in la if c not in lb] + [c for c in lb if c not in la]
-    return einsum(f"{''.join(la)},{''.join(lb)}->{''.join(out)}", a, b)
+    result = einsum(f"{''.join(la)},{''.join(lb)}->{''.join(out)}", a, b)
+    return shown_as(result, "ViewBackward0", a, b)   # torch's: mm, then a reshape (a view)
 
 
 __all__ = ["einsum", "tensordot"]

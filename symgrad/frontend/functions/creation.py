@@ -17,12 +17,13 @@ import numpy as np
 from ... import dtypes
 from ...devices import check as check_device
 from ...dims import Dim, NotGeneric, span
+from ...size import array_strides
 from .shapes import reshape
 from ..core import grad_mode, layout
 from .keywords import write_out
 from ..core.conversions import check_fits
 from ..core.apply import as_tensor as apply_as_tensor, full as full_like_traced, scalar
-from ..core.tensor import Tensor, tensor, traced_numbers
+from ..core.tensor import Tensor, tensor as copied, traced_numbers
 from ..core.arguments import size_args
 
 def _sizes(size: tuple) -> tuple:
@@ -42,7 +43,7 @@ def _sizes(size: tuple) -> tuple:
 def _make(value: np.ndarray, dtype, requires_grad: bool, default=None, device=None) -> Tensor:
     check_device(device)
     dt = dtypes.as_dtype(dtype) if dtype is not None else (default or dtypes.DEFAULT_FLOAT)
-    return tensor(value, dtype=dt, requires_grad=requires_grad)
+    return copied(value, dtype=dt, requires_grad=requires_grad)
 
 
 def _filled(sizes: tuple, value, dtype, requires_grad: bool, default=None,
@@ -234,7 +235,7 @@ def _triangle(name: str, row, col, offset, dtype, device, numpy_fn) -> Tensor:
         raise NotImplementedError(f'"{name}" not implemented for \'{dt.scalar_type}\'')
     coords = np.stack(numpy_fn(int(row), int(offset), int(col))) if row and col else \
         np.zeros((2, 0), np.int64)
-    return tensor(coords.astype(dt.np), dtype=dt)
+    return copied(coords.astype(dt.np), dtype=dt)
 
 
 def tril_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None,
@@ -251,6 +252,18 @@ def triu_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None
     return _triangle("triu_indices", row, col, offset, dtype, device, np.triu_indices)
 
 
+def tensor(data, dtype=None, device=None, requires_grad: bool = False,
+           pin_memory: bool = False) -> Tensor:
+    """``torch.tensor``: ``data`` copied into a new leaf (``core.tensor.tensor``), a NumPy
+    array's copy with the strides torch gives it (``size.array_strides``: a transposed array
+    stays transposed, an empty one keeps NumPy's zero strides)."""
+    t = copied(data, dtype, device, requires_grad, pin_memory)
+    if type(data) is np.ndarray and (not data.flags.c_contiguous or not data.size) and \
+            not t.is_traced:
+        t._strides = array_strides(data.shape, data.strides, data.itemsize, True)
+    return t
+
+
 def from_numpy(array: np.ndarray) -> Tensor:
     """A tensor sharing ``array``'s memory: in-place changes to either show in the other."""
     if not isinstance(array, np.ndarray):
@@ -260,7 +273,10 @@ def from_numpy(array: np.ndarray) -> Tensor:
         raise TypeError(f"can't share the memory of a NumPy array of dtype {array.dtype}: "
                         "symgrad computes in float32, float64, int64 and bool (use "
                         "symgrad.tensor(array) to copy and convert it)")
-    return Tensor(array if array.dtype.isnative else array.astype(dt.np), None)
+    t = Tensor(array if array.dtype.isnative else array.astype(dt.np), None)
+    if not array.flags.c_contiguous or not array.size:   # torch's strides are the array's
+        t._strides = array_strides(array.shape, array.strides, array.itemsize, False)
+    return t
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:

@@ -16,6 +16,7 @@ import functools
 from ... import dtypes
 from ...errors import ShapeError
 from ...ops.registry import normalize_axes
+from ..core.shown import shown_as
 from ..core.tensor import Tensor
 
 
@@ -72,7 +73,9 @@ def dim_given(name: str, x, dim) -> tuple:
 
 def as_vector(fn):
     """``fn(x, dim, ...)`` of a 0-d ``x`` as torch computes it: on ``x`` as a 1-element vector
-    (``dim`` 0 or -1), 0-d tensor arguments as vectors too, the result 0-d again."""
+    (``dim`` 0 or -1), 0-d tensor arguments as vectors too, the result 0-d again, its node
+    shown as the op's own (torch's kernels take the 0-d tensor as it is: IndexSelectBackward0,
+    not a reshape's)."""
     def one(a):
         return a.reshape((1,)) if isinstance(a, Tensor) and not a.ndim else a
 
@@ -82,5 +85,7 @@ def as_vector(fn):
             return fn(x, dim, *args, **kwargs)
         normalize_axes(dim, 1)
         out = fn(x.reshape((1,)), 0, *map(one, args), **{k: one(v) for k, v in kwargs.items()})
-        return out.reshape(())
+        if out.grad_fn is None:
+            return out.reshape(())
+        return shown_as(out.reshape(()), type(out.grad_fn).__name__, out)
     return wrapper

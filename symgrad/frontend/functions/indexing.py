@@ -34,6 +34,7 @@ from .basic import composite, where
 from .inplace import update
 from .selection import Selection
 from ..core.deferred import Deferred
+from ..core.shown import shown_as
 from .shapes import broadcast_to, cat, getitem, permute, reshape, selects_all
 from ..core.arguments import tensors_only
 from ..core.tensor import Tensor, tracer_error
@@ -319,7 +320,8 @@ def index_copy(x: Tensor, dim: int, index_, source) -> Tensor:
     (axis,) = normalize_axes(dim, max(x.ndim, 1))
     if not x.ndim:   # torch: a 0-d tensor as a 1-element vector
         one = [reshape(t, (1,)) for t in (x, as_tensor(index_), as_tensor(source))]
-        return reshape(index_copy(one[0], 0, one[1], one[2]), ())
+        return shown_as(reshape(index_copy(one[0], 0, one[1], one[2]), ()),
+                        "IndexCopyBackward0")
     index_ = as_tensor(index_)
     if index_.dtype is not dtypes.int64:
         raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "

@@ -237,10 +237,23 @@ def fill_(self: Tensor, value) -> Tensor:
     """torch's fill_.Scalar (FillBackward2, an edge for self) or fill_.Tensor (FillBackward3:
     self and the value)."""
     if isinstance(value, Tensor):
+        if value._requires_grad and not self.dtype.is_differentiable and \
+                grad_mode.is_grad_enabled():
+            return update(self, lambda s: _filled_integers(s, value), "fill_")
         return _assign(self, value, "fill_", "FillBackward3", (2, 1))
     if self.dtype.is_integer and isinstance(value, (int, float)):
         check_fits(value, self.dtype)
     return _assign(self, value, "fill_", "FillBackward2", (2,))
+
+
+def _filled_integers(s: Tensor, value: Tensor) -> Tensor:
+    """An integer tensor filled with a value that requires grad: torch records FillBackward3
+    on it all the same (it requires grad); the value's gradient is the cotangent's sum."""
+    with grad_mode.no_grad():
+        out = apply("where", full(s, True, dtype=dtypes.bool_), as_tensor(value, s.dtype), s)
+    return attach_function(out, "FillBackward3", lambda g, o, ins: (
+        None, apply("cast", F.sum(g), dtype=ins[1].dtype)), [s, value], saves=False,
+        uses_out=False)
 
 
 def zero_(self: Tensor) -> Tensor:

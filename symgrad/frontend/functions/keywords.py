@@ -4,7 +4,9 @@ Layer: front end (the top of its function modules; ``methods`` and the package a
 Input: a function written with this project's parameter names. Output: the same function, or a
 thin wrapper that also accepts torch's and NumPy's spellings: ``input=`` and ``other=`` for the
 first two operands, ``axis=`` for ``dim=``, ``keepdims=`` for ``keepdim=``, ``size=`` for sizes
-given as varargs, and ``out=`` (the result is written into ``out``, in place, and returned).
+given as varargs, and ``out=`` (the result is written into ``out``, in place, and returned;
+a factory given no tensor, ``rand(2, out=t)``, makes its values in ``out``'s dtype, as
+torch's ``out`` overloads do).
 A function whose parameters already carry torch's names is returned unwrapped, so the wrapper
 costs nothing where it is not needed; a call without keywords goes straight through.
 """
@@ -52,6 +54,7 @@ def torch_keywords(fn, method: bool = False, exact_out: bool = False):
     if not (renames or sizes or out):
         return fn
     checked = "dtype" not in names   # with a dtype to compute in, out= only casts (sum...)
+    factory = not checked
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
@@ -63,6 +66,9 @@ def torch_keywords(fn, method: bool = False, exact_out: bool = False):
                 kwargs[mine] = kwargs.pop(theirs)
         if sizes and "size" in kwargs:
             args = args + (kwargs.pop("size"),)
+        if factory and isinstance(target, Tensor) and kwargs.get("dtype") is None and not any(
+                isinstance(a, Tensor) for a in (*args, *kwargs.values())):
+            kwargs["dtype"] = target.dtype   # a factory's out= overload makes out's dtype
         result = fn(*args, **kwargs)
         if target is None:
             return result

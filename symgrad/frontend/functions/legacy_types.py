@@ -6,9 +6,10 @@ Layer: front end, beside ``creation``. Input: what old scripts pass to ``FloatTe
 ``ByteTensor``, ``BoolTensor``, ``HalfTensor``: nothing (an empty tensor), sizes (a new
 tensor: uninitialized in torch, zeros here), data (lists, arrays: copied and converted as
 torch converts, truncating floats to integers and wrapping into unsigned bytes) or a tensor
-of the same dtype (returned as an alias). Output: tensors of the type's dtype. A type is an
-instance check by dtype (``isinstance(torch.ones(2), torch.FloatTensor)`` is True, as in torch)
-and names itself as torch does (``x.type()`` is ``'torch.FloatTensor'``).
+of the same dtype (returned as an alias, AliasBackward0; ``x.new(t)`` too). Output: tensors of
+the type's dtype. A type is an instance check by dtype (``isinstance(torch.ones(2),
+torch.FloatTensor)`` is True, as in torch) and names itself as torch does (``x.type()`` is
+``'torch.FloatTensor'``).
 """
 
 from __future__ import annotations
@@ -16,11 +17,15 @@ from __future__ import annotations
 import numpy as np
 
 from ... import dtypes
+from ...devices import device
+from ...formats import layout, memory_format
 from ...size import Size
+from ..core.backward_graph import BackwardFunction
 from ..core.apply import apply
 from ..core.conversions import check_fits
 from ..core.tensor import Tensor
-from .creation import empty, zeros
+from .creation import empty, new, zeros
+from .torch_nodes import named_view
 
 # dtype name -> (the type's name, the dtype as torch's C++ spells it in its messages)
 _NAMES = {"float32": ("FloatTensor", "float"), "float64": ("DoubleTensor", "double"),
@@ -83,7 +88,7 @@ def _new(dtype: dtypes.DType, args: tuple) -> Tensor:
     if isinstance(data, Tensor):
         if data.dtype is not dtype:
             raise TypeError(f"expected {_options(dtype)} (got {_options(data.dtype)})")
-        return data.detach()
+        return named_view("AliasBackward0", lambda v: v, data)   # torch: data.alias()
     if not isinstance(data, (list, tuple, range, np.ndarray)):
         raise TypeError(f"new(): data must be a sequence (got {type(data).__module__}."
                         f"{type(data).__name__})".replace("(got builtins.", "(got "))
@@ -122,17 +127,42 @@ def tensor_type(self: Tensor, dtype=None, non_blocking: bool = False, **_):
     return self if self.dtype is dtype else apply("cast", self, dtype=dtype)
 
 
+# symgrad's classes that torch defines in its own namespace (C types named ``torch.dtype``...)
+_TORCH_TYPES = {dtypes.DType: "dtype", device: "device", Size: "Size", dtypes.finfo: "finfo",
+                dtypes.iinfo: "iinfo", layout: "layout", memory_format: "memory_format",
+                Tensor: "Tensor"}
+
+
 def typename(obj) -> str:
-    """``torch.typename``: a tensor's type name, else the object's qualified class name."""
+    """``torch.typename``: a tensor's type name, else the object's qualified class name as
+    torch names its own: a type of torch's namespace is ``torch.dtype``..., a grad_fn class
+    its bare name (torch's are C types), another symgrad module ``torch.`` and its path."""
     if isinstance(obj, Tensor):
         return type_name(obj)
+    cls = obj if isinstance(obj, type) else type(obj)
+    if cls in _TORCH_TYPES:
+        return f"torch.{_TORCH_TYPES[cls]}"
+    if isinstance(obj, BackwardFunction) or isinstance(obj, type) and \
+            issubclass(obj, BackwardFunction):
+        return cls.__qualname__
     qualname = getattr(obj, "__qualname__", None) or type(obj).__qualname__
     module = getattr(obj, "__module__", None) if hasattr(obj, "__qualname__") else \
         type(obj).__module__
+    if module and module.split(".")[0] == "symgrad":
+        module = "torch" + module[len("symgrad"):]
     return qualname if module in (None, "", "builtins") else f"{module}.{qualname}"
 
 
-METHODS = {"type": tensor_type}
+def tensor_new(self: Tensor, *args, **kwargs) -> Tensor:
+    """``x.new(...)``, the legacy constructor of ``x``'s type, as ``torch.DoubleTensor(...)``:
+    a tensor argument (of that type) gives an alias of it, a tuple is data (sizes are ints or
+    a ``Size``); with keywords, ``creation.new``."""
+    if not kwargs:
+        return _new(self.dtype, args)
+    return new(self, *args, **kwargs)
+
+
+METHODS = {"type": tensor_type, "new": tensor_new}
 
 FloatTensor, DoubleTensor, LongTensor = TYPES["FloatTensor"], TYPES["DoubleTensor"], \
     TYPES["LongTensor"]

@@ -21,6 +21,7 @@ from ... import dtypes
 from ...ops.registry import broadcast_shapes, normalize_axes
 from ..core.apply import apply, as_tensor, full
 from ..core.conversions import check_fits
+from ..core.shown import shown_as
 from .creation import arange
 from .basic import composite, sum, where
 from .strided import clone
@@ -103,8 +104,8 @@ def movedim(x: Tensor, source, destination) -> Tensor:
     dst = [destination] if isinstance(destination, int) else list(destination)
     src = [_dim(x, d) for d in src]
     dst = [_dim(x, d) for d in dst]
-    if not x.ndim:
-        return permute(x, [])
+    if not x.ndim:   # torch: an alias of a 0-d tensor
+        return shown_as(permute(x, []), "AliasBackward0", x)
     order = [None] * x.ndim
     for s, d in zip(src, dst):
         order[d] = s
@@ -152,17 +153,18 @@ def repeat_interleave(x: Tensor, repeats=None, dim: int | None = None, *,
     if repeats is None:
         counts = as_tensor(x)
         return as_tensor(np.repeat(np.arange(counts.shape[0]), counts.numpy()))
-    if isinstance(repeats, Tensor) and repeats.numel() == 1 and repeats.ndim <= 1:
-        repeats = int(repeats.item())
-    if not isinstance(repeats, int):
+    if isinstance(repeats, Tensor):   # torch: index_select at the repeated indices
         if dim is None:
             x, dim = reshape(x, -1), 0
         a = _dim(x, dim)
         counts = repeats.numpy()
+        if repeats.numel() == 1 and repeats.ndim <= 1:   # one count for every slice
+            counts = np.full(x.shape[a], counts.reshape(()))
         if counts.ndim != 1 or len(counts) != x.shape[a] or (counts < 0).any():
             raise RuntimeError("repeats must have the same size as input along dim, and be "
                                "a non-negative 1-D tensor")
-        return _along(x, a, as_tensor(np.repeat(np.arange(x.shape[a]), counts)))
+        out = _along(x, a, as_tensor(np.repeat(np.arange(x.shape[a]), counts)))
+        return shown_as(out, "IndexSelectBackward0", x)
     if dim is None:
         x, dim = reshape(x, -1), 0
     a = _dim(x, dim)
@@ -318,7 +320,8 @@ def diag_embed(x: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Te
         d1, d2 = (normalize_axes(d, x.ndim + 1, "dim")[0] for d in (dim1, dim2))
         if d1 == d2:
             raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
-        return movedim(diag_embed(x, offset), (-2, -1), (d1, d2))
+        return shown_as(movedim(diag_embed(x, offset), (-2, -1), (d1, d2)),
+                        "DiagEmbedBackward0")
     k = abs(offset)
     n = x.shape[-1] + k
     mask = as_tensor(np.eye(n, k=offset, dtype=bool))

@@ -18,7 +18,7 @@ from ... import dtypes
 from ...dims import Dim, NotGeneric, as_size, same_shape
 from ...ops.registry import normalize_axes
 from ..core import grad_mode, layout
-from ..core.apply import apply, as_tensor
+from ..core.apply import apply, as_tensor, attach_function, full
 from ..core.tensor import Tensor
 from ..core.arguments import size_args
 
@@ -170,7 +170,8 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     if not tensors:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
     # torch skips 1-D empty tensors in cat
-    kept = [t for t in tensors if not (t.ndim == 1 and t.shape[0] == 0)] or tensors[:1]
+    places = [i for i, t in enumerate(tensors) if not (t.ndim == 1 and t.shape[0] == 0)] or [0]
+    kept = [tensors[i] for i in places]
     for i, t in enumerate(kept):
         if t.ndim == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
@@ -179,9 +180,37 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     # torch promotes over every tensor, the skipped empty ones too
     target = dtypes.promote([(t.dtype, 2) for t in tensors])
     kept = [t if t.dtype is target else t.to(target) for t in kept]
+    if len(kept) < len(tensors) and grad_mode.is_grad_enabled() and \
+            any(t._requires_grad for t in tensors):
+        inputs = list(tensors)
+        for i, t in zip(places, kept):
+            inputs[i] = t
+        return _with_skipped(inputs, places, axis)
     if len(kept) == 1 and not (kept[0]._requires_grad and grad_mode.is_grad_enabled()):
         return kept[0]
     return apply("cat", *kept, axis=axis)
+
+
+def _with_skipped(inputs: list, places: list, axis: int) -> Tensor:
+    """``cat`` of ``inputs`` at ``places`` whose CatBackward0 has an edge for every operand,
+    as torch's: the skipped 1-D empty ones get an empty gradient (their slice of the
+    cotangent, in torch's kernel)."""
+    with grad_mode.no_grad():
+        out = apply("cat", *(inputs[i] for i in places), axis=axis)
+    sizes = [inputs[i].shape[axis] if i in places else None for i in range(len(inputs))]
+
+    def rule(g, o, ins):
+        cts, start = [], 0
+        for t, n in zip(ins, sizes):
+            if n is None:
+                cts.append(full(t, 0, (0,)))
+                continue
+            starts = tuple(start if d == axis else 0 for d in range(g.ndim))
+            stops = tuple(start + n if d == axis else m for d, m in enumerate(g.shape))
+            cts.append(apply("slice", g, starts=starts, stops=stops, steps=(1,) * g.ndim))
+            start += n
+        return tuple(cts)
+    return attach_function(out, "CatBackward0", rule, inputs, saves=False, uses_out=False)
 
 
 concat = concatenate = cat

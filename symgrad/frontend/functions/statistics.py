@@ -257,12 +257,12 @@ def cdist(x1, x2, p: float = 2.0, compute_mode=None) -> Tensor:
     if p < 0:
         raise RuntimeError(f"cdist only supports non-negative p values, got p={p}")
     p = float(p)
-    # p = 0 counts the nonzero differences: torch's CdistBackward0 gives zeros
-    rule = (lambda g, out, ins: tuple(full(x, 0.0, tuple(x.shape)) for x in ins)) \
-        if p == 0 else None
+    # torch's _cdist_backward: zeros for p = 0 (a count of nonzero differences)
+    rule = (lambda g, out, ins: tuple(full(t, 0.0) for t in ins)) if p == 0 else None
     return composite("CdistBackward0",
                      lambda a, b: _pnorm(unsqueeze(a, -2) - unsqueeze(b, -3), p, -1, False,
-                                         "cdist"), [x1, x2], rule)
+                                         "cdist"), [x1, x2], rule,
+                     saves=p != 0, uses_out=p != 0)
 
 
 # ---------------------------------------------------------------- cov, corrcoef

@@ -27,8 +27,11 @@ _INT64 = (-2 ** 63, 2 ** 63 - 1)
 _MISSING = object()
 
 
-def fill(t: Tensor, name: str, torch_name: str, sample, generator=None) -> Tensor:
-    """Refill ``t`` with ``sample(gen, n, contiguous)`` (flat, in ``t``'s memory order)."""
+def fill(t: Tensor, name: str, torch_name: str, sample, generator=None,
+         parameters: tuple = ()) -> Tensor:
+    """Refill ``t`` with ``sample(gen, n, contiguous)`` (flat, in ``t``'s memory order);
+    ``parameters``: the distribution's tensors, which get a zero gradient too (torch's node
+    has an edge for each)."""
     A.warn_if_tracing(f"Tensor.{name}")
     gen = A.generator(generator)
 
@@ -36,7 +39,7 @@ def fill(t: Tensor, name: str, torch_name: str, sample, generator=None) -> Tenso
         order = A.memory_order(t)
         values = A.in_layout(np.asarray(sample(gen, t.numel(), order is None)), order)
         fresh = Tensor(values.astype(t.dtype.np).reshape(t.shape), None)
-        return A.zero_grad(fresh, torch_name, [s])
+        return A.zero_grad(fresh, torch_name, [s, *parameters])
     return update(t, compute, name)
 
 
@@ -99,7 +102,7 @@ def _bernoulli_tensor_(self: Tensor, p: Tensor, generator) -> Tensor:
     flat = probs.ravel() if order is None else probs.ravel()[order]
     check_probabilities(flat, A.generator(generator))
     return fill(self, "bernoulli_", "BernoulliBackward1",
-                lambda g, n, c: K.bernoulli_tensor(g, flat), generator)
+                lambda g, n, c: K.bernoulli_tensor(g, flat), generator, (p,))
 
 
 def check_probabilities(flat: np.ndarray, gen: Generator) -> None:

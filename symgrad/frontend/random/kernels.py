@@ -147,16 +147,20 @@ def random_full_range(gen: Generator, n: int) -> np.ndarray:
 
 
 def random_default(gen: Generator, n: int, kind: str) -> np.ndarray:
-    """``random_kernel`` (``random_()`` without bounds): int64 ``random64() % 2**63``,
-    float64 ``random64() % (2**53 + 1)``, float32 ``random() % (2**24 + 1)``, bool
-    ``random() & 1``. int64 values (the caller casts)."""
+    """``random_kernel`` (``random_()`` without bounds), torch's ``uniform_int``: a 64-bit
+    draw for int64 and float64, a 32-bit one otherwise, modulo the dtype's largest value + 1
+    for integers (int64 ``2**63``, uint8 ``2**8``), ``2**digits + 1`` for floats (float64
+    ``2**53 + 1``, float32 ``2**24 + 1``, float16 ``2**11 + 1``); bool ``random() & 1``.
+    int64 values (the caller casts)."""
+    if kind == "bool":
+        mod = 2
+    elif np.dtype(kind).kind == "f":
+        mod = 2 ** (np.finfo(kind).nmant + 1) + 1
+    else:
+        mod = int(np.iinfo(kind).max) + 1
     with gen.lock:
-        if kind == "int64":
-            return (gen.raw64(n) % np.uint64(2 ** 63)).view(np.int64)
-        if kind == "float64":
-            return (gen.raw64(n) % np.uint64(2 ** 53 + 1)).view(np.int64)
-        mod = 2 if kind == "bool" else 2 ** 24 + 1
-        return (gen.raw32(n) % np.uint64(mod)).view(np.int64)
+        raw = gen.raw64(n) if kind in ("int64", "float64") else gen.raw32(n)
+        return (raw % np.uint64(mod)).view(np.int64)
 
 
 def bernoulli_tensor(gen: Generator, p: np.ndarray) -> np.ndarray:

@@ -10,7 +10,8 @@ so the gradient is the composition's. The arithmetic is the math path's: q and k
 by sqrt(scale), q @ k^T, the mask added, a softmax whose fully masked rows are 0 (torch's
 ``_safe_softmax``), dropout with torch's generator (``bernoulli_(1 - p)``, as ``at::dropout``),
 then @ v. torch on the CPU runs a fused "flash" kernel instead when it can (no dropout, 4-d
-inputs, equal head dims): its results differ from these by an ulp or so. It must not read or
+inputs, equal head dims): its results differ from these by an ulp or so, and the result shows
+that kernel's node (``_torch_node`` mirrors torch's choice of backend). It must not read or
 write tensors' arrays.
 """
 
@@ -20,7 +21,9 @@ import math
 import warnings
 
 from ... import dtypes
+from ...frontend.core import layout
 from ...frontend.core.apply import as_tensor
+from ...frontend.core.shown import shown_as
 from ...frontend.core.tensor import Tensor
 from ...frontend.functions.basic import eq, matmul, softmax, where
 from ...frontend.functions.creation import ones, zeros_like
@@ -116,7 +119,39 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None,
     weights = safe_softmax(scores, bias is not None)
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p, True)
-    return matmul(weights, v)
+    out = matmul(weights, v)
+    shown = _torch_node(query, key, value, mask, dropout_p, enable_gqa)
+    return out if shown is None else shown_as(out, shown, q, k, v)
+
+
+_FLASH = "ScaledDotProductFlashAttentionForCpuBackward0"
+
+
+def _torch_node(q: Tensor, k: Tensor, v: Tensor, mask, dropout_p: float,
+                enable_gqa: bool) -> str | None:
+    """The node torch's result shows, by the backend torch picks on the CPU: an empty input
+    is its zeros-plus-result (AddBackward0); its fused flash kernel when every check of its
+    ``use_flash_attention_cpp`` passes (no dropout, 4-d inputs of the same batch and heads --
+    key/value heads grouped with ``enable_gqa`` --, equal head dims, nonempty sequences, last
+    dims of stride 1, a mask without grad of 2 or 4 dims broadcasting to the scores); else
+    None: the math path's own last node (matmul's)."""
+    if not (q.numel() and k.numel() and v.numel()):
+        return "AddBackward0"
+    if dropout_p > 0.0 or not q.ndim == k.ndim == v.ndim == 4:
+        return None
+    (b, h, length, e), (bk, hk, source, ek) = q.shape, k.shape
+    heads = hk == v.shape[1] and (h == hk or enable_gqa and h % hk == 0)
+    if not (b == bk == v.shape[0] and heads and e == ek == v.shape[3]):
+        return None
+    if any(layout.strides(t)[-1] != 1 for t in (q, k, v)):
+        return None
+    if mask is not None and (mask.requires_grad or mask.ndim not in (2, 4) or
+                             mask.shape[-2] not in (1, length) or
+                             mask.shape[-1] not in (1, source) or
+                             mask.ndim == 4 and (mask.shape[0] not in (1, b) or
+                                                 mask.shape[1] not in (1, h))):
+        return None
+    return _FLASH
 
 
 def canonical_mask(mask, mask_name: str, other_type, other_name: str, target_type,

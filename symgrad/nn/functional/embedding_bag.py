@@ -3,9 +3,10 @@ without materializing the rows of each bag as a separate tensor.
 
 Layer: front end (torch.nn mirror). Input: int64 or int32 indices, 2-D (B, L: B bags of L) or
 1-D with ``offsets`` (each bag's start; ``include_last_offset``: the last entry ends the last
-bag), a (num_embeddings, D) weight, ``mode`` sum/mean/max, ``per_sample_weights`` (sum only)
-and ``padding_idx`` (entries equal to it are left out, and out of the mean's count), with
-torch's checks and messages. Output: (B, D), one node ``EmbeddingBagBackward0`` built from
+bag, as far as torch's kernel for the dtype honours it: ``_fast_path``), a (num_embeddings,
+D) weight, ``mode`` sum/mean/max, ``per_sample_weights`` (sum only) and ``padding_idx``
+(entries equal to it are left out, and out of the mean's count), with torch's checks and
+messages. Output: (B, D), one node ``EmbeddingBagBackward0`` built from
 primitives: the rows are gathered (times their weights), masked, and added into their bags in
 index order (``scatter_add``), the mean divided by each bag's count; max takes each bag's
 rows padded to the longest bag and the first maximum per column. An empty bag gives zeros.
@@ -154,6 +155,15 @@ def _bag_max(w: Tensor, idx: Tensor, valid: Tensor, starts: np.ndarray,
     return where(ok.reshape(bags, longest).any(1).reshape(bags, 1), values, 0.0)
 
 
+def _fast_path(w: Tensor, padding_idx) -> bool:
+    """Whether torch takes its fast (fbgemm) kernel: float32/float16/bfloat16 rows of stride
+    1 and no padding_idx. There a last bag that ends before the input does (include_last_offset)
+    sums to its offset but counts (for the mean) and takes the max to the input's end; the
+    generic kernel (float64...) runs the whole last bag to the end."""
+    return w.dtype in (dtypes.float32, dtypes.float16, dtypes.bfloat16) and \
+        padding_idx is None and w.stride()[-1] == 1
+
+
 def embedding_bag(input, weight, offsets=None, max_norm=None,  # noqa: A002
                   norm_type: float = 2, scale_grad_by_freq: bool = False, mode: str = "mean",
                   sparse: bool = False, per_sample_weights=None,
@@ -177,8 +187,11 @@ def embedding_bag(input, weight, offsets=None, max_norm=None,  # noqa: A002
     else:
         starts, ends = _bounds(offsets, idx.shape[0], include_last_offset)
     extra = np.zeros(starts.shape[0], np.int64)
-    if starts.shape[0] and ends[-1] < idx.shape[0]:     # torch's count of the last bag
-        extra[-1] = idx.shape[0] - ends[-1]
+    if starts.shape[0] and ends[-1] < idx.shape[0]:     # include_last_offset, short of the end
+        if _fast_path(w, padding_idx):   # its sum stops there, its count and max do not
+            extra[-1] = idx.shape[0] - ends[-1]
+        else:                            # the generic kernel's last bag runs to the end
+            ends = np.append(ends[:-1], idx.shape[0])
     inputs = [w] + ([] if psw is None else [psw])
     return composite("EmbeddingBagBackward0",
                      lambda wt, *p: _pooled(wt, idx, p[0] if p else None, starts, ends, mode,

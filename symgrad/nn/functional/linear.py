@@ -16,6 +16,7 @@ import numpy as np
 
 from ... import dtypes
 from ...frontend.core.apply import apply, as_tensor
+from ...frontend.core.shown import shown_as
 from ...frontend.functions.creation import arange
 from ...frontend.functions.basic import amax, composite, eq, matmul, sum, where
 from ...frontend.functions.manipulation import index_select
@@ -216,7 +217,7 @@ def pad(input, pad, mode: str = "constant", value: float | None = None) -> Tenso
         for d, lo, hi in pairs:
             a = index_select(a, d, Tensor(_source_index(a.shape[d], lo, hi, mode), None))
         return a
-    if mode == "circular":
-        return body(x)
+    if mode == "circular":   # torch copies the wrapped pieces into slices of its result
+        return shown_as(body(x), "CopySlices", x)
     name = "ReflectionPad" if mode == "reflect" else "ReplicationPad"
     return composite(f"{name}{k}DBackward0", body, [x], saves=False, uses_out=False)
