@@ -213,12 +213,10 @@ Tensor.atan2 | Tensor.atan2(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 1:
 Tensor.atan2_ | Tensor.atan2_(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 5: symgrad 2.97868729, torch 2.97729802
 Tensor.baddbmm | Tensor.baddbmm(f16[2,3,4], f16[2,3,3], f16[2,3,4]) | value[0] | value[0]: at 2: symgrad 0.45605, torch 0.45654
 Tensor.baddbmm_ | Tensor.baddbmm_(f16[2,3,4], f16[2,3,3], f16[2,3,4]) | value[0] | value[0]: at 2: symgrad 0.45605, torch 0.45654
-Tensor.cholesky_inverse | Tensor.cholesky_inverse(f64[3,3]:e) | value[0] | value[0]: at 4: symgrad nan, torch 0.0
 Tensor.copy_ | Tensor.copy_(f64[2,3], f32[2,3], True) | error:extra | error:extra: symgrad raises TypeError: copy_() takes 2 positional arguments but 3 were given
 Tensor.count_nonzero | Tensor.count_nonzero(f64[2,3], 1, True) | error:class | error:class: symgrad TypeError, torch RuntimeError
 Tensor.cumprod | Tensor.cumprod(f64[16]:e, 0) | grad[0] | grad[0]: value at 10: symgrad -inf, torch nan
 Tensor.cumprod_ | Tensor.cumprod_(f64[16]:e, 0) | grad[0] | grad[0]: value at 10: symgrad -inf, torch nan
-Tensor.det | Tensor.det(f64[3,3]:sing) | grad[0] | grad[0]: value at 0: symgrad nan, torch 3.231353942695e-17
 Tensor.fill_ | Tensor.fill_(f64[2,3], f64[1]) | error:missing | error:missing: torch raises RuntimeError: fill_ only supports 0-dimension value tensor but got tensor with 1 dimensions.
 Tensor.flatten | Tensor.flatten(f64[2,3,4], 2, 1) | error:missing | error:missing: torch raises RuntimeError: flatten() has invalid args: start_dim cannot come after end_dim
 Tensor.hypot_ | Tensor.hypot_(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 3: symgrad 1.32023168, torch 1.31978524
@@ -273,7 +271,6 @@ Tensor.sinc | Tensor.sinc(c64[2,3]) | error:extra | error:extra: symgrad raises 
 Tensor.sinc_ | Tensor.sinc_(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 Tensor.sinc_ | Tensor.sinc_(c128[8]:e) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 Tensor.sinc_ | Tensor.sinc_(c64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexFloat'
-Tensor.slogdet | Tensor.slogdet(f64[3,3]:e) | value[0] | value[0]: at 0: symgrad -1.0, torch -0.0
 Tensor.slogdet | Tensor.slogdet(f64[3,3]:sing) | grad[0] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
 Tensor.square | Tensor.square(c128[8]:e) | grad[0] | grad[0]: value at 0: symgrad inf, torch nan
 Tensor.square_ | Tensor.square_(c128[8]:e) | grad[0] | grad[0]: value at 0: symgrad inf, torch nan
@@ -286,27 +283,12 @@ Tensor.var | Tensor.var(f64[2,3], ()) | grad[0] | grad[0]: value at 0: symgrad -
 Tensor.xlogy_ | Tensor.xlogy_(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 5: symgrad -3.57457995, torch -3.5731461
 fft.fftshift | fft.fftshift(f64[]) | error:missing | error:missing: torch raises RuntimeError: `shifts` required
 fft.ifftshift | fft.ifftshift(f64[]) | error:missing | error:missing: torch raises RuntimeError: `shifts` required
-linalg.cond | linalg.cond(f32[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
-linalg.cond | linalg.cond(f64[0,0]) | error:extra | error:extra: symgrad raises IndexError: index 0 is out of bounds for dimension 0 with size 0
-linalg.cond | linalg.cond(f64[1,1]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
-linalg.cond | linalg.cond(f64[2,0,0]) | error:extra | error:extra: symgrad raises IndexError: index 0 is out of bounds for dimension 1 with size 0
-linalg.cond | linalg.cond(f64[2,3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
-linalg.cond | linalg.cond(f64[2,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
-linalg.cond | linalg.cond(f64[3,3]) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
-linalg.cond | linalg.cond(f64[3,3], -2) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
-linalg.cond | linalg.cond(f64[3,3], 2) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
-linalg.cond | linalg.cond(f64[3,3]:sing) | grad[0] grad_fn[0] value[0] | grad[0]: value at 2: symgrad -1.063001859849e+29, torch 1.569605815044e+30
-linalg.cond | linalg.cond(f64[3,3]:spd) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
-linalg.cond | linalg.cond(f64[3,3]:tri) | grad_fn[0] | grad_fn[0]: symgrad DivBackward0, torch SqueezeBackward1
-linalg.det | linalg.det(f64[3,3]:sing) | grad[0] | grad[0]: value at 0: symgrad nan, torch 3.231353942695e-17
+linalg.cond | linalg.cond(f64[3,3]:sing) | grad[0] value[0] | grad[0]: value at 2: symgrad -1.063001859849e+29, torch 1.569605815044e+30
 linalg.inv | linalg.inv(f64[3,3]:sing) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
-linalg.lstsq | linalg.lstsq(f64[3,3]:sing, f64[3,4]) | grad[0] grad[1] value[0] | grad[0]: value at 7: symgrad -1.52436577499e+38, torch -0.1217013623461
 linalg.matrix_norm | linalg.matrix_norm(f64[3,3]:sing, 'nuc') | grad[0] | grad[0]: value at 4: symgrad -0.005397437626346, torch -0.9092645789493
 linalg.matrix_power | linalg.matrix_power(f64[3,3]:sing, -1) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
 linalg.norm | linalg.norm(f64[2,3,4], 2, (0, 1, 2)) | error:missing | error:missing: torch raises RuntimeError: linalg.norm: If dim is specified, it must be of length 1 or 2. Got [0, 1, 2]
-linalg.qr | linalg.qr(f64[3,2], 'r') | grad:error | grad:error: symgrad no error, torch RuntimeError
 linalg.qr | linalg.qr(f64[3,3]:sing) | grad[0] | grad[0]: value at 2: symgrad 129.4452409245, torch 4.167406487425
-linalg.slogdet | linalg.slogdet(f64[3,3]:e) | value[0] | value[0]: at 0: symgrad -1.0, torch -0.0
 linalg.slogdet | linalg.slogdet(f64[3,3]:sing) | grad[0] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
 linalg.solve | linalg.solve(f64[3,3]:sing, f64[3]) | error:extra | error:extra: symgrad raises RuntimeError: torch.linalg.solve: The solver failed because the input matrix is singular.
 linalg.solve_triangular | linalg.solve_triangular(f32[3,3]:tri, f64[3,4], upper=False) | error:extra | error:extra: symgrad raises RuntimeError: linalg.solve_triangular: Expected A and B to have the same dtype, but found A of
@@ -328,14 +310,12 @@ torch.as_tensor | torch.as_tensor([f64[2], f64[2]]) | error:missing | error:miss
 torch.atan2 | torch.atan2(f16[2,3], f32[2,3]) | grad[0] | grad[0]: value at 1: symgrad -1.44688332, torch -1.44717598
 torch.baddbmm | torch.baddbmm(f16[2,3,4], f16[2,3,3], f16[2,3,4]) | value[0] | value[0]: at 2: symgrad 0.45605, torch 0.45654
 torch.cat | torch.cat([]) | error:class | error:class: symgrad RuntimeError, torch ValueError
-torch.cholesky_inverse | torch.cholesky_inverse(f64[3,3]:e) | value[0] | value[0]: at 4: symgrad nan, torch 0.0
 torch.complex | torch.complex(f16[16]:e, f16[16]:e) | error:missing | error:missing: torch raises unreadable result: TypeError
 torch.complex | torch.complex(f16[2,3], f16[2,3]) | error:missing | error:missing: torch raises unreadable result: TypeError
 torch.concat | torch.concat([]) | error:class | error:class: symgrad RuntimeError, torch ValueError
 torch.concatenate | torch.concatenate([]) | error:class | error:class: symgrad RuntimeError, torch ValueError
 torch.conj_physical | torch.conj_physical(f64[2,3], out=f64[2,3]~g) | error:extra | error:extra: symgrad raises RuntimeError: functions with out=... arguments don't support automatic differentiation, but on
 torch.cumprod | torch.cumprod(f64[16]:e, 0) | grad[0] | grad[0]: value at 10: symgrad -inf, torch nan
-torch.det | torch.det(f64[3,3]:sing) | grad[0] | grad[0]: value at 0: symgrad nan, torch 3.231353942695e-17
 torch.flatten | torch.flatten(f64[2,3,4], 2, 1) | error:missing | error:missing: torch raises RuntimeError: flatten() has invalid args: start_dim cannot come after end_dim
 torch.float_power | torch.float_power(i64[2,3], i64[2,3], out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: the output given to float_power has dtype Float but the operation's result requi
 torch.floor_divide | torch.floor_divide(f64[2,3], f64[3], out=f64[2,3]~g) | error:extra | error:extra: symgrad raises RuntimeError: functions with out=... arguments don't support automatic differentiation, but on
@@ -375,7 +355,6 @@ torch.sgn | torch.sgn(c128[8]:e) | value[0] | value[0]: at 1: symgrad nan, torch
 torch.sinc | torch.sinc(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 torch.sinc | torch.sinc(c128[8]:e) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 torch.sinc | torch.sinc(c64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexFloat'
-torch.slogdet | torch.slogdet(f64[3,3]:e) | value[0] | value[0]: at 0: symgrad -1.0, torch -0.0
 torch.slogdet | torch.slogdet(f64[3,3]:sing) | grad[0] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
 torch.square | torch.square(c128[8]:e) | grad[0] | grad[0]: value at 0: symgrad inf, torch nan
 torch.std | torch.std(f64[2,3], ()) | grad[0] | grad[0]: value at 0: symgrad -0.223488137026, torch -inf
