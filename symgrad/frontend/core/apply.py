@@ -26,7 +26,7 @@ from ...ops.registry import ELEMENTWISE, FLOAT, LOGICAL, MOVEMENT, REDUCE, WHERE
 from . import grad_mode, layout, sources
 from .capture import swap
 from .deferred import Deferred
-from .halfprec import IN_OWN_DTYPE, as_given, widened_values
+from .halfprec import IN_OWN_DTYPE, SCANS, as_given, widened_values
 from .backward_graph import edge, function_class
 from .tensor import Tensor, tensor, traced_numbers
 
@@ -291,7 +291,7 @@ def _eager_value(op, inputs: list[Tensor], attrs: dict, dtype) -> np.ndarray:
     """The op's NumPy reference on eager inputs, as an array of ``dtype``; float16 operands
     of an op that computes (not one that only moves elements) in float32 (``halfprec``)."""
     values = [t._value for t in inputs]
-    if op.kind in _COMPUTING and op.name not in IN_OWN_DTYPE \
+    if (op.kind in _COMPUTING and op.name not in IN_OWN_DTYPE or op.name in SCANS) \
             and any(t.dtype is dtypes.float16 for t in inputs):
         values = widened_values(values)
     try:

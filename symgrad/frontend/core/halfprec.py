@@ -22,6 +22,9 @@ from . import sources
 from .tensor import Tensor
 
 IN_OWN_DTYPE = frozenset(("nextafter",))
+# Ops of no computing kind (``apply._COMPUTING``) whose float16 kernels accumulate in float32
+# too: the scans (each output rounded once from the float32 running value).
+SCANS = frozenset(("cumsum", "cumprod"))
 
 
 def widened_values(values: list) -> list:

@@ -66,6 +66,13 @@ def in_opmath(name: str, a: Tensor, number) -> Tensor:
 # or a derivative formula of float16 ops.
 IN_FLOAT32 = {
     "GeluBackward0": "kernel",
+    "SiluBackward0": "kernel",
+    "SoftplusBackward0": "kernel",
+    "MishBackward0": "kernel",
+    "HardswishBackward0": "kernel",
+    "SoftmaxBackward0": "kernel",
+    "LogSoftmaxBackward0": "kernel",
+    "NativeLayerNormBackward0": "kernel",
     "NativeGroupNormBackward0": "kernel",
     "AdaptiveAvgPool2DBackward0": "kernel",
     "AvgPool2DBackward0": "formula",
