@@ -288,11 +288,12 @@ def _in_compute_type(name: str, inputs: list[Tensor], attrs: dict, dtype, torch_
 
 
 def _eager_value(op, inputs: list[Tensor], attrs: dict, dtype) -> np.ndarray:
-    """The op's NumPy reference on eager inputs, as an array of ``dtype``; float16 operands
-    of an op that computes (not one that only moves elements) in float32 (``halfprec``)."""
+    """The op's NumPy reference on eager inputs, as an array of ``dtype``; a float16 result
+    of an op that computes (not one that only moves elements) computed in float32 and rounded
+    once (``halfprec``)."""
     values = [t._value for t in inputs]
-    if (op.kind in _COMPUTING and op.name not in IN_OWN_DTYPE or op.name in SCANS) \
-            and any(t.dtype is dtypes.float16 for t in inputs):
+    if dtype is dtypes.float16 and (op.kind in _COMPUTING and op.name not in IN_OWN_DTYPE
+                                    or op.name in SCANS):
         values = widened_values(values)
     try:
         if op.kind == MOVEMENT:   # rearranges elements: no floating-point exception to silence
