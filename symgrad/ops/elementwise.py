@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
 from .registry import (ELEMENTWISE, FLOAT, LOGICAL, PROMOTE, WHERE, OpDef, bool_dtype,
                        inexact_dtype, real_dtype,
                        broadcast_shapes, float_dtype, per_input, register, same_dtype)
@@ -56,9 +57,9 @@ elementwise("sub", lambda sp, x, y: x - y, np.subtract,
 elementwise("mul", lambda sp, x, y: x * y, np.multiply, dtype=same_dtype,
             vjp=per_input(lambda b, g, out, ins: g * ins[1], lambda b, g, out, ins: g * ins[0]))
 elementwise("div", lambda sp, x, y: x / y, np.divide, complex_ok=True,
-            # torch's form: d/dy = -g * x / (y * y)
+            # torch's form (div_tensor_other_backward): d/dy = -g * ((x / y) / y)
             vjp=per_input(lambda b, g, out, ins: g / ins[1],
-                          lambda b, g, out, ins: -g * ins[0] / (ins[1] * ins[1])))
+                          lambda b, g, out, ins: -g * ((ins[0] / ins[1]) / ins[1])))
 elementwise("neg", lambda sp, x: -x, np.negative, vjp=lambda b, g, out, ins: (-g,),
             saves=False, dtype=same_dtype)
 
@@ -77,8 +78,20 @@ def _pow_vjp(b, g, out, ins):
     nonnegative = b.op("ge", expo, 0.0) if not expo.dtype.is_complex else b.op(
         "logical_and", b.op("eq", b.op("imag", expo), 0.0), b.op("ge", b.op("real", expo), 0.0))
     mask = b.op("logical_and", b.op("eq", base, 0.0), nonnegative)
-    d_expo = b.op("where", mask, 0.0, g * out * b.op("log", base))
+    d_expo = b.op("where", mask, 0.0, g * (out * b.op("log", _promoted_base(b, base, expo))))
     return d_base, d_expo
+
+
+def _promoted_base(b, base, expo):
+    """The base in the dtype pow computed in (torch's pow_backward_exponent takes the log of
+    ``self`` converted to ``result_type(self, exponent)``: a float16 base with a float32
+    exponent, log in float32), where the node saved operands of two dtypes."""
+    if base.dtype is expo.dtype or not (base.dtype.is_floating and expo.dtype.is_floating):
+        return base
+    ranks = [(t.dtype, dtypes.RANK_TENSOR if t.ndim else dtypes.RANK_ZERO_DIM)
+             for t in (base, expo)]
+    wide = dtypes.promote(ranks)
+    return base if wide is base.dtype else b.op("cast", base, dtype=wide)
 
 
 def _np_pow(a, b):

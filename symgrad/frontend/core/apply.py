@@ -26,6 +26,7 @@ from ...ops.registry import ELEMENTWISE, FLOAT, LOGICAL, MOVEMENT, REDUCE, WHERE
 from . import grad_mode, layout, sources
 from .capture import swap
 from .deferred import Deferred
+from .halfprec import IN_OWN_DTYPE, SCANS, as_given, widened_values
 from .backward_graph import edge, function_class
 from .tensor import Tensor, tensor, traced_numbers
 
@@ -84,6 +85,9 @@ def _fast_elementwise(op, args: tuple):
         return None
     to_scalar = dtype.type
     values = [a._value if isinstance(a, Tensor) else to_scalar(a) for a in args]
+    half = dtype.itemsize == 2
+    if half and op.name not in IN_OWN_DTYPE:   # float16: in float32, rounded once
+        values = widened_values(values)
     try:
         value = op.numpy(*values)
     except (FloatingPointError, RuntimeWarning):
@@ -94,6 +98,8 @@ def _fast_elementwise(op, args: tuple):
         # the general path says so, torch's way
     if type(value) is not np.ndarray:
         value = np.asarray(value)
+    if half and value.dtype.kind == "f":
+        value = value.astype(dtype)
     if value.dtype != dtype and value.dtype.kind != "b":
         return None
     return value
@@ -218,7 +224,8 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
                 break
     if (op.vjp is not None and grad_mode._local.enabled and dtype.is_differentiable
             and any(t._requires_grad for t in inputs)):
-        _record(out, op, attrs, inputs, _torch_name or op.torch_name, loc, _shown)
+        _record(out, op, attrs, as_given(args, inputs) if op.promotion else inputs,
+                _torch_name or op.torch_name, loc, _shown)
     return out
 
 
@@ -257,7 +264,7 @@ _COMPUTING = (ELEMENTWISE, REDUCE)
 
 def _widened(op, inputs: list[Tensor], dtype) -> bool:
     """Whether a traced op computes in its operands' compute type (see ``_in_compute_type``)."""
-    return op.kind in _COMPUTING and op.name != "cast" \
+    return op.kind in _COMPUTING and op.name != "cast" and op.name not in IN_OWN_DTYPE \
         and (dtype.is_storage or any(t.dtype.is_storage for t in inputs))
 
 
@@ -266,15 +273,28 @@ def _in_compute_type(name: str, inputs: list[Tensor], attrs: dict, dtype, torch_
     type's compute dtype (int64, float32) and rounds back: generated C then only does
     arithmetic in its four types (NumPy computes eagerly in the storage type directly, with
     the same results: integers wrap modulo 2**bits, float16 rounds once per op)."""
-    wide = [apply("cast", t, dtype=t.dtype.computes_in) if t.dtype.is_storage else t
-            for t in inputs]
-    out = apply(name, *wide, _torch_name=torch_name, _shown=shown, **attrs)
-    return out if out.dtype is dtype else apply("cast", out, dtype=dtype)
+    op = OPS[name]
+    recording = op.vjp is not None and grad_mode._local.enabled and dtype.is_differentiable \
+        and any(t._requires_grad for t in inputs)
+    with grad_mode.no_grad():   # the node is recorded on the operands as given (``_as_given``)
+        wide = [apply("cast", t, dtype=t.dtype.computes_in) if t.dtype.is_storage else t
+                for t in inputs]
+        out = apply(name, *wide, **attrs)
+        out = out if out.dtype is dtype else apply("cast", out, dtype=dtype)
+    if recording:
+        _record(out, op, attrs, inputs, torch_name or op.torch_name, sources.record(out.node),
+                shown)
+    return out
 
 
 def _eager_value(op, inputs: list[Tensor], attrs: dict, dtype) -> np.ndarray:
-    """The op's NumPy reference on eager inputs, as an array of ``dtype``."""
+    """The op's NumPy reference on eager inputs, as an array of ``dtype``; a float16 result
+    of an op that computes (not one that only moves elements) computed in float32 and rounded
+    once (``halfprec``)."""
     values = [t._value for t in inputs]
+    if dtype is dtypes.float16 and (op.kind in _COMPUTING and op.name not in IN_OWN_DTYPE
+                                    or op.name in SCANS):
+        values = widened_values(values)
     try:
         if op.kind == MOVEMENT:   # rearranges elements: no floating-point exception to silence
             return np.asarray(op.numpy(*values, **attrs), dtype=dtype.np)

@@ -21,19 +21,19 @@ def cast_inside(out: Tensor, dtype) -> Tensor:
     """``out`` cast to ``dtype``, the cast hidden inside ``out``'s backward function: an
     in-place op on a tensor of a narrower type (``f32.add_(f64)``) computes in the promoted
     type and writes into the tensor's, and torch shows its node (AddBackward0), not a cast's;
-    that node takes the cotangent in the tensor's type."""
+    that node takes the cotangent in the tensor's type, and its derivative formula computes
+    with it as it is (``x16.mul_(y32)``: ``y``'s gradient is ``g16 * x16``, a float16
+    product, cast to float32 at the end)."""
     fn = out.grad_fn
     if fn is None or fn._n_outputs != 1 or not grad_mode._local.enabled:
         return apply("cast", out, dtype=dtype)
     with grad_mode.no_grad():
         result = apply("cast", out, dtype=dtype)
-    wide = out.dtype
-
-    def rule(b, g, o, ins):
-        return fn.apply(b, apply("cast", g, dtype=wide))
-    inner = function_class(type(fn).__name__)(rule, {}, fn._saved, None, fn._saves, fn._edges,
-                                              fn._input_meta, fn.loc, fn._shown)
-    inner._versions = fn._versions
+    out_ = None if fn._out is None else (result._value, result._node)   # torch's result
+    inner = function_class(type(fn).__name__)(fn._rule, fn._attrs, fn._saved, out_, fn._saves,
+                                              fn._edges, fn._input_meta, fn.loc, fn._shown)
+    inner._versions, inner._complex = fn._versions, fn._complex
+    inner._holomorphic = fn._holomorphic
     result._requires_grad = True
     result.grad_fn = inner
     return result

@@ -23,7 +23,7 @@ from ..core.conversions import check_fits
 from ..core.engine import run_backward
 from .printing import return_type
 from .matmul import bmm, dot, matmul, mm  # noqa: F401  (the products, with the rest of F)
-from .opmath import div, mul  # noqa: F401  (float16 with a number: torch's float32 scalar)
+from .opmath import IN_FLOAT32, div, in_float32, mul  # noqa: F401  (div, mul: float16 rules)
 from .shapes import broadcast_to, reshape
 from ..core.tensor import Tensor
 from ..core.arguments import Deferred, tensor_arg
@@ -49,19 +49,26 @@ def composite(torch_name: str, body: Callable[..., Tensor], inputs: Sequence[Ten
     values, and complex ones take it conjugated (see ``BackwardFunction.apply``); a rule in
     torch's complex convention says False.
     """
-    with grad_mode.no_grad():
-        out = body(*inputs)
     if holomorphic is None:   # a rule of derivatives; the body's own is in torch's convention
         holomorphic = rule is not None
-    if rule is None:
-        def rule(g, out, ins):
-            with grad_mode.enable_grad():
-                again = body(*ins)
-            create = grad_mode.is_grad_enabled()   # then the gradient reads this graph
-            return run_backward([(again, g)], retain_graph=create, create_graph=create,
-                                inputs=list(ins))
-    return attach_function(out, torch_name, rule, list(inputs), saves, uses_out, holomorphic,
-                           shown)
+    if torch_name in IN_FLOAT32 and any(t.dtype is dtypes.float16 for t in inputs):
+        body, rule = in_float32(torch_name, body, rule, _rerun)   # torch's float16 kernel
+    with grad_mode.no_grad():
+        out = body(*inputs)
+    return attach_function(out, torch_name, rule or _rerun(body), list(inputs), saves,
+                           uses_out, holomorphic, shown)
+
+
+def _rerun(body: Callable[..., Tensor]) -> Callable:
+    """The backward rule of a composite given none: run ``body`` again with recording on
+    (free at trace time: nodes are interned) and back-propagate through it to the inputs."""
+    def rule(g, out, ins):
+        with grad_mode.enable_grad():
+            again = body(*ins)
+        create = grad_mode.is_grad_enabled()   # then the gradient reads this graph
+        return run_backward([(again, g)], retain_graph=create, create_graph=create,
+                            inputs=list(ins))
+    return rule
 
 
 # ---------------------------------------------------------------- elementwise

@@ -4,15 +4,23 @@ computes in float32 and rounds the result once (``x * 1e5`` is finite where ``1e
 float16). Its backward (``MulBackward0``, ``DivBackward0``) multiplies or divides the gradient
 by the number the same way.
 
-Layer: front end. Input: tensors (eager or traced) and Python numbers. Output: tensors, built
-by applying registered primitives (``apply``); on every other operand the plain ``mul`` or
-``div`` primitive, with one type test before it.
+Composites torch computes with one float16 kernel (``IN_FLOAT32``: its node's name and its
+backward's kind) compute in float32 and round once, as that kernel does: ``in_float32``
+wraps the composite's body (float16 operands cast to float32, the result cast back) and its
+rule. A backward that is a kernel too ("kernel": GELU's, group norm's) computes in float32
+and each gradient rounds once; one that is a derivative formula ("formula": addcmul's,
+the norm's) runs as given, each of its float16 ops rounding.
+
+Layer: front end. Input: tensors (eager or traced) and Python numbers; a composite's body and
+rule. Output: tensors, built by applying registered primitives (``apply``); on every other
+operand the plain ``mul`` or ``div`` primitive, with one type test before it.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ... import dtypes
 from ..core import grad_mode
 from ..core.apply import apply, attach_function
 from ..core.tensor import Tensor
@@ -53,4 +61,56 @@ def in_opmath(name: str, a: Tensor, number) -> Tensor:
                            saves=False, uses_out=False)
 
 
-__all__ = ["div", "in_opmath", "mul"]
+# torch's ops whose CPU kernel computes float16 in float32 and rounds once, by the name of
+# the node torch shows; the value: whether its backward is a kernel too (computed in float32)
+# or a derivative formula of float16 ops.
+IN_FLOAT32 = {
+    "GeluBackward0": "kernel",
+    "SiluBackward0": "kernel",
+    "SoftplusBackward0": "kernel",
+    "MishBackward0": "kernel",
+    "HardswishBackward0": "kernel",
+    "SoftmaxBackward0": "kernel",
+    "LogSoftmaxBackward0": "kernel",
+    "NativeLayerNormBackward0": "kernel",
+    "NativeGroupNormBackward0": "kernel",
+    "AdaptiveAvgPool2DBackward0": "kernel",
+    "AvgPool2DBackward0": "formula",
+    "AddcmulBackward0": "formula",
+    "AddcdivBackward0": "formula",
+    "LinalgVectorNormBackward0": "formula",
+    "AddmmBackward0": "formula",      # gemm: beta * input + alpha * (a @ b), accumulated in
+    "AddmvBackward0": "formula",      # float32, rounded once
+    "BaddbmmBackward0": "formula",
+}
+
+
+def _wide(t):
+    """A float16 tensor as float32 (anything else as it is)."""
+    if isinstance(t, Tensor) and t.dtype is dtypes.float16:
+        return apply("cast", t, dtype=dtypes.float32)
+    return t
+
+
+def in_float32(torch_name: str, body, rule, rerun) -> tuple:
+    """(body, rule) of a composite in ``IN_FLOAT32`` with float16 operands: the body computes
+    in float32 and its result rounds once to the dtype of the float16 computation; the rule
+    as the table says (``rule`` None: ``rerun(body)``, back-propagating through a body)."""
+    def wide_body(*ins):
+        out = body(*[_wide(t) for t in ins])
+        narrow = dtypes.promote([(t.dtype, dtypes.RANK_TENSOR if t.ndim else
+                                  dtypes.RANK_ZERO_DIM) for t in ins if isinstance(t, Tensor)])
+        if isinstance(out, Tensor) and narrow is dtypes.float16 and out.dtype is not narrow:
+            out = apply("cast", out, dtype=narrow)
+        return out
+    if IN_FLOAT32[torch_name] == "formula":
+        return wide_body, rule or rerun(body)
+    if rule is None:
+        return wide_body, rerun(wide_body)
+
+    def wide_rule(g, out, ins):
+        return rule(_wide(g), _wide(out), [_wide(t) for t in ins])
+    return wide_body, wide_rule
+
+
+__all__ = ["IN_FLOAT32", "div", "in_float32", "in_opmath", "mul"]

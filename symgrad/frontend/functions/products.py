@@ -99,11 +99,26 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
     """``beta * input + alpha * sum_i(batch1[i] @ batch2[i])``."""
     inp, b1, b2 = tensor_arg(input), tensor_arg(batch1), tensor_arg(batch2)
     _check_batches("addbmm", b1, b2)
+    if b1.dtype is dtypes.float16 and b1.shape[0]:
+        return _addbmm_by_batch(inp, b1, b2, beta, alpha)
+
     def summed(a, b):   # (F.sum of integers is int64: torch keeps the operands' dtype)
         products = F.bmm(a, b)
         return F.sum(products, 0, dtype=None if products.dtype.is_differentiable else
                      products.dtype)
     return _scaled_sum("AddbmmBackward0", inp, summed, [b1, b2], beta, alpha)
+
+
+def _addbmm_by_batch(inp: Tensor, b1: Tensor, b2: Tensor, beta, alpha) -> Tensor:
+    """addbmm as torch's CPU code computes it: one addmm per batch into the result (the
+    first with ``beta``, then 1), each rounded to the result's dtype (float16: each addmm
+    accumulates in float32 and rounds once, so the result rounds once per batch)."""
+    def body(i, a, b):
+        out = i
+        for k in range(a.shape[0]):
+            out = addmm(out, a[k], b[k], beta=beta if k == 0 else 1, alpha=alpha)
+        return out
+    return composite("AddbmmBackward0", body, [inp, b1, b2])
 
 
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:

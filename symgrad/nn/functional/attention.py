@@ -106,6 +106,10 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None,
     q, k, v = as_tensor(query), as_tensor(key), as_tensor(value)
     mask = None if attn_mask is None else as_tensor(attn_mask)
     _check(q, k, v, mask, dropout_p, is_causal)
+    if q.dtype.is_storage and q.dtype.is_floating:   # torch's math path: float16 in float32
+        wide = q.dtype.computes_in
+        return scaled_dot_product_attention(q.to(wide), k.to(wide), v.to(wide), mask,
+                                            dropout_p, is_causal, scale, enable_gqa).to(q.dtype)
     negative = scale is not None and scale < 0
     factor = math.sqrt(1.0 / math.sqrt(q.shape[-1]) if scale is None else abs(scale))
     qs = q * ((0.0 - factor) if negative else factor)

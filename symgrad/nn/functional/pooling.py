@@ -256,11 +256,12 @@ def _adaptive_avg_pool(x: Tensor, output_size, fn: str) -> Tensor:
         return mean(x, (-2, -1), keepdim=True)
     rows, cols = (_bins(n, o) for n, o in zip(x.shape[-2:], out))
     counts = np.multiply.outer(rows.sum(1), cols.sum(1))
-    rows_t, cols_t, counts_t = (Tensor(a.astype(x.dtype.np), None)
-                                for a in (rows, cols.T, counts))
-    return composite("AdaptiveAvgPool2DBackward0",
-                     lambda a: matmul(matmul(rows_t, a), cols_t) / counts_t, [x], saves=False,
-                     uses_out=False)
+
+    def body(a):   # (the constants in the dtype it computes in: float16's is float32)
+        rows_t, cols_t, counts_t = (Tensor(m.astype(a.dtype.np), None)
+                                    for m in (rows, cols.T, counts))
+        return matmul(matmul(rows_t, a), cols_t) / counts_t
+    return composite("AdaptiveAvgPool2DBackward0", body, [x], saves=False, uses_out=False)
 
 
 def adaptive_avg_pool2d(input, output_size) -> Tensor:  # noqa: A002
