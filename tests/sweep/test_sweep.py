@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections
 import faulthandler
+import sys
 import time
 
 import numpy as np
@@ -32,7 +33,8 @@ def store():
 def _run(store) -> tuple[list, float]:
     """(results, seconds) of this mode's sweep against torch (live, or its records)."""
     oracle = "torch" if suite.have_torch() else "stored"
-    faulthandler.dump_traceback_later(1800, exit=True)   # a hang in C: stop, with a trace
+    # a hang in C: stop, with a trace (to the process's own stderr: the test's is captured)
+    faulthandler.dump_traceback_later(1800, exit=True, file=sys.__stderr__)
     try:
         start = time.perf_counter()
         results = suite.execute(suite.plan(MODE, store), oracle, store)
