@@ -57,6 +57,12 @@ def test_float16_rounds_once_per_op_and_is_refused_compiled():
     assert y.dtype is sg.float16 and y.tolist() == [2.25, 5.0625, float("inf")]
     with pytest.raises(TypeError, match="float16 tensors work eagerly but not yet in compiled"):
         sg.compile(lambda t: (t.float() * 2).half())(x.float())
+    # a float16 value inside a fused loop (no float16 buffer) is refused too: its C type is
+    # the storage uint16_t, so a cast there would truncate to an integer (atan2 was ~1.5708)
+    a = sg.tensor([-1.0, 2.0, 0.5])
+    for fn in (lambda t: sg.atan2(t.half(), t), lambda t: (t.half().sum() * t).float()):
+        with pytest.raises(TypeError, match="float16 tensors work eagerly but not yet in"):
+            sg.compile(fn)(a)
     # a float16 argument arrives as float32 (lossless)
     out = sg.compile(lambda t: t * t)(x)
     assert out.dtype == np.float32 and out.tolist() == [2.25, 5.0625, 1e6]

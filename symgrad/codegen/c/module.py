@@ -19,7 +19,7 @@ from ...dims import large
 from ...dtypes import float32, float64
 from ...gcpause import pausing
 from ...lower.control import all_kernels, tape_slots
-from ...lower.loopir import Program
+from ...lower.loopir import Program, ScalarStmt, Stmt
 from ...lower.matmul import MatmulKernel
 from ...version import __version__
 from . import helpers, interrupt
@@ -111,11 +111,15 @@ def _check_storage_types(program: Program) -> None:
     """float16 has no C arithmetic type here (its ctype is the storage uint16_t): compiled
     code refuses it rather than reading its bits as integers."""
     buffers = [*program.inputs, *(b for b, _ in program.consts), *program.outputs]
-    buffers += [v.buffer for k in program.kernels for v in k.views()]
-    for buf in buffers:
-        if buf.dtype.name == "float16":
-            raise TypeError("float16 tensors work eagerly but not yet in compiled code: pass "
-                            "them as float32 (t.float()) and cast the results back")
+    kernels = all_kernels(program)
+    buffers += [v.buffer for k in kernels if hasattr(k, "views") for v in k.views()]
+    # a fused cast to float16 (``x.half()`` inside a loop) has no buffer, only an expression
+    exprs = [s.expr for k in kernels for s in getattr(k, "body", ()) if isinstance(s, Stmt)]
+    exprs += [k.expr for k in kernels if isinstance(k, ScalarStmt)]
+    dtypes_seen = [b.dtype for b in buffers] + [d for e in exprs for d in (e.dtype, e.operand)]
+    if any(d.name == "float16" for d in dtypes_seen):
+        raise TypeError("float16 tensors work eagerly but not yet in compiled code: pass "
+                        "them as float32 (t.float()) and cast the results back")
 
 
 def _prologue(part, program: Program, args: list, split: bool, standalone: bool) -> None:
