@@ -173,3 +173,12 @@ def test_gather_and_take_along_dim_take_torchs_argument_order():
                                   M[:, [0, 2]])
     np.testing.assert_array_equal(sg.take_along_dim(m, sg.tensor([5, 0])).numpy(),
                                   M.ravel()[[5, 0]])
+
+
+def test_cat_of_one_tensor_is_a_new_tensor():
+    """torch.cat([x]) copies: writing into the result leaves x alone (it used to be x)."""
+    x = sg.ones(3)
+    for y in (sg.cat([x]), sg.cat([sg.zeros(0), x]), sg.concat([x], dim=-1)):
+        assert y is not x
+        y[0] = 5.0
+        assert x.tolist() == [1.0, 1.0, 1.0] and y.tolist() == [5.0, 1.0, 1.0]

@@ -186,9 +186,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
         for i, t in zip(places, kept):
             inputs[i] = t
         return _with_skipped(inputs, places, axis)
-    if len(kept) == 1 and not (kept[0]._requires_grad and grad_mode.is_grad_enabled()):
-        return kept[0]
-    return apply("cat", *kept, axis=axis)
+    return apply("cat", *kept, axis=axis)   # a new tensor, even of one (torch's: no alias)
 
 
 def _with_skipped(inputs: list, places: list, axis: int) -> Tensor:
