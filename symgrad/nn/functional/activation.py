@@ -20,7 +20,7 @@ import numpy as np
 from ... import dtypes
 from ...frontend.functions import pointwise
 from ...frontend.core.apply import apply, as_tensor
-from ...frontend.functions.basic import (composite, exp, expm1, ge, gt, le, log1p, logical_and,
+from ...frontend.functions.basic import (composite, eq, exp, expm1, ge, gt, le, log1p, logical_and,
                                          logical_or, lt, where)
 from ...frontend.functions.basic import log_softmax as _log_softmax
 from ...frontend.functions.basic import sigmoid as _sigmoid
@@ -175,8 +175,18 @@ def gelu(input, approximate: str = "none") -> Tensor:  # noqa: A002
         a = ins[0]
         cdf = 0.5 * (1.0 + erf(a * _SQRT_HALF))
         return (g * (cdf + a * (_INV_SQRT_2PI * exp(a * a * -0.5))),)
-    return composite("GeluBackward0", lambda a: a * 0.5 * (1.0 + erf(a * _SQRT_HALF)), [x],
-                     rule_exact, uses_out=False)
+    return composite("GeluBackward0", _gelu_exact, [x], rule_exact, uses_out=False)
+
+
+def _gelu_exact(a: Tensor) -> Tensor:
+    """x * (1 + erf(x / sqrt 2)) / 2; torch's vector loop for float32 and float16 (every
+    contiguous input of two elements or more) gives NaN at +inf, its scalar one inf."""
+    y = a * 0.5 * (1.0 + pointwise.erf(a * _SQRT_HALF))
+    shape = tuple(a.shape)
+    if a.dtype.computes_in is dtypes.float32 and all(type(s) is int for s in shape) \
+            and math.prod(shape) >= 2:
+        return where(eq(a, math.inf), math.nan, y)
+    return y
 
 
 def silu(input, inplace: bool = False) -> Tensor:  # noqa: A002
