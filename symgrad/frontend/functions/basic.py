@@ -292,7 +292,11 @@ def prod(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
         x = x.to(dtype)
     elif not x.dtype.is_differentiable:
         x = x.to(dtypes.int64)
-    return _reduce("prod", x, dim, keepdim, "ProdBackward0" if dim is None else "ProdBackward1")
+    name = "ProdBackward0" if dim is None else "ProdBackward1"
+    if x.dtype.is_differentiable and x.ndim:   # torch's backward, which looks at zeros
+        from .prod_grad import prod_with_rule   # noqa: PLC0415  (it is built on this module)
+        return prod_with_rule(x, dim, keepdim, name)
+    return _reduce("prod", x, dim, keepdim, name)
 
 
 def amax(x, dim=None, keepdim: bool = False) -> Tensor:
