@@ -27,6 +27,7 @@ from ..core.grad_mode import is_grad_enabled
 from .basic import _unary, composite
 from ..core.tensor import Tensor
 from ..core.arguments import tensor_arg, tensors_only
+from .complexes import complex_sgn
 from .lanes import by_lanes
 from .underivable import not_implemented, without_derivative
 
@@ -437,7 +438,9 @@ def positive(input) -> Tensor:  # noqa: A002
 def sgn(input) -> Tensor:  # noqa: A002
     """torch.sgn: z / |z| (0 at 0) of a complex tensor, the sign of a real one."""
     x = tensor_arg(input)
-    return apply("sgn" if x.dtype.is_complex else "sign", x, _torch_name="SgnBackward0")
+    if x.dtype.is_complex:
+        return complex_sgn(x)
+    return apply("sign", x, _torch_name="SgnBackward0")
 
 
 def isposinf(input) -> Tensor:  # noqa: A002
