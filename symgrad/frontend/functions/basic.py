@@ -30,6 +30,8 @@ from ..core.arguments import Deferred, tensor_arg
 from .arith_checks import alpha_check, sub_check
 from .int_powers import int_power, int_powers, integer_operands, power_by_squaring  # noqa: F401
 from .index_checks import along_index, dim_given
+from .complex_square import complex_square
+from .prod_grad import prod_with_rule
 
 Number = (int, float, bool)
 
@@ -134,7 +136,6 @@ def square(x) -> Tensor:
     takes pow, whose value is x * x and whose rule is torch's, g * (2 * x); a complex one
     multiplies (NumPy's complex power rounds otherwise)."""
     if isinstance(x, Tensor) and x.dtype.is_complex:
-        from .complexes import complex_square   # noqa: PLC0415  (it is built on this module)
         return complex_square(x)
     return pow(x, 2)
 
@@ -295,7 +296,6 @@ def prod(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
         x = x.to(dtypes.int64)
     name = "ProdBackward0" if dim is None else "ProdBackward1"
     if x.dtype.is_differentiable and x.ndim:   # torch's backward, which looks at zeros
-        from .prod_grad import prod_with_rule   # noqa: PLC0415  (it is built on this module)
         return prod_with_rule(x, dim, keepdim, name)
     return _reduce("prod", x, dim, keepdim, name)
 

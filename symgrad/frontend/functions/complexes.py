@@ -175,14 +175,3 @@ def complex_sgn(z: Tensor) -> Tensor:
                             inputs=list(ins))
     return composite("SgnBackward0", body, [z], rule, holomorphic=False)
 
-
-def complex_square(z: Tensor) -> Tensor:
-    """z * z with torch's ``pow(z, 2)`` backward, ``g * conj(2 * z^1)``, where 2 is the
-    complex number 2 + 0i: its product with an infinite part is NaN in the other part
-    (0 * inf), written out part by part so that compiled code does the same."""
-    def rule(g, out, ins):
-        re, im = apply("real", ins[0]), apply("imag", ins[0])
-        twice = apply("complex", re * 2.0 - im * 0.0, im * 2.0 + re * 0.0)
-        return (g * apply("conj", twice),)
-    return composite("PowBackward0", lambda a: apply("mul", a, a), [z], rule,
-                     holomorphic=False)

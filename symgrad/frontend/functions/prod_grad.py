@@ -15,10 +15,9 @@ from __future__ import annotations
 
 from ...ops.registry import normalize_axes
 from ..core import grad_mode
-from ..core.apply import apply, full
+from ..core.apply import apply, attach_function, full
 from ..core.shown import apply_reduction
 from ..core.tensor import Tensor
-from .basic import composite, eq, gt, where
 from .shapes import cat, reshape, unsqueeze
 
 
@@ -29,7 +28,9 @@ def prod_with_rule(x: Tensor, dim, keepdim: bool, torch_name: str) -> Tensor:
 
     def rule(g, out, ins):
         return (prod_grad(g, out, ins[0], dim, keepdim),)
-    return composite(torch_name, body, [x], rule)
+    with grad_mode.no_grad():   # (basic's composite, which imports this module)
+        out = body(x)
+    return attach_function(out, torch_name, rule, [x], True, True, True, None)
 
 
 def exclusive_products(x: Tensor, d: int) -> Tensor:
@@ -55,10 +56,10 @@ def prod_grad(g: Tensor, out: Tensor, x: Tensor, dim, keepdim: bool) -> Tensor:
         if not keepdim:
             g, out = unsqueeze(g, d), unsqueeze(out, d)
         others = exclusive_products(x, d)
-    zeros = apply("sum", eq(x, 0.0).to(out.dtype if not out.dtype.is_complex else
+    zeros = apply("sum", apply("eq", x, 0.0).to(out.dtype if not out.dtype.is_complex else
                                       out.dtype.real_dtype), axes=tuple(range(x.ndim)))
     safe = g * others
     if dim is None and not grad_mode.is_grad_enabled():
-        safe = where(gt(zeros, 1.0), 0.0, safe)
-    some = gt(zeros, 0.0)     # (x where it is taken, 1 where not: no 0/0 in a 2nd derivative)
-    return where(some, safe, g * (out / where(some, 1.0, x)))
+        safe = apply("where", apply("gt", zeros, 1.0), 0.0, safe)
+    some = apply("gt", zeros, 0.0)   # (x where taken, 1 elsewhere: no 0/0 in a 2nd derivative)
+    return apply("where", some, safe, g * (out / apply("where", some, 1.0, x)))
