@@ -295,7 +295,7 @@ def prod(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     elif not x.dtype.is_differentiable:
         x = x.to(dtypes.int64)
     name = "ProdBackward0" if dim is None else "ProdBackward1"
-    if x.dtype.is_differentiable and x.ndim:   # torch's backward, which looks at zeros
+    if x.dtype.is_differentiable and x.ndim and (x.requires_grad or x.is_traced):
         return prod_with_rule(x, dim, keepdim, name)
     return _reduce("prod", x, dim, keepdim, name)
 

@@ -63,7 +63,7 @@ def cumprod(x, dim, *, dtype=None) -> Tensor:
     """Running products along ``dim``; a real floating tensor's first-order gradient is
     torch's, which looks at zeros (``cumprod_grad``)."""
     x = _accumulating(x, dtype)
-    if x.dtype.is_floating and x.ndim and 0 not in x.shape:
+    if x.dtype.is_floating and x.ndim and 0 not in x.shape and (x.requires_grad or x.is_traced):
         return cumprod_with_rule(x, _axis(x, dim))
     return _scan("cumprod", x, dim)
 

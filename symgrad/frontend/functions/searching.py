@@ -248,8 +248,9 @@ def _search(seq: Tensor, values: Tensor, right: bool) -> Tensor:
         with grad_mode.no_grad():
             return _bisect(seq, values, right, _TensorOps(seq))
     s, v = seq._value, values._value
-    with np.errstate(invalid="ignore"):
-        return _long(_bisect(s, v, right, _NumpyOps(s)))
+    if s.ndim == 1 and bool(np.all(s[1:] >= s[:-1])):   # sorted, no NaN: one answer
+        return _long(np.searchsorted(s, v, side="right" if right else "left"))
+    return _long(_bisect(s, v, right, _NumpyOps(s)))   # (comparisons with NaN do not warn)
 
 
 def searchsorted(sorted_sequence, values, *, out_int32: bool = False, right: bool = False,
