@@ -129,7 +129,7 @@ register(OpDef(
 def _logcumsumexp_vjp(b, g, out, ins, *, axis, reverse=False):
     # dx_j = sum_{i >= j} g_i exp(x_j - y_i) = exp(x_j - y_j) r_j with
     # r_j = g_j + exp(y_j - y_{j+1}) r_{j+1}: every exponent <= 0 (y only grows), so no
-    # overflow. Where x_j = -inf the gradient is 0 (the prefix of -infs gives NaN terms).
+    # overflow.
     x = ins[0]
     if x.shape[axis] <= 1:
         return (g,)
@@ -144,7 +144,13 @@ def _logcumsumexp_vjp(b, g, out, ins, *, axis, reverse=False):
         coeff = b.op("cat", b.op("exp", first - rest), pad, axis=axis)
     r = b.op("linrec", coeff, g, axis=axis, reverse=not reverse)
     grad = b.op("exp", x - out) * r
-    return (b.op("where", b.op("eq", x, float("-inf")), b.full(grad, 0.0, ()), grad),)
+    # torch's formula (exp(x_j + a reverse logcumsumexp of log|g_i| - y_i)) gives +0 where
+    # x_j = -inf, but NaN there too where y_j = -inf (a prefix of -infs) or a y_i it sums
+    # is NaN (then the last one is): the mask reads x and y only, so the rule stays linear.
+    last = _window(b, out, axis, 0, 1) if reverse else _window(b, out, axis, n - 1, n)
+    zero = b.op("logical_and", b.op("eq", x, float("-inf")), b.op("logical_and", b.op(
+        "ne", out, float("-inf")), b.op("eq", last, last)))
+    return (b.op("where", zero, b.full(grad, 0.0, ()), grad),)
 
 
 def _np_logcumsumexp(a, axis):

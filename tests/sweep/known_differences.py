@@ -33,6 +33,15 @@ def ties(sample, diffs=None) -> bool:
     return False
 
 
+def holds_nan(sample, diffs=None) -> bool:
+    """The first tensor argument holds a NaN."""
+    for position, arg in enumerate(sample.args, 1):
+        if isinstance(arg, T):
+            data = arg.data(salt_of(f"{position}:{arg.render()}"))
+            return data.dtype.kind in "fc" and bool(np.isnan(data).any())
+    return False
+
+
 HIDDEN_INDEX = ("torch.msort", "torch.quantile", "torch.nanquantile", "Tensor.msort",
                 "Tensor.quantile", "Tensor.nanquantile")
 
@@ -85,6 +94,12 @@ UNDEFINED = [
     (("linalg.eigh",), "*", "value[[]1]", "eigenvectors are defined up to sign"),
     (("linalg.eigh",), "*", "grad[[]*", "the gradient through eigenvectors depends on their "
                                         "sign"),
+    (("torch.mode", "Tensor.mode"), holds_nan, "value[[]*",
+     "mode of a row holding NaN: torch's CPU kernel std::sorts (value, index) pairs with `<`, "
+     "which is no strict weak order with NaN (undefined behaviour in C++): where the NaN ends "
+     "up, and so which value is the first of the longest runs, is libstdc++'s sort's accident"),
+    (("torch.mode", "Tensor.mode"), holds_nan, "grad[[]*",
+     "mode of a row holding NaN: the gradient goes to the element the undefined sort picked"),
     ("*", to_integer, "value[[]*", "casting NaN, infinity or out-of-range floats to an integer "
                                    "is undefined (C); torch gives the CPU's conversion"),
 ]

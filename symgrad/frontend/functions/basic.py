@@ -30,6 +30,8 @@ from ..core.arguments import Deferred, tensor_arg
 from .arith_checks import alpha_check, sub_check
 from .int_powers import int_power, int_powers, integer_operands, power_by_squaring  # noqa: F401
 from .index_checks import along_index, dim_given
+from .complex_square import complex_square
+from .prod_grad import prod_with_rule
 
 Number = (int, float, bool)
 
@@ -141,7 +143,7 @@ def square(x) -> Tensor:
     takes pow, whose value is x * x and whose rule is torch's, g * (2 * x); a complex one
     multiplies (NumPy's complex power rounds otherwise)."""
     if isinstance(x, Tensor) and x.dtype.is_complex:
-        return apply("mul", x, x, _torch_name="PowBackward0", _shown=(0,))
+        return complex_square(x)
     return pow(x, 2)
 
 
@@ -299,7 +301,10 @@ def prod(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
         x = x.to(dtype)
     elif not x.dtype.is_differentiable:
         x = x.to(dtypes.int64)
-    return _reduce("prod", x, dim, keepdim, "ProdBackward0" if dim is None else "ProdBackward1")
+    name = "ProdBackward0" if dim is None else "ProdBackward1"
+    if x.dtype.is_differentiable and x.ndim and (x.requires_grad or x.is_traced):
+        return prod_with_rule(x, dim, keepdim, name)
+    return _reduce("prod", x, dim, keepdim, name)
 
 
 def amax(x, dim=None, keepdim: bool = False) -> Tensor:

@@ -15,7 +15,10 @@ from ... import dtypes
 from ..core.apply import apply, full, register_view
 from ..core.arguments import tensor_arg, tensors_only
 from ..core.tensor import Tensor
-from .basic import composite, isnan, where
+from ..core import grad_mode
+from ..core.engine import run_backward
+from .basic import composite, eq, isnan, where
+from .lanes import by_lanes
 from .inplace import update
 from .shapes import reshape
 
@@ -152,3 +155,23 @@ METHODS = {name: globals()[name] for name in ("is_complex", "conj", "conj_physic
 METHODS["cfloat"] = lambda self: self.to(dtypes.complex64)
 METHODS["cdouble"] = lambda self: self.to(dtypes.complex128)
 PROPERTIES = {"real": (real, _set_real), "imag": (imag, _set_imag)}
+
+
+def complex_sgn(z: Tensor) -> Tensor:
+    """z / |z| (0 at 0) with ``SgnBackward0``. torch's vector loop divides the two parts by
+    |z| apart, so an infinite z gives NaN in its infinite parts and a signed 0 in its finite
+    ones; its scalar loop divides complex numbers (NaN in both parts)."""
+    def body(a):
+        scalar = apply("sgn", a)
+        size = apply("abs", a)
+        parts = apply("complex", apply("real", a) / size, apply("imag", a) / size)
+        return by_lanes(a, 2, where(eq(size, float("inf")), parts, scalar), scalar)
+
+    def rule(g, out, ins):   # the primitive's own
+        create = grad_mode.is_grad_enabled()
+        with grad_mode.enable_grad():
+            again = apply("sgn", ins[0])
+        return run_backward([(again, g)], retain_graph=create, create_graph=create,
+                            inputs=list(ins))
+    return composite("SgnBackward0", body, [z], rule, holomorphic=False)
+

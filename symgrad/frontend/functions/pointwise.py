@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ... import dtypes
 from . import basic as F
 from ..core.apply import apply, full, tensor_operands
@@ -25,6 +27,8 @@ from ..core.grad_mode import is_grad_enabled
 from .basic import _unary, composite
 from ..core.tensor import Tensor
 from ..core.arguments import tensor_arg, tensors_only
+from .complexes import complex_sgn
+from .lanes import by_lanes
 from .underivable import not_implemented, without_derivative
 
 _NUMBER = (int, float, bool)
@@ -366,14 +370,23 @@ def logit(input, eps: float | None = None) -> Tensor:  # noqa: A002
         return F.log(F.div(p, F.sub(1.0, p)))
 
     def rule(g, out, ins):
-        (x,) = ins
-        d = F.div(g, F.mul(x, F.sub(1.0, x)))
-        if eps is None:
-            outside = F.logical_or(F.lt(x, 0.0), F.gt(x, 1.0))
-            return (F.where(outside, math.nan, d),)
-        outside = F.logical_or(F.lt(x, eps), F.gt(x, 1.0 - eps))
-        return (F.where(outside, 0.0, d),)
+        return (_logit_grad(g, ins[0], eps),)
     return composite("LogitBackward0", body, [x], rule, uses_out=False)
+
+
+def _logit_grad(g: Tensor, x: Tensor, eps: float | None) -> Tensor:
+    """torch's logit backward: g / (x (1 - x)); NaN outside [0, 1] without eps, 0 outside
+    [eps, 1 - eps] (in x's dtype) with it. torch's scalar loop gives g * inf at 0 and 1
+    (+inf at -0.0 too) and NaN at NaN with eps; its vector loop the quotient and 0."""
+    quotient = F.div(g, F.mul(x, F.sub(1.0, x)))
+    scalar = F.where(F.logical_or(F.eq(x, 0.0), F.eq(x, 1.0)), F.mul(g, math.inf), quotient)
+    if eps is None:
+        lo, hi, fill = 0.0, 1.0, math.nan
+    else:
+        kind = x.dtype.computes_in.np if x.dtype.is_floating else np.dtype(np.float64)
+        lo, hi, fill = float(np.asarray(eps, kind)), float(1 - np.asarray(eps, kind)), 0.0
+    return by_lanes(x, 2, F.where(F.logical_and(F.ge(x, lo), F.le(x, hi)), quotient, fill),
+                    F.where(F.logical_or(F.lt(x, lo), F.gt(x, hi)), fill, scalar))
 
 
 def entr(input) -> Tensor:  # noqa: A002
@@ -425,7 +438,9 @@ def positive(input) -> Tensor:  # noqa: A002
 def sgn(input) -> Tensor:  # noqa: A002
     """torch.sgn: z / |z| (0 at 0) of a complex tensor, the sign of a real one."""
     x = tensor_arg(input)
-    return apply("sgn" if x.dtype.is_complex else "sign", x, _torch_name="SgnBackward0")
+    if x.dtype.is_complex:
+        return complex_sgn(x)
+    return apply("sign", x, _torch_name="SgnBackward0")
 
 
 def isposinf(input) -> Tensor:  # noqa: A002

@@ -16,6 +16,7 @@ from ...ops import get
 from ...ops.registry import normalize_axes
 from . import basic as F
 from ..core.apply import apply, full
+from .cumprod_grad import cumprod_with_rule
 from .inplace import update
 from .pointwise import div_number, mul_number
 from .printing import return_type
@@ -59,8 +60,12 @@ def cumsum(x, dim, *, dtype=None) -> Tensor:
 
 
 def cumprod(x, dim, *, dtype=None) -> Tensor:
-    """Running products along ``dim``; the gradient is exact with zeros in the input."""
-    return _scan("cumprod", _accumulating(x, dtype), dim)
+    """Running products along ``dim``; a real floating tensor's first-order gradient is
+    torch's, which looks at zeros (``cumprod_grad``)."""
+    x = _accumulating(x, dtype)
+    if x.dtype.is_floating and x.ndim and 0 not in x.shape and (x.requires_grad or x.is_traced):
+        return cumprod_with_rule(x, _axis(x, dim))
+    return _scan("cumprod", x, dim)
 
 
 def logcumsumexp(x, dim) -> Tensor:

@@ -19,11 +19,11 @@ import numpy as np
 from ... import dtypes
 from ...ops.registry import normalize_axes
 from . import basic as F
-from .shapes import unsqueeze
 from ..core.tensor import Tensor, tracer_error
 from ..core.arguments import tensor_arg
 from .underivable import not_implemented, without_derivative
-from ..core.apply import attach_function
+from ..core import grad_mode
+from ..core.apply import attach_function, full
 
 
 
@@ -196,13 +196,42 @@ def _side(right: bool, side) -> bool:
     return side == "right"
 
 
-def _counted(seq: Tensor, values: Tensor, right: bool) -> Tensor:
-    """How many of ``seq``'s last-dim entries are below (or at, ``right``) each value."""
-    if seq.ndim == 1:
-        below = (F.le if right else F.lt)(seq, unsqueeze(values, -1))
-    else:
-        below = (F.le if right else F.lt)(unsqueeze(seq, -2), unsqueeze(values, -1))
-    return F.sum(below.to(dtypes.int64), -1)
+def _bisect(seq, values, right: bool, ops):
+    """torch's binary search (``cus_lower_bound``/``cus_upper_bound``): over [start, end),
+    mid = start + (end - start) / 2, go right where ``!(seq[mid] >= v)`` (``right``:
+    ``!(seq[mid] > v)``). Every value takes the same number of halvings (a finished search
+    no longer moves), so NaNs and unsorted rows land where torch's do. ``ops``: NumPy's
+    (eager) or the front end's (traced) take, where, comparisons, full."""
+    n = seq.shape[-1]
+    start, end = ops.full(values, 0), ops.full(values, n)
+    for _ in range(int(n).bit_length()):
+        mid = start + (end - start) // 2
+        at = ops.take(seq, ops.minimum(mid, n - 1))
+        go = ops.lnot(at > values) if right else ops.lnot(at >= values)
+        active = start < end
+        start = ops.where(ops.land(active, go), mid + 1, start)
+        end = ops.where(ops.land(active, ops.lnot(go)), mid, end)
+    return start
+
+
+class _NumpyOps:
+    full = staticmethod(lambda like, v: np.full(np.shape(like), v, np.int64))
+    minimum, where = staticmethod(np.minimum), staticmethod(np.where)
+    lnot, land = staticmethod(np.logical_not), staticmethod(np.logical_and)
+
+    def __init__(self, seq):
+        self.take = (lambda s, i: s[i]) if seq.ndim == 1 else (
+            lambda s, i: np.take_along_axis(s, i, -1))
+
+
+class _TensorOps:
+    full = staticmethod(lambda like, v: full(like, v, dtype=dtypes.int64))
+    minimum, where = staticmethod(F.minimum), staticmethod(F.where)
+    lnot, land = staticmethod(F.logical_not), staticmethod(F.logical_and)
+
+    def __init__(self, seq):
+        self.take = (lambda s, i: F.gather(s, 0, i.reshape(-1)).reshape(tuple(i.shape))) \
+            if seq.ndim == 1 else (lambda s, i: F.gather(s, -1, i))
 
 
 def _check_rows(seq: Tensor, values: Tensor) -> None:
@@ -216,15 +245,12 @@ def _check_rows(seq: Tensor, values: Tensor) -> None:
 def _search(seq: Tensor, values: Tensor, right: bool) -> Tensor:
     _check_rows(seq, values)
     if seq.is_traced or values.is_traced:
-        return _counted(seq, values, right)
-    side = "right" if right else "left"
+        with grad_mode.no_grad():
+            return _bisect(seq, values, right, _TensorOps(seq))
     s, v = seq._value, values._value
-    if s.ndim == 1:
-        return _long(np.searchsorted(s, v, side=side))
-    rows_s, rows_v = s.reshape(-1, s.shape[-1]), v.reshape(-1, v.shape[-1])
-    out = np.stack([np.searchsorted(a, b, side=side) for a, b in zip(rows_s, rows_v)]) \
-        if rows_s.shape[0] else np.zeros(rows_v.shape, np.int64)
-    return _long(out.reshape(v.shape))
+    if s.ndim == 1 and bool(np.all(s[1:] >= s[:-1])):   # sorted, no NaN: one answer
+        return _long(np.searchsorted(s, v, side="right" if right else "left"))
+    return _long(_bisect(s, v, right, _NumpyOps(s)))   # (comparisons with NaN do not warn)
 
 
 def searchsorted(sorted_sequence, values, *, out_int32: bool = False, right: bool = False,

@@ -83,7 +83,18 @@ def _moments(name: str, x, dim, unbiased, correction):
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
                       f"less than the reduction factor (input numel divided by output numel).",
                       UserWarning, stacklevel=3)
-    return x, axes, n, max(dof, 0)
+    return x, axes, n, max(dof, 0), _backward_dof(x, dim, n, dof, correction)
+
+
+def _backward_dof(x: Tensor, dim, n, dof, correction):
+    """What torch's var_backward divides 2 by: N - correction over every element, NaN when
+    that is <= 0; for a ``dim`` given, the product of its sizes minus correction, as IEEE
+    divides (an empty ``dim`` reduces every element but counts 1 here: 2 / 0 is inf)."""
+    if dim is None or x.ndim == 0:
+        return dof if isinstance(dof, Dim) or dof > 0 else math.nan
+    if isinstance(dim, (tuple, list)) and not dim:
+        return 1 - correction
+    return dof
 
 
 def _centered(a: Tensor, axes: tuple, n: int) -> Tensor:
@@ -115,9 +126,9 @@ def _var_rule(axes: tuple, n: int, dof, keepdim: bool):
 
 def var(x, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
     """The variance over ``dim`` (all elements if None), dividing by N - correction."""
-    x, axes, n, dof = _moments("var", x, dim, unbiased, correction)
+    x, axes, n, dof, back = _moments("var", x, dim, unbiased, correction)
     return composite("VarBackward0", _var_body(axes, n, dof, keepdim), [x],
-                     _var_rule(axes, n, dof, keepdim), uses_out=False)
+                     _var_rule(axes, n, back, keepdim), uses_out=False)
 
 
 def _std_rule(axes: tuple, n: int, dof, keepdim: bool):
@@ -132,10 +143,10 @@ def _std_rule(axes: tuple, n: int, dof, keepdim: bool):
 
 def std(x, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
     """The standard deviation: the square root of ``var``."""
-    x, axes, n, dof = _moments("std", x, dim, unbiased, correction)
+    x, axes, n, dof, back = _moments("std", x, dim, unbiased, correction)
     body = _var_body(axes, n, dof, keepdim)
     return composite("StdBackward0", lambda a: F.sqrt(body(a)), [x],
-                     _std_rule(axes, n, dof, keepdim))
+                     _std_rule(axes, n, back, keepdim))
 
 
 def _mean(x: Tensor, axes: tuple, keepdim: bool, torch_name: str) -> Tensor:
@@ -150,18 +161,18 @@ def _mean(x: Tensor, axes: tuple, keepdim: bool, torch_name: str) -> Tensor:
 
 def var_mean(x, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> tuple:
     """(var, mean) over ``dim``: both show torch's ``VarMeanBackward0``."""
-    x, axes, n, dof = _moments("var_mean", x, dim, unbiased, correction)
+    x, axes, n, dof, back = _moments("var_mean", x, dim, unbiased, correction)
     v = composite("VarMeanBackward0", _var_body(axes, n, dof, keepdim), [x],
-                  _var_rule(axes, n, dof, keepdim), uses_out=False)
+                  _var_rule(axes, n, back, keepdim), uses_out=False)
     return v, _mean(x, axes, keepdim, "VarMeanBackward0")
 
 
 def std_mean(x, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> tuple:
     """(std, mean) over ``dim``: both show torch's ``StdMeanBackward0``."""
-    x, axes, n, dof = _moments("std_mean", x, dim, unbiased, correction)
+    x, axes, n, dof, back = _moments("std_mean", x, dim, unbiased, correction)
     body = _var_body(axes, n, dof, keepdim)
     s = composite("StdMeanBackward0", lambda a: F.sqrt(body(a)), [x],
-                  _std_rule(axes, n, dof, keepdim))
+                  _std_rule(axes, n, back, keepdim))
     return s, _mean(x, axes, keepdim, "StdMeanBackward0")
 
 

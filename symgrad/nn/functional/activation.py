@@ -20,12 +20,14 @@ import numpy as np
 from ... import dtypes
 from ...frontend.functions import pointwise
 from ...frontend.core.apply import apply, as_tensor
-from ...frontend.functions.basic import composite, exp, expm1, ge, gt, le, log1p, logical_or, where
+from ...frontend.functions.basic import (composite, eq, exp, expm1, ge, gt, le, log1p, logical_and,
+                                         logical_or, lt, where)
 from ...frontend.functions.basic import log_softmax as _log_softmax
 from ...frontend.functions.basic import sigmoid as _sigmoid
 from ...frontend.functions.basic import softmax as _softmax
 from ...frontend.functions.basic import tanh as _tanh
 from ...frontend.functions.inplace import update
+from ...frontend.functions.lanes import by_lanes
 from ...frontend.core.tensor import Tensor
 
 _SQRT_HALF = math.sqrt(0.5)
@@ -59,9 +61,10 @@ def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0,  # noqa: A002
             lo, hi = (min_val, max_val) if a.dtype.is_floating else (int(min_val), int(max_val))
             return where(a < lo, lo, where(a > hi, hi, a))
 
-        def rule(g, out, ins):
+        def rule(g, out, ins):   # at NaN: torch's scalar loop passes g, its vector one 0
             a = ins[0]
-            return (where(logical_or(le(a, min_val), ge(a, max_val)), 0.0, g),)
+            return (by_lanes(a, 1, where(logical_and(gt(a, min_val), lt(a, max_val)), g, 0.0),
+                             where(logical_or(le(a, min_val), ge(a, max_val)), 0.0, g)),)
         return composite("HardtanhBackward0", body, [x], rule, uses_out=False)
     return _activation(fn, input, inplace, "hardtanh_")
 
@@ -129,13 +132,17 @@ def elu_kernel(x: Tensor, alpha: float, scale: float, input_scale: float, names:
         return where(negative, rounded(expm1, times(where(negative, a, 0.0), in_scale)) *
                      neg_coef, times(a, pos_coef))
 
+    def sides(g, t, negative):   # at NaN: torch's scalar loop takes the positive side, its
+        positive = times(g, pos_coef)   # vector loop the negative one
+        return (by_lanes(t, 2, where(gt(t, 0.0), positive, negative),
+                         where(le(t, 0.0), negative, positive)),)
+
     def from_input(g, out, ins):
         a = ins[0]
-        return (where(le(a, 0.0), times(g, g_scale) * neg_coef * rounded(exp, times(a, g_scale)),
-                      times(g, pos_coef)),)
+        return sides(g, a, times(g, g_scale) * neg_coef * rounded(exp, times(a, g_scale)))
 
     def from_result(g, out, ins):
-        return (where(le(out, 0.0), times(g, g_scale) * (out + neg_coef), times(g, pos_coef)),)
+        return sides(g, out, times(g, g_scale) * (out + neg_coef))
     if inplace:
         return composite(names[1], body, [x], from_result, saves=False)
     return composite(names[0], body, [x], from_input, uses_out=False)
@@ -168,8 +175,18 @@ def gelu(input, approximate: str = "none") -> Tensor:  # noqa: A002
         a = ins[0]
         cdf = 0.5 * (1.0 + erf(a * _SQRT_HALF))
         return (g * (cdf + a * (_INV_SQRT_2PI * exp(a * a * -0.5))),)
-    return composite("GeluBackward0", lambda a: a * 0.5 * (1.0 + erf(a * _SQRT_HALF)), [x],
-                     rule_exact, uses_out=False)
+    return composite("GeluBackward0", _gelu_exact, [x], rule_exact, uses_out=False)
+
+
+def _gelu_exact(a: Tensor) -> Tensor:
+    """x * (1 + erf(x / sqrt 2)) / 2; torch's vector loop for float32 and float16 (every
+    contiguous input of two elements or more) gives NaN at +inf, its scalar one inf."""
+    y = a * 0.5 * (1.0 + pointwise.erf(a * _SQRT_HALF))
+    shape = tuple(a.shape)
+    if a.dtype.computes_in is dtypes.float32 and all(type(s) is int for s in shape) \
+            and math.prod(shape) >= 2:
+        return where(eq(a, math.inf), math.nan, y)
+    return y
 
 
 def silu(input, inplace: bool = False) -> Tensor:  # noqa: A002

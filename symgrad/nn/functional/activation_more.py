@@ -22,8 +22,9 @@ from ...frontend.core.apply import as_tensor
 from ...frontend.core.conversions import check_fits
 from ...frontend.core.tensor import Tensor
 from ...frontend.functions.basic import (abs, composite, exp, ge, gt, isinf, le, log1p,
-                                         logical_and, lt, minimum, tanh, where)
+                                         logical_and, logical_or, lt, minimum, tanh, where)
 from ...frontend.functions.inplace import update
+from ...frontend.functions.lanes import by_lanes
 from .activation import elu, elu_kernel, hardtanh, in_dtype, leaky_relu, relu
 
 SELU_ALPHA = 1.6732632423543772848170429916717
@@ -108,7 +109,14 @@ def hardshrink(input, lambd: float = 0.5) -> Tensor:  # noqa: A002
     def inside(a):
         return logical_and(ge(a, -lam), le(a, lam))
     return composite("HardshrinkBackward0", lambda a: where(inside(a), 0.0, a), [x],
-                     lambda g, out, ins: (where(inside(ins[0]), 0.0, g),), uses_out=False)
+                     lambda g, out, ins: (shrink_grad(g, ins[0], lam),), uses_out=False)
+
+
+def shrink_grad(g: Tensor, a: Tensor, lam: float) -> Tensor:
+    """The shrinks' backward: 0 where -lam <= a <= lam, else g; at NaN torch's scalar loop
+    gives g, its vector loop 0."""
+    return by_lanes(a, 1, where(logical_or(lt(a, -lam), gt(a, lam)), g, 0.0),
+                    where(logical_and(ge(a, -lam), le(a, lam)), 0.0, g))
 
 
 def softshrink(input, lambd: float = 0.5) -> Tensor:  # noqa: A002
@@ -126,8 +134,7 @@ def softshrink(input, lambd: float = 0.5) -> Tensor:  # noqa: A002
         return where(gt(a, lam), a - lam, where(lt(a, -lam), a + lam, signed_zero))
 
     def rule(g, out, ins):
-        a = ins[0]
-        return (where(logical_and(ge(a, -lam), le(a, lam)), 0.0, g),)
+        return (shrink_grad(g, ins[0], lam),)
     return composite("SoftshrinkBackward0", body, [x], rule, uses_out=False)
 
 
@@ -157,9 +164,11 @@ def hardswish(input, inplace: bool = False) -> Tensor:  # noqa: A002
     """x * min(max(x + 3, 0), 6) / 6; gradient 0 up to -3, g * (x / 3 + 1/2) strictly between,
     g from 3 on (torch's sides at -3 and 3)."""
     def fn(x):
-        def rule(g, out, ins):
+        def rule(g, out, ins):   # at NaN: torch's scalar loop gives g, its vector loop NaN
             a = ins[0]
-            return (where(le(a, -3.0), 0.0, where(ge(a, 3.0), g, g * (a / 3.0 + 0.5))),)
+            inner = g * (a / 3.0 + 0.5)
+            return (by_lanes(a, 2, where(le(a, -3.0), 0.0, where(ge(a, 3.0), g, inner)),
+                             where(le(a, -3.0), 0.0, where(lt(a, 3.0), inner, g))),)
         return composite("HardswishBackward0", lambda a: a * _relu6_plus3(a) / 6.0, [x], rule,
                          uses_out=False)
     return _maybe_inplace(fn, input, inplace, "hardswish_", "hardswish_cpu")
