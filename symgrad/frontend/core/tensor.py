@@ -316,11 +316,15 @@ class Tensor:
     def __float__(self) -> float:
         if self._value is None:
             return float(_guards_of(self, "float").exact(self))
+        if self._value.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return float(self.item())
 
     def __int__(self) -> int:
         if self._value is None:
             return int(_guards_of(self, "int").exact(self))
+        if self._value.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return int(self.item())
 
     def __index__(self) -> int:

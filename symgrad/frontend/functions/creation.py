@@ -96,11 +96,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None,
     if end is None:
         start, end = 0, start
     start, end, step = (v.item() if isinstance(v, Tensor) else v for v in (start, end, step))
-    if step == 0:
-        raise RuntimeError("arange: step must be nonzero")
-    for v in (start, end):
-        if isinstance(v, float) and not math.isfinite(v):
-            raise RuntimeError(f"unsupported range: {start} -> {end}")
+    _check_range(start, end, step)
     if isinstance(start, Dim) or isinstance(end, Dim):
         return _call_time_range(start, end, step, dtype, requires_grad)
     is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
@@ -108,11 +104,37 @@ def arange(start, end=None, step=1, *, dtype=None, device=None,
     dt = default if dtype is None else dtypes.as_dtype(dtype)
     if dt.is_bool:
         raise NotImplementedError('"arange_cpu" not implemented for \'Bool\'')
-    if is_int or not dt.is_floating:
+    if is_int or dt is dtypes.int64:
+        values = _int_range(start, end, step)
+    elif not dt.is_floating:
         values = np.arange(start, end, step)
     else:
         values = _torch_range(float(start), float(step), len(np.arange(start, end, step)), dt)
     return _make(values, dtype, requires_grad, default, device)
+
+
+def _check_range(start, end, step) -> None:
+    """torch's arange argument checks: a nonzero step whose sign goes from start to end, finite
+    bounds and step."""
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if isinstance(start, Dim) or isinstance(end, Dim):
+        return
+    if (step > 0 and end < start) or (step < 0 and end > start):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if not all(math.isfinite(v) for v in (start, end)):
+        raise RuntimeError(f"unsupported range: {start} -> {end}")
+    if not math.isfinite(step):
+        raise RuntimeError(f"step must be finite but got {step}")
+
+
+def _int_range(start, end, step) -> np.ndarray:
+    """int64 ``arange`` (or one of only integer arguments) as torch's: the bounds and the step
+    truncated to integers first, then counted (a step truncated to 0 is its ValueError)."""
+    start, end, step = int(start), int(end), int(step)
+    if step == 0:
+        raise ValueError("step must be nonzero")
+    return np.arange(start, end, step, dtype=np.int64)
 
 
 def _torch_range(start: float, step: float, n: int, dt) -> np.ndarray:

@@ -237,6 +237,9 @@ def fill_(self: Tensor, value) -> Tensor:
     """torch's fill_.Scalar (FillBackward2, an edge for self) or fill_.Tensor (FillBackward3:
     self and the value)."""
     if isinstance(value, Tensor):
+        if value.ndim:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
+                               f"with {value.ndim} dimensions.")
         return _assign(self, value, "fill_", "FillBackward3", (2, 1))
     if self.dtype.is_integer and isinstance(value, (int, float)):
         check_fits(value, self.dtype)
@@ -247,7 +250,8 @@ def zero_(self: Tensor) -> Tensor:
     return _assign(self, 0, "zero_", "ZeroBackward0", (2,))
 
 
-def copy_(self: Tensor, src) -> Tensor:
+def copy_(self: Tensor, src, non_blocking: bool = False) -> Tensor:
+    """``src`` written into self (``non_blocking`` has no effect on the CPU)."""
     return _assign(self, src, "copy_", "CopyBackwards")
 
 

@@ -20,6 +20,7 @@ import numpy as np
 from ... import dtypes
 from ...ops.registry import broadcast_shapes, normalize_axes
 from ..core.apply import apply, as_tensor, full
+from ..core.arguments import tensors_only
 from ..core.conversions import check_fits
 from .creation import arange
 from .basic import composite, sum, where
@@ -373,6 +374,7 @@ def triu(x: Tensor, diagonal: int = 0) -> Tensor:
 
 def outer(a: Tensor, b: Tensor) -> Tensor:
     """``a[i] * b[j]`` of two vectors."""
+    tensors_only("outer", input=a, vec2=b)
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"outer: expected 1-D tensors, got {a.ndim}-D and {b.ndim}-D")
     return unsqueeze(a, 1) * unsqueeze(b, 0)
@@ -462,8 +464,15 @@ def index_fill(x: Tensor, dim: int, index_: Tensor, value) -> Tensor:
     a = _dim(x, dim)
     if as_tensor(index_).dtype is not dtypes.int64:
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if as_tensor(index_).ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
     hit = np.zeros(x.shape[a], bool)
-    hit[np.asarray(as_tensor(index_).numpy()).reshape(-1)] = True
+    picked = np.asarray(as_tensor(index_).numpy()).reshape(-1)
+    bad = picked[(picked < -x.shape[a]) | (picked >= x.shape[a])]
+    if bad.size:
+        raise IndexError(f"index {int(bad[0])} is out of bounds for dimension {a} with size "
+                         f"{x.shape[a]}")
+    hit[picked] = True
     view = [1] * x.ndim
     view[a] = x.shape[a]
     mask = reshape(as_tensor(hit), view)

@@ -194,9 +194,12 @@ def nanmean(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     return nansum(x, axes, keepdim) / count
 
 
-def count_nonzero(x, dim=None) -> Tensor:
-    """The number of nonzero elements over ``dim`` (an int64 tensor)."""
+def count_nonzero(x, dim=None, *dims) -> Tensor:
+    """The number of nonzero elements over ``dim`` (an int64 tensor); the dims may be given
+    as varargs, as torch's int-list parameter takes them (``count_nonzero(0, 1)``)."""
     x = tensor_arg(x)
+    if dims:
+        dim = (dim, *dims)
     return F.sum(F.ne(x, 0).to(dtypes.int64), _axes(x, dim), False)
 
 
