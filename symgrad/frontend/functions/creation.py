@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 
 from ... import dtypes
+from ...size import Size
 from ...devices import check as check_device
 from ...dims import Dim, NotGeneric, span
 from .shapes import reshape
@@ -379,13 +380,13 @@ def new_full(x: Tensor, size, fill_value, *, dtype=None, device=None,
 
 
 def new(x: Tensor, *args, **kwargs):
-    """The legacy ``x.new(...)``: sizes give a new (uninitialized: zeros here) tensor of
-    ``x``'s dtype, data a tensor of it, nothing an empty one."""
+    """The legacy ``x.new(...)``: sizes (ints or a torch.Size) give a new (uninitialized:
+    zeros here) tensor of ``x``'s dtype, data (a tuple too) a tensor of it, nothing an empty
+    one."""
     if not args:
         return new_empty(x, 0, **kwargs)
     if all(isinstance(a, int) and not isinstance(a, bool) for a in args) or \
-            (len(args) == 1 and isinstance(args[0], tuple) and
-             all(isinstance(a, int) for a in args[0])):
+            (len(args) == 1 and isinstance(args[0], Size)):   # a plain tuple is data
         return new_empty(x, *args, **kwargs)
     return new_tensor(x, args[0], **kwargs)
 

@@ -74,13 +74,17 @@ def _commuted(fn):
 def _to(self: Tensor, *args, dtype=None, device=None, copy: bool = False, **_) -> Tensor:
     """``x.to(dtype)``, ``x.to(device)``, ``x.to(device, dtype)``, ``x.to(other)``: a cast;
     the device must be the CPU (``non_blocking``, ``memory_format`` are accepted)."""
+    flags = [a for a in args if isinstance(a, bool)]   # non_blocking, copy: after the rest
     for a in args:
         if isinstance(a, Tensor):
             dtype = a.dtype
         elif isinstance(a, (str, Device, int)) and not isinstance(a, bool):
             device = a
-        else:
+        elif not isinstance(a, bool):
             dtype = a
+    copy = flags[1] if len(flags) > 1 else copy
+    if isinstance(device, int) and not isinstance(device, bool):   # an accelerator's index
+        raise RuntimeError("Cannot access accelerator device when none is available.")
     check_device(device)
     out = self if dtype is None else _cast(self, dtypes.as_dtype(dtype))
     return apply("cast", out, dtype=out.dtype) if copy and out is self else out   # _to_copy
