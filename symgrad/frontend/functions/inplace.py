@@ -57,7 +57,7 @@ def update(t: Tensor, compute, name: str) -> Tensor:
     while root._view is not None and root._view[1] != "alias":
         root = root._view[0]
     _refuse_outside(root, name)
-    if recording and root._requires_grad and root.grad_fn is None:
+    if recording and root._requires_grad and root.grad_fn is None and name not in NO_FORMULA:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
                             "in-place operation." if root is not t else
                             "a leaf Variable that requires grad is being used in an in-place "

@@ -32,7 +32,6 @@ from .torch_nodes import named_outputs, named_view
 from ..core.tensor import Tensor
 from .index_checks import along_index, as_vector, vector_index
 from .scatters import scatter, scatter_add
-from ...dims import same_shape
 
 
 def _dim(x: Tensor, dim: int) -> int:
@@ -417,10 +416,7 @@ def masked_fill(x: Tensor, mask: Tensor, value) -> Tensor:
     grad = value._requires_grad
     out = apply("where", mask, value, x, _torch_name="MaskedFillBackward1" if grad else
                 "MaskedFillBackward0", _shown=(2, 1) if grad else (2,))
-    if not same_shape(out.shape, x.shape):
-        raise RuntimeError(f"masked_fill: the mask of shape {mask.shape} does not broadcast to "
-                           f"the input's shape {x.shape}")
-    return out
+    return out     # out of place, x broadcast to the mask's shape too (torch's expand_outplace)
 
 
 def masked_select(x: Tensor, mask: Tensor) -> Tensor:

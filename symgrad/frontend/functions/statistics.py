@@ -194,12 +194,9 @@ def nanmean(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     return nansum(x, axes, keepdim) / count
 
 
-def count_nonzero(x, dim=None, *dims) -> Tensor:
-    """The number of nonzero elements over ``dim`` (an int64 tensor); the dims may be given
-    as varargs, as torch's int-list parameter takes them (``count_nonzero(0, 1)``)."""
+def count_nonzero(x, dim=None) -> Tensor:
+    """The number of nonzero elements over ``dim`` (an int64 tensor)."""
     x = tensor_arg(x)
-    if dims:
-        dim = (dim, *dims)
     return F.sum(F.ne(x, 0).to(dtypes.int64), _axes(x, dim), False)
 
 
@@ -330,3 +327,12 @@ __all__ = ["var", "std", "var_mean", "std_mean", "nansum", "nanmean", "count_non
            "aminmax", "dist", "cdist", "cov", "corrcoef"]
 METHODS = {name: globals()[name] for name in __all__
            if name not in ("var_mean", "std_mean", "cdist")}
+
+
+def _count_nonzero_method(self, dim=None, *dims) -> Tensor:
+    """``x.count_nonzero(0, 1)``: the method takes the dims as varargs too (torch's int-list
+    parameter; a bool among them is an int)."""
+    return count_nonzero(self, (dim, *dims) if dims else dim)
+
+
+METHODS["count_nonzero"] = _count_nonzero_method
