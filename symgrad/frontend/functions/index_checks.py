@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
+
 from ... import dtypes
 from ...errors import ShapeError
 from ...ops.registry import normalize_axes
@@ -81,6 +83,19 @@ def copy_shapes(x: Tensor, axis: int, idx: Tensor, source: Tensor) -> None:
         if bad.size:
             raise IndexError(f"{name}: index {int(bad[0])} is out of bounds for dimension "
                              f"{axis} with size {size}")
+
+
+def fill_index(idx: Tensor, size: int, dim: int) -> np.ndarray:
+    """index_fill's index as an array, after torch's checks: a vector or a scalar, in
+    ``[-size, size)``."""
+    if idx.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    picked = np.asarray(idx.numpy()).reshape(-1)
+    bad = picked[(picked < -size) | (picked >= size)]
+    if bad.size:
+        raise IndexError(f"index {int(bad[0])} is out of bounds for dimension {dim} with size "
+                         f"{size}")
+    return picked
 
 
 def along_index(name: str, x: Tensor, idx: Tensor, dim: int) -> Tensor:

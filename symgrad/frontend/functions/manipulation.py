@@ -30,7 +30,7 @@ from .inplace import update
 from .shapes import broadcast_to, cat, permute, reshape, stack, unsqueeze
 from .torch_nodes import named_outputs, named_view
 from ..core.tensor import Tensor
-from .index_checks import along_index, as_vector, vector_index
+from .index_checks import along_index, as_vector, fill_index, vector_index
 from .scatters import scatter, scatter_add
 
 
@@ -460,15 +460,8 @@ def index_fill(x: Tensor, dim: int, index_: Tensor, value) -> Tensor:
     a = _dim(x, dim)
     if as_tensor(index_).dtype is not dtypes.int64:
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
-    if as_tensor(index_).ndim > 1:
-        raise RuntimeError("Index has to be a vector/scalar")
     hit = np.zeros(x.shape[a], bool)
-    picked = np.asarray(as_tensor(index_).numpy()).reshape(-1)
-    bad = picked[(picked < -x.shape[a]) | (picked >= x.shape[a])]
-    if bad.size:
-        raise IndexError(f"index {int(bad[0])} is out of bounds for dimension {a} with size "
-                         f"{x.shape[a]}")
-    hit[picked] = True
+    hit[fill_index(as_tensor(index_), x.shape[a], a)] = True
     view = [1] * x.ndim
     view[a] = x.shape[a]
     mask = reshape(as_tensor(hit), view)
