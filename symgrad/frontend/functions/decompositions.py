@@ -264,7 +264,14 @@ def qr(A, mode: str = "reduced") -> QRResult:
         if mode == "r":
             q = as_tensor([], dtype=a.dtype)
         return q, r
-    return QRResult(*named_outputs("LinalgQrBackward0", body, [a]))
+    return QRResult(*named_outputs("LinalgQrBackward0", body, [a],
+                                   _no_q_derivative if mode == "r" else None))
+
+
+def _no_q_derivative(gs, ins):
+    raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed when "
+                       "mode='r'. Please use linalg.qr(A, mode='reduced') if you are going "
+                       "to differentiate through linalg.qr.")
 
 
 def _check_uplo(UPLO) -> bool:
