@@ -102,6 +102,10 @@ UNDEFINED = [
      "mode of a row holding NaN: the gradient goes to the element the undefined sort picked"),
     ("*", to_integer, "value[[]*", "casting NaN, infinity or out-of-range floats to an integer "
                                    "is undefined (C); torch gives the CPU's conversion"),
+    (("torch.take_along_dim", "Tensor.take_along_dim"), "*(f64[[]2,3], i64[[]2,2]:idx4, 1)*",
+     "error:extra", "an index past the dim's size: torch's take_along_dim does not check it "
+                    "(what it reads is unspecified: it wraps here); symgrad raises gather's "
+                    "IndexError"),
 ]
 
 

@@ -41,3 +41,11 @@ def tensors_only(fname: str, **named: Any) -> None:
         if isinstance(value, _NOT_TENSORS):
             raise TypeError(f"{fname}(): argument '{param}' (position {position}) must be "
                             f"Tensor, not {type(value).__name__}")
+
+
+def receiver(x: Any, method: str) -> Tensor:
+    """``x`` for a function torch writes as ``x.method()`` (``F.sigmoid``, ``F.softsign``...):
+    anything but a tensor is Python's AttributeError, as in torch."""
+    if not isinstance(x, Tensor):
+        raise AttributeError(f"'{type(x).__name__}' object has no attribute '{method}'")
+    return x

@@ -1,6 +1,7 @@
 """Python numbers converted to a tensor's dtype, with torch's checks: which numbers a checked
 conversion refuses (``fill_``, ``full``, ``masked_fill``, ``clamp``, ``torch.tensor(...,
-dtype=)``: c10's ``overflows``), and the dtype torch infers for a list holding 0-d tensors.
+dtype=)``: c10's ``overflows``), the dtype torch infers for a list holding 0-d tensors, and
+the numbers such tensors in a list stand for.
 
 Layer: front end core (below ``tensor``, which uses it). Input: numbers, arrays of them,
 nested lists; dtypes. Output: nothing or torch's RuntimeError; a dtype. (An operand of
@@ -8,6 +9,8 @@ arithmetic is not checked: torch casts it, wrapping as C does; ``apply.scalar``.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -102,3 +105,28 @@ def _promoted(kinds: list) -> dtypes.DType:
     for k in kinds[1:]:
         out = dtypes.promote_types(out, k)
     return out
+
+
+def list_depth(data) -> float:
+    """How many list levels ``data`` nests (along its first elements); infinite if ``data``
+    is not a list."""
+    depth = 0
+    while isinstance(data, (list, tuple)):
+        depth += 1
+        if not data:
+            break
+        data = data[0]
+    return depth or math.inf
+
+
+def scalars_of(data):
+    """``data`` with each tensor in its lists as the number it holds (torch's ValueError for
+    a tensor of more than one element)."""
+    if isinstance(data, (list, tuple)):
+        return [scalars_of(d) for d in data]
+    if hasattr(data, "__array__") and not isinstance(data, np.ndarray):
+        value = np.asarray(data)
+        if value.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return value.reshape(())
+    return data

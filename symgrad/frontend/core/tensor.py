@@ -316,11 +316,15 @@ class Tensor:
     def __float__(self) -> float:
         if self._value is None:
             return float(_guards_of(self, "float").exact(self))
+        if self._value.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return float(self.item())
 
     def __int__(self) -> int:
         if self._value is None:
             return int(_guards_of(self, "int").exact(self))
+        if self._value.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return int(self.item())
 
     def __index__(self) -> int:
@@ -418,6 +422,8 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
                            "such as a list argument of a compiled function, is made into one "
                            "tensor by symgrad.stack(list) or symgrad.as_tensor(list))")
     arr = np.array(data, copy=True)
+    if arr.ndim > conversions.list_depth(data):    # tensors in the list: numbers, as torch's
+        arr = np.array(conversions.scalars_of(data), copy=True)
     t = Tensor(arr.astype(_data_dtype(data, arr, dtype).np, copy=False), None)
     if requires_grad:
         t.requires_grad_(True)
@@ -438,6 +444,8 @@ def _data_dtype(data, arr: np.ndarray, dtype) -> dtypes.DType:
             else dtypes.from_numpy(arr.dtype)
     else:
         dt = dtypes.from_numpy(arr.dtype)
+        if dt is None and _is_python_data(data) and arr.dtype.kind in "uO":
+            raise ValueError("Overflow when unpacking long long")
         if dt is None:
             raise TypeError(f"can't convert data of NumPy dtype {arr.dtype} to a tensor; "
                             "supported: floating, integer and bool data")

@@ -369,7 +369,9 @@ def masked_scatter(x, mask, source) -> Tensor:
     if mask.dtype is not dtypes.bool_:
         raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with "
                            f"dtype {mask.dtype.name}")
-    mask = broadcast_to(mask, x.shape)
+    shape = _broadcast(x.shape, mask.shape)      # out of place: x broadcast too, as torch's
+    x = x if same_shape(x.shape, shape) else broadcast_to(x, shape)
+    mask = broadcast_to(mask, shape)
     if not mask.is_traced and not source.is_traced:
         ones = int(np.count_nonzero(mask._value))
         if ones > source.numel():

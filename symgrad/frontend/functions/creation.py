@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 
 from ... import dtypes
+from ...size import Size
 from ...devices import check as check_device
 from ...dims import Dim, NotGeneric, span
 from ...size import array_strides
@@ -97,11 +98,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None,
     if end is None:
         start, end = 0, start
     start, end, step = (v.item() if isinstance(v, Tensor) else v for v in (start, end, step))
-    if step == 0:
-        raise RuntimeError("arange: step must be nonzero")
-    for v in (start, end):
-        if isinstance(v, float) and not math.isfinite(v):
-            raise RuntimeError(f"unsupported range: {start} -> {end}")
+    _check_range(start, end, step)
     if isinstance(start, Dim) or isinstance(end, Dim):
         return _call_time_range(start, end, step, dtype, requires_grad)
     is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
@@ -109,11 +106,37 @@ def arange(start, end=None, step=1, *, dtype=None, device=None,
     dt = default if dtype is None else dtypes.as_dtype(dtype)
     if dt.is_bool:
         raise NotImplementedError('"arange_cpu" not implemented for \'Bool\'')
-    if is_int or not dt.is_floating:
+    if is_int or dt is dtypes.int64:
+        values = _int_range(start, end, step)
+    elif not dt.is_floating:
         values = np.arange(start, end, step)
     else:
         values = _torch_range(float(start), float(step), len(np.arange(start, end, step)), dt)
     return _make(values, dtype, requires_grad, default, device)
+
+
+def _check_range(start, end, step) -> None:
+    """torch's arange argument checks: a nonzero step whose sign goes from start to end, finite
+    bounds and step."""
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if isinstance(start, Dim) or isinstance(end, Dim):
+        return
+    if (step > 0 and end < start) or (step < 0 and end > start):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if not all(math.isfinite(v) for v in (start, end)):
+        raise RuntimeError(f"unsupported range: {start} -> {end}")
+    if not math.isfinite(step):
+        raise RuntimeError(f"step must be finite but got {step}")
+
+
+def _int_range(start, end, step) -> np.ndarray:
+    """int64 ``arange`` (or one of only integer arguments) as torch's: the bounds and the step
+    truncated to integers first, then counted (a step truncated to 0 is its ValueError)."""
+    start, end, step = int(start), int(end), int(step)
+    if step == 0:
+        raise ValueError("step must be nonzero")
+    return np.arange(start, end, step, dtype=np.int64)
 
 
 def _torch_range(start: float, step: float, n: int, dt) -> np.ndarray:
@@ -373,13 +396,13 @@ def new_full(x: Tensor, size, fill_value, *, dtype=None, device=None,
 
 
 def new(x: Tensor, *args, **kwargs):
-    """The legacy ``x.new(...)``: sizes give a new (uninitialized: zeros here) tensor of
-    ``x``'s dtype, data a tensor of it, nothing an empty one."""
+    """The legacy ``x.new(...)``: sizes (ints or a torch.Size) give a new (uninitialized:
+    zeros here) tensor of ``x``'s dtype, data (a tuple too) a tensor of it, nothing an empty
+    one."""
     if not args:
         return new_empty(x, 0, **kwargs)
     if all(isinstance(a, int) and not isinstance(a, bool) for a in args) or \
-            (len(args) == 1 and isinstance(args[0], tuple) and
-             all(isinstance(a, int) for a in args[0])):
+            (len(args) == 1 and isinstance(args[0], Size)):   # a plain tuple is data
         return new_empty(x, *args, **kwargs)
     return new_tensor(x, args[0], **kwargs)
 

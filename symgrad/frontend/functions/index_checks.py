@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
+
 from ... import dtypes
 from ...errors import ShapeError
 from ...ops.registry import normalize_axes
@@ -47,6 +49,54 @@ def vector_index(name: str, idx: Tensor) -> None:
     if idx.ndim > 1:
         raise IndexError(f"{name}(): Index is supposed to be a vector, but got dim: {idx.ndim} "
                          f"with type: {idx.dtype.scalar_type} and size: {list(idx.shape)}")
+
+
+def copy_shapes(x: Tensor, axis: int, idx: Tensor, source: Tensor) -> None:
+    """torch's index_copy_ checks of the index and the source's shape against ``x`` (dim
+    ``axis``): a vector index, a source of x's dimensionality (or a 0-d one for one index),
+    the same slices, as many indices as source slices, and indices in bounds."""
+    name, n = "index_copy_()", idx.numel()
+    if idx.ndim > 1:
+        raise IndexError(f"{name}: Index should have dimension 1 or 0 (got {idx.ndim})")
+    if source.ndim == 0 and n != 1:
+        raise IndexError(f"{name}: When source is scalar, index should have one element "
+                         f"(got {n})")
+    if source.ndim != x.ndim and source.ndim and x.ndim:
+        raise IndexError(f"{name}: When source and destination are not scalars, their "
+                         f"dimensionality must match. Source dimensionality ({source.ndim}), "
+                         f"destination dimensionality ({x.ndim})")
+    mine, theirs = list(x.shape), list(source.shape)
+    for sizes in (mine, theirs):
+        if sizes:
+            del sizes[axis]
+    if mine != theirs:
+        raise RuntimeError(f"{name}: Source/destination tensor must have same slice shapes. "
+                           f"Destination slice shape: {' '.join(map(str, mine))} at dimension "
+                           f"{axis} and source slice shape: {' '.join(map(str, theirs))} at "
+                           f"dimension 0.")
+    if source.ndim and n != source.shape[axis]:
+        raise IndexError(f"{name}: Number of indices ({n}) should be equal to source.size(dim) "
+                         f"({source.shape[axis]})")
+    value = idx._value
+    if value is not None and value.size:
+        size = x.shape[axis] if x.ndim else 1
+        bad = value[(value < 0) | (value >= size)]
+        if bad.size:
+            raise IndexError(f"{name}: index {int(bad[0])} is out of bounds for dimension "
+                             f"{axis} with size {size}")
+
+
+def fill_index(idx: Tensor, size: int, dim: int) -> np.ndarray:
+    """index_fill's index as an array, after torch's checks: a vector or a scalar, in
+    ``[-size, size)``."""
+    if idx.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    picked = np.asarray(idx.numpy()).reshape(-1)
+    bad = picked[(picked < -size) | (picked >= size)]
+    if bad.size:
+        raise IndexError(f"index {int(bad[0])} is out of bounds for dimension {dim} with size "
+                         f"{size}")
+    return picked
 
 
 def along_index(name: str, x: Tensor, idx: Tensor, dim: int) -> Tensor:

@@ -37,6 +37,7 @@ from ..core.deferred import Deferred
 from ..core.shown import shown_as
 from .shapes import broadcast_to, cat, getitem, permute, reshape, selects_all
 from ..core.arguments import tensors_only
+from .index_checks import copy_shapes
 from ..core.tensor import Tensor, tracer_error
 from ...dims import same_shape
 from ...ops.registry import normalize_axes
@@ -326,6 +327,8 @@ def index_copy(x: Tensor, dim: int, index_, source) -> Tensor:
     if index_.dtype is not dtypes.int64:
         raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
                            f"{index_.dtype.scalar_type}")
+    copy_shapes(x, axis, index_, source)
+    index_ = reshape(index_, (1,)) if not index_.ndim else index_
     items = _spelled_out(x, (slice(None),) * axis + (index_,))
     return composite("IndexCopyBackward0", lambda a, v: _placed(a, items, v), [x, source])
 

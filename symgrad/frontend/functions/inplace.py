@@ -57,7 +57,7 @@ def update(t: Tensor, compute, name: str) -> Tensor:
     while root._view is not None and root._view[1] != "alias":
         root = root._view[0]
     _refuse_outside(root, name)
-    if recording and root._requires_grad and root.grad_fn is None:
+    if recording and root._requires_grad and root.grad_fn is None and name not in NO_FORMULA:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
                             "in-place operation." if root is not t else
                             "a leaf Variable that requires grad is being used in an in-place "
@@ -237,6 +237,9 @@ def fill_(self: Tensor, value) -> Tensor:
     """torch's fill_.Scalar (FillBackward2, an edge for self) or fill_.Tensor (FillBackward3:
     self and the value)."""
     if isinstance(value, Tensor):
+        if value.ndim:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
+                               f"with {value.ndim} dimensions.")
         if value._requires_grad and not self.dtype.is_differentiable and \
                 grad_mode.is_grad_enabled():
             return update(self, lambda s: _filled_integers(s, value), "fill_")
@@ -260,7 +263,8 @@ def zero_(self: Tensor) -> Tensor:
     return _assign(self, 0, "zero_", "ZeroBackward0", (2,))
 
 
-def copy_(self: Tensor, src) -> Tensor:
+def copy_(self: Tensor, src, non_blocking: bool = False) -> Tensor:
+    """``src`` written into self (``non_blocking`` has no effect on the CPU)."""
     return _assign(self, src, "copy_", "CopyBackwards")
 
 

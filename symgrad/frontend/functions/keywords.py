@@ -26,6 +26,14 @@ _SIZES = ("size", "sizes", "shape")
 # one is Python's TypeError for an unexpected keyword, as in torch.
 NO_OUT = frozenset(("conj", "positive", "real", "imag", "relu", "resolve_conj", "resolve_neg",
                     "conj_physical_"))
+# Where torch's ``out=`` of an input that requires grad is not its RuntimeError (read from
+# torch 2.13: its generated autograd kernel of the out= overload is what raises): "copy", the
+# out= overload is a composite that computes the result and copies it into ``out``
+# (differentiable, CopyBackwards); "none", the overload has no derivative formula (``out``
+# requires grad, and its backward raises).
+OUT_GRAPH = {"ndtr": "copy", "quantile": "copy", "nanquantile": "copy", "matrix_norm": "copy",
+             "cond": "copy", "conj_physical": "none", "floor_divide": "none",
+             "heaviside": "none", "diag": "none"}
 
 
 def torch_keywords(fn, method: bool = False, exact_out: bool = False):
@@ -55,6 +63,7 @@ def torch_keywords(fn, method: bool = False, exact_out: bool = False):
         return fn
     checked = "dtype" not in names   # with a dtype to compute in, out= only casts (sum...)
     factory = not checked
+    graph = fn.__name__ if fn.__name__ in OUT_GRAPH else None
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
@@ -76,30 +85,40 @@ def torch_keywords(fn, method: bool = False, exact_out: bool = False):
                 and target.dtype is not args[0].dtype:
             raise RuntimeError(f"Found dtype {target.dtype.scalar_type} but expected "
                                f"{args[0].dtype.scalar_type}")
-        return write_out(target, result, checked)
+        return write_out(target, result, checked, graph)
     return wrapper
 
 
-def write_out(target: Tensor, result, checked: bool = True):
+def write_out(target: Tensor, result, checked: bool = True, graph: str | None = None):
     """torch's ``out=``: ``result`` written into ``target`` (resized if its shape differs,
     cast to its dtype), which is returned. A tuple result needs a tuple of targets.
-    ``checked``: refuse a cast to a lower category (float into int64: ``dtypes.can_cast``)."""
+    ``checked``: refuse a cast to a lower category (float into int64: ``dtypes.can_cast``).
+    ``graph``: the op's name in ``OUT_GRAPH`` if a result that requires grad is written
+    (None: torch's error)."""
     if isinstance(result, tuple):
         if not isinstance(target, (tuple, list)) or len(target) != len(result):
             raise TypeError(f"out= must be a tuple of {len(result)} tensors for this function")
         return type(result)(*(write_out(t, r, checked) for t, r in zip(target, result)))
     if not isinstance(target, Tensor):
         raise TypeError(f"out= must be a Tensor, got {type(target).__name__}")
-    if result._requires_grad:
+    if result._requires_grad and graph is None:
         raise RuntimeError("functions with out=... arguments don't support automatic "
                            "differentiation, but one of the arguments requires grad.")
     if checked and not dtypes.can_cast(result.dtype, target.dtype):
         raise dtypes.cast_error(result.dtype, target.dtype)
-    value = result.to(target.dtype).detach()
-    if same_shape(value.shape, target.shape):
+    value = result.to(target.dtype)
+    if not result._requires_grad:
+        value = value.detach()
+    elif OUT_GRAPH[graph] == "none":
+        from .underivable import not_implemented, without_derivative   # (only here: a cycle)
+        value = without_derivative("NotImplemented", lambda v: v * 1, [value],
+                                   not_implemented(graph))
+    if same_shape(value.shape, target.shape) and not (graph and OUT_GRAPH[graph] == "none"):
         target.copy_(value)
     else:
         target._value, target._node, target.shape = value._value, value._node, value.shape
+        if value._requires_grad:                     # the result's history, as torch's
+            target._requires_grad, target.grad_fn = True, value.grad_fn
         target._vc[0] += 1
     return target
 

@@ -20,6 +20,7 @@ import numpy as np
 from ... import dtypes
 from ...ops.registry import broadcast_shapes, normalize_axes
 from ..core.apply import apply, as_tensor, full
+from ..core.arguments import tensors_only
 from ..core.conversions import check_fits
 from ..core.shown import shown_as
 from .creation import arange
@@ -30,9 +31,8 @@ from .inplace import update
 from .shapes import broadcast_to, cat, permute, reshape, stack, unsqueeze
 from .torch_nodes import named_outputs, named_view
 from ..core.tensor import Tensor
-from .index_checks import along_index, as_vector, vector_index
+from .index_checks import along_index, as_vector, fill_index, vector_index
 from .scatters import scatter, scatter_add
-from ...dims import same_shape
 
 
 def _dim(x: Tensor, dim: int) -> int:
@@ -376,6 +376,7 @@ def triu(x: Tensor, diagonal: int = 0) -> Tensor:
 
 def outer(a: Tensor, b: Tensor) -> Tensor:
     """``a[i] * b[j]`` of two vectors."""
+    tensors_only("outer", input=a, vec2=b)
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"outer: expected 1-D tensors, got {a.ndim}-D and {b.ndim}-D")
     return unsqueeze(a, 1) * unsqueeze(b, 0)
@@ -418,10 +419,7 @@ def masked_fill(x: Tensor, mask: Tensor, value) -> Tensor:
     grad = value._requires_grad
     out = apply("where", mask, value, x, _torch_name="MaskedFillBackward1" if grad else
                 "MaskedFillBackward0", _shown=(2, 1) if grad else (2,))
-    if not same_shape(out.shape, x.shape):
-        raise RuntimeError(f"masked_fill: the mask of shape {mask.shape} does not broadcast to "
-                           f"the input's shape {x.shape}")
-    return out
+    return out     # out of place, x broadcast to the mask's shape too (torch's expand_outplace)
 
 
 def masked_select(x: Tensor, mask: Tensor) -> Tensor:
@@ -466,7 +464,7 @@ def index_fill(x: Tensor, dim: int, index_: Tensor, value) -> Tensor:
     if as_tensor(index_).dtype is not dtypes.int64:
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
     hit = np.zeros(x.shape[a], bool)
-    hit[np.asarray(as_tensor(index_).numpy()).reshape(-1)] = True
+    hit[fill_index(as_tensor(index_), x.shape[a], a)] = True
     view = [1] * x.ndim
     view[a] = x.shape[a]
     mask = reshape(as_tensor(hit), view)

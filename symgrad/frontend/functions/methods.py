@@ -74,13 +74,17 @@ def _commuted(fn):
 def _to(self: Tensor, *args, dtype=None, device=None, copy: bool = False, **_) -> Tensor:
     """``x.to(dtype)``, ``x.to(device)``, ``x.to(device, dtype)``, ``x.to(other)``: a cast;
     the device must be the CPU (``non_blocking``, ``memory_format`` are accepted)."""
+    flags = [a for a in args if isinstance(a, bool)]   # non_blocking, copy: after the rest
     for a in args:
         if isinstance(a, Tensor):
             dtype = a.dtype
         elif isinstance(a, (str, Device, int)) and not isinstance(a, bool):
             device = a
-        else:
+        elif not isinstance(a, bool):
             dtype = a
+    copy = flags[1] if len(flags) > 1 else copy
+    if isinstance(device, int) and not isinstance(device, bool):   # an accelerator's index
+        raise RuntimeError("Cannot access accelerator device when none is available.")
     check_device(device)
     out = self if dtype is None else _cast(self, dtypes.as_dtype(dtype))
     return apply("cast", out, dtype=out.dtype) if copy and out is self else out   # _to_copy
@@ -119,6 +123,10 @@ def isclose(a, b, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = Fa
     """``a == b`` or a finite ``|a - b| <= atol + rtol * |b|`` elementwise (NaNs equal if
     ``equal_nan``), as torch's: infinities are close only to themselves."""
     a, b = as_tensor(a), as_tensor(b)
+    for name, tolerance in (("rtol", rtol), ("atol", atol)):
+        if tolerance < 0:
+            raise RuntimeError(f"{name} must be greater than or equal to zero, but got "
+                               f"{tolerance:g}")
     if a.dtype.is_bool and b.dtype.is_bool:      # bools compare as the numbers 0 and 1
         a, b = a.to(dtypes.int64), b.to(dtypes.int64)
     with no_grad():
@@ -192,7 +200,7 @@ METHODS = {
     "__mul__": F.mul, "__rmul__": _commuted(F.mul), "__truediv__": P.div,
     "__rtruediv__": _rdiv, "__pow__": F.pow, "__rpow__": _swap(F.pow),
     "__matmul__": F.matmul, "__rmatmul__": _swap(F.matmul),
-    "__neg__": F.neg, "__abs__": F.abs, "__pos__": lambda self: self,
+    "__neg__": F.neg, "__abs__": F.abs, "__pos__": P.positive,
     "__lt__": F.lt, "__le__": F.le, "__gt__": F.gt, "__ge__": F.ge, "__eq__": F.eq,
     "__ne__": F.ne, "__getitem__": I.index, "__setitem__": I.setitem,
     # elementwise methods

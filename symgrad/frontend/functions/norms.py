@@ -206,10 +206,25 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None
     raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
 
 
+def _check_dims(dim, fname: str) -> None:
+    """torch's argument parser on an int-list ``dim`` (torch.norm wraps an int in a list):
+    a bool or a float in it is a TypeError."""
+    dims = [dim] if isinstance(dim, int) else dim
+    if not isinstance(dims, (list, tuple)):
+        raise TypeError(f"{fname}(): argument 'dim' (position 3) must be tuple of ints, not "
+                        f"{type(dim).__name__}")
+    for i, d in enumerate(dims):
+        if isinstance(d, (bool, float)):
+            raise TypeError(f"{fname}(): argument 'dim' (position 3) must be tuple of ints, "
+                            f"but found element of type {type(d).__name__} at pos {i}")
+
+
 def torch_norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None) -> Tensor:  # noqa: A002
     """torch.norm / Tensor.norm: "fro" (and 2) the 2-norm of the elements over ``dim`` (all
     of them if None), "nuc" the nuclear norm of the matrices in ``dim``, a number p the
     vector p-norm (0, inf, -inf and fractional p included)."""
+    if dim is not None and p != "nuc":
+        _check_dims(dim, "linalg_vector_norm")
     if p == "nuc":
         return matrix_norm(input, "nuc", (-2, -1) if dim is None else dim, keepdim,
                            dtype=dtype)
@@ -224,6 +239,9 @@ def norm(A, ord=None, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     a = tensor_arg(A)
     if dim is not None:
         dims = (dim,) if isinstance(dim, int) else tuple(dim)
+        if len(dims) not in (1, 2):
+            raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. "
+                               f"Got {list(dims)}")
         if len(dims) == 2:
             return matrix_norm(a, "fro" if ord is None else ord, dims, keepdim, dtype=dtype)
         return vector_norm(a, 2 if ord is None else ord, dims, keepdim, dtype=dtype)

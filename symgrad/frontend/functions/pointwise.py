@@ -431,7 +431,7 @@ def div_number(a: Tensor, number) -> Tensor:
 def positive(input) -> Tensor:  # noqa: A002
     x = tensor_arg(input)
     if x.dtype is dtypes.bool_:
-        raise TypeError("The `+` operator, on a bool tensor is not supported.")
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
     return x
 
 

@@ -12,6 +12,8 @@ without BLAS.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ... import dtypes
@@ -165,7 +167,10 @@ def inner(a, b) -> Tensor:
         raise RuntimeError(f"inner() the last dimension must match on both input tensors but "
                            f"got shapes {list(a.shape)} and {list(b.shape)}")
     k = a.shape[-1]
-    out = F.matmul(reshape(a, (-1, k)), transpose(reshape(b, (-1, k)), 0, 1))
+
+    def rows(t):     # (-1, k) unless k is 0 (then -1 is ambiguous)
+        return reshape(t, (-1, k) if k else (math.prod(t.shape[:-1]), 0))
+    out = F.matmul(rows(a), transpose(rows(b), 0, 1))
     return reshape(out, tuple(a.shape[:-1]) + tuple(b.shape[:-1]))
 
 

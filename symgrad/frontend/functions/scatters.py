@@ -21,9 +21,11 @@ from .indexing import index
 from .underivable import not_implemented, without_derivative
 
 
-def _scatter_index(x: Tensor, dim: int, idx: Tensor, src: Tensor):
+def _scatter_index(x: Tensor, dim: int, idx: Tensor, src: Tensor, name: str = "Scatter"):
     """The axis, the index, and ``src`` cut to the index's shape (torch reads only that
-    part of it), with torch's checks."""
+    part of it), with torch's checks. The gradient of a cut ``src`` is the index's shape in
+    torch: unless ``src``'s shape broadcasts to it (then it is summed back), torch's backward
+    (node ``name``) refuses it."""
     a = normalize_axes(dim, x.ndim)[0]
     idx = as_tensor(idx)
     if idx.ndim != x.ndim:
@@ -31,8 +33,20 @@ def _scatter_index(x: Tensor, dim: int, idx: Tensor, src: Tensor):
                            "tensor")
     idx = along_index("scatter", x, idx, dim)
     if not same_shape(src.shape, idx.shape):
-        src = index(src, tuple(slice(0, n) for n in idx.shape))
+        cut = tuple(slice(0, n) for n in idx.shape)
+        if src.requires_grad and not _expandable(src.shape, idx.shape):
+            return a, idx, without_derivative(
+                "SliceBackward0", lambda t: index(t, cut), [src],
+                f"Function {name}Backward0 returned an invalid gradient at index 1 - got "
+                f"{list(idx.shape)} but expected shape compatible with {list(src.shape)}")
+        src = index(src, cut)
     return a, idx, src
+
+
+def _expandable(shape: tuple, to: tuple) -> bool:
+    """Whether ``shape`` broadcasts to ``to`` (torch's is_expandable_to)."""
+    return len(shape) <= len(to) and all(
+        n == m or n == 1 for n, m in zip(reversed(shape), reversed(to)))
 
 
 def _same_dtype(x: Tensor, src) -> Tensor:
@@ -45,7 +59,7 @@ def _same_dtype(x: Tensor, src) -> Tensor:
 @as_vector
 def scatter_add(x: Tensor, dim: int, index_: Tensor, src: Tensor) -> Tensor:
     """``x`` plus ``src`` added at ``index`` along ``dim`` (repeated indices add up)."""
-    a, idx, src = _scatter_index(x, dim, index_, _same_dtype(x, src))
+    a, idx, src = _scatter_index(x, dim, index_, _same_dtype(x, src), "ScatterAdd")
     return _named("ScatterAddBackward0", lambda v, s: v + apply(
         "scatter_add", s, idx, axis=a, shape_to=tuple(v.shape)), [x, src])
 

@@ -91,6 +91,8 @@ def flatten(x: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
         return reshape(x, 1)
     (s,) = normalize_axes(start_dim, x.ndim)
     (e,) = normalize_axes(end_dim, x.ndim)
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     return reshape(x, x.shape[:s] + (math.prod(x.shape[s:e + 1]),) + x.shape[e + 1:])
 
 
@@ -168,7 +170,7 @@ def expand_as(x: Tensor, other: Tensor) -> Tensor:
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     tensors = [as_tensor(t) for t in tensors]
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     # torch skips 1-D empty tensors in cat
     places = [i for i, t in enumerate(tensors) if not (t.ndim == 1 and t.shape[0] == 0)] or [0]
     kept = [tensors[i] for i in places]

@@ -123,7 +123,10 @@ def topk(x: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = 
         return TopkResult(_take(x, idx, axis, "TopkBackward0"), idx)
     order, axis = _order(x, dim, largest)
     idx = np.take(order, np.arange(k), axis=axis)
-    return TopkResult(_take(x, idx, axis, "TopkBackward0"), Tensor(idx, None))
+    values = _take(x, idx, axis, "TopkBackward0")
+    if values.shape == () and idx.size == 1:     # a 0-d input: 0-d indices, as torch's
+        idx = idx.reshape(())
+    return TopkResult(values, Tensor(idx, None))
 
 
 def _above(a, b) -> bool:

@@ -60,6 +60,8 @@ def _shifted(x: Tensor, dim, inverse: bool) -> Tensor:
         raise TypeError(f"fft_{'i' if inverse else ''}fftshift(): argument 'input' (position 1)"
                         f" must be Tensor, not {type(x).__name__}")
     if dim is None:
+        if x.ndim == 0:
+            raise RuntimeError("`shifts` required")
         dims = list(range(x.ndim))
     else:
         dims = [dim] if isinstance(dim, int) else list(dim)

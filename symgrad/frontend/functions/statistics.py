@@ -341,3 +341,12 @@ __all__ = ["var", "std", "var_mean", "std_mean", "nansum", "nanmean", "count_non
            "aminmax", "dist", "cdist", "cov", "corrcoef"]
 METHODS = {name: globals()[name] for name in __all__
            if name not in ("var_mean", "std_mean", "cdist")}
+
+
+def _count_nonzero_method(self, dim=None, *dims) -> Tensor:
+    """``x.count_nonzero(0, 1)``: the method takes the dims as varargs too (torch's int-list
+    parameter; a bool among them is an int)."""
+    return count_nonzero(self, (dim, *dims) if dims else dim)
+
+
+METHODS["count_nonzero"] = _count_nonzero_method

@@ -20,6 +20,7 @@ import numpy as np
 from ... import dtypes
 from ...frontend.functions import pointwise
 from ...frontend.core.apply import apply, as_tensor
+from ...frontend.core.arguments import receiver
 from ...frontend.functions.basic import (composite, eq, exp, expm1, ge, gt, le, log1p, logical_and,
                                          logical_or, lt, where)
 from ...frontend.functions.basic import log_softmax as _log_softmax
@@ -216,12 +217,12 @@ def softplus(input, beta: float = 1.0, threshold: float = 20.0) -> Tensor:  # no
 
 def sigmoid(input) -> Tensor:  # noqa: A002
     """1 / (1 + exp(-x))."""
-    return _sigmoid(input)
+    return _sigmoid(receiver(input, "sigmoid"))
 
 
 def tanh(input) -> Tensor:  # noqa: A002
     """The hyperbolic tangent."""
-    return _tanh(input)
+    return _tanh(receiver(input, "tanh"))
 
 
 def softmax_dim(name: str, ndim: int, stacklevel: int) -> int:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...frontend.core.apply import as_tensor
+from ...frontend.core.arguments import receiver
 from ...frontend.core.conversions import check_fits
 from ...frontend.core.tensor import Tensor
 from ...frontend.functions.basic import (abs, composite, exp, ge, gt, isinf, le, log1p,
@@ -207,13 +208,13 @@ def logsigmoid(input) -> Tensor:  # noqa: A002
 
 def softsign(input) -> Tensor:  # noqa: A002
     """x / (|x| + 1), as torch composes it (grad_fn ``DivBackward0``)."""
-    x = as_tensor(input)
+    x = receiver(input, "abs")
     return x / (abs(x) + 1)
 
 
 def tanhshrink(input) -> Tensor:  # noqa: A002
     """x - tanh(x), as torch composes it (grad_fn ``SubBackward0``)."""
-    x = as_tensor(input)
+    x = receiver(input, "tanh")
     return x - tanh(x)
 
 

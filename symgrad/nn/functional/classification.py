@@ -134,8 +134,11 @@ def cross_entropy(input, target, weight=None, size_average=None,  # noqa: A002
     x, t = as_tensor(input), as_tensor(target)
     dim = 1 if x.ndim >= 2 else 0
     logp = log_softmax(x, dim)
-    if t.dtype.is_floating:
+    if t.dtype.is_floating and tuple(t.shape) == tuple(x.shape):    # class probabilities
         return _soft_targets(logp, t, weight, reduction, label_smoothing, dim)
+    if t.dtype is not int64:       # else class indices
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
+                           f"{torch_type(t.dtype)}")
     nll = nll_loss(logp, t, weight, ignore_index=ignore_index, reduction=reduction)
     if not label_smoothing:
         return nll

@@ -26,7 +26,9 @@ def _check(x: Tensor, groups: int, params: list) -> None:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
                            f"{x.ndim}")
     channels = x.shape[1]
-    if groups <= 0 or channels % groups:
+    if groups == 0:      # torch's Python computes channels // num_groups first
+        raise ZeroDivisionError("integer division or modulo by zero")
+    if groups < 0 or channels % groups:
         raise RuntimeError(f"Expected number of channels in input to be divisible by "
                            f"num_groups, but got input of shape {list(x.shape)} and "
                            f"num_groups={groups}")

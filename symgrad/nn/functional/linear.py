@@ -30,12 +30,14 @@ def linear(input, weight, bias=None) -> Tensor:  # noqa: A002
     """input @ weight.T + bias, over any leading dims of ``input``."""
     x, w = as_tensor(input), as_tensor(weight)
     b = None if bias is None else as_tensor(bias)
-    if x.ndim > 2 or x.ndim == 1 and b is not None and w.ndim == 2:
+    if w.ndim == 2 and (x.ndim > 2 or x.ndim == 1 and b is not None):
         flat = linear(x.reshape(-1, x.shape[-1]), w, b)
         shape = tuple(x.shape[:-1]) + (flat.shape[-1],)
         # torch's matmul folds the batch dims into one product and views the result back
         return apply("reshape", flat, shape_to=shape,
                      _torch_name="ViewBackward0" if b is not None else "UnsafeViewBackward0")
+    if x.ndim == 2 and b is not None and w.ndim != 2:     # torch's addmm(bias, x, w.t())
+        raise RuntimeError(f"mat2 must be a matrix, got {w.ndim}-D tensor")
     if b is None or x.ndim != 2 or w.ndim != 2:
         out = matmul(x, w.t() if w.ndim == 2 else w)
         return out if b is None else out + b
@@ -71,11 +73,15 @@ def bilinear(input1, input2, weight, bias=None) -> Tensor:
 
 # ---------------------------------------------------------------- indices
 
-def _check_indices(idx: Tensor, what: str) -> None:
+def _check_indices(idx: Tensor, what: str) -> Tensor:
+    """The indices as int64, after torch's check (int64 or int32)."""
+    if idx.dtype is dtypes.int32:
+        return idx.to(dtypes.int64)
     if idx.dtype is not dtypes.int64:
         raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the "
                            f"following scalar types: Long, Int; but got {idx.dtype.name} "
                            f"instead (while checking arguments for {what})")
+    return idx
 
 
 def embedding(input, weight, padding_idx: int | None = None, max_norm=None,  # noqa: A002
@@ -84,7 +90,7 @@ def embedding(input, weight, padding_idx: int | None = None, max_norm=None,  # n
     """The rows of ``weight`` at the indices ``input`` (any shape): shape input.shape + (D,).
     The row ``padding_idx`` gets no gradient."""
     idx, w = as_tensor(input), as_tensor(weight)
-    _check_indices(idx, "embedding")
+    idx = _check_indices(idx, "embedding")
     if w.ndim != 2:
         raise RuntimeError(f"'weight' must be 2-D, got {w.ndim}-D")
     if max_norm is not None or scale_grad_by_freq or sparse:

@@ -131,6 +131,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None,  # noqa:
         raise RuntimeError(f"Found dtype {torch_type(y.dtype)} but expected "
                            f"{torch_type(p.dtype)}")
     w = None if weight is None else as_tensor(weight)
+    if p.concrete is not None and not ((p.concrete >= 0) & (p.concrete <= 1)).all():
+        raise RuntimeError("all elements of input should be between 0 and 1")   # NaN too
 
     def body(a, b):
         out = -(b * clamp(log(a), min=-100.0) + (1.0 - b) * clamp(log(1.0 - a), min=-100.0))
@@ -232,6 +234,8 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None,  # noqa: A002
 def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0,  # noqa: A002
                weight=None) -> Tensor:
     """0.5 d^2 where |d| < delta, else delta (|d| - delta / 2), in the input's dtype."""
+    if weight is not None and not isinstance(weight, Tensor):   # torch reads weight.size()
+        raise AttributeError(f"'{type(weight).__name__}' object has no attribute 'size'")
     if delta <= 0:
         raise RuntimeError(f"huber_loss does not support non-positive values for delta, got "
                            f"{delta}")
