@@ -162,72 +162,24 @@ F.adaptive_max_pool2d | F.adaptive_max_pool2d(f64[1,2,4,4], 0) | error:extra | e
 F.adaptive_max_pool2d_with_indices | F.adaptive_max_pool2d_with_indices(f64[1,2,4,4], 0) | error:extra | error:extra: symgrad raises IndexError: argmax(): expected reduction dim 4 to have non-zero size (input shape (1, 2, 0,
 F.avg_pool1d | F.avg_pool1d(i64[1,2,5], 2) | error:extra | error:extra: symgrad raises RuntimeError: avg_pool of int64 tensors is not supported
 F.avg_pool2d | F.avg_pool2d(i64[1,2,5,5], 2) | error:extra | error:extra: symgrad raises RuntimeError: avg_pool of int64 tensors is not supported
-F.binary_cross_entropy | F.binary_cross_entropy(f64[16]:e, f64[16]:01) | error:missing | error:missing: torch raises RuntimeError: all elements of input should be between 0 and 1
-F.binary_cross_entropy | F.binary_cross_entropy(f64[2,3]:n, f64[2,3]:01) | error:missing | error:missing: torch raises RuntimeError: all elements of input should be between 0 and 1
-F.cross_entropy | F.cross_entropy(f64[4,3], f64[4]:idx3) | error:class | error:class: symgrad ValueError, torch RuntimeError
-F.embedding | F.embedding(i32[4]:idx5, f64[5,3]) | error:extra | error:extra: symgrad raises RuntimeError: Expected tensor for argument #1 'indices' to have one of the following scalar ty
 F.embedding_bag | F.embedding_bag(i64[2,3]:idx5, f64[5,3], max_norm=1.0) | error:extra | error:extra: symgrad raises RuntimeError: embedding_bag: max_norm, scale_grad_by_freq and sparse are not supported
-F.group_norm | F.group_norm(f64[2,4,3], 0) | error:class | error:class: symgrad RuntimeError, torch ZeroDivisionError
-F.huber_loss | F.huber_loss(f64[2,3], f64[2,3], None, None, 'sum') | error:class | error:class: symgrad TypeError, torch AttributeError
 F.interpolate | F.interpolate(f64[1,2,4,4], scale_factor=0.5, mode='bilinear', antialias=True) | error:extra | error:extra: symgrad raises RuntimeError: interpolate(antialias=True) is not supported by symgrad
-F.linear | F.linear(f64[2,3], f64[3], f64[]) | error:missing | error:missing: torch raises RuntimeError: mat2 must be a matrix, got 1-D tensor
 F.margin_ranking_loss | F.margin_ranking_loss(i32[4], i32[4], i32[4]:pm1) | error:extra | error:extra: symgrad raises RuntimeError: mean(): could not infer output dtype. Input dtype must be either a floating poin
 F.margin_ranking_loss | F.margin_ranking_loss(i64[4], i64[4], i64[4]:pm1) | error:extra | error:extra: symgrad raises RuntimeError: mean(): could not infer output dtype. Input dtype must be either a floating poin
 F.margin_ranking_loss | F.margin_ranking_loss(u8[4], u8[4], u8[4]:pm1) | error:extra | error:extra: symgrad raises RuntimeError: mean(): could not infer output dtype. Input dtype must be either a floating poin
 F.normalize | F.normalize(f64[2,3], 0.0) | error:extra | error:extra: symgrad raises ZeroDivisionError: float division by zero
-F.sigmoid | F.sigmoid(2.5) | error:missing | error:missing: torch raises AttributeError: 'float' object has no attribute 'sigmoid'
-F.sigmoid | F.sigmoid([1.0, -2.0]) | error:missing | error:missing: torch raises AttributeError: 'list' object has no attribute 'sigmoid'
-F.softsign | F.softsign(2.5) | error:missing | error:missing: torch raises AttributeError: 'float' object has no attribute 'abs'
-F.softsign | F.softsign([1.0, -2.0]) | error:missing | error:missing: torch raises AttributeError: 'list' object has no attribute 'abs'
-F.tanh | F.tanh(2.5) | error:missing | error:missing: torch raises AttributeError: 'float' object has no attribute 'tanh'
-F.tanh | F.tanh([1.0, -2.0]) | error:missing | error:missing: torch raises AttributeError: 'list' object has no attribute 'tanh'
-F.tanhshrink | F.tanhshrink(2.5) | error:missing | error:missing: torch raises AttributeError: 'float' object has no attribute 'tanh'
-F.tanhshrink | F.tanhshrink([1.0, -2.0]) | error:missing | error:missing: torch raises AttributeError: 'list' object has no attribute 'tanh'
 F.upsample_nearest | F.upsample_nearest(i64[1,2,4,4], 8) | error:missing | error:missing: torch raises RuntimeError: "upsample_nearest2d_channels_last" not implemented for 'Long'
-Tensor.__float__ | Tensor.__float__(f64[0]) | error:class | error:class: symgrad RuntimeError, torch ValueError
-Tensor.__float__ | Tensor.__float__(f64[2,3]) | error:class | error:class: symgrad RuntimeError, torch ValueError
 Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], False) | shape[0] | shape[0]: symgrad [0, 1, 3], torch [0, 2, 3]
-Tensor.__int__ | Tensor.__int__(f64[0]) | error:class | error:class: symgrad RuntimeError, torch ValueError
-Tensor.__int__ | Tensor.__int__(f64[2,3]) | error:class | error:class: symgrad RuntimeError, torch ValueError
-Tensor.__pos__ | Tensor.__pos__(b8[2,3]) | error:missing | error:missing: torch raises RuntimeError: The `+` operator, on a bool tensor is not supported.
 Tensor.__rpow__ | Tensor.__rpow__(f64[16]:e, -0.0) | grad[0] value[0] | grad[0]: value at 2: symgrad inf, torch -inf
 Tensor.addbmm_ | Tensor.addbmm_(f64[4], f64[2,3,3], f64[2,3,4]) | error:extra | error:extra: symgrad raises RuntimeError: output with shape [4] doesn't match the broadcast shape [3, 4] (addbmm_)
 Tensor.addbmm_ | Tensor.addbmm_(f64[], f64[2,3,3], f64[2,3,4]) | error:extra | error:extra: symgrad raises RuntimeError: output with shape [] doesn't match the broadcast shape [3, 4] (addbmm_)
-Tensor.allclose | Tensor.allclose(f64[2,3], f64[2,3], rtol=-1.0) | error:missing | error:missing: torch raises RuntimeError: rtol must be greater than or equal to zero, but got -1
-Tensor.copy_ | Tensor.copy_(f64[2,3], f32[2,3], True) | error:extra | error:extra: symgrad raises TypeError: copy_() takes 2 positional arguments but 3 were given
-Tensor.count_nonzero | Tensor.count_nonzero(f64[2,3], 1, True) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.fill_ | Tensor.fill_(f64[2,3], f64[1]) | error:missing | error:missing: torch raises RuntimeError: fill_ only supports 0-dimension value tensor but got tensor with 1 dimensions.
-Tensor.flatten | Tensor.flatten(f64[2,3,4], 2, 1) | error:missing | error:missing: torch raises RuntimeError: flatten() has invalid args: start_dim cannot come after end_dim
-Tensor.index_copy | Tensor.index_copy(f64[2,3], -1, i64[2]:neg3, f64[2,2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): index -1 is out of bounds for dimension 1 with size 3
-Tensor.index_copy | Tensor.index_copy(f64[2,3], 1, i64[2,2]:idx3, f64[2,2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): Index should have dimension 1 or 0 (got 2)
-Tensor.index_copy | Tensor.index_copy(f64[2,3], 1, i64[]:idx3, f64[2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): When source and destination are not scalars, their dimensionality
-Tensor.index_copy_ | Tensor.index_copy_(f64[2,3], -1, i64[2]:neg3, f64[2,2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): index -1 is out of bounds for dimension 1 with size 3
-Tensor.index_copy_ | Tensor.index_copy_(f64[2,3], 1, i64[2,2]:idx3, f64[2,2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): Index should have dimension 1 or 0 (got 2)
-Tensor.index_copy_ | Tensor.index_copy_(f64[2,3], 1, i64[]:idx3, f64[2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): When source and destination are not scalars, their dimensionality
-Tensor.index_fill | Tensor.index_fill(f64[2,3], 1, i64[2,2]:idx3, 1.5) | error:missing | error:missing: torch raises RuntimeError: Index has to be a vector/scalar
-Tensor.index_fill_ | Tensor.index_fill_(f64[2,3], 1, i64[2,2]:idx3, 1.5) | error:missing | error:missing: torch raises RuntimeError: Index has to be a vector/scalar
-Tensor.inner | Tensor.inner(f64[0], f64[0]) | error:extra | error:extra: symgrad raises RuntimeError: shape '[-1, 0]' is invalid for input of size 0
 Tensor.inverse | Tensor.inverse(f64[3,3]:sing) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
-Tensor.isclose | Tensor.isclose(f64[2,3], f64[2,3], rtol=-1.0) | error:missing | error:missing: torch raises RuntimeError: rtol must be greater than or equal to zero, but got -1
 Tensor.ldexp | Tensor.ldexp(c64[2,3], f64[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 Tensor.ldexp_ | Tensor.ldexp_(c64[2,3], f64[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 Tensor.logaddexp | Tensor.logaddexp(c128[2,3], c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "logaddexp_cpu" not implemented for 'ComplexDouble'
 Tensor.logaddexp | Tensor.logaddexp(c64[2,3], f64[3]) | error:extra | error:extra: symgrad raises RuntimeError: "logaddexp_cpu" not implemented for 'ComplexDouble'
 Tensor.logdet | Tensor.logdet(f64[3,3]:sing) | grad[0] value[0] | grad[0]: value at 0: symgrad nan, torch 0.0
-Tensor.logical_and_ | Tensor.logical_and_(f32[2,3], f32[2,3]) #leaf | error:extra | error:extra: symgrad raises RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.
-Tensor.logical_not_ | Tensor.logical_not_(f32[2,3]) #leaf | error:extra | error:extra: symgrad raises RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.
-Tensor.logical_or_ | Tensor.logical_or_(f32[2,3], f32[2,3]) #leaf | error:extra | error:extra: symgrad raises RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.
-Tensor.logical_xor_ | Tensor.logical_xor_(f32[2,3], f32[2,3]) #leaf | error:extra | error:extra: symgrad raises RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.
-Tensor.masked_fill | Tensor.masked_fill(f64[3], b8[2,3], 1.5) | error:extra | error:extra: symgrad raises RuntimeError: masked_fill: the mask of shape torch.Size([2, 3]) does not broadcast to the inpu
-Tensor.masked_scatter | Tensor.masked_scatter(f64[3], b8[2,3], f64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: expand: the target shape (3,) has fewer dimensions than the tensor's shape (2, 3
 Tensor.matrix_power | Tensor.matrix_power(f64[3,3]:sing, -1) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
-Tensor.norm | Tensor.norm(f64[2,3], 1, True) | error:missing | error:missing: torch raises TypeError: linalg_vector_norm(): argument 'dim' (position 3) must be tuple of ints, but fou
-Tensor.outer | Tensor.outer(f64[3], 2.0) | error:class | error:class: symgrad AttributeError, torch TypeError
-Tensor.positive | Tensor.positive(b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-Tensor.scatter | Tensor.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error | grad:error: symgrad no error, torch RuntimeError
-Tensor.scatter_ | Tensor.scatter_(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error | grad:error: symgrad no error, torch RuntimeError
-Tensor.scatter_add | Tensor.scatter_add(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error | grad:error: symgrad no error, torch RuntimeError
-Tensor.scatter_add_ | Tensor.scatter_add_(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 Tensor.sinc | Tensor.sinc(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 Tensor.sinc | Tensor.sinc(c128[8]:e) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 Tensor.sinc | Tensor.sinc(c64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexFloat'
@@ -235,72 +187,32 @@ Tensor.sinc_ | Tensor.sinc_(c128[2,3]) | error:extra | error:extra: symgrad rais
 Tensor.sinc_ | Tensor.sinc_(c128[8]:e) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 Tensor.sinc_ | Tensor.sinc_(c64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexFloat'
 Tensor.slogdet | Tensor.slogdet(f64[3,3]:sing) | grad[0] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
-Tensor.take_along_dim | Tensor.take_along_dim(f64[2,3], i64[2,2]:idx4, 1) | error:extra | error:extra: symgrad raises IndexError: gather: index out of range for dimension 1 of size 3
-Tensor.to | Tensor.to(f64[2,3], 5) | error:class | error:class: symgrad AssertionError, torch RuntimeError
-Tensor.to | Tensor.to(f64[2,3], torch.float64, True) | error:extra | error:extra: symgrad raises TypeError: unsupported dtype True; symgrad has float16, float32, float64, complex64, comple
-Tensor.topk | Tensor.topk(f64[], 1) | shape[1] | shape[1]: symgrad [1], torch []
-fft.fftshift | fft.fftshift(f64[]) | error:missing | error:missing: torch raises RuntimeError: `shifts` required
-fft.ifftshift | fft.ifftshift(f64[]) | error:missing | error:missing: torch raises RuntimeError: `shifts` required
 linalg.cond | linalg.cond(f64[3,3]:sing) | grad[0] value[0] | grad[0]: value at 2: symgrad -1.063001859849e+29, torch 1.569605815044e+30
 linalg.inv | linalg.inv(f64[3,3]:sing) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
 linalg.matrix_norm | linalg.matrix_norm(f64[3,3]:sing, 'nuc') | grad[0] | grad[0]: value at 4: symgrad -0.005397437626346, torch -0.9092645789493
 linalg.matrix_power | linalg.matrix_power(f64[3,3]:sing, -1) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
-linalg.norm | linalg.norm(f64[2,3,4], 2, (0, 1, 2)) | error:missing | error:missing: torch raises RuntimeError: linalg.norm: If dim is specified, it must be of length 1 or 2. Got [0, 1, 2]
 linalg.qr | linalg.qr(f64[3,3]:sing) | grad[0] | grad[0]: value at 2: symgrad 129.4452409245, torch 4.167406487425
 linalg.slogdet | linalg.slogdet(f64[3,3]:sing) | grad[0] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
 linalg.solve | linalg.solve(f64[3,3]:sing, f64[3]) | error:extra | error:extra: symgrad raises RuntimeError: torch.linalg.solve: The solver failed because the input matrix is singular.
 linalg.solve_triangular | linalg.solve_triangular(f32[3,3]:tri, f64[3,4], upper=False) | error:extra | error:extra: symgrad raises RuntimeError: linalg.solve_triangular: Expected A and B to have the same dtype, but found A of
 linalg.svdvals | linalg.svdvals(f64[3,3]:sing) | grad[0] | grad[0]: value at 4: symgrad -0.01582236881365, torch -1.378734656641
-special.ndtr | special.ndtr(f64[2,3], out=f64[2,3]~g) | error:extra | error:extra: symgrad raises RuntimeError: functions with out=... arguments don't support automatic differentiation, but on
 special.sinc | special.sinc(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 special.sinc | special.sinc(c128[8]:e) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 special.sinc | special.sinc(c64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexFloat'
-torch.allclose | torch.allclose(f64[2,3], f64[2,3], rtol=-1.0) | error:missing | error:missing: torch raises RuntimeError: rtol must be greater than or equal to zero, but got -1
-torch.arange | torch.arange(0, 1, 0.3, dtype=torch.int64) | error:missing | error:missing: torch raises ValueError: step must be nonzero
-torch.arange | torch.arange(5, 0) | error:missing | error:missing: torch raises RuntimeError: upper bound and lower bound inconsistent with step sign
-torch.as_tensor | torch.as_tensor(9223372036854775808) | error:class | error:class: symgrad TypeError, torch ValueError
-torch.as_tensor | torch.as_tensor([f64[2], f64[2]]) | error:missing | error:missing: torch raises ValueError: only one element tensors can be converted to Python scalars
-torch.cat | torch.cat([]) | error:class | error:class: symgrad RuntimeError, torch ValueError
 torch.complex | torch.complex(f16[16]:e, f16[16]:e) | error:missing | error:missing: torch raises unreadable result: TypeError
 torch.complex | torch.complex(f16[2,3], f16[2,3]) | error:missing | error:missing: torch raises unreadable result: TypeError
-torch.concat | torch.concat([]) | error:class | error:class: symgrad RuntimeError, torch ValueError
-torch.concatenate | torch.concatenate([]) | error:class | error:class: symgrad RuntimeError, torch ValueError
-torch.conj_physical | torch.conj_physical(f64[2,3], out=f64[2,3]~g) | error:extra | error:extra: symgrad raises RuntimeError: functions with out=... arguments don't support automatic differentiation, but on
-torch.flatten | torch.flatten(f64[2,3,4], 2, 1) | error:missing | error:missing: torch raises RuntimeError: flatten() has invalid args: start_dim cannot come after end_dim
 torch.float_power | torch.float_power(i64[2,3], i64[2,3], out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: the output given to float_power has dtype Float but the operation's result requi
-torch.floor_divide | torch.floor_divide(f64[2,3], f64[3], out=f64[2,3]~g) | error:extra | error:extra: symgrad raises RuntimeError: functions with out=... arguments don't support automatic differentiation, but on
-torch.ger | torch.ger(f64[3], 2.0) | error:class | error:class: symgrad AttributeError, torch TypeError
-torch.heaviside | torch.heaviside(f64[2,3], f64[3], out=f64[2,3]~g) | error:extra | error:extra: symgrad raises RuntimeError: functions with out=... arguments don't support automatic differentiation, but on
-torch.index_copy | torch.index_copy(f64[2,3], -1, i64[2]:neg3, f64[2,2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): index -1 is out of bounds for dimension 1 with size 3
-torch.index_copy | torch.index_copy(f64[2,3], 1, i64[2,2]:idx3, f64[2,2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): Index should have dimension 1 or 0 (got 2)
-torch.index_copy | torch.index_copy(f64[2,3], 1, i64[]:idx3, f64[2]) | error:missing | error:missing: torch raises IndexError: index_copy_(): When source and destination are not scalars, their dimensionality
-torch.index_fill | torch.index_fill(f64[2,3], 1, i64[2,2]:idx3, 1.5) | error:missing | error:missing: torch raises RuntimeError: Index has to be a vector/scalar
-torch.inner | torch.inner(f64[0], f64[0]) | error:extra | error:extra: symgrad raises RuntimeError: shape '[-1, 0]' is invalid for input of size 0
 torch.inverse | torch.inverse(f64[3,3]:sing) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
-torch.isclose | torch.isclose(f64[2,3], f64[2,3], rtol=-1.0) | error:missing | error:missing: torch raises RuntimeError: rtol must be greater than or equal to zero, but got -1
 torch.ldexp | torch.ldexp(c64[2,3], f64[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 torch.logaddexp | torch.logaddexp(c128[2,3], c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "logaddexp_cpu" not implemented for 'ComplexDouble'
 torch.logaddexp | torch.logaddexp(c64[2,3], f64[3]) | error:extra | error:extra: symgrad raises RuntimeError: "logaddexp_cpu" not implemented for 'ComplexDouble'
 torch.logdet | torch.logdet(f64[3,3]:sing) | grad[0] value[0] | grad[0]: value at 0: symgrad nan, torch 0.0
-torch.masked_fill | torch.masked_fill(f64[3], b8[2,3], 1.5) | error:extra | error:extra: symgrad raises RuntimeError: masked_fill: the mask of shape torch.Size([2, 3]) does not broadcast to the inpu
-torch.masked_scatter | torch.masked_scatter(f64[3], b8[2,3], f64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: expand: the target shape (3,) has fewer dimensions than the tensor's shape (2, 3
 torch.matrix_power | torch.matrix_power(f64[3,3]:sing, -1) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
-torch.nanquantile | torch.nanquantile(f64[2,3], 0.3, 1, out=f64[2]~g) | error:extra | error:extra: symgrad raises RuntimeError: functions with out=... arguments don't support automatic differentiation, but on
-torch.norm | torch.norm(f64[2,3], 1, True) | error:missing | error:missing: torch raises TypeError: linalg_vector_norm(): argument 'dim' (position 3) must be tuple of ints, but fou
-torch.outer | torch.outer(f64[3], 2.0) | error:class | error:class: symgrad AttributeError, torch TypeError
 torch.polar | torch.polar(f16[2,3], 100000.0) | error:class | error:class: symgrad RuntimeError, torch TypeError
-torch.positive | torch.positive(b8[2,3]) | error:class | error:class: symgrad TypeError, torch RuntimeError
-torch.quantile | torch.quantile(f64[2,3], 0.3, 1, out=f64[2]~g) | error:extra | error:extra: symgrad raises RuntimeError: functions with out=... arguments don't support automatic differentiation, but on
-torch.scatter | torch.scatter(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error | grad:error: symgrad no error, torch RuntimeError
-torch.scatter_add | torch.scatter_add(f64[2,4], 1, i64[2,3]:perm4, f64[3,5]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 torch.sinc | torch.sinc(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 torch.sinc | torch.sinc(c128[8]:e) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 torch.sinc | torch.sinc(c64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexFloat'
 torch.slogdet | torch.slogdet(f64[3,3]:sing) | grad[0] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
-torch.take_along_dim | torch.take_along_dim(f64[2,3], i64[2,2]:idx4, 1) | error:extra | error:extra: symgrad raises IndexError: gather: index out of range for dimension 1 of size 3
-torch.tensor | torch.tensor(9223372036854775808) | error:class | error:class: symgrad TypeError, torch ValueError
-torch.tensor | torch.tensor([f64[2], f64[2]]) | error:missing | error:missing: torch raises ValueError: only one element tensors can be converted to Python scalars
-torch.topk | torch.topk(f64[], 1) | shape[1] | shape[1]: symgrad [1], torch []
 torch.view_as_complex | torch.view_as_complex(f16[2]) | error:class | error:class: symgrad RuntimeError, torch unreadable result: TypeError
 torch.view_as_complex | torch.view_as_complex(f16[3,2]) | error:class | error:class: symgrad RuntimeError, torch unreadable result: TypeError
 """
