@@ -15,7 +15,7 @@ from typing import Callable, Sequence  # noqa: UP035  (one line: this module is 
 
 from ... import dtypes
 from ...dims import as_count
-from ...ops.registry import broadcast_shapes, normalize_axes
+from ...ops.registry import normalize_axes
 from ..core import grad_mode
 from ..core.apply import apply, attach_function, full, tensor_operands
 from ..core.shown import apply_reduction
@@ -24,14 +24,14 @@ from ..core.engine import run_backward
 from .printing import return_type
 from .matmul import bmm, dot, matmul, mm  # noqa: F401  (the products, with the rest of F)
 from .opmath import IN_FLOAT32, div, in_float32, mul  # noqa: F401  (div, mul: float16 rules)
-from .shapes import broadcast_to, reshape
 from ..core.tensor import Tensor
 from ..core.arguments import Deferred, tensor_arg
 from .arith_checks import alpha_check, sub_check
 from .int_powers import int_power, int_powers, integer_operands, power_by_squaring  # noqa: F401
-from .index_checks import along_index, dim_given
+from .index_checks import dim_given
 from .complex_square import complex_square
 from .prod_grad import prod_with_rule
+from .gathers import gather, gather_along, take_along_dim  # noqa: F401  (with the rest of F)
 
 Number = (int, float, bool)
 
@@ -473,33 +473,3 @@ def log_softmax(x, dim: int, dtype=None) -> Tensor:
     def rule(g, out, ins):
         return (g - exp(out) * sum(g, axes, keepdim=True),)
     return composite("LogSoftmaxBackward0", body, [x], rule)
-
-
-def gather_along(x, index, dim: int) -> Tensor:
-    """torch.gather / take_along_dim: out[..i..] = x[..index[..i..]..] along ``dim``."""
-    x, index = tensor_arg(x), tensor_arg(index)
-    if x.ndim == 0:
-        normalize_axes(dim, 0)   # torch: a 0-d x and index (dim 0 / -1) as 1-element vectors
-        one = gather_along(x.reshape(1), index.reshape(1), 0)
-        return apply("reshape", one, shape_to=(), _torch_name="GatherBackward0")
-    (axis,) = normalize_axes(dim, x.ndim)
-    return apply("gather", x, index, axis=axis)
-
-
-def gather(x, dim: int, index, *, sparse_grad: bool = False) -> Tensor:
-    """torch.gather(input, dim, index): ``out[..i..] = x[..index[..i..]..]`` along ``dim``."""
-    return gather_along(x, along_index("gather", tensor_arg(x), tensor_arg(index), dim), dim)
-
-
-def take_along_dim(x, indices, dim: int | None = None) -> Tensor:
-    """torch.take_along_dim: ``indices`` broadcast against ``x`` (except along ``dim``), then
-    gathered; with ``dim=None`` both are flattened."""
-    x, indices = tensor_arg(x), tensor_arg(indices)
-    if dim is None:
-        return gather_along(reshape(x, (-1,)), reshape(indices, (-1,)), 0)
-    (axis,) = normalize_axes(dim, x.ndim)
-    ones = [tuple(1 if d == axis else n for d, n in enumerate(t.shape)) for t in (x, indices)]
-    shape = list(broadcast_shapes(*ones))
-    xs, ix = list(shape), list(shape)
-    xs[axis], ix[axis] = x.shape[axis], indices.shape[axis]
-    return gather_along(broadcast_to(x, xs), broadcast_to(indices, ix), axis)
