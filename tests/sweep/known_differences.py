@@ -60,6 +60,17 @@ def to_integer(sample, diffs=None) -> bool:
         "long", "int", "short", "char", "byte", "int64", "int32", "uint8", "LongTensor"))
 
 
+def singular(sample, diffs=None) -> bool:
+    """A ``sing`` matrix argument: singular in exact arithmetic (rank one), so its LU pivots
+    and trailing singular values are rounding noise."""
+    return any(isinstance(arg, T) and arg.kind == "sing" for arg in sample.args)
+
+
+LOGDETS = ("torch.slogdet", "torch.logdet", "linalg.slogdet", "Tensor.slogdet", "Tensor.logdet")
+INVERSES = ("torch.inverse", "linalg.inv", "Tensor.inverse", "linalg.matrix_power",
+            "torch.matrix_power", "Tensor.matrix_power", "linalg.solve")
+NULL_SPACE = ("linalg.svdvals", "linalg.matrix_norm", "linalg.norm", "torch.norm", "Tensor.norm")
+
 SORTLIKE = ("torch.sort", "torch.argsort", "torch.msort", "torch.topk", "torch.kthvalue",
             "torch.median", "torch.nanmedian", "torch.mode", "torch.cummax", "torch.cummin",
             "torch.quantile", "torch.nanquantile", "Tensor.sort", "Tensor.argsort",
@@ -106,6 +117,21 @@ UNDEFINED = [
      "error:extra", "an index past the dim's size: torch's take_along_dim does not check it "
                     "(what it reads is unspecified: it wraps here); symgrad raises gather's "
                     "IndexError"),
+    *[(LOGDETS, singular, aspect, "at a matrix singular in exact arithmetic log|det| and its "
+       "sign are the rounding noise of LU pivots (torch's MKL LU, with fused multiply-adds, "
+       "leaves pivots of 1e-17 where NumPy's OpenBLAS LU gives exact zeros), and the gradient "
+       "A^-T of order 1e16 is noise too") for aspect in ("value[[]*", "grad[[]*")],
+    *[(INVERSES, singular, aspect, "at a matrix singular in exact arithmetic whether an LU "
+       "pivot rounds to exactly zero (torch raises) or to noise (torch returns an inverse of "
+       "order 1e16, itself noise) depends on the LAPACK's rounding")
+      for aspect in ("error:extra", "error:missing", "value[[]*", "grad[[]*")],
+    *[(("linalg.cond",), singular, aspect, "sigma_max / sigma_min with sigma_min the rounding "
+       "noise of a singular matrix: the value and its gradient are noise")
+      for aspect in ("value[[]*", "grad[[]*")],
+    (("linalg.qr",), singular, "grad[[]*", "the backward divides by R's diagonal, rounding "
+     "noise where A is rank-deficient"),
+    (NULL_SPACE, singular, "grad[[]*", "the singular vectors of a repeated (zero) singular "
+     "value are any bases of the null spaces: U diag(g) V^T depends on which the SVD picks"),
 ]
 
 
@@ -173,46 +199,30 @@ Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], False) | shape[0] | shape[0]: 
 Tensor.__rpow__ | Tensor.__rpow__(f64[16]:e, -0.0) | grad[0] value[0] | grad[0]: value at 2: symgrad inf, torch -inf
 Tensor.addbmm_ | Tensor.addbmm_(f64[4], f64[2,3,3], f64[2,3,4]) | error:extra | error:extra: symgrad raises RuntimeError: output with shape [4] doesn't match the broadcast shape [3, 4] (addbmm_)
 Tensor.addbmm_ | Tensor.addbmm_(f64[], f64[2,3,3], f64[2,3,4]) | error:extra | error:extra: symgrad raises RuntimeError: output with shape [] doesn't match the broadcast shape [3, 4] (addbmm_)
-Tensor.inverse | Tensor.inverse(f64[3,3]:sing) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
 Tensor.ldexp | Tensor.ldexp(c64[2,3], f64[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 Tensor.ldexp_ | Tensor.ldexp_(c64[2,3], f64[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 Tensor.logaddexp | Tensor.logaddexp(c128[2,3], c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "logaddexp_cpu" not implemented for 'ComplexDouble'
 Tensor.logaddexp | Tensor.logaddexp(c64[2,3], f64[3]) | error:extra | error:extra: symgrad raises RuntimeError: "logaddexp_cpu" not implemented for 'ComplexDouble'
-Tensor.logdet | Tensor.logdet(f64[3,3]:sing) | grad[0] value[0] | grad[0]: value at 0: symgrad nan, torch 0.0
-Tensor.matrix_power | Tensor.matrix_power(f64[3,3]:sing, -1) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
 Tensor.sinc | Tensor.sinc(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 Tensor.sinc | Tensor.sinc(c128[8]:e) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 Tensor.sinc | Tensor.sinc(c64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexFloat'
 Tensor.sinc_ | Tensor.sinc_(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 Tensor.sinc_ | Tensor.sinc_(c128[8]:e) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 Tensor.sinc_ | Tensor.sinc_(c64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexFloat'
-Tensor.slogdet | Tensor.slogdet(f64[3,3]:sing) | grad[0] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
-linalg.cond | linalg.cond(f64[3,3]:sing) | grad[0] value[0] | grad[0]: value at 2: symgrad -1.063001859849e+29, torch 1.569605815044e+30
-linalg.inv | linalg.inv(f64[3,3]:sing) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
-linalg.matrix_norm | linalg.matrix_norm(f64[3,3]:sing, 'nuc') | grad[0] | grad[0]: value at 4: symgrad -0.005397437626346, torch -0.9092645789493
-linalg.matrix_power | linalg.matrix_power(f64[3,3]:sing, -1) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
-linalg.qr | linalg.qr(f64[3,3]:sing) | grad[0] | grad[0]: value at 2: symgrad 129.4452409245, torch 4.167406487425
-linalg.slogdet | linalg.slogdet(f64[3,3]:sing) | grad[0] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
-linalg.solve | linalg.solve(f64[3,3]:sing, f64[3]) | error:extra | error:extra: symgrad raises RuntimeError: torch.linalg.solve: The solver failed because the input matrix is singular.
 linalg.solve_triangular | linalg.solve_triangular(f32[3,3]:tri, f64[3,4], upper=False) | error:extra | error:extra: symgrad raises RuntimeError: linalg.solve_triangular: Expected A and B to have the same dtype, but found A of
-linalg.svdvals | linalg.svdvals(f64[3,3]:sing) | grad[0] | grad[0]: value at 4: symgrad -0.01582236881365, torch -1.378734656641
 special.sinc | special.sinc(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 special.sinc | special.sinc(c128[8]:e) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 special.sinc | special.sinc(c64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexFloat'
 torch.complex | torch.complex(f16[16]:e, f16[16]:e) | error:missing | error:missing: torch raises unreadable result: TypeError
 torch.complex | torch.complex(f16[2,3], f16[2,3]) | error:missing | error:missing: torch raises unreadable result: TypeError
 torch.float_power | torch.float_power(i64[2,3], i64[2,3], out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: the output given to float_power has dtype Float but the operation's result requi
-torch.inverse | torch.inverse(f64[3,3]:sing) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
 torch.ldexp | torch.ldexp(c64[2,3], f64[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 torch.logaddexp | torch.logaddexp(c128[2,3], c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "logaddexp_cpu" not implemented for 'ComplexDouble'
 torch.logaddexp | torch.logaddexp(c64[2,3], f64[3]) | error:extra | error:extra: symgrad raises RuntimeError: "logaddexp_cpu" not implemented for 'ComplexDouble'
-torch.logdet | torch.logdet(f64[3,3]:sing) | grad[0] value[0] | grad[0]: value at 0: symgrad nan, torch 0.0
-torch.matrix_power | torch.matrix_power(f64[3,3]:sing, -1) | error:extra | error:extra: symgrad raises RuntimeError: linalg.inv: The diagonal element 3 is zero, the inversion could not be completed
 torch.polar | torch.polar(f16[2,3], 100000.0) | error:class | error:class: symgrad RuntimeError, torch TypeError
 torch.sinc | torch.sinc(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 torch.sinc | torch.sinc(c128[8]:e) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 torch.sinc | torch.sinc(c64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexFloat'
-torch.slogdet | torch.slogdet(f64[3,3]:sing) | grad[0] value[0] value[1] | grad[0]: value at 0: symgrad nan, torch -2.69956263069e+16
 torch.view_as_complex | torch.view_as_complex(f16[2]) | error:class | error:class: symgrad RuntimeError, torch unreadable result: TypeError
 torch.view_as_complex | torch.view_as_complex(f16[3,2]) | error:class | error:class: symgrad RuntimeError, torch unreadable result: TypeError
 """
