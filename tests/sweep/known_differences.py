@@ -193,7 +193,6 @@ F.interpolate | F.interpolate(f64[1,2,4,4], scale_factor=0.5, mode='bilinear', a
 F.margin_ranking_loss | F.margin_ranking_loss(i32[4], i32[4], i32[4]:pm1) | error:extra | error:extra: symgrad raises RuntimeError: mean(): could not infer output dtype. Input dtype must be either a floating poin
 F.margin_ranking_loss | F.margin_ranking_loss(i64[4], i64[4], i64[4]:pm1) | error:extra | error:extra: symgrad raises RuntimeError: mean(): could not infer output dtype. Input dtype must be either a floating poin
 F.margin_ranking_loss | F.margin_ranking_loss(u8[4], u8[4], u8[4]:pm1) | error:extra | error:extra: symgrad raises RuntimeError: mean(): could not infer output dtype. Input dtype must be either a floating poin
-F.normalize | F.normalize(f64[2,3], 0.0) | error:extra | error:extra: symgrad raises ZeroDivisionError: float division by zero
 F.upsample_nearest | F.upsample_nearest(i64[1,2,4,4], 8) | error:missing | error:missing: torch raises RuntimeError: "upsample_nearest2d_channels_last" not implemented for 'Long'
 Tensor.__getitem__ | Tensor.__getitem__(f64[2,3], False) | shape[0] | shape[0]: symgrad [0, 1, 3], torch [0, 2, 3]
 Tensor.__rpow__ | Tensor.__rpow__(f64[16]:e, -0.0) | grad[0] value[0] | grad[0]: value at 2: symgrad inf, torch -inf

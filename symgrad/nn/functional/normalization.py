@@ -192,6 +192,8 @@ def _pnorm(x: Tensor, p: float, dim) -> Tensor:
         return norm(x, p, dim, keepdim=True)
     if p == -math.inf:
         return -amax(-abs(x), dim, keepdim=True)
+    if p == 0:   # the count of nonzeros (no gradient), as torch's vector_norm
+        return x.norm(0, dim, keepdim=True)
     return sum(abs(x) ** p, dim, keepdim=True) ** (1.0 / p)
 
 
