@@ -131,3 +131,18 @@ def test_against_torch():
         mine, theirs = case(sg), case(torch)
         assert str(mine.dtype) == str(theirs.dtype)
         assert mine.tolist() == theirs.tolist()
+
+
+def test_out_writes_in_place_so_views_of_out_see_the_result():
+    """``out=`` of an op with no derivative formula (floor_divide, heaviside...) writes into
+    out's storage when nothing requires grad: a view of ``out`` sees the result (it used to
+    rebind ``out`` to a new array, leaving the view with the old values)."""
+    a = np.array([4.0, -5.0, 0.0])
+    cases = [(lambda t, out: sg.floor_divide(t, 2.0, out=out), np.floor_divide(a, 2.0)),
+             (lambda t, out: sg.heaviside(t, sg.tensor([0.5], dtype=sg.float64), out=out),
+              np.heaviside(a, 0.5))]
+    for fn, want in cases:
+        out = sg.zeros(3, dtype=sg.float64)
+        view = out[1:]
+        fn(sg.tensor(a), out)
+        assert out.tolist() == want.tolist() and view.tolist() == want[1:].tolist()

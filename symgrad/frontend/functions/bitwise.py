@@ -63,19 +63,11 @@ def _invert(self: Tensor) -> Tensor:
     return apply("bitwise_not", self)
 
 
-def _operator(fn):
+def _operator(fn, reflected: bool = False):
     def method(self, other):
         if not isinstance(other, (Tensor, int, float, complex)):
             return NotImplemented
-        return fn(self, other)
-    return method
-
-
-def _reflected(fn):
-    def method(self, other):
-        if not isinstance(other, (Tensor, int, float, complex)):
-            return NotImplemented
-        return fn(other, self)
+        return fn(other, self) if reflected else fn(self, other)
     return method
 
 
@@ -92,9 +84,9 @@ _FUNCTIONS = {"bitwise_and": bitwise_and, "bitwise_or": bitwise_or,
 METHODS = {
     **_FUNCTIONS,
     **{f"{name}_": _inplace(fn, f"{name}_") for name, fn in _FUNCTIONS.items()},
-    "__and__": _operator(bitwise_and), "__rand__": _reflected(bitwise_and),
-    "__or__": _operator(bitwise_or), "__ror__": _reflected(bitwise_or),
-    "__xor__": _operator(bitwise_xor), "__rxor__": _reflected(bitwise_xor),
+    "__and__": _operator(bitwise_and), "__rand__": _operator(bitwise_and, reflected=True),
+    "__or__": _operator(bitwise_or), "__ror__": _operator(bitwise_or, reflected=True),
+    "__xor__": _operator(bitwise_xor), "__rxor__": _operator(bitwise_xor, reflected=True),
     "__invert__": _invert,
     "__iand__": _operator(_inplace(bitwise_and, "bitwise_and_")),
     "__ior__": _operator(_inplace(bitwise_or, "bitwise_or_")),

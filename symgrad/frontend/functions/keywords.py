@@ -107,14 +107,15 @@ def write_out(target: Tensor, result, checked: bool = True, graph: str | None = 
     if checked and not dtypes.can_cast(result.dtype, target.dtype):
         raise dtypes.cast_error(result.dtype, target.dtype)
     value = result.to(target.dtype)
+    underived = result._requires_grad and OUT_GRAPH[graph] == "none"
     if not result._requires_grad:
         value = value.detach()
-    elif OUT_GRAPH[graph] == "none":
+    elif underived:
         from .underivable import not_implemented, without_derivative   # (only here: a cycle)
         value = without_derivative("NotImplemented", lambda v: v * 1, [value],
                                    not_implemented(graph))
-    if same_shape(value.shape, target.shape) and not (graph and OUT_GRAPH[graph] == "none"):
-        target.copy_(value)
+    if same_shape(value.shape, target.shape) and not underived:
+        target.copy_(value)   # in place: views of ``target`` see the result
     else:
         target._value, target._node, target.shape = value._value, value._node, value.shape
         if value._requires_grad:                     # the result's history, as torch's
