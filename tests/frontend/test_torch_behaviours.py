@@ -150,6 +150,28 @@ CASES = {
                              "create_graph=True); out = (j, type(j.grad_fn).__name__)",
 }
 
+# In-place updates of the views an op returns together (split, chunk, unbind) and of views of
+# them: torch's message (which output, which op) where the update would be recorded.
+MULTI = ("x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True); y = x * 1; "
+         "w = torch.tensor([1.0, 2.0], requires_grad=True)\ntry:\n    {}\n    out = 'no error'"
+         "\nexcept RuntimeError as e:\n    out = str(e)")
+for _name, _update in {
+        "split of a leaf": "x.split(2)[0].mul_(2)", "split": "y.split(2)[1].add_(1)",
+        "split sizes": "y.split([1, 3])[0].mul_(2)", "chunk": "y.chunk(2)[1].zero_()",
+        "unbind then index": "y.view(2, 2).unbind()[1][0].mul_(2)",
+        "split then slice": "y.split(2)[0][:1].mul_(2)", "split copy_": "y.split(2)[0].copy_(w)",
+        "split setitem": "p = y.split(2); p[0][0] = 5.0", "split then view":
+        "y.split(2)[0].view(2).mul_(2)", "split no grad base": "torch.ones(4).split(2)[0].mul_(w)",
+        "tensor_split (allowed)": "y.tensor_split(2)[0].mul_(2)",
+        "detached (allowed)": "y.unbind()[0].detach().mul_(2)",
+        "no_grad (allowed)": "with torch.no_grad(): y.split(2)[0].mul_(2)",
+        "no history (allowed)": "torch.ones(4).split(2)[0].mul_(2)"}.items():
+    CASES[f"multi views: {_name}"] = MULTI.format(_update)
+CASES["output_nr"] = ("x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True); "
+                      "p = (x * 1).split(2); out = (p[0].output_nr, p[1].output_nr, "
+                      "x.output_nr, (p[1] * 2).output_nr, "
+                      "(p[1] * 2).grad_fn.next_functions[0][1])")
+
 
 def _seen(value):
     """A JSON-able picture of a result: tensors as (dtype, shape, values, requires_grad)."""

@@ -319,6 +319,19 @@ def dtype_error(op, inputs: list[Tensor], exc: TypeError) -> RuntimeError:
     return RuntimeError(f'"{op.name}_cpu" not implemented for \'{odd.scalar_type}\'')
 
 
+def mark_multi_views(views: tuple) -> tuple:
+    """Mark the views one op returned together (``split``, ``unbind``, ``chunk``) in grad
+    mode: torch's autograd forbids updating them in place where the update would be recorded
+    (``inplace.update``), and so views of them (torch's MULTI_OUTPUT_NODE creation meta).
+    torch also forbids recorded updates of views made under ``no_grad``; symgrad does not
+    track those (its own ops use ``no_grad`` inside, so the mode a view was made in is not
+    the user's)."""
+    if grad_mode.is_grad_enabled():
+        for v in views:
+            v._creation = "multi"
+    return views
+
+
 def register_view(view: Tensor, base: Tensor, op: str, attrs: dict) -> None:
     """``view`` shows ``base``'s data, as torch's views do: ``op`` is a movement op (reshape,
     permute, expand, slice) of ``base`` or "alias" (``detach``). They share one version
@@ -326,6 +339,8 @@ def register_view(view: Tensor, base: Tensor, op: str, attrs: dict) -> None:
     and at trace time alike."""
     view._view = (base, op, attrs)
     view._vc = base._vc
+    if op != "alias" and grad_mode.is_grad_enabled() and getattr(base, "_creation", None):
+        view._creation = base._creation   # a view of a view ``mark_multi_views`` marked
     views = base._views
     if views is None:
         base._views = [weakref.ref(view)]

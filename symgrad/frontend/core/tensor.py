@@ -75,7 +75,7 @@ class Tensor:
 
     __slots__ = ("_value", "_node", "shape", "dtype", "_requires_grad", "grad_fn", "_grad",
                  "_retains_grad", "_accumulator", "_trace", "_weak", "_vc", "_view",
-                 "_views", "_strides", "__weakref__")
+                 "_views", "_strides", "_creation", "__weakref__")
     __array_priority__ = 1000  # NumPy defers to our operators: ndarray * Tensor -> Tensor
 
     shape: tuple[int, ...]
@@ -106,6 +106,8 @@ class Tensor:
         self._view = None    # (base, op, attrs) if this tensor shows base's data (views.py)
         self._views = None   # weak references to the tensors that show this one's data
         self._strides = None   # torch's strides, if not row-major (layout.py; a view: cached)
+        # ``_creation``: unset, except on the views an op returned together (split...) and
+        # views of them, whose in-place updates torch forbids (``apply.mark_multi_views``)
 
     # ------------------------------------------------------------ structure
     @property
@@ -240,6 +242,12 @@ class Tensor:
     @property
     def is_leaf(self) -> bool:
         return self.grad_fn is None
+
+    @property
+    def output_nr(self) -> int:
+        """Which output of its ``grad_fn`` this tensor is (0 for a leaf), as torch's."""
+        fn = self.grad_fn
+        return 0 if fn is None or not hasattr(fn, "output_nr") else fn.output_nr(self)
 
     @property
     def grad(self) -> Tensor | None:

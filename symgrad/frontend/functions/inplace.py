@@ -16,6 +16,8 @@ transpose) copies it.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from ... import dtypes
@@ -57,6 +59,8 @@ def update(t: Tensor, compute, name: str) -> Tensor:
     while root._view is not None and root._view[1] != "alias":
         root = root._view[0]
     _refuse_outside(root, name)
+    if recording and root._requires_grad:
+        _refuse_multi_view(t)
     if recording and root._requires_grad and root.grad_fn is None and name not in NO_FORMULA:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
                             "in-place operation." if root is not t else
@@ -71,11 +75,29 @@ def update(t: Tensor, compute, name: str) -> Tensor:
         if not dtypes.can_cast(result.dtype, t.dtype):
             raise dtypes.cast_error(result.dtype, t.dtype)
         result = cast_inside(result, t.dtype)
+    if recording and result._requires_grad and not root._requires_grad:
+        _refuse_multi_view(t)
     if recording and t._requires_grad and not result._requires_grad:
         result = (_unrecorded(result, operand) if name in NO_FORMULA else
                   _without_gradient(result, operand, name))
     _write(t, result)
     return t
+
+
+def _refuse_multi_view(t: Tensor) -> None:
+    """torch's error for a recorded update of one of the views an op returned together
+    (``split``, ``unbind``, ``chunk``; ``apply.mark_multi_views``) or a view of one: their
+    shared backward function could not be rebased onto the update."""
+    if getattr(t, "_creation", None) != "multi":
+        return
+    fn = t.grad_fn
+    what = ("A view was created in no_grad mode and is being modified inplace with grad mode "
+            "enabled." if fn is None else
+            f"Output {t.output_nr} of {re.sub(r'Backward[0-9]*$', '', fn.name())} is a view "
+            f"and is being modified inplace.")
+    raise RuntimeError(what + " This view is the output of a function that returns multiple "
+                       "views. Such functions do not allow the output views to be modified "
+                       "inplace. You should replace the inplace operation by an out-of-place one.")
 
 
 def _without_gradient(result: Tensor, operand: Tensor, name: str) -> Tensor:
