@@ -172,6 +172,24 @@ CASES["output_nr"] = ("x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True); "
                       "x.output_nr, (p[1] * 2).output_nr, "
                       "(p[1] * 2).grad_fn.next_functions[0][1])")
 
+MESSAGE = "try:\n    {}\n    out = 'no error'\nexcept Exception as e:\n    out = str(e)"
+CASES.update({
+    "topk of a 0-d tensor": "out = tuple(torch.topk(torch.tensor(2.5), 0))",
+    "fftshift of a 0-d tensor": "out = torch.fft.fftshift(torch.tensor(2.5), dim=0)",
+    "uint8 class targets": "torch.manual_seed(0); x = torch.randn(3, 4); "
+                           "t = torch.tensor([1, 2, 3], dtype=torch.uint8); out = "
+                           "(torch.nn.functional.cross_entropy(x, t, label_smoothing=0.1), "
+                           "torch.nn.functional.nll_loss(x, t))",
+    "int32 class targets": MESSAGE.format("torch.nn.functional.nll_loss(torch.zeros(3, 4), "
+                                          "torch.tensor([1, 2, 3], dtype=torch.int32))"),
+    "out= of a result that requires grad": MESSAGE.format(
+        "torch.exp(torch.ones(3, requires_grad=True), out=torch.empty(3))"),
+    "tril_indices out=": "out = torch.tril_indices(3, 3, out=torch.empty(2, 6, dtype=torch.long))",
+    "attention with head dim 0": "torch.manual_seed(0); q = torch.randn(1, 2, 3, 0); "
+                                 "v = torch.randn(1, 2, 3, 5); out = torch.nn.functional."
+                                 "scaled_dot_product_attention(q, q, v)",
+})
+
 
 def _seen(value):
     """A JSON-able picture of a result: tensors as (dtype, shape, values, requires_grad)."""

@@ -25,7 +25,7 @@ _SIZES = ("size", "sizes", "shape")
 # torch functions without an ``out=`` (views and aliases of their input, and relu): passing
 # one is Python's TypeError for an unexpected keyword, as in torch.
 NO_OUT = frozenset(("conj", "positive", "real", "imag", "relu", "resolve_conj", "resolve_neg",
-                    "conj_physical_"))
+                    "conj_physical_", "tril_indices", "triu_indices"))
 # Where torch's ``out=`` of an input that requires grad is not its RuntimeError (read from
 # torch 2.13: its generated autograd kernel of the out= overload is what raises): "copy", the
 # out= overload is a composite that computes the result and copies it into ``out``
@@ -85,16 +85,17 @@ def torch_keywords(fn, method: bool = False, exact_out: bool = False):
                 and target.dtype is not args[0].dtype:
             raise RuntimeError(f"Found dtype {target.dtype.scalar_type} but expected "
                                f"{args[0].dtype.scalar_type}")
-        return write_out(target, result, checked, graph)
+        return write_out(target, result, checked, graph, fn.__name__)
     return wrapper
 
 
-def write_out(target: Tensor, result, checked: bool = True, graph: str | None = None):
+def write_out(target: Tensor, result, checked: bool = True, graph: str | None = None,
+              name: str | None = None):
     """torch's ``out=``: ``result`` written into ``target`` (resized if its shape differs,
     cast to its dtype), which is returned. A tuple result needs a tuple of targets.
     ``checked``: refuse a cast to a lower category (float into int64: ``dtypes.can_cast``).
     ``graph``: the op's name in ``OUT_GRAPH`` if a result that requires grad is written
-    (None: torch's error)."""
+    (None: torch's error, prefixed with the op's ``name``)."""
     if isinstance(result, tuple):
         if not isinstance(target, (tuple, list)) or len(target) != len(result):
             raise TypeError(f"out= must be a tuple of {len(result)} tensors for this function")
@@ -102,8 +103,9 @@ def write_out(target: Tensor, result, checked: bool = True, graph: str | None = 
     if not isinstance(target, Tensor):
         raise TypeError(f"out= must be a Tensor, got {type(target).__name__}")
     if result._requires_grad and graph is None:
-        raise RuntimeError("functions with out=... arguments don't support automatic "
-                           "differentiation, but one of the arguments requires grad.")
+        raise RuntimeError(("" if name is None else f"{name}(): ") + "functions with out=... "
+                           "arguments don't support automatic differentiation, but one of the "
+                           "arguments requires grad.")
     if checked and not dtypes.can_cast(result.dtype, target.dtype):
         raise dtypes.cast_error(result.dtype, target.dtype)
     value = result.to(target.dtype)

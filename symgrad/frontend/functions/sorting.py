@@ -118,6 +118,7 @@ def topk(x: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = 
     n = x.shape[axis] if x.ndim else 1
     if not 0 <= k <= n:
         raise RuntimeError("selected index k out of range")
+    k = k if x.ndim else 1   # torch's topk of a 0-d tensor: its value, for k 0 or 1
     if x.is_traced:
         idx, axis = _traced_order(x, dim, largest, 0, k)
         return TopkResult(_take(x, idx, axis, "TopkBackward0"), idx)

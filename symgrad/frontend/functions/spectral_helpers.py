@@ -65,6 +65,8 @@ def _shifted(x: Tensor, dim, inverse: bool) -> Tensor:
         dims = list(range(x.ndim))
     else:
         dims = [dim] if isinstance(dim, int) else list(dim)
+        if x.ndim == 0 and dims:
+            raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
         for d in dims:
             if not -max(x.ndim, 1) <= d < max(x.ndim, 1):
                 raise IndexError(f"Dimension out of range (expected to be in range of "

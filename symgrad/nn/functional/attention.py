@@ -111,7 +111,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None,
         return scaled_dot_product_attention(q.to(wide), k.to(wide), v.to(wide), mask,
                                             dropout_p, is_causal, scale, enable_gqa).to(q.dtype)
     negative = scale is not None and scale < 0
-    factor = math.sqrt(1.0 / math.sqrt(q.shape[-1]) if scale is None else abs(scale))
+    factor = math.sqrt((1.0 / math.sqrt(q.shape[-1]) if q.shape[-1] else math.inf)
+                       if scale is None else abs(scale))
     qs = q * ((0.0 - factor) if negative else factor)
     if enable_gqa:
         k, v = _group_heads(q, k, v)

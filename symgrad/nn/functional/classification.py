@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from ...dtypes import int64
+from ...dtypes import int64, uint8
 from ...frontend.core.apply import apply, as_tensor
 from ...frontend.functions.basic import composite, gather_along, log_softmax, sum, where
 from ...frontend.functions.manipulation import movedim
@@ -25,9 +25,9 @@ from .loss import check_reduction, legacy_reduction, same_shape
 def _check_targets(logp: Tensor, t: Tensor) -> None:
     """torch's checks of class-index targets: dtype and shape (an index out of range raises
     the gather's IndexError, eagerly and in compiled code)."""
-    if t.dtype is not int64:
-        raise RuntimeError(f"expected scalar type Long but found {t.dtype.name} (nll_loss "
-                           f"targets are class indices)")
+    if t.dtype is not int64 and t.dtype is not uint8:
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
+                           f"{torch_type(t.dtype)}")
     if logp.ndim == 0:
         raise ValueError("Expected 1 or more dimensions (got 0)")
     if logp.ndim >= 2 and (t.ndim == 0 or t.shape[0] != logp.shape[0]):
@@ -61,6 +61,7 @@ def nll_loss(input, target, weight=None, size_average=None,  # noqa: A002
     logp, t = as_tensor(input), as_tensor(target)
     check_reduction(reduction)
     _check_targets(logp, t)
+    t = t.long() if t.dtype is uint8 else t   # uint8 class indices too, as torch's
     w = _class_weight(weight, logp, logp.shape[1] if logp.ndim >= 2 else logp.shape[0])
     if logp.ndim <= 2:
         return _nll(logp, t, w, ignore_index, reduction)
@@ -136,10 +137,8 @@ def cross_entropy(input, target, weight=None, size_average=None,  # noqa: A002
     logp = log_softmax(x, dim)
     if t.dtype.is_floating and tuple(t.shape) == tuple(x.shape):    # class probabilities
         return _soft_targets(logp, t, weight, reduction, label_smoothing, dim)
-    if t.dtype is not int64:       # else class indices
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
-                           f"{torch_type(t.dtype)}")
     nll = nll_loss(logp, t, weight, ignore_index=ignore_index, reduction=reduction)
+    t = t.long() if t.dtype is uint8 else t
     if not label_smoothing:
         return nll
     classes = x.shape[dim]
