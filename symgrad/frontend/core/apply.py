@@ -13,7 +13,6 @@ It must not lower, compile or call C; the torch-named functions live in ``functi
 from __future__ import annotations
 
 import warnings
-import weakref
 from typing import Any
 
 import numpy as np
@@ -29,6 +28,7 @@ from .deferred import Deferred
 from .halfprec import IN_OWN_DTYPE, SCANS, as_given, widened_values
 from .backward_graph import edge, function_class
 from .tensor import Tensor, tensor, traced_numbers
+from .view_links import register_view
 
 
 def _rank(t: Tensor) -> int:
@@ -317,38 +317,6 @@ def dtype_error(op, inputs: list[Tensor], exc: TypeError) -> RuntimeError:
         return RuntimeError(text)
     odd = next((t.dtype for t in inputs if t.dtype.name in text), inputs[0].dtype)
     return RuntimeError(f'"{op.name}_cpu" not implemented for \'{odd.scalar_type}\'')
-
-
-def mark_multi_views(views: tuple) -> tuple:
-    """Mark the views one op returned together (``split``, ``unbind``, ``chunk``) in grad
-    mode: torch's autograd forbids updating them in place where the update would be recorded
-    (``inplace.update``), and so views of them (torch's MULTI_OUTPUT_NODE creation meta).
-    torch also forbids recorded updates of views made under ``no_grad``; symgrad does not
-    track those (its own ops use ``no_grad`` inside, so the mode a view was made in is not
-    the user's)."""
-    if grad_mode.is_grad_enabled():
-        for v in views:
-            v._creation = "multi"
-    return views
-
-
-def register_view(view: Tensor, base: Tensor, op: str, attrs: dict) -> None:
-    """``view`` shows ``base``'s data, as torch's views do: ``op`` is a movement op (reshape,
-    permute, expand, slice) of ``base`` or "alias" (``detach``). They share one version
-    counter, and an in-place update of either reaches the other (``inplace.update``), eagerly
-    and at trace time alike."""
-    view._view = (base, op, attrs)
-    view._vc = base._vc
-    if op != "alias" and grad_mode.is_grad_enabled() and getattr(base, "_creation", None):
-        view._creation = base._creation   # a view of a view ``mark_multi_views`` marked
-    views = base._views
-    if views is None:
-        base._views = [weakref.ref(view)]
-        return
-    n = len(views)
-    if n >= 8 and n & (n - 1) == 0:   # at each power of two, drop the dead: amortized O(1)
-        views[:] = [r for r in views if r() is not None]
-    views.append(weakref.ref(view))
 
 
 def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str, loc,

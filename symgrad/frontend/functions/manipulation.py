@@ -19,7 +19,8 @@ import numpy as np
 
 from ... import dtypes
 from ...ops.registry import broadcast_shapes, normalize_axes
-from ..core.apply import apply, as_tensor, full, mark_multi_views
+from ..core.apply import apply, as_tensor, full
+from ..core.view_links import mark_multi_views
 from ..core.arguments import tensors_only
 from ..core.conversions import check_fits
 from ..core.shown import shown_as
