@@ -118,6 +118,29 @@ def _check_mode(x: Tensor, mode: str, align_corners, antialias: bool) -> None:
             f"nearest-exact (got {mode})")
 
 
+# torch's CPU kernel of each mode (by the number of spatial dims where it differs), as its
+# dtype refusals name it: nearest takes uint8 and the floating dtypes, the others floating only
+# (uint8 bilinear/bicubic have kernels of their own in torch, not modelled here).
+_KERNELS = {"nearest": {2: "upsample_nearest2d_channels_last"},
+            "linear": "compute_indices_weights_linear",
+            "trilinear": "compute_indices_weights_linear",
+            "bilinear": "upsample_bilinear2d_channels_last",
+            "bicubic": "compute_indices_weights_cubic"}
+
+
+def _check_dtype(x: Tensor, mode: str) -> None:
+    nearest = mode in ("nearest", "nearest-exact")
+    if x.dtype.is_floating or (nearest and x.dtype is dtypes.uint8):
+        return
+    if x.dtype is dtypes.uint8 and mode in ("bilinear", "bicubic"):
+        raise NotImplementedError(f"interpolate(mode='{mode}') of uint8 (torch's uint8 kernel) "
+                                  f"is not supported by symgrad")
+    kernel = _KERNELS["nearest" if nearest else mode]
+    if isinstance(kernel, dict):
+        kernel = kernel.get(x.ndim - 2, "compute_indices_weights_nearest")
+    raise NotImplementedError(f'"{kernel}" not implemented for \'{x.dtype.scalar_type}\'')
+
+
 # ---------------------------------------------------------------- source positions, weights
 
 def _nearest_source(n: int, o: int, scale, exact: bool) -> np.ndarray:
@@ -293,8 +316,7 @@ def interpolate(input, size=None, scale_factor=None, mode: str = "nearest",  # n
         return pool(x, out[0] if x.ndim == 3 else tuple(out))
     if mode not in ("nearest", "nearest-exact") and align_corners is None:
         align_corners = False
-    if not x.dtype.is_floating and mode != "nearest":
-        raise NotImplementedError(f'"upsample_{mode}" not implemented for {x.dtype.name}')
+    _check_dtype(x, mode)
     return _resize(x, mode, out, scales, align_corners)
 
 
