@@ -193,3 +193,23 @@ def test_compiled_equals_eager(expr):
     got = np.asarray(got)
     assert got.shape == tuple(eager.shape) and got.dtype == eager.dtype.np
     np.testing.assert_array_equal(np.asarray(got), eager.numpy())
+
+
+def test_unfold_is_a_view_both_ways():
+    x = sg.arange(6.)
+    w = x.unfold(0, 2, 2)
+    w.add_(1)                                    # writes reach the base (torch's values)
+    np.testing.assert_array_equal(x.numpy(), [1., 2., 3., 4., 5., 6.])
+    x.mul_(2)                                    # and the base's updates reach the windows
+    np.testing.assert_array_equal(w.numpy(), [[2., 4.], [6., 8.], [10., 12.]])
+    m = sg.arange(12.).reshape(3, 4)
+    u = m.unfold(1, 2, 2)
+    u[0, 0, 1] = 100
+    assert m[0, 1].item() == 100
+    a = sg.arange(8., dtype=sg.float64, requires_grad=True)
+    b = a * 1
+    b.unfold(0, 3, 3).mul_(2)
+    (b * b).sum().backward()
+    np.testing.assert_array_equal(a.grad.numpy(), [0, 8, 16, 24, 32, 40, 12, 14])
+    with pytest.raises(NotImplementedError, match="overlapping windows"):
+        sg.arange(6.).unfold(0, 2, 1).add_(1)

@@ -23,11 +23,12 @@ from ...ops.movement import inverse_permutation
 from . import basic as F
 from ..core import grad_mode, sources
 from ..core.apply import apply, as_tensor, attach_function, full
-from ..core.shown import cast_inside
+from ..core.shown import cast_inside, shown_as
 from ..core.backward_graph import grad_edge
 from ..core.conversions import check_fits
 from ..core.tensor import Tensor
 from ...dims import same_shape
+from .windows import into_windows, windows
 from ...size import Size
 
 
@@ -194,6 +195,8 @@ def _scatter(base: Tensor, op: str, attrs: dict, value: Tensor) -> Tensor:
     torch's CopySlices: what a tensor written through a view of it shows)."""
     if op in VALUE_VIEWS:
         return VALUE_VIEWS[op][1](base, value)
+    if op == "unfold":
+        return into_windows(_operand(base), attrs["dim"], attrs["size"], attrs["step"], value)
     if op in ("reshape", "expand"):
         return apply("reshape", value, shape_to=base.shape, _torch_name="CopySlices")
     if op == "permute":
@@ -228,6 +231,9 @@ def _refresh_views(t: Tensor) -> None:
             fresh = Tensor(t._value, t._node)
         elif op in VALUE_VIEWS:
             fresh = VALUE_VIEWS[op][0](t)
+        elif op == "unfold":
+            fresh = shown_as(windows(t, attrs["dim"], attrs["size"], attrs["step"]),
+                             "AsStridedBackward0", t)     # torch's node of a rebuilt view
         else:
             fresh = apply(op, t, **attrs)
             if t._views[-1]() is fresh:      # a temporary, not a view to keep up to date

@@ -16,17 +16,18 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import grad_mode, layout
-from ..core.apply import apply, attach_function
+from ..core.apply import apply, attach_function, register_view
 from ..core.tensor import Tensor
 from .assorted import select
 from .basic import composite
 from .basic import sum as sum_along
 from .complexes import view_as_complex, view_as_real
-from .manipulation import (chunk, diag_embed, diagonal, index_select, narrow, split,
+from .manipulation import (chunk, diag_embed, diagonal, narrow, split,
                            swapaxes, tensor_split, unbind)
 from .shapes import expand, permute, reshape, squeeze, t, transpose, unsqueeze, view
 from .strided import as_strided
 from .torch_nodes import named_outputs, named_view
+from .windows import windows
 from .underivable import without_derivative
 
 
@@ -52,17 +53,9 @@ def unfold(x: Tensor, dimension: int, size: int, step: int) -> Tensor:
         raise RuntimeError(f"size is {size} but must be >= 0")
     if step <= 0:
         raise RuntimeError(f"step is {step} but must be > 0")
-    count = (n - size) // step + 1
-    picks = (np.arange(count)[:, None] * step + np.arange(size)[None, :]).reshape(-1)
-
-    def body(v):
-        wide = v.reshape(1) if v.ndim == 0 else v
-        got = index_select(wide, d, Tensor(picks.astype(np.int64), None))
-        if v.ndim == 0:
-            return got
-        shape = tuple(wide.shape[:d]) + (count, size) + tuple(wide.shape[d + 1:])
-        return got.reshape(shape).movedim(d + 1, -1)
-    out = composite("UnfoldBackward0", body, [x], saves=False, uses_out=False)
+    out = composite("UnfoldBackward0", lambda v: windows(v, d, size, step), [x], saves=False,
+                    uses_out=False)
+    register_view(out, x, "unfold", {"dim": d, "size": size, "step": step})
     if x.ndim:
         st = layout.strides(x)
         out._strides = st[:d] + (st[d] * step,) + st[d + 1:] + (st[d],)
