@@ -213,3 +213,23 @@ def test_unfold_is_a_view_both_ways():
     np.testing.assert_array_equal(a.grad.numpy(), [0, 8, 16, 24, 32, 40, 12, 14])
     with pytest.raises(NotImplementedError, match="overlapping windows"):
         sg.arange(6.).unfold(0, 2, 1).add_(1)
+
+
+def test_in_place_shape_changes_compile():
+    def f(x, b1, b2):
+        y = x * 1
+        y.t_()
+        z = x[0] * 1
+        z.addbmm_(b1, b2)
+        w = x.clone()
+        w.unfold(1, 2, 2).mul_(3)
+        return y + 1, z, w, sg.swapdims(x, 0, 1).unsqueeze_(0)
+    args = (B, np.ones((2, 3, 3)), np.ones((2, 3, 4)))
+    eager = f(*(sg.tensor(a) for a in args))
+    for e, c in zip(eager, sg.compile(f)(*(sg.tensor(a) for a in args))):
+        np.testing.assert_array_equal(np.asarray(c), e.numpy())
+    np.testing.assert_array_equal(eager[0].numpy(), B.T + 1)
+    np.testing.assert_array_equal(eager[1].numpy(), np.broadcast_to(B[0] + 6, (3, 4)))
+    np.testing.assert_array_equal(eager[2].numpy(), B * 3)
+    with pytest.raises(NotImplementedError, match="resize_ of a traced tensor"):
+        sg.compile(lambda x: (x * 1).resize_(2))(sg.tensor(B))
