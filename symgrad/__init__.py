@@ -43,6 +43,8 @@ from .frontend.functions.assorted import *  # noqa: F401,F403  (its __all__: hst
 from .frontend.functions.products import *  # noqa: F401,F403  (its __all__: addmm, mv, matrix_power...)
 from .frontend.functions.searching import *  # noqa: F401,F403  (its __all__: nonzero, unique...)
 from .frontend.functions.strided import *  # noqa: F401,F403  (as_strided, memory formats)
+from .frontend.functions.views_more import *  # noqa: F401,F403  (swapdims, vsplit, *_copy...)
+from .frontend.functions.view_updates import *  # noqa: F401,F403  (diagonal_scatter...)
 from .frontend.functions.complexes import *  # noqa: F401,F403  (complex, polar, real, ...)
 from .frontend.functions.contraction import einsum, tensordot
 from .frontend.functions.decompositions import (det, logdet, inverse, cholesky_solve,

@@ -73,7 +73,17 @@ def resampling(op: str) -> list:
                      (X2, 3, None, "area"), (X2, 6, None, "nearest-exact"), (X3, 4),
                      (X3, 4, None, "trilinear"), (X1, 4, None, "bilinear"), (X1,),
                      (X2, {"scale_factor": 0.5, "mode": "bilinear", "antialias": True}),
-                     (T((1, 2, 4, 4), "float32"), 8, None, "bilinear"))
+                     (T((1, 2, 4, 4), "float32"), 8, None, "bilinear"),
+                     (T((1, 2, 9, 11)), {"size": (4, 5), "mode": "bicubic", "antialias": True}),
+                     (T((1, 2, 5, 4), "float32"), {"size": (3, 9), "mode": "bilinear",
+                                                   "antialias": True}),
+                     (T((1, 2, 5, 7)), {"size": (8, 3), "mode": "bilinear", "antialias": True,
+                                        "align_corners": True}),
+                     (T((1, 2, 6, 6), "float32"), {"scale_factor": 0.4, "mode": "bicubic",
+                                                   "antialias": True}),
+                     (T((1, 2, 4, 4), I), {"scale_factor": 0.5, "mode": "bilinear",
+                                           "antialias": True}),
+                     (X1, {"scale_factor": 0.5, "mode": "bilinear", "antialias": True}))
     if op == "F.upsample":
         return calls(op, (X1, 9), (X2, (5, 7), None, "bilinear"), (X2, None, 2))
     return calls(op, (X2, 6), (X2, None, 2), (X2, (5, 7)), (X1, 4), (T((1, 2, 4, 4), I), 8))

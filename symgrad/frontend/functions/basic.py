@@ -283,7 +283,7 @@ def mean(x, dim=ALL, keepdim: bool = False, *, dtype=None) -> Tensor:
     x = tensor_arg(x) if dtype is None else tensor_arg(x).to(dtype)
     if not x.dtype.is_differentiable:
         raise RuntimeError(f"mean(): could not infer output dtype. Input dtype must be either a "
-                           f"floating point or complex dtype. Got: {x.dtype.name}")
+                           f"floating point or complex dtype. Got: {x.dtype.scalar_type}")
     axes = normalize_axes(dim if dim != () and dim != [] else None, x.ndim)   # (): every dim
     n = as_count(math.prod(x.shape[a] for a in axes))   # (a Dim: divided at call time)
 

@@ -16,6 +16,7 @@ import warnings
 
 import numpy as np
 
+from ... import dtypes
 from ...errors import LinAlgError
 from ...ops.registry import broadcast_shapes
 from ..core.apply import apply, as_tensor
@@ -196,17 +197,24 @@ def torch_cholesky(A, upper: bool = False) -> Tensor:
     return _cholesky("cholesky", A, upper)
 
 
+SOLVER_DTYPES = (dtypes.float32, dtypes.float64, dtypes.complex64, dtypes.complex128)
+
+
 def solve_triangular(A, B, *, upper: bool, left: bool = True,
                      unitriangular: bool = False) -> Tensor:
     """X with A X = B (X A = B if not ``left``) reading only A's upper or lower triangle (and
     not its diagonal, taken as ones, if ``unitriangular``)."""
     a, b = tensor_arg(A), tensor_arg(B)
     name = "linalg.solve_triangular"
+    if a.dtype not in SOLVER_DTYPES:     # torch dispatches its kernel on A's dtype
+        raise NotImplementedError(f'"triangular_solve_cpu" not implemented for '
+                                  f"'{a.dtype.scalar_type}'")
     check_matrix(name, a)
     if b.ndim < 2:
         raise RuntimeError(f"{name}: The input tensor B must have at least 2 dimensions.")
-    _same_dtype(name, a, b)
     _fits(name, a, b, left)
+    if b.dtype is not a.dtype:   # torch copies B into a result of A's dtype (copy_'s cast)
+        b = b.to(a.dtype)
     a, b = broadcast_batches(a, b)
     if left:
         return apply("triangular_solve", a, b, upper=bool(upper),

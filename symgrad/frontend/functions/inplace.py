@@ -25,11 +25,13 @@ from ...ops.movement import inverse_permutation
 from . import basic as F
 from ..core import grad_mode, sources
 from ..core.apply import apply, as_tensor, attach_function, full
-from ..core.shown import cast_inside
+from ..core.shown import cast_inside, shown_as
 from ..core.backward_graph import grad_edge
 from ..core.conversions import check_fits
 from ..core.tensor import Tensor
 from ...dims import same_shape
+from .windows import into_windows, windows
+from ...size import Size
 
 
 def _snapshot(t: Tensor) -> Tensor:
@@ -54,6 +56,20 @@ def update(t: Tensor, compute, name: str) -> Tensor:
     """Replace ``t``'s value with ``compute(t)`` in place, the torch way: if ``t`` is a view
     (a slice, reshape, permute or detached alias of another tensor), the tensor it views is
     updated where ``t`` shows it, and so are the other views of that tensor."""
+    recording = _check_target(t, name)
+    operand = _operand(t)
+    result = compute(operand)
+    if not same_shape(result.shape, t.shape):
+        raise RuntimeError(f"output with shape {list(t.shape)} doesn't match the broadcast "
+                           f"shape {list(result.shape)} ({name})")
+    result = _fitted(t, result, operand, name, recording)
+    _write(t, result)
+    return t
+
+
+def _check_target(t: Tensor, name: str) -> bool:
+    """torch's checks of a tensor updated in place (a leaf that requires grad, or a view of
+    one, only under no_grad); whether grad mode is on."""
     recording = grad_mode.is_grad_enabled()
     root = t
     while root._view is not None and root._view[1] != "alias":
@@ -66,11 +82,30 @@ def update(t: Tensor, compute, name: str) -> Tensor:
                             "in-place operation." if root is not t else
                             "a leaf Variable that requires grad is being used in an in-place "
                             "operation.")
+    return recording
+
+
+def update_resizing(t: Tensor, compute, name: str) -> Tensor:
+    """An in-place op whose result has another shape than ``t``: torch resizes its output
+    (``addbmm_`` of a self that broadcasts to the product's shape), so ``t`` takes the
+    result's shape and values, in new storage (it no longer shows a tensor it viewed)."""
+    recording = _check_target(t, name)
     operand = _operand(t)
-    result = compute(operand)
-    if not same_shape(result.shape, t.shape):
-        raise RuntimeError(f"output with shape {list(t.shape)} doesn't match the broadcast "
-                           f"shape {list(result.shape)} ({name})")
+    result = _fitted(t, compute(operand), operand, name, recording)
+    t._view, t._strides, t.shape = None, None, tuple.__new__(Size, result.shape)
+    if t._value is not None and result._value is not None:
+        t._value = np.array(result._value)
+    else:
+        t._value, t._node = result._value, result.node
+    if result._requires_grad:
+        t._requires_grad, t.grad_fn = True, result.grad_fn
+    t._vc[0] += 1
+    return t
+
+
+def _fitted(t: Tensor, result: Tensor, operand: Tensor, name: str, recording: bool) -> Tensor:
+    """The result of an update of ``t`` in ``t``'s dtype, with torch's node where it carries
+    no gradient."""
     if result.dtype is not t.dtype:
         if not dtypes.can_cast(result.dtype, t.dtype):
             raise dtypes.cast_error(result.dtype, t.dtype)
@@ -80,8 +115,7 @@ def update(t: Tensor, compute, name: str) -> Tensor:
     if recording and t._requires_grad and not result._requires_grad:
         result = (_unrecorded(result, operand) if name in NO_FORMULA else
                   _without_gradient(result, operand, name))
-    _write(t, result)
-    return t
+    return result
 
 
 def _refuse_multi_view(t: Tensor) -> None:
@@ -183,6 +217,8 @@ def _scatter(base: Tensor, op: str, attrs: dict, value: Tensor) -> Tensor:
     torch's CopySlices: what a tensor written through a view of it shows)."""
     if op in VALUE_VIEWS:
         return VALUE_VIEWS[op][1](base, value)
+    if op == "unfold":
+        return into_windows(_operand(base), attrs["dim"], attrs["size"], attrs["step"], value)
     if op in ("reshape", "expand"):
         return apply("reshape", value, shape_to=base.shape, _torch_name="CopySlices")
     if op == "permute":
@@ -217,6 +253,9 @@ def _refresh_views(t: Tensor) -> None:
             fresh = Tensor(t._value, t._node)
         elif op in VALUE_VIEWS:
             fresh = VALUE_VIEWS[op][0](t)
+        elif op == "unfold":
+            fresh = shown_as(windows(t, attrs["dim"], attrs["size"], attrs["step"]),
+                             "AsStridedBackward0", t)     # torch's node of a rebuilt view
         else:
             fresh = apply(op, t, **attrs)
             if t._views[-1]() is fresh:      # a temporary, not a view to keep up to date

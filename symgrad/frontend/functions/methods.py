@@ -28,6 +28,8 @@ from .inplace import METHODS as INPLACE
 from .keywords import torch_keywords
 from .dtype_checks import guard
 from .manipulation import METHODS as MANIPULATION
+from .views_more import METHODS as VIEWS_MORE
+from .view_updates import METHODS as VIEW_UPDATES
 from .sorting import METHODS as SORTING
 from .statistics import METHODS as STATISTICS
 from .scans import METHODS as SCANS
@@ -266,7 +268,8 @@ _BOUND = {_name: _fn if _name.startswith("__") else torch_keywords(_fn, method=T
           for _name, _fn in {**METHODS, **CREATION, **MANIPULATION, **SORTING, **INPLACE,
                              **POINTWISE, **RANDOM, **HOOKS, **STATISTICS, **SCANS, **ASSORTED,
                              **PRODUCTS, **SEARCHING, **DECOMPOSITIONS, **STRIDED, **COMPLEXES,
-                             **LEGACY, **DEVICE, **BITWISE}.items()}
+                             **LEGACY, **DEVICE, **BITWISE, **VIEWS_MORE,
+                             **VIEW_UPDATES}.items()}
 guard(_BOUND, "Tensor")   # torch's refusals by dtype (kernel_dtypes)
 for _name, _fn in _BOUND.items():
     setattr(Tensor, _name, _fn)

@@ -25,7 +25,7 @@ from ..core.apply import apply, as_tensor, attach_function, full
 from ..core.engine import run_backward
 from .basic import composite
 from .decompositions import inv
-from .inplace import update
+from .inplace import update, update_resizing
 from .shapes import reshape, transpose, unsqueeze
 from ..core.tensor import Tensor
 from ..core.arguments import tensor_arg, tensors_only
@@ -130,6 +130,18 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
     return _scaled_sum("BaddbmmBackward0", inp, F.bmm, [b1, b2], beta, alpha)
 
 
+def addbmm_(self: Tensor, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
+    """In-place ``addbmm``. torch resizes its output to the product's (n, p) shape, so a self
+    that broadcasts to it (a row, a number) becomes the (n, p) result."""
+    b1, b2 = tensor_arg(batch1), tensor_arg(batch2)
+
+    def compute(old):
+        return addbmm(old, b1, b2, beta=beta, alpha=alpha)
+    if b1.ndim == 3 and b2.ndim == 3 and tuple(self.shape) != (b1.shape[1], b2.shape[2]):
+        return update_resizing(self, compute, "addbmm_")
+    return update(self, compute, "addbmm_")
+
+
 def _in_place(fn, name: str):
     def method(self: Tensor, *args, **kwargs) -> Tensor:
         return update(self, lambda old: fn(old, *args, **kwargs), name)
@@ -207,4 +219,4 @@ def matrix_power(x, n: int) -> Tensor:
 __all__ = ["addmm", "addmv", "addbmm", "baddbmm", "mv", "vdot", "inner", "matrix_power"]
 METHODS = {name: globals()[name] for name in __all__}
 METHODS.update(addmm_=_in_place(addmm, "addmm_"), addmv_=_in_place(addmv, "addmv_"),
-               addbmm_=_in_place(addbmm, "addbmm_"), baddbmm_=_in_place(baddbmm, "baddbmm_"))
+               addbmm_=addbmm_, baddbmm_=_in_place(baddbmm, "baddbmm_"))

@@ -23,6 +23,7 @@ from ... import dtypes
 from ...errors import TracerValueError
 from ...frontend.core.apply import apply, as_tensor
 from ...frontend.core.tensor import Tensor
+from .embedding_renorm import embedding_renorm_
 from ...frontend.functions.basic import composite, logical_and, ne, where
 from ...frontend.functions.basic import max as max_along
 
@@ -172,12 +173,14 @@ def embedding_bag(input, weight, offsets=None, max_norm=None,  # noqa: A002
     idx, w = as_tensor(input), as_tensor(weight)
     psw = None if per_sample_weights is None else as_tensor(per_sample_weights)
     _check(idx, w, offsets, psw, mode)
-    if max_norm is not None or scale_grad_by_freq or sparse:
-        raise NotImplementedError("embedding_bag: max_norm, scale_grad_by_freq and sparse are "
-                                  "not supported")
+    if scale_grad_by_freq or sparse:
+        raise NotImplementedError("embedding_bag: scale_grad_by_freq and sparse are not "
+                                  "supported")
     rows = w.shape[0]
     padding_idx = _padding(padding_idx, rows)
     _check_values(idx, rows)
+    if max_norm is not None:        # torch: the rows read are renormalized in place first
+        embedding_renorm_(w, idx, max_norm, norm_type)
     if idx.ndim == 2:
         b, length = idx.shape
         starts = np.arange(b, dtype=np.int64) * length

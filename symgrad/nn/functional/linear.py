@@ -23,6 +23,7 @@ from ...frontend.functions.manipulation import index_select
 from ...frontend.random.sampling import dropout  # noqa: F401  (torch.nn.functional.dropout)
 from ...frontend.functions.shapes import broadcast_to, getitem
 from ...frontend.core.tensor import Tensor
+from .embedding_renorm import embedding_renorm_
 
 # ---------------------------------------------------------------- linear maps
 
@@ -93,9 +94,8 @@ def embedding(input, weight, padding_idx: int | None = None, max_norm=None,  # n
     idx = _check_indices(idx, "embedding")
     if w.ndim != 2:
         raise RuntimeError(f"'weight' must be 2-D, got {w.ndim}-D")
-    if max_norm is not None or scale_grad_by_freq or sparse:
-        raise NotImplementedError("embedding: max_norm, scale_grad_by_freq and sparse are "
-                                  "not supported")
+    if scale_grad_by_freq or sparse:
+        raise NotImplementedError("embedding: scale_grad_by_freq and sparse are not supported")
     rows, dim = w.shape
     if padding_idx is not None:
         if not -rows <= padding_idx < rows:
@@ -104,6 +104,8 @@ def embedding(input, weight, padding_idx: int | None = None, max_norm=None,  # n
     if idx._value is not None and idx._value.size and (
             idx._value.min() < 0 or idx._value.max() >= rows):
         raise IndexError("index out of range in self")
+    if max_norm is not None:        # torch: the rows read are renormalized in place first
+        embedding_renorm_(w, idx, max_norm, norm_type)
     flat = idx.reshape(-1)
     spread = broadcast_to(flat.reshape(-1, 1), (flat.shape[0], dim))
     shape = tuple(idx.shape) + (dim,)

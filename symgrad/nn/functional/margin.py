@@ -92,7 +92,10 @@ def margin_ranking_loss(input1, input2, target, margin: float = 0, size_average=
         raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension "
                            f"but got sizes: input1: {x1.size()}, input2: {x2.size()}, target: "
                            f"{y.size()} ")
-    return reduce_loss(clamp_min(-y * (x1 - x2) + margin, 0), reduction)
+    diff = x1 - x2                    # (torch checks the subtraction first)
+    # torch's margin is a double: a Python int margin still makes an integer loss floating
+    margin = float(margin) if isinstance(margin, int) else margin
+    return reduce_loss(clamp_min(-y * diff + margin, 0), reduction)
 
 
 def _check_cosine_embedding(x1: Tensor, x2: Tensor, y: Tensor) -> None:

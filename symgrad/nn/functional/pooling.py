@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ... import dtypes
 from ...frontend.core.apply import as_tensor
-from ...frontend.functions.basic import (amax, argmax, composite, eq, isnan, logical_and, mean,
-                                         logical_or, matmul, take_along_dim)
+from ...frontend.functions.basic import (amax, argmax, composite, eq, isnan, logical_and,
+                                         mean, logical_or, matmul, take_along_dim)
 from ...frontend.functions.basic import max as max_along
 from ...frontend.functions.basic import sum as sum_along
+from ...frontend.functions.pointwise import div
 from ...frontend.functions.shapes import squeeze
 from ...frontend.core.tensor import Tensor
 from .conv import ntuple, pad_spatial, windows
@@ -186,23 +188,25 @@ def _divisors(sizes: tuple, out: tuple, kernel: tuple, stride: tuple, padding: t
 def _avg_pool(x: Tensor, kernel, stride, padding, ceil_mode: bool, count_include_pad: bool,
               divisor_override) -> Tensor:
     """Average pooling over the last len(kernel) dims of ``x`` (any leading dims)."""
-    if not x.dtype.is_floating:
-        raise NotImplementedError(f"avg_pool of {x.dtype.name} tensors is not supported")
+    if not (x.dtype.is_floating or x.dtype is dtypes.int64):
+        raise NotImplementedError(f'"avg_pool2d" not implemented for \'{x.dtype.scalar_type}\'')
     nd = len(kernel)
     ones = (1,) * nd
     out, pairs = _pool_geometry(tuple(x.shape), kernel, stride, padding, ones, ceil_mode)
     if divisor_override is not None:
         if divisor_override == 0:
             raise RuntimeError("divisor must be not zero")
-        divisor = float(divisor_override)
+        counts = np.asarray(int(divisor_override))
     else:
         counts = _divisors(tuple(x.shape[-nd:]), out, kernel, stride, padding,
                            count_include_pad)
-        divisor = Tensor(counts.astype(x.dtype.np), None)
+    divisor = Tensor(counts.astype(x.dtype.np), None)
+    # int64 (torch's one integer kernel): the window's int64 sum divided in C, toward zero
+    divide = div if x.dtype.is_floating else (lambda a, b: div(a, b, rounding_mode="trunc"))
 
     def body(a):
         win = windows(pad_spatial(a, pairs), kernel, stride, ones, out)
-        return sum_along(win, a.ndim - nd) / divisor
+        return divide(sum_along(win, a.ndim - nd), divisor)
     return composite("AvgPool2DBackward0", body, [x], saves=False, uses_out=False)
 
 
@@ -241,8 +245,9 @@ def _bins(n: int, o: int) -> np.ndarray:
 
 def _adaptive_avg_pool(x: Tensor, output_size, fn: str) -> Tensor:
     """Adaptive average pooling over the last two dims of ``x``."""
-    if not x.dtype.is_floating:
-        raise RuntimeError(f'"{fn}" not implemented for {x.dtype.name} tensors')
+    if not x.dtype.is_floating and out_is_not_one(output_size):   # (1, 1): mean's refusal
+        raise NotImplementedError(f'"adaptive_avg_pool2d" not implemented for '
+                                  f"'{x.dtype.scalar_type}'")
     if not isinstance(output_size, int) and len(output_size) == 2:
         output_size = tuple(n if o is None else o for o, n in zip(output_size, x.shape[-2:]))
     out = _pool_tuple(output_size, 2, fn, "output_size")
@@ -261,7 +266,26 @@ def _adaptive_avg_pool(x: Tensor, output_size, fn: str) -> Tensor:
         rows_t, cols_t, counts_t = (Tensor(m.astype(a.dtype.np), None)
                                     for m in (rows, cols.T, counts))
         return matmul(matmul(rows_t, a), cols_t) / counts_t
-    return composite("AdaptiveAvgPool2DBackward0", body, [x], saves=False, uses_out=False)
+    rule = empty_output_backward("adaptive_avg_pool2d", x.ndim) if 0 in out else None
+    return composite("AdaptiveAvgPool2DBackward0", body, [x], rule, saves=False,
+                     uses_out=False)
+
+
+def empty_output_backward(fn: str, ndim: int):
+    """The backward of an adaptive pooling to an empty output size: torch's kernel refuses a
+    grad_output with an empty non-batch dim (the forward computes the empty result)."""
+    def rule(g, out, ins):
+        sizes = list(g.shape)
+        d = next(d for d in range(1 if ndim == 4 else 0, ndim) if sizes[d] == 0)
+        raise RuntimeError(f"{fn}_backward(): Expected grad_output to have non-zero size for "
+                           f"non-batch dimensions, but grad_output has sizes {sizes} with "
+                           f"dimension {d} being empty")
+    return rule
+
+
+def out_is_not_one(output_size) -> bool:
+    return (output_size if isinstance(output_size, int) else tuple(output_size)) not in \
+        (1, (1, 1))
 
 
 def adaptive_avg_pool2d(input, output_size) -> Tensor:  # noqa: A002

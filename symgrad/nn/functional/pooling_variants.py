@@ -31,7 +31,7 @@ from ...frontend.functions.creation import full_like
 from ...frontend.functions.shapes import cat, squeeze
 from ...frontend.functions.sorting import sort
 from .conv import ntuple
-from .pooling import avg_pool1d, avg_pool2d, max_pool1d, max_pool2d
+from .pooling import avg_pool1d, avg_pool2d, empty_output_backward, max_pool1d, max_pool2d
 
 
 def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0,  # noqa: A002
@@ -85,6 +85,12 @@ def _check_adaptive(x: Tensor, out: tuple, fn: str) -> None:
 def _adaptive_max(x: Tensor, out: tuple):
     """(values, flat indices h * W + w) of adaptive max pooling over the last two dims."""
     (h, w), (oh, ow) = x.shape[-2:], out
+    if 0 in out:     # an empty result, whose backward torch's kernel refuses
+        empty = tuple(x.shape[:-2]) + out
+        values = composite("AdaptiveMaxPool2DBackward0", lambda a: full_like(
+            a, 0).reshape(-1)[:0].reshape(empty), [x], empty_output_backward(
+            "adaptive_max_pool2d", x.ndim), saves=False, uses_out=False)
+        return values, Tensor(np.zeros(empty, np.int64), None)
     rows, cols = bin_table(h, oh), bin_table(w, ow)
     kh, kw = rows.shape[1], cols.shape[1]
     lead = tuple(x.shape[:-2])

@@ -13,8 +13,8 @@ gathers; the linear modes and bicubic add x[i_j] * w_j dim after dim from the la
 order, the sums fused as torch's are (float32: exactly, through float64; float64: the products
 rounded first, so an ulp apart at times); small bilinear outputs (H + W <= 128) follow torch's
 channels-last kernel. float32 results are torch's bit for bit but for a few elements of some
-bicubic resizes (an ulp); area is ``adaptive_avg_pool``. Not supported: ``antialias=True``,
-area on 5-D input.
+bicubic resizes (an ulp); area is ``adaptive_avg_pool``; ``antialias=True`` is
+``upsample_aa``'s. Not supported: area on 5-D input, uint8 bilinear/bicubic.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from ...frontend.functions.basic import composite, where
 from ...frontend.functions.manipulation import index_select
 from ...frontend.random.arithmetic import fma32, fma64
 from .pooling import adaptive_avg_pool1d, adaptive_avg_pool2d
+from .upsample_aa import resize_aa
 
 _LINEAR = {"linear": 3, "bilinear": 4, "trilinear": 5}
 _NAMES = {"nearest": "UpsampleNearest{}DBackward0",
@@ -107,7 +108,6 @@ def _check_mode(x: Tensor, mode: str, align_corners, antialias: bool) -> None:
         if not (mode in ("bilinear", "bicubic") and x.ndim == 4):
             raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and "
                              "lanczos modes and requires a 4-D tensor as input")
-        raise NotImplementedError("interpolate(antialias=True) is not supported by symgrad")
     wanted = _LINEAR.get(mode, 4 if mode == "bicubic" else None)
     if wanted is not None and x.ndim != wanted and x.ndim in (3, 4, 5):
         raise NotImplementedError(f"Got {x.ndim}D input, but {mode} mode needs {wanted}D input")
@@ -116,6 +116,29 @@ def _check_mode(x: Tensor, mode: str, align_corners, antialias: bool) -> None:
             f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {x.ndim}D) for the "
             f"modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
             f"nearest-exact (got {mode})")
+
+
+# torch's CPU kernel of each mode (by the number of spatial dims where it differs), as its
+# dtype refusals name it: nearest takes uint8 and the floating dtypes, the others floating only
+# (uint8 bilinear/bicubic have kernels of their own in torch, not modelled here).
+_KERNELS = {"nearest": {2: "upsample_nearest2d_channels_last"},
+            "linear": "compute_indices_weights_linear",
+            "trilinear": "compute_indices_weights_linear",
+            "bilinear": "upsample_bilinear2d_channels_last",
+            "bicubic": "compute_indices_weights_cubic"}
+
+
+def _check_dtype(x: Tensor, mode: str) -> None:
+    nearest = mode in ("nearest", "nearest-exact")
+    if x.dtype.is_floating or (nearest and x.dtype is dtypes.uint8):
+        return
+    if x.dtype is dtypes.uint8 and mode in ("bilinear", "bicubic"):
+        raise NotImplementedError(f"interpolate(mode='{mode}') of uint8 (torch's uint8 kernel) "
+                                  f"is not supported by symgrad")
+    kernel = _KERNELS["nearest" if nearest else mode]
+    if isinstance(kernel, dict):
+        kernel = kernel.get(x.ndim - 2, "compute_indices_weights_nearest")
+    raise NotImplementedError(f'"{kernel}" not implemented for \'{x.dtype.scalar_type}\'')
 
 
 # ---------------------------------------------------------------- source positions, weights
@@ -293,8 +316,12 @@ def interpolate(input, size=None, scale_factor=None, mode: str = "nearest",  # n
         return pool(x, out[0] if x.ndim == 3 else tuple(out))
     if mode not in ("nearest", "nearest-exact") and align_corners is None:
         align_corners = False
-    if not x.dtype.is_floating and mode != "nearest":
-        raise NotImplementedError(f'"upsample_{mode}" not implemented for {x.dtype.name}')
+    if antialias:
+        if not x.dtype.is_floating:
+            raise NotImplementedError(f'"compute_index_ranges_weights" not implemented for '
+                                      f"'{x.dtype.scalar_type}'")
+        return resize_aa(x, mode, out, scales, align_corners)
+    _check_dtype(x, mode)
     return _resize(x, mode, out, scales, align_corners)
 
 
