@@ -163,6 +163,7 @@ for _name, _update in {
         "split setitem": "p = y.split(2); p[0][0] = 5.0", "split then view":
         "y.split(2)[0].view(2).mul_(2)", "split no grad base": "torch.ones(4).split(2)[0].mul_(w)",
         "tensor_split (allowed)": "y.tensor_split(2)[0].mul_(2)",
+        "unsafe_split (allowed)": "y.unsafe_split(2)[0].mul_(2)",
         "detached (allowed)": "y.unbind()[0].detach().mul_(2)",
         "no_grad (allowed)": "with torch.no_grad(): y.split(2)[0].mul_(2)",
         "no history (allowed)": "torch.ones(4).split(2)[0].mul_(2)"}.items():

@@ -110,7 +110,7 @@ def _fitted(t: Tensor, result: Tensor, operand: Tensor, name: str, recording: bo
         if not dtypes.can_cast(result.dtype, t.dtype):
             raise dtypes.cast_error(result.dtype, t.dtype)
         result = cast_inside(result, t.dtype)
-    if recording and result._requires_grad and not root._requires_grad:
+    if recording and result._requires_grad:   # (checked before if its base requires grad)
         _refuse_multi_view(t)
     if recording and t._requires_grad and not result._requires_grad:
         result = (_unrecorded(result, operand) if name in NO_FORMULA else
@@ -120,7 +120,7 @@ def _fitted(t: Tensor, result: Tensor, operand: Tensor, name: str, recording: bo
 
 def _refuse_multi_view(t: Tensor) -> None:
     """torch's error for a recorded update of one of the views an op returned together
-    (``split``, ``unbind``, ``chunk``; ``apply.mark_multi_views``) or a view of one: their
+    (``split``, ``unbind``, ``chunk``; ``view_links.mark_multi_views``) or a view of one: their
     shared backward function could not be rebased onto the update."""
     if getattr(t, "_creation", None) != "multi":
         return

@@ -108,8 +108,11 @@ def _unsafe(torch_name: str, pieces):
     """A split whose pieces share one node named ``torch_name`` (torch's unsafe variants:
     the same values, no view tracking)."""
     def fn(x: Tensor, *args, **kwargs) -> tuple:
-        return named_outputs(torch_name, lambda v: pieces(v, *args, **kwargs), [x],
+        outs = named_outputs(torch_name, lambda v: pieces(v, *args, **kwargs), [x],
                              saves=False)
+        for o in outs:   # no view tracking: in-place updates allowed (``view_links``)
+            o._creation = None
+        return outs
     fn.__name__ = torch_name
     return fn
 
