@@ -186,6 +186,9 @@ CASES.update({
     "out= of a result that requires grad": MESSAGE.format(
         "torch.exp(torch.ones(3, requires_grad=True), out=torch.empty(3))"),
     "tril_indices out=": "out = torch.tril_indices(3, 3, out=torch.empty(2, 6, dtype=torch.long))",
+    "as_strided of a view made a leaf": "a = torch.arange(8.)[2:].view(2, 3).requires_grad_(); "
+                                        "b = a.t().as_strided((2, 2), (2, 1), 1); "
+                                        "(b * b).sum().backward(); out = (b, a.grad)",
     "attention with head dim 0": "torch.manual_seed(0); q = torch.randn(1, 2, 3, 0); "
                                  "v = torch.randn(1, 2, 3, 5); out = torch.nn.functional."
                                  "scaled_dot_product_attention(q, q, v)",

@@ -91,8 +91,7 @@ def as_strided(x: Tensor, size: Any, stride: Any, storage_offset: int | None = N
                            f"offset {offset}, and itemsize {x.dtype.itemsize} requiring a "
                            f"storage size of {(int(where.max()) + 1) * x.dtype.itemsize} are "
                            f"out of bounds for storage of size {extent * x.dtype.itemsize}")
-    flat = _flat_storage(root, st)
-    picked = gather_along(flat, Tensor(where.reshape(-1), None), 0)
+    picked = _read(x, root, st, where.reshape(-1))
     out = apply("reshape", picked, shape_to=size, _torch_name="AsStridedBackward0")
     out._strides = stride
     layout.set_storage_offset(out, offset)
@@ -106,6 +105,23 @@ def _storage(x: Tensor) -> tuple:
     while root._view is not None:
         root = root._view[0]
     return root, layout.strides(root), layout.storage_offset(x)
+
+
+def _read(x: Tensor, root: Tensor, st: tuple, where: np.ndarray) -> Tensor:
+    """The storage elements at ``where``, read from the tensor whose gradient they take: the
+    root of ``x``'s views, unless a view on the way was made a leaf (``requires_grad_()`` on
+    a view of a tensor that does not require grad), whose elements then give theirs."""
+    holder = x
+    while holder._view is not None and not (holder._requires_grad and holder.grad_fn is None):
+        holder = holder._view[0]
+    if holder is not root:
+        own = layout.offsets(tuple(holder.shape), layout.strides(holder)).reshape(-1)
+        slot = np.full(root.numel(), -1, np.int64)
+        slot[own + layout.storage_offset(holder)] = np.arange(own.size)
+        inside = slot[where]
+        if (inside >= 0).all():
+            return gather_along(reshape(holder, -1), Tensor(inside, None), 0)
+    return gather_along(_flat_storage(root, st), Tensor(where, None), 0)
 
 
 def _flat_storage(root: Tensor, st: tuple) -> Tensor:
