@@ -19,6 +19,7 @@ from ..core import layout
 from ..core.apply import apply, attach_function
 from ..core.tensor import Tensor
 from .basic import gather_along
+from .basic import where as where_
 from .shapes import reshape
 
 
@@ -119,8 +120,12 @@ def _read(x: Tensor, root: Tensor, st: tuple, where: np.ndarray) -> Tensor:
         slot = np.full(root.numel(), -1, np.int64)
         slot[own + layout.storage_offset(holder)] = np.arange(own.size)
         inside = slot[where]
-        if (inside >= 0).all():
-            return gather_along(reshape(holder, -1), Tensor(inside, None), 0)
+        if (inside >= 0).any():
+            own_values = gather_along(reshape(holder, -1), Tensor(np.maximum(inside, 0), None), 0)
+            if (inside >= 0).all():
+                return own_values
+            rest = gather_along(_flat_storage(root, st), Tensor(where, None), 0)
+            return where_(Tensor(inside >= 0, None), own_values, rest)
     return gather_along(_flat_storage(root, st), Tensor(where, None), 0)
 
 
