@@ -118,6 +118,8 @@ def pow(a, b) -> Tensor:  # noqa: A001  (torch's name)
     name = "PowBackward0" if isinstance(b, Number) else "PowBackward1"
     if isinstance(a, Number):
         name = "PowBackward2"
+    elif isinstance(b, Tensor) and not b.ndim and isinstance(a, Tensor) and a.ndim:
+        b = b.expand(a.shape)   # a tensor exponent, even 0-d, is pow's, never sqrt (_np_pow)
     return apply("pow", a, b, _torch_name=name,
                  _shown=None if name == "PowBackward1" else tensor_operands(a, b))
 
