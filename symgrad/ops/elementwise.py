@@ -95,31 +95,33 @@ def _promoted_base(b, base, expo):
 
 
 def _np_pow(a, b):
-    """NumPy's power, except sqrt(a) where b == 0.5 and 1 / sqrt(a) where b == -0.5 (see
-    below). np.power alone would not do: it takes sqrt for an exponent 0.5 only when the
-    exponent is a broadcast scalar, and never rsqrt."""
-    out = np.power(a, b)
-    half, minus_half = np.equal(b, 0.5), np.equal(b, -0.5)
-    if half.any() or minus_half.any():
+    """torch's pow: a 0-d exponent (a Python number's, or a constant's) of 0.5 is sqrt(a) and
+    of -0.5 is 1 / sqrt(a); any other exponent C99's pow, elementwise (see below)."""
+    if np.ndim(b) == 0 and (b == 0.5 or b == -0.5):
         root = np.sqrt(a)
-        out = np.where(half, root, np.where(minus_half, np.reciprocal(root), out))
+        return root if b == 0.5 else np.reciprocal(root)
+    out = np.power(a, b)
+    if out.dtype.kind == "f":
+        # NumPy takes sqrt for an exponent 0.5 it broadcasts (of shape (1,) too), where C's
+        # pow gives +0.0 at -0.0 and +inf at -inf (elsewhere both round exactly)
+        odd = np.equal(b, 0.5) & ((a == 0) | (a == -np.inf))
+        if odd.any():
+            out = np.where(odd, np.abs(a), out)
     return out
 
 
 def _pow_scalar(sp, x, y):
-    half = sp.Rational(1, 2)
-    return sp.Piecewise((sp.sqrt(x), sp.Eq(y, half)), (1 / sp.sqrt(x), sp.Eq(y, -half)),
-                        (x ** y, True))
+    return x ** y
 
 
-# C99's pow, except that an exponent of exactly 0.5 computes sqrt(x) and -0.5 computes
-# 1 / sqrt(x), as torch does for x ** 0.5 and x ** -0.5 (and NumPy's ** for 0.5). They differ
-# from pow at x = -0.0 (sqrt: -0.0, 1/sqrt: -inf; pow: +0.0, +inf) and at x = -inf (NaN; pow:
-# +inf, +0.0). Gradients keep pow's rule; that of x ** 0.5, 0.5 * x ** -0.5, picks up 1 / sqrt
-# too: -inf at x = -0.0 and NaN at -inf, as torch's PowBackward0. With a literal exponent the C
-# compiler folds the test away and the loop vectorizes with sqrt. A known difference: symgrad
-# tests the exponent's value, so a tensor exponent equal to +-0.5 gets sqrt as well, where
-# torch calls pow for any tensor exponent (even a 0-d one).
+# C99's pow: torch's for a tensor exponent (pow_tensor_tensor, even a 0-d one). A Python number
+# exponent (a constant of the graph: ``lower`` sees it, ``exprs.pow_template`` prints it) of
+# exactly 0.5 is sqrt(x) and of -0.5 is 1 / sqrt(x), as torch's pow_tensor_scalar computes them;
+# they differ from pow at x = -0.0 (sqrt: -0.0, 1/sqrt: -inf; pow: +0.0, +inf) and at x = -inf
+# (NaN; pow: +inf, +0.0). Gradients keep pow's rule; that of x ** 0.5, 0.5 * x ** -0.5 (a
+# constant exponent again), picks up 1 / sqrt too: -inf at x = -0.0 and NaN at -inf, as
+# torch's PowBackward0. Eagerly, the NumPy reference tells a Python number's exponent by its
+# being 0-d (``frontend.functions.basic.pow`` expands a 0-d tensor exponent).
 elementwise("pow", _pow_scalar, _np_pow, vjp=_pow_vjp, torch="PowBackward1", uses_out=True,
             complex_ok=True)
 

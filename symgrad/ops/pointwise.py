@@ -121,7 +121,8 @@ elementwise("zeta", lambda sp, x, y: sp.zeta(x, y), special.zeta, torch="Special
 
 
 def _np_sinc(a):
-    """torch's kernel: float16 computes in float32 (its opmath type) and rounds once."""
+    """torch's kernel: 1 at 0, else sin(pi a) / (pi a); float16 computes in float32 (its opmath
+    type) and rounds once; complex values take complex.h's sin and a complex quotient."""
     with np.errstate(all="ignore"):
         wide = a.astype(np.float32) if a.dtype == np.float16 else a
         product = np.pi * wide
@@ -129,14 +130,17 @@ def _np_sinc(a):
 
 
 def _sinc_vjp(b, g, out, x):
-    product = math.pi * x
-    d = (product * b.op("cos", product) - b.op("sin", product)) / (product * x)
-    return b.op("where", b.op("eq", x, 0.0), 0.0, d) * g
+    """torch's sinc_backward: g (pi x cos(pi x) - sin(pi x)) / (x x pi), 0 where x x pi is 0
+    (x is 0, or its square underflows); complex x: the same, conjugated (``holomorphic``)."""
+    product = x * math.pi
+    square = x * x * math.pi
+    d = (product * b.op("cos", product) - b.op("sin", product)) / square
+    return b.op("where", b.op("eq", square, 0.0), 0.0, g * d)
 
 
 # torch's normalized sinc, sin(pi x) / (pi x), 1 at 0.
 unary("sinc", lambda sp, x: sp.Piecewise((1, sp.Eq(x, 0)), (sp.sin(sp.pi * x) / (sp.pi * x), True)),
-      _np_sinc, _sinc_vjp)
+      _np_sinc, _sinc_vjp, complex_ok=True)
 
 
 def _np_entr(a):
@@ -296,8 +300,28 @@ def _logaddexp_scalar(base: str):
     return scalar
 
 
+def _np_logaddexp_complex(a, b):
+    """torch's complex logaddexp: log1p(exp(lo - hi)) + hi, lo and hi ordered by real part; a
+    NaN part anywhere is NaN + NaN i; both real parts -inf: lo; both +inf: log(exp + exp)."""
+    dtype = np.result_type(a, b)
+    a, b = np.broadcast_arrays(np.asarray(a, dtype), np.asarray(b, dtype))
+    nan_a, nan_b = np.isnan(a.real) | np.isnan(a.imag), np.isnan(b.real) | np.isnan(b.imag)
+    a_low = a.real < b.real
+    lo = np.where(nan_b, b, np.where(nan_a | a_low, a, b))
+    hi = np.where(nan_b, b, np.where(nan_a | ~a_low, a, b))
+    with np.errstate(all="ignore"):
+        value = np.log1p(np.exp(lo - hi)) + hi
+        both_inf = ~np.isfinite(lo.real) & (lo.real == hi.real)
+        value = np.where(both_inf, np.where(lo.real < 0, lo, np.log(np.exp(lo) + np.exp(hi))),
+                         value)
+    value = np.where(nan_a | nan_b, np.array(complex(np.nan, np.nan), dtype), value)
+    return value.astype(dtype)
+
+
 def _np_logaddexp(base):
     def numpy(a, b):
+        if base == "e" and np.result_type(a, b).kind == "c":
+            return _np_logaddexp_complex(a, b)
         with np.errstate(all="ignore"):
             m = np.maximum(a, b)
             if base == "e":
@@ -318,7 +342,7 @@ def _logaddexp_vjp(power: str):
 
 
 elementwise("logaddexp", _logaddexp_scalar("e"), _np_logaddexp("e"),
-            vjp=_logaddexp_vjp("exp"))
+            vjp=_logaddexp_vjp("exp"), complex_ok=True)
 elementwise("logaddexp2", _logaddexp_scalar("2"), _np_logaddexp("2"),
             vjp=_logaddexp_vjp("exp2"))
 

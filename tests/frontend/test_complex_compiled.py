@@ -106,6 +106,9 @@ GROUPS = {
         ("pow complex", lambda t, z, w: _shifted(z) ** w, lambda z, w: _shifted(z) ** w),
         ("div", lambda t, z, w: w / _shifted(z), lambda z, w: w / _shifted(z)),
         ("reciprocal", lambda t, z, w: _shifted(w).reciprocal(), lambda z, w: 1 / _shifted(w)),
+        ("sinc", lambda t, z, w: t.sinc(z * 2), lambda z, w: np.sinc(z * 2)),
+        ("logaddexp", lambda t, z, w: t.logaddexp(z, w * 3),
+         lambda z, w: np.log(np.exp(z) + np.exp(w * 3))),
     ]),
     "structure": ((_c(3, 4), _c(3, 4)), [
         ("where", lambda t, a, b: t.where(t.tensor([True, False, True, True]), a, b),

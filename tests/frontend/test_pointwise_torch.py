@@ -19,11 +19,11 @@ UNARY = ["tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh
          "log2", "log10", "erf", "erfc", "erfinv", "lgamma", "digamma", "sinc", "floor", "ceil",
          "trunc", "round", "frac", "signbit", "reciprocal", "deg2rad", "rad2deg", "logit",
          "sgn", "nan_to_num", "isposinf", "isneginf"]
-# float_power is checked at ordinary points only: an exponent tensor holding 0.5 takes sqrt in
-# symgrad (see ops/elementwise.py's pow), pow in torch: they differ at -inf and -0.0.
+# pow and float_power of a tensor exponent: C's pow, also where the exponent holds +-0.5 (a
+# Python number exponent takes sqrt, see ops/elementwise.py's pow): they differ at -inf and -0.0.
 BINARY = ["atan2", "hypot", "copysign", "xlogy", "logaddexp", "logaddexp2", "fmax", "fmin",
-          "fmod", "remainder", "floor_divide", "nextafter", "heaviside"]
-ORDINARY = BINARY + ["float_power"]
+          "fmod", "remainder", "floor_divide", "nextafter", "heaviside", "pow", "float_power"]
+ORDINARY = BINARY
 
 
 def _same(got, want, rtol, signed_zeros=True):

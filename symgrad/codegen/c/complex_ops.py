@@ -54,6 +54,8 @@ _TABLE: dict[str, tuple[str, tuple[str, ...]]] = {
     "conj": ("conj{f}({0})", ()),
     "complex": ("sgm_cmplx{f}({0}, {1})", ("sgm_cmplx",)),
     "sgn": ("sgm_csgn{f}({0})", ("sgm_csgn",)),
+    "sinc": ("sgm_csinc{f}({0})", ("sgm_csinc",)),
+    "logaddexp": ("sgm_clogaddexp{f}({0}, {1})", ("sgm_clogaddexp",)),
     "eq": ("{0} == {1}", ()),
     "ne": ("{0} != {1}", ()),
     "where": ("{0} ? {1} : {2}", ()),

@@ -25,7 +25,7 @@ from ...ops.registry import ELEMENTWISE, FLOAT, LOGICAL, MOVEMENT, REDUCE, WHERE
 from . import grad_mode, layout, sources
 from .capture import swap
 from .deferred import Deferred
-from .halfprec import IN_OWN_DTYPE, SCANS, as_given, widened_values
+from .halfprec import IN_OWN_DTYPE, KEEP_COMPLEX, SCANS, as_given, widened_values
 from .backward_graph import edge, function_class
 from .tensor import Tensor, tensor, traced_numbers
 from .view_links import register_view
@@ -224,8 +224,9 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
                 break
     if (op.vjp is not None and grad_mode._local.enabled and dtype.is_differentiable
             and any(t._requires_grad for t in inputs)):
-        _record(out, op, attrs, as_given(args, inputs) if op.promotion else inputs,
-                _torch_name or op.torch_name, loc, _shown)
+        fn_name = _torch_name or op.torch_name
+        _record(out, op, attrs, as_given(args, inputs, fn_name in KEEP_COMPLEX)
+                if op.promotion else inputs, fn_name, loc, _shown)
     return out
 
 

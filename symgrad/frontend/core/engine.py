@@ -24,6 +24,7 @@ from . import grad_mode, sources
 from .apply import BUILDER, apply, as_tensor, attach_function, full
 from .backward_graph import AccumulateGrad, edge, function_class
 from .double_backward import named_cotangents, renamed
+from .halfprec import KEEP_COMPLEX, REAL_INPUT_COMPLEX_GRAD
 from .tensor import Tensor, size_text
 
 
@@ -259,6 +260,8 @@ def _propagate(fn, g, needed: set, pending: dict) -> None:
         if not same_shape(ct.shape, shape):
             ct = sum_to_shape(ct, shape)
         if ct.dtype is not dtype:
+            if ct.dtype.is_complex and not dtype.is_complex and fn.name() in KEEP_COMPLEX:
+                raise RuntimeError(REAL_INPUT_COMPLEX_GRAD)
             ct = apply("cast", ct, dtype=dtype)
         _add(pending, nxt, nr, ct)
 

@@ -32,14 +32,27 @@ def widened_values(values: list) -> list:
     return [v.astype(np.float32) if v.dtype == np.float16 else v for v in values]
 
 
-def as_given(args: tuple, inputs: list[Tensor]) -> list[Tensor]:
+# The backward functions whose torch formulas give a real operand of a complex result a complex
+# gradient (no ``handle_r_to_c``), which torch's engine refuses (``validate_outputs``): their
+# nodes save a real operand promoted to complex as given, so that the engine sees the complex
+# cotangent meet the real operand and raises torch's error. (Every other function's real
+# operand receives the real part, as torch's formulas take it.)
+KEEP_COMPLEX = frozenset(("LogaddexpBackward0", "LdexpBackward0", "WhereBackward0"))
+REAL_INPUT_COMPLEX_GRAD = (
+    "Expected isFloatingType(grad.scalar_type()) || (input_is_complex == grad_is_complex) to "
+    "be true, but got false.  (Could this error message be improved?  If so, please report an "
+    "enhancement request to PyTorch.)")
+
+
+def as_given(args: tuple, inputs: list[Tensor], complex_too: bool = False) -> list[Tensor]:
     """The operands an op's node saves: ``inputs`` (what promotion made of ``args``), except
     that a floating tensor cast to the promoted dtype is saved as given, in its own dtype (in
-    a loop body being traced, read through the body's inputs as ``apply`` reads operands)."""
+    a loop body being traced, read through the body's inputs as ``apply`` reads operands);
+    ``complex_too``: one cast to a complex dtype as well (``KEEP_COMPLEX``)."""
     given = None
     for i, a in enumerate(args):
         if isinstance(a, Tensor) and a is not inputs[i] and a.dtype.is_floating \
-                and inputs[i].dtype.is_floating:
+                and (inputs[i].dtype.is_floating or complex_too and inputs[i].dtype.is_complex):
             if given is None:
                 given = list(inputs)
             given[i] = a

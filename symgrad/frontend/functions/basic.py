@@ -118,6 +118,11 @@ def pow(a, b) -> Tensor:  # noqa: A001  (torch's name)
     name = "PowBackward0" if isinstance(b, Number) else "PowBackward1"
     if isinstance(a, Number):
         name = "PowBackward2"
+    elif isinstance(b, Tensor) and not b.ndim and isinstance(a, Tensor) and a.ndim:
+        # a tensor exponent, even 0-d, is pow's, never sqrt (ops' _np_pow tells by its shape):
+        # expanded, in the dtype it promotes to as a 0-d tensor
+        common = dtypes.promote([(a.dtype, dtypes.RANK_TENSOR), (b.dtype, dtypes.RANK_ZERO_DIM)])
+        b = (b if b.dtype is common else b.to(common)).expand(a.shape)
     return apply("pow", a, b, _torch_name=name,
                  _shown=None if name == "PowBackward1" else tensor_operands(a, b))
 

@@ -37,7 +37,15 @@ def complex(real, imag) -> Tensor:  # noqa: A001  (torch's name)
     if re.dtype is not im.dtype:
         raise RuntimeError(f"Expected object of scalar type {re.dtype.scalar_type} but got "
                            f"scalar type {im.dtype.scalar_type} for second argument")
+    if re.dtype is dtypes.float16:
+        raise no_complex_half("torch.complex")
     return apply("complex", re, im)
+
+
+def no_complex_half(name: str) -> TypeError:
+    """torch makes complex32 (ComplexHalf) of float16 parts; symgrad has no such dtype."""
+    return TypeError(f"{name}: float16 parts would make a complex32 (ComplexHalf) tensor, "
+                     f"which symgrad does not support")
 
 
 def polar(abs, angle) -> Tensor:  # noqa: A002
@@ -126,11 +134,13 @@ def view_as_real(input) -> Tensor:  # noqa: A002
 def view_as_complex(input) -> Tensor:  # noqa: A002
     """Real pairs (last dim of size 2) as a complex tensor."""
     x = tensor_arg(input)
-    if not x.dtype.is_floating or x.dtype is dtypes.float16:
-        raise RuntimeError(f"view_as_complex is only supported for float and double tensors, "
-                           f"but got a tensor of scalar type: {x.dtype.scalar_type}")
+    if not x.dtype.is_floating or x.dtype is dtypes.bfloat16:
+        raise RuntimeError(f"view_as_complex is only supported for half, float and double "
+                           f"tensors, but got a tensor of scalar type: {x.dtype.scalar_type}")
     if not x.ndim or x.shape[-1] != 2:
         raise RuntimeError("Tensor must have a last dimension of size 2")
+    if x.dtype is dtypes.float16:
+        raise no_complex_half("torch.view_as_complex")
 
     def joined(p):
         lead = (slice(None),) * (p.ndim - 1)

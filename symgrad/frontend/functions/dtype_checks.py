@@ -234,8 +234,9 @@ class Params:
 
 
 class Out:
-    """``out=`` must have one dtype: the input's (``"input"``), a fixed one, or the complex
-    dtype of the input's (``"complex"``)."""
+    """``out=`` must have one dtype: the input's (``"input"``), a fixed one, the complex
+    dtype of the input's (``"complex"``), or float_power's (``"double"``: complex128 if an
+    operand is complex, else float64)."""
 
     __slots__ = ("expected", "error", "message")
 
@@ -245,6 +246,11 @@ class Out:
     def check(self, args: tuple, kwargs: dict) -> None:
         out = kwargs.get("out")
         if not isinstance(out, Tensor):
+            return
+        if self.expected == "double":
+            want = _double(args, kwargs)
+            if out.dtype is not want:
+                raise self.error(fill(self.message, O=out.dtype, T=want))
             return
         d = _dtype_of(_operand(args, kwargs, 0))
         if d is None:
@@ -259,6 +265,15 @@ class Out:
             want = dtypes.as_dtype(self.expected)
         if want is not None and out.dtype is not want:
             raise self.error(fill(self.message, O=out.dtype, T=want, I=d))
+
+
+def _double(args: tuple, kwargs: dict):
+    """float_power's result dtype: complex128 if either operand is complex, else float64."""
+    for i in range(2):
+        a = args[i] if i < len(args) else kwargs.get(("input", "exponent")[i])
+        if isinstance(a, complex) or isinstance(a, Tensor) and a.dtype.is_complex:
+            return dtypes.complex128
+    return dtypes.float64
 
 
 class NoGrad:

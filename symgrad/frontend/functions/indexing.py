@@ -63,7 +63,11 @@ def index(x: Tensor, index: Any) -> Tensor:
     if mask is not None:      # compiled x[mask]: lazy, until a reduction takes it
         return Selection.of(x, mask)
     items = _spelled_out(x, index)
-    if not any(isinstance(i, Tensor) for i in items):   # x[True]: a new dim, nothing gathered
+    if not any(isinstance(i, (Tensor, NewAxis)) for i in items):
+        return composite("IndexBackward0", lambda v: getitem(v, tuple(items)), [x])
+    lone = [i for i in items if isinstance(i, NewAxis)]
+    if len(lone) == 1 and lone[0].keep and not any(isinstance(i, Tensor) for i in items):
+        items = [None if i is lone[0] else i for i in items]   # x[True]: a new dim, no gather
         return composite("IndexBackward0", lambda v: getitem(v, tuple(items)), [x])
     return composite("IndexBackward0", lambda v: _gathered(v, items), [x])
 
@@ -175,7 +179,7 @@ def _spelled_out(x: Tensor, index: Any) -> list:
             out.extend(_mask_indices(item))
         else:
             out.append(item)
-    used = sum(1 for i in out if i is not None and i is not Ellipsis)
+    used = sum(1 for i in out if i is not None and i is not Ellipsis and type(i) is not NewAxis)
     if used > x.ndim:
         raise IndexError(f"too many indices for tensor of dimension {x.ndim}")
     ellipses = [k for k, i in enumerate(out) if i is Ellipsis]
@@ -199,6 +203,18 @@ def _index_tensor(item: Tensor) -> Tensor:
     return item
 
 
+class NewAxis:
+    """A 0-d boolean index (``x[False]``, ``x[0, True]``): a new dim of size 1 where it stands,
+    indexed by the array [0] (True) or [] (False), which broadcasts with the other index
+    arrays as torch's (and NumPy's) do: ``x[False]`` is empty, of shape [0, *x.shape]."""
+
+    __slots__ = ("keep", "index")
+
+    def __init__(self, keep: bool):
+        self.keep = keep
+        self.index = Tensor(np.zeros((1 if keep else 0,), np.int64), None)
+
+
 def _mask_indices(mask: Tensor) -> list:
     """A k-dim boolean mask as k index tensors of its True elements (data-dependent: eager)."""
     if mask.is_traced:
@@ -206,21 +222,25 @@ def _mask_indices(mask: Tensor) -> list:
                            "the mask's values; use symgrad.where(mask, x, 0) or "
                            "x.masked_fill(~mask, 0) to keep shapes fixed)")
     if mask.ndim == 0:
-        return [None] if mask.item() else [Tensor(np.zeros((0,), np.int64), None), None]
+        return [NewAxis(bool(mask.item()))]
     return [Tensor(np.ascontiguousarray(i, np.int64), None) for i in np.nonzero(mask._value)]
 
 
 # ---------------------------------------------------------------- reading
 
 def _layout(x: Tensor, items: list):
-    """Apply the basic part of the index; return the result, the dims of it that the arrays
-    index (with their index tensors), and where the arrays' broadcast dims go."""
+    """Apply the basic part of the index (integers select first, as torch's indexing does:
+    ``x[0, :, [0, 1]]`` is ``x[0][:, [0, 1]]``); return the result, the dims of it that the
+    arrays index (with their index tensors), and where the arrays' broadcast dims go."""
     basic, arrays, dim = [], [], 0
     for item in items:
-        if isinstance(item, Tensor) or (isinstance(item, int) and any(
-                isinstance(i, Tensor) for i in items)):
-            arrays.append((dim, as_tensor(item)))
+        if isinstance(item, Tensor):
+            arrays.append((dim, item))
             basic.append(slice(None))
+            dim += 1
+        elif isinstance(item, NewAxis):
+            arrays.append((dim, item.index))
+            basic.append(None)
             dim += 1
         else:
             basic.append(item)

@@ -187,6 +187,8 @@ ROWS = (
     kernel(ABS, BOOL, "abs_cpu"),
     refuse(methods("abs_", "absolute_"), COMPLEX, R,
            "In-place abs is not supported for complex tensors."),
+    out(("torch.float_power",), "double", "the output given to float_power has dtype {O} but "
+                                          "the operation's result requires dtype {T}"),
     out(("torch.nan_to_num",), "input",
         "nan_to_num: dtype of out: {O} should be same as input: {I}"),
     nograd(ops("nan_to_num"), 0, COMPLEX,
@@ -235,7 +237,7 @@ ROWS = (
     same(ops("heaviside", inplace=True), (0, (1, "values"), "out"),
          "heaviside is not yet implemented for tensors with different dtypes."),
     kernel(("special.zeta",), HALF + COMPLEX, "zeta_cpu", 2),
-    kernel(("torch.polar",), ("float16",), "polar_cpu"),
+    kernel(("torch.polar",), ("float16",), "polar_cpu", 0),   # a number angle: a TypeError
     out(("torch.polar", "torch.complex"), "complex",
         "Expected object of scalar type {T} but got scalar type {O} for argument 'out'"),
     refuse(ops("mvlgamma", inplace=True) + ("special.multigammaln",), BOOL, R,
