@@ -17,6 +17,8 @@ from .frontend.functions.linalg_products import (cross, diagonal, lstsq, matmul,
                                                  multi_dot, vecdot)
 from .frontend.functions.matrix_exp import matrix_exp
 from .frontend.functions.lu import lu, lu_factor, lu_factor_ex, lu_solve
+from .frontend.functions.linalg_wrappers import (cholesky_ex, inv_ex, solve_ex, tensorinv,
+                                                 tensorsolve, vander)
 from .frontend.functions.svd import linalg_svd as svd
 from .frontend.functions.norms import (cond, matrix_norm, matrix_rank, norm, pinv, svdvals,
                                        vector_norm)
@@ -24,7 +26,8 @@ from .frontend.functions.norms import (cond, matrix_norm, matrix_rank, norm, pin
 __all__ = ["LinAlgError", "cholesky", "cond", "cross", "det", "diagonal", "eigh", "eigvalsh",
            "inv", "lstsq", "matmul", "matrix_norm", "matrix_power", "matrix_rank", "multi_dot",
            "norm", "pinv", "qr", "slogdet", "solve", "solve_triangular", "svdvals", "vecdot",
-           "vector_norm", "matrix_exp", "svd", "lu", "lu_factor", "lu_factor_ex", "lu_solve"]
+           "vector_norm", "matrix_exp", "svd", "lu", "lu_factor", "lu_factor_ex", "lu_solve",
+           "cholesky_ex", "inv_ex", "solve_ex", "tensorinv", "tensorsolve", "vander"]
 
 wrap_namespace(globals())
 guard(globals(), "linalg")

@@ -10,5 +10,6 @@ from __future__ import annotations
 from .matrix_exp import METHODS as MATRIX_EXP
 from .svd import METHODS as SVD
 from .lu import METHODS as LU
+from .linalg_wrappers import METHODS as WRAPPERS
 
-METHODS = {**MATRIX_EXP, **SVD, **LU}
+METHODS = {**MATRIX_EXP, **SVD, **LU, **WRAPPERS}
