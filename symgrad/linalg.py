@@ -17,6 +17,7 @@ from .frontend.functions.linalg_products import (cross, diagonal, lstsq, matmul,
                                                  multi_dot, vecdot)
 from .frontend.functions.matrix_exp import matrix_exp
 from .frontend.functions.eig import eig, eigvals
+from .frontend.functions.householder import householder_product
 from .frontend.functions.lu import lu, lu_factor, lu_factor_ex, lu_solve
 from .frontend.functions.linalg_wrappers import (cholesky_ex, inv_ex, solve_ex, tensorinv,
                                                  tensorsolve, vander)
@@ -28,7 +29,7 @@ __all__ = ["LinAlgError", "cholesky", "cond", "cross", "det", "diagonal", "eigh"
            "inv", "lstsq", "matmul", "matrix_norm", "matrix_power", "matrix_rank", "multi_dot",
            "norm", "pinv", "qr", "slogdet", "solve", "solve_triangular", "svdvals", "vecdot",
            "vector_norm", "matrix_exp", "svd", "lu", "lu_factor", "lu_factor_ex", "lu_solve",
-           "cholesky_ex", "inv_ex", "solve_ex", "tensorinv", "tensorsolve", "vander", "eig", "eigvals"]
+           "cholesky_ex", "inv_ex", "solve_ex", "tensorinv", "tensorsolve", "vander", "eig", "eigvals", "householder_product"]
 
 wrap_namespace(globals())
 guard(globals(), "linalg")

@@ -11,5 +11,6 @@ from .matrix_exp import METHODS as MATRIX_EXP
 from .svd import METHODS as SVD
 from .lu import METHODS as LU
 from .linalg_wrappers import METHODS as WRAPPERS
+from .householder import METHODS as HOUSEHOLDER
 
-METHODS = {**MATRIX_EXP, **SVD, **LU, **WRAPPERS}
+METHODS = {**MATRIX_EXP, **SVD, **LU, **WRAPPERS, **HOUSEHOLDER}
