@@ -29,7 +29,8 @@ __all__ = ["LinAlgError", "cholesky", "cond", "cross", "det", "diagonal", "eigh"
            "inv", "lstsq", "matmul", "matrix_norm", "matrix_power", "matrix_rank", "multi_dot",
            "norm", "pinv", "qr", "slogdet", "solve", "solve_triangular", "svdvals", "vecdot",
            "vector_norm", "matrix_exp", "svd", "lu", "lu_factor", "lu_factor_ex", "lu_solve",
-           "cholesky_ex", "inv_ex", "solve_ex", "tensorinv", "tensorsolve", "vander", "eig", "eigvals", "householder_product"]
+           "cholesky_ex", "inv_ex", "solve_ex", "tensorinv", "tensorsolve", "vander", "eig",
+           "eigvals", "householder_product"]
 
 wrap_namespace(globals())
 guard(globals(), "linalg")

@@ -70,6 +70,12 @@ LOGDETS = ("torch.slogdet", "torch.logdet", "linalg.slogdet", "Tensor.slogdet", 
 INVERSES = ("torch.inverse", "linalg.inv", "Tensor.inverse", "linalg.matrix_power",
             "torch.matrix_power", "Tensor.matrix_power", "linalg.solve")
 NULL_SPACE = ("linalg.svdvals", "linalg.matrix_norm", "linalg.norm", "torch.norm", "Tensor.norm")
+SVDS = ("linalg.svd", "torch.svd", "Tensor.svd")
+EIGS = ("linalg.eig", "linalg.eigvals")
+LU_PIVOTS = ("linalg.lu_factor", "linalg.lu_factor_ex", "linalg.lu", "torch.lu", "Tensor.lu",
+             "linalg.inv_ex", "linalg.solve_ex", "torch.geqrf", "Tensor.geqrf", "torch.qr",
+             "Tensor.qr")
+MATRIX_EXPS = ("linalg.matrix_exp", "torch.matrix_exp", "Tensor.matrix_exp")
 
 SORTLIKE = ("torch.sort", "torch.argsort", "torch.msort", "torch.topk", "torch.kthvalue",
             "torch.median", "torch.nanmedian", "torch.mode", "torch.cummax", "torch.cummin",
@@ -132,6 +138,26 @@ UNDEFINED = [
      "noise where A is rank-deficient"),
     (NULL_SPACE, singular, "grad[[]*", "the singular vectors of a repeated (zero) singular "
      "value are any bases of the null spaces: U diag(g) V^T depends on which the SVD picks"),
+    *[(SVDS, singular, aspect, "the singular vectors of a repeated (zero) singular value are "
+       "any bases of the null spaces (torch documents U and V as not unique); the gradient "
+       "through them divides by the zero gaps") for aspect in ("value[[]0]", "value[[]2]",
+                                                               "grad[[]*")],
+    *[(SVDS, "*", aspect, "singular vectors are unique up to sign (torch documents U and V as "
+       "not unique): torch's are MKL's gesdd's, symgrad's NumPy's LAPACK's, which flip some "
+       "columns (of wide matrices mostly); a loss of U or V then has another gradient. "
+       "tests/linalg/test_linalg_svd_lu.py checks them with sign-invariant losses")
+      for aspect in ("value[[]0]", "value[[]2]", "grad[[]*")],
+    *[(EIGS, singular, aspect, "a rank-one matrix's eigenvalue 0 is repeated: its eigenvectors "
+       "are any basis of the null space (LAPACK's rounding picks one), the eigenvalues' gradient "
+       "V^-H diag(g) V^H depends on it") for aspect in ("value[[]1]", "grad[[]*")],
+    *[(LU_PIVOTS, singular, aspect, "at a matrix singular in exact arithmetic the last LU pivot "
+       "(or Householder diagonal) is rounding noise: torch's MKL leaves 1e-17 where the "
+       "unblocked LAPACK algorithm gives an exact zero, so whether it raises or returns values "
+       "of order 1e16, and which, depends on the LAPACK's rounding")
+      for aspect in ("error:extra", "error:missing", "value[[]*", "grad[[]*")],
+    *[(MATRIX_EXPS, "*f16[[]*", aspect, "torch's float16 matrix_exp reads its float64 table "
+       "of polynomial coefficients as float16 (from_blob with the input's dtype): its values "
+       "are garbage, not a rounding of exp(A)") for aspect in ("value[[]*", "grad[[]*")],
 ]
 
 
@@ -202,13 +228,20 @@ Tensor.ldexp | Tensor.ldexp(c64[2,3], f64[3]) | grad:error | grad:error: symgrad
 Tensor.ldexp_ | Tensor.ldexp_(c64[2,3], f64[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 Tensor.logaddexp | Tensor.logaddexp(c128[2,3], c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "logaddexp_cpu" not implemented for 'ComplexDouble'
 Tensor.logaddexp | Tensor.logaddexp(c64[2,3], f64[3]) | error:extra | error:extra: symgrad raises RuntimeError: "logaddexp_cpu" not implemented for 'ComplexDouble'
+Tensor.lu | Tensor.lu(f64[3,3], True, True) | structure | structure: symgrad _lu_with_info(LU=T,pivots=T,info=T), torch (T,T,T)
+Tensor.lu | Tensor.lu(f64[3,3]:sing, True, True) | structure | structure: symgrad _lu_with_info(LU=T,pivots=T,info=T), torch (T,T,T)
+Tensor.orgqr | Tensor.orgqr(f32[4,3], f32[3]) | grad[1] | grad[1]: value at 2: symgrad -16.1053429, torch -16.1053085
 Tensor.sinc | Tensor.sinc(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 Tensor.sinc | Tensor.sinc(c128[8]:e) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 Tensor.sinc | Tensor.sinc(c64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexFloat'
 Tensor.sinc_ | Tensor.sinc_(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 Tensor.sinc_ | Tensor.sinc_(c128[8]:e) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 Tensor.sinc_ | Tensor.sinc_(c64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexFloat'
+Tensor.svd | Tensor.svd(f64[2,3]) | grad[0] value[0] value[2] | grad[0]: value at 1: symgrad -1.489736812437, torch -0.382324686769
+linalg.householder_product | linalg.householder_product(f32[4,3], f32[3]) | grad[1] | grad[1]: value at 2: symgrad -16.1053429, torch -16.1053085
 linalg.solve_triangular | linalg.solve_triangular(f32[3,3]:tri, f64[3,4], upper=False) | error:extra | error:extra: symgrad raises RuntimeError: linalg.solve_triangular: Expected A and B to have the same dtype, but found A of
+linalg.svd | linalg.svd(f64[2,3]) | grad[0] value[0] value[2] | grad[0]: value at 1: symgrad -1.234558132936, torch -0.3477765106288
+linalg.svd | linalg.svd(f64[2,3], False) | grad[0] value[0] value[2] | grad[0]: value at 1: symgrad -1.234558132936, torch -0.3477765106288
 special.sinc | special.sinc(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 special.sinc | special.sinc(c128[8]:e) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 special.sinc | special.sinc(c64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexFloat'
@@ -218,10 +251,12 @@ torch.float_power | torch.float_power(i64[2,3], i64[2,3], out=f32[2,3]~g) | erro
 torch.ldexp | torch.ldexp(c64[2,3], f64[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 torch.logaddexp | torch.logaddexp(c128[2,3], c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "logaddexp_cpu" not implemented for 'ComplexDouble'
 torch.logaddexp | torch.logaddexp(c64[2,3], f64[3]) | error:extra | error:extra: symgrad raises RuntimeError: "logaddexp_cpu" not implemented for 'ComplexDouble'
+torch.orgqr | torch.orgqr(f32[4,3], f32[3]) | grad[1] | grad[1]: value at 2: symgrad -16.1053429, torch -16.1053085
 torch.polar | torch.polar(f16[2,3], 100000.0) | error:class | error:class: symgrad RuntimeError, torch TypeError
 torch.sinc | torch.sinc(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 torch.sinc | torch.sinc(c128[8]:e) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 torch.sinc | torch.sinc(c64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexFloat'
+torch.svd | torch.svd(f64[2,3]) | grad[0] value[0] value[2] | grad[0]: value at 1: symgrad -1.489736812437, torch -0.382324686769
 torch.view_as_complex | torch.view_as_complex(f16[2]) | error:class | error:class: symgrad RuntimeError, torch unreadable result: TypeError
 torch.view_as_complex | torch.view_as_complex(f16[3,2]) | error:class | error:class: symgrad RuntimeError, torch unreadable result: TypeError
 """

@@ -41,7 +41,8 @@ def _np_geqrf(a: np.ndarray) -> tuple:
         keep = xnorm == 0
         safe = np.where(keep, 1, beta)
         tau[..., i] = np.where(keep, 0, (beta - alpha) / safe)
-        r[..., i + 1:, i] = np.where(keep[..., None], x, x / np.where(keep, 1, alpha - beta)[..., None])
+        scale = np.where(keep, 1, alpha - beta)[..., None]
+        r[..., i + 1:, i] = np.where(keep[..., None], x, x / scale)
         r[..., i, i] = np.where(keep, alpha, beta)
         v = np.concatenate([np.ones(a.shape[:-2] + (1,), a.dtype), r[..., i + 1:, i]], -1)
         block = r[..., i:, i + 1:]

@@ -16,12 +16,13 @@ import warnings
 import numpy as np
 
 from ..core.apply import apply, as_tensor
+from . import basic as F
 from .basic import composite
 from .creation import eye
 from .decompositions import (broadcast_batches, check_matrix, inv, qr, solve, solve_checked,
                              solve_triangular, type_name)
 from .lu import getrf
-from .manipulation import movedim
+from .manipulation import movedim, tril
 from .norms import pinv
 from .printing import return_type
 from .scans import cumprod
@@ -94,11 +95,49 @@ def cholesky_ex(A, *, upper: bool = False, check_errors: bool = False) -> Choles
                      else _potrf_info(values, bool(upper)))
     check = "linalg.cholesky_ex" if check_errors else ""
     name = "LinalgCholeskyExBackward0"
+    if not check_errors and info.concrete.any():   # LAPACK's partial factor, as torch's
+        return CholeskyExResult(composite(name, lambda a: _partial_cholesky(a, upper), [a],
+                                          lambda g, out, ins: _cholesky_rule(g, out, upper),
+                                          saves=False, holomorphic=False), info)
     if upper:
         out = composite(name, lambda a: apply("cholesky", a.mT, check=check).mT, [a])
     else:
         out = apply("cholesky", a, check=check, _torch_name=name)
     return CholeskyExResult(out, info)
+
+
+def _potf2(m: np.ndarray) -> np.ndarray:
+    """LAPACK's unblocked lower Cholesky (potf2) of one matrix, stopped at the first pivot
+    that is not positive: that pivot's value on the diagonal, A's values in the columns not
+    reached, lower triangle only (what torch returns with check_errors=False)."""
+    a = np.array(m, copy=True)
+    for j in range(a.shape[-1]):
+        ajj = a[j, j] - a[j, :j] @ a[j, :j]
+        if not ajj > 0:
+            a[j, j] = ajj
+            break
+        a[j, j] = np.sqrt(ajj)
+        a[j + 1:, j] = (a[j + 1:, j] - a[j + 1:, :j] @ a[j, :j]) / a[j, j]
+    return np.tril(a)
+
+
+def _partial_cholesky(a: Tensor, upper: bool) -> Tensor:
+    values = a.concrete
+    values = np.swapaxes(values, -1, -2) if upper else values
+    out = np.zeros_like(values)
+    for i in np.ndindex(values.shape[:-2]):
+        out[i] = _potf2(values[i])
+    return as_tensor(np.swapaxes(out, -1, -2) if upper else out, dtype=a.dtype)
+
+
+def _cholesky_rule(g: Tensor, out: Tensor, upper: bool) -> tuple:
+    """torch's cholesky_backward: L^-H (Phi) L^-1, Phi = sym(tril(L^H gL)) / 2 (any lower
+    triangular L, the partial factor of a failed one included)."""
+    ell, gl = (out.mT, g.mT) if upper else (out, g)
+    ga = tril(F.matmul(ell.mT, gl))
+    ga = (ga + tril(ga, -1).mT) * 0.5
+    ga = solve_triangular(ell.mT, ga, upper=True)
+    return (solve_triangular(ell, ga, upper=False, left=False),)
 
 
 def tensorinv(A, ind: int = 2) -> Tensor:
@@ -112,8 +151,6 @@ def tensorinv(A, ind: int = 2) -> Tensor:
         raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == "
                            f"prod(self.shape[:ind]), but got {p_end} != {p_start}")
     out = inv(reshape(a, (p_end, p_end)))
-    if end + start == (p_end, p_end):
-        return out
     if p_end > 1:   # torch's inverse is column-major: its reshape is an alias with strides
         return composite("ReshapeAliasBackward0", lambda t: reshape(t, end + start), [out])
     return reshape(out, end + start)
@@ -128,8 +165,9 @@ def tensorsolve(A, B, dims=None) -> Tensor:
     shape = tuple(a.shape[b.ndim:])
     p_res, p_other = math.prod(shape), math.prod(b.shape)
     if p_res != p_other:
-        raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[other.ndim:]) "
-                           f"== prod(self.shape[:other.ndim]), but got {p_res} != {p_other}")
+        raise RuntimeError(f"Expected self to satisfy the requirement "
+                           f"prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim]), "
+                           f"but got {p_res} != {p_other}")
     return reshape(solve(reshape(a, (p_res, p_res)), flatten(b)), shape)
 
 
@@ -157,8 +195,21 @@ def torch_qr(input, some: bool = True) -> TorchQRResult:  # noqa: A002
 
 
 def pinverse(input, rcond: float = 1e-15) -> Tensor:  # noqa: A002
-    """``torch.pinverse``: linalg.pinv with atol 0 and rtol ``rcond``."""
-    return pinv(input, atol=0.0, rtol=rcond)
+    """``torch.pinverse``: linalg.pinv with atol 0 and rtol ``rcond``, with torch's backward
+    (the derivative of the pseudo-inverse at constant rank, from A^+ alone)."""
+    a = tensor_arg(input)
+    return composite("LinalgPinvBackward0", lambda a: pinv(a, atol=0.0, rtol=rcond), [a],
+                     _pinv_rule, holomorphic=False)
+
+
+def _pinv_rule(g: Tensor, out: Tensor, ins: list) -> tuple:
+    """gA = -P^H G P^H + (I - A P) G^H P P^H + P^H P G^H (I - P A), P = A^+."""
+    a, p = ins[0], out
+    ph, gh = p.mT, g.mT
+    k = F.matmul(p, gh)
+    phk = F.matmul(ph, k)
+    ga = -F.matmul(k, p).mT + F.matmul(F.matmul(gh - F.matmul(a, k), p), ph)
+    return (ga + phk - F.matmul(F.matmul(phk, p), a),)
 
 
 def triangular_solve(b, A, upper: bool = True, transpose: bool = False,

@@ -35,6 +35,7 @@ LUFactorResult = return_type("linalg_lu_factor", ("LU", "pivots"))
 LUFactorExResult = return_type("linalg_lu_factor_ex", ("LU", "pivots", "info"))
 LUResult = return_type("linalg_lu", ("P", "L", "U"))
 LUUnpackResult = return_type("lu_unpack", ("P", "L", "U"))
+LUWithInfoResult = return_type("_lu_with_info", ("LU", "pivots", "info"))
 
 
 def getrf(a: np.ndarray) -> tuple:
@@ -58,7 +59,8 @@ def getrf(a: np.ndarray) -> tuple:
         zero = pivot == 0
         info = np.where((info == 0) & zero, c + 1, info).astype(np.int32)
         safe = np.where(zero, 1, pivot)[..., None]
-        lu[..., c + 1:, c] = np.where(zero[..., None], lu[..., c + 1:, c], lu[..., c + 1:, c] / safe)
+        below = lu[..., c + 1:, c]
+        lu[..., c + 1:, c] = np.where(zero[..., None], below, below / safe)
         lu[..., c + 1:, c + 1:] -= lu[..., c + 1:, c, None] * lu[..., c, None, c + 1:]
     return lu, piv, info
 
@@ -186,7 +188,7 @@ def torch_lu(A, pivot: bool = True, get_infos: bool = False):
     a = tensor_arg(A)
     _check("linalg.lu_factor", a, pivot)
     out = _factor_recorded(a)
-    return tuple(out) if get_infos else tuple(out[:2])
+    return LUWithInfoResult(*out) if get_infos else tuple(out[:2])
 
 
 def _plu(a: Tensor) -> tuple:
@@ -225,10 +227,16 @@ def lu_unpack(LU_data, LU_pivots, unpack_data: bool = True,
     empty = as_tensor(np.zeros(0, np.dtype(lu_.dtype.np)))
     p = (as_tensor(permutation(piv.concrete, lu_.shape[-2], np.dtype(lu_.dtype.np)))
          if unpack_pivots else empty)
-    if not unpack_data:
-        return LUUnpackResult(p, empty, empty)
+    if not unpack_data:   # torch's: empty L and U on a node whose backward fails
+        ell, u = named_outputs("LuUnpackBackward0", lambda t: (empty * 1.0, empty * 1.0), [lu_],
+                               _unpack_nothing)
+        return LUUnpackResult(p, ell, u)
     ell, u = named_outputs("LuUnpackBackward0", _unpack, [lu_])
     return LUUnpackResult(p, ell, u)
+
+
+def _unpack_nothing(gs, ins):
+    raise RuntimeError("tril: input tensor must have at least 2 dimensions")
 
 
 def lu_solve(LU, pivots, B, *, left: bool = True, adjoint: bool = False) -> Tensor:
@@ -278,4 +286,9 @@ def torch_lu_solve(b, LU_data, LU_pivots) -> Tensor:
     return lu_solve(LU_data, LU_pivots, b)
 
 
-METHODS = {"lu": torch_lu, "lu_solve": torch_lu_solve}
+def _lu_method(self: Tensor, pivot: bool = True, get_infos: bool = False) -> tuple:
+    """``Tensor.lu``: torch.lu's results as a plain tuple."""
+    return tuple(torch_lu(self, pivot, get_infos))
+
+
+METHODS = {"lu": _lu_method, "lu_solve": torch_lu_solve}

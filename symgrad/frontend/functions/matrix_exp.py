@@ -131,7 +131,7 @@ def _scaled(a: Tensor, norms: np.ndarray, theta: float) -> Tensor:
     with np.errstate(divide="ignore", invalid="ignore"):
         s = np.maximum(np.ceil(np.log2(norms / np.asarray(theta, norms.dtype))), 0)
     scale = as_tensor(np.power(2.0, -s).astype(norms.dtype).reshape(-1, 1, 1))
-    out = _t18(a * scale.to(a.dtype) if a.dtype.is_complex else a * scale)
+    out = _t18(a * scale.to(a.dtype))
     finite = s[np.isfinite(s)]
     for j in range(int(finite.max()) if finite.size else 0):
         more = as_tensor((s > j).reshape(-1, 1, 1))

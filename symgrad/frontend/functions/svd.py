@@ -6,20 +6,23 @@ from LAPACK's divide-and-conquer ``gesdd`` (NumPy's, the driver torch uses on th
 backward node ``LinalgSvdBackward0`` with torch's ``svd_backward`` formula (written on tensors,
 so differentiable again; a loss of complex singular vectors that depends on their phase raises
 torch's error). Singular vectors are unique only up to sign (phase): the ones given are
-LAPACK's. Inside ``symgrad.compile`` the SVD is not available (a LAPACK call): it raises an
-error naming the op.
+LAPACK's. Inside ``symgrad.compile`` (no LAPACK there) U, S and V come from the ``eigh``
+primitive of [[0, A], [A^T, 0]] (real matrices; full_matrices only if square): the same
+values up to the singular vectors' signs, the same backward formula.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import basic as F
-from ..core.apply import as_tensor
+from ..core.apply import apply, as_tensor, full as full_like
 from .decompositions import check_matrix
-from .manipulation import diag_embed
+from .manipulation import diag_embed, flip
 from .printing import return_type
-from .shapes import broadcast_to
+from .shapes import broadcast_to, cat
 from .torch_nodes import named_outputs
 from ..core.tensor import Tensor
 from ..core.arguments import tensor_arg
@@ -47,11 +50,27 @@ def _mh(x: Tensor) -> Tensor:
     return x.mT.conj() if x.dtype.is_complex else x.mT
 
 
+def _traced(a: Tensor, full: bool) -> tuple:
+    """(U, S, Vh) inside ``symgrad.compile``: from the ``eigh`` primitive (its C kernel) of
+    [[0, A], [A^T, 0]], whose k largest eigenvalues are the singular values and whose
+    eigenvectors are [u_i; v_i] / sqrt(2) (signs: eigh's convention, not LAPACK's)."""
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    if (full and m != n) or a.dtype.is_complex or k == 0:
+        raise NotImplementedError("linalg.svd inside symgrad.compile: only of real non-empty "
+                                  "matrices, square or with full_matrices=False")
+    batch = tuple(a.shape[:-2])
+    top = cat([full_like(a, 0.0, batch + (m, m)), a], -1)
+    bottom = cat([a.mT, full_like(a, 0.0, batch + (n, n))], -1)
+    both = apply("eigh", cat([top, bottom], -2), upper=False)
+    lam = flip(both[..., 0, m + n - k:], [-1])
+    vec = flip(both[..., 1:, m + n - k:], [-1]) * math.sqrt(2.0)
+    return vec[..., :m, :], lam, vec[..., m:, :].mT
+
+
 def _decompose(a: Tensor, full: bool) -> tuple:
     if a.concrete is None:
-        raise NotImplementedError("linalg.svd is not supported inside symgrad.compile (a LAPACK "
-                                  "call): compute it eagerly, or use linalg.svdvals / "
-                                  "linalg.eigh")
+        return _traced(a, full)
     u, s, vh = _np_svd(a.concrete, full)
     return (as_tensor(u, dtype=a.dtype), as_tensor(s, dtype=a.dtype.real_dtype),
             as_tensor(vh, dtype=a.dtype))
@@ -78,7 +97,7 @@ def svd_rule(gs, ins, full: bool) -> tuple:
                 else F.matmul(u * gsv.unsqueeze(-2), vh),)
     uhgu = None if gu is None else _skew(F.matmul(_mh(u), gu))
     vhgv = None if gvh is None else _skew(F.matmul(vh, _mh(gvh)))
-    if a.dtype.is_complex:
+    if a.dtype.is_complex and a.concrete is not None:
         _check_phase(uhgu, vhgv, s)
     inner = _inner(uhgu, vhgv, s, gsv, a.dtype)
     if m > n and gu is not None:
