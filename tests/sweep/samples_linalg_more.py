@@ -1,8 +1,9 @@
 """Sample generators of the decompositions beyond ``samples_linalg``: ``svd`` (linalg's and
 torch's), ``eig eigvals``, the LU family (``lu_factor lu_factor_ex lu lu_solve lu_unpack``,
 torch's ``lu lu_solve``), ``matrix_exp``, the ``_ex`` functions, ``householder_product orgqr
-geqrf ormqr``, ``tensorinv tensorsolve vander`` and torch's older ``qr pinverse
-triangular_solve``.
+geqrf ormqr``, ``tensorinv tensorsolve vander``, torch's older ``qr pinverse
+triangular_solve`` and the functions torch removed (``lstsq solve eig symeig matrix_rank``:
+their errors).
 
 Input: an op's name. Output: its samples (``spec.Sample``): square, wide, tall, batched, empty
 and 0-d matrices, every dtype, well-conditioned (``spd``, ``tri``) and singular (``sing``)
@@ -113,5 +114,15 @@ def reshaped_and_older() -> dict:
     return out
 
 
+def removed() -> dict:
+    """torch's functions removed in 1.9 that still raise their message."""
+    return {"torch.lstsq": lambda: calls("torch.lstsq", (M33, M33)),
+            "torch.solve": lambda: calls("torch.solve", (M33, M33)),
+            "torch.eig": lambda: calls("torch.eig", (M33,), (M33, True)),
+            "torch.symeig": lambda: calls("torch.symeig", (M33,), (M33, True)),
+            "torch.matrix_rank": lambda: calls("torch.matrix_rank", (M33,))}
+
+
 def table() -> dict:
-    return {**decompositions(), **lu_solves(), **householder(), **reshaped_and_older()}
+    return {**decompositions(), **lu_solves(), **householder(), **reshaped_and_older(),
+            **removed()}

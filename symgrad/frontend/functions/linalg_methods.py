@@ -12,5 +12,6 @@ from .svd import METHODS as SVD
 from .lu import METHODS as LU
 from .linalg_wrappers import METHODS as WRAPPERS
 from .householder import METHODS as HOUSEHOLDER
+from .removed_linalg import METHODS as REMOVED
 
-METHODS = {**MATRIX_EXP, **SVD, **LU, **WRAPPERS, **HOUSEHOLDER}
+METHODS = {**MATRIX_EXP, **SVD, **LU, **WRAPPERS, **HOUSEHOLDER, **REMOVED}

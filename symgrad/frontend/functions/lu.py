@@ -185,10 +185,14 @@ def torch_lu(A, pivot: bool = True, get_infos: bool = False):
     warnings.warn("torch.lu is deprecated in favor of torch.linalg.lu_factor / "
                   "torch.linalg.lu_factor_ex and will be removed in a future PyTorch release.",
                   UserWarning, stacklevel=2)
+    out = _lu_with_info(A, pivot)
+    return out if get_infos else tuple(out[:2])
+
+
+def _lu_with_info(A, pivot: bool) -> LUWithInfoResult:
     a = tensor_arg(A)
     _check("linalg.lu_factor", a, pivot)
-    out = _factor_recorded(a)
-    return LUWithInfoResult(*out) if get_infos else tuple(out[:2])
+    return LUWithInfoResult(*_factor_recorded(a))
 
 
 def _plu(a: Tensor) -> tuple:
@@ -287,8 +291,9 @@ def torch_lu_solve(b, LU_data, LU_pivots) -> Tensor:
 
 
 def _lu_method(self: Tensor, pivot: bool = True, get_infos: bool = False) -> tuple:
-    """``Tensor.lu``: torch.lu's results as a plain tuple."""
-    return tuple(torch_lu(self, pivot, get_infos))
+    """``Tensor.lu``: torch.lu's results as a plain tuple (without its warning)."""
+    out = tuple(_lu_with_info(self, pivot))
+    return out if get_infos else out[:2]
 
 
 METHODS = {"lu": _lu_method, "lu_solve": torch_lu_solve}
