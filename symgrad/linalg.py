@@ -18,6 +18,7 @@ from .frontend.functions.linalg_products import (cross, diagonal, lstsq, matmul,
 from .frontend.functions.matrix_exp import matrix_exp
 from .frontend.functions.eig import eig, eigvals
 from .frontend.functions.householder import householder_product
+from .frontend.functions.ldl import ldl_factor, ldl_factor_ex, ldl_solve
 from .frontend.functions.lu import lu, lu_factor, lu_factor_ex, lu_solve
 from .frontend.functions.linalg_wrappers import (cholesky_ex, inv_ex, solve_ex, tensorinv,
                                                  tensorsolve, vander)
@@ -30,7 +31,7 @@ __all__ = ["LinAlgError", "cholesky", "cond", "cross", "det", "diagonal", "eigh"
            "norm", "pinv", "qr", "slogdet", "solve", "solve_triangular", "svdvals", "vecdot",
            "vector_norm", "matrix_exp", "svd", "lu", "lu_factor", "lu_factor_ex", "lu_solve",
            "cholesky_ex", "inv_ex", "solve_ex", "tensorinv", "tensorsolve", "vander", "eig",
-           "eigvals", "householder_product"]
+           "eigvals", "householder_product", "ldl_factor", "ldl_factor_ex", "ldl_solve"]
 
 wrap_namespace(globals())
 guard(globals(), "linalg")

@@ -168,3 +168,24 @@ def test_svd_compiles_with_its_gradient(shape):
     np.testing.assert_allclose(value, _svd_loss(symgrad.tensor(a)).numpy(), rtol=1e-12)
     grad = np.asarray(symgrad.compile(symgrad.grad(_svd_loss))(symgrad.tensor(a)))
     np.testing.assert_allclose(grad, _grad(_svd_loss, a), rtol=1e-10, atol=1e-12)
+
+
+def test_ldl_two_by_two_pivots_and_solve():
+    """A 2x2 Bunch-Kaufman block (the sweep's samples have 1x1 pivots only): torch's
+    factor, stored, and solves against NumPy's."""
+    a = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 3.0], [2.0, 3.0, 0.0]])
+    ld, piv = symgrad.linalg.ldl_factor(symgrad.tensor(a))
+    np.testing.assert_array_equal(ld.numpy(), [[0.0, 0.0, 0.0], [2.0, 0.0, 0.0],
+                                               [1.5, 0.5, -3.0]])   # torch 2.13's
+    np.testing.assert_array_equal(piv.numpy(), [-3, -3, 3])
+    b = RNG.standard_normal((3, 2))
+    np.testing.assert_allclose(symgrad.linalg.ldl_solve(ld, piv, symgrad.tensor(b)).numpy(),
+                               np.linalg.solve(a, b), atol=1e-14)
+    for n in (4, 5, 6):
+        m = RNG.standard_normal((n, n))
+        m = m + m.T
+        m[np.diag_indices(n)] *= 0.01   # small diagonals: 2x2 blocks
+        ld, piv = symgrad.linalg.ldl_factor(symgrad.tensor(m))
+        b = RNG.standard_normal((n, 3))
+        np.testing.assert_allclose(symgrad.linalg.ldl_solve(ld, piv, symgrad.tensor(b)).numpy(),
+                                   np.linalg.solve(m, b), rtol=1e-10, atol=1e-10)

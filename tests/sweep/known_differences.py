@@ -74,7 +74,7 @@ SVDS = ("linalg.svd", "torch.svd", "Tensor.svd")
 EIGS = ("linalg.eig", "linalg.eigvals")
 LU_PIVOTS = ("linalg.lu_factor", "linalg.lu_factor_ex", "linalg.lu", "torch.lu", "Tensor.lu",
              "linalg.inv_ex", "linalg.solve_ex", "torch.geqrf", "Tensor.geqrf", "torch.qr",
-             "Tensor.qr")
+             "Tensor.qr", "linalg.ldl_factor", "linalg.ldl_factor_ex")
 MATRIX_EXPS = ("linalg.matrix_exp", "torch.matrix_exp", "Tensor.matrix_exp")
 
 SORTLIKE = ("torch.sort", "torch.argsort", "torch.msort", "torch.topk", "torch.kthvalue",

@@ -1,9 +1,9 @@
 """Sample generators of the decompositions beyond ``samples_linalg``: ``svd`` (linalg's and
 torch's), ``eig eigvals``, the LU family (``lu_factor lu_factor_ex lu lu_solve lu_unpack``,
-torch's ``lu lu_solve``), ``matrix_exp``, the ``_ex`` functions, ``householder_product orgqr
-geqrf ormqr``, ``tensorinv tensorsolve vander``, torch's older ``qr pinverse
-triangular_solve`` and the functions torch removed (``lstsq solve eig symeig matrix_rank``:
-their errors).
+torch's ``lu lu_solve``), ``ldl_factor ldl_factor_ex ldl_solve``, ``matrix_exp``, the ``_ex``
+functions, ``householder_product orgqr geqrf ormqr``, ``tensorinv tensorsolve vander``,
+torch's older ``qr pinverse triangular_solve`` and the functions torch removed (``lstsq solve
+eig symeig matrix_rank``: their errors).
 
 Input: an op's name. Output: its samples (``spec.Sample``): square, wide, tall, batched, empty
 and 0-d matrices, every dtype, well-conditioned (``spd``, ``tri``) and singular (``sing``)
@@ -58,6 +58,11 @@ def decompositions() -> dict:
         "linalg.solve_ex", lambda dt: (T((3, 3), dt, "spd"), T((3, 2), dt))) + calls(
         "linalg.solve_ex", (M33, V3), (SING, V3), (SING, V3, {"check_errors": True}),
         (M33, M34, {"left": False}), (SPDB, T((3, 1))), (M23, V3), (T((3, 3), "float32"), V3))
+    for op in ("linalg.ldl_factor", "linalg.ldl_factor_ex"):
+        out[op] = functools.partial(_square, op, (SPD, {"hermitian": True}),
+                                    (T((4, 4), kind="t"),))
+    out["linalg.ldl_factor_ex"] = functools.partial(
+        _square, "linalg.ldl_factor_ex", (T((3, 3), kind="t"), {"check_errors": True}))
     return out
 
 
@@ -69,6 +74,10 @@ def lu_solves() -> dict:
                                                                       "adjoint": True}),
         (SPDB, PIVB, T((2, 3, 2))), (SPD, PIV, T((2, 3, 2))), (SPD, PIV, V3),
         (SPD, PIV, T((2, 2))), (SPD, PIV, T((3, 2), "float32")))
+    out["linalg.ldl_solve"] = lambda: calls(
+        "linalg.ldl_solve", (SPD, PIV, M34), (SPDB, PIVB, T((2, 3, 2))), (SPD, PIV, V3),
+        (SPD, PIV, T((2, 2))), (SPD, PIV, T((3, 2), "float32")), (SPD, PIV, M34,
+                                                                  {"hermitian": True}))
     out["torch.lu_solve"] = lambda: calls(
         "torch.lu_solve", (M34, SPD, PIV), (T((2, 3, 2)), SPDB, PIVB), (V3, SPD, PIV))
     out["torch.lu_unpack"] = lambda: calls(

@@ -325,6 +325,7 @@ ROWS = (
     refuse(("linalg.eig", "linalg.eigvals"), INTEGRAL, R, "Unknown Complex ScalarType for {T}"),
     kernel(("linalg.lu_factor", "linalg.lu_factor_ex", "linalg.lu") + ops("lu"), HALF, "lu_cpu"),
     kernel(ops("geqrf"), HALF, "geqrf_cpu"),
+    kernel(("linalg.ldl_factor", "linalg.ldl_factor_ex"), HALF, "ldl_factor_kernel_cpu"),
     kernel(("linalg.cholesky_ex",), HALF, "cholesky_cpu"),
     refuse(("linalg.inv_ex",), HALF, R, "linalg.inv: Low precision dtypes not supported. Got {T}"),
     refuse(("linalg.vander",), HALF, R, "linalg.vander supports floating point, complex, and "
