@@ -189,3 +189,25 @@ def test_ldl_two_by_two_pivots_and_solve():
         b = RNG.standard_normal((n, 3))
         np.testing.assert_allclose(symgrad.linalg.ldl_solve(ld, piv, symgrad.tensor(b)).numpy(),
                                    np.linalg.solve(m, b), rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (4, 3), (3, 5)])
+def test_complex_svd_phase_invariant_gradient_and_phase_error(shape):
+    a = RNG.standard_normal(shape) + 1j * RNG.standard_normal(shape)
+    u, s, vh = (t.numpy() for t in symgrad.linalg.svd(symgrad.tensor(a), full_matrices=False))
+    np.testing.assert_allclose((u * s) @ vh, a, atol=1e-13)
+
+    def loss(lib, x):
+        u, s, vh = lib.linalg.svd(x, full_matrices=False)
+        w = lib.tensor(np.arange(u.numel()).reshape(tuple(u.shape)) * 0.1)
+        return ((u.real ** 2 + u.imag ** 2) * w).sum() + (s * s).sum() + \
+            ((u * s.to(u.dtype)) @ vh).real.sum()
+    x = symgrad.tensor(a, requires_grad=True)
+    loss(symgrad, x).backward()
+    y = symgrad.tensor(a, requires_grad=True)   # a loss of U's phase: torch's error
+    with pytest.raises(RuntimeError, match="svd_backward: The singular vectors in the complex"):
+        symgrad.linalg.svd(y)[0].real.sum().backward()
+    torch = pytest.importorskip("torch")
+    t = torch.tensor(a, requires_grad=True)
+    loss(torch, t).backward()
+    np.testing.assert_allclose(x.grad.numpy(), t.grad.numpy(), atol=1e-12)

@@ -18,7 +18,7 @@ from . import basic as F
 from ..core import grad_mode
 from ..core.apply import as_tensor
 from .complexes import complex as make_complex
-from .decompositions import check_matrix, solve
+from .decompositions import check_matrix as check_real_matrix, solve
 from .manipulation import diag_embed
 from .printing import return_type
 from .shapes import cat
@@ -52,6 +52,13 @@ def _np_eig(a: Tensor) -> tuple:
 def _decompose(a: Tensor) -> tuple:
     w, v = _np_eig(a)
     return as_tensor(w), as_tensor(v)
+
+
+def check_matrix(name: str, a: Tensor, square: bool = True) -> None:
+    """torch's checks of a batch of (square) float or complex matrices."""
+    if a.dtype.is_complex and a.ndim >= 2 and (not square or a.shape[-1] == a.shape[-2]):
+        return
+    check_real_matrix(name, a, square=square)
 
 
 def _mh(x: Tensor) -> Tensor:

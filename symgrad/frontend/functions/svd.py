@@ -19,7 +19,7 @@ import numpy as np
 
 from . import basic as F
 from ..core.apply import apply, as_tensor, full as full_like
-from .decompositions import check_matrix
+from .decompositions import check_matrix as check_real_matrix
 from .manipulation import diag_embed, flip
 from .printing import return_type
 from .shapes import broadcast_to, cat
@@ -44,6 +44,13 @@ def _np_svd(a: np.ndarray, full: bool) -> tuple:
                 (eye(n, n) if full else eye(k, n)))
     u, s, vh = np.linalg.svd(a, full_matrices=full)
     return u.astype(a.dtype), s.astype(real), vh.astype(a.dtype)
+
+
+def check_matrix(name: str, a: Tensor, square: bool = True) -> None:
+    """torch's checks of a batch of (square) float or complex matrices."""
+    if a.dtype.is_complex and a.ndim >= 2 and (not square or a.shape[-1] == a.shape[-2]):
+        return
+    check_real_matrix(name, a, square=square)
 
 
 def _mh(x: Tensor) -> Tensor:
