@@ -211,3 +211,20 @@ def test_complex_svd_phase_invariant_gradient_and_phase_error(shape):
     t = torch.tensor(a, requires_grad=True)
     loss(torch, t).backward()
     np.testing.assert_allclose(x.grad.numpy(), t.grad.numpy(), atol=1e-12)
+
+
+def test_householder_product_gradient_torch_formula_against_finite_differences():
+    a, tau = RNG.standard_normal((5, 3)), RNG.random(2)
+    w = RNG.standard_normal((5, 3))
+
+    def loss_a(m):
+        return (symgrad.linalg.householder_product(m, symgrad.tensor(tau)) *
+                symgrad.tensor(w)).sum()
+
+    def loss_t(t):
+        return (symgrad.linalg.householder_product(symgrad.tensor(a), t) *
+                symgrad.tensor(w)).sum()
+    np.testing.assert_allclose(_grad(loss_a, a), _fd_grad(lambda m: float(loss_a(
+        symgrad.tensor(m)).numpy()), a), rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(_grad(loss_t, tau), _fd_grad(lambda t: float(loss_t(
+        symgrad.tensor(t)).numpy()), tau), rtol=1e-6, atol=1e-8)

@@ -17,6 +17,8 @@ import numpy as np
 from . import basic as F
 from ..core.apply import as_tensor
 from .basic import composite
+from .manipulation import tril
+from .shapes import cat, stack
 from .printing import return_type
 from .torch_nodes import named_outputs
 from ..core.tensor import Tensor
@@ -127,9 +129,50 @@ def householder_product(A, tau) -> Tensor:
                            f"tau.shape[-1]")
     m, n = a.shape[-2:]
     eye = as_tensor(np.eye(m, n, dtype=np.dtype(a.dtype.np)))
+    if a.numel() == 0 or t.numel() == 0 or a.dtype.is_complex:
+        rule = None
+    else:
+        rule = _product_rule
     return composite("LinalgHouseholderProductBackward0",
                      lambda a, t: _apply(a, t, eye * 1.0 + a[..., :, :n] * 0.0, True, False),
-                     [a, t])
+                     [a, t], rule)
+
+
+def _reflect(k: Tensor, v: Tensor, t: Tensor, i: int, left: bool) -> Tensor:
+    """(I - t v v^T) K (K (I - t v v^T) if not ``left``), v zero above row i: only K's rows
+    (columns) from i change."""
+    vi = v[..., i:, :]
+    if left:
+        u = F.matmul(vi.mT, k[..., i:, :])
+        return cat([k[..., :i, :], k[..., i:, :] - (t.unsqueeze(-1) * vi) * u], -2)
+    u = F.matmul(k[..., :, i:], t.unsqueeze(-1) * vi)
+    return cat([k[..., :, :i], k[..., :, i:] - u * vi.mT], -1)
+
+
+def _product_rule(g: Tensor, out: Tensor, ins: list) -> tuple:
+    """torch's householder_product_backward: K = Q G^T carried from reflector to reflector
+    (K <- H_(i+1)^-1 K H_i, H(t)^-1 = H(t / (t ||v||^2 - 1))), each reflector's gradients
+    read off K."""
+    a, tau = ins
+    m, k = a.shape[-2], tau.shape[-1]
+    ones = as_tensor(np.eye(m, a.shape[-1], dtype=np.dtype(a.dtype.np)))
+    v_all = tril(a, -1) + ones
+    sigma = tau / (tau * (v_all[..., :, :k] * v_all[..., :, :k]).sum(-2) - 1.0)
+    kk = _reflect(F.matmul(out, g.mT), v_all[..., :, 0:1], sigma[..., 0:1], 0, True)
+    grads, tau_grads = [], []
+    for i in range(k):
+        v, t = v_all[..., :, i:i + 1], tau[..., i:i + 1]
+        vi = v[..., i:, :]
+        vhk = F.matmul(vi.mT, kk[..., i:, :])
+        kv = F.matmul(kk[..., :, i:], vi)
+        tu = t.unsqueeze(-1)
+        grads.append((-tu * vhk).squeeze(-2) - (tu * kv).squeeze(-1))
+        tau_grads.append(-F.matmul(vhk[..., :, i:], vi).squeeze(-1))
+        if i != k - 1:
+            kk = _reflect(kk, v_all[..., :, i + 1:i + 2], sigma[..., i + 1:i + 2], i + 1, True)
+            kk = _reflect(kk, v, t, i, False)
+    grads += [a[..., :, 0] * 0.0] * (a.shape[-1] - k)
+    return tril(stack(grads, -1), -1), cat(tau_grads, -1)
 
 
 def orgqr(input, tau) -> Tensor:  # noqa: A002
