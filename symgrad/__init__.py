@@ -50,6 +50,12 @@ from .frontend.functions.contraction import einsum, tensordot
 from .frontend.functions.decompositions import (det, logdet, inverse, cholesky_solve,
                                                 cholesky_inverse, torch_slogdet as slogdet,
                                                 torch_cholesky as cholesky)
+from .frontend.functions.matrix_exp import matrix_exp
+from .frontend.functions.svd import torch_svd as svd
+from .frontend.functions.lu import torch_lu as lu, torch_lu_solve as lu_solve, lu_unpack
+from .frontend.functions.linalg_wrappers import torch_qr as qr, pinverse, triangular_solve
+from .frontend.functions.householder import geqrf, orgqr, ormqr
+from .frontend.functions.removed_linalg import lstsq, solve, eig, symeig, matrix_rank
 from .frontend.random.sampling import *  # noqa: F401,F403  (its __all__: torch's sampling functions)
 from .frontend.random.sampling import torch_dropout as dropout  # noqa: F811  (p, train required)
 from .frontend.functions.pointwise import *  # noqa: F401,F403  (its __all__: more elementwise math)

@@ -15,13 +15,23 @@ from .frontend.functions.dtype_checks import guard
 from .frontend.functions.keywords import wrap_namespace
 from .frontend.functions.linalg_products import (cross, diagonal, lstsq, matmul, matrix_power,
                                                  multi_dot, vecdot)
+from .frontend.functions.matrix_exp import matrix_exp
+from .frontend.functions.eig import eig, eigvals
+from .frontend.functions.householder import householder_product
+from .frontend.functions.ldl import ldl_factor, ldl_factor_ex, ldl_solve
+from .frontend.functions.lu import lu, lu_factor, lu_factor_ex, lu_solve
+from .frontend.functions.linalg_wrappers import (cholesky_ex, inv_ex, solve_ex, tensorinv,
+                                                 tensorsolve, vander)
+from .frontend.functions.svd import linalg_svd as svd
 from .frontend.functions.norms import (cond, matrix_norm, matrix_rank, norm, pinv, svdvals,
                                        vector_norm)
 
 __all__ = ["LinAlgError", "cholesky", "cond", "cross", "det", "diagonal", "eigh", "eigvalsh",
            "inv", "lstsq", "matmul", "matrix_norm", "matrix_power", "matrix_rank", "multi_dot",
            "norm", "pinv", "qr", "slogdet", "solve", "solve_triangular", "svdvals", "vecdot",
-           "vector_norm"]
+           "vector_norm", "matrix_exp", "svd", "lu", "lu_factor", "lu_factor_ex", "lu_solve",
+           "cholesky_ex", "inv_ex", "solve_ex", "tensorinv", "tensorsolve", "vander", "eig",
+           "eigvals", "householder_product", "ldl_factor", "ldl_factor_ex", "ldl_solve"]
 
 wrap_namespace(globals())
 guard(globals(), "linalg")

@@ -16,11 +16,13 @@ import functools
 from . import (samples_creation, samples_index, samples_linalg, samples_methods, samples_nn,
                samples_nn_extra, samples_nn_losses, samples_pointwise, samples_reduce,
                samples_shape, samples_spectral, samples_views)
+from . import samples_linalg_more
 from .spec import Sample, T
 
 FAMILIES = (samples_pointwise, samples_reduce, samples_shape, samples_index, samples_linalg,
             samples_creation, samples_nn, samples_nn_losses, samples_methods, samples_nn_extra,
-            samples_spectral, samples_views)
+            samples_spectral, samples_views,
+            samples_linalg_more)
 
 OPERATORS = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div",
              "floordiv": "floor_divide", "mod": "remainder", "pow": "pow", "matmul": "matmul",

@@ -98,8 +98,12 @@ def _identity_like(a: Tensor) -> Tensor:
 def solve(A, B, *, left: bool = True) -> Tensor:
     """X with A X = B (X A = B if not ``left``); B is a batch of vectors when it is 1-D or
     has A's shape without its last dim."""
+    return solve_checked(A, B, left, "torch.linalg.solve")
+
+
+def solve_checked(A, B, left: bool, check: str, name: str = "linalg.solve") -> Tensor:
+    """``solve`` whose singular A raises ``check``'s error (NaN if ``check`` is empty)."""
     a, b = tensor_arg(A), tensor_arg(B)
-    name = "linalg.solve"
     check_matrix(name, a)
     _same_dtype(name, a, b)
     vector = b.ndim == 1 or (b.ndim == a.ndim - 1 and tuple(b.shape) == tuple(a.shape[:-1]))
@@ -111,9 +115,9 @@ def solve(A, B, *, left: bool = True) -> Tensor:
     def body(a, b):
         a, bm = broadcast_batches(a, unsqueeze(b, -1) if vector else b)
         if left:
-            x = apply("solve", a, bm, check="torch.linalg.solve")
+            x = apply("solve", a, bm, check=check)
         else:
-            x = _mt(apply("solve", _mt(a), _mt(bm), check="torch.linalg.solve"))
+            x = _mt(apply("solve", _mt(a), _mt(bm), check=check))
         return squeeze(x, -1) if vector else x
     if left and not vector and tuple(a.shape[:-2]) == tuple(b.shape[:-2]):
         return body(a, b)   # one primitive, LinalgSolveExBackward0 already

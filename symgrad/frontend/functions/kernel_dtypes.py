@@ -322,6 +322,16 @@ ROWS = (
     kernel(ops("dot", "vdot", "inner"), BOOL, "dot", 2),
     kernel(ops("trace"), BOOL, "trace"),
     kernel(ops("cholesky_inverse"), INTEGRAL + ("float16",), "cholesky_inverse_out_cpu"),
+    kernel(("linalg.svd",) + ops("svd"), HALF, "linalg_svd_cpu"),
+    kernel(("linalg.eig", "linalg.eigvals"), HALF, "linalg_eig_out_cpu"),
+    refuse(("linalg.eig", "linalg.eigvals"), INTEGRAL, R, "Unknown Complex ScalarType for {T}"),
+    kernel(("linalg.lu_factor", "linalg.lu_factor_ex", "linalg.lu") + ops("lu"), HALF, "lu_cpu"),
+    kernel(ops("geqrf"), HALF, "geqrf_cpu"),
+    kernel(("linalg.ldl_factor", "linalg.ldl_factor_ex"), HALF, "ldl_factor_kernel_cpu"),
+    kernel(("linalg.cholesky_ex",), HALF, "cholesky_cpu"),
+    refuse(("linalg.inv_ex",), HALF, R, "linalg.inv: Low precision dtypes not supported. Got {T}"),
+    refuse(("linalg.vander",), HALF, R, "linalg.vander supports floating point, complex, and "
+           "integer tensors, but got {T}"),
     same(("torch.meshgrid", "torch.cartesian_prod"), tuple(range(8)),
          "meshgrid expects all tensors to have the same dtype"),
     # ------------------------------------------------------------ indices and masks

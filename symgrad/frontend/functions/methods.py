@@ -19,6 +19,7 @@ from ...devices import device as Device, check as check_device
 from ..core.apply import apply, as_tensor, register_view
 from .creation import METHODS as CREATION
 from .decompositions import METHODS as DECOMPOSITIONS
+from .linalg_methods import METHODS as LINALG_MORE
 from .strided import METHODS as STRIDED, clone  # noqa: F401  (symgrad.clone)
 from .complexes import METHODS as COMPLEXES, PROPERTIES as COMPLEX_PROPERTIES
 from .norms import torch_norm
@@ -269,7 +270,7 @@ _BOUND = {_name: _fn if _name.startswith("__") else torch_keywords(_fn, method=T
                              **POINTWISE, **RANDOM, **HOOKS, **STATISTICS, **SCANS, **ASSORTED,
                              **PRODUCTS, **SEARCHING, **DECOMPOSITIONS, **STRIDED, **COMPLEXES,
                              **LEGACY, **DEVICE, **BITWISE, **VIEWS_MORE,
-                             **VIEW_UPDATES}.items()}
+                             **VIEW_UPDATES, **LINALG_MORE}.items()}
 guard(_BOUND, "Tensor")   # torch's refusals by dtype (kernel_dtypes)
 for _name, _fn in _BOUND.items():
     setattr(Tensor, _name, _fn)
