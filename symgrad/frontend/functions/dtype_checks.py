@@ -328,6 +328,9 @@ WHEN = {
     "where": lambda args, kwargs: len(args) + len(kwargs) >= 3,
     "floor": lambda args, kwargs: kwargs.get("rounding_mode") == "floor",
     "trunc": lambda args, kwargs: kwargs.get("rounding_mode") == "trunc",
+    # a loss (input, target, margin, size_average, reduce, reduction) reduced by its mean
+    "loss_mean": lambda args, kwargs: kwargs.get(
+        "reduction", args[5] if len(args) > 5 else "mean") == "mean",
 }
 _KINDS = {"kernel": Kernel, "same": Same, "out": Out, "nograd": NoGrad, "params": Params,
           "narrowing": Narrowing}

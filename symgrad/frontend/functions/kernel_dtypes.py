@@ -140,7 +140,7 @@ ROWS = (
     kernel(("F.multi_margin_loss",), NOT_FLOAT + ("float16",), "multi_margin_loss_cpu_kernel"),
     refuse(("F.kl_div",), INTEGRAL, R, "kl_div: Integral inputs not supported."),
     refuse(("F.kl_div",), COMPLEX, R, "kl_div: Complex inputs not supported."),
-    refuse(("F.hinge_embedding_loss",), INTS, R, MEAN_INTEGRAL),
+    refuse(("F.hinge_embedding_loss",), INTS, R, MEAN_INTEGRAL, when="loss_mean"),
     # ------------------------------------------------------------ distances and norms
     refuse(("F.pdist",), NOT_FLOAT, R, "pdist only supports floating-point dtypes"),
     kernel(("F.pdist",), ("float16",), "pdist"),
