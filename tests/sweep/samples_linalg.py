@@ -90,7 +90,8 @@ def decompositions() -> dict:
     out["linalg.matrix_rank"] = functools.partial(sq, "linalg.matrix_rank", [
         (SPD, {"hermitian": True}), (SING, {"atol": 0.1}), (M33, {"rtol": 0.5})])
     out["linalg.pinv"] = functools.partial(sq, "linalg.pinv", [
-        (SPD, {"hermitian": True}), (SING, {"atol": 0.1}), (T((3, 2)),)])
+        (SPD, {"hermitian": True}), (SING, {"atol": 0.1}), (T((3, 2)),), (M33, {"rtol": 0.5}),
+        (T((2, 3)), {"atol": 0.9})])
     out["linalg.cond"] = functools.partial(sq, "linalg.cond", [
         (M33, p) for p in (1, -1, 2, -2, float("inf"), "fro", "nuc", 3)])
     out["linalg.svdvals"] = functools.partial(sq, "linalg.svdvals", [(T((3, 2)),), (B234,)])

@@ -195,21 +195,9 @@ def torch_qr(input, some: bool = True) -> TorchQRResult:  # noqa: A002
 
 
 def pinverse(input, rcond: float = 1e-15) -> Tensor:  # noqa: A002
-    """``torch.pinverse``: linalg.pinv with atol 0 and rtol ``rcond``, with torch's backward
-    (the derivative of the pseudo-inverse at constant rank, from A^+ alone)."""
+    """``torch.pinverse``: linalg.pinv with atol 0 and rtol ``rcond``."""
     a = tensor_arg(input)
-    return composite("LinalgPinvBackward0", lambda a: pinv(a, atol=0.0, rtol=rcond), [a],
-                     _pinv_rule, holomorphic=False)
-
-
-def _pinv_rule(g: Tensor, out: Tensor, ins: list) -> tuple:
-    """gA = -P^H G P^H + (I - A P) G^H P P^H + P^H P G^H (I - P A), P = A^+."""
-    a, p = ins[0], out
-    ph, gh = p.mT, g.mT
-    k = F.matmul(p, gh)
-    phk = F.matmul(ph, k)
-    ga = -F.matmul(k, p).mT + F.matmul(F.matmul(gh - F.matmul(a, k), p), ph)
-    return (ga + phk - F.matmul(F.matmul(phk, p), a),)
+    return pinv(a, atol=0.0, rtol=rcond)
 
 
 def triangular_solve(b, A, upper: bool = True, transpose: bool = False,

@@ -152,7 +152,20 @@ def pinv(A, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:
     above the tolerance (by default rtol = eps * max(m, n))."""
     a = tensor_arg(A)
     check_matrix("linalg.pinv", a, square=False)
-    return composite("LinalgPinvBackward0", lambda a: _pinv(a, atol, rtol), [a])
+    return composite("LinalgPinvBackward0", lambda a: _pinv(a, atol, rtol), [a], _pinv_rule,
+                     holomorphic=False)
+
+
+def _pinv_rule(g: Tensor, out: Tensor, ins: list) -> tuple:
+    """torch's pinv backward: the derivative of the pseudo-inverse at constant rank, from
+    P = A^+ alone (singular values cut by the tolerance stay cut, where differentiating the
+    truncated sum would not): gA = -P^H G P^H + (I - A P) G^H P P^H + P^H P G^H (I - P A)."""
+    a, p = ins[0], out
+    ph, gh = p.mH, g.mH
+    k = F.matmul(p, gh)
+    phk = F.matmul(ph, k)
+    ga = -F.matmul(k, p).mH + F.matmul(F.matmul(gh - F.matmul(a, k), p), ph)
+    return (ga + phk - F.matmul(F.matmul(phk, p), a),)
 
 
 def _pinv(a: Tensor, atol, rtol) -> Tensor:
