@@ -78,6 +78,14 @@ SORTLIKE = ("torch.sort", "torch.argsort", "torch.msort", "torch.topk", "torch.k
             "Tensor.nanmedian", "Tensor.mode", "Tensor.cummax", "Tensor.cummin",
             "Tensor.quantile", "Tensor.nanquantile")
 
+# torch.special's polynomials whose recurrence returns an uninitialised variable where x is
+# NaN (the loop stops before its first step): all but chebyshev_polynomial_t and Hermite's.
+UNINITIALISED_AT_NAN = tuple(
+    [f"special.chebyshev_polynomial_{k}" for k in "uvw"]
+    + [f"special.shifted_chebyshev_polynomial_{k}" for k in "tuvw"]
+    + ["special.laguerre_polynomial_l", "special.legendre_polynomial_p"])
+
+
 # (ops, which samples, which aspects, why): fnmatch patterns (a tuple of ops: any of them),
 # or a predicate of the sample and its differences.
 UNDEFINED = [
@@ -130,6 +138,9 @@ UNDEFINED = [
       for aspect in ("value[[]*", "grad[[]*")],
     (("linalg.qr",), singular, "grad[[]*", "the backward divides by R's diagonal, rounding "
      "noise where A is rank-deficient"),
+    (UNINITIALISED_AT_NAN, holds_nan, "value[[]*", "at x = NaN and n >= 2 torch's "
+     "recurrence loop (which stops at NaN) never runs and it returns an uninitialised "
+     "variable (0, inf: whatever the register held); symgrad gives NaN"),
     (NULL_SPACE, singular, "grad[[]*", "the singular vectors of a repeated (zero) singular "
      "value are any bases of the null spaces: U diag(g) V^T depends on which the SVD picks"),
 ]

@@ -40,6 +40,7 @@ from .searching import METHODS as SEARCHING
 from . import pointwise as P
 from .pointwise import reciprocal
 from .pointwise_methods import METHODS as POINTWISE
+from .special_functions import METHODS as SPECIAL
 from ..core.hooks import METHODS as HOOKS
 from .printing import tensor_repr
 from ..random.sampling import METHODS as RANDOM
@@ -266,7 +267,7 @@ _BOUND = {_name: _fn if _name.startswith("__") else torch_keywords(_fn, method=T
           for _name, _fn in {**METHODS, **CREATION, **MANIPULATION, **SORTING, **INPLACE,
                              **POINTWISE, **RANDOM, **HOOKS, **STATISTICS, **SCANS, **ASSORTED,
                              **PRODUCTS, **SEARCHING, **DECOMPOSITIONS, **STRIDED, **COMPLEXES,
-                             **LEGACY, **DEVICE, **BITWISE}.items()}
+                             **LEGACY, **DEVICE, **BITWISE, **SPECIAL}.items()}
 guard(_BOUND, "Tensor")   # torch's refusals by dtype (kernel_dtypes)
 for _name, _fn in _BOUND.items():
     setattr(Tensor, _name, _fn)
