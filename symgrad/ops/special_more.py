@@ -169,7 +169,8 @@ def _incomplete(a, x, upper: bool):
     a, x = np.broadcast_arrays(np.asarray(a, dtype=np.float64), np.asarray(x, dtype=np.float64))
     out = np.full(a.shape, np.nan)
     regular = (a > 0) & (x > 0) & np.isfinite(a) & np.isfinite(x)
-    large = regular & (a > 1e4) & (np.abs(x - a) / a < 4.5 / np.sqrt(a))
+    with np.errstate(all="ignore"):
+        large = regular & (a > 1e4) & (np.abs(x - a) / a < 4.5 / np.sqrt(a))
     series = regular & ~large & (x < a + 1.0)
     fraction = regular & ~large & ~series
     with np.errstate(all="ignore"):

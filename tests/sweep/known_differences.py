@@ -220,6 +220,11 @@ Tensor.sinc_ | Tensor.sinc_(c128[2,3]) | error:extra | error:extra: symgrad rais
 Tensor.sinc_ | Tensor.sinc_(c128[8]:e) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 Tensor.sinc_ | Tensor.sinc_(c64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexFloat'
 linalg.solve_triangular | linalg.solve_triangular(f32[3,3]:tri, f64[3,4], upper=False) | error:extra | error:extra: symgrad raises RuntimeError: linalg.solve_triangular: Expected A and B to have the same dtype, but found A of
+special.airy_ai | special.airy_ai(i64[16]:e) | value[0] | value[0]: at 8: symgrad -0.0022535841, torch 0.000107739659
+special.chebyshev_polynomial_v | special.chebyshev_polynomial_v(f32[2,3]~g, 3, out=f64[2,3]~g) | value[0] | value[0]: at 3: symgrad -65.84091949463, torch -65.84092712402
+special.hermite_polynomial_h | special.hermite_polynomial_h(f32[2,3]~g, 3, out=f64[2,3]~g) | value[0] | value[0]: at 2: symgrad -2.93452835083, torch -2.934527873993
+special.i0e | special.i0e(f16[2,3]:p) | value[0] | value[0]: at 3: symgrad 0.3252, torch 0.32568
+special.ndtri | special.ndtri(f32[16]:e) | grad[0] | grad[0]: value at 3: symgrad 30275046.0, torch 30274962.0
 special.sinc | special.sinc(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 special.sinc | special.sinc(c128[8]:e) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 special.sinc | special.sinc(c64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexFloat'
