@@ -1,5 +1,5 @@
-"""Pooling layers beside the basic ones: ``AdaptiveMaxPool1d``, ``AdaptiveMaxPool2d``,
-``MaxUnpool1d``, ``MaxUnpool2d``, ``LPPool1d``, ``LPPool2d``.
+"""Pooling layers beside the basic ones: ``AdaptiveMaxPool1d``/``2d``/``3d``,
+``MaxUnpool1d``/``2d``/``3d``, ``LPPool1d``/``2d``/``3d``.
 
 Layer: front end (torch.nn mirror). Input: torch's options. Output: parameterless modules
 storing them as torch does (MaxUnpool as tuples, the others as given: torch's reprs follow),
@@ -104,4 +104,30 @@ class LPPool2d(_LPPoolNd):
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return F.lp_pool2d(input, float(self.norm_type), self.kernel_size, self.stride,
+                           self.ceil_mode)
+
+
+class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
+    """Maximum over ``output_size`` (D, H, W) bins of (N, C, D, H, W) or (C, D, H, W)."""
+
+    def forward(self, input: Tensor):  # noqa: A002
+        return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    """Partial inverse of MaxPool3d: values put back at their indices, zeros elsewhere."""
+
+    _dims = 3
+
+    def forward(self, input: Tensor, indices: Tensor,  # noqa: A002
+                output_size: Any = None) -> Tensor:
+        return F.max_unpool3d(input, indices, self.kernel_size, self.stride, self.padding,
+                              output_size)
+
+
+class LPPool3d(_LPPoolNd):
+    """Power-average pooling of (N, C, D, H, W) or (C, D, H, W)."""
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.lp_pool3d(input, float(self.norm_type), self.kernel_size, self.stride,
                            self.ceil_mode)
