@@ -193,12 +193,11 @@ def open_differences() -> dict:
 OPEN = """
 F.adaptive_avg_pool1d | F.adaptive_avg_pool1d(f64[1,2,5], 0) | grad:error | grad:error: symgrad no error, torch RuntimeError
 F.adaptive_avg_pool2d | F.adaptive_avg_pool2d(f64[1,2,5,5], 0) | grad:error | grad:error: symgrad no error, torch RuntimeError
-F.adaptive_max_pool1d | F.adaptive_max_pool1d(f64[1,2,6], 0) | error:extra | error:extra: symgrad raises IndexError: argmax(): expected reduction dim 4 to have non-zero size (input shape (1, 2, 1,
-F.adaptive_max_pool1d_with_indices | F.adaptive_max_pool1d_with_indices(f64[1,2,6], 0) | error:extra | error:extra: symgrad raises IndexError: argmax(): expected reduction dim 4 to have non-zero size (input shape (1, 2, 1,
-F.adaptive_max_pool2d | F.adaptive_max_pool2d(f64[1,2,4,4], 0) | error:extra | error:extra: symgrad raises IndexError: argmax(): expected reduction dim 4 to have non-zero size (input shape (1, 2, 0,
-F.adaptive_max_pool2d_with_indices | F.adaptive_max_pool2d_with_indices(f64[1,2,4,4], 0) | error:extra | error:extra: symgrad raises IndexError: argmax(): expected reduction dim 4 to have non-zero size (input shape (1, 2, 0,
+F.adaptive_avg_pool3d | F.adaptive_avg_pool3d(f16[1,2,5,5,5], 2) | value[0] | value[0]: at 12: symgrad -0.023804, torch -0.023697
+F.adaptive_avg_pool3d | F.adaptive_avg_pool3d(f64[1,2,5,5,5], 0) | grad:error | grad:error: symgrad no error, torch RuntimeError
 F.avg_pool1d | F.avg_pool1d(i64[1,2,5], 2) | error:extra | error:extra: symgrad raises RuntimeError: avg_pool of int64 tensors is not supported
 F.avg_pool2d | F.avg_pool2d(i64[1,2,5,5], 2) | error:extra | error:extra: symgrad raises RuntimeError: avg_pool of int64 tensors is not supported
+F.avg_pool3d | F.avg_pool3d(i64[1,2,5,5,5], 2) | error:extra | error:extra: symgrad raises RuntimeError: avg_pool of int64 tensors is not supported
 F.embedding_bag | F.embedding_bag(i64[2,3]:idx5, f64[5,3], max_norm=1.0) | error:extra | error:extra: symgrad raises RuntimeError: embedding_bag: max_norm, scale_grad_by_freq and sparse are not supported
 F.interpolate | F.interpolate(f64[1,2,4,4], scale_factor=0.5, mode='bilinear', antialias=True) | error:extra | error:extra: symgrad raises RuntimeError: interpolate(antialias=True) is not supported by symgrad
 F.margin_ranking_loss | F.margin_ranking_loss(i32[4], i32[4], i32[4]:pm1) | error:extra | error:extra: symgrad raises RuntimeError: mean(): could not infer output dtype. Input dtype must be either a floating poin

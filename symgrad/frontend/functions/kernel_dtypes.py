@@ -372,6 +372,8 @@ ROWS = (
     kernel(("F.unfold",), INTS, "im2col_out_cpu"),
     kernel(("F.max_pool1d",), NOT_FLOAT, "max_pool1d_impl"),
     kernel(("F.max_pool2d",), BOOL + COMPLEX, "max_pool2d"),
+    kernel(("F.avg_pool3d",), HALF, "avg_pool3d_out_frame"),
+    kernel(("F.max_pool3d", "F.max_pool3d_with_indices"), BOOL + COMPLEX, "max_pool3d"),
     kernel(("F.layer_norm",), NOT_FLOAT, "LayerNormKernelImpl"),
     ("params", ("F.batch_norm",), (0, (1, "running_mean"), (2, "running_var"), (3, "weight"),
                                    (4, "bias"))),

@@ -8,7 +8,8 @@ window in window order (argmax, then a gather), so its gradient goes to that one
 torch's max_pool2d_with_indices; average pooling sums the windows and divides by torch's
 divisors (constants computed from shapes); adaptive pooling multiplies by constant 0/1 bin
 matrices. The 1-d functions run the 2-d ones on an (N, C, 1, L) view, as torch does; the 3-d
-ones run the same code over three spatial dims. Each shows torch's grad_fn. It reads shapes only, never tensors' arrays.
+ones run the same code over three spatial dims. Each shows torch's grad_fn. It reads shapes
+only, never tensors' arrays.
 """
 
 from __future__ import annotations
@@ -329,6 +330,14 @@ def adaptive_avg_pool3d(input, output_size) -> Tensor:  # noqa: A002
     if len(output_size) != 3:
         raise RuntimeError(f"{fn}: output_size must be 3")
     out = tuple(n if o is None else int(o) for o, n in zip(output_size, x.shape[-3:]))
+    if min(out) < 0:
+        raise RuntimeError(f"{fn}: elements of output_size must be greater than or equal to 0 "
+                           f"but received {{{out[0]}, {out[1]},{out[2]}}}")
+    for d in range(1 if x.ndim == 5 else 0, x.ndim):
+        if x.shape[d] == 0:
+            raise RuntimeError(f"{fn}(): Expected input to have non-zero size for non-batch "
+                               f"dimensions, but input has sizes {list(x.shape)} with "
+                               f"dimension {d} being empty")
     if out == (1, 1, 1):     # torch: input.mean({-1, -2, -3}, keepdim=True), MeanBackward1
         return mean(x, (-3, -2, -1), keepdim=True)
     bins = [_bins(n, o) for n, o in zip(x.shape[-3:], out)]

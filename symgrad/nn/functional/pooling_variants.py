@@ -89,6 +89,17 @@ def _adaptive_max(x: Tensor, out: tuple, torch_name: str = "AdaptiveMaxPool2DBac
     len(out) dims (2 or 3)."""
     nd = len(out)
     sizes, lead = tuple(x.shape[-nd:]), tuple(x.shape[:-nd])
+    if 0 in out:      # an empty result (no bins), whose backward is torch's error
+        shape = lead + out
+        empty = min(d for d in range(1 if x.ndim == nd + 2 else 0, len(shape)) if not shape[d])
+
+        def rule(g, result, ins):
+            raise RuntimeError(f"adaptive_max_pool{nd}d_backward(): Expected grad_output to "
+                               f"have non-zero size for non-batch dimensions, but grad_output "
+                               f"has sizes {list(shape)} with dimension {empty} being empty")
+        values = composite(torch_name, lambda a: a.reshape(-1)[:0].reshape(shape), [x], rule,
+                           saves=False, uses_out=False)
+        return values, Tensor(np.zeros(shape, np.int64), None)
     tables = [bin_table(n, o) for n, o in zip(sizes, out)]
     ks = tuple(t.shape[1] for t in tables)
     found = []
@@ -178,6 +189,8 @@ def _unpool_size(x: Tensor, kernel: tuple, stride: tuple, padding: tuple,
     """torch's default output size (n - 1) * stride + kernel - 2 * padding, or the given one
     (spatial, or with the leading dims) if within a stride of it."""
     nd = len(kernel)
+    if x.ndim < nd:      # torch reads input.size()[-nd + d] first
+        raise IndexError("tuple index out of range")
     default = [(n - 1) * s + k - 2 * p
                for n, k, s, p in zip(x.shape[-nd:], kernel, stride, padding)]
     if output_size is None:
