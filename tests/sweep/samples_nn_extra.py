@@ -135,6 +135,26 @@ def embedding_bag() -> list:
         (idx, W, T((2,), I, "idx1"), {"include_last_offset": True}))
 
 
+def sampling(op: str) -> list:
+    """affine_grid's 2-D and 3-D maps; grid_sample over modes, paddings and align_corners,
+    grids reaching outside [-1, 1] (``n``: in [-2, 2])."""
+    if op == "F.affine_grid":
+        th2, th3 = T((2, 2, 3)), T((1, 3, 4))
+        return calls(op, (th2, (2, 3, 4, 5)), (th2, (2, 3, 4, 5), True),
+                     (th2, (2, 1, 1, 3), False), (th3, (1, 2, 3, 4, 2), False),
+                     (th3, (1, 2, 3, 4, 2), True), (T((2, 2, 3), "float32"), (2, 1, 3, 3)),
+                     (th2, (2, 3, 4)), (T((2, 3, 3)), (2, 3, 4, 5)),
+                     (T((2, 2, 3), I), (2, 3, 4, 5)), (th2, [2, 3, 0, 5]))
+    x, g = T((2, 3, 4, 5)), T((2, 3, 4, 2))
+    out = calls(op, *[(x, g, m, p, a) for m in ("bilinear", "nearest", "bicubic")
+                      for p in ("zeros", "border", "reflection") for a in (False, True)])
+    return out + calls(op, (x, g), (T((2, 3, 4, 5), "float32"), T((2, 3, 4, 2), "float32")),
+                       (x, T((2, 3, 4, 2), kind="u"), {"align_corners": True}),
+                       (x, T((2, 3, 4, 2), "float32")), (x, g, "area"), (x, g, "bilinear", "bad"),
+                       (x, T((2, 3, 4, 3))), (T((1, 1, 2, 2)), T((1, 5, 5, 2), kind="u")),
+                       (x, g, {"mode": "bicubic", "padding_mode": "border"}))
+
+
 def table() -> dict:
     out = {}
     groups = {
@@ -150,7 +170,8 @@ def table() -> dict:
         shuffles: ("pixel_shuffle", "pixel_unshuffle", "channel_shuffle"),
         dropouts: ("alpha_dropout", "feature_alpha_dropout", "dropout1d", "dropout2d",
                    "dropout3d"),
-        norms: ("instance_norm", "local_response_norm", "rms_norm")}
+        norms: ("instance_norm", "local_response_norm", "rms_norm"),
+        sampling: ("affine_grid", "grid_sample")}
     for make, names in groups.items():
         for name in names:
             out[f"F.{name}"] = functools.partial(make, f"F.{name}")

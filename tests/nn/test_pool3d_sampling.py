@@ -1,7 +1,8 @@
 """3-d pooling (``F.max_pool3d avg_pool3d adaptive_avg_pool3d adaptive_max_pool3d lp_pool3d
-max_unpool3d`` and their modules): NumPy oracles, central-difference gradients, the same
-values compiled, and torch when it is installed. The sweep compares the functions' samples
-with torch; this file holds compilation, the modules and torch-free checks.
+max_unpool3d`` and their modules) and spatial-transformer sampling (``affine_grid
+grid_sample``): NumPy oracles, central-difference gradients, the same values compiled, and
+torch when it is installed. The sweep compares the functions' samples with torch; this file
+holds compilation, the modules and torch-free checks.
 """
 
 from __future__ import annotations
@@ -116,3 +117,59 @@ def test_against_torch():
         for a, b in zip(mine if isinstance(mine, tuple) else (mine,),
                         theirs if isinstance(theirs, tuple) else (theirs,)):
             np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-14)
+
+
+# ---------------------------------------------------------------- affine_grid, grid_sample
+
+def _bilinear_oracle(x: np.ndarray, gx: float, gy: float) -> np.ndarray:
+    """Bilinear sample of (C, H, W) at normalized (gx, gy), align_corners=False, zeros."""
+    c, h, w = x.shape
+    ix, iy = ((gx + 1) * w - 1) / 2, ((gy + 1) * h - 1) / 2
+    x0, y0 = int(np.floor(ix)), int(np.floor(iy))
+    out = np.zeros(c)
+    for cx, cy in ((x0, y0), (x0 + 1, y0), (x0, y0 + 1), (x0 + 1, y0 + 1)):
+        weight = (1 - abs(ix - cx)) * (1 - abs(iy - cy))
+        if 0 <= cx < w and 0 <= cy < h:
+            out += weight * x[:, cy, cx]
+    return out
+
+
+def test_grid_sample_against_an_oracle_and_differences():
+    x0 = RNG.normal(size=(1, 2, 3, 4))
+    g0 = RNG.uniform(-1.2, 1.2, size=(1, 2, 3, 2))
+    got = F.grid_sample(symgrad.tensor(x0), symgrad.tensor(g0), align_corners=False).numpy()
+    for i in range(2):
+        for j in range(3):
+            np.testing.assert_allclose(got[0, :, i, j], _bilinear_oracle(x0[0], *g0[0, i, j]),
+                                       rtol=1e-13, atol=1e-15)
+    for mode in ("bilinear", "bicubic"):
+        def f(g, mode=mode):
+            return F.grid_sample(symgrad.tensor(x0), g, mode, "reflection", True).sum()
+        t = symgrad.tensor(g0, requires_grad=True)
+        f(t).backward()
+        eps, numeric = 1e-6, np.empty(g0.size)
+        for k in range(g0.size):
+            up, down = g0.copy().reshape(-1), g0.copy().reshape(-1)
+            up[k] += eps
+            down[k] -= eps
+            numeric[k] = (float(f(symgrad.tensor(up.reshape(g0.shape))))
+                          - float(f(symgrad.tensor(down.reshape(g0.shape))))) / (2 * eps)
+        np.testing.assert_allclose(t.grad.numpy().reshape(-1), numeric, rtol=1e-5, atol=1e-7)
+
+
+def test_affine_grid_identity_and_compiled_sampling():
+    theta = symgrad.tensor([[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]], dtype=symgrad.float64)
+    grid = F.affine_grid(theta, (1, 2, 3, 4), align_corners=False)
+    xs, ys = (np.arange(4) * 2 + 1) / 4 - 1, (np.arange(3) * 2 + 1) / 3 - 1
+    np.testing.assert_allclose(grid.numpy()[0, :, :, 0], np.broadcast_to(xs, (3, 4)))
+    np.testing.assert_allclose(grid.numpy()[0, :, :, 1], np.broadcast_to(ys[:, None], (3, 4)))
+    x = symgrad.tensor(RNG.normal(size=(1, 2, 3, 4)))
+    np.testing.assert_allclose(F.grid_sample(x, grid, align_corners=False).numpy(), x.numpy(),
+                               rtol=1e-14)
+
+    def warp(x, theta):
+        g = F.affine_grid(theta, (1, 2, 3, 4), align_corners=False)
+        return F.grid_sample(x, g, "bilinear", "border", False).sum()
+    rotated = symgrad.tensor([[[0.8, -0.6, 0.1], [0.6, 0.8, -0.2]]], dtype=symgrad.float64)
+    np.testing.assert_allclose(float(symgrad.compile(warp)(x, rotated)), float(warp(x, rotated)),
+                               rtol=1e-12)
