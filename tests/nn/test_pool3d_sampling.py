@@ -173,3 +173,37 @@ def test_affine_grid_identity_and_compiled_sampling():
     rotated = symgrad.tensor([[[0.8, -0.6, 0.1], [0.6, 0.8, -0.2]]], dtype=symgrad.float64)
     np.testing.assert_allclose(float(symgrad.compile(warp)(x, rotated)), float(warp(x, rotated)),
                                rtol=1e-12)
+
+
+# ---------------------------------------------------------------- fractional max pooling
+
+def test_fractional_windows_and_maxima():
+    """Torch-free: the windows from given samples follow torch's sequence (hand-computed
+    starts), each value is its window's maximum and its index points at it."""
+    x = symgrad.tensor(RNG.normal(size=(1, 1, 7, 9)))
+    u = symgrad.tensor([[[0.3, 0.8]]], dtype=symgrad.float64)   # (W, H) samples
+    values, idx = F.fractional_max_pool2d(x, 2, output_size=(3, 4), return_indices=True,
+                                          _random_samples=u)
+    starts_h = [int((i + 0.8) * 2.5) - int(0.8 * 2.5) for i in range(2)] + [5]
+    starts_w = [int((i + 0.3) * (7 / 3)) - int(0.3 * (7 / 3)) for i in range(3)] + [7]
+    a = x.numpy()[0, 0]
+    for i, h in enumerate(starts_h):
+        for j, w in enumerate(starts_w):
+            window = a[h:h + 2, w:w + 2]
+            assert values.numpy()[0, 0, i, j] == window.max()
+            assert a.reshape(-1)[idx.numpy()[0, 0, i, j]] == window.max()
+    t = symgrad.tensor(x.numpy(), requires_grad=True)
+    F.fractional_max_pool2d(t, 2, output_size=(3, 4), _random_samples=u).sum().backward()
+    assert t.grad.numpy().sum() == 12 and set(np.unique(t.grad.numpy())) <= {0.0, 1.0, 2.0}
+
+
+def test_fractional_draws_torchs_samples_and_refuses_compile():
+    torch = pytest.importorskip("torch")
+    x = RNG.normal(size=(2, 3, 5, 6, 7))
+    torch.manual_seed(7)
+    symgrad.manual_seed(7)
+    want = torch.nn.FractionalMaxPool3d(2, output_ratio=0.5)(torch.tensor(x))
+    got = symgrad.nn.FractionalMaxPool3d(2, output_ratio=0.5)(symgrad.tensor(x))
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
+    with pytest.raises(TypeError, match="eagerly only"):
+        symgrad.compile(lambda t: F.fractional_max_pool2d(t, 2, 2))(symgrad.tensor(x[0]))

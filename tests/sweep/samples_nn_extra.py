@@ -155,6 +155,19 @@ def sampling(op: str) -> list:
                        (x, g, {"mode": "bicubic", "padding_mode": "border"}))
 
 
+def fractional(op: str) -> list:
+    """Windows from explicit samples and from torch's draws (seeded alike), sizes or ratios,
+    unbatched input, and torch's refusals."""
+    nd = 3 if "3d" in op else 2
+    x = T((2, 3) + (5, 6, 7)[-nd:])
+    u = T((2, 3, nd), kind="01")
+    return calls(op, (x, 2, (3,) * nd), (x, 2, None, (0.5,) * nd), (x, 2, (2,) * nd, None,
+                 True), (x, 2, {"output_size": 3, "_random_samples": u}),
+                 (T((3,) + (5, 6, 7)[-nd:]), 2, 2), (T(x.shape, "float32"), (2,) * nd, 3),
+                 (x, 2), (x, 6, 2), (x, 2, 3, {"_random_samples": T((2, 3, nd), "float32")}),
+                 (T(x.shape, kind="t"), 2, 3, {"return_indices": True, "_random_samples": u}))
+
+
 def table() -> dict:
     out = {}
     groups = {
@@ -171,7 +184,9 @@ def table() -> dict:
         dropouts: ("alpha_dropout", "feature_alpha_dropout", "dropout1d", "dropout2d",
                    "dropout3d"),
         norms: ("instance_norm", "local_response_norm", "rms_norm"),
-        sampling: ("affine_grid", "grid_sample")}
+        sampling: ("affine_grid", "grid_sample"),
+        fractional: ("fractional_max_pool2d", "fractional_max_pool2d_with_indices",
+                     "fractional_max_pool3d", "fractional_max_pool3d_with_indices")}
     for make, names in groups.items():
         for name in names:
             out[f"F.{name}"] = functools.partial(make, f"F.{name}")

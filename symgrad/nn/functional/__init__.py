@@ -63,6 +63,8 @@ from .pooling_variants import (adaptive_max_pool1d, adaptive_max_pool1d_with_ind
 from .pooling_variants import (adaptive_max_pool3d, adaptive_max_pool3d_with_indices,  # noqa: F401
                                lp_pool3d, max_pool3d_with_indices, max_unpool3d)
 from .sampling import affine_grid, grid_sample  # noqa: F401
+from .fractional import (fractional_max_pool2d, fractional_max_pool2d_with_indices,  # noqa: F401
+                         fractional_max_pool3d, fractional_max_pool3d_with_indices)
 from ...frontend.functions.keywords import torch_keywords as _keywords  # noqa: E402
 
 # torch's builtins among them (torch._C._nn) also take ``out=``: the front end's spelling.

@@ -48,6 +48,7 @@ from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d
                       MaxPool1d, MaxPool2d)
 from .pooling import AdaptiveAvgPool3d, AvgPool3d, MaxPool3d  # noqa: F401
 from .pooling_variants import AdaptiveMaxPool3d, LPPool3d, MaxUnpool3d  # noqa: F401
+from .pooling_variants import FractionalMaxPool2d, FractionalMaxPool3d  # noqa: F401
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell  # noqa: F401
 from .sparse import Embedding  # noqa: F401
 from .transformer import Transformer, TransformerDecoder, TransformerEncoder  # noqa: F401
@@ -86,4 +87,4 @@ __all__ += ["Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "
             "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle", "PixelUnshuffle",
             "ChannelShuffle"]
 __all__ += ["MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "LPPool3d",
-            "MaxUnpool3d"]
+            "MaxUnpool3d", "FractionalMaxPool2d", "FractionalMaxPool3d"]
