@@ -175,3 +175,19 @@ def test_against_torch_live():
         loose = name.startswith("bessel") or name == "airy_ai"
         np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-6 if loose else 1e-12,
                                    err_msg=name)
+
+
+def test_short_forms_compile():
+    """Polynomials of an int degree and spherical_bessel_j0 compile to the eager values."""
+    x = symgrad.tensor([-1.0, -0.3, 0.0, 0.2, 0.99, 1.0, 1.7, -2.5], dtype=symgrad.float64)
+    for name in ("chebyshev_polynomial_t", "chebyshev_polynomial_w",
+                 "shifted_chebyshev_polynomial_v", "hermite_polynomial_he",
+                 "laguerre_polynomial_l", "legendre_polynomial_p"):
+        for n in (0, 3, 9):
+            fn = getattr(SP, name)
+            compiled = symgrad.compile(lambda t, fn=fn, n=n: fn(t, n))
+            np.testing.assert_allclose(np.asarray(compiled(x)), fn(x, n).numpy(), rtol=1e-12,
+                                       atol=1e-12, err_msg=f"{name} {n}")
+    compiled = symgrad.compile(lambda t: SP.spherical_bessel_j0(t))
+    np.testing.assert_allclose(np.asarray(compiled(x)), SP.spherical_bessel_j0(x).numpy(),
+                               rtol=1e-14)

@@ -15,9 +15,10 @@ derivative in its first argument is torch's NotImplementedError.
 
 The result's dtype: the operands' promoted dtype, the default float for integers and bools;
 the dtypes torch has no kernel for (complex, and float16/bfloat16 except for i0 i0e i1 i1e)
-are refused by ``kernel_dtypes``' rows before anything runs. Compiled code: these functions
-have no C form yet; inside ``@symgrad.compile`` they raise TracerValueError naming the
-function (call them outside the compiled function).
+are refused by ``kernel_dtypes``' rows before anything runs. Compiled code: the polynomials
+of an int degree up to 64 and spherical_bessel_j0 compile (``special_traced``: the same
+values composed of elementwise ops); the others have no C form yet: inside
+``@symgrad.compile`` they raise TracerValueError naming the function.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from ...ops import bessel, polynomials, special_more
 from ...ops.registry import broadcast_shapes
 from . import basic as F
 from . import pointwise as P
+from . import special_traced
 from .assorted import result_type
 from .inplace import update
 from ..core.apply import attach_function
@@ -135,6 +137,8 @@ def _unary(name: str):
     def fn(input) -> Tensor:  # noqa: A002
         tensors_only(f"special_{name}", input=input)
         dt = _float_result(input)
+        if input.is_traced and name == "spherical_bessel_j0":   # a short compiled form
+            return special_traced.spherical_j0(input.to(dt))
         v = _eager(input, name).astype(dt.np).astype(np.float64)   # as torch: x in dt first
         extra = (dt.computes_in.np,) if name in PHASED else ()
         value = reference(v.reshape(-1), *extra).reshape(v.shape)
@@ -159,6 +163,10 @@ def _polynomial(name: str):
     def fn(x, n) -> Tensor:
         dt = _float_result(x, n)
         x_, n_ = _operands(f"special_{name}", x, n, numbers=True)
+        if x_.is_traced and not isinstance(n, Tensor):   # an int degree: a short compiled form
+            traced = special_traced.polynomial(name, x_.to(dt), n)
+            if traced is not None:
+                return traced
         value = polynomials.evaluate(name, _eager(x_, name), _eager(n_, name), dt.computes_in.np)
         return _tensor(value, dt)
     fn.__name__ = name
