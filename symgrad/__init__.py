@@ -60,6 +60,7 @@ from .frontend.random.sampling import *  # noqa: F401,F403  (its __all__: torch'
 from .frontend.random.sampling import torch_dropout as dropout  # noqa: F811  (p, train required)
 from .frontend.functions.pointwise import *  # noqa: F401,F403  (its __all__: more elementwise math)
 from .frontend.functions.bitwise import *  # noqa: F401,F403  (bitwise_and, bitwise_or, ...)
+from .frontend.functions.special_functions import i0, igamma, igammac  # noqa: F401
 from .frontend.control.loops import scan, fori_loop, while_loop, cond
 from .frontend.control.checkpoint import checkpoint
 from .api import compile, grad, value_and_grad, inspect, CompiledFunction  # noqa: A004

@@ -3,9 +3,8 @@
 Layer: front end. Input: tensors, eager or traced, and Python numbers. Output: tensors. Every
 function is an elementwise primitive or a composite defined elsewhere in the front end; this
 module only gives them torch.special's names.
-
-Not built (yet): the Bessel, Airy and orthogonal-polynomial families (i0, i0e, i1, i1e,
-bessel_j0..., airy_ai, chebyshev_polynomial_t...), erfcx, log_ndtr, ndtri, gammainc/gammaincc.
+The Bessel, Airy and orthogonal-polynomial families, erfcx, log_ndtr, ndtri and
+gammainc/gammaincc are ``frontend.functions.special_functions``' (eager only).
 """
 
 from __future__ import annotations
@@ -14,6 +13,7 @@ from .frontend.functions import basic as _F
 from .frontend.functions import pointwise as _P
 from .frontend.functions.keywords import torch_keywords as _keywords, wrap_namespace as _wrap
 from .frontend.functions.dtype_checks import guard as _guard
+from .frontend.functions.special_functions import SPECIAL as _SPECIAL
 
 erf, erfc, erfinv, exp2, expm1, log1p = _P.erf, _P.erfc, _P.erfinv, _P.exp2, _F.expm1, _F.log1p
 digamma = psi = _P.digamma
@@ -33,9 +33,11 @@ def round(input, *, decimals: int = 0):  # noqa: A001  (torch's name)
 
 round = _keywords(round, exact_out=True)  # noqa: A001  (defined here, not in the front end: out= by hand)
 
+globals().update(_SPECIAL)
 
 __all__ = ["digamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln",
            "log1p", "log_softmax", "logit", "logsumexp", "multigammaln", "ndtr", "polygamma",
            "psi", "round", "sinc", "softmax", "xlog1py", "xlogy", "zeta"]
+__all__ += sorted(_SPECIAL)  # noqa: PLE0605  (names, from the table)
 _wrap(globals())
 _guard(globals(), "special")

@@ -140,7 +140,7 @@ def pool(name: str) -> list:
                      (x, 3, 2, 1, 1, True, True))
     else:
         out += calls(op, (x, 3, 2, 1, False, False), (x, 3, 2, 1, True, False),
-                     *([(x, 2, {"divisor_override": 3})] if nd == 2 else []))
+                     *([(x, 2, {"divisor_override": 3})] if nd >= 2 else []))
     return out
 
 
@@ -158,7 +158,7 @@ def table() -> dict:
     out["F.conv1d"] = functools.partial(conv, 1)
     out["F.conv2d"] = functools.partial(conv, 2)
     for name in ("avg_pool1d", "avg_pool2d", "max_pool1d", "max_pool2d", "adaptive_avg_pool1d",
-                 "adaptive_avg_pool2d"):
+                 "adaptive_avg_pool2d", "avg_pool3d", "max_pool3d", "adaptive_avg_pool3d"):
         out[f"F.{name}"] = functools.partial(pool, name)
     out.update(samples_nn_more.table())
     return out

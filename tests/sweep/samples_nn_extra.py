@@ -19,10 +19,11 @@ X1, X2, X3 = T((1, 2, 6)), T((1, 2, 4, 4)), T((1, 2, 3, 3, 3))
 
 
 def max_pools(op: str) -> list:
-    x = X1 if "1d" in op else X2
+    x = X1 if "1d" in op else X2 if "2d" in op else X3
     out = over_dtypes(op, lambda dt: (T(x.shape, dt), 2), ("float32", "float64", "int64"))
     if "adaptive" in op:
-        return out + calls(op, (x, 3), (x, 1), (x, 4 if "1d" in op else (2, 3)), (x, 0),
+        sizes = 4 if "1d" in op else (2, 3) if "2d" in op else (2, 3, 1)
+        return out + calls(op, (x, 3), (x, 1), (x, sizes), (x, 0),
                            (T(x.shape[1:]), 2), (T(x.shape, kind="t"), 2))
     return out + calls(op, (x, 2), (x, 3, 1), (x, 2, 2, 1), (x, 2, {"ceil_mode": True}),
                        (x, 2, {"dilation": 2}), (x, 5), (x, 2, 1, 2), (T(x.shape[1:]), 2),
@@ -35,13 +36,21 @@ def unpools(op: str) -> list:
         return calls(op, (x, idx, 2), (x, idx, 2, 2, 0, (7,)), (x, idx, {"kernel_size": 2}),
                      (x, T((1, 2, 3), I, "perm9"), 2), (x, T((1, 2, 2), I, "perm4"), 2),
                      (T((1, 2, 3), "float32"), idx, 2), (x, T((1, 2, 3), "int32", "perm6"), 2))
+    if "3d" in op:   # (a channel's indices distinct: one row of a permutation)
+        x, idx = T((1, 2, 1, 1, 8)), T((1, 2, 1, 1, 8), I, "perm64")
+        return calls(op, (x, idx, 2), (x, idx, 2, 2, 0, (3, 3, 17)),
+                     (x, T((1, 2, 1, 1, 8), I, "perm80"), 2), (x, idx, (2, 2, 2)),
+                     (T((2, 1, 1, 8)), T((2, 1, 1, 8), I, "perm64"), 2), (x, idx, 2, 1),
+                     (T((1, 2, 2, 2)), T((1, 2, 2, 2), I, "perm16"), 2, 1, 0, (2, 2, 4)),
+                     (x, T((1, 2, 1, 1, 8), "float32"), 2), (T((1, 8)), T((1, 8), I, "perm16"), 2))
     x, idx = T((1, 2, 2, 2)), T((1, 2, 2, 2), I, "perm16")
     return calls(op, (x, idx, 2), (x, idx, 2, 2, 0, (5, 5)), (x, T((1, 2, 2, 2), I, "perm40"), 2),
                  (T((2, 2, 2)), T((2, 2, 2), I, "perm16"), 2), (x, idx, (2, 2)))
 
 
 def lp_pools(op: str) -> list:
-    x = T((1, 2, 6), kind="p") if "1d" in op else T((1, 2, 4, 4), kind="p")
+    x = T((1, 2, 6), kind="p") if "1d" in op else T((1, 2, 4, 4), kind="p") if "2d" in op \
+        else T((1, 2, 4, 4, 4), kind="p")
     return calls(op, (x, 2, 2), (x, 1, 2), (x, 3, 2, 1), (x, 2.5, 2),
                  (x, 2, 3, {"ceil_mode": True}), (T(x.shape), 2, 2),
                  (T(x.shape, "float32", "p"), 2, 2), (x, 2, 7))
@@ -136,19 +145,58 @@ def embedding_bag() -> list:
         (idx, W, T((2,), I, "idx1"), {"include_last_offset": True}))
 
 
+def sampling(op: str) -> list:
+    """affine_grid's 2-D and 3-D maps; grid_sample over modes, paddings and align_corners,
+    grids reaching outside [-1, 1] (``n``: in [-2, 2])."""
+    if op == "F.affine_grid":
+        th2, th3 = T((2, 2, 3)), T((1, 3, 4))
+        return calls(op, (th2, (2, 3, 4, 5)), (th2, (2, 3, 4, 5), True),
+                     (th2, (2, 1, 1, 3), False), (th3, (1, 2, 3, 4, 2), False),
+                     (th3, (1, 2, 3, 4, 2), True), (T((2, 2, 3), "float32"), (2, 1, 3, 3)),
+                     (th2, (2, 3, 4)), (T((2, 3, 3)), (2, 3, 4, 5)),
+                     (T((2, 2, 3), I), (2, 3, 4, 5)), (th2, [2, 3, 0, 5]))
+    x, g = T((2, 3, 4, 5)), T((2, 3, 4, 2))
+    out = calls(op, *[(x, g, m, p, a) for m in ("bilinear", "nearest", "bicubic")
+                      for p in ("zeros", "border", "reflection") for a in (False, True)])
+    return out + calls(op, (x, g), (T((2, 3, 4, 5), "float32"), T((2, 3, 4, 2), "float32")),
+                       (x, T((2, 3, 4, 2), kind="u"), {"align_corners": True}),
+                       (x, T((2, 3, 4, 2), "float32")), (x, g, "area"), (x, g, "bilinear", "bad"),
+                       (x, T((2, 3, 4, 3))), (T((1, 1, 2, 2)), T((1, 5, 5, 2), kind="u")),
+                       (x, g, {"mode": "bicubic", "padding_mode": "border"}))
+
+
+def fractional(op: str) -> list:
+    """Windows from explicit samples and from torch's draws (seeded alike), sizes or ratios,
+    unbatched input, and torch's refusals."""
+    nd = 3 if "3d" in op else 2
+    x = T((2, 3) + (5, 6, 7)[-nd:])
+    u = T((2, 3, nd), kind="01")
+    return calls(op, (x, 2, (3,) * nd), (x, 2, None, (0.5,) * nd), (x, 2, (2,) * nd, None,
+                 True), (x, 2, {"output_size": 3, "_random_samples": u}),
+                 (T((3,) + (5, 6, 7)[-nd:]), 2, 2), (T(x.shape, "float32"), (2,) * nd, 3),
+                 (x, 2), (x, 6, 2), (x, 2, 3, {"_random_samples": T((2, 3, nd), "float32")}),
+                 (T(x.shape, kind="t"), 2, 3, {"return_indices": True, "_random_samples": u}))
+
+
 def table() -> dict:
     out = {}
     groups = {
         max_pools: ("max_pool1d_with_indices", "max_pool2d_with_indices",
                     "adaptive_max_pool1d", "adaptive_max_pool1d_with_indices",
-                    "adaptive_max_pool2d", "adaptive_max_pool2d_with_indices"),
-        unpools: ("max_unpool1d", "max_unpool2d"), lp_pools: ("lp_pool1d", "lp_pool2d"),
+                    "adaptive_max_pool2d", "adaptive_max_pool2d_with_indices",
+                    "max_pool3d_with_indices", "adaptive_max_pool3d",
+                    "adaptive_max_pool3d_with_indices"),
+        unpools: ("max_unpool1d", "max_unpool2d", "max_unpool3d"),
+        lp_pools: ("lp_pool1d", "lp_pool2d", "lp_pool3d"),
         convs: ("conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"),
         resampling: ("interpolate", "upsample", "upsample_bilinear", "upsample_nearest"),
         shuffles: ("pixel_shuffle", "pixel_unshuffle", "channel_shuffle"),
         dropouts: ("alpha_dropout", "feature_alpha_dropout", "dropout1d", "dropout2d",
                    "dropout3d"),
-        norms: ("instance_norm", "local_response_norm", "rms_norm")}
+        norms: ("instance_norm", "local_response_norm", "rms_norm"),
+        sampling: ("affine_grid", "grid_sample"),
+        fractional: ("fractional_max_pool2d", "fractional_max_pool2d_with_indices",
+                     "fractional_max_pool3d", "fractional_max_pool3d_with_indices")}
     for make, names in groups.items():
         for name in names:
             out[f"F.{name}"] = functools.partial(make, f"F.{name}")

@@ -116,6 +116,13 @@ isnan isneginf isposinf isreal lgamma log log10 log1p log2 logical_not neg negat
 rad2deg reciprocal relu rsqrt sgn sigmoid sign signbit sin sinc sinh sqrt square tan tanh trunc
 angle conj conj_physical resolve_conj real imag bitwise_not""".split()
 SPECIAL_UNARY = "digamma entr erf erfc erfinv exp2 expit expm1 gammaln log1p ndtr psi sinc".split()
+# torch.special's Bessel, Airy and error-function family (special_functions)
+SPECIAL_MORE = """i0 i0e i1 i1e erfcx log_ndtr ndtri airy_ai bessel_j0 bessel_j1 bessel_y0 bessel_y1
+modified_bessel_i0 modified_bessel_i1 modified_bessel_k0 modified_bessel_k1
+scaled_modified_bessel_k0 scaled_modified_bessel_k1 spherical_bessel_j0""".split()
+POLYNOMIALS = [f"{s}chebyshev_polynomial_{k}" for s in ("", "shifted_") for k in "tuvw"] + [
+    "hermite_polynomial_h", "hermite_polynomial_he", "laguerre_polynomial_l",
+    "legendre_polynomial_p"]
 BINARY = """add sub mul div divide true_divide multiply subtract atan2 arctan2 pow float_power
 fmod remainder floor_divide maximum minimum fmax fmin hypot copysign logaddexp logaddexp2 xlogy
 nextafter heaviside ldexp eq ne lt le gt ge greater greater_equal less less_equal not_equal
@@ -185,6 +192,44 @@ def where() -> list:
     return out
 
 
+def special_unary(op: str) -> list:
+    """``unary``'s samples and wider values: large arguments, negative ones, probabilities."""
+    S = maker(op)
+    return unary(op) + [S(T((2, 3), "float64", "p")), S(T((16,), "float32", "e")),
+                        S(T((2, 3), "float64", "01")), S(T((3, 4), "float64", "i")),
+                        S(T((2, 3), "float32", "01"))]
+
+
+def incomplete_gamma(op: str) -> list:
+    S = maker(op)
+    return binary(op, scalars=False) + [
+        S(T((2, 3), "float64", "p"), T((2, 3), "float64", "p")),
+        S(T((2, 3), "float32", "p"), T((2, 3), "float32", "p")),
+        S(T((2, 3), "float64", "p"), T((3,), "float64", "01")),
+        S(T((2, 3), "float64", "i"), T((2, 3), "float64", "p")),
+        S(T((2, 3), "float64", "p"), T((2, 3), "float64", "p", grad=False)),
+        S(T((2, 3), "float64", "p", grad=False), T((2, 3), "float64", "p")),
+        S(T((2, 3), "float16", "p"), T((2, 3), "float16", "p")), S(T((2, 3), "float32"), 2.0)]
+
+
+def polynomial(op: str) -> list:
+    """x of every dtype and edge values; n a number (negative, fractional, high: the
+    trigonometric forms), or a tensor of degrees (integers, floats, edge values)."""
+    S = maker(op)
+    out = [S(T((2, 3), dt), 3) for dt in ALL_DTYPES]
+    out += [S(T((2, 3), kind="u"), n) for n in (0, 1, 2, 5, 7, 9, 12, -1, 2.5)]
+    out += [S(XE, n) for n in (0, 1, 2, 3, 8, 10)] + [S(T((16,), "float32", "e"), 4)]
+    out += [S(T((2, 3), kind="u"), T((2, 3), "int64", "p")), S(T((3,)), T((2, 1), "int64", "t")),
+            S(T((2, 3), "float32"), T((2, 3), "float64", "i")), S(T((2, 3), "int64"), 2),
+            S(0.5, T((2, 3), "int64", "p")), S(T((2, 3), kind="pm1"), 4), S(T((2, 3)), 20),
+            S(T(()), 3), S(T((0,)), 3), S(T((2, 3), "float64", "u"), 30),
+            S(T((2, 3), grad=False), 3, out=T((2, 3), grad=False)),
+            S(T((2, 3), "float32", grad=False), 3, out=T((2, 3), "float64", grad=False)),
+            S(T((2, 3), "complex128"), 2), S(T((2, 3), "float16"), 2), S(2.5, 3),
+            S(T((2, 3)), T((2, 3), "float64", "e"))]
+    return out
+
+
 def table() -> dict:
     """op -> a function returning its samples."""
     out = {}
@@ -194,6 +239,13 @@ def table() -> dict:
         out[f"special.{name}"] = functools.partial(unary, f"special.{name}")
     for name in BINARY:
         out[f"torch.{name}"] = functools.partial(binary, f"torch.{name}")
+    for name in SPECIAL_MORE:
+        out[f"special.{name}"] = functools.partial(special_unary, f"special.{name}")
+    out["torch.i0"] = functools.partial(special_unary, "torch.i0")
+    for name in POLYNOMIALS:
+        out[f"special.{name}"] = functools.partial(polynomial, f"special.{name}")
+    for op in ("torch.igamma", "torch.igammac", "special.gammainc", "special.gammaincc"):
+        out[op] = functools.partial(incomplete_gamma, op)
     for name in ("xlogy", "xlog1py", "zeta"):
         out[f"special.{name}"] = functools.partial(binary, f"special.{name}")
     out["special.zeta"] = lambda: binary("special.zeta") + [

@@ -89,6 +89,14 @@ MEAN_INTEGRAL = ("mean(): could not infer output dtype. Input dtype must be eith
                  "point or complex dtype. Got: {T}")
 VECTOR_NORM = "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {T}"
 
+SPECIAL_FLOAT_ONLY = (
+    "erfcx", "log_ndtr", "ndtri", "airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1",
+    "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1",
+    "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "spherical_bessel_j0")
+POLYNOMIALS = tuple(f"{s}chebyshev_polynomial_{k}" for s in ("", "shifted_") for k in "tuvw") + (
+    "hermite_polynomial_h", "hermite_polynomial_he", "laguerre_polynomial_l",
+    "legendre_polynomial_p")
+
 ROWS = (
     # ------------------------------------------------------------ activations
     kernel(("F.elu", "F.elu_", "F.celu", "F.celu_", "F.selu", "F.selu_"), NOT_FLOAT,
@@ -207,6 +215,13 @@ ROWS = (
     kernel(("special.xlog1py",), COMPLEX, "xlog1py_cpu", 2),
     kernel(("special.entr",), COMPLEX, "entr_cpu"),
     kernel(("special.ndtr",), COMPLEX, "erf_vml_cpu"),
+    # torch.special's Bessel, Airy, erfcx... (special_functions): one kernel each
+    kernel(ops("i0", inplace=True) + ("special.i0",), COMPLEX, "i0_vml_cpu"),
+    *(kernel((f"special.{n}",), COMPLEX, f"{n}_cpu") for n in ("i0e", "i1", "i1e")),
+    *(kernel((f"special.{n}",), HALF + COMPLEX, f"{n}_cpu") for n in SPECIAL_FLOAT_ONLY),
+    *(kernel((f"special.{n}",), HALF + COMPLEX, f"{n}_cpu", 2) for n in POLYNOMIALS),
+    kernel(ops("igamma", inplace=True) + ("special.gammainc",), NOT_FLOAT, "igamma_cpu", 0),
+    kernel(ops("igammac", inplace=True) + ("special.gammaincc",), NOT_FLOAT, "igammac_cpu", 0),
     kernel(ops("gcd", inplace=True), ("bool", "float16", "float32", "float64") + COMPLEX,
            "gcd_cpu", 2),
     kernel(ops("lcm", inplace=True), ("bool", "float16", "float32", "float64") + COMPLEX,
@@ -369,6 +384,11 @@ ROWS = (
     kernel(("F.unfold",), INTS, "im2col_out_cpu"),
     kernel(("F.max_pool1d",), NOT_FLOAT, "max_pool1d_impl"),
     kernel(("F.max_pool2d",), BOOL + COMPLEX, "max_pool2d"),
+    kernel(("F.avg_pool3d",), HALF, "avg_pool3d_out_frame"),
+    kernel(("F.max_pool3d", "F.max_pool3d_with_indices"), BOOL + COMPLEX, "max_pool3d"),
+    *(nograd((f"F.fractional_max_pool{d}d", f"F.fractional_max_pool{d}d_with_indices"),
+             (5, "_random_samples"), None,
+             not_differentiable(f"fractional_max_pool{d}d", "random_samples")) for d in (2, 3)),
     kernel(("F.layer_norm",), NOT_FLOAT, "LayerNormKernelImpl"),
     ("params", ("F.batch_norm",), (0, (1, "running_mean"), (2, "running_var"), (3, "weight"),
                                    (4, "bias"))),

@@ -43,6 +43,7 @@ from .searching import METHODS as SEARCHING
 from . import pointwise as P
 from .pointwise import reciprocal
 from .pointwise_methods import METHODS as POINTWISE
+from .special_functions import METHODS as SPECIAL
 from ..core.hooks import METHODS as HOOKS
 from .printing import tensor_repr
 from ..random.sampling import METHODS as RANDOM
@@ -270,7 +271,8 @@ _BOUND = {_name: _fn if _name.startswith("__") else torch_keywords(_fn, method=T
                              **POINTWISE, **RANDOM, **HOOKS, **STATISTICS, **SCANS, **ASSORTED,
                              **PRODUCTS, **SEARCHING, **DECOMPOSITIONS, **STRIDED, **COMPLEXES,
                              **LEGACY, **DEVICE, **BITWISE, **VIEWS_MORE,
-                             **VIEW_UPDATES, **LINALG_MORE}.items()}
+                             **VIEW_UPDATES, **LINALG_MORE,
+                             **SPECIAL}.items()}
 guard(_BOUND, "Tensor")   # torch's refusals by dtype (kernel_dtypes)
 for _name, _fn in _BOUND.items():
     setattr(Tensor, _name, _fn)

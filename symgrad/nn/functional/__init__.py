@@ -49,6 +49,7 @@ from .multihead import multi_head_attention_forward  # noqa: F401
 from .normalization import batch_norm, cosine_similarity, layer_norm, normalize  # noqa: F401
 from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, avg_pool1d, avg_pool2d, max_pool1d,
                       max_pool2d)
+from .pooling import adaptive_avg_pool3d, avg_pool3d, max_pool3d  # noqa: F401
 from .dropout_variants import (alpha_dropout, dropout1d, dropout2d, dropout3d,  # noqa: F401
                                feature_alpha_dropout)
 from .embedding_bag import embedding_bag  # noqa: F401
@@ -59,6 +60,11 @@ from .pooling_variants import (adaptive_max_pool1d, adaptive_max_pool1d_with_ind
                                adaptive_max_pool2d, adaptive_max_pool2d_with_indices, lp_pool1d,
                                lp_pool2d, max_pool1d_with_indices, max_pool2d_with_indices,
                                max_unpool1d, max_unpool2d)
+from .pooling_variants import (adaptive_max_pool3d, adaptive_max_pool3d_with_indices,  # noqa: F401
+                               lp_pool3d, max_pool3d_with_indices, max_unpool3d)
+from .sampling import affine_grid, grid_sample  # noqa: F401
+from .fractional import (fractional_max_pool2d, fractional_max_pool2d_with_indices,  # noqa: F401
+                         fractional_max_pool3d, fractional_max_pool3d_with_indices)
 from ...frontend.functions.keywords import torch_keywords as _keywords  # noqa: E402
 
 # torch's builtins among them (torch._C._nn) also take ``out=``: the front end's spelling.

@@ -1,5 +1,5 @@
-"""Pooling of ``torch.nn.functional``: ``max_pool1d``/``max_pool2d`` (with indices),
-``avg_pool1d``/``avg_pool2d`` and ``adaptive_avg_pool1d``/``adaptive_avg_pool2d``.
+"""Pooling of ``torch.nn.functional``: ``max_pool1d``/``2d``/``3d`` (with indices),
+``avg_pool1d``/``2d``/``3d`` and ``adaptive_avg_pool1d``/``2d``/``3d``.
 
 Layer: front end (torch.nn mirror). Input: tensors, eager or traced, of shape (N, C, *S) or
 (C, *S), and torch's arguments. Output: tensors composed of existing ops over the sliding
@@ -7,8 +7,9 @@ windows of ``_conv`` (pad, strided slices, stack): max pooling takes the first m
 window in window order (argmax, then a gather), so its gradient goes to that one element as
 torch's max_pool2d_with_indices; average pooling sums the windows and divides by torch's
 divisors (constants computed from shapes); adaptive pooling multiplies by constant 0/1 bin
-matrices. The 1-d functions run the 2-d ones on an (N, C, 1, L) view, as torch does. Each
-shows torch's grad_fn. It reads shapes only, never tensors' arrays.
+matrices. The 1-d functions run the 2-d ones on an (N, C, 1, L) view, as torch does; the 3-d
+ones run the same code over three spatial dims. Each shows torch's grad_fn. It reads shapes
+only, never tensors' arrays.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from ...frontend.functions.shapes import squeeze
 from ...frontend.core.tensor import Tensor
 from .conv import ntuple, pad_spatial, windows
 
-_WORDS = {1: "one", 2: "two"}
+_WORDS = {1: "one", 2: "two", 3: "three"}
 
 
 def _pool_tuple(value, n: int, fn: str, name: str) -> tuple:
@@ -113,7 +114,7 @@ def _first_max(win: Tensor, dim: int, real: np.ndarray | None) -> tuple:
 
 
 def _max_pool(x: Tensor, kernel, stride, padding, dilation, ceil_mode: bool,
-              return_indices: bool):
+              return_indices: bool, torch_name: str = "MaxPool2DWithIndicesBackward0"):
     """Max pooling over the last len(kernel) dims of ``x`` (any leading dims)."""
     nd = len(kernel)
     sizes, dim = tuple(x.shape[-nd:]), x.ndim - nd
@@ -133,7 +134,7 @@ def _max_pool(x: Tensor, kernel, stride, padding, dilation, ceil_mode: bool,
         values, idx = _first_max(win, dim, real)
         found.append(idx)
         return values
-    values = composite("MaxPool2DWithIndicesBackward0", body, [x], uses_out=False)
+    values = composite(torch_name, body, [x], uses_out=False)
     if not return_indices:
         return values
     flat = sum(g * int(np.prod(sizes[i + 1:])) for i, g in enumerate(grids))
@@ -186,11 +187,13 @@ def _divisors(sizes: tuple, out: tuple, kernel: tuple, stride: tuple, padding: t
 
 
 def _avg_pool(x: Tensor, kernel, stride, padding, ceil_mode: bool, count_include_pad: bool,
-              divisor_override) -> Tensor:
+              divisor_override, torch_name: str = "AvgPool2DBackward0") -> Tensor:
     """Average pooling over the last len(kernel) dims of ``x`` (any leading dims)."""
-    if not (x.dtype.is_floating or x.dtype is dtypes.int64):
-        raise NotImplementedError(f'"avg_pool2d" not implemented for \'{x.dtype.scalar_type}\'')
     nd = len(kernel)
+    if not (x.dtype.is_floating or x.dtype is dtypes.int64):   # (1-d pools run torch's 2-d)
+        kernel_name = "avg_pool3d_out_frame" if nd == 3 else "avg_pool2d"
+        raise NotImplementedError(f'"{kernel_name}" not implemented for '
+                                  f'\'{x.dtype.scalar_type}\'')
     ones = (1,) * nd
     out, pairs = _pool_geometry(tuple(x.shape), kernel, stride, padding, ones, ceil_mode)
     if divisor_override is not None:
@@ -207,7 +210,7 @@ def _avg_pool(x: Tensor, kernel, stride, padding, ceil_mode: bool, count_include
     def body(a):
         win = windows(pad_spatial(a, pairs), kernel, stride, ones, out)
         return divide(sum_along(win, a.ndim - nd), divisor)
-    return composite("AvgPool2DBackward0", body, [x], saves=False, uses_out=False)
+    return composite(torch_name, body, [x], saves=False, uses_out=False)
 
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False,  # noqa: A002
@@ -271,12 +274,13 @@ def _adaptive_avg_pool(x: Tensor, output_size, fn: str) -> Tensor:
                      uses_out=False)
 
 
-def empty_output_backward(fn: str, ndim: int):
+def empty_output_backward(fn: str, ndim: int, spatial: int = 2):
     """The backward of an adaptive pooling to an empty output size: torch's kernel refuses a
-    grad_output with an empty non-batch dim (the forward computes the empty result)."""
+    grad_output with an empty non-batch dim (the forward computes the empty result). ``ndim``:
+    the input's dims, ``spatial`` of them pooled (one more: a batch dim)."""
     def rule(g, out, ins):
         sizes = list(g.shape)
-        d = next(d for d in range(1 if ndim == 4 else 0, ndim) if sizes[d] == 0)
+        d = next(d for d in range(1 if ndim == spatial + 2 else 0, ndim) if sizes[d] == 0)
         raise RuntimeError(f"{fn}_backward(): Expected grad_output to have non-zero size for "
                            f"non-batch dimensions, but grad_output has sizes {sizes} with "
                            f"dimension {d} being empty")
@@ -306,3 +310,73 @@ def adaptive_avg_pool1d(input, output_size) -> Tensor:  # noqa: A002
                            f"{list(x.shape)}")
     size = _pool_tuple(output_size, 1, "adaptive_avg_pool1d", "output_size")
     return squeeze(_adaptive_avg_pool(x.unsqueeze(-2), (1,) + size, "adaptive_avg_pool1d"), -2)
+
+
+# ---------------------------------------------------------------- 3-d
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1,  # noqa: A002
+               ceil_mode: bool = False, return_indices: bool = False):
+    """3-D max pooling of (N, C, D, H, W) or (C, D, H, W); ``return_indices``: also each
+    maximum's index in its (D, H, W) volume, flattened."""
+    x = as_tensor(input)
+    if x.ndim not in (4, 5):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    args = _pool_args("max_pool3d", 3, kernel_size, stride, padding, dilation)
+    return _max_pool(x, *args, ceil_mode, return_indices, "MaxPool3DWithIndicesBackward0")
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode: bool = False,  # noqa: A002
+               count_include_pad: bool = True, divisor_override=None) -> Tensor:
+    """3-D average pooling of (N, C, D, H, W) or (C, D, H, W)."""
+    x = as_tensor(input)
+    if x.ndim not in (4, 5):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    fn = "avg_pool3d"
+    kernel = ntuple(kernel_size, 3, f"{fn}: kernel_size must be a single int, or a tuple of "
+                                    f"three ints")
+    stride = kernel if stride is None or (not isinstance(stride, int) and len(stride) == 0) \
+        else ntuple(stride, 3, f"{fn}: stride must be omitted, a single int, or a tuple of "
+                               f"three ints")
+    padding = ntuple(padding, 3, f"{fn}: padding must be a single int, or a tuple of three ints")
+    return _avg_pool(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override,
+                     "AvgPool3DBackward0")
+
+
+def adaptive_avg_pool3d(input, output_size) -> Tensor:  # noqa: A002
+    """Average over (D, H, W) bins of (N, C, D, H, W) or (C, D, H, W), for any output size
+    (an int or a triple; None keeps that input size)."""
+    x = as_tensor(input)
+    fn = "adaptive_avg_pool3d"
+    if x.ndim not in (4, 5):
+        raise RuntimeError(f"{fn}(): Expected 4D or 5D tensor, but got {list(x.shape)}")
+    if not x.dtype.is_floating:
+        raise RuntimeError(f'"{fn}" not implemented for {x.dtype.name} tensors')
+    if isinstance(output_size, int):
+        output_size = (output_size,) * 3
+    if len(output_size) != 3:
+        raise RuntimeError(f"{fn}: output_size must be 3")
+    out = tuple(n if o is None else int(o) for o, n in zip(output_size, x.shape[-3:]))
+    if min(out) < 0:
+        raise RuntimeError(f"{fn}: elements of output_size must be greater than or equal to 0 "
+                           f"but received {{{out[0]}, {out[1]},{out[2]}}}")
+    for d in range(1 if x.ndim == 5 else 0, x.ndim):
+        if x.shape[d] == 0:
+            raise RuntimeError(f"{fn}(): Expected input to have non-zero size for non-batch "
+                               f"dimensions, but input has sizes {list(x.shape)} with "
+                               f"dimension {d} being empty")
+    if out == (1, 1, 1):     # torch: input.mean({-1, -2, -3}, keepdim=True), MeanBackward1
+        return mean(x, (-3, -2, -1), keepdim=True)
+    bins = [_bins(n, o) for n, o in zip(x.shape[-3:], out)]
+    counts = np.multiply.outer(np.multiply.outer(bins[0].sum(1), bins[1].sum(1)),
+                               bins[2].sum(1))
+
+    def body(a):
+        y = a
+        for axis, matrix in zip((-3, -2, -1), bins):
+            y = matmul(Tensor(matrix.astype(a.dtype.np), None), y.movedim(axis, -2)
+                       ).movedim(-2, axis)
+        return y / Tensor(counts.astype(a.dtype.np), None)
+    rule = empty_output_backward(fn, x.ndim, 3) if 0 in out else None
+    return composite("AdaptiveAvgPool3DBackward0", body, [x], rule, saves=False,
+                     uses_out=False)

@@ -1,6 +1,6 @@
 """The pooling variants of ``torch.nn.functional`` built beside the basic pooling:
-``max_pool1d_with_indices``/``max_pool2d_with_indices``, ``adaptive_max_pool1d``/``2d`` (with
-indices), ``max_unpool1d``/``2d`` and the power-average ``lp_pool1d``/``2d``.
+``max_pool1d``/``2d``/``3d_with_indices``, ``adaptive_max_pool1d``/``2d``/``3d`` (with
+indices), ``max_unpool1d``/``2d``/``3d`` and the power-average ``lp_pool1d``/``2d``/``3d``.
 
 Layer: front end (torch.nn mirror). Input: tensors, eager or traced, (N, C, *S) or (C, *S),
 and torch's arguments. Output: tensors composed of existing ops: adaptive max pooling gathers
@@ -31,7 +31,8 @@ from ...frontend.functions.creation import full_like
 from ...frontend.functions.shapes import cat, squeeze
 from ...frontend.functions.sorting import sort
 from .conv import ntuple
-from .pooling import avg_pool1d, avg_pool2d, empty_output_backward, max_pool1d, max_pool2d
+from .pooling import (avg_pool1d, avg_pool2d, avg_pool3d, empty_output_backward, max_pool1d,
+                      max_pool2d, max_pool3d)
 
 
 def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0,  # noqa: A002
@@ -58,21 +59,23 @@ def bin_table(n: int, o: int) -> np.ndarray:
     return np.minimum(starts[:, None] + np.arange(k)[None, :], ends[:, None] - 1)
 
 
-def _adaptive_size(x: Tensor, output_size, fn: str) -> tuple:
-    """(oh, ow): an int or a pair (None keeps that input size), with torch's checks."""
+def _adaptive_size(x: Tensor, output_size, fn: str, nd: int = 2) -> tuple:
+    """The output sizes: an int or ``nd`` of them (None keeps that input size), with
+    torch's checks."""
     if isinstance(output_size, int):
-        return (output_size, output_size)
+        return (output_size,) * nd
     sizes = tuple(output_size)
-    if len(sizes) != 2:
-        raise RuntimeError(f"{fn}(): internal error: output_size.size() must be 2")
-    return tuple(n if o is None else int(o) for o, n in zip(sizes, x.shape[-2:]))
+    if len(sizes) != nd:
+        raise RuntimeError(f"{fn}(): internal error: output_size.size() must be {nd}")
+    return tuple(n if o is None else int(o) for o, n in zip(sizes, x.shape[-nd:]))
 
 
 def _check_adaptive(x: Tensor, out: tuple, fn: str) -> None:
+    nd = len(out)
     if min(out) < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {min(out)}: "
-                           f"{list(x.shape[:-2]) + list(out)}")
-    for d in range(1 if x.ndim == 4 else 0, x.ndim):
+                           f"{list(x.shape[:-nd]) + list(out)}")
+    for d in range(1 if x.ndim == nd + 2 else 0, x.ndim):
         if x.shape[d] == 0:
             raise RuntimeError(f"{fn}(): Expected input to have non-zero size for non-batch "
                                f"dimensions, but input has sizes {list(x.shape)} with "
@@ -82,31 +85,40 @@ def _check_adaptive(x: Tensor, out: tuple, fn: str) -> None:
                                   f"'{'Long' if x.dtype is dtypes.int64 else x.dtype.name}'")
 
 
-def _adaptive_max(x: Tensor, out: tuple):
-    """(values, flat indices h * W + w) of adaptive max pooling over the last two dims."""
-    (h, w), (oh, ow) = x.shape[-2:], out
-    if 0 in out:     # an empty result, whose backward torch's kernel refuses
-        empty = tuple(x.shape[:-2]) + out
-        values = composite("AdaptiveMaxPool2DBackward0", lambda a: full_like(
-            a, 0).reshape(-1)[:0].reshape(empty), [x], empty_output_backward(
-            "adaptive_max_pool2d", x.ndim), saves=False, uses_out=False)
-        return values, Tensor(np.zeros(empty, np.int64), None)
-    rows, cols = bin_table(h, oh), bin_table(w, ow)
-    kh, kw = rows.shape[1], cols.shape[1]
-    lead = tuple(x.shape[:-2])
+def _adaptive_max(x: Tensor, out: tuple, torch_name: str = "AdaptiveMaxPool2DBackward0"):
+    """(values, flat indices in the plane or volume) of adaptive max pooling over the last
+    len(out) dims (2 or 3)."""
+    nd = len(out)
+    sizes, lead = tuple(x.shape[-nd:]), tuple(x.shape[:-nd])
+    if 0 in out:      # an empty result (no bins), whose backward is torch's error
+        shape = lead + out
+        rule = empty_output_backward(f"adaptive_max_pool{nd}d", x.ndim, nd)
+        values = composite(torch_name, lambda a: a.reshape(-1)[:0].reshape(shape), [x], rule,
+                           saves=False, uses_out=False)
+        return values, Tensor(np.zeros(shape, np.int64), None)
+    tables = [bin_table(n, o) for n, o in zip(sizes, out)]
+    ks = tuple(t.shape[1] for t in tables)
     found = []
 
     def body(a):
-        win = _take(a, rows, a.ndim - 2)                          # (..., oh * kh, W)
-        win = _take(win, cols, a.ndim - 1)                        # (..., oh * kh, ow * kw)
-        win = win.reshape(lead + (oh, kh, ow, kw))
-        order = tuple(range(len(lead))) + tuple(len(lead) + i for i in (0, 2, 1, 3))
-        win = win.permute(order).reshape(lead + (oh, ow, kh * kw))
+        win = a
+        for i, table in enumerate(tables):                      # each dim becomes o * k
+            win = _take(win, table, a.ndim - nd + i)
+        win = win.reshape(lead + tuple(v for o, k in zip(out, ks) for v in (o, k)))
+        first = len(lead)
+        order = tuple(range(first)) + tuple(first + 2 * i for i in range(nd)) + tuple(
+            first + 2 * i + 1 for i in range(nd))
+        win = win.permute(order).reshape(lead + out + (math.prod(ks),))
         values, idx = max_along(win, -1)
         found.append(idx)
         return values
-    values = composite("AdaptiveMaxPool2DBackward0", body, [x], uses_out=False)
-    flat = (rows[:, None, :, None] * w + cols[None, :, None, :]).reshape(oh, ow, kh * kw)
+    values = composite(torch_name, body, [x], uses_out=False)
+    flat = np.zeros(out + ks, np.int64)
+    for i, table in enumerate(tables):     # position along dim i, times the dims after it
+        shape = [1] * (2 * nd)
+        shape[i], shape[nd + i] = table.shape
+        flat = flat + table.reshape(shape) * math.prod(sizes[i + 1:])
+    flat = flat.reshape(out + (math.prod(ks),))
     table = Tensor(np.ascontiguousarray(flat.reshape((1,) * len(lead) + flat.shape)), None)
     chosen = found[0].unsqueeze(-1)
     return values, squeeze(take_along_dim(table, chosen, -1), -1)
@@ -173,6 +185,8 @@ def _unpool_size(x: Tensor, kernel: tuple, stride: tuple, padding: tuple,
     """torch's default output size (n - 1) * stride + kernel - 2 * padding, or the given one
     (spatial, or with the leading dims) if within a stride of it."""
     nd = len(kernel)
+    if x.ndim < nd:      # torch reads input.size()[-nd + d] first
+        raise IndexError("tuple index out of range")
     default = [(n - 1) * s + k - 2 * p
                for n, k, s, p in zip(x.shape[-nd:], kernel, stride, padding)]
     if output_size is None:
@@ -198,18 +212,20 @@ def _unpool_size(x: Tensor, kernel: tuple, stride: tuple, padding: tuple,
 
 
 def _check_unpool(x: Tensor, idx: Tensor, plane: tuple) -> None:
+    nd = len(plane)
     if idx.dtype is not dtypes.int64:
         name = {"float32": "Float", "float64": "Double"}.get(idx.dtype.name, idx.dtype.name)
-        raise RuntimeError(f"elements in indices should be type int64 but got: {name}")
-    if x.ndim not in (3, 4):
-        raise RuntimeError(f"Input to max_unpooling2d should be a 3d or 4d Tensor, but got a "
-                           f"tensor with {x.ndim} dimensions.")
+        raise RuntimeError("elements in indices should be type int64" if nd == 3 else
+                           f"elements in indices should be type int64 but got: {name}")
+    if x.ndim not in (nd + 1, nd + 2):
+        raise RuntimeError(f"Input to max_unpooling{nd}d should be a {nd + 1}d or {nd + 2}d "
+                           f"Tensor, but got a tensor with {x.ndim} dimensions.")
     if idx.shape != x.shape:
         raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor "
                            f"({list(x.shape)}) but got indices tensor with shape: "
                            f"{list(idx.shape)}")
     if not x.dtype.is_floating:
-        raise NotImplementedError("\"max_unpool2d\" not implemented for 'Long'")
+        raise NotImplementedError(f"\"max_unpool{nd}d\" not implemented for 'Long'")
     if not idx.is_traced and idx.numel():
         flat = idx.numpy()
         bad = (flat < 0) | (flat >= math.prod(plane))
@@ -258,11 +274,12 @@ def max_unpool1d(input, indices, kernel_size, stride=None, padding=0,  # noqa: A
     return squeeze(_unpool_into(x.unsqueeze(-1), idx.unsqueeze(-1), (length, 1)), -1)
 
 
-def _unpool_into(x: Tensor, idx: Tensor, plane: tuple) -> Tensor:
-    """Each value of ``x`` (..., h, w) written at its flat index ``idx`` of a zero
-    (..., *plane); the gradient of each value is the cotangent at its index."""
+def _unpool_into(x: Tensor, idx: Tensor, plane: tuple,
+                 torch_name: str = "MaxUnpool2DBackward0") -> Tensor:
+    """Each value of ``x`` (..., h, w) or (..., d, h, w) written at its flat index ``idx`` of
+    a zero (..., *plane); the gradient of each value is the cotangent at its index."""
     _check_unpool(x, idx, plane)
-    lead = tuple(x.shape[:-2])
+    lead = tuple(x.shape[:-len(plane)])
     flat_idx = idx.reshape(lead + (-1,))
     keep = _last_of_repeats(flat_idx)
     size = math.prod(plane)
@@ -274,7 +291,7 @@ def _unpool_into(x: Tensor, idx: Tensor, plane: tuple) -> Tensor:
 
     def rule(g, out, ins):
         return (gather_along(g.reshape(lead + (size,)), flat_idx, len(lead)).reshape(x.shape),)
-    return composite("MaxUnpool2DBackward0", body, [x], rule, saves=False, uses_out=False)
+    return composite(torch_name, body, [x], rule, saves=False, uses_out=False)
 
 
 # ---------------------------------------------------------------- power-average pooling
@@ -311,3 +328,56 @@ def lp_pool1d(input, norm_type: float, kernel_size, stride=None,  # noqa: A002
     return _lp(x, norm_type,
                lambda t: avg_pool1d(t, kernel_size, stride, 0, ceil_mode), kernel_size,
                lambda t: max_pool1d(t, kernel_size, stride, 0, 1, ceil_mode))
+
+
+# ---------------------------------------------------------------- 3-d
+
+def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0,  # noqa: A002
+                            dilation=1, ceil_mode: bool = False, return_indices: bool = False):
+    """``max_pool3d`` returning (values, indices) whatever ``return_indices`` says."""
+    return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def adaptive_max_pool3d_with_indices(input, output_size,  # noqa: A002
+                                     return_indices: bool = False):
+    """Adaptive max pooling of (N, C, D, H, W) or (C, D, H, W): (values, indices), each
+    index (d * H + h) * W + w in its volume."""
+    x = as_tensor(input)
+    if x.ndim not in (4, 5):
+        raise RuntimeError(f"adaptive_max_pool3d(): Expected 4D or 5D tensor, but got: "
+                           f"{list(x.shape)}")
+    out = _adaptive_size(x, output_size, "adaptive_max_pool3d", 3)
+    _check_adaptive(x, out, "adaptive_max_pool3d")
+    return _adaptive_max(x, out, "AdaptiveMaxPool3DBackward0")
+
+
+def adaptive_max_pool3d(input, output_size, return_indices: bool = False):  # noqa: A002
+    """The maximum over each of ``output_size`` (D, H, W) bins; ``return_indices``: also
+    where."""
+    result = adaptive_max_pool3d_with_indices(input, output_size)
+    return result if return_indices else result[0]
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0,  # noqa: A002
+                 output_size=None) -> Tensor:
+    """A partial inverse of ``max_pool3d``: each value of (N, C, d, h, w) or (C, d, h, w)
+    written at its index of a zero (N, C, D, H, W) volume."""
+    x, idx = as_tensor(input), as_tensor(indices)
+    kernel = ntuple(kernel_size, 3, "max_unpool3d: kernel_size must be an int or a triple")
+    stride = kernel if stride is None else ntuple(stride, 3, "max_unpool3d: bad stride")
+    padding = ntuple(padding, 3, "max_unpool3d: bad padding")
+    if isinstance(output_size, int):
+        output_size = (output_size,) * 3
+    volume = _unpool_size(x, kernel, stride, padding, output_size)
+    return _unpool_into(x, idx, volume, "MaxUnpool3DBackward0")
+
+
+def lp_pool3d(input, norm_type: float, kernel_size, stride=None,  # noqa: A002
+              ceil_mode: bool = False) -> Tensor:
+    """Power-average pooling of (N, C, D, H, W) or (C, D, H, W): (sum over the window of
+    x ** p) ** (1 / p)."""
+    x = as_tensor(input)
+    kd, kw, kh = ntuple(kernel_size, 3, "lp_pool3d: kernel_size must be an int or a triple")
+    return _lp(x, norm_type,
+               lambda t: avg_pool3d(t, kernel_size, stride, 0, ceil_mode), kd * kw * kh,
+               lambda t: max_pool3d(t, kernel_size, stride, 0, 1, ceil_mode))

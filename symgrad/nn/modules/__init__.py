@@ -46,6 +46,9 @@ from .normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm  # n
 from .parameter_dict import ParameterDict  # noqa: F401
 from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d,  # noqa: F401
                       MaxPool1d, MaxPool2d)
+from .pooling import AdaptiveAvgPool3d, AvgPool3d, MaxPool3d  # noqa: F401
+from .pooling_variants import AdaptiveMaxPool3d, LPPool3d, MaxUnpool3d  # noqa: F401
+from .pooling_variants import FractionalMaxPool2d, FractionalMaxPool3d  # noqa: F401
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell  # noqa: F401
 from .sparse import Embedding  # noqa: F401
 from .transformer import Transformer, TransformerDecoder, TransformerEncoder  # noqa: F401
@@ -83,3 +86,5 @@ __all__ += ["Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "
             "MaxUnpool1d", "MaxUnpool2d", "LPPool1d", "LPPool2d", "Upsample",
             "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle", "PixelUnshuffle",
             "ChannelShuffle"]
+__all__ += ["MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "LPPool3d",
+            "MaxUnpool3d", "FractionalMaxPool2d", "FractionalMaxPool3d"]

@@ -1,8 +1,8 @@
-"""Pooling layers: ``MaxPool1d``, ``MaxPool2d``, ``AvgPool1d``, ``AvgPool2d``,
-``AdaptiveAvgPool1d``, ``AdaptiveAvgPool2d``.
+"""Pooling layers: ``MaxPool1d``/``2d``/``3d``, ``AvgPool1d``/``2d``/``3d``,
+``AdaptiveAvgPool1d``/``2d``/``3d``.
 
 Layer: front end (torch.nn mirror). Input: torch's pooling options. Output: parameterless
-modules storing them as torch does (MaxPool and AvgPool2d as given, AvgPool1d as 1-tuples:
+modules storing them as torch does (MaxPool and AvgPool2d/3d as given, AvgPool1d as 1-tuples:
 torch's reprs follow), whose forward is ``nn.functional``'s pooling. It must not compute
 outside forward.
 """
@@ -76,6 +76,8 @@ class AvgPool1d(Module):
 class AvgPool2d(Module):
     """Mean over sliding windows of (N, C, H, W) or (C, H, W)."""
 
+    _function = staticmethod(F.avg_pool2d)
+
     def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0,
                  ceil_mode: bool = False, count_include_pad: bool = True,
                  divisor_override: int | None = None) -> None:
@@ -88,8 +90,8 @@ class AvgPool2d(Module):
         self.divisor_override = divisor_override
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                            self.count_include_pad, self.divisor_override)
+        return self._function(input, self.kernel_size, self.stride, self.padding,
+                              self.ceil_mode, self.count_include_pad, self.divisor_override)
 
     def extra_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
@@ -116,3 +118,24 @@ class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return F.adaptive_avg_pool2d(input, self.output_size)
+
+
+class MaxPool3d(_MaxPoolNd):
+    """Max over sliding windows of (N, C, D, H, W) or (C, D, H, W)."""
+
+    def forward(self, input: Tensor):  # noqa: A002
+        return F.max_pool3d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+
+class AvgPool3d(AvgPool2d):
+    """Mean over sliding windows of (N, C, D, H, W) or (C, D, H, W)."""
+
+    _function = staticmethod(F.avg_pool3d)
+
+
+class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
+    """Mean over ``output_size`` (D, H, W) bins of (N, C, D, H, W) or (C, D, H, W)."""
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.adaptive_avg_pool3d(input, self.output_size)
