@@ -85,6 +85,12 @@ int = int32  # noqa: A001  (torch.int)
 short, half, char, byte = int16, float16, int8, uint8
 cfloat, cdouble = complex64, complex128
 
+from .frontend.functions.spellings import *  # noqa: F401,F403,E402  (rsub, fill, is_signed...)
+from .frontend.functions.integer_math import *  # noqa: F401,F403,E402  (gcd, lcm, shifts)
+from .frontend.functions.windows import *  # noqa: F401,F403,E402  (hann_window...)
+from .frontend.functions.toplevel_inplace import *  # noqa: F401,F403,E402  (torch.exp_(x)...)
+from .nn.functional.toplevel import *  # noqa: F401,F403,E402  (torch.conv2d, torch.embedding...)
+
 # torch's keyword spellings: input=, axis=, out=...
 _frontend.functions.keywords.wrap_namespace(globals())
 # torch's refusals by dtype ("hypot_cpu" not implemented for 'Long'...): one table

@@ -37,6 +37,8 @@ from .legacy_types import METHODS as LEGACY
 from .device_methods import METHODS as DEVICE
 from .products import METHODS as PRODUCTS
 from .searching import METHODS as SEARCHING
+from .spellings import METHODS as SPELLINGS
+from .integer_math import METHODS as INTEGER_MATH
 from . import pointwise as P
 from .pointwise import reciprocal
 from .pointwise_methods import METHODS as POINTWISE
@@ -266,7 +268,8 @@ _BOUND = {_name: _fn if _name.startswith("__") else torch_keywords(_fn, method=T
           for _name, _fn in {**METHODS, **CREATION, **MANIPULATION, **SORTING, **INPLACE,
                              **POINTWISE, **RANDOM, **HOOKS, **STATISTICS, **SCANS, **ASSORTED,
                              **PRODUCTS, **SEARCHING, **DECOMPOSITIONS, **STRIDED, **COMPLEXES,
-                             **LEGACY, **DEVICE, **BITWISE}.items()}
+                             **LEGACY, **DEVICE, **BITWISE, **SPELLINGS,
+                             **INTEGER_MATH}.items()}
 guard(_BOUND, "Tensor")   # torch's refusals by dtype (kernel_dtypes)
 for _name, _fn in _BOUND.items():
     setattr(Tensor, _name, _fn)

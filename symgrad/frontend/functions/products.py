@@ -1,5 +1,5 @@
-"""torch's matrix-product family beyond matmul: addmm, addmv, addbmm, baddbmm (and their
-in-place methods), mv, vdot, inner, matrix_power.
+"""torch's matrix-product family beyond matmul: addmm, addmv, addbmm, baddbmm, addr (and their
+in-place methods), mv, ger, vdot, inner, matrix_power.
 
 Layer: front end, above ``functional``. Input: tensors. Output: tensors built from the
 ``matmul`` primitive (BLAS when large) and elementwise ops, with torch's grad_fns
@@ -87,6 +87,34 @@ def addmv(input, mat, vec, *, beta=1, alpha=1) -> Tensor:
     _need("addmv", "mat", m, 2)
     _need("addmv", "vec", v, 1)
     return _scaled_sum("AddmvBackward0", inp, F.matmul, [m, v], beta, alpha)
+
+
+def addr(input, vec1, vec2, *, beta=1, alpha=1) -> Tensor:
+    """``beta * input + alpha * outer(vec1, vec2)``, with torch's kernel's order
+    (``alpha * vec1[i] * vec2[j]``) and ``AddrBackward0``."""
+    inp, v1, v2 = tensor_arg(input), tensor_arg(vec1), tensor_arg(vec2)
+    for what, v in (("vec1", v1), ("vec2", v2)):
+        if v.ndim != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {what}, but got {v.ndim}-D")
+    if not any(t.dtype.is_floating or t.dtype.is_complex for t in (inp, v1, v2)) and (
+            isinstance(alpha, float) or isinstance(beta, float)):
+        raise RuntimeError(f"For integral input tensors, argument "
+                           f"{'beta' if isinstance(beta, float) else 'alpha'} must not be a "
+                           f"floating point number.")
+
+    def outer(a, b):
+        return unsqueeze(a if alpha == 1 else a * alpha, 1) * b
+    return _scaled_sum("AddrBackward0", inp, outer, [v1, v2], beta, 1)
+
+
+def ger(input, vec2) -> Tensor:  # noqa: A002
+    """torch.ger: ``outer`` (``vec1[:, None] * vec2``, MulBackward0)."""
+    v1, v2 = tensor_arg(input), tensor_arg(vec2)
+    if v1.ndim != 1 or v2.ndim != 1:
+        raise RuntimeError(f"outer: Expected 1-D argument self, but got {v1.ndim}-D"
+                           if v1.ndim != 1 else
+                           f"outer: Expected 1-D argument vec2, but got {v2.ndim}-D")
+    return unsqueeze(v1, 1) * v2
 
 
 def _check_batches(name: str, b1: Tensor, b2: Tensor) -> None:
@@ -204,7 +232,9 @@ def matrix_power(x, n: int) -> Tensor:
     return F.power_by_squaring(x, n, F.matmul if x.dtype.is_floating else _int_matmul)
 
 
-__all__ = ["addmm", "addmv", "addbmm", "baddbmm", "mv", "vdot", "inner", "matrix_power"]
+__all__ = ["addmm", "addmv", "addbmm", "baddbmm", "mv", "vdot", "inner", "matrix_power", "addr",
+           "ger"]
 METHODS = {name: globals()[name] for name in __all__}
 METHODS.update(addmm_=_in_place(addmm, "addmm_"), addmv_=_in_place(addmv, "addmv_"),
-               addbmm_=_in_place(addbmm, "addbmm_"), baddbmm_=_in_place(baddbmm, "baddbmm_"))
+               addbmm_=_in_place(addbmm, "addbmm_"), baddbmm_=_in_place(baddbmm, "baddbmm_"),
+               addr_=_in_place(addr, "addr_"))
