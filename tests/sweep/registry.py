@@ -16,13 +16,13 @@ from __future__ import annotations
 import functools
 
 from . import (samples_creation, samples_index, samples_linalg, samples_methods, samples_nn,
-               samples_nn_extra, samples_nn_losses, samples_pointwise, samples_reduce,
-               samples_shape, samples_spectral)
+               samples_names, samples_nn_extra, samples_nn_losses, samples_pointwise,
+               samples_reduce, samples_shape, samples_spectral)
 from .spec import Sample, T
 
 FAMILIES = (samples_pointwise, samples_reduce, samples_shape, samples_index, samples_linalg,
             samples_creation, samples_nn, samples_nn_losses, samples_methods, samples_nn_extra,
-            samples_spectral)
+            samples_spectral, samples_names)
 
 OPERATORS = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div",
              "floordiv": "floor_divide", "mod": "remainder", "pow": "pow", "matmul": "matmul",
@@ -71,6 +71,9 @@ def top_level(op: str, ops: dict) -> list | None:
         return [Sample("torch", name, s.args, dict(s.kwargs), s.tag) for s in ops[f"F.{name}"]()]
     if not name.endswith("_") or name.startswith("_"):
         return None
+    if f"Tensor.{name}" in ops:    # the method's own samples (fill_, zero_...)
+        return [Sample("torch", name, s.args, dict(s.kwargs), s.tag)
+                for s in ops[f"Tensor.{name}"]()]
     src = source_of(name, ops)
     if src is None:
         return None

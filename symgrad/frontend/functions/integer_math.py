@@ -5,9 +5,9 @@ Layer: front end (functions). Input: integer (or bool, for the shifts) tensors a
 ints; floating operands are refused by the dtype table (``kernel_dtypes``: torch's
 ``"gcd_cpu"``, ``"lshift_cpu"``... NotImplementedError). Output: tensors of the operands'
 promoted dtype, composed of integer primitives with torch's CPU kernels' arithmetic:
-``gcd`` is Euclid's loop on absolute values (``b % a`` until ``a`` is 0; eagerly until every
-element is done, traced a fixed number of steps that suffices for the dtype), ``lcm`` is
-``|a / gcd * b|`` (0 where the gcd is 0); ``a << b`` is ``a * 2**b`` wrapped in the dtype,
+``gcd`` is Euclid's loop on absolute values (C's truncating ``b % a`` until ``a`` is 0;
+eagerly until every element is done, traced a fixed number of steps that suffices for the
+dtype), ``lcm`` is ``|a / gcd * b|`` (0 where the gcd is 0); ``a << b`` is ``a * 2**b`` wrapped in the dtype,
 ``a >> b`` a floor division by ``2**b`` (arithmetic); a shift by a negative count or by the
 dtype's width or more gives 0 (``>>`` of a signed value: its sign, -1 or 0), as torch's.
 """
@@ -38,6 +38,9 @@ def _operands(name: str, input, other, numbers: bool) -> tuple:
         raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
                         f"{type(input).__name__}")
     dt = result_type(input, other)
+    if numbers and (dt.is_floating or dt.is_complex):   # (a Python float made it one)
+        raise NotImplementedError(f"\"{name[8:10]}shift_cpu\" not implemented for "
+                                  f"'{dt.scalar_type}'")
     a = input.to(dt) if isinstance(input, Tensor) else as_tensor(input, dt)
     b = other.to(dt) if isinstance(other, Tensor) else as_tensor(other, dt)
     return a, b, dt
@@ -52,7 +55,7 @@ def _euclid(a: Tensor, b: Tensor, dt) -> Tensor:
         if a.concrete is not None and not bool(going.any()):
             break
         safe = F.where(going, a, as_tensor(1, dt))
-        a, b = F.where(going, apply("remainder", b, safe), as_tensor(0, dt)), F.where(going, a, b)
+        a, b = F.where(going, apply("fmod", b, safe), as_tensor(0, dt)), F.where(going, a, b)
     return b
 
 

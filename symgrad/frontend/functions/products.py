@@ -1,5 +1,5 @@
 """torch's matrix-product family beyond matmul: addmm, addmv, addbmm, baddbmm, addr (and their
-in-place methods), mv, ger, vdot, inner, matrix_power.
+in-place methods), mv, vdot, inner, matrix_power.
 
 Layer: front end, above ``functional``. Input: tensors. Output: tensors built from the
 ``matmul`` primitive (BLAS when large) and elementwise ops, with torch's grad_fns
@@ -102,19 +102,22 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1) -> Tensor:
                            f"{'beta' if isinstance(beta, float) else 'alpha'} must not be a "
                            f"floating point number.")
 
+    result = dtypes.promote_types(dtypes.promote_types(inp.dtype, v1.dtype), v2.dtype)
+    mismatch = v1.dtype is not result or v2.dtype is not result
+
     def outer(a, b):
-        return unsqueeze(a if alpha == 1 else a * alpha, 1) * b
+        p = unsqueeze(a if alpha == 1 else a * alpha, 1) * b
+        if mismatch and p.requires_grad:    # torch's backward (grad.mv(vec2)) refuses
+            p = attach_function(p.detach(), "AddrBackward0", _mixed_addr, [a, b], saves=False,
+                                uses_out=False)
+        return p
     return _scaled_sum("AddrBackward0", inp, outer, [v1, v2], beta, 1)
 
 
-def ger(input, vec2) -> Tensor:  # noqa: A002
-    """torch.ger: ``outer`` (``vec1[:, None] * vec2``, MulBackward0)."""
-    v1, v2 = tensor_arg(input), tensor_arg(vec2)
-    if v1.ndim != 1 or v2.ndim != 1:
-        raise RuntimeError(f"outer: Expected 1-D argument self, but got {v1.ndim}-D"
-                           if v1.ndim != 1 else
-                           f"outer: Expected 1-D argument vec2, but got {v2.ndim}-D")
-    return unsqueeze(v1, 1) * v2
+def _mixed_addr(g, out, ins):
+    raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                       f"{ins[0].dtype.scalar_type}, {g.dtype.scalar_type}, and "
+                       f"{ins[1].dtype.scalar_type}")
 
 
 def _check_batches(name: str, b1: Tensor, b2: Tensor) -> None:
@@ -232,8 +235,7 @@ def matrix_power(x, n: int) -> Tensor:
     return F.power_by_squaring(x, n, F.matmul if x.dtype.is_floating else _int_matmul)
 
 
-__all__ = ["addmm", "addmv", "addbmm", "baddbmm", "mv", "vdot", "inner", "matrix_power", "addr",
-           "ger"]
+__all__ = ["addmm", "addmv", "addbmm", "baddbmm", "mv", "vdot", "inner", "matrix_power", "addr"]
 METHODS = {name: globals()[name] for name in __all__}
 METHODS.update(addmm_=_in_place(addmm, "addmm_"), addmv_=_in_place(addmv, "addmv_"),
                addbmm_=_in_place(addbmm, "addbmm_"), baddbmm_=_in_place(baddbmm, "baddbmm_"),

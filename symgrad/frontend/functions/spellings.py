@@ -1,6 +1,6 @@
 """torch's other spellings of ops symgrad already has, and its small tensor predicates:
-``x.where(cond, y)``, ``x.logical_and(y)``, ``x.hardshrink()``, ``x.prelu(w)``, ``torch.rsub``,
-``torch.detach``, ``torch.fill``, ``torch.scalar_tensor``, ``torch.chain_matmul``,
+``x.where(cond, y)``, ``x.logical_and(y)``, ``x.ger(y)``, ``x.hardshrink()``, ``x.prelu(w)``,
+``torch.rsub``, ``torch.detach``, ``torch.fill``, ``torch.scalar_tensor``, ``torch.chain_matmul``,
 ``is_signed is_same_size is_neg resolve_neg is_inference``.
 
 Layer: front end (functions). Input: tensors and torch's arguments. Output: what the op they
@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
+
 from ... import dtypes
 from ..core import grad_mode
 from ..core.apply import apply, attach_function, full
@@ -20,6 +22,7 @@ from ..core.tensor import Tensor
 from . import basic as F
 from .creation import tensor as _tensor
 from .linalg_products import multi_dot
+from .manipulation import outer
 from .searching import where as _where
 
 
@@ -31,7 +34,12 @@ def _tensor_only(name: str, value, position: int = 1, what: str = "input") -> Te
 
 
 def where(input, condition, other) -> Tensor:  # noqa: A002
-    """``x.where(condition, y)``: ``torch.where(condition, x, y)``."""
+    """``x.where(condition, y)``: ``torch.where(condition, x, y)`` (a condition of bool or,
+    deprecated, uint8)."""
+    if isinstance(condition, Tensor) and not (condition.dtype.is_bool
+                                              or condition.dtype is dtypes.uint8):
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a "
+                           f"tensor with dtype {condition.dtype.scalar_type}")
     return _where(condition, input, other)
 
 
@@ -85,6 +93,9 @@ def fill(input, value) -> Tensor:  # noqa: A002
     """A new tensor like ``input`` holding ``value`` (``fill_``'s checks): ``FillBackward0``,
     or ``FillBackward1`` of a 0-d tensor ``value`` (its gradient is the sum)."""
     x = _tensor_only("fill", input)
+    if (isinstance(value, Tensor) and value.requires_grad and grad_mode.is_grad_enabled()
+            and not x.dtype.is_differentiable):
+        raise RuntimeError(f"Autograd not support dtype: {x.dtype.scalar_type}")
     with grad_mode.no_grad():
         out = x.clone().fill_(value)
     if isinstance(value, Tensor):
@@ -102,8 +113,10 @@ def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad: boo
         s = s.item()
     if isinstance(s, complex) and (dtype is None or not dtypes.as_dtype(dtype).is_complex):
         raise RuntimeError("value cannot be converted to type float without overflow")
-    return _tensor(s, dtype=dtype or dtypes.get_default_dtype(), device=device,
-                   requires_grad=requires_grad)
+    dt = dtypes.get_default_dtype() if dtype is None else dtypes.as_dtype(dtype)
+    with np.errstate(over="ignore", invalid="ignore"):   # (a cast: 1e40 in float16 is inf)
+        value = np.asarray(s).astype(dt.np)
+    return _tensor(value, dtype=dt, device=device, requires_grad=requires_grad)
 
 
 def chain_matmul(*matrices, out=None) -> Tensor:
@@ -133,7 +146,7 @@ def _prelu(self: Tensor, weight) -> Tensor:
 
 __all__ = ["is_signed", "is_same_size", "is_neg", "resolve_neg", "is_inference", "rsub",
            "detach", "fill", "scalar_tensor", "chain_matmul"]
-METHODS = {"where": where, "logical_and": F.logical_and, "logical_or": F.logical_or,
+METHODS = {"where": where, "ger": outer, "logical_and": F.logical_and, "logical_or": F.logical_or,
            "hardshrink": _hardshrink, "prelu": _prelu,
            **{name: globals()[name] for name in ("is_signed", "is_same_size", "is_neg",
                                                  "resolve_neg", "is_inference")}}

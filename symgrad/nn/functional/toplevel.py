@@ -6,7 +6,10 @@ the aten operator: its argument order (``embedding`` takes the weight first, ``b
 the affine weight before the running statistics), its defaults (``padding_idx=-1`` for none,
 ``stride=[]`` for the kernel size) and its integer ``reduction`` (0 none, 1 mean, 2 sum).
 Output: what the ``nn.functional`` op gives for those arguments; where the aten signature is
-the functional one, the name is the functional itself (``ALIASES``).
+the functional one, the name is the functional itself (``ALIASES``). The integer reduction
+of torch's Python binding defaults to 0 (none; aten's schema says 1), and any value other
+than 1 (mean) or 2 (sum) is none, as aten's ``apply_loss_reduction``. Dropout probabilities
+outside [0, 1] are aten's RuntimeError (the functional's is a ValueError).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ _REDUCTIONS = {0: "none", 1: "mean", 2: "sum"}
 def _reduction(value) -> str:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"reduction must be int, not {type(value).__name__}")
-    return _REDUCTIONS.get(value, "sum")
+    return _REDUCTIONS.get(value, "none")
 
 
 def _stride(stride):
@@ -100,29 +103,29 @@ def adaptive_max_pool1d(input, output_size):  # noqa: A002
     return F.adaptive_max_pool1d(input, output_size, return_indices=True)
 
 
-def kl_div(input, target, reduction: int = 1, *, log_target: bool = False):  # noqa: A002
+def kl_div(input, target, reduction: int = 0, *, log_target: bool = False):  # noqa: A002
     """aten's kl_div: reduction 1 is the plain mean (no warning: F's 'mean' warns)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return F.kl_div(input, target, reduction=_reduction(reduction), log_target=log_target)
 
 
-def margin_ranking_loss(input1, input2, target, margin: float = 0.0, reduction: int = 1):
+def margin_ranking_loss(input1, input2, target, margin: float = 0.0, reduction: int = 0):
     return F.margin_ranking_loss(input1, input2, target, margin,
                                  reduction=_reduction(reduction))
 
 
-def hinge_embedding_loss(input, target, margin: float = 1.0, reduction: int = 1):  # noqa: A002
+def hinge_embedding_loss(input, target, margin: float = 1.0, reduction: int = 0):  # noqa: A002
     return F.hinge_embedding_loss(input, target, margin, reduction=_reduction(reduction))
 
 
-def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, reduction: int = 1):
+def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, reduction: int = 0):
     return F.cosine_embedding_loss(input1, input2, target, margin,
                                    reduction=_reduction(reduction))
 
 
 def triplet_margin_loss(anchor, positive, negative, margin: float = 1.0, p: float = 2.0,
-                        eps: float = 1e-06, swap: bool = False, reduction: int = 1):
+                        eps: float = 1e-06, swap: bool = False, reduction: int = 0):
     return F.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap,
                                  reduction=_reduction(reduction))
 
@@ -134,35 +137,45 @@ def poisson_nll_loss(input, target, log_input: bool, full: bool, eps: float,  # 
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None,  # noqa: A002
-                                     reduction: int = 1):
+                                     reduction: int = 0):
     return F.binary_cross_entropy_with_logits(input, target, weight,
                                               reduction=_reduction(reduction),
                                               pos_weight=pos_weight)
 
 
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank: int = 0,
-             reduction: int = 1, zero_infinity: bool = False):
+             reduction: int = 0, zero_infinity: bool = False):
     return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank,
                       _reduction(reduction), zero_infinity)
 
 
+def _probability(p: float) -> None:
+    if p < 0 or p > 1:
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
 def alpha_dropout(input, p: float, train: bool):  # noqa: A002
+    _probability(p)
     return F.alpha_dropout(input, p, train)
 
 
 def alpha_dropout_(input, p: float, train: bool):  # noqa: A002
+    _probability(p)
     return F.alpha_dropout(input, p, train, inplace=True)
 
 
 def feature_alpha_dropout(input, p: float, train: bool):  # noqa: A002
+    _probability(p)
     return F.feature_alpha_dropout(input, p, train)
 
 
 def feature_alpha_dropout_(input, p: float, train: bool):  # noqa: A002
+    _probability(p)
     return F.feature_alpha_dropout(input, p, train, inplace=True)
 
 
 def dropout_(input, p: float, train: bool):  # noqa: A002
+    _probability(p)
     return F.dropout(input, p, train, inplace=True)
 
 

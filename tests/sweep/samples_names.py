@@ -1,0 +1,248 @@
+"""Sample generators of torch's smaller names: ``addr gcd lcm bitwise_left_shift
+bitwise_right_shift`` (and ``<< >>``), the window factories, ``rsub fill detach scalar_tensor
+chain_matmul``, the tensor predicates ``is_signed is_same_size is_neg resolve_neg
+is_inference``, and torch's top-level spellings of functionals whose argument order is
+aten's (``torch.embedding(weight, indices)``, ``torch.batch_norm(...)``, integer
+``reduction``...).
+
+Input: an op's name. Output: its samples (``spec.Sample``); ``table()`` maps ops to
+generators.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from .samples_pointwise import binary
+from .spec import ALL_DTYPES, D, T, calls, over_dtypes
+
+X = T((2, 3))
+I = "int64"   # noqa: E741
+INTS = ("int64", "int32", "int16", "int8", "uint8")
+
+
+def addr() -> list:
+    op, v, w = "torch.addr", T((2,)), T((3,))
+    return over_dtypes(op, lambda dt: (T((2, 3), dt), T((2,), dt), T((3,), dt))) + calls(
+        op, (X, v, w), (T((3,)), v, w), (T(()), v, w), (X, v, w, {"beta": 0.5, "alpha": 2}),
+        (X, v, w, {"alpha": 0.3}), (T((2, 3), "float64", "e"), v, w, {"beta": 0}),
+        (T((2, 3), I), T((2,), I), T((3,), I), {"alpha": 2}),
+        (T((2, 3), I), T((2,), I), T((3,), I), {"alpha": 2.5}),
+        (T((2, 3), "float32"), T((2,), "float32"), w), (X, T((2, 1)), w), (X, v, T((4,))),
+        (T((0, 3)), T((0,)), w), (X, v, w, {"out": T((2, 3), grad=False)}),
+        (T((2, 3), "bool"), T((2,), "bool"), T((3,), "bool")))
+
+
+def where_method() -> list:
+    op, b = "Tensor.where", T((2, 3), "bool")
+    return over_dtypes(op, lambda dt: (T((2, 3), dt), b, T((2, 3), dt))) + calls(
+        op, (X, b, 0.0), (X, T((3,), "bool"), T((2, 1))), (T((2, 3), I), b, 2.5),
+        (X, T((2, 3), "uint8", "idx2"), X), (T((2, 3), "float32"), b, X), (T(()), b, X),
+        (T((16,), "float64", "e"), T((16,), "bool"), T((16,), "float64", "e", seed=1)),
+        (X, X, X), (X, b, {"other": 1.0}), (T((0, 3)), T((0, 3), "bool"), 1.0))
+
+
+def integer_binary(op: str) -> list:
+    out = binary(op)
+    out += calls(op, *[(T((2, 3), dt, "e"), T((2, 3), dt, "i")) for dt in INTS])
+    out += calls(op, (T((14,), I, "e"), T((14,), I, "e", seed=2)),
+                 (T((2, 3), "int32"), T((2, 3), "int8")))
+    return out
+
+
+def shift(op: str) -> list:
+    out = binary(op)
+    out += calls(op, *[(T((2, 3), dt, "e"), T((2, 3), dt, "neg9")) for dt in INTS])
+    out += calls(op, *[(T((2, 3), dt, "e"), T((2, 3), dt, "idx70")) for dt in INTS])
+    out += calls(op, (T((14,), I, "e"), 63), (T((14,), I, "e"), 64), (T((14,), "int32", "e"), 31),
+                 (T((2, 3), "uint8", "e"), 7), (T((2, 3), "uint8", "e"), 8), (3, T((2, 3), I)),
+                 (T((2, 3), "bool"), 1))
+    return out
+
+
+def window(op: str) -> list:
+    out = calls(op, (0,), (1,), (2,), (5,), (8,), (33,), (5, False), (8, False), (33, False),
+                (-1,), (2.0,), (5, {"dtype": D("float64")}), (33, {"dtype": D("float64")}),
+                (8, {"dtype": D("float16")}), (33, False, {"dtype": D("float16")}),
+                (5, {"dtype": D("int64")}), (5, {"requires_grad": True}),
+                (5, {"dtype": D("complex64")}), (1, False, {"dtype": D("float16")}))
+    if op == "torch.hamming_window":
+        out += calls(op, (8, True, 0.3), (8, False, 0.3, 0.4), (33, True, 0.5, 0.5,
+                                                                {"dtype": D("float64")}))
+    return out
+
+
+def rsub() -> list:
+    op = "torch.rsub"
+    return binary(op) + calls(op, (X, X, {"alpha": 2}), (X, 3, {"alpha": 0.5}),
+                              (T((2, 3), I), T((2, 3), I), {"alpha": 2}),
+                              (T((2, 3), "bool"), True), (T((2, 3), I), 2, {"alpha": 0.5}))
+
+
+def fills() -> dict:
+    out = {}
+    out["torch.fill"] = lambda: over_dtypes("torch.fill", lambda dt: (T((2, 3), dt), 2.5)) + \
+        calls("torch.fill", (X, T(())), (X, T((), "float32")), (X, T((1,))), (X, 7), (X, True),
+              (T((2, 3), I), 2.5), (T((2, 3), "uint8"), 300), (T((2, 3), I), T(())),
+              (T((0, 3)), 1.0), (T(()), -1.0), (2.0, 1.0))
+    out["torch.detach"] = lambda: over_dtypes("torch.detach", lambda dt: (T((2, 3), dt),)) + \
+        calls("torch.detach", (T(()),), (T((0, 3)),), (2.0,))
+    out["torch.scalar_tensor"] = lambda: calls(
+        "torch.scalar_tensor", (3,), (2.5,), (True,), (3, {"dtype": D("int64")}),
+        (2.5, {"dtype": D("float64")}), (1e40, {"dtype": D("float16")}),
+        (2.5, {"requires_grad": True}), (T(()),), *[(1, {"dtype": D(d)}) for d in ALL_DTYPES])
+    out["torch.chain_matmul"] = lambda: calls(
+        "torch.chain_matmul", (T((2, 3)), T((3, 4))), (T((2, 3)), T((3, 4)), T((4, 2))),
+        (T((2, 3)),), (T((2, 3)), T((4, 2))), (T((2, 3)), T((3,))),
+        (T((2, 3), "float32"), T((3, 2), "float32")), (T((2, 3), I), T((3, 2), I)))
+    return out
+
+
+def predicates() -> dict:
+    out = {}
+    for name in ("is_signed", "is_neg", "resolve_neg", "is_inference"):
+        op = f"torch.{name}"
+        out[op] = functools.partial(lambda op: over_dtypes(op, lambda dt: (T((2, 3), dt),)) + calls(
+            op, (T(()),), (T((0,)),), (T((2,), "complex64"),), (2,)), op)
+    out["torch.is_same_size"] = lambda: calls(
+        "torch.is_same_size", (X, T((2, 3), I)), (X, T((3, 2))), (X, T((3,))), (T(()), T(())),
+        (X, 2), (T((0, 3)), T((0, 3))))
+    return out
+
+
+def norms() -> dict:
+    x, w = T((2, 3, 4)), T((3,))
+    rm, rv = T((3,), grad=False), T((3,), "float64", "p", grad=False)
+    return {
+        "torch.batch_norm": lambda: calls(
+            "torch.batch_norm", (x, w, T((3,)), rm, rv, True, 0.1, 1e-5, True),
+            (x, w, T((3,)), rm, rv, False, 0.1, 1e-5, True),
+            (x, None, None, None, None, True, 0.1, 1e-5, False),
+            (T((2, 3)), w, None, rm, rv, False, 0.1, 1e-3, False), (x, w, None, rm, rv),
+            (T((2, 3, 4), "float32"), T((3,), "float32"), None, None, None, True, 0.1, 1e-5,
+             True)),
+        "torch.instance_norm": lambda: calls(
+            "torch.instance_norm", (x, w, T((3,)), None, None, True, 0.1, 1e-5, True),
+            (x, None, None, rm, rv, True, 0.1, 1e-5, False),
+            (x, None, None, rm, rv, False, 0.1, 1e-5, False), (x, w, None, None, None)),
+        "torch.layer_norm": lambda: calls(
+            "torch.layer_norm", (X, (3,)), (X, (3,), T((3,)), T((3,))), (X, [3], None, None, 0.5),
+            (X, (3,), None, None, 1e-5, False), (X, (4,)), (T((0, 3)), (3,)),
+            (T((2, 3), "float32"), (3,), T((3,), "float32"))),
+        "torch.group_norm": lambda: calls(
+            "torch.group_norm", (T((2, 4, 3)), 2), (T((2, 4, 3)), 2, T((4,)), T((4,))),
+            (T((2, 4, 3)), 4, None, None, 0.5, False), (T((2, 4, 3)), 3),
+            (T((2, 4, 3), "float32"), 1)),
+    }
+
+
+def activations() -> dict:
+    e16 = T((16,), "float64", "e")
+    return {
+        "torch.selu": lambda: over_dtypes("torch.selu", lambda dt: (T((2, 3), dt),)) + calls(
+            "torch.selu", (e16,), (T(()),), (X, True)),
+        "torch.celu": lambda: over_dtypes("torch.celu", lambda dt: (T((2, 3), dt),)) + calls(
+            "torch.celu", (e16,), (X, 0.5), (X, 0), (X, {"alpha": 2.0})),
+        "torch.threshold": lambda: over_dtypes(
+            "torch.threshold", lambda dt: (T((2, 3), dt), 0.5, -1.0)) + calls(
+            "torch.threshold", (e16, 0.0, 2.0), (X, 0.5), (T((2, 3), I), 1, 7)),
+        "torch.rrelu": lambda: calls(
+            "torch.rrelu", (X,), (e16,), (X, 0.1, 0.3), (X, 0.3, 0.1), (T((2, 3), I),),
+            (T((2, 3), "float32"), 0.2, 0.2, False)),
+    }
+
+
+def pools() -> dict:
+    x = T((1, 2, 6))
+    out = {}
+    for name in ("max_pool1d", "max_pool1d_with_indices"):
+        op = f"torch.{name}"
+        out[op] = functools.partial(lambda op: calls(
+            op, (x, 2), (x, 3, 1), (x, 2, [], 1), (x, 2, 2, 0, 2), (x, 4, 2, 0, 1, True),
+            (T((2, 6)), 2), (x, 0), (x, 2, {"stride": 1}), (T((1, 2, 6), "float32"), 2),
+            (T((1, 2, 6), I), 2)), op)
+    x2 = T((1, 2, 4, 5))
+    out["torch.max_pool2d"] = lambda: calls(
+        "torch.max_pool2d", (x2, 2), (x2, (2, 3), 1), (x2, 2, [], 1), (x2, 3, 2, 1, 1, True),
+        (T((2, 4, 5)), 2))
+    out["torch.adaptive_max_pool1d"] = lambda: calls(
+        "torch.adaptive_max_pool1d", (x, 3), (x, 4), (x, [2]), (T((2, 6)), 2), (x, 0),
+        (T((1, 2, 6), "float32"), 1))
+    return out
+
+
+def losses() -> dict:
+    a, b = T((4,)), T((4,))
+    y = T((4,), kind="pm1", grad=False)
+    out = {
+        "torch.kl_div": lambda: calls(
+            "torch.kl_div", (T((2, 3)), T((2, 3), "float64", "prob", grad=False)),
+            (T((2, 3)), T((2, 3), "float64", "p"), 0), (T((2, 3)), T((2, 3)), 2,
+                                                       {"log_target": True}),
+            (T((2, 3)), T((2, 3), "float64", "p"), "mean")),
+        "torch.margin_ranking_loss": lambda: calls(
+            "torch.margin_ranking_loss", (a, b, y), (a, b, y, 0.5, 0), (a, b, y, 0.0, 2),
+            (a, b, y, 0.1, 1)),
+        "torch.hinge_embedding_loss": lambda: calls(
+            "torch.hinge_embedding_loss", (a, y), (a, y, 0.5, 0), (a, y, 1.0, 2)),
+        "torch.cosine_embedding_loss": lambda: calls(
+            "torch.cosine_embedding_loss", (T((4, 3)), T((4, 3)), y), (T((4, 3)), T((4, 3)), y,
+                                                                      0.2, 0),
+            (T((4, 3)), T((4, 3)), y, 0.0, 2)),
+        "torch.triplet_margin_loss": lambda: calls(
+            "torch.triplet_margin_loss", (T((4, 3)), T((4, 3)), T((4, 3))),
+            (T((4, 3)), T((4, 3)), T((4, 3)), 0.5, 1.0, 1e-6, True, 0),
+            (T((4, 3)), T((4, 3)), T((4, 3)), 1.0, 2.0, 1e-6, False, 2)),
+        "torch.poisson_nll_loss": lambda: calls(
+            "torch.poisson_nll_loss", (a, T((4,), "float64", "p"), True, False, 1e-8, 1),
+            (T((4,), "float64", "p"), T((4,), "float64", "p"), False, True, 1e-8, 0),
+            (a, T((4,), "float64", "p"), True, True, 1e-8, 2), (a, b)),
+        "torch.binary_cross_entropy_with_logits": lambda: calls(
+            "torch.binary_cross_entropy_with_logits", (a, T((4,), "float64", "01")),
+            (a, T((4,), "float64", "01"), T((4,), "float64", "p")),
+            (a, T((4,), "float64", "01"), None, T((4,), "float64", "p"), 0),
+            (a, T((4,), "float64", "01"), None, None, 2)),
+    }
+    out["torch.ctc_loss"] = lambda: calls(
+        "torch.ctc_loss", (T((5, 2, 4), "float64", "n"), T((2, 2), I, "one3"), [5, 5], [2, 2]),
+        (T((5, 2, 4), "float64", "n"), T((2, 2), I, "one3"), [5, 4], [2, 1], 0, 0),
+        (T((5, 2, 4), "float64", "n"), T((2, 2), I, "one3"), [5, 5], [2, 2], 0, 2, True))
+    return out
+
+
+def dropouts() -> dict:
+    out = {}
+    for name in ("alpha_dropout", "feature_alpha_dropout", "alpha_dropout_",
+                 "feature_alpha_dropout_", "dropout_"):
+        op = f"torch.{name}"
+        out[op] = functools.partial(lambda op: calls(
+            op, (T((2, 3, 4)), 0.5, False), (T((2, 3, 4)), 0.0, True), (T((2, 3, 4)), 1.0, True),
+            (T((2, 3, 4)), 1.5, False), (T((2, 3, 4)), 0.5)), op)
+    return out
+
+
+def embedding() -> list:
+    op, W = "torch.embedding", T((5, 3))
+    return calls(op, (W, T((2, 3), I, "idx5")), (W, T((4,), I, "idx5"), 0),
+                 (W, T((4,), I, "idx5"), -1), (W, T((4,), I, "idx5"), 2, False, False),
+                 (W, T((4,), I, "idx7")), (W, T((4,), "int32", "idx5")), (W, T((0,), I)),
+                 (T((5, 3), "float32"), T((4,), I, "idx5")), (T((5,)), T((4,), I, "idx5")))
+
+
+def table() -> dict:
+    out = {"torch.addr": addr, "torch.rsub": rsub, "Tensor.where": where_method,
+           "torch.embedding": embedding}
+    for name in ("gcd", "lcm"):
+        out[f"torch.{name}"] = functools.partial(integer_binary, f"torch.{name}")
+    for name in ("bitwise_left_shift", "bitwise_right_shift"):
+        out[f"torch.{name}"] = functools.partial(shift, f"torch.{name}")
+    for name in ("__lshift__", "__rshift__", "__rlshift__", "__rrshift__", "__ilshift__",
+                 "__irshift__"):
+        out[f"Tensor.{name}"] = functools.partial(lambda n: [
+            s for s in shift(f"Tensor.{n}") if isinstance(s.args[0], T)
+            and "out" not in s.kwargs], name)
+    for name in ("hann_window", "hamming_window", "blackman_window", "bartlett_window"):
+        out[f"torch.{name}"] = functools.partial(window, f"torch.{name}")
+    for part in (fills, predicates, norms, activations, pools, losses, dropouts):
+        out.update(part())
+    return out
