@@ -221,6 +221,45 @@ def dropouts() -> dict:
     return out
 
 
+def flat_index() -> dict:
+    x, i = T((2, 3)), T((4,), I, "neg6")
+    return {
+        "torch.take": lambda: over_dtypes("torch.take", lambda dt: (T((2, 3), dt), i)) + calls(
+            "torch.take", (x, T((2, 2), I, "idx6")), (x, T((), I, "idx6")), (x, T((6,), I, "t")),
+            (x, T((2,), "int32", "idx6")), (x, T((3,), I, "idx9")), (T((0,)), T((0,), I)),
+            (T((0,)), T((1,), I, "idx1")), (T(()), T((2,), I, "neg1")), (x, [0, 1])),
+        "torch.put": lambda: over_dtypes("torch.put", lambda dt: (T((2, 3), dt), i,
+                                                                  T((4,), dt))) + calls(
+            "torch.put", (x, T((6,), I, "t"), T((6,)), True), (x, T((2, 2), I, "idx6"), T((4,))),
+            (x, i, T((2, 2))), (x, i, T((3,))), (x, i, T((4,), "float32")),
+            (x, T((3,), I, "idx9"), T((3,))), (x, T((0,), I), T((0,))),
+            (x, T((4,), "int32", "idx6"), T((4,))), (x, i, T((4,)), {"accumulate": True}),
+            (T(()), T((1,), I, "neg1"), T((1,))), (x, i, 1.0)),
+        "torch.unravel_index": lambda: calls(
+            "torch.unravel_index", (T((5,), I, "neg6"), (2, 3)), (T((2, 2), I, "idx24"), (2, 3, 4)),
+            (T((), I, "idx6"), (2, 3)), (T((3,), "int32", "idx6"), (2, 3)), (T((3,), I, "idx6"), 6),
+            (T((3,), I, "idx9"), (2, 3)), (T((3,)), (2, 3)), (T((3,), I, "idx6"), (2, -3)),
+            (T((3,), I, "idx6"), ()), (T((0,), I), (2, 3)), (T((3,), "uint8", "idx6"), [2, 3])),
+    }
+
+
+def sets() -> dict:
+    ints, f = T((2, 3), I, "idx5"), T((4,), I, "idx5")
+    return {
+        "torch.isin": lambda: over_dtypes("torch.isin", lambda dt: (T((2, 3), dt), T((4,), dt)))
+        + calls("torch.isin", (ints, f), (ints, f, {"invert": True}), (ints, 3), (3, f),
+                (ints, T((4,), "float64", "i")), (T((2, 3), "float64", "i"), f),
+                (T((16,), "float64", "e"), T((16,), "float64", "e", seed=3)), (ints, T((0,), I)),
+                (T((0,), I), f), (ints, T((2, 2), I, "idx5")), (ints, f, {"assume_unique": True}),
+                (T((2,), "complex64"), f), (2, 3), (T((), I, "idx5"), f)),
+        "torch.combinations": lambda: over_dtypes("torch.combinations",
+                                                  lambda dt: (T((4,), dt),)) + calls(
+            "torch.combinations", (T((4,)), 3), (T((4,)), 0), (T((4,)), 5), (T((4,)), 1),
+            (T((4,)), 2, True), (T((3,)), {"r": 3, "with_replacement": True}), (T((2, 2)),),
+            (T((4,)), -1), (T((0,)),), (T(()),)),
+    }
+
+
 def embedding() -> list:
     op, W = "torch.embedding", T((5, 3))
     return calls(op, (W, T((2, 3), I, "idx5")), (W, T((4,), I, "idx5"), 0),
@@ -243,6 +282,7 @@ def table() -> dict:
             and "out" not in s.kwargs], name)
     for name in ("hann_window", "hamming_window", "blackman_window", "bartlett_window"):
         out[f"torch.{name}"] = functools.partial(window, f"torch.{name}")
-    for part in (fills, predicates, norms, activations, pools, losses, dropouts):
+    for part in (fills, predicates, norms, activations, pools, losses, dropouts, flat_index,
+                 sets):
         out.update(part())
     return out

@@ -7,9 +7,10 @@ ints; floating operands are refused by the dtype table (``kernel_dtypes``: torch
 promoted dtype, composed of integer primitives with torch's CPU kernels' arithmetic:
 ``gcd`` is Euclid's loop on absolute values (C's truncating ``b % a`` until ``a`` is 0;
 eagerly until every element is done, traced a fixed number of steps that suffices for the
-dtype), ``lcm`` is ``|a / gcd * b|`` (0 where the gcd is 0); ``a << b`` is ``a * 2**b`` wrapped in the dtype,
-``a >> b`` a floor division by ``2**b`` (arithmetic); a shift by a negative count or by the
-dtype's width or more gives 0 (``>>`` of a signed value: its sign, -1 or 0), as torch's.
+dtype), ``lcm`` is ``|a / gcd * b|`` (0 where the gcd is 0); ``a << b`` is ``a * 2**b``
+wrapped in the dtype, ``a >> b`` a floor division by ``2**b`` (arithmetic); a shift by a
+negative count or by the dtype's width or more gives 0 (``>>`` of a signed value: its sign,
+-1 or 0), as torch's.
 """
 
 from __future__ import annotations
