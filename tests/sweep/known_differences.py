@@ -81,7 +81,8 @@ SORTLIKE = ("torch.sort", "torch.argsort", "torch.msort", "torch.topk", "torch.k
 # (ops, which samples, which aspects, why): fnmatch patterns (a tuple of ops: any of them),
 # or a predicate of the sample and its differences.
 UNDEFINED = [
-    (("torch.empty", "torch.empty_like", "Tensor.new_empty"), "*", "value[[]*",
+    (("torch.empty", "torch.empty_like", "Tensor.new_empty", "torch.empty_strided"), "*",
+     "value[[]*",
      "uninitialised memory (symgrad zero-fills it, on purpose)"),
     (("Tensor.new",), "Tensor.new(*, [0-9]*", "value[[]*",
      "Tensor.new(*sizes) is uninitialised memory"),

@@ -14,7 +14,9 @@ from __future__ import annotations
 import functools
 
 from .samples_pointwise import binary
-from .spec import ALL_DTYPES, D, T, calls, over_dtypes
+import numpy as np
+
+from .spec import ALL_DTYPES, D, Raw, T, calls, over_dtypes
 
 X = T((2, 3))
 I = "int64"   # noqa: E741
@@ -260,6 +262,41 @@ def sets() -> dict:
     }
 
 
+def _buffer(n: int) -> Raw:
+    data = bytes(range(1, n + 1))
+    return Raw(f"bytearray({n})", lambda lib: bytearray(data))
+
+
+def _array(dtype: str) -> Raw:
+    return Raw(f"np.{dtype}[2,2]", lambda lib: np.arange(4, dtype=dtype).reshape(2, 2) / 3
+               if dtype.startswith("float") else np.arange(4, dtype=dtype).reshape(2, 2))
+
+
+def buffers() -> dict:
+    return {
+        "torch.asarray": lambda: over_dtypes("torch.asarray", lambda dt: (T((2, 3), dt),)) + calls(
+            "torch.asarray", ([1, 2],), ([1.0, 2],), ([[1, 2], [3, 4]],), (3,), (2.5,), (True,),
+            ([1, 2], {"dtype": D("float32")}), (X, {"copy": True}), (X, {"dtype": D("float32")}),
+            (X, {"dtype": D("float32"), "copy": False}), (X, {"requires_grad": False}),
+            (T((2, 3), grad=False), {"requires_grad": True}), (_array("float64"),),
+            (_array("int32"),), (_array("float64"), {"dtype": D("float32")}),
+            (_array("float64"), {"dtype": D("float32"), "copy": False}), ([],),
+            (2.5, {"requires_grad": True}), ([[1], [2, 3]],), (_array("uint8"), {"copy": True})),
+        "torch.frombuffer": lambda: calls(
+            "torch.frombuffer", *[(_buffer(8), {"dtype": D(d)}) for d in ALL_DTYPES],
+            (_buffer(8), {"dtype": D("int32"), "count": 1, "offset": 4}),
+            (_buffer(7), {"dtype": D("int32")}), (_buffer(0), {"dtype": D("int32")}),
+            (_buffer(8), {"dtype": D("int16"), "count": 5}),
+            (_buffer(8), {"dtype": D("uint8"), "offset": 8}),
+            (_buffer(8), {"dtype": D("float32"), "requires_grad": True})),
+        "torch.empty_strided": lambda: calls(
+            "torch.empty_strided", ((2, 3), (1, 2)), ((2, 3), (3, 1), {"dtype": D("int64")}),
+            ((0, 3), (3, 1)), ((), ()), ((2, 3), (1,)), ((2, 3), (1, 2), {"requires_grad": True}),
+            ([2, 2], [0, 1]), ((2, -1), (1, 1)), *[((2,), (1,), {"dtype": D(d)})
+                                                    for d in ALL_DTYPES]),
+    }
+
+
 def embedding() -> list:
     op, W = "torch.embedding", T((5, 3))
     return calls(op, (W, T((2, 3), I, "idx5")), (W, T((4,), I, "idx5"), 0),
@@ -283,6 +320,6 @@ def table() -> dict:
     for name in ("hann_window", "hamming_window", "blackman_window", "bartlett_window"):
         out[f"torch.{name}"] = functools.partial(window, f"torch.{name}")
     for part in (fills, predicates, norms, activations, pools, losses, dropouts, flat_index,
-                 sets):
+                 sets, buffers):
         out.update(part())
     return out
