@@ -91,6 +91,7 @@ from .frontend.functions.windows import *  # noqa: F401,F403,E402  (hann_window.
 from .frontend.functions.flat_index import *  # noqa: F401,F403,E402  (take, put, unravel_index)
 from .frontend.functions.sets import *  # noqa: F401,F403,E402  (isin, combinations)
 from .frontend.functions.buffers import *  # noqa: F401,F403,E402  (asarray, frombuffer...)
+from .frontend.functions.scaling import *  # noqa: F401,F403,E402  (renorm, frexp)
 from .frontend.functions.toplevel_inplace import *  # noqa: F401,F403,E402  (torch.exp_(x)...)
 from .nn.functional.toplevel import *  # noqa: F401,F403,E402  (torch.conv2d, torch.embedding...)
 

@@ -297,6 +297,23 @@ def buffers() -> dict:
     }
 
 
+def scaling() -> dict:
+    x = T((3, 4))
+    return {
+        "torch.renorm": lambda: over_dtypes("torch.renorm", lambda dt: (T((3, 4), dt), 2, 0, 1.0))
+        + calls("torch.renorm", (x, 1, 1, 0.5), (x, 3.0, -1, 2.0), (x, float("inf"), 0, 0.5),
+                (x, 2, 0, 100.0), (x, 2, 0, 0.0), (x, -1, 0, 1.0), (x, 0, 0, 1.0),
+                (x, 2, 0, -1.0), (T((4,)), 2, 0, 1.0), (T((2, 3, 4)), 2, 1, 1.0), (x, 2, 2, 1.0),
+                (T((0, 4)), 2, 0, 1.0), (T((3, 4), "float64", "e"), 2, 0, 1.0),
+                (x, {"p": 2, "dim": 0, "maxnorm": 1.0})),
+        "torch.frexp": lambda: over_dtypes("torch.frexp", lambda dt: (T((2, 3), dt),)) + calls(
+            "torch.frexp", (T((16,), "float64", "e"),), (T((16,), "float32", "e"),),
+            (T((16,), "float16", "e"),), (T(()),), (T((0,)),), (T((2, 3), "float64", "p"),),
+            (T((2,), "complex64"),), (X, {"out": (T((2, 3), grad=False),
+                                                   T((2, 3), "int32"))})),
+    }
+
+
 def embedding() -> list:
     op, W = "torch.embedding", T((5, 3))
     return calls(op, (W, T((2, 3), I, "idx5")), (W, T((4,), I, "idx5"), 0),
@@ -320,6 +337,6 @@ def table() -> dict:
     for name in ("hann_window", "hamming_window", "blackman_window", "bartlett_window"):
         out[f"torch.{name}"] = functools.partial(window, f"torch.{name}")
     for part in (fills, predicates, norms, activations, pools, losses, dropouts, flat_index,
-                 sets, buffers):
+                 sets, buffers, scaling):
         out.update(part())
     return out
