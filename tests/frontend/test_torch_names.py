@@ -50,6 +50,24 @@ def test_take_put_and_addr_compile_with_their_gradients():
     assert np.allclose(_compiled(addr_grad, sg.tensor(A)), 2 * out * 0.5)
 
 
+def test_scatter_and_index_reduce_compile_with_their_gradients():
+    idx = np.array([[0, 1, 0], [2, 2, 1]])
+    src = np.array([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]])
+
+    def f(x):
+        def loss(m):
+            r = sg.scatter_reduce(m, 1, sg.tensor(idx), sg.tensor(src), "amax")
+            return (r * sg.arange(6.0, dtype=sg.float64).reshape(2, 3)).sum()
+        return sg.grad(loss)(x)
+    x = np.array([[2.0, -1.0, 0.0], [0.0, 5.0, 0.5]])
+    want = np.maximum(x, [[3.0, -2.0, 0.0], [0.0, 5.0, 4.0]])   # row maxima with the input
+    grad = np.where(x == want, np.arange(6.0).reshape(2, 3), 0.0)
+    assert np.array_equal(_compiled(f, sg.tensor(x)), grad)
+    got = _compiled(lambda m: sg.index_reduce(m, 0, sg.tensor([1, 1]), sg.tensor(A), "mean"),
+                    sg.tensor(A))
+    assert np.allclose(got, [A[0], (A[1] + A[0] + A[1]) / 3])
+
+
 def test_isin_combinations_and_windows_compile():
     x = sg.tensor(A)
     got = _compiled(lambda a: sg.isin(a, a[0]), x)

@@ -314,6 +314,46 @@ def scaling() -> dict:
     }
 
 
+def scatter_reduce() -> list:
+    op, x = "torch.scatter_reduce", T((2, 4))
+    dup, perm = T((2, 3), I, "idx4"), T((2, 3), I, "perm4")
+    out = over_dtypes(op, lambda dt: (T((2, 4), dt), 1, dup, T((2, 3), dt), "sum"))
+    for how in ("sum", "prod", "mean", "amax", "amin"):
+        out += calls(op, (x, 1, dup, T((2, 3)), how), (x, 1, dup, T((2, 3)), how,
+                                                       {"include_self": False}),
+                     (T((2, 4), I), 1, dup, T((2, 3), I), how),
+                     (T((2, 4), I), 1, dup, T((2, 3), I), how, {"include_self": False}),
+                     (T((2, 4), "float64", "t"), 0, T((1, 4), I, "idx2"),
+                      T((1, 4), "float64", "t"), how))
+    out += calls(op, (x, 1, perm, T((2, 3)), "max"), (x, 1, perm, T((2, 3)), "bad"),
+                 (x, 1, perm, T((2, 3), "float32"), "sum"), (x, 1, T((2, 3), "int32", "idx4"),
+                                                             T((2, 3)), "sum"),
+                 (x, -1, T((1, 2), I, "idx4"), T((2, 3)), "amax"), (x, 2, perm, T((2, 3)), "sum"),
+                 (x, 1, T((2, 3), I, "idx9"), T((2, 3)), "sum"), (T(()), 0, T((), I, "idx1"),
+                                                                  T(()), "prod"),
+                 (x, 1, T((0, 3), I), T((0, 3)), "mean"),
+                 (T((2, 4), "float64", "e"), 1, dup, T((2, 3), "float64", "e"), "amin"),
+                 (x, 1, dup, T((2, 3)), {"reduce": "mean", "include_self": False}))
+    return out
+
+
+def index_reduce() -> list:
+    op, x, i = "torch.index_reduce", T((3, 4)), T((3,), I, "idx4")
+    out = over_dtypes(op, lambda dt: (T((3, 4), dt), 1, i, T((3, 3), dt), "amax"))
+    for how in ("prod", "mean", "amax", "amin"):
+        out += calls(op, (x, 1, i, T((3, 3)), how), (x, 0, T((2,), I, "idx3"), T((2, 4)), how,
+                                                      {"include_self": False}),
+                     (T((3, 4), I), 1, i, T((3, 3), I), how, {"include_self": False}))
+    out += calls(op, (x, 1, i, T((3, 3)), "sum"), (x, 1, T((3,), "int32", "idx4"), T((3, 3)),
+                                                   "mean"),
+                 (x, 1, T((3,), I, "idx9"), T((3, 3)), "mean"), (x, 1, T((1,), I), T((3, 3)),
+                                                                 "mean"),
+                 (x, 1, T((1, 3), I, "idx4"), T((3, 3)), "mean"),
+                 (x, 1, i, T((3, 3), "float32"), "mean"), (x, -1, i, T((3, 3)), "prod"),
+                 (T((3, 4), "float64", "e"), 1, i, T((3, 3), "float64", "e"), "amax"))
+    return out
+
+
 def embedding() -> list:
     op, W = "torch.embedding", T((5, 3))
     return calls(op, (W, T((2, 3), I, "idx5")), (W, T((4,), I, "idx5"), 0),
@@ -324,6 +364,7 @@ def embedding() -> list:
 
 def table() -> dict:
     out = {"torch.addr": addr, "torch.rsub": rsub, "Tensor.where": where_method,
+           "torch.scatter_reduce": scatter_reduce, "torch.index_reduce": index_reduce,
            "torch.embedding": embedding}
     for name in ("gcd", "lcm"):
         out[f"torch.{name}"] = functools.partial(integer_binary, f"torch.{name}")

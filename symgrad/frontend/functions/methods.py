@@ -41,6 +41,7 @@ from .spellings import METHODS as SPELLINGS
 from .integer_math import METHODS as INTEGER_MATH
 from .flat_index import METHODS as FLAT_INDEX
 from .scaling import METHODS as SCALING
+from .scatters import METHODS as SCATTER_REDUCE
 from . import pointwise as P
 from .pointwise import reciprocal
 from .pointwise_methods import METHODS as POINTWISE
@@ -271,7 +272,8 @@ _BOUND = {_name: _fn if _name.startswith("__") else torch_keywords(_fn, method=T
                              **POINTWISE, **RANDOM, **HOOKS, **STATISTICS, **SCANS, **ASSORTED,
                              **PRODUCTS, **SEARCHING, **DECOMPOSITIONS, **STRIDED, **COMPLEXES,
                              **LEGACY, **DEVICE, **BITWISE, **SPELLINGS,
-                             **INTEGER_MATH, **FLAT_INDEX, **SCALING}.items()}
+                             **INTEGER_MATH, **FLAT_INDEX, **SCALING,
+                             **SCATTER_REDUCE}.items()}
 guard(_BOUND, "Tensor")   # torch's refusals by dtype (kernel_dtypes)
 for _name, _fn in _BOUND.items():
     setattr(Tensor, _name, _fn)
