@@ -354,6 +354,19 @@ def index_reduce() -> list:
     return out
 
 
+def gradient() -> list:
+    op, x = "torch.gradient", T((5,))
+    coords = T((5,), "float64", "sorted", grad=False)
+    return over_dtypes(op, lambda dt: (T((3, 4), dt),)) + calls(
+        op, (x, {"spacing": 2.0}), (x, {"edge_order": 2}), (x, {"spacing": (coords,)}),
+        (x, {"spacing": [coords], "edge_order": 2}), (T((3, 4)), {"dim": 1}),
+        (T((3, 4)), {"dim": [0, 1], "spacing": [1.5, 0.5]}), (T((3, 4)), {"dim": -1,
+                                                                          "edge_order": 2}),
+        (T((1,)),), (T((2,)), {"edge_order": 2}), (x, {"edge_order": 3}),
+        (T((3, 4)), {"spacing": [1.0]}), (T((16,), "float64", "e"),),
+        (T((3, 4), I), {"spacing": 2}), (T((2, 5)), {"dim": 1, "spacing": (coords,)}))
+
+
 def embedding() -> list:
     op, W = "torch.embedding", T((5, 3))
     return calls(op, (W, T((2, 3), I, "idx5")), (W, T((4,), I, "idx5"), 0),
@@ -365,6 +378,7 @@ def embedding() -> list:
 def table() -> dict:
     out = {"torch.addr": addr, "torch.rsub": rsub, "Tensor.where": where_method,
            "torch.scatter_reduce": scatter_reduce, "torch.index_reduce": index_reduce,
+           "torch.gradient": gradient,
            "torch.embedding": embedding}
     for name in ("gcd", "lcm"):
         out[f"torch.{name}"] = functools.partial(integer_binary, f"torch.{name}")
