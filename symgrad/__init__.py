@@ -94,6 +94,7 @@ from .frontend.functions.buffers import *  # noqa: F401,F403,E402  (asarray, fro
 from .frontend.functions.scaling import *  # noqa: F401,F403,E402  (renorm, frexp)
 from .frontend.functions.scatters import scatter_reduce, index_reduce  # noqa: E402
 from .frontend.functions.finite_differences import gradient  # noqa: E402  (torch.gradient)
+from .frontend.functions.histogram import histogram  # noqa: E402
 from .frontend.functions.toplevel_inplace import *  # noqa: F401,F403,E402  (torch.exp_(x)...)
 from .nn.functional.toplevel import *  # noqa: F401,F403,E402  (torch.conv2d, torch.embedding...)
 

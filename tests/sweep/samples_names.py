@@ -367,6 +367,17 @@ def gradient() -> list:
         (T((3, 4), I), {"spacing": 2}), (T((2, 5)), {"dim": 1, "spacing": (coords,)}))
 
 
+def histogram() -> list:
+    op, x = "torch.histogram", T((2, 5))
+    return over_dtypes(op, lambda dt: (T((2, 5), dt), 4)) + calls(
+        op, (x,), (x, 3, {"range": (-1.0, 1.0)}), (x, 3, {"weight": T((2, 5), grad=False)}),
+        (x, 4, {"density": True}), (x, T((4,), "float64", "sorted", grad=False)),
+        (x, T((4,), "float64", "sorted", grad=False), {"density": True}),
+        (T((3,), "float64", "t"), 3), (T((0,)), 3), (x, 0), (x, 3, {"range": (2.0, 1.0)}),
+        (T((16,), "float64", "e"), 3, {"range": (-2.0, 2.0)}), (T((2, 5), "float32"), 7),
+        (T((4,), "float64", "t", grad=False), 2), (x, {"bins": 2}))
+
+
 def embedding() -> list:
     op, W = "torch.embedding", T((5, 3))
     return calls(op, (W, T((2, 3), I, "idx5")), (W, T((4,), I, "idx5"), 0),
@@ -378,7 +389,7 @@ def embedding() -> list:
 def table() -> dict:
     out = {"torch.addr": addr, "torch.rsub": rsub, "Tensor.where": where_method,
            "torch.scatter_reduce": scatter_reduce, "torch.index_reduce": index_reduce,
-           "torch.gradient": gradient,
+           "torch.gradient": gradient, "torch.histogram": histogram,
            "torch.embedding": embedding}
     for name in ("gcd", "lcm"):
         out[f"torch.{name}"] = functools.partial(integer_binary, f"torch.{name}")
