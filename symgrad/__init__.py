@@ -94,6 +94,19 @@ int = int32  # noqa: A001  (torch.int)
 short, half, char, byte = int16, float16, int8, uint8
 cfloat, cdouble = complex64, complex128
 
+from .frontend.functions.spellings import *  # noqa: F401,F403,E402  (rsub, fill, is_signed...)
+from .frontend.functions.integer_math import *  # noqa: F401,F403,E402  (gcd, lcm, shifts)
+from .frontend.functions.window_functions import *  # noqa: F401,F403,E402  (hann_window...)
+from .frontend.functions.flat_index import *  # noqa: F401,F403,E402  (take, put, unravel_index)
+from .frontend.functions.sets import *  # noqa: F401,F403,E402  (isin, combinations)
+from .frontend.functions.buffers import *  # noqa: F401,F403,E402  (asarray, frombuffer...)
+from .frontend.functions.scaling import *  # noqa: F401,F403,E402  (renorm, frexp)
+from .frontend.functions.scatters import scatter_reduce, index_reduce  # noqa: E402
+from .frontend.functions.finite_differences import gradient  # noqa: E402  (torch.gradient)
+from .frontend.functions.histogram import histogram  # noqa: E402
+from .frontend.functions.toplevel_inplace import *  # noqa: F401,F403,E402  (torch.exp_(x)...)
+from .nn.functional.toplevel import *  # noqa: F401,F403,E402  (torch.conv2d, torch.embedding...)
+
 # torch's keyword spellings: input=, axis=, out=...
 _frontend.functions.keywords.wrap_namespace(globals())
 # torch's refusals by dtype ("hypot_cpu" not implemented for 'Long'...): one table

@@ -95,7 +95,8 @@ UNINITIALISED_AT_NAN = tuple(
 # (ops, which samples, which aspects, why): fnmatch patterns (a tuple of ops: any of them),
 # or a predicate of the sample and its differences.
 UNDEFINED = [
-    (("torch.empty", "torch.empty_like", "Tensor.new_empty"), "*", "value[[]*",
+    (("torch.empty", "torch.empty_like", "Tensor.new_empty", "torch.empty_strided"), "*",
+     "value[[]*",
      "uninitialised memory (symgrad zero-fills it, on purpose)"),
     (("Tensor.new",), "Tensor.new(*, [0-9]*", "value[[]*",
      "Tensor.new(*sizes) is uninitialised memory"),
@@ -256,16 +257,24 @@ special.ndtri | special.ndtri(f32[16]:e) | grad[0] | grad[0]: value at 3: symgra
 special.sinc | special.sinc(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 special.sinc | special.sinc(c128[8]:e) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 special.sinc | special.sinc(c64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexFloat'
+torch.adaptive_avg_pool1d | torch.adaptive_avg_pool1d(f64[1,2,5], 0) | grad:error | grad:error: symgrad no error, torch RuntimeError
+torch.adaptive_max_pool1d | torch.adaptive_max_pool1d(f64[1,2,6], 0) | error:extra | error:extra: symgrad raises IndexError: argmax(): expected reduction dim 4 to have non-zero size (input shape (1, 2, 1,
+torch.avg_pool1d | torch.avg_pool1d(i64[1,2,5], 2) | error:extra | error:extra: symgrad raises RuntimeError: avg_pool of int64 tensors is not supported
 torch.complex | torch.complex(f16[16]:e, f16[16]:e) | error:missing | error:missing: torch raises unreadable result: TypeError
 torch.complex | torch.complex(f16[2,3], f16[2,3]) | error:missing | error:missing: torch raises unreadable result: TypeError
 torch.float_power | torch.float_power(i64[2,3], i64[2,3], out=f32[2,3]~g) | error:missing | error:missing: torch raises RuntimeError: the output given to float_power has dtype Float but the operation's result requi
 torch.ldexp | torch.ldexp(c64[2,3], f64[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
+torch.ldexp_ | torch.ldexp_(c64[2,3], f64[3]) | grad:error | grad:error: symgrad no error, torch RuntimeError
 torch.logaddexp | torch.logaddexp(c128[2,3], c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "logaddexp_cpu" not implemented for 'ComplexDouble'
 torch.logaddexp | torch.logaddexp(c64[2,3], f64[3]) | error:extra | error:extra: symgrad raises RuntimeError: "logaddexp_cpu" not implemented for 'ComplexDouble'
+torch.max_pool1d_with_indices | torch.max_pool1d_with_indices(i64[1,2,6], 2) | error:extra | error:extra: symgrad raises RuntimeError: "max_pool1d_impl" not implemented for 'Long'
 torch.polar | torch.polar(f16[2,3], 100000.0) | error:class | error:class: symgrad RuntimeError, torch TypeError
 torch.sinc | torch.sinc(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 torch.sinc | torch.sinc(c128[8]:e) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
 torch.sinc | torch.sinc(c64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexFloat'
+torch.sinc_ | torch.sinc_(c128[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
+torch.sinc_ | torch.sinc_(c128[8]:e) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexDouble'
+torch.sinc_ | torch.sinc_(c64[2,3]) | error:extra | error:extra: symgrad raises RuntimeError: "sinc_cpu" not implemented for 'ComplexFloat'
 torch.view_as_complex | torch.view_as_complex(f16[2]) | error:class | error:class: symgrad RuntimeError, torch unreadable result: TypeError
 torch.view_as_complex | torch.view_as_complex(f16[3,2]) | error:class | error:class: symgrad RuntimeError, torch unreadable result: TypeError
 """

@@ -6,23 +6,24 @@ its list of ``spec.Sample`` (deterministic, patterns unique), and ``SOURCES`` (w
 function a derived method takes its samples from). A method ``Tensor.m`` takes the samples of
 ``torch.m`` whose first argument is a tensor; ``Tensor.m_`` those without ``out=`` plus one
 on a leaf that requires grad (torch's error); ``__add__ __radd__ __iadd__``... those of
-``torch.add`` and so on.
+``torch.add`` and so on. torch's top-level in-place ``torch.m_`` takes ``Tensor.m_``'s samples
+called as functions; a top-level alias of a functional with the same signature
+(``torch.conv2d``: ``TOP_LEVEL_ALIASES``) takes ``F.m``'s.
 """
 
 from __future__ import annotations
 
 import functools
 
-from . import (samples_creation, samples_index, samples_linalg, samples_methods, samples_nn,
-               samples_nn_extra, samples_nn_losses, samples_pointwise, samples_reduce,
-               samples_shape, samples_spectral, samples_views)
-from . import samples_linalg_more
+from . import (samples_creation, samples_index, samples_linalg, samples_linalg_more,
+               samples_methods, samples_names, samples_nn, samples_nn_extra, samples_nn_losses,
+               samples_pointwise, samples_reduce, samples_shape, samples_spectral, samples_views)
 from .spec import Sample, T
 
 FAMILIES = (samples_pointwise, samples_reduce, samples_shape, samples_index, samples_linalg,
             samples_creation, samples_nn, samples_nn_losses, samples_methods, samples_nn_extra,
             samples_spectral, samples_views,
-            samples_linalg_more)
+            samples_linalg_more, samples_names)
 
 OPERATORS = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div",
              "floordiv": "floor_divide", "mod": "remainder", "pow": "pow", "matmul": "matmul",
@@ -57,6 +58,29 @@ def as_method(sample: Sample, name: str, inplace: bool) -> Sample | None:
     return Sample("Tensor", name, sample.args, dict(sample.kwargs), sample.tag)
 
 
+# torch's top-level spellings of functionals with the functional's own signature
+TOP_LEVEL_ALIASES = ("conv1d conv2d conv3d conv_transpose1d conv_transpose2d conv_transpose3d "
+                     "pdist cosine_similarity pairwise_distance prelu selu_ celu_ threshold_ "
+                     "rrelu_ relu_ hardshrink bilinear pixel_shuffle pixel_unshuffle "
+                     "channel_shuffle avg_pool1d adaptive_avg_pool1d rms_norm").split()
+
+
+def top_level(op: str, ops: dict) -> list | None:
+    """The samples of ``torch.<name>`` derived from a functional or a method, if any."""
+    name = op.split(".", 1)[1]
+    if name in TOP_LEVEL_ALIASES and f"F.{name}" in ops:
+        return [Sample("torch", name, s.args, dict(s.kwargs), s.tag) for s in ops[f"F.{name}"]()]
+    if not name.endswith("_") or name.startswith("_"):
+        return None
+    if f"Tensor.{name}" in ops:    # the method's own samples (fill_, zero_...)
+        return [Sample("torch", name, s.args, dict(s.kwargs), s.tag)
+                for s in ops[f"Tensor.{name}"]()]
+    src = source_of(name, ops)
+    if src is None:
+        return None
+    return [Sample("torch", name, s.args, dict(s.kwargs), s.tag) for s in derive(name, ops[src]())]
+
+
 def derive(method: str, base: list) -> list:
     inplace = method.endswith("_") and not method.startswith("__") or method.startswith("__i")
     out = [m for m in (as_method(s, method, inplace) for s in base) if m is not None]
@@ -89,6 +113,8 @@ def samples(names: tuple) -> dict:
             if src is None:
                 continue
             found = derive(method, ops[src]())
+        elif op.startswith("torch.") and top_level(op, ops) is not None:
+            found = top_level(op, ops)
         else:
             continue
         out[op] = unique(found)

@@ -122,8 +122,8 @@ class Built:
 
 def inplace(sample) -> bool:
     name = sample.name
-    if sample.ns == "F":   # F.relu_, F.elu_...: in-place functions
-        return name.endswith("_")
+    if sample.ns in ("F", "torch"):   # F.relu_, torch.exp_...: in-place functions
+        return name.endswith("_") and not name.startswith("_")
     return sample.ns == "Tensor" and (name.endswith("_") and not name.startswith("__")
                                       or name.startswith("__i") and name != "__index__"
                                       and name != "__init__" or name == "__setitem__")

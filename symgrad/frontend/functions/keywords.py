@@ -25,7 +25,8 @@ _SIZES = ("size", "sizes", "shape")
 # torch functions without an ``out=`` (views and aliases of their input, and relu): passing
 # one is Python's TypeError for an unexpected keyword, as in torch.
 NO_OUT = frozenset(("conj", "positive", "real", "imag", "relu", "resolve_conj", "resolve_neg",
-                    "conj_physical_", "tril_indices", "triu_indices"))
+                    "conj_physical_", "tril_indices", "triu_indices",
+                    "rsub"))
 # Where torch's ``out=`` of an input that requires grad is not its RuntimeError (read from
 # torch 2.13: its generated autograd kernel of the out= overload is what raises): "copy", the
 # out= overload is a composite that computes the result and copies it into ``out``

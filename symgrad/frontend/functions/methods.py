@@ -40,6 +40,12 @@ from .legacy_types import METHODS as LEGACY
 from .device_methods import METHODS as DEVICE
 from .products import METHODS as PRODUCTS
 from .searching import METHODS as SEARCHING
+from .spellings import METHODS as SPELLINGS
+from .integer_math import METHODS as INTEGER_MATH
+from .flat_index import METHODS as FLAT_INDEX
+from .scaling import METHODS as SCALING
+from .scatters import METHODS as SCATTER_REDUCE
+from .histogram import METHODS as HISTOGRAM
 from . import pointwise as P
 from .pointwise import reciprocal
 from .pointwise_methods import METHODS as POINTWISE
@@ -272,7 +278,8 @@ _BOUND = {_name: _fn if _name.startswith("__") else torch_keywords(_fn, method=T
                              **PRODUCTS, **SEARCHING, **DECOMPOSITIONS, **STRIDED, **COMPLEXES,
                              **LEGACY, **DEVICE, **BITWISE, **VIEWS_MORE,
                              **VIEW_UPDATES, **LINALG_MORE,
-                             **SPECIAL}.items()}
+                             **SPECIAL, **SPELLINGS, **INTEGER_MATH,
+                             **FLAT_INDEX, **SCALING, **SCATTER_REDUCE, **HISTOGRAM}.items()}
 guard(_BOUND, "Tensor")   # torch's refusals by dtype (kernel_dtypes)
 for _name, _fn in _BOUND.items():
     setattr(Tensor, _name, _fn)

@@ -1,4 +1,4 @@
-"""torch's matrix-product family beyond matmul: addmm, addmv, addbmm, baddbmm (and their
+"""torch's matrix-product family beyond matmul: addmm, addmv, addbmm, baddbmm, addr (and their
 in-place methods), mv, vdot, inner, matrix_power.
 
 Layer: front end, above ``functional``. Input: tensors. Output: tensors built from the
@@ -87,6 +87,37 @@ def addmv(input, mat, vec, *, beta=1, alpha=1) -> Tensor:
     _need("addmv", "mat", m, 2)
     _need("addmv", "vec", v, 1)
     return _scaled_sum("AddmvBackward0", inp, F.matmul, [m, v], beta, alpha)
+
+
+def addr(input, vec1, vec2, *, beta=1, alpha=1) -> Tensor:
+    """``beta * input + alpha * outer(vec1, vec2)``, with torch's kernel's order
+    (``alpha * vec1[i] * vec2[j]``) and ``AddrBackward0``."""
+    inp, v1, v2 = tensor_arg(input), tensor_arg(vec1), tensor_arg(vec2)
+    for what, v in (("vec1", v1), ("vec2", v2)):
+        if v.ndim != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {what}, but got {v.ndim}-D")
+    if not any(t.dtype.is_floating or t.dtype.is_complex for t in (inp, v1, v2)) and (
+            isinstance(alpha, float) or isinstance(beta, float)):
+        raise RuntimeError(f"For integral input tensors, argument "
+                           f"{'beta' if isinstance(beta, float) else 'alpha'} must not be a "
+                           f"floating point number.")
+
+    result = dtypes.promote_types(dtypes.promote_types(inp.dtype, v1.dtype), v2.dtype)
+    mismatch = v1.dtype is not result or v2.dtype is not result
+
+    def outer(a, b):
+        p = unsqueeze(a if alpha == 1 else a * alpha, 1) * b
+        if mismatch and p.requires_grad:    # torch's backward (grad.mv(vec2)) refuses
+            p = attach_function(p.detach(), "AddrBackward0", _mixed_addr, [a, b], saves=False,
+                                uses_out=False)
+        return p
+    return _scaled_sum("AddrBackward0", inp, outer, [v1, v2], beta, 1)
+
+
+def _mixed_addr(g, out, ins):
+    raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                       f"{ins[0].dtype.scalar_type}, {g.dtype.scalar_type}, and "
+                       f"{ins[1].dtype.scalar_type}")
 
 
 def _check_batches(name: str, b1: Tensor, b2: Tensor) -> None:
@@ -216,7 +247,8 @@ def matrix_power(x, n: int) -> Tensor:
     return F.power_by_squaring(x, n, F.matmul if x.dtype.is_floating else _int_matmul)
 
 
-__all__ = ["addmm", "addmv", "addbmm", "baddbmm", "mv", "vdot", "inner", "matrix_power"]
+__all__ = ["addmm", "addmv", "addbmm", "baddbmm", "mv", "vdot", "inner", "matrix_power", "addr"]
 METHODS = {name: globals()[name] for name in __all__}
 METHODS.update(addmm_=_in_place(addmm, "addmm_"), addmv_=_in_place(addmv, "addmv_"),
-               addbmm_=addbmm_, baddbmm_=_in_place(baddbmm, "baddbmm_"))
+               addbmm_=addbmm_, baddbmm_=_in_place(baddbmm, "baddbmm_"),
+               addr_=_in_place(addr, "addr_"))

@@ -1,5 +1,5 @@
-"""torch's scatter and scatter_add (and scatter's ``reduce=``): ``x`` with ``src`` (or a value)
-written or added at ``index`` along ``dim``.
+"""torch's scatter, scatter_add (and scatter's ``reduce=``) and scatter_reduce: ``x`` with
+``src`` (or a value) written, added or reduced at ``index`` along ``dim``.
 
 Layer: front end, above ``basic`` and ``indexing`` (``manipulation`` lists them with the other
 indexed writes). Input: tensors, an index tensor, a dim. Output: tensors built from the
@@ -9,13 +9,19 @@ indexed writes). Input: tensors, an index tensor, a dim. Output: tensors built f
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
+from ... import dtypes
 from ...dims import same_shape
 from ...ops.registry import normalize_axes
 from ..core.apply import apply, as_tensor, full
 from ..core.tensor import Tensor
+from . import basic as F
 from .basic import composite, where
+from .inplace import update
+from .shapes import cat, transpose, unsqueeze
 from .index_checks import along_index, as_vector
 from .indexing import index
 from .underivable import not_implemented, without_derivative
@@ -108,3 +114,140 @@ def _reduced(x: Tensor, axis: int, idx: Tensor, src: Tensor, reduce: str) -> Ten
     where_[axis] = idx._value
     np.multiply.at(out, tuple(where_), src._value)
     return Tensor(out, None)
+
+
+# ---------------------------------------------------------------- scatter_reduce
+
+_REDUCE = {"sum": "sum", "prod": "prod", "mean": "mean", "amax": "amax", "amin": "amin",
+           "max": "amax", "min": "amin"}
+
+
+def scatter_reduce(x: Tensor, dim: int, index_: Tensor, src: Tensor, reduce: str, *,
+                   include_self: bool = True) -> Tensor:
+    """``x`` with the ``src`` elements at ``index`` along ``dim`` reduced into it (``sum prod
+    mean amax amin``; with ``x``'s own value unless ``include_self=False``; a place no index
+    names keeps its value). One composite, ``ScatterReduceBackward0``: each place reduces
+    the row of its candidates, so the gradients are the reductions' own (ties of amax/amin
+    share, as torch's formula does; prod's is zero-aware)."""
+    if reduce not in _REDUCE:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, "
+                           f"got {reduce}")
+    if x.ndim == 0:     # as a 1-element vector (torch: dim 0 or -1)
+        normalize_axes(dim, 0)
+        one = scatter_reduce(x.reshape(1), 0, as_tensor(index_).reshape(1),
+                             as_tensor(src).reshape(1), reduce, include_self=include_self)
+        return apply("reshape", one, shape_to=(), _torch_name="ScatterReduceBackward0")
+    a, idx, src = _scatter_index(x, dim, index_, _same_dtype(x, src), "ScatterReduce")
+    how = _REDUCE[reduce]
+    rule = _legacy_name(reduce) if how != reduce else None   # ("max": forward only)
+    return composite("ScatterReduceBackward0", lambda v, s: _reduce_into(
+        v, a, idx, s, how, include_self).to(v.dtype), [x, src], rule)
+
+
+def _legacy_name(reduce: str):
+    def rule(g, out, ins):
+        raise RuntimeError(f"Expected 'reduce' argument to be one of 'sum', 'prod', 'mean', "
+                           f"'amax', 'amin' but got {reduce}.")
+    return rule
+
+
+def _reduce_into(v: Tensor, a: int, idx: Tensor, s: Tensor, how: str, include_self: bool):
+    cut = tuple(slice(None) if d == a else slice(0, n) for d, n in enumerate(idx.shape))
+    whole = all(d == a or n == v.shape[d] for d, n in enumerate(idx.shape))
+    mine = v if whole else index(v, cut)
+    last = v.ndim - 1
+    own, got, at = (transpose(t, a, last) for t in (mine, s, idx))   # the dim last
+    m = own.shape[-1] if own.ndim else 1
+    places = as_tensor(np.arange(m).reshape(m, 1))
+    mask = F.eq(unsqueeze(at, -2), places)                           # (..., m, n)
+    hit = F.gt(F.sum(mask.to(dtypes.int64), -1), 0)
+    res = _reduced_rows(own, unsqueeze(got, -2), mask, hit, how, include_self)
+    res = transpose(res, a, last)
+    if whole:
+        return res
+    out = v * 1
+    out[cut] = res
+    return out
+
+
+def _reduced_rows(own, cand, mask, hit, how: str, include_self: bool) -> Tensor:
+    """Each place's reduction of its candidates (``cand`` where ``mask``) and its own value."""
+    dt = own.dtype
+    if how in ("sum", "mean"):
+        total = F.sum(where(mask, cand, 0), -1)
+        if how == "sum":
+            return own + total if include_self else where(hit, total, own)
+        count = F.sum(mask.to(dt), -1) + (1 if include_self else 0)
+        numer = own + total if include_self else total
+        safe = where(F.gt(count, 0), count, 1)
+        mean = numer / safe if dt.is_floating else apply("floor_divide", numer, safe)
+        return where(F.gt(count, 0), mean, own)
+    fill = {"prod": 1, "amax": _lowest(dt), "amin": _highest(dt)}[how]
+    rows = where(mask, cand, fill)
+    if include_self:
+        rows = cat([rows, unsqueeze(own, -1)], -1)
+    r = {"prod": lambda t: F.prod(t, -1), "amax": lambda t: F.amax(t, -1),
+         "amin": lambda t: F.amin(t, -1)}[how](rows)
+    return r if include_self else where(hit, r, own)
+
+
+def _lowest(dt):
+    return -np.inf if dt.is_floating else int(np.iinfo(dt.np).min) if not dt.is_bool else 0
+
+
+def _highest(dt):
+    return np.inf if dt.is_floating else int(np.iinfo(dt.np).max) if not dt.is_bool else 1
+
+
+def index_reduce(x: Tensor, dim: int, index_: Tensor, source: Tensor, reduce: str, *,
+                 include_self: bool = True) -> Tensor:
+    """``source``'s slices along ``dim`` reduced into ``x``'s slices at ``index`` (``prod
+    mean amax amin``): scatter_reduce's rows with a 1-d index (``IndexReduceBackward0``)."""
+    warnings.warn("index_reduce() is in beta and the API may change at any time.",
+                  UserWarning, stacklevel=2)
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
+                           f"amin but got {reduce}.")
+    idx, src = as_tensor(index_), as_tensor(source)
+    a = normalize_axes(dim, max(x.ndim, 1))[0]
+    if idx.ndim > 1:
+        raise IndexError(f"index_reduce_(): Index is supposed to be a vector, but got dim: "
+                         f"{idx.ndim} with type: {idx.dtype.scalar_type} and size: "
+                         f"{list(idx.shape)}")
+    if src.ndim and idx.numel() != src.shape[a]:
+        raise RuntimeError(f"index_reduce_(): Number of indices ({idx.numel()}) should be "
+                           f"equal to source.size(dim): ({src.shape[a]}), for dim: {dim}")
+    if src.dtype is not x.dtype:
+        raise RuntimeError(f"index_reduce_(): self ({x.dtype.scalar_type}) and source "
+                           f"({src.dtype.scalar_type}) must have the same scalar type")
+    values = idx.concrete
+    if values is not None and values.size and (values.min() < 0 or
+                                               values.max() >= max(x.shape[a:a + 1] or (1,))):
+        raise IndexError("index out of range in self")
+    shape = [1] * max(src.ndim, 1)
+    shape[a] = idx.numel()
+    spread = idx.to(dtypes.int64).reshape(tuple(shape)).expand(tuple(src.shape) or (1,))
+
+    def body(v, s):
+        flat = v.ndim == 0
+        v1, s1 = (v.reshape(1), s.reshape(1)) if flat else (v, s)
+        out = _reduce_into(v1, a, spread, s1, reduce, include_self).to(v.dtype)
+        return out.reshape(()) if flat else out
+    return composite("IndexReduceBackward0", body, [x, src])
+
+
+def _index_reduce_(self: Tensor, dim: int, index_: Tensor, source: Tensor, reduce: str, *,
+                   include_self: bool = True) -> Tensor:
+    return update(self, lambda v: index_reduce(v, dim, index_, source, reduce,
+                                               include_self=include_self), "index_reduce_")
+
+
+def _scatter_reduce_(self: Tensor, dim: int, index_: Tensor, src: Tensor, reduce: str, *,
+                     include_self: bool = True) -> Tensor:
+    return update(self, lambda v: scatter_reduce(v, dim, index_, src, reduce,
+                                                 include_self=include_self), "scatter_reduce_")
+
+
+__all__ = ["scatter_reduce", "index_reduce"]
+METHODS = {"scatter_reduce": scatter_reduce, "scatter_reduce_": _scatter_reduce_,
+           "index_reduce": index_reduce, "index_reduce_": _index_reduce_}
