@@ -328,6 +328,10 @@ WHEN = {
     "where": lambda args, kwargs: len(args) + len(kwargs) >= 3,
     "floor": lambda args, kwargs: kwargs.get("rounding_mode") == "floor",
     "trunc": lambda args, kwargs: kwargs.get("rounding_mode") == "trunc",
+    # max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+    # without indices (torch's path with indices is the 2-d kernel's, which takes integers)
+    "no_indices": lambda args, kwargs: not kwargs.get(
+        "return_indices", args[6] if len(args) > 6 else False),
     # a loss (input, target, margin, size_average, reduce, reduction) reduced by its mean
     "loss_mean": lambda args, kwargs: kwargs.get(
         "reduction", args[5] if len(args) > 5 else "mean") == "mean",

@@ -388,7 +388,7 @@ ROWS = (
     # ------------------------------------------------------------ layers
     kernel(("F.fold",), INTS, "col2im_out_cpu"),
     kernel(("F.unfold",), INTS, "im2col_out_cpu"),
-    kernel(("F.max_pool1d",), NOT_FLOAT, "max_pool1d_impl"),
+    kernel(("F.max_pool1d",), NOT_FLOAT, "max_pool1d_impl", when="no_indices"),
     kernel(("F.max_pool2d",), BOOL + COMPLEX, "max_pool2d"),
     kernel(("F.avg_pool3d",), HALF, "avg_pool3d_out_frame"),
     kernel(("F.max_pool3d", "F.max_pool3d_with_indices"), BOOL + COMPLEX, "max_pool3d"),
