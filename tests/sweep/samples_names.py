@@ -68,6 +68,9 @@ def window(op: str) -> list:
                 (8, {"dtype": D("float16")}), (33, False, {"dtype": D("float16")}),
                 (5, {"dtype": D("int64")}), (5, {"requires_grad": True}),
                 (5, {"dtype": D("complex64")}), (1, False, {"dtype": D("float16")}))
+    if op == "torch.kaiser_window":
+        out += calls(op, (8, True, 5.0), (9, False, 0.5, {"dtype": D("float64")}),
+                     (6, True, 20.0, {"dtype": D("float16")}))
     if op == "torch.hamming_window":
         out += calls(op, (8, True, 0.3), (8, False, 0.3, 0.4), (33, True, 0.5, 0.5,
                                                                 {"dtype": D("float64")}))
@@ -400,7 +403,8 @@ def table() -> dict:
         out[f"Tensor.{name}"] = functools.partial(lambda n: [
             s for s in shift(f"Tensor.{n}") if isinstance(s.args[0], T)
             and "out" not in s.kwargs], name)
-    for name in ("hann_window", "hamming_window", "blackman_window", "bartlett_window"):
+    for name in ("hann_window", "hamming_window", "blackman_window", "bartlett_window",
+                 "kaiser_window"):
         out[f"torch.{name}"] = functools.partial(window, f"torch.{name}")
     for part in (fills, predicates, norms, activations, pools, losses, dropouts, flat_index,
                  sets, buffers, scaling):

@@ -1,4 +1,5 @@
-"""torch's window functions: ``hann_window hamming_window blackman_window bartlett_window``.
+"""torch's window functions: ``hann_window hamming_window blackman_window bartlett_window
+kaiser_window``.
 
 Layer: front end (functions, factories). Input: a window length, ``periodic`` (the window of
 length + 1 without its last value), the shape parameters, ``dtype`` (floating; the default
@@ -20,6 +21,7 @@ from ..core.tensor import Tensor
 from . import basic as F
 from .creation import arange, ones
 from .shapes import cat
+from ...ops import bessel
 
 
 _C_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
@@ -90,4 +92,20 @@ def bartlett_window(window_length: int, periodic: bool = True, *, dtype=None, la
     return _window("bartlett_window", window_length, periodic, dtype, requires_grad, body)
 
 
-__all__ = ["hamming_window", "hann_window", "blackman_window", "bartlett_window"]
+def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0, *,
+                  dtype=None, layout=None, device=None, pin_memory: bool = False,
+                  requires_grad: bool = False) -> Tensor:
+    """``I0(beta sqrt(1 - ((k - a) / a)^2)) / I0(beta)``, a = (N - 1) / 2: one kernel in
+    torch, computing in float (float16, float32) or double and rounding once, as here (I0
+    itself from double, rounded to that precision: within an ulp or two of torch's)."""
+    def body(k, n, r):
+        op = np.float64 if k.dtype.itemsize == 8 else np.float32
+        a, b = op((n - 1) / 2.0), op(beta)
+        x = b * np.sqrt(np.abs(op(1) - ((np.arange(n, dtype=op) - a) / a) ** op(2)))
+        ratio = bessel.i0(x.astype(np.float64)).astype(op) / op(bessel.i0(np.float64(b)))
+        return Tensor(np.asarray(ratio, k.dtype.np), None)
+    return _window("kaiser_window", window_length, periodic, dtype, requires_grad, body)
+
+
+__all__ = ["hamming_window", "hann_window", "blackman_window", "bartlett_window",
+           "kaiser_window"]
