@@ -33,6 +33,19 @@ def _degrees(n: np.ndarray) -> np.ndarray:
         return np.where(ok, np.trunc(np.where(ok, n, 0)), -_LIMIT).astype(np.int64)
 
 
+def _fused(step):
+    """``step(k, x, q, p, narrow)`` of float32 values rounded once, as torch's compiled
+    a * b - c is (a fused multiply-add): computed in float64, where the float32 product is
+    exact; ``narrow`` rounds a term torch rounds on its own (c's product) to float32."""
+    def run(k, x, q, p):
+        if x.dtype != np.float32:
+            return step(k, x, q, p, lambda v: v)
+        wide = np.float64
+        return step(k, x.astype(wide), q.astype(wide), p.astype(wide),
+                    lambda v: v.astype(np.float32).astype(wide)).astype(np.float32)
+    return run
+
+
 def _recurrence(first, step, x, n, stop_on_nan=True):
     """p_n by p_{k} = step(k, x, p_{k-1}, p_{k-2}), k = 2..n (p_0 = 1, p_1 = first(x))."""
     one = np.ones_like(x)
@@ -66,7 +79,7 @@ def _chebyshev(kind: str, shifted: bool):
         with np.errstate(all="ignore"):
             trig = (n > threshold) & (np.abs(y) < 1)
             closed = trig | top | bottom | (n < 0)
-            out = _recurrence(first, lambda k, y_, q, p: (y_ + y_) * q - p, y,
+            out = _recurrence(first, _fused(lambda k, y_, q, p, r: (y_ + y_) * q - p), y,
                               np.where(closed, 0, n))
             theta = np.arccos(np.clip(y, -1, 1))
             out = np.where(trig, _trig(kind, theta, n, y, two), out)
@@ -99,11 +112,12 @@ def _hermite(physicists: bool):
     def fn(x, n):
         limit = 128 if x.dtype == np.float32 else 512
         if physicists:
-            out = _recurrence(lambda v: v + v, lambda k, v, q, p: (v + v) * q - (2 * (k - 1)) * p,
-                              x, np.minimum(n, limit + 1), stop_on_nan=False)
+            out = _recurrence(lambda v: v + v, _fused(
+                lambda k, v, q, p, r: (v + v) * q - r((2 * (k - 1)) * p)), x,
+                np.minimum(n, limit + 1), stop_on_nan=False)
         else:
-            out = _recurrence(lambda v: v, lambda k, v, q, p: v * q - (k - 1) * p, x,
-                              np.minimum(n, limit + 1), stop_on_nan=False)
+            out = _recurrence(lambda v: v, _fused(lambda k, v, q, p, r: v * q - r(
+                (k - 1) * p)), x, np.minimum(n, limit + 1), stop_on_nan=False)
         out = np.where(n > limit, np.nan, out)
         return np.where(n < 0, 0, out).astype(x.dtype)
     return fn
