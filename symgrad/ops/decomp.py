@@ -395,6 +395,17 @@ def _np_eigh(a, *, upper):
     return np.concatenate([w[..., None, :], signed_columns(v)], axis=-2)
 
 
+def _check_phase(vhgv) -> None:
+    """torch's error (eagerly) when a loss of complex eigenvectors depends on their phases:
+    the diagonal of V^H gV is not real (within torch's 1e-2)."""
+    values = getattr(vhgv, "concrete", None)
+    if values is not None and not np.allclose(np.diagonal(values, 0, -2, -1).imag, 0.0,
+                                              rtol=1e-2, atol=1e-2):
+        raise RuntimeError("linalg_eigh_backward: The eigenvectors in the complex case are "
+                           "specified up to multiplication by e^{i phi}. The specified loss "
+                           "function depends on this quantity, so it is ill-defined.")
+
+
 def _eigh_vjp(b, g, out, ins, *, upper):
     # torch's rule: gA = V (skew(V^H gV) / (l_j - l_i) + diag(g_l)) V^H, skew(X) =
     # (X - X^H) / 2 (torch's convention for complex A). On the diagonal and between repeated
@@ -409,6 +420,8 @@ def _eigh_vjp(b, g, out, ins, *, upper):
     if out.dtype.is_complex:
         lam, gl = b.op("real", lam), b.op("cast", b.op("real", gl), dtype=out.dtype)
     vtgv = _mm(b, _h(b, v), gv)
+    if out.dtype.is_complex:
+        _check_phase(vtgv)
     skew = (vtgv - _h(b, vtgv)) * 0.5
     gap = lam - _t(b, lam)
     eye = _eye_mask(b, out, n)

@@ -20,6 +20,7 @@ from ... import dtypes
 from ...errors import LinAlgError
 from ...ops.registry import broadcast_shapes
 from ..core.apply import apply, as_tensor
+from ..core.halfprec import REAL_INPUT_COMPLEX_GRAD
 from .creation import eye
 from .basic import log, matmul, where
 from .manipulation import tril, triu
@@ -243,6 +244,10 @@ def solve_triangular(A, B, *, upper: bool, left: bool = True,
         raise RuntimeError(f"{name}: The input tensor B must have at least 2 dimensions.")
     _fits(name, a, b, left)
     if b.dtype is not a.dtype:   # torch copies B into a result of A's dtype (copy_'s cast)
+        if a.dtype.is_complex and not b.dtype.is_complex and b.requires_grad:
+            return composite("LinalgSolveTriangularBackward0", lambda a, b: solve_triangular(
+                a, b, upper=upper, left=left, unitriangular=unitriangular), [a, b.to(a.dtype)],
+                _complex_into_real, holomorphic=False)
         b = b.to(a.dtype)
     a, b = broadcast_batches(a, b)
     if left:
@@ -251,6 +256,12 @@ def solve_triangular(A, B, *, upper: bool, left: bool = True,
     return composite("LinalgSolveTriangularBackward0", lambda a, b: _mt(apply(
         "triangular_solve", _mt(a), _mt(b), upper=not upper,
         unitriangular=bool(unitriangular))), [a, b])
+
+
+def _complex_into_real(g, out, ins):
+    """torch's backward of a complex solve_triangular whose B is real: B's gradient would be
+    complex, which torch's engine refuses."""
+    raise RuntimeError(REAL_INPUT_COMPLEX_GRAD)
 
 
 def cholesky_solve(B, L, upper: bool = False) -> Tensor:

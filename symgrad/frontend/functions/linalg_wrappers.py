@@ -215,6 +215,9 @@ def triangular_solve(b, A, upper: bool = True, transpose: bool = False,
         if t.ndim < 2:
             raise RuntimeError(f"torch.triangular_solve: Expected {what} to have at least 2 "
                                f"dimensions, but it has {t.ndim} dimensions instead")
+    if bt.dtype is not at.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{type_name(bt)} and A of type {type_name(at)} instead.")
 
     def body(bt, at):
         at, bt = broadcast_batches(at, bt)
