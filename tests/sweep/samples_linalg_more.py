@@ -71,9 +71,14 @@ def decompositions() -> dict:
         (C128, T((4, 3), "complex128"), {"left": False}), (CB233, T((3,), "complex128")))
     for op in ("linalg.ldl_factor", "linalg.ldl_factor_ex"):
         out[op] = functools.partial(_square, op, (SPD, {"hermitian": True}),
-                                    (T((4, 4), kind="t"),))
+                                    (T((4, 4), kind="t"),), *CPLX[:3],
+                                    (T((4, 4), "complex128", "t"),), (HPD, {"hermitian": True}),
+                                    (C128, {"hermitian": True}), (T((2, 4, 4), "complex128",
+                                                                    "t"), {"hermitian": True}),
+                                    (T((3, 3), "complex64"), {"hermitian": True}))
     out["linalg.ldl_factor_ex"] = functools.partial(
-        _square, "linalg.ldl_factor_ex", (T((3, 3), kind="t"), {"check_errors": True}))
+        _square, "linalg.ldl_factor_ex", (T((3, 3), kind="t"), {"check_errors": True}),
+        *CPLX[:3])
     return out
 
 
@@ -93,7 +98,11 @@ def lu_solves() -> dict:
     out["linalg.ldl_solve"] = lambda: calls(
         "linalg.ldl_solve", (SPD, PIV, M34), (SPDB, PIVB, T((2, 3, 2))), (SPD, PIV, V3),
         (SPD, PIV, T((2, 2))), (SPD, PIV, T((3, 2), "float32")), (SPD, PIV, M34,
-                                                                  {"hermitian": True}))
+                                                                  {"hermitian": True}),
+        (C128, PIV, T((3, 4), "complex128")), (C64, PIV, T((3, 2), "complex64")),
+        (C128, PIV, M34), (C128, PIV, T((3, 4), "complex128"), {"hermitian": True}),
+        (CB233, PIVB, T((2, 3, 2), "complex128"), {"hermitian": True}),
+        (T((3, 3), "complex64", "t"), PIV, T((3, 2), "complex64"), {"hermitian": True}))
     out["torch.lu_solve"] = lambda: calls(
         "torch.lu_solve", (M34, SPD, PIV), (T((2, 3, 2)), SPDB, PIVB), (V3, SPD, PIV),
         (T((3, 4), "complex128"), HPD, PIV), (T((3, 4), "complex64"), T((3, 3), "complex64",
@@ -111,13 +120,20 @@ def householder() -> dict:
         out[op] = functools.partial(
             calls, op, (T((4, 3)), V3), (T((4, 3)), T((2,))), (T((2, 4, 3)), T((2, 3))),
             (M34, V3), (T((4, 3)), T((4,))), (T((4, 3)), T((2, 2))), (V3, T((1,))),
-            (T((4, 3), "float32"), V3), (T((4, 3), "float32"), T((3,), "float32")))
-    out["torch.geqrf"] = lambda: _general("torch.geqrf")
+            (T((4, 3), "float32"), V3), (T((4, 3), "float32"), T((3,), "float32")),
+            (T((4, 3), "complex128"), T((3,), "complex128")),
+            (T((4, 3), "complex64"), T((2,), "complex64")),
+            (T((2, 3, 3), "complex128"), T((2, 3), "complex128")), (T((4, 3), "complex128"), V3))
+    out["torch.geqrf"] = lambda: _general("torch.geqrf", *CPLX, (T((4, 3), "complex64"),),
+                                          (T((2, 4), "complex128"),))
     out["torch.ormqr"] = lambda: calls(
         "torch.ormqr", (T((4, 3)), V3, T((4, 2))), (T((4, 3)), V3, T((2, 4)), False),
         (T((4, 3)), V3, T((4, 2)), True, True), (T((4, 3)), V3, T((2, 4)), False, True),
         (T((2, 4, 3)), T((2, 3)), T((2, 4, 2))), (T((4, 3)), V3, M32), (T((4, 3)), V3, V3),
-        (T((4, 3)), T((4,)), T((4, 2))), (M34, V3, M32))
+        (T((4, 3)), T((4,)), T((4, 2))), (M34, V3, M32),
+        *[(T((4, 3), "complex128"), T((3,), "complex128"), T((4, 2), "complex128"), *o)
+          for o in ((), (True, True), (False,), (False, True))],
+        (T((4, 3), "complex64"), T((3,), "complex64"), T((4, 2), "complex64"), True, True))
     return out
 
 
