@@ -41,11 +41,13 @@ def _general(op: str, *extra) -> list:
 def decompositions() -> dict:
     out = {"linalg.svd": lambda: _general("linalg.svd", (M23, False), (M32, {"full_matrices":
                                                                            False}),
-                                          (M33, {"driver": "gesvd"})),
+                                          (M33, {"driver": "gesvd"}), *CPLX,
+                                          (T((4, 3), "complex128"), False)),
            "torch.svd": lambda: _general("torch.svd", (M32, False), (M23, True, False),
-                                         (B234, {"some": False}))}
+                                         (B234, {"some": False}), *CPLX,
+                                         (T((2, 3), "complex128"), True, False))}
     for op in ("linalg.eig", "linalg.eigvals"):
-        out[op] = functools.partial(_square, op)
+        out[op] = functools.partial(_square, op, *CPLX)
     for op in ("linalg.lu_factor", "linalg.lu_factor_ex", "linalg.lu", "torch.lu"):
         out[op] = functools.partial(_general, op, (M33, {"pivot": False}), (V3,), *CPLX,
                                     (T((4, 3), "complex128"),), (T((3, 4), "complex64"),))
@@ -55,7 +57,7 @@ def decompositions() -> dict:
                                                    (SING, {"check_errors": True}), *CPLX)
     for op in ("linalg.matrix_exp", "torch.matrix_exp"):
         out[op] = functools.partial(_square, op, (T((3, 3), kind="u"),), (T((2, 2), kind="p"),),
-                                    (T((4, 4), "float32", "u"),))
+                                    (T((4, 4), "float32", "u"),), *CPLX)
     out["linalg.inv_ex"] = lambda: _square("linalg.inv_ex", (SING, {"check_errors": True}),
                                            *CPLX)
     out["linalg.cholesky_ex"] = lambda: _square(
