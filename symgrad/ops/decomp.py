@@ -30,7 +30,7 @@ import numpy as np
 
 from ..errors import LinAlgError
 from . import batching
-from .registry import OTHER, OpDef, ShapeError, float_dtype, register
+from .registry import OTHER, OpDef, ShapeError, inexact_dtype, register
 
 DECOMPOSITIONS = ("solve", "slogdet", "det", "cholesky", "triangular_solve", "eigh", "qr")
 
@@ -88,7 +88,7 @@ def failure_message(check: str, batch: int | None = None, index: int | None = No
 def _zero_pivot(a: np.ndarray) -> int:
     """The 1-based index of the first exactly-zero pivot of LU with partial pivoting (LAPACK's
     getrf ``info``: a zero column is skipped), 0 if there is none."""
-    lu = np.array(a, dtype=np.float64)
+    lu = np.array(a, dtype=np.result_type(a, np.float64))
     n = lu.shape[-1]
     first = 0
     for c in range(n):
@@ -117,14 +117,20 @@ def _t(b, x):
     return b.op("permute", x, perm=perm)
 
 
+def _h(b, x):
+    """The conjugate transpose (the transpose of a real ``x``)."""
+    return b.op("conj", _t(b, x)) if x.dtype.is_complex else _t(b, x)
+
+
 def _mm(b, x, y):
     return b.op("matmul", x, y)
 
 
 def _index_grid(b, like, n: int, m: int):
     """Row numbers (n, 1) and column numbers (1, m), both counting from 1."""
-    rows = b.op("cumsum", b.full(like, 1.0, (n, 1)), axis=0)
-    cols = b.op("cumsum", b.full(like, 1.0, (1, m)), axis=1)
+    real = like.dtype.real_dtype
+    rows = b.op("cumsum", b.full(like, 1.0, (n, 1), real), axis=0)
+    cols = b.op("cumsum", b.full(like, 1.0, (1, m), real), axis=1)
     return rows, cols
 
 
@@ -171,7 +177,7 @@ def _solve_vjp(b, g, out, ins, *, check):
 
 
 register(OpDef(
-    name="solve", kind=OTHER, shape=_solve_shape("solve"), dtype=float_dtype, numpy=_np_solve,
+    name="solve", kind=OTHER, shape=_solve_shape("solve"), dtype=inexact_dtype, numpy=_np_solve,
     kernel="decomp",
     dependence="matrix",
     batch=batching.leading,
@@ -192,10 +198,11 @@ def _np_slogdet(a):
     return np.stack([sign, logabs], axis=-1)
 
 
-def _inverse_transposed(b, a):
-    """A^-T (NaN for a singular A)."""
+def _inverse_transposed(b, a, adjoint: bool = False):
+    """A^-T (A^-H if ``adjoint``; NaN for a singular A)."""
     eye = b.op("cast", _eye_mask(b, a, a.shape[-1]), dtype=a.dtype)
-    return b.op("solve", _t(b, a), b.op("expand", eye, shape_to=a.shape), check="")
+    at = _h(b, a) if adjoint else _t(b, a)
+    return b.op("solve", at, b.op("expand", eye, shape_to=a.shape), check="")
 
 
 def _per_matrix(b, x):
@@ -203,20 +210,32 @@ def _per_matrix(b, x):
     return b.op("reshape", x, shape_to=tuple(x.shape) + (1, 1))
 
 
+def _last(b, x, i: int):
+    """``x[..., i]``."""
+    starts = (0,) * (x.ndim - 1) + (i,)
+    stops = tuple(x.shape[:-1]) + (i + 1,)
+    part = b.op("slice", x, starts=starts, stops=stops, steps=(1,) * x.ndim)
+    return b.op("reshape", part, shape_to=tuple(x.shape[:-1]))
+
+
 def _slogdet_vjp(b, g, out, ins):
-    # d log|det A| = tr(A^-1 dA): the cotangent is g_logabsdet * A^-T (the sign has none)
-    starts = (0,) * (g.ndim - 1) + (1,)
-    gl = b.op("slice", g, starts=starts, stops=g.shape, steps=(1,) * g.ndim)
-    gl = b.op("reshape", gl, shape_to=tuple(g.shape[:-1]))
-    return (_inverse_transposed(b, ins[0]) * _per_matrix(b, gl),)
+    # d log|det A| = Re tr(A^-1 dA), d sign = sign i Im tr(A^-1 dA): the cotangent is
+    # w A^-H with w = g_logabsdet + i Im(g_sign conj(sign)) (torch's convention; a real
+    # sign has no gradient: w = g_logabsdet).
+    a = ins[0]
+    gl = _last(b, g, 1)
+    if a.dtype.is_complex:
+        along = b.op("imag", _last(b, g, 0) * b.op("conj", _last(b, out, 0)))
+        gl = b.op("complex", b.op("real", gl), along)
+    return (_inverse_transposed(b, a, adjoint=True) * _per_matrix(b, gl),)
 
 
 register(OpDef(
-    name="slogdet", kind=OTHER, shape=_slogdet_shape, dtype=float_dtype, numpy=_np_slogdet,
+    name="slogdet", kind=OTHER, shape=_slogdet_shape, dtype=inexact_dtype, numpy=_np_slogdet,
     kernel="decomp",
     dependence="matrix",
     batch=batching.leading,
-    vjp=_slogdet_vjp, torch_name="LinalgSlogdetBackward0",
+    vjp=_slogdet_vjp, uses_out=True, holomorphic=False, torch_name="LinalgSlogdetBackward0",
     doc="(sign, log|det|) of square matrices, in the last dim"))
 
 
@@ -253,7 +272,7 @@ def cofactors(b, a):
 
 
 register(OpDef(
-    name="det", kind=OTHER, shape=_det_shape, dtype=float_dtype, numpy=np.linalg.det,
+    name="det", kind=OTHER, shape=_det_shape, dtype=inexact_dtype, numpy=np.linalg.det,
     kernel="decomp",
     dependence="matrix",
     batch=batching.leading,
@@ -296,22 +315,22 @@ def _np_cholesky(a, *, check):
 
 
 def _cholesky_vjp(b, g, out, ins, *, check):
-    # torch's rule: gA = L^-T Phi L^-1 with Phi = (X + tril(X, -1)^T) / 2, X = tril(L^T gL):
-    # symmetric, as A is.
+    # torch's rule (its convention for complex A): gA = L^-H Phi L^-1 with
+    # Phi = (X + tril(X, -1)^H) / 2, X = tril(L^H gL): Hermitian, as A is.
     low = out
-    x = _keep(b, _mm(b, _t(b, low), g), "ge")
-    phi = (x + _t(b, _keep(b, x, "gt"))) * 0.5
-    up = _t(b, low)
+    x = _keep(b, _mm(b, _h(b, low), g), "ge")
+    phi = (x + _h(b, _keep(b, x, "gt"))) * 0.5
+    up = _h(b, low)
     y = b.op("triangular_solve", up, phi, upper=True, unitriangular=False)
-    return (_t(b, b.op("triangular_solve", up, _t(b, y), upper=True, unitriangular=False)),)
+    return (_h(b, b.op("triangular_solve", up, _h(b, y), upper=True, unitriangular=False)),)
 
 
 register(OpDef(
-    name="cholesky", kind=OTHER, shape=_square_shape("cholesky"), dtype=float_dtype,
+    name="cholesky", kind=OTHER, shape=_square_shape("cholesky"), dtype=inexact_dtype,
     kernel="decomp",
     dependence="matrix",
     batch=batching.leading,
-    numpy=_np_cholesky, vjp=_cholesky_vjp, saves=False, uses_out=True,
+    numpy=_np_cholesky, vjp=_cholesky_vjp, saves=False, uses_out=True, holomorphic=False,
     torch_name="LinalgCholeskyExBackward0",
     doc="the lower Cholesky factor from A's lower triangle; not positive-definite: `check`'s "
         "error (NaN if check is empty)"))
@@ -343,7 +362,7 @@ register(OpDef(
     kernel="decomp",
     dependence="matrix",
     batch=batching.leading,
-    dtype=float_dtype,
+    dtype=inexact_dtype,
     numpy=_np_triangular_solve, vjp=_triangular_solve_vjp, uses_out=True,
     torch_name="LinalgSolveTriangularBackward0",
     doc="X = A^-1 B reading A's lower (or upper) triangle, its diagonal taken as ones if "
@@ -371,36 +390,57 @@ def _np_eigh(a, *, upper):
         w, v = np.linalg.eigh(a, UPLO="U" if upper else "L")
     except np.linalg.LinAlgError:     # LAPACK did not converge (a NaN in A): torch raises
         raise LinAlgError(failure_message("linalg.eigh")) from None
+    if np.iscomplexobj(v):   # LAPACK's phases, as torch's (a sign convention is not one)
+        return np.concatenate([w[..., None, :].astype(v.dtype), v], axis=-2)
     return np.concatenate([w[..., None, :], signed_columns(v)], axis=-2)
 
 
+def _check_phase(vhgv) -> None:
+    """torch's error (eagerly) when a loss of complex eigenvectors depends on their phases:
+    the diagonal of V^H gV is not real (within torch's 1e-2)."""
+    values = getattr(vhgv, "concrete", None)
+    if values is not None and not np.allclose(np.diagonal(values, 0, -2, -1).imag, 0.0,
+                                              rtol=1e-2, atol=1e-2):
+        raise RuntimeError("linalg_eigh_backward: The eigenvectors in the complex case are "
+                           "specified up to multiplication by e^{i phi}. The specified loss "
+                           "function depends on this quantity, so it is ill-defined.")
+
+
 def _eigh_vjp(b, g, out, ins, *, upper):
-    # torch's rule: gA = V (skew(V^T gV) / (l_j - l_i) + diag(g_l)) V^T. On the diagonal and
-    # between repeated eigenvalues (a zero gap) the quotient is taken as 0: eigenvalue
-    # gradients stay finite at repeated eigenvalues, with no 0/0 in this rule or its own
-    # derivative. (torch gives inf/NaN there when eigenvectors are differentiated, where
-    # the derivative does not exist.) The mask reads the eigenvalues only, never ``g``: the
-    # rule is linear in ``g``, which forward mode (its transpose) needs.
+    # torch's rule: gA = V (skew(V^H gV) / (l_j - l_i) + diag(g_l)) V^H, skew(X) =
+    # (X - X^H) / 2 (torch's convention for complex A). On the diagonal and between repeated
+    # eigenvalues (a zero gap) the quotient is taken as 0: eigenvalue gradients stay finite
+    # at repeated eigenvalues, with no 0/0 in this rule or its own derivative. (torch gives
+    # inf/NaN there when eigenvectors are differentiated, where the derivative does not
+    # exist.) The mask reads the eigenvalues only, never ``g``: the rule is linear in ``g``,
+    # which forward mode (its transpose) needs.
     n = out.shape[-1]
     lam, v = _rows(b, out, 0, 1), _rows(b, out, 1, n + 1)
     gl, gv = _rows(b, g, 0, 1), _rows(b, g, 1, n + 1)
-    vtgv = _mm(b, _t(b, v), gv)
-    skew = (vtgv - _t(b, vtgv)) * 0.5
+    if out.dtype.is_complex:
+        lam, gl = b.op("real", lam), b.op("cast", b.op("real", gl), dtype=out.dtype)
+    vtgv = _mm(b, _h(b, v), gv)
+    if out.dtype.is_complex:
+        _check_phase(vtgv)
+    skew = (vtgv - _h(b, vtgv)) * 0.5
     gap = lam - _t(b, lam)
     eye = _eye_mask(b, out, n)
     flat = b.op("logical_or", eye, b.op("eq", gap, 0.0))
-    inner = b.op("where", flat, b.full(gap, 0.0, ()),
+    if out.dtype.is_complex:
+        gap = b.op("cast", gap, dtype=out.dtype)
+    inner = b.op("where", flat, b.full(skew, 0.0, ()),
                  skew / b.op("where", flat, b.full(gap, 1.0, ()), gap))
     inner = inner + b.op("where", eye, gl, b.full(gl, 0.0, ()))
-    return (_mm(b, _mm(b, v, inner), _t(b, v)),)
+    return (_mm(b, _mm(b, v, inner), _h(b, v)),)
 
 
 register(OpDef(
-    name="eigh", kind=OTHER, shape=_eigh_shape, dtype=float_dtype, numpy=_np_eigh,
+    name="eigh", kind=OTHER, shape=_eigh_shape, dtype=inexact_dtype, numpy=_np_eigh,
     kernel="decomp",
     dependence="matrix",
     batch=batching.leading,
-    vjp=_eigh_vjp, saves=False, uses_out=True, torch_name="LinalgEighBackward0",
+    vjp=_eigh_vjp, saves=False, uses_out=True, holomorphic=False,
+    torch_name="LinalgEighBackward0",
     doc="eigenvalues (row 0, ascending) and eigenvectors (rows 1..n, as columns) of the "
         "symmetric matrix in A's lower (or upper) triangle"))
 
@@ -418,9 +458,10 @@ def _np_qr(a, *, complete):
 
 
 def _qr_vjp(b, g, out, ins, *, complete):
-    # With A = Q R, R = Q^T A (the front end's), M = Q^T gQ and k = min(m, n): the first k
-    # columns of A get [gQ - Q sym(M)] R_k^-T, sym(M) = triu(M) + triu(M, 1)^T; Q does not
-    # depend on the others.
+    # With A = Q R, R = Q^H A (the front end's), M = Q^H gQ and k = min(m, n): the first k
+    # columns of A get [gQ - Q sym(M)] R_k^-H, sym(M) = triu(M, 1) + triu(M, 1)^H + Re diag(M)
+    # (torch's convention for complex A: LAPACK's R has a real diagonal); Q does not depend
+    # on the others.
     a = ins[0]
     m, n = a.shape[-2:]
     if complete and m > n:
@@ -428,19 +469,22 @@ def _qr_vjp(b, g, out, ins, *, complete):
                                   "mode='complete' and nrows > ncols.")
     k = min(m, n)
     a1 = _t(b, _rows(b, _t(b, a), 0, k)) if n > k else a
-    r1 = _mm(b, _t(b, out), a1)
-    mq = _mm(b, _t(b, out), g)
+    r1 = _mm(b, _h(b, out), a1)
+    mq = _mm(b, _h(b, out), g)
     rows, cols = _index_grid(b, mq, k, k)
-    sym = b.op("where", b.op("le", rows, cols), mq, _t(b, mq))
+    sym = b.op("where", b.op("le", rows, cols), mq, _h(b, mq))
+    if mq.dtype.is_complex:
+        sym = b.op("where", b.op("eq", rows, cols), (mq + _h(b, mq)) * 0.5, sym)
     y = g - _mm(b, out, sym)
-    ga = _t(b, b.op("triangular_solve", r1, _t(b, y), upper=True, unitriangular=False))
+    ga = _h(b, b.op("triangular_solve", r1, _h(b, y), upper=True, unitriangular=False))
     if n > k:
         ga = b.op("cat", ga, b.full(a, 0.0, tuple(a.shape[:-1]) + (n - k,)), axis=a.ndim - 1)
     return (ga,)
 
 
 register(OpDef(
-    name="qr", kind=OTHER, shape=_qr_shape, dtype=float_dtype, numpy=_np_qr, vjp=_qr_vjp,
+    name="qr", kind=OTHER, shape=_qr_shape, dtype=inexact_dtype, numpy=_np_qr, vjp=_qr_vjp,
+    holomorphic=False,
     kernel="decomp",
     dependence="matrix",
     batch=batching.leading,

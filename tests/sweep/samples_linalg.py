@@ -20,6 +20,12 @@ B233, B234 = T((2, 3, 3)), T((2, 3, 4))
 SPD, SPDB = T((3, 3), kind="spd"), T((2, 3, 3), kind="spd")
 TRI, SING = T((3, 3), kind="tri"), T((3, 3), kind="sing")
 S0 = T(())
+COMPLEXES = ("complex64", "complex128")
+
+
+def cplx(shape: tuple = (3, 3), kind: str = "", *rest) -> list:
+    """One entry per complex dtype: a (shape, kind) tensor, then ``rest``."""
+    return [(T(shape, dt, kind),) + rest for dt in COMPLEXES]
 
 
 def products(op: str, a: T, b: T, *entries) -> list:
@@ -79,22 +85,42 @@ def decompositions() -> dict:
                "linalg.cholesky", "linalg.eigh", "linalg.eigvalsh", "linalg.svdvals",
                "linalg.matrix_rank", "linalg.pinv", "linalg.cond", "linalg.qr"):
         out[op] = functools.partial(sq, op)
-    out["torch.cholesky"] = functools.partial(sq, "torch.cholesky", [(SPD, True), (SPD, False)])
-    out["linalg.cholesky"] = functools.partial(sq, "linalg.cholesky", [(SPD, {"upper": True})])
-    out["torch.cholesky_inverse"] = functools.partial(sq, "torch.cholesky_inverse",
-                                                      [(TRI, True), (TRI, {"upper": False})])
-    out["linalg.eigh"] = functools.partial(sq, "linalg.eigh", [(SPD, "U"), (SPD, "X")])
-    out["linalg.eigvalsh"] = functools.partial(sq, "linalg.eigvalsh", [(SPD, {"UPLO": "U"})])
+    hermitian = ("torch.cholesky", "linalg.cholesky", "linalg.eigh", "linalg.eigvalsh")
+    for op in out:   # complex matrices: Hermitian positive definite, general, batched
+        out[op] = functools.partial(
+            sq, op, cplx((3, 3), "hpd") + [(T((2, 3, 3), "complex128", "hpd"),)] +
+            ([] if op in hermitian else cplx() + [(T((2, 3, 3), "complex128"),)]))
+    out["torch.cholesky"] = functools.partial(sq, "torch.cholesky", [(SPD, True), (SPD, False)]
+                                              + cplx((3, 3), "hpd", True))
+    hpd = cplx((3, 3), "hpd") + [(T((2, 3, 3), "complex128", "hpd"),)]
+    out["linalg.cholesky"] = functools.partial(sq, "linalg.cholesky", [(SPD, {"upper": True})]
+                                               + hpd + cplx((3, 3), "hpd", {"upper": True}))
+    out["torch.cholesky_inverse"] = functools.partial(
+        sq, "torch.cholesky_inverse", [(TRI, True), (TRI, {"upper": False})] +
+        cplx((3, 3), "ctri") + cplx((3, 3), "ctri", True) + [(T((2, 3, 3), "complex128",
+                                                               "ctri"),)])
+    out["linalg.eigh"] = functools.partial(sq, "linalg.eigh", [(SPD, "U"), (SPD, "X")] + hpd +
+                                           cplx((3, 3), "hpd", "U") + cplx())
+    out["linalg.eigvalsh"] = functools.partial(sq, "linalg.eigvalsh", [(SPD, {"UPLO": "U"})] +
+                                               hpd + cplx((3, 3), "hpd", {"UPLO": "U"}))
     out["linalg.qr"] = functools.partial(sq, "linalg.qr", [(M23, "complete"), (T((3, 2)), "r"),
-                                                           (M33, "bad"), (T((4, 2)),)])
+                                                           (M33, "bad"), (T((4, 2)),)] +
+                                         cplx() + cplx((4, 2)) + cplx((2, 3)) +
+                                         cplx((2, 3), "", "complete") + cplx((3, 2), "", "r") +
+                                         [(T((2, 4, 3), "complex128"),)])
+    general = hpd + cplx() + [(T((2, 3, 3), "complex128"),)]
     out["linalg.matrix_rank"] = functools.partial(sq, "linalg.matrix_rank", [
-        (SPD, {"hermitian": True}), (SING, {"atol": 0.1}), (M33, {"rtol": 0.5})])
+        (SPD, {"hermitian": True}), (SING, {"atol": 0.1}), (M33, {"rtol": 0.5})] + general +
+        cplx((3, 3), "hpd", {"hermitian": True}) + cplx((3, 2)))
     out["linalg.pinv"] = functools.partial(sq, "linalg.pinv", [
         (SPD, {"hermitian": True}), (SING, {"atol": 0.1}), (T((3, 2)),), (M33, {"rtol": 0.5}),
-        (T((2, 3)), {"atol": 0.9})])
+        (T((2, 3)), {"atol": 0.9})] + general +
+        cplx((3, 3), "hpd", {"hermitian": True}) + cplx((3, 2)) + cplx((2, 3)))
     out["linalg.cond"] = functools.partial(sq, "linalg.cond", [
-        (M33, p) for p in (1, -1, 2, -2, float("inf"), "fro", "nuc", 3)])
-    out["linalg.svdvals"] = functools.partial(sq, "linalg.svdvals", [(T((3, 2)),), (B234,)])
+        (M33, p) for p in (1, -1, 2, -2, float("inf"), "fro", "nuc", 3)] + general + [
+        (T((3, 3), "complex128"), p) for p in (1, -2, float("inf"), "fro", "nuc")])
+    out["linalg.svdvals"] = functools.partial(sq, "linalg.svdvals", [(T((3, 2)),), (B234,)] +
+                                              general + cplx((3, 2)) + cplx((2, 4)))
     return out
 
 
@@ -104,21 +130,41 @@ def solves() -> dict:
         "linalg.solve", lambda dt: (T((3, 3), dt, "spd"), T((3, 2), dt))) + calls(
         "linalg.solve", (M33, V3), (SPDB, T((3, 1))), (SPDB, T((2, 3))), (SING, V3), (M23, V3),
         (M33, T((4,))), (M33, M34, {"left": False}), (T((3, 3), "float32"), V3),
-        (T((0, 0)), T((0,))), (M33, T((2, 3, 2))))
+        (T((0, 0)), T((0,))), (M33, T((2, 3, 2))),
+        *[(T((3, 3), dt), T((3, 2), dt)) for dt in COMPLEXES],
+        (T((3, 3), "complex128"), T((3,), "complex128")),
+        (T((2, 3, 3), "complex128"), T((3, 4), "complex128"), {"left": False}),
+        (M33, T((3, 2), "complex128")), (T((3, 3), "complex128"), T((3, 2))))
     out["linalg.solve_triangular"] = lambda: calls(
         "linalg.solve_triangular", (TRI, M34, {"upper": False}), (TRI, M34),
         (TRI, M34, {"upper": False, "unitriangular": True}), (TRI, T((4, 3)),
                                                              {"upper": False, "left": False}),
         (T((3, 3), kind="tri"), M34, {"upper": True}), (TRI, V3, {"upper": False}),
         (TRI, T((2, 3, 1)), {"upper": False}), (T((3, 3), "float32", "tri"), M34,
-                                                {"upper": False}))
+                                                {"upper": False}),
+        *[(T((3, 3), dt, "ctri"), T((3, 4), dt), {"upper": False}) for dt in COMPLEXES],
+        (T((3, 3), "complex128", "ctri"), T((3, 4), "complex128")),
+        (T((3, 3), "complex128", "ctri"), T((3, 4), "complex128"), {"upper": False,
+                                                                   "unitriangular": True}),
+        (T((3, 3), "complex128", "ctri"), T((4, 3), "complex128"), {"upper": False,
+                                                                   "left": False}),
+        (T((3, 3), "complex128", "ctri"), M34, {"upper": False}),
+        (TRI, T((3, 4), "complex128"), {"upper": False}))
     out["torch.cholesky_solve"] = lambda: calls(
         "torch.cholesky_solve", (M34, TRI), (M34, TRI, True), (T((3, 1)), TRI, False),
-        (T((2, 3, 2)), TRI), (V3, TRI), (T((3, 4), "float32"), TRI))
+        (T((2, 3, 2)), TRI), (V3, TRI), (T((3, 4), "float32"), TRI),
+        *[(T((3, 4), dt), T((3, 3), dt, "ctri")) for dt in COMPLEXES],
+        (T((3, 4), "complex128"), T((3, 3), "complex128", "ctri"), True),
+        (M34, T((3, 3), "complex128", "ctri")))
     out["linalg.lstsq"] = lambda: calls(
         "linalg.lstsq", (M33, M34), (T((4, 2)), T((4, 3))), (T((2, 4)), T((2, 1))), (M33, V3),
         (T((4, 2)), T((4, 3)), {"driver": "gelsd"}), (T((4, 2)), T((4, 3)), None),
-        (T((4, 2), "float32"), T((4, 3), "float32")), (SING, M34))
+        (T((4, 2), "float32"), T((4, 3), "float32")), (SING, M34),
+        *[(T((4, 2), dt), T((4, 3), dt)) for dt in COMPLEXES],
+        (T((2, 4), "complex128"), T((2, 1), "complex128")),
+        (T((3, 3), "complex128"), T((3,), "complex128")),
+        (T((4, 2), "complex128"), T((4, 3), "complex128"), {"driver": "gelsd"}),
+        (T((4, 2), "complex128"), T((4, 3))))
     return out
 
 
@@ -135,12 +181,16 @@ def norms() -> dict:
     out[m] = lambda: over_dtypes(m, lambda dt: (T((2, 3), dt),)) + calls(
         m, *[(M23, o) for o in ("fro", "nuc", 1, -1, 2, -2, float("inf"), float("-inf"), 3)],
         (B234, "fro", (0, 2)), (M23, "fro", (0, 1), True), (T((3,)),), (T((0, 3)),),
-        (SING, "nuc"), (T((3, 3), "float64", "t"), 1))
+        (SING, "nuc"), (T((3, 3), "float64", "t"), 1),
+        *[(T((2, 3), "complex128"), o) for o in ("fro", "nuc", 1, -1, 2, -2, float("inf"))],
+        (T((2, 3), "complex64"), "nuc"), (T((2, 3, 4), "complex128"), 2))
     n = "linalg.norm"
     out[n] = lambda: over_dtypes(n, lambda dt: (T((2, 3), dt),)) + calls(
         n, (V3,), (V3, 1), (M23, "fro"), (M23, "nuc"), (M23, 2), (M23, 2, 1), (M23, None, 1),
         (M23, float("inf"), (0, 1)), (B234, None, (1, 2)), (B234, 2, (0, 1, 2)), (S0,),
-        (T((0, 3)),), (M23, {"keepdim": True}), (T((16,), "float64", "e"),))
+        (T((0, 3)),), (M23, {"keepdim": True}), (T((16,), "float64", "e"),),
+        (T((2, 3), "complex128"), "nuc"), (T((2, 3), "complex128"), 2),
+        (T((2, 3), "complex64"), -2))
     return out
 
 
@@ -208,7 +258,9 @@ def table() -> dict:
     for op in ("torch.matrix_power", "linalg.matrix_power"):
         out[op] = functools.partial(lambda o: over_dtypes(o, lambda dt: (T((3, 3), dt), 2))
                                     + calls(o, *[(M33, n) for n in (0, 1, 3, -1, -2)],
-                                            (SING, -1), (M23, 2), (B233, 2), (S0, 2)), op)
+                                            (SING, -1), (M23, 2), (B233, 2), (S0, 2),
+                                            *cplx((3, 3), "", 3), *cplx((3, 3), "", -2),
+                                            (T((2, 3, 3), "complex128"), -1)), op)
     out["linalg.multi_dot"] = lambda: calls(
         "linalg.multi_dot", ([M23, M34],), ([V3, M34, V4],), ([M23, M34, T((4, 2))],),
         ([M23],), ([M23, M23],), ([T((2, 3), "float32"), M34],))

@@ -45,7 +45,9 @@ class T:
     (nan, +-inf, +-0, ties of rounding, tiny and huge); ``t`` ties (-1, 0, 1, 2); ``i`` small
     integers; ``idxN`` integers in [0, N); ``oneN`` in [1, N]; ``negN`` in [-N, N);
     ``permN`` distinct ones; ``spd`` symmetric positive definite matrices; ``tri``
-    well-conditioned lower-triangular; ``prob`` positive rows that sum to 1; ``01`` in
+    well-conditioned lower-triangular; ``hpd`` and ``ctri`` their complex counterparts
+    (Hermitian positive definite; lower-triangular with a real positive diagonal, as a
+    Cholesky factor has); ``prob`` positive rows that sum to 1; ``01`` in
     (0.05, 0.95); ``sorted`` ascending rows; ``sing`` singular (rank-1) matrices; ``pm1`` -1
     or 1."""
 
@@ -201,6 +203,12 @@ def _structured(kind: str, shape: tuple, u: np.ndarray) -> np.ndarray | None:
         if kind == "spd":
             return m @ np.swapaxes(m, -1, -2) + k * np.eye(k)
         return np.tril(m, -1) + np.eye(k) * (1.5 + np.abs(m))
+    if kind in ("hpd", "ctri") and len(shape) >= 2:   # complex (Hermitian) matrices
+        m = ((4 * u - 2) + 1j * (4 * _unit(len(u) + 29, len(u)) - 2)).reshape(shape)
+        k = shape[-1]
+        if kind == "hpd":
+            return m @ np.swapaxes(m, -1, -2).conj() + k * np.eye(k)
+        return np.tril(m, -1) + np.eye(k) * (1.5 + np.abs(m))   # a real positive diagonal
     if kind == "sing" and len(shape) >= 2:
         a = (4 * u - 2).reshape(shape)
         return a[..., :, :1] * a[..., :1, :]

@@ -20,9 +20,10 @@ from ... import dtypes
 from ...errors import LinAlgError
 from ...ops.registry import broadcast_shapes
 from ..core.apply import apply, as_tensor
+from ..core.halfprec import REAL_INPUT_COMPLEX_GRAD
 from .creation import eye
 from .basic import log, matmul, where
-from .manipulation import triu
+from .manipulation import tril, triu
 from .potri import cholesky_inverse_nonfinite
 from .printing import return_type
 from .shapes import broadcast_to, squeeze, unsqueeze
@@ -33,7 +34,7 @@ from ..core.arguments import tensor_arg
 
 __all__ = ["LinAlgError", "solve", "inv", "det", "slogdet", "logdet", "cholesky",
            "solve_triangular", "cholesky_solve", "cholesky_inverse", "qr", "eigh", "eigvalsh",
-           "inverse", "torch_cholesky", "torch_slogdet"]
+           "inverse", "torch_cholesky", "torch_slogdet", "cholesky_upper", "cholesky_rule"]
 
 SlogdetResult = return_type("linalg_slogdet", ("sign", "logabsdet"))
 TorchSlogdetResult = return_type("slogdet", ("sign", "logabsdet"))
@@ -49,15 +50,19 @@ def type_name(t: Tensor) -> str:
 
 
 def check_matrix(name: str, a: Tensor, what: str = "A", square: bool = True) -> None:
-    """torch's checks of a batch of (square) floating matrices."""
+    """torch's checks of a batch of (square) float or complex matrices. Complex ones are
+    eager only: inside ``symgrad.compile`` (no complex C kernels for these) ``name`` raises."""
     if a.ndim < 2:
         raise RuntimeError(f"{name}: The input tensor {what} must have at least 2 dimensions.")
     if square and a.shape[-1] != a.shape[-2]:
         raise RuntimeError(f"{name}: {what} must be batches of square matrices, but they are "
                            f"{a.shape[-2]} by {a.shape[-1]} matrices")
-    if not a.dtype.is_floating:
+    if not a.dtype.is_differentiable:
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. "
                            f"Got {type_name(a)}")
+    if a.dtype.is_complex and a.concrete is None:
+        raise NotImplementedError(f"{name} inside symgrad.compile: complex matrices are "
+                                  f"supported eagerly only")
 
 
 def _same_dtype(name: str, a: Tensor, b: Tensor) -> None:
@@ -147,7 +152,8 @@ def _slogdet(name: str, A) -> tuple[Tensor, Tensor]:
 
 def _slogdet_parts(a: Tensor) -> tuple[Tensor, Tensor]:
     both = apply("slogdet", a)
-    return both[..., 0], both[..., 1]
+    logabs = both[..., 1]
+    return both[..., 0], (logabs.real if logabs.dtype.is_complex else logabs)
 
 
 def slogdet(A) -> SlogdetResult:
@@ -190,8 +196,28 @@ def _cholesky(name: str, A, upper: bool) -> Tensor:
     check_matrix(name, a)
     torch_name = "CholeskyBackward0" if name == "cholesky" else "LinalgCholeskyExBackward0"
     if upper:
-        return composite(torch_name, lambda a: _mt(apply("cholesky", _mt(a), check=name)), [a])
+        return cholesky_upper(a, name, torch_name)
     return apply("cholesky", a, check=name, _torch_name=torch_name)
+
+
+def cholesky_upper(a: Tensor, check: str, torch_name: str) -> Tensor:
+    """U with A = U^H U from A's upper triangle: L^H for the L of A^H. A complex A takes
+    torch's rule (``cholesky_rule``): its gradient is not Hermitian, so it is not the
+    conjugate transpose of the lower factor's."""
+    rule = (lambda g, out, ins: cholesky_rule(g, out, True)) if a.dtype.is_complex else None
+    return composite(torch_name, lambda a: _mh(apply("cholesky", _mh(a), check=check)), [a],
+                     rule, saves=False, holomorphic=False if rule else None)
+
+
+def cholesky_rule(g: Tensor, out: Tensor, upper: bool) -> tuple:
+    """torch's cholesky_backward: L^-H Phi L^-1, Phi = (X + tril(X, -1)^H) / 2 with
+    X = tril(L^H gL) (any lower triangular L, the partial factor of a failed one included;
+    L = U^H, gL = gU^H if ``upper``)."""
+    ell, gl = (_mh(out), _mh(g)) if upper else (out, g)
+    ga = tril(matmul(_mh(ell), gl))
+    ga = (ga + _mh(tril(ga, -1))) * 0.5
+    ga = solve_triangular(_mh(ell), ga, upper=True)
+    return (solve_triangular(ell, ga, upper=False, left=False),)
 
 
 def torch_cholesky(A, upper: bool = False) -> Tensor:
@@ -218,6 +244,10 @@ def solve_triangular(A, B, *, upper: bool, left: bool = True,
         raise RuntimeError(f"{name}: The input tensor B must have at least 2 dimensions.")
     _fits(name, a, b, left)
     if b.dtype is not a.dtype:   # torch copies B into a result of A's dtype (copy_'s cast)
+        if a.dtype.is_complex and not b.dtype.is_complex and b.requires_grad:
+            return composite("LinalgSolveTriangularBackward0", lambda a, b: solve_triangular(
+                a, b, upper=upper, left=left, unitriangular=unitriangular), [a, b.to(a.dtype)],
+                _complex_into_real, holomorphic=False)
         b = b.to(a.dtype)
     a, b = broadcast_batches(a, b)
     if left:
@@ -226,6 +256,12 @@ def solve_triangular(A, B, *, upper: bool, left: bool = True,
     return composite("LinalgSolveTriangularBackward0", lambda a, b: _mt(apply(
         "triangular_solve", _mt(a), _mt(b), upper=not upper,
         unitriangular=bool(unitriangular))), [a, b])
+
+
+def _complex_into_real(g, out, ins):
+    """torch's backward of a complex solve_triangular whose B is real: B's gradient would be
+    complex, which torch's engine refuses."""
+    raise RuntimeError(REAL_INPUT_COMPLEX_GRAD)
 
 
 def cholesky_solve(B, L, upper: bool = False) -> Tensor:
@@ -250,9 +286,9 @@ def cholesky_solve(B, L, upper: bool = False) -> Tensor:
     f, b = broadcast_batches(f, b)
 
     def body(rhs, factor):
-        low = _mt(factor) if upper else factor
+        low = _mh(factor) if upper else factor     # A = L L^H
         y = apply("triangular_solve", low, rhs, upper=False, unitriangular=False)
-        return apply("triangular_solve", _mt(low), y, upper=True, unitriangular=False)
+        return apply("triangular_solve", _mh(low), y, upper=True, unitriangular=False)
 
     def rule(g, out, ins):   # torch's: the whole factor, not its triangle, in the gradient
         grad_b = cholesky_solve(g, ins[1], upper)
@@ -275,7 +311,7 @@ def qr(A, mode: str = "reduced") -> QRResult:
 
     def body(a):
         q = apply("qr", a, complete=mode == "complete")
-        r = triu(matmul(_mt(q), a))
+        r = triu(matmul(_mh(q), a))
         if mode == "r":
             q = as_tensor([], dtype=a.dtype)
         return q, r
@@ -306,7 +342,7 @@ def eigh(A, UPLO: str = "L") -> EighResult:
 
     def body(a):
         both = apply("eigh", a, upper=upper)
-        return both[..., 0, :], both[..., 1:, :]
+        return _real(both[..., 0, :]), both[..., 1:, :]
     return EighResult(*named_outputs("LinalgEighBackward0", body, [a]))
 
 
@@ -315,8 +351,13 @@ def eigvalsh(A, UPLO: str = "L") -> Tensor:
     a = tensor_arg(A)
     upper = _check_uplo(UPLO)
     check_matrix("linalg.eigh", a)
-    return composite("LinalgEighBackward0", lambda a: apply("eigh", a, upper=upper)[..., 0, :],
-                     [a])
+    return composite("LinalgEighBackward0",
+                     lambda a: _real(apply("eigh", a, upper=upper)[..., 0, :]), [a])
+
+
+def _real(x: Tensor) -> Tensor:
+    """The eigenvalues row of a complex ``eigh`` result as real numbers."""
+    return x.real if x.dtype.is_complex else x
 
 
 def cholesky_inverse(L, upper: bool = False) -> Tensor:

@@ -18,7 +18,7 @@ from . import basic as F
 from ..core import grad_mode
 from ..core.apply import as_tensor
 from .complexes import complex as make_complex
-from .decompositions import check_matrix as check_real_matrix, solve
+from .decompositions import check_matrix, solve
 from .manipulation import diag_embed
 from .printing import return_type
 from .shapes import cat
@@ -54,15 +54,6 @@ def _decompose(a: Tensor) -> tuple:
     return as_tensor(w), as_tensor(v)
 
 
-def check_matrix(name: str, a: Tensor, square: bool = True) -> None:
-    """torch's checks of a batch of (square) float or complex matrices."""
-    if a.dtype.is_complex and a.ndim >= 2 and (not square or a.shape[-1] == a.shape[-2]):
-        return
-    check_real_matrix(name, a, square=square)
-
-
-def _mh(x: Tensor) -> Tensor:
-    return x.mT.conj() if x.dtype.is_complex else x.mT
 
 
 def complex_solve(m: Tensor, b: Tensor) -> Tensor:
@@ -82,7 +73,7 @@ def eig_rule(gs, ins) -> tuple:
     if gl is None and gv is None:
         return (None,)
     lam, v = eig(a)
-    vh = _mh(v)
+    vh = v.mH
     n = a.shape[-1]
     if gv is None:
         ga = complex_solve(vh, gl.unsqueeze(-1) * vh)

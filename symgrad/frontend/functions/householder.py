@@ -3,11 +3,12 @@ reflectors), torch.linalg.householder_product (torch.orgqr: the Q they make) and
 (Q times a matrix).
 
 Layer: front end, above ``basic`` and ``torch_nodes``. Input: tensors of (batches
-of) real float matrices. Output: geqrf's (a, tau) as LAPACK's ``geqrf`` gives them (reflector
-i is v = [0..0, 1, a[i+1:, i]], H_i = I - tau_i v v^T; tau from ``larfg``: beta = -sign(alpha)
-||(alpha, x)||), eagerly, whose backward raises as torch's; householder_product and ormqr
-composed of matmuls and masks (so differentiable to any order, and compiled too), under
-torch's grad_fn names.
+of) float or complex matrices. Output: geqrf's (a, tau) as LAPACK's ``geqrf`` gives them
+(reflector i is v = [0..0, 1, a[i+1:, i]], H_i = I - tau_i v v^H; tau from ``larfg``: beta =
+-sign(Re alpha) ||(alpha, x)||), eagerly, whose backward raises as torch's (a complex input
+that requires grad: torch's forward error); householder_product and ormqr composed of
+matmuls and masks (so differentiable to any order, and compiled too), under torch's grad_fn
+names.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import basic as F
+from ..core import grad_mode
 from ..core.apply import as_tensor
 from .basic import composite
 from .manipulation import tril
@@ -31,6 +33,8 @@ GeqrfResult = return_type("geqrf", ("a", "tau"))
 
 def _np_geqrf(a: np.ndarray) -> tuple:
     """LAPACK's unblocked ``geqr2``: (reflectors and R packed, tau)."""
+    if np.iscomplexobj(a):
+        return _np_geqrf_complex(a)
     r = np.array(a, dtype=a.dtype, copy=True)
     m, n = a.shape[-2:]
     k = min(m, n)
@@ -53,20 +57,47 @@ def _np_geqrf(a: np.ndarray) -> tuple:
     return r, tau
 
 
+def _np_geqrf_complex(a: np.ndarray) -> tuple:
+    """``geqr2`` of complex matrices (``zlarfg``): beta = -sign(Re alpha) ||(alpha, x)||,
+    real; tau = (beta - alpha) / beta; H_i = I - tau v v^H."""
+    r = np.array(a, dtype=a.dtype, copy=True)
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    tau = np.zeros(a.shape[:-2] + (k,), a.dtype)
+    for i in range(k):
+        alpha = r[..., i, i].copy()
+        x = r[..., i + 1:, i]
+        xnorm = np.sqrt((x.real ** 2 + x.imag ** 2).sum(-1))
+        norm = np.sqrt(alpha.real ** 2 + alpha.imag ** 2 + xnorm ** 2)
+        beta = -np.copysign(norm, alpha.real)
+        keep = (xnorm == 0) & (alpha.imag == 0)
+        safe = np.where(keep, 1, beta)
+        tau[..., i] = np.where(keep, 0, (beta - alpha.real) / safe - 1j * alpha.imag / safe)
+        scale = np.where(keep, 1, 1 / (alpha - beta))[..., None]
+        r[..., i + 1:, i] = np.where(keep[..., None], x, x * scale)
+        r[..., i, i] = np.where(keep, alpha, beta)
+        v = np.concatenate([np.ones(a.shape[:-2] + (1,), a.dtype), r[..., i + 1:, i]], -1)
+        block = r[..., i:, i + 1:]   # H_i^H applied: I - conj(tau) v v^H
+        r[..., i:, i + 1:] = block - np.conj(tau[..., i])[..., None, None] * v[..., :, None] * (
+            v[..., None, :].conj() @ block)
+    return r, tau
+
+
 def _real_matrix(name: str, a: Tensor, what: str = "input") -> None:
     if a.ndim < 2:
         raise RuntimeError(f"{name}: {what} must have at least 2 dimensions.")
     if not a.dtype.is_differentiable:
         raise NotImplementedError(f"\"{name.split('.')[-1]}_cpu\" not implemented for "
                                   f"'{a.dtype.scalar_type}'")
-    if a.dtype.is_complex:
-        raise NotImplementedError(f"{name} of complex matrices is not supported by symgrad")
 
 
 def geqrf(input) -> GeqrfResult:  # noqa: A002
     """(a, tau): R in a's upper triangle, the Householder vectors below it."""
     a = tensor_arg(input)
     _real_matrix("torch.geqrf", a)
+    if a.dtype.is_complex and a.requires_grad and grad_mode.is_grad_enabled():
+        raise RuntimeError("geqrf does not support automatic differentiation for outputs with "
+                           "complex dtype.")
     if a.concrete is None:
         raise NotImplementedError("torch.geqrf is not supported inside symgrad.compile (use "
                                   "linalg.qr)")
@@ -89,18 +120,21 @@ def _reflector(a: Tensor, i: int) -> Tensor:
 
 
 def _apply(a: Tensor, tau: Tensor, c: Tensor, left: bool, transpose: bool) -> Tensor:
-    """Q c (Q^T c if ``transpose``; c Q, c Q^T if not ``left``), Q = H_0 H_1 ... H_(k-1)."""
+    """Q c (Q^H c if ``transpose``; c Q, c Q^H if not ``left``), Q = H_0 H_1 ... H_(k-1)."""
     k = tau.shape[-1]
     # Q c = H_0 (H_1 (... H_(k-1) c)): the last reflector first; Q^T c the first first
     first_last = left == transpose
     order = range(k) if first_last else range(k - 1, -1, -1)
+    complex_ = a.dtype.is_complex
     for i in order:
         v = _reflector(a, i)
+        vh = v.mT.conj() if complex_ else v.mT
         t = tau[..., i].unsqueeze(-1).unsqueeze(-1)
+        t = t.conj() if complex_ and transpose else t   # H^H = I - conj(tau) v v^H
         if left:
-            c = c - F.matmul(v * t, F.matmul(v.mT, c))
+            c = c - F.matmul(v * t, F.matmul(vh, c))
         else:
-            c = c - F.matmul(F.matmul(c, v), v.mT * t)
+            c = c - F.matmul(F.matmul(c, v), vh * t)
     return c
 
 

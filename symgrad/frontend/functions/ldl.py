@@ -2,7 +2,9 @@
 matrices with Bunch-Kaufman pivoting, as LAPACK's ``sytrf`` stores it, and its solver.
 
 Layer: front end, above ``torch_nodes`` and ``underivable``. Input: tensors of (batches of)
-real symmetric matrices (their lower triangles are read), eager. Output: torch's named tuples:
+real or complex symmetric matrices, or complex Hermitian ones (``hermitian=True``: LAPACK's
+``hetf2``/``hetrs``, A = L D L^H), their lower triangles read (complex pivoting by |Re| + |Im|,
+as LAPACK's), eager. Output: torch's named tuples:
 LD (L's multipliers below the diagonal, D's 1x1 and 2x2 blocks on it; zeros above), int32
 pivots (1-based; a 2x2 block's two entries negative), info; ldl_solve's X. The algorithm is
 LAPACK's unblocked ``sytf2`` and ``sytrs`` (so are torch's on small matrices). Neither has a
@@ -31,24 +33,31 @@ LDLFactorExResult = return_type("linalg_ldl_factor_ex", ("LD", "pivots", "info")
 ALPHA = (1.0 + math.sqrt(17.0)) / 8.0
 
 
-def _choose(a: np.ndarray, k: int) -> tuple:
-    """Bunch-Kaufman's choice at column k: (pivot row kp, block size, zero column)."""
+def _size(x):
+    """LAPACK's magnitude for pivoting: |x|, or |Re x| + |Im x| (``cabs1``) if complex."""
+    return np.abs(x.real) + np.abs(x.imag) if np.iscomplexobj(x) else np.abs(x)
+
+
+def _choose(a: np.ndarray, k: int, hermitian: bool = False) -> tuple:
+    """Bunch-Kaufman's choice at column k: (pivot row kp, block size, zero column); a
+    Hermitian matrix's diagonal counts by its real part."""
     n = a.shape[0]
-    absakk = abs(a[k, k])
+    diag = (lambda x: abs(x.real)) if hermitian else _size
+    absakk = diag(a[k, k])
     imax, colmax = k, 0.0
     if k < n - 1:
-        imax = k + 1 + int(np.argmax(np.abs(a[k + 1:, k])))
-        colmax = abs(a[imax, k])
+        imax = k + 1 + int(np.argmax(_size(a[k + 1:, k])))
+        colmax = _size(a[imax, k])
     if not max(absakk, colmax) > 0:
         return k, 1, True
     if absakk >= ALPHA * colmax:
         return k, 1, False
-    rowmax = float(np.max(np.abs(a[imax, k:imax])))
+    rowmax = float(np.max(_size(a[imax, k:imax])))
     if imax < n - 1:
-        rowmax = max(rowmax, float(np.max(np.abs(a[imax + 1:, imax]))))
+        rowmax = max(rowmax, float(np.max(_size(a[imax + 1:, imax]))))
     if absakk >= ALPHA * colmax * (colmax / rowmax):
         return k, 1, False
-    if abs(a[imax, imax]) >= ALPHA * rowmax:
+    if diag(a[imax, imax]) >= ALPHA * rowmax:
         return imax, 1, False
     return imax, 2, False
 
@@ -104,12 +113,75 @@ def sytf2(m: np.ndarray) -> tuple:
     return np.tril(a), piv, info
 
 
-def _factor(a: Tensor) -> tuple:
+def _interchange_hermitian(a: np.ndarray, k: int, kk: int, kp: int, step: int) -> None:
+    """``hetf2``'s swap of rows and columns kk and kp: the segment between them conjugated."""
+    a[kp + 1:, [kk, kp]] = a[kp + 1:, [kp, kk]]
+    seg = a[kk + 1:kp, kk].copy()
+    a[kk + 1:kp, kk] = a[kp, kk + 1:kp].conj()
+    a[kp, kk + 1:kp] = seg.conj()
+    a[kp, kk] = np.conj(a[kp, kk])
+    a[kk, kk], a[kp, kp] = a[kp, kp].real, a[kk, kk].real
+    if step == 2:
+        a[k, k] = a[k, k].real
+        a[[k + 1, kp], k] = a[[kp, k + 1], k]
+
+
+def _update_hermitian(a: np.ndarray, k: int, step: int) -> None:
+    """``hetf2``'s update of the trailing lower triangle (its diagonal kept real)."""
+    n = a.shape[0]
+    if step == 1:
+        r1 = 1.0 / a[k, k].real
+        x = a[k + 1:, k].copy()
+        a[k + 1:, k + 1:] -= np.tril(np.outer(r1 * x, x.conj()))
+        a[k + 1:, k] = x * r1
+    elif k < n - 2:
+        d = math.hypot(a[k + 1, k].real, a[k + 1, k].imag)
+        d11, d22 = a[k + 1, k + 1].real / d, a[k, k].real / d
+        tt = 1.0 / (d11 * d22 - 1.0)
+        d21 = a[k + 1, k] / d
+        d = tt / d
+        wk = d * (d11 * a[k + 2:, k] - d21 * a[k + 2:, k + 1])
+        wkp1 = d * (d22 * a[k + 2:, k + 1] - np.conj(d21) * a[k + 2:, k])
+        rest = a[k + 2:, k + 2:] - (np.outer(a[k + 2:, k], wk.conj()) +
+                                    np.outer(a[k + 2:, k + 1], wkp1.conj()))
+        a[k + 2:, k + 2:] = np.tril(rest) + np.triu(a[k + 2:, k + 2:], 1)
+        a[k + 2:, k], a[k + 2:, k + 1] = wk, wkp1
+    idx = np.arange(k + step, n)
+    a[idx, idx] = a[idx, idx].real
+
+
+def hetf2(m: np.ndarray) -> tuple:
+    """(LD, pivots, info) of one complex Hermitian matrix (its lower triangle), LAPACK's
+    ``hetf2``: A = L D L^H, D Hermitian with 1x1 (real) and 2x2 blocks."""
+    a = np.tril(np.array(m, copy=True))
+    n = a.shape[0]
+    piv = np.zeros(n, np.int32)
+    info, k = 0, 0
+    while k < n:
+        kp, step, zero = _choose(a, k, hermitian=True)
+        kk = k + step - 1
+        if zero:
+            info = info or k + 1
+            a[k, k] = a[k, k].real
+        elif kp != kk:
+            _interchange_hermitian(a, k, kk, kp, step)
+        else:
+            a[k:k + step, k:k + step][np.diag_indices(step)] = \
+                a[k:k + step, k:k + step].diagonal().real
+        if not zero:
+            _update_hermitian(a, k, step)
+        piv[k:k + step] = kp + 1 if step == 1 else -(kp + 1)
+        k += step
+    return np.tril(a), piv, info
+
+
+def _factor(a: Tensor, hermitian: bool = False) -> tuple:
     values = a.concrete
     ld, piv = np.zeros_like(values), np.zeros(values.shape[:-1], np.int32)
     info = np.zeros(values.shape[:-2], np.int32)
+    factor = hetf2 if hermitian and a.dtype.is_complex else sytf2
     for i in np.ndindex(values.shape[:-2]):
-        ld[i], piv[i], info[i] = sytf2(values[i])
+        ld[i], piv[i], info[i] = factor(values[i])
     return as_tensor(ld, dtype=a.dtype), as_tensor(piv), as_tensor(info)
 
 
@@ -121,8 +193,6 @@ def _no_derivative(op: str):
 
 def _check(name: str, a: Tensor) -> None:
     check_matrix(name, a)
-    if a.dtype.is_complex:
-        raise NotImplementedError(f"{name} of complex matrices is not supported by symgrad")
     if a.concrete is None:
         raise NotImplementedError(f"{name} is not supported inside symgrad.compile (its "
                                   f"pivots depend on the values)")
@@ -132,7 +202,7 @@ def ldl_factor_ex(A, *, hermitian: bool = False, check_errors: bool = False) -> 
     """(LD, pivots, info): info > 0 where D has a zero block (the factor is still given)."""
     a = tensor_arg(A)
     _check("torch.linalg.ldl_factor_ex", a)
-    ld, piv, info = named_outputs("NotImplemented", _factor, [a],
+    ld, piv, info = named_outputs("NotImplemented", lambda a: _factor(a, hermitian), [a],
                                   _no_derivative("linalg_ldl_factor_ex"))
     if check_errors and info.concrete.any():
         _raise_unknown("torch.linalg.ldl_factor_ex", info.concrete)
@@ -152,31 +222,34 @@ def ldl_factor(A, *, hermitian: bool = False) -> LDLFactorResult:
     return LDLFactorResult(ld, piv)
 
 
-def _forward(a: np.ndarray, piv: np.ndarray, b: np.ndarray) -> None:
-    """Solve L D Y = P^T B in place (LAPACK's sytrs, lower, first half)."""
+def _forward(a: np.ndarray, piv: np.ndarray, b: np.ndarray, herm: bool = False) -> None:
+    """Solve L D Y = P^T B in place (LAPACK's sytrs, lower, first half; ``herm``: hetrs's,
+    D Hermitian)."""
     n, k = a.shape[0], 0
+    cj = np.conj if herm else (lambda x: x)
     while k < n:
         if piv[k] > 0:
             kp = piv[k] - 1
             b[[k, kp]] = b[[kp, k]]
             b[k + 1:] -= np.outer(a[k + 1:, k], b[k])
-            b[k] /= a[k, k]
+            b[k] = b[k] * (1.0 / a[k, k].real) if herm else b[k] / a[k, k]
             k += 1
             continue
         kp = -piv[k] - 1
         b[[k + 1, kp]] = b[[kp, k + 1]]
         b[k + 2:] -= np.outer(a[k + 2:, k], b[k]) + np.outer(a[k + 2:, k + 1], b[k + 1])
         akm1k = a[k + 1, k]
-        akm1, ak = a[k, k] / akm1k, a[k + 1, k + 1] / akm1k
+        akm1, ak = a[k, k] / cj(akm1k), a[k + 1, k + 1] / akm1k
         denom = akm1 * ak - 1.0
-        bkm1, bk = b[k] / akm1k, b[k + 1] / akm1k
+        bkm1, bk = b[k] / cj(akm1k), b[k + 1] / akm1k
         b[k], b[k + 1] = (ak * bkm1 - bk) / denom, (akm1 * bk - bkm1) / denom
         k += 2
 
 
-def _backward(a: np.ndarray, piv: np.ndarray, b: np.ndarray) -> None:
-    """Solve L^T P^T X = Y in place (sytrs's second half)."""
+def _backward(a: np.ndarray, piv: np.ndarray, b: np.ndarray, herm: bool = False) -> None:
+    """Solve L^T P^T X = Y (L^H if ``herm``) in place (sytrs's second half)."""
     k = a.shape[0] - 1
+    a = a.conj() if herm else a
     while k >= 0:
         step = 1 if piv[k] > 0 else 2
         b[k] -= a[k + 1:, k] @ b[k + 1:]
@@ -209,8 +282,9 @@ def ldl_solve(LD, pivots, B, *, hermitian: bool = False) -> Tensor:
         lds = np.broadcast_to(ld.concrete, batch + tuple(ld.shape[-2:]))
         pivs = np.broadcast_to(piv.concrete, batch + tuple(piv.shape[-1:]))
         x = np.array(np.broadcast_to(b.concrete, batch + tuple(b.shape[-2:])), copy=True)
+        herm = bool(hermitian) and ld.dtype.is_complex
         for i in np.ndindex(batch):
-            _forward(lds[i], pivs[i], x[i])
-            _backward(lds[i], pivs[i], x[i])
+            _forward(lds[i], pivs[i], x[i], herm)
+            _backward(lds[i], pivs[i], x[i], herm)
         return as_tensor(x, dtype=b.dtype)
     return without_derivative("NotImplemented", body, [ld, b], not_implemented("linalg_ldl_solve"))

@@ -141,7 +141,7 @@ def lstsq(A, B, rcond=None, *, driver=None) -> LstsqResult:
     bm = unsqueeze(b, -1) if vector else b
     if bm.ndim < 2 or bm.shape[-2] != a.shape[-2]:
         raise RuntimeError(f"{name}: input.size(-2) should match other.size(-2)")
-    if a.dtype is not b.dtype or not a.dtype.is_floating:
+    if a.dtype is not b.dtype or not a.dtype.is_differentiable:
         raise RuntimeError(f"{name}: Expected input and other to have the same floating dtype, "
                            f"got {a.dtype.name} and {b.dtype.name}")
     m, n = a.shape[-2:]
@@ -158,24 +158,26 @@ def lstsq(A, B, rcond=None, *, driver=None) -> LstsqResult:
         # rank-deficient: the minimum-norm solution (gelsy's, gelsd's), differentiated as
         # torch does, through pinv
         x = F.matmul(pinv(a, rtol=rtol), bm) if deficient else _full_rank_solution(a, bm)
-        residuals = as_tensor(np.zeros(0), dtype=a.dtype)
+        residuals = as_tensor(np.zeros(0), dtype=a.dtype.real_dtype)
         if detailed and m > n:
-            residuals = F.sum(F.square(F.matmul(a, x) - bm), -2)
+            r = F.matmul(a, x) - bm
+            residuals = F.sum(F.square(F.abs(r) if r.dtype.is_complex else r), -2)
             residuals = squeeze(residuals, -1) if vector else residuals
         return squeeze(x, -1) if vector else x, residuals
     x, residuals = named_outputs("LinalgLstsqBackward0", body, [a, b])
     with grad_mode.no_grad():   # no gradient in torch
-        values = svdvals(a) if detailed else as_tensor(np.zeros(0), dtype=a.dtype)
+        values = svdvals(a) if detailed else as_tensor(np.zeros(0), dtype=a.dtype.real_dtype)
     return LstsqResult(x, residuals, rank, values)
 
 
 def _full_rank_solution(a: Tensor, b: Tensor) -> Tensor:
     m, n = a.shape[-2:]
+    mh = (lambda t: t.mT.conj()) if a.dtype.is_complex else (lambda t: t.mT)
     if m >= n:
         q = apply("qr", a, complete=False)
-        r = F.matmul(q.mT, a)               # only its upper triangle is read
-        return apply("triangular_solve", r, F.matmul(q.mT, b), upper=True, unitriangular=False)
-    q = apply("qr", a.mT, complete=False)
-    r = F.matmul(q.mT, a.mT)
-    y = apply("triangular_solve", r.mT, b, upper=False, unitriangular=False)
+        r = F.matmul(mh(q), a)               # only its upper triangle is read
+        return apply("triangular_solve", r, F.matmul(mh(q), b), upper=True, unitriangular=False)
+    q = apply("qr", mh(a), complete=False)
+    r = F.matmul(mh(q), mh(a))
+    y = apply("triangular_solve", mh(r), b, upper=False, unitriangular=False)
     return F.matmul(q, y)

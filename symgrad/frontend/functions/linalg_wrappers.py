@@ -16,13 +16,12 @@ import warnings
 import numpy as np
 
 from ..core.apply import apply, as_tensor
-from . import basic as F
 from .basic import composite
 from .creation import eye
-from .decompositions import (broadcast_batches, check_matrix, inv, qr, solve, solve_checked,
-                             solve_triangular, type_name)
+from .decompositions import (broadcast_batches, check_matrix, cholesky_rule, cholesky_upper, inv,
+                             qr, solve, solve_checked, solve_triangular, type_name)
 from .lu import getrf
-from .manipulation import movedim, tril
+from .manipulation import movedim
 from .norms import pinv
 from .printing import return_type
 from .scans import cumprod
@@ -97,10 +96,10 @@ def cholesky_ex(A, *, upper: bool = False, check_errors: bool = False) -> Choles
     name = "LinalgCholeskyExBackward0"
     if not check_errors and info.concrete.any():   # LAPACK's partial factor, as torch's
         return CholeskyExResult(composite(name, lambda a: _partial_cholesky(a, upper), [a],
-                                          lambda g, out, ins: _cholesky_rule(g, out, upper),
+                                          lambda g, out, ins: cholesky_rule(g, out, upper),
                                           saves=False, holomorphic=False), info)
     if upper:
-        out = composite(name, lambda a: apply("cholesky", a.mT, check=check).mT, [a])
+        out = cholesky_upper(a, check, name)
     else:
         out = apply("cholesky", a, check=check, _torch_name=name)
     return CholeskyExResult(out, info)
@@ -112,32 +111,22 @@ def _potf2(m: np.ndarray) -> np.ndarray:
     reached, lower triangle only (what torch returns with check_errors=False)."""
     a = np.array(m, copy=True)
     for j in range(a.shape[-1]):
-        ajj = a[j, j] - a[j, :j] @ a[j, :j]
+        ajj = (a[j, j] - a[j, :j] @ a[j, :j].conj()).real   # complex: the real diagonal
         if not ajj > 0:
             a[j, j] = ajj
             break
         a[j, j] = np.sqrt(ajj)
-        a[j + 1:, j] = (a[j + 1:, j] - a[j + 1:, :j] @ a[j, :j]) / a[j, j]
+        a[j + 1:, j] = (a[j + 1:, j] - a[j + 1:, :j] @ a[j, :j].conj()) / a[j, j]
     return np.tril(a)
 
 
 def _partial_cholesky(a: Tensor, upper: bool) -> Tensor:
     values = a.concrete
-    values = np.swapaxes(values, -1, -2) if upper else values
+    values = np.swapaxes(values, -1, -2).conj() if upper else values
     out = np.zeros_like(values)
     for i in np.ndindex(values.shape[:-2]):
         out[i] = _potf2(values[i])
-    return as_tensor(np.swapaxes(out, -1, -2) if upper else out, dtype=a.dtype)
-
-
-def _cholesky_rule(g: Tensor, out: Tensor, upper: bool) -> tuple:
-    """torch's cholesky_backward: L^-H (Phi) L^-1, Phi = sym(tril(L^H gL)) / 2 (any lower
-    triangular L, the partial factor of a failed one included)."""
-    ell, gl = (out.mT, g.mT) if upper else (out, g)
-    ga = tril(F.matmul(ell.mT, gl))
-    ga = (ga + tril(ga, -1).mT) * 0.5
-    ga = solve_triangular(ell.mT, ga, upper=True)
-    return (solve_triangular(ell, ga, upper=False, left=False),)
+    return as_tensor(np.swapaxes(out, -1, -2).conj() if upper else out, dtype=a.dtype)
 
 
 def tensorinv(A, ind: int = 2) -> Tensor:
@@ -214,7 +203,7 @@ def triangular_solve(b, A, upper: bool = True, transpose: bool = False,
                                f"dimensions, but it has {t.ndim} dimensions instead")
     if bt.dtype is not at.dtype:
         raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
-                           f"{bt.dtype.scalar_type} and A of type {at.dtype.scalar_type} instead.")
+                           f"{type_name(bt)} and A of type {type_name(at)} instead.")
 
     def body(bt, at):
         at, bt = broadcast_batches(at, bt)

@@ -40,7 +40,8 @@ LUWithInfoResult = return_type("_lu_with_info", ("LU", "pivots", "info"))
 
 def getrf(a: np.ndarray) -> tuple:
     """(LU, 1-based int32 pivots, int32 info) of each matrix of ``a`` (*, m, n): LAPACK's
-    partial pivoting; info is the 1-based index of the first exactly-zero pivot (0 if none)."""
+    partial pivoting (the largest |Re| + |Im| for complex, as izamax); info is the 1-based
+    index of the first exactly-zero pivot (0 if none)."""
     lu = np.array(a, copy=True)
     m, n = a.shape[-2:]
     k = min(m, n)
@@ -48,8 +49,11 @@ def getrf(a: np.ndarray) -> tuple:
     piv = np.zeros(batch + (k,), np.int32)
     info = np.zeros(batch, np.int32)
     rows = np.broadcast_to(np.arange(m), batch + (m,))
+    cplx = np.iscomplexobj(lu)
     for c in range(k):
-        p = c + np.argmax(np.abs(lu[..., c:, c]), axis=-1)
+        column = lu[..., c:, c]   # LAPACK's i?amax: |Re| + |Im| for complex
+        size = np.abs(column.real) + np.abs(column.imag) if cplx else np.abs(column)
+        p = c + np.argmax(size, axis=-1)
         piv[..., c] = p + 1
         order = rows.copy()
         order[..., c] = p

@@ -92,13 +92,15 @@ def _drop(x: Tensor, axes: tuple) -> Tensor:
 # ---------------------------------------------------------------- singular values
 
 def _singular(a: Tensor) -> tuple[Tensor, Tensor]:
-    """(eigenvalues, eigenvectors) of [[0, A], [A^T, 0]] for each matrix of ``a``."""
+    """(eigenvalues, eigenvectors) of [[0, A], [A^H, 0]] for each matrix of ``a``."""
     m, n = a.shape[-2:]
     batch = tuple(a.shape[:-2])
     top = cat([full(a, 0.0, batch + (m, m)), a], -1)
-    bottom = cat([a.mT, full(a, 0.0, batch + (n, n))], -1)
+    adjoint = a.mT.conj() if a.dtype.is_complex else a.mT
+    bottom = cat([adjoint, full(a, 0.0, batch + (n, n))], -1)
     both = apply("eigh", cat([top, bottom], -2), upper=False)
-    return both[..., 0, :], both[..., 1:, :]
+    lam = both[..., 0, :]
+    return (lam.real if lam.dtype.is_complex else lam), both[..., 1:, :]
 
 
 def svdvals(A) -> Tensor:
@@ -177,7 +179,7 @@ def _pinv(a: Tensor, atol, rtol) -> Tensor:
     u, v = top[..., :m, :], top[..., m:, :]
     keep = F.gt(s, _tolerance(a, s, atol, rtol))
     weight = F.where(keep, 2.0 / F.where(keep, s, 1.0), 0.0)
-    return F.matmul(v * unsqueeze(weight, -2), u.mT)
+    return F.matmul(v * unsqueeze(weight, -2), u.mT.conj() if u.dtype.is_complex else u.mT)
 
 
 # ---------------------------------------------------------------- matrix norms

@@ -244,7 +244,7 @@ def matrix_power(x, n: int) -> Tensor:
                                [x], saves=False, uses_out=False)
     if n == 1:
         return x.clone()
-    return F.power_by_squaring(x, n, F.matmul if x.dtype.is_floating else _int_matmul)
+    return F.power_by_squaring(x, n, F.matmul if x.dtype.is_differentiable else _int_matmul)
 
 
 __all__ = ["addmm", "addmv", "addbmm", "baddbmm", "mv", "vdot", "inner", "matrix_power", "addr"]

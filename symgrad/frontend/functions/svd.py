@@ -19,7 +19,7 @@ import numpy as np
 
 from . import basic as F
 from ..core.apply import apply, as_tensor, full as full_like
-from .decompositions import check_matrix as check_real_matrix
+from .decompositions import check_matrix
 from .manipulation import diag_embed, flip
 from .printing import return_type
 from .shapes import broadcast_to, cat
@@ -46,15 +46,6 @@ def _np_svd(a: np.ndarray, full: bool) -> tuple:
     return u.astype(a.dtype), s.astype(real), vh.astype(a.dtype)
 
 
-def check_matrix(name: str, a: Tensor, square: bool = True) -> None:
-    """torch's checks of a batch of (square) float or complex matrices."""
-    if a.dtype.is_complex and a.ndim >= 2 and (not square or a.shape[-1] == a.shape[-2]):
-        return
-    check_real_matrix(name, a, square=square)
-
-
-def _mh(x: Tensor) -> Tensor:
-    return x.mT.conj() if x.dtype.is_complex else x.mT
 
 
 def _traced(a: Tensor, full: bool) -> tuple:
@@ -102,26 +93,26 @@ def svd_rule(gs, ins, full: bool) -> tuple:
         gsv = gsv.to(a.dtype)
         return (F.matmul(u, gsv.unsqueeze(-1) * vh) if m >= n
                 else F.matmul(u * gsv.unsqueeze(-2), vh),)
-    uhgu = None if gu is None else _skew(F.matmul(_mh(u), gu))
-    vhgv = None if gvh is None else _skew(F.matmul(vh, _mh(gvh)))
+    uhgu = None if gu is None else _skew(F.matmul(u.mH, gu))
+    vhgv = None if gvh is None else _skew(F.matmul(vh, gvh.mH))
     if a.dtype.is_complex and a.concrete is not None:
         _check_phase(uhgu, vhgv, s)
     inner = _inner(uhgu, vhgv, s, gsv, a.dtype)
     if m > n and gu is not None:
         ga = F.matmul(u, inner)
         gusinv = gu / s.unsqueeze(-2)
-        ga = ga + gusinv - F.matmul(u, F.matmul(_mh(u), gusinv))
+        ga = ga + gusinv - F.matmul(u, F.matmul(u.mH, gusinv))
         return (F.matmul(ga, vh),)
     if m < n and gvh is not None:
         ga = F.matmul(inner, vh)
         sinvgvh = gvh / s.unsqueeze(-1)
-        ga = ga + sinvgvh - F.matmul(F.matmul(sinvgvh, _mh(vh)), vh)
+        ga = ga + sinvgvh - F.matmul(F.matmul(sinvgvh, vh.mH), vh)
         return (F.matmul(u, ga),)
     return (F.matmul(u, F.matmul(inner, vh)) if m >= n else F.matmul(F.matmul(u, inner), vh),)
 
 
 def _skew(x: Tensor) -> Tensor:
-    return x - _mh(x)
+    return x - x.mH
 
 
 def _check_phase(uhgu, vhgv, s) -> None:
@@ -185,7 +176,7 @@ def torch_svd(input, some: bool = True, compute_uv: bool = True) -> TorchSvdResu
         return TorchSvdResult(as_tensor(np.zeros(batch + (m, m), np.dtype(a.dtype.np))), s,
                               as_tensor(np.zeros(batch + (n, n), np.dtype(a.dtype.np))))
     u, s, vh = linalg_svd(a, full_matrices=not some)
-    return TorchSvdResult(u, s, _mh(vh))
+    return TorchSvdResult(u, s, vh.mH)
 
 
 METHODS = {"svd": torch_svd}
