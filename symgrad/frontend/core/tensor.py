@@ -106,8 +106,9 @@ class Tensor:
         self._view = None    # (base, op, attrs) if this tensor shows base's data (views.py)
         self._views = None   # weak references to the tensors that show this one's data
         self._strides = None   # torch's strides, if not row-major (layout.py; a view: cached)
-        # ``_creation``: unset, except on the views an op returned together (split...) and
-        # views of them, whose in-place updates torch forbids (``apply.mark_multi_views``)
+        # "multi" on the views an op returned together (split...) and views of them, whose
+        # in-place updates torch forbids (``view_links.mark_multi_views``), else None
+        self._creation = None
 
     # ------------------------------------------------------------ structure
     @property

@@ -34,7 +34,7 @@ def register_view(view: Tensor, base: Tensor, op: str, attrs: dict) -> None:
     and at trace time alike."""
     view._view = (base, op, attrs)
     view._vc = base._vc
-    if op != "alias" and grad_mode.is_grad_enabled() and getattr(base, "_creation", None):
+    if base._creation is not None and op != "alias" and grad_mode.is_grad_enabled():
         view._creation = base._creation   # a view of a view ``mark_multi_views`` marked
     views = base._views
     if views is None:

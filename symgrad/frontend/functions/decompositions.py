@@ -65,6 +65,18 @@ def check_matrix(name: str, a: Tensor, what: str = "A", square: bool = True) -> 
                                   f"supported eagerly only")
 
 
+def check_rhs(name: str, a: Tensor, b: Tensor, sizes: bool = True) -> None:
+    """torch's checks of the right-hand side ``b`` of a solve with the (factored) square
+    matrices ``a``: the same dtype and (``sizes``) as many rows as ``a`` has columns."""
+    if b.dtype is not a.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{type_name(b)} and A of type {type_name(a)} instead.")
+    if sizes and b.shape[-2] != a.shape[-1]:
+        raise RuntimeError(f"Incompatible matrix sizes for {name}: each A matrix is "
+                           f"{a.shape[-1]} by {a.shape[-1]} but each b matrix is "
+                           f"{b.shape[-2]} by {b.shape[-1]}")
+
+
 def _same_dtype(name: str, a: Tensor, b: Tensor) -> None:
     if a.dtype is not b.dtype:
         raise RuntimeError(f"{name}: Expected A and B to have the same dtype, but found A of "
@@ -276,13 +288,7 @@ def cholesky_solve(B, L, upper: bool = False) -> Tensor:
         raise RuntimeError(f"u should have at least 2 dimensions, but has {f.ndim} dimensions "
                            f"instead")
     check_matrix(name, f, "A")
-    if b.dtype is not f.dtype:
-        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
-                           f"{type_name(b)} and A of type {type_name(f)} instead.")
-    if b.shape[-2] != f.shape[-1]:
-        raise RuntimeError(f"Incompatible matrix sizes for {name}: each A matrix is "
-                           f"{f.shape[-1]} by {f.shape[-1]} but each b matrix is "
-                           f"{b.shape[-2]} by {b.shape[-1]}")
+    check_rhs(name, f, b)
     f, b = broadcast_batches(f, b)
 
     def body(rhs, factor):

@@ -32,55 +32,48 @@ GeqrfResult = return_type("geqrf", ("a", "tau"))
 
 
 def _np_geqrf(a: np.ndarray) -> tuple:
-    """LAPACK's unblocked ``geqr2``: (reflectors and R packed, tau)."""
-    if np.iscomplexobj(a):
-        return _np_geqrf_complex(a)
+    """LAPACK's unblocked ``geqr2``: (reflectors and R packed, tau). Column i's reflector
+    H_i = I - tau v v^H (``_reflector``) is applied to the columns after it as H_i^H."""
+    reflector = _complex_reflector if np.iscomplexobj(a) else _real_reflector
     r = np.array(a, dtype=a.dtype, copy=True)
-    m, n = a.shape[-2:]
-    k = min(m, n)
+    k = min(a.shape[-2:])
     tau = np.zeros(a.shape[:-2] + (k,), a.dtype)
     for i in range(k):
-        alpha = r[..., i, i].copy()
-        x = r[..., i + 1:, i]
-        xnorm = np.sqrt((x * x).sum(-1))
-        beta = -np.copysign(np.hypot(alpha, xnorm), alpha)
-        keep = xnorm == 0
-        safe = np.where(keep, 1, beta)
-        tau[..., i] = np.where(keep, 0, (beta - alpha) / safe)
-        scale = np.where(keep, 1, alpha - beta)[..., None]
-        r[..., i + 1:, i] = np.where(keep[..., None], x, x / scale)
-        r[..., i, i] = np.where(keep, alpha, beta)
+        diagonal, tau[..., i], r[..., i + 1:, i] = reflector(r[..., i, i].copy(),
+                                                             r[..., i + 1:, i])
+        r[..., i, i] = diagonal
         v = np.concatenate([np.ones(a.shape[:-2] + (1,), a.dtype), r[..., i + 1:, i]], -1)
-        block = r[..., i:, i + 1:]
-        r[..., i:, i + 1:] = block - tau[..., i, None, None] * v[..., :, None] * (
-            v[..., None, :] @ block)
-    return r, tau
-
-
-def _np_geqrf_complex(a: np.ndarray) -> tuple:
-    """``geqr2`` of complex matrices (``zlarfg``): beta = -sign(Re alpha) ||(alpha, x)||,
-    real; tau = (beta - alpha) / beta; H_i = I - tau v v^H."""
-    r = np.array(a, dtype=a.dtype, copy=True)
-    m, n = a.shape[-2:]
-    k = min(m, n)
-    tau = np.zeros(a.shape[:-2] + (k,), a.dtype)
-    for i in range(k):
-        alpha = r[..., i, i].copy()
-        x = r[..., i + 1:, i]
-        xnorm = np.sqrt((x.real ** 2 + x.imag ** 2).sum(-1))
-        norm = np.sqrt(alpha.real ** 2 + alpha.imag ** 2 + xnorm ** 2)
-        beta = -np.copysign(norm, alpha.real)
-        keep = (xnorm == 0) & (alpha.imag == 0)
-        safe = np.where(keep, 1, beta)
-        tau[..., i] = np.where(keep, 0, (beta - alpha.real) / safe - 1j * alpha.imag / safe)
-        scale = np.where(keep, 1, 1 / (alpha - beta))[..., None]
-        r[..., i + 1:, i] = np.where(keep[..., None], x, x * scale)
-        r[..., i, i] = np.where(keep, alpha, beta)
-        v = np.concatenate([np.ones(a.shape[:-2] + (1,), a.dtype), r[..., i + 1:, i]], -1)
-        block = r[..., i:, i + 1:]   # H_i^H applied: I - conj(tau) v v^H
+        block = r[..., i:, i + 1:]   # (conj is a no-op on real values)
         r[..., i:, i + 1:] = block - np.conj(tau[..., i])[..., None, None] * v[..., :, None] * (
             v[..., None, :].conj() @ block)
     return r, tau
+
+
+def _real_reflector(alpha: np.ndarray, x: np.ndarray) -> tuple:
+    """``dlarfg``: (beta, tau, v's tail) with beta = -sign(alpha) ||(alpha, x)||; a zero x
+    needs no reflection (tau 0, alpha kept)."""
+    xnorm = np.sqrt((x * x).sum(-1))
+    beta = -np.copysign(np.hypot(alpha, xnorm), alpha)
+    keep = xnorm == 0
+    safe = np.where(keep, 1, beta)
+    scale = np.where(keep, 1, alpha - beta)[..., None]
+    return (np.where(keep, alpha, beta), np.where(keep, 0, (beta - alpha) / safe),
+            np.where(keep[..., None], x, x / scale))
+
+
+def _complex_reflector(alpha: np.ndarray, x: np.ndarray) -> tuple:
+    """``zlarfg``: beta = -sign(Re alpha) ||(alpha, x)||, real; tau = (beta - alpha) / beta;
+    v's tail x / (alpha - beta)."""
+    xnorm = np.sqrt((x.real ** 2 + x.imag ** 2).sum(-1))
+    norm = np.sqrt(alpha.real ** 2 + alpha.imag ** 2 + xnorm ** 2)
+    beta = -np.copysign(norm, alpha.real)
+    keep = (xnorm == 0) & (alpha.imag == 0)
+    safe = np.where(keep, 1, beta)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scale = np.where(keep, 1, 1 / (alpha - beta))[..., None]
+    return (np.where(keep, alpha, beta),
+            np.where(keep, 0, (beta - alpha.real) / safe - 1j * alpha.imag / safe),
+            np.where(keep[..., None], x, x * scale))
 
 
 def _real_matrix(name: str, a: Tensor, what: str = "input") -> None:

@@ -122,7 +122,7 @@ def _refuse_multi_view(t: Tensor) -> None:
     """torch's error for a recorded update of one of the views an op returned together
     (``split``, ``unbind``, ``chunk``; ``view_links.mark_multi_views``) or a view of one: their
     shared backward function could not be rebased onto the update."""
-    if getattr(t, "_creation", None) != "multi":
+    if t._creation != "multi":
         return
     fn = t.grad_fn
     what = ("A view was created in no_grad mode and is being modified inplace with grad mode "

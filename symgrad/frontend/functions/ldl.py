@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from ..core.apply import as_tensor
-from .decompositions import check_matrix, type_name
+from .decompositions import check_matrix, check_rhs
 from .printing import return_type
 from .torch_nodes import named_outputs
 from .underivable import not_implemented, without_derivative
@@ -268,13 +268,7 @@ def ldl_solve(LD, pivots, B, *, hermitian: bool = False) -> Tensor:
     if b.ndim < 2:
         raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got "
                          "-2)")
-    if b.dtype is not ld.dtype:
-        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
-                           f"{type_name(b)} and A of type {type_name(ld)} instead.")
-    if b.shape[-2] != ld.shape[-1]:
-        raise RuntimeError(f"Incompatible matrix sizes for {name}: each A matrix is "
-                           f"{ld.shape[-1]} by {ld.shape[-1]} but each b matrix is "
-                           f"{b.shape[-2]} by {b.shape[-1]}")
+    check_rhs(name, ld, b)
     _check(name, ld)
 
     def body(ld, b):

@@ -18,8 +18,9 @@ import numpy as np
 from ..core.apply import apply, as_tensor
 from .basic import composite
 from .creation import eye
-from .decompositions import (broadcast_batches, check_matrix, cholesky_rule, cholesky_upper, inv,
-                             qr, solve, solve_checked, solve_triangular, type_name)
+from .decompositions import (broadcast_batches, check_matrix, check_rhs, cholesky_rule,
+                             cholesky_upper, inv, qr, solve, solve_checked, solve_triangular,
+                             type_name)
 from .lu import getrf
 from .manipulation import movedim
 from .norms import pinv
@@ -201,9 +202,7 @@ def triangular_solve(b, A, upper: bool = True, transpose: bool = False,
         if t.ndim < 2:
             raise RuntimeError(f"torch.triangular_solve: Expected {what} to have at least 2 "
                                f"dimensions, but it has {t.ndim} dimensions instead")
-    if bt.dtype is not at.dtype:
-        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
-                           f"{type_name(bt)} and A of type {type_name(at)} instead.")
+    check_rhs("torch.triangular_solve", at, bt, sizes=False)
 
     def body(bt, at):
         at, bt = broadcast_batches(at, bt)
