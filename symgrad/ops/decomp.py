@@ -13,8 +13,10 @@ as it does for ``matmul``):
 - ``triangular_solve(A, B, upper, unitriangular)``: X = A^-1 B reading one triangle of A
   (and not its diagonal if ``unitriangular``); a zero on the diagonal gives inf/NaN.
 - ``eigh(A, upper)``: (*batch, n + 1, n): row 0 holds the eigenvalues (ascending), rows 1..n
-  the eigenvectors as columns, each signed so that its largest-magnitude entry is positive
-  (eager NumPy and compiled C then agree); A's lower (or ``upper``) triangle is read.
+  the eigenvectors as columns, each signed (complex: multiplied by a phase) so that its
+  largest-magnitude entry is real and positive (eager NumPy and compiled C then agree; torch
+  gives LAPACK's signs and phases, which no convention reproduces); A's lower (or ``upper``)
+  triangle is read.
 - ``qr(A, complete)``: the Q of A = Q R (LAPACK's Householder signs); the front end computes
   R = triu(Q^T A), so R's gradient flows through ``matmul`` and this op's Q-only rule.
 
@@ -377,12 +379,18 @@ def _eigh_shape(a, *, upper):
 
 
 def signed_columns(v: np.ndarray) -> np.ndarray:
-    """The columns of ``v`` signed so that each one's largest-magnitude entry (the first of
-    equal ones) is positive."""
+    """The columns of ``v`` signed (complex ones: multiplied by a phase) so that each one's
+    largest-magnitude entry (the first of equal ones) is real and positive."""
     if v.shape[-1] == 0 or v.shape[-2] == 0:
         return v
     at = np.argmax(np.abs(v), axis=-2)[..., None, :]
-    return np.where(np.take_along_axis(v, at, axis=-2) < 0, -v, v)
+    big = np.take_along_axis(v, at, axis=-2)
+    if not np.iscomplexobj(v):
+        return np.where(big < 0, -v, v)
+    size = np.abs(big)
+    out = v * np.where(size > 0, big.conj() / np.where(size > 0, size, 1), 1)
+    np.put_along_axis(out, at, np.where(size > 0, size, big), axis=-2)
+    return out
 
 
 def _np_eigh(a, *, upper):
@@ -390,9 +398,7 @@ def _np_eigh(a, *, upper):
         w, v = np.linalg.eigh(a, UPLO="U" if upper else "L")
     except np.linalg.LinAlgError:     # LAPACK did not converge (a NaN in A): torch raises
         raise LinAlgError(failure_message("linalg.eigh")) from None
-    if np.iscomplexobj(v):   # LAPACK's phases, as torch's (a sign convention is not one)
-        return np.concatenate([w[..., None, :].astype(v.dtype), v], axis=-2)
-    return np.concatenate([w[..., None, :], signed_columns(v)], axis=-2)
+    return np.concatenate([w[..., None, :].astype(v.dtype), signed_columns(v)], axis=-2)
 
 
 def _check_phase(vhgv) -> None:

@@ -20,6 +20,12 @@ A = RNG.standard_normal((2, 4, 4)) + 3 * np.eye(4)
 B = RNG.standard_normal((4, 3))
 SPD = A @ np.swapaxes(A, -1, -2)
 R = RNG.standard_normal((2, 3, 5))
+# complex operands: the same shapes, Hermitian positive-definite HPD
+CA = A + 1j * RNG.standard_normal(A.shape)
+CB = B + 1j * RNG.standard_normal(B.shape)
+HPD = CA @ np.swapaxes(CA, -1, -2).conj()
+CR = R + 1j * RNG.standard_normal(R.shape)
+OPERANDS = {False: (A, B, SPD, R), True: (CA, CB, HPD, CR)}
 
 
 def _ops(a, b, s, r):
@@ -34,17 +40,18 @@ def _ops(a, b, s, r):
             apply("qr", r.mT, complete=False), apply("qr", r, complete=True))
 
 
-def _want():
-    at = np.swapaxes(A, -1, -2)
+def _want(a, b, spd, r):
+    """NumPy's (LAPACK's) results for ``_ops`` (complex: a.mT is a transpose, no conjugate)."""
+    at = np.swapaxes(a, -1, -2)
     up = np.triu(at)
-    unit = np.tril(A, -1) + np.eye(4)
-    w, v = np.linalg.eigh(A, UPLO="U")
-    ws, vs = np.linalg.eigh(SPD)
-    return (np.linalg.solve(at, B), np.stack(np.linalg.slogdet(at), -1), np.linalg.det(A),
-            np.linalg.cholesky(SPD), np.linalg.solve(up, B), np.linalg.solve(unit, B),
+    unit = np.tril(a, -1) + np.eye(4)
+    w, v = np.linalg.eigh(a, UPLO="U")
+    ws, vs = np.linalg.eigh(np.swapaxes(spd, -1, -2))
+    return (np.linalg.solve(at, b), np.stack(np.linalg.slogdet(at), -1), np.linalg.det(a),
+            np.linalg.cholesky(spd), np.linalg.solve(up, b), np.linalg.solve(unit, b),
             np.concatenate([w[:, None], signed_columns(v)], 1),
             np.concatenate([ws[:, None], signed_columns(vs)], 1),
-            np.linalg.qr(np.swapaxes(R, -1, -2))[0], np.linalg.qr(R, mode="complete")[0])
+            np.linalg.qr(np.swapaxes(r, -1, -2))[0], np.linalg.qr(r, mode="complete")[0])
 
 
 def test_every_primitive_is_registered_with_a_reference_and_a_rule():
@@ -53,13 +60,17 @@ def test_every_primitive_is_registered_with_a_reference_and_a_rule():
         assert op.kind == OTHER and op.numpy is not None and op.vjp is not None, name
 
 
-@pytest.mark.parametrize("dtype", [sg.float64, sg.float32])
+@pytest.mark.parametrize("dtype", [sg.float64, sg.float32, sg.complex128, sg.complex64])
 def test_kernels_match_the_numpy_references_with_strided_and_broadcast_operands(dtype):
-    args = [sg.tensor(x, dtype=dtype) for x in (A, B, SPD, R)]
+    """(Complex: the eigenvectors' phases by ``signed_columns``' convention, QR's as
+    LAPACK's zgeqrf, LU's pivots by |Re| + |Im| as LAPACK's izamax.)"""
+    operands = OPERANDS[dtype.is_complex]
+    args = [sg.tensor(x, dtype=dtype) for x in operands]
     eager = _ops(*args)
     compiled = sg.compile(_ops)(*args)
-    tol = dict(rtol=1e-11, atol=1e-12) if dtype is sg.float64 else dict(rtol=1e-4, atol=1e-5)
-    for e, c, want in zip(eager, compiled, _want()):
+    double = dtype in (sg.float64, sg.complex128)
+    tol = dict(rtol=1e-11, atol=1e-12) if double else dict(rtol=1e-4, atol=1e-5)
+    for e, c, want in zip(eager, compiled, _want(*operands)):
         np.testing.assert_allclose(e.numpy(), want, **tol)
         np.testing.assert_allclose(np.asarray(c), want, **tol)
         assert np.asarray(c).dtype == dtype.np

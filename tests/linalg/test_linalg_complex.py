@@ -1,7 +1,7 @@
 """symgrad.linalg on complex matrices: gradients of real losses against central finite
 differences in the real and imaginary parts (torch's convention: dL/dRe + i dL/dIm, so no torch
 is needed), complex second derivatives of a solve against torch, and the compiled behaviour
-(complex decompositions raise at trace time naming the op; compositions of matmul compile).
+(compiled gradients and second derivatives equal eager ones, complex64 too).
 
 The sweep (tests/sweep) compares values and first gradients with torch sample by sample; this
 file checks what it does not: the convention itself, independently of torch."""
@@ -113,11 +113,53 @@ def test_eigh_of_a_phase_dependent_loss_raises_torchs_error():
         vectors.real.sum().backward()
 
 
-@pytest.mark.parametrize("name", ["solve", "det", "cholesky", "qr_r", "eigvalsh", "pinv"])
-def test_compiled_complex_decompositions_raise_naming_the_op(name):
-    f = sg.compile(LOSSES[name])
-    with pytest.raises(NotImplementedError, match="inside symgrad.compile: complex"):
-        f(sg.tensor(Z0))
+def _total(z):
+    return sum(loss(z) for loss in LOSSES.values())
+
+
+def test_compiled_gradients_equal_eager():
+    """One compiled program (compiling costs seconds): the gradient of every loss's sum,
+    through the complex C kernels (LU, Cholesky, triangular solve, Householder, Jacobi)."""
+    z = sg.tensor(Z0, requires_grad=True)
+    _total(z).backward()
+    compiled = np.asarray(sg.compile(sg.grad(_total))(sg.tensor(Z0)))
+    np.testing.assert_allclose(compiled, z.grad.numpy(), rtol=1e-10, atol=1e-12)
+
+
+TWICE = ("solve", "det", "cholesky", "qr_r", "eigvalsh")
+
+
+def test_compiled_second_derivatives_equal_eager():
+    """d/dz <grad L(z), U>, L the sum of the TWICE losses: compiled and eager."""
+    u = sg.tensor(W.conj())
+    loss = lambda z: sum(LOSSES[name](z) for name in TWICE)
+    z = sg.tensor(Z0, requires_grad=True)
+    (g,) = sg.autograd.grad(loss(z), z, create_graph=True)
+    (want,) = sg.autograd.grad((g * u).real.sum(), z)
+    hvp = sg.compile(sg.grad(lambda z: (sg.grad(loss)(z) * u).real.sum()))
+    np.testing.assert_allclose(np.asarray(hvp(sg.tensor(Z0))), want.numpy(), rtol=1e-9,
+                               atol=1e-10)
+
+
+def _single(z):
+    """A real loss through every complex kernel, its constants in z's dtype."""
+    b, eye = sg.tensor(B0).to(z.dtype), sg.eye(N, dtype=z.dtype)
+    h = z @ z.mH + N * eye
+    return (sg.linalg.solve(z, b).abs() ** 2).sum() + sg.linalg.det(z).abs() \
+        + sg.linalg.slogdet(z).logabsdet + sg.linalg.qr(z).R.abs().sum() \
+        + sg.linalg.eigvalsh(h).sum() + sg.linalg.cholesky(h).real.sum() \
+        + sg.linalg.solve_triangular(z + 4 * eye, b, upper=True).imag.sum() \
+        + sg.linalg.svdvals(z).sum()
+
+
+def test_compiled_complex64_follows_complex128():
+    f = sg.compile(sg.grad(_single))
+    low = np.asarray(f(sg.tensor(Z0, dtype=sg.complex64)))
+    assert low.dtype == np.complex64
+    np.testing.assert_allclose(low, np.asarray(f(sg.tensor(Z0))), rtol=2e-4, atol=2e-4)
+    z = sg.tensor(Z0, requires_grad=True)
+    _single(z).backward()
+    np.testing.assert_allclose(np.asarray(f(sg.tensor(Z0))), z.grad.numpy(), rtol=1e-10)
 
 
 def test_compiled_complex_matrix_power_and_frobenius_norm_match_numpy():

@@ -37,8 +37,32 @@ from .nest import Nest, counted
 from .text import index, loc_comment
 
 def emit(ctx, number: int, k: DecompKernel) -> Emitted:
+    if k.out.buffer.dtype.is_complex:
+        ctx.loops.calls.add("sgm_complex_h")          # complex.h
     text, elements, error = decomp_kernel(ctx.env, number, k)
     return Emitted(text, elements, errors=(error,) if error else ())
+
+
+# The scalar vocabulary every template is written in, so that one text serves real and
+# complex matrices: ``T`` the storage type, ``S`` the type a scalar is computed in (double, or
+# double _Complex for both complex dtypes), ``R`` the storage type of a real part, and these
+# functions of a C expression (a real matrix's C reads as if written for reals alone).
+_REAL = {"re": "(double){}".format, "conj": "{}".format, "abs": "fabs((double){})".format,
+         "abs1": "fabs((double){})".format, "abs2": "(double){0} * {0}".format}
+_COMPLEX = {"re": "creal({})".format, "conj": "conj({})".format, "abs": "cabs({})".format,
+            "abs1": "(fabs(creal({0})) + fabs(cimag({0})))".format,    # LAPACK's pivots
+            "abs2": "(creal({0}) * creal({0}) + cimag({0}) * cimag({0}))".format}
+
+
+def _scalars(dtype) -> dict:
+    """The template variables of ``dtype``'s matrices."""
+    complex_ = dtype.is_complex
+    return {"T": dtype.ctype, "complex": complex_, "R": dtype.real_dtype.ctype,
+            "S": "double _Complex" if complex_ else "double", **(_COMPLEX if complex_ else _REAL)}
+
+
+def _render(env, name: str, dtype, **values) -> str:
+    return env.get_template(f"decomp_{name}.c.j2").render(**_scalars(dtype), **values)
 
 
 def decomp_kernel(env, number: int, k: DecompKernel) -> tuple[str, int, tuple | None]:
@@ -94,8 +118,7 @@ def _fail(status: int, fill: str) -> str:
 
 
 def _lu(env, k: DecompKernel, swapped: str) -> str:
-    return env.get_template("decomp_lu.c.j2").render(T=k.out.buffer.dtype.ctype,
-                                                     swapped=swapped)
+    return _render(env, "lu", k.out.buffer.dtype, swapped=swapped)
 
 
 def _solve(env, k: DecompKernel, out: View, base: str, status: int) -> tuple[str, list]:
@@ -105,29 +128,29 @@ def _solve(env, k: DecompKernel, out: View, base: str, status: int) -> tuple[str
     text = f"int64_t perm[{max(n, 1)}];  /* row i of P B is row perm[i] of B */\n" + \
         "for (int64_t i = 0; i < N_; i++) perm[i] = i;\n" + _lu(env, k, swap) + \
         f"if (singular) {{ {_fail(status, fill)} }}\n" + \
-        env.get_template("decomp_lu_solve.c.j2").render(T=out.buffer.dtype.ctype)
+        _render(env, "lu_solve", out.buffer.dtype)
     return text, [_dense("LU_", k.scratch[0], k.inputs[0].shape[-1]),
                   _macro("X_", out, base)]
 
 
 def _slogdet(env, k: DecompKernel, out: View, base: str, status: int) -> tuple[str, list]:
     text = "int64_t swaps = 0;\n" + _lu(env, k, "swaps++;") + \
-        env.get_template(f"decomp_{k.kind}.c.j2").render(T=out.buffer.dtype.ctype)
+        _render(env, k.kind, out.buffer.dtype)
     return text, [_dense("LU_", k.scratch[0], k.inputs[0].shape[-1]),
                   f"#define OUT_(j) {out.buffer.name}[{base} + (j)]"]
 
 
 def _cholesky(env, k: DecompKernel, out: View, base: str, status: int) -> tuple[str, list]:
     fill = "for (int64_t i = 0; i < N_; i++) for (int64_t j = 0; j < N_; j++) L_(i, j) = NAN;"
-    text = env.get_template("decomp_cholesky.c.j2").render(T=out.buffer.dtype.ctype) + \
+    text = _render(env, "cholesky", out.buffer.dtype) + \
         f"if (failed) {{ {_fail(status, fill)} }}\n"
     return text, [_macro("L_", out, base)]
 
 
 def _triangular(env, k: DecompKernel, out: View, base: str, status: int) -> tuple[str, list]:
     upper = k.attr("upper")
-    text = env.get_template("decomp_triangular.c.j2").render(
-        T=out.buffer.dtype.ctype, what="back" if upper else "forward",
+    text = _render(
+        env, "triangular", out.buffer.dtype, what="back" if upper else "forward",
         row="N_ - 1 - r" if upper else "r", first="i + 1" if upper else "0",
         last="N_" if upper else "i", divided="s" if k.attr("unitriangular") else "s / A_(i, i)")
     return text, [_macro("X_", out, base)]
@@ -136,8 +159,8 @@ def _triangular(env, k: DecompKernel, out: View, base: str, status: int) -> tupl
 def _eigh(env, k: DecompKernel, out: View, base: str, status: int) -> tuple[str, list]:
     n = out.shape[-1]
     upper = bool(k.attr("upper"))
-    text = env.get_template("decomp_jacobi.c.j2").render(
-        T=out.buffer.dtype.ctype, triangle="upper" if upper else "lower",
+    text = _render(
+        env, "jacobi", out.buffer.dtype, triangle="upper" if upper else "lower",
         keep="i <= j" if upper else "i >= j")
     return text, [
         _dense("S_", k.scratch[0], n),
@@ -147,7 +170,7 @@ def _eigh(env, k: DecompKernel, out: View, base: str, status: int) -> tuple[str,
 
 def _qr(env, k: DecompKernel, out: View, base: str, status: int) -> tuple[str, list]:
     m, n = k.inputs[0].shape[-2:]
-    text = env.get_template("decomp_householder.c.j2").render(T=out.buffer.dtype.ctype)
+    text = _render(env, "householder", out.buffer.dtype)
     return text, [
         _dense("W_", k.scratch[0], n), f"#define TAU_(j) {k.scratch[1].buffer.name}[(j)]",
         f"#define KMIN_ {min(m, n)}", _macro("Q_", out, base)]

@@ -50,8 +50,7 @@ def type_name(t: Tensor) -> str:
 
 
 def check_matrix(name: str, a: Tensor, what: str = "A", square: bool = True) -> None:
-    """torch's checks of a batch of (square) float or complex matrices. Complex ones are
-    eager only: inside ``symgrad.compile`` (no complex C kernels for these) ``name`` raises."""
+    """torch's checks of a batch of (square) float or complex matrices."""
     if a.ndim < 2:
         raise RuntimeError(f"{name}: The input tensor {what} must have at least 2 dimensions.")
     if square and a.shape[-1] != a.shape[-2]:
@@ -60,9 +59,6 @@ def check_matrix(name: str, a: Tensor, what: str = "A", square: bool = True) -> 
     if not a.dtype.is_differentiable:
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. "
                            f"Got {type_name(a)}")
-    if a.dtype.is_complex and a.concrete is None:
-        raise NotImplementedError(f"{name} inside symgrad.compile: complex matrices are "
-                                  f"supported eagerly only")
 
 
 def check_rhs(name: str, a: Tensor, b: Tensor, sizes: bool = True) -> None:

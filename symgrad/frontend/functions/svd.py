@@ -7,8 +7,8 @@ backward node ``LinalgSvdBackward0`` with torch's ``svd_backward`` formula (writ
 so differentiable again; a loss of complex singular vectors that depends on their phase raises
 torch's error). Singular vectors are unique only up to sign (phase): the ones given are
 LAPACK's. Inside ``symgrad.compile`` (no LAPACK there) U, S and V come from the ``eigh``
-primitive of [[0, A], [A^T, 0]] (real matrices; full_matrices only if square): the same
-values up to the singular vectors' signs, the same backward formula.
+primitive of [[0, A], [A^H, 0]] (full_matrices only if square): the same
+values up to the singular vectors' signs (phases), the same backward formula.
 """
 
 from __future__ import annotations
@@ -50,20 +50,21 @@ def _np_svd(a: np.ndarray, full: bool) -> tuple:
 
 def _traced(a: Tensor, full: bool) -> tuple:
     """(U, S, Vh) inside ``symgrad.compile``: from the ``eigh`` primitive (its C kernel) of
-    [[0, A], [A^T, 0]], whose k largest eigenvalues are the singular values and whose
-    eigenvectors are [u_i; v_i] / sqrt(2) (signs: eigh's convention, not LAPACK's)."""
+    [[0, A], [A^H, 0]], whose k largest eigenvalues are the singular values and whose
+    eigenvectors are [u_i; v_i] / sqrt(2) (signs and phases: eigh's convention, not
+    LAPACK's)."""
     m, n = a.shape[-2:]
     k = min(m, n)
-    if (full and m != n) or a.dtype.is_complex or k == 0:
-        raise NotImplementedError("linalg.svd inside symgrad.compile: only of real non-empty "
+    if (full and m != n) or k == 0:
+        raise NotImplementedError("linalg.svd inside symgrad.compile: only of non-empty "
                                   "matrices, square or with full_matrices=False")
     batch = tuple(a.shape[:-2])
     top = cat([full_like(a, 0.0, batch + (m, m)), a], -1)
-    bottom = cat([a.mT, full_like(a, 0.0, batch + (n, n))], -1)
+    bottom = cat([a.mH, full_like(a, 0.0, batch + (n, n))], -1)
     both = apply("eigh", cat([top, bottom], -2), upper=False)
     lam = flip(both[..., 0, m + n - k:], [-1])
     vec = flip(both[..., 1:, m + n - k:], [-1]) * math.sqrt(2.0)
-    return vec[..., :m, :], lam, vec[..., m:, :].mT
+    return vec[..., :m, :], lam.real if a.dtype.is_complex else lam, vec[..., m:, :].mH
 
 
 def _decompose(a: Tensor, full: bool) -> tuple:

@@ -65,8 +65,8 @@ int sg_eigh_and_qr(const double *restrict in0,
                 if (!(off > 0)) break;
                 for (int64_t p = 0; p < N_; p++)
                     for (int64_t q = p + 1; q < N_; q++) {
-                        const double apq = S_(p, q), app = S_(p, p), aqq = S_(q, q);
-                        const double g = 100 * fabs(apq);
+                        const double apq = S_(p, q), app = S_(p, p), aqq = S_(q, q), mag = fabs(apq);
+                        const double g = 100 * mag;
                         if ((double)(fabs(app) + g) == (double)fabs(app) && (double)(fabs(aqq) + g) == (double)fabs(aqq)) {
                             S_(p, q) = 0;      /* below rounding next to both diagonal entries */
                             S_(q, p) = 0;
@@ -99,7 +99,7 @@ int sg_eigh_and_qr(const double *restrict in0,
             for (int64_t j = 0; j < N_; j++) {
                 int64_t m = j;
                 for (int64_t i = j + 1; i < N_; i++)
-                    if (W_(i) < W_(m)) m = i;
+                    if ((double)W_(i) < (double)W_(m)) m = i;
                 if (m == j) continue;
                 const double w = W_(j); W_(j) = W_(m); W_(m) = w;
                 for (int64_t r = 0; r < N_; r++) { const double v = V_(r, j); V_(r, j) = V_(r, m); V_(r, m) = v; }
@@ -140,18 +140,18 @@ int sg_eigh_and_qr(const double *restrict in0,
             for (int64_t i = 0; i < M_; i++)
                 for (int64_t j = 0; j < N_; j++) W_(i, j) = A_(i, j);
             for (int64_t j = 0; j < KMIN_; j++) {
-                /* H_j = I - tau v v^T with v = (1, W_(j+1.., j)) zeroes column j below the diagonal */
+                /* H_j = I - tau v v^H with v = (1, W_(j+1.., j)) zeroes column j below the diagonal */
                 double norm2 = 0;
                 for (int64_t i = j + 1; i < M_; i++) norm2 += (double)W_(i, j) * W_(i, j);
                 TAU_(j) = 0;
-                if (norm2 == 0) continue;
                 const double alpha = W_(j, j);
-                const double beta = -copysign(sqrt(alpha * alpha + norm2), alpha);
+                if (norm2 == 0) continue;
+                const double beta = -copysign(sqrt((double)alpha * alpha + norm2), (double)alpha);
                 const double tau = (beta - alpha) / beta, scale = 1 / (alpha - beta);
                 TAU_(j) = (double)tau;
                 for (int64_t i = j + 1; i < M_; i++) W_(i, j) = (double)(W_(i, j) * scale);
                 W_(j, j) = (double)beta;
-                for (int64_t c = j + 1; c < N_; c++) {
+                for (int64_t c = j + 1; c < N_; c++) {   /* column c <- H_j^H column c */
                     double s = W_(j, c);
                     for (int64_t i = j + 1; i < M_; i++) s += (double)W_(i, j) * W_(i, c);
                     s *= TAU_(j);

@@ -149,7 +149,8 @@ int sg_value_and_grad_solve_and_logdet(const double *restrict in0,
                     for (int64_t j = c + 1; j < N_; j++) LU_(i, j) = (double)(LU_(i, j) - f * LU_(c, j));
                 }
             }
-            double sign = singular ? 0 : 1 - 2 * (swaps & 1), logabs = singular ? -INFINITY : 0;
+            double sign = singular ? 0 : 1 - 2 * (swaps & 1);
+            double logabs = singular ? -INFINITY : 0;
             for (int64_t i = 0; i < N_ && !singular; i++) {
                 if (LU_(i, i) < 0) sign = -sign;
                 logabs += log(fabs((double)LU_(i, i)));
