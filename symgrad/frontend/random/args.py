@@ -62,9 +62,7 @@ def float_dtype(dtype, kernel: str) -> dtypes.DType:
     NotImplementedError names the kernel that has no integer version."""
     dt = dtypes.get_default_dtype() if dtype is None else dtypes.as_dtype(dtype)
     if not dt.is_floating:
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{dt.scalar_type}\' '
-                                  f"(expected a floating dtype, float32 or float64; got "
-                                  f"{dt!r})")
+        raise not_implemented(kernel, dt)
     return dt
 
 

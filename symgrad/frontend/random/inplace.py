@@ -50,13 +50,10 @@ def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *,
     ``view_as_real``, checking the bounds against the parts' dtype, after the empty check)."""
     from_ = _keyword_from(kwargs, from_, "uniform_")
     real_arguments("uniform_", ("from", from_), ("to", to))
-    if self.dtype.is_complex and self.numel() == 0:
-        return self
-    part = A.sample_dtype(self.dtype, "check_uniform_bounds").real_dtype
-    _check_uniform_bounds(part, from_, to)
-    if self.numel() == 0:
-        return self
-    double = part is dtypes.float64
+    if self.numel() or not self.dtype.is_complex:
+        part = A.sample_dtype(self.dtype, "check_uniform_bounds").real_dtype
+        _check_uniform_bounds(part, from_, to)
+    double = self.dtype.real_dtype is dtypes.float64
     return fill(self, "uniform_", "UniformBackward0",
                 lambda g, n, c: K.uniform(g, n, double, from_, to), generator)
 
@@ -123,7 +120,7 @@ def _bernoulli_tensor_(self: Tensor, p: Tensor, generator) -> Tensor:
     if self.dtype.is_complex:   # torch's kernel has no complex version (empty: no kernel)
         if self.numel():
             raise A.not_implemented("bernoulli_tensor_cpu_self_", self.dtype)
-        return self
+        return fill(self, "bernoulli_", "BernoulliBackward1", _nothing, generator, (p,))
     A.refuse_traced("Tensor.bernoulli_", p)
     A.float_dtype(p.dtype, "bernoulli_tensor_cpu_p_")
     probs = np.broadcast_to(p._value, self.shape) if p.shape != self.shape else p._value
@@ -132,6 +129,11 @@ def _bernoulli_tensor_(self: Tensor, p: Tensor, generator) -> Tensor:
     check_probabilities(flat, A.generator(generator))
     return fill(self, "bernoulli_", "BernoulliBackward1",
                 lambda g, n, c: K.bernoulli_tensor(g, flat), generator, (p,))
+
+
+def _nothing(gen, n: int, contiguous: bool) -> np.ndarray:
+    """The samples of a tensor without elements, whose dtype has no kernel (none drawn)."""
+    return np.zeros(n)
 
 
 def check_probabilities(flat: np.ndarray, gen: Generator) -> None:
@@ -152,7 +154,7 @@ def random_(self: Tensor, *args, generator: Generator | None = None, **kwargs) -
     from_, to, torch_name = _random_bounds(args, kwargs)
     if self.dtype.is_complex and (from_ is None or (to is None and from_ == _INT64[0])):
         if not self.numel():
-            return self
+            return fill(self, "random_", torch_name, _nothing, generator)
         raise A.not_implemented("random_kernel_cpu" if from_ is None else
                                 "random_full_64_bits_range_kernel_cpu", self.dtype)
     if from_ is None:

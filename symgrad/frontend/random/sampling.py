@@ -164,7 +164,7 @@ def normal(mean, std=1.0, size=None, *, generator: Generator | None = None, dtyp
         dt = A.sample_dtype(mean.dtype, "normal_kernel_cpu")
         noise = _noise(gen, mean.numel(), dt, _std(float(std), dt))
         out = _plus(noise.reshape(mean.shape), mean._value)
-        return _sampled(A.new(out, mean.shape, dt), "NormalBackward1", [mean])
+        return _sampled(A.new(out, mean.shape, dt), "NormalBackward1", [mean], "normal")
     real_arguments("normal", ("mean", mean))
     return _normal_ft(float(mean), std, gen)
 
@@ -185,11 +185,11 @@ def _plus(out: np.ndarray, mean: np.ndarray) -> np.ndarray:
     return out + mean
 
 
-def _sampled(out: Tensor, torch_name: str, inputs: list) -> Tensor:
+def _sampled(out: Tensor, torch_name: str, inputs: list, op: str) -> Tensor:
     """``out`` with its zero-gradient grad_fn; torch's error when it would be complex."""
     if out.dtype.is_complex and is_grad_enabled() and any(t.requires_grad for t in inputs):
-        raise RuntimeError("normal does not support automatic differentiation for outputs "
-                           "with complex dtype.")
+        raise RuntimeError(f"{op} does not support automatic differentiation for outputs "
+                           f"with complex dtype.")
     return A.zero_grad(out, torch_name, inputs)
 
 
@@ -218,7 +218,7 @@ def _normal_tt(mean: Tensor, std: Tensor, gen) -> Tensor:
     noise = _noise(gen, int(np.prod(shape)), dt, _std(1.0, dt))
     out = (noise.reshape(shape) * std._value).astype(dt.np)
     out = _plus(out, mean._value).astype(dt.np)
-    return _sampled(A.new(out, shape, dt), "NormalBackward3", [mean, std])
+    return _sampled(A.new(out, shape, dt), "NormalBackward3", [mean, std], "normal")
 
 
 def bernoulli(input: Tensor, p=None, *, generator: Generator | None = None) -> Tensor:
@@ -234,8 +234,8 @@ def bernoulli(input: Tensor, p=None, *, generator: Generator | None = None) -> T
                                             g, n, float(p))), "bernoulli", [input])
     _refuse_complex(input, "bernoulli_tensor_cpu_self_")
     if input.dtype.is_complex:   # (empty)
-        return A.zero_grad(A.new(np.zeros(0), input.shape, input.dtype), "BernoulliBackward0",
-                           [input])
+        return _sampled(A.new(np.zeros(0), input.shape, input.dtype), "BernoulliBackward0",
+                        [input], "bernoulli")
     A.refuse_traced("bernoulli", input)
     A.float_dtype(input.dtype, "bernoulli_tensor_cpu_p_")
     flat = input._value.ravel()        # the result is contiguous: filled in row-major order
