@@ -7,6 +7,10 @@ The draws are torch 2.13's, call for call: after ``manual_seed(s)`` a layer init
 holds the numbers torch's would, e.g. ``nn.Linear``'s ``kaiming_uniform_(w, a=sqrt(5))`` then
 ``uniform_(b, -bound, bound)``.
 
+Complex tensors as torch's: the uniform and normal initializers fill both parts (torch's
+complex ``uniform_``/``normal_``); ``orthogonal_`` and ``trunc_normal_`` draw their first
+samples, then raise torch's errors (its ``sign`` and comparisons refuse complex numbers).
+
 Not bit for bit: ``orthogonal_`` (its QR factorization is NumPy's LAPACK, not torch's: the
 same draws, values equal to float rounding), and the rarely taken branch of
 ``trunc_normal_`` for a narrow window (probability mass <= 0.3), whose acceptance test

@@ -8,6 +8,11 @@ counter moves), with torch's grad_fn (``UniformBackward0``...) passing a zero gr
 the tensor had a history. Elements are drawn in the tensor's memory order, as torch's kernels
 visit them (a transposed view is filled along its base's rows). Argument errors use torch's
 wording, and nothing is drawn when an argument is rejected.
+
+Complex tensors, as torch's: ``uniform_`` and ``normal_`` fill the real view (each element's
+real part, then its imaginary part: ``args.draw``), ``normal_`` with ``std / sqrt(2)`` per
+part; the other samplers have no complex kernel and raise torch's errors, in torch's order
+(argument checks first; a tensor without elements runs no kernel, so no error).
 """
 
 from __future__ import annotations

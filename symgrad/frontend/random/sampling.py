@@ -1,5 +1,5 @@
 """Random sampling with torch's CPU generator: after ``manual_seed(s)`` the same calls give
-torch 2.13's numbers, bit for bit, in float32 and float64.
+torch 2.13's numbers, bit for bit, in float32, float64, complex64 and complex128.
 
 Layer: front end. Input: sizes, distribution parameters (numbers or tensors), ``generator=``,
 ``dtype=``, ``device=`` (the CPU), ``requires_grad=``. Output: new tensors (``rand``,
@@ -7,7 +7,9 @@ Layer: front end. Input: sizes, distribution parameters (numbers or tensors), ``
 the ``*_like`` forms), ``dropout``, and the generator API (``Generator``, ``manual_seed``...,
 from ``random_engine``). ``METHODS`` are Tensor's sampling methods (the in-place ones are in
 ``random_inplace``). The numbers come from ``random_kernels``; what sampling does inside
-``@symgrad.compile`` is said in ``random_args``.
+``@symgrad.compile`` is said in ``random_args``. A complex tensor is sampled as the real
+tensor of its parts (torch's ``view_as_real``: ``rand randn normal *_like``), so its size in
+real numbers picks torch's kernel path; ``normal`` takes a complex mean (never a complex std).
 
 torch behaviours not mirrored:
 
