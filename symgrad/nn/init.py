@@ -7,6 +7,10 @@ The draws are torch 2.13's, call for call: after ``manual_seed(s)`` a layer init
 holds the numbers torch's would, e.g. ``nn.Linear``'s ``kaiming_uniform_(w, a=sqrt(5))`` then
 ``uniform_(b, -bound, bound)``.
 
+Complex tensors as torch's: the uniform and normal initializers fill both parts (torch's
+complex ``uniform_``/``normal_``); ``orthogonal_`` and ``trunc_normal_`` draw their first
+samples, then raise torch's errors (its ``sign`` and comparisons refuse complex numbers).
+
 Not bit for bit: ``orthogonal_`` (its QR factorization is NumPy's LAPACK, not torch's: the
 same draws, values equal to float rounding), and the rarely taken branch of
 ``trunc_normal_`` for a narrow window (probability mass <= 0.3), whose acceptance test
@@ -170,9 +174,24 @@ def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float 
                       "distribution of values may be incorrect.", stacklevel=2)
     gen = A.generator(generator)
     with no_grad():
-        if _norm_cdf((b - mean) / std) - _norm_cdf((a - mean) / std) > 0.3:
+        wide = _norm_cdf((b - mean) / std) - _norm_cdf((a - mean) / std) > 0.3
+        if tensor.dtype.is_complex:
+            _trunc_complex(tensor, mean, std, a, b, gen, wide)
+        if wide:
             return _trunc_by_normals(tensor, mean, std, a, b, gen)
         return _trunc_by_rejection(tensor, mean, std, a, b, gen)
+
+
+def _trunc_complex(tensor, mean, std, a, b, gen, wide: bool) -> None:
+    """torch's ``trunc_normal_`` of a complex tensor: its first samples are drawn (complex,
+    into ``tensor``; and the acceptance uniforms for a narrow window) before a comparison of
+    complex numbers raises."""
+    if wide:
+        _normal(tensor, mean, std, generator=gen)
+    else:
+        _uniform(tensor, a, b, generator=gen)
+        _uniform(Tensor(np.empty_like(tensor._value), None), generator=gen)
+    raise A.not_implemented("lt_cpu" if wide else "gt_cpu", tensor.dtype)
 
 
 def _like(tensor: Tensor, sample) -> np.ndarray:
@@ -234,6 +253,10 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
     rows = tensor.shape[0]
     cols = tensor.numel() // rows
     gen = A.generator(generator)
+    if tensor.dtype.is_complex:   # torch draws the complex sample, then its sign() refuses
+        _normal(Tensor(np.empty((rows, cols), tensor.dtype.np), None), generator=gen)
+        raise NotImplementedError("Unlike NumPy, torch.sign is not intended to support complex "
+                                  "numbers. Please use torch.sgn instead.")
     flat = K.normal(gen, rows * cols, tensor.dtype.np == np.float64, 0.0, 1.0)
     flat = flat.astype(tensor.dtype.np).reshape(rows, cols)
     q, r = np.linalg.qr(flat.T if rows < cols else flat)

@@ -88,45 +88,75 @@ def ranges() -> dict:
     return out
 
 
+def complex_sized(op: str) -> list:
+    """Complex samples: fewer than 16 real parts (torch's scalar path), exactly 16 and more
+    (its 16-element blocks, and the last block redrawn)."""
+    return calls(op, *[(shape, {"dtype": D(dt)}) for shape, dt in [
+        ((2, 3), "complex64"), ((8,), "complex64"), ((3, 3), "complex64"), ((3,), "complex128"),
+        ((9,), "complex128"), ((4, 5), "complex128")]],
+        ((2,), {"dtype": D("complex128"), "requires_grad": True}))
+
+
+def complex_like(op: str) -> list:
+    return calls(op, (T((2, 3), "complex64"),), (T((3, 3), "complex128"),),
+                 (X, {"dtype": D("complex128")}), (T((0, 3), "complex64"),))
+
+
+C = T((2, 3), "complex128", grad=False)
+COMPLEX_NORMAL = [(T((2, 3), "complex128"), 1.0), (C, 0.5), (T((3, 3), "complex64", grad=False),
+                                                               2.0),
+                  (C, T((2, 3), kind="p", grad=False)), (C, T((3,), "float32", "p", grad=False)),
+                  (X, T((2, 3), "complex128")), (0.5, T((2, 3), "complex128")),
+                  (0.0, 1.0, (2, 3), {"dtype": D("complex128")}),
+                  (1.0, 2.0, (9,), {"dtype": D("complex64")}), (C, -1.0)]
+
+
 def random_ops() -> dict:
     P = T((2, 4), kind="prob", grad=False)
     out = {}
     for name in ("rand", "randn"):
-        out[f"torch.{name}"] = lambda n=name: sized(f"torch.{n}")
+        out[f"torch.{name}"] = lambda n=name: sized(f"torch.{n}") + complex_sized(f"torch.{n}")
     out["torch.randint"] = lambda: calls(
         "torch.randint", (10, (3,)), (2, 9, (2, 3)), (10, (0,)), (10, ()), (-5, 5, (6,)),
         (5, 2, (3,)), (10, (3,), {"dtype": D("float32")}), (2**40, (3,)),
         (10, (3,), {"dtype": D("uint8")}), (0, 2, (4,), {"dtype": D("bool")}), (10, 3),
-        (3, {"size": (2, 2)}), (10, (2,), {"out": T((2,), "int64")}))
+        (3, {"size": (2, 2)}), (10, (2,), {"out": T((2,), "int64")}),
+        (10, (3,), {"dtype": D("complex64")}), (5, 2, (3,), {"dtype": D("complex128")}))
     out["torch.randperm"] = lambda: calls(
         "torch.randperm", (5,), (0,), (1,), (-1,), (6, {"dtype": D("float64")}),
         (300, {"dtype": D("uint8")}), (40,), (4, {"dtype": D("int32")}),
-        (4, {"out": T((4,), "int64")}))
+        (4, {"out": T((4,), "int64")}), (4, {"dtype": D("complex128")}))
     for name in ("rand_like", "randn_like", "empty_like", "zeros_like", "ones_like"):
-        out[f"torch.{name}"] = lambda n=name: like(f"torch.{n}")
+        out[f"torch.{name}"] = lambda n=name: like(f"torch.{n}") + (
+            complex_like(f"torch.{n}") if n in ("rand_like", "randn_like") else [])
     out["torch.full_like"] = lambda: like("torch.full_like", (2.5,)) + calls(
         "torch.full_like", (T((2, 3), "int64"), 2.5), (X, 7), (T((2, 3), "bool"), 2))
     out["torch.randint_like"] = lambda: like("torch.randint_like", (10,)) + calls(
-        "torch.randint_like", (X, 2, 9), (X, {"high": 5}), (X, 5, 2))
+        "torch.randint_like", (X, 2, 9), (X, {"high": 5}), (X, 5, 2),
+        (T((2, 3), "complex64"), 5))
     out["torch.bernoulli"] = lambda: calls(
         "torch.bernoulli", (T((3, 4), kind="01"),), (T((3, 4), "float32", "01"),),
         (T((2, 3), "float16", "01"),), (X,), (T((3, 4), kind="01"), 0.3),
         (T((3, 4), kind="01"), {"p": 0.7}), (T((2, 3), "int64", "t"),), (T((0,), kind="01"),),
-        (T((), kind="01"),), (T((2, 3), kind="01", grad=False), {"out": T((2, 3), grad=False)}))
+        (T((), kind="01"),), (T((2, 3), kind="01", grad=False), {"out": T((2, 3), grad=False)}),
+        (T((2, 3), "complex128", "01"),), (T((2, 3), "complex64"), 0.5), (T((0, 3), "complex128"),))
     out["torch.multinomial"] = lambda: calls(
         "torch.multinomial", (P, 2), (P, 4), (P, 5), (P, 6, True), (P, 3, {"replacement": True}),
         (T((4,), kind="prob", grad=False), 2), (T((4,), kind="p", grad=False), 3),
         (T((2, 4), "float32", "prob", grad=False), 2), (T((2, 4), kind="n", grad=False), 2),
-        (P, 0), (T((2, 4), "int64", "p"), 2), (T((), kind="p", grad=False), 1))
+        (P, 0), (T((2, 4), "int64", "p"), 2), (T((), kind="p", grad=False), 1),
+        (T((2, 4), "complex128", "p", grad=False), 2))
     out["torch.normal"] = lambda: calls(
         "torch.normal", (X, T((2, 3), kind="p")), (X, 1.0), (0.5, T((2, 3), kind="p")),
         (0.0, 1.0, (2, 3)), (0.0, 1.0, {"size": (3,)}), (X, T((3,), kind="p")),
         (X, T((2, 3), kind="n")), (T((2, 3), "float32"), 2.0), (0.0, -1.0, (2,)),
         (0.0, 1.0, (2, 3), {"dtype": D("float64")}), (T((), grad=False), T((), kind="p")),
-        (T((2, 3), grad=False), T((2, 3), kind="p", grad=False), {"out": T((2, 3))}))
+        (T((2, 3), grad=False), T((2, 3), kind="p", grad=False), {"out": T((2, 3))}),
+        *COMPLEX_NORMAL)
     out["torch.poisson"] = lambda: calls(
         "torch.poisson", (T((2, 3), kind="p"),), (T((2, 3), "float32", "p"),), (T((0,)),),
-        (T((2, 3), kind="n"),), (T((4,), kind="e"),), (T((3,), "int64", "p"),), (T((), kind="p"),))
+        (T((2, 3), kind="n"),), (T((4,), kind="e"),), (T((3,), "int64", "p"),), (T((), kind="p"),),
+        (T((2, 3), "complex128", "p"),))
     return out
 
 

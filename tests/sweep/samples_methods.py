@@ -123,6 +123,7 @@ def fills() -> dict:
 
 def random_fills() -> dict:
     R = T((3, 4))
+    Z, Z64, Z3 = T((3, 4), "complex128"), T((4, 5), "complex64"), T((3,), "complex64")
     table = {
         "uniform_": [(R,), (R, -2.0, 3.0), (R, 1.0, 1.0), (R, 2.0, 1.0), (T((3, 4), "float32"),),
                      (T((3, 4), "int64"),), (R, {"from": 0.5, "to": 0.75})],
@@ -141,7 +142,16 @@ def random_fills() -> dict:
                        (T((3, 4), "int64"), 0.5), (T((3, 4), "bool"), 0.5), (R, T((4,), kind="01")),
                        (T((3, 4), "float32"), {"p": 0.2})],
     }
-    return {f"Tensor.{name}": functools.partial(calls, f"Tensor.{name}", *rows)
+    complex_rows = {
+        "uniform_": [(Z,), (Z, -2.0, 3.0), (Z64, -1.0, 1.0), (Z, 2.0, 1.0), (Z3,)],
+        "normal_": [(Z,), (Z, 2.0, 0.5), (Z64, 1.0, 2.0), (Z, 0.0, -1.0), (Z3,)],
+        "random_": [(Z,), (Z, 10), (Z, 2, 5), (T((0,), "complex128"),)],
+        "exponential_": [(Z,), (T((0,), "complex128"),)], "geometric_": [(Z, 0.3)],
+        "cauchy_": [(Z64,)], "log_normal_": [(Z,)],
+        "bernoulli_": [(Z,), (Z, 0.3), (Z, T((3, 4), kind="01", grad=False))],
+    }
+    return {f"Tensor.{name}": functools.partial(calls, f"Tensor.{name}", *rows,
+                                                *complex_rows[name])
             for name, rows in table.items()}
 
 

@@ -222,7 +222,8 @@ def dropouts() -> dict:
         op = f"torch.{name}"
         out[op] = functools.partial(lambda op: calls(
             op, (T((2, 3, 4)), 0.5, False), (T((2, 3, 4)), 0.0, True), (T((2, 3, 4)), 1.0, True),
-            (T((2, 3, 4)), 1.5, False), (T((2, 3, 4)), 0.5)), op)
+            (T((2, 3, 4)), 1.5, False), (T((2, 3, 4)), 0.5),
+            (T((2, 3, 4), "complex128"), 0.5, True)), op)
     return out
 
 

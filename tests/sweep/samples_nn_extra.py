@@ -114,7 +114,7 @@ def dropouts(op: str) -> list:
         else X1
     return calls(op, (x, 0.5, False), (x, 0.0), (x, {"p": 0.3, "training": False}),
                  (x, 1.5), (x, -0.5), (x, 0.5), (T(x.shape, "float32"), 0.0),
-                 (T(x.shape, I), 0.5, False))
+                 (T(x.shape, I), 0.5, False), (T(x.shape, "complex128"), 0.5))
 
 
 def norms(op: str) -> list:

@@ -149,7 +149,8 @@ def dropout(op: str) -> list:
                  (T((3, 4)), -0.1), (T((3, 4)), 0.5, False), (T((3, 4)), {"p": 0.2,
                                                                            "training": True}),
                  (T((0, 4)), 0.5), (T(()), 0.5), (T((3, 4), "float32"), 0.5),
-                 (T((3, 4)), 0.5, True, True))
+                 (T((3, 4)), 0.5, True, True), (T((3, 4), "complex128"), 0.5),
+                 (T((3, 4), "complex64"), 1.0))
     return out
 
 

@@ -62,10 +62,31 @@ def float_dtype(dtype, kernel: str) -> dtypes.DType:
     NotImplementedError names the kernel that has no integer version."""
     dt = dtypes.get_default_dtype() if dtype is None else dtypes.as_dtype(dtype)
     if not dt.is_floating:
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{dt.scalar_type}\' '
-                                  f"(expected a floating dtype, float32 or float64; got "
-                                  f"{dt!r})")
+        raise not_implemented(kernel, dt)
     return dt
+
+
+def sample_dtype(dtype, kernel: str) -> dtypes.DType:
+    """``dtype`` (default: the default float), floating or complex: torch samples a complex
+    tensor as the real tensor of its parts (``view_as_real``), so the kernels that take
+    complex tensors (``uniform_``, ``normal_``) accept both; others as ``float_dtype``."""
+    dt = dtypes.get_default_dtype() if dtype is None else dtypes.as_dtype(dtype)
+    return dt if dt.is_complex else float_dtype(dt, kernel)
+
+
+def not_implemented(kernel: str, dt: dtypes.DType) -> NotImplementedError:
+    """torch's error for a dtype its kernel is not compiled for."""
+    return NotImplementedError(f'"{kernel}" not implemented for \'{dt.scalar_type}\'')
+
+
+def draw(sample, gen, n: int, contiguous: bool, dt: dtypes.DType) -> np.ndarray:
+    """``n`` samples of ``dt`` from ``sample(gen, count, contiguous)`` (flat, memory order).
+    A complex dtype draws its real view, as torch's ``view_as_real``: ``2 * n`` real samples,
+    each element's real part then its imaginary part, in the parts' dtype."""
+    if not dt.is_complex:
+        return np.asarray(sample(gen, n, contiguous))
+    parts = np.asarray(sample(gen, 2 * n, contiguous)).astype(dt.real_dtype.np, copy=False)
+    return np.ascontiguousarray(parts).view(dt.np)
 
 
 def new(values: np.ndarray, shape: tuple, dt: dtypes.DType,

@@ -8,6 +8,11 @@ counter moves), with torch's grad_fn (``UniformBackward0``...) passing a zero gr
 the tensor had a history. Elements are drawn in the tensor's memory order, as torch's kernels
 visit them (a transposed view is filled along its base's rows). Argument errors use torch's
 wording, and nothing is drawn when an argument is rejected.
+
+Complex tensors, as torch's: ``uniform_`` and ``normal_`` fill the real view (each element's
+real part, then its imaginary part: ``args.draw``), ``normal_`` with ``std / sqrt(2)`` per
+part; the other samplers have no complex kernel and raise torch's errors, in torch's order
+(argument checks first; a tensor without elements runs no kernel, so no error).
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ def fill(t: Tensor, name: str, torch_name: str, sample, generator=None,
 
     def compute(s: Tensor) -> Tensor:
         order = A.memory_order(t)
-        values = A.in_layout(np.asarray(sample(gen, t.numel(), order is None)), order)
+        values = A.in_layout(A.draw(sample, gen, t.numel(), order is None, t.dtype), order)
         fresh = Tensor(values.astype(t.dtype.np).reshape(t.shape), None)
         return A.zero_grad(fresh, torch_name, [s, *parameters])
     return update(t, compute, name)
@@ -45,34 +50,54 @@ def fill(t: Tensor, name: str, torch_name: str, sample, generator=None,
 
 def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *,
              generator: Generator | None = None, **kwargs) -> Tensor:
-    """Fill with uniform samples from [from, to) (``from`` may be given by keyword too)."""
+    """Fill with uniform samples from [from, to) (``from`` may be given by keyword too). A
+    complex tensor gets independent samples in its real and imaginary parts (torch fills its
+    ``view_as_real``, checking the bounds against the parts' dtype, after the empty check)."""
     from_ = _keyword_from(kwargs, from_, "uniform_")
-    A.float_dtype(self.dtype, "check_uniform_bounds")
-    if self.numel() == 0:
-        return self
-    info = np.finfo(self.dtype.np)
+    real_arguments("uniform_", ("from", from_), ("to", to))
+    if self.numel() or not self.dtype.is_complex:
+        part = A.sample_dtype(self.dtype, "check_uniform_bounds").real_dtype
+        _check_uniform_bounds(part, from_, to)
+    double = self.dtype.real_dtype is dtypes.float64
+    return fill(self, "uniform_", "UniformBackward0",
+                lambda g, n, c: K.uniform(g, n, double, from_, to), generator)
+
+
+def _check_uniform_bounds(part: dtypes.DType, from_: float, to: float) -> None:
+    """torch's checks of ``uniform_``'s bounds for a floating dtype ``part``."""
+    info = np.finfo(part.np)
     lo, hi = float(info.min), float(info.max)
     for value, what in ((from_, "from"), (to, "to")):
         if not lo <= value <= hi:
-            raise RuntimeError(f"{what} is out of bounds for {_c_type(self.dtype)}")
+            raise RuntimeError(f"{what} is out of bounds for {_c_type(part)}")
     if from_ > to:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
                            f"from={from_:g} > to={to:g}")
     if to - from_ > hi:
         raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<"
-                           f"{_c_type(self.dtype).capitalize()}>::max(), but found to={to:g} "
+                           f"{_c_type(part).capitalize()}>::max(), but found to={to:g} "
                            f"and from={from_:g} which result in to-from to exceed the limit")
-    double = self.dtype is dtypes.float64
-    return fill(self, "uniform_", "UniformBackward0",
-                lambda g, n, c: K.uniform(g, n, double, from_, to), generator)
+
+
+def real_arguments(fn: str, *named) -> None:
+    """torch's TypeError for a complex number where its signature says ``float``."""
+    for position, (name, value) in enumerate(named, 1):
+        if isinstance(value, complex):
+            raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be float, "
+                            f"not complex")
 
 
 def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
             generator: Generator | None = None) -> Tensor:
-    """Fill with normal samples of mean ``mean`` and standard deviation ``std``."""
+    """Fill with normal samples of mean ``mean`` and standard deviation ``std``. A complex
+    tensor's parts each get ``mean`` and ``std / sqrt(2)`` (torch's ``normal_impl_``)."""
+    real_arguments("normal_", ("mean", mean), ("std", std))
     check_std(std)
-    A.float_dtype(self.dtype, "normal_kernel_cpu")
-    double = self.dtype is dtypes.float64
+    if self.numel():
+        A.sample_dtype(self.dtype, "normal_kernel_cpu")
+    double = self.dtype.real_dtype is dtypes.float64
+    if self.dtype.is_complex:
+        std = K.complex_std(std)
     return fill(self, "normal_", "NormalBackward0",
                 lambda g, n, c: K.normal(g, n, double, mean, std, c), generator)
 
@@ -90,11 +115,17 @@ def bernoulli_(self: Tensor, p=0.5, *, generator: Generator | None = None) -> Te
         return _bernoulli_tensor_(self, p, generator)
     if not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
+    if self.dtype.is_complex and self.numel():
+        raise A.not_implemented("bernoulli_scalar_cpu_", self.dtype)
     return fill(self, "bernoulli_", "BernoulliBackward2",
                 lambda g, n, c: K.bernoulli_scalar(g, n, float(p)), generator)
 
 
 def _bernoulli_tensor_(self: Tensor, p: Tensor, generator) -> Tensor:
+    if self.dtype.is_complex:   # torch's kernel has no complex version (empty: no kernel)
+        if self.numel():
+            raise A.not_implemented("bernoulli_tensor_cpu_self_", self.dtype)
+        return fill(self, "bernoulli_", "BernoulliBackward1", _nothing, generator, (p,))
     A.refuse_traced("Tensor.bernoulli_", p)
     A.float_dtype(p.dtype, "bernoulli_tensor_cpu_p_")
     probs = np.broadcast_to(p._value, self.shape) if p.shape != self.shape else p._value
@@ -103,6 +134,11 @@ def _bernoulli_tensor_(self: Tensor, p: Tensor, generator) -> Tensor:
     check_probabilities(flat, A.generator(generator))
     return fill(self, "bernoulli_", "BernoulliBackward1",
                 lambda g, n, c: K.bernoulli_tensor(g, flat), generator, (p,))
+
+
+def _nothing(gen, n: int, contiguous: bool) -> np.ndarray:
+    """The samples of a tensor without elements, whose dtype has no kernel (none drawn)."""
+    return np.zeros(n)
 
 
 def check_probabilities(flat: np.ndarray, gen: Generator) -> None:
@@ -121,6 +157,11 @@ def random_(self: Tensor, *args, generator: Generator | None = None, **kwargs) -
     floats), ``random_(to)`` over [0, to), ``random_(from, to)`` over [from, to), and
     ``random_(from, None)`` from ``from`` to the dtype's largest value."""
     from_, to, torch_name = _random_bounds(args, kwargs)
+    if self.dtype.is_complex and (from_ is None or (to is None and from_ == _INT64[0])):
+        if not self.numel():
+            return fill(self, "random_", torch_name, _nothing, generator)
+        raise A.not_implemented("random_kernel_cpu" if from_ is None else
+                                "random_full_64_bits_range_kernel_cpu", self.dtype)
     if from_ is None:
         kind = self.dtype.name
         return fill(self, "random_", torch_name,
@@ -165,6 +206,9 @@ def random_range(dt: dtypes.DType, from_: int, to: int | None) -> tuple:
     errors and warnings for bounds the dtype cannot hold."""
     if to is None and from_ == _INT64[0]:
         return None, from_
+    if dt.is_complex and to is None:
+        raise RuntimeError("random_from_to_impl handles only integral, floating-point and "
+                           "boolean types")
     if to is not None:
         if from_ >= to:
             raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got "
@@ -189,6 +233,9 @@ def random_range(dt: dtypes.DType, from_: int, to: int | None) -> tuple:
 
 
 def _check_in_range(dt: dtypes.DType, from_: int, to_inc: int) -> None:
+    if dt.is_complex:
+        raise RuntimeError("check_random_bounds handles only integral, floating-point and "
+                           "boolean types")
     if dt.is_floating:
         info = np.finfo(dt.np)
         lo, hi, digits = float(info.min), float(info.max), info.nmant + 1
@@ -241,9 +288,12 @@ def _keyword_from(kwargs: dict, default, name: str):
 def exponential_(self: Tensor, lambd: float = 1.0, *,
                  generator: Generator | None = None) -> Tensor:
     """Fill with exponential samples of rate ``lambd``."""
-    A.float_dtype(self.dtype, "exponential_cpu")
     if not lambd > 0.0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
+    if self.numel() and not self.dtype.is_floating:
+        raise RuntimeError(f"Exponential distribution is a continuous probability distribution. "
+                           f"dtype must be a floating point but you specified "
+                           f"{self.dtype.scalar_type}")
     return fill(self, "exponential_", "ExponentialBackward0",
                 lambda g, n, c: K.exponential(g, n, float(lambd)), generator)
 
@@ -251,9 +301,12 @@ def exponential_(self: Tensor, lambd: float = 1.0, *,
 def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *,
             generator: Generator | None = None) -> Tensor:
     """Fill with Cauchy samples of location ``median`` and scale ``sigma``."""
-    A.float_dtype(self.dtype, "cauchy_cpu")
     if not sigma > 0.0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
+    if not self.dtype.is_floating:
+        raise RuntimeError(f"Cauchy distribution is a continuous probability distribution. "
+                           f"dtype must be a floating point but you specified "
+                           f"{self.dtype.cpp_name}")
     return fill(self, "cauchy_", "CauchyBackward0",
                 lambda g, n, c: K.cauchy(g, n, float(median), float(sigma)), generator)
 
@@ -261,9 +314,10 @@ def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *,
 def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *,
                 generator: Generator | None = None) -> Tensor:
     """Fill with ``exp`` of normal samples of mean ``mean`` and standard deviation ``std``."""
-    A.float_dtype(self.dtype, "log_normal_cpu")
     if not std > 0.0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std:g}")
+    if self.numel():
+        A.float_dtype(self.dtype, "log_normal_cpu")
     return fill(self, "log_normal_", "LogNormalBackward0",
                 lambda g, n, c: K.log_normal(g, n, float(mean), float(std)), generator)
 
@@ -272,6 +326,8 @@ def geometric_(self: Tensor, p: float, *, generator: Generator | None = None) ->
     """Fill with the number of Bernoulli(``p``) trials up to the first success."""
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
+    if self.dtype.is_complex and self.numel():
+        raise A.not_implemented("geometric_cpu", self.dtype)
     return fill(self, "geometric_", "GeometricBackward0",
                 lambda g, n, c: K.geometric(g, n, float(p)), generator)
 

@@ -39,6 +39,13 @@ def uniform(gen: Generator, n: int, double: bool, lo: float, hi: float) -> np.nd
     return M.muladd(x, hi_t - lo_t, lo_t, fused())
 
 
+def complex_std(std: float) -> float:
+    """The standard deviation of each part of a complex normal sample (``normal_impl_``):
+    ``std / sqrt(2)``, divided in double, so that the complex samples have variance
+    ``std**2``."""
+    return std / math.sqrt(2)
+
+
 def normal(gen: Generator, n: int, double: bool, mean: float, std: float,
            contiguous: bool = True) -> np.ndarray:
     """``normal_`` (``normal_kernel``): Box-Muller in blocks of 16 for 16 or more contiguous

@@ -1,5 +1,5 @@
 """Random sampling with torch's CPU generator: after ``manual_seed(s)`` the same calls give
-torch 2.13's numbers, bit for bit, in float32 and float64.
+torch 2.13's numbers, bit for bit, in float32, float64, complex64 and complex128.
 
 Layer: front end. Input: sizes, distribution parameters (numbers or tensors), ``generator=``,
 ``dtype=``, ``device=`` (the CPU), ``requires_grad=``. Output: new tensors (``rand``,
@@ -7,7 +7,9 @@ Layer: front end. Input: sizes, distribution parameters (numbers or tensors), ``
 the ``*_like`` forms), ``dropout``, and the generator API (``Generator``, ``manual_seed``...,
 from ``random_engine``). ``METHODS`` are Tensor's sampling methods (the in-place ones are in
 ``random_inplace``). The numbers come from ``random_kernels``; what sampling does inside
-``@symgrad.compile`` is said in ``random_args``.
+``@symgrad.compile`` is said in ``random_args``. A complex tensor is sampled as the real
+tensor of its parts (torch's ``view_as_real``: ``rand randn normal *_like``), so its size in
+real numbers picks torch's kernel path; ``normal`` takes a complex mean (never a complex std).
 
 torch behaviours not mirrored:
 
@@ -34,12 +36,14 @@ from ... import dtypes
 from ...ops.registry import broadcast_shapes
 from . import args as A
 from . import kernels as K
+from ..core.grad_mode import is_grad_enabled
 from ..core.layout import preserve as preserve_layout
 from ..core.apply import apply, as_tensor
 from ..core.conversions import check_fits
 from .generator import (Generator, default_generator, get_rng_state, initial_seed, manual_seed,
                         seed, set_rng_state)
-from .inplace import METHODS as INPLACE, check_probabilities, check_std, random_range
+from .inplace import (METHODS as INPLACE, check_probabilities, check_std, random_range,
+                      real_arguments)
 from ..core.tensor import Tensor
 
 __all__ = ["Generator", "bernoulli", "default_generator", "dropout", "get_rng_state",
@@ -55,26 +59,31 @@ def _factory(name: str, shape: tuple, dt, requires_grad: bool, device, generator
     gen = A.generator(generator)
     A.warn_if_tracing(name)
     n = int(np.prod(shape))
-    values = A.in_layout(np.asarray(sample(gen, n, order is None)), order)
+    values = A.in_layout(A.draw(sample, gen, n, order is None, dt), order)
     return A.new(values, shape, dt, requires_grad)
 
 
 def rand(*size, generator: Generator | None = None, dtype=None, layout=None, device=None,
          requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
-    """Uniform samples from [0, 1)."""
-    shape, dt = A.sizes(size), A.float_dtype(dtype, "check_uniform_bounds")
-    double = dt is dtypes.float64
+    """Uniform samples from [0, 1) (complex: in both parts)."""
+    shape, dt = A.sizes(size), A.sample_dtype(dtype, "check_uniform_bounds")
+    double = dt.real_dtype is dtypes.float64
     return _factory("rand", shape, dt, requires_grad, device, generator,
                     lambda g, n, c: K.uniform(g, n, double, 0.0, 1.0))
 
 
 def randn(*size, generator: Generator | None = None, dtype=None, layout=None, device=None,
           requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
-    """Standard normal samples."""
-    shape, dt = A.sizes(size), A.float_dtype(dtype, "normal_kernel_cpu")
-    double = dt is dtypes.float64
+    """Standard normal samples (complex: variance 1, each part's 1/2)."""
+    shape, dt = A.sizes(size), A.sample_dtype(dtype, "normal_kernel_cpu")
+    double, std = dt.real_dtype is dtypes.float64, _std(1.0, dt)
     return _factory("randn", shape, dt, requires_grad, device, generator,
-                    lambda g, n, c: K.normal(g, n, double, 0.0, 1.0, c))
+                    lambda g, n, c: K.normal(g, n, double, 0.0, std, c))
+
+
+def _std(std: float, dt) -> float:
+    """The standard deviation each sampled real number gets (a complex one's parts less)."""
+    return K.complex_std(std) if dt.is_complex else std
 
 
 def randint(*args, size=None, generator: Generator | None = None, dtype=None, layout=None,
@@ -118,6 +127,8 @@ def randperm(n: int, *, generator: Generator | None = None, dtype=None, layout=N
     if dt.is_floating and n > 2 ** (np.finfo(dt.np).nmant + 1) + 1:
         raise RuntimeError(f"n cannot be greater than 2^{np.finfo(dt.np).nmant + 1}+1 for "
                            f"{dt.scalar_type} type.")
+    if dt.is_complex:
+        raise A.not_implemented("randperm", dt)
     check_fits(n - 1 if n > 0 else n, dt)
     if n >= (2 ** 32 - 1) // 20:
         raise RuntimeError(f"randperm: n = {n} is too large here (symgrad mirrors torch's "
@@ -132,14 +143,16 @@ def normal(mean, std=1.0, size=None, *, generator: Generator | None = None, dtyp
            layout=None, device=None, requires_grad: bool = False,
            pin_memory: bool = False) -> Tensor:
     """Normal samples: ``normal(mean, std, size)`` with numbers, or of the shape of the
-    tensor ``mean`` and/or ``std`` (broadcast), one sample per element."""
+    tensor ``mean`` and/or ``std`` (broadcast), one sample per element. A complex ``mean``
+    tensor (or ``dtype``) gives complex samples; ``std`` is real."""
     if not isinstance(mean, Tensor) and not isinstance(std, Tensor):
         if size is None:
             raise TypeError("normal(): with a number mean and std, give size= as well, e.g. "
                             "normal(0.0, 1.0, size=(3,))")
-        shape, dt = A.sizes((size,)), A.float_dtype(dtype, "normal_kernel_cpu")
+        real_arguments("normal", ("mean", mean), ("std", std))
+        shape, dt = A.sizes((size,)), A.sample_dtype(dtype, "normal_kernel_cpu")
         check_std(std)
-        mean, std, double = float(mean), float(std), dt is dtypes.float64
+        mean, std, double = float(mean), _std(float(std), dt), dt.real_dtype is dtypes.float64
         return _factory("normal", shape, dt, requires_grad, device, generator,
                         lambda g, n, c: K.normal(g, n, double, mean, std, c))
     A.refuse_traced("normal", mean, std)
@@ -148,15 +161,43 @@ def normal(mean, std=1.0, size=None, *, generator: Generator | None = None, dtyp
     if isinstance(mean, Tensor) and isinstance(std, Tensor):
         return _normal_tt(mean, std, gen)
     if isinstance(mean, Tensor):
+        real_arguments("normal", ("mean", mean), ("std", std))
         check_std(std)
-        A.float_dtype(mean.dtype, "normal_kernel_cpu")
-        noise = K.normal(gen, mean.numel(), mean.dtype is dtypes.float64, 0.0, float(std))
-        out = noise.astype(mean.dtype.np).reshape(mean.shape) + mean._value
-        return A.zero_grad(A.new(out, mean.shape, mean.dtype), "NormalBackward1", [mean])
+        dt = A.sample_dtype(mean.dtype, "normal_kernel_cpu")
+        noise = _noise(gen, mean.numel(), dt, _std(float(std), dt))
+        out = _plus(noise.reshape(mean.shape), mean._value)
+        return _sampled(A.new(out, mean.shape, dt), "NormalBackward1", [mean], "normal")
+    real_arguments("normal", ("mean", mean))
     return _normal_ft(float(mean), std, gen)
 
 
+def _noise(gen, n: int, dt, std: float) -> np.ndarray:
+    """``n`` normal samples of mean 0 in ``dt`` (``normal_(0, std)`` of a new tensor)."""
+    double = dt.real_dtype is dtypes.float64
+    return A.draw(lambda g, m, c: K.normal(g, m, double, 0.0, std), gen, n, True, dt).astype(
+        dt.np, copy=False)
+
+
+def _plus(out: np.ndarray, mean: np.ndarray) -> np.ndarray:
+    """torch's ``add_(mean)``: ``out + 1 * mean``; for complex tensors the product with its
+    alpha ``1 + 0i`` is a complex one, which turns a real part -0 into +0 where the
+    imaginary part is negative."""
+    if out.dtype.kind == "c":
+        mean = mean * out.dtype.type(1)
+    return out + mean
+
+
+def _sampled(out: Tensor, torch_name: str, inputs: list, op: str) -> Tensor:
+    """``out`` with its zero-gradient grad_fn; torch's error when it would be complex."""
+    if out.dtype.is_complex and is_grad_enabled() and any(t.requires_grad for t in inputs):
+        raise RuntimeError(f"{op} does not support automatic differentiation for outputs "
+                           f"with complex dtype.")
+    return A.zero_grad(out, torch_name, inputs)
+
+
 def _check_std_tensor(std: Tensor) -> None:
+    if std.dtype.is_complex:
+        raise RuntimeError("normal expects standard deviation to be non-complex")
     if std._value.size and not np.all(std._value >= 0):
         raise RuntimeError("normal expects all elements of std >= 0.0")
 
@@ -174,12 +215,12 @@ def _normal_tt(mean: Tensor, std: Tensor, gen) -> Tensor:
     """``normal(Tensor, Tensor)``: ``normal_(0, 1)`` of the broadcast shape, in mean's
     dtype, ``* std`` then ``+ mean`` (each computed in the promoted dtype, stored back)."""
     _check_std_tensor(std)
-    dt = A.float_dtype(mean.dtype, "normal_kernel_cpu")
+    dt = A.sample_dtype(mean.dtype, "normal_kernel_cpu")
     shape = broadcast_shapes(mean.shape, std.shape)
-    noise = K.normal(gen, int(np.prod(shape)), dt is dtypes.float64, 0.0, 1.0)
-    out = (noise.astype(dt.np).reshape(shape) * std._value).astype(dt.np)
-    out = (out + mean._value).astype(dt.np)
-    return A.zero_grad(A.new(out, shape, dt), "NormalBackward3", [mean, std])
+    noise = _noise(gen, int(np.prod(shape)), dt, _std(1.0, dt))
+    out = (noise.reshape(shape) * std._value).astype(dt.np)
+    out = _plus(out, mean._value).astype(dt.np)
+    return _sampled(A.new(out, shape, dt), "NormalBackward3", [mean, std], "normal")
 
 
 def bernoulli(input: Tensor, p=None, *, generator: Generator | None = None) -> Tensor:
@@ -189,9 +230,14 @@ def bernoulli(input: Tensor, p=None, *, generator: Generator | None = None) -> T
     if p is not None:
         if not 0 <= p <= 1:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
+        _refuse_complex(input, "bernoulli_scalar_cpu_")
         return A.no_derivative(_factory("bernoulli", input.shape, input.dtype, False, None,
                                         generator, lambda g, n, c: K.bernoulli_scalar(
                                             g, n, float(p))), "bernoulli", [input])
+    _refuse_complex(input, "bernoulli_tensor_cpu_self_")
+    if input.dtype.is_complex:   # (empty)
+        return _sampled(A.new(np.zeros(0), input.shape, input.dtype), "BernoulliBackward0",
+                        [input], "bernoulli")
     A.refuse_traced("bernoulli", input)
     A.float_dtype(input.dtype, "bernoulli_tensor_cpu_p_")
     flat = input._value.ravel()        # the result is contiguous: filled in row-major order
@@ -199,6 +245,13 @@ def bernoulli(input: Tensor, p=None, *, generator: Generator | None = None) -> T
     out = _factory("bernoulli", input.shape, input.dtype, False, None, generator,
                    lambda g, n, c: K.bernoulli_tensor(g, flat))
     return A.zero_grad(out, "BernoulliBackward0", [input])
+
+
+def _refuse_complex(input: Tensor, kernel: str) -> None:
+    """torch's error for sampling into a complex tensor whose kernel is real only (a tensor
+    without elements runs no kernel)."""
+    if input.dtype.is_complex and input.numel():
+        raise A.not_implemented(kernel, input.dtype)
 
 
 def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,
@@ -220,7 +273,7 @@ def _check_multinomial(input: Tensor, n: int, replacement: bool) -> None:
         raise RuntimeError("prob_dist must be 1 or 2 dim")
     if not input.dtype.is_floating:
         raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
-                           f"{'Long' if input.dtype is dtypes.int64 else 'Bool'}")
+                           f"{input.dtype.scalar_type}")
     if n <= 0:
         raise RuntimeError("cannot sample n_sample <= 0 samples")
     if not replacement and n > input.shape[-1]:
@@ -260,8 +313,8 @@ def poisson(input: Tensor, generator: Generator | None = None) -> Tensor:
 def rand_like(input: Tensor, *, generator: Generator | None = None, dtype=None, layout=None,
               device=None, requires_grad: bool = False, memory_format=None) -> Tensor:
     """``rand`` of input's shape (and dtype, unless given), filled in input's memory order."""
-    dt = A.float_dtype(input.dtype if dtype is None else dtype, "check_uniform_bounds")
-    double = dt is dtypes.float64
+    dt = A.sample_dtype(input.dtype if dtype is None else dtype, "check_uniform_bounds")
+    double = dt.real_dtype is dtypes.float64
     return preserve_layout(_factory("rand_like", input.shape, dt, requires_grad, device,
                                     generator, lambda g, n, c: K.uniform(g, n, double, 0.0, 1.0),
                                     A.memory_order(input)), input)
@@ -271,10 +324,10 @@ def randn_like(input: Tensor, *, generator: Generator | None = None, dtype=None,
                device=None, requires_grad: bool = False, memory_format=None) -> Tensor:
     """``randn`` of input's shape (and dtype, unless given), filled in input's memory order
     (a non-contiguous layout takes torch's one-pair-at-a-time path)."""
-    dt = A.float_dtype(input.dtype if dtype is None else dtype, "normal_kernel_cpu")
-    double = dt is dtypes.float64
+    dt = A.sample_dtype(input.dtype if dtype is None else dtype, "normal_kernel_cpu")
+    double, std = dt.real_dtype is dtypes.float64, _std(1.0, dt)
     return preserve_layout(_factory("randn_like", input.shape, dt, requires_grad, device,
-                                    generator, lambda g, n, c: K.normal(g, n, double, 0.0, 1.0,
+                                    generator, lambda g, n, c: K.normal(g, n, double, 0.0, std,
                                                                         c),
                                     A.memory_order(input)), input)
 
@@ -315,6 +368,8 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
         noise = Tensor(np.zeros((), input.dtype.np), None)
     elif not input.dtype.is_differentiable:   # torch divides the mask by 1 - p in place
         raise dtypes.cast_error(dtypes.float32, input.dtype)
+    elif input.dtype.is_complex:   # the mask is bernoulli_ of input's dtype: no complex kernel
+        raise A.not_implemented("bernoulli_scalar_cpu_", input.dtype)
     else:
         A.refuse_dropout_trace()
         keep = input.dtype.np.type(1 - p)
