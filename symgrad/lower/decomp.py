@@ -1,12 +1,13 @@
 """Lowering of the matrix decompositions (``ops.decomp``): one ``DecompKernel`` per node.
 
 Layer: lower. Input: a node of ``solve``, ``slogdet``, ``det``, ``cholesky``,
-``triangular_solve``, ``eigh`` or ``qr`` and the lowering in progress (its views, buffers and
-kernel list). Output: a ``DecompKernel`` appended to the lowering's kernels: the operands as
-views (strided ones read in place: a transposed A is a permuted view, no copy), a dense output
-buffer, and the scratch the algorithm works in (an LU factor, a Jacobi iterate, Householder
-vectors), as temporaries of the workspace that live for this kernel only, reused from one
-batch element to the next. Codegen (``codegen.c.decomp``) writes the C.
+``triangular_solve``, ``eigh``, ``qr`` or ``factor_info`` and the lowering in progress (its
+views, buffers and kernel list). Output: a ``DecompKernel`` appended to the lowering's kernels:
+the operands as views (strided ones read in place: a transposed A is a permuted view, no copy),
+a dense output buffer, and the scratch the algorithm works in (an LU factor, a Jacobi iterate,
+Householder vectors), as temporaries of the workspace that live for this kernel only, reused
+from one batch element to the next.
+Codegen (``codegen.c.decomp``) writes the C.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ class DecompKernel(ReadsInputsWritesOut):
 def scratch_sizes(kind: str, shape: tuple) -> list[int]:
     """Elements of each scratch buffer of ``kind`` for operand 0 of ``shape``."""
     m, n = shape[-2:]
-    if kind in ("solve", "slogdet", "det", "eigh"):
+    if kind in ("solve", "slogdet", "det", "eigh", "factor_info"):
         return [n * n]
     if kind == "qr":
         return [m * n, min(m, n)]
@@ -59,7 +60,7 @@ def lower(lowering, node) -> None:
     lowering.storage[node] = out
     scratch = []
     for size in scratch_sizes(node.op, node.inputs[0].shape):
-        buf = Buffer("temp", lowering.n_temps, node.dtype, size)
+        buf = Buffer("temp", lowering.n_temps, node.inputs[0].dtype, size)
         lowering.n_temps += 1
         scratch.append(View.dense(buf, (size,)))
     attrs = tuple(sorted(node.a.items()))

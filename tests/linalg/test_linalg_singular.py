@@ -201,3 +201,31 @@ def test_cholesky_inverse_of_a_zero_diagonal_raises_torchs_error(factor, message
     with pytest.raises(RuntimeError, match=message + ", the inversion could not be completed "
                                                      "because the input matrix is singular"):
         sg.cholesky_inverse(sg.tensor(np.array(factor)))
+
+
+# The `_ex` functions' LAPACK info, eagerly and compiled. The batch, by hand: an identity
+# (info 0), a zero second column (LU: the second pivot is the first zero, 2; Cholesky: the
+# second leading minor is not positive-definite, 2), and a negative first entry (Cholesky:
+# 1; LU: nonsingular, 0), in float64 and complex128 (an imaginary entry above the diagonal,
+# which the lower Cholesky does not read and the upper one does).
+INFO_BATCH = np.stack([np.eye(3), np.diag([1.0, 0.0, 2.0]), np.diag([-1.0, 1.0, 1.0])])
+INFO_WANT = {"inv_ex": [0, 2, 0], "solve_ex": [0, 2, 0], "cholesky_ex": [0, 2, 1],
+             "cholesky_ex_upper": [0, 2, 1]}
+INFO_FUNCTIONS = {
+    "inv_ex": lambda a: sg.linalg.inv_ex(a).info,
+    "solve_ex": lambda a: sg.linalg.solve_ex(a, a[..., :1]).info,
+    "cholesky_ex": lambda a: sg.linalg.cholesky_ex(a).info,
+    "cholesky_ex_upper": lambda a: sg.linalg.cholesky_ex(a, upper=True).info}
+
+
+@pytest.mark.parametrize("name", sorted(INFO_FUNCTIONS))
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_ex_info_is_lapacks_eagerly_and_compiled(name, dtype):
+    a = INFO_BATCH.astype(dtype)
+    if dtype == "complex128":
+        a[1, 0, 2] = 1j
+    f = INFO_FUNCTIONS[name]
+    eager = f(sg.tensor(a)).numpy()
+    compiled = np.asarray(sg.compile(f)(sg.tensor(a)))
+    assert eager.dtype == compiled.dtype == np.int32
+    assert eager.tolist() == compiled.tolist() == INFO_WANT[name]

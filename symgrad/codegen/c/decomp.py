@@ -1,6 +1,7 @@
 """Decomposition kernels -> C: LU solve and log-determinant, Cholesky, triangular solve, Jacobi
-eigh, Householder QR, each a short textbook algorithm written out in a template
-(``templates/decomp_*.c.j2``, one batch element's computation).
+eigh, Householder QR, a factorization's LAPACK ``info``, each a short textbook algorithm
+written out in a template (``templates/decomp_*.c.j2``, one batch element's computation), once
+for real and complex scalars.
 
 Layer: codegen. Input: a ``DecompKernel`` (``lower.decomp``). Output: the kernel's C text, a
 size for the hot/cold split, and the (status, message) of the error it can report (a singular
@@ -70,8 +71,8 @@ def decomp_kernel(env, number: int, k: DecompKernel) -> tuple[str, int, tuple | 
     out = k.out
     if math.prod(out.shape) == 0:
         return "", 0, None
-    batch = out.shape[:-1] if k.kind == "slogdet" else out.shape if k.kind == "det" else \
-        out.shape[:-2]
+    batch = out.shape[:-1] if k.kind == "slogdet" else \
+        out.shape if k.kind in ("det", "factor_info") else out.shape[:-2]
     bvars = [(f"b{d}", d) for d in range(len(batch))]
     names = ["A_", "B_"][:k.operands]
     defines, offsets = [], []
@@ -118,7 +119,7 @@ def _fail(status: int, fill: str) -> str:
 
 
 def _lu(env, k: DecompKernel, swapped: str) -> str:
-    return _render(env, "lu", k.out.buffer.dtype, swapped=swapped)
+    return _render(env, "lu", k.inputs[0].buffer.dtype, swapped=swapped)
 
 
 def _solve(env, k: DecompKernel, out: View, base: str, status: int) -> tuple[str, list]:
@@ -176,5 +177,17 @@ def _qr(env, k: DecompKernel, out: View, base: str, status: int) -> tuple[str, l
         f"#define KMIN_ {min(m, n)}", _macro("Q_", out, base)]
 
 
+def _info(env, k: DecompKernel, out: View, base: str, status: int) -> tuple[str, list]:
+    """LAPACK's info: the LU (getrf) or Cholesky (potrf) loop, then where it stopped."""
+    dtype, n = k.inputs[0].buffer.dtype, k.inputs[0].shape[-1]
+    result = f"#define OUT_(j) {out.buffer.name}[{base} + (j)]"
+    if k.attr("method") == "lu":
+        text = _lu(env, k, "") + "OUT_(0) = singular;   /* the first zero pivot, 1-based */\n"
+        return text, [_dense("LU_", k.scratch[0], n), result]
+    text = _render(env, "cholesky", dtype) + \
+        "OUT_(0) = failed;   /* the first failing leading minor's order */\n"
+    return text, [_dense("L_", k.scratch[0], n), result]
+
+
 _BODIES = {"solve": _solve, "slogdet": _slogdet, "det": _slogdet, "cholesky": _cholesky,
-           "triangular_solve": _triangular, "eigh": _eigh, "qr": _qr}
+           "triangular_solve": _triangular, "eigh": _eigh, "qr": _qr, "factor_info": _info}

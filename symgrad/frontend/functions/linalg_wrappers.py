@@ -5,7 +5,9 @@ spellings torch.qr, torch.pinverse, torch.triangular_solve.
 Layer: front end, above ``decompositions``, ``norms``, ``lu`` and ``scans``. Input: tensors.
 Output: tensors or torch's named tuples, composed as torch composes them (so grad_fn names and
 gradients are those of the parts; the compositions of differentiable primitives compile too,
-the ``info`` of an ``_ex`` function is computed eagerly and is 0 when compiled).
+and so does the ``info`` of an ``_ex`` function: the ``factor_info`` primitive. Compiled,
+``cholesky_ex`` of a matrix that is not positive-definite gives NaN in L where torch (and eager
+symgrad) give LAPACK's partial factor: its info is the same).
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from .creation import eye
 from .decompositions import (broadcast_batches, check_matrix, check_rhs, cholesky_rule,
                              cholesky_upper, inv, qr, solve, solve_checked, solve_triangular,
                              type_name)
-from .lu import getrf
 from .manipulation import movedim
 from .norms import pinv
 from .printing import return_type
@@ -43,10 +44,7 @@ TriangularSolveResult = return_type("triangular_solve", ("solution", "cloned_coe
 
 def _lu_info(a: Tensor) -> Tensor:
     """getrf's info per matrix (int32): 0, or the first zero pivot (1-based)."""
-    values = a.concrete
-    if values is None or values.size == 0:
-        return as_tensor(np.zeros(tuple(a.shape[:-2]), np.int32))
-    return as_tensor(getrf(values)[2])
+    return apply("factor_info", a, method="lu")
 
 
 def solve_ex(A, B, *, left: bool = True, check_errors: bool = False) -> SolveExResult:
@@ -68,34 +66,16 @@ def inv_ex(A, *, check_errors: bool = False) -> InvExResult:
                              _torch_name="LinalgInvExBackward0"), info)
 
 
-def _potrf_info(a: np.ndarray, upper: bool) -> np.ndarray:
-    """The order of each matrix's first leading minor that is not positive-definite (0 if
-    none), LAPACK's potrf ``info``."""
-    m = np.swapaxes(a, -1, -2).conj() if upper else a
-    out = np.zeros(a.shape[:-2], np.int32)
-    for i in np.ndindex(a.shape[:-2]):
-        for k in range(1, a.shape[-1] + 1):
-            try:
-                if not np.isfinite(np.linalg.cholesky(np.tril(m[i][:k, :k]))).all():
-                    out[i] = k
-                    break
-            except np.linalg.LinAlgError:
-                out[i] = k
-                break
-    return out
-
-
 def cholesky_ex(A, *, upper: bool = False, check_errors: bool = False) -> CholeskyExResult:
     """(linalg.cholesky's factor, info): a matrix that is not positive-definite gives NaN in
     its factor and info > 0 (the order of the failing leading minor)."""
     a = tensor_arg(A)
     check_matrix("linalg.cholesky_ex", a)
-    values = a.concrete
-    info = as_tensor(np.zeros(tuple(a.shape[:-2]), np.int32) if values is None or not values.size
-                     else _potrf_info(values, bool(upper)))
+    info = apply("factor_info", a.mH if upper else a, method="cholesky")
     check = "linalg.cholesky_ex" if check_errors else ""
     name = "LinalgCholeskyExBackward0"
-    if not check_errors and info.concrete.any():   # LAPACK's partial factor, as torch's
+    failed = info.concrete is not None and info.concrete.any()
+    if not check_errors and failed:   # LAPACK's partial factor, as torch's (eagerly)
         return CholeskyExResult(composite(name, lambda a: _partial_cholesky(a, upper), [a],
                                           lambda g, out, ins: cholesky_rule(g, out, upper),
                                           saves=False, holomorphic=False), info)

@@ -18,6 +18,7 @@ import warnings
 import numpy as np
 
 from . import basic as F
+from ...ops.factor_info import getrf
 from ..core.apply import as_tensor
 from .basic import composite
 from .decompositions import broadcast_batches, check_matrix, solve_triangular, type_name
@@ -36,37 +37,6 @@ LUFactorExResult = return_type("linalg_lu_factor_ex", ("LU", "pivots", "info"))
 LUResult = return_type("linalg_lu", ("P", "L", "U"))
 LUUnpackResult = return_type("lu_unpack", ("P", "L", "U"))
 LUWithInfoResult = return_type("_lu_with_info", ("LU", "pivots", "info"))
-
-
-def getrf(a: np.ndarray) -> tuple:
-    """(LU, 1-based int32 pivots, int32 info) of each matrix of ``a`` (*, m, n): LAPACK's
-    partial pivoting (the largest |Re| + |Im| for complex, as izamax); info is the 1-based
-    index of the first exactly-zero pivot (0 if none)."""
-    lu = np.array(a, copy=True)
-    m, n = a.shape[-2:]
-    k = min(m, n)
-    batch = a.shape[:-2]
-    piv = np.zeros(batch + (k,), np.int32)
-    info = np.zeros(batch, np.int32)
-    rows = np.broadcast_to(np.arange(m), batch + (m,))
-    cplx = np.iscomplexobj(lu)
-    for c in range(k):
-        column = lu[..., c:, c]   # LAPACK's i?amax: |Re| + |Im| for complex
-        size = np.abs(column.real) + np.abs(column.imag) if cplx else np.abs(column)
-        p = c + np.argmax(size, axis=-1)
-        piv[..., c] = p + 1
-        order = rows.copy()
-        order[..., c] = p
-        np.put_along_axis(order, p[..., None], c, axis=-1)
-        lu = np.take_along_axis(lu, order[..., None], axis=-2)
-        pivot = lu[..., c, c]
-        zero = pivot == 0
-        info = np.where((info == 0) & zero, c + 1, info).astype(np.int32)
-        safe = np.where(zero, 1, pivot)[..., None]
-        below = lu[..., c + 1:, c]
-        lu[..., c + 1:, c] = np.where(zero[..., None], below, below / safe)
-        lu[..., c + 1:, c + 1:] -= lu[..., c + 1:, c, None] * lu[..., c, None, c + 1:]
-    return lu, piv, info
 
 
 def permutation(piv: np.ndarray, m: int, dtype) -> np.ndarray:

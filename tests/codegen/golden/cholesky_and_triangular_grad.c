@@ -74,11 +74,11 @@ int sg_grad_cholesky_and_triangular(const double *restrict in0,
             const int64_t o0 = 0;
             const int64_t o1 = 0;
             /* A = L L^H, column by column (L_ is the output) */
-            int failed = 0;
+            int64_t failed = 0;
             for (int64_t j = 0; j < N_; j++) {
                 double d = (double)A_(j, j);
                 for (int64_t p = 0; p < j; p++) d -= (double)L_(j, p) * L_(j, p);
-                if (!(d > 0)) { failed = 1; break; }
+                if (!(d > 0)) { failed = j + 1; break; }   /* the failing minor's order */
                 const double ljj = sqrt(d);
                 L_(j, j) = (double)ljj;
                 for (int64_t i = j + 1; i < N_; i++) {

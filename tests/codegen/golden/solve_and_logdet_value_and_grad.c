@@ -53,12 +53,12 @@ int sg_value_and_grad_solve_and_logdet(const double *restrict in0,
             /* LU factorization with partial pivoting, P A = L U, in LU_ (L's unit diagonal implied) */
             for (int64_t i = 0; i < N_; i++)
                 for (int64_t j = 0; j < N_; j++) LU_(i, j) = A_(i, j);
-            int singular = 0;
+            int64_t singular = 0;
             for (int64_t c = 0; c < N_; c++) {
                 int64_t p = c;
                 for (int64_t i = c + 1; i < N_; i++)
                     if (fabs((double)LU_(i, c)) > fabs((double)LU_(p, c))) p = i;
-                if (LU_(p, c) == 0) { singular = 1; break; }
+                if (LU_(p, c) == 0) { singular = c + 1; break; }   /* its 1-based column */
                 if (p != c) {
                     { const int64_t t = perm[c]; perm[c] = perm[p]; perm[p] = t; }
                     for (int64_t j = 0; j < N_; j++) {
@@ -129,12 +129,12 @@ int sg_value_and_grad_solve_and_logdet(const double *restrict in0,
             /* LU factorization with partial pivoting, P A = L U, in LU_ (L's unit diagonal implied) */
             for (int64_t i = 0; i < N_; i++)
                 for (int64_t j = 0; j < N_; j++) LU_(i, j) = A_(i, j);
-            int singular = 0;
+            int64_t singular = 0;
             for (int64_t c = 0; c < N_; c++) {
                 int64_t p = c;
                 for (int64_t i = c + 1; i < N_; i++)
                     if (fabs((double)LU_(i, c)) > fabs((double)LU_(p, c))) p = i;
-                if (LU_(p, c) == 0) { singular = 1; break; }
+                if (LU_(p, c) == 0) { singular = c + 1; break; }   /* its 1-based column */
                 if (p != c) {
                     swaps++;
                     for (int64_t j = 0; j < N_; j++) {
@@ -242,12 +242,12 @@ int sg_value_and_grad_solve_and_logdet(const double *restrict in0,
             /* LU factorization with partial pivoting, P A = L U, in LU_ (L's unit diagonal implied) */
             for (int64_t i = 0; i < N_; i++)
                 for (int64_t j = 0; j < N_; j++) LU_(i, j) = A_(i, j);
-            int singular = 0;
+            int64_t singular = 0;
             for (int64_t c = 0; c < N_; c++) {
                 int64_t p = c;
                 for (int64_t i = c + 1; i < N_; i++)
                     if (fabs((double)LU_(i, c)) > fabs((double)LU_(p, c))) p = i;
-                if (LU_(p, c) == 0) { singular = 1; break; }
+                if (LU_(p, c) == 0) { singular = c + 1; break; }   /* its 1-based column */
                 if (p != c) {
                     { const int64_t t = perm[c]; perm[c] = perm[p]; perm[p] = t; }
                     for (int64_t j = 0; j < N_; j++) {
@@ -317,12 +317,12 @@ int sg_value_and_grad_solve_and_logdet(const double *restrict in0,
             /* LU factorization with partial pivoting, P A = L U, in LU_ (L's unit diagonal implied) */
             for (int64_t i = 0; i < N_; i++)
                 for (int64_t j = 0; j < N_; j++) LU_(i, j) = A_(i, j);
-            int singular = 0;
+            int64_t singular = 0;
             for (int64_t c = 0; c < N_; c++) {
                 int64_t p = c;
                 for (int64_t i = c + 1; i < N_; i++)
                     if (fabs((double)LU_(i, c)) > fabs((double)LU_(p, c))) p = i;
-                if (LU_(p, c) == 0) { singular = 1; break; }
+                if (LU_(p, c) == 0) { singular = c + 1; break; }   /* its 1-based column */
                 if (p != c) {
                     { const int64_t t = perm[c]; perm[c] = perm[p]; perm[p] = t; }
                     for (int64_t j = 0; j < N_; j++) {
