@@ -117,6 +117,10 @@ UNDEFINED = [
     ("*", "*#dup*", "value[[]*", "repeated indices in a scatter or an index write: torch keeps "
                                  "an unspecified one of the written values"),
     ("*", "*#dup*", "grad[[]*", "repeated indices: the gradient follows the unspecified winner"),
+    *[(("torch.native_dropout",), "*[[]0], *", aspect, "native_dropout of an empty tensor: "
+       "torch returns the input itself and its autograd then gives that leaf a grad_fn (a leaf "
+       "'moved into the graph interior', whose backward raises): a torch bug; symgrad returns "
+       "the input unchanged") for aspect in ("grad:error", "grad_fn[[]0]")],
     (("linalg.eigh",), "*", "value[[]1]", "eigenvectors are defined up to sign"),
     (("linalg.eigh",), "*", "grad[[]*", "the gradient through eigenvectors depends on their "
                                         "sign"),

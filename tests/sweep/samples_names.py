@@ -218,12 +218,17 @@ def losses() -> dict:
 def dropouts() -> dict:
     out = {}
     for name in ("alpha_dropout", "feature_alpha_dropout", "alpha_dropout_",
-                 "feature_alpha_dropout_", "dropout_"):
+                 "feature_alpha_dropout_", "dropout_", "feature_dropout", "feature_dropout_"):
         op = f"torch.{name}"
         out[op] = functools.partial(lambda op: calls(
             op, (T((2, 3, 4)), 0.5, False), (T((2, 3, 4)), 0.0, True), (T((2, 3, 4)), 1.0, True),
             (T((2, 3, 4)), 1.5, False), (T((2, 3, 4)), 0.5),
             (T((2, 3, 4), "complex128"), 0.5, True)), op)
+    out["torch.native_dropout"] = lambda: calls(
+        "torch.native_dropout", (T((2, 3, 4)), 0.5, False), (T((2, 3, 4)), 0.0, True),
+        (T((2, 3, 4)), 1.0, True), (T((2, 3, 4)), 0.3, True), (T((2, 3, 4)), 0.3, None),
+        (T((2, 3, 4)), 1.5, True), (T((0,)), 0.5, True), (T((2, 3, 4), "float32"), 0.5, True),
+        (T((2, 3, 4), "complex128"), 0.5, True))
     return out
 
 

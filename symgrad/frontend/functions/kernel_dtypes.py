@@ -202,6 +202,9 @@ ROWS = (
     nograd(ops("nan_to_num"), 0, COMPLEX,
            "nan_to_num does not support automatic differentiation for outputs with complex "
            "dtype."),
+    nograd(("torch.native_dropout",), 0, COMPLEX,
+           "native_dropout does not support automatic differentiation for outputs with complex "
+           "dtype."),
     # ------------------------------------------------------------ pointwise math
     kernel(ops("logit", inplace=True) + ("special.logit",), COMPLEX, "logit_cpu"),
     kernel(ops("erf", inplace=True) + ("special.erf",), COMPLEX, "erf_vml_cpu"),

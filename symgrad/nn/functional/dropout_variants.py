@@ -1,6 +1,7 @@
 """The dropout variants of ``torch.nn.functional``: ``dropout1d``, ``dropout2d``,
 ``dropout3d`` (whole channels), ``alpha_dropout`` and ``feature_alpha_dropout`` (SELU's
-self-normalizing dropout). Plain ``dropout`` is ``symgrad.frontend.random.sampling``'s.
+self-normalizing dropout), and torch's ``feature_dropout`` and ``native_dropout``. Plain
+``dropout`` is ``symgrad.frontend.random.sampling``'s.
 
 Layer: front end (torch.nn mirror). Input: a tensor, p, training, inplace (torch's defaults:
 alpha dropout does nothing unless ``training=True``). Output: torch's ``_dropout_impl``: a
@@ -20,8 +21,10 @@ import warnings
 
 import numpy as np
 
+from ...dtypes import bool_
 from ...frontend.core.apply import apply, as_tensor
 from ...frontend.core.tensor import Tensor
+from ...frontend.functions.basic import composite
 from ...frontend.functions.creation import empty
 from ...frontend.random.args import refuse_dropout_trace
 
@@ -145,3 +148,33 @@ def feature_alpha_dropout(input, p: float = 0.5, training: bool = False,  # noqa
     """``alpha_dropout`` of whole channels of (N, C, ...)."""
     _check_p(p)
     return _dropout_impl(as_tensor(input), p, training, inplace, True, True)
+
+
+def feature_dropout(input, p: float = 0.5, training: bool = True,  # noqa: A002
+                    inplace: bool = False) -> Tensor:
+    """``torch.feature_dropout``: plain dropout of whole channels of (N, C, ...), what
+    ``dropout1d/2d/3d`` run once they have checked the input's rank."""
+    _check_p(p)
+    return _dropout_impl(as_tensor(input), p, training, inplace, True, False)
+
+
+def native_dropout(input, p: float, train) -> tuple:  # noqa: A002
+    """``torch.native_dropout``: (output, mask). Training (``train`` True or None): a bool
+    mask ``bernoulli_(1 - p)``, output = input * mask * scale with scale = 1 / (1 - p) (0 if
+    p == 1), ``NativeDropoutBackward0`` (g * mask * scale, but g * mask for ``train=None``, as
+    torch's derivative formula reads it); otherwise a copy and a mask of ones."""
+    x = as_tensor(input)
+    if train is not None and not train:
+        mask = Tensor(np.ones(tuple(x.shape), bool), None)
+        return composite("NativeDropoutBackward0", lambda t: t.clone(), [x],
+                         lambda g, out, ins: (g,), saves=False, uses_out=False), mask
+    if x.numel() == 0:
+        return x, empty(*x.shape, dtype=x.dtype)
+    keep = 1.0 - p
+    scale = 0.0 if keep == 0 else 1.0 / keep
+    refuse_dropout_trace()
+    mask = empty(*x.shape, dtype=bool_).bernoulli_(keep)
+    back = 1.0 if train is None else scale    # torch's backward formula: no scale for None
+    out = composite("NativeDropoutBackward0", lambda t: t * mask * scale, [x],
+                    lambda g, out, ins: (g * mask * back,), saves=False, uses_out=False)
+    return out, mask

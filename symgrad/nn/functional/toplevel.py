@@ -17,6 +17,7 @@ from __future__ import annotations
 import warnings
 
 from .. import functional as F
+from . import dropout_variants
 
 # same signature as the functional: the function itself
 ALIASES = ("conv1d conv2d conv3d conv_transpose1d conv_transpose2d conv_transpose3d pdist "
@@ -174,6 +175,19 @@ def feature_alpha_dropout_(input, p: float, train: bool):  # noqa: A002
     return F.feature_alpha_dropout(input, p, train, inplace=True)
 
 
+def feature_dropout(input, p: float, train: bool):  # noqa: A002
+    _probability(p)
+    return dropout_variants.feature_dropout(input, p, train)
+
+
+def feature_dropout_(input, p: float, train: bool):  # noqa: A002
+    _probability(p)
+    return dropout_variants.feature_dropout(input, p, train, inplace=True)
+
+
+native_dropout = dropout_variants.native_dropout
+
+
 def dropout_(input, p: float, train: bool):  # noqa: A002
     _probability(p)
     return F.dropout(input, p, train, inplace=True)
@@ -183,6 +197,7 @@ _DEFINED = ("embedding batch_norm instance_norm layer_norm group_norm selu celu 
             "max_pool1d max_pool2d max_pool1d_with_indices adaptive_max_pool1d kl_div "
             "margin_ranking_loss hinge_embedding_loss cosine_embedding_loss triplet_margin_loss "
             "poisson_nll_loss binary_cross_entropy_with_logits ctc_loss alpha_dropout "
-            "alpha_dropout_ feature_alpha_dropout feature_alpha_dropout_ dropout_").split()
+            "alpha_dropout_ feature_alpha_dropout feature_alpha_dropout_ dropout_ "
+            "feature_dropout feature_dropout_ native_dropout").split()
 globals().update({name: getattr(F, name) for name in ALIASES})
 __all__ = [name for name in ALIASES + _DEFINED]  # noqa: C416
