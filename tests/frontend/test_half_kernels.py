@@ -23,17 +23,20 @@ def test_i0e_tables_are_the_chebyshev_coefficients():
     mp = pytest.importorskip("mpmath")
     mp.mp.dps = 30
 
-    def coefficient(f, k, nodes=64):
-        return 2 * mp.fsum(f(mp.cos(mp.pi * (j + 0.5) / nodes)) * mp.cos(k * mp.pi * (j + 0.5)
-                                                                          / nodes)
-                           for j in range(nodes)) / nodes
+    nodes = 64
+    angles = [mp.pi * (j + mp.mpf(1) / 2) / nodes for j in range(nodes)]
+
+    def coefficients(f, count):
+        values = [f(mp.cos(a)) for a in angles]
+        return [2 * mp.fsum(v * mp.cos(k * a) for v, a in zip(values, angles)) / nodes
+                for k in range(count)][::-1]
 
     low, high = bessel_half.tables()
     below = lambda t: mp.exp(-4 * (t + 1)) * mp.besseli(0, 4 * (t + 1))  # noqa: E731
     above = lambda t: mp.exp(-16 / (t + 1)) * mp.sqrt(16 / (t + 1)) * mp.besseli(  # noqa: E731
         0, 16 / (t + 1))
     for table, f in ((low, below), (high, above)):
-        want = [coefficient(f, k) for k in range(len(table))][::-1]
+        want = coefficients(f, len(table))
         assert np.array_equal(table, np.array([float(c) for c in want], np.float32)
                               .astype(np.float16))
 
