@@ -9,7 +9,9 @@ list of ``known_differences.py`` from a full run.
 Input: torch (installed), the registry's samples. Output: ``expected.json.gz`` (torch's
 version, its public callable names per namespace, and per sample pattern its record without
 error messages: dtype, shape, requires_grad, grad_fn name, exception class and values and
-gradients to the digits of their dtype), and, with ``--known``, the lines of (b).
+gradients to the digits of their dtype; and for the ops whose rule in (a) measures accuracy,
+torch's record of each float32 sample run in float64: ``accuracy``), and, with ``--known``,
+the lines of (b).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sweep import known_differences, runner, suite  # noqa: E402
+from sweep import accuracy, known_differences, runner, suite  # noqa: E402
 
 
 def records(ops: dict) -> dict:
@@ -32,14 +34,31 @@ def records(ops: dict) -> dict:
             for samples in ops.values() for sample in samples}
 
 
-def write_store(live: dict, keep: dict | None = None) -> dict:
-    """Stores ``live`` (pattern -> record); ``keep``: the stored records of the ops not run."""
+def references(ops: dict) -> dict:
+    """pattern -> torch's record of the widened sample (float32 arguments as float64, the
+    same values: ``accuracy``), for the samples of the ops whose rule reads one."""
+    torch = runner.library("torch")
+    return {sample.pattern: runner.run(torch, accuracy.widened(sample))
+            for op, samples in ops.items() if op in known_differences.ACCURACY_OPS
+            for sample in samples if accuracy.narrow_tensors(sample)}
+
+
+def _without_messages(records: dict) -> dict:
+    return {p: {k: v for k, v in r.items() if k != "m"} for p, r in records.items()}
+
+
+def write_store(live: dict, keep: dict | None = None, refs: dict | None = None,
+                keep_refs: dict | None = None) -> dict:
+    """Stores ``live`` (pattern -> record) and the float64 references ``refs``; ``keep``,
+    ``keep_refs``: the stored ones of the ops not run."""
     torch = runner.library("torch")
     stored = dict(keep or {})
-    stored.update({p: {k: v for k, v in r.items() if k != "m"} for p, r in live.items()})
+    stored.update(_without_messages(live))
+    widened = dict(keep_refs or {})
+    widened.update(_without_messages(refs or {}))
     data = {"torch": torch["torch"].__version__,
             "torch_names": {ns: sorted(v) for ns, v in suite.torch_names({}).items()},
-            "records": stored}
+            "records": stored, "references": widened}
     text = json.dumps(data, separators=(",", ":"), sort_keys=True).encode()
     old = gzip.decompress(suite.STORE.read_bytes()) if suite.STORE.exists() else b""
     if text != old:   # (unchanged: the file stays byte for byte)
@@ -78,17 +97,18 @@ def main() -> None:
     start = time.perf_counter()
     only = sys.argv[sys.argv.index("--only") + 1].split(",") if "--only" in sys.argv else None
     ops = suite.plan("full", {})
-    keep = None
+    keep = keep_refs = None
     if only:
         ops = {op: s for op, s in ops.items() if any(part in op for part in only)}
-        keep = {p: r for p, r in suite.load_store()["records"].items()
-                if p.split("(")[0] not in ops}
-    live = records(ops)
-    data = write_store(live, keep)
+        old = suite.load_store()
+        keep, keep_refs = ({p: r for p, r in old.get(key, {}).items()
+                            if p.split("(")[0] not in ops} for key in ("records", "references"))
+    live, refs = records(ops), references(ops)
+    data = write_store(live, keep, refs, keep_refs)
     print(f"stored {len(data['records'])} torch records of {len(ops)} ops in {suite.STORE} "
           f"({suite.STORE.stat().st_size / 1e6:.2f} MB, {time.perf_counter() - start:.0f} s)")
     if "--known" in sys.argv:
-        results = suite.execute(ops, "stored", {"records": live})
+        results = suite.execute(ops, "stored", {"records": live, "references": refs})
         write_known(results, set(ops) if only else None)
         print(f"wrote {len(open_lines(results))} open differences into "
               f"{known_differences.__file__}")

@@ -2,7 +2,8 @@
 which oracle (torch live, or torch's stored records), and what differs.
 
 Input: the registry's samples, the stored expectations (``expected.json.gz``, written by
-``store.py``), ``known_differences`` (what torch leaves undefined; symgrad's open
+``store.py``: torch's records, and the float64 references ``accuracy`` reads),
+``known_differences`` (what torch leaves undefined; symgrad's open
 differences). Output: ``Result`` per sample (its differences, the ones excluded as undefined,
 both records, its time), and ``verdict`` (differences not listed; listed ones that match now).
 """
@@ -75,6 +76,7 @@ def execute(ops: dict, oracle: str, store: dict, progress=None) -> list:
     symgrad = runner.library("symgrad")
     torch = runner.library("torch") if oracle == "torch" else None
     records = store.get("records", {})
+    references = store.get("references", {})
     results = []
     for op, samples in ops.items():
         for sample in samples:
@@ -86,7 +88,9 @@ def execute(ops: dict, oracle: str, store: dict, progress=None) -> list:
                                                            "python tests/sweep/store.py"}))
                 continue
             diffs = differences(mine, theirs)
-            kept, undefined = known_differences.split_undefined(sample, diffs)
+            kept, undefined = known_differences.split_undefined(
+                sample, diffs, {"symgrad": mine, "torch": theirs,
+                                "reference": references.get(sample.pattern)})
             results.append(Result(sample, kept, undefined, theirs, mine,
                                   time.perf_counter() - start))
         if progress:

@@ -6,7 +6,8 @@ modified_bessel_k1 airy_ai spherical_bessel_j0 chebyshev_polynomial_t ... legend
 Layer: front end. Input: tensors (the polynomials' ``x`` or ``n`` may be a Python number).
 Output: tensors, computed eagerly by the NumPy references of ``ops.bessel``,
 ``ops.special_more`` and ``ops.polynomials`` (in float64, rounded once to the result's dtype;
-the polynomials in the result's dtype, as torch's recurrences overflow in it). One table,
+the polynomials in the result's dtype, as torch's recurrences overflow in it; float16 i0e in
+float16 arithmetic where torch's scalar kernel computes so: ``ops.bessel_half``). One table,
 ``UNARY``/``BINARY``, says per function its reference, its torch node and its derivative
 formula (torch's ``derivatives.yaml``, written with front-end functions so that it
 differentiates again); a function torch gives no derivative (the Bessel and Airy functions,
@@ -28,16 +29,18 @@ import math
 import numpy as np
 
 from ... import dtypes
-from ...ops import bessel, polynomials, special_more
+from ...ops import bessel, bessel_half, polynomials, special_more
 from ...ops.registry import broadcast_shapes
 from . import basic as F
 from . import pointwise as P
 from . import special_traced
 from .assorted import result_type
 from .inplace import update
+from .lanes import vector_mask
 from ..core.apply import attach_function
 from ..core.arguments import tensors_only
 from ..core.tensor import Tensor, tracer_error
+from ..random.generator import capability
 
 SQRT_2PI = math.sqrt(2.0 * math.pi)
 
@@ -119,9 +122,25 @@ UNARY = {
     "spherical_bessel_j0": bessel.spherical_j0,
 }
 
-# Their asymptotic forms' phase, x - (n/2 + 1/4) pi, is rounded in the result's dtype (torch's
-# float32 kernels round it in float32: at |x| ~ 1e9 that is most of the value).
-PHASED = ("bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1")
+# Their asymptotic forms' phase, x - (n/2 + 1/4) pi (Airy's: 2/3 (-x)^1.5 + pi/4), is rounded
+# in the result's dtype (torch's float32 kernels round it in float32: at |x| ~ 1e9 that is most
+# of the value; an integer input's is the default float's).
+PHASED = ("bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "airy_ai")
+
+
+# The functions whose float16 kernel's scalar lambda computes in float16 arithmetic (torch's
+# ``calc_i0e<Half>``; i0, i1, i1e convert to float32 first): the elements torch's vector loop
+# computes (in float32, AVX2/AVX-512 builds) take the reference, the others the float16 one.
+IN_HALF = {"i0e": bessel_half.i0e}
+
+
+def _half_lanes(scalar, x16: np.ndarray, value: np.ndarray) -> np.ndarray:
+    build = capability()
+    mask = False if build == "default" else vector_mask(x16.shape, 2, 2, build)
+    if mask is True:
+        return value
+    half = scalar(x16)
+    return half if mask is False else np.where(mask, value, half)
 
 
 def _with_rule(name: str, out: Tensor, inputs: list) -> Tensor:
@@ -142,6 +161,8 @@ def _unary(name: str):
         v = _eager(input, name).astype(dt.np).astype(np.float64)   # as torch: x in dt first
         extra = (dt.computes_in.np,) if name in PHASED else ()
         value = reference(v.reshape(-1), *extra).reshape(v.shape)
+        if name in IN_HALF and dt is dtypes.float16:
+            value = _half_lanes(IN_HALF[name], v.astype(np.float16), value)
         return _with_rule(name, _tensor(value, dt), [input])
     fn.__name__ = name
     fn.__doc__ = f"torch.special.{name}, elementwise (eager only)."

@@ -25,6 +25,7 @@ from ...frontend.functions.basic import sum as sum_along
 from ...frontend.functions.pointwise import div
 from ...frontend.functions.shapes import squeeze
 from ...frontend.core.tensor import Tensor
+from .adaptive_half import bin_mean_backward, half_bin_sums
 from .conv import ntuple, pad_spatial, windows
 
 _WORDS = {1: "one", 2: "two", 3: "three"}
@@ -269,7 +270,8 @@ def _adaptive_avg_pool(x: Tensor, output_size, fn: str) -> Tensor:
         rows_t, cols_t, counts_t = (Tensor(m.astype(a.dtype.np), None)
                                     for m in (rows, cols.T, counts))
         return matmul(matmul(rows_t, a), cols_t) / counts_t
-    rule = empty_output_backward("adaptive_avg_pool2d", x.ndim) if 0 in out else None
+    rule = empty_output_backward("adaptive_avg_pool2d", x.ndim) if 0 in out else (
+        lambda g, out, ins: (bin_mean_backward(g, [rows, cols]),))
     return composite("AdaptiveAvgPool2DBackward0", body, [x], rule, saves=False,
                      uses_out=False)
 
@@ -372,11 +374,14 @@ def adaptive_avg_pool3d(input, output_size) -> Tensor:  # noqa: A002
                                bins[2].sum(1))
 
     def body(a):
+        if a.dtype is dtypes.float16:    # torch's float16 kernel sums in float16
+            return half_bin_sums(a, bins)
         y = a
         for axis, matrix in zip((-3, -2, -1), bins):
             y = matmul(Tensor(matrix.astype(a.dtype.np), None), y.movedim(axis, -2)
                        ).movedim(-2, axis)
         return y / Tensor(counts.astype(a.dtype.np), None)
-    rule = empty_output_backward(fn, x.ndim, 3) if 0 in out else None
+    rule = empty_output_backward(fn, x.ndim, 3) if 0 in out else (
+        lambda g, out, ins: (bin_mean_backward(g, bins),))
     return composite("AdaptiveAvgPool3DBackward0", body, [x], rule, saves=False,
                      uses_out=False)
