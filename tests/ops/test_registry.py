@@ -22,6 +22,7 @@ from symgrad.ops.registry import ELEMENTWISE, SOURCE
 
 NO_GRADIENT = {"lt", "le", "gt", "ge", "eq", "ne", "logical_and", "logical_or", "logical_not",
                "argmax", "argmin", "cumargmax", "cumargmin", "argsort", "guard", "poison",
+               "factor_info",
                "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"}
 
 

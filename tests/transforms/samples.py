@@ -101,6 +101,7 @@ def _others(rng):
         "det": ([_spd(rng)], {}),
         "slogdet": ([_spd(rng)], {}),
         "eigh": ([_distinct_spectrum(rng)], {"upper": False}),
+        "factor_info": ([_spd(rng)], {"method": "cholesky"}),
         "qr": ([rng.normal(size=(4, 3))], {"complete": False}),
         "fft_c2c": ([_complex(rng, (3, 4))], {"axes": (1, 0), "norm": "sqrt",
                                               "forward": True}),
