@@ -41,27 +41,38 @@ CASES = [
     ('F.conv2d(T((1, 1, 3, 3), f32), T((1, 1, 2, 2), f32), T((1,), c128))',
      RuntimeError, 'Input type (float) and bias type (c10::complex<double>) should be the same'),
     ('F.embedding(T((2,), u8), T((3, 2), f32))',
-     RuntimeError, "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.ByteTensor instead (while checking arguments for embedding)"),
+     RuntimeError, "Expected tensor for argument #1 'indices' to have one of the following scalar"
+                   ' types: Long, Int; but got torch.ByteTensor instead (while checking arguments'
+                   ' for embedding)'),
     ('F.embedding(T((2,), b), T((3, 2), f32))',
-     RuntimeError, "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got CPUBoolType instead (while checking arguments for embedding)"),
+     RuntimeError, "Expected tensor for argument #1 'indices' to have one of the following scalar"
+                   ' types: Long, Int; but got CPUBoolType instead (while checking arguments for '
+                   'embedding)'),
     ('F.embedding(T((2,), c64), T((3, 2), f32))',
-     RuntimeError, "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got CPUComplexFloatType instead (while checking arguments for embedding)"),
+     RuntimeError, "Expected tensor for argument #1 'indices' to have one of the following scalar"
+                   ' types: Long, Int; but got CPUComplexFloatType instead (while checking argume'
+                   'nts for embedding)'),
     ('F.embedding_bag(T((2, 2), c128), T((3, 2), f32))',
      NotImplementedError, '"arange_cpu" not implemented for \'ComplexDouble\''),
     ('F.scaled_dot_product_attention(T((1, 2, 2), c64), T((1, 2, 2), f32), T((1, 2, 2), f32))',
-     RuntimeError, 'Expected query, key, and value to have the same dtype, but got query.dtype: c10::complex<float> key.dtype: float and value.dtype: float instead.'),
-    ('F.scaled_dot_product_attention(T((1, 2, 2), f32), T((1, 2, 2), f32), T((1, 2, 2), f32), attn_mask=T((2, 2), f64))',
-     RuntimeError, 'Expected attn_mask dtype to be bool or float or to match query dtype, but got attn_mask.dtype: double and  query.dtype: float instead.'),
+     RuntimeError, 'Expected query, key, and value to have the same dtype, but got query.dtype: c'
+                   '10::complex<float> key.dtype: float and value.dtype: float instead.'),
+    ('F.scaled_dot_product_attention(T((1, 2, 2), f32), T((1, 2, 2), f32), T((1, 2, 2), f32), att'
+     'n_mask=T((2, 2), f64))',
+     RuntimeError, 'Expected attn_mask dtype to be bool or float or to match query dtype, but got'
+                   ' attn_mask.dtype: double and  query.dtype: float instead.'),
     ('T((3,), f16).uniform_(-1e300, 1e300)',
      RuntimeError, 'from is out of bounds for c10::Half'),
     ('torch.linalg.lstsq(T((3, 2), i32), T((3, 1), f32))',
-     RuntimeError, "torch.linalg.lstsq: Expected input and other to have the same dtype, but got input's dtype Int and other's dtype Float"),
+     RuntimeError, 'torch.linalg.lstsq: Expected input and other to have the same dtype, but got '
+                   "input's dtype Int and other's dtype Float"),
     ('torch.linalg.lstsq(T((3, 2), i64), T((3, 1), i64))',
      RuntimeError, "This function doesn't handle types other than float and double"),
     ('torch.var(T((3,), i64))',
      RuntimeError, 'std and var only support floating point and complex dtypes'),
     ('torch.nanmean(T((3,), u8))',
-     RuntimeError, 'nanmean(): expected input to have floating point or complex dtype but got Byte'),
+     RuntimeError, 'nanmean(): expected input to have floating point or complex dtype but got Byt'
+                   'e'),
     ('torch.cdist(T((2, 2), c64), T((2, 2), c64))',
      RuntimeError, 'cdist only supports floating-point dtypes, X1 got: ComplexFloat'),
     ('torch.histc(T((3,), i32))',
