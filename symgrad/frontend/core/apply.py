@@ -89,10 +89,10 @@ def _fast_elementwise(op, args: tuple):
     if half and op.name not in IN_OWN_DTYPE:   # float16: in float32, rounded once
         values = widened_values(values)
     try:
-        value = op.numpy(*values)
+        value = op.numpy_fast(*values)
     except (FloatingPointError, RuntimeWarning):
         with np.errstate(all="ignore"):
-            value = op.numpy(*values)
+            value = op.numpy_fast(*values)
     except (ValueError, TypeError):
         return None   # shapes that do not broadcast, an op of integers only (bitwise_and):
         # the general path says so, torch's way
@@ -227,6 +227,9 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
         fn_name = _torch_name or op.torch_name
         _record(out, op, attrs, as_given(args, inputs, fn_name in KEEP_COMPLEX)
                 if op.promotion else inputs, fn_name, loc, _shown)
+        if dtype.kind == "complex" and out.grad_fn._holomorphic:   # (BackwardFunction.apply)
+            out.grad_fn._conj_saved = tuple(isinstance(a, complex) or isinstance(a, Tensor)
+                                            and a.dtype.is_complex for a in args)
     return out
 
 
