@@ -158,6 +158,16 @@ def _python_numbers(args) -> bool:
     return weak
 
 
+# Analytic ops whose complex gradient torch writes g * conj(c) with c a product, quotient or
+# conj-symmetric function (exp, sin...) of the operands and output: their rule is applied to
+# the conjugated operands (``BackwardFunction.apply``), which gives torch's signed zeros. Not
+# the rules that add a real constant (1 + z * z...): torch's complex add of +0 to a -0 part
+# gives +0, so conj(1 + z * z) is not 1 + conj(z) * conj(z) in its zeros, and a square root
+# after it would take the other side of its branch cut.
+CONJ_OPERANDS = frozenset(("mul", "div", "exp", "exp2", "log", "log2", "log10", "sqrt", "sin",
+                           "cos", "sinh", "cosh"))
+
+
 def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple | None = None,
           **attrs: Any) -> Tensor:
     """Apply primitive ``name``: check, compute or record, and note how to differentiate it.
@@ -227,7 +237,7 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
         fn_name = _torch_name or op.torch_name
         _record(out, op, attrs, as_given(args, inputs, fn_name in KEEP_COMPLEX)
                 if op.promotion else inputs, fn_name, loc, _shown)
-        if dtype.kind == "complex" and out.grad_fn._holomorphic:   # (BackwardFunction.apply)
+        if dtype.kind == "complex" and name in CONJ_OPERANDS:   # (BackwardFunction.apply)
             out.grad_fn._conj_saved = tuple(isinstance(a, complex) or isinstance(a, Tensor)
                                             and a.dtype.is_complex for a in args)
     return out
