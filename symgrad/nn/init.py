@@ -29,11 +29,12 @@ from ..frontend.random import args as A, kernels as K
 from ..frontend.core.grad_mode import no_grad
 from ..frontend.functions.inplace import copy_ as _copy, fill_ as _fill
 from ..frontend.random.inplace import normal_ as _normal, uniform_ as _uniform
+from ..frontend.random.sampling import randperm as _randperm
 from ..frontend.core.tensor import Tensor, tensor as _tensor
 
-__all__ = ["calculate_gain", "constant_", "eye_", "kaiming_normal_", "kaiming_uniform_",
-           "normal_", "ones_", "orthogonal_", "trunc_normal_", "uniform_", "xavier_normal_",
-           "xavier_uniform_", "zeros_"]
+__all__ = ["calculate_gain", "constant_", "dirac_", "eye_", "kaiming_normal_",
+           "kaiming_uniform_", "normal_", "ones_", "orthogonal_", "sparse_", "trunc_normal_",
+           "uniform_", "xavier_normal_", "xavier_uniform_", "zeros_"]
 
 _LINEAR = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
            "conv_transpose3d")
@@ -114,6 +115,40 @@ def eye_(tensor: Tensor) -> Tensor:
         raise ValueError("Only tensors with 2 dimensions are supported")
     with no_grad():
         return _copy(tensor, _tensor(np.eye(*tensor.shape), dtype=tensor.dtype))
+
+
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
+    """Fill a 3-, 4- or 5-D convolution weight (out, in, *kernel) with the identity: zeros
+    but a one at the kernel's centre of channel pair (g * out_per_group + d, d), for each of
+    ``groups`` groups and each d below min(out_per_group, in)."""
+    if tensor.ndim not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    if tensor.shape[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    per_group = tensor.shape[0] // groups
+    centre = tuple(size // 2 for size in tensor.shape[2:])
+    with no_grad():
+        tensor.zero_()
+        for g in range(groups):
+            for d in range(min(per_group, tensor.shape[1])):
+                tensor[(g * per_group + d, d) + centre] = 1
+    return tensor
+
+
+def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator=None) -> Tensor:
+    """Fill a 2-D tensor with N(0, std**2) samples, then zero ceil(sparsity * rows) of each
+    column's entries: the first ones of a ``randperm(rows)`` per column, column by column.
+    As torch's, the normals come from ``generator`` and the permutations from the default
+    generator."""
+    if tensor.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    zeros = math.ceil(sparsity * rows)
+    with no_grad():
+        _normal(tensor, 0, std, generator=generator)
+        for col in range(cols):
+            tensor[_randperm(rows)[:zeros], col] = 0
+    return tensor
 
 
 def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:

@@ -32,7 +32,8 @@ def _broadcast(*shapes, **_):
 def elementwise(name: str, scalar, numpy, *, vjp=None, torch: str = "", dtype=float_dtype,
                 saves: bool = True, uses_out: bool = False, bool_operands: tuple = (),
                 promotion: str = "", doc: str = "", torch_inputs: tuple = (),
-                complex_ok: bool = False, holomorphic: bool = True) -> OpDef:
+                complex_ok: bool = False, holomorphic: bool = True,
+                numpy_fast=None) -> OpDef:
     """Register an elementwise op; ``scalar(sympy, x, ...)`` is its expression.
     ``complex_ok``: a floating op also defined on complex numbers (then analytic, so that its
     real VJP rule serves, conjugated: ``holomorphic``)."""
@@ -44,16 +45,48 @@ def elementwise(name: str, scalar, numpy, *, vjp=None, torch: str = "", dtype=fl
         name=name, kind=ELEMENTWISE, scalar=scalar, bool_operands=bool_operands, numpy=numpy,
         vjp=vjp, dtype=dtype, shape=_broadcast, promotion=promotion,
         torch_name=torch or f"{name.capitalize()}Backward0", saves=saves, uses_out=uses_out,
-        doc=doc, torch_inputs=torch_inputs, holomorphic=holomorphic))
+        doc=doc, torch_inputs=torch_inputs, holomorphic=holomorphic, numpy_fast=numpy_fast))
 
 
 # ---------------------------------------------------------------- arithmetic
 
-elementwise("add", lambda sp, x, y: x + y, np.add, vjp=lambda b, g, out, ins: (g, g),
-            saves=False, dtype=same_dtype)
-elementwise("sub", lambda sp, x, y: x - y, np.subtract,
+def torch_complex_axpy(x, y, c: float = 1.0, d: float = 0.0) -> np.ndarray:
+    """torch's complex ``x + alpha * y`` (alpha = c + di; add: 1, sub: -1), as its CPU kernels
+    compute it, vectorized or not: the product by c10's formula, (c yr - d yi) + (c yi + d yr)i,
+    then added part by part. Not NumPy's ``x + y``: ``(-0-1j) + (-0+0j)`` has a real part
+    -0 + (-0 - 0 * 0) = +0, and an infinite imaginary part of y makes the real part NaN."""
+    x, y = np.asarray(x), np.asarray(y)
+    out = np.empty(np.broadcast_shapes(x.shape, y.shape), np.result_type(x, y))
+    yr, yi = y.real, y.imag
+    zero = yr.dtype.type(0)
+    if (c, d) == (1.0, 0.0):
+        re, im = yr - yi * zero, yr * zero + yi
+    elif (c, d) == (-1.0, 0.0):
+        re, im = -yr - yi * zero, -yi + yr * zero
+    else:
+        c, d = yr.dtype.type(c), yr.dtype.type(d)
+        re, im = c * yr - d * yi, c * yi + d * yr
+    out.real, out.imag = x.real + re, x.imag + im
+    return out
+
+
+def _add(x, y):
+    out = np.add(x, y)
+    return torch_complex_axpy(x, y) if out.dtype.kind == "c" else out
+
+
+def _sub(x, y):
+    out = np.subtract(x, y)
+    return torch_complex_axpy(x, y, -1.0) if out.dtype.kind == "c" else out
+
+
+# complex + and -: torch's x + 1 * y, x + (-1) * y (``torch_complex_axpy``); the fast path of
+# operands of one float dtype calls NumPy's ufuncs directly
+elementwise("add", lambda sp, x, y: x + y, _add, vjp=lambda b, g, out, ins: (g, g),
+            saves=False, dtype=same_dtype, numpy_fast=np.add)
+elementwise("sub", lambda sp, x, y: x - y, _sub,
             vjp=per_input(lambda b, g, out, ins: g, lambda b, g, out, ins: -g),
-            saves=False, dtype=same_dtype)
+            saves=False, dtype=same_dtype, numpy_fast=np.subtract)
 elementwise("mul", lambda sp, x, y: x * y, np.multiply, dtype=same_dtype,
             vjp=per_input(lambda b, g, out, ins: g * ins[1], lambda b, g, out, ins: g * ins[0]))
 elementwise("div", lambda sp, x, y: x / y, np.divide, complex_ok=True,

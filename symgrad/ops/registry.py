@@ -79,6 +79,9 @@ class OpDef:
     shape: Callable[..., tuple]            # (input shapes..., **attrs) -> output shape
     dtype: Callable[..., DType]            # (input dtypes..., **attrs) -> output dtype
     numpy: Callable[..., Any] | None       # (input arrays..., **attrs) -> output array
+    # what the eager fast path calls on operands of one float dtype (default: ``numpy``), e.g.
+    # ``np.add`` where ``numpy`` also computes complex values torch's way
+    numpy_fast: Callable[..., Any] | None = None
     vjp: Callable[..., tuple] | None = None  # (b, g, out, inputs, **attrs) -> cotangents
     scalar: Callable[..., Any] | None = None  # elementwise: (sympy, *symbols) -> expression
     bool_operands: tuple = ()              # operands whose symbol is untyped (a bool)
@@ -148,6 +151,8 @@ def register(op: OpDef) -> OpDef:
         op = dataclasses.replace(op, batch=_KIND_RULES[op.kind])
     if not op.dependence:
         op = dataclasses.replace(op, dependence=_KIND_DEPENDENCE.get(op.kind, "dense"))
+    if op.numpy_fast is None:
+        op = dataclasses.replace(op, numpy_fast=op.numpy)
     OPS[op.name] = op
     return op
 

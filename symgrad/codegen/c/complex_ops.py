@@ -5,7 +5,8 @@ placeholders (as ``exprs`` uses them) and the helper functions it calls (``helpe
 
 The SymPy printer (``cprinter``) prints real arithmetic; complex arithmetic is C99's
 ``_Complex`` types with ``complex.h``'s functions (``cexp``, ``clog``... what NumPy calls on
-glibc), and symgrad's own helpers where NumPy computes otherwise than C: products and
+glibc), and symgrad's own helpers where torch or NumPy compute otherwise than C: sums and
+differences as torch's ``x + alpha * y`` (``ops.elementwise.torch_complex_axpy``), products and
 quotients (NumPy's plain formula and Smith's division, where C would rescue NaN results),
 ``log1p``/``expm1`` (C99 has none for complex values) and ``sgn``. ``_Complex`` storage is two
 reals, NumPy's layout, so arrays pass between them as they are.
@@ -17,8 +18,8 @@ from ...dtypes import DType
 
 # op -> (C text with {0}, {1}... for the operands and {f} for the float suffix, helpers)
 _TABLE: dict[str, tuple[str, tuple[str, ...]]] = {
-    "add": ("{0} + {1}", ()),
-    "sub": ("{0} - {1}", ()),
+    "add": ("sgm_cadd{f}({0}, {1})", ("sgm_cadd",)),
+    "sub": ("sgm_csub{f}({0}, {1})", ("sgm_csub",)),
     "neg": ("-{0}", ()),
     "mul": ("sgm_cmul{f}({0}, {1})", ("sgm_cmul",)),
     "div": ("sgm_cdiv{f}({0}, {1})", ("sgm_cdiv",)),

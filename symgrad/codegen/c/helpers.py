@@ -69,8 +69,8 @@ for _name, (_template, _needs, _nargs) in _DOUBLE.items():
 HELPERS["sgm_floordiv_i64"] = ("helper_int_division.c.j2", ())
 # complex values: complex.h and NumPy's arithmetic (``complex_ops``), all defined together
 HELPERS["sgm_complex_h"] = ("helper_complex.c.j2", ())
-for _name in ("sgm_cmplx", "sgm_cmul", "sgm_cdiv", "sgm_clog1p", "sgm_cexpm1", "sgm_csgn",
-              "sgm_csinc", "sgm_clogaddexp"):
+for _name in ("sgm_cmplx", "sgm_cadd", "sgm_csub", "sgm_cmul", "sgm_cdiv", "sgm_clog1p",
+              "sgm_cexpm1", "sgm_csgn", "sgm_csinc", "sgm_clogaddexp"):
     HELPERS[_name] = HELPERS[_name + "f"] = (None, ("sgm_complex_h",))
 HELPERS["sgm_fft"] = ("helper_fft.c.j2", ("sgm_complex_h",))   # torch.fft's transforms
 for _name in ("sgm_remainder_i64", "sgm_truncdiv_i64", "sgm_fmod_i64"):

@@ -89,10 +89,10 @@ def _fast_elementwise(op, args: tuple):
     if half and op.name not in IN_OWN_DTYPE:   # float16: in float32, rounded once
         values = widened_values(values)
     try:
-        value = op.numpy(*values)
+        value = op.numpy_fast(*values)
     except (FloatingPointError, RuntimeWarning):
         with np.errstate(all="ignore"):
-            value = op.numpy(*values)
+            value = op.numpy_fast(*values)
     except (ValueError, TypeError):
         return None   # shapes that do not broadcast, an op of integers only (bitwise_and):
         # the general path says so, torch's way
@@ -156,6 +156,16 @@ def _python_numbers(args) -> bool:
         elif not isinstance(a, (int, float)):
             return False
     return weak
+
+
+# Analytic ops whose complex gradient torch writes g * conj(c) with c a product, quotient or
+# conj-symmetric function (exp, sin...) of the operands and output: their rule is applied to
+# the conjugated operands (``BackwardFunction.apply``), which gives torch's signed zeros. Not
+# the rules that add a real constant (1 + z * z...): torch's complex add of +0 to a -0 part
+# gives +0, so conj(1 + z * z) is not 1 + conj(z) * conj(z) in its zeros, and a square root
+# after it would take the other side of its branch cut.
+CONJ_OPERANDS = frozenset(("mul", "div", "exp", "exp2", "log", "log2", "log10", "sqrt", "sin",
+                           "cos", "sinh", "cosh"))
 
 
 def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple | None = None,
@@ -227,6 +237,9 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
         fn_name = _torch_name or op.torch_name
         _record(out, op, attrs, as_given(args, inputs, fn_name in KEEP_COMPLEX)
                 if op.promotion else inputs, fn_name, loc, _shown)
+        if dtype.kind == "complex" and name in CONJ_OPERANDS:   # (BackwardFunction.apply)
+            out.grad_fn._conj_saved = tuple(isinstance(a, complex) or isinstance(a, Tensor)
+                                            and a.dtype.is_complex for a in args)
     return out
 
 

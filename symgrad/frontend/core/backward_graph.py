@@ -28,7 +28,7 @@ class BackwardFunction:
 
     __slots__ = ("_rule", "_attrs", "_saved", "_out", "_edges", "_shown", "_input_meta", "loc",
                  "_released", "_retained", "_saves", "_versions", "_hooks", "_complex",
-                 "_holomorphic", "__weakref__")
+                 "_holomorphic", "_conj_saved", "__weakref__")
     _n_outputs = 1   # a custom autograd.Function may have several (custom_function.py)
 
     def __init__(self, rule: Callable, attrs: dict, saved: Sequence[Any], out: tuple,
@@ -50,6 +50,7 @@ class BackwardFunction:
         self._hooks = None                 # [(output number, hook)]: Tensor.register_hook
         self._complex = False              # a complex output (set by apply._record)
         self._holomorphic = True           # see apply (the op's OpDef.holomorphic)
+        self._conj_saved = None            # which saved inputs torch conjugates (see apply)
 
     @property
     def next_functions(self) -> tuple:
@@ -86,11 +87,23 @@ class BackwardFunction:
         conjugated -- g * conj(f'(z)) -- so that one rule serves real and complex values (an
         analytic op of complex operands has a complex result: that is the test); a rule of a
         non-analytic op (``OpDef.holomorphic`` False: abs, real, angle...) is in torch's
-        convention already."""
+        convention already.
+
+        A primitive op's rule (``_conj_saved``: which of its operands were complex as given)
+        is applied to g as it is and to the conjugates of those operands and of the output,
+        the same conjugation written as torch writes its formulas, g * conj(f'(z)) -- ``grad *
+        other.conj()``, ``grad * result.conj()`` -- so that the products' signed zeros are
+        torch's: conj(conj(g) * c) has the opposite zero where g * conj(c) has +0. (A real
+        operand -- a Python number, a real tensor promoted -- stays as it is: torch's conj is
+        no op on it.)"""
         self.check_saved()
         out = None if self._out is None else self.output()
         if not (self._complex and self._holomorphic):
             return self._rule(b, g, out, self._saved, **self._attrs)
+        if self._conj_saved is not None:
+            saved = tuple(_conj(b, s) if given else s
+                          for s, given in zip(self._saved, self._conj_saved))
+            return self._rule(b, g, None if out is None else _conj(b, out), saved, **self._attrs)
         cts = self._rule(b, _conj(b, g), out, self._saved, **self._attrs)
         return tuple(None if c is None else _conj(b, c) for c in cts)
 

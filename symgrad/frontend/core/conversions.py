@@ -22,7 +22,7 @@ _C_NAMES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "
 
 
 def c_name(dtype: dtypes.DType) -> str:
-    return _C_NAMES.get(dtype.name, dtype.name)
+    return _C_NAMES.get(dtype.name, dtype.cpp_name)
 
 
 def _limits(dtype: dtypes.DType) -> tuple:

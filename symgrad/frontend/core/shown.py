@@ -33,7 +33,7 @@ def cast_inside(out: Tensor, dtype) -> Tensor:
     inner = function_class(type(fn).__name__)(fn._rule, fn._attrs, fn._saved, out_, fn._saves,
                                               fn._edges, fn._input_meta, fn.loc, fn._shown)
     inner._versions, inner._complex = fn._versions, fn._complex
-    inner._holomorphic = fn._holomorphic
+    inner._holomorphic, inner._conj_saved = fn._holomorphic, fn._conj_saved
     result._requires_grad = True
     result.grad_fn = inner
     return result

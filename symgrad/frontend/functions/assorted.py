@@ -368,7 +368,7 @@ def masked_scatter(x, mask, source) -> Tensor:
                            f"got{x.dtype.scalar_type} and {source.dtype.scalar_type}")
     if mask.dtype is not dtypes.bool_:
         raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with "
-                           f"dtype {mask.dtype.name}")
+                           f"dtype {mask.dtype.scalar_type}")
     shape = _broadcast(x.shape, mask.shape)      # out of place: x broadcast too, as torch's
     x = x if same_shape(x.shape, shape) else broadcast_to(x, shape)
     mask = broadcast_to(mask, shape)

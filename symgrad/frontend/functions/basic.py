@@ -30,6 +30,7 @@ from .arith_checks import alpha_check, sub_check
 from .int_powers import int_power, int_powers, integer_operands, power_by_squaring  # noqa: F401
 from .index_checks import dim_given
 from .complex_square import complex_square
+from .complex_axpy import scaled_sum
 from .prod_grad import prod_with_rule
 from .gathers import gather, gather_along, take_along_dim  # noqa: F401  (with the rest of F)
 
@@ -95,9 +96,11 @@ def _scaled_sum(name: str, a, b, alpha) -> Tensor:
     if not (isinstance(a, Tensor) and isinstance(b, Tensor)):
         return apply(name, a, mul(b, alpha))
     sign = alpha if name == "add" else -alpha
-    return composite(name.capitalize() + "Backward0", lambda x, y: apply(name, x, mul(y, alpha)),
-                     [a, b], lambda g, out, ins: (g, mul(g, sign)), saves=False,
-                     uses_out=False)
+    body = (scaled_sum(sign) if a.dtype.is_complex or b.dtype.is_complex else
+            lambda x, y: apply(name, x, mul(y, alpha)))
+    coefficient = sign.conjugate() if isinstance(sign, complex) else sign   # torch: alpha.conj()
+    return composite(name.capitalize() + "Backward0", body, [a, b],
+                     lambda g, out, ins: (g, mul(g, coefficient)), saves=False, uses_out=False)
 
 
 def neg(a) -> Tensor:

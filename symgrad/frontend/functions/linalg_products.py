@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ... import dtypes
+
 from . import basic as F
 from . import products
 from ..core import grad_mode
@@ -141,9 +143,12 @@ def lstsq(A, B, rcond=None, *, driver=None) -> LstsqResult:
     bm = unsqueeze(b, -1) if vector else b
     if bm.ndim < 2 or bm.shape[-2] != a.shape[-2]:
         raise RuntimeError(f"{name}: input.size(-2) should match other.size(-2)")
-    if a.dtype is not b.dtype or not a.dtype.is_differentiable:
-        raise RuntimeError(f"{name}: Expected input and other to have the same floating dtype, "
-                           f"got {a.dtype.name} and {b.dtype.name}")
+    if a.dtype is not b.dtype:
+        raise RuntimeError(f"{name}: Expected input and other to have the same dtype, but got "
+                           f"input's dtype {a.dtype.scalar_type} and other's dtype "
+                           f"{b.dtype.scalar_type}")
+    if not a.dtype.is_differentiable or a.dtype.real_dtype is dtypes.float16:
+        raise RuntimeError("This function doesn't handle types other than float and double")
     m, n = a.shape[-2:]
     detailed = driver in ("gelsd", "gelss")
     rtol = rcond if rcond is not None and rcond > 0 else None

@@ -73,7 +73,7 @@ def logcumsumexp(x, dim) -> Tensor:
     x = tensor_arg(x)
     if not x.dtype.is_floating:
         raise RuntimeError(f'"logcumsumexp_out_cpu" not implemented for '
-                           f'\'{x.dtype.name}\' (give a floating tensor)')
+                           f'\'{x.dtype.scalar_type}\'')
     return _scan("logcumsumexp", x, dim)
 
 

@@ -169,7 +169,8 @@ def histc(x, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:
     equal); elements outside are ignored."""
     x = tensor_arg(x)
     if not x.dtype.is_floating:
-        raise NotImplementedError(f'"histogram_cpu" not implemented for \'{x.dtype.name}\'')
+        kernel = "aminmax_cpu" if x.dtype.is_complex else "histogram_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{x.dtype.scalar_type}'")
     if bins <= 0:
         raise RuntimeError(f"torch.histc: bins must be > 0, but got {bins} for dimension 0")
     v = _eager(x, "histc", "compute it outside the compiled function").reshape(-1)

@@ -73,8 +73,7 @@ def _moments(name: str, x, dim, unbiased, correction):
     """(x, axes, number of elements reduced, degrees of freedom) with torch's checks."""
     x = tensor_arg(x)
     if not x.dtype.is_differentiable:
-        raise RuntimeError(f"{name}(): std and var only support floating point and complex "
-                           f"dtypes, got {x.dtype.name}")
+        raise RuntimeError("std and var only support floating point and complex dtypes")
     dim, correction = _correction(name, dim, unbiased, correction)
     axes = _axes(x, dim)
     n = math.prod(x.shape[a] for a in axes)
@@ -199,7 +198,7 @@ def nanmean(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     x = tensor_arg(x) if dtype is None else tensor_arg(x).to(dtype)
     if not x.dtype.is_floating:
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex "
-                           f"dtype but got {x.dtype.name}")
+                           f"dtype but got {x.dtype.scalar_type}")
     axes = _axes(x, dim)
     count = F.sum(F.logical_not(F.isnan(x)).to(x.dtype), axes, keepdim)
     return nansum(x, axes, keepdim) / count
@@ -262,9 +261,10 @@ def cdist(x1, x2, p: float = 2.0, compute_mode=None) -> Tensor:
     if x1.shape[-1] != x2.shape[-1]:
         raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: "
                            f"{x1.shape[-1]} X2: {x2.shape[-1]}")
-    if not (x1.dtype.is_floating and x2.dtype.is_floating):
-        raise RuntimeError(f"cdist only supports floating-point dtypes, X1 got: "
-                           f"{x1.dtype.name}, X2 got: {x2.dtype.name}")
+    for k, t in ((1, x1), (2, x2)):
+        if not t.dtype.is_floating:
+            raise RuntimeError(f"cdist only supports floating-point dtypes, X{k} got: "
+                               f"{t.dtype.scalar_type}")
     if p < 0:
         raise RuntimeError(f"cdist only supports non-negative p values, got p={p}")
     p = float(p)

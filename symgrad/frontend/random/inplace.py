@@ -274,7 +274,7 @@ def _as_int64(x) -> int:
 
 
 def _c_type(dt: dtypes.DType) -> str:
-    return {"float32": "float", "float64": "double", "int64": "long", "bool": "bool"}[dt.name]
+    return "long" if dt is dtypes.int64 else dt.cpp_name
 
 
 def _keyword_from(kwargs: dict, default, name: str):

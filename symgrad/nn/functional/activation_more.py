@@ -30,14 +30,6 @@ from .activation import elu, elu_kernel, hardtanh, in_dtype, leaky_relu, relu
 
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
-_TORCH_TYPES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
-                "uint8": "Byte", "bool": "Bool", "float16": "Half", "float32": "Float",
-                "float64": "Double"}
-
-
-def torch_type(dtype) -> str:
-    """torch's C++ name of a dtype (``Long``, ``Float``...), as its kernel errors print it."""
-    return _TORCH_TYPES.get(dtype.name, dtype.name)
 
 
 def floating(input, kernel: str) -> Tensor:  # noqa: A002
@@ -45,7 +37,7 @@ def floating(input, kernel: str) -> Tensor:  # noqa: A002
     have no integer version (NotImplementedError naming the kernel)."""
     x = as_tensor(input)
     if not x.dtype.is_floating:
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{torch_type(x.dtype)}\'')
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{x.dtype.scalar_type}\'')
     return x
 
 
@@ -124,10 +116,10 @@ def softshrink(input, lambd: float = 0.5) -> Tensor:  # noqa: A002
     """x - lambd above lambd, x + lambd below -lambd, x * 0 between (a zero of x's sign, NaN
     kept, as torch's kernel); lambd >= 0 (torch's check)."""
     x = floating(input, "softshrink_check")
-    top = np.finfo(x.dtype.computes_in.np).max
+    top = np.finfo(x.dtype.np).max
     if not 0 <= lambd <= top:
         raise RuntimeError(f"lambda must be in range [0, {top:g}] for input dtype "
-                           f"{torch_type(x.dtype)}, but found {lambd:g}")
+                           f"{x.dtype.scalar_type}, but found {lambd:g}")
     lam = in_dtype(lambd, x.dtype)
 
     def body(a):

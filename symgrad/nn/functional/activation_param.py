@@ -29,7 +29,7 @@ from ...frontend.functions.shapes import cat
 from ...frontend.random.generator import generator_or_default
 from ...ops.registry import normalize_axes
 from .activation import in_dtype, softmax_dim
-from .activation_more import floating, torch_type
+from .activation_more import floating
 
 
 # ---------------------------------------------------------------- prelu
@@ -38,8 +38,8 @@ def _check_prelu(x: Tensor, w: Tensor) -> None:
     """torch's checks, in its order: same dtype, one weight per channel (dim 1, or 1 channel
     for a 1-d input) unless a single weight, a weight of at most one dim, a floating dtype."""
     if x.dtype is not w.dtype:
-        raise RuntimeError(f"prelu: Type promoting not supported. Got {torch_type(x.dtype)} and "
-                           f"{torch_type(w.dtype)}")
+        raise RuntimeError(f"prelu: Type promoting not supported. Got {x.dtype.scalar_type} and "
+                           f"{w.dtype.scalar_type}")
     if w.numel() != 1:
         if x.ndim == 0:
             raise RuntimeError("Not allow zero-dim input tensor.")

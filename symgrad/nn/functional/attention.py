@@ -30,27 +30,19 @@ from ...frontend.functions.creation import ones, zeros_like
 from ...frontend.functions.manipulation import repeat_interleave
 from ...frontend.random.sampling import dropout
 
-_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
-              "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
-              "uint8": "unsigned char", "bool": "bool"}
 _NEG_INF = float("-inf")
-
-
-def _cpp(dt) -> str:
-    """A dtype as torch's C++ messages name it (``float``, ``double``, ``long int``)."""
-    return _CPP_NAMES.get(dt.name, dt.name)
 
 
 def _check(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, dropout_p: float,
            is_causal: bool) -> None:
     if not q.dtype is k.dtype is v.dtype:
         raise RuntimeError(f"Expected query, key, and value to have the same dtype, but got "
-                           f"query.dtype: {_cpp(q.dtype)} key.dtype: {_cpp(k.dtype)} and "
-                           f"value.dtype: {_cpp(v.dtype)} instead.")
-    if mask is not None and mask.dtype is not dtypes.bool_ and not mask.dtype.is_floating:
+                           f"query.dtype: {q.dtype.cpp_name} key.dtype: {k.dtype.cpp_name} and "
+                           f"value.dtype: {v.dtype.cpp_name} instead.")
+    if mask is not None and mask.dtype not in (dtypes.bool_, dtypes.float32, q.dtype):
         raise RuntimeError(f"Expected attn_mask dtype to be bool or float or to match query "
-                           f"dtype, but got attn_mask.dtype: {_cpp(mask.dtype)} and  "
-                           f"query.dtype: {_cpp(q.dtype)} instead.")
+                           f"dtype, but got attn_mask.dtype: {mask.dtype.cpp_name} and  "
+                           f"query.dtype: {q.dtype.cpp_name} instead.")
     if mask is not None and is_causal:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be "
                            "set when is_causal=True")

@@ -18,7 +18,6 @@ from ...frontend.functions.basic import composite, gather_along, log_softmax, su
 from ...frontend.functions.manipulation import movedim
 from ...frontend.functions.shapes import squeeze, unsqueeze
 from ...frontend.core.tensor import Tensor
-from .activation_more import torch_type
 from .loss import check_reduction, legacy_reduction, same_shape
 
 
@@ -27,7 +26,7 @@ def _check_targets(logp: Tensor, t: Tensor) -> None:
     the gather's IndexError, eagerly and in compiled code)."""
     if t.dtype is not int64 and t.dtype is not uint8:
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
-                           f"{torch_type(t.dtype)}")
+                           f"{t.dtype.scalar_type}")
     if logp.ndim == 0:
         raise ValueError("Expected 1 or more dimensions (got 0)")
     if logp.ndim >= 2 and (t.ndim == 0 or t.shape[0] != logp.shape[0]):
@@ -45,8 +44,8 @@ def _class_weight(weight, logp: Tensor, classes: int, same_dtype: bool = True) -
         return None
     w = as_tensor(weight) if isinstance(weight, Tensor) else as_tensor(weight, logp.dtype)
     if same_dtype and w.dtype is not logp.dtype:
-        raise RuntimeError(f"expected scalar type {torch_type(logp.dtype)} but found "
-                           f"{torch_type(w.dtype)}")
+        raise RuntimeError(f"expected scalar type {logp.dtype.scalar_type} but found "
+                           f"{w.dtype.scalar_type}")
     if w.shape != (classes,):
         raise RuntimeError(f"weight tensor should be defined either for all {classes} classes "
                            f"or no classes but got weight tensor of shape: {list(w.shape)}")

@@ -113,10 +113,12 @@ def _check_conv_shapes(x: Tensor, w: Tensor, b: Tensor | None, groups: int, pair
                            f"({' x '.join(map(str, padded))}). Kernel size: "
                            f"({' x '.join(map(str, dilated))}). Kernel size can't be greater "
                            f"than actual input size")
-    for t in (w, b):
-        if t is not None and t.dtype is not x.dtype:
-            raise RuntimeError(f"Input type ({x.dtype.name}) and {'weight' if t is w else 'bias'}"
-                               f" type ({t.dtype.name}) should be the same")
+    if w.dtype is not x.dtype:
+        raise RuntimeError(f"expected scalar type {x.dtype.scalar_type} but found "
+                           f"{w.dtype.scalar_type}")
+    if b is not None and b.dtype is not x.dtype:
+        raise RuntimeError(f"Input type ({x.dtype.cpp_name}) and bias type ({b.dtype.cpp_name}) "
+                           f"should be the same")
 
 
 def _convolve(x: Tensor, w: Tensor, b: Tensor | None, stride: tuple, pairs: tuple,

@@ -55,6 +55,8 @@ def _check(idx: Tensor, w: Tensor, offsets, psw, mode: str) -> None:
         raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. "
                                   f"per_sample_weights is only supported for mode='sum' (got "
                                   f"mode='{mode}'). Please open a feature request on GitHub.")
+    if idx.dtype.is_complex or idx.dtype.is_bool:   # torch's arange of the indices' dtype
+        raise NotImplementedError(f"\"arange_cpu\" not implemented for '{idx.dtype.scalar_type}'")
     if idx.dtype not in (dtypes.int64, dtypes.int32):
         raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the "
                            f"following scalar types: Long, Int; but got {idx.type()} instead "

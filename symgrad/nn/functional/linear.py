@@ -74,13 +74,20 @@ def bilinear(input1, input2, weight, bias=None) -> Tensor:
 
 # ---------------------------------------------------------------- indices
 
+def legacy_name(dt: dtypes.DType) -> str:
+    """How torch's argument checks name a CPU tensor's type: ``torch.FloatTensor`` where a
+    legacy type class exists, ``CPUBoolType``/``CPUComplexFloatType`` otherwise."""
+    return (f"CPU{dt.scalar_type}Type" if dt.is_complex or dt.is_bool else
+            f"torch.{dt.scalar_type}Tensor")
+
+
 def _check_indices(idx: Tensor, what: str) -> Tensor:
     """The indices as int64, after torch's check (int64 or int32)."""
     if idx.dtype is dtypes.int32:
         return idx.to(dtypes.int64)
     if idx.dtype is not dtypes.int64:
         raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the "
-                           f"following scalar types: Long, Int; but got {idx.dtype.name} "
+                           f"following scalar types: Long, Int; but got {legacy_name(idx.dtype)} "
                            f"instead (while checking arguments for {what})")
     return idx
 

@@ -18,7 +18,6 @@ from ...frontend.core.apply import as_tensor
 from ...frontend.functions.basic import (abs, clamp, composite, exp, log, log1p, lt, mean, relu,
                                          sigmoid, sum, where)
 from ...frontend.core.tensor import Tensor, size_text
-from .activation_more import torch_type
 
 _REDUCTIONS = ("mean", "sum", "none")
 
@@ -128,8 +127,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None,  # noqa:
     check_reduction(reduction)
     same_shape("binary_cross_entropy", p, y)
     if p.dtype is not y.dtype:
-        raise RuntimeError(f"Found dtype {torch_type(y.dtype)} but expected "
-                           f"{torch_type(p.dtype)}")
+        raise RuntimeError(f"Found dtype {y.dtype.scalar_type} but expected "
+                           f"{p.dtype.scalar_type}")
     w = None if weight is None else as_tensor(weight)
     if p.concrete is not None and not ((p.concrete >= 0) & (p.concrete <= 1)).all():
         raise RuntimeError("all elements of input should be between 0 and 1")   # NaN too
@@ -209,8 +208,8 @@ def _piecewise_loss(name: str, x: Tensor, y: Tensor, reduction: str, width: floa
 
     def rule(g, out, ins):
         if input_dtype and ins[0].dtype is not ins[1].dtype:
-            raise RuntimeError(f"Found dtype {torch_type(ins[1].dtype)} but expected "
-                               f"{torch_type(ins[0].dtype)}")
+            raise RuntimeError(f"Found dtype {ins[1].dtype.scalar_type} but expected "
+                               f"{ins[0].dtype.scalar_type}")
         d = ins[0] - ins[1]
         inner = 2.0 * quadratic * d
         grad = scale(g, d, reduction) * clamp(inner, min=-slope, max=slope)

@@ -26,7 +26,7 @@ from ...frontend.functions.basic import (clamp_min, composite, eq, exp, gather_a
                                          where)
 from ...frontend.functions.creation import arange, full_like, zeros_like
 from ...frontend.functions.scans import cumsum
-from .activation_more import floating, logsigmoid, torch_type
+from .activation_more import floating, logsigmoid
 from .loss import check_reduction, legacy_reduction, reduce_loss
 
 _EPSILON = 9.999999960041972e-13     # torch's ``constexpr float EPSILON = 1e-12``
@@ -162,7 +162,7 @@ def _frames(name: str, x: Tensor) -> tuple[int, int]:
 
 def _long_target(t: Tensor) -> None:
     if t.dtype.name != "int64":
-        raise RuntimeError(f"expected scalar type Long but found {torch_type(t.dtype)}")
+        raise RuntimeError(f"expected scalar type Long but found {t.dtype.scalar_type}")
 
 
 def _in_range(t: Tensor, low: int, high: int, message: str) -> None:
@@ -186,8 +186,8 @@ def _check_multi_margin(x: Tensor, t: Tensor, w: Tensor | None) -> tuple[int, in
                            f"{list(w.shape)}")
     _long_target(t)
     if w is not None and w.dtype is not x.dtype:
-        raise RuntimeError(f"expected scalar type {torch_type(x.dtype)} but found "
-                           f"{torch_type(w.dtype)}")
+        raise RuntimeError(f"expected scalar type {x.dtype.scalar_type} but found "
+                           f"{w.dtype.scalar_type}")
     floating(x, "multi_margin_loss_cpu_kernel")
     _in_range(t, 0, classes, "target out of range")
     return frames, classes

@@ -353,7 +353,7 @@ def adaptive_avg_pool3d(input, output_size) -> Tensor:  # noqa: A002
     if x.ndim not in (4, 5):
         raise RuntimeError(f"{fn}(): Expected 4D or 5D tensor, but got {list(x.shape)}")
     if not x.dtype.is_floating:
-        raise RuntimeError(f'"{fn}" not implemented for {x.dtype.name} tensors')
+        raise NotImplementedError(f"\"{fn}_cpu\" not implemented for '{x.dtype.scalar_type}'")
     if isinstance(output_size, int):
         output_size = (output_size,) * 3
     if len(output_size) != 3:

@@ -81,8 +81,8 @@ def _check_adaptive(x: Tensor, out: tuple, fn: str) -> None:
                                f"dimensions, but input has sizes {list(x.shape)} with "
                                f"dimension {d} being empty")
     if not x.dtype.is_floating:
-        raise NotImplementedError(f'"{fn}" not implemented for '
-                                  f"'{'Long' if x.dtype is dtypes.int64 else x.dtype.name}'")
+        kernel = fn + "_cpu" if nd == 3 else fn
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{x.dtype.scalar_type}'")
 
 
 def _adaptive_max(x: Tensor, out: tuple, torch_name: str = "AdaptiveMaxPool2DBackward0"):
@@ -214,9 +214,9 @@ def _unpool_size(x: Tensor, kernel: tuple, stride: tuple, padding: tuple,
 def _check_unpool(x: Tensor, idx: Tensor, plane: tuple) -> None:
     nd = len(plane)
     if idx.dtype is not dtypes.int64:
-        name = {"float32": "Float", "float64": "Double"}.get(idx.dtype.name, idx.dtype.name)
         raise RuntimeError("elements in indices should be type int64" if nd == 3 else
-                           f"elements in indices should be type int64 but got: {name}")
+                           f"elements in indices should be type int64 but got: "
+                           f"{idx.dtype.scalar_type}")
     if x.ndim not in (nd + 1, nd + 2):
         raise RuntimeError(f"Input to max_unpooling{nd}d should be a {nd + 1}d or {nd + 2}d "
                            f"Tensor, but got a tensor with {x.ndim} dimensions.")
@@ -225,7 +225,8 @@ def _check_unpool(x: Tensor, idx: Tensor, plane: tuple) -> None:
                            f"({list(x.shape)}) but got indices tensor with shape: "
                            f"{list(idx.shape)}")
     if not x.dtype.is_floating:
-        raise NotImplementedError(f"\"max_unpool{nd}d\" not implemented for 'Long'")
+        raise NotImplementedError(f"\"max_unpool{nd}d\" not implemented for "
+                                  f"'{x.dtype.scalar_type}'")
     if not idx.is_traced and idx.numel():
         flat = idx.numpy()
         bad = (flat < 0) | (flat >= math.prod(plane))
