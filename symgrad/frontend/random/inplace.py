@@ -221,7 +221,8 @@ def random_range(dt: dtypes.DType, from_: int, to: int | None) -> tuple:
         _check_in_range(dt, from_, to - 1)
         return to - from_, from_
     digits = np.finfo(dt.np).nmant + 1 if dt.is_floating else 0
-    to_inc = 1 if dt is dtypes.bool_ else 2 ** digits if dt.is_floating else _INT64[1]
+    to_inc = 1 if dt is dtypes.bool_ else 2 ** digits if dt.is_floating else \
+        int(np.iinfo(dt.np).max)
     if dt.is_floating:
         from_ = _update_from(dt, from_)
         if from_ >= to_inc:
@@ -240,7 +241,9 @@ def _check_in_range(dt: dtypes.DType, from_: int, to_inc: int) -> None:
         info = np.finfo(dt.np)
         lo, hi, digits = float(info.min), float(info.max), info.nmant + 1
     else:
-        lo, hi, digits = (0, 1, None) if dt is dtypes.bool_ else (*_INT64, None)
+        info = np.iinfo(np.int8 if dt is dtypes.bool_ else dt.np)
+        lo, hi, digits = (0, 1, None) if dt is dtypes.bool_ else (int(info.min),
+                                                                   int(info.max), None)
     for value, what in ((from_, "from"), (to_inc, "to - 1")):
         if not lo <= value <= hi:
             raise RuntimeError(f"{what} is out of bounds for {_c_type(dt)}")
