@@ -32,6 +32,7 @@ import numpy as np
 
 from ..errors import LinAlgError
 from . import batching
+from .factor_info import getrf, potrf_info
 from .registry import OTHER, OpDef, ShapeError, inexact_dtype, register
 
 DECOMPOSITIONS = ("solve", "slogdet", "det", "cholesky", "triangular_solve", "eigh", "qr")
@@ -85,22 +86,6 @@ def failure_message(check: str, batch: int | None = None, index: int | None = No
     else:
         what = "The solver failed because the input matrix is singular."
     return f"{check}: {where}{what}"
-
-
-def _zero_pivot(a: np.ndarray) -> int:
-    """The 1-based index of the first exactly-zero pivot of LU with partial pivoting (LAPACK's
-    getrf ``info``: a zero column is skipped), 0 if there is none."""
-    lu = np.array(a, dtype=np.result_type(a, np.float64))
-    n = lu.shape[-1]
-    first = 0
-    for c in range(n):
-        p = c + int(np.argmax(np.abs(lu[c:, c])))
-        if lu[p, c] == 0:
-            first = first or c + 1
-            continue
-        lu[[c, p]] = lu[[p, c]]
-        lu[c + 1:, c:] -= np.outer(lu[c + 1:, c] / lu[c, c], lu[c, c:])
-    return first
 
 
 def _batches(a: np.ndarray):
@@ -157,7 +142,17 @@ def _rows(b, x, start: int, stop: int):
 
 # ---------------------------------------------------------------- solve
 
+def _with_nan(a: np.ndarray) -> np.ndarray:
+    """Which matrices of ``a`` hold a NaN: LAPACK (torch's MKL) factors them into NaN without
+    an error, where NumPy's OpenBLAS calls them singular; their results are NaN."""
+    return np.isnan(a).any(axis=(-2, -1))
+
+
 def _np_solve(a, b, *, check):
+    nan = _with_nan(a)
+    if nan.any():    # solved with an identity in their place, then NaN
+        out = _np_solve(np.where(nan[..., None, None], np.eye(a.shape[-1]), a), b, check=check)
+        return np.where(nan[..., None, None], _NAN[out.dtype.kind], out)
     try:
         return np.linalg.solve(a, b)
     except np.linalg.LinAlgError:
@@ -169,7 +164,7 @@ def _np_solve(a, b, *, check):
             out[i] = np.linalg.solve(a[i], b[i])
         except np.linalg.LinAlgError:
             if check:
-                _raise(check, a, k, _zero_pivot(a[i]) or a.shape[-1])
+                _raise(check, a, k, int(getrf(a[i])[2]) or a.shape[-1])
     return out
 
 
@@ -194,10 +189,18 @@ def _slogdet_shape(a):
     return tuple(a[:-2]) + (2,)
 
 
+_NAN = {"f": np.nan, "c": complex(np.nan, np.nan)}
+
+
 def _np_slogdet(a):
     sign, logabs = np.linalg.slogdet(a)
-    sign = np.where(np.isnan(logabs), 0.0, sign)   # a NaN pivot: torch's sign(NaN) is 0
-    return np.stack([sign, logabs], axis=-1)
+    nan = _with_nan(a) | np.isnan(logabs)   # torch's sign of a NaN pivot: 0 (real), NaN
+    sign = np.where(nan, _NAN["c"] if np.iscomplexobj(a) else 0.0, sign)
+    return np.stack([sign, np.where(nan, np.nan, logabs)], axis=-1)
+
+
+def _np_det(a):
+    return np.where(_with_nan(a), _NAN[np.result_type(a).kind], np.linalg.det(a))
 
 
 def _inverse_transposed(b, a, adjoint: bool = False):
@@ -274,7 +277,7 @@ def cofactors(b, a):
 
 
 register(OpDef(
-    name="det", kind=OTHER, shape=_det_shape, dtype=inexact_dtype, numpy=np.linalg.det,
+    name="det", kind=OTHER, shape=_det_shape, dtype=inexact_dtype, numpy=_np_det,
     kernel="decomp",
     dependence="matrix",
     batch=batching.leading,
@@ -284,17 +287,6 @@ register(OpDef(
 
 
 # ---------------------------------------------------------------- cholesky
-
-def _first_failing_minor(a: np.ndarray) -> int:
-    """The order of the first leading minor on which the Cholesky factorization fails."""
-    for k in range(1, a.shape[-1] + 1):
-        try:
-            if np.isnan(np.linalg.cholesky(a[:k, :k])).any():
-                return k
-        except np.linalg.LinAlgError:
-            return k
-    return a.shape[-1]
-
 
 def _np_cholesky(a, *, check):
     try:
@@ -312,7 +304,7 @@ def _np_cholesky(a, *, check):
         except np.linalg.LinAlgError:
             out[i] = np.nan
             if check:
-                _raise(check, a, k, _first_failing_minor(a[i]))
+                _raise(check, a, k, int(potrf_info(a[i])) or a.shape[-1])
     return out
 
 

@@ -229,3 +229,35 @@ def test_ex_info_is_lapacks_eagerly_and_compiled(name, dtype):
     compiled = np.asarray(sg.compile(f)(sg.tensor(a)))
     assert eager.dtype == compiled.dtype == np.int32
     assert eager.tolist() == compiled.tolist() == INFO_WANT[name]
+
+
+# A matrix holding NaN: LAPACK (torch's MKL) factors it into NaN without an error (NumPy's
+# OpenBLAS calls it singular: det 0, inv raising); the SVD and eigh do not converge.
+NAN_MATRIX = np.array([[np.nan, 1.0], [1.0, 1.0]])
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_nan_matrices_give_nan_as_lapack_does(dtype):
+    a = sg.tensor(NAN_MATRIX.astype(dtype))
+    nan = complex(np.nan, np.nan) if dtype == "complex128" else np.nan
+    ones = sg.ones(2, 1, dtype=a.dtype)
+    for value in (sg.linalg.det(a), sg.linalg.inv(a), sg.linalg.solve(a, ones),
+                  sg.linalg.inv_ex(a).inverse):
+        np.testing.assert_array_equal(value.numpy(), np.full(value.shape, nan))
+    sign, logabs = sg.linalg.slogdet(a)
+    assert np.isnan(logabs.item())
+    np.testing.assert_array_equal(sign.numpy(), np.array(0.0 if dtype == "float64" else nan))
+    assert sg.linalg.inv_ex(a).info.item() == 0
+    np.testing.assert_array_equal(np.asarray(sg.compile(sg.linalg.det)(a)), np.array(nan))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_svd_and_eigh_of_a_nan_matrix_raise(dtype):
+    a = sg.tensor(NAN_MATRIX.astype(dtype))
+    for f in (sg.linalg.svdvals, sg.linalg.pinv, lambda x: sg.linalg.matrix_norm(x, 2)):
+        with pytest.raises(sg.linalg.LinAlgError, match="linalg.svd: .* non-finite values"):
+            f(a)
+        with pytest.raises(sg.linalg.LinAlgError, match="failed to converge"):
+            sg.compile(f)(a)
+    with pytest.raises(sg.linalg.LinAlgError, match="linalg.eigh: The algorithm failed"):
+        sg.compile(sg.linalg.eigvalsh)(a)

@@ -49,10 +49,12 @@ def emit(ctx, number: int, k: DecompKernel) -> Emitted:
 # double _Complex for both complex dtypes), ``R`` the storage type of a real part, and these
 # functions of a C expression (a real matrix's C reads as if written for reals alone).
 _REAL = {"re": "(double){}".format, "conj": "{}".format, "abs": "fabs((double){})".format,
-         "abs1": "fabs((double){})".format, "abs2": "(double){0} * {0}".format}
+         "abs1": "fabs((double){})".format, "abs2": "(double){0} * {0}".format,
+         "finite": "isfinite((double){})".format}
 _COMPLEX = {"re": "creal({})".format, "conj": "conj({})".format, "abs": "cabs({})".format,
             "abs1": "(fabs(creal({0})) + fabs(cimag({0})))".format,    # LAPACK's pivots
-            "abs2": "(creal({0}) * creal({0}) + cimag({0}) * cimag({0}))".format}
+            "abs2": "(creal({0}) * creal({0}) + cimag({0}) * cimag({0}))".format,
+            "finite": "(isfinite(creal({0})) && isfinite(cimag({0})))".format}
 
 
 def _scalars(dtype) -> dict:
@@ -83,7 +85,8 @@ def decomp_kernel(env, number: int, k: DecompKernel) -> tuple[str, int, tuple | 
             defines.append(_macro(name, v, f"o{j}"))
     a = k.inputs[0]
     sizes = {"N_": a.shape[-1], "M_": a.shape[-2], "K_": (out.shape or (1,))[-1]}
-    check = k.attr("check", "")
+    # eigh always checks: LAPACK does not converge on a matrix holding NaN or infinity
+    check = k.attr("check", "") or ("linalg.eigh" if k.kind == "eigh" else "")
     status = -(number + 1) if check else 0
     body, extra = _BODIES[k.kind](env, k, out, f"o{k.operands}", status)
     defines += [f"#define {n} {v}" for n, v in sizes.items()] + extra
@@ -162,7 +165,7 @@ def _eigh(env, k: DecompKernel, out: View, base: str, status: int) -> tuple[str,
     upper = bool(k.attr("upper"))
     text = _render(
         env, "jacobi", out.buffer.dtype, triangle="upper" if upper else "lower",
-        keep="i <= j" if upper else "i >= j")
+        keep="i <= j" if upper else "i >= j", fail=f"return {status};")
     return text, [
         _dense("S_", k.scratch[0], n),
         f"#define W_(j) {out.buffer.name}[{base} + (j)]",

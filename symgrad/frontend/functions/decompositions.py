@@ -34,7 +34,8 @@ from ..core.arguments import tensor_arg
 
 __all__ = ["LinAlgError", "solve", "inv", "det", "slogdet", "logdet", "cholesky",
            "solve_triangular", "cholesky_solve", "cholesky_inverse", "qr", "eigh", "eigvalsh",
-           "inverse", "torch_cholesky", "torch_slogdet", "cholesky_upper", "cholesky_rule"]
+           "inverse", "torch_cholesky", "torch_slogdet", "cholesky_upper", "cholesky_rule",
+           "check_finite_svd"]
 
 SlogdetResult = return_type("linalg_slogdet", ("sign", "logabsdet"))
 TorchSlogdetResult = return_type("slogdet", ("sign", "logabsdet"))
@@ -59,6 +60,15 @@ def check_matrix(name: str, a: Tensor, what: str = "A", square: bool = True) -> 
     if not a.dtype.is_differentiable:
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. "
                            f"Got {type_name(a)}")
+
+
+def check_finite_svd(a: Tensor) -> None:
+    """torch's error for the SVD of a matrix holding NaN or infinity (eagerly: LAPACK's
+    gesdd does not converge; symgrad's eigh of [[0, A], [A^H, 0]] would name eigh)."""
+    values = a.concrete
+    if values is not None and values.size and not np.isfinite(values).all():
+        raise LinAlgError("linalg.svd: The algorithm failed to converge because the input "
+                          "matrix contained non-finite values.")
 
 
 def check_rhs(name: str, a: Tensor, b: Tensor, sizes: bool = True) -> None:

@@ -20,7 +20,7 @@ from ...errors import ShapeError
 from ...ops.registry import normalize_axes
 from . import basic as F
 from ..core.apply import apply, full
-from .decompositions import check_matrix, inv, type_name
+from .decompositions import check_finite_svd, check_matrix, inv, type_name
 from .basic import composite
 from .manipulation import flip
 from .shapes import cat, permute, reshape, squeeze, unsqueeze
@@ -93,6 +93,7 @@ def _drop(x: Tensor, axes: tuple) -> Tensor:
 
 def _singular(a: Tensor) -> tuple[Tensor, Tensor]:
     """(eigenvalues, eigenvectors) of [[0, A], [A^H, 0]] for each matrix of ``a``."""
+    check_finite_svd(a)
     m, n = a.shape[-2:]
     batch = tuple(a.shape[:-2])
     top = cat([full(a, 0.0, batch + (m, m)), a], -1)

@@ -19,7 +19,7 @@ import numpy as np
 
 from . import basic as F
 from ..core.apply import apply, as_tensor, full as full_like
-from .decompositions import check_matrix
+from .decompositions import check_finite_svd, check_matrix
 from .manipulation import diag_embed, flip
 from .printing import return_type
 from .shapes import broadcast_to, cat
@@ -68,6 +68,7 @@ def _traced(a: Tensor, full: bool) -> tuple:
 
 
 def _decompose(a: Tensor, full: bool) -> tuple:
+    check_finite_svd(a)
     if a.concrete is None:
         return _traced(a, full)
     u, s, vh = _np_svd(a.concrete, full)

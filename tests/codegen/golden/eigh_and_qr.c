@@ -51,14 +51,17 @@ int sg_eigh_and_qr(const double *restrict in0,
             const int64_t o1 = 0;
             /* the symmetric matrix from A's lower triangle */
             double total = 0;
+            int finite = 1;
             for (int64_t i = 0; i < N_; i++)
                 for (int64_t j = 0; j < N_; j++) {
                     S_(i, j) = (i >= j) ? A_(i, j) : A_(j, i);
                     V_(i, j) = i == j;
                     total += (double)S_(i, j) * S_(i, j);
+                    finite = finite && isfinite((double)S_(i, j));
                 }
+            if (!finite) { return -2; }   /* NaN or infinity: no eigenvalues (torch raises too) */
             /* cyclic Jacobi sweeps: S_ <- J^T S_ J, V_ <- V_ J for a rotation J in each (p, q) plane */
-            for (int sweep = 0; sweep < 100 && total == total; sweep++) {
+            for (int sweep = 0; sweep < 100; sweep++) {
                 double off = 0;
                 for (int64_t p = 0; p < N_; p++)
                     for (int64_t q = p + 1; q < N_; q++) off += (double)S_(p, q) * S_(p, q);
