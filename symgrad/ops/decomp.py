@@ -9,7 +9,8 @@ as it does for ``matmul``):
   ``check=""`` a singular batch element's X is NaN instead (the solves of VJP rules).
 - ``slogdet(A)``: (*batch, 2): the sign of det(A), then log|det(A)| (0 and -inf if singular).
 - ``det(A)``: (*batch): det(A), the signed product of the LU pivots (exact where they are).
-- ``cholesky(A, check)``: the lower factor L of A = L L^T, reading A's lower triangle.
+- ``cholesky(A, check)``: the lower factor L of A = L L^H, reading A's lower triangle (one not
+  positive-definite, unchecked: LAPACK potf2's partial factor).
 - ``triangular_solve(A, B, upper, unitriangular)``: X = A^-1 B reading one triangle of A
   (and not its diagonal if ``unitriangular``); a zero on the diagonal gives inf/NaN.
 - ``eigh(A, upper)``: (*batch, n + 1, n): row 0 holds the eigenvalues (ascending), rows 1..n
@@ -32,7 +33,7 @@ import numpy as np
 
 from ..errors import LinAlgError
 from . import batching
-from .factor_info import getrf, potrf_info
+from .factor_info import getrf, potf2, potrf_info
 from .registry import OTHER, OpDef, ShapeError, inexact_dtype, register
 
 DECOMPOSITIONS = ("solve", "slogdet", "det", "cholesky", "triangular_solve", "eigh", "qr")
@@ -302,9 +303,9 @@ def _np_cholesky(a, *, check):
             if np.isnan(out[i]).any():
                 raise np.linalg.LinAlgError
         except np.linalg.LinAlgError:
-            out[i] = np.nan
             if check:
                 _raise(check, a, k, int(potrf_info(a[i])) or a.shape[-1])
+            out[i] = potf2(a[i])     # LAPACK's partial factor
     return out
 
 
@@ -327,7 +328,7 @@ register(OpDef(
     numpy=_np_cholesky, vjp=_cholesky_vjp, saves=False, uses_out=True, holomorphic=False,
     torch_name="LinalgCholeskyExBackward0",
     doc="the lower Cholesky factor from A's lower triangle; not positive-definite: `check`'s "
-        "error (NaN if check is empty)"))
+        "error (if check is empty, LAPACK's partial factor, as potf2 leaves it)"))
 
 
 # ---------------------------------------------------------------- triangular_solve

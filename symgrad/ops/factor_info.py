@@ -19,7 +19,7 @@ from .. import dtypes
 from . import batching
 from .registry import OTHER, OpDef, ShapeError, register
 
-__all__ = ["getrf", "potrf_info"]
+__all__ = ["getrf", "potf2", "potrf_info"]
 
 
 def getrf(a: np.ndarray) -> tuple:
@@ -68,6 +68,21 @@ def potrf_info(a: np.ndarray) -> np.ndarray:
         rest = a[..., j + 1:, j] - np.einsum("...ip,...p->...i", low[..., j + 1:, :j], row.conj())
         low[..., j + 1:, j] = rest / ljj[..., None]
     return info
+
+
+def potf2(m: np.ndarray) -> np.ndarray:
+    """LAPACK's unblocked lower Cholesky (potf2) of one matrix, stopped at the first pivot
+    that is not positive: that pivot's value on the diagonal, A's values in the columns not
+    reached, lower triangle only (what torch returns with check_errors=False)."""
+    a = np.array(m, copy=True)
+    for j in range(a.shape[-1]):
+        ajj = (a[j, j] - a[j, :j] @ a[j, :j].conj()).real   # complex: the real diagonal
+        if not ajj > 0:
+            a[j, j] = ajj
+            break
+        a[j, j] = np.sqrt(ajj)
+        a[j + 1:, j] = (a[j + 1:, j] - a[j + 1:, :j] @ a[j, :j].conj()) / a[j, j]
+    return np.tril(a)
 
 
 def _shape(a, *, method):

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import symgrad as sg
+from symgrad.ops.factor_info import potf2
 from symgrad.frontend.core.apply import apply
 
 SQ = np.arange(9.0).reshape(3, 3) + np.eye(3)
@@ -95,7 +96,8 @@ def test_compiled_code_raises_linalg_error_without_the_element_numbers():
 
 def test_unchecked_failures_give_nan_and_determinants_zero():
     """Where torch raises nothing (det, slogdet, the solves inside gradients), a singular
-    matrix gives 0, (0, -inf) or NaN, eagerly and compiled alike."""
+    matrix gives 0, (0, -inf) or NaN, eagerly and compiled alike; the unchecked Cholesky
+    gives LAPACK's partial factor (potf2's: cholesky_ex's with check_errors=False)."""
     def f(z):
         return (sg.linalg.det(z), sg.linalg.slogdet(z).logabsdet,
                 apply("solve", z, z, check=""), apply("cholesky", z, check=""))
@@ -104,7 +106,8 @@ def test_unchecked_failures_give_nan_and_determinants_zero():
         np.testing.assert_array_equal(det, [1.0, 0.0])
         np.testing.assert_array_equal(logabs, [0.0, -np.inf])
         np.testing.assert_allclose(x[0], np.eye(2))
-        assert np.isnan(x[1]).all() and np.isnan(chol[1]).all()
+        assert np.isnan(x[1]).all()
+        np.testing.assert_array_equal(chol[1], potf2(SINGULAR[1]))
 
 
 def test_vector_norm_rejects_string_orders_with_a_type_error():

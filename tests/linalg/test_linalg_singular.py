@@ -261,3 +261,16 @@ def test_svd_and_eigh_of_a_nan_matrix_raise(dtype):
             sg.compile(f)(a)
     with pytest.raises(sg.linalg.LinAlgError, match="linalg.eigh: The algorithm failed"):
         sg.compile(sg.linalg.eigvalsh)(a)
+
+
+@pytest.mark.parametrize("upper", [False, True])
+def test_cholesky_ex_of_an_indefinite_matrix_gives_lapacks_partial_factor(upper):
+    """potf2 stops at the failing pivot (left on the diagonal: 1 - 2 * 2 = -3), A's lower
+    triangle beyond it: torch 2.13 gives [[1, 0], [2, -3]] (its transpose if upper)."""
+    a = sg.tensor([[1.0, 2.0], [2.0, 1.0]])
+    want = np.array([[1.0, 0.0], [2.0, -3.0]])
+    want = want.T if upper else want
+    f = lambda x: sg.linalg.cholesky_ex(x, upper=upper)       # noqa: E731
+    for got in (f(a), sg.compile(f)(a)):
+        np.testing.assert_array_equal(np.asarray(got.L), want)
+        assert int(np.asarray(got.info)) == 2

@@ -145,9 +145,8 @@ def _slogdet(env, k: DecompKernel, out: View, base: str, status: int) -> tuple[s
 
 
 def _cholesky(env, k: DecompKernel, out: View, base: str, status: int) -> tuple[str, list]:
-    fill = "for (int64_t i = 0; i < N_; i++) for (int64_t j = 0; j < N_; j++) L_(i, j) = NAN;"
-    text = _render(env, "cholesky", out.buffer.dtype) + \
-        f"if (failed) {{ {_fail(status, fill)} }}\n"
+    text = _render(env, "cholesky", out.buffer.dtype, fail=f"return {status};" if status
+                   else "")
     return text, [_macro("L_", out, base)]
 
 
@@ -187,7 +186,7 @@ def _info(env, k: DecompKernel, out: View, base: str, status: int) -> tuple[str,
     if k.attr("method") == "lu":
         text = _lu(env, k, "") + "OUT_(0) = singular;   /* the first zero pivot, 1-based */\n"
         return text, [_dense("LU_", k.scratch[0], n), result]
-    text = _render(env, "cholesky", dtype) + \
+    text = _render(env, "cholesky", dtype, fail="") + \
         "OUT_(0) = failed;   /* the first failing leading minor's order */\n"
     return text, [_dense("L_", k.scratch[0], n), result]
 

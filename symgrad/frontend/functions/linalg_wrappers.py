@@ -5,9 +5,7 @@ spellings torch.qr, torch.pinverse, torch.triangular_solve.
 Layer: front end, above ``decompositions``, ``norms``, ``lu`` and ``scans``. Input: tensors.
 Output: tensors or torch's named tuples, composed as torch composes them (so grad_fn names and
 gradients are those of the parts; the compositions of differentiable primitives compile too,
-and so does the ``info`` of an ``_ex`` function: the ``factor_info`` primitive. Compiled,
-``cholesky_ex`` of a matrix that is not positive-definite gives NaN in L where torch (and eager
-symgrad) give LAPACK's partial factor: its info is the same).
+and so does the ``info`` of an ``_ex`` function: the ``factor_info`` primitive).
 """
 
 from __future__ import annotations
@@ -20,9 +18,8 @@ import numpy as np
 from ..core.apply import apply, as_tensor
 from .basic import composite
 from .creation import eye
-from .decompositions import (broadcast_batches, check_matrix, check_rhs, cholesky_rule,
-                             cholesky_upper, inv, qr, solve, solve_checked, solve_triangular,
-                             type_name)
+from .decompositions import (broadcast_batches, check_matrix, check_rhs, cholesky_upper, inv,
+                             qr, solve, solve_checked, solve_triangular, type_name)
 from .manipulation import movedim
 from .norms import pinv
 from .printing import return_type
@@ -67,47 +64,19 @@ def inv_ex(A, *, check_errors: bool = False) -> InvExResult:
 
 
 def cholesky_ex(A, *, upper: bool = False, check_errors: bool = False) -> CholeskyExResult:
-    """(linalg.cholesky's factor, info): a matrix that is not positive-definite gives NaN in
-    its factor and info > 0 (the order of the failing leading minor)."""
+    """(linalg.cholesky's factor, info): a matrix that is not positive-definite gives LAPACK's
+    partial factor (the unchecked ``cholesky`` primitive's) and info > 0 (the order of the
+    failing leading minor)."""
     a = tensor_arg(A)
     check_matrix("linalg.cholesky_ex", a)
     info = apply("factor_info", a.mH if upper else a, method="cholesky")
     check = "linalg.cholesky_ex" if check_errors else ""
     name = "LinalgCholeskyExBackward0"
-    failed = info.concrete is not None and info.concrete.any()
-    if not check_errors and failed:   # LAPACK's partial factor, as torch's (eagerly)
-        return CholeskyExResult(composite(name, lambda a: _partial_cholesky(a, upper), [a],
-                                          lambda g, out, ins: cholesky_rule(g, out, upper),
-                                          saves=False, holomorphic=False), info)
     if upper:
         out = cholesky_upper(a, check, name)
     else:
         out = apply("cholesky", a, check=check, _torch_name=name)
     return CholeskyExResult(out, info)
-
-
-def _potf2(m: np.ndarray) -> np.ndarray:
-    """LAPACK's unblocked lower Cholesky (potf2) of one matrix, stopped at the first pivot
-    that is not positive: that pivot's value on the diagonal, A's values in the columns not
-    reached, lower triangle only (what torch returns with check_errors=False)."""
-    a = np.array(m, copy=True)
-    for j in range(a.shape[-1]):
-        ajj = (a[j, j] - a[j, :j] @ a[j, :j].conj()).real   # complex: the real diagonal
-        if not ajj > 0:
-            a[j, j] = ajj
-            break
-        a[j, j] = np.sqrt(ajj)
-        a[j + 1:, j] = (a[j + 1:, j] - a[j + 1:, :j] @ a[j, :j].conj()) / a[j, j]
-    return np.tril(a)
-
-
-def _partial_cholesky(a: Tensor, upper: bool) -> Tensor:
-    values = a.concrete
-    values = np.swapaxes(values, -1, -2).conj() if upper else values
-    out = np.zeros_like(values)
-    for i in np.ndindex(values.shape[:-2]):
-        out[i] = _potf2(values[i])
-    return as_tensor(np.swapaxes(out, -1, -2).conj() if upper else out, dtype=a.dtype)
 
 
 def tensorinv(A, ind: int = 2) -> Tensor:

@@ -78,7 +78,7 @@ int sg_grad_cholesky_and_triangular(const double *restrict in0,
             for (int64_t j = 0; j < N_; j++) {
                 double d = (double)A_(j, j);
                 for (int64_t p = 0; p < j; p++) d -= (double)L_(j, p) * L_(j, p);
-                if (!(d > 0)) { failed = j + 1; break; }   /* the failing minor's order */
+                if (!(d > 0)) { failed = j + 1; L_(j, j) = (double)d; break; }   /* the failing minor's order */
                 const double ljj = sqrt(d);
                 L_(j, j) = (double)ljj;
                 for (int64_t i = j + 1; i < N_; i++) {
