@@ -10,9 +10,10 @@ evaluations, step and loss changes), torch's number types (0-d tensors here NumP
 the parameters' dtype, ``line_search.py``). Dot products and sums are NumPy's (BLAS,
 ``kernels.dot``); torch's (MKL, vectorized) may add in another order, so iterates agree to
 rounding, not always bit for bit. A complex parameter counts as its real and imaginary
-parts (torch's ``view_as_real`` in the flat gradient and the update). The state (``func_evals``, ``n_iter``, ``d``, ``t``,
-``old_dirs``, ``old_stps``, ``ro``, ``H_diag``, ``prev_flat_grad``, ``prev_loss``, ``al``)
-lives on the first parameter, as in torch. It must not record autograd history.
+parts (torch's ``view_as_real`` in the flat gradient and the update). The state
+(``func_evals``, ``n_iter``, ``d``, ``t``, ``old_dirs``, ``old_stps``, ``ro``, ``H_diag``,
+``prev_flat_grad``, ``prev_loss``, ``al``) lives on the first parameter, as in torch. It
+must not record autograd history.
 """
 
 from __future__ import annotations
