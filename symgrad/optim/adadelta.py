@@ -48,6 +48,8 @@ class Adadelta(Optimizer):
             K.bump(state["step"])
             if group["weight_decay"] != 0:
                 grad = K.add_scaled(grad, param, group["weight_decay"])
+            state = K.real_state(state, param)      # complex: real pairs, but for param
+            grad = K.real(grad)
             square_avg, acc_delta = state["square_avg"], state["acc_delta"]
             K.write(square_avg, K.addcmul(square_avg._value * K.scalar(rho, grad), grad, grad,
                                           1 - rho))
@@ -56,4 +58,6 @@ class Adadelta(Optimizer):
             delta = K.sqrt(acc_delta._value + eps) / std * grad
             K.write(acc_delta, K.addcmul(acc_delta._value * K.scalar(rho, grad), delta, delta,
                                          1 - rho))
+            if param.dtype.kind == "c":
+                delta = K.as_complex(delta, param.dtype)
             K.write(p, K.add_scaled(param, delta, -group["lr"]))

@@ -39,8 +39,11 @@ class Adagrad(Optimizer):
             for p in group["params"]:
                 state = self.state[p]
                 state["step"] = K.new_step()
-                state["sum"] = K.state_tensor(K.array(p, "parameter"),
-                                              initial_accumulator_value)
+                value = K.array(p, "parameter")
+                fill = initial_accumulator_value
+                if value.dtype.kind == "c":
+                    fill = complex(fill, fill)      # torch fills both parts
+                state["sum"] = K.state_tensor(value, fill)
 
     def _update_group(self, group: dict) -> None:
         for p, param, grad in K.stepped(group):
@@ -48,6 +51,8 @@ class Adagrad(Optimizer):
             step = K.bump(state["step"])
             if group["weight_decay"] != 0:
                 grad = K.add_scaled(grad, param, group["weight_decay"])
+            state = K.real_state(state, param)      # complex: real pairs from here on
+            param, grad = K.real(param), K.real(grad)
             clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
             total = state["sum"]
             K.write(total, K.addcmul(total._value, grad, grad, 1))

@@ -67,6 +67,8 @@ class Adam(Optimizer):
                     param = param * K.scalar(1 - group["lr"] * group["weight_decay"], param)
                 else:
                     grad = K.add_scaled(grad, param, group["weight_decay"])
+            state = K.real_state(state, param)      # complex: real pairs from here on
+            param, grad = K.real(param), K.real(grad)
             exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
             K.write(exp_avg, K.lerp(exp_avg._value, grad, 1 - beta1))
             K.write(exp_avg_sq, K.addcmul(exp_avg_sq._value * K.scalar(beta2, grad), grad,

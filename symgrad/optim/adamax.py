@@ -49,6 +49,8 @@ class Adamax(Optimizer):
             step = K.bump(state["step"])
             if group["weight_decay"] != 0:
                 grad = K.add_scaled(grad, param, group["weight_decay"])
+            state = K.real_state(state, param)      # complex: real pairs from here on
+            param, grad = K.real(param), K.real(grad)
             exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
             K.write(exp_avg, K.lerp(exp_avg._value, grad, 1 - beta1))
             bound = np.abs(grad) + K.scalar(group["eps"], grad)

@@ -10,7 +10,12 @@ is exact in float64; the double rounding differs from a true FMA in a vanishing 
 cases), for float64 by error-free transformations. Scalars are cast to the tensor's dtype
 first, as torch casts them. Square roots, dot products and sums are NumPy's (each one
 function here, so that a test can substitute torch's), and the state's step counters and
-buffers are made as torch makes them. It must not record autograd history.
+buffers are made as torch makes them. Complex parameters: torch's complex kernels do not
+fuse (``a + alpha * b`` is rounded twice), and its optimizers do most of their arithmetic on
+``torch.view_as_real`` of the parameter, its gradient and its state: ``real`` and
+``real_state`` give those views (the state tensors stay complex; writing a real pair array
+into a complex tensor, or into a view, writes the complex tensor). It must not record
+autograd history.
 """
 
 from __future__ import annotations
@@ -31,14 +36,56 @@ def array(t: Tensor, what: str) -> np.ndarray:
     return t._value
 
 
-def write(t: Tensor, value: np.ndarray) -> None:
-    """Store ``value`` as ``t``'s data, in place (NumPy views and aliases see it)."""
+def write(t: Tensor | RealView, value: np.ndarray) -> None:
+    """Store ``value`` as ``t``'s data, in place (NumPy views and aliases see it); real
+    pairs ``(..., 2)`` into a complex tensor (or its ``RealView``) as its complex numbers."""
+    if t.__class__ is RealView:
+        t = t.base
+    if t._value.dtype.kind == "c" and value.dtype.kind != "c":
+        value = as_complex(value, t._value.dtype)
     if t._value.flags.writeable:
         np.copyto(t._value, value, casting="unsafe")
     else:
         t._value = value.astype(t._value.dtype, copy=True)
     t._node = None
     t._vc[0] += 1
+
+
+class RealView:
+    """A complex tensor as ``torch.view_as_real`` shows it: ``_value`` is the ``(..., 2)``
+    real array sharing its memory; ``write`` into the view writes the complex tensor."""
+
+    __slots__ = ("base",)
+
+    def __init__(self, base: Tensor) -> None:
+        self.base = base
+
+    @property
+    def _value(self) -> np.ndarray:
+        return real(array(self.base, "optimizer state"))
+
+
+def real(arr: np.ndarray) -> np.ndarray:
+    """A complex array as pairs of reals ``(..., 2)`` sharing its memory (torch's
+    ``view_as_real``); a real array as it is."""
+    if arr.dtype.kind != "c":
+        return arr
+    return arr[..., None].view(arr.real.dtype)
+
+
+def as_complex(pairs: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """Real pairs ``(..., 2)`` as the complex array of ``dtype`` (``view_as_complex``)."""
+    pairs = np.ascontiguousarray(pairs, np.empty(0, dtype).real.dtype)
+    return pairs.view(dtype)[..., 0]
+
+
+def real_state(state: dict, param: np.ndarray) -> dict:
+    """A complex parameter's state with its complex tensors seen as ``RealView`` (what
+    torch's step calls ``view_as_real`` on); a real parameter's state as it is."""
+    if param.dtype.kind != "c":
+        return state
+    return {k: RealView(v) if isinstance(v, Tensor) and v._value.dtype.kind == "c" else v
+            for k, v in state.items()}
 
 
 def scalar(value: float, like: np.ndarray):
@@ -48,7 +95,10 @@ def scalar(value: float, like: np.ndarray):
 
 def fma(a: np.ndarray, b, c: np.ndarray) -> np.ndarray:
     """a * b + c, rounded once (torch's vectorized fmadd): float32 through float64; float64
-    by error-free transformations (Dekker's product and Knuth's sum)."""
+    by error-free transformations (Dekker's product and Knuth's sum); complex numbers are
+    not fused (torch's complex kernels multiply, then add)."""
+    if c.dtype.kind == "c":
+        return a * b + c
     if c.dtype == np.float32:
         return (np.multiply(a, b, dtype=np.float64) + c).astype(np.float32)
     with np.errstate(all="ignore"):

@@ -9,9 +9,11 @@ the stored curvature pairs (kept when ``y.s > 1e-10``), the initial step ``min(1
 evaluations, step and loss changes), torch's number types (0-d tensors here NumPy scalars of
 the parameters' dtype, ``line_search.py``). Dot products and sums are NumPy's (BLAS,
 ``kernels.dot``); torch's (MKL, vectorized) may add in another order, so iterates agree to
-rounding, not always bit for bit. The state (``func_evals``, ``n_iter``, ``d``, ``t``,
-``old_dirs``, ``old_stps``, ``ro``, ``H_diag``, ``prev_flat_grad``, ``prev_loss``, ``al``)
-lives on the first parameter, as in torch. It must not record autograd history.
+rounding, not always bit for bit. A complex parameter counts as its real and imaginary
+parts (torch's ``view_as_real`` in the flat gradient and the update). The state
+(``func_evals``, ``n_iter``, ``d``, ``t``, ``old_dirs``, ``old_stps``, ``ro``, ``H_diag``,
+``prev_flat_grad``, ``prev_loss``, ``al``) lives on the first parameter, as in torch. It
+must not record autograd history.
 """
 
 from __future__ import annotations
@@ -117,17 +119,17 @@ class LBFGS(Optimizer):
     def _gather_flat_grad(self) -> np.ndarray:
         views = []
         for p in self._params:
-            value = K.array(p, "parameter")
+            value = K.real(K.array(p, "parameter"))
             if p._grad is None:
                 views.append(np.zeros(value.size, value.dtype))
             else:
-                views.append(K.array(p._grad, "gradient").reshape(-1))
+                views.append(K.real(K.array(p._grad, "gradient")).reshape(-1))
         return np.concatenate(views)
 
     def _add_grad(self, step_size: Any, update: np.ndarray) -> None:
         offset = 0
         for p in self._params:
-            value = K.array(p, "parameter")
+            value = K.real(K.array(p, "parameter"))
             part = update[offset:offset + value.size].reshape(value.shape)
             K.write(p, K.add_scaled(value, part, step_size))
             offset += value.size

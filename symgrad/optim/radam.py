@@ -46,15 +46,15 @@ class RAdam(Optimizer):
         return K.first_state(self.state[p], p, ("exp_avg", "exp_avg_sq"))
 
     def _update_group(self, group: dict) -> None:
-        for p, _, grad in K.stepped(group):
-            self._update(p, grad, self._state(p), group)
+        for p, param, grad in K.stepped(group):
+            state = K.real_state(self._state(p), param)     # complex: real pairs
+            self._update(p, K.real(param), K.real(grad), state, group)
 
     @staticmethod
-    def _update(p: Tensor, grad: Any, state: dict, group: dict) -> None:
+    def _update(p: Tensor, param: Any, grad: Any, state: dict, group: dict) -> None:
         """One step of one parameter."""
         beta1, beta2 = group["betas"]
         lr = group["lr"]
-        param = K.array(p, "parameter")
         step = K.bump(state["step"])
         if group["weight_decay"] != 0:
             if group["decoupled_weight_decay"]:

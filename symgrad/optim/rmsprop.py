@@ -53,6 +53,8 @@ class RMSprop(Optimizer):
             K.bump(state["step"])
             if group["weight_decay"] != 0:
                 grad = K.add_scaled(grad, param, group["weight_decay"])
+            state = K.real_state(state, param)      # complex: real pairs from here on
+            param, grad = K.real(param), K.real(grad)
             square_avg = state["square_avg"]
             K.write(square_avg, K.addcmul(square_avg._value * K.scalar(alpha, grad), grad,
                                           grad, 1 - alpha))
