@@ -4,12 +4,12 @@ torch trajectories stored below (no torch needed), against the documented update
 written out in NumPy, and torch's state_dict layout, round trips and errors.
 
 Rounding: each optimizer follows torch's single-tensor implementation with its fused
-multiply-adds, so the only difference left is the square root: torch takes it from MKL's
-vector math for rows of 32 elements or more, which is within an ulp of NumPy's correctly
-rounded one but not always equal. With torch's square roots substituted every optimizer
+multiply-adds, so the only difference left is the square root: torch 2.13's CPU sqrt is
+within an ulp of NumPy's correctly rounded one but not always equal (about 1.5% of elements,
+at any size). With torch's square roots substituted every optimizer
 agrees with torch bit for bit, float32 and float64 (``test_..._given_torchs_square_roots``);
-Adamax (no square root) agrees bit for bit as it is, and so does every optimizer on
-parameters of fewer than 32 elements (the stored trajectories). With NumPy's square roots
+Adamax (no square root) agrees bit for bit as it is, and so does every optimizer on the
+stored four-element trajectories (whose square roots happen to round alike). With NumPy's square roots
 the parameters agree within 1e-6 (float32) / 1e-14 (float64) absolute on values of order one:
 a few ulps, from square roots one ulp apart, over 30 steps.
 """
@@ -182,7 +182,7 @@ def _trajectory(name, dtype, steps=25):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_stored_torch_trajectories_bit_for_bit(name):
-    """Four elements: torch's square roots are correctly rounded there, so every bit agrees."""
+    """Four elements, whose square roots torch rounds as NumPy does: every bit agrees."""
     for dtype, want in zip((np.float32, np.float64), STORED[name]):
         got = _trajectory(name, dtype)
         assert got.dtype == dtype
