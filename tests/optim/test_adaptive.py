@@ -9,8 +9,8 @@ within an ulp of NumPy's correctly rounded one but not always equal (about 1.5% 
 at any size). With torch's square roots substituted every optimizer
 agrees with torch bit for bit, float32 and float64 (``test_..._given_torchs_square_roots``);
 Adamax (no square root) agrees bit for bit as it is, and so does every optimizer on
-the stored four-element trajectories (whose square roots happen to round alike). With NumPy's square roots
-the parameters agree within 1e-6 (float32) / 1e-14 (float64) absolute on values of order one:
+the stored four-element trajectories (whose square roots happen to round alike). With
+NumPy's square roots the parameters agree within 1e-6 (float32) / 1e-14 (float64) absolute on values of order one:
 a few ulps, from square roots one ulp apart, over 30 steps.
 """
 
