@@ -3,15 +3,15 @@ updates (30 steps on the same gradients, and 25 steps training a small model), a
 torch trajectories stored below (no torch needed), against the documented update rules
 written out in NumPy, and torch's state_dict layout, round trips and errors.
 
-Rounding: each optimizer follows torch's single-tensor implementation with its fused
-multiply-adds, so the only difference left is the square root: torch 2.13's CPU sqrt is
-within an ulp of NumPy's correctly rounded one but not always equal (about 1.5% of elements,
-at any size). With torch's square roots substituted every optimizer
-agrees with torch bit for bit, float32 and float64 (``test_..._given_torchs_square_roots``);
-Adamax (no square root) agrees bit for bit as it is, and so does every optimizer on
-the stored four-element trajectories (whose square roots happen to round alike). With
-NumPy's square roots the parameters agree within 1e-6 (float32) / 1e-14 (float64) absolute on values of order one:
-a few ulps, from square roots one ulp apart, over 30 steps.
+Rounding: each optimizer follows torch's single-tensor implementation with its fused multiply-
+adds, so the only difference left is the square root: torch 2.13's CPU sqrt is within an ulp of
+NumPy's correctly rounded one but not always equal (about 1.5% of elements, at any size). With
+torch's square roots substituted every optimizer agrees with torch bit for bit, float32 and
+float64 (``test_..._given_torchs_square_roots``); Adamax (no square root) agrees bit for bit as
+it is, and so does every optimizer on the stored four-element trajectories (whose square roots
+happen to round alike). With NumPy's square roots the parameters agree within 1e-6 (float32) /
+1e-14 (float64) absolute on values of order one: a few ulps, from square roots one ulp apart,
+over 30 steps.
 """
 
 from __future__ import annotations
