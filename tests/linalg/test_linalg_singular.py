@@ -274,3 +274,21 @@ def test_cholesky_ex_of_an_indefinite_matrix_gives_lapacks_partial_factor(upper)
     for got in (f(a), sg.compile(f)(a)):
         np.testing.assert_array_equal(np.asarray(got.L), want)
         assert int(np.asarray(got.info)) == 2
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_compiled_lstsq_of_a_rank_deficient_matrix_is_the_minimum_norm_solution(dtype):
+    """Compiled lstsq decides by a guard on R's diagonal: a rank-deficient A (its second
+    column a multiple of the first) takes the pinv path as eagerly, and the same compiled
+    function goes back to the QR path for a full-rank A, each equal to eager."""
+    deficient = {"float64": np.array([[1.0, 2.0], [2.0, 4.0], [3.0, 6.0]]),
+                 "complex128": np.array([[1, 1j], [2, 2j], [3, 3j]])}[dtype]
+    full = deficient + np.array([[0, 1], [0, -1], [0, 0.5]])
+    b = np.ones((3, 1), dtype)
+    f = sg.compile(lambda a, b: sg.linalg.lstsq(a, b).solution)
+    for a in (deficient, full, deficient):
+        eager = sg.linalg.lstsq(sg.tensor(a), sg.tensor(b)).solution.numpy()
+        np.testing.assert_allclose(np.asarray(f(a, b)), eager, rtol=1e-10, atol=1e-12)
+    # the minimum-norm solution: pinv(A) b, which is orthogonal to A's null space
+    np.testing.assert_allclose(np.asarray(f(deficient, b)), np.linalg.pinv(deficient) @ b,
+                               rtol=1e-10, atol=1e-12)

@@ -155,8 +155,11 @@ def lstsq(A, B, rcond=None, *, driver=None) -> LstsqResult:
     with grad_mode.no_grad():   # no gradient in torch
         rank = as_tensor(np.zeros(0, np.int64)) if driver == "gels" else \
             matrix_rank(a, rtol=rtol)
-    deficient = rank.concrete is not None and rank.numel() and bool(
-        (rank.concrete < min(m, n)).any())
+    if rank.concrete is not None or driver == "gels":
+        deficient = rank.concrete is not None and rank.numel() and bool(
+            (rank.concrete < min(m, n)).any())
+    else:    # compiled: a guard (a decision that retraces when it changes) on R's diagonal
+        deficient = _qr_deficient(a, rtol)
 
     def body(a, b):   # the solution and the residuals: torch's LinalgLstsqBackward0
         a, bm = broadcast_batches(a, unsqueeze(b, -1) if vector else b)
@@ -173,6 +176,23 @@ def lstsq(A, B, rcond=None, *, driver=None) -> LstsqResult:
     with grad_mode.no_grad():   # no gradient in torch
         values = svdvals(a) if detailed else as_tensor(np.zeros(0), dtype=a.dtype.real_dtype)
     return LstsqResult(x, residuals, rank, values)
+
+
+def _qr_deficient(a: Tensor, rtol) -> bool:
+    """Whether R of A's QR (A^H's if wide) has a diagonal entry at most rtol (default
+    eps * max(m, n), gelsy's) times its largest: rank-deficient, as the SVD rank that decides
+    eagerly says for all but borderline matrices. Inside ``symgrad.compile`` the ``bool`` is a
+    guard: a call whose matrix decides otherwise traces again, never reusing the other path."""
+    m, n = a.shape[-2:]
+    if min(m, n) == 0:
+        return False
+    mh = (lambda t: t.mT.conj()) if a.dtype.is_complex else (lambda t: t.mT)
+    x = a if m >= n else mh(a)
+    with grad_mode.no_grad():
+        r = F.matmul(mh(apply("qr", x, complete=False)), x)
+        size = F.abs(r.diagonal(0, -2, -1))
+        tol = rtol if rtol is not None else float(np.finfo(a.dtype.real_dtype.np).eps) * max(m, n)
+        return bool((size <= size.amax(-1, keepdim=True) * tol).any())
 
 
 def _full_rank_solution(a: Tensor, b: Tensor) -> Tensor:
