@@ -52,3 +52,48 @@ def test_vecdot_gradient_against_torch():
         grads.append([np.array(t.detach().tolist()) for t in (r, a.grad, b.grad)])
     for want, got in zip(*grads):
         np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+Z = np.array([[1 + 2j, 3 - 1j, 0.5j], [2 - 1j, 1j, 4]], np.complex64)
+
+
+def test_cov_corrcoef_keep_complex():
+    for c in _both(lambda z: sg.cov(z), Z):
+        assert str(c.dtype).endswith("complex64")
+        _close(c, [[4.5833333, -4.5 + 0.5j], [-4.5 - 0.5j, 5.0]])
+    for c in _both(lambda z: sg.corrcoef(z), Z):
+        _close(c, [[1.0, -0.94001 + 0.104445j], [-0.94001 - 0.104445j, 1.0]], 1e-5)
+    w = _both(lambda z: sg.cov(z, fweights=sg.tensor([1, 2, 1]), aweights=sg.tensor([.5, 1, 2])),
+              Z)
+    for c in w:
+        _close(c, [[4.375, -4.821429 + 0.857143j], [-4.821429 - 0.857143j, 5.785714]], 1e-5)
+
+
+def test_trapezoid_keeps_complex():
+    for r in _both(lambda z: sg.trapezoid(z), Z):
+        _close(r, [3.5 + 0.25j, 3 + 0.5j])
+    for r in _both(lambda z: sg.trapz(z, dx=1.5), Z):
+        _close(r, [5.25 + 0.375j, 4.5 + 0.75j])
+    for r in _both(lambda z: sg.trapezoid(z, sg.tensor([0., 1, 3])), Z):
+        _close(r, [5, 5 + 1j])
+    for r in _both(lambda z: sg.cumulative_trapezoid(z, dx=3), Z):
+        _close(r, [[6 + 1.5j, 10.5 + 0.75j], [3, 9 + 1.5j]])
+
+
+def _grads(m, fn, arr):
+    a = m.tensor(arr, requires_grad=True)
+    r = fn(m, a)
+    r.abs().sum().backward()
+    return [np.array(t.detach().tolist()) for t in (r, a.grad)]
+
+
+@pytest.mark.parametrize("fn", [
+    lambda m, a: m.cov(a), lambda m, a: m.corrcoef(a), lambda m, a: m.trapezoid(a),
+    lambda m, a: m.cumulative_trapezoid(a, dim=0),
+    lambda m, a: m.cov(a, aweights=m.tensor([.5, 1, 2], dtype=m.float64))])
+def test_complex_statistics_against_torch(fn):
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(1)
+    z = rng.standard_normal((2, 3)) + 1j * rng.standard_normal((2, 3))
+    for want, got in zip(_grads(torch, fn, z), _grads(sg, fn, z)):
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
