@@ -97,3 +97,30 @@ def test_complex_statistics_against_torch(fn):
     z = rng.standard_normal((2, 3)) + 1j * rng.standard_normal((2, 3))
     for want, got in zip(_grads(torch, fn, z), _grads(sg, fn, z)):
         np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
+
+
+def test_pairwise_distance_of_complex_is_real():
+    b = np.array([[1j, 1, 2 - 1j]], np.complex64)
+    for r in _both(lambda u, v: sg.nn.functional.pairwise_distance(u, v), Z, b):
+        assert not str(r.dtype).startswith("complex")
+        _close(r, [3.6401, 3.8730], 1e-4)     # torch 2.13
+    for r in _both(lambda u, v: sg.nn.functional.pairwise_distance(u, v, p=0), Z, b):
+        _close(r, [3, 3])
+
+
+@pytest.mark.parametrize("p", [2, 1, 3, 0.5, 0, float("inf"), -float("inf")])
+def test_pairwise_distance_complex_against_torch(p):
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(2)
+    u = rng.standard_normal((3, 4)) + 1j * rng.standard_normal((3, 4))
+    v = rng.standard_normal((1, 4)) + 1j * rng.standard_normal((1, 4))
+    out = []
+    for m in (torch, sg):
+        a = m.tensor(u, requires_grad=True)
+        r = m.nn.functional.pairwise_distance(a, m.tensor(v), p=p)
+        if p != 0:
+            r.sum().backward()
+        out.append([np.array(t.detach().tolist()) for t in (r, a.grad) if t is not None])
+    assert len(out[0]) == len(out[1])
+    for want, got in zip(*out):
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
