@@ -124,3 +124,45 @@ def test_pairwise_distance_complex_against_torch(p):
     assert len(out[0]) == len(out[1])
     for want, got in zip(*out):
         np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+BATCH = np.array([[[1., 2], [2, 4]], [[1, 2], [3, 4]], [[0, 0], [0, 0]]], np.float32)
+COND = {"fro": 15.0, 1: 21.0, -1: 6.0, float("inf"): 21.0, -float("inf"): 6.0}   # torch 2.13
+
+
+@pytest.mark.parametrize("p", list(COND))
+@pytest.mark.parametrize("dtype", [np.float32, np.complex64])
+def test_cond_of_a_singular_matrix_is_inf(p, dtype):
+    a = BATCH.astype(dtype) * (1 + 1j if dtype == np.complex64 else 1)
+    want = [np.inf, COND[p] * (1 if dtype == np.float32 else 1), np.inf]
+    for r in _both(lambda m: sg.linalg.cond(m, p), a):
+        _close(r, want, 1e-5)
+    for r in _both(lambda m: sg.linalg.cond(m, p), a[0]):
+        _close(r, np.inf)
+
+
+def test_cond_nuc_from_singular_values():
+    for r in _both(lambda m: sg.linalg.cond(m, "nuc"), BATCH[1]):
+        _close(r, 17.0, 1e-5)
+    assert np.isnan(np.asarray(sg.linalg.cond(sg.tensor(BATCH[2]), "nuc").tolist()))
+
+
+@pytest.mark.parametrize("p", ["nuc", "fro", 1, -float("inf")])
+def test_cond_against_torch(p):
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((2, 3, 3)) + 1j * rng.standard_normal((2, 3, 3))
+    a[1, 1] = 0            # a zero row: LU meets an exact zero pivot
+    a = a if p != 1 else a.real.copy()
+    want = torch.linalg.cond(torch.tensor(a), p).tolist()
+    got = sg.linalg.cond(sg.tensor(a), p).tolist()
+    if p == "nuc":         # the singular element is rounding noise there
+        want, got = want[:1], got[:1]
+    np.testing.assert_allclose(got, want, rtol=1e-10)
+    if p == "nuc":
+        grads = []
+        for m in (torch, sg):
+            t = m.tensor(a[:1], requires_grad=True)
+            m.linalg.cond(t, p).sum().backward()
+            grads.append(np.array(t.grad.tolist()))
+        np.testing.assert_allclose(grads[1], grads[0], rtol=1e-9, atol=1e-12)
