@@ -166,3 +166,41 @@ def test_cond_against_torch(p):
             m.linalg.cond(t, p).sum().backward()
             grads.append(np.array(t.grad.tolist()))
         np.testing.assert_allclose(grads[1], grads[0], rtol=1e-9, atol=1e-12)
+
+
+ARANGE_COMPLEX = "\"arange_cpu\" not implemented for 'ComplexFloat'"   # torch 2.13's message
+
+
+def test_mvlgamma_and_arange_refuse_complex():
+    z = np.array([2 + 1j, 3], np.complex64)
+    for call in (lambda: sg.mvlgamma(sg.tensor(z), 2), lambda: sg.compile(
+            lambda t: sg.mvlgamma(t, 2))(z), lambda: sg.tensor(z).mvlgamma(1),
+            lambda: sg.special.multigammaln(sg.tensor(z), 2),
+            lambda: sg.arange(3, dtype=sg.complex64)):
+        with pytest.raises(NotImplementedError) as e:
+            call()
+        assert str(e.value) == ARANGE_COMPLEX
+    with pytest.raises(NotImplementedError, match="ComplexDouble"):
+        sg.arange(0, 3, 1, dtype=sg.complex128)
+    for bad in (lambda: sg.arange(2 + 1j), lambda: sg.arange(1j, 3),
+                lambda: sg.arange(sg.tensor(2 + 1j))):
+        with pytest.raises(RuntimeError, match="value cannot be converted to type double"):
+            bad()
+    r = sg.arange(2 + 0j)          # a zero imaginary part: torch's double, a float range
+    assert r.dtype == sg.float32 and r.tolist() == [0.0, 1.0]
+    assert sg.arange(0, 3, 1 + 0j).tolist() == [0.0, 1.0, 2.0]
+
+
+def test_arange_complex_against_torch():
+    torch = pytest.importorskip("torch")
+    for args, kw in (((3,), {"dtype": "complex64"}), ((2 + 0j,), {}), ((2 + 1j,), {}),
+                     ((0, 2, 0.5 + 0j), {"dtype": "float64"})):
+        out = []
+        for m in (torch, sg):
+            k = {n: getattr(m, v) for n, v in kw.items()}
+            try:
+                r = m.arange(*args, **k)
+                out.append((str(r.dtype), r.tolist()))
+            except (RuntimeError, NotImplementedError) as e:
+                out.append((type(e).__name__, str(e)))
+        assert out[0] == out[1]

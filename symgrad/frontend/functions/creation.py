@@ -97,15 +97,16 @@ def arange(start, end=None, step=1, *, dtype=None, device=None,
            requires_grad: bool = False) -> Tensor:
     if end is None:
         start, end = 0, start
-    start, end, step = (v.item() if isinstance(v, Tensor) else v for v in (start, end, step))
+    start, end, step = (_real_bound(v.item() if isinstance(v, Tensor) else v)
+                        for v in (start, end, step))
     _check_range(start, end, step)
     if isinstance(start, Dim) or isinstance(end, Dim):
         return _call_time_range(start, end, step, dtype, requires_grad)
     is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
     default = dtypes.int64 if is_int else dtypes.DEFAULT_FLOAT
     dt = default if dtype is None else dtypes.as_dtype(dtype)
-    if dt.is_bool:
-        raise NotImplementedError('"arange_cpu" not implemented for \'Bool\'')
+    if dt.is_bool or dt.is_complex:   # torch's kernel has no bool or complex arange
+        raise NotImplementedError(f'"arange_cpu" not implemented for \'{dt.scalar_type}\'')
     if is_int or dt is dtypes.int64:
         values = _int_range(start, end, step)
     elif not dt.is_floating:
@@ -113,6 +114,16 @@ def arange(start, end=None, step=1, *, dtype=None, device=None,
     else:
         values = _torch_range(float(start), float(step), len(np.arange(start, end, step)), dt)
     return _make(values, dtype, requires_grad, default, device)
+
+
+def _real_bound(v):
+    """A complex bound or step is torch's Scalar converted to double: its real part when the
+    imaginary part is 0 (a float, so a floating result), an error otherwise."""
+    if not isinstance(v, (complex, np.complexfloating)):
+        return v
+    if v.imag != 0:
+        raise RuntimeError("value cannot be converted to type double without overflow")
+    return float(v.real)
 
 
 def _check_range(start, end, step) -> None:
