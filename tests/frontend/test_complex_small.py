@@ -204,3 +204,31 @@ def test_arange_complex_against_torch():
             except (RuntimeError, NotImplementedError) as e:
                 out.append((type(e).__name__, str(e)))
         assert out[0] == out[1]
+
+
+def test_python_complex_argument_to_a_compiled_function():
+    f = sg.compile(lambda a, s: a * s)
+    for arr, dt in ((np.ones(2, np.complex64), "complex64"), (np.ones(2, np.float32), "complex64"),
+                    (np.arange(2), "complex64"), (np.ones(2), "complex128"),
+                    (np.ones(2, np.complex128), "complex128")):
+        for s in (1 + 2j, 0.5 - 0.25j):      # a new value: a runtime input, no stale result
+            r = f(arr, s)
+            assert str(r.dtype) == dt        # torch's wrapped-number promotion
+            np.testing.assert_array_equal(r, arr * s)
+    g = sg.compile(lambda a, s: sg.exp(a * s))
+    _close(g(np.ones(2, np.float32), 1j), [0.5403023 + 0.84147096j] * 2)
+    _close(g(np.ones(2, np.float32), 2j), [np.exp(2j)] * 2)
+
+
+def test_python_complex_argument_against_torch():
+    torch = pytest.importorskip("torch")
+    f = sg.compile(lambda a, s: (a * s, a + s, s * s))
+    for dt in (np.complex64, np.float32, np.int64, np.float64):
+        a = (np.arange(3) - 1).astype(dt)
+        for s in (1 + 2j, -0.1 + 3j):
+            want = [t.numpy() for t in (torch.tensor(a) * s, torch.tensor(a) + s)]
+            got = f(a, s)
+            for w, g in zip(want, got):
+                assert g.dtype == w.dtype
+                np.testing.assert_array_equal(g, w)
+            assert complex(np.asarray(got[2])) == s * s
