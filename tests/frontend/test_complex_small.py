@@ -232,3 +232,37 @@ def test_python_complex_argument_against_torch():
                 assert g.dtype == w.dtype
                 np.testing.assert_array_equal(g, w)
             assert complex(np.asarray(got[2])) == s * s
+
+
+def test_complex_linspace_logspace():
+    for r in _both(lambda a: a + sg.linspace(0, 1 + 1j, 3), np.zeros(3, np.complex64)):
+        assert str(r.dtype).endswith("complex64")
+        _close(r, [0, 0.5 + 0.5j, 1 + 1j])
+    r = sg.linspace(sg.tensor(1j), 2, 4)              # torch 2.13
+    _close(r, [1j, 0.6666667 + 0.6666666j, 1.3333333 + 0.3333334j, 2], 1e-7)
+    assert sg.linspace(sg.tensor(1 + 0j), 2, 3).dtype == sg.complex64
+    assert sg.linspace(0, 1j, 3, dtype=sg.complex128).dtype == sg.complex128
+    with pytest.raises(RuntimeError, match=r"torch.linspace\(\): inferred dtype "
+                       r"c10::complex<float> can't be safely cast to passed dtype Float"):
+        sg.linspace(0, 1 + 1j, 3, dtype=sg.float32)
+    for r in _both(lambda a: a * sg.logspace(0, 1 + 1j, 3), np.ones(3, np.complex64)):
+        _close(r, [1, 1.2880 + 2.8881j, -6.6820 + 7.4398j], 1e-4)
+    _close(sg.logspace(1j, 1 + 1j, 1, base=2), [0.7692 + 0.6390j], 1e-4)
+    _close(sg.logspace(0, 1j, 3, base=-2), [1, 0.1955 + 0.0706j, 0.0332 + 0.0276j], 1e-3)
+    assert np.isnan(sg.logspace(0, 1j, 2, base=0).numpy()).all()
+
+
+def test_complex_linspace_logspace_against_torch():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(4)
+    for _ in range(60):
+        s, e = complex(*rng.standard_normal(2) * 10), complex(*rng.standard_normal(2))
+        n = int(rng.integers(0, 40))
+        for dt, eps in (("complex64", 1.2e-7), ("complex128", 2.3e-16)):
+            want = torch.linspace(s, e, n, dtype=getattr(torch, dt)).numpy()
+            np.testing.assert_array_equal(   # bit for bit
+                sg.linspace(s, e, n, dtype=getattr(sg, dt)).numpy(), want)
+            want = torch.logspace(s / 10, e, n, base=2.0, dtype=getattr(torch, dt)).numpy()
+            got = sg.logspace(s / 10, e, n, base=2.0, dtype=getattr(sg, dt)).numpy()
+            # the C library's complex pow against NumPy's: a few ulps
+            np.testing.assert_allclose(got, want, rtol=16 * eps, atol=0)

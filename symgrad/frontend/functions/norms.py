@@ -20,7 +20,7 @@ from ...errors import ShapeError
 from ...ops.registry import normalize_axes
 from . import basic as F
 from ..core.apply import apply, full
-from .decompositions import check_matrix, inv, type_name
+from .decompositions import check_matrix, type_name
 from .basic import composite
 from .manipulation import flip
 from .shapes import broadcast_to, cat, permute, reshape, squeeze, unsqueeze
