@@ -39,7 +39,7 @@ class ArgSpec:
     shape: tuple
     dtype: dtypes.DType
     name: str
-    python: type | None = None   # int/float/bool for Python scalars passed as runtime inputs
+    python: type | None = None   # int/float/complex/bool: a Python scalar passed at run time
 
 
 @dataclass
@@ -81,6 +81,8 @@ def leaf_spec(value: Any, name: str) -> ArgSpec:
         return ArgSpec((), dtypes.int64, name, int)
     if isinstance(value, float):
         return ArgSpec((), dtypes.float64, name, float)
+    if isinstance(value, complex):
+        return ArgSpec((), dtypes.complex128, name, complex)
     if isinstance(value, (np.ndarray, np.generic)):
         # A masked array's mask would be ignored (and without numpy.ma imported, none exists).
         ma = None if type(value) is np.ndarray else sys.modules.get("numpy.ma")

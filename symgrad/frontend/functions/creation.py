@@ -97,15 +97,16 @@ def arange(start, end=None, step=1, *, dtype=None, device=None,
            requires_grad: bool = False) -> Tensor:
     if end is None:
         start, end = 0, start
-    start, end, step = (v.item() if isinstance(v, Tensor) else v for v in (start, end, step))
+    start, end, step = (_real_bound(v.item() if isinstance(v, Tensor) else v)
+                        for v in (start, end, step))
     _check_range(start, end, step)
     if isinstance(start, Dim) or isinstance(end, Dim):
         return _call_time_range(start, end, step, dtype, requires_grad)
     is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
     default = dtypes.int64 if is_int else dtypes.DEFAULT_FLOAT
     dt = default if dtype is None else dtypes.as_dtype(dtype)
-    if dt.is_bool:
-        raise NotImplementedError('"arange_cpu" not implemented for \'Bool\'')
+    if dt.is_bool or dt.is_complex:   # torch's kernel has no bool or complex arange
+        raise NotImplementedError(f'"arange_cpu" not implemented for \'{dt.scalar_type}\'')
     if is_int or dt is dtypes.int64:
         values = _int_range(start, end, step)
     elif not dt.is_floating:
@@ -113,6 +114,16 @@ def arange(start, end=None, step=1, *, dtype=None, device=None,
     else:
         values = _torch_range(float(start), float(step), len(np.arange(start, end, step)), dt)
     return _make(values, dtype, requires_grad, default, device)
+
+
+def _real_bound(v):
+    """A complex bound or step is torch's Scalar converted to double: its real part when the
+    imaginary part is 0 (a float, so a floating result), an error otherwise."""
+    if not isinstance(v, (complex, np.complexfloating)):
+        return v
+    if v.imag != 0:
+        raise RuntimeError("value cannot be converted to type double without overflow")
+    return float(v.real)
 
 
 def _check_range(start, end, step) -> None:
@@ -177,9 +188,28 @@ def linspace(start, end, steps: int, *, dtype=None, device=None,
     """``steps`` evenly spaced values from ``start`` to ``end``, both included."""
     if steps < 0:
         raise RuntimeError("linspace: number of steps must be non-negative")
-    dt = dtypes.as_dtype(dtype) if dtype is not None else dtypes.DEFAULT_FLOAT
     start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
-    return _make(_spaced(start, end, steps, dt), dt, requires_grad, device=device)
+    dt = _spacing_dtype("linspace", start, end, dtype)
+    if dt.is_complex:   # torch's complex kernel: the real one on each part
+        part = dt.real_dtype
+        values = (_spaced(complex(start).real, complex(end).real, steps, part) +
+                  1j * _spaced(complex(start).imag, complex(end).imag, steps, part))
+    else:
+        values = _spaced(start, end, steps, dt)
+    return _make(values.astype(dt.np), dt, requires_grad, device=device)
+
+
+def _spacing_dtype(name: str, start, end, dtype):
+    """linspace's/logspace's dtype: ``dtype``, else the default float one, or its complex one
+    when an end is complex (torch's Scalar), which a given ``dtype`` must then be."""
+    if not any(isinstance(v, (complex, np.complexfloating)) for v in (start, end)):
+        return dtypes.as_dtype(dtype) if dtype is not None else dtypes.DEFAULT_FLOAT
+    inferred = dtypes.get_default_dtype().complex_dtype
+    dt = inferred if dtype is None else dtypes.as_dtype(dtype)
+    if not dt.is_complex:
+        raise RuntimeError(f"torch.{name}(): inferred dtype {inferred.cpp_name} can't be safely "
+                           f"cast to passed dtype {dt.scalar_type}")
+    return dt
 
 
 def _spaced(start, end, steps: int, dt) -> np.ndarray:
@@ -222,9 +252,13 @@ def logspace(start, end, steps: int, base: float = 10.0, *, dtype=None, device=N
     float64 values are torch's bit for bit (exponents ``start + i*step`` / ``end - (steps-1-i)
     * step`` rounded after each operation, then the C library's ``pow``); float32 ones may
     differ from torch's vectorized ``pow`` in the last bit."""
-    dt = dtypes.as_dtype(dtype) if dtype is not None else dtypes.DEFAULT_FLOAT
     if steps < 0:
         raise RuntimeError("logspace: number of steps must be non-negative")
+    start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
+    dt = _spacing_dtype("logspace", start, end, dtype)
+    if dt.is_complex:
+        return _make(_complex_logspace(start, end, steps, base, dt), dt, requires_grad,
+                     device=device)
     if dt is dtypes.float32:
         start, end = float(np.float32(start)), float(np.float32(end))
     s, e = np.float64(start), np.float64(end)
@@ -232,6 +266,26 @@ def logspace(start, end, steps: int, base: float = 10.0, *, dtype=None, device=N
     values = [math.pow(base, float(s + step * i if i < max(steps // 2, 1) else
                                    e - step * (steps - 1 - i))) for i in range(steps)]
     return _make(np.array(values, np.float64), dt, requires_grad, device=device)
+
+
+def _complex_logspace(start, end, steps: int, base: float, dt) -> np.ndarray:
+    """torch's complex logspace kernel, in the dtype's precision: ``step = (end - start) /
+    (steps - 1)`` as a complex division (each part times the reciprocal), exponents ``start +
+    step * i`` (first half) or ``end - step * (steps - 1 - i)``, then the C library's complex
+    ``pow`` (``exp(e * log(base))``; NumPy's may differ in the last bits)."""
+    c, part = dt.np.type, dt.real_dtype.np.type
+    start, end = c(start), c(end)
+    if steps == 1:
+        exponent = np.array([start])
+    else:
+        inv = part(1) / part(max(steps - 1, 1))
+        step = (end - start).real * inv + 1j * ((end - start).imag * inv)
+        i = np.arange(steps)
+        k = np.where(i < steps // 2, i, steps - 1 - i).astype(part)
+        offset = (step.real * k).astype(part) + 1j * (step.imag * k).astype(part)
+        exponent = np.where(i < steps // 2, start + offset.astype(c), end - offset.astype(c))
+    with np.errstate(all="ignore"):
+        return np.exp(exponent.astype(c) * np.log(c(base))).astype(c)
 
 
 def eye(n: int, m: int | None = None, *, dtype=None, device=None,

@@ -100,12 +100,15 @@ def multi_dot(tensors) -> Tensor:
 
 
 def vecdot(x, y, *, dim: int = -1) -> Tensor:
-    """The dot products of the vectors along ``dim`` (broadcast)."""
+    """The dot products ``sum(conj(x) * y)`` of the vectors along ``dim`` (broadcast); two
+    vectors: ``vdot`` (torch's ``VdotBackward0``)."""
     x, y = tensor_arg(x), tensor_arg(y)
     if x.dtype is not y.dtype:
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found "
                            f"x of type {type_name(x)} and y of type {type_name(y)} instead")
-    return F.sum(x * y, dim)
+    if x.ndim == 1 and y.ndim == 1 and dim in (-1, 0):
+        return products.vdot(x, y)
+    return F.sum((apply("conj", x) if x.dtype.is_complex else x) * y, dim)
 
 
 def cross(input, other, *, dim: int = -1) -> Tensor:  # noqa: A002  (torch's names)

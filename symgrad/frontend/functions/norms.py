@@ -20,11 +20,11 @@ from ...errors import ShapeError
 from ...ops.registry import normalize_axes
 from . import basic as F
 from ..core.apply import apply, full
-from .decompositions import check_finite_svd, check_matrix, inv, type_name
+from .decompositions import check_finite_svd, check_matrix, type_name
 from .basic import composite
 from .manipulation import flip
-from .shapes import cat, permute, reshape, squeeze, unsqueeze
-from .creation import zeros
+from .shapes import broadcast_to, cat, permute, reshape, squeeze, unsqueeze
+from .creation import eye, zeros
 from ..core.tensor import Tensor
 from ..core.arguments import tensor_arg
 from .underivable import MODIFIED, without_derivative
@@ -145,9 +145,23 @@ def cond(A, p=None) -> Tensor:
         s = svdvals(a)
         big, small = s[..., :1], s[..., s.shape[-1] - 1:]
         return squeeze(big / small if p != -2 else small / big, -1)
+    if p == "nuc":   # torch's: from the singular values, sum(s) * sum(1 / s)
+        s = svdvals(a)
+        return F.sum(s, -1) * F.sum(1.0 / s, -1)
     # torch's backward for these norms trips over its own in-place steps
-    return without_derivative("NanToNumBackward0", lambda m: matrix_norm(m, p) * matrix_norm(
-        inv(m), p), [a], MODIFIED) if p != "nuc" else matrix_norm(a, p) * matrix_norm(inv(a), p)
+    return without_derivative("NanToNumBackward0", lambda m: _cond_by_inverse(m, p), [a],
+                              MODIFIED)
+
+
+def _cond_by_inverse(a: Tensor, p) -> Tensor:
+    """torch's norm(A, p) * norm(inv_ex(A), p): a matrix whose LU has a zero pivot (info > 0)
+    gets an inverse of inf, so a condition number of inf (as a NaN result: nan_to_num)."""
+    singular = F.gt(apply("factor_info", a, method="lu"), 0)
+    mask = unsqueeze(unsqueeze(singular, -1), -1)
+    ident = broadcast_to(eye(a.shape[-1], dtype=a.dtype), tuple(a.shape))
+    safe = F.where(mask, ident, a)   # the singular ones: no error, no NaN in their norms
+    out = matrix_norm(a, p) * matrix_norm(apply("solve", safe, ident, check=""), p)
+    return F.where(F.logical_or(singular, F.isnan(out)), math.inf, out)
 
 
 def pinv(A, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:

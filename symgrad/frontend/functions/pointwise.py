@@ -87,6 +87,8 @@ def mvlgamma(input, p: int) -> Tensor:  # noqa: A002
     if not isinstance(p, int) or p < 1:
         raise RuntimeError(f"p has to be greater than or equal to 1, got {p!r}")
     x = tensor_arg(input)
+    if x.dtype.is_complex:   # torch's adds an arange of x's dtype, which has no complex kernel
+        raise NotImplementedError(f'"arange_cpu" not implemented for \'{x.dtype.scalar_type}\'')
     if not x.dtype.is_floating:
         x = x.to(dtypes.get_default_dtype())
 

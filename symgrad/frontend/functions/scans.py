@@ -168,7 +168,7 @@ def _spacing(y: Tensor, x, dx, axis: int, name: str):
 
 def _float(y) -> Tensor:
     y = tensor_arg(y)
-    return y if y.dtype.is_floating else y.to(dtypes.get_default_dtype())
+    return y if y.dtype.is_floating or y.dtype.is_complex else y.to(dtypes.get_default_dtype())
 
 
 def _points(name: str, x) -> None:

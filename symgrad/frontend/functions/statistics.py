@@ -24,6 +24,7 @@ from ...ops.registry import normalize_axes
 from . import basic as F
 from ..core.apply import apply, as_tensor, full
 from .basic import composite
+from .complexes import complex as make_complex, conj, imag, real
 from .manipulation import diagonal
 from .norms import vector_norm
 from .printing import return_type
@@ -299,12 +300,13 @@ def _cov_weights(x: Tensor, fweights, aweights):
 
 def cov(x, *, correction: int = 1, fweights=None, aweights=None) -> Tensor:
     """The covariance matrix of the variables in the rows of ``x`` (observations in its
-    columns; a 1-D ``x`` is one variable), torch's weighted formula."""
+    columns; a 1-D ``x`` is one variable), torch's weighted formula (complex: the second factor
+    conjugated)."""
     x = tensor_arg(x)
     if x.ndim > 2:
         raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an "
                            f"input with {x.ndim} dimensions")
-    if not x.dtype.is_floating:
+    if not (x.dtype.is_floating or x.dtype.is_complex):
         x = x.to(dtypes.get_default_dtype())
     x2 = reshape(x, (1, -1)) if x.ndim < 2 else x
     w = _cov_weights(x2, fweights, aweights)
@@ -322,18 +324,22 @@ def cov(x, *, correction: int = 1, fweights=None, aweights=None) -> Tensor:
         warnings.warn("cov(): degrees of freedom is <= 0", UserWarning, stacklevel=2)
         factor = 0.0
     xm = x2 - avg
-    c = F.matmul(xm, (xm if w is None else xm * w).transpose(0, 1))
+    c = F.matmul(xm, conj((xm if w is None else xm * w).transpose(0, 1)))
     return squeeze(c / factor)
 
 
 def corrcoef(x) -> Tensor:
-    """Pearson correlation coefficients of the rows of ``x``, clamped to [-1, 1]."""
+    """Pearson correlation coefficients of the rows of ``x``, clamped to [-1, 1] (complex:
+    the real and imaginary parts each)."""
     c = cov(x)
     if c.ndim == 0:
         return c / c
-    s = F.sqrt(diagonal(c))
+    d = diagonal(c)
+    s = F.sqrt(real(d) if d.dtype.is_complex else d)
     c = c / unsqueeze(s, 1)
     c = c / unsqueeze(s, 0)
+    if c.dtype.is_complex:   # each part clamped
+        return make_complex(F.clamp(real(c), -1, 1), F.clamp(imag(c), -1, 1))
     return F.clamp(c, -1, 1)
 
 

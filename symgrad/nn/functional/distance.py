@@ -22,6 +22,7 @@ from ...frontend.functions.basic import (abs, amax, amin, clamp_min, composite, 
                                          logical_or, minimum, ne, pow, sign, sqrt, sum, where)
 from ...frontend.functions.creation import zeros
 from ...frontend.functions.manipulation import index_add, index_select
+from ...frontend.functions.pointwise import sgn
 from ...ops.registry import normalize_axes
 from .loss import check_reduction, legacy_reduction, reduce_loss
 
@@ -31,8 +32,8 @@ from .loss import check_reduction, legacy_reduction, reduce_loss
 def _p_norm(d: Tensor, p: float, axis: int, keepdim: bool) -> Tensor:
     """The p-norm of ``d`` along ``axis`` (kept as a size-1 dim when ``keepdim``)."""
     a = abs(d)
-    if p == 2:
-        out = sqrt(sum(d * d, axis, keepdim=True))
+    if p == 2:    # complex: |d|^2, a real norm
+        out = sqrt(sum(a * a if d.dtype.is_complex else d * d, axis, keepdim=True))
     elif p == 1:
         out = sum(a, axis, keepdim=True)
     elif p == math.inf:
@@ -40,7 +41,7 @@ def _p_norm(d: Tensor, p: float, axis: int, keepdim: bool) -> Tensor:
     elif p == -math.inf:
         out = amin(a, axis, keepdim=True)
     elif p == 0:
-        out = sum(ne(d, 0.0).to(d.dtype), axis, keepdim=True)
+        out = sum(ne(d, 0.0).to(a.dtype), axis, keepdim=True)
     else:
         out = pow(sum(pow(a, p), axis, keepdim=True), 1.0 / p)
     return out if keepdim else out.reshape(tuple(n for i, n in enumerate(d.shape) if i != axis))
@@ -51,19 +52,20 @@ def _norm_grad(d: Tensor, p: float, norm: Tensor, g: Tensor, axis: int) -> Tenso
     gradient torch leaves undefined."""
     if p == 0:
         return None
+    signum = sgn if d.dtype.is_complex else sign   # complex: d / |d|
     if p == 1:
-        return sign(d) * g
+        return signum(d) * g
     if p == 2:
         return g * where(eq(norm, 0.0), 0.0, d / norm)
     a = abs(d)
     if math.isinf(p):
-        mask = logical_or(eq(a, norm), isnan(a)).to(d.dtype)
-        return sign(d) * ((g / sum(mask, axis, keepdim=True)) * mask)
+        mask = logical_or(eq(a, norm), isnan(a)).to(a.dtype)
+        return signum(d) * ((g / sum(mask, axis, keepdim=True)) * mask)
     if p < 1:
-        scaled = sign(d) * where(eq(d, 0.0), 0.0, pow(a, p - 1))
+        scaled = signum(d) * where(eq(d, 0.0), 0.0, pow(a, p - 1))
         return scaled * g * pow(norm, 1 - p)
     scale = where(eq(norm, 0.0), 0.0, g / pow(norm, p - 1))
-    return (sign(d) * pow(a, p - 1) if p < 2 else d * pow(a, p - 2)) * scale
+    return (signum(d) * pow(a, p - 1) if p < 2 else d * pow(a, p - 2)) * scale
 
 
 def pairwise_distance(x1, x2, p: float = 2.0, eps: float = 1e-6,
