@@ -7,7 +7,8 @@ STAMP  := $(VENV)/.installed
 .PHONY: demo test fuzz fuzz-staleness bench bench-quick bench-matmul bench-linalg bench-overhead bench-threads bench-contention bench-dynamic bench-memory \
         bench-compile bench-eager bench-loops bench-derivatives golden optable check-cc clean venv lint module-map
 
-$(STAMP): pyproject.toml
+# (pip builds symgrad's one C extension, symgrad/build/c/native.c: a compiler first)
+$(STAMP): pyproject.toml symgrad/build/c/native.c | check-cc
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[test]"
@@ -56,7 +57,7 @@ BENCH_STAMP := $(BENCH_VENV)/.installed
 BENCH_TORCH ?= torch==2.13.0
 BENCH_ARGS  ?=
 
-$(BENCH_STAMP): pyproject.toml
+$(BENCH_STAMP): pyproject.toml symgrad/build/c/native.c | check-cc
 	$(PYTHON) -m venv $(BENCH_VENV)
 	$(BENCH_PY) -m pip install --quiet --upgrade pip
 	$(BENCH_PY) -m pip install --quiet "$(BENCH_TORCH)"

@@ -4,11 +4,12 @@ how far above it a compiled symgrad call sits.
 The problem is the seed, ``mean(3 * (x + 2)**2)`` value_and_grad, x float32 (2, 2): the C does
 almost nothing, so the time is the call path. An empty C function with exactly the parameter
 list of symgrad's compiled seed (read from its cdef: input pointers, output pointers, the
-workspace, and whatever else the entry takes) is built the way symgrad builds its kernels
-(``symgrad.build.c.compiler.build``: cffi API mode, the same wrapper flags), then timed:
+workspace, and whatever else the entry takes) is built as a cffi API-mode extension (the
+fastest way cffi calls C; symgrad itself calls through its native helper), then timed:
 
   (a)  the empty function, called with cdata pointers made once;
-  (a') symgrad's real seed kernel, called the same way (the C work itself);
+  (a') symgrad's real seed kernel through the native helper, its arrays made once (the C
+       work and the helper's call);
   (b)  the empty function plus what any NumPy wrapper must do per call: ``ffi.from_buffer`` of
        the input and ``np.empty`` + ``ffi.from_buffer`` of each output;
   (c)  symgrad's compiled value_and_grad, ``f(x)``;
@@ -37,8 +38,6 @@ import cffi
 import numpy as np
 
 import symgrad as sg
-from symgrad.build.c import compiler
-from symgrad.codegen.c.csource import CSource
 from symgrad.pytree import flatten
 
 OUT = Path(__file__).resolve().parent / "results"
@@ -95,6 +94,39 @@ def empty_function(cdef: str, name: str) -> tuple[str, str]:
     return src, decl
 
 
+def api_mode(src: str, decl: str):
+    """(ffi, lib) of ``src`` built as a cffi API-mode extension module in a temporary
+    directory, with the flags cffi's API mode would pick (-O2)."""
+    import importlib.util
+    import tempfile
+    ffi = cffi.FFI()
+    ffi.cdef(decl)
+    ffi.set_source("_sg_overhead_empty", src)
+    tmp = tempfile.mkdtemp(prefix="symgrad-overhead-")
+    path = ffi.compile(tmpdir=tmp, verbose=False)
+    spec = importlib.util.spec_from_file_location("_sg_overhead_empty", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.ffi, module.lib
+
+
+def real_arguments(params, x, outs, work, spec, nthreads) -> list:
+    """The seed kernel's arguments for the native call: arrays, constants by address."""
+    consts, args = list(spec.const_ptrs), []
+    for ctype, name in params:
+        if "*" not in ctype:
+            args.append(nthreads)
+        elif re.fullmatch(r"in\d+", name):
+            args.append(x)
+        elif re.fullmatch(r"out\d+", name):
+            args.append(outs[int(name[3:])])
+        elif name == "work":
+            args.append(work)
+        else:
+            args.append(consts.pop(0))
+    return args
+
+
 def run(rounds: int, target: float) -> str:
     x = np.random.default_rng(0).standard_normal((2, 2)).astype(np.float32)
     f = sg.value_and_grad(seed, argnums=(0,))
@@ -105,18 +137,19 @@ def run(rounds: int, target: float) -> str:
     _, _, params = parse_cdef(cdef)
 
     src, decl = empty_function(cdef, "sg_overhead_empty")
-    empty_mod = compiler.build(CSource(src, "sg_overhead_empty", decl), name_hint="overhead_empty")
-    ffi: cffi.FFI = empty_mod.ffi
-    empty_fn = empty_mod.lib.sg_overhead_empty
-    real_fn = getattr(spec.module.lib, entry)
+    ffi, lib = api_mode(src, decl)
+    empty_fn = lib.sg_overhead_empty
     nthreads = sg.get_num_threads() if hasattr(sg, "get_num_threads") else 1
 
     # One argument expression per parameter, for the statements below.
     outs_alloc = [np.empty(o.shape, o.dtype) for o in out_leaves]
     work = np.zeros(max(spec.source.workspace_bytes, 1), np.uint8)
     consts = list(spec.const_ptrs)
-    env = {"np": np, "fb": ffi.from_buffer, "x": x, "empty_fn": empty_fn, "real_fn": real_fn,
+    env = {"np": np, "fb": ffi.from_buffer, "x": x, "empty_fn": empty_fn,
            "f": f, "call": spec.call, "args": (x,), "nthreads": nthreads}
+    real_fn, lead = spec.module.entry(entry)
+    real = [*lead, *real_arguments(params, x, outs_alloc, work, spec, nthreads)]
+    env.update({f"R{k}": v for k, v in enumerate(real)}, real_fn=real_fn)
     premade, per_call_setup, per_call = [], [], []
     for k, (ctype, name) in enumerate(params):
         if "*" not in ctype:                            # e.g. int nthreads
@@ -156,7 +189,8 @@ def run(rounds: int, target: float) -> str:
 
     cases = [
         ("a", "empty cffi call, pre-made pointers", f"empty_fn({', '.join(premade)})"),
-        ("a'", "symgrad's seed kernel, pre-made pointers", f"real_fn({', '.join(premade)})"),
+        ("a'", "symgrad's seed kernel through its native helper, arrays made once",
+         f"real_fn({', '.join(f'R{k}' for k in range(len(real)))})"),
         ("b", "(a) + from_buffer(x) + np.empty/from_buffer per output",
          "; ".join(per_call_setup + [f"empty_fn({', '.join(per_call)})"])),
         ("c", "symgrad f(x) (value_and_grad)", "f(x)"),

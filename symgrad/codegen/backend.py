@@ -4,15 +4,20 @@ Layer: codegen (the interface; no implementation here). A backend renders a loop
 to a source object (``render``), builds and loads that into a ``Module`` (``build``), and says
 what its kernels accept as they are (``capabilities``: lowering copies anything else) and what
 this process's builds target (``target()``, computed once). Today there is one backend, C99
-with OpenMP built by gcc and loaded with cffi: its text is written by ``codegen.c`` and built
-by ``build.c``, and ``build.backends.default()`` is where it is chosen. Nothing above the build
-layer speaks C or cffi: ``pipeline`` asks the backend, the runtime asks the ``Module``.
+with OpenMP built by gcc as a plain shared object and called through symgrad's native helper:
+its text is written by ``codegen.c`` and built by ``build.c``, and ``build.backends.default()``
+is where it is chosen. Nothing above the build layer speaks C: ``pipeline`` asks the backend,
+the runtime asks the ``Module``.
 
-The calling convention every backend's entry point keeps, which the runtime relies on::
+The calling convention every backend's entry point keeps, which the runtime relies on
+(``fn, lead = module.entry(name)``)::
 
-    status = entry(input handles..., constant handles..., output handles..., workspace,
-                   nthreads, size values..., [interrupt counter, its value at the call])
+    status = fn(*lead, inputs..., constants..., outputs..., workspace, nthreads,
+                size values..., [interrupt counter, its value at the call])
 
+where each input and output is a contiguous, aligned NumPy array of its dtype (or its address,
+an int, when the caller has checked the array), each constant and the workspace an address
+(the caller keeps their arrays alive), and the interrupt counter an address too;
 and the statuses it returns: 0 when done; ``k + 1`` when kernel ``k`` failed (a decomposition
 of a singular matrix: the source's ``errors`` say what each means); from ``MEMORY_STATUS`` up a
 failed allocation; from ``GUARD_STATUS`` up the guard ``status - GUARD_STATUS`` that did not
@@ -42,34 +47,28 @@ class Source(Protocol):
 
 
 class Module(Protocol):
-    """A built and loaded program. Handles are the backend's own objects; the runtime only
-    passes them back to it."""
+    """A built and loaded program."""
 
     key: str                   # the build's cache key
     from_cache: bool           # False only for the call that ran the build
 
-    def entry(self, name: str) -> Callable[..., int]:
-        """The entry point ``name`` (see the calling convention above)."""
+    def entry(self, name: str) -> tuple[Callable[..., int], tuple]:
+        """(the function to call, the arguments that come first) for the entry point
+        ``name`` (see the calling convention above)."""
 
-    def buffer(self, kind: Any, array: Any) -> Any:
-        """A handle to ``array``'s memory as a buffer of ``kind``; on the hot path, so a
-        backend provides it as a bound function of its loader (no wrapper frame)."""
-
-    def buffer_kind(self, dtype: Any) -> Any:
-        """The kind of a buffer of ``dtype`` elements (a ``dtypes.DType``; None: raw bytes,
-        the workspace)."""
-
-    def address(self, handle: Any) -> int:
-        """The address a handle points to (the overlap checks of ``out=``)."""
+    @property
+    def address(self) -> Callable[[Any], int]:
+        """``address(array)``: where an array's memory starts; on the hot path, so a bound
+        function of the backend's loader (no wrapper frame)."""
 
     @property
     def threads(self) -> Callable[[], int]:
         """What a call passes as ``nthreads`` (called at each call: the backend's governor)."""
 
     def interrupt_handles(self) -> tuple:
-        """(a counter that never changes, the process's Ctrl-C counter or None, the function
-        that installs the handler and returns the count now, or None): see
-        ``runtime.interrupt``."""
+        """(the address of a counter that never changes, the process's Ctrl-C counter's
+        address or None, the function that installs the handler and returns the count now, or
+        None): see ``runtime.interrupt``."""
 
 
 class Backend(Protocol):

@@ -42,8 +42,9 @@ def make_call(spec, build, into: bool | str = False, flat: bool = False):
     else:
         lines += [f"    o{j} = pool{j}()" if j in spec.pools else
                   f"    o{j} = empty(oshape{j}, odt{j})" for j in range(n_out)]
-        out_ptrs = [f"fb(oct{j}, o{j})" for j in range(n_out)]
-    ptrs = [f"p{i}" for i in range(n_in)] + ["*consts"] + out_ptrs + \
+        out_ptrs = [f"o{j}" for j in range(n_out)]
+    lead = [f"lead{k}" for k in range(len(spec.fn_lead))]
+    ptrs = lead + [f"p{i}" for i in range(n_in)] + ["*consts"] + out_ptrs + \
         ["w", "threads()"] + [str(int(v)) for v in spec.artifact.sizes]
     if spec.poll is not None:     # its loops poll for Ctrl-C (runtime.interrupt)
         ptrs += ["sig", "since"]
@@ -60,10 +61,10 @@ def make_call(spec, build, into: bool | str = False, flat: bool = False):
 
 
 def _input_lines(checks, into: bool, flat: bool, n_args: int) -> list[str]:
-    """Each input's pointer ``p{i}``: the array itself when it is a NumPy array of the right
-    dtype, aligned (and, for ``flat`` or a captured value, of the right shape), else a
+    """Each input ``p{i}``: the array itself when it is a NumPy array of the right dtype,
+    aligned and C-contiguous (and, for ``flat`` or a captured value, of the right shape), else a
     converted copy. In call_into, an input that gets copied is first checked against the
-    outputs (np.shares_memory); one passed as it is, by its pointer (``in_overlap_lines``)."""
+    outputs (np.shares_memory); one passed as it is, by its address (``in_overlap_lines``)."""
     n_out = len(checks.out_specs)
     outs = "(" + "".join(f"o{j}, " for j in range(n_out)) + ")"
     checked = checks.checked_inputs(flat)
@@ -75,23 +76,21 @@ def _input_lines(checks, into: bool, flat: bool, n_args: int) -> list[str]:
             f"convert_into({i}, a{i}, dt{i}, {outs})" if into and i in checked \
             else f"convert({i}, a{i}, dt{i})"
         lines += [(f"    if type(a{i}) is ndarray and a{i}.dtype == dt{i} and "
-                   f"a{i}.flags.aligned{same_shape}:"),
-                  "        try:",
-                  f"            p{i} = fb(ct{i}, a{i})",
-                  "        except ValueError:",
-                  f"            p{i} = fb(ct{i}, {conv})",
+                   f"(fl := a{i}.flags).aligned and fl.c_contiguous{same_shape}:"),
+                  f"        p{i} = a{i}",
                   "    else:",
-                  f"        p{i} = fb(ct{i}, {conv})"]
+                  f"        p{i} = {conv}"]
     return lines
 
 
 def _environment(spec, build, into, flat: bool) -> dict:
     """The names the generated function reads: the spec's objects, one per argument/output."""
     checks = spec.checks
-    env = {"ndarray": np.ndarray, "fb": spec.from_buffer, "convert": spec.convert,
+    env = {"ndarray": np.ndarray, "address": spec.module.address, "convert": spec.convert,
            "empty": np.empty, "local": spec.local, "new_workspace": spec.new_workspace,
            "fn": spec.fn, "consts": tuple(spec.const_ptrs), "fail": spec.fail,
            "threads": spec.module.threads, "build": build}
+    env.update({f"lead{k}": v for k, v in enumerate(spec.fn_lead)})
     if spec.poll is not None:
         env.update(spec.poll.environment())
     if into is True:
@@ -103,11 +102,11 @@ def _environment(spec, build, into, flat: bool) -> dict:
             out_leaves=checks.flat_out_leaves if flat else checks.out_leaves)
     elif into:
         env["into"] = make_call(spec, build, True, flat)
-    for i, (dt, ct) in enumerate(checks.in_dtypes):
-        env[f"dt{i}"], env[f"ct{i}"] = dt, ct
+    for i, (dt, _) in enumerate(checks.in_dtypes):
+        env[f"dt{i}"] = dt
         env[f"ishape{i}"] = checks.in_shapes[i]
-    for j, (dt, shape, ct) in enumerate(checks.out_specs):
-        env[f"odt{j}"], env[f"oshape{j}"], env[f"oct{j}"] = dt, shape, ct
+    for j, (dt, shape, _) in enumerate(checks.out_specs):
+        env[f"odt{j}"], env[f"oshape{j}"] = dt, shape
     for j, pool in spec.pools.items():
         env[f"pool{j}"] = pool
     if spec.captured:

@@ -2,7 +2,7 @@
 
 Layer: runtime, above build. Input: a loaded module (``codegen.backend.Module``) whose entry
 point takes the interrupt parameters (the source's ``interrupt``; ``codegen.c.interrupt``
-writes the C side, ``build.c.interrupt`` keeps the process's counter). Output: a ``Poll``: what
+writes the C side, ``build.c.native`` keeps the process's counter). Output: a ``Poll``: what
 the call path passes as those parameters, and how it prepares them per call. A call that
 passes the counter and sees it change returns ``INTERRUPT_STATUS``, and ``Specialization.fail``
 raises KeyboardInterrupt (on the main thread, the interpreter raises it first, from the

@@ -3,7 +3,7 @@
 Layer: runtime. The C gets one contiguous buffer per input and output and declares them
 ``restrict``: ``call_into`` refuses outputs that are not writeable, aligned, C-contiguous arrays
 of exactly the output's shape and dtype, and outputs that overlap each other or an input.
-Buffers passed to C as they are compare as address ranges [p, p + n) of their handles (exact,
+Buffers passed to C as they are compare as address ranges [p, p + n) of their memory (exact,
 ~0.05 us a pair); an input that is copied first is compared, as the caller's array, with
 ``np.shares_memory`` before the copy. ``OutChecks`` gives the generated call path its lines and
 the functions that raise, naming the leaf (``out[1][0]``) and what was expected.
@@ -30,18 +30,20 @@ except AttributeError:  # NumPy < 1.25
 
 class OutChecks:
     """The out= checks of one signature (``art``: a ``runtime.Artifact``): its name for
-    messages, the inputs' specs and (NumPy dtype, buffer kind) pairs, the outputs' (NumPy
-    dtype, shape, buffer kind), the result structure, the module (``codegen.backend.Module``:
-    the buffer kinds and addresses), and ``convert(i, value, dtype)``, the call path's
+    messages, the inputs' specs and (NumPy dtype, bytes) pairs, the outputs' (NumPy dtype,
+    shape, bytes), the result structure, the module (``codegen.backend.Module``: buffer
+    addresses), and ``convert(i, value, dtype)``, the call path's
     conversion of input ``i``."""
 
     def __init__(self, art, module, convert) -> None:
         self.name = art.name
         self.in_specs = in_specs = art.in_specs
         self.in_shapes = [s.shape for s in in_specs]
-        self.in_dtypes = [(s.dtype.np, module.buffer_kind(s.dtype)) for s in in_specs]
-        self.out_specs = [(dt, shape, module.buffer_kind(dtype))
-                          for dt, shape, dtype in art.out_specs]
+        # (NumPy dtype, bytes) per input; (NumPy dtype, shape, bytes) per output
+        self.in_dtypes = [(s.dtype.np, s.dtype.np.itemsize * int(np.prod(s.shape)))
+                          for s in in_specs]
+        self.out_specs = [(dt, shape, np.dtype(dt).itemsize * int(np.prod(shape)))
+                          for dt, shape, _ in art.out_specs]
         self.out_tree = out_tree = art.out_tree
         self.address = module.address
         self.convert = convert
@@ -86,12 +88,12 @@ class OutChecks:
             lines += [(f"if not (type(o{j}) is ndarray and o{j}.dtype == odt{j} and "
                        f"o{j}.shape == oshape{j} and o{j}.flags.carray):"),
                       f"    check_out({j}, o{j})",
-                      f"q{j} = fb(oct{j}, o{j})"]
+                      f"q{j} = address(o{j})"]
         if self.many_pairs(flat):
             return lines
         _, sizes = self.sizes()
         live = [j for j in range(n_out) if sizes[j]]
-        lines += [f"e{j} = q{j} + {sizes[j]}" for j in live]
+        lines += [f"e{j} = q{j} + {self.out_specs[j][2]}" for j in live]
         for x, j in enumerate(live):
             for k in live[x + 1:]:
                 lines += [f"if q{j} < e{k} and q{k} < e{j}:", f"    out_overlap({j}, {k})"]
@@ -111,9 +113,9 @@ class OutChecks:
         for i in self.checked_inputs(flat):
             if not in_sizes[i] or not live:
                 continue
-            lines.append(f"f{i} = p{i} + {in_sizes[i]}")
+            lines += [f"r{i} = address(p{i})", f"f{i} = r{i} + {self.in_dtypes[i][1]}"]
             for j in live:
-                lines += [f"if p{i} < e{j} and q{j} < f{i}:", f"    in_overlap({i}, {j})"]
+                lines += [f"if r{i} < e{j} and q{j} < f{i}:", f"    in_overlap({i}, {j})"]
         return lines
 
     def check_overlaps(self, paths: list, in_ptrs: tuple, out_ptrs: tuple) -> None:
@@ -123,7 +125,7 @@ class OutChecks:
         spans = []
         for j, (q, n) in enumerate(zip(out_ptrs, out_sizes)):
             if n:
-                lo = address(q)
+                lo = q     # (an address already)
                 spans.append((lo, lo + n * self.out_specs[j][0].itemsize, -1 - j))
         for i, (p, n) in enumerate(zip(in_ptrs, in_sizes)):
             if n:

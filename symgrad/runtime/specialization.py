@@ -64,9 +64,9 @@ class Specialization:
         if module is None:        # traced and generated only (symgrad.inspect without a build)
             return
         # (the backend's module: ``codegen.backend.Module``; its handles are opaque here)
-        self.fn = module.entry(art.source.entry)
-        self.from_buffer = module.buffer
-        self.const_ptrs = [module.buffer(module.buffer_kind(dt), c) for dt, c in art.consts]
+        self.fn, self.fn_lead = module.entry(art.source.entry)
+        # (passed by address: the artifact keeps the arrays alive)
+        self.const_ptrs = [module.address(c) for _, c in art.consts]
         self.poll = Poll(module) if art.source.interrupt else None
         self.checks = OutChecks(art, module, self.convert)
         self._calls()
@@ -145,7 +145,7 @@ class Specialization:
     def new_workspace(self):
         """Allocated once per thread and specialization, reused by every call after."""
         self.local.array = np.zeros(self.workspace_bytes, dtype=np.uint8)
-        self.local.work = self.from_buffer(self.module.buffer_kind(None), self.local.array)
+        self.local.work = self.module.address(self.local.array)   # (kept alive by local)
         return self.local.work
 
     def convert(self, i: int, value, dt) -> np.ndarray:

@@ -79,7 +79,7 @@ def test_user_text_in_comments_does_not_change_the_build(tmp_path, monkeypatch, 
                 for k, cmd in p.commands().items()}
     assert commands(a) == commands(b)
     assert a.key != b.key
-    link, kernel = b.link_cmd, b.kernel_cmds[0]
+    link, kernel = b.linking, b.kernel_cmds[0]
     assert not any("openblas" in arg for arg in link) and "-fopenmp" not in link + kernel
     if vector_math == "0":
         assert noisy.needs.vector_math == () and "-lmvec" not in link
@@ -94,7 +94,7 @@ def test_vector_math_off_never_links_libmvec(monkeypatch):
     np.testing.assert_allclose(f(x), np.exp(np.sin(x)) + np.log1p(x * x), rtol=1e-14)
     source = f.last_specialization.source
     assert source.needs.vector_math == ()
-    assert "-lmvec" not in compiler.plan(source).link_cmd
+    assert "-lmvec" not in compiler.plan(source).linking
 
 
 def test_vector_math_on_declares_and_links_what_loops_call(monkeypatch):
@@ -108,4 +108,4 @@ def test_vector_math_on_declares_and_links_what_loops_call(monkeypatch):
     assert source.needs.vector_math == ("exp", "sin")
     for fn in ("exp", "sin"):
         assert f"double {fn}(double);" in source.text
-    assert "-lmvec" in compiler.plan(source).link_cmd
+    assert "-lmvec" in compiler.plan(source).linking

@@ -41,7 +41,7 @@ from symgrad.codegen.c import templates
 
 REPO = Path(__file__).resolve().parents[2]
 OTHER_UID = 65534 if os.geteuid() != 65534 else 65533   # someone else (nobody)
-SUFFIX = toolchain.extension_suffix()
+SUFFIX = compiler.SO_NAME   # the shared object every entry holds
 
 ADD_SRC = textwrap.dedent("""\
     int sg_op(const double *a, const double *b, double *out, long n)
@@ -220,7 +220,7 @@ def test_everything_the_cache_creates_is_private(
     expected_files = {"CACHEDIR.TAG", "data/toolchain/facts.json"}
     for entry in entries:
         expected_files |= {f"{entry}.lock", f"{entry}/kernel.c", f"{entry}/decls.h",
-                           f"{entry}/wrapper.c", f"{entry}/meta.json"}
+                           f"{entry}/decls.h", f"{entry}/meta.json"}
     assert expected_files <= set(modes)
     assert any(p.startswith("data/templates/__jinja2_") for p in modes)
     for path, mode in modes.items():
@@ -431,7 +431,7 @@ CORRUPTIONS = {
     "manifest hash garbled": _edit_meta(lambda m: next(
         r for n, r in m["files"].items() if n.endswith(SUFFIX)).update(sha256="zz")),
     "missing kernel.c": lambda e: (e / "kernel.c").unlink(),
-    "truncated wrapper.c": lambda e: replace_bytes(e / "wrapper.c", b"/* cut */"),
+    "truncated decls.h": lambda e: replace_bytes(e / "decls.h", b"/* cut */"),
     ".so is a symlink": _symlinked_so,
     "stray file where the entry belongs": _stray_file_for_entry,
     "symlink where the entry belongs": _symlinked_entry,

@@ -125,8 +125,7 @@ def test_build_and_call_matches_numpy(cache_root: Path) -> None:
     assert len(mod.key) == 64 and int(mod.key, 16) >= 0
     assert mod.path == cache_root / mod.key[:2] / mod.key
     names = {p.name for p in mod.path.iterdir()}
-    assert {"kernel.c", "wrapper.c", "meta.json"} <= names
-    assert any(n.endswith(toolchain.extension_suffix()) for n in names)
+    assert {"kernel.c", "decls.h", "kernel.so", "meta.json"} <= names
     assert (mod.path / "kernel.c").read_text() == ADD_SRC
     meta = json.loads((mod.path / "meta.json").read_text())
     assert meta["key"] == mod.key and meta["compiler"] == compiler.compiler_identity()
@@ -184,10 +183,10 @@ def test_same_symbol_in_two_modules_does_not_collide() -> None:
         a, o = mod.ffi.new("double *", 10.0), mod.ffi.new("double *")
         mod.lib.sg_op(a, o)
         assert o[0] == want
-        # ...because the kernel's symbols stay out of the .so's dynamic symbol table.
-        so = ctypes.CDLL(str(next(mod.path.glob("*" + toolchain.extension_suffix()))))
-        assert hasattr(so, "PyInit_" + mod.module_name)
-        assert not hasattr(so, "sg_op")
+        # ...because each module is loaded with local symbols, and binds its own calls to
+        # itself (-Bsymbolic); only the declared functions are in its dynamic symbol table.
+        so = ctypes.CDLL(str(mod.so_path))
+        assert hasattr(so, "sg_op") and not hasattr(so, "PyInit_" + mod.so_path.stem)
 
 
 # ------------------------------------------------------------------------------------ caching
@@ -260,7 +259,7 @@ def test_concurrent_processes_build_once(tmp_path: Path, cache_root: Path) -> No
 
 def test_broken_entry_is_rebuilt(tmp_path: Path) -> None:
     mod = build_module(ADD_SRC, ADD_CDEF)
-    (so,) = [p for p in mod.path.iterdir() if p.name.endswith(toolchain.extension_suffix())]
+    so = mod.so_path
     # Replace the file (a new inode, as any writer that does not corrupt its own readers
     # would): writing into the mapped inode would crash this very process with SIGBUS.
     broken = so.with_name(so.name + ".broken")
@@ -438,16 +437,17 @@ def test_units_build_one_object_each(cache_root: Path) -> None:
     mod = build_module(UNITS_SRC, UNITS_CDEF, name_hint="twice", units=UNITS)
     assert call_twice(mod, 21.0) == 42.0
     commands = json.loads((mod.path / "meta.json").read_text())["commands"]
-    assert sorted(commands) == ["kernel", "kernel1", "link", "wrapper"]
+    assert sorted(commands) == ["kernel", "kernel1", "link"]
     k0, k1 = commands["kernel"], commands["kernel1"]
     assert "-DSG_TU=0" in k0 and k0[-1] == "kernel0.o" and "-O1" not in k0
     assert "-DSG_TU=1" in k1 and k1[-1] == "kernel1.o"
     assert k1.index("-O1") > k1.index("-O3")  # appended after the defaults: it wins
     assert "kernel0.o" in commands["link"] and "kernel1.o" in commands["link"]
     assert not list(mod.path.glob("*.o"))
-    # The part is not static, yet stays out of the module's dynamic symbol table.
-    so = ctypes.CDLL(str(next(mod.path.glob("*" + toolchain.extension_suffix()))))
-    assert not hasattr(so, "sg_twice_part1") and not hasattr(so, "sg_twice")
+    # The part is not static, yet stays out of the module's dynamic symbol table; the
+    # declared entry point is in it.
+    so = ctypes.CDLL(str(mod.so_path))
+    assert not hasattr(so, "sg_twice_part1") and hasattr(so, "sg_twice")
 
 
 def test_units_are_the_sources_data_not_the_texts_markers() -> None:
@@ -459,7 +459,9 @@ def test_units_are_the_sources_data_not_the_texts_markers() -> None:
     mod = build_module(UNITS_SRC, UNITS_CDEF)
     assert mod.key == whole and call_twice(mod, 1.5) == 3.0
     commands = json.loads((mod.path / "meta.json").read_text())["commands"]
-    assert "kernel1" not in commands and commands["kernel"][-1] == "kernel.o"
+    assert "kernel1" not in commands and "link" not in commands   # compiles and links
+    kernel = commands["kernel"]
+    assert "-shared" in kernel and kernel[kernel.index("-o") + 1] == "kernel.so"
     assert not any(a.startswith("-DSG_TU") for a in commands["kernel"])
     with pytest.raises(ValueError, match="at least one"):
         module_key(UNITS_SRC, UNITS_CDEF, units=[])

@@ -3,7 +3,7 @@
 - Many threads calling one compiled function at once get correct results: the generated C keeps
   no static mutable state (each thread has its own workspace) and the output pool is safe.
 - Threads that miss on the same signature at once trace and build it exactly once.
-- The C call releases the GIL (cffi's API-mode wrapper brackets it with
+- The C call releases the GIL (the native helper's call brackets it with
   Py_BEGIN_ALLOW_THREADS; `make bench-threads` measures the resulting speedup).
 - A forked child runs what its parent compiled; a spawned child gets compiled functions by
   value (pickled as C text + cache key + signature) and loads them from the disk cache
@@ -17,6 +17,7 @@ import multiprocessing
 import pickle
 import re
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,6 +26,7 @@ from references import elementwise_numpy
 
 import symgrad as sg
 from symgrad.build import cache
+from symgrad.build.c import native
 
 N_THREADS = 8
 
@@ -172,12 +174,13 @@ def test_the_c_call_releases_the_gil():
     x, y = inputs(0, 16)
     elementwise_vg(x, y)
     spec = elementwise_vg.last_specialization
-    wrapper = (spec.module.path / "wrapper.c").read_text()
-    entry = spec.source.entry
-    # cffi's API-mode wrapper of the entry point: the call sits between these two macros.
-    m = re.search(r"Py_BEGIN_ALLOW_THREADS(.*?)Py_END_ALLOW_THREADS",
-                  wrapper[wrapper.index(f"_cffi_f_{entry}("):], re.DOTALL)
-    assert m is not None and f"{entry}(" in m.group(1)
+    assert spec.fn is spec.module.native.call
+    source = (Path(native.__file__).with_name("native.c")).read_text()
+    body = source[source.index("static PyObject *sg_call("):]
+    body = body[:body.index("\n}\n")]
+    # the native helper's call: the entry runs between these two macros.
+    m = re.search(r"Py_BEGIN_ALLOW_THREADS(.*?)Py_END_ALLOW_THREADS", body, re.DOTALL)
+    assert m is not None and "status = fn(" in m.group(1)
 
 
 # ---------------------------------------------------------------------------------- pickling

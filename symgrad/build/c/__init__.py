@@ -1,9 +1,12 @@
-"""The C backend's build: C99 text -> a cffi extension module, loaded (``codegen.backend``'s
-``Backend`` and ``Module`` for C). The only code in symgrad that speaks cffi.
+"""The C backend's build: C99 text -> a plain shared object, loaded and called
+(``codegen.backend``'s ``Backend`` and ``Module`` for C).
 
 Modules: ``backend`` (``CBackend``: render with ``codegen.c``, build, target, capabilities),
-``compiler`` (a ``CSource`` -> a loaded module through the cache: the gcc commands, the cffi
-wrapper, the link), ``toolchain`` (which compiler, its facts, OpenBLAS, libmvec), ``commands``
-(running the compilers, interruptibly), ``module`` (``BuiltModule``: the ``Module`` over
-cffi), ``interrupt`` (the process's Ctrl-C helper module), ``threads`` (the thread governor).
+``compiler`` (a ``CSource`` -> a loaded module through the cache: the gcc commands, one
+process per kernel of one unit), ``adapter`` (the calling convention's C side and layout),
+``native`` (the one C extension, ``native.c``: dlopen, the call, the process's Ctrl-C count;
+installed by pip or built once into the cache), ``toolchain`` (which compiler, its facts,
+OpenBLAS, libmvec), ``commands`` (running the compilers, interruptibly), ``module``
+(``BuiltModule``: the ``Module``; cffi's view of its functions for ``symgrad.export``),
+``threads`` (the thread governor), ``errors`` (``BuildError``: a failed command).
 """

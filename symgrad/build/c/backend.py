@@ -1,5 +1,6 @@
-"""The C backend: C99 text with OpenMP pragmas, built by the system's C compiler and loaded as
-a cffi extension. Today's one implementation of ``codegen.backend.Backend``.
+"""The C backend: C99 text with OpenMP pragmas, built by the system's C compiler as a plain
+shared object and called through symgrad's native helper. Today's one implementation of
+``codegen.backend.Backend``.
 
 Layer: build (the C backend). ``render`` is ``codegen.c.module.generate``; ``build`` is
 ``build.c.compiler.build`` (through the cache), whose ``BuiltModule`` is the ``Module``;
@@ -12,7 +13,6 @@ run once per process); ``capabilities`` says which strided matrices BLAS reads i
 from __future__ import annotations
 
 import functools
-from dataclasses import replace
 
 from typing import TYPE_CHECKING
 
@@ -56,8 +56,7 @@ class CBackend:
 
     def build(self, source: CSource, name_hint: str):
         from .compiler import build
-        from .interrupt import helper
-        return replace(build(source, name_hint=name_hint), sigint=helper)
+        return build(source, name_hint=name_hint)
 
 
 @functools.cache

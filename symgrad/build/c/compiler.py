@@ -1,9 +1,10 @@
-"""Compile a C source object into a cffi API-mode extension module and load it.
+"""Compile a C source object into a plain shared object and load it.
 
-Layer: build. Input: a ``codegen.CSource``: the C99 text, the cffi ``cdef`` of its entry
-point, its translation units and its build needs (OpenMP, vector math, BLAS), all as data: the
-text is never searched. Output: a loaded module (``ffi``, ``lib``) and its cache key. The cache
-(``cache.get_or_build``) decides whether to build; this module only says how.
+Layer: build. Input: a ``codegen.CSource``: the C99 text, the cffi-style declaration of its
+entry point (``cdef``), its typed parameters, its translation units and its build needs
+(OpenMP, vector math, BLAS), all as data: the text is never searched. Output: a loaded module
+(``BuiltModule``) and its cache key. The cache (``cache.get_or_build``) decides whether to
+build; this module only says how.
 
 Must not: go through setuptools/distutils (slow, and it picks the flags for us), use any
 fast-math flag (results must stay IEEE-exact), read ``os.environ`` (ask ``config``), or touch
@@ -11,32 +12,29 @@ the cache's files.
 
 How a build goes (in a private directory the cache gives, published by the cache):
 
-1. ``kernel.c``  -> ``kernel.o``   with ``-std=c99`` and the optimisation flags; the cdef is
-   force-included first so a definition that disagrees with it is a compile error rather than
-   silent memory corruption; ``-fvisibility=hidden`` keeps ``sg_fn`` & co. out of the dynamic
-   symbol table, so two modules defining the same name can never bind to each other.
-2. ``wrapper.c`` -> ``wrapper.o``  the cffi-generated glue (needs Python.h and the compiler's
-   default GNU dialect), compiled at the same time as step 1: the machine has two cores.
-3. link both (``-lm``; OpenBLAS with an rpath, libmvec, OpenMP when the source needs them).
+1. ``kernel.c`` is the text, then the calling-convention adapter (``adapter``); ``decls.h``
+   the declarations, force-included first so that a definition that disagrees with them is a
+   compile error rather than silent memory corruption. ``-fvisibility=hidden`` keeps every
+   symbol out of the dynamic symbol table except the declared ones (``decls.h`` gives them
+   default visibility), and ``-Bsymbolic`` binds the module's own calls to itself.
+2. One translation unit: ``cc ... -shared kernel.c -o kernel.so``, one compiler process for
+   compiling and linking. No ``Python.h``: the native helper (``native``) is the only C that
+   speaks Python, built once per installation.
+3. Several units (``CSource.units``, a kind per unit): each is compiled with ``-DSG_TU=k`` and
+   its kind's ``UNIT_FLAGS`` after the others (so they win) into ``kernel<k>.o``, all at once
+   (the machine has two cores), then linked (``-lm``; OpenBLAS with an rpath, libmvec,
+   OpenMP when the source needs them).
 
 An interrupt (Ctrl-C) while the compiler runs terminates every process it started and waits for
-them (``commands``) before it propagates; the cache then removes the unfinished build.
-
-Translation units: a source of several units (``CSource.units``, a kind per unit) is compiled
-once per unit k with ``-DSG_TU=k`` and its kind's ``UNIT_FLAGS`` after the others (so they
-win) into ``kernel<k>.o``, all units and the wrapper concurrently, then linked together. Every
+them (``commands``) before it propagates; the cache then removes the unfinished build. Every
 command is part of the cache key.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import errno
 import hashlib
-import importlib.machinery
-import importlib.util
 import json
-import os
 import platform
 import shlex
 import sys
@@ -46,10 +44,11 @@ from ... import config
 from ...codegen.c.csource import CSource
 from ...version import __version__
 from .. import cache
-from . import commands
+from . import adapter, commands
+from .errors import BuildError, failure, trim
 from .module import BuiltModule
 from .toolchain import (CompilerNotFoundError, compiler_identity, cpu_identity,  # noqa: F401
-                        extension_suffix, find_compiler, openblas_flags, python_includes)
+                        find_compiler, openblas_flags)
 
 __all__ = ["DEFAULT_OPT_FLAGS", "BuildError", "BuiltModule", "CompilerNotFoundError", "build",
            "module_key", "plan"]
@@ -83,42 +82,32 @@ VECTOR_MATH_FLAGS = ("-fno-builtin-sin", "-fno-builtin-cos", "-fno-builtin-sinf"
 # for no measured speed (21.6 vs 21.9 us a call there, 17.7 vs 17.7 us on the ODE benchmark).
 UNIT_FLAGS: dict[str, tuple[str, ...]] = {"main": (), "cold": ("-O1", "-fno-tree-ccp")}
 
-_STDERR_MAX_LINES = 60
-_STDERR_MAX_CHARS = 6000
-
-
-class BuildError(RuntimeError):
-    """The C compiler (or the cffi wrapper generation) failed for one kernel."""
-
-    def __init__(self, message: str, *, command: list[str] | None = None, stderr: str = "",
-                 source_path: Path | None = None, returncode: int | None = None) -> None:
-        super().__init__(message)
-        self.command = command
-        self.stderr = stderr
-        self.source_path = source_path
-        self.returncode = returncode
-
-
 @dataclasses.dataclass(frozen=True)
 class Plan:
     """Everything one build needs; commands use paths relative to the build dir so they (and so
     the key) do not depend on which directory the build happens in."""
 
     key: str
-    module_name: str
     so_name: str
     source: CSource
-    kernel_cmds: list      # one per translation unit
-    wrapper_cmd: list
-    link_cmd: list
+    kernel_cmds: list      # one per translation unit; one unit: compiles and links
+    link_cmd: list | None  # several units: links their objects
     compiler_id: str
+
+    @property
+    def linking(self) -> list:
+        """The command that links the shared object (the only one, for one unit)."""
+        return self.link_cmd or self.kernel_cmds[0]
 
     def commands(self) -> dict[str, list[str]]:
         """The commands as meta.json records them: ``kernel`` (unit 0, or the only one),
-        ``kernel1``... for the other units, ``wrapper``, ``link``."""
+        ``kernel1``... for the other units, ``link``."""
         units = {("kernel" if k == 0 else f"kernel{k}"): cmd
                  for k, cmd in enumerate(self.kernel_cmds)}
-        return {**units, "wrapper": self.wrapper_cmd, "link": self.link_cmd}
+        return {**units, **({"link": self.link_cmd} if self.link_cmd else {})}
+
+
+SO_NAME = "kernel.so"
 
 
 def plan(source: CSource, opt_flags: tuple[str, ...] | None = None) -> Plan:
@@ -139,32 +128,27 @@ def plan(source: CSource, opt_flags: tuple[str, ...] | None = None) -> Plan:
         kernel_flags += VECTOR_MATH_FLAGS
     if needs.openmp:
         kernel_flags.append("-fopenmp")   # threads for the large loops (libgomp)
-    # Base flags first so the caller's flags (e.g. another -std) win.
-    kernel_cmds = [[*cc, "-std=c99", "-fPIC", "-fvisibility=hidden", *kernel_flags, *extra,
-                    *([f"-DSG_TU={k}"] if len(units) > 1 else []), "-include", "decls.h", "-c",
-                    "kernel.c", "-o", f"kernel{k}.o" if len(units) > 1 else "kernel.o"]
-                   for k, extra in enumerate(units)]
-    # The wrapper is only argument marshalling: fixed, moderate flags, Python's own -fwrapv.
-    # (cffi's default limited-API glue measured no slower per call than the full API.)
-    wrapper_cmd = [*cc, "-fPIC", "-O2", "-fwrapv", "-DNDEBUG", *python_includes(), "-c",
-                   "wrapper.c", "-o", "wrapper.o"]
-    shared = ["-bundle", "-undefined", "dynamic_lookup"] if sys.platform == "darwin" \
-        else ["-shared"]   # (macOS: resolve Python's symbols at import)
     # The caller's flags also go to the link so that -flto / -fsanitize=... / -g work.
-    link_cmd = [*cc, *shared, "-fPIC", *flags, *(["-fopenmp"] if needs.openmp else []),
-                *(cmd[-1] for cmd in kernel_cmds), "wrapper.o", "-o", "@SO@",
-                *(_blas_flags() if needs.blas else []),
-                *(["-lmvec"] if needs.vector_math else []), "-lm"]
+    libs = [*(["-fopenmp"] if needs.openmp else []), *(_blas_flags() if needs.blas else []),
+            *(["-lmvec"] if needs.vector_math else []), "-lm"]
+    shared = ["-dynamiclib"] if sys.platform == "darwin" else ["-shared", "-Wl,-Bsymbolic"]
+    # Base flags first so the caller's flags (e.g. another -std) win.
+    base = [*cc, "-std=c99", "-fPIC", "-fvisibility=hidden", *kernel_flags]
+    if len(units) == 1:
+        kernel_cmds = [[*base, *units[0], "-include", "decls.h", *shared, "kernel.c", "-o",
+                        SO_NAME, *libs]]
+        link_cmd = None
+    else:
+        kernel_cmds = [[*base, *extra, f"-DSG_TU={k}", "-include", "decls.h", "-c", "kernel.c",
+                        "-o", f"kernel{k}.o"] for k, extra in enumerate(units)]
+        link_cmd = [*cc, *shared, "-fPIC", *flags, *(cmd[-1] for cmd in kernel_cmds), "-o",
+                    SO_NAME, *libs]
     ident = compiler_identity(cc)
     drop = len(cc)
-    commands = {**{("kernel" if k == 0 else f"kernel{k}"): cmd[drop:]
-                   for k, cmd in enumerate(kernel_cmds)},
-                "wrapper": wrapper_cmd[drop:], "link": link_cmd[drop:]}
-    key = make_key(source.text, source.cdef, compiler_id=ident, flags=commands)
-    module_name = f"_sg_{key[:24]}"
-    so_name = module_name + extension_suffix()
-    link_cmd = [so_name if a == "@SO@" else a for a in link_cmd]
-    return Plan(key, module_name, so_name, source, kernel_cmds, wrapper_cmd, link_cmd, ident)
+    p = Plan("", SO_NAME, source, kernel_cmds, link_cmd, ident)
+    commands = {name: cmd[drop:] for name, cmd in p.commands().items()}
+    key = make_key(kernel_text(source), source.cdef, compiler_id=ident, flags=commands)
+    return dataclasses.replace(p, key=key)
 
 
 def _blas_flags() -> tuple[str, ...]:
@@ -177,21 +161,14 @@ def _blas_flags() -> tuple[str, ...]:
 
 def make_key(c_source: str, cdef: str, *, compiler_id: str, flags: dict) -> str:
     """The hex sha256 naming a build; everything that can change the produced ``.so`` goes in."""
-    try:
-        import _cffi_backend   # the wrapper's C text depends on cffi's version
-        cffi_version = _cffi_backend.__version__
-    except ImportError:  # pragma: no cover - the build fails later with a clearer message
-        cffi_version = "none"
     parts = {
         "schema": cache.SCHEMA,
         # (its hash: JSON-escaping a large text took 23 ms of a 35 ms warm start)
         "c_source": hashlib.sha256(c_source.encode("utf-8")).hexdigest(),
-        "cdef": cdef,
+        "decls": cdef,
         "compiler": compiler_id,
         "flags": flags,
         "symgrad": __version__,
-        "cffi": cffi_version,
-        "abi": extension_suffix(),
         "platform": f"{sys.platform}|{platform.machine()}",
         "cpu": cpu_identity(),
     }
@@ -220,85 +197,57 @@ def build(source: CSource, *, name_hint: str = "fn",
 
 # ---------------------------------------------------------------------------------- the build
 
-def write_sources(p: Plan, build_dir: Path) -> None:
-    """``kernel.c``, ``decls.h`` (the cdef as C: force-included into the kernel, a type check,
-    and pasted into the wrapper) and the cffi wrapper ``wrapper.c``."""
-    import cffi
+def kernel_text(source: CSource) -> str:
+    """``kernel.c``: the text, then the calling convention's adapter if it has one."""
+    if not source.params:
+        return source.text
+    return source.text + adapter.adapter_text(source.entry, source.params, len(source.units))
 
-    decls = "#include <stddef.h>\n#include <stdint.h>\n" + p.source.cdef.strip() + "\n"
-    (build_dir / "kernel.c").write_text(p.source.text)
-    (build_dir / "decls.h").write_text(decls)
-    try:
-        ffi = cffi.FFI()
-        ffi.cdef(p.source.cdef)
-        # compiler_verbose=0 silences emit_c_code's "generating ..." print to stdout.
-        ffi.set_source(p.module_name, "/* symgrad: the kernel's entry points */\n" + decls,
-                       compiler_verbose=0)
-        ffi.emit_c_code(str(build_dir / "wrapper.c"))
-    except (cffi.CDefError, cffi.FFIError) as exc:
-        raise _failure(["cffi.FFI().cdef(...)"], -1,
-                       f"invalid cdef: {exc}\n{p.source.cdef}", "decls.h") from exc
+
+def decls_text(source: CSource) -> str:
+    """``decls.h``: the declarations of the module's public functions (default visibility;
+    everything else in the text is hidden)."""
+    decls = source.cdef.strip()
+    if source.params:
+        decls += "\n" + adapter.declaration(source.entry)
+    return ("#include <stddef.h>\n#include <stdint.h>\n#pragma GCC visibility push(default)\n"
+            f"{decls}\n#pragma GCC visibility pop\n")
 
 
 def run_build(p: Plan, build_dir: Path) -> dict:
     """Write the sources and run the compiler in ``build_dir``; returns the facts for the
     entry's meta.json. Raises ``cache.BuildFailed`` on the first failing command."""
-    write_sources(p, build_dir)
-    for cmd in (*p.kernel_cmds, p.wrapper_cmd, p.link_cmd):
+    (build_dir / "kernel.c").write_text(kernel_text(p.source))
+    (build_dir / "decls.h").write_text(decls_text(p.source))
+    for cmd in (*p.kernel_cmds, *([p.link_cmd] if p.link_cmd else [])):
         config.debug(2, "(cd %s && %s)", build_dir, shlex.join(cmd))
-    # The objects are independent: compile them concurrently (the kernel's translation units,
-    # and the wrapper, which parses Python.h). An interrupt stops them all (``commands``).
-    compiles = [(cmd, "kernel.c") for cmd in p.kernel_cmds] + [(p.wrapper_cmd, "wrapper.c")]
+    # The units are independent: compile them concurrently. An interrupt stops them all
+    # (``commands``).
     try:
-        results = commands.run([cmd for cmd, _ in compiles], build_dir)
+        results = commands.run(p.kernel_cmds, build_dir)
     except commands.NotRunnable as exc:  # found on PATH but not runnable (permissions, ...)
-        raise _failure(exc.command, -1, f"cannot run the compiler: {exc.error}",
-                       "wrapper.c" if exc.command is p.wrapper_cmd else "kernel.c") from exc
-    for (cmd, src), (rc, err) in zip(compiles, results):  # kernel units first: their errors
-        if rc != 0:                                        # are the interesting ones
-            raise _failure(cmd, rc, err, src)
+        raise failure(exc.command, -1, f"cannot run the compiler: {exc.error}",
+                      "kernel.c") from exc
+    for cmd, (rc, err) in zip(p.kernel_cmds, results):
+        if rc != 0:
+            raise failure(cmd, rc, err, "kernel.c")
         if err.strip():
-            config.debug(2, "compiler warnings for %s:\n%s", src, _trim(err))
-    ((rc, err),) = commands.run([p.link_cmd], build_dir)
-    if rc != 0:
-        raise _failure(p.link_cmd, rc, err, "kernel.c")
-    for cmd, _ in compiles:
-        (build_dir / cmd[-1]).unlink()   # the objects
-    return {"module": p.module_name, "compiler": p.compiler_id, "cpu": cpu_identity(),
+            config.debug(2, "compiler warnings for kernel.c:\n%s", trim(err))
+    if p.link_cmd:
+        ((rc, err),) = commands.run([p.link_cmd], build_dir)
+        if rc != 0:
+            raise failure(p.link_cmd, rc, err, "kernel.c")
+        for cmd in p.kernel_cmds:
+            (build_dir / cmd[-1]).unlink()   # the objects
+    return {"module": p.so_name, "compiler": p.compiler_id, "cpu": cpu_identity(),
             "symgrad": __version__, "commands": p.commands()}
 
 
 def load(p: Plan, directory: Path) -> BuiltModule:
-    """Import the module of ``p`` built in ``directory`` (not registered in ``sys.modules``:
-    nobody imports these by name, and with SYMGRAD_NO_CACHE one name may be loaded from
-    several directories)."""
-    so_path = str(directory / p.so_name)
-    loader = importlib.machinery.ExtensionFileLoader(p.module_name, so_path)
-    spec = importlib.util.spec_from_file_location(p.module_name, so_path, loader=loader)
-    assert spec is not None
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return BuiltModule(module.ffi, module.lib, p.key, directory, False, p.module_name)
-
-
-def _trim(text: str) -> str:
-    lines = text.strip().splitlines()
-    out = "\n".join(lines[:_STDERR_MAX_LINES])[:_STDERR_MAX_CHARS]
-    if len(lines) > _STDERR_MAX_LINES or len(out) < len("\n".join(lines)):
-        out += "\n[... compiler output trimmed; see BuildError.stderr ...]"
-    return out
-
-
-def _failure(command: list, returncode: int, stderr: str, source: str) -> cache.BuildFailed:
-    """The cache's ``BuildFailed`` for a failed command: the ``BuildError`` it raises names
-    the directory the failed build is kept in; a full disk makes the cache fall back."""
-    def error(build_dir: Path) -> BuildError:
-        path = build_dir / source
-        return BuildError(f"C compilation failed (exit {returncode}) for {path}\n"
-                          f"command (in {build_dir}): {shlex.join(command)}\n"
-                          f"compiler stderr:\n{_trim(stderr)}",
-                          command=command, stderr=stderr, source_path=path,
-                          returncode=returncode)
-    full = any(os.strerror(code) in stderr for code in (errno.ENOSPC, errno.EDQUOT))
-    return cache.BuildFailed(error, out_of_space=full,
-                             reason=(_trim(stderr).splitlines() or [""])[0])
+    """Load the shared object of ``p`` built in ``directory`` (dlopen, local symbols: two
+    modules defining the same name never bind to each other)."""
+    from .native import helper
+    native = helper()
+    so_path = directory / p.so_name
+    return BuiltModule(p.key, directory, False, so_path, native, native.load(str(so_path)),
+                       p.source)

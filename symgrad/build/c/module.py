@@ -1,10 +1,11 @@
-"""A loaded C module, as the runtime sees it: the ``codegen.backend.Module`` protocol over cffi.
+"""A loaded C module, as the runtime sees it: the ``codegen.backend.Module`` protocol.
 
-Layer: build (the C backend). Input: the ``ffi`` and ``lib`` of a cffi API-mode extension the
-compiler built. Output: ``BuiltModule``: the entry points, buffer handles made from NumPy
-arrays (``ffi.from_buffer``, bound once: the call path's hot line), addresses, and the Ctrl-C
-handles of the helper module the backend gives it (``build.c.interrupt``). Only the C backend
-touches ``ffi`` and ``lib``.
+Layer: build (the C backend). Input: a plain shared object the compiler built, loaded by the
+native helper (``native``), and the ``CSource`` it was built from. Output: ``BuiltModule``: its
+entry point as (the helper's ``call``, the leading arguments: the adapter's address and the
+layout, ``adapter``), buffer addresses, the Ctrl-C handles (the helper keeps the process's
+SIGINT count) and, for ``symgrad.export``'s in-process functions only, cffi's view of its
+declared functions (``ffi``, ``function_pointer``: loaded on first use, off the call path).
 """
 
 from __future__ import annotations
@@ -14,43 +15,43 @@ from pathlib import Path
 from typing import Any
 from collections.abc import Callable
 
+from . import adapter
+
 
 @dataclasses.dataclass(frozen=True)
 class BuiltModule:
-    """A loaded kernel module: call ``lib.<entry>`` with pointers made by ``ffi``."""
+    """A loaded kernel module: ``call, lead = entry(name)``, then ``call(*lead, *args)``."""
 
-    ffi: Any
-    lib: Any
     key: str
-    path: Path  # the directory holding kernel.c, wrapper.c, the .so and meta.json
+    path: Path  # the directory holding kernel.c, the shared object and meta.json
     from_cache: bool  # False only for the call that ran the compiler
-    module_name: str
-    # The process's Ctrl-C helper module, or None (``build.c.interrupt.helper``: the backend
-    # sets it; a module built without it cannot be interrupted)
-    sigint: Callable[[], Any] | None = None
+    so_path: Path
+    native: Any       # the native helper module (``native.helper()``)
+    handle: int       # its dlopen handle
+    source: Any       # the ``CSource`` built
+    # cffi's view, made on first use and shared by the copies ``dataclasses.replace`` makes
+    views: dict = dataclasses.field(default_factory=dict, compare=False, repr=False)
 
-    def entry(self, name: str) -> Callable[..., int]:
-        return getattr(self.lib, name)
+    def entry(self, name: str) -> tuple[Callable[..., int], tuple]:
+        """(the function to call, the arguments that come first): the entry point ``name``
+        through the calling convention (``adapter``)."""
+        if name != self.source.entry or not self.source.params:
+            raise ValueError(f"{name}: not an entry point of this module "
+                             f"({self.source.entry}, params={bool(self.source.params)})")
+        address = self.native.symbol(self.handle, name + adapter.SUFFIX)
+        return self.native.call, (address, adapter.layout(self.source.params))
 
     @property
-    def buffer(self) -> Callable:
-        """``buffer(kind, array)``: a pointer to the array's memory (cffi's ``from_buffer``)."""
-        return self.ffi.from_buffer
-
-    def buffer_kind(self, dtype) -> str:
-        """The cffi array type of ``dtype`` elements (None: bytes)."""
-        return "unsigned char[]" if dtype is None else f"{dtype.ctype}[]"
-
-    def address(self, handle) -> int:
-        return int(self.ffi.cast("uintptr_t", handle))
+    def address(self) -> Callable[[Any], int]:
+        """``address(array)``: where its memory starts (the overlap checks of ``out=``, and
+        the arrays the call passes by address: constants and the workspace)."""
+        return self.native.address
 
     def interrupt_handles(self) -> tuple:
-        """(a zero counter, the process's SIGINT counter or None, its ``enter`` or None)."""
-        zero = self.ffi.new("int *")
-        mod = self.sigint() if self.sigint is not None else None
-        if mod is None:
-            return zero, None, None
-        return zero, self.ffi.cast("int *", mod.lib.sg_sigint_count()), mod.lib.sg_sigint_enter
+        """(a count that stays 0, the process's SIGINT count, the function that installs the
+        handler and returns the count now), the counts as addresses."""
+        n = self.native
+        return n.zero_address(), n.sigint_address(), n.sigint_enter
 
     @property
     def threads(self) -> Callable[[], int]:
@@ -58,6 +59,25 @@ class BuiltModule:
         from .threads import threads
         return threads
 
+    def cffi_view(self) -> tuple:
+        """(a cffi ``FFI`` declaring the module's functions (``CSource.cdef``), the library
+        opened through it: ABI mode, the same loaded object)."""
+        if "cffi" not in self.views:
+            import cffi
+            ffi = cffi.FFI()
+            ffi.cdef(self.source.cdef)
+            self.views.setdefault("cffi", (ffi, ffi.dlopen(str(self.so_path))))
+        return self.views["cffi"]
+
+    @property
+    def ffi(self):
+        return self.cffi_view()[0]
+
+    @property
+    def lib(self):
+        """The declared functions, callable with cffi pointers (tests, ``symgrad.export``)."""
+        return self.cffi_view()[1]
+
     def function_pointer(self, name: str):
-        """The address of C function ``name`` as a cffi function pointer."""
-        return self.ffi.addressof(self.lib, name)
+        """The declared C function ``name`` as a cffi function pointer."""
+        return getattr(self.lib, name)

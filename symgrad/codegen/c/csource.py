@@ -66,3 +66,8 @@ class CSource:
     # Preprocessor definitions for every unit ("NAME" or "NAME=value"), e.g. the POSIX level
     # a text needs.
     defines: tuple = ()
+    # The entry point's parameters as data, (C type, name) pairs in order, e.g.
+    # ("const float *", "in0"), ("int", "nthreads"): what the build's calling convention
+    # (``build.c.adapter``) is made from. Empty: the text is not called through it (an
+    # exported function, reached by its C signature: ``cdef``).
+    params: tuple = ()

@@ -93,7 +93,7 @@ def generate(program: Program, name: str, title: str = "", target: Target = _OWN
     needs = BuildNeeds(openmp=any("nthreads" in p.params for p in parts),
                        vector_math=tuple(fn for fn, _ in vector), blas=blas)
     return CSource(text, entry, f"int {entry}({', '.join(decls)});", workspace, unit_kinds,
-                   needs, tuple(errors), interrupts)
+                   needs, tuple(errors), interrupts, params=_typed(decls, args))
 
 
 def _without_restrict(params: list, parts: list) -> list:
@@ -129,6 +129,11 @@ def _prologue(part, program: Program, args: list, split: bool, standalone: bool)
                   for s in program.sizes] + part.temps
     part.voids = [" ".join(f"(void){a};" for a in args)] if split else \
         units.unused_params([a for a in args if a not in program.sizes], part, standalone)
+
+
+def _typed(decls: list, args: list) -> tuple:
+    """(C type, name) of each parameter: its declaration without the name."""
+    return tuple((decl[:-len(name)].rstrip(), name) for decl, name in zip(decls, args))
 
 
 def _signature(program: Program, interrupts: bool = False) -> tuple[list, list, list]:

@@ -1,0 +1,296 @@
+/*
+ * symgrad's native helper (symgrad/build/c/native.py): loads the plain shared objects symgrad
+ * builds and calls their entry points, and keeps the process's SIGINT count.
+ *
+ * Built once per installation (pip builds it as the extension symgrad.build.c._native), or,
+ * when that extension is missing or older than this file, once per cache (native.py). Every
+ * kernel symgrad builds is a plain shared object without Python.h: this module is the only
+ * C code that speaks Python, so a new function costs one compiler process, not two.
+ *
+ * The calling convention (symgrad/build/c/adapter.py writes the C side): an entry point
+ * `int name__sg_call(void *const *p, const int64_t *n)` receives its pointers in `p` and its
+ * integers in `n`, each in its typed signature's order. call(entry, layout, *args) fills both
+ * from args as `layout` (bytes, one letter per argument) says:
+ *   'r'  a pointer to read: an object with the buffer protocol (contiguous), or an int address
+ *   'w'  a pointer to write: the same, and a buffer must be writable
+ *   'i'  an integer (int64)
+ * holds every buffer for the length of the call, releases the GIL while the entry runs, and
+ * returns its status.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+
+#define SG_NATIVE_VERSION 1   /* native.py's NATIVE_VERSION: bump both with any change here */
+#define SG_STACK_ARGS 48      /* arguments held on the stack; more go to the heap */
+
+typedef int (*sg_entry_t)(void *const *, const int64_t *);
+
+struct sg_args {
+    void **p;
+    int64_t *n;
+    Py_buffer *views;
+    Py_ssize_t nviews;
+};
+
+static void sg_release(struct sg_args *a)
+{
+    for (Py_ssize_t k = 0; k < a->nviews; k++)
+        PyBuffer_Release(&a->views[k]);
+    a->nviews = 0;
+}
+
+/* Fill a->p, a->n from args as kinds says; 0, or -1 with an exception set (views released). */
+static int sg_fill(struct sg_args *a, const char *kinds, PyObject *const *args, Py_ssize_t count)
+{
+    Py_ssize_t np = 0, ni = 0;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *obj = args[k];
+        const char kind = kinds[k];
+        if (kind == 'i') {
+            const long long v = PyLong_AsLongLong(obj);
+            if (v == -1 && PyErr_Occurred())
+                goto fail;
+            a->n[ni++] = (int64_t)v;
+        } else if (kind == 'r' || kind == 'w') {
+            if (PyLong_Check(obj)) {
+                void *address = PyLong_AsVoidPtr(obj);
+                if (address == NULL && PyErr_Occurred())
+                    goto fail;
+                a->p[np++] = address;
+            } else {
+                Py_buffer *view = &a->views[a->nviews];
+                if (PyObject_GetBuffer(obj, view, kind == 'w' ? PyBUF_WRITABLE : PyBUF_SIMPLE))
+                    goto fail;
+                a->nviews++;
+                a->p[np++] = view->buf;
+            }
+        } else {
+            PyErr_Format(PyExc_ValueError, "call: layout letter %c at %zd (expected r, w or i)",
+                         (int)(unsigned char)kind, k);
+            goto fail;
+        }
+    }
+    return 0;
+fail:
+    sg_release(a);
+    return -1;
+}
+
+static PyObject *sg_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs < 2 || !PyBytes_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "call(entry, layout: bytes, *args)");
+        return NULL;
+    }
+    sg_entry_t fn = (sg_entry_t)PyLong_AsVoidPtr(args[0]);
+    if (fn == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "call: the entry point's address is 0");
+        return NULL;
+    }
+    const Py_ssize_t count = nargs - 2;
+    if (PyBytes_GET_SIZE(args[1]) != count) {
+        PyErr_Format(PyExc_TypeError, "call: the layout has %zd letters, got %zd arguments",
+                     PyBytes_GET_SIZE(args[1]), count);
+        return NULL;
+    }
+    void *p_stack[SG_STACK_ARGS];
+    int64_t n_stack[SG_STACK_ARGS];
+    Py_buffer v_stack[SG_STACK_ARGS];
+    struct sg_args a = {p_stack, n_stack, v_stack, 0};
+    void *heap = NULL;
+    if (count > SG_STACK_ARGS) {
+        heap = PyMem_Malloc((size_t)count * (sizeof(void *) + sizeof(int64_t) + sizeof(Py_buffer)));
+        if (heap == NULL)
+            return PyErr_NoMemory();
+        a.views = (Py_buffer *)heap;
+        a.p = (void **)(a.views + count);
+        a.n = (int64_t *)(a.p + count);
+    }
+    int status = -1;
+    if (sg_fill(&a, PyBytes_AS_STRING(args[1]), args + 2, count) == 0) {
+        Py_BEGIN_ALLOW_THREADS
+        status = fn((void *const *)a.p, a.n);
+        Py_END_ALLOW_THREADS
+        sg_release(&a);
+    }
+    PyMem_Free(heap);
+    if (PyErr_Occurred())
+        return NULL;
+    return PyLong_FromLong(status);
+}
+
+/* The address of an object's buffer (the overlap checks of out=). */
+static PyObject *sg_address(PyObject *self, PyObject *obj)
+{
+    (void)self;
+    Py_buffer view;
+    if (PyObject_GetBuffer(obj, &view, PyBUF_SIMPLE))
+        return NULL;
+    PyObject *address = PyLong_FromVoidPtr(view.buf);
+    PyBuffer_Release(&view);
+    return address;
+}
+
+static PyObject *sg_load(PyObject *self, PyObject *path)
+{
+    (void)self;
+    PyObject *bytes = NULL;
+    if (!PyUnicode_FSConverter(path, &bytes))
+        return NULL;
+    void *handle;
+    Py_BEGIN_ALLOW_THREADS
+    handle = dlopen(PyBytes_AS_STRING(bytes), RTLD_NOW | RTLD_LOCAL);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(bytes);
+    if (handle == NULL) {
+        const char *why = dlerror();
+        PyErr_Format(PyExc_OSError, "cannot load %R: %s", path, why ? why : "dlopen failed");
+        return NULL;
+    }
+    return PyLong_FromVoidPtr(handle);
+}
+
+static PyObject *sg_symbol(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *handle_obj;
+    const char *name;
+    if (!PyArg_ParseTuple(args, "Os:symbol", &handle_obj, &name))
+        return NULL;
+    void *handle = PyLong_AsVoidPtr(handle_obj);
+    if (handle == NULL && PyErr_Occurred())
+        return NULL;
+    dlerror();
+    void *address = dlsym(handle, name);
+    if (address == NULL) {
+        const char *why = dlerror();
+        PyErr_Format(PyExc_OSError, "no symbol %s: %s", name, why ? why : "it is NULL");
+        return NULL;
+    }
+    return PyLong_FromVoidPtr(address);
+}
+
+/* ---------------------------------------------------------------------- the SIGINT count
+ * Compiled loops poll the count after each step and stop once it differs from its value when
+ * their call began (symgrad/codegen/c/interrupt.py). The handler increments it after calling
+ * the handler it replaced (CPython's), so the signal is recorded for Python before any loop
+ * stops because of it: the interrupted call then finds the KeyboardInterrupt pending.
+ */
+
+/* The loops read the count as an int: sig_atomic_t must be one. */
+typedef char sg_sig_atomic_is_int[(sizeof(sig_atomic_t) == sizeof(int) &&
+                                   (sig_atomic_t)-1 < 0) ? 1 : -1];
+
+static volatile sig_atomic_t sg_sigints = 0;
+static volatile sig_atomic_t sg_zero = 0;   /* a count that never changes */
+
+/* The handler ours chains to, in one of two slots: a new one is written to the slot the
+   handler does not read, then published by flipping `sg_current` (a signal arriving during an
+   install reads a whole struct, never a half-written one). */
+static struct sigaction sg_previous[2];
+static volatile sig_atomic_t sg_current = 0;
+static pthread_mutex_t sg_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Set while ours runs: a handler that saved ours as the one it chains to, and that ours was
+   later installed in front of, would otherwise make the chain a cycle. */
+static volatile sig_atomic_t sg_running = 0;
+
+static void sg_on_sigint(int sig, siginfo_t *info, void *context)
+{
+    const struct sigaction *prev = &sg_previous[sg_current];
+    if (sg_running)
+        return;
+    sg_running = 1;
+    if (prev->sa_flags & SA_SIGINFO)
+        prev->sa_sigaction(sig, info, context);
+    else if (prev->sa_handler != SIG_DFL && prev->sa_handler != SIG_IGN)
+        prev->sa_handler(sig);
+    __sync_synchronize();   /* what that handler stored, before the count changes */
+    sg_sigints = sg_sigints + 1;
+    sg_running = 0;
+}
+
+static int sg_is_ours(const struct sigaction *a)
+{
+    return (a->sa_flags & SA_SIGINFO) && a->sa_sigaction == sg_on_sigint;
+}
+
+/* Make sure our handler is SIGINT's, in front of the current one, if the current one is a
+   function (under SIG_DFL or SIG_IGN nothing is installed: Ctrl-C keeps its meaning); return
+   the count. One system call when ours is there already (the common case). */
+static PyObject *sg_sigint_enter(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    struct sigaction now, ours, old;
+    if (sigaction(SIGINT, NULL, &now) != 0 || sg_is_ours(&now) ||
+            (!(now.sa_flags & SA_SIGINFO) &&
+             (now.sa_handler == SIG_DFL || now.sa_handler == SIG_IGN)))
+        return PyLong_FromLong(sg_sigints);
+    pthread_mutex_lock(&sg_lock);
+    if (sigaction(SIGINT, NULL, &now) == 0 && !sg_is_ours(&now)) {
+        const int slot = !sg_current;
+        sg_previous[slot] = now;
+        sg_current = slot;
+        memset(&ours, 0, sizeof ours);
+        ours.sa_sigaction = sg_on_sigint;
+        ours.sa_mask = now.sa_mask;
+        /* CPython's flags (SA_ONSTACK; no SA_RESTART, so that blocking calls still return
+           EINTR for Python to see the signal) */
+        ours.sa_flags = SA_SIGINFO | (now.sa_flags & (SA_ONSTACK | SA_RESTART));
+        if (sigaction(SIGINT, &ours, &old) == 0 && (old.sa_handler != now.sa_handler ||
+                                                    old.sa_flags != now.sa_flags))
+            sigaction(SIGINT, &old, NULL);   /* someone else changed it meanwhile: theirs */
+    }
+    pthread_mutex_unlock(&sg_lock);
+    return PyLong_FromLong(sg_sigints);
+}
+
+static PyObject *sg_sigint_address(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    return PyLong_FromVoidPtr((void *)&sg_sigints);
+}
+
+static PyObject *sg_zero_address(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    return PyLong_FromVoidPtr((void *)&sg_zero);
+}
+
+static PyMethodDef sg_methods[] = {
+    {"call", (PyCFunction)(void (*)(void))sg_call, METH_FASTCALL,
+     "call(entry, layout, *args) -> status: run an entry point (see the module's docs)."},
+    {"address", sg_address, METH_O, "address(buffer) -> int: where its memory starts."},
+    {"load", sg_load, METH_O, "load(path) -> handle: dlopen a shared object (RTLD_LOCAL)."},
+    {"symbol", sg_symbol, METH_VARARGS, "symbol(handle, name) -> int: dlsym."},
+    {"sigint_enter", sg_sigint_enter, METH_NOARGS,
+     "sigint_enter() -> int: install the SIGINT counter if needed; the count now."},
+    {"sigint_address", sg_sigint_address, METH_NOARGS, "The SIGINT count's address."},
+    {"zero_address", sg_zero_address, METH_NOARGS, "The address of a count that stays 0."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef sg_module = {
+    PyModuleDef_HEAD_INIT, "_native", "symgrad's native helper (see native.c).", -1, sg_methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__native(void)
+{
+    PyObject *m = PyModule_Create(&sg_module);
+    if (m != NULL && PyModule_AddIntConstant(m, "VERSION", SG_NATIVE_VERSION) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,145 @@
+"""The native helper and the calling convention: plain shared objects called from Python.
+
+Checks that the adapter passes every kind of parameter where the typed signature expects it,
+that bad arguments to the helper's ``call`` raise (never crash or write where they must not),
+that the helper is rebuilt from ``native.c`` when the installed one is missing or older, and
+that ``native.c`` cannot change without its version (an installed extension of the old version
+would otherwise be used).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+
+import numpy as np
+import pytest
+
+from symgrad.build import cache
+from symgrad.build.c import adapter, compiler, native
+from symgrad.codegen.c.csource import CSource
+
+# sha256 of native.c for each NATIVE_VERSION: edit native.c -> bump both versions, record it.
+SOURCE_HASHES = {1: "251e07c72a2d303de4ff28fdf9e93256149ae3e4899c0b6d7e43c44e6253eef4"}
+
+MIXED = """\
+#include <stdint.h>
+int sg_mixed(const float *a, const double *b, int32_t *out_i, double *out_d,
+             unsigned char *work, int nthreads, int64_t size, const volatile int *sig,
+             int since)
+{
+    out_i[0] = nthreads;
+    out_i[1] = since;
+    out_i[2] = *sig;
+    out_i[3] = (int32_t)(size - 7000000000LL);   /* an int64 beyond 32 bits */
+    for (int64_t k = 0; k < size - 7000000000LL; k++)
+        out_d[k] = a[k] + b[k] + work[k];
+    return 42;
+}
+"""
+PARAMS = (("const float *", "a"), ("const double *", "b"), ("int32_t *", "out_i"),
+          ("double *", "out_d"), ("unsigned char *", "work"), ("int", "nthreads"),
+          ("int64_t", "size"), ("const volatile int *", "sig"), ("int", "since"))
+
+
+def mixed_module():
+    cdef = ("int sg_mixed(const float *a, const double *b, int32_t *out_i, double *out_d, "
+            "unsigned char *work, int nthreads, int64_t size, const volatile int *sig, "
+            "int since);")
+    return compiler.build(CSource(MIXED, "sg_mixed", cdef, params=PARAMS))
+
+
+@pytest.fixture(autouse=True)
+def cache_root(tmp_path, monkeypatch):
+    monkeypatch.setenv("SYMGRAD_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "_loaded", {})
+
+
+def test_native_source_changes_with_its_version():
+    text = native.SOURCE.read_bytes()
+    assert hashlib.sha256(text).hexdigest() == SOURCE_HASHES[native.NATIVE_VERSION], \
+        "native.c changed: bump SG_NATIVE_VERSION and native.NATIVE_VERSION, record the hash"
+    assert f"#define SG_NATIVE_VERSION {native.NATIVE_VERSION} " in text.decode()
+    assert native.helper().VERSION == native.NATIVE_VERSION
+
+
+def test_layout_letters():
+    assert adapter.layout(PARAMS) == b"rrwwwiiri"
+    assert adapter.kind("const volatile int *") == "r" and adapter.kind("int64_t") == "i"
+
+
+def test_every_parameter_arrives_where_the_signature_says():
+    mod = mixed_module()
+    fn, lead = mod.entry("sg_mixed")
+    a = np.arange(5, dtype=np.float32)
+    b = np.full(5, 0.5)
+    out_i, out_d = np.zeros(4, np.int32), np.zeros(5)
+    work = np.arange(5, dtype=np.uint8)
+    sig = np.array([17], dtype=np.intc)
+    status = fn(*lead, a, b, out_i, out_d, work, 3, 7000000005, sig, -9)
+    assert status == 42
+    assert out_i.tolist() == [3, -9, 17, 5]
+    np.testing.assert_array_equal(out_d, a + b + work)
+    # addresses work as pointers too (the runtime passes constants and the workspace so)
+    out_d[:] = 0
+    status = fn(*lead, a, b, out_i, out_d, mod.address(work), 1, 7000000002, sig, 0)
+    assert status == 42 and out_d[:2].tolist() == [0.5, 2.5] and out_d[2] == 0
+
+
+@pytest.mark.parametrize("bad, error, match", [
+    (lambda args: args[:-1], TypeError, "layout has 9 letters"),
+    (lambda args: [*args[:2], args[2][::2], *args[3:]], ValueError, "contiguous"),
+    (lambda args: [*args[:4], _readonly(args[4]), *args[5:]], ValueError, "read-only"),
+    (lambda args: [*args[:6], "3", *args[7:]], TypeError, "integer"),
+    (lambda args: [*args[:2], b"abcdefghijklmnop", *args[3:]], BufferError, "not writable"),
+    (lambda args: [*args[:7], None, *args[8:]], TypeError, "bytes-like"),
+])
+def test_bad_arguments_raise_and_write_nothing(bad, error, match):
+    mod = mixed_module()
+    fn, lead = mod.entry("sg_mixed")
+    out_i, out_d = np.zeros(4, np.int32), np.zeros(5)
+    args = [np.arange(5, dtype=np.float32), np.ones(5), out_i, out_d,
+            np.zeros(5, np.uint8), 1, 7000000005, np.zeros(1, np.intc), 0]
+    with pytest.raises(error, match=match):
+        fn(*lead, *bad(args))
+    assert not out_i.any() and not out_d.any()
+
+
+def _readonly(array):
+    array = array.copy()
+    array.flags.writeable = False
+    return array
+
+
+def test_call_checks_its_own_arguments():
+    n = native.helper()
+    with pytest.raises(TypeError, match="layout"):
+        n.call(1, "ri", 1, 2)
+    with pytest.raises(ValueError, match="address is 0"):
+        n.call(0, b"")
+    with pytest.raises(ValueError, match="layout letter x"):
+        n.call(1, b"x", 1)
+    with pytest.raises(OSError, match="cannot load"):
+        n.load("/nonexistent/kernel.so")
+
+
+def test_helper_is_built_from_source_when_not_installed(monkeypatch):
+    monkeypatch.setattr(native, "_installed", lambda: None)
+    monkeypatch.setattr(native, "_helper", None)
+    compiles = cache.stats["compiles"]
+    built = native.helper()
+    assert built.VERSION == native.NATIVE_VERSION and cache.stats["compiles"] == compiles + 1
+    x = np.arange(6.0)
+    assert built.address(x) == x.__array_interface__["data"][0]
+    assert "cache" in built.__file__   # the tests' cache root, not the installed extension
+
+
+def test_installed_helper_of_another_version_is_not_used(monkeypatch):
+    class Old:
+        VERSION = native.NATIVE_VERSION - 1
+    import symgrad.build.c as package
+    monkeypatch.setitem(sys.modules, native.MODULE, Old)
+    monkeypatch.setattr(package, "_native", Old, raising=False)
+    monkeypatch.setattr(native, "_helper", None)
+    helper = native.helper()
+    assert helper is not Old and helper.VERSION == native.NATIVE_VERSION
