@@ -35,6 +35,11 @@ from ..runtime.captured import Captured, snapshot, world_holds
 from .fingerprint import Unknown, Walk, qualname
 
 
+# Part of every key: bumped when what a record holds changes meaning, so that a record written
+# by an older symgrad is never read (2: the C source's typed parameters, for the native call).
+RECORD_FORMAT = 2
+
+
 def key_of(cf, key: tuple, names: list) -> str | None:
     """The warm-start key of signature ``key`` (see ``signature_key``) in ``cf``'s current
     captured state, or None: warm starts are off, or the state cannot be fingerprinted."""
@@ -163,7 +168,7 @@ def signature_key(w, key: tuple, names: list) -> str:
         raise Unknown(w.opaque[0])
     h = hashlib.blake2b(digest_size=32)
     tree, statics, leaves = key
-    parts = [w.digest, repr(pipeline.target()), tree.describe(), _tree_meta(tree),
+    parts = [RECORD_FORMAT, w.digest, repr(pipeline.target()), tree.describe(), _tree_meta(tree),
              [(shape, dt.name, py.__name__ if py else "") for shape, dt, py in leaves], names]
     statics_walk = Walk()
     statics_walk.value(statics, (), "a static argument")

@@ -214,11 +214,16 @@ def decls_text(source: CSource) -> str:
             f"{decls}\n#pragma GCC visibility pop\n")
 
 
+def write_sources(p: Plan, build_dir: Path) -> None:
+    """``kernel.c`` and ``decls.h``, as the build compiles them."""
+    (build_dir / "kernel.c").write_text(kernel_text(p.source))
+    (build_dir / "decls.h").write_text(decls_text(p.source))
+
+
 def run_build(p: Plan, build_dir: Path) -> dict:
     """Write the sources and run the compiler in ``build_dir``; returns the facts for the
     entry's meta.json. Raises ``cache.BuildFailed`` on the first failing command."""
-    (build_dir / "kernel.c").write_text(kernel_text(p.source))
-    (build_dir / "decls.h").write_text(decls_text(p.source))
+    write_sources(p, build_dir)
     for cmd in (*p.kernel_cmds, *([p.link_cmd] if p.link_cmd else [])):
         config.debug(2, "(cd %s && %s)", build_dir, shlex.join(cmd))
     # The units are independent: compile them concurrently. An interrupt stops them all
