@@ -20,7 +20,7 @@ from symgrad.build.c import adapter, compiler, native
 from symgrad.codegen.c.csource import CSource
 
 # sha256 of native.c for each NATIVE_VERSION: edit native.c -> bump both versions, record it.
-SOURCE_HASHES = {1: "251e07c72a2d303de4ff28fdf9e93256149ae3e4899c0b6d7e43c44e6253eef4"}
+SOURCE_HASHES = {1: "251e07c72a2d303de4ff28fdf9e93256149ae3e4899c0b6d7e43c44e6253eef4", 2: "4e10cb229a35e1267bb65e6c46561cbde2ae42e8b0b28db0455c37a8ddf23941"}
 
 MIXED = """\
 #include <stdint.h>
@@ -93,6 +93,7 @@ def test_every_parameter_arrives_where_the_signature_says():
     (lambda args: [*args[:6], "3", *args[7:]], TypeError, "integer"),
     (lambda args: [*args[:2], b"abcdefghijklmnop", *args[3:]], BufferError, "not writable"),
     (lambda args: [*args[:7], None, *args[8:]], TypeError, "bytes-like"),
+    (lambda args: [_misaligned(5), *args[1:]], ValueError, "not aligned"),
 ])
 def test_bad_arguments_raise_and_write_nothing(bad, error, match):
     mod = mixed_module()
@@ -105,10 +106,32 @@ def test_bad_arguments_raise_and_write_nothing(bad, error, match):
     assert not out_i.any() and not out_d.any()
 
 
+def _misaligned(n):
+    array = np.frombuffer(bytearray(4 * n + 1), dtype=np.float32, offset=1, count=n)
+    assert not array.flags.aligned
+    return array
+
+
 def _readonly(array):
     array = array.copy()
     array.flags.writeable = False
     return array
+
+
+def test_arrays_of_any_kind_pass_their_memory():
+    mod = mixed_module()
+    fn, lead = mod.entry("sg_mixed")
+
+    class Sub(np.ndarray):
+        pass
+    a = np.arange(5, dtype=np.float32).view(Sub)         # a subclass: the buffer protocol
+    b = memoryview(np.full(5, 0.25))                     # any buffer
+    out_i, out_d = np.zeros(4, np.int32), np.zeros(5)
+    assert fn(*lead, a, b, out_i, out_d, bytearray(5), 1, 7000000005, np.zeros(1, np.intc),
+              0) == 42
+    np.testing.assert_array_equal(out_d, np.arange(5) + 0.25)
+    assert mod.address(a) == a.__array_interface__["data"][0]
+    assert mod.address(out_d) == out_d.__array_interface__["data"][0]
 
 
 def test_call_checks_its_own_arguments():

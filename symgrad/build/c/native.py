@@ -37,7 +37,7 @@ from .toolchain import compiler_identity, extension_suffix, find_compiler, pytho
 
 # native.c's SG_NATIVE_VERSION: bump both with any change to native.c (tests/build check that
 # the source's hash is the one recorded for this version).
-NATIVE_VERSION = 1
+NATIVE_VERSION = 2
 SOURCE = Path(__file__).with_name("native.c")
 MODULE = "symgrad.build.c._native"
 
