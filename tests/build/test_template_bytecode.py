@@ -214,3 +214,21 @@ def test_a_fresh_process_with_an_empty_cache_compiles_no_template(tree, tmp_path
     assert third["value"] == 42.0 and "module.c.j2" in third["compiled"]
     assert any(p.suffix == bytecode.SUFFIX
                for p in (tmp_path / "c" / "data" / "templates").iterdir())
+
+
+def test_writing_compiled_templates_keeps_the_source_fingerprint(monkeypatch):
+    """symgrad's source fingerprint (part of every warm-start key) covers the templates, not
+    the compiled templates written beside them: else the first process's writes would make
+    the next process miss the warm-start records the first one kept."""
+    from symgrad.api import library
+    pycache = templates.directory() / templatecache.BESIDE
+    pycache.mkdir(exist_ok=True)
+    monkeypatch.setattr(library, "_SOURCE", [])
+    before = library.symgrad_source()
+    probe = pycache / f".test-{os.getpid()}{bytecode.SUFFIX}"
+    try:
+        probe.write_bytes(b"x")
+        monkeypatch.setattr(library, "_SOURCE", [])
+        assert library.symgrad_source() == before
+    finally:
+        probe.unlink()
