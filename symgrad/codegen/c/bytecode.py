@@ -5,7 +5,7 @@ backend chooses it: ``build.c.templatecache``), and each template Jinja2 loads (
 source, the environment). Output: the template's compiled code when an intact file for exactly
 that source was written before, else nothing (Jinja2 compiles the source and the file is
 written for next time). Compiling the templates from source (Jinja2's lexer, parser and code
-generator, ~60 ms) is otherwise paid by every process's first compile.
+generator: ~50 ms of CPU, measured) is otherwise paid by every process's first compile.
 
 A file is named by a hash of everything its code depends on: the template's name and source
 text, the environment's options (delimiters, whitespace control, autoescape, extensions), the

@@ -4,7 +4,7 @@ Layer: codegen. Templates hold layout only (StrictUndefined, trim_blocks, lstrip
 Python makes every decision. The installed package's templates are used, or the source tree's
 (``directory()``). Compiled templates can be kept in a directory the caller trusts
 (``codegen.c.bytecode``; the C backend chooses it, ``build.c.templatecache``): compiling the
-templates from source is ~60 ms of a fresh process's first compile.
+templates from source is ~50 ms of CPU in a fresh process's first compile.
 """
 
 from __future__ import annotations
