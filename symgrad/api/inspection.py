@@ -17,8 +17,6 @@ from collections.abc import Callable
 
 from ..ir import format_graph
 from ..ir.dot import to_dot
-from ..lower.control import memory_report
-from ..lower.lowering import fusion_groups
 from ..runtime import Artifact, Specialization
 from .compiled import CompiledFunction
 from .state import captured_of
@@ -46,6 +44,7 @@ class Inspection:
         self.node_counts = (len(traced.graph.nodes()), len(c.graph.nodes()))
         self.times = dict(c.times)              # seconds per stage (see pipeline.STAGES)
         # the workspace, and what each loop stores per step for its reverse pass
+        from ..lower.control import memory_report   # (lowering loads when used: ~20 ms)
         self.memory = "\n".join(memory_report(c.program))
 
     # (title, text) sections printed before the stages (a sparse derivative's pattern)
@@ -72,6 +71,7 @@ class Inspection:
         if stage not in graphs:
             raise ValueError(f"to_dot: stage must be one of {sorted(graphs)}, got {stage!r}")
         graph = graphs[stage]
+        from ..lower.lowering import fusion_groups
         loops = fusion_groups(graph) if stage == "optimized" else []
         return to_dot(graph, loops, f"{self.spec.name} ({stage})")
 

@@ -109,6 +109,8 @@ def symgrad_source() -> str:
         templates = os.path.join(os.path.dirname(root.rstrip(os.sep)), "templates")
         if os.path.isdir(templates):    # (an editable install's templates/)
             for name in sorted(os.listdir(templates)):
+                if not name.endswith((".py", ".j2")):
+                    continue    # (its __pycache__: the compiled templates, written meanwhile)
                 st = os.stat(os.path.join(templates, name))
                 h.update(f"templates/{name}:{st.st_size}:{st.st_mtime_ns}".encode())
         _SOURCE.append(h.hexdigest())

@@ -186,6 +186,8 @@ def test_everything_the_cache_creates_is_private(
     import symgrad as sg
     nested = cache_root / "not" / "yet"   # a root that does not exist, below missing dirs
     monkeypatch.setenv("SYMGRAD_CACHE_DIR", str(nested))
+    # (as under python -B: the compiled templates go into the cache, not beside the templates)
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
 
     def fresh_toolchain_and_templates():
         # so that the toolchain facts and the template bytecode are written (the first
@@ -222,7 +224,7 @@ def test_everything_the_cache_creates_is_private(
         expected_files |= {f"{entry}.lock", f"{entry}/kernel.c", f"{entry}/decls.h",
                            f"{entry}/decls.h", f"{entry}/meta.json"}
     assert expected_files <= set(modes)
-    assert any(p.startswith("data/templates/__jinja2_") for p in modes)
+    assert any(p.startswith("data/templates/") and p.endswith(".j2c") for p in modes)
     for path, mode in modes.items():
         want = 0o700 if path in so or (nested / path).is_dir() else 0o600
         assert mode == want, f"{path} has mode {mode:04o}, expected {want:04o}"
@@ -741,13 +743,14 @@ def test_corrupt_template_bytecode_is_ignored(tmp_path, monkeypatch):
     import textwrap
 
     monkeypatch.setenv("SYMGRAD_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")   # (the templates' bytecode: the cache's)
     code = textwrap.dedent("""
         import numpy as np, symgrad as sg
         print(float(sg.compile(lambda x: (x * 3).sum())(np.arange(4.0))))
     """)
     first = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert first.returncode == 0, first.stderr
-    files = list((tmp_path / "cache" / "data" / "templates").glob("__jinja2_*"))
+    files = list((tmp_path / "cache" / "data" / "templates").glob("*.j2c"))
     assert files, "the first process should have written template bytecode"
     for f in files:
         f.write_bytes(f.read_bytes()[:20])

@@ -498,6 +498,7 @@ def test_toolchain_facts_are_probed_once_and_kept_in_the_private_cache(
         raise AssertionError("probed the compiler again")
     monkeypatch.setattr(toolchain, "_identities", {})
     monkeypatch.setattr(toolchain.subprocess, "run", no_subprocess)
+    monkeypatch.setattr(toolchain.subprocess, "Popen", no_subprocess)
     assert toolchain.compiler_identity(list(argv)) == ident
 
     # A cache dir others may write to is not trusted: probe again.

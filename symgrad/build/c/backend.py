@@ -17,7 +17,6 @@ import functools
 from typing import TYPE_CHECKING
 
 from ...codegen.c.csource import CSource, Target
-from .. import cache
 from . import toolchain
 
 if TYPE_CHECKING:
@@ -46,13 +45,14 @@ class CBackend:
 
     def render(self, program, name: str, title: str, target: Target | None = None,
                create_cache: bool = False) -> CSource:
-        """The C of ``program``. The compiled Jinja2 templates are kept beside the builds
-        (``create_cache``: even if the cache's root must be created for them)."""
+        """The C of ``program``. The compiled Jinja2 templates are kept beside the templates,
+        else beside the builds (``templatecache``; ``create_cache``: even if the cache's root
+        must be created for them)."""
         from ...codegen.c.module import generate   # (Jinja2 and the printers: when used)
-        templates = cache.private_dir("templates", create_root=create_cache)
+        from .templatecache import directory
         return generate(program, name, title=title,
                         target=self.target() if target is None else target,
-                        template_cache=str(templates) if templates else None)
+                        template_cache=directory(create_cache))
 
     def build(self, source: CSource, name_hint: str):
         from .compiler import build

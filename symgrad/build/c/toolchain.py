@@ -5,7 +5,8 @@ its identity (part of every cache key), whether glibc's vector math library is t
 Python and OpenBLAS flags, the CPU's identity. Facts that cost a subprocess (the ``--version``
 line, libmvec's path: ~5-10 ms each, in every fresh process's first compile) are kept in the
 cache's private ``toolchain`` directory, keyed by the compiler's command and its executable's
-path, size and modification time (an upgraded compiler is a new key). Probing never creates the
+path, size and modification time (an upgraded compiler is a new key); the facts not known yet
+are asked of the compiler at once (concurrent processes, one wait). Probing never creates the
 cache root: facts are only written into a root that exists.
 """
 
@@ -71,24 +72,24 @@ def find_compiler() -> list[str]:
 
 _identities: dict[tuple[str, ...], str] = {}
 
+# The questions asked of a compiler, as its arguments. gcc answers only the first print option
+# of a command line, so each is a process of its own; they run at the same time (``_ask``).
+QUESTIONS = {"identity": ("--version",), "libmvec": ("-print-file-name=libmvec.so",)}
+
 
 def compiler_identity(command: list[str] | None = None) -> str:
     """``"<compiler path> | <first line of --version>"``, asked once per compiler (then kept
     in the facts). It is part of every cache key, so a compiler upgrade never reuses builds."""
     argv = tuple(command if command is not None else find_compiler())
-    ident = _identities.get(argv) or facts(argv).get("identity")
+    known = {} if argv in _identities else facts(argv)
+    ident = _identities.get(argv) or known.get("identity")
     if ident is None:
-        try:
-            out = subprocess.run(
-                [*argv, "--version"], capture_output=True, text=True, timeout=60, check=False
-            ).stdout
-        except (OSError, subprocess.SubprocessError) as exc:
+        vector = not config.vector_math_disabled() and "libmvec" not in known
+        ident = _ask(argv, ("identity", "libmvec") if vector else ("identity",)).get("identity")
+        if not isinstance(ident, str):
             raise CompilerNotFoundError(
-                f"Cannot run the C compiler {argv[0]!r}: {exc}. {install_hint()}"
-            ) from exc
-        first = next((ln.strip() for ln in out.splitlines() if ln.strip()), "unknown version")
-        ident = f"{' '.join(argv)} | {first}"
-        remember(argv, "identity", ident)
+                f"Cannot run the C compiler {argv[0]!r}: {ident}. {install_hint()}"
+            ) from ident
     _identities[argv] = ident
     return ident
 
@@ -104,16 +105,54 @@ def has_vector_math() -> bool:
         argv = tuple(find_compiler())
     except CompilerNotFoundError:
         return False
-    path = facts(argv).get("libmvec")
+    known = facts(argv)
+    path = known.get("libmvec")
     if path is None:
-        try:
-            path = subprocess.run([*argv, "-print-file-name=libmvec.so"],
-                                  capture_output=True, text=True, timeout=30,
-                                  check=False).stdout.strip()
-        except (OSError, subprocess.SubprocessError):
-            return False
-        remember(argv, "libmvec", path)
+        identity = argv not in _identities and "identity" not in known
+        path = _ask(argv, ("identity", "libmvec") if identity else ("libmvec",)).get("libmvec")
     return isinstance(path, str) and os.path.isabs(path) and os.path.exists(path)
+
+
+def _ask(argv: tuple, names: tuple) -> dict:
+    """The facts ``names`` (of ``QUESTIONS``) of compiler ``argv``, each asked by a process of
+    its own, all at once: the wait is the longest one's, not their sum. Remembered (in this
+    process and the facts). A fact whose process failed (could not start, timed out) is the
+    exception. No process outlives the call (an interrupt kills them)."""
+    answers: dict = {}
+    running = {}
+    try:
+        for name in names:
+            try:
+                running[name] = subprocess.Popen(
+                    [*argv, *QUESTIONS[name]], stdin=subprocess.DEVNULL,
+                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            except OSError as exc:
+                answers[name] = exc
+        for name, proc in running.items():
+            try:
+                answers[name] = proc.communicate(timeout=60)[0]
+            except (subprocess.SubprocessError, OSError) as exc:
+                answers[name] = exc
+    finally:
+        for proc in running.values():
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    return _remember_answers(argv, answers)
+
+
+def _remember_answers(argv: tuple, answers: dict) -> dict:
+    """The facts in the compiler's ``answers`` (its outputs), kept for later processes."""
+    found = {}
+    out = answers.get("identity")
+    if isinstance(out, str):
+        first = next((ln.strip() for ln in out.splitlines() if ln.strip()), "unknown version")
+        found["identity"] = _identities[argv] = f"{' '.join(argv)} | {first}"
+    if isinstance(answers.get("libmvec"), str):
+        found["libmvec"] = answers["libmvec"].strip()
+    if found:
+        remember_all(argv, found)
+    return {**answers, **found}
 
 
 @functools.cache  # constant per process; sysconfig is slow (~250 us)
@@ -212,12 +251,17 @@ def facts(argv: tuple) -> dict:
 def remember(argv: tuple, name: str, value) -> None:
     """Keep a fact about the compiler ``argv`` for later processes (if the cache root exists:
     probing the toolchain never creates it)."""
+    remember_all(argv, {name: value})
+
+
+def remember_all(argv: tuple, found: dict) -> None:
+    """Keep facts (name -> value) about the compiler ``argv``: one write of the facts file."""
     directory, key = cache.private_dir("toolchain"), _key(argv)
     if directory is None or key is None:
         return
     try:
         data = _read(directory / FACTS_FILE)
-        data.setdefault(key, {})[name] = value
+        data.setdefault(key, {}).update(found)
         atomic_write(directory / FACTS_FILE, json.dumps(data, indent=1, sort_keys=True))
     except OSError:
         pass   # a read-only or full cache dir: probe again next time

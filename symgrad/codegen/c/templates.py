@@ -1,21 +1,32 @@
 """The Jinja2 environment of the C templates (``templates/*.c.j2``).
 
 Layer: codegen. Templates hold layout only (StrictUndefined, trim_blocks, lstrip_blocks);
-Python makes every decision. The installed package's templates are used, or the source tree's.
-Compiled templates can be kept in a directory the caller trusts (the pipeline passes the build
-cache's private ``templates`` directory): compiling the templates from source is ~40 ms of every
-fresh process's first compile, more than the rest of a cache hit.
+Python makes every decision. The installed package's templates are used, or the source tree's
+(``directory()``). Compiled templates can be kept in a directory the caller trusts
+(``codegen.c.bytecode``; the C backend chooses it, ``build.c.templatecache``): compiling the
+templates from source is ~50 ms of CPU in a fresh process's first compile.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import importlib.resources
-import pickle
 from pathlib import Path
 
 import jinja2
+
+from .bytecode import TemplateBytecode
+
+
+@functools.cache
+def directory() -> Path:
+    """The directory of the templates this symgrad renders."""
+    # the source tree's first: an editable install's finder maps ``symgrad.templates`` to the
+    # tree it was installed from, which need not be the tree this symgrad was imported from
+    path = Path(__file__).resolve().parents[3] / "templates"
+    if not (path / "module.c.j2").is_file():
+        path = Path(str(importlib.resources.files("symgrad.templates")))
+    return path
 
 
 @functools.lru_cache(maxsize=4)
@@ -26,12 +37,13 @@ def environment(bytecode_dir: str | None = None, standalone: bool = False
     macros a standalone text defines (``SG_PARALLEL``: threads, only under -fopenmp;
     ``SG_SIMD``: only under OpenMP or -DSG_OPENMP_SIMD), so that any C99 compiler takes it
     without an unknown-pragma warning."""
-    # the source tree's first: an editable install's finder maps ``symgrad.templates`` to the
-    # tree it was installed from, which need not be the tree this symgrad was imported from
-    path = Path(__file__).resolve().parents[3] / "templates"
-    if not (path / "module.c.j2").is_file():
-        path = Path(str(importlib.resources.files("symgrad.templates")))
-    cache = _SafeBytecodeCache(bytecode_dir) if bytecode_dir else None
+    return make_environment(directory(), bytecode_dir, standalone)
+
+
+def make_environment(path: Path, bytecode_dir: str | None = None, standalone: bool = False
+                     ) -> jinja2.Environment:
+    """``environment``'s settings for the templates in ``path`` (a new environment)."""
+    cache = TemplateBytecode(bytecode_dir) if bytecode_dir else None
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(path)),
                              undefined=jinja2.StrictUndefined, trim_blocks=True,
                              lstrip_blocks=True, keep_trailing_newline=True, autoescape=False,
@@ -46,19 +58,3 @@ def macro_pragma(line: str) -> str:
     directive = line.removeprefix("#pragma ").strip()
     macro = "SG_PARALLEL" if directive.startswith("omp parallel") else "SG_SIMD"
     return f"{macro}({directive})"
-
-
-class _SafeBytecodeCache(jinja2.FileSystemBytecodeCache):
-    """A bytecode cache that never breaks a build: a truncated or corrupt entry is ignored
-    (the template compiles from source and the entry is rewritten), and a write that fails
-    (full or read-only disk) is skipped. Jinja2 keys each entry on the template's source."""
-
-    def load_bytecode(self, bucket) -> None:
-        try:
-            super().load_bytecode(bucket)
-        except (OSError, EOFError, ValueError, TypeError, pickle.UnpicklingError):
-            bucket.reset()
-
-    def dump_bytecode(self, bucket) -> None:
-        with contextlib.suppress(OSError):
-            super().dump_bytecode(bucket)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import types
 
 from ... import dtypes
 from ..core.tensor import Tensor
@@ -41,12 +42,10 @@ def torch_keywords(fn, method: bool = False, exact_out: bool = False):
     """``fn`` accepting torch's keyword spellings (``method``: its first parameter is self;
     ``exact_out``: an ``out=`` of another dtype than the input's, the result's in torch, is
     its RuntimeError, as its structured kernels check, instead of a cast)."""
-    try:
-        params = list(inspect.signature(fn).parameters.values())
-    except (TypeError, ValueError):
+    found = parameters(fn)
+    if found is None:
         return fn
-    names = {p.name for p in params}
-    positional = [p.name for p in params if p.kind in _POSITIONAL]
+    names, positional, varargs, varkw = found
     operands = positional[1:] if method else positional
     renames = {}
     if "dim" in names:
@@ -56,10 +55,8 @@ def torch_keywords(fn, method: bool = False, exact_out: bool = False):
     for torch_name, mine in zip(("other",) if method else ("input", "other"), operands):
         if mine != torch_name and torch_name not in names:
             renames[torch_name] = mine
-    varargs = next((p.name for p in params if p.kind is inspect.Parameter.VAR_POSITIONAL), None)
     sizes = varargs in _SIZES and "size" not in names - {varargs}
-    out = "out" not in names and fn.__name__ not in NO_OUT and not any(
-        p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
+    out = "out" not in names and fn.__name__ not in NO_OUT and not varkw
     if not (renames or sizes or out):
         return fn
     checked = "dtype" not in names   # with a dtype to compute in, out= only casts (sum...)
@@ -88,6 +85,30 @@ def torch_keywords(fn, method: bool = False, exact_out: bool = False):
                                f"{args[0].dtype.scalar_type}")
         return write_out(target, result, checked, graph, fn.__name__)
     return wrapper
+
+
+def parameters(fn) -> tuple[set, list, str | None, bool] | None:
+    """(every parameter's name, the positional ones' in order, the ``*args`` name or None,
+    whether there is a ``**kwargs``) of ``inspect.signature(fn)``; None if it has none. A
+    plain function's are read from its code object, as ``inspect`` does, without building a
+    Signature (importing symgrad wraps ~1100 functions: ~100 ms of Signatures)."""
+    code = getattr(fn, "__code__", None)
+    if type(fn) is not types.FunctionType or not isinstance(code, types.CodeType) or \
+            hasattr(fn, "__wrapped__") or getattr(fn, "__signature__", None) is not None:
+        try:
+            params = list(inspect.signature(fn).parameters.values())
+        except (TypeError, ValueError):
+            return None
+        return ({p.name for p in params}, [p.name for p in params if p.kind in _POSITIONAL],
+                next((p.name for p in params if p.kind is inspect.Parameter.VAR_POSITIONAL),
+                     None), any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params))
+    n_pos, n_kw = code.co_argcount, code.co_kwonlyargcount
+    declared = list(code.co_varnames[:n_pos + n_kw])
+    extra = iter(code.co_varnames[n_pos + n_kw:])
+    varargs = next(extra) if code.co_flags & inspect.CO_VARARGS else None
+    varkw = next(extra) if code.co_flags & inspect.CO_VARKEYWORDS else None
+    names = set(declared) | {n for n in (varargs, varkw) if n is not None}
+    return names, declared[:n_pos], varargs, varkw is not None
 
 
 def write_out(target: Tensor, result, checked: bool = True, graph: str | None = None,
