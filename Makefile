@@ -27,8 +27,10 @@ demo: $(STAMP) check-cc
 # pytest exits 5 when it collects no tests: that must fail, not pass silently. The tests run
 # in TEST_WORKERS processes (pytest-xdist; auto: one per core, TEST_WORKERS=0 for one process).
 TEST_WORKERS ?= auto
+# Bytecode on even where the environment turns it off (PYTHONDONTWRITEBYTECODE): the tests
+# start hundreds of fresh processes, each of which would compile symgrad's modules again.
 test: $(STAMP) check-cc
-	$(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) tests; rc=$$?; \
+	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) tests; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "error: no tests ran" >&2; exit 1; fi; exit $$rc
 
 # Long fuzzing campaigns (make test runs a fixed-seed sample of each): the numeric

@@ -20,7 +20,8 @@ from symgrad.build.c import adapter, compiler, native
 from symgrad.codegen.c.csource import CSource
 
 # sha256 of native.c for each NATIVE_VERSION: edit native.c -> bump both versions, record it.
-SOURCE_HASHES = {1: "251e07c72a2d303de4ff28fdf9e93256149ae3e4899c0b6d7e43c44e6253eef4", 2: "4e10cb229a35e1267bb65e6c46561cbde2ae42e8b0b28db0455c37a8ddf23941"}
+SOURCE_HASHES = {1: "251e07c72a2d303de4ff28fdf9e93256149ae3e4899c0b6d7e43c44e6253eef4",
+                 2: "4e10cb229a35e1267bb65e6c46561cbde2ae42e8b0b28db0455c37a8ddf23941"}
 
 MIXED = """\
 #include <stdint.h>

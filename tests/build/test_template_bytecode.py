@@ -25,8 +25,8 @@ import pytest
 from symgrad.build.c import templatecache
 from symgrad.codegen.c import bytecode, templates
 
-NAME = "sigint.c.j2"        # a small template with no includes
-VALUES = {"version": "9.9.9"}
+NAME = "sort.c.j2"          # a small template with no includes
+VALUES = {"T": "double", "version": "9.9.9"}
 
 
 @pytest.fixture
@@ -60,7 +60,7 @@ def test_a_second_environment_loads_the_compiled_template(tree, tmp_path):
     store.mkdir()
     expected, _ = render(tree, None)
     assert render(tree, store) == (expected, 1)
-    assert [p.name.split(".")[0] for p in entries(store)] == ["sigint"]
+    assert [p.name.split(".")[0] for p in entries(store)] == ["sort"]
     assert render(tree, store) == (expected, 0)
     assert stat.S_IMODE(entries(store)[0].stat().st_mode) == 0o600
 
