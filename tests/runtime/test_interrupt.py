@@ -34,6 +34,9 @@ DELAY = 0.3        # seconds from "ready" to SIGINT: the call is in C by then
 
 PRELUDE = '''
 import json, os, signal, sys, threading, time
+# Python's own SIGINT handler, whatever the child inherited (a shell's background job starts
+# with SIGINT ignored, and Python then keeps ignoring it): the scenarios are about it.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import numpy as np
 import symgrad as sg
 
