@@ -1,0 +1,212 @@
+"""The timing shim of ``make bench-compile``: where the ``build`` stage of a first call goes.
+
+Benchmark helper. Input: nothing but symgrad's module and function names. Output: ``Probe``,
+installed in the benchmark's child process before its first call, which records every process
+the child starts (its short name, start and end, the wrapped call it ran under) and the wall
+time of symgrad's build functions, then summarises them (``summary()``).
+
+Nothing in ``symgrad/`` is edited: the child monkeypatches, in itself only,
+
+* ``subprocess.Popen`` with a subclass that notes when each process started and when it exited
+  (a thread waits for the exit with ``waitid(WNOWAIT)``, which leaves the process to its owner
+  to reap; ``wait()`` is the fallback when the owner reaped it first);
+* module-level functions of the build (``WRAPPED``) with timers, each when its module is first
+  imported (an import hook: importing them earlier would move their import time out of the
+  first call). A name that is absent (the build is being rewritten) is skipped and listed in
+  the summary's ``missing``; ``symgrad.build.c.commands.run`` is the one expected to stay.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.abc
+import importlib.machinery
+import os
+import resource
+import subprocess
+import sys
+import threading
+import time
+
+# (module, function, label): timed when called. Labels name the stage inside ``build``.
+WRAPPED = (
+    ("symgrad.build.c.compiler", "build", "build"),
+    ("symgrad.build.c.compiler", "plan", "plan"),
+    ("symgrad.build.c.compiler", "write_sources", "write sources"),
+    ("symgrad.build.c.compiler", "run_build", "run build"),
+    ("symgrad.build.c.compiler", "load", "load module"),
+    ("symgrad.build.cache", "get_or_build", "cache"),
+    ("symgrad.build.c.commands", "run", "commands"),
+    ("symgrad.build.c.toolchain", "has_vector_math", "probe vector math"),
+)
+
+
+def short_name(argv: list) -> str:
+    """What a command does, in a word or two: ``cc kernel1`` (compiles kernel1.o), ``link``,
+    or the program and its first argument (``gcc --version``)."""
+    argv = [str(a) for a in argv]
+    if "-shared" in argv or "-bundle" in argv:
+        return "link"
+    if "-c" in argv and "-o" in argv[:-1]:
+        out = os.path.basename(argv[argv.index("-o") + 1])
+        return "cc " + out.rsplit(".", 1)[0]
+    tail = argv[1].split("=")[0] if len(argv) > 1 else ""
+    return f"{os.path.basename(argv[0])} {tail}".strip()
+
+
+class Probe:
+    """The records of one child process; ``install()`` once, before the first call."""
+
+    def __init__(self) -> None:
+        self.t0 = time.perf_counter()
+        self.calls: list = []       # {"label", "start", "end", "name_hint"?}
+        self.processes: list = []   # {"name", "argv", "start", "end", "under"}
+        self.batches: list = []     # commands.run: {"names", "start", "end", "cpu"}
+        self.missing: list = []
+        self._stack: list = []      # the wrapped calls running (process-wide: the compiler's
+        #                             processes are started from a thread of their own)
+        self._builds: list = []     # the name_hint of each ``build`` running
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------------ installing
+    def install(self) -> None:
+        subprocess.Popen = _timed_popen(self)
+        pending: dict = {}
+        for module, name, label in WRAPPED:
+            pending.setdefault(module, []).append((name, label))
+        for module in list(pending):
+            if module in sys.modules:
+                self._patch(sys.modules[module], pending.pop(module))
+        if pending:
+            sys.meta_path.insert(0, _AfterImport(pending, self._patch))
+
+    def _patch(self, module, names: list) -> None:
+        for name, label in names:
+            fn = getattr(module, name, None)
+            if not callable(fn):
+                self.missing.append(f"{module.__name__}.{name}")
+                continue
+            wrapper = self._batch_timer(fn) if label == "commands" else self._timer(fn, label)
+            setattr(module, name, wrapper)
+
+    def now(self) -> float:
+        return time.perf_counter() - self.t0
+
+    def under(self) -> str:
+        return self._stack[-1] if self._stack else ""
+
+    def in_build(self) -> str:
+        """The name hint of the innermost build running ("sigint": the Ctrl-C helper)."""
+        return self._builds[-1] if self._builds else ""
+
+    def _timer(self, fn, label: str):
+        @functools.wraps(fn)
+        def timed(*args, **kwargs):
+            record = {"label": label, "start": self.now(), "under": self.under()}
+            if label == "build":
+                record["name_hint"] = str(kwargs.get("name_hint", ""))
+                self._builds.append(record["name_hint"])
+            record["in_build"] = self.in_build()
+            self._stack.append(label)
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self._stack.pop()
+                if label == "build":
+                    self._builds.pop()
+                record["end"] = self.now()
+                with self._lock:
+                    self.calls.append(record)
+        return timed
+
+    def _batch_timer(self, fn):
+        """``commands.run``: one batch of concurrent processes; its CPU time is the children's
+        (``RUSAGE_CHILDREN``: the drivers and the cc1/as/ld they waited for)."""
+        timed_call = self._timer(fn, "commands")
+
+        @functools.wraps(fn)
+        def batch(commands, *args, **kwargs):
+            before, start = _children_cpu(), self.now()
+            try:
+                return timed_call(commands, *args, **kwargs)
+            finally:
+                with self._lock:
+                    self.batches.append({"names": [short_name(c) for c in commands],
+                                         "in_build": self.in_build(),
+                                         "start": start, "end": self.now(),
+                                         "cpu": _children_cpu() - before})
+        return batch
+
+    # ------------------------------------------------------------------ the result
+    def summary(self) -> dict:
+        """Seconds spent in each wrapped function (summed over calls; the sigint helper's
+        build, a separate module, apart), every process and every batch."""
+        totals: dict = {}
+        for c in self.calls:
+            key = ("sigint helper: " if c["in_build"] == "sigint" else "") + c["label"]
+            totals[key] = totals.get(key, 0.0) + c["end"] - c["start"]
+        procs = [{**p, "wall": p["end"] - p["start"]} for p in self.processes
+                 if p.get("end") is not None]
+        for p in procs:
+            if p["in_build"] == "sigint":
+                p["name"] = "sigint helper: " + p["name"]
+        return {"functions": totals, "processes": procs, "batches": self.batches,
+                "missing": self.missing,
+                "builds": [c.get("name_hint", "") for c in self.calls if c["label"] == "build"]}
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def _timed_popen(probe: Probe):
+    base = subprocess.Popen
+
+    class TimedPopen(base):
+        def __init__(self, args, *rest, **kwargs):
+            record = {"name": short_name(args if isinstance(args, (list, tuple)) else [args]),
+                      "start": probe.now(), "end": None, "under": probe.under(),
+                      "in_build": probe.in_build()}
+            super().__init__(args, *rest, **kwargs)
+            self.bench_record = record
+            with probe._lock:
+                probe.processes.append(record)
+            threading.Thread(target=_watch, args=(self.pid, record, probe), daemon=True).start()
+
+        def wait(self, timeout=None):
+            rc = super().wait(timeout)
+            if self.bench_record["end"] is None:   # reaped before the watcher saw it exit
+                self.bench_record["end"] = probe.now()
+            return rc
+    return TimedPopen
+
+
+def _watch(pid: int, record: dict, probe: Probe) -> None:
+    try:
+        os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+    except (ChildProcessError, OSError):
+        return
+    if record["end"] is None:
+        record["end"] = probe.now()
+
+
+class _AfterImport(importlib.abc.MetaPathFinder):
+    """Runs ``patch(module, names)`` right after one of ``pending``'s modules is imported."""
+
+    def __init__(self, pending: dict, patch) -> None:
+        self.pending, self.patch = pending, patch
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname not in self.pending:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
+        if spec is None or spec.loader is None:
+            return spec
+        names, exec_module = self.pending.pop(fullname), spec.loader.exec_module
+
+        def exec_then_patch(module):
+            exec_module(module)
+            self.patch(module, names)
+        spec.loader.exec_module = exec_then_patch
+        return spec
