@@ -60,6 +60,7 @@ def child(name: str, cached: bool, dump: str | None) -> None:
     probe = Probe()
     probe.install()
     f, args = PROBLEMS[name]()
+    probe.begin_call()
     start = time.perf_counter()
     result = f(*args)
     first = time.perf_counter() - start
@@ -106,7 +107,7 @@ def columns(cold: dict, cached: dict) -> dict:
            "compile": sum(b["end"] - b["start"] for b in compiles) if compiles else None,
            "link": sum(b["end"] - b["start"] for b in link) if link else None,
            "cc_cpu": sum(b["cpu"] for b in main) if main else None,
-           "sigint": fn.get("sigint helper: build", 0.0)}
+           "sigint": fn.get("sigint helper: build", 0.0), "imports": p.get("imports")}
     if fn.get("cache") is not None and fn.get("run build") is not None:
         row["cache_bookkeeping"] = fn["cache"] - fn["run build"] - (fn.get("load module") or 0)
     procs: dict = {}

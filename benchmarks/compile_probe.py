@@ -12,8 +12,10 @@ Nothing in ``symgrad/`` is edited: the child monkeypatches, in itself only,
   to reap; ``wait()`` is the fallback when the owner reaped it first);
 * module-level functions of the build (``WRAPPED``) with timers, each when its module is first
   imported (an import hook: importing them earlier would move their import time out of the
-  first call). A name that is absent (the build is being rewritten) is skipped and listed in
-  the summary's ``missing``; ``symgrad.build.c.commands.run`` is the one expected to stay.
+  first call). The hook also times the imports the first call makes (symgrad loads its
+  compiler's stages, Jinja2 and cffi on first use): those not nested in another, summed.
+  A name that is absent (the build is being rewritten) is skipped and listed in the summary's
+  ``missing``; ``symgrad.build.c.commands.run`` is the one expected to stay.
 """
 
 from __future__ import annotations
@@ -41,6 +43,11 @@ WRAPPED = (
 )
 
 
+# Loaders made per module, whose ``exec_module`` may be wrapped on the instance.
+FILE_LOADERS = (importlib.machinery.SourceFileLoader, importlib.machinery.SourcelessFileLoader,
+                importlib.machinery.ExtensionFileLoader)
+
+
 def short_name(argv: list) -> str:
     """What a command does, in a word or two: ``cc kernel1`` (compiles kernel1.o), ``link``,
     or the program and its first argument (``gcc --version``)."""
@@ -63,6 +70,8 @@ class Probe:
         self.processes: list = []   # {"name", "argv", "start", "end", "under"}
         self.batches: list = []     # commands.run: {"names", "start", "end", "cpu"}
         self.missing: list = []
+        self.imports: list = []     # (module, start, end) of each import not inside another
+        self.call_at: float | None = None   # when the first call began (``begin_call``)
         self._stack: list = []      # the wrapped calls running (process-wide: the compiler's
         #                             processes are started from a thread of their own)
         self._builds: list = []     # the name_hint of each ``build`` running
@@ -77,8 +86,7 @@ class Probe:
         for module in list(pending):
             if module in sys.modules:
                 self._patch(sys.modules[module], pending.pop(module))
-        if pending:
-            sys.meta_path.insert(0, _AfterImport(pending, self._patch))
+        sys.meta_path.insert(0, _ImportWatch(self, pending, self._patch))
 
     def _patch(self, module, names: list) -> None:
         for name, label in names:
@@ -88,6 +96,10 @@ class Probe:
                 continue
             wrapper = self._batch_timer(fn) if label == "commands" else self._timer(fn, label)
             setattr(module, name, wrapper)
+
+    def begin_call(self) -> None:
+        """Mark the start of the first call: ``summary()`` counts the imports after it."""
+        self.call_at = self.now()
 
     def now(self) -> float:
         return time.perf_counter() - self.t0
@@ -150,7 +162,12 @@ class Probe:
         for p in procs:
             if p["in_build"] == "sigint":
                 p["name"] = "sigint helper: " + p["name"]
+        since = self.call_at if self.call_at is not None else 0.0
+        imports = sorted(((end - start, name) for name, start, end in self.imports
+                          if start >= since), reverse=True)
         return {"functions": totals, "processes": procs, "batches": self.batches,
+                "imports": sum(t for t, _ in imports), "import_count": len(imports),
+                "slowest_imports": [[name, t] for t, name in imports[:5]],
                 "missing": self.missing,
                 "builds": [c.get("name_hint", "") for c in self.calls if c["label"] == "build"]}
 
@@ -191,22 +208,47 @@ def _watch(pid: int, record: dict, probe: Probe) -> None:
         record["end"] = probe.now()
 
 
-class _AfterImport(importlib.abc.MetaPathFinder):
-    """Runs ``patch(module, names)`` right after one of ``pending``'s modules is imported."""
+class _ImportWatch(importlib.abc.MetaPathFinder):
+    """First on ``sys.meta_path``: times every import that is not nested in another (finding
+    and executing the module; ``probe.imports``), and runs ``patch(module, names)`` right after
+    one of ``pending``'s modules is executed. Finding is delegated to the finders after it."""
 
-    def __init__(self, pending: dict, patch) -> None:
-        self.pending, self.patch = pending, patch
+    def __init__(self, probe: Probe, pending: dict, patch) -> None:
+        self.probe, self.pending, self.patch = probe, pending, patch
+        self.depth = 0
+        self.finding: set = set()
 
     def find_spec(self, fullname, path, target=None):
-        if fullname not in self.pending:
+        if fullname in self.finding:
             return None
-        spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
-        if spec is None or spec.loader is None:
-            return spec
-        names, exec_module = self.pending.pop(fullname), spec.loader.exec_module
+        outer, start = self.depth == 0, self.probe.now()
+        self.finding.add(fullname)
+        try:
+            spec = self._find(fullname, path, target)
+        finally:
+            self.finding.discard(fullname)
+        if not isinstance(getattr(spec, "loader", None), FILE_LOADERS):
+            return spec     # (built-in and frozen modules: their loader is a shared class)
+        names, exec_module = self.pending.pop(fullname, None), spec.loader.exec_module
 
         def exec_then_patch(module):
-            exec_module(module)
-            self.patch(module, names)
+            self.depth += 1
+            try:
+                exec_module(module)
+            finally:
+                self.depth -= 1
+                if outer:
+                    self.probe.imports.append((fullname, start, self.probe.now()))
+            if names:
+                self.patch(module, names)
         spec.loader.exec_module = exec_then_patch
         return spec
+
+    def _find(self, fullname, path, target):
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None:
+                return spec
+        return None

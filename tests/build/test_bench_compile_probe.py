@@ -1,0 +1,79 @@
+"""make bench-compile's timing shim (benchmarks/compile_probe.py) against the real build: it
+sees every compiler process, the link and the build's functions, from outside symgrad."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+sys.path.insert(0, str(BENCH))
+
+import compile_probe  # noqa: E402
+
+
+def test_short_names_say_what_each_command_does():
+    assert compile_probe.short_name(["gcc", "-O3", "-c", "kernel.c", "-o", "kernel2.o"]) \
+        == "cc kernel2"
+    assert compile_probe.short_name(["cc", "-shared", "kernel.o", "-o", "_sg_x.so"]) == "link"
+    assert compile_probe.short_name(["gcc", "-print-file-name=libmvec.so"]) \
+        == "gcc -print-file-name"
+    assert compile_probe.short_name(["gcc"]) == "gcc"
+
+
+def test_a_name_that_is_gone_is_reported_not_fatal():
+    probe = compile_probe.Probe()
+    module = types.ModuleType("fake_build")
+    module.run = lambda commands, cwd: [(0, "")] * len(commands)
+    probe._patch(module, [("run", "commands"), ("write_sources", "write sources")])
+    assert probe.missing == ["fake_build.write_sources"]
+    assert module.run([["gcc", "-c", "a.c", "-o", "a.o"]], ".") == [(0, "")]
+    assert probe.batches[0]["names"] == ["cc a"]
+
+
+def _child(tmp_path, cached: bool) -> dict:
+    env = dict(os.environ, SYMGRAD_CACHE_DIR=str(tmp_path),
+               PYTHONPATH=str(BENCH.parent) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    cmd = [sys.executable, str(BENCH / "compile.py"), "--child", "seed"]
+    out = subprocess.run(cmd + (["--cached"] if cached else []), env=env, check=True,
+                         capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    cache = tmp_path_factory.mktemp("cache")
+    return _child(cache, False), _child(cache, True)
+
+
+def test_the_cold_child_sees_each_compiler_process_and_the_link(runs):
+    cold, _ = runs
+    p = cold["probe"]
+    assert p["missing"] == []
+    names = [q["name"] for q in p["processes"]]
+    assert "cc kernel" in names and "cc wrapper" in names and "link" in names
+    first = cold["first_call"]
+    for q in p["processes"]:
+        assert 0 < q["wall"] < first, q
+    compile_batch, link_batch = p["batches"]
+    assert sorted(compile_batch["names"]) == ["cc kernel", "cc wrapper"]
+    assert link_batch["names"] == ["link"]
+    slowest = max(q["wall"] for q in p["processes"] if q["name"].startswith("cc "))
+    assert compile_batch["end"] - compile_batch["start"] >= slowest * 0.99
+    assert compile_batch["cpu"] > 0
+    fn = p["functions"]
+    assert fn["write sources"] + fn["commands"] <= fn["run build"] <= fn["build"] <= first
+    assert fn["build"] <= cold["times"]["build"] + 1e-3
+    assert p["imports"] > 0 and p["import_count"] > 0     # the compiler's stages load lazily
+
+
+def test_the_cached_child_starts_no_compiler(runs):
+    _, cached = runs
+    assert cached["from_cache"]
+    assert not [q for q in cached["probe"]["processes"] if q["name"].startswith(("cc ", "link"))]
