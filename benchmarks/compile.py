@@ -212,11 +212,13 @@ def main() -> None:
                   f"Dr.Jit skipped: `{a.drjit_python}` cannot import drjit" if a.drjit_python
                   else "Dr.Jit skipped: no `--drjit-python` given")
     rows, drjit_cache = [], {}
+    load = [os.getloadavg()[0]]
     with tempfile.TemporaryDirectory(prefix="symgrad-bench-dumps-") as dumps:
         for name in names:
             rows.append(measure(name, a.runs, a.drjit_python if drjit_version else None,
                                 dumps, drjit_cache))
-    text = compile_report.document(rows, a.runs, drjit_note)
+    load.append(os.getloadavg()[0])
+    text = compile_report.document(rows, a.runs, drjit_note, load)
     print("\n" + text)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -224,7 +226,8 @@ def main() -> None:
     if a.before:
         (out / "compile_before.md").write_text(text)
     (out / "compile.json").write_text(json.dumps({"runs": a.runs, "drjit": drjit_note,
-                                                  "rows": rows}, indent=1))
+                                                  "load_average": load, "rows": rows},
+                                                 indent=1))
 
 
 if __name__ == "__main__":

@@ -8,6 +8,8 @@ of, the compiler processes, the program sizes, and Dr.Jit side by side.
 
 from __future__ import annotations
 
+import os
+
 from compile_problems import GROUPS
 
 STAGES = ("trace", "passes", "lower", "codegen", "build")
@@ -105,8 +107,9 @@ INTRO = """# Compile time
 
 `make bench-compile` (`python benchmarks/compile.py --runs {runs}`): milliseconds, the median
 of {runs} runs, each in fresh processes with an empty cache directory (`cold`), then with that
-cache (`cached`), on this machine (2 cores, shared with other work: expect noise of tens of
-percent). `cold first call` is the first call's wall time, the library already imported
+cache (`cached`), on this machine ({cores} cores; the 1-minute load average was {load} at the
+start and the end of the run: above the core count, other work shares the cores and inflates
+every time here). `cold first call` is the first call's wall time, the library already imported
 (`import symgrad` beside it); its stages are symgrad's own record (`pipeline.STAGES`);
 `after the stages` is the rest of the first call (the call path, the run itself, the Ctrl-C
 helper's build when the function has loops). `imports in the call`: the modules the first
@@ -116,8 +119,9 @@ stages' times. Inside `build`, a timing shim in the child
 """
 
 
-def document(rows: list, runs: int, drjit_note: str) -> str:
-    parts = [INTRO.format(runs=runs)]
+def document(rows: list, runs: int, drjit_note: str, load: list) -> str:
+    parts = [INTRO.format(runs=runs, cores=os.cpu_count(),
+                          load=" and ".join(f"{x:.1f}" for x in load))]
     for title, target, group in _groups(rows):
         head = f"## {title[0].upper() + title[1:]}"
         if target is not None:
