@@ -107,7 +107,10 @@ def columns(cold: dict, cached: dict) -> dict:
            "compile": sum(b["end"] - b["start"] for b in compiles) if compiles else None,
            "link": sum(b["end"] - b["start"] for b in link) if link else None,
            "cc_cpu": sum(b["cpu"] for b in main) if main else None,
-           "sigint": fn.get("sigint helper: build", 0.0), "imports": p.get("imports")}
+           "sigint": fn.get("sigint helper: build", 0.0), "imports": p.get("imports"),
+           "jinja2": fn.get("jinja2 compile", 0.0)}
+    if fn.get("specialization") is not None:
+        row["call_setup"] = fn["specialization"] - row["sigint"]
     if fn.get("cache") is not None and fn.get("run build") is not None:
         row["cache_bookkeeping"] = fn["cache"] - fn["run build"] - (fn.get("load module") or 0)
     procs: dict = {}

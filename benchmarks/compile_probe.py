@@ -40,6 +40,11 @@ WRAPPED = (
     ("symgrad.build.cache", "get_or_build", "cache"),
     ("symgrad.build.c.commands", "run", "commands"),
     ("symgrad.build.c.toolchain", "has_vector_math", "probe vector math"),
+    # outside build: Jinja2 compiling a template (codegen, when the cache has no compiled
+    # copy), and the call path of a new specialization (after the stages; it includes the
+    # Ctrl-C helper's build, which ``summary`` also has apart)
+    ("jinja2.environment", "Environment.compile", "jinja2 compile"),
+    ("symgrad.runtime.specialization", "Specialization.__init__", "specialization"),
 )
 
 
@@ -90,12 +95,16 @@ class Probe:
 
     def _patch(self, module, names: list) -> None:
         for name, label in names:
-            fn = getattr(module, name, None)
+            owner, attr = module, name
+            if "." in name:                      # a method: Class.method
+                cls, attr = name.split(".", 1)
+                owner = getattr(module, cls, None)
+            fn = getattr(owner, attr, None)
             if not callable(fn):
                 self.missing.append(f"{module.__name__}.{name}")
                 continue
             wrapper = self._batch_timer(fn) if label == "commands" else self._timer(fn, label)
-            setattr(module, name, wrapper)
+            setattr(owner, attr, wrapper)
 
     def begin_call(self) -> None:
         """Mark the start of the first call: ``summary()`` counts the imports after it."""

@@ -30,9 +30,11 @@ def _groups(rows: list):
 
 def stages_table(rows: list, target) -> list:
     lines = ["| problem | cold first call | target | met | import symgrad | trace | passes | "
-             "lower | codegen | build | after the stages | imports in the call | "
-             "cached first call | Dr.Jit cold first call |",
-             "|---|---:|---:|:---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "lower | codegen | (Jinja2 compiles) | build | after the stages | "
+             "(call setup) | imports in the call | cached first call | "
+             "Dr.Jit cold first call |",
+             "|---|---:|---:|:---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+             "---:|"]
     for r in rows:
         m = r["median"]
         met = "" if target is None else ("yes" if m["first_call"] <= target else "**no**")
@@ -40,8 +42,9 @@ def stages_table(rows: list, target) -> list:
         lines.append(
             f"| {r['problem']} | {ms(m['first_call'])} | "
             f"{'-' if target is None else ms(target)} | {met} | {ms(m['import'])} | "
-            + " | ".join(ms(m.get(s)) for s in STAGES)
-            + f" | {ms(m['after_stages'])} | {ms(m.get('imports'))} | "
+            + " | ".join(ms(m.get(s)) for s in STAGES[:-1])
+            + f" | {ms(m.get('jinja2'))} | {ms(m.get('build'))} | {ms(m['after_stages'])} | "
+            f"{ms(m.get('call_setup'))} | {ms(m.get('imports'))} | "
             f"{ms(m['cached_first_call'])} | "
             f"{ms(side['first_call']) if side else '-'} |")
     return lines
@@ -112,9 +115,12 @@ start and the end of the run: above the core count, other work shares the cores 
 every time here). `cold first call` is the first call's wall time, the library already imported
 (`import symgrad` beside it); its stages are symgrad's own record (`pipeline.STAGES`);
 `after the stages` is the rest of the first call (the call path, the run itself, the Ctrl-C
-helper's build when the function has loops). `imports in the call`: the modules the first
-call imports (symgrad loads its compiler's stages, Jinja2 and cffi on first use), part of the
-stages' times. Inside `build`, a timing shim in the child
+helper's build when the function has loops). In brackets, parts of the column before them:
+`Jinja2 compiles`, the templates Jinja2 compiles to Python during codegen (symgrad keeps
+compiled templates in the cache directory: an empty one has none); `call setup`, making the
+specialization's call path (the Ctrl-C helper's build excluded). `imports in the call`: the
+modules the first call imports (symgrad loads its compiler's stages, Jinja2 and cffi on first
+use), part of the stages' times. Inside `build`, a timing shim in the child
 (`benchmarks/compile_probe.py`) times the build's functions and every process it starts.
 """
 
