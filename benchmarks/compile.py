@@ -42,6 +42,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+from compile_probe import HELPERS  # noqa: E402
 from compile_problems import GROUPS, PROBLEMS, leaves  # noqa: E402
 import compile_report  # noqa: E402
 import drjit_cold  # noqa: E402
@@ -95,7 +96,7 @@ def columns(cold: dict, cached: dict) -> dict:
     """The flat columns of one run (seconds; None where the shim found nothing to time)."""
     t, p = cold["times"], cold["probe"]
     fn = p["functions"]
-    main = [b for b in p["batches"] if b.get("in_build") != "sigint"]
+    main = [b for b in p["batches"] if b.get("in_build") not in HELPERS]
     link = [b for b in main if "link" in b["names"]]
     compiles = [b for b in main if "link" not in b["names"]]
     row = {"first_call": cold["first_call"], "import": cold["import"],
@@ -107,10 +108,10 @@ def columns(cold: dict, cached: dict) -> dict:
            "compile": sum(b["end"] - b["start"] for b in compiles) if compiles else None,
            "link": sum(b["end"] - b["start"] for b in link) if link else None,
            "cc_cpu": sum(b["cpu"] for b in main) if main else None,
-           "sigint": fn.get("sigint helper: build", 0.0), "imports": p.get("imports"),
-           "jinja2": fn.get("jinja2 compile", 0.0)}
+           "helpers": sum(fn.get(f"{h} build", 0.0) for h in HELPERS.values()),
+           "imports": p.get("imports"), "jinja2": fn.get("jinja2 compile", 0.0)}
     if fn.get("specialization") is not None:
-        row["call_setup"] = fn["specialization"] - row["sigint"]
+        row["call_setup"] = fn["specialization"] - fn.get("helpers in specialization", 0.0)
     if fn.get("cache") is not None and fn.get("run build") is not None:
         row["cache_bookkeeping"] = fn["cache"] - fn["run build"] - (fn.get("load module") or 0)
     procs: dict = {}

@@ -40,6 +40,8 @@ WRAPPED = (
     ("symgrad.build.cache", "get_or_build", "cache"),
     ("symgrad.build.c.commands", "run", "commands"),
     ("symgrad.build.c.toolchain", "has_vector_math", "probe vector math"),
+    # the C backend's helper extension, where there is one (built once per cache)
+    ("symgrad.build.c.native", "helper", "native helper"),
     # outside build: Jinja2 compiling a template (codegen, when the cache has no compiled
     # copy), and the call path of a new specialization (after the stages; it includes the
     # Ctrl-C helper's build, which ``summary`` also has apart)
@@ -47,6 +49,9 @@ WRAPPED = (
     ("symgrad.runtime.specialization", "Specialization.__init__", "specialization"),
 )
 
+
+# Builds that are not of the function being called: a build's name hint -> what to call it.
+HELPERS = {"sigint": "Ctrl-C helper", "native": "native helper"}
 
 # Loaders made per module, whose ``exec_module`` may be wrapped on the instance.
 FILE_LOADERS = (importlib.machinery.SourceFileLoader, importlib.machinery.SourcelessFileLoader,
@@ -58,7 +63,8 @@ def short_name(argv: list) -> str:
     or the program and its first argument (``gcc --version``)."""
     argv = [str(a) for a in argv]
     if "-shared" in argv or "-bundle" in argv:
-        return "link"
+        sources = [a for a in argv if a.endswith(".c")]
+        return "cc+link " + os.path.basename(sources[0])[:-2] if sources else "link"
     if "-c" in argv and "-o" in argv[:-1]:
         out = os.path.basename(argv[argv.index("-o") + 1])
         return "cc " + out.rsplit(".", 1)[0]
@@ -124,16 +130,18 @@ class Probe:
         @functools.wraps(fn)
         def timed(*args, **kwargs):
             record = {"label": label, "start": self.now(), "under": self.under()}
-            if label == "build":
-                record["name_hint"] = str(kwargs.get("name_hint", ""))
-                self._builds.append(record["name_hint"])
+            context = str(kwargs.get("name_hint", "")) if label == "build" else \
+                "native" if label == "native helper" else None
+            if context is not None:
+                record["name_hint"] = context
+                self._builds.append(context)
             record["in_build"] = self.in_build()
             self._stack.append(label)
             try:
                 return fn(*args, **kwargs)
             finally:
                 self._stack.pop()
-                if label == "build":
+                if context is not None:
                     self._builds.pop()
                 record["end"] = self.now()
                 with self._lock:
@@ -160,17 +168,21 @@ class Probe:
 
     # ------------------------------------------------------------------ the result
     def summary(self) -> dict:
-        """Seconds spent in each wrapped function (summed over calls; the sigint helper's
-        build, a separate module, apart), every process and every batch."""
-        totals: dict = {}
+        """Seconds spent in each wrapped function (summed over calls; the builds of helper
+        modules, ``HELPERS``, apart), every process and every batch."""
+        totals: dict = {"helpers in specialization": 0.0}
         for c in self.calls:
-            key = ("sigint helper: " if c["in_build"] == "sigint" else "") + c["label"]
+            helper = HELPERS.get(c["in_build"])
+            key = c["label"] if helper is None else f"{helper} build" \
+                if c["label"] in ("build", "native helper") else f"{helper}: {c['label']}"
             totals[key] = totals.get(key, 0.0) + c["end"] - c["start"]
+            if key.endswith(" build") and helper and c["under"] == "specialization":
+                totals["helpers in specialization"] += c["end"] - c["start"]
         procs = [{**p, "wall": p["end"] - p["start"]} for p in self.processes
                  if p.get("end") is not None]
         for p in procs:
-            if p["in_build"] == "sigint":
-                p["name"] = "sigint helper: " + p["name"]
+            if p["in_build"] in HELPERS:
+                p["name"] = f"{HELPERS[p['in_build']]}: {p['name']}"
         since = self.call_at if self.call_at is not None else 0.0
         imports = sorted(((end - start, name) for name, start, end in self.imports
                           if start >= since), reverse=True)

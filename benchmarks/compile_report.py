@@ -53,14 +53,14 @@ def stages_table(rows: list, target) -> list:
 def build_table(rows: list) -> list:
     lines = ["| problem | build stage | plan (commands, key, compiler probe) | write sources | "
              "compile: units + wrapper, concurrent | link | load module | cache bookkeeping | "
-             "compiler CPU (all processes) | Ctrl-C helper build (in the call) |",
+             "compiler CPU (all processes) | helper modules' builds (Ctrl-C, native) |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         m = r["median"]
         lines.append(f"| {r['problem']} | {ms(m.get('build'))} | {ms(m.get('plan'))} | "
                      f"{ms(m.get('write'))} | {ms(m.get('compile'))} | {ms(m.get('link'))} | "
                      f"{ms(m.get('load'))} | {ms(m.get('cache_bookkeeping'))} | "
-                     f"{ms(m.get('cc_cpu'))} | {ms(m.get('sigint'))} |")
+                     f"{ms(m.get('cc_cpu'))} | {ms(m.get('helpers'))} |")
     return lines
 
 
@@ -69,7 +69,8 @@ def process_table(rows: list) -> list:
     for r in rows:
         m = r["median"]
         procs = sorted(((k[5:], v) for k, v in m.items() if k.startswith("proc:")),
-                       key=lambda kv: (kv[0].startswith("sigint"), kv[0] == "link", kv[0]))
+                       key=lambda kv: (kv[0].startswith(("Ctrl-C", "native")), kv[0] == "link",
+                                       kv[0]))
         lines.append(f"| {r['problem']} | "
                      + ", ".join(f"{name} {ms(v)}" for name, v in procs) + " |")
     return lines
@@ -108,19 +109,18 @@ def drjit_table(rows: list, note: str) -> list:
 
 INTRO = """# Compile time
 
-`make bench-compile` (`python benchmarks/compile.py --runs {runs}`): milliseconds, the median
-of {runs} runs, each in fresh processes with an empty cache directory (`cold`), then with that
-cache (`cached`), on this machine ({cores} cores; the 1-minute load average was {load} at the
-start and the end of the run: above the core count, other work shares the cores and inflates
-every time here). `cold first call` is the first call's wall time, the library already imported
-(`import symgrad` beside it); its stages are symgrad's own record (`pipeline.STAGES`);
-`after the stages` is the rest of the first call (the call path, the run itself, the Ctrl-C
-helper's build when the function has loops). In brackets, parts of the column before them:
-`Jinja2 compiles`, the templates Jinja2 compiles to Python during codegen (symgrad keeps
-compiled templates in the cache directory: an empty one has none); `call setup`, making the
-specialization's call path (the Ctrl-C helper's build excluded). `imports in the call`: the
-modules the first call imports (symgrad loads its compiler's stages, Jinja2 and cffi on first
-use), part of the stages' times. Inside `build`, a timing shim in the child
+`make bench-compile` (`python benchmarks/compile.py --runs {runs}`): milliseconds, the median of {runs} runs, each in fresh processes with an empty cache directory
+(`cold`), then with that cache (`cached`), on this machine ({cores} cores; the 1-minute load
+average was {load} at the start and the end of the run: above the core count, other work shares
+the cores and inflates every time here). `cold first call` is the first call's wall time, the
+library already imported (`import symgrad` beside it); its stages are symgrad's own record
+(`pipeline.STAGES`); `after the stages` is the rest of the first call (the call path, the run
+itself, a helper module's build: the Ctrl-C helper's when the function has loops). In brackets,
+parts of the column before them: `Jinja2 compiles`, the templates Jinja2 compiles to Python
+during codegen (symgrad keeps compiled templates in the cache directory: an empty one has none);
+`call setup`, making the specialization's call path (a helper module's build excluded). `imports
+in the call`: the modules the first call imports (symgrad loads its compiler's stages, Jinja2
+and cffi on first use), part of the stages' times. Inside `build`, a timing shim in the child
 (`benchmarks/compile_probe.py`) times the build's functions and every process it starts.
 """
 

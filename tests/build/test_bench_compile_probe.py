@@ -25,6 +25,22 @@ def test_short_names_say_what_each_command_does():
     assert compile_probe.short_name(["gcc", "-print-file-name=libmvec.so"]) \
         == "gcc -print-file-name"
     assert compile_probe.short_name(["gcc"]) == "gcc"
+    assert compile_probe.short_name(["cc", "-shared", "-O2", "native.c", "-o", "_n.so"]) \
+        == "cc+link native"
+
+
+def test_a_helper_modules_build_is_kept_apart_from_the_functions():
+    probe = compile_probe.Probe()
+    module = types.ModuleType("fake_build")
+    module.run = lambda commands, cwd: [(0, "")] * len(commands)
+    module.build = lambda source, *, name_hint="fn": module.run(
+        [["gcc", "-c", "kernel.c", "-o", "kernel.o"]], ".")
+    probe._patch(module, [("run", "commands"), ("build", "build")])
+    module.build(None, name_hint="sigint")
+    module.build(None, name_hint="loss")
+    assert [b["in_build"] for b in probe.batches] == ["sigint", "loss"]
+    fn = probe.summary()["functions"]
+    assert set(fn) >= {"Ctrl-C helper build", "Ctrl-C helper: commands", "build", "commands"}
 
 
 def test_a_name_that_is_gone_is_reported_not_fatal():
