@@ -109,19 +109,21 @@ def drjit_table(rows: list, note: str) -> list:
 
 INTRO = """# Compile time
 
-`make bench-compile` (`python benchmarks/compile.py --runs {runs}`): milliseconds, the median of {runs} runs, each in fresh processes with an empty cache directory
-(`cold`), then with that cache (`cached`), on this machine ({cores} cores; the 1-minute load
-average was {load} at the start and the end of the run: above the core count, other work shares
-the cores and inflates every time here). `cold first call` is the first call's wall time, the
+`make bench-compile` (`python benchmarks/compile.py --runs {runs}`): milliseconds, the
+median of {runs} runs, each in fresh processes with an empty cache directory (`cold`), then
+with that cache (`cached`), on this machine ({cores} cores; the 1-minute load average was
+{load} at the start and the end of the run: above the core count, other work shares the
+cores and inflates every time here). `cold first call` is the first call's wall time, the
 library already imported (`import symgrad` beside it); its stages are symgrad's own record
 (`pipeline.STAGES`); `after the stages` is the rest of the first call (the call path, the run
-itself, a helper module's build: the Ctrl-C helper's when the function has loops). In brackets,
-parts of the column before them: `Jinja2 compiles`, the templates Jinja2 compiles to Python
-during codegen (symgrad keeps compiled templates in the cache directory: an empty one has none);
-`call setup`, making the specialization's call path (a helper module's build excluded). `imports
-in the call`: the modules the first call imports (symgrad loads its compiler's stages, Jinja2
-and cffi on first use), part of the stages' times. Inside `build`, a timing shim in the child
-(`benchmarks/compile_probe.py`) times the build's functions and every process it starts.
+itself, a helper module's build: the Ctrl-C helper's when the function has loops). In
+brackets, parts of the column before them: `Jinja2 compiles`, the templates Jinja2 compiles
+to Python during codegen (symgrad keeps compiled templates in the cache directory: an empty
+one has none); `call setup`, making the specialization's call path (a helper module's build
+excluded). `imports in the call`: the modules the first call imports (symgrad loads its
+compiler's stages, Jinja2 and cffi on first use), part of the stages' times. Inside `build`,
+a timing shim in the child (`benchmarks/compile_probe.py`) times the build's functions and
+every process it starts.
 """
 
 
