@@ -104,7 +104,9 @@ def columns(cold: dict, cached: dict) -> dict:
            **{s: t.get(s) for s in STAGES},
            "after_stages": cold["first_call"] - sum(t.get(s, 0.0) for s in STAGES),
            "build_fn": fn.get("build"), "plan": fn.get("plan"),
-           "write": fn.get("write sources"), "load": fn.get("load module"),
+           "write": fn.get("write sources"),
+           "load": None if fn.get("load module") is None else
+           fn["load module"] - fn.get("helpers in load module", 0.0),
            "compile": sum(b["end"] - b["start"] for b in compiles) if compiles else None,
            "link": sum(b["end"] - b["start"] for b in link) if link else None,
            "cc_cpu": sum(b["cpu"] for b in main) if main else None,

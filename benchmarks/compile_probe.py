@@ -170,14 +170,15 @@ class Probe:
     def summary(self) -> dict:
         """Seconds spent in each wrapped function (summed over calls; the builds of helper
         modules, ``HELPERS``, apart), every process and every batch."""
-        totals: dict = {"helpers in specialization": 0.0}
+        totals: dict = {}
         for c in self.calls:
             helper = HELPERS.get(c["in_build"])
             key = c["label"] if helper is None else f"{helper} build" \
                 if c["label"] in ("build", "native helper") else f"{helper}: {c['label']}"
             totals[key] = totals.get(key, 0.0) + c["end"] - c["start"]
-            if key.endswith(" build") and helper and c["under"] == "specialization":
-                totals["helpers in specialization"] += c["end"] - c["start"]
+            if helper and key.endswith(" build") and c["under"]:   # "helpers in load module"
+                inner = f"helpers in {c['under']}"
+                totals[inner] = totals.get(inner, 0.0) + c["end"] - c["start"]
         procs = [{**p, "wall": p["end"] - p["start"]} for p in self.processes
                  if p.get("end") is not None]
         for p in procs:

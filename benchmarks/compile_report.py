@@ -52,7 +52,8 @@ def stages_table(rows: list, target) -> list:
 
 def build_table(rows: list) -> list:
     lines = ["| problem | build stage | plan (commands, key, compiler probe) | write sources | "
-             "compile: units + wrapper, concurrent | link | load module | cache bookkeeping | "
+             "compile (the batches of concurrent processes before the link) | link | "
+             "load module (a helper's build excluded) | cache bookkeeping | "
              "compiler CPU (all processes) | helper modules' builds (Ctrl-C, native) |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
@@ -135,8 +136,9 @@ def document(rows: list, runs: int, drjit_note: str, load: list) -> str:
         if target is not None:
             head += f": target {ms(target)} ms for the cold first call"
         parts += [head, "", *stages_table(group, target), "",
-                  "Inside `build` (the compile units and the cffi wrapper compile concurrently; "
-                  "the link after them):", "", *build_table(group), "",
+                  "Inside `build` (the translation units, and the cffi wrapper where there is "
+                  "one, compile concurrently; the link after them, when it is a command of its "
+                  "own):", "", *build_table(group), "",
                   "Every process the first call started:", "", *process_table(group), "",
                   "Program sizes:", "", *size_table(group), ""]
     missing = sorted({m for r in rows for m in r.get("missing", [])})
