@@ -84,7 +84,7 @@ def size_table(rows: list) -> list:
         m = r["median"]
         python = sum(m.get(s) or 0.0 for s in STAGES[:-1])
         lines.append(f"| {r['problem']} | {r['nodes']:,} | {r['optimized']:,} | "
-                     f"{r['kernels']} | {r['c_bytes'] / 1e6:.2f} | {r['units']} | "
+                     f"{r['kernels']:,} | {r['c_bytes'] / 1e6:.2f} | {r['units']} | "
                      f"{python / max(r['nodes'], 1) * 1e6:.0f} us |")
     return lines
 
