@@ -113,10 +113,14 @@ bench-contention: $(STAMP) check-cc
 bench-dynamic: $(STAMP) check-cc
 	$(PY) benchmarks/dynamic.py
 
-# Compile time by stage (trace, passes, lower, codegen, C compiler), cold and cached, for
-# unrolled RK4 gradients of 10/100/400 steps, the suite's ODE and 7x7 determinants.
+# The cold first call by stage (import, trace, passes, lower, codegen, build: each compiler
+# process, the link, writing the sources, loading), cold and cached, medians of --runs (3), for
+# the make bench problems, the fori_loop ODE, large ones (7x7 determinant, 400-step RK4, LSTM
+# scan, 10-layer MLP vmap(grad)) and the unrolled scaling series; beside Dr.Jit's cold first
+# call on the small ones when .venv-bench imports drjit (else the table says it was skipped).
+# BENCH_ARGS="--runs 1 --only seed,det7" for a part.
 bench-compile: $(STAMP) check-cc
-	$(PY) benchmarks/compile.py $(BENCH_ARGS)
+	$(PY) benchmarks/compile.py --drjit-python $(BENCH_PY) $(BENCH_ARGS)
 
 # Rewrite the golden C of tests/codegen/golden/ (review the diff before committing it).
 # The linter (ruff, its rules in pyproject.toml), run by .ci/run: must report nothing.
