@@ -65,8 +65,9 @@ class Specialization:
             return
         # (the backend's module: ``codegen.backend.Module``; its handles are opaque here)
         self.fn, self.fn_lead = module.entry(art.source.entry)
-        # (passed by address: the artifact keeps the arrays alive)
-        self.const_ptrs = [module.address(c) for _, c in art.consts]
+        # (passed by address: kept alive here, contiguous and aligned as the C reads them)
+        self.const_arrays = [np.require(c, requirements=("C", "A")) for _, c in art.consts]
+        self.const_ptrs = [module.address(c) for c in self.const_arrays]
         self.poll = Poll(module) if art.source.interrupt else None
         self.checks = OutChecks(art, module, self.convert)
         self._calls()

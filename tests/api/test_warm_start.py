@@ -61,8 +61,10 @@ def gradient(scale=2.0, w=(1.0, 2.0, 3.0), helper_power=2, k=0.5, p=1.5, extra=0
 def run(directory, output: bool = False, **env) -> tuple:
     """(the gradient it printed, whether it traced[, what it printed])."""
     environ = {k: v for k, v in os.environ.items() if not k.startswith("SYMGRAD_")}
+    # (no bytecode: Python's own cache of an edited helper is not what is tested; a rewrite of
+    # the same size in the same second would run the old code)
     environ.update(SYMGRAD_CACHE_DIR=str(directory / "cache"), SYMGRAD_DEBUG="1",
-                   PYTHONPATH=str(directory), **env)
+                   PYTHONPATH=str(directory), PYTHONDONTWRITEBYTECODE="1", **env)
     done = subprocess.run([sys.executable, str(directory / "prog.py")], cwd=directory,
                           capture_output=True, text=True, env=environ, timeout=300)
     assert done.returncode == 0, done.stderr
