@@ -1,4 +1,4 @@
-"""Compiled C templates kept across processes (codegen.c.bytecode, build.c.templatecache).
+"""Compiled C templates kept across processes (build.c.templatecache).
 
 Never a stale template: a file is used only for exactly the source, the environment's options
 and the Jinja2/Python/symgrad versions it was compiled from; a truncated, garbled or foreign
@@ -23,7 +23,7 @@ import jinja2
 import pytest
 
 from symgrad.build.c import templatecache
-from symgrad.codegen.c import bytecode, templates
+from symgrad.codegen.c import templates
 
 NAME = "sort.c.j2"          # a small template with no includes
 VALUES = {"T": "double", "version": "9.9.9"}
@@ -40,7 +40,8 @@ def tree(tmp_path: Path) -> Path:
 def render(tree: Path, cache_dir: Path | None) -> tuple[str, int]:
     """(the rendered template, how many templates Jinja2 compiled from source), in a new
     environment: as a new process would."""
-    env = templates.make_environment(tree, str(cache_dir) if cache_dir else None)
+    env = templates.make_environment(
+        tree, templatecache.TemplateBytecode(str(cache_dir)) if cache_dir else None)
     compiled = []
     original = env.compile
 
@@ -52,7 +53,7 @@ def render(tree: Path, cache_dir: Path | None) -> tuple[str, int]:
 
 
 def entries(directory: Path) -> list[Path]:
-    return sorted(p for p in directory.iterdir() if p.suffix == bytecode.SUFFIX)
+    return sorted(p for p in directory.iterdir() if p.suffix == templatecache.SUFFIX)
 
 
 def test_a_second_environment_loads_the_compiled_template(tree, tmp_path):
@@ -122,16 +123,16 @@ def test_the_key_covers_the_versions_and_the_options(tree, tmp_path, monkeypatch
     assert render(tree, store)[1] == 0
     monkeypatch.setattr(jinja2, "__version__", "0.0-other")
     assert render(tree, store) == (expected, 1)
-    monkeypatch.setattr(bytecode, "__version__", "0.0-other")
+    monkeypatch.setattr(templatecache, "__version__", "0.0-other")
     assert render(tree, store) == (expected, 1)
     monkeypatch.undo()
-    env = templates.make_environment(tree, str(store))
+    env = templates.make_environment(tree, templatecache.TemplateBytecode(str(store)))
     other = jinja2.Environment(loader=env.loader, undefined=jinja2.StrictUndefined,
                                trim_blocks=False, lstrip_blocks=True,
                                keep_trailing_newline=True, autoescape=False)
-    name = bytecode.entry_name(env, NAME, (tree / NAME).read_text())
-    assert bytecode.entry_name(other, NAME, (tree / NAME).read_text()) != name
-    assert name != bytecode.entry_name(env, "other.c.j2", (tree / NAME).read_text())
+    name = templatecache.entry_name(env, NAME, (tree / NAME).read_text())
+    assert templatecache.entry_name(other, NAME, (tree / NAME).read_text()) != name
+    assert name != templatecache.entry_name(env, "other.c.j2", (tree / NAME).read_text())
 
 
 def test_an_unwritable_directory_still_renders(tree, tmp_path):
@@ -205,14 +206,14 @@ def test_a_fresh_process_with_an_empty_cache_compiles_no_template(tree, tmp_path
 
     first = run(3.0, "a")
     assert first["value"] == 18.0 and "module.c.j2" in first["compiled"]
-    assert any(p.suffix == bytecode.SUFFIX for p in (tree / "__pycache__").iterdir())
+    assert any(p.suffix == templatecache.SUFFIX for p in (tree / "__pycache__").iterdir())
     second = run(5.0, "b")
     assert second == {"value": 30.0, "compiled": []}
     assert not (tmp_path / "b" / "data" / "templates").exists()
     # under -B nothing is read or written beside the templates: the build cache's directory
     third = run(7.0, "c", PYTHONDONTWRITEBYTECODE="1")
     assert third["value"] == 42.0 and "module.c.j2" in third["compiled"]
-    assert any(p.suffix == bytecode.SUFFIX
+    assert any(p.suffix == templatecache.SUFFIX
                for p in (tmp_path / "c" / "data" / "templates").iterdir())
 
 
@@ -225,7 +226,7 @@ def test_writing_compiled_templates_keeps_the_source_fingerprint(monkeypatch):
     pycache.mkdir(exist_ok=True)
     monkeypatch.setattr(library, "_SOURCE", [])
     before = library.symgrad_source()
-    probe = pycache / f".test-{os.getpid()}{bytecode.SUFFIX}"
+    probe = pycache / f".test-{os.getpid()}{templatecache.SUFFIX}"
     try:
         probe.write_bytes(b"x")
         monkeypatch.setattr(library, "_SOURCE", [])

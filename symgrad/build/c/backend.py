@@ -49,10 +49,10 @@ class CBackend:
         else beside the builds (``templatecache``; ``create_cache``: even if the cache's root
         must be created for them)."""
         from ...codegen.c.module import generate   # (Jinja2 and the printers: when used)
-        from .templatecache import directory
+        from .templatecache import bytecode_cache
         return generate(program, name, title=title,
                         target=self.target() if target is None else target,
-                        template_cache=directory(create_cache))
+                        template_cache=bytecode_cache(create_cache))
 
     def build(self, source: CSource, name_hint: str):
         from .compiler import build

@@ -40,11 +40,11 @@ VECTOR_MATH = ("exp", "log", "log1p", "expm1", "sin", "cos", "tanh", "pow")
 
 @pausing   # a large program's C is ~10^5 strings (see gcpause)
 def generate(program: Program, name: str, title: str = "", target: Target = _OWN_BUILD,
-             template_cache: str | None = None) -> CSource:
+             template_cache=None) -> CSource:
     """Program -> C source for entry point ``sg_<name>``, for ``target`` (see ``Target``).
     With ``target.vector_math``, loops are marked ``omp simd`` and the libm functions they call
     are declared ``omp declare simd`` so that gcc calls glibc's vector variants (libmvec) with
-    no fast-math. ``template_cache``: a private directory for compiled templates."""
+    no fast-math. ``template_cache``: a ``jinja2.BytecodeCache`` for compiled templates."""
     _check_storage_types(program)
     env = environment(template_cache, target.standalone)
     entry = f"sg_{c_identifier(name)}"

@@ -2,8 +2,8 @@
 
 Layer: codegen. Templates hold layout only (StrictUndefined, trim_blocks, lstrip_blocks);
 Python makes every decision. The installed package's templates are used, or the source tree's
-(``directory()``). Compiled templates can be kept in a directory the caller trusts
-(``codegen.c.bytecode``; the C backend chooses it, ``build.c.templatecache``): compiling the
+(``directory()``). Compiled templates can be kept by a bytecode cache the caller gives
+(the C backend's: ``build.c.templatecache``): compiling the
 templates from source is ~50 ms of CPU in a fresh process's first compile.
 """
 
@@ -14,8 +14,6 @@ import importlib.resources
 from pathlib import Path
 
 import jinja2
-
-from .bytecode import TemplateBytecode
 
 
 @functools.cache
@@ -30,24 +28,23 @@ def directory() -> Path:
 
 
 @functools.lru_cache(maxsize=4)
-def environment(bytecode_dir: str | None = None, standalone: bool = False
+def environment(bytecode_cache: jinja2.BytecodeCache | None = None, standalone: bool = False
                 ) -> jinja2.Environment:
-    """The template environment, with compiled templates kept in ``bytecode_dir`` if given.
+    """The template environment, with compiled templates kept by ``bytecode_cache``.
     Its ``pragma(line)`` prints an OpenMP pragma line: as is, or (``standalone``) through the
     macros a standalone text defines (``SG_PARALLEL``: threads, only under -fopenmp;
     ``SG_SIMD``: only under OpenMP or -DSG_OPENMP_SIMD), so that any C99 compiler takes it
     without an unknown-pragma warning."""
-    return make_environment(directory(), bytecode_dir, standalone)
+    return make_environment(directory(), bytecode_cache, standalone)
 
 
-def make_environment(path: Path, bytecode_dir: str | None = None, standalone: bool = False
-                     ) -> jinja2.Environment:
+def make_environment(path: Path, bytecode_cache: jinja2.BytecodeCache | None = None,
+                     standalone: bool = False) -> jinja2.Environment:
     """``environment``'s settings for the templates in ``path`` (a new environment)."""
-    cache = TemplateBytecode(bytecode_dir) if bytecode_dir else None
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(path)),
                              undefined=jinja2.StrictUndefined, trim_blocks=True,
                              lstrip_blocks=True, keep_trailing_newline=True, autoescape=False,
-                             bytecode_cache=cache)
+                             bytecode_cache=bytecode_cache)
     env.globals["pragma"] = macro_pragma if standalone else str
     return env
 
