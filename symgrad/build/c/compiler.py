@@ -165,7 +165,7 @@ def make_key(c_source: str, cdef: str, *, compiler_id: str, flags: dict) -> str:
         "schema": cache.SCHEMA,
         # (its hash: JSON-escaping a large text took 23 ms of a 35 ms warm start)
         "c_source": hashlib.sha256(c_source.encode("utf-8")).hexdigest(),
-        "decls": cdef,
+        "cdef": cdef,
         "compiler": compiler_id,
         "flags": flags,
         "symgrad": __version__,

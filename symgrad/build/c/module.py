@@ -35,9 +35,11 @@ class BuiltModule:
     def entry(self, name: str) -> tuple[Callable[..., int], tuple]:
         """(the function to call, the arguments that come first): the entry point ``name``
         through the calling convention (``adapter``)."""
-        if name != self.source.entry or not self.source.params:
-            raise ValueError(f"{name}: not an entry point of this module "
-                             f"({self.source.entry}, params={bool(self.source.params)})")
+        if name != self.source.entry:
+            raise ValueError(f"{name}: not the entry point of this module ({self.source.entry})")
+        if not self.source.params:   # (a C source pickled by a symgrad before the adapter)
+            raise ValueError(f"{name}: its C source has no typed parameters (made by an older "
+                             f"symgrad, or an exported function): compile the function again")
         address = self.native.symbol(self.handle, name + adapter.SUFFIX)
         return self.native.call, (address, adapter.layout(self.source.params))
 
