@@ -120,7 +120,7 @@ bench-dynamic: $(STAMP) check-cc
 # call on the small ones when .venv-bench imports drjit (else the table says it was skipped).
 # BENCH_ARGS="--runs 1 --only seed,det7" for a part.
 bench-compile: $(STAMP) check-cc
-	$(PY) benchmarks/compile.py --drjit-python $(BENCH_PY) $(BENCH_ARGS)
+	$(PY) benchmarks/compile.py --drjit-python $(BENCH_PY) --peers-python $(BENCH_PY) $(BENCH_ARGS)
 
 # Rewrite the golden C of tests/codegen/golden/ (review the diff before committing it).
 # The linter (ruff, its rules in pyproject.toml), run by .ci/run: must report nothing.

@@ -44,6 +44,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from compile_probe import HELPERS  # noqa: E402
 from compile_problems import GROUPS, PROBLEMS, leaves  # noqa: E402
+import compile_peers  # noqa: E402
 import compile_report  # noqa: E402
 import drjit_cold  # noqa: E402
 
@@ -163,6 +164,22 @@ def drjit_side(name: str, python: str, runs: int, ours: str | None, cache: dict)
     return side
 
 
+def peers_side(name: str, python: str, runs: int, ours: str | None, dumps: str) -> dict | None:
+    """torch's and JAX's medians on problem ``name`` (``compile_peers.py``), each with the
+    largest differences of its value and gradients from symgrad's results in ``ours``."""
+    side = compile_peers.measure(python, name, runs, dumps)
+    if side is None or ours is None:
+        return side
+    mine = _load(ours)
+    for system in side.values():
+        theirs = _load(system.pop("dump"))
+        assert len(mine) == len(theirs), (name, len(mine), len(theirs))
+        system["value_diff"] = float(np.max(np.abs(mine[0] - theirs[0])))
+        system["grad_diff"] = max(float(np.max(np.abs(a - b.reshape(a.shape))))
+                                  for a, b in zip(mine[1:], theirs[1:]))
+    return side
+
+
 def _load(path: str) -> list:
     with np.load(path) as z:
         return [z[f"arr_{k}"] for k in range(len(z.files))]
@@ -170,9 +187,13 @@ def _load(path: str) -> list:
 
 # ---------------------------------------------------------------- main
 
-def measure(name: str, runs: int, drjit: str | None, dumps: str, drjit_cache: dict) -> dict:
+def measure(name: str, runs: int, drjit: str | None, dumps: str, drjit_cache: dict,
+            peers: tuple | None = None) -> dict:
+    """One problem's row: ``runs`` cold and cached first calls, Dr.Jit's side (``drjit``: its
+    Python) and torch's and JAX's (``peers``: (their Python, their runs))."""
     pairs = []
-    ours = str(Path(dumps) / f"{name}.npz") if drjit and name in drjit_cold.MATCHES else None
+    compared = drjit and name in drjit_cold.MATCHES or peers and name in compile_peers.PROBLEMS
+    ours = str(Path(dumps) / f"{name}.npz") if compared else None
     for r in range(runs):
         with tempfile.TemporaryDirectory(prefix="symgrad-bench-compile-") as d:
             cold = run(name, d, False, ours if r == 0 else None)
@@ -185,6 +206,8 @@ def measure(name: str, runs: int, drjit: str | None, dumps: str, drjit_cache: di
            "missing": pairs[0][0]["probe"]["missing"]}
     if drjit:
         row["drjit"] = drjit_side(name, drjit, runs, ours, drjit_cache)
+    if peers:
+        row["peers"] = peers_side(name, *peers, ours, dumps)
     m = row["median"]
     print(f"{name}: cold {m['first_call'] * 1e3:.0f} ms (build {m['build'] * 1e3:.0f}, "
           f"compile {(m['compile'] or 0) * 1e3:.0f}, link {(m['link'] or 0) * 1e3:.0f}), "
@@ -202,6 +225,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--only", default=",".join(n for _, _, names in GROUPS for n in names))
     parser.add_argument("--drjit-python", default="")
+    parser.add_argument("--peers-python", default="",
+                        help="a Python with torch and jax: their times on the large problems")
+    parser.add_argument("--peer-runs", type=int, default=1)
     parser.add_argument("--out", default=str(HERE / "results"))
     parser.add_argument("--before", action="store_true",
                         help="also write the table as compile_before.md")
@@ -217,14 +243,19 @@ def main() -> None:
     drjit_note = (f"Dr.Jit {drjit_version} ({a.drjit_python})" if drjit_version else
                   f"Dr.Jit skipped: `{a.drjit_python}` cannot import drjit" if a.drjit_python
                   else "Dr.Jit skipped: no `--drjit-python` given")
+    peers_version = compile_peers.available(a.peers_python) if a.peers_python else None
+    peers_note = (peers_version if peers_version else
+                  f"torch and JAX skipped: `{a.peers_python}` cannot import both"
+                  if a.peers_python else "torch and JAX skipped: no `--peers-python` given")
+    peers = (a.peers_python, a.peer_runs) if peers_version else None
     rows, drjit_cache = [], {}
     load = [os.getloadavg()[0]]
     with tempfile.TemporaryDirectory(prefix="symgrad-bench-dumps-") as dumps:
         for name in names:
             rows.append(measure(name, a.runs, a.drjit_python if drjit_version else None,
-                                dumps, drjit_cache))
+                                dumps, drjit_cache, peers))
     load.append(os.getloadavg()[0])
-    text = compile_report.document(rows, a.runs, drjit_note, load)
+    text = compile_report.document(rows, a.runs, drjit_note, load, peers_note, a.peer_runs)
     print("\n" + text)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -232,6 +263,7 @@ def main() -> None:
     if a.before:
         (out / "compile_before.md").write_text(text)
     (out / "compile.json").write_text(json.dumps({"runs": a.runs, "drjit": drjit_note,
+                                                  "peers": peers_note,
                                                   "load_average": load, "rows": rows},
                                                  indent=1))
 

@@ -42,11 +42,11 @@ GROUPS = (
 )
 
 
-def rk4(steps: int):
-    import symgrad as sg
-
+def rk4_loss(ns, steps: int):
+    """The unrolled RK4 loss on the tensor module ``ns`` (symgrad, torch, jax.numpy: ``ns.stack``,
+    ``ns.sin``): ``compile_peers.py`` runs the same function under torch and JAX."""
     def f(u, p):
-        return sg.stack([u[1], -p[0] * sg.sin(u[0]) - p[1] * u[1]])
+        return ns.stack([u[1], -p[0] * ns.sin(u[0]) - p[1] * u[1]])
 
     def loss(u0, p):
         u = u0
@@ -58,12 +58,18 @@ def rk4(steps: int):
             u = u + H / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
         return (u * u).sum()
     loss.__name__ = f"rk4_{steps}"
-    return sg.value_and_grad(loss, argnums=(0, 1)), [np.array([1.0, 0.5]), np.array([9.81, 0.3])]
+    return loss, [np.array([1.0, 0.5]), np.array([9.81, 0.3])]
 
 
-def det(n: int):
+def rk4(steps: int):
     import symgrad as sg
+    loss, args = rk4_loss(sg, steps)
+    return sg.value_and_grad(loss, argnums=(0, 1)), args
 
+
+def det_fn(columns, n: int):
+    """The cofactor determinant; ``columns(parts)`` joins matrices side by side (symgrad's or
+    torch's ``cat(parts, dim=1)``, JAX's ``concatenate(parts, axis=1)``)."""
     def d(a):
         m = a.shape[0]
         if m == 1:
@@ -71,7 +77,7 @@ def det(n: int):
         total = None
         for j in range(m):
             parts = [p for p in (a[1:, :j], a[1:, j + 1:]) if p.shape[1]]
-            minor = sg.cat(parts, dim=1) if len(parts) > 1 else parts[0]
+            minor = columns(parts) if len(parts) > 1 else parts[0]
             term = a[0, j] * d(minor)
             total = term if total is None else (total + term if j % 2 == 0 else total - term)
         return total
@@ -79,13 +85,17 @@ def det(n: int):
     def detf(a):
         return d(a)
     detf.__name__ = f"det{n}"
-    a = np.random.default_rng(0).standard_normal((n, n))
-    return sg.value_and_grad(detf), [a]
+    return detf, [np.random.default_rng(0).standard_normal((n, n))]
 
 
-def det_flat(n: int):
+def det(n: int):
     import symgrad as sg
+    detf, args = det_fn(lambda parts: sg.cat(parts, dim=1), n)
+    return sg.value_and_grad(detf), args
 
+
+def det_flat_fn(n: int):
+    """GradBench's det layout: works on any tensor type (indexing and arithmetic only)."""
     def detf(x):
         def minor(i, cols):
             if len(cols) == 1:
@@ -97,7 +107,13 @@ def det_flat(n: int):
             return total
         return minor(0, tuple(range(n)))
     detf.__name__ = f"det{n}_flat"
-    return sg.value_and_grad(detf), [np.random.default_rng(0).standard_normal(n * n)]
+    return detf, [np.random.default_rng(0).standard_normal(n * n)]
+
+
+def det_flat(n: int):
+    import symgrad as sg
+    detf, args = det_flat_fn(n)
+    return sg.value_and_grad(detf), args
 
 
 def bench_problem(name: str):

@@ -3,7 +3,8 @@
 Benchmark helper. Input: ``compile.py``'s rows (each problem's medians over its runs, its
 compiler processes, Dr.Jit's side when measured). Output: the Markdown document: per group of
 targets, the cold first call against its target and its stages, then what ``build`` is made
-of, the compiler processes, the program sizes, and Dr.Jit side by side.
+of, the compiler processes, the program sizes, Dr.Jit side by side on the small problems, and
+torch and JAX beside the large ones.
 """
 
 from __future__ import annotations
@@ -89,6 +90,33 @@ def size_table(rows: list) -> list:
     return lines
 
 
+def peers_table(rows: list, note: str, runs: int) -> list:
+    """The large problems beside torch (eager: the program run once, forward and backward) and
+    JAX (``jax.jit``: its cold first call), seconds."""
+    sides = [r for r in rows if r.get("peers")]
+    if not sides:
+        return [f"{note}."]
+    lines = [f"{note}; seconds, the median of {runs} fresh process(es) per system; CPU: the "
+             "process's CPU time (all threads), which a busy machine inflates less than wall "
+             "time.", "",
+             "| problem | symgrad cold first call | of which compiler processes (wall) | "
+             "torch eager, one forward and backward | JAX cold first call | (its CPU) | "
+             "JAX second call | max abs diff from symgrad: torch value, gradients | "
+             "JAX value, gradients |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in sides:
+        m, t, j = r["median"], r["peers"]["torch"], r["peers"]["jax"]
+
+        def diffs(s):
+            return f"{s['value_diff']:.1e}, {s['grad_diff']:.1e}" if "value_diff" in s else "-"
+        lines.append(f"| {r['problem']} | {m['first_call']:.2f} | "
+                     f"{(m.get('compile') or 0) + (m.get('link') or 0):.2f} | "
+                     f"{t['first_call']:.2f} | {j['first_call']:.2f} | "
+                     f"{j['first_call_cpu']:.2f} | {j['second_call'] * 1e3:.2f} ms | "
+                     f"{diffs(t)} | {diffs(j)} |")
+    return lines
+
+
 def drjit_table(rows: list, note: str) -> list:
     sides = [r for r in rows if r.get("drjit")]
     if not sides:
@@ -128,7 +156,8 @@ every process it starts.
 """
 
 
-def document(rows: list, runs: int, drjit_note: str, load: list) -> str:
+def document(rows: list, runs: int, drjit_note: str, load: list, peers_note: str = "",
+             peer_runs: int = 1) -> str:
     parts = [INTRO.format(runs=runs, cores=os.cpu_count(),
                           load=" and ".join(f"{x:.1f}" for x in load))]
     for title, target, group in _groups(rows):
@@ -146,4 +175,7 @@ def document(rows: list, runs: int, drjit_note: str, load: list) -> str:
         parts += [f"Not timed (absent from this symgrad): {', '.join(missing)}.", ""]
     parts += ["## Dr.Jit side by side (LLVM backend, fresh process, empty kernel cache)", "",
               *drjit_table(rows, drjit_note), ""]
+    if peers_note:
+        parts += ["## The large problems beside torch and JAX", "",
+                  *peers_table(rows, peers_note, peer_runs), ""]
     return "\n".join(parts)
