@@ -98,13 +98,21 @@ def child(system: str, name: str, dump: str | None) -> None:
                       "second_call": second}))
 
 
+TIMEOUT = 900.0   # seconds a system may take on one problem (JAX's compile grows superlinearly)
+
+
 def run(python: str, system: str, name: str, dump: str | None = None) -> dict:
-    """One fresh process of ``python`` running ``system`` on problem ``name``."""
+    """One fresh process of ``python`` running ``system`` on problem ``name``; a run that
+    takes more than ``TIMEOUT`` seconds is stopped and reported as such."""
     cmd = [python, __file__, "--child", name, "--system", system] + \
         (["--dump", dump] if dump else [])
     env = dict(os.environ, JAX_PLATFORMS="cpu", XLA_FLAGS="--xla_cpu_multi_thread_eigen=false",
                OMP_NUM_THREADS="1")
-    out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
+    try:
+        out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True,
+                             timeout=TIMEOUT).stdout
+    except subprocess.TimeoutExpired:
+        return {"system": system, "problem": name, "timeout": TIMEOUT}
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -130,6 +138,9 @@ def measure(python: str, name: str, runs: int, dumps: str | None = None) -> dict
     for system in SYSTEMS:
         dump = None if dumps is None else str(Path(dumps) / f"{system}-{name}.npz")
         records = [run(python, system, name, dump if r == 0 else None) for r in range(runs)]
+        if any("timeout" in r for r in records):
+            side[system] = {"timeout": TIMEOUT}
+            continue
         side[system] = {k: statistics.median(r[k] for r in records)
                         for k in ("import", "first_call", "first_call_cpu", "second_call")}
         side[system]["dump"] = dump
@@ -150,6 +161,9 @@ def main() -> None:
     for name in a.only.split(","):
         side = measure(sys.executable, name, a.runs)
         for system, m in side.items():
+            if "timeout" in m:
+                print(f"{name} {system}: did not finish in {m['timeout']:.0f} s", flush=True)
+                continue
             print(f"{name} {system}: import {m['import']:.2f} s, first call "
                   f"{m['first_call']:.2f} s ({m['first_call_cpu']:.2f} s CPU), "
                   f"second call {m['second_call'] * 1e3:.1f} ms", flush=True)

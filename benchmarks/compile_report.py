@@ -107,14 +107,23 @@ def peers_table(rows: list, note: str, runs: int) -> list:
     for r in sides:
         m, t, j = r["median"], r["peers"]["torch"], r["peers"]["jax"]
 
-        def diffs(s):
-            return f"{s['value_diff']:.1e}, {s['grad_diff']:.1e}" if "value_diff" in s else "-"
         lines.append(f"| {r['problem']} | {m['first_call']:.2f} | "
                      f"{(m.get('compile') or 0) + (m.get('link') or 0):.2f} | "
-                     f"{t['first_call']:.2f} | {j['first_call']:.2f} | "
-                     f"{j['first_call_cpu']:.2f} | {j['second_call'] * 1e3:.2f} ms | "
-                     f"{diffs(t)} | {diffs(j)} |")
+                     f"{_secs(t, 'first_call')} | {_secs(j, 'first_call')} | "
+                     f"{_secs(j, 'first_call_cpu')} | {_secs(j, 'second_call', 1e3)} | "
+                     f"{_diffs(t)} | {_diffs(j)} |")
     return lines
+
+
+def _secs(side: dict, key: str, scale: float = 1.0) -> str:
+    if "timeout" in side:
+        return f"> {side['timeout']:.0f} s (stopped)"
+    return f"{side[key] * scale:.2f}" + (" ms" if scale != 1.0 else "")
+
+
+def _diffs(side: dict) -> str:
+    return (f"{side['value_diff']:.1e}, {side['grad_diff']:.1e}" if "value_diff" in side
+            else "-")
 
 
 def drjit_table(rows: list, note: str) -> list:
