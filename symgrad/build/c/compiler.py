@@ -83,6 +83,11 @@ VECTOR_MATH_FLAGS = ("-fno-builtin-sin", "-fno-builtin-cos", "-fno-builtin-sinf"
 # Without tree-CCP (constant propagation; the passes have folded the constants already), which
 # was a quarter of -O1's time on such code (a 7x7 determinant's gradient, 2.6 -> 1.9 s a unit)
 # for no measured speed (21.6 vs 21.9 us a call there, 17.7 vs 17.7 us on the ODE benchmark).
+# Tried and left out (gcc 12.2, det7's cold units): -fno-tree-pta -fno-tree-fre -fno-tree-copy-prop
+# -fno-tree-dse -fno-tree-bit-ccp -fno-ssa-phiopt -fno-ipa-modref -fno-ipa-pure-const
+# -fno-ipa-reference cut a unit's compile by 11% (callgrind: 2.88 -> 2.56 G instructions; pta
+# and fre alone 2.69 G) with the same loops vectorized and the same results, but det7's call went
+# from 43 to 63 us (a loaded machine); --param=max-completely-peel-times=0 compiled slower (3.62 G).
 UNIT_FLAGS: dict[str, tuple[str, ...]] = {"main": (), "cold": ("-O1", "-fno-tree-ccp")}
 
 @dataclasses.dataclass(frozen=True)
