@@ -20,10 +20,12 @@ How a build goes (in a private directory the cache gives, published by the cache
 2. One translation unit: ``cc ... -shared kernel.c -o kernel.so``, one compiler process for
    compiling and linking. No ``Python.h``: the native helper (``native``) is the only C that
    speaks Python, built once per installation.
-3. Several units (``CSource.units``, a kind per unit): each is compiled with ``-DSG_TU=k`` and
-   its kind's ``UNIT_FLAGS`` after the others (so they win) into ``kernel<k>.o``, all at once
-   (the machine has two cores), then linked (``-lm``; OpenBLAS with an rpath, libmvec,
-   OpenMP when the source needs them).
+3. Several units (``CSource.units``, a kind per unit): each is compiled from its own file
+   ``kernel<k>.c`` (``units``: the text without the other units' parts, so that no compiler
+   reads them) with ``-DSG_TU=k`` and its kind's ``UNIT_FLAGS`` after the others (so they win)
+   into ``kernel<k>.o``, all at once (the machine has two cores), then linked (``-lm``;
+   OpenBLAS with an rpath, libmvec, OpenMP when the source needs them). The objects and the
+   units' files are removed once linked.
 
 An interrupt (Ctrl-C) while the compiler runs terminates every process it started and waits for
 them (``commands``) before it propagates; the cache then removes the unfinished build. Every
@@ -47,6 +49,7 @@ from .. import cache
 from . import adapter, commands
 from .errors import BuildError, failure, trim
 from .module import BuiltModule
+from .units import unit_texts
 from .toolchain import (CompilerNotFoundError, compiler_identity, cpu_identity,  # noqa: F401
                         find_compiler, openblas_flags)
 
@@ -80,6 +83,11 @@ VECTOR_MATH_FLAGS = ("-fno-builtin-sin", "-fno-builtin-cos", "-fno-builtin-sinf"
 # Without tree-CCP (constant propagation; the passes have folded the constants already), which
 # was a quarter of -O1's time on such code (a 7x7 determinant's gradient, 2.6 -> 1.9 s a unit)
 # for no measured speed (21.6 vs 21.9 us a call there, 17.7 vs 17.7 us on the ODE benchmark).
+# Tried and left out (gcc 12.2, det7's cold units): -fno-tree-pta -fno-tree-fre -fno-tree-copy-prop
+# -fno-tree-dse -fno-tree-bit-ccp -fno-ssa-phiopt -fno-ipa-modref -fno-ipa-pure-const
+# -fno-ipa-reference cut a unit's compile by 11% (callgrind: 2.88 -> 2.56 G instructions; pta
+# and fre alone 2.69 G) with the same loops vectorized and the same results, but det7's call went
+# from 43 to 63 us (a loaded machine); --param=max-completely-peel-times=0 compiled slower (3.62 G).
 UNIT_FLAGS: dict[str, tuple[str, ...]] = {"main": (), "cold": ("-O1", "-fno-tree-ccp")}
 
 @dataclasses.dataclass(frozen=True)
@@ -139,8 +147,8 @@ def plan(source: CSource, opt_flags: tuple[str, ...] | None = None) -> Plan:
                         SO_NAME, *libs]]
         link_cmd = None
     else:
-        kernel_cmds = [[*base, *extra, f"-DSG_TU={k}", "-include", "decls.h", "-c", "kernel.c",
-                        "-o", f"kernel{k}.o"] for k, extra in enumerate(units)]
+        kernel_cmds = [[*base, *extra, f"-DSG_TU={k}", "-include", "decls.h", "-c",
+                        f"kernel{k}.c", "-o", f"kernel{k}.o"] for k, extra in enumerate(units)]
         link_cmd = [*cc, *shared, "-fPIC", *flags, *(cmd[-1] for cmd in kernel_cmds), "-o",
                     SO_NAME, *libs]
     ident = compiler_identity(cc)
@@ -215,9 +223,14 @@ def decls_text(source: CSource) -> str:
 
 
 def write_sources(p: Plan, build_dir: Path) -> None:
-    """``kernel.c`` and ``decls.h``, as the build compiles them."""
-    (build_dir / "kernel.c").write_text(kernel_text(p.source))
+    """``kernel.c`` and ``decls.h``; with several units, each unit's own file ``kernel<k>.c``
+    (``units``), which the build compiles."""
+    text = kernel_text(p.source)
+    (build_dir / "kernel.c").write_text(text)
     (build_dir / "decls.h").write_text(decls_text(p.source))
+    if p.link_cmd:
+        for k, unit in enumerate(unit_texts(text, len(p.kernel_cmds))):
+            (build_dir / f"kernel{k}.c").write_text(unit)
 
 
 def run_build(p: Plan, build_dir: Path) -> dict:
@@ -242,8 +255,9 @@ def run_build(p: Plan, build_dir: Path) -> dict:
         ((rc, err),) = commands.run([p.link_cmd], build_dir)
         if rc != 0:
             raise failure(p.link_cmd, rc, err, "kernel.c")
-        for cmd in p.kernel_cmds:
-            (build_dir / cmd[-1]).unlink()   # the objects
+        for cmd in p.kernel_cmds:     # the objects and the units' files (kernel.c is whole)
+            (build_dir / cmd[-1]).unlink()
+            (build_dir / cmd[-3]).unlink()
     return {"module": p.so_name, "compiler": p.compiler_id, "cpu": cpu_identity(),
             "symgrad": __version__, "commands": p.commands()}
 
