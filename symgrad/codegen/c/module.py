@@ -26,7 +26,7 @@ from . import helpers, interrupt, statements
 from . import split as units
 from .csource import BuildNeeds, CSource, Target
 from .emitted import emitter_of
-from .loops import OPAQUE, LoopEmitter
+from .loops import OPAQUE, LoopEmitter, refresh_layouts
 from .matmul import calls_blas
 from .split import Item
 from .templates import environment
@@ -48,6 +48,7 @@ def generate(program: Program, name: str, title: str = "", target: Target = _OWN
     kernels = all_kernels(program)
     _check_storage_types(program, kernels)
     env = environment(template_cache, target.standalone)
+    refresh_layouts(env)
     entry = f"sg_{c_identifier(name)}"
     # Only symgrad's own build polls for Ctrl-C (codegen.c.interrupt): a standalone text keeps
     # the signature it documents and has no checks.
