@@ -37,68 +37,18 @@ def placeholder(i: int) -> str:
 
 def c_statement(expr: Expr, args: list[str]) -> tuple[str, tuple[str, ...]]:
     """The C expression of ``expr`` applied to the operand texts ``args``, and the libm
-    functions it calls.
-
-    Through the expression's ``_form`` (printed once per Expr): measured 8.5 -> 2.5 us a
-    statement. The result is ``_substituted``'s, operand texts never holding a placeholder."""
-    form = _FORMS.get(expr)
-    if form is None:
-        form = _form(expr)
-        if len(_FORMS) < 65536:
-            _FORMS[expr] = form
-    fmt, order, calls, wrap, needs = form
-    if needs > len(args):     # (a placeholder no operand fills: left as is)
-        return _substituted(expr, args)
-    if wrap:
-        args = [_WRAPPED.get(a) or _wrapped(a) for a in args]
-    return fmt % tuple([args[i] for i in order]), calls
-
-
-_FORMS: dict = {}      # Expr -> _form(Expr)
-_WRAPPED: dict = {}    # operand text -> itself, parenthesized unless a name or an element
-_PLACEHOLDERS = re.compile(r"__sg_arg(\d+)__")
-
-
-def _wrapped(a: str) -> str:
-    text = a if _SIMPLE.fullmatch(a) else f"({a})"
-    if len(_WRAPPED) < 65536:
-        _WRAPPED[a] = text
-    return text
-
-
-def _form(expr: Expr) -> tuple[str, list, tuple, bool, int]:
-    """``expr``'s C as a %-format of its operands: (format, the operand of each ``%s`` in
-    order, the functions it calls, whether the operands are parenthesized unless simple, the
-    operands it needs)."""
-    if expr.op == "cast":
-        text, calls = _substituted(expr, [placeholder(0)])
-        wrap = False
-    else:
-        text, calls = _unsubstituted(expr)
-        wrap = True
-    pieces = _PLACEHOLDERS.split(text)
-    fmt = "%s".join(piece.replace("%", "%%") for piece in pieces[::2])
-    order = [int(i) for i in pieces[1::2]]
-    return fmt, order, calls, wrap, max(order, default=-1) + 1
-
-
-def _unsubstituted(expr: Expr) -> tuple[str, tuple[str, ...]]:
-    """``expr``'s C with the placeholders of its operands (not a cast)."""
+    functions it calls."""
     dtype = expr.operand
-    if dtype.is_complex or expr.dtype.is_complex:     # (complex from real parts: its result)
-        return _complex(expr, dtype if dtype.is_complex else expr.dtype)
-    if expr.op == "pow" and expr.exponent is not None:
-        return pow_template(expr.exponent, dtype)
-    return template(expr.op, dtype)
-
-
-def _substituted(expr: Expr, args: list[str]) -> tuple[str, tuple[str, ...]]:
-    """``c_statement`` by replacing each operand's placeholder in turn."""
     if expr.op == "cast":
         if expr.dtype.name == "bool":
             return f"({args[0]} != 0)", ()
         return f"({expr.dtype.ctype})({args[0]})", ()
-    text, calls = _unsubstituted(expr)
+    if dtype.is_complex or expr.dtype.is_complex:     # (complex from real parts: its result)
+        text, calls = _complex(expr, dtype if dtype.is_complex else expr.dtype)
+    elif expr.op == "pow" and expr.exponent is not None:
+        text, calls = pow_template(expr.exponent, dtype)
+    else:
+        text, calls = template(expr.op, dtype)
     simple = _SIMPLE.fullmatch
     for i, a in enumerate(args):
         text = text.replace(placeholder(i), a if simple(a) else f"({a})")
