@@ -118,7 +118,9 @@ def _part(g: int, group: list, n_groups: int, crossing: dict) -> Part:
     loads = [f"const {crossing[n][0].dtype.ctype} {n} = "
              f"*({crossing[n][0].dtype.ctype} *)(work + {crossing[n][1]});" for n in needed]
     kernels, spills = [], False
-    paragraph = None     # the lines of the scalar paragraph being gathered (joined once)
+    # The lines of the scalar paragraph being gathered, joined once (growing it with + copied
+    # it at each line: measured 162 -> 104 ms for det7_flat's whole split).
+    paragraph = None
     for item in group:
         text = item.text
         for sc in item.defines if crossing else ():
