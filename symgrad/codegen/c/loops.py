@@ -366,6 +366,8 @@ class Layouts:
         self.forms: dict = {}        # layout key -> (format, value index of each %s)
 
     def form(self, key: tuple) -> tuple[str, list]:
+        """The format of layout ``key`` (``render_kernel`` makes the key and the values in
+        the order the markers are numbered here)."""
         count = iter(range(1 << 30))
 
         def marks(n: int) -> list:
@@ -390,7 +392,8 @@ class Layouts:
         pieces = text.split("\0")
         form = ("%s".join(p.replace("%", "%%") for p in pieces[::2]),
                 [int(i) for i in pieces[1::2]])
-        self.forms[key] = form
+        if len(self.forms) < 4096:     # (a long-lived process: a bounded table)
+            self.forms[key] = form
         return form
 
 

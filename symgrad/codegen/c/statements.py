@@ -33,6 +33,7 @@ class Printer:
         self.names: dict = {}     # Buffer -> its name (Buffers hash by identity)
 
     def loc(self, loc) -> tuple:
+        """(trailing comment, key, header line, loc) of source location ``loc``."""
         found = self.locs.get(id(loc))
         if found is None:
             found = self.locs[id(loc)] = (
@@ -41,6 +42,7 @@ class Printer:
         return found
 
     def name(self, buffer) -> str:
+        """``buffer.name``, computed once."""
         name = self.names.get(buffer)
         if name is None:
             name = self.names[buffer] = buffer.name
