@@ -62,7 +62,7 @@ def polls(k: ControlKernel) -> bool:
 
 def takes_params(program: Program) -> bool:
     """Whether ``program``'s function takes ``PARAMS``: one of its kernels uses them."""
-    return any(uses_params(k) for k in program.kernels)
+    return any(uses_params(k) for k in program.kernels if isinstance(k, ControlKernel))
 
 
 def uses_params(k) -> bool:
