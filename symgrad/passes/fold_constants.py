@@ -45,7 +45,7 @@ def _fold(node: Node) -> Node:
         const = scalar_const(ins[0])
         return node if const is None else _broadcast(const, node)
     # Most nodes have an input that is no constant at all: that (a set lookup per input) is
-    # asked first, before the op's kind and ``scalar_const`` (3 -> 1 us per node on det7).
+    # asked first, before the op's kind and ``scalar_const`` (1.2 -> 0.5 us a node, det7_flat).
     if not ins or not SCALAR_OPS.issuperset([i.op for i in ins]) or \
             not _elementwise(node.op):
         return node

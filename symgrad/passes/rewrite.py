@@ -36,9 +36,10 @@ def rebuild(graph: Graph, fn: Callable[[Node], Node], memo: dict | None = None) 
 def _fixed(nodes: list, fn: Callable[[Node], Node], memo: dict | None) -> tuple[dict, bool]:
     """Whether ``fn`` returns every node of ``nodes`` (in order) as it is: then a rebuild
     changes nothing (no node's inputs change either) and need not make a node or a lookup
-    table (a fixpoint's confirming rebuild, a last fold: 1.3 -> 0.1 us per node on
-    det7_flat). Fills ``memo`` (a new one for None) with what it asked ``fn``, up to the
-    first node ``fn`` changes: the rebuild that follows then asks no node twice."""
+    table (a fixpoint's confirming rebuild, a last fold; a rebuild by the identity function
+    of det7_flat's 63k nodes: 0.09 -> 0.025 s). Fills ``memo`` (a new one for None) with
+    what it asked ``fn``, up to the first node ``fn`` changes: the rebuild that follows then
+    asks no node twice."""
     if memo is None:
         memo = {}
     seen = memo.get
