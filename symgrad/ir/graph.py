@@ -282,7 +282,12 @@ def toposort(outputs: Iterable[Node], inputs: Iterable[Node] = ()) -> list[Node]
 def consumers(nodes: Iterable[Node]) -> dict[Node, list[Node]]:
     """node -> the nodes (from ``nodes``) that read it, in order."""
     users: dict[Node, list[Node]] = {}
+    known = users.get
     for n in nodes:
-        for i in n.inputs:
-            users.setdefault(i, []).append(n)
+        for i in n.inputs:      # (no empty list made per edge, as setdefault(i, []) would)
+            readers = known(i)
+            if readers is None:
+                users[i] = [n]
+            else:
+                readers.append(n)
     return users
