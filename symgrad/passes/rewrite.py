@@ -74,6 +74,16 @@ def _unchanged(graph: Graph, nodes: list) -> Graph:
     return after
 
 
+def _attribute(set_loc: Callable, out: Node, loc, rewritten: bool) -> None:
+    """``out`` made for a node of line ``loc``; a rule's new inner nodes (the inputs of
+    what it returned that no earlier node gave a line) come from the same line."""
+    set_loc(out, loc)
+    if rewritten:
+        for i in out.inputs:
+            if i.op not in ("input", "const"):
+                set_loc(i, loc)
+
+
 def _rebuild(graph: Graph, nodes: list, control: set, fn: Callable[[Node], Node],
              memo: dict | None) -> Graph:
     """``rebuild``'s walk: each node with its inputs rewritten, then ``fn`` (or ``memo``)."""
@@ -89,8 +99,7 @@ def _rebuild(graph: Graph, nodes: list, control: set, fn: Callable[[Node], Node]
             after = rebuild(g, fn, memo)
             bodies[g] = g if after.outputs == g.outputs else after
         return bodies[g]
-    # The loop is the passes' per-node cost: locals only, no call but ``fn`` on the common
-    # path (the line attribution inlined, the control test a set lookup).
+    # The loop is the passes' per-node cost: locals only, the control test a set lookup.
     for node in nodes:
         if node.op == "input":
             new[node] = node
@@ -110,11 +119,7 @@ def _rebuild(graph: Graph, nodes: list, control: set, fn: Callable[[Node], Node]
                 memo[rebuilt] = out
         loc = loc_of(node)
         if loc is not None:
-            set_loc(out, loc)
-            if out is not rebuilt:
-                for i in out.inputs:
-                    if i.op != "input" and i.op != "const":
-                        set_loc(i, loc)
+            _attribute(set_loc, out, loc, out is not rebuilt)
         new[node] = out
     outputs = tuple(map(new_of, graph.outputs))
     after = Graph(graph.inputs, outputs, locs, graph.n_guards)
