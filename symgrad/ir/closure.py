@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import itertools
 
-from .graph import Graph, Node, toposort
+from .graph import Graph, Node, toposort, with_inputs
 
 _SCOPES = itertools.count(1)
 
@@ -72,7 +72,7 @@ def close(inputs: list, outputs: list, locs: dict, scope: int, prefix: str = "k"
     for n in order:
         if variant[n] and n not in inset:
             ins = tuple(mapping.get(i, i) for i in n.inputs)
-            new = n if ins == n.inputs else Node(n.op, n.attrs, ins, n.dtype, n.shape)
+            new = n if ins == n.inputs else with_inputs(n, ins)
             mapping[n] = new
             if n in locs:
                 new_locs.setdefault(new, locs[n])
@@ -92,7 +92,7 @@ def substitute(graph: Graph, mapping: dict, inputs: list) -> Graph:
         if n in new:
             continue
         ins = tuple(new[i] for i in n.inputs)
-        new[n] = n if ins == n.inputs else Node(n.op, n.attrs, ins, n.dtype, n.shape)
+        new[n] = n if ins == n.inputs else with_inputs(n, ins)
         if n in graph.locs:
             locs.setdefault(new[n], graph.locs[n])
     return Graph(tuple(inputs), tuple(new[o] for o in graph.outputs), locs)

@@ -13,9 +13,23 @@ from ..ops import get
 from .graph import Graph, Node
 
 
+_CONTROL: dict[str, bool] = {}   # op name -> whether it holds graphs (ops are never replaced)
+
+
 def is_control(node: Node) -> bool:
     """Whether ``node`` is one value of a control-flow application (its op holds graphs)."""
-    return node.op not in ("input", "const") and bool(get(node.op).bodies)
+    op = node.op
+    found = _CONTROL.get(op)
+    if found is None:
+        found = _CONTROL[op] = op not in ("input", "const") and bool(get(op).bodies)
+    return found
+
+
+def control_ops(nodes) -> set:
+    """The names of the control-flow ops among ``nodes`` (most graphs have none: a walk asks
+    this once rather than ``is_control`` once per node)."""
+    return {op for op in {n.op for n in nodes} if op not in ("input", "const") and
+            get(op).bodies}
 
 
 def group_key(node: Node) -> tuple:

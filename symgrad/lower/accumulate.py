@@ -59,6 +59,8 @@ def plan_chains(nodes: list, users: dict, outputs: set) -> Chains:
     """The steps of ``nodes`` (in topological order) and their chains."""
     chains = Chains()
     for n in nodes:
+        if n.op != "add":           # (asked here: no call for the other nodes)
+            continue
         split = _split_operands(n)
         if split is not None:
             chains.previous[n], chains.contribution[n] = split

@@ -114,7 +114,8 @@ def plan_fusion(nodes: list, users: dict, outputs: set, own: set = frozenset()):
             else:
                 limit = min(limit, pos[c])
         # the group of most direct readers first, then recent same-space groups
-        candidates = sorted(local, key=lambda g: (-len(local[g]), -g.pos)) + \
+        candidates = (sorted(local, key=lambda g: (-len(local[g]), -g.pos)) if len(local) > 1
+                      else list(local)) + \
             list(reversed(by_space.get(space, [])[-HORIZONTAL_SEARCH:]))
         best = next((g for g in candidates if _fits(g, axes, limit, local)), None)
         if best is None:
@@ -130,8 +131,9 @@ def plan_fusion(nodes: list, users: dict, outputs: set, own: set = frozenset()):
     _merge_groups(slots, by_space, group_of, eff, pos)
     stored = set()
     for n, g in group_of.items():
+        local = get(n.op).kind != REDUCE      # (asked once per node, not per reader)
         for c, direct in eff[n]:
-            if not (direct and get(n.op).kind != REDUCE and group_of.get(c) is g):
+            if not (direct and local and group_of.get(c) is g):
                 stored.add(n)
                 break
     slots.sort(key=lambda s: s[0])

@@ -220,7 +220,7 @@ class _Lowering:
         op = get(n.op)
         if n in self.storage:          # a sibling lowered with its application
             return
-        if self.chains.is_step(n):
+        if n in self.chains.contribution:     # (a step: chains.is_step, inlined)
             self._step(n)
         elif op.kind == ELEMENTWISE:        # 0-d: one statement at function scope
             scalar = Scalar(f"s{self.n_scalars}", n.dtype)

@@ -18,7 +18,7 @@ together, renumbered to the values that remain.
 
 from __future__ import annotations
 
-from ..ir import Graph, Node, toposort
+from ..ir import Graph, Node, toposort, with_inputs
 from ..ir.closure import close, new_scope, substitute
 from ..ir.control import group_key, is_control
 from ..ir.walk import Application
@@ -64,7 +64,7 @@ def _simplify_once(graph: Graph) -> Graph:
                 if present[index] in graph.locs:
                     locs.setdefault(node, graph.locs[present[index]])
             continue
-        new[n] = n if ins == n.inputs else Node(n.op, n.attrs, ins, n.dtype, n.shape)
+        new[n] = n if ins == n.inputs else with_inputs(n, ins)
         if n in graph.locs:
             locs.setdefault(new[n], graph.locs[n])
     outputs = tuple(new[o] for o in graph.outputs)
@@ -175,7 +175,7 @@ def _outer(node: Node, outer: dict) -> Node:
         if n in memo:
             continue
         ins = tuple(memo[i] for i in n.inputs)
-        memo[n] = n if ins == n.inputs else Node(n.op, n.attrs, ins, n.dtype, n.shape)
+        memo[n] = n if ins == n.inputs else with_inputs(n, ins)
     return memo[node]
 
 

@@ -34,8 +34,13 @@ def scalar_const(node: Node) -> Node | None:
     return node if node.op == "const" and node.ndim == 0 else None
 
 
+SCALAR_OPS = frozenset(("reshape", "expand", "permute", "const"))   # what scalar_const sees
+
+
 def _const(node: Node, value: float) -> bool:
     """Whether ``node`` is ``value`` everywhere (a 0 must be +0.0, not -0.0)."""
+    if node.op not in SCALAR_OPS:     # (most operands: no call to scalar_const)
+        return False
     c = scalar_const(node)
     if c is None:
         return False

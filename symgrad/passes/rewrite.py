@@ -13,8 +13,65 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..ir import Graph, Node
-from ..ir.control import is_control, with_bodies
+from ..ir import Graph, Node, with_inputs
+from ..ir.control import control_ops, with_bodies
+
+
+def rebuild(graph: Graph, fn: Callable[[Node], Node], memo: dict | None = None) -> Graph:
+    """``graph`` with ``fn`` applied to each node, inputs first. ``memo`` (node -> fn(node)),
+    shared by the rebuilds of one fixpoint, skips the nodes ``fn`` has seen: it is a pure
+    function of an interned node, so the confirming rebuild of a fixpoint only looks up.
+
+    A node ``fn`` made for a node of line ``loc`` comes from that line, and so do a rule's new
+    inner nodes (the inputs of what it returned that no earlier node gave a line)."""
+    nodes = graph.nodes()
+    control = control_ops(nodes)     # (asked once: most graphs have no control flow)
+    if not control:
+        memo, fixed = _fixed(nodes, fn, memo)
+        if fixed:
+            return _unchanged(graph, nodes)
+    return _rebuild(graph, nodes, control, fn, memo)
+
+
+def _fixed(nodes: list, fn: Callable[[Node], Node], memo: dict | None) -> tuple[dict, bool]:
+    """Whether ``fn`` returns every node of ``nodes`` (in order) as it is: then a rebuild
+    changes nothing (no node's inputs change either) and need not make a node or a lookup
+    table (a fixpoint's confirming rebuild, a last fold; a rebuild by the identity function
+    of det7_flat's 63k nodes: 0.09 -> 0.025 s). Fills ``memo`` (a new one for None) with
+    what it asked ``fn``, up to the first node ``fn`` changes: the rebuild that follows then
+    asks no node twice."""
+    if memo is None:
+        memo = {}
+    seen = memo.get
+    for node in nodes:
+        if node.op == "input":
+            continue
+        out = seen(node)
+        if out is None:
+            out = memo[node] = fn(node)
+        if out is not node:
+            return memo, False
+    return memo, True
+
+
+def _unchanged(graph: Graph, nodes: list) -> Graph:
+    """What ``_rebuild`` makes of a graph ``fn`` leaves as it is: the same nodes, with the
+    lines of its own nodes (those of the inputs last, as the rebuild adds them)."""
+    loc_of = graph.locs.get
+    locs: dict = {}
+    for node in nodes:
+        if node.op != "input":
+            loc = loc_of(node)
+            if loc is not None:
+                locs[node] = loc
+    for node in nodes:
+        if node.op == "input":
+            loc = loc_of(node)
+            if loc is not None:
+                locs.setdefault(node, loc)
+    after = Graph(graph.inputs, graph.outputs, locs, graph.n_guards)
+    after.adopt_order(graph)
+    return after
 
 
 def _attribute(set_loc: Callable, out: Node, loc, rewritten: bool) -> None:
@@ -27,11 +84,11 @@ def _attribute(set_loc: Callable, out: Node, loc, rewritten: bool) -> None:
                 set_loc(i, loc)
 
 
-def rebuild(graph: Graph, fn: Callable[[Node], Node], memo: dict | None = None) -> Graph:
-    """``graph`` with ``fn`` applied to each node, inputs first. ``memo`` (node -> fn(node)),
-    shared by the rebuilds of one fixpoint, skips the nodes ``fn`` has seen: it is a pure
-    function of an interned node, so the confirming rebuild of a fixpoint only looks up."""
+def _rebuild(graph: Graph, nodes: list, control: set, fn: Callable[[Node], Node],
+             memo: dict | None) -> Graph:
+    """``rebuild``'s walk: each node with its inputs rewritten, then ``fn`` (or ``memo``)."""
     new: dict[Node, Node] = {}
+    new_of = new.__getitem__
     seen = memo.get if memo is not None else None
     locs: dict = {}
     loc_of, set_loc = graph.locs.get, locs.setdefault
@@ -42,16 +99,18 @@ def rebuild(graph: Graph, fn: Callable[[Node], Node], memo: dict | None = None) 
             after = rebuild(g, fn, memo)
             bodies[g] = g if after.outputs == g.outputs else after
         return bodies[g]
-    for node in graph.nodes():
+    # The loop is the passes' per-node cost: locals only, the control test a set lookup.
+    for node in nodes:
         if node.op == "input":
             new[node] = node
             continue
         rebuilt = node
-        if node.inputs:
-            inputs = tuple([new[i] for i in node.inputs])
-            if inputs != node.inputs:
-                rebuilt = Node(node.op, node.attrs, inputs, node.dtype, node.shape)
-        if is_control(rebuilt):
+        ins = node.inputs
+        if ins:
+            inputs = tuple(map(new_of, ins))
+            if inputs != ins:
+                rebuilt = with_inputs(node, inputs)
+        if control and rebuilt.op in control:
             rebuilt = with_bodies(rebuilt, body)
         out = seen(rebuilt) if seen is not None else None
         if out is None:
@@ -62,7 +121,7 @@ def rebuild(graph: Graph, fn: Callable[[Node], Node], memo: dict | None = None) 
         if loc is not None:
             _attribute(set_loc, out, loc, out is not rebuilt)
         new[node] = out
-    outputs = tuple([new[o] for o in graph.outputs])
+    outputs = tuple(map(new_of, graph.outputs))
     after = Graph(graph.inputs, outputs, locs, graph.n_guards)
     after.adopt_order(graph)
     # The new graph's locs name its own nodes only (a copy of the old table would keep every

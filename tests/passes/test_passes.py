@@ -831,3 +831,41 @@ def test_inspect_names_the_pass_and_its_node_counts():
     b:f64[] = reshape [shape_to=()] a
   in (b) }"""
     assert "===== after apply_identities (7 -> 3 nodes) =====\n{ lambda x:f64[2,3] ." in str(rep)
+
+
+def test_with_inputs_interns_as_node_does():
+    """``ir.with_inputs``, the rewrites' way to remake a node over rewritten inputs, gives the
+    node ``Node(op, attrs, inputs, dtype, shape)`` gives, whichever of the two makes it first,
+    also for attributes that need a key (a ``Size``, -0.0 and 0.0, True and 1)."""
+    from symgrad.ir import with_inputs
+    from symgrad.size import Size
+    f64 = dtypes.float64
+    x, y, z = (Node("input", (("index", k), ("name", n)), (), f64, (2, 3))
+               for k, n in enumerate("xyz"))
+    made = [Node("neg", (), (x,), f64, (2, 3)), Node("mul", (), (x, y), f64, (2, 3)),
+            Node("reshape", (("shape_to", Size((6,))),), (x,), f64, (6,)),
+            Node("scaled", (("by", -0.0),), (x,), f64, (2, 3)),
+            Node("scaled", (("by", 0.0),), (x,), f64, (2, 3)),
+            Node("flagged", (("on", True), ("at", (1, 2))), (x,), f64, (2, 3)),
+            Node("flagged", (("on", 1), ("at", (1, 2))), (x,), f64, (2, 3))]
+    assert len(set(made)) == len(made)
+    for n in made:
+        first = tuple(y if i is x else z for i in n.inputs)
+        assert with_inputs(n, first) is Node(n.op, n.attrs, first, n.dtype, n.shape)
+        second = tuple(z if i is x else x for i in n.inputs)
+        remade = Node(n.op, n.attrs, second, n.dtype, n.shape)
+        assert with_inputs(n, second) is remade
+        assert with_inputs(remade, n.inputs) is n
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS))
+def test_a_rebuild_that_changes_nothing_is_the_full_rebuild(name):
+    """``rewrite.rebuild`` skips the walk when the node function changes nothing: its graph is
+    the one the walk makes (nodes, order and the side table of lines, in its order)."""
+    from symgrad.passes import rewrite
+    graph, _ = _graph(name, True)
+    fast = rewrite.rebuild(graph, lambda n: n)
+    full = rewrite._rebuild(graph, graph.nodes(), set(), lambda n: n, None)
+    assert fast.outputs == full.outputs == graph.outputs
+    assert fast.nodes() == full.nodes()
+    assert list(fast.locs.items()) == list(full.locs.items())
