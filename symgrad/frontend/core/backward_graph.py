@@ -96,7 +96,8 @@ class BackwardFunction:
         torch's: conj(conj(g) * c) has the opposite zero where g * conj(c) has +0. (A real
         operand -- a Python number, a real tensor promoted -- stays as it is: torch's conj is
         no op on it.)"""
-        self.check_saved()
+        if self._released or self._versions:   # (check_saved has nothing to check else)
+            self.check_saved()
         out = None if self._out is None else self.output()
         if not (self._complex and self._holomorphic):
             return self._rule(b, g, out, self._saved, **self._attrs)
