@@ -27,7 +27,7 @@ from . import grad_mode, layout, sources
 from .capture import swap
 from .deferred import Deferred
 from .halfprec import IN_OWN_DTYPE, KEEP_COMPLEX, SCANS, as_given, widened_values
-from .backward_graph import _CLASSES, function_class, grad_edge
+from .backward_graph import record_function
 from .tensor import Tensor, tensor, traced_numbers
 from .view_links import register_view
 
@@ -366,63 +366,18 @@ def dtype_error(op, inputs: list[Tensor], exc: TypeError) -> RuntimeError:
     return RuntimeError(f'"{op.name}_cpu" not implemented for \'{odd.scalar_type}\'')
 
 
-def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str, loc,
-            shown: tuple | None = None) -> None:
-    # An op's rule that does not read its output gets None for it (no tensor is rebuilt for
-    # it in the backward pass); a composite's rule always gets it.
-    reads_out = op.uses_out or type(op) is _Rule
-    rule = op.vjp
-    parts = getattr(rule, "parts", None)
-    # The edges and input metadata in one loop, ``backward_graph.edge`` inlined (this runs
-    # once per recorded op; two generator expressions and two calls per input were ~4% of a
-    # large trace).
-    edges = []
-    meta = []
-    versions = [] if op.saves else None   # what the rule reads must not change in place
-    all_grad = True
-    for t in inputs:
-        fn = t.grad_fn
-        if not t._requires_grad:
-            all_grad = False
-        elif fn is None:
-            fn = grad_edge(t)   # a leaf's AccumulateGrad
-        edges.append((fn, fn.output_nr(t)) if fn is not None and fn._n_outputs > 1
-                     else (fn, 0))
-        meta.append((t.shape, t.dtype))
-        if versions is not None:
-            versions.append((t.dtype, t.shape, t._vc, t._vc[0]))
-    if parts is not None and not all_grad:
-        rule = _needed_parts(tuple(p if t._requires_grad else None
-                                   for p, t in zip(parts, inputs)))
-    cls = _CLASSES.get(torch_name) or function_class(torch_name)
-    fn = cls(rule, attrs, inputs, (out._value, out._node) if reads_out else None, op.saves,
-             tuple(edges), tuple(meta), loc, shown or op.torch_inputs or None)
-    if out.dtype.kind == "complex":
-        fn._complex = True
-    # (an op whose rule reads nothing saved is linear with real coefficients -- add, sum,
-    # reshape, cat...: conjugating around it changes nothing but the signs of zeros)
-    fn._holomorphic = op.holomorphic and (op.saves or op.uses_out)
-    # What the rule will read must not have changed in place by the time it runs.
-    if versions is not None:
-        fn._versions = tuple(versions)
-    if op.uses_out:
-        fn._versions += ((out.dtype, out.shape, out._vc, out._vc[0]),)
-    out._requires_grad = True
-    out.grad_fn = fn
-
-
 def tensor_operands(*args: Any) -> tuple:
     """The positions of the tensors among ``args``: the edges torch's node has when it takes
     the Python numbers among them as ``Scalar`` arguments (``x ** 2``, ``2 - x``)."""
     return tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
 
 
-def _needed_parts(parts: tuple):
-    """A rule computing only the cotangents of the inputs that require grad (None for the
-    others): see ``ops.registry.per_input``."""
-    def rule(b, g, out, ins, **attrs):
-        return tuple(None if p is None else p(b, g, out, ins, **attrs) for p in parts)
-    return rule
+def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str, loc,
+            shown: tuple | None = None) -> None:
+    # An op's rule that does not read its output gets None for it (no tensor is rebuilt for
+    # it in the backward pass); a composite's rule always gets it.
+    record_function(out, op, attrs, inputs, torch_name, loc, shown,
+                    op.uses_out or type(op) is _Rule)
 
 
 class _Rule:
