@@ -12,6 +12,7 @@ It must not lower, compile or call C; the torch-named functions live in ``functi
 
 from __future__ import annotations
 
+import operator
 import warnings
 from typing import Any
 
@@ -26,7 +27,7 @@ from . import grad_mode, layout, sources
 from .capture import swap
 from .deferred import Deferred
 from .halfprec import IN_OWN_DTYPE, KEEP_COMPLEX, SCANS, as_given, widened_values
-from .backward_graph import edge, function_class
+from .backward_graph import record_function
 from .tensor import Tensor, tensor, traced_numbers
 from .view_links import register_view
 
@@ -39,6 +40,10 @@ def _rank(t: Tensor) -> int:
 
 _NUMBER = (int, float)
 CAPTURING = sources.CAPTURING
+_RECORDING = sources._local   # .recording: the active trace (sources.current(), inlined)
+# The operands' dtypes and shapes for the op's rules, without a list comprehension (a
+# function call of its own in Python 3.11) per op.
+_DTYPE, _SHAPE = operator.attrgetter("dtype"), operator.attrgetter("shape")
 
 # NumPy's floating-point RuntimeWarnings (overflow, log(0), 0/0) from the ops' NumPy references
 # are not the user's business: torch computes inf/NaN silently. The fast path computes
@@ -177,7 +182,9 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
     op = OPS[name]
     if CAPTURING[0]:    # a compile trace runs: captured values are traced, never computed
         args = swap(args)
-    if op.kind == ELEMENTWISE and not attrs:
+    kind = op.kind
+    if kind == ELEMENTWISE and not attrs and not (
+            args and isinstance(args[0], Tensor) and args[0]._value is None):   # (traced)
         value = _fast_elementwise(op, args)
         if value is not None:
             out = Tensor(value, None)
@@ -195,7 +202,11 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
         if op.promotion:
             inputs = _promoted(op, args)
         else:
-            inputs = [a if isinstance(a, Tensor) else as_tensor(a) for a in args]
+            inputs = list(args)
+            for a in args:   # (a loop, not a comprehension: no function call when all are)
+                if not isinstance(a, Tensor):
+                    inputs = [a if isinstance(a, Tensor) else as_tensor(a) for a in args]
+                    break
     except TypeError:   # (free when nothing is raised) an operand that is not a tensor yet?
         deferred = next((a for a in args if isinstance(a, Deferred)), None)
         if deferred is None:
@@ -205,35 +216,39 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
         attrs = dict(sorted(attrs.items()))
     shape = _shape(op, inputs, attrs)
     try:
-        dtype = op.dtype(*[t.dtype for t in inputs], **attrs)
+        dtype = op.dtype(*map(_DTYPE, inputs), **attrs)
     except TypeError as exc:   # no kernel for these dtypes: torch's RuntimeError
         raise dtype_error(op, inputs, exc) from None
     loc = None
     traced = False
+    needs_grad = False
     for t in inputs:
         if t._value is None:
             traced = True
-            break
-    else:   # eager inputs, a call-time size in the result's shape: traced (a const input)
+        if t._requires_grad:
+            needs_grad = True
+    if not traced:   # eager inputs, a call-time size in the result's shape: traced (a const)
         traced = traced_sizes() and any(isinstance(s, Dim) for s in shape)
-    if traced and _widened(op, inputs, dtype):
-        return _in_compute_type(name, inputs, attrs, dtype, _torch_name, _shown)
     if traced:
-        inputs, node = _traced_node(name, attrs, inputs, dtype, shape)
-        loc = sources.record(node)
+        if kind in _COMPUTING and _widened(op, inputs, dtype):
+            return _in_compute_type(name, inputs, attrs, dtype, _torch_name, _shown)
+        lifted, node, loc = _traced_node(name, attrs, inputs, dtype, shape)
+        if lifted is not inputs:   # read through a body's inputs (bodies.BodyScope.lift)
+            inputs = lifted
+            needs_grad = any(t._requires_grad for t in inputs)
         out = Tensor(None, node)
-        out._weak = op.kind == ELEMENTWISE and _python_numbers(args)
+        out._weak = kind == ELEMENTWISE and _python_numbers(args)
     else:
         out = Tensor(_eager_value(op, inputs, attrs, dtype), None)
-    if op.kind == MOVEMENT:
+    if kind == MOVEMENT:
         register_view(out, inputs[0], name, attrs)
-    elif op.kind == ELEMENTWISE:
+    elif kind == ELEMENTWISE:
         for t in inputs:
             if t._strides is not None or t._view is not None:
                 _lay_out(out, inputs)
                 break
-    if (op.vjp is not None and grad_mode._local.enabled and dtype.is_differentiable
-            and any(t._requires_grad for t in inputs)):
+    if needs_grad and op.vjp is not None and grad_mode._local.enabled \
+            and dtype.kind in _DIFFERENTIABLE:
         fn_name = _torch_name or op.torch_name
         _record(out, op, attrs, as_given(args, inputs, fn_name in KEEP_COMPLEX)
                 if op.promotion else inputs, fn_name, loc, _shown)
@@ -252,34 +267,52 @@ def _lay_out(out: Tensor, args) -> None:
 
 
 def _traced_node(name: str, attrs: dict, inputs: list, dtype, shape) -> tuple:
-    """(the operands, the node) of a traced application. In a loop body being traced, the
-    operands from outside the body are first replaced by the body inputs they are read
-    through (``bodies.BodyScope``), and the node is noted as the body's."""
-    rec = sources._local.recording
-    body = None if rec is None else rec.body
+    """(the operands, the node, its source location) of a traced application: the node's
+    location is recorded as ``sources.record`` does (inlined: one call and one thread-local
+    read less per op). In a loop body being traced, the operands from outside the body are
+    first replaced by the body inputs they are read through (``bodies.BodyScope``), and the
+    node is noted as the body's."""
+    rec = _RECORDING.recording
+    if rec is None:
+        return inputs, Node(name, attrs, [t.node for t in inputs], dtype, shape), None
+    body = rec.body
     if body is None:
-        return inputs, Node(name, attrs, [t.node for t in inputs], dtype, shape)
-    inputs = body.lift(inputs)
-    node = Node(name, attrs, [t.node for t in inputs], dtype, shape)
-    body.inside.add(node)
-    return inputs, node
+        nodes = []   # (a loop, not a comprehension: a function call of its own in Python 3.11)
+        for t in inputs:
+            nodes.append(t._node if t._value is None else t.node)
+        node = Node(name, attrs, nodes, dtype, shape)
+    else:
+        inputs = body.lift(inputs)
+        node = Node(name, attrs, [t.node for t in inputs], dtype, shape)
+        body.inside.add(node)
+    loc = rec.attribution or rec.locs.get(node) or sources.user_loc(rec.interned)
+    rec.locs.setdefault(node, loc)
+    return inputs, node, loc
 
 
 def _shape(op, inputs: list[Tensor], attrs: dict) -> tuple:
     if op.kind == ELEMENTWISE and len(inputs) == 2 and same_shape(inputs[0].shape,
                                                                     inputs[1].shape):
         return inputs[0].shape     # the broadcast rule's common case
-    return op.shape(*[t.shape for t in inputs], **attrs)
+    return op.shape(*map(_SHAPE, inputs), **attrs)
 
 
+# The dtype kinds that can require grad (DType.is_differentiable, inlined in ``apply``).
+_DIFFERENTIABLE = ("float", "complex")
 # Op kinds that compute on their operands' values (not only move them).
 _COMPUTING = (ELEMENTWISE, REDUCE)
 
 
 def _widened(op, inputs: list[Tensor], dtype) -> bool:
     """Whether a traced op computes in its operands' compute type (see ``_in_compute_type``)."""
-    return op.kind in _COMPUTING and op.name != "cast" and op.name not in IN_OWN_DTYPE \
-        and (dtype.is_storage or any(t.dtype.is_storage for t in inputs))
+    if op.kind not in _COMPUTING or op.name == "cast" or op.name in IN_OWN_DTYPE:
+        return False
+    if dtype.compute:   # (DType.is_storage, inlined: it runs once per traced op)
+        return True
+    for t in inputs:
+        if t.dtype.compute:
+            return True
+    return False
 
 
 def _in_compute_type(name: str, inputs: list[Tensor], attrs: dict, dtype, torch_name, shown):
@@ -333,46 +366,18 @@ def dtype_error(op, inputs: list[Tensor], exc: TypeError) -> RuntimeError:
     return RuntimeError(f'"{op.name}_cpu" not implemented for \'{odd.scalar_type}\'')
 
 
-def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str, loc,
-            shown: tuple | None = None) -> None:
-    # An op's rule that does not read its output gets None for it (no tensor is rebuilt for
-    # it in the backward pass); a composite's rule always gets it.
-    reads_out = op.uses_out or type(op) is _Rule
-    rule = op.vjp
-    parts = getattr(rule, "parts", None)
-    if parts is not None and not all(t._requires_grad for t in inputs):
-        rule = _needed_parts(tuple(p if t._requires_grad else None
-                                   for p, t in zip(parts, inputs)))
-    fn = function_class(torch_name)(
-        rule, attrs, inputs, (out._value, out._node) if reads_out else None, op.saves,
-        tuple(edge(t) for t in inputs),
-        tuple((t.shape, t.dtype) for t in inputs), loc, shown or op.torch_inputs or None)
-    if out.dtype.kind == "complex":
-        fn._complex = True
-    # (an op whose rule reads nothing saved is linear with real coefficients -- add, sum,
-    # reshape, cat...: conjugating around it changes nothing but the signs of zeros)
-    fn._holomorphic = op.holomorphic and (op.saves or op.uses_out)
-    # What the rule will read must not have changed in place by the time it runs.
-    if op.saves:
-        fn._versions = tuple((t.dtype, t.shape, t._vc, t._vc[0]) for t in inputs)
-    if op.uses_out:
-        fn._versions += ((out.dtype, out.shape, out._vc, out._vc[0]),)
-    out._requires_grad = True
-    out.grad_fn = fn
-
-
 def tensor_operands(*args: Any) -> tuple:
     """The positions of the tensors among ``args``: the edges torch's node has when it takes
     the Python numbers among them as ``Scalar`` arguments (``x ** 2``, ``2 - x``)."""
     return tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
 
 
-def _needed_parts(parts: tuple):
-    """A rule computing only the cotangents of the inputs that require grad (None for the
-    others): see ``ops.registry.per_input``."""
-    def rule(b, g, out, ins, **attrs):
-        return tuple(None if p is None else p(b, g, out, ins, **attrs) for p in parts)
-    return rule
+def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str, loc,
+            shown: tuple | None = None) -> None:
+    # An op's rule that does not read its output gets None for it (no tensor is rebuilt for
+    # it in the backward pass); a composite's rule always gets it.
+    record_function(out, op, attrs, inputs, torch_name, loc, shown,
+                    op.uses_out or type(op) is _Rule)
 
 
 class _Rule:

@@ -48,7 +48,7 @@ class BackwardFunction:
         self._versions = ()                # (dtype, shape, version counter, version when saved)
                                            # of what the rule reads (not the tensor: out -> fn)
         self._hooks = None                 # [(output number, hook)]: Tensor.register_hook
-        self._complex = False              # a complex output (set by apply._record)
+        self._complex = False              # a complex output (set by record_function)
         self._holomorphic = True           # see apply (the op's OpDef.holomorphic)
         self._conj_saved = None            # which saved inputs torch conjugates (see apply)
 
@@ -96,7 +96,8 @@ class BackwardFunction:
         torch's: conj(conj(g) * c) has the opposite zero where g * conj(c) has +0. (A real
         operand -- a Python number, a real tensor promoted -- stays as it is: torch's conj is
         no op on it.)"""
-        self.check_saved()
+        if self._released or self._versions:   # (check_saved has nothing to check else)
+            self.check_saved()
         out = None if self._out is None else self.output()
         if not (self._complex and self._holomorphic):
             return self._rule(b, g, out, self._saved, **self._attrs)
@@ -235,3 +236,55 @@ def grad_edge(t: Tensor):
         acc = AccumulateGrad(t)
         t._accumulator = weakref.ref(acc)
     return acc
+
+
+def record_function(out: Tensor, op, attrs: dict, inputs: list, torch_name: str, loc,
+                    shown: tuple | None, reads_out: bool) -> None:
+    """Give ``out`` the backward function of ``op`` applied to ``inputs`` (``apply``'s
+    recording; ``reads_out``: whether the rule gets the output, else None for it)."""
+    rule = op.vjp
+    parts = getattr(rule, "parts", None)
+    # The edges and input metadata in one loop, ``backward_graph.edge`` inlined (this runs
+    # once per recorded op; two generator expressions and two calls per input were ~4% of a
+    # large trace).
+    edges = []
+    meta = []
+    versions = [] if op.saves else None   # what the rule reads must not change in place
+    all_grad = True
+    for t in inputs:
+        fn = t.grad_fn
+        if not t._requires_grad:
+            all_grad = False
+        elif fn is None:
+            fn = grad_edge(t)   # a leaf's AccumulateGrad
+        edges.append((fn, fn.output_nr(t)) if fn is not None and fn._n_outputs > 1
+                     else (fn, 0))
+        meta.append((t.shape, t.dtype))
+        if versions is not None:
+            versions.append((t.dtype, t.shape, t._vc, t._vc[0]))
+    if parts is not None and not all_grad:
+        rule = _needed_parts(tuple(p if t._requires_grad else None
+                                   for p, t in zip(parts, inputs)))
+    cls = _CLASSES.get(torch_name) or function_class(torch_name)
+    fn = cls(rule, attrs, inputs, (out._value, out._node) if reads_out else None, op.saves,
+             tuple(edges), tuple(meta), loc, shown or op.torch_inputs or None)
+    if out.dtype.kind == "complex":
+        fn._complex = True
+    # (an op whose rule reads nothing saved is linear with real coefficients -- add, sum,
+    # reshape, cat...: conjugating around it changes nothing but the signs of zeros)
+    fn._holomorphic = op.holomorphic and (op.saves or op.uses_out)
+    # What the rule will read must not have changed in place by the time it runs.
+    if versions is not None:
+        fn._versions = tuple(versions)
+    if op.uses_out:
+        fn._versions += ((out.dtype, out.shape, out._vc, out._vc[0]),)
+    out._requires_grad = True
+    out.grad_fn = fn
+
+
+def _needed_parts(parts: tuple):
+    """A rule computing only the cotangents of the inputs that require grad (None for the
+    others): see ``ops.registry.per_input``."""
+    def rule(b, g, out, ins, **attrs):
+        return tuple(None if p is None else p(b, g, out, ins, **attrs) for p in parts)
+    return rule

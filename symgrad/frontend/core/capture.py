@@ -252,7 +252,8 @@ def current() -> Captures | None:
 def swap(args: tuple) -> tuple:
     """``args`` of an op applied while a compile trace runs, each outside tensor or reachable
     array replaced by its traced stand-in (so the op is traced, not computed eagerly)."""
-    table = current()
+    rec = sources._local.recording   # (current(), inlined: this runs once per op)
+    table = None if rec is None else rec.captures
     if table is None:
         return args
     out = None
@@ -344,8 +345,8 @@ def _audit(event: str, args: tuple) -> None:
     """The audit hook (installed once, at the first compile trace): files opened for reading
     while a compile trace runs are noted with their identity; other reads of the world
     (a directory listing, a socket, a subprocess) make the trace volatile."""
-    if not ACTIVE[0]:
-        return
+    if event != "open" and event not in _VOLATILE_EVENTS or not ACTIVE[0]:
+        return   # (the event first: sys._getframe, once per traced op, raises one)
     table = current()
     if table is None:
         return

@@ -36,15 +36,6 @@ NAMES = {
 }
 
 
-def renamed(fn) -> str | None:
-    """The name torch gives the node of ``fn``'s backward when it builds a graph, if that is
-    one op of its own (None: the rule's own nodes are torch's). Checked per function of a
-    backward pass: a dictionary lookup, and only when a graph is built."""
-    if fn._complex or not grad_mode.is_grad_enabled():
-        return None
-    return NAMES.get(type(fn).__name__)
-
-
 def named_cotangents(fn, g: Tensor, name: str, run_backward) -> tuple:
     """``fn``'s cotangents for ``g``, each one node called ``name`` whose inputs are ``g``,
     ``fn``'s output (if its rule reads it) and what it saved."""

@@ -23,9 +23,12 @@ from ...ir.graph import toposort
 from . import grad_mode, sources
 from .apply import BUILDER, apply, as_tensor, attach_function, full
 from .backward_graph import AccumulateGrad, edge, function_class
-from .double_backward import named_cotangents, renamed
+from .double_backward import NAMES, named_cotangents
 from .halfprec import KEEP_COMPLEX, REAL_INPUT_COMPLEX_GRAD
 from .tensor import Tensor, size_text
+
+_GRAD = grad_mode._local   # .enabled: grad_mode.is_grad_enabled(), inlined
+_RECORDING = sources._local   # .recording: the active trace (sources.current(), inlined)
 
 
 def backward(t: Tensor, gradient: Tensor | None = None, retain_graph: bool | None = None,
@@ -160,12 +163,26 @@ def _targets(inputs: Sequence[Any]) -> dict:
 
 def _step(fn, g, needed: set, pending: dict, retain_graph: bool) -> None:
     """Propagate ``fn``'s cotangent to its inputs if any of them needs it (then free what
-    ``fn`` saved, unless the graph is retained)."""
-    if isinstance(fn, AccumulateGrad) or not any(
-            n in needed for n, _ in fn._edges if n is not None):
+    ``fn`` saved, unless the graph is retained). At trace time, the nodes its rule builds are
+    attributed to ``fn``'s line (``sources.attributed_to``, inlined: this runs once per
+    backward function; a context manager object and an f-string per step were ~5% of a large
+    trace)."""
+    for n, _ in fn._edges:   # (an AccumulateGrad has none; None is never needed)
+        if n in needed:
+            break
+    else:
         return
-    with sources.attributed_to(fn.loc, f"(backward of {fn.name()})"):
+    rec = _RECORDING.recording
+    loc = fn.loc
+    if rec is None or loc is None:
         _propagate(fn, g, needed, pending)
+    else:
+        prev = rec.attribution
+        rec.attribution = sources.noted(rec, loc, fn)
+        try:
+            _propagate(fn, g, needed, pending)
+        finally:
+            rec.attribution = prev
     if not retain_graph:
         fn.release()
 
@@ -208,7 +225,7 @@ def _order(roots: list, stops: dict) -> list:
     (Kahn's algorithm; iterative: graphs can be deep)."""
     deps: dict[Any, int] = {}
     stack = list(roots)
-    seen = set(stack)
+    first = set(stack)
     while stack:
         fn = stack.pop()
         if fn in stops:
@@ -216,10 +233,13 @@ def _order(roots: list, stops: dict) -> list:
         for nxt, _ in fn._edges:
             if nxt is None:
                 continue
-            deps[nxt] = deps.get(nxt, 0) + 1
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
+            count = deps.get(nxt)
+            if count is None:   # reached for the first time (deps doubles as the seen set)
+                deps[nxt] = 1
+                if nxt not in first:
+                    stack.append(nxt)
+            else:
+                deps[nxt] = count + 1
     topo = []
     frontier = [fn for fn in roots if deps.get(fn, 0) == 0]
     while frontier:
@@ -229,8 +249,9 @@ def _order(roots: list, stops: dict) -> list:
             continue
         for nxt, _ in fn._edges:
             if nxt is not None:
-                deps[nxt] -= 1
-                if deps[nxt] == 0:
+                count = deps[nxt] - 1
+                deps[nxt] = count
+                if count == 0:
                     frontier.append(nxt)
     return topo
 
@@ -244,7 +265,12 @@ def _needed(topo: list, targets: dict, stops: dict, accumulate: bool) -> set:
             sink = isinstance(fn, AccumulateGrad) or fn._retained is not None
         else:
             sink = fn in targets
-        if sink or (fn not in stops and any(n in needed for n, _ in fn._edges)):
+        if not sink and fn not in stops:
+            for n, _ in fn._edges:
+                if n in needed:
+                    sink = True
+                    break
+        if sink:
             needed.add(fn)
     return needed
 
@@ -252,7 +278,9 @@ def _needed(topo: list, targets: dict, stops: dict, accumulate: bool) -> set:
 def _propagate(fn, g, needed: set, pending: dict) -> None:
     """Apply ``fn``'s rule and add each input's cotangent (summed back over broadcast
     dimensions and cast to the input's dtype) to what that input has received so far."""
-    name = renamed(fn)
+    # The name torch gives the node of fn's backward when it builds a graph, if that is one
+    # op of its own (double_backward.NAMES; None: the rule's own nodes are torch's).
+    name = None if fn._complex or not _GRAD.enabled else NAMES.get(type(fn).__name__)
     cts = fn.apply(BUILDER, g) if name is None else named_cotangents(fn, g, name, run_backward)
     for (nxt, nr), ct, (shape, dtype) in zip(fn._edges, cts, fn._input_meta):
         if nxt is None or ct is None or nxt not in needed:
@@ -263,7 +291,10 @@ def _propagate(fn, g, needed: set, pending: dict) -> None:
             if ct.dtype.is_complex and not dtype.is_complex and fn.name() in KEEP_COMPLEX:
                 raise RuntimeError(REAL_INPUT_COMPLEX_GRAD)
             ct = apply("cast", ct, dtype=dtype)
-        _add(pending, nxt, nr, ct)
+        if nxt._n_outputs == 1:   # (_add's common case, inlined)
+            pending[nxt] = pending[nxt] + ct if nxt in pending else ct
+        else:
+            _add(pending, nxt, nr, ct)
 
 
 def _check_sinks_traced(needed: set) -> None:

@@ -33,7 +33,7 @@ class Recording:
     while a backward rule runs (None: the user's own line)."""
 
     __slots__ = ("locs", "attribution", "interned", "body", "guards", "root", "captures",
-                 "consts")
+                 "consts", "notes")
 
     def __init__(self) -> None:
         self.locs: dict = {}
@@ -55,6 +55,9 @@ class Recording:
         # id(eager tensor) -> (tensor, version, storage, its constant node), made once per
         # value and trace (``Tensor.node``).
         self.consts: dict = {}
+        # (id(loc), backward function class) -> (loc, the interned Loc of its backward's
+        # nodes): ``noted``'s fast path, which hashes no Loc (a dataclass's __hash__ is Python).
+        self.notes: dict = {}
 
     def child(self, body) -> Recording:
         """The recording of a body traced inside this trace: the same side tables, its own
@@ -63,7 +66,7 @@ class Recording:
         rec.locs, rec.interned, rec.attribution, rec.body = \
             self.locs, self.interned, self.attribution, body
         rec.root, rec.captures = self.root or self, self.captures   # (not guards: _guards_of)
-        rec.consts = self.consts
+        rec.consts, rec.notes = self.consts, self.notes
         return rec
 
 
@@ -117,6 +120,22 @@ class attributed_to:
         if self.rec is not None and self.loc is not None:
             self.rec.attribution = self.prev
         return False
+
+
+def noted(rec: Recording, loc: Loc, fn) -> Loc:
+    """The Loc the nodes built by backward function ``fn``'s rule get in ``rec``: ``loc``
+    (the forward op's line) noted ``(backward of <fn's class name>)``, interned as
+    ``attributed_to`` interns it. What the autograd engine sets once per function."""
+    key = (id(loc), type(fn))
+    found = rec.notes.get(key)
+    if found is not None and found[0] is loc:
+        return found[1]
+    note = f"(backward of {fn.name()})"   # a class's name: the same for all its functions
+    result = rec.interned.get((loc, note))
+    if result is None:
+        result = rec.interned[(loc, note)] = Loc(loc.file, loc.line, loc.text, note)
+    rec.notes[key] = (loc, result)    # (holding loc: its id stays its own)
+    return result
 
 
 def user_stacklevel() -> int:

@@ -47,8 +47,12 @@ _ARRAY = (Tensor, list, range, np.ndarray)
 
 def is_advanced(index: Any) -> bool:
     """Whether ``index`` needs advanced indexing (arrays, lists or masks in it)."""
-    items = index if isinstance(index, tuple) else (index,)
-    return any(isinstance(i, _ARRAY) or isinstance(i, (bool, np.bool_)) for i in items)
+    if not isinstance(index, tuple):
+        return isinstance(index, _ARRAY) or isinstance(index, (bool, np.bool_))
+    for i in index:
+        if isinstance(i, _ARRAY) or isinstance(i, (bool, np.bool_)):
+            return True
+    return False
 
 
 def index(x: Tensor, index: Any) -> Tensor:

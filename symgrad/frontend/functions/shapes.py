@@ -303,13 +303,17 @@ def _full_index(x: Tensor, index: Any) -> tuple:
     the missing trailing dims, spelled out as full slices."""
     if not isinstance(index, tuple):
         index = (index,)
-    if any(isinstance(i, (Tensor, list)) for i in index):
-        raise NotImplementedError("indexing with tensors or lists (advanced indexing) is not "
-                                  "supported yet; use gather / take_along_dim")
-    n_ell = sum(1 for i in index if i is Ellipsis)
+    n_ell = used = 0   # (one loop, not three generator expressions: once per x[...])
+    for i in index:
+        if isinstance(i, (Tensor, list)):
+            raise NotImplementedError("indexing with tensors or lists (advanced indexing) is "
+                                      "not supported yet; use gather / take_along_dim")
+        if i is Ellipsis:
+            n_ell += 1
+        elif i is not None:
+            used += 1
     if n_ell > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
-    used = sum(1 for i in index if i is not None and i is not Ellipsis)
     if used > x.ndim:
         raise IndexError(f"too many indices for tensor of dimension {x.ndim}")
     if n_ell:
