@@ -70,7 +70,10 @@ def _decompositions(lib) -> dict:
     out = {"slogdet": f"{_name(sign)} {sign.grad_fn is logabs.grad_fn}",
            "eigh": f"{_name(vals)} {vals.grad_fn is vecs.grad_fn}"}
     vals.sum().backward()                        # d trace / dA: the identity
-    out["eigh grad"] = str(np.round(s.grad.numpy(), 12).tolist())
+    # V V^T: its off-diagonal entries are rounding noise (1e-17) that rounds to a zero whose
+    # sign follows LAPACK's eigenvectors, CPU-dependent in torch's MKL (-0.0 on an AMD EPYC,
+    # 0.0 on the CPU EXPECTED was printed on): adding 0.0 makes -0.0 0.0, nothing else.
+    out["eigh grad"] = str((np.round(s.grad.numpy(), 12) + 0.0).tolist())
     return out
 
 

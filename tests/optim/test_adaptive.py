@@ -9,9 +9,16 @@ NumPy's correctly rounded one but not always equal (about 1.5% of elements, at a
 torch's square roots substituted every optimizer agrees with torch bit for bit, float32 and
 float64 (``test_..._given_torchs_square_roots``); Adamax (no square root) agrees bit for bit as
 it is, and so does every optimizer on the stored four-element trajectories (whose square roots
-happen to round alike). With NumPy's square roots the parameters agree within 1e-6 (float32) /
-1e-14 (float64) absolute on values of order one: a few ulps, from square roots one ulp apart,
-over 30 steps.
+happen to round alike on the CPU that stored them). With NumPy's square roots the parameters
+agree within 1e-6 (float32) / 1e-14 (float64) absolute on values of order one: a few ulps, from
+square roots one ulp apart, over 30 steps.
+
+Which square roots torch rounds differently depends on the CPU (an rsqrt-based kernel whose
+RSQRTPS approximation differs between vendors): on an AMD EPYC (AVX-512) 17.6% of 100k random
+float32 elements differ from NumPy's, against ~1.5% where this was written. So the tests that
+compare with live torch bit for bit substitute torch's square roots (``torch_sqrt``), and the
+stored trajectories are held to live torch exactly only where torch's square roots agreed with
+NumPy's along the whole run (see ``test_stored_trajectories_are_torchs``).
 """
 
 from __future__ import annotations
@@ -86,13 +93,19 @@ def test_matches_torch_over_30_steps(name, dtype):
         assert worst == 0.0                 # no square root: bit for bit as it is
 
 
+def torch_sqrt(x: np.ndarray) -> np.ndarray:
+    """torch's CPU square root of ``x`` (rounded as this machine's torch rounds it), to stand in
+    for ``optim.kernels.sqrt``."""
+    torch = pytest.importorskip("torch")
+    return torch.from_numpy(np.ascontiguousarray(x)).sqrt().numpy()
+
+
 @DTYPES
 @pytest.mark.parametrize("name", NAMES)
 def test_matches_torch_bit_for_bit_given_torchs_square_roots(name, dtype, monkeypatch):
     """Every other operation is torch's, in torch's order, with torch's rounding."""
-    torch = pytest.importorskip("torch")
-    monkeypatch.setattr(optim.kernels, "sqrt",
-                        lambda x: torch.from_numpy(np.ascontiguousarray(x)).sqrt().numpy())
+    pytest.importorskip("torch")
+    monkeypatch.setattr(optim.kernels, "sqrt", torch_sqrt)
     assert _run(name, dtype) == 0.0
 
 
@@ -107,7 +120,8 @@ def field(p: np.ndarray, t: int) -> np.ndarray:
 
 START = [1.0, -0.5, 0.25, 2.0]
 
-# Produced by torch 2.13.0 (CPU): for each config and dtype (float32, float64),
+# Produced by torch 2.13.0 (CPU, probably an Intel one; see the module docstring): for each
+# config and dtype (float32, float64),
 # p = torch.nn.Parameter(torch.tensor(np.array(START, dtype))); opt = torch.optim.<cls>([p],
 # **options); 25 times: p.grad = torch.tensor(field(p.detach().numpy(), t)); opt.step();
 # then [float(v) for v in p.detach().numpy()].
@@ -189,8 +203,29 @@ def test_stored_torch_trajectories_bit_for_bit(name):
         np.testing.assert_array_equal(got, np.array(want, dtype), err_msg=f"{name} {dtype}")
 
 
-def test_stored_trajectories_are_torchs():
+def _ulps(a: np.ndarray, b: np.ndarray) -> int:
+    """The largest distance between ``a`` and ``b`` in units in the last place (same signs)."""
+    ints = np.int32 if a.dtype == np.float32 else np.int64
+    return int(np.max(np.abs(a.view(ints).astype(np.int64) - b.view(ints).astype(np.int64))))
+
+
+def test_stored_trajectories_are_torchs(monkeypatch):
+    """Live torch reproduces the stored trajectories, wherever that does not hang on the CPU.
+
+    symgrad given torch's square roots must equal live torch bit for bit (and given NumPy's, the
+    stored values: ``test_stored_torch_trajectories_bit_for_bit``). If torch's square roots
+    equalled NumPy's at every step of a run, live torch must equal the stored values exactly;
+    otherwise (on an AMD EPYC: 10 float32 runs, e.g. adadelta, 1-4 ulps; every float64 run still
+    equal) within 8 ulps, the drift of square roots an ulp apart over 25 steps."""
     torch = pytest.importorskip("torch")
+    differed = []
+
+    def recording_sqrt(x):
+        theirs = torch_sqrt(x)
+        differed.append(not np.array_equal(theirs, np.sqrt(x)))
+        return theirs
+
+    monkeypatch.setattr(optim.kernels, "sqrt", recording_sqrt)
     for name in NAMES:
         for dtype, want in zip((np.float32, np.float64), STORED[name]):
             p = torch.nn.Parameter(torch.tensor(np.array(START, dtype)))
@@ -198,7 +233,13 @@ def test_stored_trajectories_are_torchs():
             for t in range(25):
                 p.grad = torch.tensor(field(p.detach().numpy(), t))
                 opt.step()
-            assert [float(v) for v in p.detach().numpy()] == want, name
+            live = p.detach().numpy()
+            differed.clear()
+            np.testing.assert_array_equal(_trajectory(name, dtype), live, err_msg=name)
+            if not any(differed):
+                assert [float(v) for v in live] == want, name
+            else:
+                assert _ulps(live, np.array(want, dtype)) <= 8, name
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -278,8 +319,12 @@ def test_state_keys_and_step_counter(name):
     assert state["step"].item() == 3.0
 
 
-def test_state_dict_layout_matches_torch():
+def test_state_dict_layout_matches_torch(monkeypatch):
+    """The same state keys, dtypes, shapes and values as torch. The values are compared given
+    torch's square roots: with NumPy's, Adadelta's float32 ``acc_delta`` is an ulp off on an AMD
+    EPYC (torch's CPU-dependent sqrt; see the module docstring)."""
     torch = pytest.importorskip("torch")
+    monkeypatch.setattr(optim.kernels, "sqrt", torch_sqrt)
     for name in NAMES:
         mine = [nn.Parameter(sg.tensor(np.array(START, np.float32)))]
         theirs = [torch.nn.Parameter(torch.tensor(np.array(START, np.float32)))]

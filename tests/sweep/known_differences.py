@@ -43,6 +43,15 @@ def holds_nan(sample, diffs=None) -> bool:
     return False
 
 
+def half_with_inf(sample, diffs=None) -> bool:
+    """The first tensor argument is float16 and holds +infinity."""
+    for position, arg in enumerate(sample.args, 1):
+        if isinstance(arg, T):
+            data = arg.data(salt_of(f"{position}:{arg.render()}"))
+            return data.dtype == np.float16 and bool(np.isposinf(data).any())
+    return False
+
+
 HIDDEN_INDEX = ("torch.msort", "torch.quantile", "torch.nanquantile", "Tensor.msort",
                 "Tensor.quantile", "Tensor.nanquantile")
 
@@ -170,6 +179,15 @@ UNDEFINED = [
       for aspect in ("value[[]*", "grad[[]*")],
     (("linalg.qr",), singular, "grad[[]*", "the backward divides by R's diagonal, rounding "
      "noise where A is rank-deficient"),
+    (("linalg.qr",), singular, "value[[]0]", "Q of a rank-one matrix: its columns past the "
+     "first are any orthonormal basis of the complement, picked by the rounding noise (1e-17) "
+     "the first Householder reflection leaves below it; torch's MKL geqrf rounds that noise "
+     "by the CPU (on an AMD EPYC it is exactly zero, no second reflection, Q symmetric; on "
+     "the CPU that stored the records, and in symgrad's LAPACK, another reflection)"),
+    (("F.gelu",), half_with_inf, "value[[]*", "torch's float16 gelu(+inf) depends on the CPU: "
+     "NaN on the CPU that stored the records, +inf on an AMD EPYC (AVX-512; ATEN_CPU_CAPABILITY "
+     "avx2 or default does not change it); symgrad gives NaN, as torch's vectorized float32 "
+     "gelu of +inf does on that EPYC too (its scalar path, for one element, gives +inf)"),
     (UNINITIALISED_AT_NAN, holds_nan, "value[[]*", "at x = NaN and n >= 2 torch's "
      "recurrence loop (which stops at NaN) never runs and it returns an uninitialised "
      "variable (0, inf: whatever the register held); symgrad gives NaN"),
