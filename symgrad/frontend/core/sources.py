@@ -110,11 +110,7 @@ class attributed_to:
     def __enter__(self) -> None:
         rec = self.rec = _local.recording
         if rec is not None and self.loc is not None:
-            loc, key = self.loc, (self.loc, self.note)
-            noted = rec.interned.get(key)
-            if noted is None:
-                noted = rec.interned[key] = Loc(loc.file, loc.line, loc.text, self.note)
-            self.prev, rec.attribution = rec.attribution, noted
+            self.prev, rec.attribution = rec.attribution, _with_note(rec, self.loc, self.note)
 
     def __exit__(self, *exc) -> bool:
         if self.rec is not None and self.loc is not None:
@@ -130,12 +126,19 @@ def noted(rec: Recording, loc: Loc, fn) -> Loc:
     found = rec.notes.get(key)
     if found is not None and found[0] is loc:
         return found[1]
-    note = f"(backward of {fn.name()})"   # a class's name: the same for all its functions
-    result = rec.interned.get((loc, note))
-    if result is None:
-        result = rec.interned[(loc, note)] = Loc(loc.file, loc.line, loc.text, note)
+    # (the note names the class: the same for all its functions)
+    result = _with_note(rec, loc, f"(backward of {fn.name()})")
     rec.notes[key] = (loc, result)    # (holding loc: its id stays its own)
     return result
+
+
+def _with_note(rec: Recording, loc: Loc, note: str) -> Loc:
+    """``loc`` with ``note``, interned in ``rec`` (one Loc object per line and note)."""
+    key = (loc, note)
+    found = rec.interned.get(key)
+    if found is None:
+        found = rec.interned[key] = Loc(loc.file, loc.line, loc.text, note)
+    return found
 
 
 def user_stacklevel() -> int:
