@@ -71,7 +71,7 @@ def _attr_key(value: object) -> object:
     return value
 
 
-def _attrs_key(attrs: tuple) -> tuple:
+def attrs_key(attrs: tuple) -> tuple:
     """The intern key of a node's attribute tuple: the tuple itself when no value needs a key
     (ints, strings and tuples of them, tested first: most nodes' attributes are shapes and
     windows), else the pairs with keyed values. The key holds the node's own tuples where it
@@ -132,7 +132,7 @@ class Node:
         except NotGeneric:             # a call-time size (dims.Dim): kept, keyed with its hint
             shape_t = tuple([s if isinstance(s, Dim) else int(s) for s in shape])
             skey = tuple(map(_attr_key, shape_t))
-        key = (op, _attrs_key(attrs_t) if attrs_t else attrs_t, inputs_t, dtype.name, skey)
+        key = (op, attrs_key(attrs_t) if attrs_t else attrs_t, inputs_t, dtype.name, skey)
         ref = _INTERN.get(key)
         if ref is not None:
             found = ref()

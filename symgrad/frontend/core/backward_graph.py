@@ -210,6 +210,12 @@ def function_class(name: str) -> type:
     return cls
 
 
+def function_classes() -> frozenset:
+    """The classes ``function_class`` made: functions of symgrad's own op rules (not a custom
+    ``autograd.Function``'s node)."""
+    return frozenset(_CLASSES.values())
+
+
 def edge(t: Tensor) -> tuple:
     """``(function, output number)``: where a cotangent for ``t`` flows (torch's gradient
     edge). The number tells apart the outputs of a custom Function with several."""
@@ -284,7 +290,14 @@ def record_function(out: Tensor, op, attrs: dict, inputs: list, torch_name: str,
 
 def _needed_parts(parts: tuple):
     """A rule computing only the cotangents of the inputs that require grad (None for the
-    others): see ``ops.registry.per_input``."""
-    def rule(b, g, out, ins, **attrs):
-        return tuple(None if p is None else p(b, g, out, ins, **attrs) for p in parts)
+    others): see ``ops.registry.per_input``. One rule per ``parts``: equal rules are one
+    object, as twins (``twins``) are told by their rule's identity."""
+    rule = _PARTS_RULES.get(parts)
+    if rule is None:
+        def rule(b, g, out, ins, **attrs):
+            return tuple(None if p is None else p(b, g, out, ins, **attrs) for p in parts)
+        _PARTS_RULES[parts] = rule
     return rule
+
+
+_PARTS_RULES: dict = {}

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from ...dims import is_one, same_shape
 from ...errors import TracerValueError
 from ...ir.graph import toposort
-from . import grad_mode, sources
+from . import grad_mode, sources, twins
 from .apply import BUILDER, apply, as_tensor, attach_function, full
 from .backward_graph import AccumulateGrad, edge, function_class
 from .double_backward import NAMES, named_cotangents
@@ -123,8 +123,12 @@ def run_backward(roots: Sequence[tuple[Any, Any]], *, retain_graph: bool, create
         if fn is not None:
             _add(pending, fn, nr, g)
     topo = _order(list(pending), stops)
-    needed = _needed(topo, targets, stops, accumulate=inputs is None)
-    if inputs is None and any(t._value is None or g._value is None for t, g in roots):
+    traced = any(t._value is None or g._value is None for t, g in roots)
+    edges = group = None
+    if traced:   # at trace time, twin functions (a value computed twice) take one adjoint
+        pending, topo, edges, group = _merge_twins(pending, topo, targets, stops)
+    needed = _needed(topo, targets, stops, inputs is None, edges)
+    if inputs is None and traced:
         _check_sinks_traced(needed)
 
     results: list = [None] * (len(inputs) if inputs is not None else 0)
@@ -145,8 +149,24 @@ def run_backward(roots: Sequence[tuple[Any, Any]], *, retain_graph: bool, create
                     continue
             if inputs is None:
                 _deliver(fn, g, create_graph)
-            _step(fn, g, needed, pending, retain_graph)
+            _step(fn, g, needed, pending, retain_graph, edges, group)
     return results if inputs is not None else None
+
+
+def _merge_twins(pending: dict, topo: list, targets: dict, stops: dict) -> tuple:
+    """``(pending, topo, edges, twins)`` with twin functions merged (``twins.merge``): the
+    roots' cotangents given to the functions standing for theirs (summed, in the roots' order,
+    where twins stand for one another), the order over the standing functions and their edges
+    (``edges`` and ``twins`` None: there were no twins)."""
+    merged = twins.merge(topo, targets)
+    if merged is None:
+        return pending, topo, None, None
+    standing, edges, group = merged
+    roots: dict = {}
+    for fn, g in pending.items():
+        first = standing.get(fn, fn)
+        roots[first] = g if first not in roots else roots[first] + g
+    return roots, _order(list(roots), stops, edges), edges, group
 
 
 def _targets(inputs: Sequence[Any]) -> dict:
@@ -161,13 +181,16 @@ def _targets(inputs: Sequence[Any]) -> dict:
     return targets
 
 
-def _step(fn, g, needed: set, pending: dict, retain_graph: bool) -> None:
+def _step(fn, g, needed: set, pending: dict, retain_graph: bool, edges: dict | None,
+          group: dict | None) -> None:
     """Propagate ``fn``'s cotangent to its inputs if any of them needs it (then free what
     ``fn`` saved, unless the graph is retained). At trace time, the nodes its rule builds are
     attributed to ``fn``'s line (``sources.attributed_to``, inlined: this runs once per
     backward function; a context manager object and an f-string per step were ~5% of a large
-    trace)."""
-    for n, _ in fn._edges:   # (an AccumulateGrad has none; None is never needed)
+    trace). ``edges``, ``group``: the functions' edges and their twins where twins were merged
+    (``_merge_twins``; else None): the twins are freed with ``fn``."""
+    fn_edges = fn._edges if edges is None else edges[fn]
+    for n, _ in fn_edges:   # (an AccumulateGrad has none; None is never needed)
         if n in needed:
             break
     else:
@@ -175,16 +198,18 @@ def _step(fn, g, needed: set, pending: dict, retain_graph: bool) -> None:
     rec = _RECORDING.recording
     loc = fn.loc
     if rec is None or loc is None:
-        _propagate(fn, g, needed, pending)
+        _propagate(fn, g, needed, pending, fn_edges)
     else:
         prev = rec.attribution
         rec.attribution = sources.noted(rec, loc, fn)
         try:
-            _propagate(fn, g, needed, pending)
+            _propagate(fn, g, needed, pending, fn_edges)
         finally:
             rec.attribution = prev
     if not retain_graph:
         fn.release()
+        for twin in group.get(fn, ()) if group is not None else ():
+            twin.release()
 
 
 def _add(pending: dict, fn, nr: int, g) -> None:
@@ -220,9 +245,9 @@ def _run_hooks(fn, g):
     return g
 
 
-def _order(roots: list, stops: dict) -> list:
+def _order(roots: list, stops: dict, edges: dict | None = None) -> list:
     """The functions reachable from the roots (not beyond a stop), in a topological order
-    (Kahn's algorithm; iterative: graphs can be deep)."""
+    (Kahn's algorithm; iterative: graphs can be deep). ``edges``: as ``_step``'s."""
     deps: dict[Any, int] = {}
     stack = list(roots)
     first = set(stack)
@@ -230,7 +255,7 @@ def _order(roots: list, stops: dict) -> list:
         fn = stack.pop()
         if fn in stops:
             continue   # nothing beyond an input is needed (and nothing there may be freed)
-        for nxt, _ in fn._edges:
+        for nxt, _ in (fn._edges if edges is None else edges[fn]):
             if nxt is None:
                 continue
             count = deps.get(nxt)
@@ -247,7 +272,7 @@ def _order(roots: list, stops: dict) -> list:
         topo.append(fn)
         if fn in stops:
             continue
-        for nxt, _ in fn._edges:
+        for nxt, _ in (fn._edges if edges is None else edges[fn]):
             if nxt is not None:
                 count = deps[nxt] - 1
                 deps[nxt] = count
@@ -256,7 +281,8 @@ def _order(roots: list, stops: dict) -> list:
     return topo
 
 
-def _needed(topo: list, targets: dict, stops: dict, accumulate: bool) -> set:
+def _needed(topo: list, targets: dict, stops: dict, accumulate: bool,
+            edges: dict | None = None) -> set:
     """The functions on a path to something that consumes a cotangent: a target, or (when
     accumulating) a leaf's AccumulateGrad or a function whose output retains its grad."""
     needed: set = set()
@@ -266,7 +292,7 @@ def _needed(topo: list, targets: dict, stops: dict, accumulate: bool) -> set:
         else:
             sink = fn in targets
         if not sink and fn not in stops:
-            for n, _ in fn._edges:
+            for n, _ in (fn._edges if edges is None else edges[fn]):
                 if n in needed:
                     sink = True
                     break
@@ -275,14 +301,15 @@ def _needed(topo: list, targets: dict, stops: dict, accumulate: bool) -> set:
     return needed
 
 
-def _propagate(fn, g, needed: set, pending: dict) -> None:
+def _propagate(fn, g, needed: set, pending: dict, fn_edges: tuple) -> None:
     """Apply ``fn``'s rule and add each input's cotangent (summed back over broadcast
-    dimensions and cast to the input's dtype) to what that input has received so far."""
+    dimensions and cast to the input's dtype) to what that input has received so far
+    (``fn_edges``: where its inputs' cotangents flow)."""
     # The name torch gives the node of fn's backward when it builds a graph, if that is one
     # op of its own (double_backward.NAMES; None: the rule's own nodes are torch's).
     name = None if fn._complex or not _GRAD.enabled else NAMES.get(type(fn).__name__)
     cts = fn.apply(BUILDER, g) if name is None else named_cotangents(fn, g, name, run_backward)
-    for (nxt, nr), ct, (shape, dtype) in zip(fn._edges, cts, fn._input_meta):
+    for (nxt, nr), ct, (shape, dtype) in zip(fn_edges, cts, fn._input_meta):
         if nxt is None or ct is None or nxt not in needed:
             continue
         if not same_shape(ct.shape, shape):

@@ -18,8 +18,10 @@ int sg_grad_single_elements(const double *restrict in0,
 
     /* golden_corpus.py:102 (backward of SinBackward0): return x[0] * x[2] + x[1] * x[0] + sg.sin(x[2]) */
     const double s0 = cos(in0[2]);  /* golden_corpus.py:102 [cos] */
+    /* golden_corpus.py:102 (backward of MulBackward0): return x[0] * x[2] + x[1] * x[0] + sg.sin(x[2]) */
+    const double s1 = s0 + in0[0];  /* golden_corpus.py:102 [add] */
 
-    /* k1: unslice -> out0 [3] */
+    /* k2: unslice -> out0 [3] */
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
             out0[i0] = 0.0;
@@ -27,11 +29,12 @@ int sg_grad_single_elements(const double *restrict in0,
     }
 
     /* golden_corpus.py:102 (backward of SelectBackward0): return x[0] * x[2] + x[1] * x[0] + sg.sin(x[2]) */
-    out0[2] = s0;  /* golden_corpus.py:102 [unslice] */
-    out0[0] += in0[1];  /* golden_corpus.py:102 [add] */
-    out0[1] += in0[0];  /* golden_corpus.py:102 [add] */
-    out0[2] += in0[0];  /* golden_corpus.py:102 [add] */
-    out0[0] += in0[2];  /* golden_corpus.py:102 [add] */
+    out0[1] = in0[0];  /* golden_corpus.py:102 [unslice] */
+    out0[2] += s1;  /* golden_corpus.py:102 [add] */
+    /* golden_corpus.py:102 (backward of MulBackward0): return x[0] * x[2] + x[1] * x[0] + sg.sin(x[2]) */
+    const double s2 = in0[1] + in0[2];  /* golden_corpus.py:102 [add] */
+    /* golden_corpus.py:102 (backward of SelectBackward0): return x[0] * x[2] + x[1] * x[0] + sg.sin(x[2]) */
+    out0[0] += s2;  /* golden_corpus.py:102 [add] */
 
     return 0;
 }
