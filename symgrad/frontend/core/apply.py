@@ -21,6 +21,7 @@ import numpy as np
 from ... import dtypes
 from ...dims import Dim, same_shape, traced_sizes
 from ...ir.graph import Node
+from ...ir.provenance import MOVES
 from ...ops import OPS
 from ...ops.registry import ELEMENTWISE, FLOAT, LOGICAL, MOVEMENT, REDUCE, WHERE
 from . import grad_mode, layout, sources
@@ -281,6 +282,8 @@ def _traced_node(name: str, attrs: dict, inputs: list, dtype, shape) -> tuple:
         for t in inputs:
             nodes.append(t._node if t._value is None else t.node)
         node = Node(name, attrs, nodes, dtype, shape)
+        if name in MOVES:   # a value copied from others another way: one node (provenance)
+            node = rec.values.canonical(node)
     else:
         inputs = body.lift(inputs)
         node = Node(name, attrs, [t.node for t in inputs], dtype, shape)

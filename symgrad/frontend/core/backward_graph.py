@@ -28,7 +28,7 @@ class BackwardFunction:
 
     __slots__ = ("_rule", "_attrs", "_saved", "_out", "_edges", "_shown", "_input_meta", "loc",
                  "_released", "_retained", "_saves", "_versions", "_hooks", "_complex",
-                 "_holomorphic", "_conj_saved", "__weakref__")
+                 "_holomorphic", "_conj_saved", "_made", "__weakref__")
     _n_outputs = 1   # a custom autograd.Function may have several (custom_function.py)
 
     def __init__(self, rule: Callable, attrs: dict, saved: Sequence[Any], out: tuple,
@@ -51,6 +51,7 @@ class BackwardFunction:
         self._complex = False              # a complex output (set by record_function)
         self._holomorphic = True           # see apply (the op's OpDef.holomorphic)
         self._conj_saved = None            # which saved inputs torch conjugates (see apply)
+        self._made = None                  # the output's node, at trace time (see twins)
 
     @property
     def next_functions(self) -> tuple:
@@ -183,6 +184,7 @@ class AccumulateGrad:
     loc = None
     _retained = None
     _n_outputs = 1
+    _made = None
 
     def __init__(self, variable: Tensor):
         self.variable = variable
@@ -286,6 +288,7 @@ def record_function(out: Tensor, op, attrs: dict, inputs: list, torch_name: str,
         fn._versions += ((out.dtype, out.shape, out._vc, out._vc[0]),)
     out._requires_grad = True
     out.grad_fn = fn
+    fn._made = out._node
 
 
 def _needed_parts(parts: tuple):

@@ -69,6 +69,7 @@ class CustomBackward(BackwardFunction, FunctionCtx):
         self._input_meta = tuple((t.shape, t.dtype) for t in tensors)
         self.loc, self._released, self._retained, self._hooks = None, False, None, None
         self._complex, self._holomorphic = False, False   # the user's rule is torch's own
+        self._made = None   # (never a twin: see twins)
         self.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad
                                       for a in args)
         self._arg_is_tensor = tuple(isinstance(a, Tensor) for a in args)

@@ -166,7 +166,7 @@ def _merge_twins(pending: dict, topo: list, targets: dict, stops: dict) -> tuple
     for fn, g in pending.items():
         first = standing.get(fn, fn)
         roots[first] = g if first not in roots else roots[first] + g
-    return roots, _order(list(roots), stops, edges), edges, group
+    return roots, [fn for fn in topo if fn not in standing], edges, group
 
 
 def _targets(inputs: Sequence[Any]) -> dict:

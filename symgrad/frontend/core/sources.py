@@ -25,6 +25,7 @@ from collections.abc import Iterator
 
 from ...config import PACKAGE_DIR
 from ...ir.graph import Loc
+from ...ir.provenance import Values
 
 
 
@@ -33,7 +34,7 @@ class Recording:
     while a backward rule runs (None: the user's own line)."""
 
     __slots__ = ("locs", "attribution", "interned", "body", "guards", "root", "captures",
-                 "consts", "notes")
+                 "consts", "notes", "values")
 
     def __init__(self) -> None:
         self.locs: dict = {}
@@ -58,6 +59,8 @@ class Recording:
         # (id(loc), backward function class) -> (loc, the interned Loc of its backward's
         # nodes): ``noted``'s fast path, which hashes no Loc (a dataclass's __hash__ is Python).
         self.notes: dict = {}
+        # Equal values of data movement, one node each (``ir.provenance.Values``).
+        self.values = Values()
 
     def child(self, body) -> Recording:
         """The recording of a body traced inside this trace: the same side tables, its own
@@ -66,7 +69,7 @@ class Recording:
         rec.locs, rec.interned, rec.attribution, rec.body = \
             self.locs, self.interned, self.attribution, body
         rec.root, rec.captures = self.root or self, self.captures   # (not guards: _guards_of)
-        rec.consts, rec.notes = self.consts, self.notes
+        rec.consts, rec.notes, rec.values = self.consts, self.notes, self.values
         return rec
 
 

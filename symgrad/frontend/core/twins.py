@@ -12,7 +12,11 @@ but the tape stays a tree, and reverse mode over a tree computes the adjoint of 
 path: the traced gradient of a 7x7 cofactor determinant had 66k nodes, of which a few
 thousand are distinct computations. Two functions are *twins* when they would turn any
 cotangent into the same cotangents for the same targets: the same rule (op and attributes) of
-the same saved values, whose inputs flow into twin functions. The engine then adds their
+the same saved values, whose inputs flow into twin functions; or, for data movement (slices,
+cat, reshapes), the same routes: each element of the cotangent sent to the same element of the
+same function, however the view was cut (``_Routes``; the trace makes the values of such views
+one node, ``ir.provenance.Values``, so the functions reading them save equal nodes). The
+engine then adds their
 cotangents first and applies the rule once (reverse mode over the values' DAG, as a symbolic
 differentiator does): the adjoint graph is linear in the distinct computations, not in the
 paths.
@@ -32,49 +36,108 @@ would).
 
 from __future__ import annotations
 
+import numpy as np
+
 from ...ir.graph import attrs_key
+from ...ir.provenance import MOVES, Table
+from ...ops import OPS
 from .backward_graph import function_classes
+
+# The rule of each data-movement op -> the op's name (see ``_route``).
+_MOVE_RULES = {OPS[name].vjp: name for name in MOVES}
 
 
 def merge(topo: list, keep: dict) -> tuple[dict, dict, dict] | None:
     """``(standing, edges, twins)`` for the functions of ``topo`` (the engine's order: each
     function before the functions of its inputs), or None if no two are twins.
 
-    ``standing[fn]``: the function that stands for ``fn`` (itself if it has no twin earlier in
-    the inputs-first order, so the choice is deterministic). ``edges[s]``: the edges of a
-    standing function ``s``, each to the standing function of its input. ``twins[s]``: the
-    functions ``s`` stands for, ``s`` first (only where there are several). ``keep``: functions
-    never merged (the engine's targets and stops)."""
+    ``standing[fn]``: the function that stands for ``fn`` where that is another one (the twin
+    met first in the inputs-first order: deterministic, and the latest of its twins in
+    ``topo``, so ``topo`` less the functions standing for others is an order of the merged
+    graph). ``edges[s]``: the edges of a standing function ``s``, each to the standing function
+    of its input. ``twins[s]``: the functions ``s`` stands for, ``s`` first. ``keep``:
+    functions never merged (the engine's targets and stops)."""
+    # Twins make one node (the graph interns it, and the trace makes views of equal values one
+    # node): only functions whose node another function made too are compared.
+    made: dict = {}
+    for fn in topo:
+        node = fn._made
+        made[node] = node in made
+    made[None] = False
     plain = function_classes()
     standing: dict = {}
     edges: dict = {}
     twins: dict = {}
     seen: dict = {}
+    routes = _Routes()
     for fn in reversed(topo):
-        fn_edges = tuple([(standing.get(n, n), nr) for n, nr in fn._edges])
-        key = _key(fn, fn_edges, plain, keep)
+        fn_edges = fn._edges
+        if standing:
+            fn_edges = tuple([(standing.get(n, n), nr) for n, nr in fn_edges])
+        edges[fn] = fn_edges
+        apart = _apart(fn, plain, keep)
+        codes = routes.follow(fn, fn_edges) if not apart and fn._rule in _MOVE_RULES else None
+        if apart or not made[fn._made]:
+            continue
+        key = _key(fn, fn_edges) if codes is None else \
+            ("routes", fn._input_meta[0][1], codes.shape, codes.tobytes())
         try:
-            first = fn if key is None else seen.setdefault(key, fn)
+            first = seen.setdefault(key, fn) if key is not None else fn
         except TypeError:   # an attribute no key can be made of (a list, an array): apart
-            first = fn
-        standing[fn] = first
-        if first is fn:
-            edges[fn] = fn_edges
-        else:
+            continue
+        if first is not fn:
+            standing[fn] = first
+            del edges[fn]
             twins.setdefault(first, [first]).append(fn)
     return (standing, edges, twins) if twins else None
 
 
-def _key(fn, fn_edges: tuple, plain: frozenset, keep: dict):
-    """What makes ``fn``'s cotangents: its class, rule, attributes, the nodes it saved (and its
-    output's), the standing functions of its inputs; None if it must stay apart (see the
-    module docstring)."""
+class _Routes:
+    """Where the functions of data movement send each element of their cotangent: their
+    provenance (``ir.provenance``) over the functions that are not data movement. Two such
+    functions with the same routes are twins, whatever their own inputs (a minor cut from a
+    minor, or from the matrix another way): the cotangent reaches the same elements of the
+    same functions either way."""
+
+    def __init__(self) -> None:
+        self.table = Table()
+        self.codes: dict = {}   # function of data movement -> its routes
+
+    def follow(self, fn, fn_edges: tuple):
+        """``fn``'s routes (None: not followed), noted for the functions that read it."""
+        inputs = []
+        for (n, nr), (shape, _) in zip(fn_edges, fn._input_meta):
+            codes = self.codes.get(n) if nr == 0 else None
+            if codes is None:   # a function of another op: a base (None: no cotangent flows)
+                codes = self.table.base((n, nr), shape) if n is not None else \
+                    _zeros(shape)
+            if codes is None:
+                return None
+            inputs.append(codes)
+        codes = self.table.moved(_MOVE_RULES[fn._rule], fn._attrs, inputs)
+        if codes is not None:
+            self.codes[fn] = codes
+        return codes
+
+
+def _zeros(shape: tuple):
+    return np.zeros(shape, dtype=np.int64) if all(type(s) is int for s in shape) else None
+
+
+def _apart(fn, plain: frozenset, keep: dict) -> bool:
+    """Whether ``fn`` must stay apart (see the module docstring)."""
     if type(fn) not in plain or fn in keep or fn._hooks or fn._retained is not None \
             or fn._released:
-        return None
+        return True
     for _, _, counter, seen in fn._versions:
         if counter[0] != seen:
-            return None
+            return True
+    return False
+
+
+def _key(fn, fn_edges: tuple):
+    """What makes ``fn``'s cotangents: its class, rule, attributes, the nodes it saved (and its
+    output's), the standing functions of its inputs (None: an eager value among them)."""
     saved = []
     for t in fn._saved:
         node = t._node

@@ -32,7 +32,6 @@ int sg_value_and_grad_solve_and_logdet(const double *restrict in0,
     double *tmp13 = (double *)(work + 320);
     double *tmp14 = (double *)(work + 0);
     double *tmp15 = (double *)(work + 0);
-    double *tmp16 = (double *)(work + 256);
 
     /* k0: solve [3, 3] -> tmp0 */
     /*   golden_corpus.py:51: return sg.linalg.solve(a, b).sum() + sg.linalg.slogdet(a)[1]  [solve] */
@@ -378,33 +377,19 @@ int sg_value_and_grad_solve_and_logdet(const double *restrict in0,
         }
     }
 
-    /* k13: unslice -> tmp16 [2] */
-    {
-        for (int64_t i0 = 0; i0 < 2; i0++) {
-            tmp16[i0] = 0.0;
-        }
-    }
-
-    /* k14: unslice -> tmp16 [1] */
-    {
-        tmp16[1] = 1.0;
-    }
-
-    /* k15: add -> out1 [3, 3] (fused: 3 ops, 1 stores) */
+    /* k13: add -> out1 [3, 3] (fused: 2 ops, 1 stores) */
     {
         #pragma omp simd
         for (int64_t i0 = 0; i0 < 9; i0++) {
-            const double l0 = tmp10[i0];
-            const double l1 = tmp16[1];
-            const double l2 = tmp15[i0];
-            const double t0 = l0*l1;  /* golden_corpus.py:51 (backward of LinalgSlogdetBackward0): return sg.linalg.solve(a, b).sum() + sg.linalg.slogdet(a)[1]  [mul] */
-            const double t1 = -l2;  /* golden_corpus.py:51 (backward of LinalgSolveExBackward0): return sg.linalg.solve(a, b).sum() + sg.linalg.slogdet(a)[1]  [neg] */
-            const double t2 = t0 + t1;  /* golden_corpus.py:51 (backward of ExpandBackward0): return sg.linalg.solve(a, b).sum() + sg.linalg.slogdet(a)[1]  [add] */
-            out1[i0] = t2;
+            const double l0 = tmp15[i0];
+            const double l1 = tmp10[i0];
+            const double t0 = -l0;  /* golden_corpus.py:51 (backward of LinalgSolveExBackward0): return sg.linalg.solve(a, b).sum() + sg.linalg.slogdet(a)[1]  [neg] */
+            const double t1 = l1 + t0;  /* golden_corpus.py:51 (backward of ExpandBackward0): return sg.linalg.solve(a, b).sum() + sg.linalg.slogdet(a)[1]  [add] */
+            out1[i0] = t1;
         }
     }
 
-    /* k16: add -> out0 [] */
+    /* k14: add -> out0 [] */
     {
         out0[0] = s0;
     }
