@@ -39,3 +39,20 @@ def gradient(f, x0: np.ndarray, how: str) -> np.ndarray:
     x = sg.tensor(x0, requires_grad=True)
     f(x).backward()
     return x.grad.numpy()
+
+
+def det_by_minors(n):
+    """GradBench's det layout: the cofactor determinant of a flat n*n vector, entries read one
+    by one; every minor is recomputed once per path down to it (n! leaf reads on the tape,
+    2**n distinct minors)."""
+    def det(x):
+        def minor(i, cols):
+            if len(cols) == 1:
+                return x[i * n + cols[0]]
+            total = None
+            for k, j in enumerate(cols):
+                term = x[i * n + j] * minor(i + 1, cols[:k] + cols[k + 1:])
+                total = term if total is None else (total + term if k % 2 == 0 else total - term)
+            return total
+        return minor(0, tuple(range(n)))
+    return det
