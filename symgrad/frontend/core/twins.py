@@ -63,7 +63,9 @@ def merge(topo: list, keep: dict) -> tuple[dict, dict, dict] | None:
     for fn in topo:
         node = fn._made
         made[node] = node in made
-    made[None] = False
+    made[None] = False   # (leaves' and custom Functions' functions make no node)
+    if True not in made.values():
+        return None   # no node made twice: no twins
     plain = function_classes()
     standing: dict = {}
     edges: dict = {}
