@@ -22,6 +22,7 @@ import math
 
 import numpy as np
 
+from ..dims import Dim
 from ..ops import OPS
 
 __all__ = ["LIMIT", "MOVES", "Table", "Values"]
@@ -56,9 +57,19 @@ class Table:
     @staticmethod
     def moved(op_name: str, attrs: dict, inputs: list) -> np.ndarray | None:
         """The codes of ``op_name`` (one of ``MOVES``) with ``attrs`` applied to operands of
-        codes ``inputs`` (None: too large a result to follow)."""
+        codes ``inputs`` (None: too large a result to follow, or a call-time size among the
+        attributes: the codes would hold for the traced size only)."""
+        if not all(map(_static, attrs.values())):
+            return None
         out = np.asarray(OPS[op_name].numpy(*inputs, **attrs))
         return out if out.size <= LIMIT else None
+
+
+def _static(value) -> bool:
+    """Whether an attribute holds no call-time size (``dims.Dim``), in tuples too."""
+    if isinstance(value, Dim):
+        return False
+    return not isinstance(value, tuple) or all(map(_static, value))
 
 
 def key(codes: np.ndarray) -> tuple:

@@ -8,7 +8,10 @@ import numpy as np
 import pytest
 
 import symgrad as sg
-from symgrad.ir.provenance import LIMIT, Table
+from symgrad.dims import Dim
+from symgrad.dtypes import float64
+from symgrad.ir import Node
+from symgrad.ir.provenance import LIMIT, Table, Values
 
 
 def random_program(seed: int, steps: int = 14):
@@ -87,3 +90,25 @@ def test_table_numbers_each_base_once_and_follows_small_values_only():
     assert np.array_equal(cat, np.concatenate([a, b]))
     assert table.base("big", (LIMIT + 1,)) is None   # too large to follow
     assert table.moved("expand", {"shape_to": (LIMIT + 1, 3)}, [a]) is None
+
+
+def test_views_to_call_time_sizes_stay_apart():
+    # Two broadcasts of one value to two call-time sizes that happen to be traced at one
+    # length: equal at the traced sizes only, so they stay two nodes (and a shape-generic
+    # function called with two lengths still gets each right).
+    c = Node("const", (("value", 1.5),), (), float64, ())
+    n, m = Dim.symbol("n", 3), Dim.symbol("m", 3)
+    to_n = Node("expand", (("shape_to", (n,)),), (c,), float64, (n,))
+    to_m = Node("expand", (("shape_to", (m,)),), (c,), float64, (m,))
+    values = Values()
+    assert values.canonical(to_n) is to_n and values.canonical(to_m) is to_m
+    assert Table.moved("expand", {"shape_to": (n,)}, [np.array(1)]) is None
+
+    def f(c, a, b):
+        return (c.expand_as(a) * a).sum() * 2.0 + (c.expand_as(b) * b).sum()
+
+    g = sg.compile(f, dynamic_dims={"a": 0, "b": 0})
+    for size_a, size_b in ((3, 3), (4, 4), (6, 6), (3, 5), (2, 7)):
+        a, b = np.arange(size_a) + 1.0, np.arange(size_b) * 2.0
+        np.testing.assert_allclose(g(np.array([1.5]), a, b), 1.5 * (2 * a.sum() + b.sum()),
+                                   rtol=1e-14)
