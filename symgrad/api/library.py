@@ -99,8 +99,13 @@ def symgrad_source() -> str:
     if not _SOURCE:
         h = hashlib.blake2b(digest_size=16)
         root = PACKAGE_DIR
-        for directory, subdirs, files in sorted(os.walk(root)):
-            subdirs.sort()
+        found = []
+        for directory, subdirs, files in os.walk(root):
+            # (not the bytecode: the .py files say it all, and listing each __pycache__ was
+            # half the walk's time on a first call)
+            subdirs[:] = [d for d in subdirs if d != "__pycache__"]
+            found.append((directory, files))
+        for directory, files in sorted(found):
             for name in sorted(files):
                 if name.endswith((".py", ".j2")):
                     st = os.stat(os.path.join(directory, name))

@@ -67,9 +67,14 @@ class Table:
 
 def _static(value) -> bool:
     """Whether an attribute holds no call-time size (``dims.Dim``), in tuples too."""
-    if isinstance(value, Dim):
-        return False
-    return not isinstance(value, tuple) or all(map(_static, value))
+    kind = type(value)
+    if kind is tuple:
+        # (most attributes: shapes, starts, windows, plain ints tested at C speed)
+        return _PLAIN.issuperset(map(type, value)) or all(map(_static, value))
+    return kind in _PLAIN or not isinstance(value, Dim)
+
+
+_PLAIN = frozenset((int, str, bool, float, type(None)))
 
 
 def key(codes: np.ndarray) -> tuple:

@@ -104,21 +104,43 @@ class _Routes:
     def __init__(self) -> None:
         self.table = Table()
         self.codes: dict = {}   # function of data movement -> its routes
+        self.bases: dict = {}   # (function, output number) or a zero's shape -> its codes
+        # (rule, attributes, the operands' codes by identity) -> the routes they give: the
+        # functions reading twins read one array, so most of a recomputed program's moves
+        # are one lookup
+        self.made: dict = {}
 
     def follow(self, fn, fn_edges: tuple):
         """``fn``'s routes (None: not followed), noted for the functions that read it."""
         inputs = []
         for (n, nr), (shape, _) in zip(fn_edges, fn._input_meta):
             codes = self.codes.get(n) if nr == 0 else None
-            if codes is None:   # a function of another op: a base (None: no cotangent flows)
-                codes = self.table.base((n, nr), shape) if n is not None else \
-                    _zeros(shape)
-            if codes is None:
-                return None
+            if codes is None:   # a function of another op: a base (zeros: no cotangent flows)
+                codes = self._base(n, nr, shape)
+                if codes is None:
+                    return None
             inputs.append(codes)
-        codes = self.table.moved(_MOVE_RULES[fn._rule], fn._attrs, inputs)
+        attrs = fn._attrs
+        key = (fn._rule, attrs_key(tuple(attrs.items())) if attrs else (),
+               tuple(map(id, inputs)))
+        try:
+            codes = self.made.get(key, self)
+        except TypeError:   # an attribute no key can be made of
+            key, codes = None, self
+        if codes is self:
+            codes = self.table.moved(_MOVE_RULES[fn._rule], attrs, inputs)
+            if key is not None:
+                self.made[key] = codes
         if codes is not None:
             self.codes[fn] = codes
+        return codes
+
+    def _base(self, n, nr: int, shape: tuple):
+        key = (n, nr) if n is not None else shape
+        codes = self.bases.get(key, self)
+        if codes is self:
+            codes = self.bases[key] = self.table.base(key, shape) if n is not None else \
+                _zeros(shape)
         return codes
 
 
