@@ -77,11 +77,6 @@ def _static(value) -> bool:
 _PLAIN = frozenset((int, str, bool, float, type(None)))
 
 
-def key(codes: np.ndarray) -> tuple:
-    """A hashable key of ``codes`` (equal for equal provenance)."""
-    return codes.shape, codes.tobytes()
-
-
 class Values:
     """One trace's equal values of data movement, made one node: ``canonical(node)`` is the
     first node seen whose value copies the same elements of the same nodes into the same
