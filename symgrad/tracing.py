@@ -187,8 +187,8 @@ def trace(fn: Callable, in_specs: list, rebuild: Callable, name: str,
         except Exception as e:
             _note_call(e, fn, name, in_specs, rebuild)
             raise
-        finally:   # (the recording's side tables point back at it: no cycles left behind)
-            rec.captures, captures.root, rec.consts = None, None, {}
+        finally:   # (side tables that point back at it, or are the trace's alone: cleared)
+            rec.captures, captures.root, rec.consts, rec.values = None, None, {}, sources.Values()
     decisions = rec.guards.decisions if rec.guards is not None else []
     guards = []
     for k, (pred, outcome, loc) in enumerate(decisions):
