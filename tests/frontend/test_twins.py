@@ -265,3 +265,16 @@ def test_recomputing_programs_match_eager_gradients(seed):
     # and against central differences of the eager value (independent of any backward)
     numeric = central_differences(lambda t: run_recomputing(program, weights, t), x)
     np.testing.assert_allclose(grad, numeric, rtol=1e-6, atol=1e-6)
+
+
+def test_twins_that_saved_a_python_number_share_one_adjoint():
+    def f(x):
+        return (3.0 * sg.sin(x * 2.0) + 5.0 * sg.sin(x * 2.0)).sum()
+
+    g = sg.grad(f)
+    np.testing.assert_allclose(g(X), 16 * np.cos(2 * X), rtol=1e-14)
+    nodes = g.trace(X).graph.nodes()
+    by_two = [n for n in nodes if n.op == "mul" and any(
+        i.op == "const" and i.attr("value") == 2.0 for i in n.inputs)]
+    # x * 2.0 once forward, once backward: (3 cos + 5 cos) * 2.0, not 3 cos * 2.0 + 5 cos * 2.0
+    assert len(by_two) == 2, by_two

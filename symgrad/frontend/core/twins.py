@@ -161,13 +161,11 @@ def _apart(fn, plain: frozenset, keep: dict) -> bool:
 
 def _key(fn, fn_edges: tuple):
     """What makes ``fn``'s cotangents: its class, rule, attributes, the nodes it saved (and its
-    output's), the standing functions of its inputs (None: an eager value among them)."""
+    output's), the standing functions of its inputs."""
     saved = []
     for t in fn._saved:
-        node = t._node
-        if node is None:
-            return None   # an eager value (a number, not a node): not compared here
-        saved.append(node)
+        saved.append(t._node if t._value is None else t.node)   # (an eager value: its
+        # node in this trace, a constant or the input a captured tensor is read through)
     out = fn._out
     if out is not None:
         out = out[1]
