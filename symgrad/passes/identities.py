@@ -120,6 +120,21 @@ def negation_out_of_product(n):
                 return Node("neg", (), (inner,), n.dtype, n.shape)
 
 
+@on("add", "sub")
+def subtract_negation(n):
+    """x + (-y) -> x - y, (-x) + y -> y - x and x - (-y) -> x + y: IEEE subtraction is the
+    addition of the negated operand (addition commutes exactly; of a NaN result IEEE 754
+    leaves the sign unspecified). The negation that ``negation_out_of_product`` moves out of
+    a product mostly lands in a sum: the backward of ``-p * f(u)`` adds ``-(g * p)``."""
+    if n.op == "add" or n.op == "sub":
+        a, b = n.inputs
+        if b.op == "neg":
+            return Node("sub" if n.op == "add" else "add", (), (a, b.inputs[0]), n.dtype,
+                        n.shape)
+        if n.op == "add" and a.op == "neg":
+            return Node("sub", (), (b, a.inputs[0]), n.dtype, n.shape)
+
+
 @on("add")
 def double(n):
     """x + x -> x * 2: exact (doubling only raises the exponent; -0.0, Inf and NaN stay)."""
@@ -286,7 +301,7 @@ def outer_product(n):
 
 
 RULES = (mul_by_one, div_by_one, sub_zero, mul_by_minus_one, double_negation,
-         negation_out_of_product, double, pow_small_integer,
+         negation_out_of_product, double, subtract_negation, pow_small_integer,
          identity_movement, reshape_chain, permute_chain, slice_of_slice, slice_of_cat,
          sum_of_broadcast, where_same_branches, where_constant_condition, outer_product)
 

@@ -377,15 +377,14 @@ int sg_value_and_grad_solve_and_logdet(const double *restrict in0,
         }
     }
 
-    /* k13: add -> out1 [3, 3] (fused: 2 ops, 1 stores) */
+    /* k13: sub -> out1 [3, 3] */
     {
         #pragma omp simd
         for (int64_t i0 = 0; i0 < 9; i0++) {
-            const double l0 = tmp15[i0];
-            const double l1 = tmp10[i0];
-            const double t0 = -l0;  /* golden_corpus.py:51 (backward of LinalgSolveExBackward0): return sg.linalg.solve(a, b).sum() + sg.linalg.slogdet(a)[1]  [neg] */
-            const double t1 = l1 + t0;  /* golden_corpus.py:51 (backward of ExpandBackward0): return sg.linalg.solve(a, b).sum() + sg.linalg.slogdet(a)[1]  [add] */
-            out1[i0] = t1;
+            const double l0 = tmp10[i0];
+            const double l1 = tmp15[i0];
+            const double t0 = l0 - l1;  /* golden_corpus.py:51 (backward of ExpandBackward0): return sg.linalg.solve(a, b).sum() + sg.linalg.slogdet(a)[1]  [sub] */
+            out1[i0] = t0;
         }
     }
 
