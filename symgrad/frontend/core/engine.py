@@ -113,7 +113,9 @@ def run_backward(roots: Sequence[tuple[Any, Any]], *, retain_graph: bool, create
     each input is returned (None where none does), like ``torch.autograd.grad``. Paths that
     run through one input to another are followed only if ``through_inputs`` (torch's
     ``autograd.grad``); composites rely on their not being followed by default. Tensor hooks
-    (``register_hook``) see each cotangent before it is delivered, captured or propagated.
+    (``register_hook``) see each cotangent before it is delivered, captured or propagated;
+    not at an input a composite's rule stops at (its cotangent is returned into the outer
+    pass, which runs them when it reaches that tensor: they would run twice).
     """
     targets = _targets(inputs or ())
     stops = {} if through_inputs else targets
@@ -137,7 +139,7 @@ def run_backward(roots: Sequence[tuple[Any, Any]], *, retain_graph: bool, create
             g = pending.pop(fn, None)
             if g is None or fn not in needed:
                 continue
-            if fn._hooks:
+            if fn._hooks and not (fn in stops and inputs is not None):
                 g = _run_hooks(fn, g)
             if fn in targets:
                 # An input's cotangent: returned (and followed further only through_inputs);
