@@ -88,11 +88,13 @@ elementwise("sub", lambda sp, x, y: x - y, _sub,
             vjp=per_input(lambda b, g, out, ins: g, lambda b, g, out, ins: -g),
             saves=False, dtype=same_dtype, numpy_fast=np.subtract)
 elementwise("mul", lambda sp, x, y: x * y, np.multiply, dtype=same_dtype,
-            vjp=per_input(lambda b, g, out, ins: g * ins[1], lambda b, g, out, ins: g * ins[0]))
+            vjp=per_input(lambda b, g, out, ins: g * ins[1], lambda b, g, out, ins: g * ins[0],
+                          reads=((1,), (0,))))
 elementwise("div", lambda sp, x, y: x / y, np.divide, complex_ok=True,
             # torch's form (div_tensor_other_backward): d/dy = -g * ((x / y) / y)
             vjp=per_input(lambda b, g, out, ins: g / ins[1],
-                          lambda b, g, out, ins: -g * ((ins[0] / ins[1]) / ins[1])))
+                          lambda b, g, out, ins: -g * ((ins[0] / ins[1]) / ins[1]),
+                          reads=((1,), (0, 1))))
 elementwise("neg", lambda sp, x: -x, np.negative, vjp=lambda b, g, out, ins: (-g,),
             saves=False, dtype=same_dtype)
 

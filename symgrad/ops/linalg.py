@@ -41,5 +41,6 @@ register(OpDef(
     dependence="matmul",
     batch=batching.matmul,
     vjp=per_input(lambda b, g, out, ins: b.op("matmul", g, _swap_last(b, ins[1])),
-                  lambda b, g, out, ins: b.op("matmul", _swap_last(b, ins[0]), g)),
+                  lambda b, g, out, ins: b.op("matmul", _swap_last(b, ins[0]), g),
+                  reads=((1,), (0,))),
     torch_name="MmBackward0"))

@@ -129,13 +129,16 @@ class OpDef:
 OPS: dict[str, OpDef] = {}
 
 
-def per_input(*parts: Callable[..., Any]) -> Callable[..., tuple]:
+def per_input(*parts: Callable[..., Any], reads: tuple | None = None) -> Callable[..., tuple]:
     """A VJP rule made of one rule per input, ``part(b, g, out, inputs, **attrs)`` -> that
     input's cotangent: the autograd engine then computes only the cotangents of inputs that
-    need one (``x * 3`` does not compute d/d3). Its ``parts`` attribute lists them."""
+    need one (``x * 3`` does not compute d/d3). Its ``parts`` attribute lists them; ``reads``
+    (where given), which inputs each part reads: only those a needed part reads must not
+    change in place before the backward (torch saves ``self`` of ``self * 2`` not at all)."""
     def vjp(b, g, out, ins, **attrs):
         return tuple(part(b, g, out, ins, **attrs) for part in parts)
     vjp.parts = parts
+    vjp.reads = reads
     return vjp
 
 

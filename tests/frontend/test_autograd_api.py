@@ -409,3 +409,30 @@ def test_a_hook_runs_once_through_a_composite_backward(compiled, on_view):
     got = sg.compile(grad_of)(x0) if compiled else grad_of(sg.tensor(x0)).numpy()
     np.testing.assert_allclose(got, 3 * np.sin(2 * x0), rtol=1e-14)
     assert len(calls) == 1
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_a_product_with_a_number_does_not_keep_the_tensor_for_its_backward(compiled):
+    # torch's self * 2 saves no self (d/dself reads only the 2): writing into y afterwards is
+    # fine. d/dx sum(y), y = cos(x) with y[1] = 2 y[0]: -3 sin(x0), 0, -sin(x2), -sin(x3).
+    x0 = np.array([0.3, -1.2, 0.7, 2.0])
+
+    def grad_of(x):
+        x = x.requires_grad_()
+        y = sg.cos(x)
+        y[1] = y[0] * 2
+        y.sum().backward()
+        return x.grad
+
+    got = sg.compile(grad_of)(x0) if compiled else grad_of(sg.tensor(x0)).numpy()
+    want = -np.sin(x0) * np.array([3.0, 0.0, 1.0, 1.0])
+    np.testing.assert_allclose(got, want, rtol=1e-14, atol=1e-15)
+
+
+def test_a_product_whose_other_factor_needs_the_tensor_still_checks_it():
+    y = sg.tensor(np.array([0.3, -1.2]))       # needs no gradient itself
+    z = sg.tensor(np.array([1.5, 2.5]), requires_grad=True)
+    p = y * z                 # d/dz reads y: a later in-place change to y must raise
+    y.mul_(2.0)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        p.sum().backward()

@@ -273,6 +273,9 @@ def record_function(out: Tensor, op, attrs: dict, inputs: list, torch_name: str,
     if parts is not None and not all_grad:
         rule = _needed_parts(tuple(p if t._requires_grad else None
                                    for p, t in zip(parts, inputs)))
+        if versions is not None and op.vjp.reads is not None:   # what the needed parts read
+            read = {k for t, ks in zip(inputs, op.vjp.reads) if t._requires_grad for k in ks}
+            versions = [v for k, v in enumerate(versions) if k in read]
     cls = _CLASSES.get(torch_name) or function_class(torch_name)
     fn = cls(rule, attrs, inputs, (out._value, out._node) if reads_out else None, op.saves,
              tuple(edges), tuple(meta), loc, shown or op.torch_inputs or None)
