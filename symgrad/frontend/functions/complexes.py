@@ -126,7 +126,12 @@ def view_as_real(input) -> Tensor:  # noqa: A002
     def pairs(z):
         parts = [reshape(apply(name, z), tuple(z.shape) + (1,)) for name in ("real", "imag")]
         return apply("cat", *parts, axis=z.ndim)
-    out = composite("ViewAsRealBackward0", pairs, [x])
+
+    def rule(g, out, ins):   # torch's: the pairs' cotangent as complex numbers (reads nothing
+        lead = (slice(None),) * (g.ndim - 1)   # saved: a write through the view is fine)
+        return (apply("complex", g[lead + (0,)], g[lead + (1,)]),)
+    out = composite("ViewAsRealBackward0", pairs, [x], rule, saves=False, uses_out=False,
+                    holomorphic=False)
     register_view(out, x, "view_as_real", {})
     return out
 
