@@ -187,7 +187,7 @@ class _Recomputed(Function):
         targets = [t for t, w in zip(leaves, wanted) if w]
         found = run_backward(root_cotangents([o for o, _ in roots], [g for _, g in roots]),
                              retain_graph=False, create_graph=grad_mode.is_grad_enabled(),
-                             inputs=targets) if roots else []
+                             inputs=targets, input_hooks=False) if roots else []
         it = iter(found)
         return tuple(next(it, None) if w else None for w in wanted)
 

@@ -60,7 +60,7 @@ def _node(ct: Tensor, i: int, name: str, run, ins: list, run_backward) -> Tensor
             again = run(list(values))[i]
         create = grad_mode.is_grad_enabled()
         cts = run_backward([(again, gg)], retain_graph=True, create_graph=create,
-                           inputs=list(values))
+                           inputs=list(values), input_hooks=False)
         # torch's node has an edge for each input: zeros where the value does not depend on
         # it (relu's gradient, a step, on the input)
         return tuple(full(v, 0.0) if c is None and v.requires_grad else c

@@ -104,8 +104,8 @@ def sum_to_shape(ct: Tensor, shape: tuple) -> Tensor:
 
 
 def run_backward(roots: Sequence[tuple[Any, Any]], *, retain_graph: bool, create_graph: bool,
-                 inputs: Sequence[Any] | None = None, through_inputs: bool = False
-                 ) -> list | None:
+                 inputs: Sequence[Any] | None = None, through_inputs: bool = False,
+                 input_hooks: bool = True) -> list | None:
     """Propagate cotangents from ``roots`` [(tensor, cotangent)] to the leaves.
 
     Without ``inputs``, cotangents accumulate into the ``.grad`` of leaves (and of tensors that
@@ -114,8 +114,9 @@ def run_backward(roots: Sequence[tuple[Any, Any]], *, retain_graph: bool, create
     run through one input to another are followed only if ``through_inputs`` (torch's
     ``autograd.grad``); composites rely on their not being followed by default. Tensor hooks
     (``register_hook``) see each cotangent before it is delivered, captured or propagated;
-    not at an input a composite's rule stops at (its cotangent is returned into the outer
-    pass, which runs them when it reaches that tensor: they would run twice).
+    with ``input_hooks`` False, not at the inputs: a composite's rule that back-propagates
+    through its own steps returns its inputs' cotangents into the outer pass, which runs
+    their hooks when it reaches them (run here too, they ran twice).
     """
     targets = _targets(inputs or ())
     stops = {} if through_inputs else targets
@@ -139,7 +140,7 @@ def run_backward(roots: Sequence[tuple[Any, Any]], *, retain_graph: bool, create
             g = pending.pop(fn, None)
             if g is None or fn not in needed:
                 continue
-            if fn._hooks and not (fn in stops and inputs is not None):
+            if fn._hooks and (input_hooks or fn not in targets):
                 g = _run_hooks(fn, g)
             if fn in targets:
                 # An input's cotangent: returned (and followed further only through_inputs);

@@ -70,7 +70,7 @@ def _rerun(body: Callable[..., Tensor]) -> Callable:
             again = body(*ins)
         create = grad_mode.is_grad_enabled()   # then the gradient reads this graph
         return run_backward([(again, g)], retain_graph=create, create_graph=create,
-                            inputs=list(ins))
+                            inputs=list(ins), input_hooks=False)
     return rule
 
 

@@ -187,6 +187,6 @@ def complex_sgn(z: Tensor) -> Tensor:
         with grad_mode.enable_grad():
             again = apply("sgn", ins[0])
         return run_backward([(again, g)], retain_graph=create, create_graph=create,
-                            inputs=list(ins))
+                            inputs=list(ins), input_hooks=False)
     return composite("SgnBackward0", body, [z], rule, holomorphic=False)
 

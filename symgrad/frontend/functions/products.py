@@ -68,7 +68,7 @@ def _scaled_sum(name: str, inp: Tensor, product, operands: list, beta, alpha) ->
             again = body(*ins)
         create = grad_mode.is_grad_enabled()
         rest = run_backward([(again, g)], retain_graph=create, create_graph=create,
-                            inputs=list(ins[1:]))
+                            inputs=list(ins[1:]), input_hooks=False)
         return (full(ins[0], 0.0), *rest)
     return composite(name, body, [inp] + operands, rule, holomorphic=False)
 

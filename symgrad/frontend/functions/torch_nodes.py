@@ -67,7 +67,7 @@ def _rerun(body: Callable, n_outputs: int | None):
             return (None,) * len(ins)
         create = grad_mode.is_grad_enabled()   # then the gradient reads this graph
         return run_backward(pairs, retain_graph=create, create_graph=create,
-                            inputs=list(ins))
+                            inputs=list(ins), input_hooks=False)
     return rule
 
 

@@ -203,7 +203,7 @@ def grid_sample(input, grid, mode: str = "bilinear", padding_mode: str = "zeros"
             again = body(*ins)
         create = grad_mode.is_grad_enabled()
         found = run_backward([(again, grad)], retain_graph=create, create_graph=create,
-                             inputs=list(ins))
+                             inputs=list(ins), input_hooks=False)
         return tuple(F.mul(t, 0.0) if d is None else d for t, d in zip(ins, found))
     return F.composite("GridSampler2DBackward0", body, [x, g], rule, holomorphic=False,
                        uses_out=False)
