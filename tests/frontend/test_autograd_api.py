@@ -436,3 +436,41 @@ def test_a_product_whose_other_factor_needs_the_tensor_still_checks_it():
     y.mul_(2.0)
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         p.sum().backward()
+
+
+F = sg.nn.functional
+_AUX = {   # an op whose backward reads a tensor it takes no gradient for: (op, that tensor)
+    "soft_margin_loss target": (lambda x, t: F.soft_margin_loss(x, t),
+                                np.array([[1.0, -1.0, 1.0], [-1.0, 1.0, 1.0]])),
+    "binary_cross_entropy weight": (
+        lambda x, t: F.binary_cross_entropy(sg.sigmoid(x), sg.full_like(x, 0.3), weight=t),
+        np.array([1.0, 2.0, 3.0])),
+    "batch_norm running_var": (
+        lambda x, t: F.batch_norm(x, t * 0.0, t, training=False).sum(),
+        np.array([1.0, 2.0, 3.0])),
+    "binary_cross_entropy_with_logits pos_weight": (
+        lambda x, t: F.binary_cross_entropy_with_logits(x, sg.full_like(x, 0.3), pos_weight=t),
+        np.array([1.0, 2.0, 3.0])),
+}
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.parametrize("case", sorted(_AUX))
+def test_changing_a_tensor_a_backward_reads_raises_as_torch_does(case, compiled):
+    # The rule reads it from its closure, not as an input: changed in place before the
+    # backward, it gave a wrong gradient silently; torch saves it and raises.
+    op, aux = _AUX[case]
+    x0 = np.array([[0.3, -0.2, 0.5], [0.7, 0.2, -0.4]])
+
+    def run(x, t):
+        x = x.requires_grad_()
+        loss = op(x, t)
+        t.mul_(-1.5)
+        loss.backward()
+        return x.grad
+
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        if compiled:
+            sg.compile(run)(x0, aux)
+        else:
+            run(sg.tensor(x0), sg.tensor(aux))

@@ -28,7 +28,7 @@ from . import grad_mode, layout, sources
 from .capture import swap
 from .deferred import Deferred
 from .halfprec import IN_OWN_DTYPE, KEEP_COMPLEX, SCANS, as_given, widened_values
-from .backward_graph import record_function
+from .backward_graph import CompositeRule, note_closure_reads, record_function
 from .tensor import Tensor, tensor, traced_numbers
 from .view_links import register_view
 
@@ -380,36 +380,24 @@ def _record(out: Tensor, op, attrs: dict, inputs: list[Tensor], torch_name: str,
     # An op's rule that does not read its output gets None for it (no tensor is rebuilt for
     # it in the backward pass); a composite's rule always gets it.
     record_function(out, op, attrs, inputs, torch_name, loc, shown,
-                    op.uses_out or type(op) is _Rule)
+                    op.uses_out or type(op) is CompositeRule)
 
 
-class _Rule:
-    """A composite's backward rule ``rule(g, out, inputs)`` in the shape ``_record`` takes
-    an op's (a composite's rule is built from front-end functions: it needs no builder)."""
-
-    __slots__ = ("vjp", "saves", "uses_out", "holomorphic")
-    torch_inputs = ()
-
-    def __init__(self, rule, saves: bool, uses_out: bool, holomorphic: bool = True):
-        self.vjp = lambda b, g, out, ins: rule(g, out, ins)
-        self.saves = saves
-        self.uses_out = uses_out   # softmax, logsumexp, norm... reuse their output
-        self.holomorphic = holomorphic   # a rule of derivatives (conjugated for complex)
-
-
-def attach_function(out: Tensor, torch_name: str, rule, inputs: list[Tensor],
-                    saves: bool = True, uses_out: bool = True,
-                    holomorphic: bool = True, shown: tuple | None = None) -> Tensor:
+def attach_function(out: Tensor, torch_name: str, rule, inputs: list[Tensor], saves: bool = True,
+                    uses_out: bool = True, holomorphic: bool = True, shown: tuple | None = None
+                    ) -> Tensor:
     """Give ``out`` one backward function computed by ``rule(g, out, inputs)``: how composite
     functions (mean, softmax, losses) show torch's single grad_fn while being built from
     primitives. ``saves``/``uses_out``: whether the rule reads the inputs/the output (then
-    changing them in place before the backward is an error); ``shown``: as ``apply``'s."""
+    changing them in place before the backward is an error, as it is for the tensors the rule
+    reads from its closure: ``note_closure_reads``); ``shown``: as ``apply``'s."""
     if not (grad_mode.is_grad_enabled() and any(t._requires_grad for t in inputs)):
         return out
     result = Tensor(out._value, out._node)
     loc = sources.record(out._node) if out._node is not None else None
-    _record(result, _Rule(rule, saves, uses_out, holomorphic), {}, inputs, torch_name, loc,
+    _record(result, CompositeRule(rule, saves, uses_out, holomorphic), {}, inputs, torch_name, loc,
             shown)
+    note_closure_reads(result.grad_fn, rule, inputs)
     return result
 
 

@@ -294,6 +294,47 @@ def record_function(out: Tensor, op, attrs: dict, inputs: list, torch_name: str,
     fn._made = out._node
 
 
+class CompositeRule:
+    """A composite's backward rule ``rule(g, out, inputs)`` in the shape ``_record`` takes
+    an op's (a composite's rule is built from front-end functions: it needs no builder)."""
+
+    __slots__ = ("vjp", "saves", "uses_out", "holomorphic")
+    torch_inputs = ()
+
+    def __init__(self, rule, saves: bool, uses_out: bool, holomorphic: bool = True):
+        self.vjp = lambda b, g, out, ins: rule(g, out, ins)
+        self.saves = saves
+        self.uses_out = uses_out   # softmax, logsumexp, norm... reuse their output
+        self.holomorphic = holomorphic   # a rule of derivatives (conjugated for complex)
+
+
+def note_closure_reads(fn, rule, inputs: list) -> None:
+    """Have ``fn`` check, before its rule runs, the tensors a composite's rule reads from the
+    function that made it rather than as inputs: a loss's target or weight, an index, a mask,
+    a running statistic (and through a re-run body, what the body reads). Changed in place
+    before the backward, they would silently give a wrong gradient; torch saves them and
+    raises. Found in the rule's closure, and its functions' (two levels)."""
+    found: list = []
+    _closure_tensors(rule, inputs, 2, found)
+    if found:
+        fn._versions = tuple(fn._versions) + tuple(
+            (t.dtype, t.shape, t._vc, t._vc[0]) for t in found)
+
+
+def _closure_tensors(f, inputs: list, depth: int, found: list) -> None:
+    for cell in getattr(f, "__closure__", None) or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:   # (a cell not filled yet)
+            continue
+        for item in value if type(value) in (list, tuple) else (value,):
+            if isinstance(item, Tensor):
+                if not any(item is t for t in inputs) and not any(item is t for t in found):
+                    found.append(item)
+            elif depth and getattr(item, "__closure__", None):
+                _closure_tensors(item, inputs, depth - 1, found)
+
+
 def _needed_parts(parts: tuple):
     """A rule computing only the cotangents of the inputs that require grad (None for the
     others): see ``ops.registry.per_input``. One rule per ``parts``: equal rules are one

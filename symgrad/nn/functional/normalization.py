@@ -134,11 +134,16 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None,  # noqa
         wt = _channel(next(rest), x.ndim) if has[0] else None
         return ins[0], wt, (_channel(next(rest), x.ndim) if has[1] else None)
 
+    # what the rule reads: the running statistics in eval mode only (in training they are
+    # updated in place after this, and the rule must not hold them: attach_function checks
+    # the tensors a rule holds for in-place changes, as torch checks what it saves)
+    running = None if training else stats
+
     def moments(a):
-        if training:
+        if running is None:
             return _standardized(a, axes, eps)
-        rstd = _channel(rsqrt(stats[1] + eps), x.ndim)
-        return (a - _channel(stats[0], x.ndim)) * rstd, rstd
+        rstd = _channel(rsqrt(running[1] + eps), x.ndim)
+        return (a - _channel(running[0], x.ndim)) * rstd, rstd
 
     def body(*ins):
         a, wt, bs = unpack(ins)
