@@ -129,7 +129,7 @@ def run_backward(roots: Sequence[tuple[Any, Any]], *, retain_graph: bool, create
     traced = any(t._value is None or g._value is None for t, g in roots)
     edges = group = None
     if traced:   # at trace time, twin functions (a value computed twice) take one adjoint
-        pending, topo, edges, group = _merge_twins(pending, topo, targets, stops)
+        pending, topo, edges, group = _merge_twins(pending, topo, targets)
     needed = _needed(topo, targets, stops, inputs is None, edges)
     if inputs is None and traced:
         _check_sinks_traced(needed)
@@ -156,7 +156,7 @@ def run_backward(roots: Sequence[tuple[Any, Any]], *, retain_graph: bool, create
     return results if inputs is not None else None
 
 
-def _merge_twins(pending: dict, topo: list, targets: dict, stops: dict) -> tuple:
+def _merge_twins(pending: dict, topo: list, targets: dict) -> tuple:
     """``(pending, topo, edges, twins)`` with twin functions merged (``twins.merge``): the
     roots' cotangents given to the functions standing for theirs (summed, in the roots' order,
     where twins stand for one another), the order over the standing functions and their edges
@@ -248,9 +248,9 @@ def _run_hooks(fn, g):
     return g
 
 
-def _order(roots: list, stops: dict, edges: dict | None = None) -> list:
+def _order(roots: list, stops: dict) -> list:
     """The functions reachable from the roots (not beyond a stop), in a topological order
-    (Kahn's algorithm; iterative: graphs can be deep). ``edges``: as ``_step``'s."""
+    (Kahn's algorithm; iterative: graphs can be deep)."""
     deps: dict[Any, int] = {}
     stack = list(roots)
     first = set(stack)
@@ -258,7 +258,7 @@ def _order(roots: list, stops: dict, edges: dict | None = None) -> list:
         fn = stack.pop()
         if fn in stops:
             continue   # nothing beyond an input is needed (and nothing there may be freed)
-        for nxt, _ in (fn._edges if edges is None else edges[fn]):
+        for nxt, _ in fn._edges:
             if nxt is None:
                 continue
             count = deps.get(nxt)
@@ -275,7 +275,7 @@ def _order(roots: list, stops: dict, edges: dict | None = None) -> list:
         topo.append(fn)
         if fn in stops:
             continue
-        for nxt, _ in (fn._edges if edges is None else edges[fn]):
+        for nxt, _ in fn._edges:
             if nxt is not None:
                 count = deps[nxt] - 1
                 deps[nxt] = count

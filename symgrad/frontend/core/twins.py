@@ -43,7 +43,7 @@ from ...ir.provenance import MOVES, Table
 from ...ops import OPS
 from .backward_graph import function_classes
 
-# The rule of each data-movement op -> the op's name (see ``_route``).
+# The rule of each data-movement op -> the op's name (see ``_Routes``).
 _MOVE_RULES = {OPS[name].vjp: name for name in MOVES}
 
 
