@@ -283,11 +283,14 @@ def test_key_changes_when_flags_change() -> None:
     assert delta(before)["compiles"] == 2
 
 
-def test_key_changes_when_source_or_cdef_change() -> None:
+def test_key_changes_when_source_or_cdef_change(monkeypatch: pytest.MonkeyPatch) -> None:
     base = module_key(ADD_SRC, ADD_CDEF)
     assert module_key(ADD_SRC + "\n", ADD_CDEF) != base
     assert module_key(ADD_SRC.replace("a[i] + b[i]", "b[i] + a[i]"), ADD_CDEF) != base
-    assert module_key(ADD_SRC, ADD_CDEF + " ") != base
+    assert module_key(ADD_SRC, ADD_CDEF.replace("long n", "long m")) != base
+    # decls.h is part of the key: the math declarations it force-includes too
+    monkeypatch.setattr(compiler, "MATH_DECLS", compiler.MATH_DECLS + "/* edited */\n")
+    assert module_key(ADD_SRC, ADD_CDEF) != base
 
 
 @pytest.mark.skipif(

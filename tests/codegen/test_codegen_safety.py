@@ -76,7 +76,7 @@ def split_comments(text: str) -> tuple[str, list[str]]:
     return "".join(code), comments
 
 
-_DIRECTIVE = re.compile(r"#include <(math|stdint)\.h>|#pragma omp .*|"
+_DIRECTIVE = re.compile(r"#include <(math|stdint)\.h>|#pragma omp .*|#ifndef SG_MATH_DECLARED|"
                         r"#if !defined\(SG_TU\) \|\| SG_TU == \d+|#endif")
 
 
@@ -593,3 +593,56 @@ def test_corpus_compiles_warning_free(tmp_path, monkeypatch):
     assert re.search(r"= \(i\d+ (<|>=) \d+[^;]*\) \? (tmp|in)\d+\[", everything)  # windows
     assert re.search(r"tmp\d+\[\d+\] \+= s\d+;", everything)   # an accumulation chain
     assert any(len(src.units) > 2 for src in sources.values())
+
+
+# --------------------------------------------------------------------------- math declarations
+
+def _libm_source() -> str:
+    """One C function per entry of the op table (every elementwise op's C in each dtype) and
+    every helper (digamma, zeta, erfinv, complex, FFT...): all that the kernels call of libm."""
+    from symgrad.codegen.c import helpers, optable
+    from symgrad.codegen.c.templates import environment
+    types = {"float32": "float", "float64": "double", "int64": "int64_t", "bool": "_Bool"}
+    lines = helpers.definitions(environment(), list(helpers.HELPERS))
+    for k, ((op, dtype), (expr, _)) in enumerate(sorted(optable.EXPRESSIONS.items())):
+        t = types[dtype]
+        expr = re.sub(r"__sg_arg(\d)__", r"a\1", expr)
+        lines.append(f"{t} op{k}_{op}({t} a0, {t} a1, {t} a2) "
+                     f"{{ (void)a0; (void)a1; (void)a2; return {expr}; }}\n")
+    return "".join(lines)
+
+
+def test_math_declarations_give_the_same_object_code(tmp_path):
+    """decls.h's own declarations of <math.h> (build/c/math_decls.h) compile every kernel of the
+    corpus, and every op's and helper's C, to the same object file, byte for byte, as glibc's
+    <math.h> does: the build reads the short header for speed only."""
+    sources = {name: (compiler.kernel_text(src), compiler.plan(src))
+               for name, src in _corpus_sources().items()}
+    libm = _libm_source()
+    for needle in ("lgammaf(", "erfc(", "nextafter(", "isinf(", "INFINITY", "NAN", "hypotf(",
+                   "sgm_zeta(", "creal(", "fmod("):     # (the table covers the functions)
+        assert needle in libm, needle
+    some_plan = next(iter(sources.values()))[1]
+    sources["libm"] = ("#ifndef SG_MATH_DECLARED\n#include <math.h>\n#endif\n"
+                       "#include <stdint.h>\n" + libm, some_plan)
+    assert "#ifndef SG_MATH_DECLARED" in next(iter(sources.values()))[0]
+    system_decls = compiler.MATH_DECLS + "#define SG_MATH_DECLARED 1\n"
+    checked = 0
+    for name, (text, plan) in sources.items():
+        directory = tmp_path / name
+        directory.mkdir()
+        (directory / "kernel.c").write_text(text)
+        cmd = plan.kernel_cmds[0]
+        cmd = [a for a in cmd[:cmd.index("-include")] if not a.startswith("-DSG_TU")]
+        objects = []
+        for which, decls in (("own", compiler.decls_text(plan.source)),
+                             ("system", compiler.decls_text(plan.source).replace(system_decls,
+                                                                                 ""))):
+            (directory / f"{which}.h").write_text(decls)
+            subprocess.run([*cmd, "-include", f"{which}.h", "-c", "kernel.c", "-o",
+                            f"{which}.o"], cwd=directory, check=True, capture_output=True)
+            objects.append((directory / f"{which}.o").read_bytes())
+        assert "SG_MATH_DECLARED" not in (directory / "system.h").read_text()
+        assert objects[0] == objects[1], name
+        checked += 1
+    assert checked == len(_corpus_sources()) + 1

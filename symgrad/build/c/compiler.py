@@ -90,6 +90,9 @@ VECTOR_MATH_FLAGS = ("-fno-builtin-sin", "-fno-builtin-cos", "-fno-builtin-sinf"
 # from 43 to 63 us (a loaded machine); --param=max-completely-peel-times=0 compiled slower (3.62 G).
 UNIT_FLAGS: dict[str, tuple[str, ...]] = {"main": (), "cold": ("-O1", "-fno-tree-ccp")}
 
+# What the kernels use of <math.h>, for decls.h (the file says why).
+MATH_DECLS = (Path(__file__).parent / "math_decls.h").read_text()
+
 @dataclasses.dataclass(frozen=True)
 class Plan:
     """Everything one build needs; commands use paths relative to the build dir so they (and so
@@ -140,8 +143,10 @@ def plan(source: CSource, opt_flags: tuple[str, ...] | None = None) -> Plan:
     libs = [*(["-fopenmp"] if needs.openmp else []), *(_blas_flags() if needs.blas else []),
             *(["-lmvec"] if needs.vector_math else []), "-lm"]
     shared = ["-dynamiclib"] if sys.platform == "darwin" else ["-shared", "-Wl,-Bsymbolic"]
-    # Base flags first so the caller's flags (e.g. another -std) win.
-    base = [*cc, "-std=c99", "-fPIC", "-fvisibility=hidden", *kernel_flags]
+    # Base flags first so the caller's flags (e.g. another -std) win. A function called
+    # without a declaration (one ``math_decls.h`` lacks) is an error, not an implicit int.
+    base = [*cc, "-std=c99", "-fPIC", "-fvisibility=hidden",
+            "-Werror=implicit-function-declaration", *kernel_flags]
     if len(units) == 1:
         kernel_cmds = [[*base, *units[0], "-include", "decls.h", *shared, "kernel.c", "-o",
                         SO_NAME, *libs]]
@@ -155,7 +160,7 @@ def plan(source: CSource, opt_flags: tuple[str, ...] | None = None) -> Plan:
     drop = len(cc)
     p = Plan("", SO_NAME, source, kernel_cmds, link_cmd, ident)
     commands = {name: cmd[drop:] for name, cmd in p.commands().items()}
-    key = make_key(kernel_text(source), source.cdef, compiler_id=ident, flags=commands)
+    key = make_key(kernel_text(source), decls_text(source), compiler_id=ident, flags=commands)
     return dataclasses.replace(p, key=key)
 
 
@@ -167,13 +172,14 @@ def _blas_flags() -> tuple[str, ...]:
                          "wheel is not installed: `pip install scipy-openblas32`.") from exc
 
 
-def make_key(c_source: str, cdef: str, *, compiler_id: str, flags: dict) -> str:
-    """The hex sha256 naming a build; everything that can change the produced ``.so`` goes in."""
+def make_key(c_source: str, decls: str, *, compiler_id: str, flags: dict) -> str:
+    """The hex sha256 naming a build; everything that can change the produced ``.so`` goes in
+    (``decls``: ``decls.h``'s text, the public declarations and the math declarations)."""
     parts = {
         "schema": cache.SCHEMA,
         # (its hash: JSON-escaping a large text took 23 ms of a 35 ms warm start)
         "c_source": hashlib.sha256(c_source.encode("utf-8")).hexdigest(),
-        "cdef": cdef,
+        "decls": decls,
         "compiler": compiler_id,
         "flags": flags,
         "symgrad": __version__,
@@ -214,12 +220,13 @@ def kernel_text(source: CSource) -> str:
 
 def decls_text(source: CSource) -> str:
     """``decls.h``: the declarations of the module's public functions (default visibility;
-    everything else in the text is hidden)."""
+    everything else in the text is hidden), after what the kernels use of ``<math.h>``
+    (``math_decls.h``: faster to read than the system header, which the text then skips)."""
     decls = source.cdef.strip()
     if source.params:
         decls += "\n" + adapter.declaration(source.entry)
-    return ("#include <stddef.h>\n#include <stdint.h>\n#pragma GCC visibility push(default)\n"
-            f"{decls}\n#pragma GCC visibility pop\n")
+    return (f"#include <stddef.h>\n#include <stdint.h>\n{MATH_DECLS}#define SG_MATH_DECLARED 1\n"
+            f"#pragma GCC visibility push(default)\n{decls}\n#pragma GCC visibility pop\n")
 
 
 def write_sources(p: Plan, build_dir: Path) -> None:

@@ -5,7 +5,9 @@
  * `work` is a caller-owned workspace of 192 bytes (temporaries).
  * Returns 0, or the 1-based number of the kernel that found an index out of range.
  */
+#ifndef SG_MATH_DECLARED   /* symgrad's build declares what it uses of math.h (decls.h) */
 #include <math.h>
+#endif
 #include <stdint.h>
 
 int sg_grad_running_max(const float *restrict in0,

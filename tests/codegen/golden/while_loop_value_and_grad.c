@@ -7,7 +7,9 @@
  * Ctrl-C: the loops with a "Ctrl-C" check read `*sg_sigint` (a count the caller's SIGINT handler
  * increments) after each step and return 1073741824 once it differs from `sg_since`.
  */
+#ifndef SG_MATH_DECLARED   /* symgrad's build declares what it uses of math.h (decls.h) */
 #include <math.h>
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 
