@@ -38,8 +38,10 @@ from .nest import Nest, counted
 from .text import index, loc_comment
 
 def emit(ctx, number: int, k: DecompKernel) -> Emitted:
-    if k.out.buffer.dtype.is_complex:
-        ctx.loops.calls.add("sgm_complex_h")          # complex.h
+    # complex.h for creal, cimag, conj: a complex operand is enough (cholesky_ex's output
+    # may be its info or a real view)
+    if any(v.buffer.dtype.is_complex for v in k.views()):
+        ctx.loops.calls.add("sgm_complex_h")
     text, elements, error = decomp_kernel(ctx.env, number, k)
     return Emitted(text, elements, errors=(error,) if error else ())
 

@@ -235,6 +235,24 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
 
 def getitem(x: Tensor, index: Any) -> Tensor:
     """Basic indexing: ints, slices (positive steps), None and Ellipsis."""
+    windows = _plain_windows(x.shape, index)
+    if windows is None:
+        windows = _windows(x, index)
+    starts, stops, steps, out_shape, sliced, has_int, last = windows
+    out = x
+    reshaped = not same_shape(out_shape, x.shape)
+    if sliced:
+        inner = "SelectBackward0" if has_int else "SliceBackward0"
+        out = apply("slice", x, starts=starts, stops=stops, steps=steps,
+                    _torch_name=inner if reshaped else last)
+    if reshaped or out is x:   # torch's result is a new tensor, an alias at least
+        out = apply("reshape", out, shape_to=out_shape, _torch_name=last)
+    return out
+
+
+def _windows(x: Tensor, index: Any) -> tuple:
+    """(starts, stops, steps, the result's shape, whether anything is cut, whether an int
+    selects, the grad_fn torch shows) of basic index ``index`` of ``x``."""
     given, index = index, _full_index(x, index)
     starts, stops, steps, out_shape = [], [], [], []
     dim = 0
@@ -249,18 +267,63 @@ def getitem(x: Tensor, index: Any) -> Tensor:
         if kept is not None:
             out_shape.append(kept)
         dim += 1
-    last = _last_step(x, given)
-    out = x
-    reshaped = not same_shape(tuple(out_shape), x.shape)
-    if not same_shape(tuple(starts), (0,) * x.ndim) or not same_shape(tuple(stops), x.shape) \
-            or set(steps) - {1}:
-        has_int = any(not isinstance(i, slice) and i is not None for i in index)
-        inner = "SelectBackward0" if has_int else "SliceBackward0"
-        out = apply("slice", x, starts=tuple(starts), stops=tuple(stops), steps=tuple(steps),
-                    _torch_name=inner if reshaped else last)
-    if reshaped or out is x:   # torch's result is a new tensor, an alias at least
-        out = apply("reshape", out, shape_to=tuple(out_shape), _torch_name=last)
-    return out
+    sliced = not same_shape(tuple(starts), (0,) * x.ndim) or \
+        not same_shape(tuple(stops), x.shape) or bool(set(steps) - {1})
+    has_int = any(not isinstance(i, slice) and i is not None for i in index)
+    return (tuple(starts), tuple(stops), tuple(steps), tuple(out_shape), sliced, has_int,
+            _last_step(x, given))
+
+
+def _plain_windows(shape: tuple, index: Any) -> tuple | None:
+    """``_windows`` in one pass for the common index: ints in range and slices of positive
+    int steps (or none), in a tuple or alone, of a tensor of static sizes. None for anything
+    else (None, ``...``, call-time sizes, an index out of range, a numpy integer): the
+    general path decides, and raises where it must. (Once per ``x[...]`` of a traced program:
+    most of a recursive program's trace, ~2x as fast as the general path.)"""
+    lone = type(index) is not tuple
+    items = (index,) if lone else index
+    if len(items) > len(shape):
+        return None
+    starts, stops, steps, out_shape = [], [], [], []
+    sliced = has_int = False
+    last = "AliasBackward0"
+    for dim, size in enumerate(shape):
+        if type(size) is not int:
+            return None
+        item = items[dim] if dim < len(items) else _WHOLE
+        kind = type(item)
+        if kind is int:
+            if not -size <= item < size:
+                return None
+            start = item % size
+            starts.append(start)
+            stops.append(start + 1)
+            steps.append(1)
+            sliced = sliced or size != 1
+            has_int = True
+            last = "SelectBackward0"
+            continue
+        if kind is not slice or item.step is not None and (type(item.step) is not int
+                                                           or item.step <= 0):
+            return None
+        start, stop, step = item.indices(size)
+        kept = len(range(start, stop, step))
+        starts.append(start)
+        stops.append(stop if stop > start else start)
+        steps.append(step)
+        out_shape.append(kept)
+        if start != 0 or step != 1 or kept != size:
+            sliced = True
+        # torch skips a slice of a whole dim in a tuple (``_last_step``); a lone one is applied
+        if item is not _WHOLE and (lone or not (
+                item.start in (None, 0) and item.step in (None, 1) and
+                (item.stop is None or _at_least(item.stop, size)))):
+            last = "SliceBackward0"
+    return (tuple(starts), tuple(stops), tuple(steps), tuple(out_shape), sliced, has_int,
+            last)
+
+
+_WHOLE = slice(None)
 
 
 _STEP = {int: "SelectBackward0", slice: "SliceBackward0", type(None): "UnsqueezeBackward0"}
