@@ -198,8 +198,11 @@ def _cfunction(name: str):
     return getattr(cfunctions, name)
 
 
+# Rules that read only the output (exp, expm1, sqrt, rsqrt, tanh, sigmoid, relu; tan and exp2
+# in ``pointwise``) save nothing else (``saves=False``): torch saves their ``result`` alone, so
+# changing the input in place after them is allowed, changing the result is not.
 elementwise("exp", lambda sp, x: sp.exp(x), np.exp, vjp=lambda b, g, out, ins: (g * out,),
-            uses_out=True, complex_ok=True)
+            uses_out=True, saves=False, complex_ok=True)
 # The derivatives of log and log1p in SymPy's form, 1/x and 1/(1 + x), times g (not g / x: the
 # rounding differs, and the tests hold the rules to the SymPy derivative).
 elementwise("log", lambda sp, x: sp.log(x), np.log,
@@ -207,9 +210,11 @@ elementwise("log", lambda sp, x: sp.log(x), np.log,
 elementwise("log1p", lambda sp, x: _cfunction("log1p")(x), np.log1p, torch="Log1PBackward0",
             vjp=lambda b, g, out, ins: (g * (1.0 / (1.0 + ins[0])),), complex_ok=True)
 elementwise("expm1", lambda sp, x: _cfunction("expm1")(x), np.expm1,
-            vjp=lambda b, g, out, ins: (g * (out + 1.0),), uses_out=True, complex_ok=True)
+            vjp=lambda b, g, out, ins: (g * (out + 1.0),), uses_out=True, saves=False,
+            complex_ok=True)
 elementwise("sqrt", lambda sp, x: sp.sqrt(x), np.sqrt,
-            vjp=lambda b, g, out, ins: (g / (out * 2.0),), uses_out=True, complex_ok=True)
+            vjp=lambda b, g, out, ins: (g / (out * 2.0),), uses_out=True, saves=False,
+            complex_ok=True)
 
 
 # torch's rsqrt is 1 / sqrt(x), and its derivative reuses the output: -0.5 * g * out ** 3
@@ -222,11 +227,11 @@ elementwise("sin", lambda sp, x: sp.sin(x), np.sin,
 elementwise("cos", lambda sp, x: sp.cos(x), np.cos,
             vjp=lambda b, g, out, ins: (g * -b.op("sin", ins[0]),), complex_ok=True)
 elementwise("tanh", lambda sp, x: sp.tanh(x), np.tanh,
-            vjp=lambda b, g, out, ins: (g * (1.0 - out * out),), uses_out=True,
+            vjp=lambda b, g, out, ins: (g * (1.0 - out * out),), uses_out=True, saves=False,
             complex_ok=True)
 # The derivative of 1/(1+exp(-x)) as written is NaN at x = -800; reuse the output instead.
 elementwise("sigmoid", lambda sp, x: 1 / (1 + sp.exp(-x)), _np_sigmoid,
-            vjp=lambda b, g, out, ins: (g * out * (1.0 - out),), uses_out=True,
+            vjp=lambda b, g, out, ins: (g * out * (1.0 - out),), uses_out=True, saves=False,
             complex_ok=True)
 elementwise("softplus",
             lambda sp, x: sp.Piecewise((x, x > 20), (_cfunction("log1p")(sp.exp(x)), True)),
@@ -239,7 +244,7 @@ elementwise("softplus",
 elementwise("relu", lambda sp, x: sp.Piecewise((0, x < 0), (x, True)),
             lambda a: np.where(a < 0, 0, a).astype(a.dtype),
             vjp=lambda b, g, out, ins: (b.op("where", b.op("le", out, 0.0), 0.0, g),),
-            dtype=same_dtype, uses_out=True)
+            dtype=same_dtype, uses_out=True, saves=False)
 # abs'(x) = sign(x) as in torch: 0 at +-0.0 (a +0.0) and at NaN; of a complex z, |z| is real
 # and its gradient (torch's convention) g * sgn(z) = g z / |z|.
 elementwise("abs", lambda sp, x: sp.Abs(x), np.abs,

@@ -62,7 +62,7 @@ def unary(name, scalar, numpy, vjp, **kw):
 # ---------------------------------------------------------------- trigonometric, hyperbolic
 
 unary("tan", lambda sp, x: sp.tan(x), np.tan,
-      lambda b, g, out, x: g * (1.0 + out * out), uses_out=True, complex_ok=True)
+      lambda b, g, out, x: g * (1.0 + out * out), uses_out=True, complex_ok=True, saves=False)
 unary("asin", lambda sp, x: sp.asin(x), np.arcsin,
       lambda b, g, out, x: g * (1.0 / b.op("sqrt", -x * x + 1.0)), complex_ok=True)
 unary("acos", lambda sp, x: sp.acos(x), np.arccos,
@@ -92,7 +92,7 @@ unary("atanh", lambda sp, x: sp.atanh(x), np.arctanh,
 # ---------------------------------------------------------------- exponentials, logarithms
 
 unary("exp2", lambda sp, x: _cf("exp2")(x), np.exp2,
-      lambda b, g, out, x: g * out * LN2, uses_out=True, complex_ok=True)
+      lambda b, g, out, x: g * out * LN2, uses_out=True, complex_ok=True, saves=False)
 unary("log2", lambda sp, x: _cf("log2")(x), np.log2, lambda b, g, out, x: g / (x * LN2),
       complex_ok=True)
 unary("log10", lambda sp, x: _cf("log10")(x), np.log10, lambda b, g, out, x: g / (x * LN10),

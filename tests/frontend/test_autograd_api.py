@@ -474,3 +474,48 @@ def test_changing_a_tensor_a_backward_reads_raises_as_torch_does(case, compiled)
             sg.compile(run)(x0, aux)
         else:
             run(sg.tensor(x0), sg.tensor(aux))
+
+
+# Ops whose backward reads only their result (torch's derivatives.yaml saves ``result``, not
+# ``self``), with the derivative written in the result r: changing the input in place after
+# the op is allowed (torch runs it), changing the result is not, and a second backward
+# through the freed graph raises.
+_FROM_RESULT = {
+    "exp": (lambda r: r), "exp2": (lambda r: r * np.log(2.0)), "expm1": (lambda r: r + 1.0),
+    "sqrt": (lambda r: 0.5 / r), "tan": (lambda r: 1.0 + r * r), "tanh": (lambda r: 1.0 - r * r),
+    "sigmoid": (lambda r: r * (1.0 - r)), "relu": (lambda r: (r > 0).astype(float)),
+}
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.parametrize("name", sorted(_FROM_RESULT))
+def test_an_op_that_saves_only_its_result_lets_its_input_change(name, compiled):
+    x0 = np.array([0.3, 0.7, 0.4 if name == "sqrt" else -0.4, 1.1])
+    op = getattr(sg, name)
+
+    def run(x):
+        x = x.requires_grad_()
+        y = x * 1.0
+        r = op(y)
+        y.mul_(2.0)              # the input changes; the result, which the rule reads, not
+        r.sum().backward()
+        return x.grad, r
+
+    if compiled:
+        grad, r = sg.compile(run)(x0)
+    else:
+        grad, r = (t.detach().numpy() for t in run(sg.tensor(x0)))
+    numpy = {"relu": lambda v: np.maximum(v, 0.0), "sigmoid": lambda v: 1.0 / (1.0 + np.exp(-v))}
+    want_r = (numpy[name] if name in numpy else getattr(np, name))(x0)
+    np.testing.assert_allclose(r, want_r, rtol=1e-14)
+    np.testing.assert_allclose(grad, _FROM_RESULT[name](want_r), rtol=1e-13)
+
+    x = sg.tensor(x0, requires_grad=True)
+    r = op(x * 1.0)
+    r.mul_(2.0)                  # the result the rule reads changed: torch's error
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        r.sum().backward()
+    r = op(x * 1.0)
+    r.sum().backward()
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        r.sum().backward()       # the saved result was freed
