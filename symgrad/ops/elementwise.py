@@ -99,22 +99,30 @@ elementwise("neg", lambda sp, x: -x, np.negative, vjp=lambda b, g, out, ins: (-g
             saves=False, dtype=same_dtype)
 
 
-def _pow_vjp(b, g, out, ins):
+def _pow_base(b, g, out, ins):
     base, expo = ins
     c = b.constant_value(expo)
     if c is not None:
         # torch's pow_backward for a scalar exponent: grad * (e * x ** (e - 1)), zeros if e = 0
         # (x**0 is constant); the exponent gets no gradient.
-        return (b.full(g, 0.0) if c == 0 else g * (expo * b.op("pow", base, expo - 1.0))), None
+        return b.full(g, 0.0) if c == 0 else g * (expo * b.op("pow", base, expo - 1.0))
     # torch's d/d base is 0 where the exponent is 0 (x**0 is constant), not 0 * 0**-1 = NaN.
-    d_base = b.op("where", b.op("eq", expo, 0.0), 0.0, g * (expo * b.op("pow", base, expo - 1.0)))
+    return b.op("where", b.op("eq", expo, 0.0), 0.0, g * (expo * b.op("pow", base, expo - 1.0)))
+
+
+def _pow_exponent(b, g, out, ins):
+    base, expo = ins
     # torch masks the exponent's gradient where base == 0 and exponent >= 0 (log(0) there;
     # a complex exponent: a real one >= 0).
     nonnegative = b.op("ge", expo, 0.0) if not expo.dtype.is_complex else b.op(
         "logical_and", b.op("eq", b.op("imag", expo), 0.0), b.op("ge", b.op("real", expo), 0.0))
     mask = b.op("logical_and", b.op("eq", base, 0.0), nonnegative)
-    d_expo = b.op("where", mask, 0.0, g * (out * b.op("log", _promoted_base(b, base, expo))))
-    return d_base, d_expo
+    return b.op("where", mask, 0.0, g * (out * b.op("log", _promoted_base(b, base, expo))))
+
+
+# Only the exponent's part reads the result (torch saves it for that formula alone: x ** 2's
+# result may change in place, its gradient reads x).
+_pow_vjp = per_input(_pow_base, _pow_exponent, reads=((0, 1), (0, 1, -1)))
 
 
 def _promoted_base(b, base, expo):
@@ -303,8 +311,11 @@ def _where_dtype(c, x, y, **_):
     return same_dtype(x, y)
 
 
-def _where_vjp(b, g, out, ins):
-    return None, b.op("where", ins[0], g, 0.0), b.op("where", ins[0], 0.0, g)
+# Each branch's part reads the condition alone (torch saves only it: the branches may change).
+_where_vjp = per_input(lambda b, g, out, ins: None,
+                       lambda b, g, out, ins: b.op("where", ins[0], g, 0.0),
+                       lambda b, g, out, ins: b.op("where", ins[0], 0.0, g),
+                       reads=((), (0,), (0,)))
 
 
 elementwise("where", lambda sp, c, x, y: sp.Piecewise((x, sp.Ne(c, 0)), (y, True)),

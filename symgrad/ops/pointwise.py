@@ -203,7 +203,7 @@ def _quotient_vjp(rounding: str):
     """d/db of a - b * q(a / b) with q rounding: -g * q (torch's)."""
     def part(b, g, out, ins):
         return -g * b.op(rounding, ins[0], ins[1])
-    return per_input(lambda b, g, out, ins: g, part)
+    return per_input(lambda b, g, out, ins: g, part, reads=((), (0, 1)))
 
 
 elementwise("fmod", lambda sp, x, y: _fn("Fmod")(x, y), _np_fmod, dtype=same_dtype,

@@ -9,6 +9,10 @@ records them). Output: one ``BackwardFunction`` per application, of a class name
 
 from __future__ import annotations
 
+import dis
+import functools
+import inspect
+import types
 import weakref
 from typing import Any
 from collections.abc import Callable, Sequence
@@ -275,9 +279,13 @@ def record_function(out: Tensor, op, attrs: dict, inputs: list, torch_name: str,
     if parts is not None and not all_grad:
         rule = _needed_parts(tuple(p if t._requires_grad else None
                                    for p, t in zip(parts, inputs)))
-        if versions is not None and op.vjp.reads is not None:   # what the needed parts read
-            read = {k for t, ks in zip(inputs, op.vjp.reads) if t._requires_grad for k in ks}
+    out_read = op.uses_out
+    reads = getattr(op.vjp, "reads", None) if parts is not None else None
+    if reads is not None:   # what the needed parts read (-1: the output)
+        read = {k for t, ks in zip(inputs, reads) if t._requires_grad for k in ks}
+        if versions is not None:
             versions = [v for k, v in enumerate(versions) if k in read]
+        out_read = out_read and -1 in read
     cls = _CLASSES.get(torch_name) or function_class(torch_name)
     fn = cls(rule, attrs, inputs, (out._value, out._node) if reads_out else None, op.saves,
              tuple(edges), tuple(meta), loc, shown or op.torch_inputs or None)
@@ -285,11 +293,12 @@ def record_function(out: Tensor, op, attrs: dict, inputs: list, torch_name: str,
         fn._complex = True
     # (an op whose rule reads nothing saved is linear with real coefficients -- add, sum,
     # reshape, cat...: conjugating around it changes nothing but the signs of zeros)
-    fn._holomorphic = op.holomorphic and (op.saves or op.uses_out)
+    fn._holomorphic = op.holomorphic if type(op) is CompositeRule else \
+        op.holomorphic and (op.saves or op.uses_out)
     # What the rule will read must not have changed in place by the time it runs.
     if versions is not None:
         fn._versions = tuple(versions)
-    if op.uses_out:
+    if out_read:
         fn._versions += ((out.dtype, out.shape, out._vc, out._vc[0]),)
         fn._saves_out = True   # (freed by a backward: a second one raises, as torch's)
     out._requires_grad = True
@@ -299,16 +308,42 @@ def record_function(out: Tensor, op, attrs: dict, inputs: list, torch_name: str,
 
 class CompositeRule:
     """A composite's backward rule ``rule(g, out, inputs)`` in the shape ``_record`` takes
-    an op's (a composite's rule is built from front-end functions: it needs no builder)."""
+    an op's (a composite's rule is built from front-end functions: it needs no builder).
+    ``saves``/``uses_out``: what the caller says the rule reads, less what its code never
+    reads (``rule_reads``): only what the rule reads must not change in place before the
+    backward, as torch checks only what each formula saved (``x[idx]``'s result may change,
+    its rule re-runs the indexing on ``x`` alone)."""
 
     __slots__ = ("vjp", "saves", "uses_out", "holomorphic")
     torch_inputs = ()
 
     def __init__(self, rule, saves: bool, uses_out: bool, holomorphic: bool = True):
         self.vjp = lambda b, g, out, ins: rule(g, out, ins)
-        self.saves = saves
-        self.uses_out = uses_out   # softmax, logsumexp, norm... reuse their output
-        self.holomorphic = holomorphic   # a rule of derivatives (conjugated for complex)
+        reads_inputs, reads_out = rule_reads(rule)
+        self.saves = saves and reads_inputs
+        self.uses_out = uses_out and reads_out   # softmax, logsumexp, norm... reuse it
+        # a rule of derivatives (conjugated for complex), as the caller declared it
+        self.holomorphic = holomorphic and (saves or uses_out)
+
+
+def rule_reads(rule) -> tuple[bool, bool]:
+    """(whether ``rule(g, out, inputs)`` can read its inputs, whether it can read its output):
+    False only where its code never names that parameter (not even for a function nested in
+    it). Anything else -- a callable object, ``*args``, ``locals()`` -- reads both."""
+    code = getattr(rule, "__code__", None)
+    if type(rule) is not types.FunctionType or not isinstance(code, types.CodeType):
+        return True, True
+    return _named_parameters(code)
+
+
+@functools.cache
+def _named_parameters(code: types.CodeType) -> tuple[bool, bool]:
+    if code.co_argcount != 3 or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS) \
+            or "locals" in code.co_names or "vars" in code.co_names:
+        return True, True
+    _, out, inputs = code.co_varnames[:3]
+    named = {ins.argval for ins in dis.get_instructions(code) if ins.opname != "RESUME"}
+    return inputs in named, out in named
 
 
 def note_closure_reads(fn, rule, inputs: list) -> None:

@@ -138,7 +138,7 @@ def repeat(x: Tensor, *sizes) -> Tensor:
         wide = broadcast_to(inter, tuple(d for r, s in zip(sizes, shape) for d in (r, s)))
         # a new tensor, as torch's (not a view of x: writing into it leaves x alone)
         return clone(reshape(wide, tuple(r * s for r, s in zip(sizes, shape))))
-    return composite("RepeatBackward0", tiled, [x])
+    return composite("RepeatBackward0", tiled, [x], saves=False)   # (linear: sizes only)
 
 
 def tile(x: Tensor, dims) -> Tensor:
@@ -350,7 +350,8 @@ def trace(x: Tensor) -> Tensor:
     """The sum of a matrix's diagonal."""
     if x.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {x.ndim}")
-    return composite("TraceBackward0", lambda v: sum(_diagonal(v, 0, 0, 1)), [x])
+    return composite("TraceBackward0", lambda v: sum(_diagonal(v, 0, 0, 1)), [x],
+                     saves=False)   # (linear: its backward reads the size only)
 
 
 def _triangle(x: Tensor, diagonal: int, lower: bool, name: str) -> Tensor:
