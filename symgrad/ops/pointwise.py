@@ -385,4 +385,5 @@ elementwise("lerp", lambda sp, x, y, z: sp.Piecewise((x + z * (y - x), sp.Abs(z)
             _np_lerp, torch="LerpBackward1",
             vjp=per_input(lambda b, g, out, ins: g * (1.0 - ins[2]),
                           lambda b, g, out, ins: g * ins[2],
-                          lambda b, g, out, ins: g * (ins[1] - ins[0])))
+                          lambda b, g, out, ins: g * (ins[1] - ins[0]),
+                          reads=((2,), (2,), (0, 1))))
