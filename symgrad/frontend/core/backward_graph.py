@@ -282,8 +282,9 @@ def record_function(out: Tensor, op, attrs: dict, inputs: list, torch_name: str,
     out_read = op.uses_out
     reads = getattr(op.vjp, "reads", None) if parts is not None else None
     if reads is not None:   # what the needed parts read (-1: the output)
-        read = {k for t, ks in zip(inputs, reads) if t._requires_grad for k in ks}
-        if versions is not None:
+        read = op.vjp.read_by_all if all_grad else \
+            {k for t, ks in zip(inputs, reads) if t._requires_grad for k in ks}
+        if versions is not None and not read.issuperset(range(len(versions))):
             versions = [v for k, v in enumerate(versions) if k in read]
         out_read = out_read and -1 in read
     cls = _CLASSES.get(torch_name) or function_class(torch_name)
