@@ -10,7 +10,7 @@ import numpy as np
 
 from ..dtypes import int64
 from . import batching
-from .registry import OTHER, OpDef, ShapeError, nonempty_axes, register
+from .registry import OTHER, OpDef, ShapeError, nonempty_axes, per_input, register
 
 
 def _check_index(idx_dtype):
@@ -43,8 +43,11 @@ register(OpDef(
     kernel="index",
     dependence="gather",
     batch=batching.leading,
-    vjp=lambda b, g, out, ins, *, axis: (
-        b.op("scatter_add", g, ins[1], axis=axis, shape_to=ins[0].shape), None),
+    # (x's values are not read, only its shape: x may change in place after the gather, as
+    # after torch's, which saves the index alone; max/min(dim) are gathers)
+    vjp=per_input(lambda b, g, out, ins, *, axis: b.op("scatter_add", g, ins[1], axis=axis,
+                                                      shape_to=ins[0].shape),
+                  lambda b, g, out, ins, *, axis: None, reads=((1,), ())),
     torch_name="GatherBackward0", doc="out[..i..] = x[..idx[..i..]..] along axis"))
 
 

@@ -32,6 +32,9 @@ OPS = {
     "mask_index": lambda ns, y: y[ns.tensor(M)],
     "repeat": lambda ns, y: y.repeat(2, 1), "tile": lambda ns, y: y.tile((2,)),
     "trace": lambda ns, y: ns.trace(y[:, :2]),
+    "max_dim": lambda ns, y: y.max(1)[0], "min_dim": lambda ns, y: ns.min(y, 0).values,
+    "median_dim": lambda ns, y: y.median(1)[0],
+    "gather": lambda ns, y: ns.gather(y, 1, ns.tensor(np.array([[0, 2], [1, 1]]))),
     "exp": lambda ns, y: ns.exp(y), "tanh": lambda ns, y: ns.tanh(y),
     "sigmoid": lambda ns, y: ns.sigmoid(y), "relu": lambda ns, y: ns.relu(y),
     "softmax": lambda ns, y: ns.softmax(y, 1), "log_softmax": lambda ns, y: ns.log_softmax(y, 1),
@@ -41,9 +44,10 @@ OPS = {
 
 
 # Where symgrad runs and torch raises: torch saves lerp's weight for the formulas of its ends
-# even when only the weight needs a gradient, whose formula does not read it. symgrad gives the
-# gradient at the values the op saw.
-PERMISSIVE = {("lerp_weight", "input")}
+# even when only the weight needs a gradient, whose formula does not read it, and gather's
+# input, whose values its formula does not read (only the sizes). symgrad gives the gradient
+# at the values the op saw.
+PERMISSIVE = {("lerp_weight", "input"), ("gather", "input")}
 
 
 def outcome(ns, name: str, change: str | None):

@@ -225,7 +225,8 @@ def median(x: Tensor, dim: int | None = None, keepdim: bool = False):
     else:
         shape = at.shape
     values = composite("MedianBackward1", lambda v: gather_along(
-        v if v.ndim else v.reshape(1), at, axis).reshape(shape), [x])
+        v if v.ndim else v.reshape(1), at, axis).reshape(shape), [x],
+        saves=False)   # (a gather at the index found: its backward reads the index alone)
     return MedianResult(values, at.reshape(shape))
 
 
