@@ -87,11 +87,17 @@ def probe_run(prog: Program, order: int) -> Probe:
     probe = Probe()
     fn = prog.function(probes=True, float64=True, probe=probe)
     args = [sg.tensor(a) for a in _float64(prog.input_arrays())]
+    # float64 the default too: a value computed from integers (tanh of an int64) is then
+    # float64 like the widened floats it meets (a loss takes operands of one dtype only)
+    previous = sg.get_default_dtype()
+    sg.set_default_dtype(sg.float64)
     try:
         fn(*args)
     except Exception as e:
         raise fail(prog, order, f"eager float64 (probed) raised {type(e).__name__}: {e}") \
             from e
+    finally:
+        sg.set_default_dtype(previous)
     return probe
 
 
