@@ -118,3 +118,83 @@ def test_changes_that_torch_allows_give_the_derivative(case, compiled):
 def test_changes_to_what_a_rule_reads_still_raise(name, change):
     kind, message = outcome(sg, name, change)
     assert kind == "raise" and "modified by an inplace operation" in message
+
+
+# ---------------------------------------------------------------------- compiled functions
+
+W = sg.tensor(np.array([1.0, 2.0, 3.0]))
+
+
+class _Scaled(sg.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("scale", sg.tensor(np.array([1.0, 1.0, 1.0])))
+
+    def forward(self, x):
+        out = x * self.scale
+        self.scale.mul_(2.0)
+        return out
+
+
+def _global_updated(x):
+    y = x * W
+    W.add_(10.0)              # compiled code reads W at each call: it cannot write it back
+    return y
+
+
+def _global_view_updated(x):
+    y = x * W
+    W[1:].zero_()
+    return y
+
+
+_MODULE = _Scaled()
+
+
+def _global_data_updated(x):
+    y = x * W
+    W.detach().mul_(3.0)
+    return y
+
+
+@pytest.mark.parametrize("fn", [_global_updated, _global_view_updated, _global_data_updated,
+                                lambda x: _MODULE(x)],
+                         ids=["global", "view of a global", "detached global", "module buffer"])
+def test_a_compiled_function_cannot_update_a_tensor_it_does_not_own(fn):
+    """Eagerly the update is seen by the next call; compiled, it would happen once, at trace
+    time, and the reads before it would see the new value (a stale result): refused."""
+    before = W.numpy().copy()
+    with pytest.raises(sg.TracerValueError, match="created outside the compiled function"):
+        sg.compile(fn)(np.ones(3))
+    np.testing.assert_array_equal(W.numpy(), before)   # and nothing changed meanwhile
+
+
+def test_a_compiled_function_updates_its_own_tensors_in_place():
+    @sg.compile
+    def f(x):
+        acc = sg.zeros(3, dtype=sg.float64)   # its own: created inside
+        acc.add_(x * W)
+        x.mul_(2.0)                             # an argument: a value of the trace
+        return acc, x
+    acc, x = f(np.array([1.0, 2.0, 3.0]))
+    np.testing.assert_array_equal(acc, [1.0, 4.0, 9.0])
+    np.testing.assert_array_equal(x, [2.0, 4.0, 6.0])
+
+
+@pytest.mark.parametrize("name", ["index", "mask_index", "repeat", "trace", "exp", "pow", "mul",
+                                  "where", "mse", "max_dim"])
+def test_a_second_backward_through_a_freed_graph_raises_where_torch_raises(name):
+    torch = pytest.importorskip("torch")
+
+    def second(ns):
+        x = ns.tensor(X, requires_grad=True)
+        y = x * 1.0
+        r = OPS[name](ns, y).sum()
+        r.backward()
+        try:
+            r.backward()
+        except RuntimeError as e:
+            assert "second time" in str(e)
+            return "raise"
+        return "ok"
+    assert second(sg) == second(torch)

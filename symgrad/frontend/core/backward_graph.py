@@ -31,7 +31,7 @@ class BackwardFunction:
     """One recorded op application: how to turn the output's cotangent into the inputs'."""
 
     __slots__ = ("_rule", "_attrs", "_saved", "_out", "_edges", "_shown", "_input_meta", "loc",
-                 "_released", "_retained", "_saves", "_saves_out", "_versions", "_hooks",
+                 "_released", "_retained", "_saves", "_keeps", "_versions", "_hooks",
                  "_complex",
                  "_holomorphic", "_conj_saved", "_made", "__weakref__")
     _n_outputs = 1   # a custom autograd.Function may have several (custom_function.py)
@@ -44,7 +44,8 @@ class BackwardFunction:
         self._out = out                    # the output's (value, node): no reference cycle;
                                            # None if the rule does not read it
         self._saves = saves                # the rule reads the inputs
-        self._saves_out = False            # ... the output (set by record_function)
+        self._keeps = False                # ... other tensors a backward frees: its output,
+                                           # or what a composite's rule reads from its closure
         self._edges = edges                # (function, output number) of each input, in order
         self._shown = shown                # the inputs torch's node has an edge for (None: all)
         self._input_meta = input_meta      # (shape, dtype) of each input
@@ -117,7 +118,7 @@ class BackwardFunction:
 
     def check_saved(self) -> None:
         """Raise torch's error if what the rule reads was freed or changed in place."""
-        if self._released and (self._saves or self._saves_out):
+        if self._released and (self._saves or self._keeps):
             raise RuntimeError(RELEASED_MSG)
         for dtype, shape, counter, seen in self._versions:
             if counter[0] != seen:
@@ -301,7 +302,7 @@ def record_function(out: Tensor, op, attrs: dict, inputs: list, torch_name: str,
         fn._versions = tuple(versions)
     if out_read:
         fn._versions += ((out.dtype, out.shape, out._vc, out._vc[0]),)
-        fn._saves_out = True   # (freed by a backward: a second one raises, as torch's)
+        fn._keeps = True   # (freed by a backward: a second one raises, as torch's)
     out._requires_grad = True
     out.grad_fn = fn
     fn._made = out._node
@@ -358,6 +359,7 @@ def note_closure_reads(fn, rule, inputs: list) -> None:
     if found:
         fn._versions = tuple(fn._versions) + tuple(
             (t.dtype, t.shape, t._vc, t._vc[0]) for t in found)
+        fn._keeps = True   # (torch saves them: a second backward raises)
 
 
 def _closure_tensors(f, inputs: list, depth: int, found: list) -> None:

@@ -121,6 +121,12 @@ class Captures:
                                (edge(t),), ((t.shape, t.dtype),), None)
         return entry.aliased
 
+    def stands_in(self, t: Tensor) -> bool:
+        """Whether traced tensor ``t`` is the stand-in of a captured object (an input of the
+        compiled code after the function's own arguments)."""
+        node = t._node
+        return node is not None and node.op == "input" and node.attr("index") >= self.first
+
     def array(self, a: np.ndarray) -> Tensor | None:
         """The traced tensor standing in for NumPy array ``a`` if captured state reaches it
         (or a view of it), else None (a constant)."""

@@ -34,7 +34,7 @@ def cast_inside(out: Tensor, dtype) -> Tensor:
                                               fn._edges, fn._input_meta, fn.loc, fn._shown)
     inner._versions, inner._complex = fn._versions, fn._complex
     inner._holomorphic, inner._conj_saved = fn._holomorphic, fn._conj_saved
-    inner._saves_out = fn._saves_out
+    inner._keeps = fn._keeps
     result._requires_grad = True
     result.grad_fn = inner
     return result

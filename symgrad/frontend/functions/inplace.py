@@ -21,6 +21,7 @@ import re
 import numpy as np
 
 from ... import dtypes
+from ...errors import TracerValueError
 from ...ops.movement import inverse_permutation
 from . import basic as F
 from ..core import grad_mode, sources
@@ -157,10 +158,24 @@ def _unrecorded(result: Tensor, operand: Tensor) -> Tensor:
 def _refuse_outside(t: Tensor, name: str) -> None:
     """Inside a loop body or a branch being traced, a tensor from outside it may not change
     in place: the body runs once per step in the compiled code, the update would happen once
-    (at trace time), and the tensor would hold a value of the body's graph."""
+    (at trace time), and the tensor would hold a value of the body's graph. Likewise, inside
+    a compiled function, a tensor created outside it (a global, a module's buffer): the
+    compiled code reads it at each call as an input and cannot write it back, so the update
+    would happen once, at trace time, and the reads before it would see the new value."""
     rec = sources.current()
     body = None if rec is None else rec.body
     if body is None:
+        if rec is None:
+            return
+        while t._view is not None:   # (through detach()'s aliases too: they share the data)
+            t = t._view[0]
+        if (t._trace is not rec) if t._value is not None else \
+                (rec.captures is not None and rec.captures.stands_in(t)):
+            raise TracerValueError(
+                f"{name} inside @symgrad.compile would update in place a tensor created "
+                f"outside the compiled function (shape {list(t.shape)}, {t.dtype.name}); "
+                f"compiled code cannot update tensors it does not own. Pass it as an argument "
+                f"and return its new value.")
         return
     if (t._node not in body.inside) if t._value is None else (t._trace is not body.rec):
         raise RuntimeError(f"{name}: a tensor from outside a loop body or branch cannot be "

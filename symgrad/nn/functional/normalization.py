@@ -167,9 +167,9 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None,  # noqa
     return out
 
 
-def _update_running(x: Tensor, stats: list, axes: tuple, momentum: float) -> None:
-    """running = (1 - momentum) * running + momentum * batch moment (the variance unbiased),
-    in place and unrecorded, as torch's batch norm does."""
+def check_running_stats(x: Tensor, stats: list) -> None:
+    """batch_norm's error where training would update, inside a compiled function, running
+    statistics created outside it (the module calls it before its counter's update too)."""
     rec = sources.current()
     for s in stats:
         if x.is_traced and s is not None and not s.is_traced and s._trace is not rec:
@@ -178,6 +178,12 @@ def _update_running(x: Tensor, stats: list, axes: tuple, momentum: float) -> Non
                 "value into a running statistic created outside the compiled function "
                 f"(shape {tuple(s.shape)}); compiled code cannot update it. Pass the running "
                 "statistics as arguments and return them, or call model.eval() first.")
+
+
+def _update_running(x: Tensor, stats: list, axes: tuple, momentum: float) -> None:
+    """running = (1 - momentum) * running + momentum * batch moment (the variance unbiased),
+    in place and unrecorded, as torch's batch norm does."""
+    check_running_stats(x, stats)
     n = math.prod(x.shape) // x.shape[1]
     with grad_mode.no_grad():
         batch_mean = mean(x, axes)

@@ -18,6 +18,7 @@ from ...frontend.functions.creation import ones, zeros
 from ...frontend.core.grad_mode import no_grad
 from ...frontend.core.tensor import Tensor
 from .. import functional as F
+from ..functional.normalization import check_running_stats
 from .. import init
 from ..parameter import Parameter
 from ._common import affine_parameters, new_empty, reset_affine
@@ -104,6 +105,8 @@ class _BatchNorm(Module):
         self._check_input_dim(input)
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats and self.num_batches_tracked is not None:
+            check_running_stats(input, [self.running_mean, self.running_var,
+                                        self.num_batches_tracked])
             with no_grad():
                 self.num_batches_tracked.add_(1)
             if self.momentum is None:       # a cumulative moving average
