@@ -193,3 +193,15 @@ def test_the_plain_index_path_agrees_with_the_general_one():
             took += 1
             assert fast == general, (shape, index)
     assert took > 2000
+
+
+@pytest.mark.parametrize("index", [lambda k, j: (slice(None), slice(k, j)),
+                                   lambda k, j: (Ellipsis, slice(k, None)),
+                                   lambda k, j: (slice(None), slice(0, j), slice(k, None, 1))])
+def test_compiled_slices_bounded_by_python_int_arguments(index):
+    """Python int arguments of a compiled function are traced numbers; slices bounded by them
+    read their values (and a call with other values gives other windows)."""
+    x0 = np.arange(60.0).reshape(3, 4, 5)
+    f = sg.compile(lambda x, k, j: x[index(k, j)])
+    for k, j in [(1, 3), (2, 4), (0, 2)]:
+        np.testing.assert_array_equal(f(x0, k, j), x0[index(k, j)])

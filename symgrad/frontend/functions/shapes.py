@@ -8,6 +8,8 @@ name the shapes involved.
 
 from __future__ import annotations
 
+import operator
+
 import math
 from typing import Any
 from collections.abc import Sequence
@@ -316,8 +318,7 @@ def _plain_windows(shape: tuple, index: Any) -> tuple | None:
             sliced = True
         # torch skips a slice of a whole dim in a tuple (``_last_step``); a lone one is applied
         if item is not _WHOLE and (lone or not (
-                item.start in (None, 0) and item.step in (None, 1) and
-                (item.stop is None or _at_least(item.stop, size)))):
+                _whole_from(item) and (item.stop is None or _at_least(item.stop, size)))):
             last = "SliceBackward0"
     return (tuple(starts), tuple(stops), tuple(steps), tuple(out_shape), sliced, has_int,
             last)
@@ -342,7 +343,7 @@ def _last_step(x: Tensor, index: Any) -> str:
         if item is Ellipsis:
             dim = x.ndim - sum(1 for i in index if i is not None and i is not Ellipsis) + dim
             continue
-        if isinstance(item, slice) and item.start in (None, 0) and item.step in (None, 1) \
+        if isinstance(item, slice) and _whole_from(item) \
                 and (item.stop is None or dim < x.ndim and _at_least(item.stop, x.shape[dim])):
             dim += 1
             continue
@@ -355,6 +356,13 @@ def selects_all(x: Tensor, index: Any) -> bool:
     """Whether basic index ``index`` takes all of ``x`` as it is (``...``, ``()``, whole
     slices): where torch's ``x[index] = v`` writes into ``x`` itself, not a view of it."""
     return _last_step(x, index if isinstance(index, tuple) else (index,)) == "AliasBackward0"
+
+
+def _whole_from(item: slice) -> bool:
+    """Whether slice ``item`` starts at 0 with step 1 (bounds may be traced Python numbers,
+    whose value the window reads anyway: ``operator.index``, not ``==``, which traces)."""
+    return (item.start is None or operator.index(item.start) == 0) and \
+        (item.step is None or operator.index(item.step) == 1)
 
 
 def _at_least(stop, size) -> bool:
