@@ -156,3 +156,18 @@ def test_eager_masks_are_unchanged():
     x = sg.tensor(X)
     assert x[x > 0].shape == ((X > 0).sum(),)
     np.testing.assert_array_equal(x[x > 0].numpy(), X[X > 0])
+
+
+def test_compiled_masked_select_then_backward():
+    """masked_select of a traced mask is x[mask] (lazy until the sum): its gradient is the
+    mask, broadcast to x's shape (a (3,) mask over (2, 3) rows counts each row)."""
+    x0 = np.array([[0.3, -0.7, 1.2], [0.5, 0.9, -0.2]])
+    w0 = np.array([[0.2, 0.6, 0.8], [0.1, 0.7, 0.3]])
+
+    def grad(x, w):
+        x.requires_grad_()
+        sg.masked_select(x * 1.0, w > 0.5).sum().backward()
+        return x.grad
+    np.testing.assert_array_equal(sg.compile(grad)(x0, w0), (w0 > 0.5).astype(float))
+    np.testing.assert_array_equal(sg.compile(grad)(x0, w0[0]),
+                                  np.broadcast_to(w0[0] > 0.5, x0.shape).astype(float))

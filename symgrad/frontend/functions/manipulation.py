@@ -432,6 +432,8 @@ def masked_select(x: Tensor, mask: Tensor) -> Tensor:
     if not x.ndim and not mask.ndim:
         x, mask = reshape(x, (1,)), reshape(mask, (1,))
     shape = broadcast_shapes(tuple(x.shape), tuple(mask.shape))
+    if mask.is_traced:   # compiled: x[mask], lazy until a reduction takes it, with its gradient
+        return index(broadcast_to(x, shape), broadcast_to(mask, shape))
     return _named("MaskedSelectBackward0",
                   lambda v: index(broadcast_to(v, shape), broadcast_to(mask, shape)), [x])
 
