@@ -411,7 +411,8 @@ def _shift(a: Tensor, axes: tuple) -> Tensor | float:
     infinite or where there are no elements)."""
     if not _over_elements(a, axes):
         return 0.0
-    m = amax(a, axes, keepdim=True)
+    # complex values: the max of the real parts, as torch's (a real shift: no branch of log)
+    m = amax(apply("real", a) if a.dtype.is_complex else a, axes, keepdim=True)
     return where(isinf(m), 0.0, m)
 
 
