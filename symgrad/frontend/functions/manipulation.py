@@ -5,10 +5,9 @@ scatter and scatter_add from ``scatters``, and their in-place forms).
 
 Layer: front end, above ``shapes``, ``functional`` and ``indexing``. Input: tensors. Output:
 tensors built from the movement primitives, ``gather``/``scatter_add`` and ``where``, so every
-function here has a gradient, can be differentiated again and compiles (except
-``masked_select``, whose result size depends on the mask's values: eager only, like ``x[mask]``).
-Where torch shows a single grad_fn for a function (``FlipBackward0``, ``RollBackward0``...) it is
-a composite with a backward rule built from the same functions.
+function here has a gradient, can be differentiated again and compiles (``masked_select`` as
+``x[mask]`` does: until a reduction). Where torch shows one grad_fn (``FlipBackward0``...), it
+is a composite with a backward rule built from the same functions.
 """
 
 from __future__ import annotations
@@ -321,8 +320,7 @@ def diag_embed(x: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Te
         d1, d2 = (normalize_axes(d, x.ndim + 1, "dim")[0] for d in (dim1, dim2))
         if d1 == d2:
             raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
-        return shown_as(movedim(diag_embed(x, offset), (-2, -1), (d1, d2)),
-                        "DiagEmbedBackward0")
+        return shown_as(movedim(diag_embed(x, offset), (-2, -1), (d1, d2)), "DiagEmbedBackward0")
     k = abs(offset)
     n = x.shape[-1] + k
     mask = as_tensor(np.eye(n, k=offset, dtype=bool))
