@@ -139,8 +139,6 @@ def per_input(*parts: Callable[..., Any], reads: tuple | None = None) -> Callabl
         return tuple(part(b, g, out, ins, **attrs) for part in parts)
     vjp.parts = parts
     vjp.reads = reads
-    # what the rule reads when every part is needed
-    vjp.read_by_all = None if reads is None else frozenset(k for ks in reads for k in ks)
     return vjp
 
 

@@ -265,29 +265,22 @@ def record_function(out: Tensor, op, attrs: dict, inputs: list, torch_name: str,
     edges = []
     meta = []
     versions = [] if op.saves else None   # what the rule reads must not change in place
-    all_grad = True
     for t in inputs:
         fn = t.grad_fn
-        if not t._requires_grad:
-            all_grad = False
-        elif fn is None:
+        if fn is None and t._requires_grad:
             fn = grad_edge(t)   # a leaf's AccumulateGrad
         edges.append((fn, fn.output_nr(t)) if fn is not None and fn._n_outputs > 1
                      else (fn, 0))
         meta.append((t.shape, t.dtype))
         if versions is not None:
             versions.append((t.dtype, t.shape, t._vc, t._vc[0]))
-    if parts is not None and not all_grad:
-        rule = _needed_parts(tuple(p if t._requires_grad else None
-                                   for p, t in zip(parts, inputs)))
     out_read = op.uses_out
-    reads = getattr(op.vjp, "reads", None) if parts is not None else None
-    if reads is not None:   # what the needed parts read (-1: the output)
-        read = op.vjp.read_by_all if all_grad else \
-            {k for t, ks in zip(inputs, reads) if t._requires_grad for k in ks}
-        if versions is not None and not read.issuperset(range(len(versions))):
-            versions = [v for k, v in enumerate(versions) if k in read]
-        out_read = out_read and -1 in read
+    if parts is not None:
+        needed = _needed(rule, parts, tuple([t._requires_grad for t in inputs]))
+        rule = needed.rule
+        if versions is not None and needed.unread:   # what no needed part reads
+            versions = [v for k, v in enumerate(versions) if k not in needed.unread]
+        out_read = out_read and needed.reads_out
     cls = _CLASSES.get(torch_name) or function_class(torch_name)
     fn = cls(rule, attrs, inputs, (out._value, out._node) if reads_out else None, op.saves,
              tuple(edges), tuple(meta), loc, shown or op.torch_inputs or None)
@@ -374,6 +367,34 @@ def _closure_tensors(f, inputs: list, depth: int, found: list) -> None:
                     found.append(item)
             elif depth and getattr(item, "__closure__", None):
                 _closure_tensors(item, inputs, depth - 1, found)
+
+
+class _Needed:
+    """Of a ``per_input`` rule, for the inputs that require grad: the rule computing only
+    their cotangents, the inputs none of those parts reads, whether one reads the output."""
+
+    __slots__ = ("rule", "unread", "reads_out")
+
+
+_NEEDED: dict = {}
+
+
+def _needed(rule, parts: tuple, grads: tuple) -> _Needed:
+    """``_Needed`` of ``rule`` (its ``parts``) when ``grads`` says which inputs require grad
+    (made once per rule and pattern: this runs once per recorded op with parts)."""
+    found = _NEEDED.get((rule, grads))
+    if found is None:
+        found = _NEEDED[(rule, grads)] = _Needed()
+        found.rule = rule if all(grads) else _needed_parts(
+            tuple(p if g else None for p, g in zip(parts, grads)))
+        reads = getattr(rule, "reads", None)
+        if reads is None:
+            found.unread, found.reads_out = frozenset(), True
+        else:
+            read = {k for g, ks in zip(grads, reads) if g for k in ks}
+            found.unread = frozenset(range(len(grads))) - read
+            found.reads_out = -1 in read
+    return found
 
 
 def _needed_parts(parts: tuple):
