@@ -371,11 +371,14 @@ def _closure_tensors(f, inputs: list, depth: int, found: list) -> None:
 
 class _Needed:
     """Of a ``per_input`` rule, for the inputs that require grad: the rule computing only
-    their cotangents, the inputs none of those parts reads, whether one reads the output."""
+    their cotangents (None for the others: the rule itself if all do), the inputs none of
+    those parts reads, whether one reads the output (``ops.registry.per_input``)."""
 
     __slots__ = ("rule", "unread", "reads_out")
 
 
+# (rule, which inputs require grad) -> _Needed: one object per rule and pattern, so that
+# equal rules are one object, as twins (``twins``) are told by their rule's identity
 _NEEDED: dict = {}
 
 
@@ -385,7 +388,7 @@ def _needed(rule, parts: tuple, grads: tuple) -> _Needed:
     found = _NEEDED.get((rule, grads))
     if found is None:
         found = _NEEDED[(rule, grads)] = _Needed()
-        found.rule = rule if all(grads) else _needed_parts(
+        found.rule = rule if all(grads) else _only(
             tuple(p if g else None for p, g in zip(parts, grads)))
         reads = getattr(rule, "reads", None)
         if reads is None:
@@ -397,16 +400,8 @@ def _needed(rule, parts: tuple, grads: tuple) -> _Needed:
     return found
 
 
-def _needed_parts(parts: tuple):
-    """A rule computing only the cotangents of the inputs that require grad (None for the
-    others): see ``ops.registry.per_input``. One rule per ``parts``: equal rules are one
-    object, as twins (``twins``) are told by their rule's identity."""
-    rule = _PARTS_RULES.get(parts)
-    if rule is None:
-        def rule(b, g, out, ins, **attrs):
-            return tuple(None if p is None else p(b, g, out, ins, **attrs) for p in parts)
-        _PARTS_RULES[parts] = rule
+def _only(parts: tuple):
+    """A rule computing the cotangents of ``parts`` that are not None, None for the others."""
+    def rule(b, g, out, ins, **attrs):
+        return tuple(None if p is None else p(b, g, out, ins, **attrs) for p in parts)
     return rule
-
-
-_PARTS_RULES: dict = {}

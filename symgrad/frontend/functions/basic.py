@@ -62,6 +62,14 @@ def composite(torch_name: str, body: Callable[..., Tensor], inputs: Sequence[Ten
                            uses_out, holomorphic, shown)
 
 
+def linear_composite(torch_name: str, body: Callable[..., Tensor], inputs: Sequence[Tensor]
+                     ) -> Tensor:
+    """``composite`` of a body linear in its inputs (indexing, repeat, a gather at known
+    indices...), with the body's own rule: its backward reads their sizes only, no value, so
+    they may change in place after it (torch saves the indices or the sizes alone)."""
+    return composite(torch_name, body, inputs, saves=False, uses_out=False)
+
+
 def _rerun(body: Callable[..., Tensor]) -> Callable:
     """The backward rule of a composite given none: run ``body`` again with recording on
     (free at trace time: nodes are interned) and back-propagate through it to the inputs."""

@@ -30,7 +30,7 @@ import numpy as np
 
 from ... import dtypes
 from ..core.apply import apply, as_tensor, full
-from .basic import composite, where
+from .basic import composite, linear_composite, where
 from .inplace import update
 from .selection import Selection
 from ..core.deferred import Deferred
@@ -68,15 +68,12 @@ def index(x: Tensor, index: Any) -> Tensor:
         return Selection.of(x, mask)
     items = _spelled_out(x, index)
     if not any(isinstance(i, (Tensor, NewAxis)) for i in items):
-        return composite("IndexBackward0", lambda v: getitem(v, tuple(items)), [x],
-                         saves=False)
+        return linear_composite("IndexBackward0", lambda v: getitem(v, tuple(items)), [x])
     lone = [i for i in items if isinstance(i, NewAxis)]
     if len(lone) == 1 and lone[0].keep and not any(isinstance(i, Tensor) for i in items):
         items = [None if i is lone[0] else i for i in items]   # x[True]: a new dim, no gather
-        return composite("IndexBackward0", lambda v: getitem(v, tuple(items)), [x],
-                         saves=False)
-    # (linear in x: the re-run body's backward reads the indices only, as torch's saves)
-    return composite("IndexBackward0", lambda v: _gathered(v, items), [x], saves=False)
+        return linear_composite("IndexBackward0", lambda v: getitem(v, tuple(items)), [x])
+    return linear_composite("IndexBackward0", lambda v: _gathered(v, items), [x])
 
 
 def _traced_mask(x: Tensor, index: Any) -> Tensor | None:

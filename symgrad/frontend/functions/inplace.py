@@ -163,25 +163,35 @@ def _refuse_outside(t: Tensor, name: str) -> None:
     compiled code reads it at each call as an input and cannot write it back, so the update
     would happen once, at trace time, and the reads before it would see the new value."""
     rec = sources.current()
-    body = None if rec is None else rec.body
+    if rec is None:
+        return
+    body = rec.body
     if body is None:
-        if rec is None:
-            return
-        while t._view is not None:   # (through detach()'s aliases too: they share the data)
-            t = t._view[0]
-        if (t._trace is not rec) if t._value is not None else \
-                (rec.captures is not None and rec.captures.stands_in(t)):
-            raise TracerValueError(
-                f"{name} inside @symgrad.compile would update in place a tensor created "
-                f"outside the compiled function (shape {list(t.shape)}, {t.dtype.name}); "
-                f"compiled code cannot update tensors it does not own. Pass it as an argument "
-                f"and return its new value.")
+        _refuse_foreign(t, name, rec)
         return
     if (t._node not in body.inside) if t._value is None else (t._trace is not body.rec):
         raise RuntimeError(f"{name}: a tensor from outside a loop body or branch cannot be "
                            f"updated in place inside it (shape {list(t.shape)}, "
                            f"{t.dtype.name}); carry it through the loop instead (return its "
                            f"new value as part of the carry)")
+
+
+def _refuse_foreign(t: Tensor, name: str, rec) -> None:
+    """``_refuse_outside`` in a compile trace, outside any body: ``t``, or the tensor it is
+    a view or a ``detach()`` of (they share the data), made before the trace (an eager
+    tensor of another trace, or the stand-in of a captured one)."""
+    while t._view is not None:
+        t = t._view[0]
+    if t._value is not None:
+        foreign = t._trace is not rec
+    else:
+        foreign = rec.captures is not None and rec.captures.stands_in(t)
+    if foreign:
+        raise TracerValueError(
+            f"{name} inside @symgrad.compile would update in place a tensor created outside "
+            f"the compiled function (shape {list(t.shape)}, {t.dtype.name}); compiled code "
+            f"cannot update tensors it does not own. Pass it as an argument and return its "
+            f"new value.")
 
 
 def _write(t: Tensor, value: Tensor) -> None:

@@ -24,7 +24,7 @@ from ..core.arguments import tensors_only
 from ..core.conversions import check_fits
 from ..core.shown import shown_as
 from .creation import arange
-from .basic import composite, sum, where
+from .basic import composite, linear_composite, sum, where
 from .strided import clone
 from .indexing import index, index_copy, index_put
 from .inplace import update
@@ -137,7 +137,7 @@ def repeat(x: Tensor, *sizes) -> Tensor:
         wide = broadcast_to(inter, tuple(d for r, s in zip(sizes, shape) for d in (r, s)))
         # a new tensor, as torch's (not a view of x: writing into it leaves x alone)
         return clone(reshape(wide, tuple(r * s for r, s in zip(sizes, shape))))
-    return composite("RepeatBackward0", tiled, [x], saves=False)   # (linear: sizes only)
+    return linear_composite("RepeatBackward0", tiled, [x])
 
 
 def tile(x: Tensor, dims) -> Tensor:
@@ -348,8 +348,7 @@ def trace(x: Tensor) -> Tensor:
     """The sum of a matrix's diagonal."""
     if x.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {x.ndim}")
-    return composite("TraceBackward0", lambda v: sum(_diagonal(v, 0, 0, 1)), [x],
-                     saves=False)   # (linear: its backward reads the size only)
+    return linear_composite("TraceBackward0", lambda v: sum(_diagonal(v, 0, 0, 1)), [x])
 
 
 def _triangle(x: Tensor, diagonal: int, lower: bool, name: str) -> Tensor:
@@ -395,13 +394,7 @@ def index_select(x: Tensor, dim: int, index_: Tensor) -> Tensor:
         raise IndexError("index_select(): Index is supposed to be a vector")
     index_ = along_index("index_select", x, index_, dim)
     a, flat = _dim(x, dim), reshape(index_, -1)
-    return _named("IndexSelectBackward0", lambda v: _along(v, a, flat), [x])
-
-
-def _named(torch_name: str, body, inputs: list) -> Tensor:
-    """``body(*inputs)`` as one node named as torch's, whose rule is the body's own (these
-    bodies are linear in their inputs: the rule reads no value)."""
-    return composite(torch_name, body, inputs, saves=False, uses_out=False)
+    return linear_composite("IndexSelectBackward0", lambda v: _along(v, a, flat), [x])
 
 
 def masked_fill(x: Tensor, mask: Tensor, value) -> Tensor:
@@ -432,7 +425,7 @@ def masked_select(x: Tensor, mask: Tensor) -> Tensor:
     shape = broadcast_shapes(tuple(x.shape), tuple(mask.shape))
     if mask.is_traced:   # compiled: x[mask], lazy until a reduction takes it, with its gradient
         return index(broadcast_to(x, shape), broadcast_to(mask, shape))
-    return _named("MaskedSelectBackward0",
+    return linear_composite("MaskedSelectBackward0",
                   lambda v: index(broadcast_to(v, shape), broadcast_to(mask, shape)), [x])
 
 
@@ -456,7 +449,7 @@ def index_add(x: Tensor, dim: int, index_: Tensor, source: Tensor, *, alpha=1) -
     def body(v, s):
         s = s * alpha if alpha != 1 else s
         return v + apply("scatter_add", s, idx, axis=a, shape_to=tuple(v.shape))
-    return _named("IndexAddBackward0", body, [x, source])
+    return linear_composite("IndexAddBackward0", body, [x, source])
 
 
 @as_vector
@@ -471,8 +464,9 @@ def index_fill(x: Tensor, dim: int, index_: Tensor, value) -> Tensor:
     view[a] = x.shape[a]
     mask = reshape(as_tensor(hit), view)
     if isinstance(value, Tensor):
-        return _named("IndexFillBackward1", lambda v, w: masked_fill(v, mask, w), [x, value])
-    return _named("IndexFillBackward0", lambda v: masked_fill(v, mask, value), [x])
+        return linear_composite("IndexFillBackward1", lambda v, w: masked_fill(v, mask, w),
+                                [x, value])
+    return linear_composite("IndexFillBackward0", lambda v: masked_fill(v, mask, value), [x])
 
 
 def _inplace(fn, name: str):

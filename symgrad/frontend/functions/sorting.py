@@ -23,7 +23,7 @@ from ...ops.registry import nonempty_axes, normalize_axes
 from ..core import grad_mode
 from ..core.apply import apply, full
 from ... import dtypes
-from .basic import composite, gather_along, where
+from .basic import composite, gather_along, linear_composite, where
 from .pointwise import lerp
 from .printing import return_type
 from .shapes import cat, squeeze
@@ -224,9 +224,8 @@ def median(x: Tensor, dim: int | None = None, keepdim: bool = False):
         shape = x.shape if not x.ndim else squeeze(at, axis).shape
     else:
         shape = at.shape
-    values = composite("MedianBackward1", lambda v: gather_along(
-        v if v.ndim else v.reshape(1), at, axis).reshape(shape), [x],
-        saves=False)   # (a gather at the index found: its backward reads the index alone)
+    values = linear_composite("MedianBackward1", lambda v: gather_along(
+        v if v.ndim else v.reshape(1), at, axis).reshape(shape), [x])
     return MedianResult(values, at.reshape(shape))
 
 
