@@ -91,6 +91,9 @@ def _file_digest(path: str) -> str:
 
 
 _SOURCE: list = []
+# The files of symgrad's code: its modules and templates, and the C a build reads (the math
+# declarations every kernel includes, the native helper's source).
+_SOURCES = (".py", ".j2", ".h", ".c")
 
 
 def symgrad_source() -> str:
@@ -107,7 +110,7 @@ def symgrad_source() -> str:
             found.append((directory, files))
         for directory, files in sorted(found):
             for name in sorted(files):
-                if name.endswith((".py", ".j2")):
+                if name.endswith(_SOURCES):
                     st = os.stat(os.path.join(directory, name))
                     h.update(f"{directory[len(root):]}/{name}:{st.st_size}:"
                              f"{st.st_mtime_ns}".encode())

@@ -233,3 +233,20 @@ def test_writing_compiled_templates_keeps_the_source_fingerprint(monkeypatch):
         assert library.symgrad_source() == before
     finally:
         probe.unlink()
+
+
+def test_the_source_fingerprint_covers_the_c_a_build_reads(monkeypatch, tmp_path):
+    """An edit of the math declarations every kernel build includes (or of the native
+    helper's C) is another symgrad: warm-start records made before it are not reused."""
+    from symgrad.api import library
+    package = tmp_path / "symgrad"
+    (package / "build").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    header = package / "build" / "math_decls.h"
+    header.write_text("double sin(double);\n")
+    monkeypatch.setattr(library, "PACKAGE_DIR", str(package) + os.sep)
+    monkeypatch.setattr(library, "_SOURCE", [])
+    before = library.symgrad_source()
+    header.write_text("double sin(double);\ndouble cos(double);\n")
+    monkeypatch.setattr(library, "_SOURCE", [])
+    assert library.symgrad_source() != before
