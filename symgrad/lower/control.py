@@ -172,6 +172,8 @@ def all_kernels(program: Program) -> list:
         if isinstance(k, ControlKernel):
             for p in k.programs:
                 found.extend(all_kernels(p))
+        elif getattr(k, "rep", None) == 0:     # an outlined block's first call: its body
+            found.extend(k.outline.kernels)
     return found
 
 

@@ -42,7 +42,7 @@ class Buffer:
     constant, output) or a temporary in the workspace. Identity is the object (a buffer plan
     makes new ones for the temporaries it places)."""
 
-    role: str          # "input" | "const" | "output" | "temp"
+    role: str          # "input" | "const" | "output" | "temp" | "param" (an outlined block's)
     index: int         # argument position for input/const/output; a temp's number
     dtype: DType
     size: int          # elements
@@ -59,7 +59,7 @@ class Buffer:
         return round_up(max(self.size * self.dtype.itemsize, 1), ALIGN)
 
 
-_PREFIX = {"input": "in", "const": "cst", "output": "out", "temp": "tmp"}
+_PREFIX = {"input": "in", "const": "cst", "output": "out", "temp": "tmp", "param": "p"}
 
 
 @dataclass(frozen=True)

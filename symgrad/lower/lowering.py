@@ -32,6 +32,7 @@ from .capabilities import Capabilities
 from .buffers import plan_buffers
 from .control import place_tapes
 from .fusion import Group, is_view_op, plan_fusion
+from .outline import outline
 from .loopir import (Buffer, ElementStmt, Expr, Literal, LoopKernel, Program, Scalar,
                      ScalarStmt, Stmt, Store, View, contiguous_strides, copy_kernel)
 
@@ -203,6 +204,7 @@ class _Lowering:
             self._finish_output(self.out_buffers[j], n)
         kernels, workspace = plan_buffers(self.kernels)
         kernels, workspace = place_tapes(kernels, workspace)
+        kernels, workspace = outline(kernels, workspace)
         sizes = sorted(set().union(*(symbols_of(n.shape) for n in self.graph.inputs)))
         return Program(inputs, self.consts, self.out_buffers, kernels, workspace, tuple(sizes))
 

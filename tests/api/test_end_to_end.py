@@ -157,8 +157,11 @@ P0 = np.array([1.0, 0.5, 9.81, 0.3])
 
 
 def _force_units(monkeypatch):
-    """Small parts, one unit per two parts' weight: the 12-step pendulum gets 4 scalar units."""
+    """Small parts, one unit per two parts' weight: the 12-step pendulum gets 4 scalar units
+    (printed step by step: not outlined, tests/lower/test_outline.py)."""
     from symgrad.codegen.c import split as parts
+    from symgrad.lower import outline
+    monkeypatch.setattr(outline, "MIN_KERNELS", 10 ** 9)
     monkeypatch.setattr(parts, "PART_WEIGHT", 40)
     monkeypatch.setattr(parts, "UNIT_PARTS", 2)
 
@@ -273,7 +276,8 @@ def test_unit_split_c_is_deterministic(monkeypatch):
         "from symgrad.codegen.c import split as parts\n"
         "sys.path.insert(0, sys.argv[1])\n"
         "from test_end_to_end import _pendulum, P0\n"
-        "parts.PART_WEIGHT, parts.UNIT_PARTS = 40, 2\n"
+        "from symgrad.lower import outline\n"
+        "parts.PART_WEIGHT, parts.UNIT_PARTS, outline.MIN_KERNELS = 40, 2, 10 ** 9\n"
         "print(sg.inspect(sg.value_and_grad(_pendulum(12)), P0, print_=False).c_source)\n"
     )
     for seed in ("0", "12345"):

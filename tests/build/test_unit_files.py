@@ -16,6 +16,7 @@ import pytest
 import symgrad as sg
 from symgrad.build.c import units
 from symgrad.codegen.c import split as parts
+from symgrad.lower import outline
 
 P0 = np.array([1.0, 0.5, 9.81, 0.3])
 
@@ -28,14 +29,20 @@ def _pendulum(p):
     return th * th + om * om + sg.exp(p * 0.1).sum()
 
 
-@pytest.fixture
-def split_program(monkeypatch):
-    """The pendulum's gradient with small parts: four cold units."""
-    monkeypatch.setattr(parts, "PART_WEIGHT", 20)
+@pytest.fixture(params=["unrolled", "outlined"])
+def split_program(monkeypatch, request):
+    """The pendulum's gradient with small parts: four cold units; or with its repeated steps
+    outlined (lower.outline: the blocks' functions are a block of unit 1) in smaller parts."""
+    outlined = request.param == "outlined"
+    monkeypatch.setattr(outline, "MIN_KERNELS", 1 if outlined else 10 ** 9)
+    monkeypatch.setattr(parts, "PART_WEIGHT", 2 if outlined else 20)
     monkeypatch.setattr(parts, "UNIT_PARTS", 2)
     f = sg.value_and_grad(_pendulum)
     out = f(P0)
-    return f.last_specialization, out
+    spec = f.last_specialization
+    assert ("_block0(" in spec.source.text) == outlined
+    assert len(spec.source.units) == 5
+    return spec, out
 
 
 def _line_numbers(unit: str) -> list[tuple[int, str]]:
@@ -60,7 +67,6 @@ def _preprocessed(cc, directory, name, k) -> list[str]:
 def test_unit_files_preprocess_like_the_whole_text(split_program, tmp_path):
     spec, _ = split_program
     text, n = spec.module.path.joinpath("kernel.c").read_text(), len(spec.source.units)
-    assert n == 5
     files = units.unit_texts(text, n)
     whole = text.split("\n")
     cc = shutil.which("gcc") or shutil.which("cc")
@@ -79,7 +85,7 @@ def test_unit_files_preprocess_like_the_whole_text(split_program, tmp_path):
 def test_build_compiles_the_unit_files_and_keeps_the_whole_text(split_program, monkeypatch):
     spec, (value, grad) = split_program
     meta = json.loads((spec.module.path / "meta.json").read_text())
-    for k in range(5):
+    for k in range(len(spec.source.units)):
         cmd = meta["commands"]["kernel" if k == 0 else f"kernel{k}"]
         assert cmd[-3:] == [f"kernel{k}.c", "-o", f"kernel{k}.o"]
     # the units' files go with the objects; kernel.c is the whole text

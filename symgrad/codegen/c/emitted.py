@@ -28,7 +28,8 @@ class Emitted:
     next statement keeps showing the source line it showed), not a kernel block;
     ``defines``/``uses``: the Scalars it defines and the names of those it reads; ``names``:
     entry parameters it names beyond its buffers; ``threaded``: it passes ``nthreads``;
-    ``blas``: it calls BLAS; ``malloc``: it allocates (stdlib.h)."""
+    ``blas``: it calls BLAS; ``malloc``: it allocates (stdlib.h); ``direct``: it addresses
+    the temporaries it touches in ``work`` itself (no pointer is declared for them)."""
 
     text: str
     elements: object = 0
@@ -40,6 +41,7 @@ class Emitted:
     threaded: bool = False
     blas: bool = False
     malloc: bool = False
+    direct: bool = False
 
 
 def emitter_of(kernel):

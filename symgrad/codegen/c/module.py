@@ -22,7 +22,7 @@ from ...lower.control import all_kernels, tape_slots
 from ...lower.loopir import ElementStmt, Program, ScalarStmt, Stmt, View
 from ...lower.matmul import MatmulKernel
 from ...version import __version__
-from . import helpers, interrupt, statements
+from . import helpers, interrupt, outline, statements
 from . import split as units
 from .csource import BuildNeeds, CSource, Target
 from .emitted import emitter_of
@@ -90,7 +90,10 @@ def generate(program: Program, name: str, title: str = "", target: Target = _OWN
         helpers=helpers.definitions(env, loops.calls),
         args=", ".join(args), parts=parts, n_units=len(unit_kinds), functions=ctx.functions,
         uses_malloc=ctx.malloc, interrupt_status=interrupt.INTERRUPT_STATUS if interrupts else 0,
-        extern=[p.name for p in parts if p.unit])
+        extern=[p.name for p in parts if p.unit],
+        outlined=[text % ("" if len(unit_kinds) > 1 else "static __attribute__((noinline)) ")
+                  for text, _ in ctx.outlined],
+        outlined_prototypes=[prototype for _, prototype in ctx.outlined])
     needs = BuildNeeds(openmp=any("nthreads" in p.params for p in parts),
                        vector_math=tuple(fn for fn, _ in vector), blas=blas)
     return CSource(text, entry, f"int {entry}({', '.join(decls)});", workspace, unit_kinds,
@@ -195,6 +198,17 @@ class _Context:
         self.errors: list = []
         self.last_loc: list = [None]   # the source line the last statement showed
         self.printer = statements.Printer(loops.calls)
+        self.outlines: dict = {}       # id(Outline) -> its function's name
+        self.outlined: list = []       # (definition with %s for its storage, prototype)
+
+    def outlined_name(self, body) -> str:
+        """The C function of an outlined block (``codegen.c.outline``), made at its first
+        call."""
+        name = self.outlines.get(id(body))
+        if name is None:
+            name = self.outlines[id(body)] = f"{self.entry}_block{len(self.outlines)}"
+            self.outlined.append(outline.function(self, name, body))
+        return name
 
     def function(self, program: Program) -> str:
         """Generate a body's C function (``static int <entry>_f<k>(...)``); its name."""
@@ -245,7 +259,7 @@ def _item(ctx: _Context, k, out) -> Item | None:
     """The item of kernel ``k`` emitted as ``out`` (None: it has no text); what the module
     must know of it joins ``ctx``."""
     buffers = [v.buffer for v in k.views()]
-    temps = {b for b in buffers if b.role == "temp"}
+    temps = {b for b in buffers if b.role == "temp"} if not out.direct else set()
     names = {b.name for b in buffers if b.role != "temp"}
     names.update(out.names)
     if out.threaded:
@@ -258,7 +272,7 @@ def _item(ctx: _Context, k, out) -> Item | None:
     ctx.last_loc[0] = None
     if not out.text:
         return None
-    return Item(out.text.rstrip("\n"), [], set(out.uses), temps, names,
+    return Item(out.text.rstrip("\n"), list(out.defines), set(out.uses), temps, names,
                 8 + len(out.text) // 400,
                 hot=large(out.elements, units.HOT_ELEMENTS + 1))
 

@@ -1,0 +1,216 @@
+"""Outlining: the long runs of identical blocks of small kernels -> one body, called per block.
+
+Layer: lower (a pass over a placed ``Program``'s kernels, after the buffer plan). Input: the
+kernels in execution order. Output: the same program with each run of at least ``MIN_REPS``
+consecutive blocks that do the same thing on other data replaced by ``OutlineCall`` kernels,
+one per block, sharing one ``Outline`` body; consecutive calls that differ only in the addresses
+they pass become one ``OutlineLoop`` (a C loop over a table of the addresses).
+
+Why: a Python loop that the trace unrolls (an RK4 integrator of 400 steps written as a ``for``
+loop) lowers to tens of thousands of function-scope statements that repeat with a period of a
+few dozen; the C compiler's time grows with the volume of C whatever the flags (measured on an
+unrolled RK4 unit: 1.45 s at -O1, 1.12 s at -O0), and so does code generation's. Printing the
+block once, as a function, and a call per step divides both by the number of steps.
+
+Outlining rather than re-rolling into a C loop: a call passes each block's own pointers and
+values, so nothing has to be affine in the step (the buffer plan reuses workspace bytes
+irregularly: after placement, most per-step views are not). A value a block computes for later
+code goes to a slot of its own in the workspace (added after the buffer plan's bytes), and a
+later block reads it from there: no C local lives from one call to the next, which also keeps
+the calls' arguments addresses, so that consecutive calls become a loop over a table. (Calls
+that passed and returned locals compiled slower than the code they replaced: measured 0.5 s
+for rk4_100's calls, all spills and register allocation, against 0.11 s with slots and
+tables.)
+
+How: ``repeats.find_runs`` finds the runs (and says how); each run's blocks become calls of the
+first block's kernels renamed over parameters.
+
+Correct by construction: the signature holds everything the block's C depends on except the
+names it abstracts (literals by their exact text, so ``-0.0`` is not ``0.0``), so calling the
+body with block r's pointers and values runs exactly block r's statements, in order, with the
+same arithmetic: the results are the same bits as the unrolled code's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from .loopir import Scalar, View
+from .repeats import MIN_REPS, Signature, find_runs, scalars_read
+
+# A program of fewer kernels is left as it is.
+MIN_KERNELS = 256
+
+
+@dataclass(eq=False)
+class Outline:
+    """The body of the calls of one run: kernels over parameter buffers (``role`` "param",
+    named ``p<k>``), the scalars it reads from outside named ``a<k>`` (``inputs``; those of a
+    ``by_address`` column arrive as a pointer ``q<k>`` to a result slot), the scalars it
+    defines named ``v<k>``; ``results``: the ``v<k>`` it writes through ``r<j>``, in order."""
+
+    kernels: list
+    params: list                # Buffers (role "param"), one per pointer argument
+    writable: list              # per param: whether the body may write it (not an input)
+    inputs: list                # Scalars a<k>
+    results: list               # Scalars v<k> written out, in order
+    by_address: list            # per input: passed as the address of a result slot
+    reps: int                   # calls (blocks) in the run
+    first: int                  # the index of the run's first kernel in the program
+
+
+@dataclass
+class OutlineCall:
+    """Block ``rep`` of its outline's run: the body called on ``pointers`` (``View``s whose
+    buffer and offset are the address passed; shape ``()``) and ``inputs`` ((Scalar, None):
+    the local passed; (Scalar, byte offset): the slot in ``work`` it is read from), having
+    stored ``stashes`` ((local, byte offset)) to their slots first; its results written to
+    their slots (``results``: (Scalar, byte offset) each); ``loads``: the results later
+    statements read as locals, loaded from their slots after the call."""
+
+    outline: Outline
+    rep: int
+    pointers: list
+    inputs: list
+    stashes: list
+    results: list
+    loads: list
+    size: int                  # the kernels it stands for
+    family: ClassVar[str] = "outline"
+
+    def views(self) -> list:
+        return list(self.pointers)
+
+    def with_views(self, f) -> OutlineCall:
+        return OutlineCall(self.outline, self.rep, [f(v) for v in self.pointers], self.inputs,
+                           self.stashes, self.results, self.loads, self.size)
+
+
+@dataclass
+class OutlineLoop:
+    """Consecutive calls of one outline run as one C loop over a table of what differs
+    between them: the calls pass the same locals, point into the same argument buffers (or
+    into ``work``), and neither stash nor load a local (``uniform``)."""
+
+    outline: Outline
+    calls: list
+    size: int                  # the kernels it stands for
+    family: ClassVar[str] = "outline"
+
+    def views(self) -> list:
+        return [v for call in self.calls for v in call.pointers]
+
+    def with_views(self, f) -> OutlineLoop:
+        return OutlineLoop(self.outline, [call.with_views(f) for call in self.calls],
+                           self.size)
+
+
+def uniform(a: OutlineCall, b: OutlineCall) -> bool:
+    """Whether calls ``a`` and ``b`` of one outline can be rows of one ``OutlineLoop``."""
+    if a.stashes or b.stashes or a.loads or b.loads:
+        return False
+    for (s, slot), (t, _) in zip(a.inputs, b.inputs):
+        if slot is None and s != t:
+            return False
+    for v, w in zip(a.pointers, b.pointers):
+        if v.buffer is not w.buffer and (v.buffer.role != "temp" or w.buffer.role != "temp"):
+            return False
+    return True
+
+
+def _looped(calls: list) -> list:
+    """``calls`` (one run's, in order) with each stretch of at least MIN_REPS uniform ones
+    made one ``OutlineLoop``."""
+    out, stretch = [], []
+    for call in calls + [None]:
+        if stretch and (call is None or not uniform(stretch[0], call)):
+            if len(stretch) >= MIN_REPS:
+                out.append(OutlineLoop(stretch[0].outline, stretch,
+                                       sum(c.size for c in stretch)))
+            else:
+                out += stretch
+            stretch = []
+        if call is not None:
+            stretch.append(call)
+    return out
+
+
+def outline(kernels: list, workspace: int) -> tuple[list, int]:
+    """``kernels`` with the runs of repeated blocks replaced by calls (module docstring), and
+    the workspace in bytes with the calls' result slots after ``workspace``'s."""
+    if len(kernels) < MIN_KERNELS or not isinstance(workspace, int):
+        return kernels, workspace
+    runs = find_runs(kernels)
+    if not runs:
+        return kernels, workspace
+    return _Calls(kernels, runs, workspace).program()
+
+
+class _Calls:
+    """The calls of the runs found, and the slots of their results: a value a block computes
+    for later code is written to a slot in the workspace, and a later call reads it from there
+    (through its address: no C local lives from one call to another); a statement that is not
+    in a call reads it as a local loaded from the slot after the call that computes it."""
+
+    def __init__(self, kernels: list, runs: list, workspace: int):
+        self.kernels, self.runs = kernels, runs
+        self.slots: dict = {}        # scalar name -> byte offset of its slot
+        self.stashed: set = set()     # the locals stored to a slot before the call reading it
+        self.end = workspace
+        for _, _, sigs in runs:
+            # the body writes out every value some block's later code reads
+            escaping = tuple(sorted(set().union(*(sig.escaping for sig in sigs))))
+            for sig in sigs:
+                sig.escaping = escaping
+                for scalar in sig.outputs():
+                    self.slots[scalar.name] = self._slot(scalar)
+        self.covered = np.zeros(len(kernels), bool)
+        for first, size, sigs in runs:
+            self.covered[first:first + size * len(sigs)] = True
+        self.as_local = {n for i in np.flatnonzero(~self.covered).tolist()
+                         for n in scalars_read(kernels[i]) if n in self.slots}
+
+    def _slot(self, scalar: Scalar) -> int:
+        size = scalar.dtype.itemsize
+        offset = -(-self.end // size) * size
+        self.end = offset + size
+        return offset
+
+    def program(self) -> tuple[list, int]:
+        replaced = {}
+        for first, size, sigs in self.runs:
+            # an input some block reads from a result slot is read from a slot by all: a
+            # local passed there is stashed in a slot of its own first
+            by_address = [any(sig.inputs[j].name in self.slots for sig in sigs)
+                          for j in range(len(sigs[0].inputs))]
+            for sig in sigs:
+                for scalar, by in zip(sig.inputs, by_address):
+                    if by and scalar.name not in self.slots:
+                        self.slots[scalar.name] = self._slot(scalar)
+                        self.stashed.add(scalar.name)
+            body = Outline(*sigs[0].renamed(), by_address=by_address, reps=len(sigs),
+                           first=first)
+            at = first
+            for kernel in _looped([self._call(body, r, sig, size)
+                                   for r, sig in enumerate(sigs)]):
+                replaced[at] = kernel
+                at += kernel.size
+        out, i = [], 0
+        while i < len(self.kernels):
+            call = replaced.get(i)
+            out.append(self.kernels[i] if call is None else call)
+            i += 1 if call is None else call.size
+        return out, -(-self.end // 64) * 64
+
+    def _call(self, body: Outline, r: int, sig: Signature, size: int) -> OutlineCall:
+        slots = self.slots
+        inputs = [(s, slots[s.name] if a else None)
+                  for s, a in zip(sig.inputs, body.by_address)]
+        stashes = [(s, slot) for s, slot in inputs if s.name in self.stashed]
+        results = [(s, slots[s.name]) for s in sig.outputs()]
+        loads = [s for s, _ in results if s.name in self.as_local]
+        return OutlineCall(body, r, [View(b, off, (), ()) for b, off in sig.pointers], inputs,
+                           stashes, results, loads, size)

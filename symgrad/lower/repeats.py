@@ -1,0 +1,345 @@
+"""Repeated blocks in a kernel list: where they are, and each block's exact signature.
+
+Layer: lower (for ``outline``). Input: a placed program's kernels, in execution order.
+Output: ``find_runs``: the runs of at least ``MIN_REPS`` consecutive blocks that do the same
+thing on other data, each block with its ``Signature``: its structure with names abstracted,
+what a call must pass for it, and its kernels renamed over the parameters (``renamed``).
+
+1. each kernel gets a token: its structure with buffers, offsets and scalar names left out
+   (``_token``); only cold kernels (function-scope statements, loops of at most
+   ``HOT_ELEMENTS`` elements) get one that can match;
+2. candidate periods are the most common distances between equal tokens, each taken often
+   enough to make a block of at least ``MIN_BLOCK`` kernels; for each, the longest stretch
+   where ``token[i] == token[i + period]`` (NumPy) gives blocks, until none is left;
+3. each block of such a stretch gets its exact ``Signature``: the kernels with each buffer
+   numbered in order of first use (a pointer parameter: the address of the lowest element
+   the block touches; views are relative to it), each scalar read from outside the block
+   numbered likewise (a value parameter), each scalar defined in the block named by its
+   position; literals by their exact text (``-0.0 == 0.0`` and ``1 == True`` in Python);
+   consecutive blocks with equal signatures form a run. Which defined scalars later code
+   reads is not part of the signature: a run's body writes out those of all its blocks.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .loopir import (Buffer, ElementStmt, Expr, Literal, LoopKernel, Scalar, ScalarStmt, Stmt,
+                     Store, View)
+
+# A block is at least MIN_BLOCK kernels (a shorter period is taken several times over), a run at
+# least MIN_REPS blocks.
+MIN_BLOCK = 8
+MIN_REPS = 4
+# Periods longer than this are not looked for; the candidates tried per round.
+MAX_PERIOD = 1024
+CANDIDATES = 24
+# A loop over more elements is hot (compiled at -O3 in the main unit: codegen.c.split).
+HOT_ELEMENTS = 64
+
+
+def find_runs(kernels: list) -> list:
+    """[(index of the first kernel, block size, [Signature per block])] of the runs."""
+    tokens = _tokens(kernels)
+    last_read = _last_reads(kernels)
+    free = np.ones(len(kernels), bool)
+    runs = []
+    for period in _periods(tokens):
+        while True:
+            found = _longest_run(tokens, free, period)
+            if found is None:
+                break
+            start, blocks, size = found
+            runs += _runs(kernels, start, blocks, size, last_read)
+            free[start:start + blocks * size] = False
+    return runs
+
+
+# ------------------------------------------------------------------- step 1: tokens
+
+def _tokens(kernels: list) -> np.ndarray:
+    """Per kernel, a number equal for kernels of the same structure (buffers, offsets and
+    scalar names left out); a negative number, unique, for a kernel that cannot be outlined."""
+    ids: dict = {}
+    out = np.empty(len(kernels), np.int64)
+    for i, k in enumerate(kernels):
+        key = _token(k)
+        out[i] = -1 - i if key is None else ids.setdefault(key, len(ids))
+    return out
+
+
+def _token(k):
+    kind = type(k)
+    if kind is ScalarStmt:
+        return ("S", k.expr, tuple(map(_loose, k.args)), k.loc)
+    if kind is ElementStmt:
+        return ("E", _loose(k.target), _loose(k.value), k.accumulate, k.op, k.loc)
+    if kind is LoopKernel and _cold_loop(k):
+        return ("L", k.shape, tuple(map(_loose, k.loads)), len(k.body), len(k.stores),
+                k.reduce_axes, k.stores[0].loc if k.stores else None)
+    return None
+
+
+def _cold_loop(k: LoopKernel) -> bool:
+    return all(type(s) is int for s in k.shape) and math.prod(k.shape) <= HOT_ELEMENTS
+
+
+def _loose(a):
+    if isinstance(a, View):
+        return (a.buffer.dtype, a.shape, a.strides)
+    if type(a) is Scalar:
+        return a.dtype
+    return a if isinstance(a, (str, tuple)) else _literal(a)
+
+
+def _literal(a):
+    """A Literal's key: its exact text (``-0.0 == 0.0`` and ``1 == 1.0 == True`` in Python)."""
+    if type(a) is Literal:
+        return ("lit", type(a.value).__name__, repr(a.value), a.dtype)
+    return ("?", type(a).__name__, repr(a))
+
+
+# ------------------------------------------------------------------- step 2: periods
+
+def _periods(tokens: np.ndarray) -> list:
+    """The candidate periods: the commonest distances between consecutive equal tokens, each
+    made a multiple at least MIN_BLOCK long; most common first."""
+    valid = np.flatnonzero(tokens >= 0)
+    if len(valid) < MIN_BLOCK * MIN_REPS:
+        return []
+    order = valid[np.argsort(tokens[valid], kind="stable")]
+    same = tokens[order[1:]] == tokens[order[:-1]]
+    gaps = (order[1:] - order[:-1])[same]
+    gaps = gaps[gaps <= MAX_PERIOD]
+    counts = Counter(gaps.tolist())
+    periods = []
+    for gap, n in counts.most_common(CANDIDATES):
+        if n < MIN_REPS:
+            break
+        p = gap * -(-MIN_BLOCK // gap)
+        if p <= MAX_PERIOD and p not in periods:
+            periods.append(p)
+    return periods
+
+
+def _longest_run(tokens: np.ndarray, free: np.ndarray, period: int):
+    """(start, blocks, period) of the longest stretch of at least MIN_REPS blocks of
+    ``period`` free kernels each equal token for token to the next, or None."""
+    n = len(tokens)
+    if n < period * MIN_REPS:
+        return None
+    same = (tokens[period:] == tokens[:-period]) & (tokens[period:] >= 0) \
+        & free[period:] & free[:-period]
+    edges = np.diff(np.concatenate(([0], same.view(np.int8), [0])))
+    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    if not len(starts):
+        return None
+    j = int(np.argmax(ends - starts))
+    blocks = (int(ends[j] - starts[j]) + period) // period
+    return (int(starts[j]), blocks, period) if blocks >= MIN_REPS else None
+
+
+# ------------------------------------------------------------------- step 3: exact blocks
+
+def _runs(kernels: list, start: int, blocks: int, size: int, last_read: dict) -> list:
+    """[(index of the first kernel, size, [Signature per block])] of the runs of at least
+    MIN_REPS consecutive blocks with equal signatures among ``blocks`` blocks of ``size``."""
+    runs, current = [], []
+    for b in range(blocks + 1):
+        sig = None
+        if b < blocks:
+            lo = start + b * size
+            sig = Signature(kernels, lo, lo + size, last_read)
+        if current and (sig is None or sig.key != current[0].key):
+            if len(current) >= MIN_REPS:
+                runs.append((start + (b - len(current)) * size, size, current))
+            current = []
+        if sig is not None:
+            current.append(sig)
+    return runs
+
+
+class Signature:
+    """One block's structure with its names abstracted (``key``), and what a call of the body
+    passes for it: ``pointers`` ((buffer, offset) per pointer parameter), ``inputs`` (the
+    Scalars read from outside), ``escaping`` (the positions of the defined scalars read after
+    the block; for a run, those of any of its blocks)."""
+
+    def __init__(self, kernels: list, lo: int, hi: int, last_read: dict):
+        self.kernels = kernels[lo:hi]
+        self.params: dict = {}        # id(buffer) -> parameter number
+        self.pointers: list = []      # (buffer, the lowest offset the block uses in it)
+        self.base = _lowest_offsets(self.kernels)
+        self.inputs: list = []
+        self._input_at: dict = {}
+        self.defined: dict = {}       # scalar name -> position
+        self.names: list = []         # scalar names defined, in order
+        parts = [self._kernel(k) for k in self.kernels]
+        self.escaping = tuple(j for j, name in enumerate(self.names)
+                              if last_read.get(name, -1) >= hi)
+        writes = tuple(b.role not in ("input", "const") for b, _ in self.pointers)
+        kinds = tuple((b.dtype, w) for (b, _), w in zip(self.pointers, writes))
+        self.key = (tuple(parts), kinds, tuple(s.dtype for s in self.inputs))
+
+    def outputs(self) -> list:
+        """The Scalars later kernels read, in order."""
+        found = self.__dict__.get("_outputs")
+        if found is None:
+            found = self._outputs = [Scalar(self.names[j], self._dtype(j))
+                                     for j in self.escaping]
+        return found
+
+    def _dtype(self, j: int):
+        for k in self.kernels:
+            if type(k) is ScalarStmt and k.name == self.names[j]:
+                return k.expr.dtype
+        raise AssertionError(self.names[j])
+
+    # -- the key
+    def _kernel(self, k) -> tuple:
+        kind = type(k)
+        if kind is ScalarStmt:
+            part = ("S", _expr(k.expr), tuple(map(self._arg, k.args)), k.loc)
+            self.defined[k.name] = len(self.names)
+            self.names.append(k.name)
+            return part
+        if kind is ElementStmt:
+            return ("E", self._arg(k.target), self._arg(k.value), k.accumulate, k.op, k.loc)
+        return ("L", k.shape, tuple(map(self._arg, k.loads)),
+                tuple((s.local, _expr(s.expr), tuple(map(self._arg, s.args)), s.loc)
+                      for s in k.body),
+                tuple((self._arg(s.value), self._arg(s.out), s.op, s.size, s.reduce,
+                       s.accumulate, s.loc) for s in k.stores), k.reduce_axes)
+
+    def _arg(self, a):
+        if isinstance(a, View):
+            return ("V", self._pointer(a), a.offset - self.base[id(a.buffer)], a.shape,
+                    a.strides, a.window)
+        if type(a) is Scalar:
+            j = self.defined.get(a.name)
+            if j is not None:
+                return ("v", j)
+            j = self._input_at.get(a.name)
+            if j is None:
+                j = self._input_at[a.name] = len(self.inputs)
+                self.inputs.append(a)
+            return ("a", j, a.dtype)
+        return a if isinstance(a, (str, tuple)) else _literal(a)
+
+    def _pointer(self, v: View) -> int:
+        key = id(v.buffer)
+        j = self.params.get(key)
+        if j is None:
+            j = self.params[key] = len(self.pointers)
+            self.pointers.append((v.buffer, self.base[key]))
+        return j
+
+    # -- the body
+    def renamed(self) -> tuple:
+        """(kernels, params, writable, inputs, results): the block's kernels over the
+        parameters (``p<k>`` buffers, ``a<k>`` and ``v<k>`` scalars), per param whether the
+        block may write it (not an input), the ``a<k>``, the ``v<k>`` written out."""
+        params = [Buffer("param", j, b.dtype, 0) for j, (b, _) in enumerate(self.pointers)]
+        inputs = [Scalar(f"a{j}", s.dtype) for j, s in enumerate(self.inputs)]
+        rename = _Renaming(self, params, inputs)
+        kernels = [rename.kernel(k) for k in self.kernels]
+        results = [Scalar(f"v{j}", s.dtype) for j, s in zip(self.escaping, self.outputs())]
+        writable = [b.role not in ("input", "const") for b, _ in self.pointers]
+        return kernels, params, writable, inputs, results
+
+
+@dataclass
+class _Renaming:
+    """A block's kernels with its buffers, offsets and scalars replaced by the parameters'."""
+
+    sig: Signature
+    params: list
+    inputs: list
+    names: dict = field(default_factory=dict)
+
+    def kernel(self, k):
+        kind = type(k)
+        if kind is ScalarStmt:
+            return ScalarStmt(f"v{self.sig.defined[k.name]}", k.expr,
+                              [self.arg(a) for a in k.args], k.loc)
+        if kind is ElementStmt:
+            return ElementStmt(self.arg(k.target), self.arg(k.value), k.accumulate, k.op,
+                               k.loc)
+        return LoopKernel(k.shape, [self.arg(v) for v in k.loads],
+                          [Stmt(s.local, s.expr, [self.arg(a) for a in s.args], s.loc)
+                           for s in k.body],
+                          [Store(self.arg(s.value), self.arg(s.out), s.op, s.size, s.reduce,
+                                 s.loc, s.accumulate) for s in k.stores], k.reduce_axes)
+
+    def arg(self, a):
+        if isinstance(a, View):
+            key = id(a.buffer)
+            return View(self.params[self.sig.params[key]], a.offset - self.sig.base[key],
+                        a.shape, a.strides, a.window)
+        if type(a) is Scalar:
+            j = self.sig.defined.get(a.name)
+            if j is not None:
+                return Scalar(f"v{j}", a.dtype)
+            return self.inputs[self.sig._input_at[a.name]]
+        return a
+
+
+def _lowest_offsets(kernels: list) -> dict:
+    """id(buffer) -> the lowest offset of the views of it among ``kernels``: the address a
+    call passes for the buffer (its views in the body are relative to it)."""
+    lowest: dict = {}
+    for k in kernels:
+        kind = type(k)
+        views = [a for a in k.args if isinstance(a, View)] if kind is ScalarStmt else k.views()
+        for v in views:
+            key = id(v.buffer)
+            if v.offset < lowest.get(key, v.offset + 1):
+                lowest[key] = v.offset
+    return lowest
+
+
+def _expr(e: Expr) -> tuple:
+    return (e.op, e.dtype, e.operand, None if e.exponent is None else repr(e.exponent))
+
+
+# ------------------------------------------------------------------- reads
+
+def _last_reads(kernels: list) -> dict:
+    """Scalar name -> the index of the last kernel that reads it."""
+    last: dict = {}
+    for i, k in enumerate(kernels):
+        for name in scalars_read(k):
+            last[name] = i
+    return last
+
+
+def scalars_read(k) -> list:
+    kind = type(k)
+    if kind is ScalarStmt:
+        return [a.name for a in k.args if type(a) is Scalar]
+    if kind is ElementStmt:
+        return [k.value.name] if type(k.value) is Scalar else []
+    if kind is LoopKernel:
+        names = [a.name for s in k.body for a in s.args if type(a) is Scalar]
+        return names + [s.value.name for s in k.stores if type(s.value) is Scalar]
+    return [s.name for s in _found_scalars(vars(k) if hasattr(k, "__dict__") else {}, 0)]
+
+
+def _found_scalars(value, depth: int) -> list:
+    """Every Scalar in a kernel of another family (its fields, lists and tuples), not inside
+    the programs of its bodies (their scalars are their own functions' locals)."""
+    if type(value) is Scalar:
+        return [value]
+    if depth > 4:
+        return []
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _found_scalars(v, depth + 1)]
+    if hasattr(value, "__dataclass_fields__") and not hasattr(value, "kernels"):
+        return _found_scalars(list(vars(value).values()), depth + 1)
+    return []

@@ -1,0 +1,295 @@
+"""Outlining (lower.outline, codegen.c.outline): an unrolled Python loop's repeated blocks are
+printed once as a C function and called per block, or looped over a table of addresses.
+
+The oracle for every compiled result here is the same program compiled with outlining off
+(``MIN_KERNELS`` above the program's size): the results must be the same bits, and the
+unrolled build's results are checked against NumPy and central differences."""
+
+import numpy as np
+import pytest
+
+import symgrad as sg
+from symgrad import dtypes
+from symgrad.lower import outline as outlining
+from symgrad.lower.loopir import Buffer, ElementStmt, Expr, Literal, Scalar, ScalarStmt, View
+from symgrad.lower.outline import OutlineCall, OutlineLoop, outline
+
+H = 0.01
+
+
+def _rk4(steps):
+    """An unrolled RK4 of a damped pendulum on 2-vectors (benchmarks/compile_problems.py)."""
+    def f(u, p):
+        return sg.stack([u[1], -p[0] * sg.sin(u[0]) - p[1] * u[1]])
+
+    def loss(u0, p):
+        u = u0
+        for _ in range(steps):
+            k1 = f(u, p)
+            k2 = f(u + H / 2 * k1, p)
+            k3 = f(u + H / 2 * k2, p)
+            k4 = f(u + H * k3, p)
+            u = u + H / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+        return (u * u).sum()
+    return loss
+
+
+def _rk4_numpy(u0, p, steps):
+    def f(u):
+        return np.array([u[1], -p[0] * np.sin(u[0]) - p[1] * u[1]])
+    u = np.array(u0, dtype=float)
+    for _ in range(steps):
+        k1 = f(u)
+        k2 = f(u + H / 2 * k1)
+        k3 = f(u + H / 2 * k2)
+        k4 = f(u + H * k3)
+        u = u + H / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+    return float((u * u).sum())
+
+
+def _both(monkeypatch, make, *args, argnums=0):
+    """(outlined result, its C, unrolled result, its C) of ``value_and_grad(make())``."""
+    f = sg.value_and_grad(make(), argnums=argnums)
+    out = f(*args)
+    text = f.c_source
+    monkeypatch.setattr(outlining, "MIN_KERNELS", 10 ** 9)
+    g = sg.value_and_grad(make(), argnums=argnums)
+    plain = g(*args)
+    monkeypatch.undo()
+    return out, text, plain, g.c_source
+
+
+def _same_bits(a, b):
+    for x, y in zip(_leaves(a), _leaves(b)):
+        np.testing.assert_array_equal(np.signbit(x), np.signbit(y))
+        np.testing.assert_array_equal(x, y)
+
+
+def _leaves(tree):
+    if isinstance(tree, (tuple, list)):
+        return [leaf for t in tree for leaf in _leaves(t)]
+    return [np.asarray(tree)]
+
+
+def test_unrolled_rk4_is_outlined_looped_and_bit_identical(monkeypatch):
+    u0, p = np.array([1.0, 0.5]), np.array([9.81, 0.3])
+    out, text, plain, plain_text = _both(monkeypatch, lambda: _rk4(60), u0, p, argnums=(0, 1))
+    _same_bits(out, plain)
+    assert "_block0(" in text and "_block0(" not in plain_text
+    assert "static const int32_t rows[" in text          # the calls run as table loops
+    assert len(text) * 3 < len(plain_text)
+    # the oracle: NumPy's forward pass, central differences for the gradient
+    np.testing.assert_allclose(out[0], _rk4_numpy(u0, p, 60), rtol=1e-13)
+    eps = 1e-6
+    for which, x in ((0, u0), (1, p)):
+        for i in range(2):
+            d = np.zeros(2)
+            d[i] = eps
+            args = [u0, p]
+            args[which] = x + d
+            up = _rk4_numpy(*args, 60)
+            args[which] = x - d
+            down = _rk4_numpy(*args, 60)
+            np.testing.assert_allclose(out[1][which][i], (up - down) / (2 * eps), rtol=1e-6)
+
+
+def test_blocks_that_differ_in_a_constant_are_not_merged(monkeypatch):
+    """Each step multiplies by its own constant, some of them zeros of either sign: a block
+    runs only with the constants it was printed with (Python's -0.0 == 0.0 is no excuse)."""
+    consts = [(-0.0 if i % 7 == 3 else 0.0) if i % 5 == 0 else 1.5 for i in range(120)]
+
+    def make():
+        def f(x):
+            outs = []
+            y = x[0]
+            for i, c in enumerate(consts):
+                y = sg.sin(y) * 0.5 + x[i % 4]
+                outs.append(y * c)
+            return sg.stack(outs).sum() + sg.stack(outs)[::7].prod()
+        return f
+
+    x = np.array([0.3, -0.2, 0.7, 1.1])
+    f = sg.compile(make())
+    value = f(x)
+    text = f.c_source
+    monkeypatch.setattr(outlining, "MIN_KERNELS", 10 ** 9)
+    plain = sg.compile(make())(x)
+    _same_bits(value, plain)
+    assert "_block0(" in text
+    ys, y = [], x[0]
+    for i, c in enumerate(consts):
+        y = np.sin(y) * 0.5 + x[i % 4]
+        ys.append(y * c)
+    ys = np.array(ys)
+    np.testing.assert_allclose(value, ys.sum() + ys[::7].prod(), rtol=1e-13)
+
+
+def test_signs_of_zero_survive_outlining(monkeypatch):
+    """Outputs that are zeros whose sign depends on each step's literal."""
+    signs = [-0.0 if (i * 7) % 3 == 1 else 0.0 for i in range(300)]
+
+    def make():
+        def f(x):
+            return sg.stack([x[i % 3] * s for i, s in enumerate(signs)])
+        return f
+
+    x = np.array([0.5, 2.0, 3.0])
+    f = sg.compile(make())
+    out = f(x)
+    monkeypatch.setattr(outlining, "MIN_KERNELS", 10 ** 9)
+    _same_bits(out, sg.compile(make())(x))
+    np.testing.assert_array_equal(np.signbit(out), np.signbit(np.array(signs)))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_unrolled_programs_match_the_unrolled_build(monkeypatch, seed):
+    """Random step functions of scalar and 3-vector ops, unrolled 40-70 times, four steps
+    with a constant of their own (so most blocks match and some do not): the outlined build
+    gives the unrolled build's bits, and NumPy's numbers."""
+    rng = np.random.default_rng(seed)
+    steps = int(rng.integers(40, 70))
+    ops = rng.integers(0, 6, size=int(rng.integers(3, 7)))
+    consts = np.full(steps, 0.5)
+    consts[rng.choice(steps, 4, replace=False)] = rng.choice([0.25, -1.0, -0.0], 4)
+
+    def step(ns, v, w, c):
+        for op in ops:
+            if op == 0:
+                v = v * c + w
+            elif op == 1:
+                v = ns.sin(v) + w[0]
+            elif op == 2:
+                v = ns.tanh(v * w)
+            elif op == 3:
+                w = w + v.sum() * c
+            elif op == 4:
+                v = ns.stack([v[1], v[2], v[0] * c])
+            else:
+                w = w * ns.exp(-v * v)
+        return v, w
+
+    def make(ns=sg):
+        def f(a, b):
+            v, w = a, b
+            for i in range(steps):
+                v, w = step(ns, v, w, float(consts[i]))
+            return (v * w).sum()
+        return f
+
+    a, b = rng.standard_normal(3), rng.standard_normal(3)
+    monkeypatch.setattr(outlining, "MIN_KERNELS", 32)    # (some fuse into ~200 kernels)
+    out, text, plain, _ = _both(monkeypatch, make, a, b, argnums=(0, 1))
+    assert "_block0(" in text
+    _same_bits(out, plain)
+    np.testing.assert_allclose(out[0], make(np)(a, b), rtol=1e-12, atol=1e-300)
+
+
+# ------------------------------------------------------------------ the pass on loop IR
+
+F64 = dtypes.float64
+
+
+def _blocks(n, literal=lambda r: Literal(2.0, F64), alias=lambda r: False):
+    """n blocks of 3 statements: s = in[r] * literal; t = s + (in[r+1] or in[r] again);
+    out[r] = t, on buffers in0 (n + 1 elements) and out0 (n)."""
+    src, dst = Buffer("input", 0, F64, n + 1), Buffer("output", 0, F64, n)
+    mul = Expr("mul", F64, F64)
+    add = Expr("add", F64, F64)
+    kernels = []
+    for r in range(n):
+        s, t = Scalar(f"s{2 * r}", F64), Scalar(f"s{2 * r + 1}", F64)
+        other = View(src, r if alias(r) else r + 1, (), ())
+        kernels += [ScalarStmt(s.name, mul, [View(src, r, (), ()), literal(r)]),
+                    ScalarStmt(t.name, add, [s, other]),
+                    ElementStmt(View(dst, r, (), ()), t, False, "add")]
+    return kernels
+
+
+def _replaced(kernels):
+    """Per kernel of the result: 'k' (kept), 'c' (a call), 'L<n>' (a loop of n calls)."""
+    return ["L%d" % len(k.calls) if type(k) is OutlineLoop else
+            "c" if type(k) is OutlineCall else "k" for k in kernels]
+
+
+def test_identical_blocks_become_one_loop(monkeypatch):
+    monkeypatch.setattr(outlining, "MIN_KERNELS", 1)
+    kernels, workspace = outline(_blocks(40), 0)
+    # period 3, taken 3 times (a block is at least MIN_BLOCK kernels): 13 calls of 9 kernels
+    # in one loop, the last 3 kernels as they were
+    assert _replaced(kernels) == ["L13", "k", "k", "k"]
+    loop = kernels[0]
+    body = loop.outline
+    assert len(body.kernels) == 9 and loop.size == 117
+    assert [p.role for p in body.params] == ["param", "param"] and body.writable == [False, True]
+    # call r passes in0 + 3r and out0 + 3r
+    assert [(c.pointers[0].buffer.role, c.pointers[0].offset, c.pointers[1].offset)
+            for c in loop.calls] == [("input", 3 * r, 3 * r) for r in range(13)]
+    assert workspace == 0      # no scalar leaves a block
+
+
+def test_a_literal_of_other_text_breaks_the_run(monkeypatch):
+    monkeypatch.setattr(outlining, "MIN_KERNELS", 1)
+    kernels, _ = outline(_blocks(60, literal=lambda r: Literal(-0.0 if r == 30 else 0.0, F64)),
+                         0)
+    # the blocks around kernel 90 (block 30) are outside any call made for the others
+    at, covered = 0, []
+    for k in kernels:
+        size = getattr(k, "size", 1)
+        if type(k) in (OutlineCall, OutlineLoop):
+            covered.append((at, at + size))
+        at += size
+    assert covered and not any(lo <= 90 < hi for lo, hi in covered)
+    for k in kernels:
+        if type(k) is OutlineLoop:
+            assert all(repr(s.args[1].value) == "0.0" for s in k.outline.kernels
+                       if type(s) is ScalarStmt and isinstance(s.args[1], Literal))
+
+
+def test_an_aliasing_pattern_of_other_shape_breaks_the_run(monkeypatch):
+    """Block 20 reads in0[r] twice where the others read in0[r] and in0[r + 1]: one pointer
+    with one offset, not two: it is not a call of the others' body."""
+    monkeypatch.setattr(outlining, "MIN_KERNELS", 1)
+    kernels, _ = outline(_blocks(40, alias=lambda r: r == 20), 0)
+    at = 0
+    for k in kernels:
+        size = getattr(k, "size", 1)
+        if type(k) in (OutlineCall, OutlineLoop):
+            assert not (at <= 60 < at + size), "block 20 was merged"
+        at += size
+
+
+def test_values_read_after_a_block_leave_through_slots(monkeypatch):
+    """A statement after the run reads block 5's scalar: it gets a slot in the workspace
+    (after the program's), the call writes it there and the local is loaded after it."""
+    monkeypatch.setattr(outlining, "MIN_KERNELS", 1)
+    blocks = _blocks(30)
+    late = ScalarStmt("s999", Expr("neg", F64, F64), [Scalar("s11", F64)])
+    kernels, workspace = outline(blocks + [late], 128)
+    calls = [c for k in kernels for c in (k.calls if type(k) is OutlineLoop else [k])
+             if type(c) is OutlineCall]
+    loading = [c for c in calls if c.loads]
+    assert [[s.name for s in c.loads] for c in loading] == [["s11"]]
+    (scalar, slot), = loading[0].results
+    assert scalar.name == "s11" and 128 <= slot < workspace
+    assert kernels[-1] is late
+
+
+def test_outlined_c_is_the_same_bytes_in_fresh_interpreters():
+    """Same graph, same bytes, whatever the string-hash seed."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    here = Path(__file__).resolve().parent
+    code = ("import sys, numpy as np, symgrad as sg\n"
+            "sys.path.insert(0, sys.argv[1])\n"
+            "from test_outline import _rk4\n"
+            "f = sg.value_and_grad(_rk4(30), argnums=(0, 1))\n"
+            "print(sg.inspect(f, np.array([1.0, 0.5]), np.array([9.81, 0.3]), "
+            "print_=False).c_source)\n")
+    texts = set()
+    for seed in ("0", "4242"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        texts.add(subprocess.run([sys.executable, "-c", code, str(here)], env=env,
+                                 capture_output=True, text=True, check=True).stdout)
+    assert len(texts) == 1 and "_block0(" in texts.pop()
