@@ -1,5 +1,6 @@
 """Outlining (lower.outline, codegen.c.outline): an unrolled Python loop's repeated blocks are
-printed once as a C function and called per block, or looped over a table of addresses.
+printed once as a C function and called per block, or looped over a table of addresses. (By
+default only programs of MIN_KERNELS kernels and more are outlined; the tests lower it.)
 
 The oracle for every compiled result here is the same program compiled with outlining off
 (``MIN_KERNELS`` above the program's size): the results must be the same bits, and the
@@ -49,6 +50,8 @@ def _rk4_numpy(u0, p, steps):
 
 def _both(monkeypatch, make, *args, argnums=0):
     """(outlined result, its C, unrolled result, its C) of ``value_and_grad(make())``."""
+    if outlining.MIN_KERNELS > 256:
+        monkeypatch.setattr(outlining, "MIN_KERNELS", 256)
     f = sg.value_and_grad(make(), argnums=argnums)
     out = f(*args)
     text = f.c_source
@@ -109,6 +112,7 @@ def test_blocks_that_differ_in_a_constant_are_not_merged(monkeypatch):
         return f
 
     x = np.array([0.3, -0.2, 0.7, 1.1])
+    monkeypatch.setattr(outlining, "MIN_KERNELS", 256)
     f = sg.compile(make())
     value = f(x)
     text = f.c_source
@@ -134,6 +138,7 @@ def test_signs_of_zero_survive_outlining(monkeypatch):
         return f
 
     x = np.array([0.5, 2.0, 3.0])
+    monkeypatch.setattr(outlining, "MIN_KERNELS", 256)
     f = sg.compile(make())
     out = f(x)
     monkeypatch.setattr(outlining, "MIN_KERNELS", 10 ** 9)
@@ -282,6 +287,8 @@ def test_outlined_c_is_the_same_bytes_in_fresh_interpreters():
     from pathlib import Path
     here = Path(__file__).resolve().parent
     code = ("import sys, numpy as np, symgrad as sg\n"
+            "from symgrad.lower import outline\n"
+            "outline.MIN_KERNELS = 256\n"
             "sys.path.insert(0, sys.argv[1])\n"
             "from test_outline import _rk4\n"
             "f = sg.value_and_grad(_rk4(30), argnums=(0, 1))\n"
@@ -293,3 +300,46 @@ def test_outlined_c_is_the_same_bytes_in_fresh_interpreters():
         texts.add(subprocess.run([sys.executable, "-c", code, str(here)], env=env,
                                  capture_output=True, text=True, check=True).stdout)
     assert len(texts) == 1 and "_block0(" in texts.pop()
+
+
+def _temp_blocks(n, second_at):
+    """n blocks: tmp_a[0] = in0[r] * 2; tmp_b[0] = tmp_a[0] + 1; out0[r] = tmp_b[0], with
+    block r's tmp_a at byte 128 r and its tmp_b at ``second_at(r)`` bytes."""
+    src, dst = Buffer("input", 0, F64, n), Buffer("output", 0, F64, n)
+    kernels = []
+    for r in range(n):
+        a = Buffer("temp", 2 * r, F64, 1, offset=128 * r)
+        b = Buffer("temp", 2 * r + 1, F64, 1, offset=second_at(r))
+        s, t = Scalar(f"s{2 * r}", F64), Scalar(f"s{2 * r + 1}", F64)
+        kernels += [ScalarStmt(s.name, Expr("mul", F64, F64), [View(src, r, (), ()),
+                                                               Literal(2.0, F64)]),
+                    ElementStmt(View(a, 0, (), ()), s, False, "mul"),
+                    ScalarStmt(t.name, Expr("add", F64, F64), [View(a, 0, (), ()),
+                                                               Literal(1.0, F64)]),
+                    ElementStmt(View(b, 0, (), ()), t, False, "add"),
+                    ElementStmt(View(dst, r, (), ()), View(b, 0, (), ()), False, "copy")]
+    return kernels
+
+
+def _only_loop(kernels):
+    loops = [k for k in kernels if type(k) is OutlineLoop]
+    assert len(loops) == 1
+    return loops[0].outline
+
+
+def test_temporaries_at_fixed_distances_share_one_offset(monkeypatch):
+    monkeypatch.setattr(outlining, "MIN_KERNELS", 1)
+    body = _only_loop(outline(_temp_blocks(40, lambda r: 128 * r + 64), 8192)[0])
+    temps = [g for g in body.groups if g is not None]
+    assert len(temps) >= 2 and len({g[0] for g in temps}) == 1    # one group
+    assert body.disjoint
+
+
+def test_temporaries_sharing_bytes_in_a_block_are_not_restrict(monkeypatch):
+    """The buffer plan may give a block's two temporaries the same bytes (the first is dead
+    when the second is written): the body's pointers must not be ``restrict`` then."""
+    monkeypatch.setattr(outlining, "MIN_KERNELS", 1)
+    body = _only_loop(outline(_temp_blocks(40, lambda r: 128 * r), 8192)[0])
+    assert not body.disjoint
+    body = _only_loop(outline(_temp_blocks(40, lambda r: 8000 - 64 * r), 8192)[0])
+    assert body.disjoint and len({g[0] for g in body.groups if g is not None}) >= 2

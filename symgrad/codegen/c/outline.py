@@ -19,7 +19,6 @@ from __future__ import annotations
 from ...lower.loopir import ElementStmt, ScalarStmt
 from ...lower.outline import Outline, OutlineCall, OutlineLoop
 from . import statements
-from .control import pointer
 from .emitted import Emitted, emitter_of
 from .text import comment_text
 
@@ -29,104 +28,122 @@ def emit(ctx, number: int, k: OutlineCall | OutlineLoop) -> Emitted:
     if isinstance(k, OutlineLoop):
         return _loop(ctx, number, k)
     name = ctx.outlined_name(k.outline)
-    args = [_address(v) for v in k.pointers]
-    args += [s.name if slot is None else f"(const {s.dtype.ctype} *)(work + {slot})"
-             for s, slot in k.inputs]
-    args += [f"({s.dtype.ctype} *)(work + {slot})" for s, slot in k.results]
+    row, args = _row(k), _args(k)
+    ctype = _row_type(k.outline)
     slots = dict((s.name, slot) for s, slot in k.results)
     lines = [f"    /* k{number}: block {k.rep + 1} of {k.outline.reps} ({k.size} kernels): "
              f"{name} */"]
     lines += [f"    *({s.dtype.ctype} *)(work + {slot}) = {s.name};" for s, slot in k.stashes]
-    lines.append(f"    {name}({', '.join(args)});")
+    lines.append(f"    {name}({', '.join(['work', f'(const {ctype}[]){{{_ints(row)}}}', *args])});")
     lines += [f"    const {s.dtype.ctype} {s.name} = *({s.dtype.ctype} *)(work + "
               f"{slots[s.name]});" for s in k.loads]
     ctx.last_loc[0] = None    # (the next statement shows its source line)
     uses = {s.name for s, slot in k.inputs if slot is None}
     uses.update(s.name for s, _ in k.stashes)
     return Emitted("\n".join(lines), 0, statement=True, defines=tuple(k.loads),
-                   uses=frozenset(uses), direct=True, names=("work",))
+                   uses=frozenset(uses), direct=True, names=("work", *_bases(k)))
 
 
 def _loop(ctx, number: int, k: OutlineLoop) -> Emitted:
-    """A loop calling the block on each row of a table of the arguments that differ."""
+    """A loop calling the block on each row of a table of the offsets the calls pass."""
     name = ctx.outlined_name(k.outline)
     calls = k.calls
-    columns = [[_address(v) for v in c.pointers] +
-               [s.name if slot is None else f"(const {s.dtype.ctype} *)(work + {slot})"
-                for s, slot in c.inputs] +
-               [f"({s.dtype.ctype} *)(work + {slot})" for s, slot in c.results]
-               for c in calls]
-    offsets = [_offsets(c) for c in calls]
-    varying = [j for j in range(len(columns[0]))
-               if offsets[0][j] is not None and any(o[j] != offsets[0][j] for o in offsets)]
-    args = list(columns[0])
-    for col, j in enumerate(varying):
-        base, _ = offsets[0][j]
-        args[j] = base.replace("@", f"o[{col}]")
-    width = max(abs(o[j][1]) for o in offsets for j in varying) if varying else 0
-    ctype = "int32_t" if width < 2 ** 31 else "int64_t"
+    ctype = _row_type(k.outline)
+    args = ", ".join(["work", "rows[r]", *_args(calls[0])])
     first, last = calls[0].rep + 1, calls[-1].rep + 1
     lines = [f"    /* k{number}: blocks {first}-{last} of {k.outline.reps} ({k.size} kernels): "
-             f"{name} on each row of the table */", "    {"]
-    if varying:
-        lines.append(f"        static const {ctype} rows[{len(calls)}][{len(varying)}] = {{")
-        lines += ["            {" + ", ".join(str(o[j][1]) for j in varying) + "},"
-                  for o in offsets]
-        lines.append("        };")
-    lines.append(f"        for (int64_t r = 0; r < {len(calls)}; r++) {{")
-    if varying:
-        lines.append(f"            const {ctype} *o = rows[r];")
-    lines.append(f"            {name}({', '.join(args)});")
-    lines += ["        }", "    }"]
+             f"{name} on each row of the table */", "    {",
+             f"        static const {ctype} rows[{len(calls)}][{len(_row(calls[0])) or 1}] = {{",
+             *(f"            {{{_ints(_row(c)) or '0'}}}," for c in calls),
+             "        };",
+             f"        for (int64_t r = 0; r < {len(calls)}; r++)",
+             f"            {name}({args});", "    }"]
     uses = frozenset(s.name for s, slot in calls[0].inputs if slot is None)
-    return Emitted("\n".join(lines), 0, uses=uses, direct=True, names=("work",))
+    return Emitted("\n".join(lines), 0, uses=uses, direct=True,
+                   names=("work", *_bases(calls[0])))
 
 
-def _offsets(call) -> list:
-    """Per argument of ``call``: (its C with ``@`` for the offset, the offset), or None for an
-    argument that is a local."""
-    out = []
-    for v in call.pointers:
+def _ints(row: list) -> str:
+    return ", ".join(map(str, row))
+
+
+def _row_type(body: Outline) -> str:
+    return "int64_t" if body.wide else "int32_t"
+
+
+def _row(call: OutlineCall) -> list:
+    """The offsets a call passes in its row: per group of pointer params in ``work`` (a
+    temporary in every call of the body, ``Outline.groups``), its first param's bytes into
+    ``work``; per other pointer param, elements from the base passed (``_args``); per input
+    read from a slot and per result, the slot's bytes into ``work``."""
+    row, seen = [], set()
+    for v, group in zip(call.pointers, call.outline.groups):
         b = v.buffer
-        if b.role == "temp":
-            out.append((f"({b.dtype.ctype} *)(work + @)",
-                        b.offset + v.offset * b.dtype.itemsize))
-        else:
-            out.append((f"{b.name} + @", v.offset))
-    out += [None if slot is None else (f"(const {s.dtype.ctype} *)(work + @)", slot)
-            for s, slot in call.inputs]
-    out += [(f"({s.dtype.ctype} *)(work + @)", slot) for s, slot in call.results]
-    return out
+        size = b.dtype.itemsize
+        if group is None:
+            row.append((b.offset // size if b.role == "temp" else 0) + v.offset)
+        elif group[0] not in seen:       # (the group's first param: 0 bytes after itself)
+            seen.add(group[0])
+            row.append(b.offset + v.offset * size)
+    row += [slot for _, slot in call.inputs if slot is not None]
+    return row + [slot for _, slot in call.results]
 
 
-def _address(v) -> str:
-    """The address a call passes: a temporary's in ``work`` directly (a block's calls touch
-    many temporaries once each: a pointer declared for each made the compiler's register
-    allocation the larger part of its time), an argument's from its name."""
-    b = v.buffer
-    if b.role == "temp":
-        return f"({b.dtype.ctype} *)(work + {b.offset + v.offset * b.dtype.itemsize})"
-    return pointer(v)
+def _args(call: OutlineCall) -> list:
+    """The arguments after ``work`` and the row: the base of each pointer param that is not
+    always a temporary, then the values passed as they are."""
+    args = []
+    for v, in_work in zip(call.pointers, call.outline.in_work):
+        if not in_work:
+            b = v.buffer
+            args.append(f"({b.dtype.ctype} *)work" if b.role == "temp" else b.name)
+    return args + [s.name for s, slot in call.inputs if slot is None]
+
+
+def _bases(call: OutlineCall) -> tuple:
+    """The entry point's parameters a call names (the argument buffers it passes)."""
+    return tuple(v.buffer.name for v in call.pointers if v.buffer.role != "temp")
 
 
 def function(ctx, name: str, body: Outline) -> tuple[str, str]:
     """(the C definition of ``body`` as function ``name`` with ``%s`` where its storage class
     goes, its prototype)."""
-    params = [f"{'' if w else 'const '}{b.dtype.ctype} *{b.name}"
-              for b, w in zip(body.params, body.writable)]
-    params += [f"const {s.dtype.ctype} *q{j}" if a else f"{s.dtype.ctype} {s.name}"
-               for j, (s, a) in enumerate(zip(body.inputs, body.by_address))]
-    params += [f"{s.dtype.ctype} *r{j}" for j, s in enumerate(body.results)]
-    prototype = f"void {name}({', '.join(params) or 'void'})"
-    reads = [f"    const {s.dtype.ctype} {s.name} = *q{j};"
-             for j, (s, a) in enumerate(zip(body.inputs, body.by_address)) if a]
+    ctype = _row_type(body)
+    restrict = "restrict " if body.disjoint else ""
+    params = ["unsigned char *work", f"const {ctype} *o"]
+    lines, col = [], 0
+    for j, (b, writable, group) in enumerate(zip(body.params, body.writable, body.groups)):
+        t = b.dtype.ctype if writable else f"const {b.dtype.ctype}"
+        if group is None:
+            params.append(f"{t} *b{j}")
+            lines.append(f"    {t} *{restrict}{b.name} = b{j} + o[{col}];")
+            col += 1
+            continue
+        n, delta = group
+        if not any(g is not None and g[0] == n for g in body.groups[:j]):
+            lines.append(f"    unsigned char *g{n} = work + o[{col}];")
+            col += 1
+        lines.append(f"    {t} *{restrict}{b.name} = ({t} *)(g{n} + {delta});")
+    for s, by_address in zip(body.inputs, body.by_address):
+        if by_address:
+            lines.append(f"    const {s.dtype.ctype} {s.name} = *(const {s.dtype.ctype} *)"
+                         f"(work + o[{col}]);")
+            col += 1
+        else:
+            params.append(f"{s.dtype.ctype} {s.name}")
+    returns = []
+    for s in body.results:
+        returns.append(f"    *({s.dtype.ctype} *)(work + o[{col}]) = {s.name};")
+        col += 1
+    prototype = f"void {name}({', '.join(params)})"
     texts = _kernels(ctx, body)
-    returns = [f"    *r{j} = {s.name};" for j, s in enumerate(body.results)]
     where = f"from kernel {body.first}" if body.first else "from the start"
     head = (f"/* {name}: a block of {len(body.kernels)} kernels that the program runs "
-            f"{body.reps} times in a row ({comment_text(where)}), each time on other buffers "
-            f"and values: the calls pass them. */")
-    lines = [head, "%s" + prototype, "{", *reads,
+            f"{body.reps} times in a row ({comment_text(where)}), each time on other data: "
+            f"`o` holds the offsets of what it reads and writes (a row of the caller's table), "
+            f"p<k> point to its arrays, a<k> are values computed before it, v<k> values it "
+            f"computes. */")
+    lines = [head, "%s" + prototype, "{", *lines,
              "\n\n".join(t.replace("%", "%%") for t in texts), *returns, "}"]
     return "\n".join(lines), prototype
 
