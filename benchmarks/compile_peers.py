@@ -103,7 +103,8 @@ TIMEOUT = 900.0   # seconds a system may take on one problem (JAX's compile grow
 
 def run(python: str, system: str, name: str, dump: str | None = None) -> dict:
     """One fresh process of ``python`` running ``system`` on problem ``name``; a run that
-    takes more than ``TIMEOUT`` seconds is stopped and reported as such."""
+    takes more than ``TIMEOUT`` seconds is stopped and reported as such, one that fails (JAX
+    killed for want of memory on the 400-step RK4: 24 GB) as ``failed`` with its reason."""
     cmd = [python, __file__, "--child", name, "--system", system] + \
         (["--dump", dump] if dump else [])
     env = dict(os.environ, JAX_PLATFORMS="cpu", XLA_FLAGS="--xla_cpu_multi_thread_eigen=false",
@@ -113,6 +114,12 @@ def run(python: str, system: str, name: str, dump: str | None = None) -> dict:
                              timeout=TIMEOUT).stdout
     except subprocess.TimeoutExpired:
         return {"system": system, "problem": name, "timeout": TIMEOUT}
+    except subprocess.CalledProcessError as e:
+        why = f"killed by signal {-e.returncode}" if e.returncode < 0 else \
+            f"exit status {e.returncode}"
+        if e.returncode == -9:
+            why += " (out of memory?)"
+        return {"system": system, "problem": name, "failed": why}
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -137,9 +144,13 @@ def measure(python: str, name: str, runs: int, dumps: str | None = None) -> dict
     side = {}
     for system in SYSTEMS:
         dump = None if dumps is None else str(Path(dumps) / f"{system}-{name}.npz")
-        records = [run(python, system, name, dump if r == 0 else None) for r in range(runs)]
-        if any("timeout" in r for r in records):
-            side[system] = {"timeout": TIMEOUT}
+        records = []
+        for r in range(runs):
+            records.append(run(python, system, name, dump if r == 0 else None))
+            if "timeout" in records[-1] or "failed" in records[-1]:
+                break     # (no second try of what could not finish)
+        if "timeout" in records[-1] or "failed" in records[-1]:
+            side[system] = {k: v for k, v in records[-1].items() if k in ("timeout", "failed")}
             continue
         side[system] = {k: statistics.median(r[k] for r in records)
                         for k in ("import", "first_call", "first_call_cpu", "second_call")}
@@ -163,6 +174,9 @@ def main() -> None:
         for system, m in side.items():
             if "timeout" in m:
                 print(f"{name} {system}: did not finish in {m['timeout']:.0f} s", flush=True)
+                continue
+            if "failed" in m:
+                print(f"{name} {system}: failed, {m['failed']}", flush=True)
                 continue
             print(f"{name} {system}: import {m['import']:.2f} s, first call "
                   f"{m['first_call']:.2f} s ({m['first_call_cpu']:.2f} s CPU), "

@@ -118,6 +118,8 @@ def peers_table(rows: list, note: str, runs: int) -> list:
 def _secs(side: dict, key: str, scale: float = 1.0) -> str:
     if "timeout" in side:
         return f"> {side['timeout']:.0f} s (stopped)"
+    if "failed" in side:
+        return f"failed: {side['failed']}"
     return f"{side[key] * scale:.2f}" + (" ms" if scale != 1.0 else "")
 
 

@@ -12,8 +12,8 @@ what a call must pass for it, and its kernels renamed over the parameters (``ren
    enough to make a block of at least ``MIN_BLOCK`` kernels; for each, the longest stretch
    where ``token[i] == token[i + period]`` (NumPy) gives blocks, until none is left;
 3. each block of such a stretch gets its exact ``Signature``: the kernels with each buffer
-   numbered in order of first use (a pointer parameter: the address of the lowest element
-   the block touches; views are relative to it), each scalar read from outside the block
+   numbered in order of first use (a pointer parameter: the address its first view starts
+   at; the other views are relative to it), each scalar read from outside the block
    numbered likewise (a value parameter), each scalar defined in the block named by its
    position; literals by their exact text (``-0.0 == 0.0`` and ``1 == True`` in Python);
    consecutive blocks with equal signatures form a run. Which defined scalars later code
@@ -172,8 +172,8 @@ class Signature:
     def __init__(self, kernels: list, lo: int, hi: int, last_read: dict):
         self.kernels = kernels[lo:hi]
         self.params: dict = {}        # id(buffer) -> parameter number
-        self.pointers: list = []      # (buffer, the lowest offset the block uses in it)
-        self.base = _lowest_offsets(self.kernels)
+        self.pointers: list = []      # (buffer, the offset of the first view of it)
+        self.base: dict = {}          # id(buffer) -> that offset
         self.inputs: list = []
         self._input_at: dict = {}
         self.defined: dict = {}       # scalar name -> position
@@ -217,8 +217,13 @@ class Signature:
 
     def _arg(self, a):
         if isinstance(a, View):
-            return ("V", self._pointer(a), a.offset - self.base[id(a.buffer)], a.shape,
-                    a.strides, a.window)
+            key = id(a.buffer)
+            j = self.params.get(key)
+            if j is None:      # a new pointer parameter: the address of this view's start
+                j = self.params[key] = len(self.pointers)
+                self.base[key] = a.offset
+                self.pointers.append((a.buffer, a.offset))
+            return ("V", j, a.offset - self.base[key], a.shape, a.strides, a.window)
         if type(a) is Scalar:
             j = self.defined.get(a.name)
             if j is not None:
@@ -229,14 +234,6 @@ class Signature:
                 self.inputs.append(a)
             return ("a", j, a.dtype)
         return a if isinstance(a, (str, tuple)) else _literal(a)
-
-    def _pointer(self, v: View) -> int:
-        key = id(v.buffer)
-        j = self.params.get(key)
-        if j is None:
-            j = self.params[key] = len(self.pointers)
-            self.pointers.append((v.buffer, self.base[key]))
-        return j
 
     # -- the body
     def renamed(self) -> tuple:
@@ -286,20 +283,6 @@ class _Renaming:
                 return Scalar(f"v{j}", a.dtype)
             return self.inputs[self.sig._input_at[a.name]]
         return a
-
-
-def _lowest_offsets(kernels: list) -> dict:
-    """id(buffer) -> the lowest offset of the views of it among ``kernels``: the address a
-    call passes for the buffer (its views in the body are relative to it)."""
-    lowest: dict = {}
-    for k in kernels:
-        kind = type(k)
-        views = [a for a in k.args if isinstance(a, View)] if kind is ScalarStmt else k.views()
-        for v in views:
-            key = id(v.buffer)
-            if v.offset < lowest.get(key, v.offset + 1):
-                lowest[key] = v.offset
-    return lowest
 
 
 def _expr(e: Expr) -> tuple:
