@@ -41,13 +41,14 @@ import numpy as np
 from .loopir import Scalar, ScalarStmt, View
 from .repeats import MIN_REPS, Signature, find_runs, scalars_read
 
-# A program of fewer kernels is left as it is. Outlining trades run time for compile time: a
-# call of a block costs more than the block's unrolled statements, which address everything
-# from ``work`` with constant offsets (measured, medians of 7 x 2000 calls against the unrolled
-# build: the unrolled RK4 of 100 steps 11.5 -> 13.8 us a call, 400 steps 41.9 -> 46.3 us, the
-# benchmark suite's 200-step ODE on scalars 19.2 -> 21.2 us), while the first call gains about
-# 80 us of code generation and gcc per kernel outlined (400 steps: 6.3 -> 3.3 s). Below this
-# size the unrolled program builds in about 2 s (the ODE: 1.8 s) and keeps its speed.
+# A program of fewer kernels is left as it is. Outlining trades run time for compile time: even
+# with blocks of MIN_BLOCK kernels a call costs a little more than the unrolled statements,
+# which address everything from ``work`` with constant offsets (measured, alternating runs,
+# medians of 7 x 2000 calls: the unrolled RK4 of 100 steps 11.8 -> 12.6 us a call, the
+# benchmark suite's 200-step ODE on scalars 19.3 -> 19.7-20.1 us; at 400 steps no difference
+# shows), while the first call gains about 80 us of code generation and gcc per kernel
+# outlined (400 steps, 36k kernels: 6.3 -> 3.2 s; 100 steps: 1.6 -> 1.0 s). Below this size
+# the unrolled program builds in about 2 s and keeps all of its speed.
 MIN_KERNELS = 32768
 
 

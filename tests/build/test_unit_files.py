@@ -16,7 +16,7 @@ import pytest
 import symgrad as sg
 from symgrad.build.c import units
 from symgrad.codegen.c import split as parts
-from symgrad.lower import outline
+from symgrad.lower import outline, repeats
 
 P0 = np.array([1.0, 0.5, 9.81, 0.3])
 
@@ -35,6 +35,7 @@ def split_program(monkeypatch, request):
     outlined (lower.outline: the blocks' functions are a block of unit 1) in smaller parts."""
     outlined = request.param == "outlined"
     monkeypatch.setattr(outline, "MIN_KERNELS", 1 if outlined else 10 ** 9)
+    monkeypatch.setattr(repeats, "MIN_BLOCK", 8)
     monkeypatch.setattr(parts, "PART_WEIGHT", 2 if outlined else 20)
     monkeypatch.setattr(parts, "UNIT_PARTS", 2)
     f = sg.value_and_grad(_pendulum)

@@ -12,10 +12,17 @@ import pytest
 import symgrad as sg
 from symgrad import dtypes
 from symgrad.lower import outline as outlining
+from symgrad.lower import repeats
 from symgrad.lower.loopir import Buffer, ElementStmt, Expr, Literal, Scalar, ScalarStmt, View
 from symgrad.lower.outline import OutlineCall, OutlineLoop, outline
 
 H = 0.01
+
+
+@pytest.fixture(autouse=True)
+def small_blocks(monkeypatch):
+    """Blocks of 8 kernels and more (not MIN_BLOCK's 128): the small programs here outline."""
+    monkeypatch.setattr(repeats, "MIN_BLOCK", 8)
 
 
 def _rk4(steps):
@@ -287,8 +294,8 @@ def test_outlined_c_is_the_same_bytes_in_fresh_interpreters():
     from pathlib import Path
     here = Path(__file__).resolve().parent
     code = ("import sys, numpy as np, symgrad as sg\n"
-            "from symgrad.lower import outline\n"
-            "outline.MIN_KERNELS = 256\n"
+            "from symgrad.lower import outline, repeats\n"
+            "outline.MIN_KERNELS, repeats.MIN_BLOCK = 256, 8\n"
             "sys.path.insert(0, sys.argv[1])\n"
             "from test_outline import _rk4\n"
             "f = sg.value_and_grad(_rk4(30), argnums=(0, 1))\n"
