@@ -6,6 +6,9 @@ The oracle for every compiled result here is the same program compiled with outl
 (``MIN_KERNELS`` above the program's size): the results must be the same bits, and the
 unrolled build's results are checked against NumPy and central differences."""
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -16,7 +19,9 @@ from symgrad.lower import repeats
 from symgrad.lower.loopir import Buffer, ElementStmt, Expr, Literal, Scalar, ScalarStmt, View
 from symgrad.lower.outline import OutlineCall, OutlineLoop, outline
 
-H = 0.01
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+sys.path.insert(0, str(BENCH))
+from compile_problems import rk4_loss  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -26,33 +31,12 @@ def small_blocks(monkeypatch):
 
 
 def _rk4(steps):
-    """An unrolled RK4 of a damped pendulum on 2-vectors (benchmarks/compile_problems.py)."""
-    def f(u, p):
-        return sg.stack([u[1], -p[0] * sg.sin(u[0]) - p[1] * u[1]])
-
-    def loss(u0, p):
-        u = u0
-        for _ in range(steps):
-            k1 = f(u, p)
-            k2 = f(u + H / 2 * k1, p)
-            k3 = f(u + H / 2 * k2, p)
-            k4 = f(u + H * k3, p)
-            u = u + H / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
-        return (u * u).sum()
-    return loss
+    """An unrolled RK4 of a damped pendulum on 2-vectors (``make bench-compile``'s rk4_N)."""
+    return rk4_loss(sg, steps)[0]
 
 
 def _rk4_numpy(u0, p, steps):
-    def f(u):
-        return np.array([u[1], -p[0] * np.sin(u[0]) - p[1] * u[1]])
-    u = np.array(u0, dtype=float)
-    for _ in range(steps):
-        k1 = f(u)
-        k2 = f(u + H / 2 * k1)
-        k3 = f(u + H / 2 * k2)
-        k4 = f(u + H * k3)
-        u = u + H / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
-    return float((u * u).sum())
+    return float(rk4_loss(np, steps)[0](np.asarray(u0, dtype=float), p))
 
 
 def _both(monkeypatch, make, *args, argnums=0):
@@ -290,21 +274,18 @@ def test_outlined_c_is_the_same_bytes_in_fresh_interpreters():
     """Same graph, same bytes, whatever the string-hash seed."""
     import os
     import subprocess
-    import sys
-    from pathlib import Path
-    here = Path(__file__).resolve().parent
     code = ("import sys, numpy as np, symgrad as sg\n"
             "from symgrad.lower import outline, repeats\n"
             "outline.MIN_KERNELS, repeats.MIN_BLOCK = 256, 8\n"
             "sys.path.insert(0, sys.argv[1])\n"
-            "from test_outline import _rk4\n"
-            "f = sg.value_and_grad(_rk4(30), argnums=(0, 1))\n"
+            "from compile_problems import rk4_loss\n"
+            "f = sg.value_and_grad(rk4_loss(sg, 30)[0], argnums=(0, 1))\n"
             "print(sg.inspect(f, np.array([1.0, 0.5]), np.array([9.81, 0.3]), "
             "print_=False).c_source)\n")
     texts = set()
     for seed in ("0", "4242"):
         env = dict(os.environ, PYTHONHASHSEED=seed)
-        texts.add(subprocess.run([sys.executable, "-c", code, str(here)], env=env,
+        texts.add(subprocess.run([sys.executable, "-c", code, str(BENCH)], env=env,
                                  capture_output=True, text=True, check=True).stdout)
     assert len(texts) == 1 and "_block0(" in texts.pop()
 
@@ -350,3 +331,24 @@ def test_temporaries_sharing_bytes_in_a_block_are_not_restrict(monkeypatch):
     assert not body.disjoint
     body = _only_loop(outline(_temp_blocks(40, lambda r: 8000 - 64 * r), 8192)[0])
     assert body.disjoint and len({g[0] for g in body.groups if g is not None}) >= 2
+
+
+def test_outlined_c_compiles_with_warnings_as_errors(monkeypatch, tmp_path):
+    """The outlined text is C99 that gcc -pedantic -Wall -Wextra accepts, whole and as the
+    translation units it is built as (the blocks' functions in unit 1, called from others)."""
+    import shutil
+    import subprocess
+    cc = shutil.which("gcc") or shutil.which("cc")
+    monkeypatch.setattr(outlining, "MIN_KERNELS", 256)
+    f = sg.value_and_grad(_rk4(60), argnums=(0, 1))
+    f(np.array([1.0, 0.5]), np.array([9.81, 0.3]))
+    spec = f.last_specialization
+    src = tmp_path / "kernel.c"
+    src.write_text(spec.source.text)
+    strict = [cc, "-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-fopenmp-simd",
+              "-fPIC", "-O1", "-c", str(src)]
+    assert "_block0(" in spec.source.text and len(spec.source.units) > 1
+    subprocess.run(strict + ["-o", str(tmp_path / "whole.o")], check=True)
+    for k in range(len(spec.source.units)):
+        subprocess.run(strict + [f"-DSG_TU={k}", "-o", str(tmp_path / f"unit{k}.o")],
+                       check=True)

@@ -136,6 +136,10 @@ def function(ctx, name: str, body: Outline) -> tuple[str, str]:
         returns.append(f"    *({s.dtype.ctype} *)(work + o[{col}]) = {s.name};")
         col += 1
     prototype = f"void {name}({', '.join(params)})"
+    unused = [p for p in ("work", "o") if not any(f"{p} + " in line or f"{p}[" in line
+                                                 for line in lines + returns)]
+    if unused:
+        lines.insert(0, "    " + " ".join(f"(void){p};" for p in unused))
     texts = _kernels(ctx, body)
     where = f"from kernel {body.first}" if body.first else "from the start"
     head = (f"/* {name}: a block of {len(body.kernels)} kernels that the program runs "
