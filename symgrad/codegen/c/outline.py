@@ -1,17 +1,23 @@
 """Outlined blocks -> C: one function per repeated block, one call per occurrence.
 
-Layer: codegen (the ``outline`` kernel family). Input: an ``OutlineCall`` (``lower.outline``)
-and the module being generated. Output: the call's statement; the block's function is
-generated the first time one of its calls is (``ctx.outlined_name``), its kernels printed as the
-module prints any (statements, loops), over its parameters:
+Layer: codegen (the ``outline`` kernel family). Input: an ``OutlineCall`` or ``OutlineLoop``
+(``lower.outline``) and the module being generated. Output: the call's statement, or the loop
+over the calls' table; the block's function is generated the first time one of its calls is
+(``ctx.outlined_name``), its kernels printed as the module prints any (statements, loops).
 
-    p<k>   a pointer parameter: the address (a buffer plus an offset) the call passes;
-    a<k>   a value read from outside the block;
-    v<k>   a value the block computes; r<j> points where the ones read later go.
+A block's function takes ``work``, ``o`` (its call's row of offsets), the base of each array
+that is not always a temporary, and the values it reads from locals. In it:
 
-The call declares the values the block returns for later code (``double s12, s40;``) and
-passes their addresses, so the statements after it read them under their own names. Inside a
-block's function, ``k<i>`` numbers its kernels from 0.
+    g<n>   the address of a group of temporaries (``work + o[...]``): the ones whose
+           addresses differ by the same bytes in every call;
+    p<k>   its arrays: a group's address plus bytes, or a base plus an offset of the row
+           (``restrict`` when no two overlap in any call);
+    a<k>   the values computed before it (from a slot in ``work``, or passed);
+    v<k>   the values it computes; those later code reads go to their slots in ``work``.
+
+A single call passes its row as a compound literal; a loop passes the rows of a static table.
+A statement after the call that reads a block's value loads it from its slot under its own
+name. Inside a block's function, ``k<i>`` numbers its kernels from 0.
 """
 
 from __future__ import annotations
