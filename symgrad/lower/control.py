@@ -25,6 +25,7 @@ from ..ir.walk import Application
 from ..ir.graph import Loc
 from ..ops import get
 from .loopir import Program, View
+from .outline import OutlineCall, OutlineLoop
 
 __all__ = ["ControlKernel", "lower", "all_kernels", "place_tapes", "tape_slots"]
 
@@ -165,14 +166,16 @@ def _dense(lowering, node) -> View:
 
 
 def all_kernels(program: Program) -> list:
-    """The kernels of ``program`` and, recursively, of the bodies of its control kernels."""
-    found = []
+    """The kernels of ``program`` and, recursively, of the bodies of its control kernels and
+    of its outlined blocks (``outline``)."""
+    found, outlined = [], set()
     for k in program.kernels:
         found.append(k)
         if isinstance(k, ControlKernel):
             for p in k.programs:
                 found.extend(all_kernels(p))
-        elif getattr(k, "rep", None) == 0:     # an outlined block's first call: its body
+        elif isinstance(k, (OutlineCall, OutlineLoop)) and id(k.outline) not in outlined:
+            outlined.add(id(k.outline))     # an outlined block's body, once
             found.extend(k.outline.kernels)
     return found
 

@@ -34,6 +34,9 @@ from ..dtypes import DType
 from ..ir.graph import Loc
 
 ALIGN = 64  # bytes: each temporary starts on a cache line
+# A loop over more elements is hot: its part is compiled at full optimization in the main
+# translation unit (codegen.c.split), and it is never outlined (lower.repeats).
+HOT_ELEMENTS = 64
 
 
 @dataclass(frozen=True, eq=False)

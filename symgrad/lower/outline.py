@@ -38,7 +38,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from .loopir import Scalar, ScalarStmt, View
+from .loopir import Scalar, View
 from .repeats import MIN_REPS, Signature, find_runs, scalars_read
 
 # A program of fewer kernels is left as it is. Outlining trades run time for compile time: even
@@ -66,7 +66,6 @@ class Outline:
     results: list               # Scalars v<k> written out, in order
     by_address: list            # per input: passed as the address of a result slot
     reps: int                   # calls (blocks) in the run
-    first: int                  # the index of the run's first kernel in the program
     # set once the calls are made (``_layout``):
     in_work: list = field(default_factory=list)   # per param: a temporary in every call
     # per param in work: (its group, its bytes after the group's first): the params whose
@@ -205,8 +204,7 @@ class _Calls:
                     if by and scalar.name not in self.slots:
                         self.slots[scalar.name] = self._slot(scalar)
                         self.stashed.add(scalar.name)
-            body = Outline(*sigs[0].renamed(), by_address=by_address, reps=len(sigs),
-                           first=first)
+            body = Outline(*sigs[0].renamed(), by_address=by_address, reps=len(sigs))
             calls = [self._call(body, r, sig, size) for r, sig in enumerate(sigs)]
             _layout(body, calls)
             at = first
@@ -287,9 +285,7 @@ def _extents(body: Outline) -> list:
     address passed ((0, -1): none)."""
     found = {id(b): [None, None] for b in body.params}
     for k in body.kernels:
-        views = [a for a in k.args if isinstance(a, View)] if type(k) is ScalarStmt else \
-            k.views()
-        for v in views:
+        for v in k.views():
             if any(n == 0 for n in v.shape):
                 continue
             lo = v.offset + sum(min(0, (n - 1) * st) for n, st in zip(v.shape, v.strides))

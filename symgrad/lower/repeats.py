@@ -22,14 +22,15 @@ what a call must pass for it, and its kernels renamed over the parameters (``ren
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-from .loopir import (Buffer, ElementStmt, Expr, Literal, LoopKernel, Scalar, ScalarStmt, Stmt,
-                     Store, View)
+from .loopir import (HOT_ELEMENTS, Buffer, ElementStmt, Expr, Literal, LoopKernel, Program,
+                     Scalar, ScalarStmt, Stmt, Store, View)
 
 # A block is at least MIN_BLOCK kernels (a shorter period is taken several times over), a run at
 # least MIN_REPS blocks. Large blocks make few calls: each costs its row's loads and the
@@ -41,8 +42,6 @@ MIN_REPS = 4
 # Periods longer than this are not looked for; the candidates tried per round.
 MAX_PERIOD = 1024
 CANDIDATES = 24
-# A loop over more elements is hot (compiled at -O3 in the main unit: codegen.c.split).
-HOT_ELEMENTS = 64
 
 
 def find_runs(kernels: list) -> list:
@@ -181,6 +180,7 @@ class Signature:
         self._input_at: dict = {}
         self.defined: dict = {}       # scalar name -> position
         self.names: list = []         # scalar names defined, in order
+        self.dtypes: list = []        # ... and their dtypes
         parts = [self._kernel(k) for k in self.kernels]
         self.escaping = tuple(j for j, name in enumerate(self.names)
                               if last_read.get(name, -1) >= hi)
@@ -189,18 +189,8 @@ class Signature:
         self.key = (tuple(parts), kinds, tuple(s.dtype for s in self.inputs))
 
     def outputs(self) -> list:
-        """The Scalars later kernels read, in order."""
-        found = self.__dict__.get("_outputs")
-        if found is None:
-            found = self._outputs = [Scalar(self.names[j], self._dtype(j))
-                                     for j in self.escaping]
-        return found
-
-    def _dtype(self, j: int):
-        for k in self.kernels:
-            if type(k) is ScalarStmt and k.name == self.names[j]:
-                return k.expr.dtype
-        raise AssertionError(self.names[j])
+        """The Scalars later kernels read (``escaping``), in order."""
+        return [Scalar(self.names[j], self.dtypes[j]) for j in self.escaping]
 
     # -- the key
     def _kernel(self, k) -> tuple:
@@ -209,6 +199,7 @@ class Signature:
             part = ("S", _expr(k.expr), tuple(map(self._arg, k.args)), k.loc)
             self.defined[k.name] = len(self.names)
             self.names.append(k.name)
+            self.dtypes.append(k.expr.dtype)
             return part
         if kind is ElementStmt:
             return ("E", self._arg(k.target), self._arg(k.value), k.accumulate, k.op, k.loc)
@@ -259,7 +250,6 @@ class _Renaming:
     sig: Signature
     params: list
     inputs: list
-    names: dict = field(default_factory=dict)
 
     def kernel(self, k):
         kind = type(k)
@@ -312,12 +302,13 @@ def scalars_read(k) -> list:
     if kind is LoopKernel:
         names = [a.name for s in k.body for a in s.args if type(a) is Scalar]
         return names + [s.value.name for s in k.stores if type(s.value) is Scalar]
-    return [s.name for s in _found_scalars(vars(k) if hasattr(k, "__dict__") else {}, 0)]
+    return [s.name for s in _found_scalars(k, 0)]
 
 
 def _found_scalars(value, depth: int) -> list:
-    """Every Scalar in a kernel of another family (its fields, lists and tuples), not inside
-    the programs of its bodies (their scalars are their own functions' locals)."""
+    """Every Scalar in a kernel of another family (its fields, lists and tuples: kernels are
+    records, ``loopir``), not inside the programs of its bodies (their scalars are their own
+    functions' locals)."""
     if type(value) is Scalar:
         return [value]
     if depth > 4:
@@ -326,6 +317,7 @@ def _found_scalars(value, depth: int) -> list:
         value = list(value.values())
     if isinstance(value, (list, tuple)):
         return [s for v in value for s in _found_scalars(v, depth + 1)]
-    if hasattr(value, "__dataclass_fields__") and not hasattr(value, "kernels"):
-        return _found_scalars(list(vars(value).values()), depth + 1)
+    if dataclasses.is_dataclass(value) and not isinstance(value, (type, Program)):
+        return _found_scalars([getattr(value, f.name) for f in dataclasses.fields(value)],
+                              depth + 1)
     return []

@@ -352,3 +352,29 @@ def test_outlined_c_compiles_with_warnings_as_errors(monkeypatch, tmp_path):
     for k in range(len(spec.source.units)):
         subprocess.run(strict + [f"-DSG_TU={k}", "-o", str(tmp_path / f"unit{k}.o")],
                        check=True)
+
+
+def test_a_kernel_of_another_family_reading_a_block_value_gets_it_loaded(monkeypatch):
+    """Which values leave a block is read from every later kernel, other families' too (a
+    guard reading a block's scalar): the value goes to a slot and is loaded after its call."""
+    from symgrad.lower.guard import GuardKernel
+    monkeypatch.setattr(outlining, "MIN_KERNELS", 1)
+    guard = GuardKernel(Scalar("s21", F64), True, 0)
+    kernels, _ = outline(_blocks(30) + [guard], 0)
+    calls = [c for k in kernels for c in (k.calls if type(k) is OutlineLoop else [k])
+             if type(c) is OutlineCall]
+    assert [[s.name for s in c.loads] for c in calls if c.loads] == [["s21"]]
+    assert kernels[-1] is guard
+
+
+def test_every_body_is_among_the_programs_kernels(monkeypatch):
+    """``all_kernels`` (what codegen checks the storage dtypes of) reaches each outlined body
+    once, whether its first call is a single call or in a loop."""
+    from symgrad.lower.control import all_kernels
+    from symgrad.lower.loopir import Program
+    monkeypatch.setattr(outlining, "MIN_KERNELS", 1)
+    kernels, workspace = outline(_blocks(40), 0)
+    assert type(kernels[0]) is OutlineLoop
+    found = all_kernels(Program([], [], [], kernels, workspace))
+    body = kernels[0].outline.kernels
+    assert sum(any(k is b for b in body) for k in found) == len(body)

@@ -201,13 +201,13 @@ class _Context:
         self.outlines: dict = {}       # id(Outline) -> its function's name
         self.outlined: list = []       # (definition with %s for its storage, prototype)
 
-    def outlined_name(self, body) -> str:
+    def outlined_name(self, body, number: int) -> str:
         """The C function of an outlined block (``codegen.c.outline``), made at its first
-        call."""
+        call, kernel ``number``."""
         name = self.outlines.get(id(body))
         if name is None:
             name = self.outlines[id(body)] = f"{self.entry}_block{len(self.outlines)}"
-            self.outlined.append(outline.function(self, name, body))
+            self.outlined.append(outline.function(self, name, body, number))
         return name
 
     def function(self, program: Program) -> str:

@@ -26,21 +26,21 @@ from ...lower.loopir import ElementStmt, ScalarStmt
 from ...lower.outline import Outline, OutlineCall, OutlineLoop
 from . import statements
 from .emitted import Emitted, emitter_of
-from .text import comment_text
 
 
 def emit(ctx, number: int, k: OutlineCall | OutlineLoop) -> Emitted:
     """The call of block ``k.rep``, or a loop of calls (the function made at the first)."""
     if isinstance(k, OutlineLoop):
         return _loop(ctx, number, k)
-    name = ctx.outlined_name(k.outline)
+    name = ctx.outlined_name(k.outline, number)
     row, args = _row(k), _args(k)
     ctype = _row_type(k.outline)
     slots = dict((s.name, slot) for s, slot in k.results)
     lines = [f"    /* k{number}: block {k.rep + 1} of {k.outline.reps} ({k.size} kernels): "
              f"{name} */"]
     lines += [f"    *({s.dtype.ctype} *)(work + {slot}) = {s.name};" for s, slot in k.stashes]
-    lines.append(f"    {name}({', '.join(['work', f'(const {ctype}[]){{{_ints(row)}}}', *args])});")
+    literal = f"(const {ctype}[]){{{_ints(row) or '0'}}}"
+    lines.append(f"    {name}({', '.join(['work', literal, *args])});")
     lines += [f"    const {s.dtype.ctype} {s.name} = *({s.dtype.ctype} *)(work + "
               f"{slots[s.name]});" for s in k.loads]
     ctx.last_loc[0] = None    # (the next statement shows its source line)
@@ -52,7 +52,7 @@ def emit(ctx, number: int, k: OutlineCall | OutlineLoop) -> Emitted:
 
 def _loop(ctx, number: int, k: OutlineLoop) -> Emitted:
     """A loop calling the block on each row of a table of the offsets the calls pass."""
-    name = ctx.outlined_name(k.outline)
+    name = ctx.outlined_name(k.outline, number)
     calls = k.calls
     ctype = _row_type(k.outline)
     args = ", ".join(["work", "rows[r]", *_args(calls[0])])
@@ -111,9 +111,9 @@ def _bases(call: OutlineCall) -> tuple:
     return tuple(v.buffer.name for v in call.pointers if v.buffer.role != "temp")
 
 
-def function(ctx, name: str, body: Outline) -> tuple[str, str]:
+def function(ctx, name: str, body: Outline, number: int) -> tuple[str, str]:
     """(the C definition of ``body`` as function ``name`` with ``%s`` where its storage class
-    goes, its prototype)."""
+    goes, its prototype); ``number``: the kernel that calls it first."""
     ctype = _row_type(body)
     restrict = "restrict " if body.disjoint else ""
     params = ["unsigned char *work", f"const {ctype} *o"]
@@ -142,14 +142,13 @@ def function(ctx, name: str, body: Outline) -> tuple[str, str]:
         returns.append(f"    *({s.dtype.ctype} *)(work + o[{col}]) = {s.name};")
         col += 1
     prototype = f"void {name}({', '.join(params)})"
-    unused = [p for p in ("work", "o") if not any(f"{p} + " in line or f"{p}[" in line
-                                                 for line in lines + returns)]
+    in_work = any(g is not None for g in body.groups) or any(body.by_address) or body.results
+    unused = ([] if in_work else ["work"]) + ([] if col else ["o"])
     if unused:
         lines.insert(0, "    " + " ".join(f"(void){p};" for p in unused))
     texts = _kernels(ctx, body)
-    where = f"from kernel {body.first}" if body.first else "from the start"
     head = (f"/* {name}: a block of {len(body.kernels)} kernels that the program runs "
-            f"{body.reps} times in a row ({comment_text(where)}), each time on other data: "
+            f"{body.reps} times in a row (first at k{number}), each time on other data: "
             f"`o` holds the offsets of what it reads and writes (a row of the caller's table), "
             f"p<k> point to its arrays, a<k> are values computed before it, v<k> values it "
             f"computes. */")

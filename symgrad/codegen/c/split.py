@@ -19,6 +19,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# A kernel over more elements than HOT_ELEMENTS is hot: its part is compiled at -O3, in unit 0
+# (module.py and control.py read it here, and tests set it here).
+from ...lower.loopir import HOT_ELEMENTS  # noqa: F401
+
 # A function body above this many statements is split into parts.
 PART_WEIGHT = 400
 
@@ -26,8 +30,6 @@ PART_WEIGHT = 400
 # at once).
 UNIT_PARTS = 8
 MAX_UNITS = 4
-# A kernel over more elements than this is hot: its part is compiled at -O3, in unit 0.
-HOT_ELEMENTS = 64
 
 
 @dataclass
