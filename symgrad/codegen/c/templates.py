@@ -10,7 +10,6 @@ templates from source is ~50 ms of CPU in a fresh process's first compile.
 from __future__ import annotations
 
 import functools
-import importlib.resources
 from pathlib import Path
 
 import jinja2
@@ -23,6 +22,7 @@ def directory() -> Path:
     # tree it was installed from, which need not be the tree this symgrad was imported from
     path = Path(__file__).resolve().parents[3] / "templates"
     if not (path / "module.c.j2").is_file():
+        import importlib.resources   # (only here: ~1 ms of a fresh process's first compile)
         path = Path(str(importlib.resources.files("symgrad.templates")))
     return path
 
