@@ -142,3 +142,23 @@ def test_pragmas_and_macros_in_a_block_and_markers_in_comments():
     unit0, unit1 = units.unit_texts(text, 2)
     assert "N_" not in unit0 and "part0(" in unit0
     assert "#define N_ 3" in unit1 and "part0(" not in unit1
+
+
+def _parts(colds: list[bool]) -> list:
+    return [parts.Part(f"part{g}", f"part {g + 1}", [], [], [], set(), cold, parts.PART_WEIGHT)
+            for g, cold in enumerate(colds)]
+
+
+def test_cold_parts_go_to_two_units_at_least():
+    """Both cores compile: cold parts below one unit's weight still make two cold units
+    (next to unit 0), spread in order; one cold part makes one; none, a single unit."""
+    few = _parts([False, True, True, True])
+    assert parts.assign_units(few, "f") == ("main", "cold", "cold")
+    assert [p.unit for p in few] == [0, 1, 1, 2]
+    assert all(p.storage == "" for p in few[1:]) and few[1].name == "f_part1"
+    one = _parts([False, True])
+    assert parts.assign_units(one, "f") == ("main", "cold")
+    assert parts.assign_units(_parts([False, False]), "f") == ("main",)
+    many = _parts([False] + [True] * (3 * parts.UNIT_PARTS))
+    assert parts.assign_units(many, "f") == ("main",) + ("cold",) * 3
+    assert [p.unit for p in many].count(3) == parts.UNIT_PARTS
