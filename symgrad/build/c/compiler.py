@@ -23,11 +23,9 @@ How a build goes (in a private directory the cache gives, published by the cache
 3. Several units (``CSource.units``, a kind per unit): each is compiled from its own file
    ``kernel<k>.c`` (``units``: the text without the other units' parts, so that no compiler
    reads them) with ``-DSG_TU=k`` and its kind's ``UNIT_FLAGS`` after the others (so they win)
-   into ``kernel<k>.o``, all at once (the machine has two cores), then linked. The objects
-   and the units' files are removed once linked.
-4. The link (``linking``): OpenBLAS with an rpath and OpenMP when the source needs them; libm
-   and libmvec named by the module, or (the quick link, GCC on glibc) bound at load time to
-   the copies the loader makes global.
+   into ``kernel<k>.o``, all at once (the machine has two cores), then linked (``-lm``;
+   OpenBLAS with an rpath, libmvec, OpenMP when the source needs them). The objects and the
+   units' files are removed once linked.
 
 An interrupt (Ctrl-C) while the compiler runs terminates every process it started and waits for
 them (``commands``) before it propagates; the cache then removes the unfinished build. Every
@@ -48,7 +46,7 @@ from ... import config
 from ...codegen.c.csource import CSource
 from ...version import __version__
 from .. import cache
-from . import adapter, commands, linking
+from . import adapter, commands
 from .errors import BuildError, failure, trim
 from .module import BuiltModule
 from .units import unit_texts
@@ -106,7 +104,6 @@ class Plan:
     kernel_cmds: list      # one per translation unit; one unit: compiles and links
     link_cmd: list | None  # several units: links their objects
     compiler_id: str
-    quick_link: bool = False   # linked without the system libraries (``linking``)
 
     @property
     def linking(self) -> list:
@@ -142,10 +139,10 @@ def plan(source: CSource, opt_flags: tuple[str, ...] | None = None) -> Plan:
         kernel_flags += VECTOR_MATH_FLAGS
     if needs.openmp:
         kernel_flags.append("-fopenmp")   # threads for the large loops (libgomp)
-    ident = compiler_identity(cc)
-    quick = linking.quick(ident, tuple(flags) == DEFAULT_OPT_FLAGS)
     # The caller's flags also go to the link so that -flto / -fsanitize=... / -g work.
-    shared, libs = linking.link(needs, quick, _blas_flags)
+    libs = [*(["-fopenmp"] if needs.openmp else []), *(_blas_flags() if needs.blas else []),
+            *(["-lmvec"] if needs.vector_math else []), "-lm"]
+    shared = ["-dynamiclib"] if sys.platform == "darwin" else ["-shared", "-Wl,-Bsymbolic"]
     # Base flags first so the caller's flags (e.g. another -std) win. A function called
     # without a declaration (one ``math_decls.h`` lacks) is an error, not an implicit int.
     # -pipe: the assembler reads the compiler's output from a pipe, not a temporary file (the
@@ -161,8 +158,9 @@ def plan(source: CSource, opt_flags: tuple[str, ...] | None = None) -> Plan:
                         f"kernel{k}.c", "-o", f"kernel{k}.o"] for k, extra in enumerate(units)]
         link_cmd = [*cc, *shared, "-fPIC", *flags, *(cmd[-1] for cmd in kernel_cmds), "-o",
                     SO_NAME, *libs]
+    ident = compiler_identity(cc)
     drop = len(cc)
-    p = Plan("", SO_NAME, source, kernel_cmds, link_cmd, ident, quick)
+    p = Plan("", SO_NAME, source, kernel_cmds, link_cmd, ident)
     commands = {name: cmd[drop:] for name, cmd in p.commands().items()}
     key = make_key(kernel_text(source), decls_text(source), compiler_id=ident, flags=commands)
     return dataclasses.replace(p, key=key)
@@ -279,7 +277,5 @@ def load(p: Plan, directory: Path) -> BuiltModule:
     from .native import helper
     native = helper()
     so_path = directory / p.so_name
-    if p.quick_link:
-        linking.preload(p.source.needs)
     return BuiltModule(p.key, directory, False, so_path, native, native.load(str(so_path)),
                        p.source)
