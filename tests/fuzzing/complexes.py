@@ -116,8 +116,8 @@ def _unary(v: CVar):
         (True, f"{n}.mean(0)", b, s[1:]),
         (b <= 2 and len(s) == 2, f"{n}.prod(1)", max(b, 1) ** s[-1], s[:1]),
         (True, f"{n}.flip(-1)", b, s),
-        (True, f"{n}[..., [2, 0, 0]]", b, s[:-1] + (3,)),
-        (True, f"{n}[..., 1:]", b, s[:-1] + (s[-1] - 1,)),
+        (s[-1] >= 3, f"{n}[..., [2, 0, 0]]", b, s[:-1] + (3,)),   # (a stack's last dim: 2)
+        (s[-1] >= 1, f"{n}[..., 1:]", b, s[:-1] + (s[-1] - 1,)),
         (len(s) == 2, f"{n}.mT", b, s[::-1]),
         (len(s) == 2, f"{n}.mH", b, s[::-1]),
         (True, f"sg.where(sg.tensor({_mask(s)}), {n}, {n} * 1j)", b, s),
