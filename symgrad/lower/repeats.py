@@ -184,8 +184,9 @@ class Signature:
         parts = [self._kernel(k) for k in self.kernels]
         self.escaping = tuple(j for j, name in enumerate(self.names)
                               if last_read.get(name, -1) >= hi)
-        writes = tuple(b.role not in ("input", "const") for b, _ in self.pointers)
-        kinds = tuple((b.dtype, w) for (b, _), w in zip(self.pointers, writes))
+        # per pointer parameter, whether the block may write it (not an input or a constant)
+        self.writable = [b.role not in ("input", "const") for b, _ in self.pointers]
+        kinds = tuple((b.dtype, w) for (b, _), w in zip(self.pointers, self.writable))
         self.key = (tuple(parts), kinds, tuple(s.dtype for s in self.inputs))
 
     def outputs(self) -> list:
@@ -239,8 +240,7 @@ class Signature:
         rename = _Renaming(self, params, inputs)
         kernels = [rename.kernel(k) for k in self.kernels]
         results = [Scalar(f"v{j}", s.dtype) for j, s in zip(self.escaping, self.outputs())]
-        writable = [b.role not in ("input", "const") for b, _ in self.pointers]
-        return kernels, params, writable, inputs, results
+        return kernels, params, self.writable, inputs, results
 
 
 @dataclass

@@ -159,10 +159,10 @@ def assign_units(parts: list, entry: str) -> tuple:
     without -DSG_TU; parts called from another unit are not ``static`` and are named after the
     entry point (``-fvisibility=hidden`` keeps them out of the module's symbol table)."""
     cold = [p for p in parts if p.cold] if len(parts) > 1 else []
-    weight = sum(p.weight for p in cold)
-    k = min(MAX_UNITS, len(cold), max(MIN_COLD_UNITS, -(-weight // (UNIT_PARTS * PART_WEIGHT))))
     if not cold:
         return ("main",)
+    weight = sum(p.weight for p in cold)
+    k = min(MAX_UNITS, len(cold), max(MIN_COLD_UNITS, -(-weight // (UNIT_PARTS * PART_WEIGHT))))
     for p in parts:
         p.unit = 0
     for i, p in enumerate(cold):
