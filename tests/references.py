@@ -56,3 +56,17 @@ def det_by_minors(n):
             return total
         return minor(0, tuple(range(n)))
     return det
+
+
+def outputs_in_fresh_interpreters(code: str, *argv: str) -> set:
+    """The distinct standard outputs of ``python -c code *argv`` run under two string-hash
+    seeds: one element when the output does not depend on the order of dicts and sets."""
+    import os
+    import subprocess
+    import sys
+    texts = set()
+    for seed in ("0", "4242"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        texts.add(subprocess.run([sys.executable, "-c", code, *argv], env=env,
+                                 capture_output=True, text=True, check=True).stdout)
+    return texts

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from ..frontend.core import grad_mode
 from ..frontend.core.apply import as_tensor, full
 from ..frontend.core.engine import differentiable, run_backward
+from ..frontend.control.rolling import rolled
 from ..frontend.core.tensor import Tensor
 from ..pytree import flatten, unflatten
 from ..tracing import param_names
@@ -77,6 +78,9 @@ def _value_and_grad(fn: Callable, argnums, has_aux: bool, name: str, named: Call
                             f"{out.dtype.name}; "
                             f"reduce it (e.g. .sum()) or use out.backward(gradient)")
         flat = [t for group in diff_leaves for t in group]
+        if not has_aux:   # (an aux output would keep the unrolled forward alive)
+            again = rolled(out, flat)
+            out = out if again is None else again
         grads = run_backward([(out, full(out, 1.0))], retain_graph=True, create_graph=True,
                              inputs=flat) if out.requires_grad else [None] * len(flat)
         # The gradient of an output that does not depend on a leaf: zeros.

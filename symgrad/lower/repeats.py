@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
 
+from ..ir.periods import periods, stretches
 from .loopir import (HOT_ELEMENTS, Buffer, ElementStmt, Expr, Literal, LoopKernel, Program,
                      Scalar, ScalarStmt, Stmt, Store, View)
 
@@ -48,16 +48,10 @@ def find_runs(kernels: list) -> list:
     """[(index of the first kernel, block size, [Signature per block])] of the runs."""
     tokens = _tokens(kernels)
     last_read = _last_reads(kernels)
-    free = np.ones(len(kernels), bool)
     runs = []
-    for period in _periods(tokens):
-        while True:
-            found = _longest_run(tokens, free, period)
-            if found is None:
-                break
-            start, blocks, size = found
-            runs += _runs(kernels, start, blocks, size, last_read)
-            free[start:start + blocks * size] = False
+    candidates = periods(tokens, MIN_BLOCK, MIN_REPS, MAX_PERIOD, CANDIDATES)
+    for start, blocks, period in stretches(tokens, candidates, MIN_REPS):
+        runs += _runs(kernels, start, blocks, period, last_read)
     return runs
 
 
@@ -105,44 +99,7 @@ def _literal(a):
     return ("?", type(a).__name__, repr(a))
 
 
-# ------------------------------------------------------------------- step 2: periods
-
-def _periods(tokens: np.ndarray) -> list:
-    """The candidate periods: the commonest distances between consecutive equal tokens, each
-    made a multiple at least MIN_BLOCK long; most common first."""
-    valid = np.flatnonzero(tokens >= 0)
-    if len(valid) < MIN_BLOCK * MIN_REPS:
-        return []
-    order = valid[np.argsort(tokens[valid], kind="stable")]
-    same = tokens[order[1:]] == tokens[order[:-1]]
-    gaps = (order[1:] - order[:-1])[same]
-    gaps = gaps[gaps <= MAX_PERIOD]
-    counts = Counter(gaps.tolist())
-    periods = []
-    for gap, n in counts.most_common(CANDIDATES):
-        if n < MIN_REPS:
-            break
-        p = gap * -(-MIN_BLOCK // gap)
-        if p <= MAX_PERIOD and p not in periods:
-            periods.append(p)
-    return periods
-
-
-def _longest_run(tokens: np.ndarray, free: np.ndarray, period: int):
-    """(start, blocks, period) of the longest stretch of at least MIN_REPS blocks of
-    ``period`` free kernels each equal token for token to the next, or None."""
-    n = len(tokens)
-    if n < period * MIN_REPS:
-        return None
-    same = (tokens[period:] == tokens[:-period]) & (tokens[period:] >= 0) \
-        & free[period:] & free[:-period]
-    edges = np.diff(np.concatenate(([0], same.view(np.int8), [0])))
-    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
-    if not len(starts):
-        return None
-    j = int(np.argmax(ends - starts))
-    blocks = (int(ends[j] - starts[j]) + period) // period
-    return (int(starts[j]), blocks, period) if blocks >= MIN_REPS else None
+# (step 2, the periods: ``ir.periods``)
 
 
 # ------------------------------------------------------------------- step 3: exact blocks

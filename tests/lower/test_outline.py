@@ -14,6 +14,7 @@ import pytest
 
 import symgrad as sg
 from symgrad import dtypes
+from symgrad.frontend.control import rolling
 from symgrad.lower import outline as outlining
 from symgrad.lower import repeats
 from symgrad.lower.loopir import Buffer, ElementStmt, Expr, Literal, Scalar, ScalarStmt, View
@@ -22,12 +23,16 @@ from symgrad.lower.outline import OutlineCall, OutlineLoop, outline
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCH))
 from compile_problems import rk4_loss  # noqa: E402
+from references import outputs_in_fresh_interpreters  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
 def small_blocks(monkeypatch):
-    """Blocks of 8 kernels and more (not MIN_BLOCK's 128): the small programs here outline."""
+    """Blocks of 8 kernels and more (not MIN_BLOCK's 128): the small programs here outline.
+    Rolling off: it would make the unrolled loops here one loop before lowering
+    (frontend/control/rolling.py, tested in tests/frontend/test_rolling.py)."""
     monkeypatch.setattr(repeats, "MIN_BLOCK", 8)
+    monkeypatch.setattr(rolling, "MIN_NODES", float("inf"))
 
 
 def _rk4(steps):
@@ -41,7 +46,8 @@ def _rk4_numpy(u0, p, steps):
 
 def _both(monkeypatch, make, *args, argnums=0):
     """(outlined result, its C, unrolled result, its C) of ``value_and_grad(make())``."""
-    if outlining.MIN_KERNELS > 256:
+    original = outlining.MIN_KERNELS
+    if original > 256:
         monkeypatch.setattr(outlining, "MIN_KERNELS", 256)
     f = sg.value_and_grad(make(), argnums=argnums)
     out = f(*args)
@@ -49,7 +55,7 @@ def _both(monkeypatch, make, *args, argnums=0):
     monkeypatch.setattr(outlining, "MIN_KERNELS", 10 ** 9)
     g = sg.value_and_grad(make(), argnums=argnums)
     plain = g(*args)
-    monkeypatch.undo()
+    monkeypatch.setattr(outlining, "MIN_KERNELS", original)
     return out, text, plain, g.c_source
 
 
@@ -272,21 +278,17 @@ def test_values_read_after_a_block_leave_through_slots(monkeypatch):
 
 def test_outlined_c_is_the_same_bytes_in_fresh_interpreters():
     """Same graph, same bytes, whatever the string-hash seed."""
-    import os
-    import subprocess
     code = ("import sys, numpy as np, symgrad as sg\n"
             "from symgrad.lower import outline, repeats\n"
+            "from symgrad.frontend.control import rolling\n"
             "outline.MIN_KERNELS, repeats.MIN_BLOCK = 256, 8\n"
+            "rolling.MIN_NODES = float('inf')\n"
             "sys.path.insert(0, sys.argv[1])\n"
             "from compile_problems import rk4_loss\n"
             "f = sg.value_and_grad(rk4_loss(sg, 30)[0], argnums=(0, 1))\n"
             "print(sg.inspect(f, np.array([1.0, 0.5]), np.array([9.81, 0.3]), "
             "print_=False).c_source)\n")
-    texts = set()
-    for seed in ("0", "4242"):
-        env = dict(os.environ, PYTHONHASHSEED=seed)
-        texts.add(subprocess.run([sys.executable, "-c", code, str(BENCH)], env=env,
-                                 capture_output=True, text=True, check=True).stdout)
+    texts = outputs_in_fresh_interpreters(code, str(BENCH))
     assert len(texts) == 1 and "_block0(" in texts.pop()
 
 

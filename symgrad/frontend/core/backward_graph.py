@@ -382,6 +382,13 @@ class _Needed:
 _NEEDED: dict = {}
 
 
+def plain_rule(op, grads: tuple):
+    """The rule ``record_function`` gives an application of the primitive ``op`` whose inputs
+    require grad as ``grads`` says (``frontend.control.rolling`` checks a tape by it)."""
+    parts = getattr(op.vjp, "parts", None)
+    return op.vjp if parts is None else _needed(op.vjp, parts, grads).rule
+
+
 def _needed(rule, parts: tuple, grads: tuple) -> _Needed:
     """``_Needed`` of ``rule`` (its ``parts``) when ``grads`` says which inputs require grad
     (made once per rule and pattern: this runs once per recorded op with parts)."""

@@ -1,0 +1,205 @@
+"""Whether a traced graph's nodes, differentiated by their ops' own rules, give its tape's
+gradient.
+
+Layer: front end, beside ``backward_graph`` (whose functions it reads). Input: the backward
+functions recorded from some roots back to some leaves at trace time. Output: per graph node
+that carries a gradient, which of its inputs pass one on (``node_masks``), when differentiating
+the nodes is differentiating the tape; else None.
+
+Reverse mode at the graph level (a ``scan``'s rule over its body, ``frontend.control.rolling``
+over a rolled program) applies each node's op's rule; the tape applies each recorded
+function's. They agree when every function on the way
+
+- is symgrad's own (no custom ``autograd.Function``, hook, retained grad, graph freed, value
+  changed in place since it was saved; real values);
+- is its node's op's rule with an edge exactly for each input that carries a gradient
+  (``_positional``: a ``detach`` is an input without an edge, and ``x + x.detach()`` cannot
+  be told apart by the node: refused); or stands for several nodes of linear ops (``_covered``:
+  ``sum`` is a sum and a reshape, ``mean`` a sum divided by a count; the adjoint of a linear
+  map is unique, so any correct rule is the nodes' composed, up to the rounding of its
+  products by constants); or is a move the trace made an earlier
+  node of the same value (``_moved``: ``x[1].unsqueeze(0)`` is the slice ``x[1:2]``; each
+  element's cotangent reaches the same element of the same base either way, unless an edge on
+  the way is cut).
+
+Composite rules that are not linear (``norm``, ``softmax``...) are refused: their rules may
+choose values at singular points (torch's ``norm`` has gradient 0 at 0) that their primitives'
+rules do not.
+"""
+
+from __future__ import annotations
+
+from ...ir.provenance import MOVES
+from ...ops import OPS
+from .backward_graph import function_classes, plain_rule
+
+
+def node_masks(roots: list, leaves: dict) -> dict | None:
+    """node -> per input, whether a gradient flows through it, for every node that carries
+    one between the functions ``roots`` and ``leaves`` (a leaf's AccumulateGrad -> the leaf
+    tensor), if differentiating those nodes by their ops' own rules is differentiating the
+    tape (see the module docstring); else None."""
+    fns = _functions(roots, leaves)
+    if fns is None:
+        return None
+    masks: dict = {}
+    rules: dict = {}   # (op, mask) -> the rule record_function gives it
+    others = []
+    for fn in fns:   # (most functions are their node's op's rule: checked inline)
+        node = fn._made
+        mask = _positional(fn, node, leaves)
+        if mask is None:
+            others.append(fn)
+            continue
+        rule = rules.get((node.op, mask))
+        if rule is None:
+            rule = rules[node.op, mask] = plain_rule(OPS[node.op], mask)
+        if fn._rule is not rule:
+            others.append(fn)
+        elif masks.setdefault(node, mask) != mask:
+            return None
+    if others:
+        made = {fn._made for fn in fns}
+        made.update(t._node for t in leaves.values())
+        for fn in others:
+            covered = _covered(fn, leaves, made)
+            if covered is None:
+                return None
+            for node, mask in covered.items():
+                if masks.setdefault(node, mask) != mask:
+                    return None
+    return masks
+
+
+def _functions(roots: list, leaves: dict) -> list | None:
+    """The functions from ``roots`` to ``leaves`` (not included), or None if one is not of
+    symgrad's own rules as recorded (a custom Function, a hook, a retained grad, a graph
+    freed, what it read changed in place since, a complex value)."""
+    plain = function_classes()
+    fns, seen = [], set(leaves)
+    stack = list(roots)
+    pop, push, see, keep = stack.pop, stack.append, seen.add, fns.append
+    while stack:
+        fn = pop()
+        if fn in seen:
+            continue
+        see(fn)
+        if type(fn) not in plain or fn._hooks or fn._retained is not None or fn._released \
+                or fn._complex or fn._made is None:
+            return None
+        if fn._versions:
+            for _, _, counter, version in fn._versions:
+                if counter[0] != version:
+                    return None
+        keep(fn)
+        for e, _ in fn._edges:
+            if e is not None:
+                push(e)
+    return fns
+
+
+def _positional(fn, node, leaves: dict) -> tuple | None:
+    """``fn``'s mask if its edges are its node's inputs, one for one (None for an input that
+    carries no gradient, and no other input is that node); else None."""
+    inputs = node.inputs
+    edges = fn._edges
+    if len(inputs) != len(edges):
+        return None
+    mask = []
+    for (e, nr), x in zip(edges, inputs):
+        if e is None:
+            mask.append(False)
+        elif nr == 0 and (e._made is x or e in leaves and leaves[e]._node is x):
+            mask.append(True)
+        else:
+            return None
+    if False in mask and len(inputs) > 1 and any(
+            x is y for x, f in zip(inputs, mask) if not f for y, g in zip(inputs, mask) if g):
+        return None   # (x + x.detach(): the node cannot tell its inputs apart)
+    return tuple(mask)
+
+
+def _covered(fn, leaves: dict, made: set) -> dict | None:
+    """The nodes ``fn`` stands for, with their masks, when it is not its node's op's rule on
+    the node's own inputs: a function of several nodes (a torch function composed of
+    primitives: ``sum`` is a sum and a reshape) stands for the nodes between its node and its
+    inputs' if each of those that carries a gradient is of a linear op that moves or adds
+    values (the adjoint of their composition is unique: the rules give it, whoever wrote
+    them), and every input of the function carries a gradient. None: refused."""
+    node = fn._made
+    flows: dict = {}
+    for e, nr in fn._edges:
+        got = None if e is None else leaves[e]._node if e in leaves else e._made
+        if got is None or nr:
+            return None
+        flows[got] = True
+    covered: dict = {}
+    mask = tuple(_cover(x, flows, made, covered) for x in node.inputs)
+    if len(covered) < _MAX_COVER and _linear(node.op, mask) and \
+            all(m is not None for m in covered.values()):
+        covered[node] = mask
+        return covered
+    return _moved(fn, leaves, made) if node.op in MOVES else None
+
+
+def _moved(fn, leaves: dict, made: set) -> dict | None:
+    """The mask of ``fn``'s node, of data movement, when the trace made it an earlier node of
+    the same value (``ir.provenance.Values``: ``stack``'s ``x[1].unsqueeze(0)`` is the slice
+    ``x[1:2]``): its inputs are the bases the tape reaches through the moves below ``fn``.
+    Each element's cotangent reaches the same element of the same base either way, if no edge
+    on the way is cut (a ``detach``): then refused."""
+    node = fn._made
+    bases = set(node.inputs)
+    reached = set()
+    stack = [fn]
+    while stack:
+        f = stack.pop()
+        if len(reached) + len(stack) > _MAX_COVER:
+            return None
+        for e, _ in f._edges:
+            got = None if e is None else leaves[e]._node if e in leaves else e._made
+            if got in bases:
+                reached.add(got)
+            elif got is None or got.op not in MOVES or e in leaves:
+                return None
+            else:
+                stack.append(e)
+    mask = tuple(x in reached for x in node.inputs)
+    if not any(mask) or any(x in made and x not in reached for x in node.inputs):
+        return None
+    return {node: mask}
+
+
+def _cover(node, flows: dict, made: set, covered: dict) -> bool:
+    """Whether ``node``, below a function's own node, carries a gradient from that function's
+    inputs (``flows``: True for them), noting the masks of those that do in ``covered`` (None:
+    one of an op that is not linear). A node another function makes is not followed: it is an
+    input the function detached."""
+    got = flows.get(node)
+    if got is not None:
+        return got
+    if node in made or not node.inputs or len(covered) >= _MAX_COVER:
+        flows[node] = False
+        return False
+    mask = tuple(_cover(x, flows, made, covered) for x in node.inputs)
+    flows[node] = carries = any(mask)
+    if carries:
+        covered[node] = mask if _linear(node.op, mask) else None
+    return carries
+
+
+def _linear(op: str, mask: tuple) -> bool:
+    """Whether a node of ``op`` is linear in its inputs that carry a gradient (``mask``): a
+    move, a sum, or a product or quotient by a value that carries none (``mean`` is a sum
+    divided by a count)."""
+    if not any(mask):
+        return False
+    if op in _LINEAR:
+        return True
+    return op in ("mul", "div") and mask.count(True) == 1 and (op == "mul" or mask[0])
+
+
+# The ops that move or add values, the linear ops a function of several nodes may be made of.
+_LINEAR = frozenset(("reshape", "permute", "expand", "slice", "cat", "sum", "add", "sub",
+                     "neg", "unslice"))
+_MAX_COVER = 64
