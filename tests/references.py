@@ -70,3 +70,36 @@ def outputs_in_fresh_interpreters(code: str, *argv: str) -> set:
         texts.add(subprocess.run([sys.executable, "-c", code, *argv], env=env,
                                  capture_output=True, text=True, check=True).stdout)
     return texts
+
+
+def by_hand(p, steps, step, partials, doubled=None):
+    """Value and gradient of ``x_N ** 2`` where ``x_0 = p[0]``, ``x_{k+1} = step(k, x_k)``, by
+    a hand-written adjoint: ``partials(k, x)`` is ``(d step / d x, {i: d step / d p[i]})``;
+    ``doubled``: the step after which a hook doubles the gradient."""
+    xs, x = [], p[0]
+    for k in range(steps):
+        xs.append(x)
+        x = step(k, x)
+    value, gx, gp = x * x, 2 * x, np.zeros(len(p))
+    for k in reversed(range(steps)):
+        if k == doubled:
+            gx = 2 * gx
+        dx, dp = partials(k, xs[k])
+        for i, d in dp.items():
+            gp[i] += gx * d
+        gx = gx * dx
+    gp[0] += gx
+    return value, gp
+
+
+class StraightThrough(sg.autograd.Function):
+    """sin forward, the identity's gradient backward (a straight-through estimator): a rule of
+    the user's that no graph node carries."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return sg.sin(x)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g

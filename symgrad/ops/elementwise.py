@@ -269,6 +269,36 @@ def _np_sign(a):
 elementwise("sign", lambda sp, x: sp.Piecewise((1, x > 0), (-1, x < 0), (0, True)), _np_sign,
             vjp=lambda b, g, out, ins: (b.full(g, 0.0),), saves=False, dtype=same_dtype)
 
+# ---------------------------------------------------------------- gradient barriers
+
+def _copy(x):
+    return np.array(x, copy=True)
+
+
+# The value itself, with no derivative: what ``x.detach()`` is inside a loop body being traced
+# (there the ``scan`` rule differentiates the body's nodes, and a cut must be a node). Its
+# derivative is zero by definition (SymPy's of x is 1: tests/ops/test_registry.py knows).
+# The graph passes drop it after differentiation (passes.identities).
+elementwise("stop_gradient", lambda sp, x: x, _copy,
+            vjp=lambda b, g, out, ins: (None,), saves=False, dtype=same_dtype,
+            torch="DetachBackward0", doc="x, differentiated as a constant (detach)")
+
+
+def _no_derivative(b, g, out, ins):
+    raise NotImplementedError(NO_DERIVATIVE)   # (a rule runs only for a needed derivative)
+
+
+NO_DERIVATIVE = (
+    "symgrad cannot differentiate through a loop or branch body that applies a custom "
+    "autograd.Function or has a tensor hook: compiled loops and branches are differentiated "
+    "through their traced graph, which applies neither (the custom backward, the hook). "
+    "Write the body without them, or run that loop eagerly (outside symgrad.compile)")
+# The value itself, whose derivative is an error: a custom Function's result or a hooked
+# tensor inside a loop or branch body (see NO_DERIVATIVE). Dropped by the passes.
+elementwise("no_derivative", lambda sp, x: x, _copy, vjp=_no_derivative, saves=False,
+            dtype=same_dtype, torch="NotImplemented",
+            doc="x, whose derivative raises (a body's custom Function or hook)")
+
 # ---------------------------------------------------------------- comparisons and logic
 
 

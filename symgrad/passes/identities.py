@@ -59,6 +59,14 @@ def _as(node: Node, x: Node) -> Node | None:
     return Node("expand", (("shape_to", node.shape),), (x,), node.dtype, node.shape)
 
 
+@on("stop_gradient", "no_derivative")
+def gradient_barrier(n):
+    """stop_gradient(x), no_derivative(x) -> x: they are the value itself, and mark only how
+    it is differentiated, which the trace has done before the passes run."""
+    if n.op in ("stop_gradient", "no_derivative"):
+        return n.inputs[0]
+
+
 @on("mul")
 def mul_by_one(n):
     """x * 1 -> x (broadcast to the product's shape if it is wider): IEEE multiplication
@@ -300,7 +308,7 @@ def outer_product(n):
         return Node("mul", (), n.inputs, n.dtype, n.shape)
 
 
-RULES = (mul_by_one, div_by_one, sub_zero, mul_by_minus_one, double_negation,
+RULES = (gradient_barrier, mul_by_one, div_by_one, sub_zero, mul_by_minus_one, double_negation,
          negation_out_of_product, double, subtract_negation, pow_small_integer,
          identity_movement, reshape_chain, permute_chain, slice_of_slice, slice_of_cat,
          sum_of_broadcast, where_same_branches, where_constant_condition, outer_product)

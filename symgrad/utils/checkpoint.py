@@ -41,6 +41,8 @@ def noop_context_fn() -> tuple:
 class CheckpointFunction(Function):
     """The reentrant checkpoint: forward without a graph, backward by recomputation."""
 
+    _graph_rules = True   # (it recomputes what it computes: its nodes' rules are right)
+
     @staticmethod
     def forward(ctx, run_function, preserve_rng_state, *args):
         if not any(a.requires_grad for a in args if isinstance(a, Tensor)):

@@ -132,9 +132,12 @@ STEPS = {"floor", "ceil"}
 # derivative); tests/frontend/test_complex.py checks them against finite differences in the
 # real and imaginary parts, and against torch.
 COMPLEX_RULES = {"real", "imag", "conj", "complex", "angle", "sgn"}
+# Gradient barriers: the value itself, differentiated as a constant (stop_gradient) or not at
+# all (no_derivative raises); tests/frontend/test_body_barriers.py checks what they are for.
+BARRIERS = {"stop_gradient", "no_derivative"}   # (as tests/transforms/samples.py)
 DIFFERENTIABLE = sorted(n for n, op in OPS.items()
                         if op.kind == ELEMENTWISE and op.vjp is not None and op.scalar is not None
-                        and not _bool_valued(op) and n not in COMPLEX_RULES)
+                        and not _bool_valued(op) and n not in COMPLEX_RULES | BARRIERS)
 
 
 def _cotangents(op, g, out, symbols):

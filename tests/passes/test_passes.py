@@ -240,6 +240,21 @@ def test_golden_mul_by_one():
   in (x, x, a) }""")
 
 
+def test_golden_gradient_barrier():
+    # detach inside a loop body, a custom Function's result there: the value itself
+    x = _in("x", (3,))
+    graph = Graph((x,), (_op("mul", _op("stop_gradient", x), _op("no_derivative", x)),))
+    _golden(simplify, graph, """\
+{ lambda x:f64[3] .
+    a:f64[3] = stop_gradient x
+    b:f64[3] = no_derivative x
+    c:f64[3] = mul a b
+  in (c) }""", """\
+{ lambda x:f64[3] .
+    a:f64[3] = mul x x
+  in (a) }""")
+
+
 def test_golden_div_by_one():
     x = _in("x", (3,))
     graph = Graph((x,), (_op("div", x, _c(1.0)),

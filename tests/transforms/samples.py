@@ -121,10 +121,17 @@ def _distinct_spectrum(rng):
     return q @ np.diag([1.0, 2.5, 4.0]) @ q.T
 
 
+# The gradient barriers (ops.elementwise) are the value itself with a derivative that is zero
+# or an error by definition, which no finite difference or generic rule check agrees with:
+# tests/frontend/test_body_barriers.py checks them where they are used.
+BARRIERS = ("stop_gradient", "no_derivative")
+
+
 def sampled_ops() -> list:
-    """The ops with a sample: all but sources and control flow."""
+    """The ops with a sample: all but sources, control flow and the gradient barriers."""
     return sorted(n for n, op in OPS.items()
-                  if op.kind != SOURCE and not op.bodies and n not in ("guard", "poison"))
+                  if op.kind != SOURCE and not op.bodies
+                  and n not in ("guard", "poison", *BARRIERS))
 
 
 def sample(name, rng):

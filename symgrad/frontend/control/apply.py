@@ -42,6 +42,8 @@ def _nodes(op: str, operands: list, attrs: dict) -> list:
 class _Control(Function):
     """One application of a control-flow op (subclassed per op, for torch-like names)."""
 
+    _graph_rules = True   # (its nodes' rule is this Function's backward)
+
     @staticmethod
     def forward(ctx, *operands, op, attrs):
         ctx.op, ctx.attrs = op, attrs

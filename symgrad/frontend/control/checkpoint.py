@@ -50,6 +50,8 @@ class CheckpointedScan(Function):
     """A scan that stores one carry per segment of ``every`` steps; the ``length % every``
     steps that come first in its order run unsegmented (storing what their backward reads)."""
 
+    _graph_rules = True   # (it recomputes what it computes: its nodes' rules are right)
+
     @staticmethod
     def forward(ctx, *operands, body, length, reverse, carries, xs, every):
         nc, nx, k = carries, xs, every
@@ -150,6 +152,7 @@ def checkpointed_scan(body, operands: list, length: int, reverse: bool, nc: int,
 # ------------------------------------------------------------------ checkpoint(fn)
 
 class _Recomputed(Function):
+    _graph_rules = True   # (it recomputes what it computes: its nodes' rules are right)
     @staticmethod
     def forward(ctx, *args, fn, kwargs, shape):
         ctx.fn, ctx.kwargs = fn, kwargs

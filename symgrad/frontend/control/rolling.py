@@ -31,8 +31,9 @@ How (each step a check that can only refuse):
    applied again, by its op, to the replayed inputs (to the same inputs it must give the same
    interned node); a run of B blocks becomes a ``scan`` of B - 1 steps whose body applies the
    first block's ops to the carries, then the last block is applied as it is (so that code
-   after the run may read any of its values). A step that reads a value carrying a gradient
-   without passing it on (a ``detach``) is refused: the body's graph cannot show the cut.
+   after the run may read any of its values). Where a step reads a value that carries a
+   gradient without passing it on (a ``detach``), the body reads it through a
+   ``stop_gradient`` node: the ``scan`` rule differentiates the body's nodes.
 
 The rolled program computes every forward value with the same ops in the same order, so its
 values are the unrolled program's bits; its gradients are the same rules', summed by the
@@ -61,7 +62,7 @@ from ...ops.registry import ELEMENTWISE, MOVEMENT, REDUCE
 from ..core import sources
 from ..core.apply import apply
 from ..core.backward_graph import edge
-from ..core.faithful import node_masks
+from ..core.faithful import body_barrier, node_masks
 from ..core.tensor import Tensor
 from .loops import scan
 
@@ -251,32 +252,21 @@ class _Replay:
                 if t is None:
                     raise _Refused   # (a value of a rolled step other than the last)
                 ins.append(t)
-            else:
-                ins.append(Tensor(None, x if t is None else t.node))
+            else:   # its value without a gradient; in the loop's body, a node says so
+                v = Tensor(None, x if t is None else t.node)
+                if x in self.masks or x in self.leaves:
+                    v = Tensor(None, body_barrier(v, "stop_gradient") or v._node)
+                ins.append(v)
         t = apply(n.op, *ins, **dict(n.attrs))
         if t.dtype is not n.dtype or tuple(t.shape) != n.shape:
             raise _Refused
         return t
-
-    def _cut(self, n) -> bool:
-        """Whether ``n`` reads a value that carries a gradient without passing it on, where
-        its op could (a ``detach``): inside a loop body, the ``scan`` rule differentiates the
-        body's graph, in which nothing marks the cut."""
-        mask = self.masks.get(n)
-        if mask is None:
-            if not n.dtype.is_differentiable or OPS[n.op].vjp is None:
-                return False   # (a comparison, an index: no gradient to cut)
-            mask = (False,) * len(n.inputs)
-        return any(x in self.masks or x in self.leaves
-                   for x, flows in zip(n.inputs, mask) if not flows)
 
     def _loop(self, start: int, period: int, blocks: int) -> int:
         """Replay the run of ``blocks`` blocks at ``start``: a scan of blocks - 1 steps, then
         the last block as it is. Returns the position where the last block starts."""
         order, env, pos = self.order, self.env, self.pos
         step = order[start:start + period]
-        if any(map(self._cut, step)):
-            raise _Refused
         carried = sorted({x for n in step for x in n.inputs
                           if start - period <= pos[x] < start}, key=pos.__getitem__)
         slots = [pos[x] - (start - period) for x in carried]

@@ -26,6 +26,7 @@ from typing import Any
 from . import grad_mode
 from .apply import attach_function, full
 from .backward_graph import RELEASED_MSG, BackwardFunction, edge
+from .faithful import body_barrier
 from .tensor import Tensor
 
 
@@ -187,6 +188,11 @@ class Function:
     ``MyFunction.apply(*args)`` (torch.autograd.Function). The new style, ``forward(*args)``
     with ``setup_context(ctx, inputs, output)``, works too."""
 
+    # Whether the graph of ``forward``'s results is differentiated right by its ops' own
+    # rules (symgrad's own loops and branches: their nodes' rules are these); a user's rule is
+    # not, so inside a loop body being traced its results get a ``no_derivative`` node.
+    _graph_rules = False
+
     def __init__(self, *args, **kwargs) -> None:
         pass
 
@@ -225,6 +231,10 @@ class Function:
             else:
                 outputs = cls.forward(ctx, *args, **kwargs)
         record = grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)
+        for o in () if cls._graph_rules else \
+                outputs if isinstance(outputs, tuple) else (outputs,):
+            if isinstance(o, Tensor):   # (in a loop body being traced: see body_barrier)
+                o._node = body_barrier(o, "no_derivative") or o._node
         return _wrap_outputs(ctx, outputs, args, record)
 
 

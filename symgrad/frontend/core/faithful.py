@@ -25,13 +25,22 @@ function's. They agree when every function on the way
 Composite rules that are not linear (``norm``, ``softmax``...) are refused: their rules may
 choose values at singular points (torch's ``norm`` has gradient 0 at 0) that their primitives'
 rules do not.
+
+Where graph-level reverse mode is the only one (a loop or branch body: its op's rule
+differentiates the body's graph), what only the tape knows is made a node instead
+(``body_barrier``): a ``detach`` a ``stop_gradient``, a custom Function's result or a hooked
+tensor a ``no_derivative`` (its derivative an error that says why).
 """
 
 from __future__ import annotations
 
 from ...ir.provenance import MOVES
+from ...ir.graph import Node
 from ...ops import OPS
+from . import grad_mode, sources
+from .apply import apply
 from .backward_graph import function_classes, plain_rule
+from .tensor import Tensor
 
 
 def node_masks(roots: list, leaves: dict) -> dict | None:
@@ -203,3 +212,16 @@ def _linear(op: str, mask: tuple) -> bool:
 _LINEAR = frozenset(("reshape", "permute", "expand", "slice", "cat", "sum", "add", "sub",
                      "neg", "unslice"))
 _MAX_COVER = 64
+
+
+def body_barrier(t: Tensor, name: str) -> Node | None:
+    """The node of ``name`` ("stop_gradient", "no_derivative") applied to the traced ``t``
+    inside a loop or branch body being traced, else None: there the body's graph is what its
+    loop's rule differentiates, so what the tape alone would know (a detach, a custom rule,
+    a hook) must be a node (``ops.elementwise``'s gradient barriers)."""
+    rec = sources.current()
+    if rec is None or rec.body is None or t._value is not None or \
+            not t.dtype.is_differentiable:
+        return None
+    with grad_mode.no_grad():
+        return apply(name, Tensor(None, t._node))._node

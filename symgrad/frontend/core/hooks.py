@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .faithful import body_barrier
 from .backward_graph import edge, grad_edge
 from .tensor import Tensor
 
@@ -49,6 +50,7 @@ def register_hook(t: Tensor, hook: Callable) -> RemovableHandle:
     if it returns a tensor, that is used instead."""
     if not t._requires_grad:
         raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    t._node = body_barrier(t, "no_derivative") or t._node   # (in a loop body being traced)
     if t.grad_fn is None:
         fn, nr = _leaf_accumulator(t), 0
     else:

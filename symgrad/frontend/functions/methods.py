@@ -9,14 +9,18 @@ depends on nothing above it, and each method is one line here.
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 
 from ... import dtypes
+from ...config import PACKAGE_DIR
 from . import basic as F
 from . import indexing as I
 from . import shapes as S
 from ...devices import device as Device, check as check_device
 from ..core.apply import apply, as_tensor, register_view
+from ..core.faithful import body_barrier
 from .creation import METHODS as CREATION
 from .decompositions import METHODS as DECOMPOSITIONS
 from .linalg_methods import METHODS as LINALG_MORE
@@ -24,6 +28,7 @@ from .strided import METHODS as STRIDED, clone  # noqa: F401  (symgrad.clone)
 from .complexes import METHODS as COMPLEXES, PROPERTIES as COMPLEX_PROPERTIES
 from .norms import torch_norm
 from ..core.grad_mode import no_grad
+from ..core.sources import current
 from ..core.engine import backward
 from .inplace import METHODS as INPLACE
 from .keywords import torch_keywords
@@ -154,8 +159,9 @@ def allclose(a, b, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = F
 
 
 def _detach(self: Tensor) -> Tensor:
-    """The same data (in-place changes show through both), cut from the backward graph."""
-    t = Tensor(self._value, self._node)
+    """The same data (in-place changes show through both), cut from the backward graph (in a
+    loop body being traced, by a node if the program asked: ``_cut``)."""
+    t = Tensor(self._value, _cut(self))
     register_view(t, self, "alias", {})
     return t
 
@@ -163,7 +169,32 @@ def _detach(self: Tensor) -> Tensor:
 def _detach_(self: Tensor) -> Tensor:
     self.grad_fn = None
     self._requires_grad = False
+    self._node = _cut(self)
     return self
+
+
+# The torch spellings between a program and ``_detach`` (torch.detach, keyword handling).
+_SPELLINGS = (__file__, *(os.path.join(os.path.dirname(__file__), name)
+                          for name in ("spellings.py", "keywords.py")))
+_NN = os.path.join(PACKAGE_DIR, "nn") + os.sep
+
+
+def _cut(t: Tensor):
+    """``t``'s node, or in a loop body being traced its ``stop_gradient`` (``body_barrier``)
+    when the program asked for the detach: its own code, or torch.nn's functions that symgrad
+    mirrors (a straight-through estimator is a detach). Not when symgrad's autograd machinery
+    detaches to attach a rule of its own (``attach_function``): the loop's rule differentiates
+    the body's nodes, and through those the value is what the rule differentiates."""
+    rec = current()
+    if t._value is not None or rec is None or rec.body is None:
+        return t._node
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename in _SPELLINGS:
+        frame = frame.f_back
+    where = frame.f_code.co_filename if frame is not None else ""
+    if where.startswith(PACKAGE_DIR) and not where.startswith(_NN):
+        return t._node
+    return body_barrier(t, "stop_gradient") or t._node
 
 
 def _all(self: Tensor, dim=None, keepdim: bool = False) -> Tensor:
