@@ -13,8 +13,8 @@ function's. They agree when every function on the way
 - is symgrad's own (no custom ``autograd.Function``, hook, retained grad, graph freed, value
   changed in place since it was saved; real values);
 - is its node's op's rule with an edge exactly for each input that carries a gradient
-  (``_positional``: a ``detach`` is an input without an edge, and ``x + x.detach()`` cannot
-  be told apart by the node: refused); or stands for several nodes of linear ops (``_covered``:
+  (a ``detach`` is an input without an edge, and ``x + x.detach()`` cannot be told apart by
+  the node: refused); or stands for several nodes of linear ops (``_covered``:
   ``sum`` is a sum and a reshape, ``mean`` a sum divided by a count; the adjoint of a linear
   map is unique, so any correct rule is the nodes' composed, up to the rounding of its
   products by constants); or is a move the trace made an earlier
@@ -48,44 +48,12 @@ def node_masks(roots: list, leaves: dict) -> dict | None:
     one between the functions ``roots`` and ``leaves`` (a leaf's AccumulateGrad -> the leaf
     tensor), if differentiating those nodes by their ops' own rules is differentiating the
     tape (see the module docstring); else None."""
-    fns = _functions(roots, leaves)
-    if fns is None:
-        return None
+    # why not split: one pass over every function of the tape (34k for an unrolled 400-step
+    # RK4: a call per function was a third of the time)
+    plain = function_classes()
     masks: dict = {}
     rules: dict = {}   # (op, mask) -> the rule record_function gives it
-    others = []
-    for fn in fns:   # (most functions are their node's op's rule: checked inline)
-        node = fn._made
-        mask = _positional(fn, node, leaves)
-        if mask is None:
-            others.append(fn)
-            continue
-        rule = rules.get((node.op, mask))
-        if rule is None:
-            rule = rules[node.op, mask] = plain_rule(OPS[node.op], mask)
-        if fn._rule is not rule:
-            others.append(fn)
-        elif masks.setdefault(node, mask) != mask:
-            return None
-    if others:
-        made = {fn._made for fn in fns}
-        made.update(t._node for t in leaves.values())
-        for fn in others:
-            covered = _covered(fn, leaves, made)
-            if covered is None:
-                return None
-            for node, mask in covered.items():
-                if masks.setdefault(node, mask) != mask:
-                    return None
-    return masks
-
-
-def _functions(roots: list, leaves: dict) -> list | None:
-    """The functions from ``roots`` to ``leaves`` (not included), or None if one is not of
-    symgrad's own rules as recorded (a custom Function, a hook, a retained grad, a graph
-    freed, what it read changed in place since, a complex value)."""
-    plain = function_classes()
-    fns, seen = [], set(leaves)
+    others, fns, seen = [], [], set(leaves)
     stack = list(roots)
     pop, push, see, keep = stack.pop, stack.append, seen.add, fns.append
     while stack:
@@ -93,39 +61,63 @@ def _functions(roots: list, leaves: dict) -> list | None:
         if fn in seen:
             continue
         see(fn)
+        node = fn._made
         if type(fn) not in plain or fn._hooks or fn._retained is not None or fn._released \
-                or fn._complex or fn._made is None:
-            return None
-        if fn._versions:
-            for _, _, counter, version in fn._versions:
-                if counter[0] != version:
-                    return None
+                or fn._complex or node is None:
+            return None   # (a custom Function, a hook, a retained grad, a graph freed)
+        for _, _, counter, version in fn._versions:
+            if counter[0] != version:
+                return None   # (what its rule reads changed in place since)
         keep(fn)
-        for e, _ in fn._edges:
-            if e is not None:
-                push(e)
-    return fns
-
-
-def _positional(fn, node, leaves: dict) -> tuple | None:
-    """``fn``'s mask if its edges are its node's inputs, one for one (None for an input that
-    carries no gradient, and no other input is that node); else None."""
-    inputs = node.inputs
-    edges = fn._edges
-    if len(inputs) != len(edges):
-        return None
-    mask = []
-    for (e, nr), x in zip(edges, inputs):
-        if e is None:
-            mask.append(False)
-        elif nr == 0 and (e._made is x or e in leaves and leaves[e]._node is x):
-            mask.append(True)
-        else:
+        mask = []
+        inputs = node.inputs
+        if len(inputs) != len(fn._edges):
+            mask = None
+        for k, (e, nr) in enumerate(fn._edges):
+            if e is None:
+                if mask is not None:
+                    mask.append(False)
+                continue
+            push(e)
+            if mask is not None:
+                if nr == 0 and (e._made is inputs[k] or e in leaves and
+                                leaves[e]._node is inputs[k]):
+                    mask.append(True)
+                else:
+                    mask = None
+        if mask is None or (False in mask and _ambiguous(inputs, mask)):
+            others.append(fn)
+            continue
+        mask = tuple(mask)
+        rule = rules.get((node.op, mask))
+        if rule is None:
+            rule = rules[node.op, mask] = plain_rule(OPS[node.op], mask)
+        if fn._rule is not rule:
+            others.append(fn)
+        elif masks.setdefault(node, mask) != mask:
             return None
-    if False in mask and len(inputs) > 1 and any(
-            x is y for x, f in zip(inputs, mask) if not f for y, g in zip(inputs, mask) if g):
-        return None   # (x + x.detach(): the node cannot tell its inputs apart)
-    return tuple(mask)
+    return _others(others, fns, leaves, masks) if others else masks
+
+
+def _others(others: list, fns: list, leaves: dict, masks: dict) -> dict | None:
+    """``masks`` with those of the functions that are not their node's op's rule on its
+    inputs (``_covered``), or None if one is refused."""
+    made = {fn._made for fn in fns}
+    made.update(t._node for t in leaves.values())
+    for fn in others:
+        covered = _covered(fn, leaves, made)
+        if covered is None:
+            return None
+        for node, mask in covered.items():
+            if masks.setdefault(node, mask) != mask:
+                return None
+    return masks
+
+
+def _ambiguous(inputs: tuple, mask: list) -> bool:
+    """Whether an input without a gradient is also one with (``x + x.detach()``): the node
+    cannot tell them apart."""
+    return any(x is y for x, f in zip(inputs, mask) if not f for y, g in zip(inputs, mask) if g)
 
 
 def _covered(fn, leaves: dict, made: set) -> dict | None:
