@@ -301,3 +301,60 @@ def test_the_rolled_program_is_the_same_bytes_in_fresh_interpreters():
             "print_=False).c_source)\n")
     texts = outputs_in_fresh_interpreters(code, str(BENCH))
     assert len(texts) == 1 and "scan" in texts.pop()
+
+
+def test_a_recurrence_over_the_rows_of_a_sequence(monkeypatch):
+    # xs[t] is a window that moves one row per step: the loop scans the rows
+    rng = np.random.default_rng(0)
+    steps, width = 200, 4
+    w = rng.normal(size=(width, width)) * 0.4
+    u = rng.normal(size=(width, 2))
+    xs = rng.normal(size=(steps, 2))
+
+    def loss(w, u, xs):
+        h = sg.zeros(width, dtype=sg.float64)
+        for t in range(steps):
+            h = sg.tanh(w @ h + u @ xs[t])
+        return (h * h).sum()
+
+    def make():
+        return sg.value_and_grad(loss, argnums=(0, 1, 2))
+    g = make()
+    assert "scan" in ops_of(g, w, u, xs)
+    value, grads = g(w, u, xs)
+    (ref_value, ref_grads), ref_ops = unrolled(monkeypatch, make, w, u, xs)
+    assert "scan" not in ref_ops and value.tobytes() == ref_value.tobytes()
+    for a, b in zip(grads, ref_grads):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15)
+    # by hand: h' = tanh(w h + u x_t), backwards over the stored states
+    hs, h = [], np.zeros(width)
+    for t in range(steps):
+        hs.append(h)
+        h = np.tanh(w @ h + u @ xs[t])
+    np.testing.assert_allclose(value, h @ h, rtol=1e-12)
+    gh, gw, gu, gx = 2 * h, np.zeros_like(w), np.zeros_like(u), np.zeros_like(xs)
+    for t in reversed(range(steps)):
+        a = np.tanh(w @ hs[t] + u @ xs[t])
+        gz = gh * (1 - a * a)
+        gw += np.outer(gz, hs[t])
+        gu += np.outer(gz, xs[t])
+        gx[t] = u.T @ gz
+        gh = w.T @ gz
+    for got, want in zip(grads, (gw, gu, gx)):
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-13)
+
+
+def test_windows_that_do_not_move_by_one_row_stay_unrolled():
+    # two rows a step (xs[2t:2t + 2]): not a one-wide window; correct all the same
+    xs = np.random.default_rng(1).normal(size=(600, 1))
+
+    def loss(p, xs):
+        x = p[0]
+        for t in range(300):
+            x = x * p[1] + H * sg.sin(xs[2 * t:2 * t + 2].sum() * x)
+        return x * x
+    p = np.array([0.3, 0.9995])
+    g = sg.grad(loss)
+    assert "scan" not in ops_of(g, p, xs)
+    np.testing.assert_allclose(g(p, xs), central_differences(lambda q: loss(q, xs), p),
+                               rtol=1e-6)

@@ -26,7 +26,10 @@ How (each step a check that can only refuse):
    type, which inputs carry a gradient, and where each input comes from -- the same block (its
    position), the block before (its position there: a carry), or the same node before the run
    (an invariant, by identity). Literals are nodes of their exact value, so ``-0.0`` is not
-   ``0.0``. A run is then cut where its steps carry the fewest values (``_fewest_carries``);
+   ``0.0``. A slice of an invariant may differ in its window from block to block (``x[t]``):
+   if the windows move by one stride along one axis, one element wide there, the loop scans
+   them as a sequence (``_Sequence``), else the program stays unrolled. A run is then cut
+   where its steps carry the fewest values (``_fewest_carries``);
 4. replay (``_Replay``): each node that carries a gradient or reads a replayed value is
    applied again, by its op, to the replayed inputs (to the same inputs it must give the same
    interned node); a run of B blocks becomes a ``scan`` of B - 1 steps whose body applies the
@@ -43,12 +46,13 @@ reassociation's).
 Measured (the unrolled RK4 of ``benchmarks/compile_problems.py``, 400 steps, a fresh process
 and an empty cache): the first call 3.3 s -> 1.0 s; per call 43 -> 36 us (the loop's body stays
 in cache where 400 outlined calls did not); the benchmark suite's 200-step ODE on scalars,
-first call 1.9 s -> 0.3 s, per call 21.7 -> 19.3 us.
+first call 1.9 s -> 0.3 s, per call 21.7 -> 19.3 us; a tanh RNN over 300 rows ``xs[t]``,
+first call 2.2-2.4 s -> 0.95 s.
 
 Left unrolled: programs under ``MIN_NODES`` forward nodes, blocks that differ in a constant (a
-time-dependent coefficient), loops inside a loop body or a vmapped function (a trace with a
-body open), transforms with ``has_aux`` (the aux outputs would keep the unrolled forward),
-complex values, and anything step 2 refuses.
+time-dependent coefficient) or in a window that does not move by one stride, loops inside a
+loop body or a vmapped function (a trace with a body open), transforms with ``has_aux`` (the
+aux outputs would keep the unrolled forward), complex values, and anything step 2 refuses.
 """
 
 from __future__ import annotations
@@ -200,8 +204,19 @@ def _signature(order: list, pos: dict, masks: dict, lo: int, period: int):
         for x in n.inputs:
             j = pos[x]
             refs.append(j - lo if j >= lo - period else x)   # (in the block, or the one before)
-        parts.append((n.op, attrs_key(n.attrs), n.dtype, n.shape, masks.get(n), tuple(refs)))
+        attrs = _STEPPING if _stepping(n, refs) else attrs_key(n.attrs)
+        parts.append((n.op, attrs, n.dtype, n.shape, masks.get(n), tuple(refs)))
     return tuple(parts)
+
+
+_STEPPING = ("stepping",)
+
+
+def _stepping(n, refs: list) -> bool:
+    """Whether ``n`` may be a step's window of a sequence: a slice of a value from before the
+    run (``x[t]``), which each block takes at another start; the starts must then move by
+    the same amount each block, along one axis, a window one wide there (``_Sequence``)."""
+    return n.op == "slice" and type(refs[0]) is not int
 
 
 # ----------------------------------------------------------------- the replay
@@ -238,6 +253,11 @@ class _Replay:
                     env[n] = t
             i += 1
         return env
+
+    def _value(self, node) -> Tensor:
+        """The tensor for ``node`` in the replay: its new one, or itself (no gradient)."""
+        t = self.env.get(node)
+        return t if t is not None else Tensor(None, node)
 
     def _apply(self, n, env: dict) -> Tensor:
         """``n``'s op applied again to the tensors ``env`` holds for its inputs (an input no
@@ -277,18 +297,64 @@ class _Replay:
             t = env.get(x)
             init.append(t if t is not None else Tensor(None, x))
 
-        def body(carry, _):
+        before = start - period   # (a slice of a value from before: a sequence's window)
+        sequences = [_Sequence(order, start, period, blocks, q) for q, n in enumerate(step)
+                     if n.op == "slice" and pos.get(n.inputs[0], before) < before]
+        xs = [seq.stacked(self._value(seq.base)) for seq in sequences]
+
+        def body(carry, x):
             local = dict(env)
             local.update(zip(carried, carry))
-            for n in step:
-                local[n] = self._apply(n, local)
+            windows = {seq.q: seq.window(t) for seq, t in zip(sequences, x or ())}
+            for q, n in enumerate(step):
+                local[n] = windows[q] if q in windows else self._apply(n, local)
             return tuple(local[step[q]] for q in slots), None
 
-        final, _ = scan(body, tuple(init), length=blocks - 1)
+        final, _ = scan(body, tuple(init), xs=xs or None, length=blocks - 1)
         last = start + (blocks - 1) * period
         for q, t in zip(slots, final):   # the carries: the values of the block before the last
             env[order[last - period + q]] = t
         return last
+
+
+class _Sequence:
+    """A step's window of a value from before the run, at a start that moves by ``delta``
+    each block (``x[t]`` in ``for t in range(n)``): the loop reads it as a scanned sequence,
+    the slice of all the steps' windows at once with the stepping axis first. Refused
+    (``_Refused``) unless the starts move along one axis, a window one wide there."""
+
+    def __init__(self, order: list, start: int, period: int, blocks: int, q: int) -> None:
+        nodes = [order[start + b * period + q] for b in range(blocks)]
+        first = nodes[0]
+        self.q, self.base, self.node = q, first.inputs[0], first
+        starts, stops, steps = (first.attr(k) for k in ("starts", "stops", "steps"))
+        delta = [b - a for a, b in zip(starts, nodes[1].attr("starts"))]
+        moving = [k for k, d in enumerate(delta) if d]
+        if len(moving) != 1 or any(type(v) is not int for v in starts + stops + steps):
+            raise _Refused
+        a = self.axis = moving[0]
+        if stops[a] - starts[a] != 1 or delta[a] < 0:
+            raise _Refused
+        for b, n in enumerate(nodes):   # every block's window, the first's moved b deltas
+            want = tuple(v + b * d for v, d in zip(starts, delta))
+            if n.inputs[0] is not self.base or n.attr("starts") != want or \
+                    n.attr("stops") != tuple(v + b * d for v, d in zip(stops, delta)) or \
+                    n.attr("steps") != steps:
+                raise _Refused
+        self.starts, self.stops, self.steps = starts, list(stops), list(steps)
+        self.stops[a] = starts[a] + (blocks - 2) * delta[a] + 1   # (the scan's blocks - 1)
+        self.steps[a] = delta[a]
+
+    def stacked(self, base: Tensor) -> Tensor:
+        """The windows of the scanned steps, stacked along a first axis."""
+        t = apply("slice", base, starts=self.starts, stops=tuple(self.stops),
+                  steps=tuple(self.steps))
+        perm = (self.axis,) + tuple(k for k in range(t.ndim) if k != self.axis)
+        return t if self.axis == 0 else apply("permute", t, perm=perm)
+
+    def window(self, x: Tensor) -> Tensor:
+        """One step's window, as the slice gave it (its one-wide axis kept)."""
+        return apply("reshape", x, shape_to=tuple(self.node.shape))
 
 
 # Ops applied again: those with one rule and no graphs or effects of their own (no control
