@@ -38,10 +38,11 @@ How (each step a check that can only refuse):
    gradient without passing it on (a ``detach``), the body reads it through a
    ``stop_gradient`` node: the ``scan`` rule differentiates the body's nodes.
 
-The rolled program computes every forward value with the same ops in the same order, so its
-values are the unrolled program's bits; its gradients are the same rules', summed by the
-``scan`` rule in its order (the last bits may differ from the unrolled sums, as any
-reassociation's).
+The rolled program computes every forward value with the same ops in the same order; its
+gradients are the same rules', summed by the ``scan`` rule in its order. The last bits may
+differ from the unrolled program's: those sums, and a reduction of the result, which the C
+vectorizes or not with what is fused into its loop (as ``sg.compile(f)`` and
+``sg.value_and_grad(f)`` of one ``f`` may differ in their value's last bit).
 
 Measured (the unrolled RK4 of ``benchmarks/compile_problems.py``, 400 steps, a fresh process
 and an empty cache): the first call 3.3 s -> 1.0 s; per call 43 -> 36 us (the loop's body stays
@@ -255,9 +256,14 @@ class _Replay:
         return env
 
     def _value(self, node) -> Tensor:
-        """The tensor for ``node`` in the replay: its new one, or itself (no gradient)."""
+        """The tensor for ``node`` in the replay: its new one, or itself if it carries no
+        gradient (one that does and has none: a value of an earlier run's rolled steps)."""
         t = self.env.get(node)
-        return t if t is not None else Tensor(None, node)
+        if t is not None:
+            return t
+        if node in self.masks or node in self.leaves:
+            raise _Refused
+        return Tensor(None, node)
 
     def _apply(self, n, env: dict) -> Tensor:
         """``n``'s op applied again to the tensors ``env`` holds for its inputs (an input no
@@ -294,8 +300,7 @@ class _Replay:
         for x, q in zip(carried, slots):
             if (x.dtype, x.shape) != (step[q].dtype, step[q].shape):
                 raise _Refused
-            t = env.get(x)
-            init.append(t if t is not None else Tensor(None, x))
+            init.append(self._value(x))
 
         before = start - period   # (a slice of a value from before: a sequence's window)
         sequences = [_Sequence(order, start, period, blocks, q) for q, n in enumerate(step)

@@ -314,11 +314,21 @@ class CompositeRule:
 
     def __init__(self, rule, saves: bool, uses_out: bool, holomorphic: bool = True):
         self.vjp = lambda b, g, out, ins: rule(g, out, ins)
+        self.vjp.exact = getattr(rule, "exact", False)   # (see ``exact``)
         reads_inputs, reads_out = rule_reads(rule)
         self.saves = saves and reads_inputs
         self.uses_out = uses_out and reads_out   # softmax, logsumexp, norm... reuse it
         # a rule of derivatives (conjugated for complex), as the caller declared it
         self.holomorphic = holomorphic and (saves or uses_out)
+
+
+def exact(rule):
+    """Mark a composite's rule as its body's derivative everywhere, at every point and with no
+    convention of its own (``addmm``'s products, ``reciprocal``'s -g/x^2; not ``norm``'s 0 at
+    0): differentiating the body's nodes by their ops' rules may then stand for it
+    (``faithful``: a loop rolled before reverse mode)."""
+    rule.exact = True
+    return rule
 
 
 def rule_reads(rule) -> tuple[bool, bool]:

@@ -22,9 +22,11 @@ function's. They agree when every function on the way
   element's cotangent reaches the same element of the same base either way, unless an edge on
   the way is cut).
 
-Composite rules that are not linear (``norm``, ``softmax``...) are refused: their rules may
-choose values at singular points (torch's ``norm`` has gradient 0 at 0) that their primitives'
-rules do not.
+Other composite rules (``norm``, ``softmax``...) are refused: their rules may choose values at
+singular points (torch's ``norm`` has gradient 0 at 0) that their primitives' rules do not;
+unless the composite marked its rule ``exact`` (``backward_graph.exact``: its body's derivative
+everywhere, as ``addmm``'s and ``reciprocal``'s are): then its nodes are differentiated by their
+ops' rules, whatever the ops.
 
 Where graph-level reverse mode is the only one (a loop or branch body: its op's rule
 differentiates the body's graph), what only the tape knows is made a node instead
@@ -128,17 +130,21 @@ def _covered(fn, leaves: dict, made: set) -> dict | None:
     values (the adjoint of their composition is unique: the rules give it, whoever wrote
     them), and every input of the function carries a gradient. None: refused."""
     node = fn._made
+    exact = getattr(fn._rule, "exact", False)
     flows: dict = {}
     for e, nr in fn._edges:
+        if e is None and exact:
+            continue   # (an input without a gradient: what reads only it carries none)
         got = None if e is None else leaves[e]._node if e in leaves else e._made
         if got is None or nr:
             return None
         flows[got] = True
     covered: dict = {}
     mask = tuple(_cover(x, flows, made, covered) for x in node.inputs)
-    if len(covered) < _MAX_COVER and _linear(node.op, mask) and \
-            all(m is not None for m in covered.values()):
-        covered[node] = mask
+    covered[node] = mask
+    # (an exact rule's nodes are differentiated by their ops' rules, whatever the ops)
+    if any(mask) and len(covered) <= _MAX_COVER and (exact or all(
+            _linear(n.op, m) for n, m in covered.items())):
         return covered
     return _moved(fn, leaves, made) if node.op in MOVES else None
 
@@ -173,9 +179,8 @@ def _moved(fn, leaves: dict, made: set) -> dict | None:
 
 def _cover(node, flows: dict, made: set, covered: dict) -> bool:
     """Whether ``node``, below a function's own node, carries a gradient from that function's
-    inputs (``flows``: True for them), noting the masks of those that do in ``covered`` (None:
-    one of an op that is not linear). A node another function makes is not followed: it is an
-    input the function detached."""
+    inputs (``flows``: True for them), noting the masks of those that do in ``covered``. A
+    node another function makes is not followed: it is an input the function detached."""
     got = flows.get(node)
     if got is not None:
         return got
@@ -185,7 +190,7 @@ def _cover(node, flows: dict, made: set, covered: dict) -> bool:
     mask = tuple(_cover(x, flows, made, covered) for x in node.inputs)
     flows[node] = carries = any(mask)
     if carries:
-        covered[node] = mask if _linear(node.op, mask) else None
+        covered[node] = mask
     return carries
 
 

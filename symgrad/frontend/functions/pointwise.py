@@ -23,6 +23,7 @@ import numpy as np
 from ... import dtypes
 from . import basic as F
 from ..core.apply import apply, full, tensor_operands
+from ..core.backward_graph import exact
 from ..core.grad_mode import is_grad_enabled
 from .basic import _unary, composite
 from ..core.tensor import Tensor
@@ -208,7 +209,8 @@ def heaviside(input, values) -> Tensor:  # noqa: A002
 
 def reciprocal(input) -> Tensor:  # noqa: A002
     return composite("ReciprocalBackward0", lambda x: F.div(1.0, x), [tensor_arg(input)],
-                     lambda g, out, ins: (F.mul(F.neg(g), F.mul(out, out)),), saves=False)
+                     exact(lambda g, out, ins: (F.mul(F.neg(g), F.mul(out, out)),)),
+                     saves=False)
 
 
 def _scale(name: str, factor: float, torch_name: str):
