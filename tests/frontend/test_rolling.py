@@ -159,8 +159,9 @@ def test_a_detached_value_in_each_step_passes_no_gradient(monkeypatch):
     np.testing.assert_allclose(g(p), ref, rtol=1e-12)
 
 
-def test_steps_that_differ_in_a_constant_stay_unrolled():
-    # the coefficient depends on the step number: no two steps are the same program
+def test_a_coefficient_that_changes_every_step_is_a_scanned_sequence(monkeypatch):
+    # the coefficient depends on the step number: each step's constant is read from a
+    # sequence of their exact values
     def loss(p):
         x = p[0]
         for k in range(1200):
@@ -168,7 +169,9 @@ def test_steps_that_differ_in_a_constant_stay_unrolled():
         return x * x
     p = np.array([0.4, 0.8])
     g = sg.grad(loss)
-    assert "scan" not in ops_of(g, p)
+    assert "scan" in ops_of(g, p)
+    ref, _ = unrolled(monkeypatch, lambda: sg.grad(loss), p)
+    np.testing.assert_allclose(g(p), ref, rtol=1e-12)
 
     def c(k):
         return 1.0 + k * 1e-3

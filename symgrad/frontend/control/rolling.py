@@ -26,9 +26,11 @@ How (each step a check that can only refuse):
    type, which inputs carry a gradient, and where each input comes from -- the same block (its
    position), the block before (its position there: a carry), or the same node before the run
    (an invariant, by identity). Literals are nodes of their exact value, so ``-0.0`` is not
-   ``0.0``. A slice of an invariant may differ in its window from block to block (``x[t]``):
-   if the windows move by one stride along one axis, one element wide there, the loop scans
-   them as a sequence (``_Sequence``), else the program stays unrolled. A run is then cut
+   ``0.0``. Two things may differ from block to block, each read from a sequence the loop
+   scans: a block's own constants (a coefficient ``t = k * dt``: ``_constants``, their exact
+   values stacked), and the window of a slice of an invariant (``x[t]``: ``_Sequence``, if
+   the windows move by one stride along one axis, one element wide there; else the program
+   stays unrolled). A run is then cut
    where its steps carry the fewest values (``_fewest_carries``);
 4. replay (``_Replay``): each node that carries a gradient or reads a replayed value is
    applied again, by its op, to the replayed inputs (to the same inputs it must give the same
@@ -50,8 +52,8 @@ in cache where 400 outlined calls did not); the benchmark suite's 200-step ODE o
 first call 1.9 s -> 0.3 s, per call 21.7 -> 19.3 us; a tanh RNN over 300 rows ``xs[t]``,
 first call 2.2-2.4 s -> 0.95 s.
 
-Left unrolled: programs under ``MIN_NODES`` forward nodes, blocks that differ in a constant (a
-time-dependent coefficient) or in a window that does not move by one stride, loops inside a
+Left unrolled: programs under ``MIN_NODES`` forward nodes, blocks that differ in a window that
+does not move by one stride, loops inside a
 loop body or a vmapped function (a trace with a body open), transforms with ``has_aux`` (the
 aux outputs would keep the unrolled forward), complex values, and anything step 2 refuses.
 """
@@ -130,7 +132,7 @@ def _stretches(order: list) -> list:
     ids: dict = {}
     tokens = np.empty(len(order), np.int64)
     for i, n in enumerate(order):
-        if not n.inputs or not _rollable(n.op):
+        if n.op != "const" and (not n.inputs or not _rollable(n.op)):
             tokens[i] = -1 - i
         else:
             tokens[i] = ids.setdefault((n.op, n.dtype, n.shape, len(n.inputs)), len(ids))
@@ -205,11 +207,13 @@ def _signature(order: list, pos: dict, masks: dict, lo: int, period: int):
         for x in n.inputs:
             j = pos[x]
             refs.append(j - lo if j >= lo - period else x)   # (in the block, or the one before)
-        attrs = _STEPPING if _stepping(n, refs) else attrs_key(n.attrs)
+        attrs = _STEPPING if n.op == "const" or _stepping(n, refs) else attrs_key(n.attrs)
         parts.append((n.op, attrs, n.dtype, n.shape, masks.get(n), tuple(refs)))
     return tuple(parts)
 
 
+# What a block's own constants and its windows of a sequence are told by: they are its
+# step's entry in a scanned sequence (``_Sequence``, ``_constants``).
 _STEPPING = ("stepping",)
 
 
@@ -306,11 +310,16 @@ class _Replay:
         sequences = [_Sequence(order, start, period, blocks, q) for q, n in enumerate(step)
                      if n.op == "slice" and pos.get(n.inputs[0], before) < before]
         xs = [seq.stacked(self._value(seq.base)) for seq in sequences]
+        consts = [q for q, n in enumerate(step) if n.op == "const"]
+        xs += [_constants(order, start, period, blocks - 1, q) for q in consts]
+        shapes = [seq.node.shape for seq in sequences] + [step[q].shape for q in consts]
 
         def body(carry, x):
             local = dict(env)
             local.update(zip(carried, carry))
-            windows = {seq.q: seq.window(t) for seq, t in zip(sequences, x or ())}
+            windows = {q: apply("reshape", t, shape_to=tuple(shape))
+                       for q, t, shape in zip([seq.q for seq in sequences] + consts, x or (),
+                                              shapes)}
             for q, n in enumerate(step):
                 local[n] = windows[q] if q in windows else self._apply(n, local)
             return tuple(local[step[q]] for q in slots), None
@@ -357,9 +366,16 @@ class _Sequence:
         perm = (self.axis,) + tuple(k for k in range(t.ndim) if k != self.axis)
         return t if self.axis == 0 else apply("permute", t, perm=perm)
 
-    def window(self, x: Tensor) -> Tensor:
-        """One step's window, as the slice gave it (its one-wide axis kept)."""
-        return apply("reshape", x, shape_to=tuple(self.node.shape))
+
+
+def _constants(order: list, start: int, period: int, steps: int, q: int) -> Tensor:
+    """The constants at position ``q`` of the first ``steps`` blocks of a run (a coefficient
+    that changes from step to step: ``t = k * dt``), stacked: the scan's sequence of them.
+    Their exact values (``-0.0``, NaN payloads), in their dtype."""
+    nodes = [order[start + b * period + q] for b in range(steps)]
+    first = nodes[0]
+    return Tensor(np.stack([np.asarray(n.attr("value"), dtype=first.dtype.np) for n in nodes]),
+                  None)
 
 
 # Ops applied again: those with one rule and no graphs or effects of their own (no control
