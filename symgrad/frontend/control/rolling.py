@@ -250,10 +250,10 @@ class _Replay:
             n = order[i]
             if n not in env:
                 changed = any(x in env and env[x].node is not x for x in n.inputs)
-                if changed or self.masks.get(n) is not None:
+                carries = self.masks.get(n) is not None
+                if changed or carries:
                     t = self._apply(n, env)
-                    if (not changed and t.node is not n) or \
-                            t.requires_grad != (self.masks.get(n) is not None):
+                    if (not changed and t.node is not n) or t.requires_grad != carries:
                         raise _Refused   # (applied again to the same inputs: the same node)
                     env[n] = t
             i += 1
@@ -365,7 +365,6 @@ class _Sequence:
                   steps=tuple(self.steps))
         perm = (self.axis,) + tuple(k for k in range(t.ndim) if k != self.axis)
         return t if self.axis == 0 else apply("permute", t, perm=perm)
-
 
 
 def _constants(order: list, start: int, period: int, steps: int, q: int) -> Tensor:

@@ -323,10 +323,11 @@ class CompositeRule:
 
 
 def exact(rule):
-    """Mark a composite's rule as its body's derivative everywhere, at every point and with no
-    convention of its own (``addmm``'s products, ``reciprocal``'s -g/x^2; not ``norm``'s 0 at
-    0): differentiating the body's nodes by their ops' rules may then stand for it
-    (``faithful``: a loop rolled before reverse mode)."""
+    """Mark a composite's rule as the derivative of its body's nodes everywhere, at every point
+    and with no convention of its own (``addmm``'s products, ``reciprocal``'s -g/x^2; not
+    ``norm``'s 0 at 0, nor a body that detaches inside): differentiating the body's nodes by
+    their ops' rules may then stand for it (``faithful``: a loop rolled before reverse
+    mode)."""
     rule.exact = True
     return rule
 

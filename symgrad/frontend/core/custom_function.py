@@ -231,10 +231,10 @@ class Function:
             else:
                 outputs = cls.forward(ctx, *args, **kwargs)
         record = grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)
-        for o in () if cls._graph_rules else \
-                outputs if isinstance(outputs, tuple) else (outputs,):
-            if isinstance(o, Tensor):   # (in a loop body being traced: see body_barrier)
-                o._node = body_barrier(o, "no_derivative") or o._node
+        if not cls._graph_rules:   # (in a loop body being traced: see body_barrier)
+            for o in outputs if isinstance(outputs, tuple) else (outputs,):
+                if isinstance(o, Tensor):
+                    o._node = body_barrier(o, "no_derivative") or o._node
         return _wrap_outputs(ctx, outputs, args, record)
 
 

@@ -128,7 +128,8 @@ def _covered(fn, leaves: dict, made: set) -> dict | None:
     primitives: ``sum`` is a sum and a reshape) stands for the nodes between its node and its
     inputs' if each of those that carries a gradient is of a linear op that moves or adds
     values (the adjoint of their composition is unique: the rules give it, whoever wrote
-    them), and every input of the function carries a gradient. None: refused."""
+    them) and every input of the function carries a gradient; or, whatever the ops and
+    inputs, if its rule is marked ``exact``. None: refused."""
     node = fn._made
     exact = getattr(fn._rule, "exact", False)
     flows: dict = {}

@@ -244,8 +244,7 @@ def getitem(x: Tensor, index: Any) -> Tensor:
     out = x
     # (a slice keeps every dim: only an int, which drops one, or a None, which adds one,
     # needs a reshape after it; a slice of slices alone is its own result)
-    reshaped = not same_shape(out_shape, x.shape) if not sliced else \
-        has_int or len(out_shape) != x.ndim
+    reshaped = has_int or len(out_shape) != x.ndim
     if sliced:
         inner = "SelectBackward0" if has_int else "SliceBackward0"
         out = apply("slice", x, starts=starts, stops=stops, steps=steps,
