@@ -13,20 +13,20 @@ It must not lower, compile or call C; the torch-named functions live in ``functi
 from __future__ import annotations
 
 import operator
-import warnings
 from typing import Any
 
 import numpy as np
 
 from ... import dtypes
 from ...dims import Dim, same_shape, traced_sizes
-from ...ir.graph import Node
+from ...ir.graph import Node, attrs_key
 from ...ir.provenance import MOVES
 from ...ops import OPS
 from ...ops.registry import ELEMENTWISE, FLOAT, LOGICAL, MOVEMENT, REDUCE, WHERE
 from . import grad_mode, layout, sources
 from .capture import swap
 from .deferred import Deferred
+from .fast_eager import fast_elementwise
 from .halfprec import IN_OWN_DTYPE, KEEP_COMPLEX, SCANS, as_given, widened_values
 from .backward_graph import CompositeRule, note_closure_reads, record_function
 from .tensor import Tensor, tensor, traced_numbers
@@ -45,71 +45,6 @@ _RECORDING = sources._local   # .recording: the active trace (sources.current(),
 # The operands' dtypes and shapes for the op's rules, without a list comprehension (a
 # function call of its own in Python 3.11) per op.
 _DTYPE, _SHAPE = operator.attrgetter("dtype"), operator.attrgetter("shape")
-
-# NumPy's floating-point RuntimeWarnings (overflow, log(0), 0/0) from the ops' NumPy references
-# are not the user's business: torch computes inf/NaN silently. The fast path computes
-# without entering np.errstate (a context manager costs about as much as a small op); these
-# filters silence the warnings it may raise, and only those: they match warnings attributed to
-# this module and the op definitions. A user's np.seterr(all="raise") or a warnings filter
-# turning them into errors makes the op raise instead; it is then computed again inside
-# np.errstate(all="ignore"), which is what the other paths do.
-warnings.filterwarnings("ignore", category=RuntimeWarning,
-                        module=r"symgrad\.frontend\.core\.apply$")
-warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"symgrad\.ops\.")
-
-
-def _one_float_dtype(args: tuple):
-    """The NumPy dtype of the eager tensors among ``args`` if they share one floating dtype
-    (bool tensors and Python numbers aside), else None."""
-    dtype = None
-    for a in args:
-        if isinstance(a, Tensor):
-            v = a._value
-            if v is None:
-                return None
-            dt = v.dtype
-            if dt.kind == "f":
-                if dtype is None:
-                    dtype = dt
-                elif dt != dtype:
-                    return None
-            elif dt.kind != "b":
-                return None
-        elif type(a) is not float and type(a) is not int:
-            return None
-    return dtype
-
-
-def _fast_elementwise(op, args: tuple):
-    """The value of elementwise ``op`` on ``args``, computed by NumPy without consulting the
-    op's promotion, shape and dtype rules, when that is safe: every tensor operand is eager
-    and of one floating dtype (bool masks aside) and Python numbers become scalars of that
-    dtype, so NumPy broadcasts and promotes as the rules would; a result of another dtype is
-    refused. None: take the general path. (Most of a small op's time is bookkeeping.)"""
-    dtype = _one_float_dtype(args)
-    if dtype is None:
-        return None
-    to_scalar = dtype.type
-    values = [a._value if isinstance(a, Tensor) else to_scalar(a) for a in args]
-    half = dtype.itemsize == 2
-    if half and op.name not in IN_OWN_DTYPE:   # float16: in float32, rounded once
-        values = widened_values(values)
-    try:
-        value = op.numpy_fast(*values)
-    except (FloatingPointError, RuntimeWarning):
-        with np.errstate(all="ignore"):
-            value = op.numpy_fast(*values)
-    except (ValueError, TypeError):
-        return None   # shapes that do not broadcast, an op of integers only (bitwise_and):
-        # the general path says so, torch's way
-    if type(value) is not np.ndarray:
-        value = np.asarray(value)
-    if half and value.dtype.kind == "f":
-        value = value.astype(dtype)
-    if value.dtype != dtype and value.dtype.kind != "b":
-        return None
-    return value
-
 
 def _promoted(op, args: tuple) -> list[Tensor]:
     """Promote tensors and Python scalars to one dtype, torch's way, and lift the scalars."""
@@ -186,7 +121,7 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
     kind = op.kind
     if kind == ELEMENTWISE and not attrs and not (
             args and isinstance(args[0], Tensor) and args[0]._value is None):   # (traced)
-        value = _fast_elementwise(op, args)
+        value = fast_elementwise(op, args)
         if value is not None:
             out = Tensor(value, None)
             for a in args:
@@ -213,14 +148,6 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
         if deferred is None:
             raise
         return deferred.applied(name, args, {**attrs, "_torch_name": _torch_name})
-    if len(attrs) > 1:
-        attrs = dict(sorted(attrs.items()))
-    shape = _shape(op, inputs, attrs)
-    try:
-        dtype = op.dtype(*map(_DTYPE, inputs), **attrs)
-    except TypeError as exc:   # no kernel for these dtypes: torch's RuntimeError
-        raise dtype_error(op, inputs, exc) from None
-    loc = None
     traced = False
     needs_grad = False
     for t in inputs:
@@ -228,19 +155,41 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
             traced = True
         if t._requires_grad:
             needs_grad = True
-    if not traced:   # eager inputs, a call-time size in the result's shape: traced (a const)
-        traced = traced_sizes() and any(isinstance(s, Dim) for s in shape)
+    key = node = None
     if traced:
-        if kind in _COMPUTING and _widened(op, inputs, dtype):
-            return _in_compute_type(name, inputs, attrs, dtype, _torch_name, _shown)
-        lifted, node, loc = _traced_node(name, attrs, inputs, dtype, shape)
-        if lifted is not inputs:   # read through a body's inputs (bodies.BodyScope.lift)
-            inputs = lifted
-            needs_grad = any(t._requires_grad for t in inputs)
+        rec = _RECORDING.recording
+        if rec is not None and rec.body is None:
+            key, node = _applied(rec, name, attrs, inputs)
+    if node is not None:   # applied before in this trace: the node, its shape and dtype
+        node, attrs = node   # (the first application's attributes: one dict for all)
+        dtype = node.dtype
+        loc = rec.attribution or rec.locs.get(node) or sources.user_loc(rec.interned)
         out = Tensor(None, node)
         out._weak = kind == ELEMENTWISE and _python_numbers(args)
     else:
-        out = Tensor(_eager_value(op, inputs, attrs, dtype), None)
+        if len(attrs) > 1:
+            attrs = dict(sorted(attrs.items()))
+        shape = _shape(op, inputs, attrs)
+        try:
+            dtype = op.dtype(*map(_DTYPE, inputs), **attrs)
+        except TypeError as exc:   # no kernel for these dtypes: torch's RuntimeError
+            raise dtype_error(op, inputs, exc) from None
+        loc = None
+        if not traced:   # eager inputs, a call-time size in the result's shape: traced
+            traced = traced_sizes() and any(isinstance(s, Dim) for s in shape)
+        if traced:
+            if kind in _COMPUTING and _widened(op, inputs, dtype):
+                return _in_compute_type(name, inputs, attrs, dtype, _torch_name, _shown)
+            lifted, node, loc = _traced_node(name, attrs, inputs, dtype, shape)
+            if lifted is not inputs:   # read through a body's inputs (bodies.BodyScope.lift)
+                inputs = lifted
+                needs_grad = any(t._requires_grad for t in inputs)
+            elif key is not None:
+                rec.applied[key] = (node, attrs)
+            out = Tensor(None, node)
+            out._weak = kind == ELEMENTWISE and _python_numbers(args)
+        else:
+            out = Tensor(_eager_value(op, inputs, attrs, dtype), None)
     if kind == MOVEMENT:
         register_view(out, inputs[0], name, attrs)
     elif kind == ELEMENTWISE:
@@ -257,6 +206,27 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
             out.grad_fn._conj_saved = tuple(isinstance(a, complex) or isinstance(a, Tensor)
                                             and a.dtype.is_complex for a in args)
     return out
+
+
+def _applied(rec, name: str, attrs: dict, inputs: list) -> tuple:
+    """``(key, (node, attributes))``: the key of applying ``name`` to ``inputs`` in trace
+    ``rec``, and the node an earlier such application made with its attributes' dict (None:
+    none did; a None key: attributes no key can be made of).
+
+    The node is what ``Node`` would intern again: its shape and dtype are functions of the op,
+    the attributes and the operands' nodes. It is found without computing them: a program
+    that recomputes values (a recursive cofactor determinant applies 57k ops to ~3k distinct
+    values) spent most of its trace on that. The key holds the attributes in the caller's
+    order (two orders: two keys of one node) and keyed as ``Node`` keys them (0.0 and -0.0,
+    1 and True apart). Not used inside a loop body, whose operands are lifted first."""
+    nodes = []   # (a loop, not a comprehension: a function call of its own in Python 3.11)
+    for t in inputs:
+        nodes.append(t._node if t._value is None else t.node)
+    key = (name, attrs_key(tuple(attrs.items())) if attrs else (), tuple(nodes))
+    try:
+        return key, rec.applied.get(key)
+    except TypeError:   # an attribute no key can be made of (an unhashable value)
+        return None, None
 
 
 def _lay_out(out: Tensor, args) -> None:

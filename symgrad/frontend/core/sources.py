@@ -34,7 +34,7 @@ class Recording:
     while a backward rule runs (None: the user's own line)."""
 
     __slots__ = ("locs", "attribution", "interned", "body", "guards", "root", "captures",
-                 "consts", "notes", "values")
+                 "consts", "notes", "values", "applied")
 
     def __init__(self) -> None:
         self.locs: dict = {}
@@ -61,6 +61,9 @@ class Recording:
         self.notes: dict = {}
         # Equal values of data movement, one node each (``ir.provenance.Values``).
         self.values = Values()
+        # (op, attributes' key, operand nodes) -> the node their application made in this
+        # trace, outside bodies (``apply``: a recomputed value is a lookup).
+        self.applied: dict = {}
 
     def child(self, body) -> Recording:
         """The recording of a body traced inside this trace: the same side tables, its own

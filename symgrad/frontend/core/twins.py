@@ -76,21 +76,29 @@ def merge(topo: list, keep: dict) -> tuple[dict, dict, dict] | None:
         fn_edges = fn._edges
         if standing:
             fn_edges = tuple([(standing.get(n, n), nr) for n, nr in fn_edges])
-        edges[fn] = fn_edges
-        apart = _apart(fn, plain, keep)
-        codes = routes.follow(fn, fn_edges) if not apart and fn._rule in _MOVE_RULES else None
-        if apart or not made[fn._made]:
+        if _apart(fn, plain, keep):
+            edges[fn] = fn_edges
             continue
-        key = _key(fn, fn_edges) if codes is None else \
-            ("routes", fn._input_meta[0][1], codes.shape, codes.tobytes())
+        # (a function of data movement is followed even if its node is made once: the
+        # functions reading it may be twins by their routes)
+        route = routes.follow(fn, fn_edges) if fn._rule in _MOVE_RULES else None
+        if not made[fn._made]:
+            edges[fn] = fn_edges
+            continue
+        key = _key(fn, fn_edges) if route is None else (fn._input_meta[0][1], route)
         try:
             first = seen.setdefault(key, fn) if key is not None else fn
         except TypeError:   # an attribute no key can be made of (a list, an array): apart
-            continue
-        if first is not fn:
+            first = fn
+        if first is fn:
+            edges[fn] = fn_edges
+        else:
             standing[fn] = first
-            del edges[fn]
-            twins.setdefault(first, [first]).append(fn)
+            group = twins.get(first)
+            if group is None:
+                twins[first] = [first, fn]
+            else:
+                group.append(fn)
     return (standing, edges, twins) if twins else None
 
 
@@ -105,35 +113,34 @@ class _Routes:
         self.table = Table()
         self.codes: dict = {}   # function of data movement -> its routes
         self.bases: dict = {}   # (function, output number) or a zero's shape -> its codes
-        # (rule, attributes, the operands' codes by identity) -> the routes they give: the
-        # functions reading twins read one array, so most of a recomputed program's moves
-        # are one lookup
+        # (rule, the attributes' dict, the operands' codes, by identity) -> the codes they
+        # give and their key: the functions reading twins read one array, and twins share
+        # one dict of attributes (``apply``), so most of a recomputed program's moves are one
+        # lookup (equal dicts or codes that are other objects only miss it: computed again)
         self.made: dict = {}
 
     def follow(self, fn, fn_edges: tuple):
-        """``fn``'s routes (None: not followed), noted for the functions that read it."""
+        """The key of ``fn``'s routes (``("routes", shape, bytes)``; None: not followed), its
+        codes noted for the functions that read it."""
+        of = self.codes
         inputs = []
         for (n, nr), (shape, _) in zip(fn_edges, fn._input_meta):
-            codes = self.codes.get(n) if nr == 0 else None
+            codes = of.get(n) if nr == 0 else None
             if codes is None:   # a function of another op: a base (zeros: no cotangent flows)
                 codes = self._base(n, nr, shape)
                 if codes is None:
                     return None
             inputs.append(codes)
-        attrs = fn._attrs
-        key = (fn._rule, attrs_key(tuple(attrs.items())) if attrs else (),
-               tuple(map(id, inputs)))
-        try:
-            codes = self.made.get(key, self)
-        except TypeError:   # an attribute no key can be made of
-            key, codes = None, self
-        if codes is self:
-            codes = self.table.moved(_MOVE_RULES[fn._rule], attrs, inputs)
-            if key is not None:
-                self.made[key] = codes
+        key = (fn._rule, id(fn._attrs), *map(id, inputs))
+        made = self.made.get(key)
+        if made is None:
+            codes = self.table.moved(_MOVE_RULES[fn._rule], fn._attrs, inputs)
+            made = self.made[key] = (codes, None if codes is None else
+                                     ("routes", codes.shape, codes.tobytes()))
+        codes, route = made
         if codes is not None:
-            self.codes[fn] = codes
-        return codes
+            of[fn] = codes
+        return route
 
     def _base(self, n, nr: int, shape: tuple):
         key = (n, nr) if n is not None else shape

@@ -35,7 +35,8 @@ from .inplace import update
 from .selection import Selection
 from ..core.deferred import Deferred
 from ..core.shown import shown_as
-from .shapes import broadcast_to, cat, getitem, permute, reshape, selects_all
+from .shapes import (broadcast_to, cat, getitem, permute, plain_windows, reshape, selects_all,
+                     sliced)
 from ..core.arguments import tensors_only
 from .index_checks import copy_shapes
 from ..core.tensor import Tensor, tracer_error
@@ -58,6 +59,9 @@ def is_advanced(index: Any) -> bool:
 def index(x: Tensor, index: Any) -> Tensor:
     """``x[index]``: basic indexing (a view, ``shapes.getitem``) or advanced indexing. A 0-d
     integer tensor of known value indexes as its number does (torch: a select, a view)."""
+    windows = plain_windows(x.shape, index)   # (the common index: ints and slices)
+    if windows is not None:
+        return sliced(x, windows)
     if isinstance(index, Tensor) and not index.ndim and index.dtype.is_integer \
             and index._value is not None:
         index = int(index._value)

@@ -237,15 +237,18 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
 
 def getitem(x: Tensor, index: Any) -> Tensor:
     """Basic indexing: ints, slices (positive steps), None and Ellipsis."""
-    windows = _plain_windows(x.shape, index)
-    if windows is None:
-        windows = _windows(x, index)
-    starts, stops, steps, out_shape, sliced, has_int, last = windows
+    return sliced(x, plain_windows(x.shape, index) or _windows(x, index))
+
+
+def sliced(x: Tensor, windows: tuple) -> Tensor:
+    """``x`` cut by ``windows`` (``_windows``' result): a slice, then a reshape where an int
+    drops a dim or a None adds one."""
+    starts, stops, steps, out_shape, cut, has_int, last = windows
     out = x
     # (a slice keeps every dim: only an int, which drops one, or a None, which adds one,
     # needs a reshape after it; a slice of slices alone is its own result)
     reshaped = has_int or len(out_shape) != x.ndim
-    if sliced:
+    if cut:
         inner = "SelectBackward0" if has_int else "SliceBackward0"
         out = apply("slice", x, starts=starts, stops=stops, steps=steps,
                     _torch_name=inner if reshaped else last)
@@ -278,7 +281,7 @@ def _windows(x: Tensor, index: Any) -> tuple:
             _last_step(x, given))
 
 
-def _plain_windows(shape: tuple, index: Any) -> tuple | None:
+def plain_windows(shape: tuple, index: Any) -> tuple | None:
     """``_windows`` in one pass for the common index: ints in range and slices of positive
     int steps (or none), in a tuple or alone, of a tensor of static sizes. None for anything
     else (None, ``...``, call-time sizes, an index out of range, a numpy integer): the

@@ -1,0 +1,82 @@
+"""An elementwise op on eager values computed straight by NumPy, when its rules need not run.
+
+Layer: front end, beside ``apply`` (which calls it first for every eager elementwise op).
+Input: an op and its operands. Output: the result's NumPy array, or None where the general path
+must decide (traced operands, mixed dtypes, integers). Most of a small eager op's time is
+bookkeeping: this path skips the promotion, shape and dtype rules where NumPy's own broadcasting
+and promotion give the same result.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from .halfprec import IN_OWN_DTYPE, widened_values
+from .tensor import Tensor
+
+
+# NumPy's floating-point RuntimeWarnings (overflow, log(0), 0/0) from the ops' NumPy references
+# are not the user's business: torch computes inf/NaN silently. The fast path computes
+# without entering np.errstate (a context manager costs about as much as a small op); these
+# filters silence the warnings it may raise, and only those: they match warnings attributed to
+# this module and the op definitions. A user's np.seterr(all="raise") or a warnings filter
+# turning them into errors makes the op raise instead; it is then computed again inside
+# np.errstate(all="ignore"), which is what the other paths do.
+warnings.filterwarnings("ignore", category=RuntimeWarning,
+                        module=r"symgrad\.frontend\.core\.fast_eager$")
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"symgrad\.ops\.")
+
+
+def _one_float_dtype(args: tuple):
+    """The NumPy dtype of the eager tensors among ``args`` if they share one floating dtype
+    (bool tensors and Python numbers aside), else None."""
+    dtype = None
+    for a in args:
+        if isinstance(a, Tensor):
+            v = a._value
+            if v is None:
+                return None
+            dt = v.dtype
+            if dt.kind == "f":
+                if dtype is None:
+                    dtype = dt
+                elif dt != dtype:
+                    return None
+            elif dt.kind != "b":
+                return None
+        elif type(a) is not float and type(a) is not int:
+            return None
+    return dtype
+
+
+def fast_elementwise(op, args: tuple):
+    """The value of elementwise ``op`` on ``args``, computed by NumPy without consulting the
+    op's promotion, shape and dtype rules, when that is safe: every tensor operand is eager
+    and of one floating dtype (bool masks aside) and Python numbers become scalars of that
+    dtype, so NumPy broadcasts and promotes as the rules would; a result of another dtype is
+    refused. None: take the general path. (Most of a small op's time is bookkeeping.)"""
+    dtype = _one_float_dtype(args)
+    if dtype is None:
+        return None
+    to_scalar = dtype.type
+    values = [a._value if isinstance(a, Tensor) else to_scalar(a) for a in args]
+    half = dtype.itemsize == 2
+    if half and op.name not in IN_OWN_DTYPE:   # float16: in float32, rounded once
+        values = widened_values(values)
+    try:
+        value = op.numpy_fast(*values)
+    except (FloatingPointError, RuntimeWarning):
+        with np.errstate(all="ignore"):
+            value = op.numpy_fast(*values)
+    except (ValueError, TypeError):
+        return None   # shapes that do not broadcast, an op of integers only (bitwise_and):
+        # the general path says so, torch's way
+    if type(value) is not np.ndarray:
+        value = np.asarray(value)
+    if half and value.dtype.kind == "f":
+        value = value.astype(dtype)
+    if value.dtype != dtype and value.dtype.kind != "b":
+        return None
+    return value
