@@ -176,9 +176,7 @@ def trace(fn: Callable, in_specs: list, rebuild: Callable, name: str,
         call_args, call_kwargs = rebuild(tracers)
         try:
             result = fn(*call_args, **call_kwargs)
-            fwd = None
-            if forward:
-                result, fwd = result
+            result, fwd = result if forward else (result, None)
             out_leaves, out_tree = flatten(result)
             # (the output nodes in the recording: a captured tensor returned as it is is
             # an input, read at call time)
@@ -189,6 +187,7 @@ def trace(fn: Callable, in_specs: list, rebuild: Callable, name: str,
             raise
         finally:   # (side tables that point back at it, or are the trace's alone: cleared)
             rec.captures, captures.root, rec.consts, rec.values = None, None, {}, sources.Values()
+            rec.applied = {}   # (a tensor that outlives the trace keeps ``rec``: not its nodes)
     decisions = rec.guards.decisions if rec.guards is not None else []
     guards = []
     for k, (pred, outcome, loc) in enumerate(decisions):

@@ -162,6 +162,7 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
             key, node = _applied(rec, name, attrs, inputs)
     if node is not None:   # applied before in this trace: the node, its shape and dtype
         node, attrs = node   # (the first application's attributes: one dict for all)
+        rec.repeats += 1
         dtype = node.dtype
         loc = rec.attribution or rec.locs.get(node) or sources.user_loc(rec.interned)
         out = Tensor(None, node)
@@ -192,7 +193,7 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
             out = Tensor(_eager_value(op, inputs, attrs, dtype), None)
     if kind == MOVEMENT:
         register_view(out, inputs[0], name, attrs)
-    elif kind == ELEMENTWISE:
+    elif kind == ELEMENTWISE and len(out.shape) > 1:   # (fewer dims: always row-major)
         for t in inputs:
             if t._strides is not None or t._view is not None:
                 _lay_out(out, inputs)

@@ -20,7 +20,13 @@ function's. They agree when every function on the way
   products by constants); or is a move the trace made an earlier
   node of the same value (``_moved``: ``x[1].unsqueeze(0)`` is the slice ``x[1:2]``; each
   element's cotangent reaches the same element of the same base either way, unless an edge on
-  the way is cut).
+  the way is cut); or, when the tape reaches other nodes than that earlier node's inputs (a
+  minor of a cofactor determinant cut from another minor than the one it was first cut
+  from), is a move of the same value *by value* (``_ByValue``): the tape's moves below it,
+  down to values that are not moves, cut no edge, and the earlier node's moves down to
+  such values pass every gradient on. The trace made them one node because they copy the
+  same elements of the same values (``ir.provenance.Values``); with no cut on either side,
+  each element's cotangent reaches the same element either way.
 
 Other composite rules (``norm``, ``softmax``...) are refused: their rules may choose values at
 singular points (torch's ``norm`` has gradient 0 at 0) that their primitives' rules do not;
@@ -53,6 +59,7 @@ def node_masks(roots: list, leaves: dict) -> dict | None:
     # why not split: one pass over every function of the tape (34k for an unrolled 400-step
     # RK4: a call per function was a third of the time)
     plain = function_classes()
+    by_value = _ByValue(leaves)
     masks: dict = {}
     rules: dict = {}   # (op, mask) -> the rule record_function gives it
     others, fns, seen = [], [], set(leaves)
@@ -88,7 +95,8 @@ def node_masks(roots: list, leaves: dict) -> dict | None:
                 else:
                     mask = None
         if mask is None or (False in mask and _ambiguous(inputs, mask)):
-            others.append(fn)
+            if not (node.op in MOVES and by_value.moved(fn)):
+                others.append(fn)
             continue
         mask = tuple(mask)
         rule = rules.get((node.op, mask))
@@ -98,7 +106,110 @@ def node_masks(roots: list, leaves: dict) -> dict | None:
             others.append(fn)
         elif masks.setdefault(node, mask) != mask:
             return None
-    return _others(others, fns, leaves, masks) if others else masks
+    if others:
+        masks = _others(others, fns, leaves, masks)
+        if masks is None:
+            return None
+    refused = by_value.resolve(masks)   # (the other functions' masks known)
+    return _others(refused, fns, leaves, masks) if refused else masks
+
+
+class _ByValue:
+    """The functions of data movement whose node the trace made an earlier node of the same
+    value, accepted by value (see the module docstring): ``moved(fn)`` checks the tape side
+    as the functions are met, ``resolve(masks)`` the nodes' side once the other functions'
+    masks are known. Both remember what they found per function and node: a recomputing
+    program reaches one value through thousands of functions (a 7x7 determinant's tape, 16k
+    of its 47k)."""
+
+    def __init__(self, leaves: dict) -> None:
+        self.leaves = leaves
+        self.leaf_nodes = {t._node for t in leaves.values()}
+        self.uncut: dict = {}       # function -> whether its moves down to non-moves cut no edge
+        self.candidates: dict = {}  # node -> the functions that made it, uncut
+
+    def moved(self, fn) -> bool:
+        """Whether ``fn``'s moves, down to the functions of values that are not moves (or
+        leaves), cut no edge; then ``fn`` is a candidate of its node."""
+        uncut, leaves = self.uncut, self.leaves
+        stack = [fn]
+        while stack:   # (iterative: chains of moves can be long)
+            f = stack[-1]
+            if f in uncut:
+                stack.pop()
+                continue
+            todo = []
+            result = True
+            for e, _ in f._edges:
+                if e is None:   # a cut: no cotangent reaches that input
+                    result = False
+                    break
+                if e in leaves:
+                    continue
+                made = e._made
+                if made is None or e._n_outputs != 1:
+                    result = False
+                    break
+                if made.op not in MOVES:
+                    continue   # a value that is not a move: where the routes end
+                got = uncut.get(e)
+                if got is None:
+                    todo.append(e)
+                elif not got:
+                    result = False
+                    break
+            if result and todo:
+                stack.extend(todo)   # (its inputs first)
+                continue
+            uncut[f] = result
+            stack.pop()
+        if uncut[fn]:
+            self.candidates.setdefault(fn._made, []).append(fn)
+        return uncut[fn]
+
+    def resolve(self, masks: dict) -> list:
+        """Give each candidate node a mask passing every gradient on, where its moves down to
+        values that are not moves pass every gradient on and each of those values carries one
+        (in ``masks``, or a leaf); the functions of the other candidates, to be judged as the
+        other functions are (``_covered``). Candidates accepted meanwhile count as passing
+        theirs until one they rely on is refused (then all are looked at again)."""
+        candidates = self.candidates
+        dropped: list = []
+        while True:
+            full: dict = {}
+            refused = [n for n in candidates if not self._passes(n, masks, full)]
+            if not refused:
+                break
+            for n in refused:
+                dropped += candidates.pop(n)
+        for n in candidates:
+            masks[n] = (True,) * len(n.inputs)
+        return dropped
+
+    def _passes(self, root, masks: dict, full: dict) -> bool:
+        """Whether ``root``'s moves pass every gradient on (see ``resolve``)."""
+        candidates, leaf_nodes = self.candidates, self.leaf_nodes
+        stack = [root]
+        while stack:
+            n = stack[-1]
+            if n in full:
+                stack.pop()
+                continue
+            mask = masks.get(n)   # (a candidate's own: all passing, unless refused)
+            if False in (mask or ()) or mask is None and n not in candidates:
+                return False
+            pending = False
+            for x in n.inputs:
+                if x.op not in MOVES or x in leaf_nodes:
+                    if x not in masks and x not in leaf_nodes:
+                        return False
+                elif x not in full:
+                    stack.append(x)
+                    pending = True
+            if not pending:
+                full[n] = True
+                stack.pop()
+        return True
 
 
 def _others(others: list, fns: list, leaves: dict, masks: dict) -> dict | None:

@@ -34,7 +34,7 @@ class Recording:
     while a backward rule runs (None: the user's own line)."""
 
     __slots__ = ("locs", "attribution", "interned", "body", "guards", "root", "captures",
-                 "consts", "notes", "values", "applied")
+                 "consts", "notes", "values", "applied", "repeats")
 
     def __init__(self) -> None:
         self.locs: dict = {}
@@ -64,6 +64,7 @@ class Recording:
         # (op, attributes' key, operand nodes) -> the node their application made in this
         # trace, outside bodies (``apply``: a recomputed value is a lookup).
         self.applied: dict = {}
+        self.repeats = 0   # how many applications were found there (``rolling.rolled``)
 
     def child(self, body) -> Recording:
         """The recording of a body traced inside this trace: the same side tables, its own

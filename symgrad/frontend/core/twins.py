@@ -124,10 +124,10 @@ class _Routes:
         codes noted for the functions that read it."""
         of = self.codes
         inputs = []
-        for (n, nr), (shape, _) in zip(fn_edges, fn._input_meta):
+        for k, (n, nr) in enumerate(fn_edges):
             codes = of.get(n) if nr == 0 else None
             if codes is None:   # a function of another op: a base (zeros: no cotangent flows)
-                codes = self._base(n, nr, shape)
+                codes = self._base(n, nr, fn._input_meta[k][0])
                 if codes is None:
                     return None
             inputs.append(codes)

@@ -1,0 +1,98 @@
+"""A program that recomputes values, replayed over its distinct values before reverse mode
+(symgrad/frontend/control/rolling.py, ``RECOMPUTED``), and the check that allows it
+(symgrad/frontend/core/faithful.py, ``_ByValue``): a view the trace made an earlier node of the
+same value stands for it only when neither the tape's moves nor the node's cut a gradient on
+the way. Gradients are checked against Jacobi's formula and hand-derived derivatives; where a
+detach sits on one side only, the tape's answer (torch's) must win."""
+
+import numpy as np
+import pytest
+
+import symgrad as sg
+import symgrad.frontend.control.rolling as rolling
+from test_twins import det_by_slices, jacobi
+
+
+@pytest.fixture
+def replays(monkeypatch):
+    """Replay every trace (the thresholds down to nothing), and
+    count the replays."""
+    monkeypatch.setattr(rolling, "MIN_REPEATS", 0)
+    monkeypatch.setattr(rolling, "RECOMPUTED", 0)
+    count = []
+    run = rolling._Replay.run
+
+    def counted(self, runs):
+        count.append(len(runs))
+        return run(self, runs)
+    monkeypatch.setattr(rolling._Replay, "run", counted)
+    return count
+
+
+@pytest.mark.parametrize("n", [3, 5])
+def test_a_cofactor_determinant_is_replayed_and_keeps_its_gradient(replays, n):
+    x = np.random.default_rng(n).standard_normal((n, n))
+    value, grad = sg.value_and_grad(det_by_slices)(x)
+    assert replays == [0]          # replayed once, with no loop to roll
+    want_value, want_grad = jacobi(x.ravel(), n)
+    np.testing.assert_allclose(value, want_value, rtol=1e-12)
+    np.testing.assert_allclose(grad.ravel(), want_grad, rtol=1e-9, atol=1e-12)
+
+
+def test_the_replay_is_the_graph_of_the_distinct_values(replays):
+    x = np.random.default_rng(7).standard_normal((5, 5))
+    replayed = sg.value_and_grad(det_by_slices).trace(x)
+    rolling.RECOMPUTED = float("inf")   # (restored by monkeypatch)
+    taped = sg.value_and_grad(det_by_slices).trace(x)
+    # the forward is the same graph; the backward walks each value once either way
+    assert len(replayed.graph.nodes()) <= len(taped.graph.nodes())
+
+
+def test_a_detach_on_the_tapes_side_keeps_the_tapes_gradient(replays):
+    def f(x, y):
+        c = y[1:3]                         # y[1], y[2] with their gradient
+        u = sg.cat([x, y.detach()])        # [x0, x1, y0, y1, y2], y's part detached
+        a = u[3:5]                         # y[1], y[2] again: made c's node, no gradient
+        out = c * 2.0 + a * 10.0
+        return out[0] + out[1]             # (no composite: the views alone decide)
+
+    x, y = np.array([0.5, -1.0]), np.array([1.0, 2.0, 3.0])
+    value, (gx, gy) = sg.value_and_grad(f, argnums=(0, 1))(x, y)
+    np.testing.assert_allclose(value, 12 * (y[1] + y[2]))
+    np.testing.assert_array_equal(gx, [0.0, 0.0])
+    np.testing.assert_array_equal(gy, [0.0, 2.0, 2.0])
+
+
+def test_a_detach_on_the_nodes_side_keeps_the_tapes_gradient(replays):
+    def f(x, y):
+        u = sg.cat([x, y.detach()])
+        c = u[3:5]                         # y[1], y[2], detached: the node is this slice
+        a = y[1:3]                         # the same value, with its gradient, made c's node
+        out = c * 2.0 + a * 10.0
+        return out[0] + out[1]             # (no composite: the views alone decide)
+
+    x, y = np.array([0.5, -1.0]), np.array([1.0, 2.0, 3.0])
+    value, (gx, gy) = sg.value_and_grad(f, argnums=(0, 1))(x, y)
+    np.testing.assert_allclose(value, 12 * (y[1] + y[2]))
+    np.testing.assert_array_equal(gx, [0.0, 0.0])
+    np.testing.assert_array_equal(gy, [0.0, 10.0, 10.0])
+
+
+def test_a_hook_in_a_recomputing_program_changes_its_own_cotangent_only(replays):
+    def f(x):
+        total = None
+        for k in range(3):
+            m = x[1:, :2]                  # the same value three times
+            if k == 1:
+                m.register_hook(lambda g: g * 0.5)
+            t = (m * m).sum() * (k + 1.0)
+            total = t if total is None else total + t
+        return total
+
+    x = np.arange(1.0, 10.0).reshape(3, 3)
+    value, grad = sg.value_and_grad(f)(x)
+    assert replays == []               # a hook: the tape is differentiated as recorded
+    want = np.zeros_like(x)
+    want[1:, :2] = 2 * (1 + 2 * 0.5 + 3) * x[1:, :2]   # the second term's cotangent halved
+    np.testing.assert_allclose(grad, want)
+    np.testing.assert_allclose(value, 6 * (x[1:, :2] ** 2).sum())
