@@ -96,3 +96,20 @@ def test_a_hook_in_a_recomputing_program_changes_its_own_cotangent_only(replays)
     want[1:, :2] = 2 * (1 + 2 * 0.5 + 3) * x[1:, :2]   # the second term's cotangent halved
     np.testing.assert_allclose(grad, want)
     np.testing.assert_allclose(value, 6 * (x[1:, :2] ** 2).sum())
+
+
+def test_a_pooled_pad_is_replayed_with_its_whole_gradient(replays):
+    """``avg_pool2d`` of a padded tensor: its middle window is the unpadded tensor, one node
+    with a view another function made (see test_rolling's local_response_norm loop)."""
+    from symgrad.nn.functional.pooling import avg_pool2d
+    from references import central_differences
+
+    w = np.cos(np.arange(6.0)).reshape(1, 1, 2, 3)
+
+    def loss(x):
+        padded = sg.nn.functional.pad((x * x).reshape(1, 1, 2, 3), (0, 0, 1, 1))
+        return (avg_pool2d(padded, (3, 1), stride=1) * sg.tensor(w)).sum()
+
+    x0 = np.random.default_rng(3).standard_normal((1, 2, 3))
+    np.testing.assert_allclose(sg.grad(loss)(x0), central_differences(loss, x0),
+                               rtol=1e-6, atol=1e-8)

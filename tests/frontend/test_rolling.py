@@ -397,3 +397,27 @@ def test_a_linear_layer_in_a_time_loop(monkeypatch):
         np.testing.assert_allclose(a, r, rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(grads[1], central_differences(lambda q: loss(w, q, xs), b),
                                rtol=1e-6)
+
+
+def test_a_composite_whose_body_reads_a_value_of_its_input_again():
+    """``local_response_norm`` pads its squares and ``avg_pool2d`` cuts windows of them: the
+    middle window is the unpadded squares themselves, one node with the reshape another
+    function made. Taken for an input the pool detached, it lost a third of the gradient of
+    every step of a rolled loop (gradients off by 12 and 273); it is differentiated as taped."""
+    import symgrad.nn.functional as F
+
+    def loss(x, p):
+        h = x
+        for _ in range(80):        # 1.7k forward nodes: a loop rolling would look at
+            h = F.local_response_norm(h * p[0] + p[1], 3, alpha=0.5, beta=0.7)
+        return (h * h).sum()
+
+    x0 = np.random.default_rng(0).standard_normal((1, 3, 2))
+    p0 = np.array([1.1, 0.1])
+    _, (gx, gp) = sg.value_and_grad(loss, argnums=(0, 1))(x0, p0)
+    np.testing.assert_allclose(
+        gx, central_differences(lambda x: loss(sg.tensor(x), sg.tensor(p0)), x0),
+        rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(
+        gp, central_differences(lambda p: loss(sg.tensor(x0), sg.tensor(p)), p0),
+        rtol=1e-6, atol=1e-8)

@@ -244,15 +244,20 @@ def _covered(fn, leaves: dict, made: set) -> dict | None:
     node = fn._made
     exact = getattr(fn._rule, "exact", False)
     flows: dict = {}
-    for e, nr in fn._edges:
-        if e is None and exact:
-            continue   # (an input without a gradient: what reads only it carries none)
+    for k, (e, nr) in enumerate(fn._edges):
+        if e is None and exact:   # an input without a gradient: what reads only it carries
+            t = fn._saved[k]      # none
+            flows[t._node if t._value is None else t.node] = False
+            continue
         got = None if e is None else leaves[e]._node if e in leaves else e._made
         if got is None or nr:
             return None
         flows[got] = True
     covered: dict = {}
-    mask = tuple(_cover(x, flows, made, covered) for x in node.inputs)
+    try:
+        mask = tuple(_cover(x, flows, made, covered) for x in node.inputs)
+    except _Shared:
+        return _moved(fn, leaves, made) if node.op in MOVES else None
     covered[node] = mask
     # (an exact rule's nodes are differentiated by their ops' rules, whatever the ops)
     if any(mask) and len(covered) <= _MAX_COVER and (exact or all(
@@ -289,14 +294,24 @@ def _moved(fn, leaves: dict, made: set) -> dict | None:
     return {node: mask}
 
 
+class _Shared(Exception):
+    """``_cover`` met a node another function makes among a function's own nodes."""
+
+
 def _cover(node, flows: dict, made: set, covered: dict) -> bool:
     """Whether ``node``, below a function's own node, carries a gradient from that function's
-    inputs (``flows``: True for them), noting the masks of those that do in ``covered``. A
-    node another function makes is not followed: it is an input the function detached."""
+    inputs (``flows``: True for them, False for the inputs an exact rule has no edge for),
+    noting the masks of those that do in ``covered``. A node another function makes that is
+    none of its inputs raises ``_Shared``: the trace made it one node with one of the
+    function's own (equal ops on equal nodes, or equal views: ``ir.provenance``), whose
+    gradient the node's other function alone cannot tell (a pad's middle window, cut by
+    ``avg_pool2d``'s body, is the padded tensor itself: not a detached input)."""
     got = flows.get(node)
     if got is not None:
         return got
-    if node in made or not node.inputs or len(covered) >= _MAX_COVER:
+    if node in made:
+        raise _Shared
+    if not node.inputs or len(covered) >= _MAX_COVER:
         flows[node] = False
         return False
     mask = tuple(_cover(x, flows, made, covered) for x in node.inputs)
