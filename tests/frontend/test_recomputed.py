@@ -113,3 +113,22 @@ def test_a_pooled_pad_is_replayed_with_its_whole_gradient(replays):
     x0 = np.random.default_rng(3).standard_normal((1, 2, 3))
     np.testing.assert_allclose(sg.grad(loss)(x0), central_differences(loss, x0),
                                rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("detached_first", [False, True])
+def test_an_exact_rule_given_one_node_with_and_without_a_gradient_is_taped(
+        replays, detached_first):
+    """``linear(x, x.detach(), b)``: ``linear``'s rule is exact, and its two operands are one
+    node, one read with a gradient and one without; the node cannot tell which is which. It
+    dropped x's gradient (or doubled it, the other way round): refused, the tape decides."""
+    F = sg.nn.functional
+
+    def f(x, b):
+        y = F.linear(x.detach(), x, b) if detached_first else F.linear(x, x.detach(), b)
+        return (y * y).sum()
+
+    x, b = np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([0.5, -0.5])
+    _, (gx, _) = sg.value_and_grad(f, argnums=(0, 1))(x, b)
+    y = x @ x.T + b                      # the same value either way
+    want = (2 * y).T @ x if detached_first else (2 * y) @ x   # the constant copy held fixed
+    np.testing.assert_allclose(gx, want, rtol=1e-13)

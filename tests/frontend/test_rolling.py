@@ -421,3 +421,24 @@ def test_a_composite_whose_body_reads_a_value_of_its_input_again():
     np.testing.assert_allclose(
         gp, central_differences(lambda p: loss(sg.tensor(x0), sg.tensor(p)), p0),
         rtol=1e-6, atol=1e-8)
+
+
+def test_a_loop_reading_one_value_with_and_without_its_gradient(monkeypatch):
+    """``linear(h.detach(), h, b)`` in each step: one node read twice by an exact rule, once
+    without a gradient. Rolled, the detached read carried a gradient too (x's off by 2x): the
+    loop stays unrolled and matches the tape."""
+    F = sg.nn.functional
+
+    def f(x, b):
+        h = x
+        for _ in range(200):
+            h = h + 0.1 * sg.tanh(F.linear(h.detach(), h, b))
+        return (h * h).sum()
+
+    x, b = np.array([[0.1, 0.2], [0.3, -0.4]]), np.array([0.5, -0.5])
+    value, (gx, gb) = sg.value_and_grad(f, argnums=(0, 1))(x, b)
+    (ref_value, (ref_gx, ref_gb)), _ = unrolled(
+        monkeypatch, lambda: sg.value_and_grad(f, argnums=(0, 1)), x, b)
+    same_value(value, ref_value)
+    np.testing.assert_allclose(gx, ref_gx, rtol=1e-12)
+    np.testing.assert_allclose(gb, ref_gb, rtol=1e-12)

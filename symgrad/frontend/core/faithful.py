@@ -247,12 +247,15 @@ def _covered(fn, leaves: dict, made: set) -> dict | None:
     for k, (e, nr) in enumerate(fn._edges):
         if e is None and exact:   # an input without a gradient: what reads only it carries
             t = fn._saved[k]      # none
-            flows[t._node if t._value is None else t.node] = False
-            continue
-        got = None if e is None else leaves[e]._node if e in leaves else e._made
-        if got is None or nr:
-            return None
-        flows[got] = True
+            got, carries = (t._node if t._value is None else t.node), False
+        else:
+            got, carries = (None if e is None else leaves[e]._node if e in leaves
+                            else e._made), True
+            if got is None or nr:
+                return None
+        if flows.setdefault(got, carries) is not carries:
+            return None   # one node as an input with a gradient and one without: ``x`` and
+            # ``x.detach()`` (the node cannot tell which reads are which: as ``_ambiguous``)
     covered: dict = {}
     try:
         mask = tuple(_cover(x, flows, made, covered) for x in node.inputs)
