@@ -127,9 +127,13 @@ class SparseDerivative:
 
     def _make(self, args: tuple) -> Plan:
         _scipy()
+        # The pattern is of this plan's structural values (its key), traced with them as
+        # constants so that the elements an index addresses are known; the kernel reads them
+        # at each call, as it reads any array its function holds (captured state).
+        pinned = _with_structure(self.fn, args, self._nums(), pinned=True)[0]
         fn, args, nums = _with_structure(self.fn, args, self._nums())
         variables = _variable_inputs(args, nums)
-        target = grad(fn, argnums=nums) if self.hessian else fn
+        target = grad(pinned, argnums=nums) if self.hessian else pinned
         graph = CompiledFunction(target).trace(*args).graph
         P = sparsity.pattern(graph, variables)
         if self.hessian:
@@ -177,9 +181,10 @@ def _dynamic(args: tuple, nums: tuple) -> tuple:
     return tuple(a for i, a in enumerate(args) if not _structural(a, i, nums))
 
 
-def _with_structure(fn: Callable, args: tuple, nums: tuple) -> tuple:
-    """(``fn`` with the structural arguments fixed to their values as constants, its
-    remaining arguments, the positions of ``nums`` among them)."""
+def _with_structure(fn: Callable, args: tuple, nums: tuple, pinned: bool = False) -> tuple:
+    """(``fn`` with the structural arguments fixed to their values, its remaining arguments,
+    the positions of ``nums`` among them). The fixed arrays are state the function holds,
+    read at each call; ``pinned``: copies of them, constants of its trace instead."""
     fixed = {i: a for i, a in enumerate(args) if _structural(a, i, nums)}
     if not fixed:
         return fn, args, nums
@@ -188,7 +193,7 @@ def _with_structure(fn: Callable, args: tuple, nums: tuple) -> tuple:
     def closed(*dynamic):
         full = [None] * len(args)
         for i, a in fixed.items():
-            full[i] = tensor(a)
+            full[i] = tensor(a.copy() if pinned else a)   # (a copy: no captured state)
         for i, a in zip(keep, dynamic):
             full[i] = a
         return fn(*full)

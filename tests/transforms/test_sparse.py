@@ -152,3 +152,27 @@ def test_wide_jacobians_use_reverse_mode():
     J = sg.sparse.jacobian(f)
     np.testing.assert_allclose(J(x).toarray(), sg.jacrev(f)(x), rtol=1e-13)
     assert J.plan(x).mode == "reverse" and J.plan(x).n_colors == 1
+
+
+def test_index_arguments_keep_the_pattern_sparse():
+    """Integer arguments that are not differentiated are the structure (which elements meet
+    which): the pattern is of their values, while the kernel reads them at each call as any
+    array its function holds. They were read as unknown indices after the captured-state
+    change (a3fc79b), which made the bundle-adjustment Jacobian dense (OOM at ADBench's
+    size); a new index value is a new plan, checked here against the dense Jacobian."""
+    def residuals(cams, points, cam_idx, pt_idx):
+        c, x = cams[cam_idx], points[pt_idx]
+        return (c[:, :2] * x.sum(1, keepdim=True) + c[:, 2:3] * x[:, :2]).reshape(-1)
+
+    cams, points = RNG.normal(size=(4, 3)), RNG.normal(size=(9, 3))
+    cam_idx = np.array([0, 1, 2, 3, 1, 0, 2, 3, 1, 0, 2, 3], dtype=np.int64)
+    pt_idx = np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2], dtype=np.int64)
+    J = sg.sparse.jacobian(residuals, argnums=(0, 1))
+    for shift in (0, 5):
+        ci = np.roll(cam_idx, shift)
+        M = J(cams, points, ci, pt_idx)
+        dense = np.hstack([np.asarray(d).reshape(24, -1) for d in sg.jacfwd(
+            residuals, argnums=(0, 1))(cams, points, ci, pt_idx)])
+        np.testing.assert_allclose(M.toarray(), dense, rtol=1e-13, atol=1e-14)
+        # each residual reads one camera's 3 values and one point's 3: 6 per row at most
+        assert M.nnz == np.count_nonzero(dense) <= 6 * 24
