@@ -214,10 +214,25 @@ def _variable_inputs(args: tuple, nums: tuple) -> list:
 
 
 def _jacobian_coloring(P) -> tuple:
-    """Columns (forward mode) or rows (reverse mode), whichever takes fewer colors."""
-    by_columns = coloring.column_coloring(P)
-    by_rows = coloring.column_coloring(P.T)
-    if coloring.n_colors(by_columns) <= coloring.n_colors(by_rows):
+    """Columns (forward mode) or rows (reverse mode), whichever takes fewer colors (columns
+    on a tie). A coloring is not made when the other one already takes no more colors than
+    it could: a column coloring needs at least as many as a row has entries, a row coloring
+    as a column has. (A bundle adjustment's row coloring, of 72,910 rows of which a camera's
+    3.5k share each column, took 40 s and 4 GB for 1,736+ colors against the columns' 12.)"""
+    counts = np.bincount(P.indices, minlength=P.shape[1])
+    at_least_rows = int(counts.max()) if counts.size else 0
+    at_least_columns = int(np.diff(P.indptr).max()) if P.shape[0] else 0
+    by_columns = by_rows = None
+    if at_least_columns <= at_least_rows:
+        by_columns = coloring.column_coloring(P)
+        if coloring.n_colors(by_columns) > at_least_rows:
+            by_rows = coloring.column_coloring(P.T)
+    else:
+        by_rows = coloring.column_coloring(P.T)
+        if coloring.n_colors(by_rows) >= at_least_columns:
+            by_columns = coloring.column_coloring(P)
+    if by_rows is None or by_columns is not None and \
+            coloring.n_colors(by_columns) <= coloring.n_colors(by_rows):
         rows, cs = coloring.column_reads(P, by_columns)
         return "forward", by_columns, rows, cs
     rows = np.repeat(np.arange(P.shape[0]), np.diff(P.indptr))

@@ -176,3 +176,24 @@ def test_index_arguments_keep_the_pattern_sparse():
         np.testing.assert_allclose(M.toarray(), dense, rtol=1e-13, atol=1e-14)
         # each residual reads one camera's 3 values and one point's 3: 6 per row at most
         assert M.nnz == np.count_nonzero(dense) <= 6 * 24
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_coloring_skipped_is_one_that_could_not_win(seed):
+    """``_jacobian_coloring`` makes the second coloring only when it could take fewer colors
+    than the first (a row coloring needs as many as a column has entries; a column coloring
+    as many as a row has): it chooses what making both and comparing chooses."""
+    import scipy.sparse as sps
+    from symgrad.api.sparse import _jacobian_coloring
+    rng = np.random.default_rng(seed)
+    m, n = rng.integers(1, 40, size=2)
+    P = sps.random(m, n, density=rng.uniform(0.02, 0.5), format="csr", random_state=seed,
+                   data_rvs=lambda k: np.ones(k)).astype(bool)
+    P.sort_indices()
+    by_columns = coloring.column_coloring(P)
+    by_rows = coloring.column_coloring(P.T)
+    want = "forward" if coloring.n_colors(by_columns) <= coloring.n_colors(by_rows) \
+        else "reverse"
+    mode, colors, _, _ = _jacobian_coloring(P)
+    assert mode == want
+    np.testing.assert_array_equal(colors, by_columns if want == "forward" else by_rows)
