@@ -181,7 +181,8 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
         if traced:
             if kind in _COMPUTING and _widened(op, inputs, dtype):
                 return _in_compute_type(name, inputs, attrs, dtype, _torch_name, _shown)
-            lifted, node, loc = _traced_node(name, attrs, inputs, dtype, shape)
+            lifted, node, loc = _traced_node(name, attrs, inputs, dtype, shape,
+                                             None if key is None else key[2])
             if lifted is not inputs:   # read through a body's inputs (bodies.BodyScope.lift)
                 inputs = lifted
                 needs_grad = any(t._requires_grad for t in inputs)
@@ -238,20 +239,23 @@ def _lay_out(out: Tensor, args) -> None:
                                               tuple(out.shape))
 
 
-def _traced_node(name: str, attrs: dict, inputs: list, dtype, shape) -> tuple:
+def _traced_node(name: str, attrs: dict, inputs: list, dtype, shape,
+                 nodes: tuple | None = None) -> tuple:
     """(the operands, the node, its source location) of a traced application: the node's
     location is recorded as ``sources.record`` does (inlined: one call and one thread-local
     read less per op). In a loop body being traced, the operands from outside the body are
     first replaced by the body inputs they are read through (``bodies.BodyScope``), and the
-    node is noted as the body's."""
+    node is noted as the body's. ``nodes``: the operands' nodes, when ``_applied`` made them
+    already."""
     rec = _RECORDING.recording
     if rec is None:
         return inputs, Node(name, attrs, [t.node for t in inputs], dtype, shape), None
     body = rec.body
     if body is None:
-        nodes = []   # (a loop, not a comprehension: a function call of its own in Python 3.11)
-        for t in inputs:
-            nodes.append(t._node if t._value is None else t.node)
+        if nodes is None:
+            nodes = []   # (a loop, not a comprehension: a function call of its own in 3.11)
+            for t in inputs:
+                nodes.append(t._node if t._value is None else t.node)
         node = Node(name, attrs, nodes, dtype, shape)
         if name in MOVES:   # a value copied from others another way: one node (provenance)
             node = rec.values.canonical(node)

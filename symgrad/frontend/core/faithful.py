@@ -247,7 +247,7 @@ def _covered(fn, leaves: dict, made: set) -> dict | None:
     for k, (e, nr) in enumerate(fn._edges):
         if e is None and exact:   # an input without a gradient: what reads only it carries
             t = fn._saved[k]      # none
-            got, carries = (t._node if t._value is None else t.node), False
+            got, carries = t.node, False
         else:
             got, carries = (None if e is None else leaves[e]._node if e in leaves
                             else e._made), True
