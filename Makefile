@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
 .PHONY: demo test fuzz fuzz-staleness bench bench-quick bench-matmul bench-linalg bench-overhead bench-threads bench-contention bench-dynamic bench-memory \
-        bench-compile bench-eager bench-loops bench-derivatives golden optable check-cc clean venv lint module-map
+        bench-compile bench-eager bench-programs bench-loops bench-derivatives golden optable check-cc clean venv lint module-map
 
 # (pip builds symgrad's one C extension, symgrad/build/c/native.c: a compiler first)
 $(STAMP): pyproject.toml symgrad/build/c/native.c | check-cc
@@ -98,6 +98,10 @@ bench-overhead: $(STAMP) check-cc
 # Eager (define-by-run) steps against torch eager, one thread: seed loop, MLP step, op chain.
 bench-eager: $(BENCH_STAMP)
 	$(BENCH_PY) benchmarks/eager.py $(BENCH_ARGS)
+
+# The torch programs of tests/programs/ under symgrad and under torch: first run and steady state.
+bench-programs: $(BENCH_STAMP)
+	$(BENCH_PY) benchmarks/programs.py $(BENCH_ARGS)
 
 # Python threads calling one compiled gradient: the speedup from the C call dropping the GIL.
 bench-threads: $(STAMP) check-cc

@@ -18,7 +18,10 @@ fastest way cffi calls C; symgrad itself calls through its native helper), then 
   (e)  a trivial Python function call, for scale;
   (f)  the seed reading one global scalar (a guarded value), ``SCALE * ...``;
   (g)  the seed reading five global scalars (five guarded values);
-  (h)  the seed reading a global (2, 2) array (a captured input, passed by pointer).
+  (h)  the seed reading a global (2, 2) array (a captured input, passed by pointer);
+  (i)  a value_and_grad over a dict of eight (2, 2) parameters and x, ``fd(params, x)``;
+  (i') the same function over the same nine arrays passed flat, ``f9(w0, ..., w7, x)``: the
+       difference is what a container costs per call (issue 28: within 1 us per leaf).
 
 Each case is a ``timeit`` statement (no lambda in between); rounds rotate over the cases so
 that machine noise falls on all alike. Reports the median and min per call over the rounds.
@@ -65,6 +68,21 @@ def seed_five_globals(x):
 
 def seed_array(x):
     return (3 * (x + SHIFT) ** 2).mean()
+
+
+NAMES = [f"w{k}" for k in range(8)]
+
+
+def weighted(params, x):
+    """``x`` through eight elementwise weights, from a dict."""
+    for k in NAMES:
+        x = x * params[k]
+    return (x * x).mean()
+
+
+def weighted_flat(w0, w1, w2, w3, w4, w5, w6, w7, x):
+    """``weighted`` with the same arrays as arguments of their own."""
+    return weighted(dict(zip(NAMES, (w0, w1, w2, w3, w4, w5, w6, w7))), x)
 
 
 def parse_cdef(cdef: str) -> tuple[str, str, list[tuple[str, str]]]:
@@ -183,6 +201,14 @@ def run(rounds: int, target: float) -> str:
     env["outs"] = (outs[0], tuple(outs[1:]))
     assert f(x, out=env["outs"]) is env["outs"]
     env["trivial"] = lambda v: v
+    ws = [np.random.default_rng(k).standard_normal((2, 2)).astype(np.float32) for k in
+          range(8)]
+    env.update(params=dict(zip(NAMES, ws)), ws=ws,
+               fd=sg.value_and_grad(weighted), f9=sg.value_and_grad(weighted_flat,
+                                                                     argnums=tuple(range(8))))
+    value, grads = env["fd"](env["params"], x)
+    value9, grads9 = env["f9"](*ws, x)
+    assert value == value9 and all(np.array_equal(grads[k], g) for k, g in zip(NAMES, grads9))
     for key, fn in (("fg", seed_global), ("f5", seed_five_globals), ("fa", seed_array)):
         env[key] = sg.value_and_grad(fn, argnums=(0,))
         np.testing.assert_allclose(env[key](x)[0], result[0], rtol=1e-6)
@@ -200,6 +226,9 @@ def run(rounds: int, target: float) -> str:
         ("f", "(c) reading one global scalar (guarded)", "fg(x)"),
         ("g", "(c) reading five global scalars (guarded)", "f5(x)"),
         ("h", "(c) reading a global (2, 2) array (captured input)", "fa(x)"),
+        ("i", "value_and_grad over a dict of 8 (2, 2) parameters and x", "fd(params, x)"),
+        ("i'", "(i) with the 9 arrays passed flat", "f9(ws[0], ws[1], ws[2], ws[3], ws[4], "
+         "ws[5], ws[6], ws[7], x)"),
     ]
     timers = {key: timeit.Timer(stmt, globals=env) for key, _, stmt in cases}
     numbers = {}
@@ -238,6 +267,7 @@ def run(rounds: int, target: float) -> str:
     lines += ["", "Statements timed:", ""]
     lines += [f"- ({key}) `{stmt}`" for key, _, stmt in cases]
     kernel, dispatch = med["a'"] - med["a"], med["c"] - med["c'"]
+    tree = med["i"] - med["i'"]
     lines += ["", (f"Medians: symgrad f(x) costs {med['c'] / med['a']:.1f}x the empty cffi call "
                    f"and {med['c'] - med['b']:+.2f} us over the minimal NumPy wrapper (b). The "
                    f"C kernel's own work (a' - a) is {kernel:+.3f} us; the dispatch in "
@@ -245,7 +275,8 @@ def run(rounds: int, target: float) -> str:
                    f"{med['d'] - med['c']:+.3f} us. Captured state: one guarded global (f - c) "
                    f"{med['f'] - med['c']:+.3f} us, five (g - c) {med['g'] - med['c']:+.3f} us "
                    f"({(med['g'] - med['c']) / 5:+.3f} us each), a captured array (h - c) "
-                   f"{med['h'] - med['c']:+.3f} us.")]
+                   f"{med['h'] - med['c']:+.3f} us. A dict of 8 parameters (i - i') "
+                   f"{tree:+.3f} us, {tree / 9:+.3f} us per leaf.")]
     return "\n".join(lines) + "\n"
 
 

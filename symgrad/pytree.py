@@ -17,6 +17,9 @@ class TreeDef:
     kind: str                 # "leaf" | "none" | "tuple" | "list" | "dict" | "namedtuple"
     meta: Any = None          # dict keys / namedtuple class
     children: tuple = ()
+    # A dict's key types: keys that are equal but of other types (1, 1.0, True) are another
+    # structure, as the function may tell them apart (``str(k)``).
+    types: tuple = ()
 
     def describe(self) -> str:
         if self.kind == "leaf":
@@ -61,7 +64,7 @@ def _flatten(o: Any, p: str, leaves: list, paths: list | None) -> TreeDef:
             raise TypeError(f"dict keys of argument {p or 'value'} must be sortable "
                             f"(got {list(o)!r})") from None
         return TreeDef("dict", keys, tuple(_flatten(o[k], f"{p}[{k!r}]", leaves, paths)
-                                           for k in keys))
+                                           for k in keys), tuple(map(type, keys)))
     leaves.append(o)
     if paths is not None:
         paths.append(p)
@@ -94,26 +97,39 @@ def count(tree: TreeDef) -> int:
 
 
 def unflattener(tree: TreeDef):
-    """A fast ``unflatten(tree, leaves)`` for one structure: trees of tuples, lists and leaves
-    become a single generated expression (the hot path of every compiled call); other trees
-    use ``unflatten``."""
-    code = _expression(tree, iter(range(1 << 30)))
+    """A fast ``unflatten(tree, leaves)`` for one structure: a single generated expression
+    (the hot path of every compiled call), for trees of tuples, lists, namedtuples, None and
+    dicts whose keys are strings, ints or bools; other trees use ``unflatten``."""
+    classes: dict = {}
+    code = _expression(tree, iter(range(1 << 30)), classes)
     if code is None:
         return lambda leaves: unflatten(tree, leaves)
-    return eval(f"lambda o: {code}")  # generated from the structure only, never from data
+    # generated from the structure only, never from data (keys: their repr, checked above)
+    return eval(f"lambda o: {code}", classes)
 
 
-def _expression(t: TreeDef, counter: Iterator[int]) -> str | None:
-    """The Python expression that builds ``t`` from the list ``o`` (None: not a tree of
-    tuples, lists and leaves)."""
+# Dict keys written into a generated expression as their repr (which reads back as them).
+_LITERAL_KEYS = (str, int, bool)
+
+
+def _expression(t: TreeDef, counter: Iterator[int], classes: dict) -> str | None:
+    """The Python expression that builds ``t`` from the list ``o`` (None: a tree it cannot
+    write); a namedtuple class goes into ``classes`` under the name the expression uses."""
     if t.kind == "leaf":
         return f"o[{next(counter)}]"
     if t.kind == "none":
         return "None"
-    if t.kind not in ("tuple", "list"):
-        return None
-    parts = [_expression(c, counter) for c in t.children]
+    if t.kind == "dict" and (len(t.types) != len(t.meta) or
+                             not all(k in _LITERAL_KEYS for k in t.types)):
+        return None     # (no types: a tree pickled before they were kept)
+    parts = [_expression(c, counter, classes) for c in t.children]
     if any(p is None for p in parts):
         return None
-    body = ", ".join(parts) + ("," if t.kind == "tuple" and len(parts) == 1 else "")
+    if t.kind == "dict":
+        return "{" + ", ".join(f"{k!r}: {p}" for k, p in zip(t.meta, parts)) + "}"
+    body = ", ".join(parts) + ("," if t.kind != "list" and len(parts) == 1 else "")
+    if t.kind == "namedtuple":
+        name = f"T{len(classes)}"
+        classes[name] = t.meta
+        return f"{name}({body})"
     return f"({body})" if t.kind == "tuple" else f"[{body}]"

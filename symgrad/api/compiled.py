@@ -29,13 +29,11 @@ from . import pickling, warm
 from .dynamic import generic_spec, options as dynamic_options, remembered_spec
 from .reuse import Reuse, autograd_through, reads_captured
 from .state import captured_of
-from .signature import (check_binds, describe_key, fast_key, flatten_args,
-                        has_keyword_parameter, rebuilder, static_parameters, why)
+from .signature import (check_binds, describe_key, fast_key, fast_path_key, flatten_args,
+                        has_keyword_parameter, rebuilder, signature_key, static_parameters,
+                        static_types, tree_key, why)
 
 
-# Argument types whose signature is their type alone (a NumPy scalar maps to one spec
-# whatever its value, like a Python number): calls with them take the fast path.
-_FAST_SCALARS = (float, int, bool, np.float64, np.float32, np.int64, np.int32, np.bool_)
 # How many compile traces run (any thread): a compiled function called inside one runs its
 # Python body, so that the enclosing trace captures what it reads.
 _CAPTURING = sources.CAPTURING
@@ -133,6 +131,7 @@ class CompiledFunction(Reuse):
         except TypeError:
             raise TypeError(f"{self.name}: static arguments must be hashable; got "
                             f"{statics!r}") from None
+        statics += ((None, static_types(statics)),) if statics else ()
         names = self._names_cache.get(len(args))
         if names is None:
             names = self._names_cache[len(args)] = param_names(self.fn, len(args))
@@ -165,7 +164,7 @@ class CompiledFunction(Reuse):
         self.captured_state()
         statics, tree, leaves, names, rebuild = self.split_arguments(args, kwargs)
         specs = self._specs_of(leaves, names, args, kwargs)
-        key = _signature_key(tree, statics, specs)
+        key = signature_key(tree, statics, specs)
         spec = self.signatures.specs.get(key)
         if spec is None:
             spec = self._build(key, specs, names, rebuild, leaves)
@@ -185,7 +184,7 @@ class CompiledFunction(Reuse):
         other processes (``api.fingerprint``); raises ``fingerprint.Unknown`` when a
         dependency cannot be fingerprinted."""
         statics, tree, leaves, names, _ = self.split_arguments(args, kwargs)
-        key = _signature_key(tree, statics, self._specs_of(leaves, names, args, kwargs))
+        key = signature_key(tree, statics, self._specs_of(leaves, names, args, kwargs))
         return warm.signature_key(self.captured_state().walk, key, names)
 
     def _build(self, key, specs: list, names: list, rebuild, leaves: list):
@@ -304,24 +303,19 @@ class CompiledFunction(Reuse):
             # ``fast_key(args)``, written out here: this is the hot path.)
             spec = self._fast.get(tuple([(a.shape, a.dtype) if type(a) is np.ndarray
                                          else type(a) for a in args]))
+            leaves = args
+            if spec is None and self._fast:     # containers of arrays: one walk (tree_key)
+                spec, leaves = self._fast_tree(args)
             if spec is not None and not _CAPTURING[0] and self._holds():
                 self._last_spec = spec
                 try:
-                    return spec.call(args)
+                    return spec.call(leaves)
                 except Stale as e:
                     return self._reuse_failed(e, spec, args, kwargs)
         elif "out" in kwargs and self._out_is_ours():
             out = kwargs.pop("out")
             if out is None:       # NumPy's convention: out=None allocates the results
                 return self(*args, **kwargs)
-            if not kwargs:        # the same fast path, writing into ``out``
-                spec = self._fast.get(fast_key(args))
-                if spec is not None and not _CAPTURING[0] and self._holds():
-                    self._last_spec = spec
-                    try:
-                        return spec.call_into(args, out)
-                    except Stale as e:
-                        return self._reuse_failed(e, spec, args, {"out": out})
             return self._call_into(args, kwargs, out)
         if self._runs_python(args, kwargs):
             return self.fn(*args, **kwargs)
@@ -333,6 +327,11 @@ class CompiledFunction(Reuse):
             return spec.call(values)
         except Stale as e:
             return self._reuse_failed(e, spec, args, kwargs)
+
+    def _fast_tree(self, args: tuple) -> tuple:
+        """(fast path's specialization or None, leaves) of arguments holding containers."""
+        found = tree_key(args)
+        return (None, args) if found is None else (self._fast.get(found[0]), found[1])
 
     def _runs_python(self, args: tuple, kwargs: dict) -> bool:
         """Whether this call runs the Python body instead of the C: inside a compile trace
@@ -347,9 +346,10 @@ class CompiledFunction(Reuse):
         """The specialization and the leaf values to call it with; an all-positional call
         with arrays and numbers also registers its signature for the fast path."""
         spec, leaves = self.specialize(*args, **kwargs)
-        if not kwargs and not self._statics[0] and all(
-                type(a) is np.ndarray or type(a) in _FAST_SCALARS for a in args):
-            self.signatures.fast[fast_key(args)] = spec
+        if not kwargs and not self._statics[0]:
+            key = fast_path_key(args)
+            if key is not None:
+                self.signatures.fast[key] = spec
         return spec, [np.asarray(v) if isinstance(v, Tensor) else v for v in leaves]
 
     # Whether ``out=`` is symgrad's (decided at the first call that passes it): only when the
@@ -364,6 +364,16 @@ class CompiledFunction(Reuse):
         return ours
 
     def _call_into(self, args: tuple, kwargs: dict, out):
+        if not kwargs:        # the fast path, writing into ``out``
+            spec, leaves = self._fast.get(fast_key(args)), args
+            if spec is None and self._fast:
+                spec, leaves = self._fast_tree(args)
+            if spec is not None and not _CAPTURING[0] and self._holds():
+                self._last_spec = spec
+                try:
+                    return spec.call_into(leaves, out)
+                except Stale as e:
+                    return self._reuse_failed(e, spec, args, {"out": out})
         if self._runs_python(args, kwargs):
             raise TypeError(f"{self.name}: out= needs NumPy results; it cannot be used when "
                             f"the function is called on tensors that are traced or require "
@@ -426,11 +436,6 @@ class CompiledFunction(Reuse):
                       if not reads_captured(s))
         return (_restore, (maker, pickling.function_ref(fn), tuple(rest), self.static_argnums,
                            self.static_argnames, self.name, self.fast_math, specs))
-
-
-def _signature_key(tree, statics: tuple, specs: list) -> tuple:
-    """A signature's key in ``_specs``: structure, static values, each leaf's spec."""
-    return (tree, statics, tuple((s.shape, s.dtype, s.python) for s in specs))
 
 
 def _value(leaf):

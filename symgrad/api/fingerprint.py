@@ -454,7 +454,9 @@ def _enum(walk: Walk, e: enum.Enum, path: tuple, what: str) -> None:
 
 
 # isinstance -> how to walk it (the order matters only where kinds overlap).
-_HANDLERS = (
+_HANDLERS = (   # (first: a namedtuple class's field accessor, ``Point.x``: its field's index)
+    (type(collections.namedtuple("_Probe", "a").a),
+     lambda w, g, p, what: w.put("namedtuple field", g.__reduce__()[1][0])),
     (types.FunctionType, Walk._function),
     (Tensor, Walk._tensor),
     (np.ndarray, Walk._array),

@@ -15,10 +15,85 @@ import numpy as np
 from ..pytree import flatten, unflatten
 
 
+# Argument types whose signature is their type alone (a NumPy scalar maps to one spec
+# whatever its value, like a Python number): calls with them take the fast path.
+FAST_SCALARS = frozenset({float, int, bool, np.float64, np.float32, np.int64, np.int32,
+                          np.bool_})
+
+
 def fast_key(args: tuple) -> tuple:
     """The fast-path signature of positional arguments: (shape, dtype) of each ndarray, the
     type of anything else."""
     return tuple([(a.shape, a.dtype) if type(a) is np.ndarray else type(a) for a in args])
+
+
+def signature_key(tree, statics: tuple, specs: list) -> tuple:
+    """A signature's key (``SignatureCache.specs``): structure, static values (and their
+    types: ``static_types``), each leaf's spec."""
+    return (tree, statics, tuple((s.shape, s.dtype, s.python) for s in specs))
+
+
+def fast_path_key(args: tuple) -> tuple | None:
+    """The key a call with these positional arguments finds its specialization under on the
+    fast path (``fast_key`` or ``tree_key``), or None: not a fast-path call."""
+    if all(type(a) is np.ndarray or type(a) in FAST_SCALARS for a in args):
+        return fast_key(args)
+    found = tree_key(args)
+    return None if found is None else found[0]
+
+
+# Heads the keys of ``tree_key`` (a ``fast_key`` never starts with it).
+_TREE = ("tree",)
+
+
+def tree_key(args: tuple) -> tuple | None:
+    """The fast-path signature of positional arguments that hold containers (tuples, lists,
+    dicts, namedtuples, None) of ndarrays and ``FAST_SCALARS``, and their leaves in
+    ``flatten``'s order (a dict's by sorted key); None for anything else (the full path then
+    says what is wrong, if anything).
+
+    One walk, no paths or names: a call with a dict of parameters costs about what the same
+    arrays passed flat do (``make bench-overhead``). The key holds all that the full
+    signature key (``CompiledFunction.specialize``) does for such arguments: each container's
+    type and length, a dict's keys and their types (``{1: x}`` and ``{True: x}`` are equal
+    keys of different calls), a namedtuple's class, each leaf's shape and dtype or type, in
+    a prefix code (each entry says how many follow it), so different structures never share
+    a key."""
+    key: list = [_TREE]
+    leaves: list = []
+    try:
+        for a in args:
+            if not _walk(a, key, leaves):
+                return None
+    except TypeError:      # a dict whose keys do not sort
+        return None
+    return tuple(key), leaves
+
+
+def _walk(o, key: list, leaves: list) -> bool:
+    t = type(o)
+    if t is np.ndarray:
+        key.append((o.shape, o.dtype))
+        leaves.append(o)
+    elif t in FAST_SCALARS:
+        key.append(t)
+        leaves.append(o)
+    elif t is dict:
+        names = tuple(sorted(o))
+        key.append((dict, names, tuple(map(type, names))))
+        for k in names:
+            if not _walk(o[k], key, leaves):
+                return False
+    elif t is tuple or t is list or isinstance(o, tuple) and hasattr(o, "_fields"):
+        key.append((t, len(o)))
+        for v in o:
+            if not _walk(v, key, leaves):
+                return False
+    elif o is None:
+        key.append(None)
+    else:
+        return False
+    return True
 
 
 def flatten_args(args, kwargs: dict, names: Callable[[], list], paths: list | None = None):
@@ -62,7 +137,9 @@ def why(last, key, names) -> str:
     if t0 != t1:
         return f"argument structure {t0.describe()} -> {t1.describe()}"
     if s0 != s1:
-        return f"static arguments {s0!r} -> {s1!r}"
+        a, b = _shown(s0), _shown(s1)
+        return f"static arguments {a!r} -> {b!r}" if a != b else \
+            f"static argument types {_type_names(s0[-1][1])} -> {_type_names(s1[-1][1])}"
     for name, x, y in zip(names, a0, a1):
         if x != y:
             what = "shape" if x[0] != y[0] else "dtype" if x[1] != y[1] else "kind"
@@ -75,7 +152,33 @@ def why(last, key, names) -> str:
 def describe_key(key) -> str:
     _, statics, leaves = key
     args = ", ".join(f"{dt.name}{list(shape)}" for shape, dt, _ in leaves)
-    return f"({args})" + (f" static {statics!r}" if statics else "")
+    return f"({args})" + (f" static {_shown(statics)!r}" if statics else "")
+
+
+def static_types(statics: tuple) -> tuple:
+    """The types of static values ((name or position, value) pairs), through tuples: the
+    last entry of a signature key's statics, ``(None, static_types(...))``. Equal values of
+    other types (1, 1.0, True) are another signature, as the function may tell them apart
+    (``str(k)``); JAX compares static arguments by equality alone."""
+    return tuple(_type_tree(v) for _, v in statics)
+
+
+def _type_tree(v):
+    t = type(v)
+    return (t, tuple(_type_tree(x) for x in v)) if isinstance(v, tuple) else t
+
+
+def _type_names(types: tuple) -> str:
+    """``static_types``' entry as text: ``(int, tuple[float, bool])``."""
+    def name(t) -> str:
+        return f"{t[0].__name__}[{', '.join(map(name, t[1]))}]" if isinstance(t, tuple) \
+            else t.__name__
+    return f"({', '.join(map(name, types))})"
+
+
+def _shown(statics: tuple) -> tuple:
+    """A key's static values without their types' entry (for messages)."""
+    return tuple(p for p in statics if p[0] is not None)
 
 
 def static_parameters(fn: Callable, argnums: tuple, argnames: tuple) -> tuple:

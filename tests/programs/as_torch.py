@@ -39,8 +39,14 @@ class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         pass   # symgrad's module ran when it was imported
 
 
-sys.modules["torch"] = symgrad
-sys.meta_path.insert(0, _Alias())
+def install() -> None:
+    """From now on, ``import torch`` in this process is symgrad."""
+    sys.modules["torch"] = symgrad
+    if not any(isinstance(f, _Alias) for f in sys.meta_path):
+        sys.meta_path.insert(0, _Alias())
 
-sys.argv = sys.argv[1:]
-runpy.run_path(sys.argv[0], run_name="__main__")
+
+if __name__ == "__main__":
+    install()
+    sys.argv = sys.argv[1:]
+    runpy.run_path(sys.argv[0], run_name="__main__")

@@ -10,16 +10,16 @@ outputs torch printed are stored in ``expected/`` (``python tests/programs/test_
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from program_output import same_output
+
 HERE = Path(__file__).resolve().parent
 PROGRAMS = sorted(HERE.glob("p[0-9][0-9]_*.py"))
-NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf")
 
 
 def run(program: Path, with_torch: bool) -> str:
@@ -30,21 +30,6 @@ def run(program: Path, with_torch: bool) -> str:
         raise AssertionError(f"{program.name} failed under {'torch' if with_torch else 'symgrad'}"
                              f":\n{done.stderr[-3000:]}")
     return done.stdout
-
-
-def same_output(got: str, want: str, rtol: float = 2e-4, atol: float = 1e-5) -> None:
-    """Line by line: the same text around the numbers, the numbers close."""
-    g_lines, w_lines = got.strip().splitlines(), want.strip().splitlines()
-    assert len(g_lines) == len(w_lines), f"{len(g_lines)} lines printed, torch printed " \
-                                         f"{len(w_lines)}:\n{got}\n---- torch:\n{want}"
-    for k, (g, w) in enumerate(zip(g_lines, w_lines)):
-        gn, wn = NUMBER.findall(g), NUMBER.findall(w)
-        assert NUMBER.sub("#", g) == NUMBER.sub("#", w) and len(gn) == len(wn), \
-            f"line {k + 1}:\n  symgrad: {g}\n  torch:   {w}"
-        for a, b in zip(gn, wn):
-            fa, fb = float(a), float(b)
-            assert a == b or fa == fb or abs(fa - fb) <= atol + rtol * abs(fb), \
-                f"line {k + 1}: {a} vs torch's {b}\n  symgrad: {g}\n  torch:   {w}"
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=[p.stem for p in PROGRAMS])
