@@ -139,10 +139,15 @@ def _promoted_base(b, base, expo):
 
 def _np_pow(a, b):
     """torch's pow: a 0-d exponent (a Python number's, or a constant's) of 0.5 is sqrt(a) and
-    of -0.5 is 1 / sqrt(a); any other exponent C99's pow, elementwise (see below)."""
-    if np.ndim(b) == 0 and (b == 0.5 or b == -0.5):
-        root = np.sqrt(a)
-        return root if b == 0.5 else np.reciprocal(root)
+    of -0.5 is 1 / sqrt(a); of a real float a, 2, 3, -1 and -2 are a * a, a * a * a, 1 / a
+    and 1 / (a * a) (``INTEGER_POWERS``); any other exponent C99's pow, elementwise (see
+    below)."""
+    if np.ndim(b) == 0:
+        if b == 0.5 or b == -0.5:
+            root = np.sqrt(a)
+            return root if b == 0.5 else np.reciprocal(root)
+        if b in INTEGER_POWERS and a.dtype.kind == "f" and np.result_type(a, b) == a.dtype:
+            return _integer_power(a, int(b))
     out = np.power(a, b)
     if out.dtype.kind == "f":
         # NumPy takes sqrt for an exponent 0.5 it broadcasts (of shape (1,) too), where C's
@@ -151,6 +156,23 @@ def _np_pow(a, b):
         if odd.any():
             out = np.where(odd, np.abs(a), out)
     return out
+
+
+# The exponents torch's pow of a real float tensor by a number computes by multiplying
+# (ATen's pow_tensor_scalar_optimized_kernel), each rounding as written: x * x * x is
+# (x * x) * x, two roundings, where C's pow rounds once (they differ in the last bit for about
+# a third of float32 values). ``passes.identities.pow_small_integer`` writes them the same way
+# into the graph, so compiled C computes what this reference does.
+INTEGER_POWERS = (2.0, 3.0, -1.0, -2.0)
+
+
+def _integer_power(a, e: int):
+    square = np.multiply(a, a) if e in (2, 3, -2) else None
+    if e == 2:
+        return square
+    if e == 3:
+        return np.multiply(square, a)
+    return np.reciprocal(a if e == -1 else square)
 
 
 def _pow_scalar(sp, x, y):

@@ -21,6 +21,7 @@ import numpy as np
 from ..dims import Dim, is_one, same_shape
 from ..dtypes import int64
 from ..ir import Graph, Node
+from ..ops.elementwise import INTEGER_POWERS
 from .rewrite import first_rule, fixpoint, on
 
 
@@ -153,10 +154,10 @@ def double(n):
 
 @on("pow")
 def pow_small_integer(n):
-    """x ** 0 -> 1, x ** 1 -> x and x ** 2 -> x * x: pow(x, 0) is 1 for every x, NaN
-    included (C99 F.9.4.4, NumPy alike), which a second derivative of x ** 2 meets; x * x is
-    the correctly rounded square, which is what NumPy computes for an exponent of 2 (it
-    special-cases it) and what libm's pow returns."""
+    """x ** 0 -> 1, x ** 1 -> x, and torch's products for x ** 2, 3, -1, -2 of a real float x:
+    x * x, (x * x) * x, 1 / x, 1 / (x * x) (``ops.elementwise.INTEGER_POWERS``: what torch
+    and the op's NumPy reference compute, each product rounded). pow(x, 0) is 1 for every x,
+    NaN included (C99 F.9.4.4, NumPy alike), which a second derivative of x ** 2 meets."""
     if n.op == "pow":
         x, e = n.inputs
         c = scalar_const(e)
@@ -166,8 +167,24 @@ def pow_small_integer(n):
                 Node("expand", (("shape_to", n.shape),), (one,), n.dtype, n.shape)
         if _const(e, 1):
             return _as(n, x)
-        if _const(e, 2) and same_shape(x.shape, n.shape):
-            return Node("mul", (), (x, x), n.dtype, n.shape)
+        if c is not None and c.attr("value") in INTEGER_POWERS and n.dtype.is_floating \
+                and not n.dtype.is_complex and x.dtype is n.dtype \
+                and same_shape(x.shape, n.shape):
+            return _integer_power(x, int(c.attr("value")))
+
+
+def _integer_power(x: Node, e: int) -> Node:
+    """x ** e as torch multiplies it (``pow_small_integer``)."""
+    def node(op: str, *inputs: Node) -> Node:
+        return Node(op, (), inputs, x.dtype, x.shape)
+    square = node("mul", x, x) if e != -1 else None
+    if e == 2:
+        return square
+    if e == 3:
+        return node("mul", square, x)
+    one = Node("expand", (("shape_to", x.shape),), (Node("const", (("value", 1.0),), (),
+                                                          x.dtype, ()),), x.dtype, x.shape)
+    return node("div", one if x.shape else one.inputs[0], x if e == -1 else square)
 
 
 @on("reshape", "expand", "cast", "permute")

@@ -325,17 +325,24 @@ def test_golden_double_negation():
 
 def test_golden_pow_small_integer():
     x = _in("x", (3,))
-    graph = Graph((x,), tuple(_op("pow", x, _c(e)) for e in (1.0, 2.0, 3.0)))
+    graph = Graph((x,), tuple(_op("pow", x, _c(e)) for e in (1.0, 2.0, 3.0, -1.0, -2.0, 2.5)))
     _golden(simplify, graph, """\
 { lambda x:f64[3] .
     a:f64[3] = pow x 1.0
     b:f64[3] = pow x 2.0
     c:f64[3] = pow x 3.0
-  in (a, b, c) }""", """\
+    d:f64[3] = pow x -1.0
+    e:f64[3] = pow x -2.0
+    f:f64[3] = pow x 2.5
+  in (a, b, c, d, e, f) }""", """\
 { lambda x:f64[3] .
     a:f64[3] = mul x x
-    b:f64[3] = pow x 3.0
-  in (x, a, b) }""")
+    b:f64[3] = mul a x
+    c:f64[3] = expand [shape_to=(3,)] 1.0
+    d:f64[3] = div c x
+    e:f64[3] = div c a
+    f:f64[3] = pow x 2.5
+  in (x, a, b, d, e, f) }""")
 
 
 def test_golden_negation_out_of_product():
