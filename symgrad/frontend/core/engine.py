@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from ...dims import is_one, same_shape
 from ...errors import TracerValueError
 from ...ir.graph import toposort
-from . import grad_mode, sources, twins
+from . import grad_mode, layout, sources, twins
 from .apply import BUILDER, apply, as_tensor, attach_function, full
 from .backward_graph import AccumulateGrad, edge, function_class
 from .double_backward import NAMES, named_cotangents
@@ -380,7 +380,11 @@ def _accumulate(t: Tensor, g: Tensor, create_graph: bool) -> None:
     g = g if create_graph else g.detach()
     old = t._grad
     if old is None:
-        t._grad = g.clone() if g._value is not None and not create_graph else _copied(g)
+        if g._value is not None and not create_graph:
+            t._grad = g.clone()
+            t._grad._strides = grad_layout(t)
+        else:
+            t._grad = _copied(g)
     elif create_graph or old.requires_grad:
         t._grad = old + g    # out of place: the sum is part of a differentiable graph
     else:
@@ -390,6 +394,16 @@ def _accumulate(t: Tensor, g: Tensor, create_graph: bool) -> None:
         # constant nodes of them), and a traced grad has no storage to write into.
         total = old + g
         old._value, old._node = total._value, total._node
+
+
+def grad_layout(t: Tensor) -> tuple | None:
+    """The strides of a leaf's first ``.grad`` (``Tensor._strides``; None: row-major), by
+    torch's layout contract (AccumulateGrad's ``clone_obey_contract``): the leaf's own where
+    its elements are dense and do not overlap (a transposed parameter gets a transposed
+    gradient), else row-major, whatever the cotangent's layout."""
+    st = layout.strides(t)
+    shape = tuple(t.shape)
+    return st if layout.dense(shape, st) and not layout.contiguous_in(shape, st) else None
 
 
 def _copied(g: Tensor) -> Tensor:

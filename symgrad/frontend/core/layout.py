@@ -32,7 +32,7 @@ from .tensor import Tensor
 
 
 def _numeric(shape: tuple) -> bool:
-    return not any(isinstance(n, Dim) for n in shape)
+    return Dim not in map(type, shape)    # (Dim has no subclasses: a C loop, no generator)
 
 
 def strides(t: Tensor) -> tuple:
@@ -130,7 +130,12 @@ def is_contiguous(t: Tensor) -> bool:
 
 def contiguous_in(shape: tuple, st: tuple) -> bool:
     """Row-major: each dim of more than one element steps over the dims after it."""
-    if not _numeric(shape) or 0 in shape:
+    return not _numeric(shape) or _row_major(shape, st)
+
+
+def _row_major(shape: tuple, st: tuple) -> bool:
+    """``contiguous_in`` of a shape of numbers."""
+    if 0 in shape:
         return True
     step = 1
     for n, s in zip(reversed(shape), reversed(st)):
@@ -185,9 +190,22 @@ def elementwise_strides(operands: list, shape: tuple) -> tuple | None:
     result's shape that are all row-major give row-major; all dense with equal strides give
     those; otherwise the dims are ordered by the operands' strides, the first operand that
     tells two dims apart deciding (broadcast dims tell nothing)."""
-    if not _numeric(shape) or len(shape) < 2:
+    if len(shape) < 2 or not _numeric(shape):
         return None
     laid = [(t, strides(t)) for t in operands if t.ndim]
+    if 1 not in shape:
+        # Operands broadcast from one value (every stride 0 once broadcast: the gradient of
+        # a sum or a mean, a scalar expanded) never decide the order below, and no dense
+        # operand set holds one; with them, row-major operands give row-major, as alone.
+        # (Not where the result has a dim of size 1: there the order compares the strides
+        # operands keep for their size-1 dims, as torch's does, and a row-major operand
+        # may then order the dims otherwise.)
+        for t, s in laid:
+            if not (contiguous_in(t.shape, s) or not any(
+                    _broadcast_strides(tuple(t.shape), s, shape))):
+                break
+        else:
+            return None
     if all(contiguous_in(tuple(t.shape), s) for t, s in laid):
         return None
     if all(tuple(t.shape) == tuple(shape) for t, _ in laid):
