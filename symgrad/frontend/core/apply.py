@@ -13,6 +13,7 @@ It must not lower, compile or call C; the torch-named functions live in ``functi
 from __future__ import annotations
 
 import operator
+import warnings
 from typing import Any
 
 import numpy as np
@@ -321,12 +322,24 @@ def _eager_value(op, inputs: list[Tensor], attrs: dict, dtype) -> np.ndarray:
                                     or op.name in SCANS):
         values = widened_values(values)
     try:
-        if op.kind == MOVEMENT:   # rearranges elements: no floating-point exception to silence
+        try:
             return np.asarray(op.numpy(*values, **attrs), dtype=dtype.np)
-        with np.errstate(all="ignore"):
-            return np.asarray(op.numpy(*values, **attrs), dtype=dtype.np)
+        except (FloatingPointError, RuntimeWarning):
+            # A floating-point exception that a user's np.seterr(all="raise") or warnings
+            # filter turned into an error (NumPy's default warnings are silenced, as the
+            # fast path's are: see _WARNINGS): torch computes inf/NaN silently. Entering
+            # np.errstate for every op cost more than a small op (1.1 us).
+            with np.errstate(all="ignore"):
+                return np.asarray(op.numpy(*values, **attrs), dtype=dtype.np)
     except TypeError as exc:   # NumPy has no loop for these dtypes (a UFuncTypeError...)
         raise dtype_error(op, inputs, exc) from None
+
+
+# NumPy's floating-point RuntimeWarnings from an op's reference called here (a NumPy
+# function registered as the reference is attributed to this module; ``fast_eager`` silences
+# those attributed to itself and to the op definitions): not the user's business.
+warnings.filterwarnings("ignore", category=RuntimeWarning,
+                        module=r"symgrad\.frontend\.core\.apply$")
 
 
 _NO_KERNEL = ("expected a floating", "ufunc", "numpy boolean", "unsupported in linalg")
