@@ -99,8 +99,9 @@ def serve(library: str) -> None:
     for line in sys.stdin:
         name = line.strip()
         make, n = PROBLEMS[name]
-        step = steps.get(name) or steps.setdefault(name, make(lib))
-        print(timed(step, n), flush=True)
+        if name not in steps:
+            steps[name] = make(lib)
+        print(timed(steps[name], n), flush=True)
 
 
 def main() -> None:

@@ -182,9 +182,10 @@ def _integer_power(x: Node, e: int) -> Node:
         return square
     if e == 3:
         return node("mul", square, x)
-    one = Node("expand", (("shape_to", x.shape),), (Node("const", (("value", 1.0),), (),
-                                                          x.dtype, ()),), x.dtype, x.shape)
-    return node("div", one if x.shape else one.inputs[0], x if e == -1 else square)
+    one = Node("const", (("value", 1.0),), (), x.dtype, ())
+    if x.shape:
+        one = Node("expand", (("shape_to", x.shape),), (one,), x.dtype, x.shape)
+    return node("div", one, x if e == -1 else square)
 
 
 @on("reshape", "expand", "cast", "permute")

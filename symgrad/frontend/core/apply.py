@@ -326,9 +326,9 @@ def _eager_value(op, inputs: list[Tensor], attrs: dict, dtype) -> np.ndarray:
             return np.asarray(op.numpy(*values, **attrs), dtype=dtype.np)
         except (FloatingPointError, RuntimeWarning):
             # A floating-point exception that a user's np.seterr(all="raise") or warnings
-            # filter turned into an error (NumPy's default warnings are silenced, as the
-            # fast path's are: see _WARNINGS): torch computes inf/NaN silently. Entering
-            # np.errstate for every op cost more than a small op (1.1 us).
+            # filter turned into an error (NumPy's default warnings are silenced by the
+            # filter below, as the fast path's are): torch computes inf/NaN silently.
+            # Entering np.errstate for every op cost more than a small op (1.1 us).
             with np.errstate(all="ignore"):
                 return np.asarray(op.numpy(*values, **attrs), dtype=dtype.np)
     except TypeError as exc:   # NumPy has no loop for these dtypes (a UFuncTypeError...)

@@ -200,13 +200,14 @@ def elementwise_strides(operands: list, shape: tuple) -> tuple | None:
         # (Not where the result has a dim of size 1: there the order compares the strides
         # operands keep for their size-1 dims, as torch's does, and a row-major operand
         # may then order the dims otherwise.)
+        # (An operand that is neither: the test below would fail too.)
         for t, s in laid:
             if not (contiguous_in(t.shape, s) or not any(
                     _broadcast_strides(tuple(t.shape), s, shape))):
                 break
         else:
             return None
-    if all(contiguous_in(tuple(t.shape), s) for t, s in laid):
+    elif all(contiguous_in(tuple(t.shape), s) for t, s in laid):
         return None
     if all(tuple(t.shape) == tuple(shape) for t, _ in laid):
         first = laid[0][1]
