@@ -65,6 +65,8 @@ from .frontend.control.loops import scan, fori_loop, while_loop, cond
 from .frontend.control.checkpoint import checkpoint
 from .api import compile, grad, value_and_grad, inspect, CompiledFunction  # noqa: A004
 from .api import vmap, jvp, vjp, jacrev, jacfwd, jacobian, hessian, hvp
+from .api import replay as _replay  # noqa: F401  (compiles captured eager steps: frontend.core.lazy)
+from .frontend.core.lazy import enable as set_capture, enabled as is_capture_enabled
 from . import func, sparse  # noqa: F401  (torch.func's names; sparse derivatives)
 from .autograd import functional as _functional  # noqa: F401  (torch.autograd.functional)
 from .runtime.threads import set_num_threads, get_num_threads

@@ -88,6 +88,14 @@ def vector_math_disabled() -> bool:
     return os.environ.get("SYMGRAD_VECTOR_MATH", "1").strip() in ("0", "no", "false")
 
 
+def capture_mode() -> str:
+    """Whether eager steps that repeat are captured and run compiled (``SYMGRAD_CAPTURE``;
+    ``frontend.core.lazy``): "on" (the default), "off" (0), or "eager" (every step that
+    repeats once, at once: what the tests run the front end's tests with)."""
+    raw = os.environ.get("SYMGRAD_CAPTURE", "1").strip().lower()
+    return "off" if raw in ("0", "no", "false", "off") else "eager" if raw == "eager" else "on"
+
+
 def cache_disabled() -> bool:
     return os.environ.get("SYMGRAD_NO_CACHE", "0").strip() not in ("", "0")
 

@@ -42,6 +42,12 @@ def _rank(t: Tensor) -> int:
 
 _NUMBER = (int, float)
 CAPTURING = sources.CAPTURING
+# Eager capture (``lazy``): while WATCH[0], eager applications and composite backward nodes
+# go to its recorder first (``RECORDER``/``ATTACHER``, set by ``lazy``, which is above this
+# module), which records them and may defer them.
+WATCH = [False]
+RECORDER: list = [None]
+ATTACHER: list = [None]
 _RECORDING = sources._local   # .recording: the active trace (sources.current(), inlined)
 # The operands' dtypes and shapes for the op's rules, without a list comprehension (a
 # function call of its own in Python 3.11) per op.
@@ -119,6 +125,8 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
     op = OPS[name]
     if CAPTURING[0]:    # a compile trace runs: captured values are traced, never computed
         args = swap(args)
+    elif WATCH[0]:      # eager capture (lazy.py) records it, and may defer it
+        return RECORDER[0](name, args, attrs, _torch_name, _shown)
     kind = op.kind
     if kind == ELEMENTWISE and not attrs and not (
             args and isinstance(args[0], Tensor) and args[0]._value is None):   # (traced)
@@ -381,6 +389,8 @@ def attach_function(out: Tensor, torch_name: str, rule, inputs: list[Tensor], sa
     reads from its closure: ``note_closure_reads``); ``shown``: as ``apply``'s."""
     if not (grad_mode.is_grad_enabled() and any(t._requires_grad for t in inputs)):
         return out
+    if WATCH[0]:
+        return ATTACHER[0](out, torch_name, rule, inputs, saves, uses_out, holomorphic, shown)
     result = Tensor(out._value, out._node)
     loc = sources.record(out._node) if out._node is not None else None
     _record(result, CompositeRule(rule, saves, uses_out, holomorphic), {}, inputs, torch_name, loc,

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from ...dims import is_one, same_shape
 from ...errors import TracerValueError
 from ...ir.graph import toposort
-from . import grad_mode, layout, sources, twins
-from .apply import BUILDER, apply, as_tensor, attach_function, full
+from . import grad_mode, layout, lazy, lazy_backward, sources, twins
+from .apply import BUILDER, WATCH, apply, as_tensor, attach_function, full
 from .backward_graph import AccumulateGrad, edge, function_class
 from .double_backward import NAMES, named_cotangents
 from .halfprec import KEEP_COMPLEX, REAL_INPUT_COMPLEX_GRAD
@@ -73,6 +73,9 @@ def backward_many(tensors: Sequence[Tensor], grad_tensors=None, retain_graph=Non
                   create_graph: bool = False, inputs=None) -> None:
     """``torch.autograd.backward``: accumulate into leaves' ``.grad`` from several roots;
     with ``inputs``, into those tensors' ``.grad`` only (leaves or not)."""
+    if WATCH[0] and lazy_backward.backward(tensors, grad_tensors, retain_graph, create_graph,
+                                           inputs):
+        return   # the captured step ran compiled (lazy.py)
     roots = root_cotangents(tensors, grad_tensors)
     if retain_graph is None:
         retain_graph = create_graph
@@ -118,6 +121,17 @@ def run_backward(roots: Sequence[tuple[Any, Any]], *, retain_graph: bool, create
     through its own steps returns its inputs' cotangents into the outer pass, which runs
     their hooks when it reaches them (run here too, they ran twice).
     """
+    if WATCH[0]:   # (eager capture: the step so far runs eagerly; the pass is not recorded)
+        lazy.close("a backward pass")
+        with lazy.paused():
+            return _run_backward(roots, retain_graph, create_graph, inputs, through_inputs,
+                                 input_hooks)
+    return _run_backward(roots, retain_graph, create_graph, inputs, through_inputs,
+                         input_hooks)
+
+
+def _run_backward(roots, retain_graph: bool, create_graph: bool, inputs, through_inputs: bool,
+                  input_hooks: bool) -> list | None:
     targets = _targets(inputs or ())
     stops = {} if through_inputs else targets
     pending: dict[Any, Any] = {}
@@ -394,6 +408,9 @@ def _accumulate(t: Tensor, g: Tensor, create_graph: bool) -> None:
         # constant nodes of them), and a traced grad has no storage to write into.
         total = old + g
         old._value, old._node = total._value, total._node
+
+
+lazy_backward.ACCUMULATE[0] = _accumulate
 
 
 def grad_layout(t: Tensor) -> tuple | None:

@@ -58,6 +58,7 @@ from .special_functions import METHODS as SPECIAL
 from ..core.hooks import METHODS as HOOKS
 from .printing import tensor_repr
 from ..random.sampling import METHODS as RANDOM
+from ..core import lazy
 from ..core.tensor import Tensor
 
 
@@ -114,6 +115,7 @@ def _cuda(self: Tensor, *args, **kwargs) -> Tensor:
     return self
 
 
+@lazy.updates
 def _set_data(self: Tensor, value) -> None:
     """``w.data = t``: replace the tensor's value (not its autograd history), torch's way: the
     new value must have the same dtype; the shape may change."""
@@ -161,6 +163,8 @@ def allclose(a, b, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = F
 def _detach(self: Tensor) -> Tensor:
     """The same data (in-place changes show through both), cut from the backward graph (in a
     loop body being traced, by a node if the program asked: ``_cut``)."""
+    if lazy.WATCH[0] and lazy.STATE.region is not None and current() is None:
+        return lazy.detached(self)   # (an eager step being captured: recorded)
     t = Tensor(self._value, _cut(self))
     register_view(t, self, "alias", {})
     return t

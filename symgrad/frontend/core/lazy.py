@@ -1,0 +1,455 @@
+"""Capture and replay of eager steps: torch code at compiled speed, without a decorator.
+
+Layer: front end, above ``apply``/``engine``'s helpers and ``pending``; the compiler is
+reached through ``COMPILER`` (set by ``api.replay``: an interface passed down). Input: every
+eager ``apply`` and ``attach_function`` (a composite's one backward node) on the main thread,
+and each ``backward()``. Output: the same tensors, values and ``.grad``s as the eager path,
+computed by one compiled C function per repeated step.
+
+How (torch's LazyTensor and tinygrad's ``TinyJit`` meet: lazy like the first, automatic,
+keyed by structure and compiled like the second):
+
+* **Regions.** The ops applied since the last backward (or since the last fallback) form a
+  region. Each op is keyed by its structure: the op, its attributes, the grad mode, the
+  names torch shows, and its operands: results of this region by number, tensors from
+  outside ("externals") by order of first use and their metadata (shape, dtype,
+  ``requires_grad``, leaf or not, layout), Python numbers by type and exact value. A
+  composite's backward rule is keyed by its code and what its closure holds (tensors by
+  reference, plain values by value, module-level objects by identity); anything else is
+  not captured. The keys form a trie: a path from the root is a region's structure.
+* **Counting, then arming.** A region ending in ``backward()`` counts a visit of its path's
+  end. Once a path was visited ``repeats`` times and its regions took ``after`` seconds
+  eagerly (so that a short script never waits for a compiler), the path is *armed*.
+* **Replay.** On an armed path, ops do not compute: each returns a ``PendingTensor`` whose
+  metadata come from the trie. At ``backward()`` the region's path compiles (once: forward,
+  backward, the values still referenced by the program and the leaves' gradients, in one C
+  function) and runs as one call; the pending tensors still referenced become
+  ``ReplayedTensor``s with their values, the leaves' gradients accumulate as torch's do.
+* **Fallback, never a wrong result.** Whatever the replay does not know (a pending value
+  read, an op off the path, an in-place update anywhere, a hook, ``retain_graph``,
+  ``create_graph``, a gradient flowing into a tensor made before the region) first
+  *materializes* the region: its recorded ops run eagerly, exactly as they would have, and
+  the pending objects become those results. The region then continues eagerly.
+
+What the program observes is the eager path's: values (compiled code computes what the
+ops' references compute, as ``@symgrad.compile`` does), shapes, dtypes, ``requires_grad``,
+``.grad`` accumulation, errors of the Python checks (they run at the user's line: only the
+kernels are deferred), random draws (drawn by factories, outside ``apply``, in program
+order). ``SYMGRAD_DEBUG=1`` logs each arming, compile and fallback with its reason.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import weakref
+
+import numpy as np
+
+from ... import config, dtypes
+from ...ir.graph import attrs_key
+from ...ops import OPS
+from ...ops.registry import MOVEMENT
+from . import apply as applying, grad_mode, sources
+from .apply import apply, attach_function
+from .lazy_ops import Uncapturable, function_spec, run_entry
+from . import pending as pending_mod
+from .pending import PendingTensor, RAW, ReplayedTensor, become, index_of, pending
+from .tensor import Tensor
+
+WATCH = applying.WATCH            # [on]: apply and attach_function call in here
+_GRAD = grad_mode._local
+_RECORDING = sources._local   # .recording: a trace is running (its ops are not recorded)
+_MAIN = threading.main_thread().ident
+_get_ident = threading.get_ident
+_getrefcount = sys.getrefcount
+_VALUE = RAW["_value"]
+_weakref = weakref.ref
+
+# The policy: arm a path after ``repeats`` visits that applied ``min_ops`` ops in all (counts,
+# not seconds: when a step starts running compiled is the same in every run of a program,
+# and a short script never waits for a compiler); keep
+# ``max_compiled`` compiled steps (least recently used first out) and a trie of at most
+# ``max_nodes`` ops (then it starts again); a region longer than ``max_ops`` ends.
+SETTINGS = {"enabled": config.capture_mode() != "off", "repeats": 3, "min_ops": 3000,
+            "max_compiled": 32, "max_nodes": 100_000, "max_ops": 20_000}
+if config.capture_mode() == "eager":
+    SETTINGS.update(repeats=1, min_ops=0)
+# The dtypes a captured tensor may have (the compiled code's own; others: not captured).
+_DTYPES = frozenset((dtypes.float32, dtypes.float64, dtypes.int64, dtypes.bool_))
+
+
+class TrieNode:
+    """One op of a region's structure: its entry (how to apply it again), its result's
+    metadata, the ops that followed it, and the backward()s that ended regions here."""
+
+    __slots__ = ("children", "entry", "meta", "parent", "index", "ends", "armed", "metas",
+                 "view")
+
+    def __init__(self, parent, entry, meta, metas: tuple):
+        self.children: dict = {}
+        self.entry, self.meta, self.parent = entry, meta, parent
+        # whether its result shows another tensor's data (a movement op, detach)
+        self.view = entry is not None and (entry[0] == "d" or entry[0] == "a"
+                                           and OPS[entry[1]].kind == MOVEMENT)
+        self.index = -1 if parent is None else parent.index + 1
+        self.ends = None
+        self.armed = False
+        self.metas = metas   # the metadata of the externals this op used first
+
+
+class End:
+    """A backward() that ended regions at one trie node: its visits, their eager time, and
+    its compiled code per set of results still referenced."""
+
+    __slots__ = ("count", "runners", "failed")
+
+    def __init__(self):
+        self.count, self.runners, self.failed = 0, {}, None
+
+
+class Region:
+    __slots__ = ("cursor", "lazy", "tensors", "ids", "ext", "ext_ids", "arrays", "ext_meta")
+
+    def __init__(self, root: TrieNode, lazy: bool):
+        self.cursor, self.lazy = root, lazy
+        self.tensors: list = []     # the pending tensors (lazy), in order
+        self.ids: dict = {}         # id -> (number, weak reference) of eager results
+        self.ext: list = []         # the external tensors, in order of first use
+        self.ext_ids: dict = {}
+        self.arrays: list = []      # their values when first used (copied if shared)
+        self.ext_meta: list = []    # their metadata (part of the keys)
+
+
+class _State:
+    root = TrieNode(None, None, None, ())
+    nodes = 0
+    region: Region | None = None
+    compiled: dict = {}   # (End, alive) -> None, in use order (the LRU)
+
+
+STATE = _State()
+# What happened so far (tests and ``SYMGRAD_DEBUG`` read them): steps run compiled, steps
+# compiled, regions that fell back to eager.
+STATS = {"replayed": 0, "compiled": 0, "fallbacks": 0}
+
+
+def enable(on: bool = True) -> None:
+    """Turn eager capture on or off (``symgrad.set_capture``): off, every op computes at once
+    (the open region runs eagerly first). ``SYMGRAD_CAPTURE=0`` starts with it off."""
+    close("capture turned off")
+    SETTINGS["enabled"] = bool(on)
+    WATCH[0] = bool(on)
+
+
+def enabled() -> bool:
+    return SETTINGS["enabled"]
+
+
+def reset() -> None:
+    """Forget every captured structure and compiled step (as a new process would start)."""
+    close(None)
+    _forget(None)
+
+
+def paused():
+    """A context in which nothing is recorded (symgrad's own eager work: the backward pass,
+    a replay)."""
+    return _Paused()
+
+
+class _Paused:
+    __slots__ = ("prev",)
+
+    def __enter__(self):
+        self.prev = WATCH[0]
+        WATCH[0] = False
+
+    def __exit__(self, *exc):
+        WATCH[0] = self.prev
+
+
+# ---------------------------------------------------------------- recording
+
+def applied(name: str, args: tuple, attrs: dict, torch_name, shown) -> Tensor:
+    """``apply(name, *args, **attrs)`` while capture is on (``apply`` calls this first). A
+    region starts at the first op that records a backward node: what comes before it (data
+    loading, an optimizer's update under no_grad) runs as it would without capture."""
+    reg = STATE.region
+    if reg is None:
+        if not (_GRAD.enabled and _requiring(args)) or _get_ident() != _MAIN or \
+                _RECORDING.recording is not None:
+            return _plain(name, args, attrs, torch_name, shown)
+        reg = _open()
+    elif _get_ident() != _MAIN or _RECORDING.recording is not None:   # (a trace's op)
+        return _plain(name, args, attrs, torch_name, shown)
+    n_ext = len(reg.ext)
+    try:
+        specs = tuple([_operand(reg, a) for a in args])
+        key = ("a", name, attrs_key(tuple(attrs.items())) if attrs else (), specs, torch_name,
+               shown, _GRAD.enabled, tuple(reg.ext_meta[n_ext:]) if len(reg.ext) > n_ext
+               else ())
+        child = reg.cursor.children.get(key)
+    except (Uncapturable, TypeError) as e:
+        close(f"{name}: {e}")
+        return _plain(name, args, attrs, torch_name, shown)
+    if child is not None and reg.lazy and child.armed:
+        t = pending(child.meta, child.index, child.view)
+        reg.tensors.append(t)
+        reg.cursor = child
+        return t
+    if reg.lazy:
+        _leave_lazy(reg, name)
+    out = _plain(name, args, attrs, torch_name, shown)
+    return _noted(reg, key, child, out, lambda: ("a", name, dict(attrs), specs, torch_name,
+                                                 shown, _GRAD.enabled))
+
+
+def detached(t: Tensor) -> Tensor:
+    """``t.detach()`` in an open region (``methods._detach`` calls this)."""
+    reg = STATE.region
+    if _get_ident() != _MAIN or _RECORDING.recording is not None:
+        return _detach(t)
+    n_ext = len(reg.ext)
+    try:
+        entry = ("d", _operand(reg, t))
+        key = entry + (tuple(reg.ext_meta[n_ext:]),)
+        child = reg.cursor.children.get(key)
+    except Uncapturable as e:
+        close(f"detach: {e}")
+        return _detach(t)
+    if child is not None and reg.lazy and child.armed:
+        out = pending(child.meta, child.index, True)
+        reg.tensors.append(out)
+        reg.cursor = child
+        return out
+    if reg.lazy:
+        _leave_lazy(reg, "detach")
+    return _noted(reg, key, child, _detach(t), lambda: entry)
+
+
+def _detach(t: Tensor) -> Tensor:
+    WATCH[0] = False
+    try:
+        return t.detach()
+    finally:
+        WATCH[0] = True
+
+
+def _requiring(args: tuple) -> bool:
+    for a in args:
+        if isinstance(a, Tensor) and a._requires_grad:
+            return True
+    return False
+
+
+def attached(out: Tensor, torch_name: str, rule, inputs: list, saves: bool, uses_out: bool,
+             holomorphic: bool, shown) -> Tensor:
+    """``attach_function(...)`` while capture is on, once it knows it attaches."""
+    if _get_ident() != _MAIN or _RECORDING.recording is not None:
+        return _plain_attach(out, torch_name, rule, inputs, saves, uses_out, holomorphic, shown)
+    reg = STATE.region or _open()
+    n_ext = len(reg.ext)
+    try:
+        entry = ("c", torch_name, shown, saves, uses_out, holomorphic, _operand(reg, out),
+                 tuple([_operand(reg, t) for t in inputs]),
+                 function_spec(lambda t: _operand(reg, t), rule))
+        key = entry + (tuple(reg.ext_meta[n_ext:]),)
+        child = reg.cursor.children.get(key)
+    except (Uncapturable, TypeError) as e:
+        close(f"{torch_name}: {e}")
+        return _plain_attach(out, torch_name, rule, inputs, saves, uses_out, holomorphic, shown)
+    if child is not None and reg.lazy and child.armed:
+        t = pending(child.meta, child.index, child.view)
+        reg.tensors.append(t)
+        reg.cursor = child
+        return t
+    if reg.lazy:
+        _leave_lazy(reg, torch_name)
+    result = _plain_attach(out, torch_name, rule, inputs, saves, uses_out, holomorphic, shown)
+    return _noted(reg, key, child, result, lambda: entry)
+
+
+def _plain(name, args, attrs, torch_name, shown):
+    WATCH[0] = False
+    try:
+        return apply(name, *args, _torch_name=torch_name, _shown=shown, **attrs)
+    finally:
+        WATCH[0] = True
+
+
+def _plain_attach(out, torch_name, rule, inputs, saves, uses_out, holomorphic, shown):
+    WATCH[0] = False
+    try:
+        return attach_function(out, torch_name, rule, inputs, saves, uses_out, holomorphic,
+                               shown)
+    finally:
+        WATCH[0] = True
+
+
+def _leave_lazy(reg: Region, name: str) -> None:
+    """An op off the captured path: what is pending runs eagerly, and so does the rest."""
+    if reg.tensors:
+        materialize_region(reg, f"{name} is not on the captured path")
+    reg.lazy = False
+
+
+def _noted(reg: Region, key: tuple, child, out: Tensor, entry) -> Tensor:
+    """Note eager result ``out`` as the region's next op (a new trie node if ``child`` is
+    None: ``entry()`` makes its entry)."""
+    if STATE.region is not reg:   # (the op ended the region: a backward inside, say)
+        return out
+    meta = (out.shape, out.dtype, out._requires_grad, out._weak, out._strides)
+    if child is None:
+        if STATE.nodes >= SETTINGS["max_nodes"]:
+            _forget("the trie of captured structures is full")
+        child = TrieNode(reg.cursor, entry(), meta, key[-1])
+        reg.cursor.children[key] = child
+        STATE.nodes += 1
+    elif child.meta != meta:   # a result the key did not decide: never replay it
+        child.armed = False
+        config.debug(1, "capture: %s gave %s after %s: not captured", key[1], meta, child.meta)
+        reg.cursor.children.pop(key, None)
+        close("an op whose result the capture key does not decide")
+        return out
+    reg.ids[id(out)] = (child.index, _weakref(out))
+    reg.cursor = child
+    if child.index >= SETTINGS["max_ops"]:
+        close(None)
+    return out
+
+
+def _open() -> Region:
+    reg = STATE.region = Region(STATE.root, True)
+    return reg
+
+
+def _operand(reg: Region, a) -> object:
+    """The spec of an operand: a region's result by number, an external by ``-1 - slot``, a
+    Python number as ``(type, exact value)``."""
+    if isinstance(a, Tensor):
+        if type(a) is PendingTensor:
+            return index_of(a)
+        hit = reg.ids.get(id(a))
+        if hit is not None and hit[1]() is a:
+            return hit[0]
+        slot = reg.ext_ids.get(id(a))
+        if slot is None:
+            slot = _external(reg, a)
+        return -1 - slot
+    kind = type(a)
+    if kind is float:
+        return (float, a.hex())
+    if kind is int or kind is bool:
+        return (kind, a)
+    if a is None:
+        return None
+    raise Uncapturable(f"an operand of type {kind.__name__}")
+
+
+def _external(reg: Region, t: Tensor) -> int:
+    value = _VALUE.__get__(t, Tensor)
+    if value is None:
+        raise Uncapturable("a traced tensor")
+    if t.dtype not in _DTYPES:
+        raise Uncapturable(f"a {t.dtype.name} tensor")
+    leaf = type(t) is not ReplayedTensor and t.grad_fn is None
+    slot = len(reg.ext)
+    reg.ext.append(t)
+    reg.ext_ids[id(t)] = slot
+    # Its value as of now: the region computes later. Ops that update tensors in place end
+    # the region first (``close``); an array someone else holds (a NumPy array the tensor
+    # shares, a view's base) could change without one, so it is copied.
+    reg.arrays.append(value if _getrefcount(value) <= 3 and value.base is None
+                      else np.array(value))
+    reg.ext_meta.append((t.shape, t.dtype, t._requires_grad, leaf, t._strides, t._weak,
+                         t._view is not None, t._creation))
+    return slot
+
+
+# ---------------------------------------------------------------- falling back
+
+def close(why: str | None) -> None:
+    """End the open region (materialized first if it is pending): an in-place update, an op
+    the capture cannot hold, a backward it does not run. ``why``: logged (None: a normal
+    end)."""
+    reg = STATE.region
+    if reg is None:
+        return
+    if reg.lazy and reg.tensors:
+        materialize_region(reg, why or "the region ended")
+    elif why is not None and reg.lazy is False:
+        config.debug(2, "capture: region ends eagerly: %s", why)
+    STATE.region = None
+
+
+def materialize(t: PendingTensor, what: str = "a value") -> None:
+    """A pending tensor's ``what`` was read: the region runs eagerly (``pending``'s hook)."""
+    reg = STATE.region
+    if type(t) is not PendingTensor:
+        return
+    if reg is None or not reg.lazy:
+        raise RuntimeError("symgrad: this tensor belongs to a captured step that failed to "
+                           "run (the error was raised where the step ran)")
+    materialize_region(reg, f"{what} of a pending result was read")
+
+
+def materialize_region(reg: Region, why: str) -> None:
+    """Run the region's recorded ops eagerly, each result becoming its pending tensor; the
+    region goes on eagerly."""
+    STATS["fallbacks"] += 1
+    config.debug(1, "capture: falls back to eager after %d ops (the last: %s): %s",
+                 len(reg.tensors), reg.cursor.entry and reg.cursor.entry[1], why)
+    if config.debug_level() >= 3:
+        import traceback
+        traceback.print_stack(limit=8)
+    reg.lazy = False
+    path = _path(reg.cursor)
+    tensors = reg.tensors
+    with paused():
+        try:
+            for node, t in zip(path, tensors):
+                become(t, run_entry(node.entry, tensors, reg.ext))
+                reg.ids[id(t)] = (node.index, _weakref(t))
+        except BaseException:
+            STATE.region = None     # (what is left pending says so when used)
+            raise
+
+
+def _path(node: TrieNode) -> list:
+    path = []
+    while node.parent is not None:
+        path.append(node)
+        node = node.parent
+    path.reverse()
+    return path
+
+
+def _forget(why: str | None) -> None:
+    if why is not None:
+        config.debug(1, "capture: %s: starting again", why)
+    STATE.root = TrieNode(None, None, None, ())
+    STATE.nodes = 0
+    STATE.compiled.clear()
+
+
+def updates(fn):
+    """Decorate a function that updates a tensor in place (or rebinds its value): under
+    capture, the open region ends first (materialized: its ops read the values from before
+    the update, as eager ops did), and the update's own ops are not recorded."""
+    def update(*args, **kwargs):
+        if not WATCH[0]:
+            return fn(*args, **kwargs)
+        close(None)
+        with paused():
+            return fn(*args, **kwargs)
+    update.__wrapped__ = fn
+    update.__name__, update.__qualname__, update.__doc__ = fn.__name__, fn.__qualname__, \
+        fn.__doc__
+    return update
+
+
+pending_mod.MATERIALIZE[0] = materialize
+applying.RECORDER[0] = applied
+applying.ATTACHER[0] = attached
+WATCH[0] = SETTINGS["enabled"]

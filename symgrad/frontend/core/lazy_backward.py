@@ -1,0 +1,215 @@
+"""A captured step's backward: run compiled, or counted towards arming.
+
+Layer: front end, above ``lazy`` (the recorder) and ``lazy_ops``; the engine calls
+``backward`` first, and the compiler is ``COMPILER[0]`` (``api.replay.compile_step``: an
+interface passed down). Input: the open region at a ``backward()``. Output: True when the
+step ran as one compiled call -- the results the program still holds get their values
+(``pending.replayed``), the leaves' gradients accumulate as the engine's do -- else False,
+and the engine runs on the region, materialized.
+
+Which results the program holds is read from reference counts when the backward starts: the
+region's list holds each pending tensor once, so any other reference is the program's (a
+local variable, a list, a closure). The compiled function returns those values and the
+gradients, nothing else; the set is part of what it was compiled for. A kept result's
+``grad_fn`` is made when first read (``rebuild``): the step's graph, made again eagerly and
+released, as the backward that computed it would have left it.
+"""
+
+from __future__ import annotations
+
+import sys
+import weakref
+
+import numpy as np
+
+from ... import config
+from .lazy import (_DTYPES, _MAIN, STATE, STATS, SETTINGS, End, Region, TrieNode, _get_ident,
+                   _path, close, paused)
+from .lazy_ops import run_entry
+from . import pending as pending_mod
+from .pending import PendingTensor, RAW, ReplayedTensor, index_of, replayed
+from .tensor import Tensor
+
+COMPILER: list = [None]      # api.replay.compile_step
+ACCUMULATE: list = [None]    # engine._accumulate (the engine is above this module)
+_getrefcount = sys.getrefcount
+_weakref = weakref.ref
+
+
+def backward(tensors, grad_tensors, retain_graph, create_graph, inputs) -> bool:
+    """``backward()`` while capture is on: True if the region ran compiled (the gradients are
+    accumulated); False: the engine runs as usual (the region has ended, materialized)."""
+    reg = STATE.region
+    if reg is None:
+        return False
+    if (_get_ident() != _MAIN or len(tensors) != 1 or retain_graph or create_graph
+            or inputs is not None or (grad_tensors is not None and grad_tensors[0] is not None)):
+        close("a backward() with arguments the capture does not run")
+        return False
+    root = tensors[0]
+    if not root._requires_grad or root.dtype not in _DTYPES or \
+            any(n != 1 for n in root.shape):
+        close("a backward() the engine refuses or seeds otherwise")
+        return False
+    index = _local_index(reg, root)
+    if index is None:
+        close("a backward() of a tensor made before the region")
+        return False
+    node = reg.cursor
+    if node.ends is None:
+        node.ends = {}
+    end = node.ends.get(index)
+    if end is None:
+        end = node.ends[index] = End()
+    if not reg.lazy:
+        end.count += 1
+        if end.failed is None and end.count >= SETTINGS["repeats"] and not node.armed and \
+                end.count * (node.index + 1) >= SETTINGS["min_ops"]:
+            _arm(node, end)
+        STATE.region = None
+        return False
+    return _replay(reg, node, end, index)
+
+
+def _local_index(reg: Region, t) -> int | None:
+    if type(t) is PendingTensor:
+        return index_of(t)
+    hit = reg.ids.get(id(t))
+    return hit[0] if hit is not None and hit[1]() is t else None
+
+
+def _arm(node: TrieNode, end: End) -> None:
+    config.debug(1, "capture: a step of %d ops seen %d times: armed", node.index + 1,
+                 end.count)
+    while node.parent is not None:
+        node.armed = True
+        node = node.parent
+
+
+def _replay(reg: Region, node: TrieNode, end: End, root: int) -> bool:
+    tensors = reg.tensors
+    why = _unreplayable(reg, tensors)
+    # (referrers: the list, the call's argument; anything more is the program's)
+    alive = tuple([i for i in range(len(tensors)) if _getrefcount(tensors[i]) > 2])
+    runner = None if why else end.runners.get(alive)
+    if runner is None and why is None:
+        runner, why = _compiled(reg, node, end, root, alive)
+    if runner is None:
+        close(why)
+        return False
+    run, grad_slots = runner
+    STATE.compiled.pop((id(end), alive), None)
+    STATE.compiled[(id(end), alive)] = end
+    try:
+        values, grads = run(reg.arrays)
+    except Exception as e:   # noqa: BLE001  (the eager path raises it at its own op)
+        close(f"the compiled step raised {type(e).__name__}: {e}")
+        return False
+    STATE.region = None
+    STATS["replayed"] += 1
+    record = _Record(node, reg.ext, alive, tensors) if any(
+        tensors[i]._requires_grad for i in alive) else None
+    for i, v in zip(alive, values):
+        replayed(tensors[i], v, record)
+    ext = reg.ext
+    with paused():
+        for slot, g in zip(grad_slots, grads):
+            ACCUMULATE[0](ext[slot], Tensor(g, None), False)
+    return True
+
+
+def _unreplayable(reg: Region, tensors: list) -> str | None:
+    """Why the region cannot run compiled (None: it can)."""
+    for t, meta in zip(reg.ext, reg.ext_meta):
+        if meta[2] and not meta[3]:
+            return "a gradient would flow into a tensor made before the region"
+        if meta[2]:
+            acc = RAW["_accumulator"].__get__(t, Tensor)
+            acc = acc() if type(acc) is weakref.ref else acc
+            if acc is not None and (acc._hooks or acc._post_hooks):
+                return "a hook on a leaf"
+            if RAW["_grad"].__get__(t, Tensor) is not None and t._grad._requires_grad:
+                return "a leaf's .grad is part of a graph"
+    return None
+
+
+def _compiled(reg: Region, node: TrieNode, end: End, root: int, alive: tuple):
+    """Compile the region's path for these live results; (runner, None) or (None, why)."""
+    if end.failed is not None:
+        return None, end.failed
+    path = _path(node)
+    for i in alive:
+        if path[i].meta[1] not in _DTYPES:
+            return None, f"a live result of dtype {path[i].meta[1].name}"
+        if path[i].view and not _copyable_view(path, i, alive):
+            return None, f"a live view ({path[i].entry[1]})"
+    try:
+        with paused():
+            runner = COMPILER[0]([n.entry for n in path], list(reg.ext_meta), root, alive)
+    except Exception as e:   # noqa: BLE001  (a step the compiler cannot take: eager)
+        end.failed = f"compiling the step failed ({type(e).__name__}: {e})"
+        config.debug(1, "capture: %s", end.failed)
+        return None, end.failed
+    config.debug(1, "capture: compiled a step of %d ops (%d results kept, %d gradients)",
+                 len(path), len(alive), len(runner[1]))
+    end.runners[alive] = runner
+    STATS["compiled"] += 1
+    while len(STATE.compiled) >= SETTINGS["max_compiled"]:
+        (key, old) = next(iter(STATE.compiled.items()))
+        del STATE.compiled[key]
+        old.runners.pop(key[1], None)
+    return runner, None
+
+
+def _copyable_view(path: list, i: int, alive: tuple) -> bool:
+    """Whether kept result ``i``, a view, may be a copy of its values: a row-major reshape of
+    a row-major result nobody else holds (a scalar reduction's result is such a view), so
+    that no update through it or its base could tell."""
+    entry = path[i].entry
+    if entry[0] != "a" or entry[1] != "reshape":
+        return False
+    base = entry[3][0]
+    return type(base) is int and base >= 0 and base not in alive and not path[base].view \
+        and path[base].meta[4] is None
+
+
+class _Record:
+    """What the released graph of a compiled step's results needs to be made again
+    (``rebuild``): the path, the leaves that require grad (their identity is the graph's),
+    the other externals' shapes and dtypes only (their values no longer matter: the graph is
+    released), and the results kept, weakly."""
+
+    __slots__ = ("node", "ext", "kept")
+
+    def __init__(self, node: TrieNode, ext: list, alive: tuple, tensors: list):
+        self.node = node
+        self.ext = [t if t._requires_grad else (t.shape, t.dtype) for t in ext]
+        self.kept = {i: _weakref(tensors[i]) for i in alive}
+
+
+def rebuild(t: ReplayedTensor) -> None:
+    """A replayed tensor's ``grad_fn`` was asked for: make its step's graph again, eagerly,
+    released as the backward that computed it left it (``pending``'s hook)."""
+    record = RAW["_trace"].__get__(t, Tensor)
+    if record is None:
+        t.__class__ = Tensor
+        return
+    ext = [e if isinstance(e, Tensor) else Tensor(np.zeros(e[0], e[1].np), None)
+           for e in record.ext]
+    env: list = []
+    with paused():
+        for node in _path(record.node):
+            env.append(run_entry(node.entry, env, ext))
+    for r in env:
+        fn = r.grad_fn
+        if fn is not None:
+            fn.release()
+    for i, ref in record.kept.items():
+        kept = ref()
+        if kept is not None and type(kept) is ReplayedTensor:
+            RAW["grad_fn"].__set__(kept, env[i].grad_fn)
+            RAW["_trace"].__set__(kept, None)
+            kept.__class__ = Tensor
+
+
+pending_mod.REBUILD[0] = rebuild

@@ -1,0 +1,154 @@
+"""The tensors of a captured eager step (``lazy``) before and after its compiled code ran.
+
+Layer: front end, above ``tensor``. Input: a step's result metadata (shape, dtype,
+``requires_grad``, layout) and, later, its value. Output: two subclasses of ``Tensor`` with
+its exact layout (no slot of their own), so that an object changes class in place, and what
+the user holds stays the object torch would have given:
+
+* ``PendingTensor``: a result not computed yet. Its metadata are ordinary slots (shape,
+  dtype, ``requires_grad``, strides: what torch code reads without touching data), every
+  other slot is a property that first *materializes* the step (``lazy.materialize``: the
+  step runs eagerly, as it would have without capture) and then reads the real slot. So
+  any use the capture does not know (a value read, ``retain_grad``, a hook, ``grad_fn``,
+  an in-place update, a view's links) falls back to the eager result, never a wrong one.
+* ``ReplayedTensor``: a result the compiled step computed. It is an ordinary eager tensor
+  whose graph was freed by the backward that computed it, but its ``grad_fn`` is made only
+  when read (``lazy.rebuild``: the step's eager graph made again, released as a backward
+  leaves it), since compiled code builds no Python objects per op.
+
+The raw slots behind the properties are read and written through ``RAW`` (the base class's
+slot descriptors): ``_node`` of a pending tensor holds its index in the step, ``_trace`` of a
+replayed one its step's record.
+"""
+
+from __future__ import annotations
+
+from .tensor import Tensor
+
+# The base class's slot descriptors: the raw slots, behind the subclasses' properties.
+RAW = {name: Tensor.__dict__[name] for name in Tensor.__slots__ if name != "__weakref__"}
+SLOTS = tuple(RAW.items())
+# What a pending tensor knows without its value (the metadata torch code reads freely).
+METADATA = ("shape", "dtype", "_requires_grad", "_weak", "_strides")
+
+# Set by ``lazy`` and ``lazy_backward``: materialize(tensor) and rebuild(tensor) (an
+# interface passed down: this module is below the recorder).
+MATERIALIZE: list = [None]
+REBUILD: list = [None]
+
+
+def _materializing(name: str) -> property:
+    raw = RAW[name]
+
+    def get(self):
+        MATERIALIZE[0](self)
+        return raw.__get__(self, Tensor)
+
+    def put(self, value):
+        MATERIALIZE[0](self)
+        raw.__set__(self, value)
+    return property(get, put)
+
+
+# The raw ``_view`` of a pending tensor that is a view (another's data): reading it
+# materializes. Others' is None, what the eager result's would be (layout code reads it).
+A_VIEW = object()
+
+
+def _view_get(self):
+    view = RAW["_view"].__get__(self, Tensor)
+    if view is A_VIEW:
+        MATERIALIZE[0](self)
+        view = RAW["_view"].__get__(self, Tensor)
+    return view
+
+
+def _view_put(self, value):
+    MATERIALIZE[0](self)
+    RAW["_view"].__set__(self, value)
+
+
+class PendingTensor(Tensor):
+    """A result of a captured step, not computed yet (see the module docstring)."""
+
+    __slots__ = ()
+    locals().update({name: _materializing(name) for name in RAW if name not in METADATA})
+    _view = property(_view_get, _view_put)
+
+
+def _rebuilding(name: str) -> property:
+    raw = RAW[name]
+
+    def get(self):
+        REBUILD[0](self)
+        return raw.__get__(self, Tensor)
+
+    def put(self, value):
+        REBUILD[0](self)
+        raw.__set__(self, value)
+    return property(get, put)
+
+
+class ReplayedTensor(Tensor):
+    """A result the compiled step computed; its released ``grad_fn`` made when read."""
+
+    __slots__ = ()
+    grad_fn = _rebuilding("grad_fn")
+    _trace = _rebuilding("_trace")
+
+    @property
+    def is_leaf(self) -> bool:
+        return False
+
+
+_NEW = object.__new__
+
+
+def pending(meta: tuple, index: int, view: bool) -> PendingTensor:
+    """A pending result with metadata ``meta`` (``METADATA``'s order), number ``index``;
+    ``view``: whether it shows another tensor's data."""
+    t = _NEW(PendingTensor)
+    t.shape, t.dtype, t._requires_grad, t._weak, t._strides = meta
+    RAW["_node"].__set__(t, index)
+    RAW["_view"].__set__(t, A_VIEW if view else None)
+    return t
+
+
+def index_of(t: PendingTensor) -> int:
+    return RAW["_node"].__get__(t, Tensor)
+
+
+def become(t: Tensor, real: Tensor) -> None:
+    """Make ``t`` (a pending or replayed tensor) the eager tensor ``real`` is: every slot
+    copied, its class ``Tensor``. ``real`` is dropped after: where a view's base lists it
+    among its views, ``t`` takes its place."""
+    for _, raw in SLOTS:
+        raw.__set__(t, raw.__get__(real, Tensor))
+    t.__class__ = Tensor
+    view = t._view
+    if view is not None:
+        refs = view[0]._views
+        for k, ref in enumerate(refs or ()):
+            if ref() is real:
+                refs[k] = type(ref)(t)
+                break
+
+
+def replayed(t: PendingTensor, value, record) -> None:
+    """Turn pending ``t`` into a replayed tensor holding ``value`` (an array) from ``record``
+    (what ``lazy.rebuild`` needs to make its graph)."""
+    raw = RAW
+    raw["_value"].__set__(t, value)
+    raw["_node"].__set__(t, None)
+    raw["_grad"].__set__(t, None)
+    raw["_retains_grad"].__set__(t, False)
+    raw["_accumulator"].__set__(t, None)
+    raw["_vc"].__set__(t, [0])
+    raw["_view"].__set__(t, None)
+    raw["_views"].__set__(t, None)
+    raw["_creation"].__set__(t, None)
+    raw["grad_fn"].__set__(t, None)
+    raw["_trace"].__set__(t, record)
+    t.__class__ = ReplayedTensor if t._requires_grad else Tensor
+    if not t._requires_grad:
+        raw["_trace"].__set__(t, None)
