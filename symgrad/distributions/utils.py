@@ -72,7 +72,8 @@ def probs_to_logits(probs: Tensor, is_binary: bool = False) -> Tensor:
 
 def formatted(value) -> str:
     """``f"{value}"`` as torch writes it: a 0-d tensor (not a subclass) as its number."""
-    if type(value) is Tensor and value.dim() == 0 and not value.is_traced:
+    if isinstance(value, Tensor) and type(value)._plain and value.dim() == 0 \
+            and not value.is_traced:
         return str(value.item())
     return str(value)
 

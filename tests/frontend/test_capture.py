@@ -102,6 +102,7 @@ def _accumulating(log):
         out.backward()
         log.append(x.grad.numpy().copy())
         log.append((out.item(), y.requires_grad, z.is_leaf, out.grad_fn.name()))
+        log.append(f"{out:.4f} {out}")
 
 
 def test_grad_accumulates_across_captured_steps_as_torch():

@@ -423,6 +423,9 @@ def grad_layout(t: Tensor) -> tuple | None:
     return st if layout.dense(shape, st) and not layout.contiguous_in(shape, st) else None
 
 
+lazy_backward.GRAD_LAYOUT[0] = grad_layout
+
+
 def _copied(g: Tensor) -> Tensor:
     """A leaf's first gradient in a backward that builds a graph: torch copies it into the new
     ``.grad`` (``copy_`` into an empty tensor), whose grad_fn is then CopyBackwards, with edges

@@ -32,6 +32,7 @@ from .tensor import Tensor
 
 COMPILER: list = [None]      # api.replay.compile_step
 ACCUMULATE: list = [None]    # engine._accumulate (the engine is above this module)
+GRAD_LAYOUT: list = [None]   # engine.grad_layout
 _getrefcount = sys.getrefcount
 _weakref = weakref.ref
 
@@ -114,7 +115,13 @@ def _replay(reg: Region, node: TrieNode, end: End, root: int) -> bool:
     ext = reg.ext
     with paused():
         for slot, g in zip(grad_slots, grads):
-            ACCUMULATE[0](ext[slot], Tensor(g, None), False)
+            leaf = ext[slot]
+            if RAW["_grad"].__get__(leaf, Tensor) is None:   # (the engine's first gradient,
+                grad = Tensor(g, None)                       # without its copy: ``g`` is new)
+                grad._strides = GRAD_LAYOUT[0](leaf)
+                leaf._grad = grad
+            else:
+                ACCUMULATE[0](leaf, Tensor(g, None), False)
     return True
 
 

@@ -72,8 +72,13 @@ class PendingTensor(Tensor):
     """A result of a captured step, not computed yet (see the module docstring)."""
 
     __slots__ = ()
+    _plain = True
     locals().update({name: _materializing(name) for name in RAW if name not in METADATA})
     _view = property(_view_get, _view_put)
+
+    @property
+    def is_leaf(self) -> bool:   # (a result that requires grad has its backward node)
+        return not self._requires_grad
 
 
 def _rebuilding(name: str) -> property:
@@ -93,6 +98,7 @@ class ReplayedTensor(Tensor):
     """A result the compiled step computed; its released ``grad_fn`` made when read."""
 
     __slots__ = ()
+    _plain = True
     grad_fn = _rebuilding("grad_fn")
     _trace = _rebuilding("_trace")
 

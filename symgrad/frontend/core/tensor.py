@@ -77,6 +77,14 @@ class Tensor:
                  "_retains_grad", "_accumulator", "_trace", "_weak", "_vc", "_view",
                  "_views", "_strides", "_creation", "__weakref__")
     __array_priority__ = 1000  # NumPy defers to our operators: ndarray * Tensor -> Tensor
+    # A plain tensor, as torch's formatting tells one from a subclass (a Parameter is not; a
+    # captured step's results, ``pending``'s classes, are plain tensors to the program).
+    _plain = True
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "_plain" not in cls.__dict__:
+            cls._plain = False
 
     shape: tuple[int, ...]
     dtype: dtypes.DType
@@ -353,7 +361,7 @@ class Tensor:
     def __format__(self, spec: str) -> str:
         """``f"{loss:.4f}"`` and ``f"{loss}"`` format a 0-d tensor's number, as torch does
         (not a Parameter's: torch formats only a plain Tensor's item)."""
-        if self._value is not None and self._value.ndim == 0 and type(self) is Tensor:
+        if self._value is not None and self._value.ndim == 0 and type(self)._plain:
             return format(self.item(), spec)
         if not spec:
             return repr(self)
