@@ -1,30 +1,32 @@
 """Capture and replay of eager steps: torch code at compiled speed, without a decorator.
 
-Layer: front end, above ``apply``/``engine``'s helpers and ``pending``; the compiler is
-reached through ``COMPILER`` (set by ``api.replay``: an interface passed down). Input: every
-eager ``apply`` and ``attach_function`` (a composite's one backward node) on the main thread,
-and each ``backward()``. Output: the same tensors, values and ``.grad``s as the eager path,
-computed by one compiled C function per repeated step.
+Layer: front end, above ``apply``, ``lazy_ops`` and ``pending``, below ``lazy_backward``
+and the engine. Input: every eager ``apply``, ``attach_function`` (a composite's one backward
+node) and ``detach()`` on the main thread while capture is on (``apply.WATCH``), and every
+in-place update (``updates``: the region ends first). Output: the same tensors, values and
+``.grad``s as the eager path, computed by one compiled C function per repeated step.
 
 How (torch's LazyTensor and tinygrad's ``TinyJit`` meet: lazy like the first, automatic,
 keyed by structure and compiled like the second):
 
-* **Regions.** The ops applied since the last backward (or since the last fallback) form a
-  region. Each op is keyed by its structure: the op, its attributes, the grad mode, the
-  names torch shows, and its operands: results of this region by number, tensors from
-  outside ("externals") by order of first use and their metadata (shape, dtype,
-  ``requires_grad``, leaf or not, layout), Python numbers by type and exact value. A
-  composite's backward rule is keyed by its code and what its closure holds (tensors by
-  reference, plain values by value, module-level objects by identity); anything else is
-  not captured. The keys form a trie: a path from the root is a region's structure.
+* **Regions.** A region starts at the first op that records a backward node and ends at the
+  ``backward()`` of one of its results (or where the capture falls back). Each op is keyed by
+  its structure: the op, its attributes, the grad mode, the names torch shows, and its
+  operands: results of this region by number, tensors from outside ("externals") by order of
+  first use and their metadata (shape, dtype, ``requires_grad``, leaf or not, layout), Python
+  numbers by type and exact value. A composite's backward rule is keyed by its code and what
+  its closure holds (tensors by reference, plain values by value, module-level objects by
+  identity); anything else is not captured (``lazy_ops``). The keys form a trie: a path from
+  the root is a region's structure.
 * **Counting, then arming.** A region ending in ``backward()`` counts a visit of its path's
-  end. Once a path was visited ``repeats`` times and its regions took ``after`` seconds
-  eagerly (so that a short script never waits for a compiler), the path is *armed*.
+  end. Once a path was visited ``repeats`` times and applied ``min_ops`` ops in all, it is
+  *armed*. Counts, not seconds: a program switches to compiled code at the same step in
+  every run, whatever the machine's load, and a short script never waits for a compiler.
 * **Replay.** On an armed path, ops do not compute: each returns a ``PendingTensor`` whose
   metadata come from the trie. At ``backward()`` the region's path compiles (once: forward,
   backward, the values still referenced by the program and the leaves' gradients, in one C
-  function) and runs as one call; the pending tensors still referenced become
-  ``ReplayedTensor``s with their values, the leaves' gradients accumulate as torch's do.
+  function) and runs as one call (``lazy_backward``); the pending tensors still referenced
+  become ``ReplayedTensor``s with their values, the leaves' gradients accumulate as torch's.
 * **Fallback, never a wrong result.** Whatever the replay does not know (a pending value
   read, an op off the path, an in-place update anywhere, a hook, ``retain_graph``,
   ``create_graph``, a gradient flowing into a tensor made before the region) first
@@ -36,6 +38,11 @@ ops' references compute, as ``@symgrad.compile`` does), shapes, dtypes, ``requir
 ``.grad`` accumulation, errors of the Python checks (they run at the user's line: only the
 kernels are deferred), random draws (drawn by factories, outside ``apply``, in program
 order). ``SYMGRAD_DEBUG=1`` logs each arming, compile and fallback with its reason.
+
+Why not compile on a background thread as soon as a structure repeats: the compile's trace and
+passes are Python and hold the interpreter lock, so they would slow the eager steps they run
+beside, and when the switch happens would depend on the machine's load: the same program would
+change kernels at a different step from run to run.
 """
 
 from __future__ import annotations
@@ -64,6 +71,7 @@ _MAIN = threading.main_thread().ident
 _get_ident = threading.get_ident
 _getrefcount = sys.getrefcount
 _VALUE = RAW["_value"]
+_INDEX = RAW["_node"].__get__   # (a pending tensor's number: pending.index_of, inlined)
 _weakref = weakref.ref
 
 # The policy: arm a path after ``repeats`` visits that applied ``min_ops`` ops in all (counts,
@@ -185,7 +193,11 @@ def applied(name: str, args: tuple, attrs: dict, torch_name, shown) -> Tensor:
         return _plain(name, args, attrs, torch_name, shown)
     n_ext = len(reg.ext)
     try:
-        specs = tuple([_operand(reg, a) for a in args])
+        specs = []   # (a loop, the step's own results inlined: this runs for every op)
+        for a in args:
+            specs.append(_INDEX(a, Tensor) if a.__class__ is PendingTensor
+                         else _operand(reg, a))
+        specs = tuple(specs)
         key = ("a", name, attrs_key(tuple(attrs.items())) if attrs else (), specs, torch_name,
                shown, _GRAD.enabled, tuple(reg.ext_meta[n_ext:]) if len(reg.ext) > n_ext
                else ())
