@@ -57,7 +57,7 @@ from ... import config, dtypes
 from ...ir.graph import attrs_key
 from ...ops import OPS
 from ...ops.registry import MOVEMENT
-from . import apply as applying, grad_mode, sources
+from . import apply as applying, grad_mode, layout, sources
 from .apply import apply, attach_function
 from .lazy_ops import Uncapturable, function_spec, run_entry
 from . import pending as pending_mod
@@ -91,10 +91,9 @@ class TrieNode:
     """One op of a region's structure: its entry (how to apply it again), its result's
     metadata, the ops that followed it, and the backward()s that ended regions here."""
 
-    __slots__ = ("children", "entry", "meta", "parent", "index", "ends", "armed", "metas",
-                 "view")
+    __slots__ = ("children", "entry", "meta", "parent", "index", "ends", "armed", "view")
 
-    def __init__(self, parent, entry, meta, metas: tuple):
+    def __init__(self, parent, entry, meta):
         self.children: dict = {}
         self.entry, self.meta, self.parent = entry, meta, parent
         # whether its result shows another tensor's data (a movement op, detach)
@@ -103,7 +102,6 @@ class TrieNode:
         self.index = -1 if parent is None else parent.index + 1
         self.ends = None
         self.armed = False
-        self.metas = metas   # the metadata of the externals this op used first
 
 
 class End:
@@ -130,7 +128,7 @@ class Region:
 
 
 class _State:
-    root = TrieNode(None, None, None, ())
+    root = TrieNode(None, None, None)
     nodes = 0
     region: Region | None = None
     compiled: dict = {}   # (End, alive) -> None, in use order (the LRU)
@@ -311,11 +309,13 @@ def _noted(reg: Region, key: tuple, child, out: Tensor, entry) -> Tensor:
     None: ``entry()`` makes its entry)."""
     if STATE.region is not reg:   # (the op ended the region: a backward inside, say)
         return out
+    if out._view is not None:   # a view's strides, computed now (``layout.strides`` caches
+        layout.strides(out)     # them): a pending view answers ``stride()`` from its metadata
     meta = (out.shape, out.dtype, out._requires_grad, out._weak, out._strides)
     if child is None:
         if STATE.nodes >= SETTINGS["max_nodes"]:
             _forget("the trie of captured structures is full")
-        child = TrieNode(reg.cursor, entry(), meta, key[-1])
+        child = TrieNode(reg.cursor, entry(), meta)
         reg.cursor.children[key] = child
         STATE.nodes += 1
     elif child.meta != meta:   # a result the key did not decide: never replay it
@@ -440,7 +440,7 @@ def _path(node: TrieNode) -> list:
 def _forget(why: str | None) -> None:
     if why is not None:
         config.debug(1, "capture: %s: starting again", why)
-    STATE.root = TrieNode(None, None, None, ())
+    STATE.root = TrieNode(None, None, None)
     STATE.nodes = 0
     STATE.compiled.clear()
 

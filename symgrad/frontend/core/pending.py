@@ -124,11 +124,17 @@ def index_of(t: PendingTensor) -> int:
     return RAW["_node"].__get__(t, Tensor)
 
 
+# The slots ``become`` copies: not the metadata, which the pending tensor has already, and
+# which the program may have set since (``out._strides = None`` after an op, as layout code
+# does): its own are the ones that hold.
+_STATE_SLOTS = tuple((name, raw) for name, raw in SLOTS if name not in METADATA)
+
+
 def become(t: Tensor, real: Tensor) -> None:
-    """Make ``t`` (a pending or replayed tensor) the eager tensor ``real`` is: every slot
-    copied, its class ``Tensor``. ``real`` is dropped after: where a view's base lists it
-    among its views, ``t`` takes its place."""
-    for _, raw in SLOTS:
+    """Make pending ``t`` the eager tensor ``real`` is: its state copied, its class
+    ``Tensor``. ``real`` is dropped after: where a view's base lists it among its views,
+    ``t`` takes its place."""
+    for _, raw in _STATE_SLOTS:
         raw.__set__(t, raw.__get__(real, Tensor))
     t.__class__ = Tensor
     view = t._view

@@ -72,8 +72,8 @@ def view(x: Tensor, *shape: Any) -> Tensor:
 def _copy(x: Tensor) -> Tensor:
     """A row-major copy of ``x`` (torch's ``clone``, CloneBackward0)."""
     out = apply("cast", x, dtype=x.dtype, _torch_name="CloneBackward0") \
-        if x.requires_grad else Tensor(x._value.copy(), None) if x._value is not None \
-        else apply("cast", x, dtype=x.dtype)
+        if x.requires_grad else Tensor(x._value.copy(), None) if x.__class__ is Tensor \
+        and x._value is not None else apply("cast", x, dtype=x.dtype)   # (traced, pending)
     out._strides = None
     return out
 
