@@ -1,7 +1,8 @@
 """Compiling a captured eager step (``frontend.core.lazy``, ``lazy_backward``) into one C function.
 
 Layer: api, above the pipeline and the runtime. Input: a region's recorded ops (entries), its
-externals' metadata, the root of its backward, the results the program still holds. Output:
+externals' metadata, the root of its backward, the results whose values are wanted (what the
+program still holds, or the bases of the views it holds). Output:
 ``run(arrays) -> (values, gradients)`` and the externals whose gradients it returns.
 
 The step is traced like any compiled function: the externals are its arguments (the leaves
@@ -21,7 +22,7 @@ from ..tracing import ArgSpec
 NAME = "eager_step"
 
 
-def compile_step(entries: list, metas: list, root: int, alive: tuple) -> tuple:
+def compile_step(entries: list, metas: list, root: int, outs: tuple) -> tuple:
     """``(run, grad_slots)``: see the module docstring."""
     from .. import pipeline
     from ..runtime.specialization import Specialization
@@ -33,19 +34,19 @@ def compile_step(entries: list, metas: list, root: int, alive: tuple) -> tuple:
         for entry in entries:
             env.append(lazy_ops.run_entry(entry, env, ext))
         env[root].backward()
-        outs = [env[i] for i in alive]
+        values = [env[i] for i in outs]
         grad_slots.clear()
         for slot, x in enumerate(ext):
             if metas[slot][2] and x.grad is not None:
                 grad_slots.append(slot)
-                outs.append(x.grad)
-        return tuple(outs), None
+                values.append(x.grad)
+        return tuple(values), None
 
     specs = [ArgSpec(tuple(m[0]), m[1], f"x{i}") for i, m in enumerate(metas)]
     compiled = pipeline.compile_function(step, specs, lambda leaves: (tuple(leaves), {}), NAME,
                                          forward=True, capture=False)
     spec = Specialization.of(compiled)
-    n = len(alive)
+    n = len(outs)
     run_flat = spec.run
 
     def run(arrays: list) -> tuple:

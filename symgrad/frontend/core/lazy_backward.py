@@ -23,11 +23,12 @@ import weakref
 import numpy as np
 
 from ... import config
+from . import grad_mode
 from .lazy import (_DTYPES, _MAIN, STATE, STATS, SETTINGS, End, Region, TrieNode, _get_ident,
                    _path, close, paused)
 from .lazy_ops import run_entry
 from . import pending as pending_mod
-from .pending import PendingTensor, RAW, ReplayedTensor, index_of, replayed
+from .pending import PendingTensor, RAW, ReplayedTensor, become, index_of, replayed
 from .tensor import Tensor
 
 COMPILER: list = [None]      # api.replay.compile_step
@@ -63,7 +64,8 @@ def backward(tensors, grad_tensors, retain_graph, create_graph, inputs) -> bool:
     if end is None:
         end = node.ends[index] = End()
     if not reg.lazy:
-        end.count += 1
+        if _unreplayable(reg) is None and _as_recorded(reg, node):   # (a step it could not
+            end.count += 1                                          # run compiled: uncounted)
         if end.failed is None and end.count >= SETTINGS["repeats"] and not node.armed and \
                 end.count * (node.index + 1) >= SETTINGS["min_ops"]:
             _arm(node, end)
@@ -89,7 +91,7 @@ def _arm(node: TrieNode, end: End) -> None:
 
 def _replay(reg: Region, node: TrieNode, end: End, root: int) -> bool:
     tensors = reg.tensors
-    why = _unreplayable(reg, tensors)
+    why = _unreplayable(reg)
     # (referrers: the list, the call's argument; anything more is the program's)
     alive = tuple([i for i in range(len(tensors)) if _getrefcount(tensors[i]) > 2])
     runner = None if why else end.runners.get(alive)
@@ -98,7 +100,7 @@ def _replay(reg: Region, node: TrieNode, end: End, root: int) -> bool:
     if runner is None:
         close(why)
         return False
-    run, grad_slots = runner
+    run, grad_slots, outs, views = runner
     STATE.compiled.pop((id(end), alive), None)
     STATE.compiled[(id(end), alive)] = end
     try:
@@ -108,10 +110,12 @@ def _replay(reg: Region, node: TrieNode, end: End, root: int) -> bool:
         return False
     STATE.region = None
     STATS["replayed"] += 1
-    record = _Record(node, reg.ext, alive, tensors) if any(
-        tensors[i]._requires_grad for i in alive) else None
-    for i, v in zip(alive, values):
+    record = _Record(node, reg.ext, outs + tuple(i for i, _ in views), tensors) \
+        if any(tensors[i]._requires_grad for i in alive) else None
+    for i, v in zip(outs, values):
         replayed(tensors[i], v, record)
+    if views:
+        _views_of(views, tensors, reg.ext, record)
     ext = reg.ext
     with paused():
         for slot, g in zip(grad_slots, grads):
@@ -125,11 +129,27 @@ def _replay(reg: Region, node: TrieNode, end: End, root: int) -> bool:
     return True
 
 
-def _unreplayable(reg: Region, tensors: list) -> str | None:
+def _as_recorded(reg: Region, node: TrieNode) -> bool:
+    """Whether the region's results still require grad as their ops made them: a custom
+    Function turns its forward's result into its own output afterwards, which the capture
+    cannot replay."""
+    path = None
+    for i, ref in reg.ids.values():
+        t = ref()
+        if t is not None:
+            if path is None:
+                path = _path(node)
+            if t._requires_grad != path[i].meta[2]:
+                return False
+    return True
+
+
+def _unreplayable(reg: Region) -> str | None:
     """Why the region cannot run compiled (None: it can)."""
     for t, meta in zip(reg.ext, reg.ext_meta):
         if meta[2] and not meta[3]:
-            return "a gradient would flow into a tensor made before the region"
+            return (f"a gradient would flow into a tensor made before the region (shape "
+                    f"{list(meta[0])}, {type(t.grad_fn).__name__})")
         if meta[2]:
             acc = RAW["_accumulator"].__get__(t, Tensor)
             acc = acc() if type(acc) is weakref.ref else acc
@@ -145,14 +165,17 @@ def _compiled(reg: Region, node: TrieNode, end: End, root: int, alive: tuple):
     if end.failed is not None:
         return None, end.failed
     path = _path(node)
-    for i in alive:
+    outs, views = _kept(path, alive)
+    if outs is None:
+        return None, "a kept view of something other than a tensor"
+    for i in outs:
         if path[i].meta[1] not in _DTYPES:
-            return None, f"a live result of dtype {path[i].meta[1].name}"
-        if path[i].view and not _copyable_view(path, i, alive):
-            return None, f"a live view ({path[i].entry[1]})"
+            return None, f"a kept result of dtype {path[i].meta[1].name}"
     try:
         with paused():
-            runner = COMPILER[0]([n.entry for n in path], list(reg.ext_meta), root, alive)
+            run, grad_slots = COMPILER[0]([n.entry for n in path], list(reg.ext_meta), root,
+                                          outs)
+        runner = (run, grad_slots, outs, tuple((i, path[i].entry) for i in views))
     except Exception as e:   # noqa: BLE001  (a step the compiler cannot take: eager)
         end.failed = f"compiling the step failed ({type(e).__name__}: {e})"
         config.debug(1, "capture: %s", end.failed)
@@ -168,16 +191,40 @@ def _compiled(reg: Region, node: TrieNode, end: End, root: int, alive: tuple):
     return runner, None
 
 
-def _copyable_view(path: list, i: int, alive: tuple) -> bool:
-    """Whether kept result ``i``, a view, may be a copy of its values: a row-major reshape of
-    a row-major result nobody else holds (a scalar reduction's result is such a view), so
-    that no update through it or its base could tell."""
-    entry = path[i].entry
-    if entry[0] != "a" or entry[1] != "reshape":
-        return False
-    base = entry[3][0]
-    return type(base) is int and base >= 0 and base not in alive and not path[base].view \
-        and path[base].meta[4] is None
+def _kept(path: list, alive: tuple) -> tuple:
+    """``(outs, views)``: the results whose values the compiled step returns, and the views
+    made from them (or from externals) after it, in order: a kept view must show its base's
+    memory, as the eager one does (an update through either reaches the other), so the
+    compiled code returns the base it views, through views of views, and the view is made
+    of it by NumPy. ``(None, None)``: a view of something else."""
+    outs, views = set(), set()
+    for i in alive:
+        j = i
+        while path[j].view:
+            views.add(j)
+            entry = path[j].entry
+            j = entry[1] if entry[0] == "d" else entry[3][0]
+            if type(j) is not int:
+                return None, None
+            if j < 0:      # a view of an external
+                break
+        else:
+            outs.add(j)
+    return tuple(sorted(outs)), tuple(sorted(views))
+
+
+def _views_of(views: tuple, tensors: list, ext: list, record) -> None:
+    """Make the kept views of a compiled step of their (now computed) bases, eagerly, their
+    links and version counters as the eager ops give them; their graph is made when read,
+    as a replayed result's is."""
+    with paused(), grad_mode.no_grad():
+        for i, entry in views:
+            t = tensors[i]
+            become(t, run_entry(entry if entry[0] == "d" else entry[:6] + (False,), tensors,
+                                ext))
+            if t._requires_grad:
+                t.__class__ = ReplayedTensor
+                RAW["_trace"].__set__(t, record)
 
 
 class _Record:
@@ -188,10 +235,10 @@ class _Record:
 
     __slots__ = ("node", "ext", "kept")
 
-    def __init__(self, node: TrieNode, ext: list, alive: tuple, tensors: list):
+    def __init__(self, node: TrieNode, ext: list, kept: tuple, tensors: list):
         self.node = node
         self.ext = [t if t._requires_grad else (t.shape, t.dtype) for t in ext]
-        self.kept = {i: _weakref(tensors[i]) for i in alive}
+        self.kept = {i: _weakref(tensors[i]) for i in kept}
 
 
 def rebuild(t: ReplayedTensor) -> None:

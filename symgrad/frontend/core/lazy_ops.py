@@ -62,6 +62,11 @@ def _value_spec(operand, v, depth: int) -> object:
         return ("t", operand(v))
     if kind is tuple or kind is list:
         return (kind.__name__, tuple([_value_spec(operand, x, depth) for x in v]))
+    if kind is slice:   # (an index's: not hashable before Python 3.12)
+        return ("slice", tuple([_value_spec(operand, x, depth)
+                                for x in (v.start, v.stop, v.step)]))
+    if v is Ellipsis:
+        return ("v", v, kind)
     if kind is types.FunctionType:
         if v.__closure__ is None and "<locals>" not in v.__qualname__:
             return ("id", id(v), v)
@@ -118,7 +123,7 @@ def _value(spec: tuple, env: list, ext: list):
         return spec[1] if kind == "v" else spec[2]
     if kind == "t":
         return _resolve(spec[1], env, ext)
-    if kind == "tuple" or kind == "list":
+    if kind == "tuple" or kind == "list" or kind == "slice":
         items = [_value(s, env, ext) for s in spec[1]]
-        return tuple(items) if kind == "tuple" else items
+        return tuple(items) if kind == "tuple" else items if kind == "list" else slice(*items)
     return _function(spec, env, ext)
