@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import types
 
+import numpy as np
+
 from ... import dtypes
 from . import grad_mode
 from .apply import apply, attach_function
@@ -27,7 +29,23 @@ from .tensor import Tensor
 _GRAD = grad_mode._local
 
 
+_ARRAY_LIMIT = 4096   # the largest array a rule's closure may hold by value (elements)
 _GLOBALS: dict = {}   # code -> the globals of the rules made of it (function_spec notes them)
+
+
+class _Payload:
+    """A value a spec carries but is not keyed by (an array, keyed by its bytes beside it)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __eq__(self, other) -> bool:
+        return type(other) is _Payload
+
+    def __hash__(self) -> int:
+        return 0
 
 
 class Uncapturable(Exception):
@@ -67,6 +85,10 @@ def _value_spec(operand, v, depth: int) -> object:
                                 for x in (v.start, v.stop, v.step)]))
     if v is Ellipsis:
         return ("v", v, kind)
+    if kind is np.ndarray and v.size <= _ARRAY_LIMIT and v.dtype.kind in "biuf":
+        # (an index or mask a rule keeps, computed in Python: keyed by its bytes, a
+        # constant of the compiled step; larger arrays end the region)
+        return ("a", v.shape, v.dtype.str, v.tobytes(), _Payload(v))
     if kind is types.FunctionType:
         if v.__closure__ is None and "<locals>" not in v.__qualname__:
             return ("id", id(v), v)
@@ -121,6 +143,8 @@ def _value(spec: tuple, env: list, ext: list):
     kind = spec[0]
     if kind == "v" or kind == "id":
         return spec[1] if kind == "v" else spec[2]
+    if kind == "a":
+        return spec[4].value
     if kind == "t":
         return _resolve(spec[1], env, ext)
     if kind == "tuple" or kind == "list" or kind == "slice":

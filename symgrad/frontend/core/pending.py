@@ -80,6 +80,10 @@ class PendingTensor(Tensor):
     def is_leaf(self) -> bool:   # (a result that requires grad has its backward node)
         return not self._requires_grad
 
+    @property
+    def is_traced(self) -> bool:   # (an eager value, not computed yet)
+        return False
+
 
 def _rebuilding(name: str) -> property:
     raw = RAW[name]
