@@ -350,3 +350,53 @@ def test_a_step_s_results_are_pending_until_used():
     assert "PendingTensor" in on          # armed steps defer their ops ...
     assert on[-1] == log[-1] == 9.0       # ... and their values are the eager ones
     assert stats["replayed"] > 0
+
+
+_PROGRAM = """
+import numpy as np, symgrad as torch
+from symgrad.frontend.core import lazy
+lazy.SETTINGS.update(repeats=2, min_ops=0)
+rng = np.random.default_rng(0)
+X = torch.tensor(rng.standard_normal((64, 4)).astype(np.float32))
+y = torch.tensor(rng.standard_normal(64).astype(np.float32))
+w = torch.zeros(4, requires_grad=True)
+for step in range(6):
+    loss = ((X @ w - y) ** 2).mean()
+    loss.backward()
+    with torch.no_grad():
+        w -= 0.1 * w.grad
+    w.grad = None
+    print(step, loss.item().hex(), [v.hex() for v in w.tolist()])
+print(lazy.STATS["replayed"])
+"""
+
+
+def test_a_fresh_process_prints_the_same_bits_every_run():
+    """When a step starts running compiled is counted, never timed: two runs of a program
+    print the same numbers to the last bit."""
+    import subprocess
+    import sys
+    runs = [subprocess.run([sys.executable, "-c", _PROGRAM], capture_output=True, text=True,
+                           check=True).stdout for _ in range(2)]
+    assert runs[0] == runs[1]
+    assert int(runs[0].split()[-1]) > 0     # (some steps ran compiled)
+
+
+def test_compiled_steps_are_kept_in_a_bounded_lru():
+    def program(log):
+        w = sg.ones(3, requires_grad=True)
+        for n in (2, 3, 4, 5, 2, 3):        # five structures by their shapes
+            x = sg.ones(n, 3)
+            for _ in range(3):
+                (x @ w).sum().backward()
+            log.append(w.grad.numpy().copy())
+            log.append(len(lazy.STATE.compiled))
+    limit = lazy.SETTINGS["max_compiled"]
+    lazy.SETTINGS["max_compiled"] = 2
+    try:
+        off, _ = _run(program, False)
+        on, stats = _run(program, True)
+    finally:
+        lazy.SETTINGS["max_compiled"] = limit
+    _same(off[0::2], on[0::2])
+    assert max(on[1::2]) <= 2 and stats["compiled"] >= 5
