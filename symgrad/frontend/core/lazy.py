@@ -418,14 +418,23 @@ def materialize_region(reg: Region, why: str) -> None:
     reg.lazy = False
     path = _path(reg.cursor)
     tensors = reg.tensors
+    # An external whose array others hold was copied when first used (``_external``): the
+    # ops read that copy, the values of their time, as the compiled step would.
+    copied = [(t, _VALUE.__get__(t, Tensor), a) for t, a in zip(reg.ext, reg.arrays)
+              if a is not _VALUE.__get__(t, Tensor)]
     with paused():
         try:
+            for t, _, a in copied:
+                _VALUE.__set__(t, a)
             for node, t in zip(path, tensors):
                 become(t, run_entry(node.entry, tensors, reg.ext))
                 reg.ids[id(t)] = (node.index, _weakref(t))
         except BaseException:
             STATE.region = None     # (what is left pending says so when used)
             raise
+        finally:
+            for t, v, _ in copied:
+                _VALUE.__set__(t, v)
 
 
 def _path(node: TrieNode) -> list:
