@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test fuzz fuzz-staleness bench bench-quick bench-matmul bench-linalg bench-overhead bench-threads bench-contention bench-dynamic bench-memory \
+.PHONY: demo test test-capture fuzz fuzz-staleness bench bench-quick bench-matmul bench-linalg bench-overhead bench-threads bench-contention bench-dynamic bench-memory \
         bench-compile bench-eager bench-programs bench-loops bench-derivatives golden optable check-cc clean venv lint module-map
 
 # (pip builds symgrad's one C extension, symgrad/build/c/native.c: a compiler first)
@@ -31,6 +31,13 @@ TEST_WORKERS ?= auto
 # start hundreds of fresh processes, each of which would compile symgrad's modules again.
 test: $(STAMP) check-cc
 	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) tests; rc=$$?; \
+	  if [ $$rc -eq 5 ]; then echo "error: no tests ran" >&2; exit 1; fi; exit $$rc
+
+# The front end's tests again with every eager step that repeats captured at its second run
+# (SYMGRAD_CAPTURE=eager): a stress test of eager capture's replays and fallbacks (.ci/run).
+test-capture: $(STAMP) check-cc
+	env -u PYTHONDONTWRITEBYTECODE SYMGRAD_CAPTURE=eager $(PY) -m pytest -q -p no:cacheprovider \
+	  -n $(TEST_WORKERS) tests/frontend tests/programs tests/nn tests/optim; rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "error: no tests ran" >&2; exit 1; fi; exit $$rc
 
 # Long fuzzing campaigns (make test runs a fixed-seed sample of each): the numeric
