@@ -10,8 +10,12 @@ variable               meaning
 SYMGRAD_CACHE_DIR      where compiled modules are kept (default: the user's cache
                        dir, ``$XDG_CACHE_HOME/symgrad`` or ``~/.cache/symgrad``)
 SYMGRAD_CC             the C compiler (default: ``$CC``, else ``cc``, else ``gcc``)
-SYMGRAD_DEBUG          0 silent; 1 log recompiles and builds; 2 also print the IR
-                       after each pass, the C text and the compiler command
+SYMGRAD_DEBUG          0 silent; 1 log recompiles and builds (and eager capture's
+                       armings, compiles, fallbacks); 2 also print the IR after each
+                       pass, the C text and the compiler command; 3 also the stack of
+                       each capture fallback
+SYMGRAD_CAPTURE        0: never capture repeated eager steps (default on); "eager":
+                       capture every step that repeats once (a stress test)
 SYMGRAD_NO_CACHE       1: build in a private temporary dir, never reuse a build
 SYMGRAD_CHECK          1: verify the IR after tracing and after every pass (the tests
                        set it; a bad pass then fails where it broke the graph)
@@ -76,7 +80,7 @@ def compiler_command() -> str | None:
 
 
 def debug_level() -> int:
-    """0, 1 or 2 (see the module docstring); malformed values count as 1."""
+    """0, 1, 2 or 3 (see the module docstring); malformed values count as 1."""
     raw = os.environ.get("SYMGRAD_DEBUG", "0").strip()
     try:
         return max(0, int(raw))
