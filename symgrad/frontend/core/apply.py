@@ -44,7 +44,7 @@ _NUMBER = (int, float)
 CAPTURING = sources.CAPTURING
 # Eager capture (``lazy``): while WATCH[0], eager applications and composite backward nodes
 # go to its recorder first (``RECORDER``/``ATTACHER``, set by ``lazy``, which is above this
-# module), which records them and may defer them.
+# module), which records them and may defer them (the recorder's None: not recorded, go on).
 WATCH = [False]
 RECORDER: list = [None]
 ATTACHER: list = [None]
@@ -126,7 +126,9 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
     if CAPTURING[0]:    # a compile trace runs: captured values are traced, never computed
         args = swap(args)
     elif WATCH[0]:      # eager capture (lazy.py) records it, and may defer it
-        return RECORDER[0](name, args, attrs, _torch_name, _shown)
+        out = RECORDER[0](name, args, attrs, _torch_name, _shown)
+        if out is not None:
+            return out
     kind = op.kind
     if kind == ELEMENTWISE and not attrs and not (
             args and isinstance(args[0], Tensor) and args[0]._value is None):   # (traced)

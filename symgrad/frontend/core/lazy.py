@@ -47,6 +47,7 @@ change kernels at a different step from run to run.
 
 from __future__ import annotations
 
+import functools
 import sys
 import threading
 import weakref
@@ -177,18 +178,19 @@ class _Paused:
 
 # ---------------------------------------------------------------- recording
 
-def applied(name: str, args: tuple, attrs: dict, torch_name, shown) -> Tensor:
-    """``apply(name, *args, **attrs)`` while capture is on (``apply`` calls this first). A
-    region starts at the first op that records a backward node: what comes before it (data
-    loading, an optimizer's update under no_grad) runs as it would without capture."""
+def applied(name: str, args: tuple, attrs: dict, torch_name, shown) -> Tensor | None:
+    """``apply(name, *args, **attrs)`` while capture is on (``apply`` calls this first);
+    None: not recorded, ``apply`` goes on as without capture. A region starts at the first
+    op that records a backward node: what comes before it (data loading, an optimizer's
+    update under no_grad) runs as it would without capture."""
     reg = STATE.region
     if reg is None:
         if not (_GRAD.enabled and _requiring(args)) or _get_ident() != _MAIN or \
                 _RECORDING.recording is not None:
-            return _plain(name, args, attrs, torch_name, shown)
+            return None
         reg = _open()
     elif _get_ident() != _MAIN or _RECORDING.recording is not None:   # (a trace's op)
-        return _plain(name, args, attrs, torch_name, shown)
+        return None
     n_ext = len(reg.ext)
     try:
         specs = []   # (a loop, the step's own results inlined: this runs for every op)
@@ -197,19 +199,15 @@ def applied(name: str, args: tuple, attrs: dict, torch_name, shown) -> Tensor:
                          else _operand(reg, a))
         specs = tuple(specs)
         key = ("a", name, attrs_key(tuple(attrs.items())) if attrs else (), specs, torch_name,
-               shown, _GRAD.enabled, tuple(reg.ext_meta[n_ext:]) if len(reg.ext) > n_ext
-               else ())
+               shown, _GRAD.enabled, dtypes.DEFAULT_FLOAT,
+               tuple(reg.ext_meta[n_ext:]) if len(reg.ext) > n_ext else ())
         child = reg.cursor.children.get(key)
     except (Uncapturable, TypeError) as e:
         close(f"{name}: {e}")
-        return _plain(name, args, attrs, torch_name, shown)
-    if child is not None and reg.lazy and child.armed:
-        t = pending(child.meta, child.index, child.view)
-        reg.tensors.append(t)
-        reg.cursor = child
+        return None
+    t = _next(reg, child, name)
+    if t is not None:
         return t
-    if reg.lazy:
-        _leave_lazy(reg, name)
     out = _plain(name, args, attrs, torch_name, shown)
     return _noted(reg, key, child, out, lambda: ("a", name, dict(attrs), specs, torch_name,
                                                  shown, _GRAD.enabled))
@@ -228,13 +226,9 @@ def detached(t: Tensor) -> Tensor:
     except Uncapturable as e:
         close(f"detach: {e}")
         return _detach(t)
-    if child is not None and reg.lazy and child.armed:
-        out = pending(child.meta, child.index, True)
-        reg.tensors.append(out)
-        reg.cursor = child
+    out = _next(reg, child, "detach")
+    if out is not None:
         return out
-    if reg.lazy:
-        _leave_lazy(reg, "detach")
     return _noted(reg, key, child, _detach(t), lambda: entry)
 
 
@@ -269,13 +263,9 @@ def attached(out: Tensor, torch_name: str, rule, inputs: list, saves: bool, uses
     except (Uncapturable, TypeError) as e:
         close(f"{torch_name}: {e}")
         return _plain_attach(out, torch_name, rule, inputs, saves, uses_out, holomorphic, shown)
-    if child is not None and reg.lazy and child.armed:
-        t = pending(child.meta, child.index, child.view)
-        reg.tensors.append(t)
-        reg.cursor = child
+    t = _next(reg, child, torch_name)
+    if t is not None:
         return t
-    if reg.lazy:
-        _leave_lazy(reg, torch_name)
     result = _plain_attach(out, torch_name, rule, inputs, saves, uses_out, holomorphic, shown)
     return _noted(reg, key, child, result, lambda: entry)
 
@@ -297,11 +287,20 @@ def _plain_attach(out, torch_name, rule, inputs, saves, uses_out, holomorphic, s
         WATCH[0] = True
 
 
-def _leave_lazy(reg: Region, name: str) -> None:
-    """An op off the captured path: what is pending runs eagerly, and so does the rest."""
-    if reg.tensors:
-        materialize_region(reg, f"{name} is not on the captured path")
-    reg.lazy = False
+def _next(reg: Region, child: TrieNode | None, name: str) -> PendingTensor | None:
+    """The next op's pending result, if it is ``child`` and ``child`` is on an armed path of
+    a pending region; else None, the region going on eagerly from here (what is pending runs
+    first: an op off the captured path)."""
+    if reg.lazy:
+        if child is not None and child.armed:
+            t = pending(child.meta, child.index, child.view)
+            reg.tensors.append(t)
+            reg.cursor = child
+            return t
+        if reg.tensors:
+            materialize_region(reg, f"{name} is not on the captured path")
+        reg.lazy = False
+    return None
 
 
 def _noted(reg: Region, key: tuple, child, out: Tensor, entry) -> Tensor:
@@ -340,11 +339,9 @@ def _operand(reg: Region, a) -> object:
     """The spec of an operand: a region's result by number, an external by ``-1 - slot``, a
     Python number as ``(type, exact value)``."""
     if isinstance(a, Tensor):
-        if type(a) is PendingTensor:
-            return index_of(a)
-        hit = reg.ids.get(id(a))
-        if hit is not None and hit[1]() is a:
-            return hit[0]
+        index = local_index(reg, a)
+        if index is not None:
+            return index
         slot = reg.ext_ids.get(id(a))
         if slot is None:
             slot = _external(reg, a)
@@ -357,6 +354,14 @@ def _operand(reg: Region, a) -> object:
     if a is None:
         return None
     raise Uncapturable(f"an operand of type {kind.__name__}")
+
+
+def local_index(reg: Region, t: Tensor) -> int | None:
+    """``t``'s number among the region's results (None: it is not one)."""
+    if type(t) is PendingTensor:
+        return index_of(t)
+    hit = reg.ids.get(id(t))
+    return hit[0] if hit is not None and hit[1]() is t else None
 
 
 def _external(reg: Region, t: Tensor) -> int:
@@ -390,20 +395,21 @@ def close(why: str | None) -> None:
         return
     if reg.lazy and reg.tensors:
         materialize_region(reg, why or "the region ended")
-    elif why is not None and reg.lazy is False:
+    elif why is not None and not reg.lazy:
         config.debug(2, "capture: region ends eagerly: %s", why)
     STATE.region = None
 
 
-def materialize(t: PendingTensor, what: str = "a value") -> None:
-    """A pending tensor's ``what`` was read: the region runs eagerly (``pending``'s hook)."""
+def materialize(t: PendingTensor) -> None:
+    """A pending tensor's value or autograd state was read: the region runs eagerly
+    (``pending``'s hook)."""
     reg = STATE.region
     if type(t) is not PendingTensor:
         return
     if reg is None or not reg.lazy:
         raise RuntimeError("symgrad: this tensor belongs to a captured step that failed to "
                            "run (the error was raised where the step ran)")
-    materialize_region(reg, f"{what} of a pending result was read")
+    materialize_region(reg, "a value of a pending result was read")
 
 
 def materialize_region(reg: Region, why: str) -> None:
@@ -458,15 +464,13 @@ def updates(fn):
     """Decorate a function that updates a tensor in place (or rebinds its value): under
     capture, the open region ends first (materialized: its ops read the values from before
     the update, as eager ops did), and the update's own ops are not recorded."""
+    @functools.wraps(fn)
     def update(*args, **kwargs):
         if not WATCH[0]:
             return fn(*args, **kwargs)
         close(None)
         with paused():
             return fn(*args, **kwargs)
-    update.__wrapped__ = fn
-    update.__name__, update.__qualname__, update.__doc__ = fn.__name__, fn.__qualname__, \
-        fn.__doc__
     return update
 
 

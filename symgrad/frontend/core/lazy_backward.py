@@ -25,10 +25,10 @@ import numpy as np
 from ... import config
 from . import grad_mode
 from .lazy import (_DTYPES, _MAIN, STATE, STATS, SETTINGS, End, Region, TrieNode, _get_ident,
-                   _path, close, paused)
+                   _path, close, local_index, paused)
 from .lazy_ops import run_entry
 from . import pending as pending_mod
-from .pending import PendingTensor, RAW, ReplayedTensor, become, index_of, replayed
+from .pending import RAW, ReplayedTensor, become, replayed
 from .tensor import Tensor
 
 COMPILER: list = [None]      # api.replay.compile_step
@@ -53,7 +53,7 @@ def backward(tensors, grad_tensors, retain_graph, create_graph, inputs) -> bool:
             any(n != 1 for n in root.shape):
         close("a backward() the engine refuses or seeds otherwise")
         return False
-    index = _local_index(reg, root)
+    index = local_index(reg, root)
     if index is None:
         close("a backward() of a tensor made before the region")
         return False
@@ -72,13 +72,6 @@ def backward(tensors, grad_tensors, retain_graph, create_graph, inputs) -> bool:
         STATE.region = None
         return False
     return _replay(reg, node, end, index)
-
-
-def _local_index(reg: Region, t) -> int | None:
-    if type(t) is PendingTensor:
-        return index_of(t)
-    hit = reg.ids.get(id(t))
-    return hit[0] if hit is not None and hit[1]() is t else None
 
 
 def _arm(node: TrieNode, end: End) -> None:

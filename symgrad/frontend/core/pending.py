@@ -37,15 +37,17 @@ MATERIALIZE: list = [None]
 REBUILD: list = [None]
 
 
-def _materializing(name: str) -> property:
+def _after(hook: list, name: str) -> property:
+    """Slot ``name`` read and written after ``hook[0](tensor)`` has run (it changes the
+    tensor's class: later accesses find the plain slot)."""
     raw = RAW[name]
 
     def get(self):
-        MATERIALIZE[0](self)
+        hook[0](self)
         return raw.__get__(self, Tensor)
 
     def put(self, value):
-        MATERIALIZE[0](self)
+        hook[0](self)
         raw.__set__(self, value)
     return property(get, put)
 
@@ -73,7 +75,7 @@ class PendingTensor(Tensor):
 
     __slots__ = ()
     _plain = True
-    locals().update({name: _materializing(name) for name in RAW if name not in METADATA})
+    locals().update({name: _after(MATERIALIZE, name) for name in RAW if name not in METADATA})
     _view = property(_view_get, _view_put)
 
     @property
@@ -85,26 +87,13 @@ class PendingTensor(Tensor):
         return False
 
 
-def _rebuilding(name: str) -> property:
-    raw = RAW[name]
-
-    def get(self):
-        REBUILD[0](self)
-        return raw.__get__(self, Tensor)
-
-    def put(self, value):
-        REBUILD[0](self)
-        raw.__set__(self, value)
-    return property(get, put)
-
-
 class ReplayedTensor(Tensor):
     """A result the compiled step computed; its released ``grad_fn`` made when read."""
 
     __slots__ = ()
     _plain = True
-    grad_fn = _rebuilding("grad_fn")
-    _trace = _rebuilding("_trace")
+    grad_fn = _after(REBUILD, "grad_fn")
+    _trace = _after(REBUILD, "_trace")
 
     @property
     def is_leaf(self) -> bool:
