@@ -92,7 +92,8 @@ class TrieNode:
     """One op of a region's structure: its entry (how to apply it again), its result's
     metadata, the ops that followed it, and the backward()s that ended regions here."""
 
-    __slots__ = ("children", "entry", "meta", "parent", "index", "ends", "armed", "view")
+    __slots__ = ("children", "entry", "meta", "parent", "index", "ends", "armed", "view",
+                 "jumps")
 
     def __init__(self, parent, entry, meta):
         self.children: dict = {}
@@ -103,6 +104,7 @@ class TrieNode:
         self.index = -1 if parent is None else parent.index + 1
         self.ends = None
         self.armed = False
+        self.jumps: dict | None = None   # composites skipped from here (``lazy_composite``)
 
 
 class End:
@@ -137,8 +139,8 @@ class _State:
 
 STATE = _State()
 # What happened so far (tests and ``SYMGRAD_DEBUG`` read them): steps run compiled, steps
-# compiled, regions that fell back to eager.
-STATS = {"replayed": 0, "compiled": 0, "fallbacks": 0}
+# compiled, regions that fell back to eager, composite bodies skipped (``lazy_composite``).
+STATS = {"replayed": 0, "compiled": 0, "fallbacks": 0, "skipped": 0}
 
 
 def enable(on: bool = True) -> None:
@@ -364,13 +366,11 @@ def local_index(reg: Region, t: Tensor) -> int | None:
     return hit[0] if hit is not None and hit[1]() is t else None
 
 
-def _external(reg: Region, t: Tensor) -> int:
+def _external(reg: Region, t: Tensor, meta: tuple | None = None) -> int:
+    """Make ``t`` the region's next external (``meta``: its ``external_meta``, if known)."""
+    if meta is None:
+        meta = external_meta(t)
     value = _VALUE.__get__(t, Tensor)
-    if value is None:
-        raise Uncapturable("a traced tensor")
-    if t.dtype not in _DTYPES:
-        raise Uncapturable(f"a {t.dtype.name} tensor")
-    leaf = type(t) is not ReplayedTensor and t.grad_fn is None
     slot = len(reg.ext)
     reg.ext.append(t)
     reg.ext_ids[id(t)] = slot
@@ -379,9 +379,19 @@ def _external(reg: Region, t: Tensor) -> int:
     # shares, a view's base) could change without one, so it is copied.
     reg.arrays.append(value if _getrefcount(value) <= 3 and value.base is None
                       else np.array(value))
-    reg.ext_meta.append((t.shape, t.dtype, t._requires_grad, leaf, t._strides, t._weak,
-                         t._view is not None, t._creation))
+    reg.ext_meta.append(meta)
     return slot
+
+
+def external_meta(t: Tensor) -> tuple:
+    """What an external tensor's keys hold of it (Uncapturable: it cannot be one)."""
+    if _VALUE.__get__(t, Tensor) is None:
+        raise Uncapturable("a traced tensor")
+    if t.dtype not in _DTYPES:
+        raise Uncapturable(f"a {t.dtype.name} tensor")
+    leaf = type(t) is not ReplayedTensor and t.grad_fn is None
+    return (t.shape, t.dtype, t._requires_grad, leaf, t._strides, t._weak, t._view is not None,
+            t._creation)
 
 
 # ---------------------------------------------------------------- falling back
@@ -433,7 +443,11 @@ def materialize_region(reg: Region, why: str) -> None:
             for t, _, a in copied:
                 _VALUE.__set__(t, a)
             for node, t in zip(path, tensors):
-                become(t, run_entry(node.entry, tensors, reg.ext))
+                real = run_entry(node.entry, tensors, reg.ext)
+                if t is None:   # (an op of a skipped composite's body: no one holds it)
+                    tensors[node.index] = t = real
+                else:
+                    become(t, real)
                 reg.ids[id(t)] = (node.index, _weakref(t))
         except BaseException:
             STATE.region = None     # (what is left pending says so when used)

@@ -86,7 +86,9 @@ def _replay(reg: Region, node: TrieNode, end: End, root: int) -> bool:
     tensors = reg.tensors
     why = _unreplayable(reg)
     # (referrers: the list, the call's argument; anything more is the program's)
-    alive = tuple([i for i in range(len(tensors)) if _getrefcount(tensors[i]) > 2])
+    # (None: an op of a skipped composite's body, ``lazy_composite``)
+    alive = tuple([i for i in range(len(tensors))
+                   if tensors[i] is not None and _getrefcount(tensors[i]) > 2])
     runner = None if why else end.runners.get(alive)
     if runner is None and why is None:
         runner, why = _compiled(reg, node, end, root, alive)

@@ -11,16 +11,15 @@ that is itself built from primitives (so it can be differentiated again).
 from __future__ import annotations
 
 import math
-from typing import Callable, Sequence  # noqa: UP035  (one line: this module is full)
+from typing import Callable  # noqa: UP035
 
 from ... import dtypes
 from ...dims import as_count
 from ...ops.registry import normalize_axes
-from ..core import grad_mode
-from ..core.apply import apply, attach_function, full, tensor_operands
+from ..core.apply import apply, full, tensor_operands
+from .composites import composite, linear_composite  # noqa: F401  (with the rest of F)
 from ..core.shown import apply_reduction
 from ..core.conversions import check_fits
-from ..core.engine import run_backward
 from .printing import return_type
 from .matmul import bmm, dot, matmul, mm  # noqa: F401  (the products, with the rest of F)
 from .opmath import IN_FLOAT32, div, in_float32, mul  # noqa: F401  (div, mul: float16 rules)
@@ -35,51 +34,6 @@ from .prod_grad import prod_with_rule
 from .gathers import gather, gather_along, take_along_dim  # noqa: F401  (with the rest of F)
 
 Number = (int, float, bool)
-
-
-# ---------------------------------------------------------------- composites
-
-def composite(torch_name: str, body: Callable[..., Tensor], inputs: Sequence[Tensor],
-              rule: Callable | None = None, saves: bool = True, uses_out: bool = True,
-              holomorphic: bool | None = None, shown: tuple | None = None) -> Tensor:
-    """Run ``body(*inputs)`` without recording, then attach one backward function.
-
-    ``rule(g, out, inputs)`` gives the inputs' cotangents; without one, the backward re-runs
-    ``body`` with recording on (free at trace time: nodes are interned) and back-propagates
-    through it to the inputs. ``saves``/``uses_out``: whether the rule reads the inputs/the
-    output (changing them in place before the backward is then an error). ``holomorphic``
-    (default: whether a rule is given): the rule is written with derivatives, for real
-    values, and complex ones take it conjugated (see ``BackwardFunction.apply``); a rule in
-    torch's complex convention says False.
-    """
-    if holomorphic is None:   # a rule of derivatives; the body's own is in torch's convention
-        holomorphic = rule is not None
-    if torch_name in IN_FLOAT32 and any(t.dtype is dtypes.float16 for t in inputs):
-        body, rule = in_float32(torch_name, body, rule, _rerun)   # torch's float16 kernel
-    with grad_mode.no_grad():
-        out = body(*inputs)
-    return attach_function(out, torch_name, rule or _rerun(body), list(inputs), saves,
-                           uses_out, holomorphic, shown)
-
-
-def linear_composite(torch_name: str, body: Callable[..., Tensor], inputs: Sequence[Tensor]
-                     ) -> Tensor:
-    """``composite`` of a body linear in its inputs (indexing, repeat, a gather at known
-    indices...), with the body's own rule: its backward reads their sizes only, no value, so
-    they may change in place after it (torch saves the indices or the sizes alone)."""
-    return composite(torch_name, body, inputs, saves=False, uses_out=False)
-
-
-def _rerun(body: Callable[..., Tensor]) -> Callable:
-    """The backward rule of a composite given none: run ``body`` again with recording on
-    (free at trace time: nodes are interned) and back-propagate through it to the inputs."""
-    def rule(g, out, ins):
-        with grad_mode.enable_grad():
-            again = body(*ins)
-        create = grad_mode.is_grad_enabled()   # then the gradient reads this graph
-        return run_backward([(again, g)], retain_graph=create, create_graph=create,
-                            inputs=list(ins), input_hooks=False)
-    return rule
 
 
 # ---------------------------------------------------------------- elementwise
@@ -440,7 +394,7 @@ def logsumexp(x, dim, keepdim: bool = False) -> Tensor:
         a = ins[0]
         out_k = _unreduce(out, a.shape, axes, keepdim)
         return (_unreduce(g, a.shape, axes, keepdim) * exp(a - out_k),)
-    return composite("LogsumexpBackward0", body, [x], rule)
+    return composite("LogsumexpBackward0", body, [x], rule, pure=True)
 
 
 def norm(x, p="fro", dim=None, keepdim: bool = False) -> Tensor:
@@ -473,7 +427,7 @@ def softmax(x, dim: int, dtype=None) -> Tensor:
 
     def rule(g, out, ins):
         return (out * (g - sum(g * out, axes, keepdim=True)),)
-    return composite("SoftmaxBackward0", body, [x], rule)
+    return composite("SoftmaxBackward0", body, [x], rule, pure=True)
 
 
 def log_softmax(x, dim: int, dtype=None) -> Tensor:
@@ -489,4 +443,4 @@ def log_softmax(x, dim: int, dtype=None) -> Tensor:
 
     def rule(g, out, ins):
         return (g - exp(out) * sum(g, axes, keepdim=True),)
-    return composite("LogSoftmaxBackward0", body, [x], rule)
+    return composite("LogSoftmaxBackward0", body, [x], rule, pure=True)

@@ -128,7 +128,7 @@ def var(x, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -
     """The variance over ``dim`` (all elements if None), dividing by N - correction."""
     x, axes, n, dof, back = _moments("var", x, dim, unbiased, correction)
     return composite("VarBackward0", _var_body(axes, n, dof, keepdim), [x],
-                     _var_rule(axes, n, back, keepdim), uses_out=False)
+                     _var_rule(axes, n, back, keepdim), uses_out=False, pure=True)
 
 
 def _std_rule(axes: tuple, n: int, dof, keepdim: bool):
@@ -146,7 +146,7 @@ def std(x, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -
     x, axes, n, dof, back = _moments("std", x, dim, unbiased, correction)
     body = _var_body(axes, n, dof, keepdim)
     return composite("StdBackward0", lambda a: F.sqrt(body(a)), [x],
-                     _std_rule(axes, n, back, keepdim))
+                     _std_rule(axes, n, back, keepdim), pure=True)
 
 
 def _mean(x: Tensor, axes: tuple, keepdim: bool, torch_name: str) -> Tensor:

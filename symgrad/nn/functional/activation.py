@@ -66,7 +66,7 @@ def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0,  # noqa: A002
             a = ins[0]
             return (by_lanes(a, 1, where(logical_and(gt(a, min_val), lt(a, max_val)), g, 0.0),
                              where(logical_or(le(a, min_val), ge(a, max_val)), 0.0, g)),)
-        return composite("HardtanhBackward0", body, [x], rule, uses_out=False)
+        return composite("HardtanhBackward0", body, [x], rule, uses_out=False, pure=True)
     return _activation(fn, input, inplace, "hardtanh_")
 
 
@@ -82,11 +82,12 @@ def leaky_relu(input, negative_slope: float = 0.01, inplace: bool = False) -> Te
         if inplace:
             return composite("LeakyReluBackward1",
                              lambda a: where(gt(a, 0.0), a, a * negative_slope), [x],
-                             lambda g, out, ins: _leaky_from_result(g, out, negative_slope))
+                             lambda g, out, ins: _leaky_from_result(g, out, negative_slope),
+                             pure=True)
         return composite("LeakyReluBackward0",
                          lambda a: where(gt(a, 0.0), a, a * negative_slope), [x],
                          lambda g, out, ins: (where(gt(ins[0], 0.0), g, g * negative_slope),),
-                         uses_out=False)
+                         uses_out=False, pure=True)
     return _activation(fn, input, inplace, "leaky_relu_")
 
 
@@ -169,14 +170,14 @@ def gelu(input, approximate: str = "none") -> Tensor:  # noqa: A002
             t = _tanh(_K_BETA * (a + _K_KAPPA * (a * a * a)))
             inner = _K_BETA * (1.0 + 3.0 * _K_KAPPA * (a * a))
             return (g * (0.5 * (1.0 + t) + 0.5 * a * (1.0 - t * t) * inner),)
-        return composite("GeluBackward0", body, [x], rule, uses_out=False)
+        return composite("GeluBackward0", body, [x], rule, uses_out=False, pure=True)
     erf = pointwise.erf
 
     def rule_exact(g, out, ins):
         a = ins[0]
         cdf = 0.5 * (1.0 + erf(a * _SQRT_HALF))
         return (g * (cdf + a * (_INV_SQRT_2PI * exp(a * a * -0.5))),)
-    return composite("GeluBackward0", _gelu_exact, [x], rule_exact, uses_out=False)
+    return composite("GeluBackward0", _gelu_exact, [x], rule_exact, uses_out=False, pure=True)
 
 
 def _gelu_exact(a: Tensor) -> Tensor:
@@ -196,7 +197,8 @@ def silu(input, inplace: bool = False) -> Tensor:  # noqa: A002
         def rule(g, out, ins):
             s = _sigmoid(ins[0])
             return (g * s * (1.0 + ins[0] * (1.0 - s)),)
-        return composite("SiluBackward0", lambda a: a * _sigmoid(a), [x], rule, uses_out=False)
+        return composite("SiluBackward0", lambda a: a * _sigmoid(a), [x], rule, uses_out=False,
+                         pure=True)
     return _activation(fn, input, inplace, "silu_")
 
 
@@ -212,7 +214,7 @@ def softplus(input, beta: float = 1.0, threshold: float = 20.0) -> Tensor:  # no
     def rule(g, out, ins):
         a = ins[0]
         return (where(gt(a * beta, threshold), g, g * _sigmoid(a * beta)),)
-    return composite("SoftplusBackward0", body, [x], rule, uses_out=False)
+    return composite("SoftplusBackward0", body, [x], rule, uses_out=False, pure=True)
 
 
 def sigmoid(input) -> Tensor:  # noqa: A002

@@ -195,7 +195,7 @@ def logsigmoid(input) -> Tensor:  # noqa: A002
         q = b / (1.0 + b)
         return (where(lt(a, 0.0), 1.0 - q, q) * g,)
     return composite("LogSigmoidBackward0", lambda a: minimum(a, 0.0) - log1p(exp(-abs(a))),
-                     [x], rule, uses_out=False)
+                     [x], rule, uses_out=False, pure=True)
 
 
 def softsign(input) -> Tensor:  # noqa: A002

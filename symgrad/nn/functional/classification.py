@@ -72,7 +72,7 @@ def nll_loss(input, target, weight=None, size_average=None,  # noqa: A002
         flat = _nll(movedim(lp, 1, -1).reshape(-1, classes), t.reshape(-1), w, ignore_index,
                     reduction)
         return flat.reshape(t.shape) if square else flat
-    out = composite("NllLoss2DBackward0", body, [logp])
+    out = composite("NllLoss2DBackward0", body, [logp], pure=True)
     return out.reshape(t.shape) if reduction == "none" and not square else out
 
 
@@ -106,7 +106,7 @@ def _nll(logp: Tensor, t: Tensor, w: Tensor | None, ignore_index: int,
                           shape_to=tuple(lp.shape)),)
         return (apply("scatter_add", coef.reshape(1), safe.reshape(1), axis=0,
                       shape_to=tuple(lp.shape)),)
-    return composite("NllLossBackward0", body, [logp], rule, uses_out=False)
+    return composite("NllLossBackward0", body, [logp], rule, uses_out=False, pure=True)
 
 
 def _target_weights(lp: Tensor, safe: Tensor, keep: Tensor, w: Tensor | None,

@@ -49,7 +49,7 @@ def linear(input, weight, bias=None) -> Tensor:  # noqa: A002
         a, wt, _ = ins
         return matmul(g, wt), matmul(g.t(), a), sum(g, 0)
     return composite("AddmmBackward0", lambda a, wt, bs: matmul(a, wt.t()) + bs, [x, w, b],
-                     rule, uses_out=False)
+                     rule, uses_out=False, pure=True)
 
 
 def bilinear(input1, input2, weight, bias=None) -> Tensor:

@@ -114,7 +114,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
             da, db = da * w, db * w
         return g * da, g * db
     return composite("BinaryCrossEntropyWithLogitsBackward0",
-                     lambda a, b: reduce_loss(elementwise(a, b), reduction), [x, y], rule)
+                     lambda a, b: reduce_loss(elementwise(a, b), reduction), [x, y], rule,
+                     pure=True)
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None,  # noqa: A002
@@ -146,7 +147,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None,  # noqa:
         if w is not None:
             da, db = da * w, db * w
         return da, db
-    return composite("BinaryCrossEntropyBackward0", body, [p, y], rule)
+    return composite("BinaryCrossEntropyBackward0", body, [p, y], rule, pure=True)
 
 
 # ---------------------------------------------------------------- regression
@@ -178,7 +179,7 @@ def mse_loss(input, target, size_average=None, reduce=None,  # noqa: A002
         d = scale(g, x - y, reduction) * (x - y) * 2.0
         return d, -d
     return composite("MseLossBackward0", lambda x, y: reduce_loss((x - y) * (x - y), reduction),
-                     [a, b], rule)
+                     [a, b], rule, pure=True)
 
 
 def l1_loss(input, target, size_average=None, reduce=None,  # noqa: A002

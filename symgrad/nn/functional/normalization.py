@@ -92,7 +92,8 @@ def layer_norm(input, normalized_shape, weight=None, bias=None,  # noqa: A002
             grads.append(_sum_over(g, lead))
         return tuple(grads)
     inputs = [x] + [p for p in (w, b) if p is not None]
-    return composite("NativeLayerNormBackward0", body, inputs, rule, uses_out=False)
+    return composite("NativeLayerNormBackward0", body, inputs, rule, uses_out=False,
+                     pure=True)
 
 
 # ---------------------------------------------------------------- batch norm

@@ -1,0 +1,133 @@
+"""Capture of whole composites: a pure composite's body skipped on a captured step's path.
+
+Layer: front end, beside ``lazy`` (the recorder), below the functions that make composites
+(``functions.basic.composite`` calls ``composed`` for a composite it marks pure). Input: a
+composite about to run its body (log_softmax, a loss, a normalization: 5 to 20 ops of
+Python). Output: its result, as ``composite`` makes it; on an armed path, a pending tensor
+made without running the body's Python at all.
+
+How: a composite is keyed as an op is (``lazy.applied``): its backward name and flags, its
+inputs as operands, and its body and rule as *function specs* (code and closure values, as
+``lazy_ops`` keys a rule). When the body runs on a step being recorded, its ops are recorded
+one by one as usual; if it added no external tensor (no factory, no random draw: every
+operand was the composite's inputs, its closure's tensors or the body's own results) and its
+result is the last op's, the trie node where it started gets a *jump*: this key leads to
+that last op's node. On an armed path, a composite whose key has a jump returns that node's
+pending result at once; the body's ops stay on the path (the compiled step computes them;
+a fallback applies them eagerly), their pending results are never made (nothing of the
+program can hold them: a body's intermediates are its own).
+
+Why only composites marked pure: skipping a body skips its Python, so it must do nothing
+but apply ops whose operands and attributes follow from its key: read no tensor's values
+(an ``item()`` deciding an attribute would be a stale constant), draw no random numbers,
+change nothing outside. A body reading an external's values could not be told from one
+that does not, so the composite's author says so (``composite(..., pure=True)``).
+"""
+
+from __future__ import annotations
+
+from ... import dtypes
+from . import grad_mode, sources
+from .lazy import (_MAIN, STATE, STATS, TrieNode, _external, _get_ident, _operand, close,
+                   external_meta, local_index)
+from .lazy_ops import Uncapturable, function_spec
+from .pending import pending
+from .tensor import Tensor
+
+_GRAD = grad_mode._local
+_RECORDING = sources._local
+
+
+def composed(run, torch_name: str, body, inputs, rule, flags: tuple):
+    """The composite ``run()`` makes (``flags``: its saves, uses_out, holomorphic, shown),
+    skipped on an armed path that has a jump for it."""
+    reg = STATE.region
+    if reg is None or _get_ident() != _MAIN or _RECORDING.recording is not None:
+        return run()
+    new: list = []   # the tensors the key names that are not the region's yet
+    try:
+        operand = _Operands(reg, new)
+        key = ("C", torch_name, flags, tuple([operand(t) for t in inputs]),
+               function_spec(operand, body),
+               None if rule is None else function_spec(operand, rule),
+               _GRAD.enabled, dtypes.DEFAULT_FLOAT, tuple([external_meta(t) for t in new]))
+    except (Uncapturable, TypeError) as e:
+        close(f"{torch_name}: {e}")
+        return run()
+    start = reg.cursor
+    jump = start.jumps.get(key) if start.jumps is not None else None
+    if jump is not None and reg.lazy and _armed(jump[0], start):
+        return _skip(reg, start, jump, new)
+    n_ext = len(reg.ext)
+    out = run()
+    if jump is None and STATE.region is reg:
+        _note_jump(reg, start, key, out, new, n_ext)
+    return out
+
+
+class _Operands:
+    """A composite's tensors as its key names them: a region's result by number, an
+    external by slot, a tensor new to the region by ``("new", k)``, its metadata in the key
+    (a body registers its externals in its own order: the jump notes it)."""
+
+    __slots__ = ("reg", "new")
+
+    def __init__(self, reg, new: list):
+        self.reg, self.new = reg, new
+
+    def __call__(self, t):
+        if not isinstance(t, Tensor):
+            return _operand(self.reg, t)
+        index = local_index(self.reg, t)
+        if index is not None:
+            return index
+        slot = self.reg.ext_ids.get(id(t))
+        if slot is not None:
+            return -1 - slot
+        for k, u in enumerate(self.new):
+            if u is t:
+                return ("new", k)
+        self.new.append(t)
+        return ("new", len(self.new) - 1)
+
+
+def _skip(reg, start: TrieNode, jump: tuple, new: list):
+    """The skipped composite's pending result: the body's externals made the region's in its
+    order, its ops' results never made."""
+    end, order = jump
+    for k in order:
+        _external(reg, new[k])
+    t = pending(end.meta, end.index, end.view)
+    reg.tensors.extend([None] * (end.index - start.index - 1))
+    reg.tensors.append(t)
+    reg.cursor = end
+    STATS["skipped"] += 1
+    return t
+
+
+def _note_jump(reg, start: TrieNode, key: tuple, out, new: list, n_ext: int) -> None:
+    """Give ``start`` a jump for ``key`` to the node of ``out``, the body's last op, if the
+    body's externals were all tensors the key names."""
+    end = reg.cursor
+    # (a view would be kept as its base, a body's op: its tensor is never made)
+    if end is start or end.view or local_index(reg, out) != end.index:
+        return
+    order = []
+    for t in reg.ext[n_ext:]:
+        k = next((k for k, u in enumerate(new) if u is t), None)
+        if k is None:   # a tensor the body made, or found elsewhere: run it every time
+            return
+        order.append(k)
+    if start.jumps is None:
+        start.jumps = {}
+    start.jumps[key] = (end, tuple(order))
+
+
+def _armed(node: TrieNode, start: TrieNode) -> bool:
+    """Whether the ops from ``start`` to ``node`` are all on an armed path (an op whose
+    result its key did not decide is disarmed alone)."""
+    while node is not start:
+        if not node.armed:
+            return False
+        node = node.parent
+    return True
