@@ -117,7 +117,8 @@ def _replay(reg: Region, node: TrieNode, end: End, root: int) -> bool:
             leaf = ext[slot]
             if RAW["_grad"].__get__(leaf, Tensor) is None:   # (the engine's first gradient,
                 grad = Tensor(g, None)                       # without its copy: ``g`` is new)
-                grad._strides = GRAD_LAYOUT[0](leaf)
+                if leaf._strides is not None or leaf._view is not None:   # (else row-major)
+                    grad._strides = GRAD_LAYOUT[0](leaf)
                 leaf._grad = grad
             else:
                 ACCUMULATE[0](leaf, Tensor(g, None), False)

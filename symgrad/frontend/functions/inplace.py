@@ -295,11 +295,34 @@ def _refresh_views(t: Tensor) -> None:
 
 
 def _binary(fn, name):
+    ufunc = _UFUNCS.get(name)
+
     def method(self, other, *, alpha=None):
+        if alpha is None and ufunc is not None and _direct(self, other):
+            ufunc(self._value, other._value, out=self._value)   # (what ``update`` would do)
+            self._vc[0] += 1
+            return self
         other = other if alpha is None else F.mul(other, alpha)
         return update(self, lambda s: fn(s, other), name)
     method.__name__ = name
     return method
+
+
+# An optimizer's update (``p -= lr * p.grad`` under no_grad) at NumPy's speed: the updates
+# whose result ``update`` would compute by this ufunc and copy into ``t``'s array.
+_UFUNCS = {"add_": np.add, "sub_": np.subtract, "mul_": np.multiply}
+_FLOATS = (dtypes.float32, dtypes.float64)
+
+
+def _direct(t: Tensor, other) -> bool:
+    """Whether ``t op= other`` may be written straight into ``t``'s array: no autograd (grad
+    mode off), no trace or captured step, no view either way, one float dtype and shape."""
+    return (type(other) is Tensor and not grad_mode._local.enabled
+            and t.dtype is other.dtype and t.dtype in _FLOATS and t._view is None
+            and not t._views and other._view is None and t.shape == other.shape
+            and lazy.STATE.region is None and sources.current() is None
+            and t._value is not None and other._value is not None
+            and t._value.flags.writeable)
 
 
 add_ = _binary(F.add, "add_")

@@ -23,6 +23,10 @@ from .shapes import broadcast_to, reshape
 def matmul(a, b, *, _batched_name: str = "UnsafeViewBackward0") -> Tensor:
     """torch.matmul: 1-D, 2-D and broadcast-batched operands (with torch's grad_fn names:
     Dot, Mv, Mm, and for batches the view torch's folded product ends with)."""
+    if isinstance(a, Tensor) and isinstance(b, Tensor) and len(a.shape) == 2 == len(b.shape) \
+            and a.dtype is b.dtype and a.dtype.is_floating and not a.dtype.is_storage \
+            and a.shape[1] == b.shape[0]:   # (the common case, at once: two float matrices)
+        return apply("matmul", a, b, _torch_name="MmBackward0")
     tensors_only("matmul", input=a, other=b)
     a, b = tensor_arg(a), tensor_arg(b)
     if a.ndim == 0 or b.ndim == 0:
