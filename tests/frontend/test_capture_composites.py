@@ -125,3 +125,33 @@ def test_composites_of_other_shapes_at_one_point_of_a_step():
             x.grad = w.grad = b.grad = None
     stats = check(program, replays=False)
     assert stats["skipped"] > 0, stats
+
+
+def _in_place_error(t):
+    try:
+        t.mul_(2.0)
+    except RuntimeError as e:
+        return str(e)[:60]
+    return "no error"
+
+
+def test_split_and_unbind_pieces_run_compiled_with_their_shared_node():
+    def program(log):
+        rng = np.random.default_rng(4)
+        x = sg.tensor(rng.standard_normal((5, 4)).astype(np.float32))
+        W = sg.tensor(rng.standard_normal((4, 9)).astype(np.float32), requires_grad=True)
+        for _ in range(6):
+            z = x @ W
+            a, b, c = z.chunk(3, 1)
+            rows = z.unbind(0)
+            loss = (a.sigmoid() * b.tanh() + c).sum() + sum((r * r).sum() for r in rows[:2])
+            flat = b[1:]                                  # a view of a piece
+            loss.backward()
+            fn = a.grad_fn
+            log += [loss.item(), W.grad.numpy().copy(), type(fn).__name__,
+                    fn is b.grad_fn, type(rows[1].grad_fn).__name__,
+                    [type(f).__name__ for f, _ in fn.next_functions],
+                    _in_place_error(a), _in_place_error(flat), a.requires_grad, a.is_leaf]
+            W.grad = None
+    stats = check(program)
+    assert stats["replayed"] > 0, stats

@@ -1,10 +1,12 @@
 """Capture and replay of eager steps: torch code at compiled speed, without a decorator.
 
 Layer: front end, above ``apply``, ``lazy_ops`` and ``pending``, below ``lazy_backward``
-and the engine. Input: every eager ``apply``, ``attach_function`` (a composite's one backward
-node) and ``detach()`` on the main thread while capture is on (``apply.WATCH``), and every
-in-place update (``updates``: the region ends first). Output: the same tensors, values and
-``.grad``s as the eager path, computed by one compiled C function per repeated step.
+and the engine. Input: every eager ``apply`` and ``attach_function`` (a composite's one
+backward node) on the main thread while capture is on (``apply.WATCH``; ``lazy_composite``
+records whole composites, the nodes of ops of several outputs and ``detach()`` with this
+module's trie), and every in-place update (``updates``: the region ends first). Output: the
+same tensors, values and ``.grad``s as the eager path, computed by one compiled C function per
+repeated step.
 
 How (torch's LazyTensor and tinygrad's ``TinyJit`` meet: lazy like the first, automatic,
 keyed by structure and compiled like the second):
@@ -215,33 +217,6 @@ def applied(name: str, args: tuple, attrs: dict, torch_name, shown) -> Tensor | 
                                                  shown, _GRAD.enabled))
 
 
-def detached(t: Tensor) -> Tensor:
-    """``t.detach()`` in an open region (``methods._detach`` calls this)."""
-    reg = STATE.region
-    if _get_ident() != _MAIN or _RECORDING.recording is not None:
-        return _detach(t)
-    n_ext = len(reg.ext)
-    try:
-        entry = ("d", _operand(reg, t))
-        key = entry + (tuple(reg.ext_meta[n_ext:]),)
-        child = reg.cursor.children.get(key)
-    except Uncapturable as e:
-        close(f"detach: {e}")
-        return _detach(t)
-    out = _next(reg, child, "detach")
-    if out is not None:
-        return out
-    return _noted(reg, key, child, _detach(t), lambda: entry)
-
-
-def _detach(t: Tensor) -> Tensor:
-    WATCH[0] = False
-    try:
-        return t.detach()
-    finally:
-        WATCH[0] = True
-
-
 def _requiring(args: tuple) -> bool:
     for a in args:
         if isinstance(a, Tensor) and a._requires_grad:
@@ -296,6 +271,8 @@ def _next(reg: Region, child: TrieNode | None, name: str) -> PendingTensor | Non
     if reg.lazy:
         if child is not None and child.armed:
             t = pending(child.meta, child.index, child.view)
+            if child.view and _GRAD.enabled:
+                _inherit_creation(reg, child.entry, t)
             reg.tensors.append(t)
             reg.cursor = child
             return t
@@ -303,6 +280,17 @@ def _next(reg: Region, child: TrieNode | None, name: str) -> PendingTensor | Non
             materialize_region(reg, f"{name} is not on the captured path")
         reg.lazy = False
     return None
+
+
+def _inherit_creation(reg: Region, entry: tuple, t: PendingTensor) -> None:
+    """A pending view of a split's piece is marked as the piece (``register_view``)."""
+    if entry[0] != "a":     # (a detach() is an alias: not marked)
+        return
+    spec = entry[3][0]
+    base = (reg.tensors[spec] if spec >= 0 else reg.ext[-1 - spec]) if type(spec) is int \
+        else None
+    if base is not None and base._creation is not None:
+        t._creation = base._creation
 
 
 def _noted(reg: Region, key: tuple, child, out: Tensor, entry) -> Tensor:
@@ -390,6 +378,12 @@ def external_meta(t: Tensor) -> tuple:
     if t.dtype not in _DTYPES:
         raise Uncapturable(f"a {t.dtype.name} tensor")
     leaf = type(t) is not ReplayedTensor and t.grad_fn is None
+    if t._requires_grad and not leaf:
+        # a graph made before the step: the gradient would flow into it, which the compiled
+        # step cannot do. The region ends here, so that the next one starts with the next
+        # step (``float(loss.sum())`` after a ``backward()`` would otherwise begin a region
+        # holding every later step).
+        raise Uncapturable("a tensor that requires grad from before the step")
     return (t.shape, t.dtype, t._requires_grad, leaf, t._strides, t._weak, t._view is not None,
             t._creation)
 
@@ -444,6 +438,8 @@ def materialize_region(reg: Region, why: str) -> None:
                 _VALUE.__set__(t, a)
             for node, t in zip(path, tensors):
                 real = run_entry(node.entry, tensors, reg.ext)
+                if real is None:   # (an "m" entry: no tensor)
+                    continue
                 if t is None:   # (an op of a skipped composite's body: no one holds it)
                     tensors[node.index] = t = real
                 else:

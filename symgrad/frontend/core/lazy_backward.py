@@ -142,10 +142,7 @@ def _as_recorded(reg: Region, node: TrieNode) -> bool:
 
 def _unreplayable(reg: Region) -> str | None:
     """Why the region cannot run compiled (None: it can)."""
-    for t, meta in zip(reg.ext, reg.ext_meta):
-        if meta[2] and not meta[3]:
-            return (f"a gradient would flow into a tensor made before the region (shape "
-                    f"{list(meta[0])}, {type(t.grad_fn).__name__})")
+    for t, meta in zip(reg.ext, reg.ext_meta):   # (a non-leaf is never one: ``lazy``)
         if meta[2]:
             acc = RAW["_accumulator"].__get__(t, Tensor)
             acc = acc() if type(acc) is weakref.ref else acc
@@ -251,6 +248,8 @@ def rebuild(t: ReplayedTensor) -> None:
         for node in _path(record.node):
             env.append(run_entry(node.entry, env, ext))
     for r in env:
+        if r is None:   # (an "m" entry)
+            continue
         fn = r.grad_fn
         if fn is not None:
             fn.release()

@@ -1,4 +1,5 @@
-"""Capture of whole composites: a pure composite's body skipped on a captured step's path.
+"""Capture of whole composites (a pure composite's body skipped on a captured step's path),
+of the nodes of ops of several outputs, and of ``detach()``.
 
 Layer: front end, beside ``lazy`` (the recorder), below the functions that make composites
 (``functions.basic.composite`` calls ``composed`` for a composite it marks pure). Input: a
@@ -28,9 +29,10 @@ from __future__ import annotations
 
 from ... import dtypes
 from . import grad_mode, sources
-from .lazy import (_MAIN, STATE, STATS, TrieNode, _external, _get_ident, _operand, close,
-                   external_meta, local_index)
-from .lazy_ops import Uncapturable, function_spec
+from .lazy import (_MAIN, STATE, STATS, WATCH, TrieNode, _external, _get_ident, _next,
+                   _noted, _operand, close, external_meta, local_index, materialize_region,
+                   paused)
+from .lazy_ops import ATTACH_OUTPUTS, Uncapturable, function_spec
 from .pending import pending
 from .tensor import Tensor
 
@@ -131,3 +133,79 @@ def _armed(node: TrieNode, start: TrieNode) -> bool:
             return False
         node = node.parent
     return True
+
+
+# ---------------------------------------------------------------- ops of several outputs
+
+def multi_attached(torch_name: str, rule, inputs, saves: bool, outs: list,
+                   multi_views: bool) -> bool:
+    """The node of an op of several outputs (split, unbind, chunk: ``named_outputs``) while
+    capture is on: recorded as an ``"m"`` entry of the region, and on an armed path only
+    marked on the pending outputs (their ``requires_grad`` and multi-view mark, what the
+    node changes of them). False: not recorded, the caller attaches the node."""
+    reg = STATE.region
+    if reg is None or _get_ident() != _MAIN or _RECORDING.recording is not None:
+        return False
+    n_ext = len(reg.ext)
+    try:
+        specs = tuple([_operand(reg, o) for o in outs])
+        if any(type(s) is not int or s < 0 for s in specs):
+            raise Uncapturable("an output that is not the step's")
+        entry = ("m", torch_name, saves, multi_views, specs,
+                 tuple([_operand(reg, t) for t in inputs]),
+                 function_spec(lambda t: _operand(reg, t), rule))
+        key = entry + (tuple(reg.ext_meta[n_ext:]),)
+        child = reg.cursor.children.get(key)
+    except (Uncapturable, TypeError) as e:
+        close(f"{torch_name}: {e}")
+        return False
+    if reg.lazy:
+        if child is not None and child.armed:
+            reg.tensors.append(None)
+            reg.cursor = child
+            for o in outs:
+                if o.dtype.is_differentiable:
+                    o._requires_grad = True
+                    if multi_views:
+                        o._creation = "multi"
+            return True
+        if reg.tensors:
+            materialize_region(reg, f"{torch_name} is not on the captured path")
+        reg.lazy = False
+    with paused():
+        ATTACH_OUTPUTS[0](torch_name, rule, list(inputs), saves, outs, multi_views)
+    if STATE.region is reg:
+        if child is None:
+            child = reg.cursor.children[key] = TrieNode(reg.cursor, entry, None)
+            STATE.nodes += 1
+        reg.cursor = child
+    return True
+
+
+# ---------------------------------------------------------------- detach()
+
+def detached(t: Tensor) -> Tensor:
+    """``t.detach()`` in an open region (``methods._detach`` calls this)."""
+    reg = STATE.region
+    if _get_ident() != _MAIN or _RECORDING.recording is not None:
+        return _detach(t)
+    n_ext = len(reg.ext)
+    try:
+        entry = ("d", _operand(reg, t))
+        key = entry + (tuple(reg.ext_meta[n_ext:]),)
+        child = reg.cursor.children.get(key)
+    except Uncapturable as e:
+        close(f"detach: {e}")
+        return _detach(t)
+    out = _next(reg, child, "detach")
+    if out is not None:
+        return out
+    return _noted(reg, key, child, _detach(t), lambda: entry)
+
+
+def _detach(t: Tensor) -> Tensor:
+    WATCH[0] = False
+    try:
+        return t.detach()
+    finally:
+        WATCH[0] = True

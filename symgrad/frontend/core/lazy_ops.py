@@ -8,7 +8,10 @@ compiler re-apply with it). An entry is plain data, the same for every step of o
   composite's backward node (``attach_function``), its rule a *function spec*: the rule's
   code with its closure's values as specs, so that the rule can be made again over other
   tensors (the next step's, or traced ones) -- its tensors are operands like any op's;
-* ``("d", operand)``: ``detach()``.
+* ``("d", operand)``: ``detach()``;
+* ``("m", torch_name, saves, multi_views, outs, inputs, rule)``: the node an op of several
+  outputs gives its outputs, results of the step (``torch_nodes.named_outputs``: split,
+  unbind, chunk), its rule a function spec; it makes no tensor.
 
 Operands are specs: a result of the step by number (>= 0), an external tensor by
 ``-1 - slot``, a Python number as ``(type, exact value)`` (a float by its hex spelling: 0.0
@@ -27,6 +30,7 @@ from .apply import apply, attach_function
 from .tensor import Tensor
 
 _GRAD = grad_mode._local
+ATTACH_OUTPUTS: list = [None]   # torch_nodes.attach_outputs (the functions are above this)
 
 
 _ARRAY_LIMIT = 4096   # the largest array a rule's closure may hold by value (elements)
@@ -98,11 +102,19 @@ def _value_spec(operand, v, depth: int) -> object:
     raise Uncapturable(f"a {kind.__name__} in a backward rule's closure")
 
 
-def run_entry(entry: tuple, env: list, ext: list) -> Tensor:
+def run_entry(entry: tuple, env: list, ext: list) -> Tensor | None:
     """Apply a recorded op again: to eager tensors (a fallback, a graph made again) or to
-    traced ones (the compile of a step). ``env``: the region's results so far."""
+    traced ones (the compile of a step). ``env``: the region's results so far. None: an
+    ``"m"`` entry, which makes no tensor."""
     if entry[0] == "d":
         return _resolve(entry[1], env, ext).detach()
+    if entry[0] == "m":
+        _, torch_name, saves, multi, outs, inputs, rule = entry
+        with grad_mode.enable_grad():   # (recorded in grad mode only, as a composite's node)
+            ATTACH_OUTPUTS[0](torch_name, _function(rule, env, ext),
+                              [_resolve(s, env, ext) for s in inputs], saves,
+                              [_resolve(s, env, ext) for s in outs], multi)
+        return None
     if entry[0] == "a":
         _, name, attrs, specs, torch_name, shown, grad = entry
         args = [_resolve(s, env, ext) for s in specs]

@@ -28,8 +28,9 @@ from .tensor import Tensor
 # The base class's slot descriptors: the raw slots, behind the subclasses' properties.
 RAW = {name: Tensor.__dict__[name] for name in Tensor.__slots__ if name != "__weakref__"}
 SLOTS = tuple(RAW.items())
-# What a pending tensor knows without its value (the metadata torch code reads freely).
-METADATA = ("shape", "dtype", "_requires_grad", "_weak", "_strides")
+# What a pending tensor knows without its value (the metadata torch code reads freely; the
+# first five from the step's record, ``_creation`` as the capture marks it: ``lazy_composite``).
+METADATA = ("shape", "dtype", "_requires_grad", "_weak", "_strides", "_creation")
 
 # Set by ``lazy`` and ``lazy_backward``: materialize(tensor) and rebuild(tensor) (an
 # interface passed down: this module is below the recorder).
@@ -108,6 +109,7 @@ def pending(meta: tuple, index: int, view: bool) -> PendingTensor:
     ``view``: whether it shows another tensor's data."""
     t = _NEW(PendingTensor)
     t.shape, t.dtype, t._requires_grad, t._weak, t._strides = meta
+    t._creation = None
     RAW["_node"].__set__(t, index)
     RAW["_view"].__set__(t, A_VIEW if view else None)
     return t
@@ -129,6 +131,8 @@ def become(t: Tensor, real: Tensor) -> None:
     ``t`` takes its place."""
     for _, raw in _STATE_SLOTS:
         raw.__set__(t, raw.__get__(real, Tensor))
+    if real._creation is not None:   # (a view of a split's piece, made eagerly)
+        t._creation = real._creation
     t.__class__ = Tensor
     view = t._view
     if view is not None:
@@ -151,7 +155,6 @@ def replayed(t: PendingTensor, value, record) -> None:
     raw["_vc"].__set__(t, [0])
     raw["_view"].__set__(t, None)
     raw["_views"].__set__(t, None)
-    raw["_creation"].__set__(t, None)
     raw["grad_fn"].__set__(t, None)
     raw["_trace"].__set__(t, record)
     t.__class__ = ReplayedTensor if t._requires_grad else Tensor

@@ -19,7 +19,6 @@ import numpy as np
 from ... import dtypes
 from ...ops.registry import broadcast_shapes, normalize_axes
 from ..core.apply import apply, as_tensor, full
-from ..core.view_links import mark_multi_views
 from ..core.arguments import tensors_only
 from ..core.conversions import check_fits
 from ..core.shown import shown_as
@@ -199,7 +198,7 @@ def _pieces(x: Tensor, dim: int, sizes: list, torch_name: str) -> tuple:
         parts = [full(v, 0, tuple(v.shape[:dim]) + (k,) + tuple(v.shape[dim + 1:]))
                  if g is None else g for g, k in zip(gs, sizes)]
         return (cat(parts, dim),)
-    return mark_multi_views(named_outputs(torch_name, body, [x], rule, saves=False))
+    return named_outputs(torch_name, body, [x], rule, saves=False, multi_views=True)
 
 
 def narrow(x: Tensor, dim: int, start: int, length: int) -> Tensor:
@@ -287,7 +286,7 @@ def unbind(x: Tensor, dim: int = 0) -> tuple:
         v = ins[0]
         zero = full(v, 0, tuple(v.shape[:a]) + tuple(v.shape[a + 1:]))
         return (stack([zero if g is None else g for g in gs], a),)
-    return mark_multi_views(named_outputs("UnbindBackward0", body, [x], rule, saves=False))
+    return named_outputs("UnbindBackward0", body, [x], rule, saves=False, multi_views=True)
 
 
 # ---------------------------------------------------------------- matrices

@@ -58,7 +58,7 @@ from .special_functions import METHODS as SPECIAL
 from ..core.hooks import METHODS as HOOKS
 from .printing import tensor_repr
 from ..random.sampling import METHODS as RANDOM
-from ..core import lazy
+from ..core import lazy, lazy_composite
 from ..core.tensor import Tensor
 
 
@@ -164,7 +164,7 @@ def _detach(self: Tensor) -> Tensor:
     """The same data (in-place changes show through both), cut from the backward graph (in a
     loop body being traced, by a node if the program asked: ``_cut``)."""
     if lazy.WATCH[0] and lazy.STATE.region is not None and current() is None:
-        return lazy.detached(self)   # (an eager step being captured: recorded)
+        return lazy_composite.detached(self)   # (an eager step being captured: recorded)
     t = Tensor(self._value, _cut(self))
     register_view(t, self, "alias", {})
     return t

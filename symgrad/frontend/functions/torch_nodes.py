@@ -18,9 +18,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..core import grad_mode, sources
-from ..core.apply import apply
+from ..core.apply import WATCH, apply
 from ..core.backward_graph import BackwardFunction, edge, function_class
 from ..core.engine import run_backward
+from ..core.lazy_composite import multi_attached
+from ..core import lazy_ops
+from ..core.view_links import mark_multi_views
 from ..core.tensor import Tensor
 from .basic import composite
 
@@ -110,16 +113,18 @@ def named_view(torch_name: str, body: Callable[..., Tensor], x: Tensor) -> Tenso
 
 def named_outputs(torch_name: str, body: Callable[..., Sequence[Tensor]],
                   inputs: Sequence[Tensor], rule: Callable | None = None,
-                  saves: bool = True) -> tuple:
+                  saves: bool = True, multi_views: bool = False) -> tuple:
     """``body(*inputs)``'s outputs (a sequence of tensors), the differentiable ones sharing
     one backward function named ``torch_name``, each as its output number. ``rule(gs, ins)``
     (gs: a cotangent or None per output) gives the inputs' cotangents; without one, the body
     is differentiated again. ``saves``: the rule reads the inputs' values (changing them in
-    place before the backward is then an error, as torch's)."""
+    place before the backward is then an error, as torch's). ``multi_views``: the outputs
+    are views of one op (``split``, ``unbind``: ``view_links.mark_multi_views``)."""
     inputs = tuple(inputs)
     if not _recording(inputs):
         with grad_mode.no_grad():
-            return tuple(_fresh(o, inputs) for o in body(*inputs))
+            outs = tuple(_fresh(o, inputs) for o in body(*inputs))
+        return mark_multi_views(outs) if multi_views else outs
     # recorded: what lies between the inputs and the outputs keeps its history (an output
     # that is a view of an input writes through it); the outputs' nodes are then replaced
     outs = [_fresh(o, inputs) for o in body(*inputs)]
@@ -130,13 +135,26 @@ def named_outputs(torch_name: str, body: Callable[..., Sequence[Tensor]],
     else:
         def node_rule(b, g, out, ins):
             return rule(g, ins)
+    if not (WATCH[0] and multi_attached(torch_name, node_rule, inputs, saves, outs,
+                                        multi_views)):
+        attach_outputs(torch_name, node_rule, inputs, saves, outs, multi_views)
+    return tuple(outs)
+
+
+def attach_outputs(torch_name: str, node_rule, inputs: Sequence[Tensor], saves: bool,
+                   outs: Sequence[Tensor], multi_views: bool) -> None:
+    """Give ``outs`` their shared node (``named_outputs``; a captured step's replay too)."""
     fn = _node(_outputs_class(torch_name), node_rule, inputs, saves, outs[0])
     fn._n_outputs, fn._output_ids = len(outs), {}
     for k, o in enumerate(outs):
         if o.dtype.is_differentiable:
             o._requires_grad, o.grad_fn = True, fn
             fn._output_ids[id(o)] = k
-    return tuple(outs)
+    if multi_views:
+        mark_multi_views(outs)
+
+
+lazy_ops.ATTACH_OUTPUTS[0] = attach_outputs
 
 
 def picked(torch_name: str, x: Tensor, index: Tensor, axis: int, shape: tuple,

@@ -84,9 +84,9 @@ def safe_softmax(scores: Tensor, masked: bool) -> Tensor:
     those rows get no gradient). ``masked``: whether such rows can exist at all."""
     if not masked:
         return softmax(scores, -1)
+    # (no branch on whether any row is dead: the values are softmax's bit for bit where none
+    # is, and a step that reads no value mid-way can run compiled, captured or traced)
     dead = eq(scores, _NEG_INF).all(dim=-1, keepdim=True)
-    if not dead.is_traced and not bool(dead.any()):
-        return softmax(scores, -1)
     return where(dead, 0.0, softmax(where(dead, 0.0, scores), -1))
 
 
