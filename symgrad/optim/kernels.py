@@ -24,7 +24,7 @@ import numpy as np
 
 from .. import dtypes
 from ..errors import TracerValueError
-from ..frontend.core import lazy
+from ..frontend.core import lazy_updates
 from ..frontend.core.tensor import Tensor
 
 
@@ -37,7 +37,7 @@ def array(t: Tensor, what: str) -> np.ndarray:
     return t._value
 
 
-@lazy.updates
+@lazy_updates.updates
 def write(t: Tensor | RealView, value: np.ndarray) -> None:
     """Store ``value`` as ``t``'s data, in place (NumPy views and aliases see it); real
     pairs ``(..., 2)`` into a complex tensor (or its ``RealView``) as its complex numbers."""

@@ -44,3 +44,40 @@ def test_a_graph_made_before_the_loop_runs_eagerly_with_the_same_numbers():
             loss.backward(retain_graph=True)
             log += [loss.item(), w.grad.numpy().copy(), x.grad.numpy().copy()]
     check(program, replays=False)
+
+
+def test_a_random_draw_mid_step_keeps_the_step_captured_and_the_stream_torch_s():
+    def program(log):
+        sg.manual_seed(7)
+        x = sg.tensor(np.linspace(-1, 1, 8, dtype=np.float32))
+        w = sg.tensor(np.full(8, 0.5, np.float32), requires_grad=True)
+        for _ in range(8):
+            h = x * w
+            eps = sg.empty(8).normal_()                   # a fresh tensor filled in place
+            keep = sg.empty(8).bernoulli_(0.7)
+            loss = ((h + 0.1 * eps) * keep).pow(2).sum()
+            loss.backward()
+            log += [loss.item(), eps.numpy().copy(), w.grad.numpy().copy()]
+            with sg.no_grad():
+                w -= 0.05 * w.grad
+            w.grad = None
+    stats = check(program)
+    assert stats["replayed"] >= 4, stats
+
+
+def test_an_update_of_what_the_step_reads_ends_it_first():
+    def program(log):
+        w = sg.ones(4, requires_grad=True)
+        for step in range(6):
+            keep = sg.full((4,), float(step))
+            z = w + keep                                  # keep: an input of the step
+            keep.mul_(2.0)                                # after z was computed
+            other = sg.tensor([1.0, 2.0, 3.0, 4.0])
+            u = w + other
+            alias = sg.from_numpy(other.numpy()[:])       # other's memory, as a NumPy view
+            alias.add_(10.0)
+            loss = (z * z).sum() + (u * u).sum() + (w * keep).sum()
+            loss.backward()
+            log += [loss.item(), w.grad.numpy().copy(), other.numpy().copy()]
+            w.grad = None
+    check(program, replays=False)

@@ -4,7 +4,7 @@ Layer: front end, above ``apply``, ``lazy_ops`` and ``pending``, below ``lazy_ba
 and the engine. Input: every eager ``apply`` and ``attach_function`` (a composite's one
 backward node) on the main thread while capture is on (``apply.WATCH``; ``lazy_composite``
 records whole composites, the nodes of ops of several outputs and ``detach()`` with this
-module's trie), and every in-place update (``updates``: the region ends first). Output: the
+module's trie), and every in-place update (``lazy_updates``: the region ends first). Output: the
 same tensors, values and ``.grad``s as the eager path, computed by one compiled C function per
 repeated step.
 
@@ -49,7 +49,6 @@ change kernels at a different step from run to run.
 
 from __future__ import annotations
 
-import functools
 import sys
 import threading
 import weakref
@@ -468,20 +467,6 @@ def _forget(why: str | None) -> None:
     STATE.root = TrieNode(None, None, None)
     STATE.nodes = 0
     STATE.compiled.clear()
-
-
-def updates(fn):
-    """Decorate a function that updates a tensor in place (or rebinds its value): under
-    capture, the open region ends first (materialized: its ops read the values from before
-    the update, as eager ops did), and the update's own ops are not recorded."""
-    @functools.wraps(fn)
-    def update(*args, **kwargs):
-        if not WATCH[0]:
-            return fn(*args, **kwargs)
-        close(None)
-        with paused():
-            return fn(*args, **kwargs)
-    return update
 
 
 pending_mod.MATERIALIZE[0] = materialize

@@ -24,7 +24,7 @@ from ... import dtypes
 from ...errors import TracerValueError
 from ...ops.movement import inverse_permutation
 from . import basic as F
-from ..core import grad_mode, lazy, sources
+from ..core import grad_mode, lazy, lazy_updates, sources
 from ..core.apply import apply, as_tensor, attach_function, full
 from ..core.shown import cast_inside, shown_as
 from ..core.backward_graph import grad_edge
@@ -53,7 +53,7 @@ def _operand(t: Tensor) -> Tensor:
     return _snapshot(t) if grad_mode.is_grad_enabled() else t
 
 
-@lazy.updates
+@lazy_updates.updates_target
 def update(t: Tensor, compute, name: str) -> Tensor:
     """Replace ``t``'s value with ``compute(t)`` in place, the torch way: if ``t`` is a view
     (a slice, reshape, permute or detached alias of another tensor), the tensor it views is
@@ -87,7 +87,7 @@ def _check_target(t: Tensor, name: str) -> bool:
     return recording
 
 
-@lazy.updates
+@lazy_updates.updates
 def update_resizing(t: Tensor, compute, name: str) -> Tensor:
     """An in-place op whose result has another shape than ``t``: torch resizes its output
     (``addbmm_`` of a self that broadcasts to the product's shape), so ``t`` takes the

@@ -18,7 +18,7 @@ import inspect
 import types
 
 from ... import dtypes
-from ..core import lazy
+from ..core import lazy_updates
 from ..core.tensor import Tensor
 from ...dims import same_shape
 
@@ -112,7 +112,7 @@ def parameters(fn) -> tuple[set, list, str | None, bool] | None:
     return names, declared[:n_pos], varargs, varkw is not None
 
 
-@lazy.updates
+@lazy_updates.updates
 def write_out(target: Tensor, result, checked: bool = True, graph: str | None = None,
               name: str | None = None):
     """torch's ``out=``: ``result`` written into ``target`` (resized if its shape differs,

@@ -58,7 +58,7 @@ from .special_functions import METHODS as SPECIAL
 from ..core.hooks import METHODS as HOOKS
 from .printing import tensor_repr
 from ..random.sampling import METHODS as RANDOM
-from ..core import lazy, lazy_composite
+from ..core import lazy, lazy_composite, lazy_updates
 from ..core.tensor import Tensor
 
 
@@ -115,7 +115,7 @@ def _cuda(self: Tensor, *args, **kwargs) -> Tensor:
     return self
 
 
-@lazy.updates
+@lazy_updates.updates
 def _set_data(self: Tensor, value) -> None:
     """``w.data = t``: replace the tensor's value (not its autograd history), torch's way: the
     new value must have the same dtype; the shape may change."""

@@ -21,7 +21,7 @@ import numpy as np
 
 from ...formats import channels_last
 from ...size import Size
-from ..core import grad_mode, layout, lazy
+from ..core import grad_mode, layout, lazy_updates
 from ..core.apply import apply, as_tensor
 from ..core.tensor import Tensor
 from .assorted import select
@@ -101,7 +101,7 @@ def _sizes(size: tuple) -> tuple:
     return tuple(size)
 
 
-@lazy.updates
+@lazy_updates.updates
 def resize_(self: Tensor, *size, memory_format=None) -> Tensor:
     """``self`` with ``size``: the first elements of its storage (more storage, zeros, where
     it grows); torch refuses a tensor that requires grad."""
