@@ -81,3 +81,28 @@ def test_an_update_of_what_the_step_reads_ends_it_first():
             log += [loss.item(), w.grad.numpy().copy(), other.numpy().copy()]
             w.grad = None
     check(program, replays=False)
+
+
+def test_requires_grad_changed_mid_step_on_what_the_step_read():
+    # the step's key holds each input's requires_grad as first read: a change after that
+    # ends the region (a compiled step would give that input no gradient)
+    def program(log):
+        w = sg.tensor([1.0, 2.0], requires_grad=True)
+        x = sg.tensor([3.0, 4.0])
+        v = sg.tensor([0.5, -0.5], requires_grad=True)
+        for step in range(6):
+            y = x * 2.0                                   # a leaf: x requires no grad
+            z = y * w * v
+            if step >= 4:
+                y.requires_grad_()
+            if step == 5:
+                v.detach_()
+            loss = (z * y).sum()
+            loss.backward()
+            log += [loss.item(), w.grad.numpy().copy(),
+                    None if y.grad is None else y.grad.numpy().copy(),
+                    None if v.grad is None else v.grad.numpy().copy()]
+            w.grad = None
+            v.grad = None
+    stats = check(program)
+    assert stats["fallbacks"] + stats["replayed"] > 0, stats

@@ -63,6 +63,7 @@ from . import apply as applying, grad_mode, layout, sources
 from .apply import apply, attach_function
 from .lazy_ops import Uncapturable, function_spec, run_entry
 from . import pending as pending_mod
+from . import tensor as tensor_mod
 from .pending import PendingTensor, RAW, ReplayedTensor, become, index_of, pending
 from .tensor import Tensor
 
@@ -469,6 +470,15 @@ def _forget(why: str | None) -> None:
     STATE.compiled.clear()
 
 
+def _flag_changed(t: Tensor) -> None:
+    """``t.requires_grad_()`` changes what an open region keyed ``t`` by: it ends first."""
+    reg = STATE.region
+    if reg is not None and WATCH[0] and (id(t) in reg.ext_ids
+                                         or local_index(reg, t) is not None):
+        close("requires_grad changed on a tensor the step read")
+
+
+tensor_mod.FLAG_CHANGE[0] = _flag_changed
 pending_mod.MATERIALIZE[0] = materialize
 applying.RECORDER[0] = applied
 applying.ATTACHER[0] = attached

@@ -31,6 +31,9 @@ _BY_NP = {d.np: d for d in dtypes.ALL}   # the common case of dtypes.from_numpy,
 _RECORDING = sources._local   # .recording: the active trace (sources.current(), inlined)
 _CAPTURING = sources.CAPTURING
 _CALL = object()   # the default of Tensor's second argument: a user's ``torch.Tensor(...)``
+# Called with a tensor whose ``requires_grad`` a program is about to change (set by eager
+# capture, ``lazy``, which is above this module: a step that read it must end first).
+FLAG_CHANGE: list = [None]
 
 
 def _noted(t: Tensor) -> None:
@@ -221,6 +224,8 @@ class Tensor:
         if requires_grad and not self.dtype.is_differentiable:
             raise RuntimeError("only Tensors of floating point and complex dtype can require "
                                f"gradients (this tensor is {self.dtype.name})")
+        if self._requires_grad != bool(requires_grad) and FLAG_CHANGE[0] is not None:
+            FLAG_CHANGE[0](self)
         self._requires_grad = bool(requires_grad)
         return self
 

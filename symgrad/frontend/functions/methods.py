@@ -58,7 +58,7 @@ from .special_functions import METHODS as SPECIAL
 from ..core.hooks import METHODS as HOOKS
 from .printing import tensor_repr
 from ..random.sampling import METHODS as RANDOM
-from ..core import lazy, lazy_composite, lazy_updates
+from ..core import lazy, lazy_composite, lazy_updates, tensor as tensor_mod
 from ..core.tensor import Tensor
 
 
@@ -171,6 +171,8 @@ def _detach(self: Tensor) -> Tensor:
 
 
 def _detach_(self: Tensor) -> Tensor:
+    if self._requires_grad and tensor_mod.FLAG_CHANGE[0] is not None:
+        tensor_mod.FLAG_CHANGE[0](self)   # (a captured step that read it ends first)
     self.grad_fn = None
     self._requires_grad = False
     self._node = _cut(self)
