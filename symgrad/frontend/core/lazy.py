@@ -209,12 +209,17 @@ def applied(name: str, args: tuple, attrs: dict, torch_name, shown) -> Tensor | 
     except (Uncapturable, TypeError) as e:
         close(f"{name}: {e}")
         return None
-    t = _next(reg, child, name)
-    if t is not None:
-        return t
-    out = _plain(name, args, attrs, torch_name, shown)
-    return _noted(reg, key, child, out, lambda: ("a", name, dict(attrs), specs, torch_name,
-                                                 shown, _GRAD.enabled))
+    if reg.lazy:
+        t = _next(reg, child, name)
+        if t is not None:
+            return t
+    WATCH[0] = False   # (the eager op, unrecorded; inline: this runs for every op)
+    try:
+        out = apply(name, *args, _torch_name=torch_name, _shown=shown, **attrs)
+    finally:
+        WATCH[0] = True
+    return _noted(reg, key, child, out, None if child is not None else
+                  lambda: ("a", name, dict(attrs), specs, torch_name, shown, _GRAD.enabled))
 
 
 def _requiring(args: tuple) -> bool:
@@ -245,14 +250,6 @@ def attached(out: Tensor, torch_name: str, rule, inputs: list, saves: bool, uses
         return t
     result = _plain_attach(out, torch_name, rule, inputs, saves, uses_out, holomorphic, shown)
     return _noted(reg, key, child, result, lambda: entry)
-
-
-def _plain(name, args, attrs, torch_name, shown):
-    WATCH[0] = False
-    try:
-        return apply(name, *args, _torch_name=torch_name, _shown=shown, **attrs)
-    finally:
-        WATCH[0] = True
 
 
 def _plain_attach(out, torch_name, rule, inputs, saves, uses_out, holomorphic, shown):
