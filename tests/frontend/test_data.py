@@ -59,3 +59,48 @@ def test_random_split_like_torch():
     a = [list(s) for s in torch.utils.data.random_split(range(9), [4, 5])]
     b = [list(s) for s in random_split(range(9), [4, 5])]
     assert a == b
+
+
+class _OneByOne(TensorDataset):
+    """A TensorDataset the loader reads sample by sample (a subclass: no batch fast path)."""
+
+
+@pytest.mark.parametrize("shapes", [((7, 3), (7,)), ((7, 2, 2), (7, 1))])
+def test_a_tensor_dataset_s_batches_are_its_samples_stacked(shapes):
+    # rows taken at once must be what stacking the samples gives: values, dtypes, shapes,
+    # layout (a transposed source too), whatever the sampler's order
+    rng = np.random.default_rng(0)
+    X = sg.tensor(rng.standard_normal(shapes[0]).astype(np.float32))
+    y = sg.tensor(rng.integers(0, 9, shapes[1]))
+    for cls in (TensorDataset, _OneByOne):
+        sg.manual_seed(1)
+        got = [[(b.numpy().copy(), b.dtype, tuple(b.shape), b.stride(), b.is_contiguous())
+                for b in batch] for batch in DataLoader(cls(X, y), batch_size=3, shuffle=True)]
+        if cls is TensorDataset:
+            fast = got
+    assert len(fast) == len(got) == 3
+    for a, b in zip(fast, got):
+        for (va, *ma), (vb, *mb) in zip(a, b):
+            np.testing.assert_array_equal(va, vb)
+            assert ma == mb
+    if len(shapes[0]) == 2:
+        Xt = sg.tensor(rng.standard_normal(shapes[0][::-1]).astype(np.float64)).t()
+        batches = list(DataLoader(TensorDataset(Xt), batch_size=4))
+        np.testing.assert_array_equal(batches[0][0].numpy(), Xt.numpy()[:4])
+        assert batches[0][0].is_contiguous()
+
+
+def test_a_dataset_s_getitems_fetches_a_batch_as_torch_s_fetcher_does():
+    class Pairs(sg.utils.data.Dataset):
+        def __len__(self):
+            return 5
+
+        def __getitem__(self, i):
+            raise AssertionError("__getitems__ is asked first")
+
+        def __getitems__(self, indices):
+            return [(float(i), i) for i in indices]
+
+    xs, ys = next(iter(DataLoader(Pairs(), batch_size=5)))
+    assert xs.dtype == sg.float64 and ys.dtype == sg.int64
+    assert xs.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0] and ys.tolist() == [0, 1, 2, 3, 4]

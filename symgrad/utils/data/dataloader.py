@@ -26,9 +26,10 @@ import numpy as np
 from ... import dtypes
 from ...frontend.functions.creation import empty
 from ...frontend.random.sampling import Generator
+from ...frontend.functions.manipulation import index_select
 from ...frontend.functions.shapes import stack
 from ...frontend.core.tensor import Tensor, tensor
-from .dataset import IterableDataset
+from .dataset import IterableDataset, TensorDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
 
@@ -155,8 +156,8 @@ class DataLoader:
                     for b in _batches(iter(self.dataset), self.batch_size, self.drop_last))
         if self.batch_sampler is None:
             return (self.collate_fn(self.dataset[i]) for i in self.sampler)
-        return (self.collate_fn([self.dataset[i] for i in batch])
-                for batch in self.batch_sampler)
+        fetch = _batch_fetcher(self.dataset, self.collate_fn)
+        return (fetch(batch) for batch in self.batch_sampler)
 
     def __len__(self) -> int:
         if self.iterable:
@@ -165,3 +166,20 @@ class DataLoader:
                 return n
             return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
         return len(self.batch_sampler if self.batch_sampler is not None else self.sampler)
+
+
+def _batch_fetcher(dataset, collate: Callable) -> Callable:
+    """How a batch of indices becomes a batch, as torch's fetcher makes it: the dataset's
+    ``__getitems__`` if it has one, else its samples one by one, collated. A ``TensorDataset``
+    of plain tensors collated by default takes its rows at once (``index_select``: the
+    values, dtypes, shapes and row-major layout ``stack`` gives the samples, without a Python
+    step per sample; not for tensors that require grad, whose batch shows StackBackward0)."""
+    getitems = getattr(dataset, "__getitems__", None)
+    if getitems:
+        return lambda batch: collate(getitems(batch))
+    if type(dataset) is TensorDataset and collate is default_collate and all(
+            type(t) is Tensor and t.concrete is not None and not t.requires_grad and t.ndim
+            for t in dataset.tensors):
+        return lambda batch: [index_select(t, 0, tensor(batch, dtype=dtypes.int64))
+                              for t in dataset.tensors]
+    return lambda batch: collate([dataset[i] for i in batch])
