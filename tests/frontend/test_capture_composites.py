@@ -155,3 +155,21 @@ def test_split_and_unbind_pieces_run_compiled_with_their_shared_node():
             W.grad = None
     stats = check(program)
     assert stats["replayed"] > 0, stats
+
+
+def test_a_step_that_starts_with_a_composite_skips_it_too():
+    # nn.Linear first: the region starts at the composite (its body's ops are the step's),
+    # not at its backward node after an eager body
+    def program(log):
+        rng = np.random.default_rng(6)
+        x = sg.tensor(rng.standard_normal((6, 3)).astype(np.float32))
+        sg.manual_seed(6)
+        layer = sg.nn.Linear(3, 2)
+        for _ in range(6):
+            z = layer(x)
+            loss = (z * z).sum()
+            loss.backward()
+            log += [loss.item(), layer.weight.grad.numpy().copy(), type(z.grad_fn).__name__]
+            layer.zero_grad()
+    stats = check(program)
+    assert stats["skipped"] >= 3 and stats["replayed"] >= 3, stats

@@ -67,11 +67,19 @@ def backward(tensors, grad_tensors, retain_graph, create_graph, inputs) -> bool:
         if _unreplayable(reg) is None and _as_recorded(reg, node):   # (a step it could not
             end.count += 1                                          # run compiled: uncounted)
         if end.failed is None and end.count >= SETTINGS["repeats"] and not node.armed and \
-                end.count * (node.index + 1) >= SETTINGS["min_ops"]:
+                end.count * (node.index + 1) >= _min_ops():
             _arm(node, end)
         STATE.region = None
         return False
     return _replay(reg, node, end, index)
+
+
+def _min_ops() -> int:
+    """The ops a path must have applied to be armed: ``min_ops``, three times as many before
+    the compiler is loaded (a first compile imports it: ~55 ms, as much again as a compile)."""
+    if STATS["compiled"] or "symgrad.pipeline" in sys.modules:
+        return SETTINGS["min_ops"]
+    return 3 * SETTINGS["min_ops"]
 
 
 def _arm(node: TrieNode, end: End) -> None:

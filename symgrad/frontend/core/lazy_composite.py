@@ -30,8 +30,8 @@ from __future__ import annotations
 from ... import dtypes
 from . import grad_mode, sources
 from .lazy import (_MAIN, STATE, STATS, WATCH, TrieNode, _external, _get_ident, _next,
-                   _noted, _operand, close, external_meta, local_index, materialize_region,
-                   paused)
+                   _noted, _open, _operand, _requiring, close, external_meta, local_index,
+                   materialize_region, paused)
 from .lazy_ops import ATTACH_OUTPUTS, Uncapturable, function_spec
 from .pending import pending
 from .tensor import Tensor
@@ -44,8 +44,12 @@ def composed(run, torch_name: str, body, inputs, rule, flags: tuple):
     """The composite ``run()`` makes (``flags``: its saves, uses_out, holomorphic, shown),
     skipped on an armed path that has a jump for it."""
     reg = STATE.region
-    if reg is None or _get_ident() != _MAIN or _RECORDING.recording is not None:
+    if _get_ident() != _MAIN or _RECORDING.recording is not None:
         return run()
+    if reg is None:   # (a region starts here if the composite records a node: ``applied``)
+        if not (_GRAD.enabled and _requiring(inputs)):
+            return run()
+        reg = _open()
     new: list = []   # the tensors the key names that are not the region's yet
     try:
         operand = _Operands(reg, new)
