@@ -4,10 +4,13 @@ with capture off and on (``test_capture.check``) and must observe the same."""
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 import symgrad as sg
 import symgrad.nn.functional as F
+from symgrad.frontend.core import lazy
 
 from test_capture import check
 
@@ -106,3 +109,72 @@ def test_requires_grad_changed_mid_step_on_what_the_step_read():
             v.grad = None
     stats = check(program)
     assert stats["fallbacks"] + stats["replayed"] > 0, stats
+
+
+def _with_threshold(program, min_ops: int):
+    """``program`` run with capture on and the default policy but ``min_ops``; its log, the
+    capture's statistics and how many ops the trie held after each step."""
+    lazy.reset()
+    before, settings = dict(lazy.STATS), dict(lazy.SETTINGS)
+    lazy.SETTINGS.update(repeats=2, min_ops=min_ops)
+    log: list = []
+    nodes: list = []
+    try:
+        program(log, lambda: nodes.append(lazy.STATE.nodes))
+    finally:
+        lazy.SETTINGS.update(settings)
+        lazy.reset()
+    return log, {k: lazy.STATS[k] - before[k] for k in before}, nodes
+
+
+def _steps(log, note, steps=14):
+    w = sg.tensor([0.5, -0.25, 1.0], requires_grad=True)
+    x = sg.tensor([1.0, 2.0, 3.0])
+    for _ in range(steps):
+        loss = ((w * x).tanh() * x).sum()
+        loss.backward()
+        log += [loss.item(), w.grad.numpy().copy()]
+        with sg.no_grad():
+            w -= 0.1 * w.grad
+        w.grad = None
+        note()
+
+
+def test_a_structure_is_only_counted_until_it_has_applied_min_ops():
+    # each step applies 4 ops: counted (no trie) until 12 were applied; then recorded twice,
+    # armed and run compiled; the numbers are the eager ones throughout
+    eager = []
+    lazy.enable(False)
+    try:
+        _steps(eager, lambda: None)
+    finally:
+        lazy.enable(True)
+    compiled_before = lazy.STATS["compiled"] > 0 or "symgrad.pipeline" in sys.modules
+    log, stats, nodes = _with_threshold(_steps, 12)
+    # (float32 rounding: a compiled tanh may round the last bits otherwise, and 14 steps of
+    # updates carry it)
+    check_same = [np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+                  for a, b in zip(eager, log)]
+    assert len(check_same) == len(eager) == len(log)
+    # the first recorded step is the one after the counted ops reached the threshold (12, or
+    # 3 x 12 before a process's first compile); the trie then holds one node per op
+    first = next(k for k, n in enumerate(nodes) if n)
+    ops, threshold = nodes[first], 12 * (1 if compiled_before else 3)
+    assert first * ops >= threshold > (first - 1) * ops, (nodes, threshold)
+    assert stats["replayed"] >= 2, (nodes, stats)
+
+
+def test_a_structure_that_never_repeats_is_never_recorded():
+    def program(log, note):
+        w = sg.ones(2, requires_grad=True)
+        for k in range(1, 8):
+            loss = w.sum()
+            for _ in range(k):                  # another structure each step
+                loss = loss * 1.5
+            loss.backward()
+            log.append(w.grad.numpy().copy())
+            w.grad = None
+            note()
+    log, stats, nodes = _with_threshold(program, 1000)
+    assert nodes == [0] * 7 and stats["replayed"] == 0, (nodes, stats)
+    assert [float(g[0]) for g in log] == [1.5 ** k for k in range(1, 8)]

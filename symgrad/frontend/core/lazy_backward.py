@@ -53,6 +53,10 @@ def backward(tensors, grad_tensors, retain_graph, create_graph, inputs) -> bool:
             any(n != 1 for n in root.shape):
         close("a backward() the engine refuses or seeds otherwise")
         return False
+    if reg.counting:
+        _seen(reg)
+        STATE.region = None
+        return False
     index = local_index(reg, root)
     if index is None:
         close("a backward() of a tensor made before the region")
@@ -66,12 +70,26 @@ def backward(tensors, grad_tensors, retain_graph, create_graph, inputs) -> bool:
     if not reg.lazy:
         if _unreplayable(reg) is None and _as_recorded(reg, node):   # (a step it could not
             end.count += 1                                          # run compiled: uncounted)
-        if end.failed is None and end.count >= SETTINGS["repeats"] and not node.armed and \
-                end.count * (node.index + 1) >= _min_ops():
+        if _seen(reg) and end.failed is None and end.count >= SETTINGS["repeats"] and \
+                not node.armed:
             _arm(node, end)
         STATE.region = None
         return False
     return _replay(reg, node, end, index)
+
+
+def _seen(reg: Region) -> bool:
+    """Count a region's ops under its fingerprint; whether its structure has now applied
+    enough ops to be worth compiling. A counted region that has makes the next few regions
+    recorded (then the structure is known exactly, and ``repeats`` visits arm it)."""
+    seen = STATE.seen
+    if len(seen) >= SETTINGS["max_nodes"]:
+        seen.clear()
+    total = seen[reg.fp] = seen.get(reg.fp, 0) + reg.ops
+    enough = total >= _min_ops()
+    if enough and reg.counting:
+        STATE.budget = 2 * SETTINGS["repeats"] + 2
+    return enough
 
 
 def _min_ops() -> int:
@@ -85,6 +103,7 @@ def _min_ops() -> int:
 def _arm(node: TrieNode, end: End) -> None:
     config.debug(1, "capture: a step of %d ops seen %d times: armed", node.index + 1,
                  end.count)
+    STATE.armed = True
     while node.parent is not None:
         node.armed = True
         node = node.parent

@@ -50,6 +50,8 @@ def composed(run, torch_name: str, body, inputs, rule, flags: tuple):
         if not (_GRAD.enabled and _requiring(inputs)):
             return run()
         reg = _open()
+    if reg.counting:
+        return run()
     new: list = []   # the tensors the key names that are not the region's yet
     try:
         operand = _Operands(reg, new)
@@ -148,7 +150,8 @@ def multi_attached(torch_name: str, rule, inputs, saves: bool, outs: list,
     marked on the pending outputs (their ``requires_grad`` and multi-view mark, what the
     node changes of them). False: not recorded, the caller attaches the node."""
     reg = STATE.region
-    if reg is None or _get_ident() != _MAIN or _RECORDING.recording is not None:
+    if reg is None or reg.counting or _get_ident() != _MAIN or \
+            _RECORDING.recording is not None:
         return False
     n_ext = len(reg.ext)
     try:
@@ -192,6 +195,10 @@ def detached(t: Tensor) -> Tensor:
     """``t.detach()`` in an open region (``methods._detach`` calls this)."""
     reg = STATE.region
     if _get_ident() != _MAIN or _RECORDING.recording is not None:
+        return _detach(t)
+    reg.fp = hash((reg.fp, "detach"))
+    reg.ops += 1
+    if reg.counting:
         return _detach(t)
     n_ext = len(reg.ext)
     try:

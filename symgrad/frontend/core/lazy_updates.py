@@ -1,4 +1,5 @@
-"""In-place updates while eager capture is on: where the open region must end first.
+"""In-place updates while eager capture is on: where the open region must end first (and a
+change of ``requires_grad`` on what it read).
 
 Layer: front end, above the recorder (``lazy``), below the functions that update tensors in
 place (``inplace``, ``keywords``, ``methods``, ``view_updates``, the optimizers' ``kernels``).
@@ -18,6 +19,7 @@ import functools
 import sys
 
 from .lazy import STATE, WATCH, close, local_index, paused
+from . import tensor as tensor_mod
 from .tensor import Tensor
 
 _getrefcount = sys.getrefcount
@@ -54,3 +56,14 @@ def apart(reg, t) -> bool:
     value = t._value
     # (referrers: the tensor's slot, this name, the call's argument)
     return value is not None and value.base is None and _getrefcount(value) <= 3
+
+
+def _flag_changed(t: Tensor) -> None:
+    """``t.requires_grad_()`` changes what an open region keyed ``t`` by: it ends first."""
+    reg = STATE.region
+    if reg is not None and WATCH[0] and (id(t) in reg.ext_ids
+                                         or local_index(reg, t) is not None):
+        close("requires_grad changed on a tensor the step read")
+
+
+tensor_mod.FLAG_CHANGE[0] = _flag_changed
