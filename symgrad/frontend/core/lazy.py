@@ -20,10 +20,14 @@ keyed by structure and compiled like the second):
   its closure holds (tensors by reference, plain values by value, module-level objects by
   identity); anything else is not captured (``lazy_ops``). The keys form a trie: a path from
   the root is a region's structure.
-* **Counting, then arming.** A region ending in ``backward()`` counts a visit of its path's
-  end. Once a path was visited ``repeats`` times and applied ``min_ops`` ops in all, it is
-  *armed*. Counts, not seconds: a program switches to compiled code at the same step in
-  every run, whatever the machine's load, and a short script never waits for a compiler.
+* **Counting, then recording, then arming.** Until some structure has applied ``min_ops``
+  ops, a region is only *counted*: a fingerprint of its ops' names and their number (what
+  a script too short to compile pays: ~0.3 us per op, where keying each op costs ~3). A
+  structure that reached ``min_ops`` makes the next regions recorded into the trie; a region
+  ending in ``backward()`` counts a visit of its path's end, and a path visited ``repeats``
+  times is *armed*. Counts, not seconds: a program switches to compiled code at the same
+  step in every run, whatever the machine's load, and a short script never waits for a
+  compiler.
 * **Replay.** On an armed path, ops do not compute: each returns a ``PendingTensor`` whose
   metadata come from the trie. At ``backward()`` the region's path compiles (once: forward,
   backward, the values still referenced by the program and the leaves' gradients, in one C
