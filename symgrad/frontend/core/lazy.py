@@ -61,11 +61,10 @@ import numpy as np
 
 from ... import config, dtypes
 from ...ir.graph import attrs_key
-from ...ops import OPS
-from ...ops.registry import MOVEMENT
 from . import apply as applying, grad_mode, layout, sources
 from .apply import apply, attach_function
 from .lazy_ops import Uncapturable, function_spec, run_entry
+from .lazy_state import STATE, STATS, End, Region, TrieNode  # noqa: F401  (the recorder's)
 from . import pending as pending_mod
 from .pending import PendingTensor, RAW, ReplayedTensor, become, index_of, pending
 from .tensor import Tensor
@@ -94,65 +93,6 @@ if config.capture_mode() == "eager":
 _DTYPES = frozenset((dtypes.float32, dtypes.float64, dtypes.int64, dtypes.bool_))
 
 
-class TrieNode:
-    """One op of a region's structure: its entry (how to apply it again), its result's
-    metadata, the ops that followed it, and the backward()s that ended regions here."""
-
-    __slots__ = ("children", "entry", "meta", "parent", "index", "ends", "armed", "view",
-                 "jumps")
-
-    def __init__(self, parent, entry, meta):
-        self.children: dict = {}
-        self.entry, self.meta, self.parent = entry, meta, parent
-        # whether its result shows another tensor's data (a movement op, detach)
-        self.view = entry is not None and (entry[0] == "d" or entry[0] == "a"
-                                           and OPS[entry[1]].kind == MOVEMENT)
-        self.index = -1 if parent is None else parent.index + 1
-        self.ends = None
-        self.armed = False
-        self.jumps: dict | None = None   # composites skipped from here (``lazy_composite``)
-
-
-class End:
-    """A backward() that ended regions at one trie node: its visits, their eager time, and
-    its compiled code per set of results still referenced."""
-
-    __slots__ = ("count", "runners", "failed")
-
-    def __init__(self):
-        self.count, self.runners, self.failed = 0, {}, None
-
-
-class Region:
-    __slots__ = ("cursor", "lazy", "tensors", "ids", "ext", "ext_ids", "arrays", "ext_meta",
-                 "counting", "fp", "ops")
-
-    def __init__(self, root: TrieNode, lazy: bool, counting: bool):
-        self.cursor, self.lazy = root, lazy
-        self.counting = counting    # only counted, not recorded (see ``_open``)
-        self.fp, self.ops = 0, 0    # a fingerprint of its ops' names, and how many
-        self.tensors: list = []     # the pending tensors (lazy), in order
-        self.ids: dict = {}         # id -> (number, weak reference) of eager results
-        self.ext: list = []         # the external tensors, in order of first use
-        self.ext_ids: dict = {}
-        self.arrays: list = []      # their values when first used (copied if shared)
-        self.ext_meta: list = []    # their metadata (part of the keys)
-
-
-class _State:
-    root = TrieNode(None, None, None)
-    nodes = 0
-    region: Region | None = None
-    compiled: dict = {}   # (End, alive) -> None, in use order (the LRU)
-    seen: dict = {}       # a region's fingerprint -> the ops its regions applied in all
-    budget = 0            # how many regions to record before only counting again
-    armed = False         # whether a path is armed (then every region is recorded)
-
-
-STATE = _State()
-# What happened so far (tests and ``SYMGRAD_DEBUG`` read them): steps run compiled, steps
-# compiled, regions that fell back to eager, composite bodies skipped (``lazy_composite``).
-STATS = {"replayed": 0, "compiled": 0, "fallbacks": 0, "skipped": 0}
 
 
 def enable(on: bool = True) -> None:
@@ -237,10 +177,16 @@ def applied(name: str, args: tuple, attrs: dict, torch_name, shown) -> Tensor | 
 
 
 def _requiring(args: tuple) -> bool:
+    """Whether an op on ``args`` starts a region: one requires grad, none is a result of
+    another graph (the region would end there: ``external_meta``)."""
+    found = False
     for a in args:
         if isinstance(a, Tensor) and a._requires_grad:
-            return True
-    return False
+            kind = a.__class__
+            if kind is PendingTensor or kind is ReplayedTensor or a.grad_fn is not None:
+                return False
+            found = True
+    return found
 
 
 def attached(out: Tensor, torch_name: str, rule, inputs: list, saves: bool, uses_out: bool,
@@ -340,10 +286,10 @@ def _open() -> Region:
     only *counted* -- a fingerprint of its ops' names, ~1 us per op instead of ~4 -- while no
     path is armed and no structure has applied ``min_ops`` ops yet (``lazy_backward``: one
     that has makes the next regions recorded)."""
-    counting = STATE.budget <= 0 and not STATE.armed and SETTINGS["min_ops"] > 0
-    if not counting and STATE.budget > 0:
-        STATE.budget -= 1
-    reg = STATE.region = Region(STATE.root, not counting, counting)
+    hot = STATE.budget > 0
+    counting = not hot and not STATE.armed and SETTINGS["min_ops"] > 0
+    STATE.budget -= hot
+    reg = STATE.region = Region(STATE.root, not counting, counting, hot)
     return reg
 
 

@@ -70,8 +70,10 @@ def backward(tensors, grad_tensors, retain_graph, create_graph, inputs) -> bool:
     if not reg.lazy:
         if _unreplayable(reg) is None and _as_recorded(reg, node):   # (a step it could not
             end.count += 1                                          # run compiled: uncounted)
-        if _seen(reg) and end.failed is None and end.count >= SETTINGS["repeats"] and \
-                not node.armed:
+        # (a hot region: recorded because its counted structure reached min_ops -- which
+        # recording may have split where an op cannot be captured: its own count is less)
+        if (_seen(reg) or reg.hot) and end.failed is None and \
+                end.count >= SETTINGS["repeats"] and not node.armed:
             _arm(node, end)
         STATE.region = None
         return False
@@ -88,7 +90,7 @@ def _seen(reg: Region) -> bool:
     total = seen[reg.fp] = seen.get(reg.fp, 0) + reg.ops
     enough = total >= _min_ops()
     if enough and reg.counting:
-        STATE.budget = 2 * SETTINGS["repeats"] + 2
+        STATE.budget = 4 * SETTINGS["repeats"] + 4
     return enough
 
 
