@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 
 import numpy as np
+import pytest
 
 import symgrad as sg
 import symgrad.nn.functional as F
@@ -127,39 +128,46 @@ def _with_threshold(program, min_ops: int):
     return log, {k: lazy.STATS[k] - before[k] for k in before}, nodes
 
 
-def _steps(log, note, steps=14):
+def _steps(log, note, steps=14, stats=False):
     w = sg.tensor([0.5, -0.25, 1.0], requires_grad=True)
     x = sg.tensor([1.0, 2.0, 3.0])
     for _ in range(steps):
-        loss = ((w * x).tanh() * x).sum()
+        each = (w * x).tanh() * x
+        loss = each.sum()
         loss.backward()
         log += [loss.item(), w.grad.numpy().copy()]
+        if stats:   # ops on the released graph after the backward: no region's
+            log += [float(each.sum()), float((each * 2.0).mean())]
         with sg.no_grad():
             w -= 0.1 * w.grad
         w.grad = None
         note()
 
 
-def test_a_structure_is_only_counted_until_it_has_applied_min_ops():
-    # each step applies 4 ops: counted (no trie) until 12 were applied; then recorded twice,
-    # armed and run compiled; the numbers are the eager ones throughout
+@pytest.mark.parametrize("stats", [False, True])
+def test_a_structure_is_only_counted_until_it_has_applied_min_ops(stats):
+    # each step applies a few ops: counted (no trie) until 13 were applied; then recorded
+    # twice, armed and run compiled; the numbers are the eager ones throughout. Statistics
+    # on a step's released graph are counted in no region, as they are recorded in none.
+    def program(log, note):
+        _steps(log, note, stats=stats)
     eager = []
     lazy.enable(False)
     try:
-        _steps(eager, lambda: None)
+        program(eager, lambda: None)
     finally:
         lazy.enable(True)
     compiled_before = lazy.STATS["compiled"] > 0 or "symgrad.pipeline" in sys.modules
-    log, stats, nodes = _with_threshold(_steps, 12)
+    log, stats, nodes = _with_threshold(program, 13)
     # (float32 rounding: a compiled tanh may round the last bits otherwise, and 14 steps of
     # updates carry it)
     check_same = [np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
                   for a, b in zip(eager, log)]
     assert len(check_same) == len(eager) == len(log)
-    # the first recorded step is the one after the counted ops reached the threshold (12, or
-    # 3 x 12 before a process's first compile); the trie then holds one node per op
+    # the first recorded step is the one after the counted ops reached the threshold (13, or
+    # 3 x 13 before a process's first compile); the trie then holds one node per op
     first = next(k for k, n in enumerate(nodes) if n)
-    ops, threshold = nodes[first], 12 * (1 if compiled_before else 3)
+    ops, threshold = nodes[first], 13 * (1 if compiled_before else 3)
     assert first * ops >= threshold > (first - 1) * ops, (nodes, threshold)
     assert stats["replayed"] >= 2, (nodes, stats)
 

@@ -194,7 +194,12 @@ def attached(out: Tensor, torch_name: str, rule, inputs: list, saves: bool, uses
     """``attach_function(...)`` while capture is on, once it knows it attaches."""
     if _get_ident() != _MAIN or _RECORDING.recording is not None:
         return _plain_attach(out, torch_name, rule, inputs, saves, uses_out, holomorphic, shown)
-    reg = STATE.region or _open()
+    reg = STATE.region
+    if reg is None:
+        if not _requiring(inputs):   # (the node of an op on another graph's result)
+            return _plain_attach(out, torch_name, rule, inputs, saves, uses_out, holomorphic,
+                                 shown)
+        reg = _open()
     reg.fp = hash((reg.fp, torch_name))
     reg.ops += 1
     if reg.counting:
