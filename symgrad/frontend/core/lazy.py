@@ -145,10 +145,11 @@ def applied(name: str, args: tuple, attrs: dict, torch_name, shown) -> Tensor | 
         reg = _open()
     elif _get_ident() != _MAIN or _RECORDING.recording is not None:   # (a trace's op)
         return None
-    reg.fp = hash((reg.fp, name))
-    reg.ops += 1
-    if reg.counting:
-        return None
+    if not reg.lazy:   # (counted or recorded; a pending region's count is not needed)
+        reg.fp = hash((reg.fp, name))
+        reg.ops += 1
+        if reg.counting:
+            return None
     n_ext = len(reg.ext)
     try:
         specs = []   # (a loop, the step's own results inlined: this runs for every op)
@@ -200,10 +201,12 @@ def attached(out: Tensor, torch_name: str, rule, inputs: list, saves: bool, uses
             return _plain_attach(out, torch_name, rule, inputs, saves, uses_out, holomorphic,
                                  shown)
         reg = _open()
-    reg.fp = hash((reg.fp, torch_name))
-    reg.ops += 1
-    if reg.counting:
-        return _plain_attach(out, torch_name, rule, inputs, saves, uses_out, holomorphic, shown)
+    if not reg.lazy:
+        reg.fp = hash((reg.fp, torch_name))
+        reg.ops += 1
+        if reg.counting:
+            return _plain_attach(out, torch_name, rule, inputs, saves, uses_out, holomorphic,
+                                 shown)
     n_ext = len(reg.ext)
     try:
         entry = ("c", torch_name, shown, saves, uses_out, holomorphic, _operand(reg, out),
@@ -294,7 +297,8 @@ def _open() -> Region:
     hot = STATE.budget > 0
     counting = not hot and not STATE.armed and SETTINGS["min_ops"] > 0
     STATE.budget -= hot
-    reg = STATE.region = Region(STATE.root, not counting, counting, hot)
+    # (pending only where a path is armed: a region that cannot follow one counts every op)
+    reg = STATE.region = Region(STATE.root, STATE.armed, counting, hot)
     return reg
 
 

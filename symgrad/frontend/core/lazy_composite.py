@@ -196,10 +196,11 @@ def detached(t: Tensor) -> Tensor:
     reg = STATE.region
     if _get_ident() != _MAIN or _RECORDING.recording is not None:
         return _detach(t)
-    reg.fp = hash((reg.fp, "detach"))
-    reg.ops += 1
-    if reg.counting:
-        return _detach(t)
+    if not reg.lazy:
+        reg.fp = hash((reg.fp, "detach"))
+        reg.ops += 1
+        if reg.counting:
+            return _detach(t)
     n_ext = len(reg.ext)
     try:
         entry = ("d", _operand(reg, t))
