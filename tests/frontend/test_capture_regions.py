@@ -186,3 +186,22 @@ def test_a_structure_that_never_repeats_is_never_recorded():
     log, stats, nodes = _with_threshold(program, 1000)
     assert nodes == [0] * 7 and stats["replayed"] == 0, (nodes, stats)
     assert [float(g[0]) for g in log] == [1.5 ** k for k in range(1, 8)]
+
+
+def test_an_op_that_checks_its_values_raises_at_its_line():
+    # cholesky/inv/solve raise on a singular matrix: never deferred to a later read or to
+    # the backward (the sweep's error classes, torch's semantics)
+    def program(log):
+        good = np.array([[4.0, 1.0, 0.0], [1.0, 3.0, 0.0], [0.0, 0.0, 2.0]])
+        for k in range(7):
+            a = sg.tensor(good if k != 5 else np.zeros((3, 3)), requires_grad=True)
+            where = "op"
+            try:
+                lower = sg.linalg.cholesky(a * 1.0)
+                inverse = sg.linalg.inv(a * 2.0)
+                where = "backward"
+                (lower.sum() + inverse.sum()).backward()
+                log += [a.grad.numpy().copy()]
+            except Exception as e:   # noqa: BLE001  (its class and where it was raised)
+                log += [(where, type(e).__name__)]
+    check(program, replays=False)

@@ -150,6 +150,9 @@ def applied(name: str, args: tuple, attrs: dict, torch_name, shown) -> Tensor | 
         reg.ops += 1
         if reg.counting:
             return None
+    if attrs and attrs.get("check"):   # (a kernel that raises on its operand's values, a
+        close(f"{name} checks its operand's values")   # singular matrix: at its line)
+        return None
     n_ext = len(reg.ext)
     try:
         specs = []   # (a loop, the step's own results inlined: this runs for every op)
