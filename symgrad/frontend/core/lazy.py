@@ -1,12 +1,12 @@
 """Capture and replay of eager steps: torch code at compiled speed, without a decorator.
 
-Layer: front end, above ``apply``, ``lazy_ops`` and ``pending``, below ``lazy_backward``
-and the engine. Input: every eager ``apply`` and ``attach_function`` (a composite's one
-backward node) on the main thread while capture is on (``apply.WATCH``; ``lazy_composite``
-records whole composites, the nodes of ops of several outputs and ``detach()`` with this
-module's trie), and every in-place update (``lazy_updates``: the region ends first). Output: the
-same tensors, values and ``.grad``s as the eager path, computed by one compiled C function per
-repeated step.
+Layer: front end, above ``apply``, ``lazy_ops``, ``lazy_state`` (the trie, its ends, the
+open region) and ``pending``, below ``lazy_backward`` and the engine. Input: every eager
+``apply`` and ``attach_function`` (a composite's one backward node) on the main thread while
+capture is on (``apply.WATCH``; ``lazy_composite`` records whole composites, the nodes of ops
+of several outputs and ``detach()`` with this module's trie), and every in-place update
+(``lazy_updates``: the region ends first). Output: the same tensors, values and ``.grad``s as
+the eager path, computed by one compiled C function per repeated step.
 
 How (torch's LazyTensor and tinygrad's ``TinyJit`` meet: lazy like the first, automatic,
 keyed by structure and compiled like the second):
