@@ -210,21 +210,32 @@ def attached(out: Tensor, torch_name: str, rule, inputs: list, saves: bool, uses
         if reg.counting:
             return _plain_attach(out, torch_name, rule, inputs, saves, uses_out, holomorphic,
                                  shown)
-    n_ext = len(reg.ext)
-    try:
-        entry = ("c", torch_name, shown, saves, uses_out, holomorphic, _operand(reg, out),
-                 tuple([_operand(reg, t) for t in inputs]),
-                 function_spec(lambda t: _operand(reg, t), rule))
-        key = entry + (tuple(reg.ext_meta[n_ext:]),)
-        child = reg.cursor.children.get(key)
-    except (Uncapturable, TypeError) as e:
-        close(f"{torch_name}: {e}")
+    found = keyed(reg, torch_name, lambda: (
+        "c", torch_name, shown, saves, uses_out, holomorphic, _operand(reg, out),
+        tuple([_operand(reg, t) for t in inputs]),
+        function_spec(lambda t: _operand(reg, t), rule)))
+    if found is None:
         return _plain_attach(out, torch_name, rule, inputs, saves, uses_out, holomorphic, shown)
+    entry, key, child = found
     t = _next(reg, child, torch_name)
     if t is not None:
         return t
     result = _plain_attach(out, torch_name, rule, inputs, saves, uses_out, holomorphic, shown)
     return _noted(reg, key, child, result, lambda: entry)
+
+
+def keyed(reg: Region, name: str, make) -> tuple | None:
+    """``(entry, key, child)`` of the entry ``make()`` makes (a node, a detach): its key
+    holds the metadata of the externals it made the region's, ``child`` is the trie's node
+    for it (None: new). None: it cannot be captured, the region has ended."""
+    n_ext = len(reg.ext)
+    try:
+        entry = make()
+        key = entry + (tuple(reg.ext_meta[n_ext:]),)
+        return entry, key, reg.cursor.children.get(key)
+    except (Uncapturable, TypeError) as e:
+        close(f"{name}: {e}")
+        return None
 
 
 def _plain_attach(out, torch_name, rule, inputs, saves, uses_out, holomorphic, shown):

@@ -30,8 +30,8 @@ from __future__ import annotations
 from ... import dtypes
 from . import grad_mode, sources
 from .lazy import (_MAIN, STATE, STATS, WATCH, TrieNode, _external, _get_ident, _next,
-                   _noted, _open, _operand, _requiring, close, external_meta, local_index,
-                   materialize_region, paused)
+                   _noted, _open, _operand, _requiring, close, external_meta, keyed,
+                   local_index, materialize_region, paused)
 from .lazy_ops import ATTACH_OUTPUTS, Uncapturable, function_spec
 from .pending import pending
 from .tensor import Tensor
@@ -153,19 +153,17 @@ def multi_attached(torch_name: str, rule, inputs, saves: bool, outs: list,
     if reg is None or reg.counting or _get_ident() != _MAIN or \
             _RECORDING.recording is not None:
         return False
-    n_ext = len(reg.ext)
-    try:
+    def entry():
         specs = tuple([_operand(reg, o) for o in outs])
         if any(type(s) is not int or s < 0 for s in specs):
             raise Uncapturable("an output that is not the step's")
-        entry = ("m", torch_name, saves, multi_views, specs,
-                 tuple([_operand(reg, t) for t in inputs]),
-                 function_spec(lambda t: _operand(reg, t), rule))
-        key = entry + (tuple(reg.ext_meta[n_ext:]),)
-        child = reg.cursor.children.get(key)
-    except (Uncapturable, TypeError) as e:
-        close(f"{torch_name}: {e}")
+        return ("m", torch_name, saves, multi_views, specs,
+                tuple([_operand(reg, t) for t in inputs]),
+                function_spec(lambda t: _operand(reg, t), rule))
+    found = keyed(reg, torch_name, entry)
+    if found is None:
         return False
+    entry, key, child = found
     if reg.lazy:
         if child is not None and child.armed:
             reg.tensors.append(None)
@@ -201,14 +199,10 @@ def detached(t: Tensor) -> Tensor:
         reg.ops += 1
         if reg.counting:
             return _detach(t)
-    n_ext = len(reg.ext)
-    try:
-        entry = ("d", _operand(reg, t))
-        key = entry + (tuple(reg.ext_meta[n_ext:]),)
-        child = reg.cursor.children.get(key)
-    except Uncapturable as e:
-        close(f"detach: {e}")
+    found = keyed(reg, "detach", lambda: ("d", _operand(reg, t)))
+    if found is None:
         return _detach(t)
+    entry, key, child = found
     out = _next(reg, child, "detach")
     if out is not None:
         return out
