@@ -17,6 +17,7 @@ import weakref
 from typing import Any
 from collections.abc import Callable, Sequence
 
+from .pending import EDGE_FN, ReplayedTensor
 from .tensor import Tensor
 
 RELEASED_MSG = (
@@ -266,7 +267,8 @@ def record_function(out: Tensor, op, attrs: dict, inputs: list, torch_name: str,
     meta = []
     versions = [] if op.saves else None   # what the rule reads must not change in place
     for t in inputs:
-        fn = t.grad_fn
+        # (a compiled step's kept result: its node is made only if something reads it)
+        fn = t.grad_fn if t.__class__ is not ReplayedTensor else EDGE_FN[0](t)
         if fn is None and t._requires_grad:
             fn = grad_edge(t)   # a leaf's AccumulateGrad
         edges.append((fn, fn.output_nr(t)) if fn is not None and fn._n_outputs > 1

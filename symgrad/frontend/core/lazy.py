@@ -262,6 +262,8 @@ def _next(reg: Region, child: TrieNode | None, name: str) -> PendingTensor | Non
         if reg.tensors:
             materialize_region(reg, f"{name} is not on the captured path")
         reg.lazy = False
+        reg.fp = hash((reg.fp, name))   # (counted from here: this op too)
+        reg.ops += 1
     return None
 
 
@@ -335,6 +337,19 @@ def _operand(reg: Region, a) -> object:
     if a is None:
         return None
     raise Uncapturable(f"an operand of type {kind.__name__}")
+
+
+def in_step(*tensors: Tensor) -> bool:
+    """Whether one of ``tensors`` is a result of the open region (pending or recorded): an
+    eager shortcut that skips ``apply`` (a copy, a row gather) must not be taken for it, or
+    the recorded step and its replay, where the operand is pending, would differ."""
+    reg = STATE.region
+    if reg is None:
+        return False
+    for t in tensors:
+        if local_index(reg, t) is not None:
+            return True
+    return False
 
 
 def local_index(reg: Region, t: Tensor) -> int | None:
@@ -418,6 +433,16 @@ def materialize_region(reg: Region, why: str) -> None:
         traceback.print_stack(limit=8)
     reg.lazy = False
     path = _path(reg.cursor)
+    # (counted from here on as a recorded region is: its fingerprint so far, which a pending
+    # region did not keep, so that a step that falls back at the same op each time is armed
+    # on its own path)
+    fp = ops = 0
+    for node in path:
+        kind = node.entry[0]
+        if kind != "m":   # (not counted: the op that made its outputs was)
+            fp = hash((fp, "detach" if kind == "d" else node.entry[1]))
+            ops += 1
+    reg.fp, reg.ops = fp, ops
     tensors = reg.tensors
     # An external whose array others hold was copied when first used (``_external``): the
     # ops read that copy, the values of their time, as the compiled step would.

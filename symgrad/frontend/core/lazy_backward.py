@@ -1,6 +1,6 @@
 """A captured step's backward: run compiled, or counted towards arming.
 
-Layer: front end, above ``lazy`` (the recorder) and ``lazy_ops``; the engine calls
+Layer: front end, above ``lazy`` (the recorder), ``lazy_ops`` and ``lazy_graph``; the engine calls
 ``backward`` first, and the compiler is ``COMPILER[0]`` (``api.replay.compile_step``: an
 interface passed down). Input: the open region at a ``backward()``. Output: True when the
 step ran as one compiled call -- the results the program still holds get their values
@@ -11,8 +11,8 @@ Which results the program holds is read from reference counts when the backward 
 region's list holds each pending tensor once, so any other reference is the program's (a
 local variable, a list, a closure). The compiled function returns those values and the
 gradients, nothing else; the set is part of what it was compiled for. A kept result's
-``grad_fn`` is made when first read (``rebuild``): the step's graph, made again eagerly and
-released, as the backward that computed it would have left it.
+``grad_fn`` is made when first used (``lazy_graph``): the step's graph, made again eagerly
+and released, as the backward that computed it would have left it.
 """
 
 from __future__ import annotations
@@ -20,14 +20,12 @@ from __future__ import annotations
 import sys
 import weakref
 
-import numpy as np
-
 from ... import config
 from . import grad_mode
 from .lazy import (_DTYPES, _MAIN, STATE, STATS, SETTINGS, End, Region, TrieNode, _get_ident,
                    _path, close, local_index, paused)
+from .lazy_graph import Record
 from .lazy_ops import run_entry
-from . import pending as pending_mod
 from .pending import RAW, ReplayedTensor, become, replayed
 from .tensor import Tensor
 
@@ -35,7 +33,6 @@ COMPILER: list = [None]      # api.replay.compile_step
 ACCUMULATE: list = [None]    # engine._accumulate (the engine is above this module)
 GRAD_LAYOUT: list = [None]   # engine.grad_layout
 _getrefcount = sys.getrefcount
-_weakref = weakref.ref
 
 
 def backward(tensors, grad_tensors, retain_graph, create_graph, inputs) -> bool:
@@ -134,7 +131,7 @@ def _replay(reg: Region, node: TrieNode, end: End, root: int) -> bool:
         return False
     STATE.region = None
     STATS["replayed"] += 1
-    record = _Record(node, reg.ext, outs + tuple(i for i, _ in views), tensors) \
+    record = Record(node, reg.ext, outs + tuple(i for i, _ in views), tensors) \
         if any(tensors[i]._requires_grad for i in alive) else None
     for i, v in zip(outs, values):
         replayed(tensors[i], v, record)
@@ -247,47 +244,3 @@ def _views_of(views: tuple, tensors: list, ext: list, record) -> None:
             if t._requires_grad:
                 t.__class__ = ReplayedTensor
                 RAW["_trace"].__set__(t, record)
-
-
-class _Record:
-    """What the released graph of a compiled step's results needs to be made again
-    (``rebuild``): the path, the leaves that require grad (their identity is the graph's),
-    the other externals' shapes and dtypes only (their values no longer matter: the graph is
-    released), and the results kept, weakly."""
-
-    __slots__ = ("node", "ext", "kept")
-
-    def __init__(self, node: TrieNode, ext: list, kept: tuple, tensors: list):
-        self.node = node
-        self.ext = [t if t._requires_grad else (t.shape, t.dtype) for t in ext]
-        self.kept = {i: _weakref(tensors[i]) for i in kept}
-
-
-def rebuild(t: ReplayedTensor) -> None:
-    """A replayed tensor's ``grad_fn`` was asked for: make its step's graph again, eagerly,
-    released as the backward that computed it left it (``pending``'s hook)."""
-    record = RAW["_trace"].__get__(t, Tensor)
-    if record is None:
-        t.__class__ = Tensor
-        return
-    ext = [e if isinstance(e, Tensor) else Tensor(np.zeros(e[0], e[1].np), None)
-           for e in record.ext]
-    env: list = []
-    with paused():
-        for node in _path(record.node):
-            env.append(run_entry(node.entry, env, ext))
-    for r in env:
-        if r is None:   # (an "m" entry)
-            continue
-        fn = r.grad_fn
-        if fn is not None:
-            fn.release()
-    for i, ref in record.kept.items():
-        kept = ref()
-        if kept is not None and type(kept) is ReplayedTensor:
-            RAW["grad_fn"].__set__(kept, env[i].grad_fn)
-            RAW["_trace"].__set__(kept, None)
-            kept.__class__ = Tensor
-
-
-pending_mod.REBUILD[0] = rebuild

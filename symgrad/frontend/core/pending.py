@@ -36,6 +36,7 @@ METADATA = ("shape", "dtype", "_requires_grad", "_weak", "_strides", "_creation"
 # interface passed down: this module is below the recorder).
 MATERIALIZE: list = [None]
 REBUILD: list = [None]
+EDGE_FN: list = [None]   # lazy_graph.edge_fn(replayed tensor): its node, or one made when used
 
 
 def _after(hook: list, name: str) -> property:

@@ -19,7 +19,7 @@ import numpy as np
 from ... import dtypes
 from ...dims import Dim, NotGeneric, as_size, same_shape
 from ...ops.registry import normalize_axes
-from ..core import grad_mode, layout
+from ..core import grad_mode, layout, lazy
 from ..core.apply import apply, as_tensor, attach_function, full
 from ..core.tensor import Tensor
 from ..core.arguments import size_args
@@ -73,7 +73,8 @@ def _copy(x: Tensor) -> Tensor:
     """A row-major copy of ``x`` (torch's ``clone``, CloneBackward0)."""
     out = apply("cast", x, dtype=x.dtype, _torch_name="CloneBackward0") \
         if x.requires_grad else Tensor(x._value.copy(), None) if x.__class__ is Tensor \
-        and x._value is not None else apply("cast", x, dtype=x.dtype)   # (traced, pending)
+        and x._value is not None and not lazy.in_step(x) \
+        else apply("cast", x, dtype=x.dtype)   # (traced, pending, a captured step's)
     out._strides = None
     return out
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ...formats import channels_last, contiguous_format, memory_format, preserve_format
-from ..core import layout
+from ..core import layout, lazy
 from ..core.apply import apply, attach_function
 from ..core.tensor import Tensor
 from .basic import gather_along
@@ -61,7 +61,11 @@ def clone(x: Tensor, *, memory_format: memory_format = preserve_format) -> Tenso
     """A copy (not a view); its backward passes the cotangent through and reads nothing, so
     the copy may be changed in place (``x.clone().mul_(x)``). Its layout is ``x``'s where that
     is dense (``preserve_format``), else row-major, or the format asked for."""
-    out = Tensor(x._value.copy(), None) if x._value is not None else Tensor(None, x._node)
+    # (a captured step's result, pending or recorded: a copy op of the step, the same
+    # node torch shows; its value is not read)
+    step = lazy.in_step(x)
+    out = apply("cast", x, dtype=x.dtype, _torch_name="CloneBackward0") if step else \
+        Tensor(x._value.copy(), None) if x._value is not None else Tensor(None, x._node)
     shape = tuple(x.shape)
     if memory_format is channels_last and x.ndim == 4:
         out._strides = layout.channels_last_strides(shape)
@@ -69,6 +73,8 @@ def clone(x: Tensor, *, memory_format: memory_format = preserve_format) -> Tenso
         st = layout.strides(x)
         if layout.dense(shape, st) and not layout.contiguous_in(shape, st):
             out._strides = st
+    if step:
+        return out
     return attach_function(out, "CloneBackward0", lambda g, o, ins: (g,), [x], saves=False,
                            uses_out=False)
 
