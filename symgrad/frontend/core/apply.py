@@ -202,7 +202,7 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
             out = Tensor(None, node)
             out._weak = kind == ELEMENTWISE and _python_numbers(args)
         else:
-            out = Tensor(_eager_value(op, inputs, attrs, dtype), None)
+            out = Tensor(eager_value(op, inputs, attrs, dtype), None)
     if kind == MOVEMENT:
         register_view(out, inputs[0], name, attrs)
     elif kind == ELEMENTWISE and len(out.shape) > 1:   # (fewer dims: always row-major)
@@ -323,7 +323,7 @@ def _in_compute_type(name: str, inputs: list[Tensor], attrs: dict, dtype, torch_
     return out
 
 
-def _eager_value(op, inputs: list[Tensor], attrs: dict, dtype) -> np.ndarray:
+def eager_value(op, inputs: list[Tensor], attrs: dict, dtype) -> np.ndarray:
     """The op's NumPy reference on eager inputs, as an array of ``dtype``; a float16 result
     of an op that computes (not one that only moves elements) computed in float32 and rounded
     once (``halfprec``)."""

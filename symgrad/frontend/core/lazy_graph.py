@@ -118,29 +118,13 @@ def _build(record: Record) -> None:
     with paused():
         for node in _path(record.node):
             env.append(run_entry(node.entry, env, ext))
-    made = {}   # the graph's node -> the Unbuilt object that becomes it
-    for i, ref in record.unbuilt.items():
-        stub = ref()
-        if stub is not None:
-            made[env[i].grad_fn] = stub
     for r in env:
         if r is None:   # (an "m" entry)
             continue
         fn = r.grad_fn
         if fn is not None:
             fn.release()
-    for real, stub in made.items():
-        for slot in _SLOTS:
-            try:
-                slot.__set__(stub, slot.__get__(real, type(real)))
-            except AttributeError:   # (a slot the node never set)
-                pass
-        stub.__class__ = type(real)
-    if made:   # the graph's other nodes point at the objects handed out
-        for r in env:
-            fn = None if r is None else _FN.__get__(r, Tensor)
-            if fn is not None and any(e[0] in made for e in fn._edges):
-                fn._edges = tuple((made.get(f, f), k) for f, k in fn._edges)
+    made = _become(record, env)
     for i, ref in record.kept.items():
         kept = ref()
         if kept is not None and type(kept) is ReplayedTensor:
@@ -150,6 +134,30 @@ def _build(record: Record) -> None:
             kept.__class__ = Tensor
     record.unbuilt.clear()
     record.kept.clear()
+
+
+def _become(record: Record, env: list) -> dict:
+    """Turn each live ``Unbuilt`` node of ``record`` into the node the graph made for its
+    result (its slots and class), and point the graph's nodes at it; the graph's node ->
+    the object that became it."""
+    made = {}
+    for i, ref in record.unbuilt.items():
+        stub = ref()
+        if stub is not None:
+            made[env[i].grad_fn] = stub
+    for real, stub in made.items():
+        for slot in _SLOTS:
+            try:
+                slot.__set__(stub, slot.__get__(real, type(real)))
+            except AttributeError:   # (a slot the node never set)
+                pass
+        stub.__class__ = type(real)
+    if made:
+        for r in env:
+            fn = None if r is None else _FN.__get__(r, Tensor)
+            if fn is not None and any(e[0] in made for e in fn._edges):
+                fn._edges = tuple((made.get(f, f), k) for f, k in fn._edges)
+    return made
 
 
 pending_mod.REBUILD[0] = rebuild

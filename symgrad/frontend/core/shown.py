@@ -3,16 +3,19 @@ a cast hidden inside the op's node (``cast_inside``), a reduction whose dropped 
 reshape torch does not show (``apply_reduction``), and a result whose last node torch names
 otherwise, because torch reaches the same values in other steps (``shown_as``).
 
-Layer: front end, above ``apply``. Input: a result tensor and its target dtype, a reduction
+Layer: front end, above ``apply`` and ``lazy_state`` (whether a captured step is open: an
+eager reduction with no node to record is one kernel call, ``eager_reduction``). Input: a result tensor and its target dtype, a reduction
 op, a tensor and its axes, or a result and torch's name for its last node. Output: the
 tensor, with one backward function as torch's.
 """
 
 from __future__ import annotations
 
+from ... import dtypes
 from ...ops import OPS
 from . import grad_mode
-from .apply import BUILDER, apply, attach_function
+from .apply import BUILDER, CAPTURING, WATCH, apply, attach_function, eager_value
+from .lazy_state import STATE
 from .backward_graph import BackwardFunction, function_class
 from .tensor import Tensor
 
@@ -48,6 +51,11 @@ def apply_reduction(name: str, x: Tensor, axes: tuple, keepdim: bool,
     not show: the result gets one backward function (the op's rule applied to the cotangent
     with the dims put back), so ``s.grad_fn.next_functions`` is what torch prints."""
     op = OPS[name]
+    if not (x._requires_grad and grad_mode._local.enabled) and x.__class__ is Tensor \
+            and not CAPTURING[0] and not (WATCH[0] and STATE.region is not None):
+        out = eager_reduction(op, x, axes, None if keepdim else _dropped(x.shape, axes))
+        if out is not None:
+            return out
     if keepdim or op.vjp is None or not (x._requires_grad and grad_mode._local.enabled):
         out = apply(name, x, axes=axes, _torch_name=torch_name)
         return out if keepdim else apply("reshape", out, shape_to=_dropped(x.shape, axes))
@@ -60,6 +68,23 @@ def apply_reduction(name: str, x: Tensor, axes: tuple, keepdim: bool,
                       apply("reshape", o, shape_to=kept), ins, axes=axes)
     return attach_function(out, torch_name or op.torch_name, rule, [x], saves=op.saves,
                            uses_out=op.uses_out)
+
+
+# The dtypes ``eager_reduction`` takes (the others' results go through ``apply``'s casts).
+_REDUCED = frozenset((dtypes.float32, dtypes.float64, dtypes.int64, dtypes.bool_))
+
+
+def eager_reduction(op, x: Tensor, axes: tuple, dropped: tuple | None) -> Tensor | None:
+    """Reduction ``op`` over ``axes`` of eager ``x``, with no node to record (the caller
+    knows: no grad, no trace, no captured step open), in one step: the kernel ``apply`` runs,
+    the reduced dims dropped at once (``dropped``: the result's shape; None: kept), not by a
+    reshape op of its own. None: the general path (a traced ``x``, another dtype)."""
+    value = x._value
+    if value is None or not value.size or x.dtype not in _REDUCED:   # (no elements: the
+        return None                                                  # op's own errors)
+    attrs = {"axes": axes}
+    out = eager_value(op, [x], attrs, op.dtype(x.dtype, **attrs))
+    return Tensor(out if dropped is None else out.reshape(dropped), None)
 
 
 def _dropped(shape: tuple, axes: tuple) -> tuple:
