@@ -4,9 +4,9 @@ reshape torch does not show (``apply_reduction``), and a result whose last node 
 otherwise, because torch reaches the same values in other steps (``shown_as``).
 
 Layer: front end, above ``apply`` and ``lazy_state`` (whether a captured step is open: an
-eager reduction with no node to record is one kernel call, ``eager_reduction``). Input: a result tensor and its target dtype, a reduction
-op, a tensor and its axes, or a result and torch's name for its last node. Output: the
-tensor, with one backward function as torch's.
+eager reduction with no node to record is one kernel call, ``eager_reduction``). Input: a
+result tensor and its target dtype, a reduction op, a tensor and its axes, or a result and
+torch's name for its last node. Output: the tensor, with one backward function as torch's.
 """
 
 from __future__ import annotations
