@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import warnings
 
+from ..frontend.core import lazy
 from ..frontend.core.grad_mode import no_grad
 from ..frontend.core.tensor import Tensor
 from ..frontend.functions.basic import exp
@@ -63,11 +64,13 @@ class Distribution:
                                                          lazy_property):
                 continue
             value = getattr(self, param)
-            if not bool(constraint.check(value).all()):
-                raise ValueError(
+
+            def invalid(param=param, value=value, constraint=constraint):
+                return ValueError(
                     f"Expected parameter {param} ({type(value).__name__} of shape "
                     f"{tuple(value.shape)}) of distribution {self!r} to satisfy the constraint "
                     f"{constraint!r}, but found invalid values:\n{formatted(value)}")
+            _validate(constraint.check(value).all(), invalid)
 
     def expand(self, batch_shape, _instance=None):
         """A distribution of the same parameters expanded (broadcast, no copy) to
@@ -173,11 +176,10 @@ class Distribution:
                           f"validation. Please initialize the distribution with "
                           f"`validate_args=False` to turn off validation.", stacklevel=3)
             return
-        if not bool(support.check(value).all()):
-            raise ValueError(f"Expected value argument ({type(value).__name__} of shape "
-                             f"{tuple(value.shape)}) to be within the support ({support!r}) "
-                             f"of the distribution {self!r}, but found invalid values:\n"
-                             f"{formatted(value)}")
+        _validate(support.check(value).all(), lambda: ValueError(
+            f"Expected value argument ({type(value).__name__} of shape {tuple(value.shape)}) to "
+            f"be within the support ({support!r}) of the distribution {self!r}, but found "
+            f"invalid values:\n{formatted(value)}"))
 
     def _get_checked_instance(self, cls, _instance=None):
         """A blank instance for ``expand`` (a subclass with its own ``__init__`` must define
@@ -198,3 +200,10 @@ def _shown(t: Tensor) -> str:
     """A parameter in a distribution's repr: its value if it has one element, else its
     size."""
     return formatted(t) if t.numel() == 1 and not t.is_traced else str(t.size())
+
+
+def _validate(ok: Tensor, error) -> None:
+    """Raise ``error()`` unless ``ok`` is True; in a captured step where ``ok`` is pending,
+    where the step runs (``lazy.check``: a validation need not read a value every step)."""
+    if not lazy.check(ok, error) and not bool(ok):
+        raise error()

@@ -15,6 +15,7 @@ import numpy as np
 
 import symgrad as sg
 from symgrad.frontend.core import lazy
+from symgrad.frontend.core.pending import PendingTensor
 
 
 def _run(program, capture: bool):
@@ -82,7 +83,7 @@ def _linear(log):
         log.append(w.grad.numpy().copy())
         w.grad = None
         b.grad.zero_()
-        log.append((type(loss).__name__ in ("Tensor", "ReplayedTensor"), loss.requires_grad,
+        log.append((type(loss).__name__, loss.requires_grad,
                     loss.is_leaf, tuple(loss.shape), str(loss.dtype)))
     log.append(w.detach().numpy().copy())
     log.append(b.detach().numpy().copy())
@@ -340,14 +341,14 @@ def test_a_step_s_results_are_pending_until_used():
         x = sg.tensor([1.0, 2.0], requires_grad=True)
         for _ in range(4):
             y = x * 3
-            log.append(type(y).__name__)
+            log.append(type(y) is PendingTensor)
             (y * y).sum().backward()
             x.grad = None
         log.append(float(y.sum()))
     _, stats = _run(program, True)
     program(log)   # (capture off: the numbers the captured run must print)
     on, _ = _run(program, True)
-    assert "PendingTensor" in on          # armed steps defer their ops ...
+    assert True in on                     # armed steps defer their ops ...
     assert on[-1] == log[-1] == 9.0       # ... and their values are the eager ones
     assert stats["replayed"] > 0
 

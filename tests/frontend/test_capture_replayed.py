@@ -218,3 +218,26 @@ def test_a_minibatch_s_rows_by_an_index_tensor():
                 W -= 0.5 * W.grad
             W.grad = None
     check(program)
+
+
+def test_a_distribution_s_validation_is_left_to_the_step_and_raises_its_error():
+    # Normal(loc, scale) checks scale > 0 by reading a value: on an armed step the check is
+    # computed by the step and raises torch's ValueError where the step runs (its backward),
+    # before any gradient is written; the steps before it are captured
+    def program(log):
+        mu = sg.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        s = sg.tensor([0.3, 0.2, 0.1], requires_grad=True)
+        x = sg.tensor([0.0, 1.0, 1.5])
+        for step in range(7):
+            try:
+                sign = sg.full((3,), 1.0 if step < 6 else -1.0)   # (a value, not the key)
+                scale = s * sign                               # invalid at the last step
+                d = sg.distributions.Normal(mu * 2.0, scale)
+                loss = -d.log_prob(x).sum()
+                loss.backward()
+                log += [loss.item()]
+            except ValueError as e:
+                log.append(str(e).split(" of distribution")[0])
+            log += [mu.grad.numpy().copy(), s.grad.numpy().copy()]
+    stats = check(program)
+    assert stats["replayed"] >= 3, stats

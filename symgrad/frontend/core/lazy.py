@@ -1,7 +1,8 @@
 """Capture and replay of eager steps: torch code at compiled speed, without a decorator.
 
-Layer: front end, above ``apply``, ``lazy_ops``, ``lazy_state`` (the trie, its ends, the
-open region) and ``pending``, below ``lazy_backward`` and the engine. Input: every eager
+Layer: front end, above ``apply``, ``lazy_ops``, ``lazy_operands`` (an op's operands in its
+key), ``lazy_state`` (the trie, its ends, the open region) and ``pending``, below
+``lazy_backward`` and the engine. Input: every eager
 ``apply`` and ``attach_function`` (a composite's one backward node) on the main thread while
 capture is on (``apply.WATCH``; ``lazy_composite`` records whole composites, the nodes of ops
 of several outputs and ``detach()`` with this module's trie), and every in-place update
@@ -53,20 +54,20 @@ change kernels at a different step from run to run.
 
 from __future__ import annotations
 
-import sys
 import threading
 import weakref
 
-import numpy as np
 
 from ... import config, dtypes
 from ...ir.graph import attrs_key
 from . import apply as applying, grad_mode, layout, sources
 from .apply import apply, attach_function
 from .lazy_ops import Uncapturable, function_spec, run_entry
+from .lazy_operands import (_DTYPES, _operand, _external, external_meta, in_step,  # noqa: F401
+                            local_index)  # (the recorder's, and its users')
 from .lazy_state import STATE, STATS, End, Region, TrieNode  # noqa: F401  (the recorder's)
 from . import pending as pending_mod
-from .pending import PendingTensor, RAW, ReplayedTensor, become, index_of, pending
+from .pending import PendingTensor, RAW, ReplayedTensor, become, pending
 from .tensor import Tensor
 
 WATCH = applying.WATCH            # [on]: apply and attach_function call in here
@@ -74,7 +75,6 @@ _GRAD = grad_mode._local
 _RECORDING = sources._local   # .recording: a trace is running (its ops are not recorded)
 _MAIN = threading.main_thread().ident
 _get_ident = threading.get_ident
-_getrefcount = sys.getrefcount
 _VALUE = RAW["_value"]
 _INDEX = RAW["_node"].__get__   # (a pending tensor's number: pending.index_of, inlined)
 _weakref = weakref.ref
@@ -89,8 +89,6 @@ SETTINGS = {"enabled": config.capture_mode() != "off", "repeats": 3, "min_ops": 
             "max_compiled": 32, "max_nodes": 100_000, "max_ops": 20_000}
 if config.capture_mode() == "eager":
     SETTINGS.update(repeats=1, min_ops=0)
-# The dtypes a captured tensor may have (the compiled code's own; others: not captured).
-_DTYPES = frozenset((dtypes.float32, dtypes.float64, dtypes.int64, dtypes.bool_))
 
 
 
@@ -318,82 +316,6 @@ def _open() -> Region:
     return reg
 
 
-def _operand(reg: Region, a) -> object:
-    """The spec of an operand: a region's result by number, an external by ``-1 - slot``, a
-    Python number as ``(type, exact value)``."""
-    if isinstance(a, Tensor):
-        index = local_index(reg, a)
-        if index is not None:
-            return index
-        slot = reg.ext_ids.get(id(a))
-        if slot is None:
-            slot = _external(reg, a)
-        return -1 - slot
-    kind = type(a)
-    if kind is float:
-        return (float, a.hex())
-    if kind is int or kind is bool:
-        return (kind, a)
-    if a is None:
-        return None
-    raise Uncapturable(f"an operand of type {kind.__name__}")
-
-
-def in_step(*tensors: Tensor) -> bool:
-    """Whether one of ``tensors`` is a result of the open region (pending or recorded): an
-    eager shortcut that skips ``apply`` (a copy, a row gather) must not be taken for it, or
-    the recorded step and its replay, where the operand is pending, would differ."""
-    reg = STATE.region
-    if reg is None:
-        return False
-    for t in tensors:
-        if local_index(reg, t) is not None:
-            return True
-    return False
-
-
-def local_index(reg: Region, t: Tensor) -> int | None:
-    """``t``'s number among the region's results (None: it is not one)."""
-    if type(t) is PendingTensor:
-        return index_of(t)
-    hit = reg.ids.get(id(t))
-    return hit[0] if hit is not None and hit[1]() is t else None
-
-
-def _external(reg: Region, t: Tensor, meta: tuple | None = None) -> int:
-    """Make ``t`` the region's next external (``meta``: its ``external_meta``, if known)."""
-    if meta is None:
-        meta = external_meta(t)
-    value = _VALUE.__get__(t, Tensor)
-    slot = len(reg.ext)
-    reg.ext.append(t)
-    reg.ext_ids[id(t)] = slot
-    # Its value as of now: the region computes later. Ops that update tensors in place end
-    # the region first (``close``); an array someone else holds (a NumPy array the tensor
-    # shares, a view's base) could change without one, so it is copied.
-    reg.arrays.append(value if _getrefcount(value) <= 3 and value.base is None
-                      else np.array(value))
-    reg.ext_meta.append(meta)
-    return slot
-
-
-def external_meta(t: Tensor) -> tuple:
-    """What an external tensor's keys hold of it (Uncapturable: it cannot be one)."""
-    if _VALUE.__get__(t, Tensor) is None:
-        raise Uncapturable("a traced tensor")
-    if t.dtype not in _DTYPES:
-        raise Uncapturable(f"a {t.dtype.name} tensor")
-    leaf = type(t) is not ReplayedTensor and t.grad_fn is None
-    if t._requires_grad and not leaf:
-        # a graph made before the step: the gradient would flow into it, which the compiled
-        # step cannot do. The region ends here, so that the next one starts with the next
-        # step (``float(loss.sum())`` after a ``backward()`` would otherwise begin a region
-        # holding every later step).
-        raise Uncapturable("a tensor that requires grad from before the step")
-    return (t.shape, t.dtype, t._requires_grad, leaf, t._strides, t._weak, t._view is not None,
-            t._creation)
-
-
 # ---------------------------------------------------------------- falling back
 
 def close(why: str | None) -> None:
@@ -467,6 +389,30 @@ def materialize_region(reg: Region, why: str) -> None:
         finally:
             for t, v, _ in copied:
                 _VALUE.__set__(t, v)
+    checked(reg)
+
+
+def check(ok: Tensor, error) -> bool:
+    """Whether a validation (``ok``, a bool tensor: raise ``error()`` unless it is True) is left
+    to the open captured step, where ``ok`` is pending: the step computes it, and raises the
+    error when it runs (its ``backward()``) or falls back, not at the validation's line (a
+    distribution's argument check, which would otherwise read a value every step). False:
+    the caller checks now."""
+    reg = STATE.region
+    if type(ok) is not PendingTensor or reg is None or not reg.lazy:
+        return False
+    if reg.checks is None:
+        reg.checks = []
+    reg.checks.append((ok, error))
+    return True
+
+
+def checked(reg: Region) -> None:
+    """Raise the first failed validation left to ``reg`` (its values computed)."""
+    checks, reg.checks = reg.checks, None
+    for ok, error in checks or ():
+        if not bool(ok):
+            raise error()
 
 
 def _path(node: TrieNode) -> list:

@@ -23,7 +23,7 @@ import weakref
 from ... import config
 from . import grad_mode
 from .lazy import (_DTYPES, _MAIN, STATE, STATS, SETTINGS, End, Region, TrieNode, _get_ident,
-                   _path, close, local_index, paused)
+                   _path, checked, close, local_index, paused)
 from .lazy_graph import Record
 from .lazy_ops import run_entry
 from .pending import RAW, ReplayedTensor, become, replayed
@@ -137,6 +137,7 @@ def _replay(reg: Region, node: TrieNode, end: End, root: int) -> bool:
         replayed(tensors[i], v, record)
     if views:
         _views_of(views, tensors, reg.ext, record)
+    checked(reg)   # (a failed validation raises before any gradient is written)
     ext = reg.ext
     with paused():
         for slot, g in zip(grad_slots, grads):

@@ -46,7 +46,7 @@ class Region:
     tensors."""
 
     __slots__ = ("cursor", "lazy", "tensors", "ids", "ext", "ext_ids", "arrays", "ext_meta",
-                 "counting", "hot", "fp", "ops")
+                 "counting", "hot", "fp", "ops", "checks")
 
     def __init__(self, root: TrieNode, lazy: bool, counting: bool, hot: bool):
         self.cursor, self.lazy = root, lazy
@@ -59,6 +59,7 @@ class Region:
         self.ext_ids: dict = {}
         self.arrays: list = []      # their values when first used (copied if shared)
         self.ext_meta: list = []    # their metadata (part of the keys)
+        self.checks: list | None = None   # (pending bool, error) left to it (``lazy.check``)
 
 
 class _State:

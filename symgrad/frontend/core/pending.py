@@ -102,6 +102,12 @@ class ReplayedTensor(Tensor):
         return False
 
 
+# What the program sees of their class is Tensor's (``type(loss).__name__``, an error message
+# that names the argument's type), as torch's ``type()`` of any result shows: the subclasses
+# are the capture's bookkeeping, not a kind of tensor.
+for _cls in (PendingTensor, ReplayedTensor):
+    _cls.__name__ = _cls.__qualname__ = Tensor.__name__
+    _cls.__module__ = Tensor.__module__
 _NEW = object.__new__
 
 
