@@ -64,9 +64,10 @@ def _expand_shape(shape, *, shape_to):
     lead = len(shape_to) - len(shape)
     for i, s in enumerate(shape):
         if s != 1 and s != shape_to[lead + i]:
-            raise ShapeError(f"expand: the expanded size ({shape_to[lead + i]}) must match the "
-                             f"existing size ({s}) at non-singleton dimension {lead + i}; "
-                             f"target {tuple(shape_to)}, tensor {tuple(shape)}")
+            raise ShapeError(f"The expanded size of the tensor ({shape_to[lead + i]}) must "
+                             f"match the existing size ({s}) at non-singleton dimension "
+                             f"{lead + i}.  Target sizes: {list(shape_to)}.  Tensor sizes: "
+                             f"{list(shape)}")   # (torch's words)
     return tuple(shape_to)
 
 

@@ -40,6 +40,7 @@ from .shapes import (broadcast_to, cat, getitem, permute, plain_windows, reshape
                      sliced)
 from ..core.arguments import tensors_only
 from .index_checks import copy_shapes
+from . import eager_writes
 from ..core.pending import PendingTensor
 from ..core.tensor import Tensor, tracer_error
 from ...dims import same_shape
@@ -125,6 +126,10 @@ def setitem(x: Tensor, index: Any, value: Any) -> None:
         return
     given = isinstance(value, Tensor)
     value = value if given else as_tensor(value, x.dtype)
+    windows = plain_windows(x.shape, index)   # (ints and slices: a window of x's buffer)
+    if windows is not None and eager_writes.plain(x, value) and \
+            eager_writes.set_window(x, tuple(map(slice, *windows[:3])), windows[3], value):
+        return
     if not is_advanced(index):
         view = x if selects_all(x, index) else getitem(x, index)
         view.copy_(broadcast_to(value.to(x.dtype), view.shape))

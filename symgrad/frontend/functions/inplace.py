@@ -23,7 +23,7 @@ import numpy as np
 from ... import dtypes
 from ...errors import TracerValueError
 from ...ops.movement import inverse_permutation
-from . import basic as F
+from . import basic as F, eager_writes
 from ..core import grad_mode, lazy, lazy_updates, sources
 from ..core.apply import apply, as_tensor, attach_function, full
 from ..core.shown import cast_inside, shown_as
@@ -301,6 +301,11 @@ def _binary(fn, name):
         if alpha is None and ufunc is not None and _direct(self, other):
             ufunc(self._value, other._value, out=self._value)   # (what ``update`` would do)
             self._vc[0] += 1
+            return self
+        # (no gradient, one buffer for the tensor and its views: written there, not scattered
+        # into the tensor it views and every view computed again; ``N[i, j] += 1``)
+        if alpha is None and eager_writes.plain(self, other) and \
+                eager_writes.update(self, fn(self, other)):
             return self
         other = other if alpha is None else F.mul(other, alpha)
         return update(self, lambda s: fn(s, other), name)

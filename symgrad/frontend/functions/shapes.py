@@ -18,10 +18,12 @@ import numpy as np
 
 from ... import dtypes
 from ...dims import Dim, NotGeneric, as_size, same_shape
+from ...ops import OPS
 from ...ops.registry import normalize_axes
 from ..core import grad_mode, layout, lazy
-from ..core.apply import apply, as_tensor, attach_function, full
+from ..core.apply import CAPTURING, apply, as_tensor, attach_function, full
 from ..core.tensor import Tensor
+from ..core.view_links import register_view
 from ..core.arguments import size_args
 
 
@@ -249,6 +251,9 @@ def sliced(x: Tensor, windows: tuple) -> Tensor:
     # (a slice keeps every dim: only an int, which drops one, or a None, which adds one,
     # needs a reshape after it; a slice of slices alone is its own result)
     reshaped = has_int or len(out_shape) != x.ndim
+    if x.__class__ is Tensor and not CAPTURING[0] and x._value is not None and \
+            not (x._requires_grad and grad_mode._local.enabled) and not lazy.in_step(x):
+        return _eager_sliced(x, starts, stops, steps, out_shape, cut, reshaped)
     if cut:
         inner = "SelectBackward0" if has_int else "SliceBackward0"
         out = apply("slice", x, starts=starts, stops=stops, steps=steps,
@@ -280,6 +285,26 @@ def _windows(x: Tensor, index: Any) -> tuple:
     has_int = any(not isinstance(i, slice) and i is not None for i in index)
     return (tuple(starts), tuple(stops), tuple(steps), tuple(out_shape), sliced, has_int,
             _last_step(x, given))
+
+
+_SLICE, _RESHAPE = OPS["slice"].numpy, OPS["reshape"].numpy
+
+
+def _eager_sliced(x: Tensor, starts, stops, steps, out_shape, cut: bool,
+                  reshaped: bool) -> Tensor:
+    """``sliced`` of an eager tensor with no node to record (no grad, no trace, not a captured
+    step's result): the views ``apply`` makes -- the same values (NumPy views of ``x``'s
+    array), links and version counter -- without its rules (the windows are checked)."""
+    out = x
+    if cut:
+        attrs = {"starts": starts, "steps": steps, "stops": stops}   # (apply's sorted order)
+        out = Tensor(_SLICE(x._value, **attrs), None)
+        register_view(out, x, "slice", attrs)
+    if reshaped or out is x:
+        base, attrs = out, {"shape_to": out_shape}
+        out = Tensor(_RESHAPE(base._value, **attrs), None)
+        register_view(out, base, "reshape", attrs)
+    return out
 
 
 def plain_windows(shape: tuple, index: Any) -> tuple | None:

@@ -1,0 +1,143 @@
+"""Eager in-place writes with no gradient involved go straight into the NumPy buffer a tensor
+shares with its views (``functions/eager_writes.py``): ``N[i, j] += 1``, ``x[i, 1:3] = v``,
+``row += 1``. Checked against NumPy (the values every member of the family shows, written by
+hand into a NumPy array), torch's version counters and errors, and that the general path
+(``inplace._write``) runs exactly where the fast one must not."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import symgrad as sg
+from symgrad.frontend.functions import inplace
+
+
+@pytest.fixture
+def general(monkeypatch):
+    """How many times the general path wrote a tensor (``inplace._write`` at the top)."""
+    calls = []
+    real = inplace._write
+
+    def counted(t, value):
+        calls.append(t)
+        return real(t, value)
+    monkeypatch.setattr(inplace, "_write", counted)
+    return calls
+
+
+def test_counting_into_an_int_table(general):
+    words = ["emma", "olivia", "ava", "isabella"]
+    N = sg.zeros((27, 27), dtype=sg.int32)
+    ref = np.zeros((27, 27), np.int32)
+    v0 = N._version
+    pairs = 0
+    for w in words:
+        chs = [0] + [ord(c) - 96 for c in w] + [0]
+        for a, b in zip(chs, chs[1:]):
+            N[a, b] += 1
+            ref[a, b] += 1
+            pairs += 1
+    np.testing.assert_array_equal(N.numpy(), ref)
+    assert N.dtype is sg.int32
+    assert N._version - v0 == 2 * pairs     # torch: the view's += and the copy back, each one
+    assert not general
+
+
+def test_a_write_through_a_view_reaches_its_base_and_the_other_views(general):
+    P = sg.arange(12.0).reshape(3, 4)
+    ref = np.arange(12.0, dtype=np.float32).reshape(3, 4)
+    row, col, t = P[1], P[:, 2], P.t()
+    row[2] = 7.0
+    ref[1, 2] = 7.0
+    row += 1
+    ref[1] += 1
+    t[0, 2] = 100.0                              # P[2, 0] through the transposed view
+    ref[2, 0] = 100.0
+    col[0:2] = sg.tensor([-1.0, -2.0])
+    ref[0:2, 2] = [-1.0, -2.0]
+    np.testing.assert_array_equal(P.numpy(), ref)
+    np.testing.assert_array_equal(row.numpy(), ref[1])
+    np.testing.assert_array_equal(col.numpy(), ref[:, 2])
+    np.testing.assert_array_equal(t.numpy(), ref.T)
+    assert row._version == col._version == P._version == 4
+    assert not general
+
+
+def test_values_are_cast_as_torch_s_copy_casts(general):
+    x = sg.zeros(6, dtype=sg.int64)
+    x[1] = 2.7                                   # a number: as_tensor's cast, truncated
+    x[2:4] = sg.tensor([1.9, -1.9])              # a float tensor into int64: truncated
+    x[4:6] = sg.tensor([True, False])
+    assert x.tolist() == [0, 2, 1, -1, 1, 0]
+    b = sg.zeros(3, dtype=sg.bool)
+    b[1] = sg.tensor(0.5)
+    b[2] = sg.tensor(0.0)
+    assert b.tolist() == [False, True, False]
+    h = sg.zeros(2, dtype=sg.float16)
+    h[0] = sg.tensor(1.0 / 3.0, dtype=sg.float64)
+    assert h.numpy()[0] == np.float16(1.0 / 3.0)
+    assert not general
+
+
+def test_errors_are_torch_s():
+    x = sg.zeros(5)
+    with pytest.raises(RuntimeError, match=r"The expanded size of the tensor \(2\) must match "
+                                           r"the existing size \(3\) at non-singleton dimension "
+                                           r"0.  Target sizes: \[2\].  Tensor sizes: \[3\]"):
+        x[0:2] = sg.ones(3)
+    assert x.tolist() == [0.0] * 5
+    N = sg.zeros((2, 2), dtype=sg.int32)
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired "
+                                           "output type Int"):
+        N[0, 0] += 1.5
+    assert N.tolist() == [[0, 0], [0, 0]]
+    e = sg.zeros(3).expand(2, 3)
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
+        e[0, 0] = 1.0
+
+
+def test_a_family_member_holding_a_copy_takes_the_general_path(general):
+    # an unfold's windows: a view torch shows, whose NumPy array here is not a view of the
+    # buffer, so the general path writes (and computes the windows again)
+    P = sg.arange(6.0).reshape(2, 3)
+    u = P.unfold(1, 2, 1)
+    P[0, 1] = -3.0
+    assert u[0].tolist() == [[0.0, -3.0], [-3.0, 2.0]]
+    assert P.tolist() == [[0.0, -3.0, 2.0], [3.0, 4.0, 5.0]]
+
+
+def test_gradients_keep_the_general_path(general):
+    w = sg.ones(3, requires_grad=True)
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        w[0] = 2.0
+    with sg.no_grad():
+        w[0] = 2.0
+    assert w.tolist() == [2.0, 1.0, 1.0] and general
+    x = sg.zeros(3)
+    x[1:3] = w[0:2] * 2.0                      # a value in the graph: CopySlices
+    assert x.requires_grad and x.grad_fn.name() == "CopySlices"
+    x.sum().backward()
+    assert w.grad.tolist() == [2.0, 2.0, 0.0]
+
+
+@pytest.mark.parametrize("case", ["count", "views"])
+def test_torch_agrees(case):
+    torch = pytest.importorskip("torch")
+
+    def program(lib):
+        out = []
+        if case == "count":
+            N = lib.zeros((5, 5), dtype=lib.int32)
+            for a, b in [(0, 1), (1, 2), (0, 1), (4, 4)]:
+                N[a, b] += 1
+            out += [N.tolist(), N._version]
+        else:
+            P = lib.arange(12.0).reshape(3, 4)
+            row, col = P[1], P[:, 2]
+            row[2] = 7.0
+            row += 1
+            col[0:2] = lib.tensor([-1.0, -2.0])
+            out += [P.tolist(), row.tolist(), col.tolist(), P._version, row._version]
+        return out
+    assert program(sg) == program(torch)
