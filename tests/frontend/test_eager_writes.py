@@ -111,9 +111,10 @@ def test_gradients_keep_the_general_path(general):
     w = sg.ones(3, requires_grad=True)
     with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
         w[0] = 2.0
+    assert not general                          # (refused before any write)
     with sg.no_grad():
-        w[0] = 2.0
-    assert w.tolist() == [2.0, 1.0, 1.0] and general
+        w[0] = 2.0                               # allowed, as torch allows it
+    assert w.tolist() == [2.0, 1.0, 1.0]
     x = sg.zeros(3)
     x[1:3] = w[0:2] * 2.0                      # a value in the graph: CopySlices
     assert x.requires_grad and x.grad_fn.name() == "CopySlices"
@@ -141,3 +142,45 @@ def test_torch_agrees(case):
             out += [P.tolist(), row.tolist(), col.tolist(), P._version, row._version]
         return out
     assert program(sg) == program(torch)
+
+
+def test_pointwise_in_place_methods_on_views(general):
+    P = sg.arange(12.0).reshape(3, 4)
+    ref = np.arange(12.0, dtype=np.float32).reshape(3, 4)
+    P[1] /= 4.0
+    ref[1] /= np.float32(4.0)
+    P[:, 2].clamp_(max=5.0)
+    ref[:, 2] = np.minimum(ref[:, 2], np.float32(5.0))
+    P[2, 1:3].exp_()
+    ref[2, 1:3] = np.exp(ref[2, 1:3])
+    np.testing.assert_allclose(P.numpy(), ref, rtol=1e-6)
+    assert not general
+    N = sg.arange(6).reshape(2, 3)
+    N[0] //= 2                                  # an int tensor stays int
+    assert N.tolist() == [[0, 0, 1], [3, 4, 5]] and not general
+
+    with pytest.raises(RuntimeError, match="result type Float can't be cast"):
+        N[1].div_(2.0)
+
+
+def test_fill_zero_and_copy_into_views(general):
+    P = sg.arange(12.0).reshape(3, 4)
+    ref = np.arange(12.0, dtype=np.float32).reshape(3, 4)
+    v0 = P._version
+    P[0].zero_()
+    ref[0] = 0
+    P[:, 3].fill_(-1.5)
+    ref[:, 3] = -1.5
+    P[1:3, 0:2].copy_(sg.tensor([7, 8]))         # int64 source, broadcast over the rows
+    ref[1:3, 0:2] = [7.0, 8.0]
+    P[2, 2].fill_(sg.tensor(9.0, dtype=sg.float64))
+    ref[2, 2] = 9.0
+    np.testing.assert_array_equal(P.numpy(), ref)
+    assert P._version - v0 == 4 and not general
+    w = sg.ones(3, requires_grad=True)
+    (w * 2.0).sum().backward()
+    w.grad.zero_()                               # a gradient cleared by hand
+    assert w.grad.tolist() == [0.0, 0.0, 0.0] and not general
+    with pytest.raises(RuntimeError, match=r"The size of tensor a \(4\) must match the size "
+                                           r"of tensor b \(3\) at non-singleton dimension 0"):
+        P[0].copy_(sg.ones(3))

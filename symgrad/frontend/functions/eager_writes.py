@@ -42,16 +42,17 @@ def _shares(t: Tensor, buffer: np.ndarray) -> bool:
     return True
 
 
-def plain(t: Tensor, other=None) -> bool:
-    """Whether an update of ``t`` (by ``other``, a tensor or a number) may write straight into
+def plain(t: Tensor, *others) -> bool:
+    """Whether an update of ``t`` (by ``others``, tensors or numbers) may write straight into
     its buffer: eager, no gradient involved either way, no trace, no captured step open, a
     writeable array, every tensor showing ``t``'s data a view of one buffer."""
     if t.__class__ is not Tensor or t._requires_grad or lazy.STATE.region is not None or \
             sources.current() is not None:
         return False
-    if isinstance(other, Tensor) and (other._value is None or other._requires_grad and
-                                      grad_mode._local.enabled):
-        return False
+    for other in others:
+        if isinstance(other, Tensor) and (other._value is None or other._requires_grad and
+                                          grad_mode._local.enabled):
+            return False
     a = t._value
     if a is None or not a.flags.writeable:
         return False
@@ -91,7 +92,7 @@ def set_window(x: Tensor, window: tuple, shape: tuple, value) -> bool:
     v = value._value
     if v is None or v.ndim > len(shape) or not _expands(v.shape, shape):
         return False
-    dst = x._value[window].reshape(shape)
+    dst = x._value[window + (Ellipsis,)].reshape(shape)   # (``...``: a view, 0-d too)
     if dst.base is None:   # (a copy: NumPy could not view the window so)
         return False
     _copyto(dst, v, casting="unsafe")

@@ -342,6 +342,11 @@ def _assign(self: Tensor, src, name: str, torch_name: str, shown=None) -> Tensor
     the categories, as torch's fill_ and copy_ do: 0.5 fills an int64 tensor with 0); the
     gradient goes to ``src``, and zero to what was there before. ``shown``: the edges of
     torch's node among (condition, src, self)."""
+    if eager_writes.plain(self, src) and eager_writes.set_window(
+            self, (slice(None),) * self.ndim, tuple(self.shape),
+            src if isinstance(src, Tensor) else as_tensor(src, self.dtype)):
+        return self    # (no gradient, one buffer: ``eager_writes``; ``p.grad.zero_()``)
+
     def compute(s):
         every = full(s, True, dtype=dtypes.bool_)
         return apply("where", every, as_tensor(src, s.dtype), s, _torch_name=torch_name,
@@ -385,6 +390,8 @@ def copy_(self: Tensor, src, non_blocking: bool = False) -> Tensor:
 
 
 def clamp_(self: Tensor, min=None, max=None) -> Tensor:  # noqa: A002
+    if eager_writes.plain(self, min, max) and eager_writes.update(self, F.clamp(self, min, max)):
+        return self
     return update(self, lambda s: F.clamp(s, min, max), "clamp_")
 
 

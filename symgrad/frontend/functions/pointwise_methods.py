@@ -8,7 +8,7 @@ Output: ``METHODS`` (method name -> function), installed on ``Tensor`` by ``meth
 
 from __future__ import annotations
 
-from . import basic as F
+from . import basic as F, eager_writes
 from ..core.apply import attach_function, full
 from ..core.grad_mode import no_grad
 from ..core.arguments import tensor_arg
@@ -50,6 +50,10 @@ def _swap(fn):
 
 def _inplace(fn, name: str):
     def method(self, *args, **kwargs):
+        # (no gradient, one buffer for the tensor and its views: ``eager_writes``)
+        if eager_writes.plain(self, *args, *kwargs.values()) and \
+                eager_writes.update(self, fn(self, *args, **kwargs)):
+            return self
         return update(self, lambda s: fn(s, *args, **kwargs), name)
     method.__name__ = name
     return method
