@@ -146,7 +146,8 @@ def _np_pow(a, b):
         if b == 0.5 or b == -0.5:
             root = np.sqrt(a)
             return root if b == 0.5 else np.reciprocal(root)
-        if b in INTEGER_POWERS and a.dtype.kind == "f" and np.result_type(a, b) == a.dtype:
+        if b in INTEGER_POWERS and a.dtype.kind == "f" and (
+                type(b) is a.dtype.type or np.result_type(a, b) == a.dtype):
             return _integer_power(a, int(b))
     out = np.power(a, b)
     if out.dtype.kind == "f":

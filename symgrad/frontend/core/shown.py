@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ... import dtypes
 from ...ops import OPS
-from . import grad_mode
+from . import grad_mode, sources
 from .apply import BUILDER, CAPTURING, WATCH, apply, attach_function, eager_value
 from .lazy_state import STATE
 from .backward_graph import BackwardFunction, function_class
@@ -52,7 +52,8 @@ def apply_reduction(name: str, x: Tensor, axes: tuple, keepdim: bool,
     with the dims put back), so ``s.grad_fn.next_functions`` is what torch prints."""
     op = OPS[name]
     if not (x._requires_grad and grad_mode._local.enabled) and x.__class__ is Tensor \
-            and not CAPTURING[0] and not (WATCH[0] and STATE.region is not None):
+            and not CAPTURING[0] and not (WATCH[0] and STATE.region is not None) \
+            and sources._local.recording is None:
         out = eager_reduction(op, x, axes, None if keepdim else _dropped(x.shape, axes))
         if out is not None:
             return out

@@ -69,7 +69,13 @@ def neg(a) -> Tensor:
     return apply("neg", a)
 
 
+_POW_FAST = (dtypes.float32, dtypes.float64)
+
+
 def pow(a, b) -> Tensor:  # noqa: A001  (torch's name)
+    if (type(b) is int or type(b) is float) and isinstance(a, Tensor) and a.dtype in _POW_FAST:
+        # (the common ``x ** 2``: none of the checks below applies)
+        return apply("pow", a, b, _torch_name="PowBackward0", _shown=(0,))
     if isinstance(a, Tensor) and a.dtype.is_storage and (type(b) is int or type(b) is float
                                                          and a.dtype.is_floating):
         check_fits(b, a.dtype)     # torch converts the exponent to a narrow dtype, checked

@@ -98,7 +98,7 @@ def _eager_rows(x: Tensor, index: Tensor) -> Tensor | None:
     if value is None or at is None or index.dtype not in _ROW_INDEX or not x.ndim or \
             x._requires_grad and grad_mode._local.enabled:
         return None
-    if lazy.in_step(x, index):   # (recorded, as where it replays pending)
+    if lazy.STATE.region is not None:   # (a captured step's ops are recorded)
         return None
     _check_bounds(index, x.shape[0], 0)
     return Tensor(np.take(value, at, axis=0), None)

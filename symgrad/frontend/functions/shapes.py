@@ -20,7 +20,7 @@ from ... import dtypes
 from ...dims import Dim, NotGeneric, as_size, same_shape
 from ...ops import OPS
 from ...ops.registry import normalize_axes
-from ..core import grad_mode, layout, lazy
+from ..core import grad_mode, layout, lazy, sources
 from ..core.apply import CAPTURING, apply, as_tensor, attach_function, full
 from ..core.tensor import Tensor
 from ..core.view_links import register_view
@@ -54,7 +54,7 @@ def reshape(x: Tensor, *shape: Any) -> Tensor:
     if layout.view_strides(tuple(x.shape), layout.strides(x), shape) is None:
         copy = _copy(x)
         return apply("reshape", copy, shape_to=shape, _torch_name="UnsafeViewBackward0")
-    return apply("reshape", x, shape_to=shape)
+    return _moved(x, "reshape", shape_to=shape)
 
 
 def view(x: Tensor, *shape: Any) -> Tensor:
@@ -68,7 +68,7 @@ def view(x: Tensor, *shape: Any) -> Tensor:
         raise RuntimeError("view size is not compatible with input tensor's size and stride "
                            "(at least one dimension spans across two contiguous subspaces). "
                            "Use .reshape(...) instead.")
-    return apply("reshape", x, shape_to=shape)
+    return _moved(x, "reshape", shape_to=shape)
 
 
 def _copy(x: Tensor) -> Tensor:
@@ -108,7 +108,7 @@ def permute(x: Tensor, *dims: Any) -> Tensor:
                            f"not match the length of the desired ordering of dimensions i.e. "
                            f"input.dim() = {x.ndim} is not equal to len(dims) = {len(dims)}")
     perm = tuple(normalize_axes(d, x.ndim)[0] for d in dims)
-    return apply("permute", x, perm=perm)
+    return _moved(x, "permute", perm=perm)
 
 
 def transpose(x: Tensor, dim0: int, dim1: int) -> Tensor:
@@ -118,15 +118,15 @@ def transpose(x: Tensor, dim0: int, dim1: int) -> Tensor:
     (b,) = normalize_axes(dim1, x.ndim)
     perm = list(range(x.ndim))
     perm[a], perm[b] = perm[b], perm[a]
-    return apply("permute", x, perm=tuple(perm), _torch_name="TransposeBackward0")
+    return _moved(x, "permute", "TransposeBackward0", perm=tuple(perm))
 
 
 def t(x: Tensor) -> Tensor:
     if x.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
     if x.ndim < 2:
-        return apply("reshape", x, shape_to=x.shape, _torch_name="TBackward0")
-    return apply("permute", x, perm=(1, 0), _torch_name="TBackward0")
+        return _moved(x, "reshape", "TBackward0", shape_to=x.shape)
+    return _moved(x, "permute", "TBackward0", perm=(1, 0))
 
 
 def T(x: Tensor) -> Tensor:
@@ -135,8 +135,7 @@ def T(x: Tensor) -> Tensor:
 
 def unsqueeze(x: Tensor, dim: int) -> Tensor:
     (d,) = normalize_axes(dim, x.ndim + 1)
-    return apply("reshape", x, shape_to=x.shape[:d] + (1,) + x.shape[d:],
-                 _torch_name="UnsqueezeBackward0")
+    return _moved(x, "reshape", "UnsqueezeBackward0", shape_to=x.shape[:d] + (1,) + x.shape[d:])
 
 
 def squeeze(x: Tensor, dim: Any = None) -> Tensor:
@@ -144,7 +143,7 @@ def squeeze(x: Tensor, dim: Any = None) -> Tensor:
     shape = tuple(s for i, s in enumerate(x.shape) if not (i in axes and s == 1))
     name = "SqueezeBackward0" if dim is None else \
         "SqueezeBackward2" if isinstance(dim, (tuple, list)) else "SqueezeBackward1"
-    return apply("reshape", x, shape_to=shape, _torch_name=name)
+    return _moved(x, "reshape", name, shape_to=shape)
 
 
 def broadcast_to(x: Tensor, shape: Sequence[int]) -> Tensor:
@@ -251,8 +250,7 @@ def sliced(x: Tensor, windows: tuple) -> Tensor:
     # (a slice keeps every dim: only an int, which drops one, or a None, which adds one,
     # needs a reshape after it; a slice of slices alone is its own result)
     reshaped = has_int or len(out_shape) != x.ndim
-    if x.__class__ is Tensor and not CAPTURING[0] and x._value is not None and \
-            not (x._requires_grad and grad_mode._local.enabled) and not lazy.in_step(x):
+    if _direct(x):
         return _eager_sliced(x, starts, stops, steps, out_shape, cut, reshaped)
     if cut:
         inner = "SelectBackward0" if has_int else "SliceBackward0"
@@ -288,6 +286,26 @@ def _windows(x: Tensor, index: Any) -> tuple:
 
 
 _SLICE, _RESHAPE = OPS["slice"].numpy, OPS["reshape"].numpy
+
+
+def _direct(x: Tensor) -> bool:
+    """Whether a view of ``x`` may be made without ``apply``: eager, plain, no node to record
+    (no grad, no trace running), no captured step open (its ops are recorded, a composite's
+    body too, which runs under no_grad)."""
+    return x.__class__ is Tensor and not CAPTURING[0] and x._value is not None and \
+        not (x._requires_grad and grad_mode._local.enabled) and sources.current() is None \
+        and lazy.STATE.region is None
+
+
+def _moved(x: Tensor, name: str, torch_name: str | None = None, **attrs) -> Tensor:
+    """``apply(name, x, **attrs)`` for a movement op whose attributes are checked; for ``x``
+    with no node to record (``_direct``), the view ``apply`` makes, without its rules: the
+    same values (NumPy's view), links and version counter."""
+    if _direct(x):
+        out = Tensor(OPS[name].numpy(x._value, **attrs), None)
+        register_view(out, x, name, attrs)
+        return out
+    return apply(name, x, _torch_name=torch_name, **attrs)
 
 
 def _eager_sliced(x: Tensor, starts, stops, steps, out_shape, cut: bool,
