@@ -184,3 +184,62 @@ def test_fill_zero_and_copy_into_views(general):
     with pytest.raises(RuntimeError, match=r"The size of tensor a \(4\) must match the size "
                                            r"of tensor b \(3\) at non-singleton dimension 0"):
         P[0].copy_(sg.ones(3))
+
+
+def _views(P):
+    return [P.t(), P.permute(1, 0), P.transpose(0, 1), P.unsqueeze(1), P.reshape(4, 3),
+            P.view(2, 6), P[1].unsqueeze(0).squeeze(0), P.t().t()]
+
+
+def _shown(ref):
+    return [ref.T, ref.T, ref.T, ref[:, None], ref.reshape(4, 3), ref.reshape(2, 6), ref[1],
+            ref]
+
+
+def test_views_made_without_apply_show_their_base(general):
+    # eager views with no node to record are made directly (shapes._moved): the same values,
+    # links and version counter as apply's, and writes through them reach every one
+    P = sg.arange(12.0).reshape(3, 4)
+    ref = np.arange(12.0, dtype=np.float32).reshape(3, 4)
+    views = _views(P)
+    for v, want in zip(views, _shown(ref)):
+        np.testing.assert_array_equal(v.numpy(), want)
+    P[0, 0] = 100.0
+    views[0][3, 2] = -5.0                        # P[2, 3] through the transposed view
+    views[4][0] += 1.0                           # the reshape's first row: P[0, 0:3]
+    ref[0, 0] = 100.0
+    ref[2, 3] = -5.0
+    ref.reshape(4, 3)[0] += 1.0
+    for v, want in zip(views, _shown(ref)):
+        np.testing.assert_array_equal(v.numpy(), want)
+    assert all(v._version == P._version == 4 for v in views)   # (+= is two writes)
+    assert views[0].stride() == (1, 4) and not views[0].is_contiguous()
+    assert not general
+
+
+def test_views_of_a_tensor_that_requires_grad_keep_their_nodes():
+    w = sg.arange(6.0).reshape(2, 3).requires_grad_()
+    names = [w.t().grad_fn.name(), w.permute(1, 0).grad_fn.name(),
+             w.transpose(0, 1).grad_fn.name(), w.unsqueeze(0).grad_fn.name(),
+             w.reshape(3, 2).grad_fn.name(), w.view(6).grad_fn.name(),
+             w[0].unsqueeze(0).squeeze().grad_fn.name()]
+    assert names == ["TBackward0", "PermuteBackward0", "TransposeBackward0",
+                     "UnsqueezeBackward0", "ViewBackward0", "ViewBackward0",
+                     "SqueezeBackward0"]
+    with sg.no_grad():
+        v = w.t()
+    assert v.grad_fn is None and not v.requires_grad
+
+
+def test_views_and_writes_agree_with_torch():
+    torch = pytest.importorskip("torch")
+
+    def program(lib):
+        P = lib.arange(12.0).reshape(3, 4)
+        views = _views(P)
+        P[0, 0] = 100.0
+        views[0][3, 2] = -5.0
+        views[4][0] += 1.0
+        return [[v.tolist() for v in views], [v.stride() for v in views],
+                [v.is_contiguous() for v in views], [v._version for v in views]]
+    assert program(sg) == program(torch)
