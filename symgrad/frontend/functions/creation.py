@@ -47,12 +47,21 @@ def _make(value: np.ndarray, dtype, requires_grad: bool, default=None, device=No
     return copied(value, dtype=dt, requires_grad=requires_grad)
 
 
+_FILLED = frozenset((dtypes.float32, dtypes.float64, dtypes.int64, dtypes.int32, dtypes.bool_))
+
+
 def _filled(sizes: tuple, value, dtype, requires_grad: bool, default=None,
             device=None) -> Tensor:
     """``value`` in every element; with a call-time size (dims.Dim, in a shape-generic
     trace), one traced scalar broadcast to the shape instead of an array of the traced size."""
     dims_ = [s for s in sizes if isinstance(s, Dim)]
     if not dims_:
+        if not requires_grad:   # (filled in its dtype at once: what the copy below computes)
+            check_device(device)
+            dt = dtypes.as_dtype(dtype) if dtype is not None else \
+                (default or dtypes.DEFAULT_FLOAT)
+            if dt in _FILLED:
+                return Tensor(np.full(sizes, value, dt.np), None)
         return _make(np.full(sizes, value), dtype, requires_grad, default, device)
     if requires_grad:
         raise NotGeneric("a leaf tensor of a call-time size")
