@@ -128,6 +128,17 @@ def _with_threshold(program, min_ops: int):
     return log, {k: lazy.STATS[k] - before[k] for k in before}, nodes
 
 
+def _eager_log(program) -> list:
+    """What ``program(log, note)`` logs with capture off."""
+    eager: list = []
+    lazy.enable(False)
+    try:
+        program(eager, lambda: None)
+    finally:
+        lazy.enable(True)
+    return eager
+
+
 def _steps(log, note, steps=14, stats=False):
     w = sg.tensor([0.5, -0.25, 1.0], requires_grad=True)
     x = sg.tensor([1.0, 2.0, 3.0])
@@ -151,12 +162,7 @@ def test_a_structure_is_only_counted_until_it_has_applied_min_ops(stats):
     # on a step's released graph are counted in no region, as they are recorded in none.
     def program(log, note):
         _steps(log, note, stats=stats)
-    eager = []
-    lazy.enable(False)
-    try:
-        program(eager, lambda: None)
-    finally:
-        lazy.enable(True)
+    eager = _eager_log(program)
     compiled_before = lazy.STATS["compiled"] > 0 or "symgrad.pipeline" in sys.modules
     log, stats, nodes = _with_threshold(program, 13)
     # (float32 rounding: a compiled tanh may round the last bits otherwise, and 14 steps of

@@ -13,8 +13,8 @@ import symgrad.nn.functional as F
 from symgrad.frontend.core import lazy, lazy_backward
 from symgrad.frontend.core.pending import ReplayedTensor
 
-from test_capture import check
-from test_capture_regions import _with_threshold
+from test_capture import _run, check
+from test_capture_regions import _eager_log, _with_threshold
 
 
 def _loop(log, steps=6, read=lambda log, l, y: None):
@@ -93,12 +93,7 @@ def test_a_step_that_leaves_the_captured_path_at_the_same_op_is_armed_on_its_own
                 w.grad = None
                 note()
                 replays.append(lazy.STATS["replayed"])
-    eager = []
-    lazy.enable(False)
-    try:
-        program(eager, lambda: None)
-    finally:
-        lazy.enable(True)
+    eager = _eager_log(program)
     replays.clear()
     # (the threshold as it is once a process has compiled: this test's counts)
     monkeypatch.setattr(lazy_backward, "_min_ops", lambda: lazy.SETTINGS["min_ops"])
@@ -158,18 +153,7 @@ def test_an_index_a_step_computes_is_wrapped_and_checked_as_eagerly():
             except (IndexError, RuntimeError) as e:
                 log.append(type(e).__name__)
             w.grad = None
-    off, on = [], []
-    for capture, out in ((False, off), (True, on)):
-        lazy.reset()
-        settings = dict(lazy.SETTINGS)
-        lazy.SETTINGS.update(repeats=2, min_ops=0)
-        lazy.enable(capture)
-        try:
-            out_of_range(out)
-        finally:
-            lazy.enable(True)
-            lazy.SETTINGS.update(settings)
-            lazy.reset()
+    (off, _), (on, _) = _run(out_of_range, False), _run(out_of_range, True)
     # the bad index raises in both (at the op eagerly; at the backward of an armed step,
     # where the compiled gather checks it: the documented difference), nothing else differs
     assert off[-1] == "IndexError" and on[-1] in ("IndexError", "RuntimeError"), (off, on)
