@@ -194,6 +194,70 @@ def test_a_structure_that_never_repeats_is_never_recorded():
     assert [float(g[0]) for g in log] == [1.5 ** k for k in range(1, 8)]
 
 
+def test_a_step_off_the_armed_path_is_counted_not_recorded():
+    # once a path is armed every region starts pending; one that leaves the path goes on
+    # counted, not keyed op by op into the trie: steps of structures that never repeat
+    # leave the trie as it was, however long the program runs beside its armed step
+    def program(log, note):
+        w = sg.tensor([0.5, -0.25, 1.0], requires_grad=True)
+        x = sg.tensor([1.0, 2.0, 3.0])
+        for k in range(36):
+            loss = ((w * x).tanh() * x).sum()
+            # from step 30 on: another structure each step, each fewer ops than min_ops
+            for _ in range(max(0, k - 29)):
+                loss = loss * 1.5
+            loss.backward()
+            log.append(w.grad.numpy().copy())
+            w.grad = None
+            note()
+    eager = _eager_log(program)
+    log, stats, nodes = _with_threshold(program, 13)
+    assert len(log) == len(eager) == 36
+    for a, b in zip(eager, log):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    assert stats["replayed"] >= 2, stats
+    assert nodes[29] > 0 and nodes[30:] == [nodes[29]] * 6, nodes
+
+
+class _Cube(sg.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x ** 3
+
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return g * 3.0 * x ** 2
+
+
+def test_a_structure_the_capture_cannot_run_is_recorded_ever_more_rarely():
+    # a custom Function's step is never armed (its result is the Function's, not its
+    # forward's op's). Its count asks for a few recorded regions each time it reaches
+    # the threshold, then twice as many ops more: a handful of the 400 steps pay for
+    # recording, not nearly all of them (~3 us an op each)
+    steps = 400
+
+    def program(log, note):
+        w = sg.tensor([0.5, -0.25], requires_grad=True)
+        for _ in range(steps):
+            loss = (_Cube.apply(w * 2.0) + w).sum()
+            loss.backward()
+            log.append(w.grad.numpy().copy())
+            w.grad = None
+            note()
+    eager = _eager_log(program)
+    log, stats, _ = _with_threshold(program, 13)
+    assert len(log) == len(eager) == steps
+    assert all(np.array_equal(a, b) for a, b in zip(eager, log))
+    assert stats["replayed"] == 0, stats
+    # at most 10 ops a step: 4000 in all, so at most log2(4000 / 13) + 1 < 10 times the
+    # budget (4 x repeats + 4 regions each time) -- where one in 13 steps was counted
+    # and all the others recorded, before
+    budget = 4 * 2 + 4
+    assert budget <= stats["recorded"] <= 10 * budget, stats
+
+
 def test_an_op_that_checks_its_values_raises_at_its_line():
     # cholesky/inv/solve raise on a singular matrix: never deferred to a later read or to
     # the backward (the sweep's error classes, torch's semantics)

@@ -72,6 +72,7 @@ def backward(tensors, grad_tensors, retain_graph, create_graph, inputs) -> bool:
         if (_seen(reg) or reg.hot) and end.failed is None and \
                 end.count >= SETTINGS["repeats"] and not node.armed:
             _arm(node, end)
+            STATE.grants.pop(reg.fp, None)
         STATE.region = None
         return False
     return _replay(reg, node, end, index)
@@ -81,13 +82,21 @@ def _seen(reg: Region) -> bool:
     """Count a region's ops under its fingerprint; whether its structure has now applied
     enough ops to be worth compiling. A counted region that has makes the next few regions
     recorded (then the structure is known exactly, and ``repeats`` visits arm it)."""
-    seen = STATE.seen
+    seen, grants = STATE.seen, STATE.grants
     if len(seen) >= SETTINGS["max_nodes"]:
         seen.clear()
-    total = seen[reg.fp] = seen.get(reg.fp, 0) + reg.ops
-    enough = total >= _min_ops()
+        grants.clear()
+    fp = reg.fp
+    total = seen[fp] = seen.get(fp, 0) + reg.ops
+    granted = grants.get(fp, 0)
+    enough = total >= _min_ops() << granted
     if enough and reg.counting:
+        # Record the next few regions; the next time, after twice as many ops in all, unless
+        # they armed a path (``_arm``): a structure whose recorded steps never arm (an op or
+        # a custom Function the capture cannot hold) is recorded ever more rarely, not every
+        # step at ~3 us an op.
         STATE.budget = 4 * SETTINGS["repeats"] + 4
+        grants[fp] = granted + 1
     return enough
 
 

@@ -31,7 +31,7 @@ from ... import dtypes
 from . import grad_mode, sources
 from .lazy import (_MAIN, STATE, STATS, WATCH, TrieNode, _external, _get_ident, _next,
                    _noted, _open, _operand, _requiring, close, external_meta, keyed,
-                   local_index, materialize_region, paused)
+                   leave, local_index, paused)
 from .lazy_ops import ATTACH_OUTPUTS, Uncapturable, function_spec
 from .pending import pending
 from .tensor import Tensor
@@ -174,12 +174,10 @@ def multi_attached(torch_name: str, rule, inputs, saves: bool, outs: list,
                     if multi_views:
                         o._creation = "multi"
             return True
-        if reg.tensors:
-            materialize_region(reg, f"{torch_name} is not on the captured path")
-        reg.lazy = False
+        leave(reg, f"{torch_name} is not on the captured path")
     with paused():
         ATTACH_OUTPUTS[0](torch_name, rule, list(inputs), saves, outs, multi_views)
-    if STATE.region is reg:
+    if STATE.region is reg and not reg.counting:
         if child is None:
             child = reg.cursor.children[key] = TrieNode(reg.cursor, entry, None)
             STATE.nodes += 1

@@ -68,11 +68,13 @@ class _State:
     region: Region | None = None
     compiled: dict = {}   # (End, alive) -> None, in use order (the LRU)
     seen: dict = {}       # a region's fingerprint -> the ops its regions applied in all
+    grants: dict = {}     # a region's fingerprint -> how many times it made regions recorded
     budget = 0            # how many regions to record before only counting again
     armed = False         # whether a path is armed (then every region is recorded)
 
 
 STATE = _State()
 # What happened so far (tests and ``SYMGRAD_DEBUG`` read them): steps run compiled, steps
-# compiled, regions that fell back to eager, composite bodies skipped (``lazy_composite``).
-STATS = {"replayed": 0, "compiled": 0, "fallbacks": 0, "skipped": 0}
+# compiled, regions that fell back to eager, composite bodies skipped (``lazy_composite``),
+# regions recorded because a structure's count asked for them (``lazy._open``).
+STATS = {"replayed": 0, "compiled": 0, "fallbacks": 0, "skipped": 0, "recorded": 0}
