@@ -10,7 +10,7 @@ import pytest
 
 import symgrad as sg
 import symgrad.nn.functional as F
-from symgrad.frontend.core import lazy, lazy_backward
+from symgrad.frontend.core import lazy
 from symgrad.frontend.core.pending import ReplayedTensor
 
 from test_capture import _run, check
@@ -74,7 +74,7 @@ def test_a_backward_through_a_kept_result_s_released_graph_raises_torch_s_error(
     assert stats["replayed"] >= 3
 
 
-def test_a_step_that_leaves_the_captured_path_at_the_same_op_is_armed_on_its_own(monkeypatch):
+def test_a_step_that_leaves_the_captured_path_at_the_same_op_is_armed_on_its_own():
     # two phases whose steps differ at one constant (an L2 penalty's weight): the second
     # phase's steps leave the first's path at that op every time; counted from there on
     # with what came before, as a recorded step is, they are armed too and run compiled
@@ -95,8 +95,6 @@ def test_a_step_that_leaves_the_captured_path_at_the_same_op_is_armed_on_its_own
                 replays.append(lazy.STATS["replayed"])
     eager = _eager_log(program)
     replays.clear()
-    # (the threshold as it is once a process has compiled: this test's counts)
-    monkeypatch.setattr(lazy_backward, "_min_ops", lambda: lazy.SETTINGS["min_ops"])
     log, stats, _ = _with_threshold(program, 50)
     assert len(eager) == len(log)
     for a, b in zip(eager, log):

@@ -82,13 +82,17 @@ _VALUE = RAW["_value"]
 _INDEX = RAW["_node"].__get__   # (a pending tensor's number: pending.index_of, inlined)
 _weakref = weakref.ref
 
-# The policy: arm a path after ``repeats`` visits that applied ``min_ops`` ops in all (counts,
-# not seconds: when a step starts running compiled is the same in every run of a program,
-# and a short script never waits for a compiler; 3 x ``min_ops`` before the first compile of
-# a process, which also imports the compiler: ~55 ms more than a later one's ~45); keep
-# ``max_compiled`` compiled steps (least recently used first out) and a trie of at most
-# ``max_nodes`` ops (then it starts again); a region longer than ``max_ops`` ends.
-SETTINGS = {"enabled": config.capture_mode() != "off", "repeats": 3, "min_ops": 3000,
+# The policy: arm a path after ``repeats`` visits once its structure applied ``min_ops`` ops
+# in all. Counts, not seconds, and nothing else (not the process's history, not the disk
+# cache's contents): when a step starts running compiled is the same in every run of a
+# program, so it prints the same bits in a fresh process and a long-running one. 1000 ops
+# are 5-10 ms of eager work; a compile costs ~5 ms once an earlier process has kept the step
+# (``api.replay``, and ~45 ms of imports in a process's first), 30-200 ms more to trace and
+# generate its C, and 0.3-2 s of gcc the first time a machine sees the step (measured on the
+# corpus of ``tests/programs``: ``benchmarks/results/programs.md``). Keep ``max_compiled``
+# compiled steps (least recently used first out) and a trie of at most ``max_nodes`` ops
+# (then it starts again); a region longer than ``max_ops`` ends.
+SETTINGS = {"enabled": config.capture_mode() != "off", "repeats": 3, "min_ops": 1000,
             "max_compiled": 32, "max_nodes": 100_000, "max_ops": 20_000}
 if config.capture_mode() == "eager":
     SETTINGS.update(repeats=1, min_ops=0)

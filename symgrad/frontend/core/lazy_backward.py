@@ -89,7 +89,7 @@ def _seen(reg: Region) -> bool:
     fp = reg.fp
     total = seen[fp] = seen.get(fp, 0) + reg.ops
     granted = grants.get(fp, 0)
-    enough = total >= _min_ops() << granted
+    enough = total >= SETTINGS["min_ops"] << granted
     if enough and reg.counting:
         # Record the next few regions; the next time, after twice as many ops in all, unless
         # they armed a path (``_arm``): a structure whose recorded steps never arm (an op or
@@ -98,14 +98,6 @@ def _seen(reg: Region) -> bool:
         STATE.budget = 4 * SETTINGS["repeats"] + 4
         grants[fp] = granted + 1
     return enough
-
-
-def _min_ops() -> int:
-    """The ops a path must have applied to be armed: ``min_ops``, three times as many before
-    the compiler is loaded (a first compile imports it: ~55 ms, as much again as a compile)."""
-    if STATS["compiled"] or "symgrad.pipeline" in sys.modules:
-        return SETTINGS["min_ops"]
-    return 3 * SETTINGS["min_ops"]
 
 
 def _arm(node: TrieNode, end: End) -> None:
