@@ -343,6 +343,7 @@ def close(why: str | None) -> None:
     if reg is None:
         return
     if reg.lazy and reg.tensors:
+        _fell_back(reg.cursor)
         materialize_region(reg, why or "the region ended")
     elif why is not None and not reg.lazy:
         config.debug(2, "capture: region ends eagerly: %s", why)
@@ -358,7 +359,31 @@ def materialize(t: PendingTensor) -> None:
     if reg is None or not reg.lazy:
         raise RuntimeError("symgrad: this tensor belongs to a captured step that failed to "
                            "run (the error was raised where the step ran)")
+    _fell_back(reg.cursor)
     leave(reg, "a value of a pending result was read")
+
+
+def _fell_back(node: TrieNode) -> None:
+    """A pending region falls back at ``node`` because the program reads a value or updates
+    in place there (not an op off the path: that may be another step's path, armed later).
+    The ``repeats``-th time in a row with no step replayed between blocks the node: the
+    branch of armed paths leading only there is disarmed and never armed again
+    (``lazy_backward._arm``), so that a step that reads a value mid-step each time runs
+    eagerly, not pending and then again eagerly."""
+    falls, mark = node.falls
+    falls = falls + 1 if mark == STATS["replayed"] else 1
+    node.falls = (falls, STATS["replayed"])
+    if falls < SETTINGS["repeats"] or node.parent is None:
+        return
+    config.debug(1, "capture: steps fall back after %d ops each time: not armed again",
+                 node.index + 1)
+    node.blocked = True
+    while node.parent is not None and node.armed:
+        node.armed = False
+        node = node.parent
+        if any(c.armed for c in node.children.values()):
+            break
+    STATE.armed = any(c.armed for c in STATE.root.children.values())
 
 
 def materialize_region(reg: Region, why: str) -> None:

@@ -70,9 +70,10 @@ def backward(tensors, grad_tensors, retain_graph, create_graph, inputs) -> bool:
         # (a hot region: recorded because its counted structure reached min_ops -- which
         # recording may have split where an op cannot be captured: its own count is less)
         if (_seen(reg) or reg.hot) and end.failed is None and \
-                end.count >= SETTINGS["repeats"] and not node.armed:
-            _arm(node, end)
+                end.count >= SETTINGS["repeats"] and not node.armed and _arm(node, end):
             STATE.grants.pop(reg.fp, None)
+        elif reg.hot and end.failed is not None:   # (recording more of it arms nothing)
+            STATE.budget = 0
         STATE.region = None
         return False
     return _replay(reg, node, end, index)
@@ -100,13 +101,19 @@ def _seen(reg: Region) -> bool:
     return enough
 
 
-def _arm(node: TrieNode, end: End) -> None:
+def _arm(node: TrieNode, end: End) -> bool:
+    """Arm the path to ``node`` (ending at ``end``), unless a node of it is blocked (steps fell
+    back there each time: ``lazy._fell_back``); then its end never is. Whether it armed."""
+    path = _path(node)
+    if any(n.blocked for n in path):
+        end.failed = "its steps fell back each time (a value read or an update mid-step)"
+        return False
     config.debug(1, "capture: a step of %d ops seen %d times: armed", node.index + 1,
                  end.count)
     STATE.armed = True
-    while node.parent is not None:
-        node.armed = True
-        node = node.parent
+    for n in path:
+        n.armed = True
+    return True
 
 
 def _replay(reg: Region, node: TrieNode, end: End, root: int) -> bool:

@@ -16,7 +16,7 @@ class TrieNode:
     metadata, the ops that followed it, and the backward()s that ended regions here."""
 
     __slots__ = ("children", "entry", "meta", "parent", "index", "ends", "armed", "view",
-                 "jumps")
+                 "jumps", "falls", "blocked")
 
     def __init__(self, parent, entry, meta):
         self.children: dict = {}
@@ -28,6 +28,11 @@ class TrieNode:
         self.ends = None
         self.armed = False
         self.jumps: dict | None = None   # composites skipped from here (``lazy_composite``)
+        # pending regions that fell back here in a row, with nothing replayed between them
+        # (a value read, an update in place): (how many, STATS["replayed"] at the last);
+        # ``blocked``: a path through here is never armed again (``lazy._fell_back``)
+        self.falls: tuple = (0, -1)
+        self.blocked = False
 
 
 class End:
