@@ -104,3 +104,9 @@ reduction("sum", np.sum, _sum_vjp, "SumBackward1", saves=False)
 reduction("max", np.max, _extremum_vjp, "MaxBackward1", uses_out=True, needs_elements=True)
 reduction("min", np.min, _extremum_vjp, "MinBackward1", uses_out=True, needs_elements=True)
 reduction("prod", np.prod, _prod_vjp, "ProdBackward1")
+
+# The ufunc reductions the references above are, for floating arrays (np.sum is add.reduce,
+# np.max maximum.reduce...): the eager path calls them at once (``shown.eager_reduction``),
+# skipping NumPy's Python wrapper, with the same results.
+FLOAT_KERNELS = {"sum": np.add.reduce, "max": np.maximum.reduce, "min": np.minimum.reduce,
+                 "prod": np.multiply.reduce}

@@ -139,11 +139,15 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
                 if isinstance(a, Tensor) and (a._strides is not None or a._view is not None):
                     _lay_out(out, args)
                     break
-            if (op.vjp is not None and grad_mode._local.enabled and value.dtype.kind in "fc"
-                    and any(isinstance(a, Tensor) and a._requires_grad for a in args)):
-                dtype = out.dtype
-                inputs = [a if isinstance(a, Tensor) else scalar(a, dtype) for a in args]
-                _record(out, op, attrs, inputs, _torch_name or op.torch_name, None, _shown)
+            if op.vjp is not None and grad_mode._local.enabled and value.dtype.kind in "fc":
+                for a in args:   # (a loop, not any() of a generator: one frame less per op)
+                    if isinstance(a, Tensor) and a._requires_grad:
+                        dtype = out.dtype
+                        inputs = [a if isinstance(a, Tensor) else scalar(a, dtype)
+                                  for a in args]
+                        _record(out, op, attrs, inputs, _torch_name or op.torch_name, None,
+                                _shown)
+                        break
             return out
     try:
         if op.promotion:

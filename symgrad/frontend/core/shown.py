@@ -11,8 +11,13 @@ torch's name for its last node. Output: the tensor, with one backward function a
 
 from __future__ import annotations
 
+import warnings
+
+import numpy as np
+
 from ... import dtypes
 from ...ops import OPS
+from ...ops.reduce import FLOAT_KERNELS
 from . import grad_mode, sources
 from .apply import BUILDER, CAPTURING, WATCH, apply, attach_function, eager_value
 from .lazy_state import STATE
@@ -54,7 +59,7 @@ def apply_reduction(name: str, x: Tensor, axes: tuple, keepdim: bool,
     if not (x._requires_grad and grad_mode._local.enabled) and x.__class__ is Tensor \
             and not CAPTURING[0] and not (WATCH[0] and STATE.region is not None) \
             and sources._local.recording is None:
-        out = eager_reduction(op, x, axes, None if keepdim else _dropped(x.shape, axes))
+        out = eager_reduction(op, x, axes, keepdim)
         if out is not None:
             return out
     if keepdim or op.vjp is None or not (x._requires_grad and grad_mode._local.enabled):
@@ -71,21 +76,34 @@ def apply_reduction(name: str, x: Tensor, axes: tuple, keepdim: bool,
                            uses_out=op.uses_out)
 
 
+# An overflow to inf in a float reduction is silent, as in torch (``fast_eager`` says why a
+# filter, not np.errstate).
+warnings.filterwarnings("ignore", category=RuntimeWarning,
+                        module=r"symgrad\.frontend\.core\.shown$")
+
 # The dtypes ``eager_reduction`` takes (the others' results go through ``apply``'s casts).
 _REDUCED = frozenset((dtypes.float32, dtypes.float64, dtypes.int64, dtypes.bool_))
 
 
-def eager_reduction(op, x: Tensor, axes: tuple, dropped: tuple | None) -> Tensor | None:
+def eager_reduction(op, x: Tensor, axes: tuple, keepdim: bool) -> Tensor | None:
     """Reduction ``op`` over ``axes`` of eager ``x``, with no node to record (the caller
     knows: no grad, no trace, no captured step open), in one step: the kernel ``apply`` runs,
-    the reduced dims dropped at once (``dropped``: the result's shape; None: kept), not by a
-    reshape op of its own. None: the general path (a traced ``x``, another dtype)."""
+    the reduced dims dropped at once (unless ``keepdim``), not by a reshape op of its own.
+    None: the general path (a traced ``x``, another dtype)."""
     value = x._value
     if value is None or not value.size or x.dtype not in _REDUCED:   # (no elements: the
         return None                                                  # op's own errors)
+    kernel = FLOAT_KERNELS.get(op.name)
+    if kernel is not None and value.dtype.kind == "f":
+        try:
+            out = kernel(value, axis=axes, keepdims=keepdim)
+        except (FloatingPointError, RuntimeWarning):   # (a user's np.seterr(all="raise"))
+            pass
+        else:
+            return Tensor(out if type(out) is np.ndarray else np.asarray(out), None)
     attrs = {"axes": axes}
     out = eager_value(op, [x], attrs, op.dtype(x.dtype, **attrs))
-    return Tensor(out if dropped is None else out.reshape(dropped), None)
+    return Tensor(out if keepdim else out.reshape(_dropped(x.shape, axes)), None)
 
 
 def _dropped(shape: tuple, axes: tuple) -> tuple:

@@ -289,7 +289,7 @@ class NoGrad:
         value = _place(args, kwargs, self.place)
         if value is None and self.place == 0:
             value = kwargs.get("input")
-        if not isinstance(value, Tensor):
+        if not isinstance(value, Tensor) or not value._requires_grad:   # (most calls)
             return
         if self.dtypes is not None:
             requested = kwargs.get("dtype")
