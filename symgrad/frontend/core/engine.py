@@ -21,10 +21,12 @@ from ...dims import is_one, same_shape
 from ...errors import TracerValueError
 from ...ir.graph import toposort
 from . import grad_mode, layout, lazy, lazy_backward, sources, twins
-from .apply import BUILDER, WATCH, apply, as_tensor, attach_function, full
+from ...ops import OPS
+from .apply import BUILDER, CAPTURING, WATCH, apply, as_tensor, attach_function, full
 from .backward_graph import AccumulateGrad, edge, function_class
 from .double_backward import NAMES, named_cotangents
 from .halfprec import KEEP_COMPLEX, REAL_INPUT_COMPLEX_GRAD
+from .shown import eager_reduction
 from .tensor import Tensor, size_text
 
 _GRAD = grad_mode._local   # .enabled: grad_mode.is_grad_enabled(), inlined
@@ -100,6 +102,12 @@ def sum_to_shape(ct: Tensor, shape: tuple) -> Tensor:
     axes = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape)
                                       if is_one(s) and not is_one(ct.shape[lead + i]))
     if axes:
+        if ct.__class__ is Tensor and ct._value is not None and not ct._requires_grad and \
+                not CAPTURING[0] and sources._local.recording is None:
+            summed = eager_reduction(OPS["sum"], ct, axes, False)   # (no node: one kernel)
+            if summed is not None:
+                return summed if same_shape(summed.shape, shape) else \
+                    Tensor(summed._value.reshape(shape), None)
         ct = apply("sum", ct, axes=axes)
     if not same_shape(ct.shape, shape):
         ct = apply("reshape", ct, shape_to=shape)
@@ -395,8 +403,10 @@ def _accumulate(t: Tensor, g: Tensor, create_graph: bool) -> None:
     old = t._grad
     if old is None:
         if g._value is not None and not create_graph:
-            t._grad = g.clone()
-            t._grad._strides = grad_layout(t)
+            # (a copy of its own, as torch's clone: ``g`` may be another leaf's too; the
+            # layout torch gives a first gradient)
+            grad = t._grad = Tensor(g._value.copy(), None)
+            grad._strides = grad_layout(t)
         else:
             t._grad = _copied(g)
     elif create_graph or old.requires_grad:

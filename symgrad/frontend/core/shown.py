@@ -94,7 +94,7 @@ def eager_reduction(op, x: Tensor, axes: tuple, keepdim: bool) -> Tensor | None:
     if value is None or not value.size or x.dtype not in _REDUCED:   # (no elements: the
         return None                                                  # op's own errors)
     kernel = FLOAT_KERNELS.get(op.name)
-    if kernel is not None and value.dtype.kind == "f":
+    if kernel is not None and (x.dtype is dtypes.float32 or x.dtype is dtypes.float64):
         try:
             out = kernel(value, axis=axes, keepdims=keepdim)
         except (FloatingPointError, RuntimeWarning):   # (a user's np.seterr(all="raise"))
