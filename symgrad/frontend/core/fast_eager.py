@@ -29,10 +29,16 @@ warnings.filterwarnings("ignore", category=RuntimeWarning,
 warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"symgrad\.ops\.")
 
 
-def _one_float_dtype(args: tuple):
-    """The NumPy dtype of the eager tensors among ``args`` if they share one floating dtype
-    (bool tensors and Python numbers aside), else None."""
+def fast_elementwise(op, args: tuple):
+    """The value of elementwise ``op`` on ``args``, computed by NumPy without consulting the
+    op's promotion, shape and dtype rules, when that is safe: every tensor operand is eager
+    and of one floating dtype (bool masks aside) and Python numbers become scalars of that
+    dtype, so NumPy broadcasts and promotes as the rules would; a result of another dtype is
+    refused. None: take the general path. (Most of a small op's time is bookkeeping.)"""
+    # (one loop over the operands, inline: this runs for every eager elementwise op)
     dtype = None
+    values = []
+    numbers = False
     for a in args:
         if isinstance(a, Tensor):
             v = a._value
@@ -46,22 +52,17 @@ def _one_float_dtype(args: tuple):
                     return None
             elif dt.kind != "b":
                 return None
-        elif type(a) is not float and type(a) is not int:
+            values.append(v)
+        elif type(a) is float or type(a) is int:
+            values.append(a)
+            numbers = True
+        else:
             return None
-    return dtype
-
-
-def fast_elementwise(op, args: tuple):
-    """The value of elementwise ``op`` on ``args``, computed by NumPy without consulting the
-    op's promotion, shape and dtype rules, when that is safe: every tensor operand is eager
-    and of one floating dtype (bool masks aside) and Python numbers become scalars of that
-    dtype, so NumPy broadcasts and promotes as the rules would; a result of another dtype is
-    refused. None: take the general path. (Most of a small op's time is bookkeeping.)"""
-    dtype = _one_float_dtype(args)
     if dtype is None:
         return None
-    to_scalar = dtype.type
-    values = [a._value if isinstance(a, Tensor) else to_scalar(a) for a in args]
+    if numbers:
+        to_scalar = dtype.type
+        values = [v if type(v) is np.ndarray else to_scalar(v) for v in values]
     half = dtype.itemsize == 2
     if half and op.name not in IN_OWN_DTYPE:   # float16: in float32, rounded once
         values = widened_values(values)
