@@ -6,5 +6,6 @@ Layer: front end (torch.autograd mirror). Input/output: re-exports of
 """
 
 from ..frontend.core.custom_function import Function, FunctionCtx, once_differentiable  # noqa: F401
+from ..frontend.core import lazy_custom  # noqa: F401  (a Function's node in a captured step)
 
 __all__ = ["Function", "FunctionCtx", "once_differentiable"]

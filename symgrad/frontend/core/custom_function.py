@@ -24,7 +24,7 @@ import functools
 from typing import Any
 
 from . import grad_mode
-from .apply import attach_function, full
+from .apply import WATCH, attach_function, full
 from .backward_graph import RELEASED_MSG, BackwardFunction, edge
 from .faithful import body_barrier
 from .tensor import Tensor
@@ -60,12 +60,16 @@ class CustomBackward(BackwardFunction, FunctionCtx):
 
     _function: type = None   # the user's Function subclass (set on each subclass)
 
-    def __init__(self, args: tuple):
+    def __init__(self, args: tuple, edges: bool = True):
         tensors = [a for a in args if isinstance(a, Tensor)]
         self._rule, self._attrs, self._out = None, {}, None
         self._saved, self._saves, self._versions = (), False, ()
-        # The edges are taken before forward runs: mark_dirty rebinds an input's grad_fn.
-        self._edges = tuple(edge(t) if t._requires_grad else (None, 0) for t in tensors)
+        # The edges are taken before the outputs are attached: mark_dirty rebinds an input's
+        # grad_fn then (the forward runs under no_grad: it rebinds none). A captured step
+        # takes them after the forward (``take_edges``): its inputs may be pending before.
+        self._edges = None
+        if edges:
+            self.take_edges(args)
         self._shown = None
         self._input_meta = tuple((t.shape, t.dtype) for t in tensors)
         self.loc, self._released, self._retained, self._hooks = None, False, None, None
@@ -77,6 +81,10 @@ class CustomBackward(BackwardFunction, FunctionCtx):
         self._to_save, self._dirty, self._non_differentiable = None, (), ()
         self.materialize_grads = True
         self._n_outputs, self._output_ids, self._output_meta = 1, {}, ()
+
+    def take_edges(self, args: tuple) -> None:
+        self._edges = tuple(edge(a) if a._requires_grad else (None, 0) for a in args
+                            if isinstance(a, Tensor))
 
     def name(self) -> str:
         return type(self).__name__
@@ -175,7 +183,7 @@ class CustomBackward(BackwardFunction, FunctionCtx):
 _NODE_CLASSES: dict[type, type] = {}
 
 
-def _node_class(cls: type) -> type:
+def node_class(cls: type) -> type:
     node = _NODE_CLASSES.get(cls)
     if node is None:
         node = type(f"{cls.__name__}Backward", (CustomBackward,), {"_function": cls})
@@ -222,23 +230,37 @@ class Function:
 
     @classmethod
     def apply(cls, *args, **kwargs):
-        ctx = _node_class(cls)(args)
-        new_style = cls.setup_context is not Function.setup_context
-        with grad_mode.no_grad():
-            if new_style:
-                outputs = cls.forward(*args, **kwargs)
-                cls.setup_context(ctx, args, outputs)
-            else:
-                outputs = cls.forward(ctx, *args, **kwargs)
-        record = grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)
-        if not cls._graph_rules:   # (in a loop body being traced: see body_barrier)
-            for o in outputs if isinstance(outputs, tuple) else (outputs,):
-                if isinstance(o, Tensor):
-                    o._node = body_barrier(o, "no_derivative") or o._node
-        return _wrap_outputs(ctx, outputs, args, record)
+        if WATCH[0] and CAPTURE[0] is not None:   # (eager capture: ``lazy_custom``)
+            return CAPTURE[0](cls, args, kwargs)
+        ctx, outputs = run_forward(cls, args, kwargs)
+        return wrap_outputs(ctx, outputs, args, grad_mode.is_grad_enabled()
+                             and any(ctx.needs_input_grad))
 
 
-def _wrap_outputs(ctx: CustomBackward, outputs: Any, args: tuple, record: bool) -> Any:
+# Set by ``lazy_custom`` (above this module): ``apply`` of a Function while capture is on.
+CAPTURE: list = [None]
+
+
+def run_forward(cls: type, args: tuple, kwargs: dict, edges: bool = True) -> tuple:
+    """``(ctx, outputs)``: a new ctx, and the user's forward run on ``args`` with it (its
+    edges not taken yet unless ``edges``: ``CustomBackward.take_edges``)."""
+    ctx = node_class(cls)(args, edges)
+    with grad_mode.no_grad():
+        if cls.setup_context is not Function.setup_context:   # (the new style)
+            outputs = cls.forward(*args, **kwargs)
+            cls.setup_context(ctx, args, outputs)
+        else:
+            outputs = cls.forward(ctx, *args, **kwargs)
+    if not cls._graph_rules:   # (in a loop body being traced: see body_barrier)
+        for o in outputs if isinstance(outputs, tuple) else (outputs,):
+            if isinstance(o, Tensor):
+                barrier = body_barrier(o, "no_derivative")
+                if barrier is not None:
+                    o._node = barrier
+    return ctx, outputs
+
+
+def wrap_outputs(ctx: CustomBackward, outputs: Any, args: tuple, record: bool) -> Any:
     """The outputs as the caller sees them: tensors attached to ``ctx`` when recording."""
     single = not isinstance(outputs, tuple)
     outs = [outputs] if single else list(outputs)

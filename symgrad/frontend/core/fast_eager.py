@@ -35,7 +35,8 @@ def fast_elementwise(op, args: tuple):
     and of one floating dtype (bool masks aside) and Python numbers become scalars of that
     dtype, so NumPy broadcasts and promotes as the rules would; a result of another dtype is
     refused. None: take the general path. (Most of a small op's time is bookkeeping.)"""
-    # (one loop over the operands, inline: this runs for every eager elementwise op)
+    # why not split: every eager elementwise op runs this; a helper call costs more than
+    # the loop (one loop over the operands for their dtype and values)
     dtype = None
     values = []
     numbers = False

@@ -342,6 +342,8 @@ def close(why: str | None) -> None:
     reg = STATE.region
     if reg is None:
         return
+    if why is not None and reg.hot:
+        wasted()
     if reg.lazy and reg.tensors:
         _fell_back(reg.cursor)
         materialize_region(reg, why or "the region ended")
@@ -361,6 +363,18 @@ def materialize(t: PendingTensor) -> None:
                            "run (the error was raised where the step ran)")
     _fell_back(reg.cursor)
     leave(reg, "a value of a pending result was read")
+
+
+def wasted() -> None:
+    """A region recorded because a structure's count asked for it ends where the capture
+    cannot go on (an op it cannot hold, a step it cannot run compiled): the rest of the
+    regions asked for are not recorded, and that structure asks again only after twice as
+    many ops (``lazy_backward._seen``)."""
+    STATE.budget = 0
+    fp = STATE.granted
+    if fp is not None:
+        STATE.grants[fp] = STATE.grants.get(fp, 0) + 1
+        STATE.granted = None
 
 
 def _fell_back(node: TrieNode) -> None:
@@ -474,7 +488,7 @@ def _forget(why: str | None) -> None:
     STATE.compiled.clear()
     STATE.seen.clear()
     STATE.grants.clear()
-    STATE.budget, STATE.armed = 0, False
+    STATE.budget, STATE.armed, STATE.granted = 0, False, None
 
 
 pending_mod.MATERIALIZE[0] = materialize

@@ -23,7 +23,7 @@ import weakref
 from ... import config
 from . import grad_mode
 from .lazy import (_DTYPES, _MAIN, STATE, STATS, SETTINGS, End, Region, TrieNode, _get_ident,
-                   _path, checked, close, local_index, paused)
+                   _path, checked, close, local_index, paused, wasted)
 from .lazy_graph import Record
 from .lazy_ops import run_entry
 from .pending import RAW, ReplayedTensor, become, replayed
@@ -65,15 +65,17 @@ def backward(tensors, grad_tensors, retain_graph, create_graph, inputs) -> bool:
     if end is None:
         end = node.ends[index] = End()
     if not reg.lazy:
-        if _unreplayable(reg) is None and _as_recorded(reg, node):   # (a step it could not
-            end.count += 1                                          # run compiled: uncounted)
+        # (a step it could not run compiled is not counted)
+        countable = _unreplayable(reg) is None and _as_recorded(reg, node)
+        end.count += countable
         # (a hot region: recorded because its counted structure reached min_ops -- which
         # recording may have split where an op cannot be captured: its own count is less)
         if (_seen(reg) or reg.hot) and end.failed is None and \
                 end.count >= SETTINGS["repeats"] and not node.armed and _arm(node, end):
             STATE.grants.pop(reg.fp, None)
-        elif reg.hot and end.failed is not None:   # (recording more of it arms nothing)
-            STATE.budget = 0
+            STATE.granted = None
+        elif reg.hot and (not countable or end.failed is not None):
+            wasted()   # (recording more of it arms nothing)
         STATE.region = None
         return False
     return _replay(reg, node, end, index)
@@ -83,21 +85,22 @@ def _seen(reg: Region) -> bool:
     """Count a region's ops under its fingerprint; whether its structure has now applied
     enough ops to be worth compiling. A counted region that has makes the next few regions
     recorded (then the structure is known exactly, and ``repeats`` visits arm it)."""
-    seen, grants = STATE.seen, STATE.grants
+    seen = STATE.seen
     if len(seen) >= SETTINGS["max_nodes"]:
         seen.clear()
-        grants.clear()
+        STATE.grants.clear()
+        STATE.granted = None
     fp = reg.fp
     total = seen[fp] = seen.get(fp, 0) + reg.ops
-    granted = grants.get(fp, 0)
+    granted = STATE.grants.get(fp, 0)
     enough = total >= SETTINGS["min_ops"] << granted
     if enough and reg.counting:
-        # Record the next few regions; the next time, after twice as many ops in all, unless
-        # they armed a path (``_arm``): a structure whose recorded steps never arm (an op or
-        # a custom Function the capture cannot hold) is recorded ever more rarely, not every
+        # Record the next few regions. ``granted``: how many times recorded regions of this
+        # structure ended arming nothing (``backward``): a structure whose recorded steps
+        # never arm (an op the capture cannot hold) is recorded ever more rarely, not every
         # step at ~3 us an op.
         STATE.budget = 4 * SETTINGS["repeats"] + 4
-        grants[fp] = granted + 1
+        STATE.granted = fp
     return enough
 
 

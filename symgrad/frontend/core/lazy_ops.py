@@ -9,6 +9,8 @@ compiler re-apply with it). An entry is plain data, the same for every step of o
   code with its closure's values as specs, so that the rule can be made again over other
   tensors (the next step's, or traced ones) -- its tensors are operands like any op's;
 * ``("d", operand)``: ``detach()``;
+* ``("F", name, function, args, output, ctx)``: a custom ``autograd.Function``'s node on its
+  forward's output (``lazy_custom``);
 * ``("m", torch_name, saves, multi_views, outs, inputs, rule)``: the node an op of several
   outputs gives its outputs, results of the step (``torch_nodes.named_outputs``: split,
   unbind, chunk), its rule a function spec; it makes no tensor.
@@ -31,6 +33,7 @@ from .tensor import Tensor
 
 _GRAD = grad_mode._local
 ATTACH_OUTPUTS: list = [None]   # torch_nodes.attach_outputs (the functions are above this)
+RUN_CUSTOM: list = [None]       # lazy_custom.run_custom (custom functions are above this)
 
 
 _ARRAY_LIMIT = 4096   # the largest array a rule's closure may hold by value (elements)
@@ -66,15 +69,15 @@ def function_spec(operand, f, depth: int = 2) -> tuple:
     objects by identity. Uncapturable if anything else."""
     if type(f) is not types.FunctionType or depth < 0:
         raise Uncapturable(f"a backward rule {f!r} that is not a Python function")
-    cells = tuple([_value_spec(operand, c.cell_contents, depth) for c in f.__closure__ or ()])
-    defaults = tuple([_value_spec(operand, d, depth) for d in f.__defaults__ or ()])
+    cells = tuple([value_spec(operand, c.cell_contents, depth) for c in f.__closure__ or ()])
+    defaults = tuple([value_spec(operand, d, depth) for d in f.__defaults__ or ()])
     if f.__kwdefaults__:
         raise Uncapturable(f"keyword defaults of {f.__qualname__}")
     _GLOBALS[f.__code__] = f.__globals__
     return ("f", f.__code__, defaults, cells)
 
 
-def _value_spec(operand, v, depth: int) -> object:
+def value_spec(operand, v, depth: int) -> object:
     kind = type(v)
     if kind is float:
         return ("v", v, v.hex())
@@ -83,9 +86,9 @@ def _value_spec(operand, v, depth: int) -> object:
     if isinstance(v, Tensor):
         return ("t", operand(v))
     if kind is tuple or kind is list:
-        return (kind.__name__, tuple([_value_spec(operand, x, depth) for x in v]))
+        return (kind.__name__, tuple([value_spec(operand, x, depth) for x in v]))
     if kind is slice:   # (an index's: not hashable before Python 3.12)
-        return ("slice", tuple([_value_spec(operand, x, depth)
+        return ("slice", tuple([value_spec(operand, x, depth)
                                 for x in (v.start, v.stop, v.step)]))
     if v is Ellipsis:
         return ("v", v, kind)
@@ -115,6 +118,8 @@ def run_entry(entry: tuple, env: list, ext: list) -> Tensor | None:
                               [_resolve(s, env, ext) for s in inputs], saves,
                               [_resolve(s, env, ext) for s in outs], multi)
         return None
+    if entry[0] == "F":     # a custom autograd.Function's node (``lazy_custom``)
+        return RUN_CUSTOM[0](entry, env, ext)
     if entry[0] == "a":
         _, name, attrs, specs, torch_name, shown, grad = entry
         args = [_resolve(s, env, ext) for s in specs]
@@ -143,15 +148,15 @@ def _resolve(spec, env: list, ext: list):
 def _function(spec: tuple, env: list, ext: list):
     _, code, defaults, cells = spec
     return types.FunctionType(code, _globals(code), code.co_name,
-                              tuple([_value(d, env, ext) for d in defaults]) or None,
-                              tuple([types.CellType(_value(c, env, ext)) for c in cells]))
+                              tuple([spec_value(d, env, ext) for d in defaults]) or None,
+                              tuple([types.CellType(spec_value(c, env, ext)) for c in cells]))
 
 
 def _globals(code) -> dict:
     return _GLOBALS[code]
 
 
-def _value(spec: tuple, env: list, ext: list):
+def spec_value(spec: tuple, env: list, ext: list):
     kind = spec[0]
     if kind == "v" or kind == "id":
         return spec[1] if kind == "v" else spec[2]
@@ -160,6 +165,6 @@ def _value(spec: tuple, env: list, ext: list):
     if kind == "t":
         return _resolve(spec[1], env, ext)
     if kind == "tuple" or kind == "list" or kind == "slice":
-        items = [_value(s, env, ext) for s in spec[1]]
+        items = [spec_value(s, env, ext) for s in spec[1]]
         return tuple(items) if kind == "tuple" else items if kind == "list" else slice(*items)
     return _function(spec, env, ext)

@@ -73,7 +73,8 @@ class _State:
     region: Region | None = None
     compiled: dict = {}   # (End, alive) -> None, in use order (the LRU)
     seen: dict = {}       # a region's fingerprint -> the ops its regions applied in all
-    grants: dict = {}     # a region's fingerprint -> how many times it made regions recorded
+    grants: dict = {}     # a fingerprint -> how many times its recorded regions armed nothing
+    granted = None        # the fingerprint whose count asked for the regions recorded now
     budget = 0            # how many regions to record before only counting again
     armed = False         # whether a path is armed (then every region is recorded)
 
