@@ -310,3 +310,30 @@ def test_a_step_that_reads_a_value_mid_step_each_time_stops_being_captured(every
         assert stats["fallbacks"] == 2 and stats["replayed"] == 0, stats   # (repeats=2)
     else:
         assert stats["replayed"] >= 20 and stats["fallbacks"] >= 5, stats
+
+
+def test_a_step_with_a_number_that_changes_every_step_is_recorded_ever_more_rarely():
+    # a learning rate decayed by hand: each step's structure differs from the last at one
+    # constant, so no path is visited twice and none arms. Each batch of recorded regions
+    # that arms nothing doubles the ops its structure must count before the next batch
+    steps = 400
+
+    def program(log, note):
+        w = sg.tensor([0.5, -0.25], requires_grad=True)
+        x = sg.tensor([1.0, 2.0])
+        lr = 0.1
+        for _ in range(steps):
+            loss = ((w * x).tanh() * lr).sum()
+            loss.backward()
+            log.append(w.grad.numpy().copy())
+            w.grad = None
+            lr *= 0.99
+            note()
+    eager = _eager_log(program)
+    log, stats, _ = _with_threshold(program, 13)
+    assert len(log) == len(eager) == steps
+    assert all(np.array_equal(a, b) for a, b in zip(eager, log))
+    assert stats["replayed"] == 0, stats
+    # ~5 ops a step: 2000 in all, so at most log2(2000 / 13) + 1 < 9 batches of 12 regions
+    # (before: every step but one in 13 recorded)
+    assert 12 <= stats["recorded"] <= 9 * 12, stats

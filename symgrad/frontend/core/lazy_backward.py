@@ -96,9 +96,15 @@ def _seen(reg: Region) -> bool:
     enough = total >= SETTINGS["min_ops"] << granted
     if enough and reg.counting:
         # Record the next few regions. ``granted``: how many times recorded regions of this
-        # structure ended arming nothing (``backward``): a structure whose recorded steps
-        # never arm (an op the capture cannot hold) is recorded ever more rarely, not every
+        # structure armed nothing (``lazy.wasted``; or all of them ended, as now, without
+        # arming: steps that differ each time, a number that changes every step): a
+        # structure whose recorded steps never arm is recorded ever more rarely, not every
         # step at ~3 us an op.
+        if STATE.granted == fp:
+            STATE.grants[fp] = granted = granted + 1
+            if total < SETTINGS["min_ops"] << granted:
+                STATE.granted = None
+                return False
         STATE.budget = 4 * SETTINGS["repeats"] + 4
         STATE.granted = fp
     return enough
