@@ -29,7 +29,7 @@ import builtins
 import dis
 import types
 
-from . import custom_function, grad_mode, lazy_ops
+from . import custom_function, grad_mode, lazy_ops, sources
 from .custom_function import run_forward, node_class, wrap_outputs
 from .lazy import (_MAIN, STATE, _get_ident, _next, _noted, _open, _operand, _requiring, close,
                    keyed, local_index)
@@ -37,6 +37,7 @@ from .lazy_ops import Uncapturable, spec_value, value_spec
 from .tensor import Tensor
 
 _GRAD = grad_mode._local
+_RECORDING = sources._local   # .recording: a trace is running
 
 # What a fresh ctx holds in its __dict__ (the node's own state; the rest is the user's).
 _OWN = frozenset(node_class(type("_Any", (), {}))(()).__dict__)
@@ -54,7 +55,8 @@ _PURE: dict = {}    # a backward function -> why it cannot be captured (None: it
 def applied(cls: type, args: tuple, kwargs: dict):
     """``cls.apply(*args, **kwargs)`` while capture is on."""
     reg = STATE.region
-    if _get_ident() != _MAIN or kwargs or cls.__module__.startswith("symgrad."):
+    if _get_ident() != _MAIN or _RECORDING.recording is not None or kwargs or \
+            cls.__module__.startswith("symgrad."):   # (a trace's: not recorded)
         return _eager(cls, args, kwargs)
     if reg is None:
         if not (_GRAD.enabled and _requiring(args)):
