@@ -7,7 +7,8 @@ each one training step written the same way for both libraries (the module is ca
   mlp       256x20 -> tanh(64) -> 5, cross-entropy, backward, SGD update of 4 parameters
   chain     1000 small elementwise ops (y = y * a + b on 16 floats), then backward
 
-One thread for both (``torch.set_num_threads(1)``, ``symgrad.set_num_threads(1)``). Each
+One thread for both (``torch.set_num_threads(1)``, ``symgrad.set_num_threads(1)``, and
+``OMP_NUM_THREADS=1`` for the BLAS and OpenMP libraries they load). Each
 library runs in a process of its own, as a program uses one of them: in one process, the
 other library's objects (torch's ~150k) would be scanned by every full collection of
 Python's cyclic garbage collector that the eager steps trigger (this doubled symgrad's chain
@@ -20,6 +21,7 @@ benchmarks/results/eager.md.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import statistics
 import subprocess
@@ -114,8 +116,12 @@ def main() -> None:
         serve(args.serve)
         return
     import torch
+    # (one thread for NumPy's BLAS and OpenMP too, as make bench-programs runs them: with
+    # their default, a thread per core, symgrad's mlp step measured 140-250 us from run to
+    # run on this 2-core machine; 140-142 us in two runs with one)
+    env = dict(os.environ, OMP_NUM_THREADS="1")
     servers = {lib: subprocess.Popen([sys.executable, __file__, "--serve", lib], text=True,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
                for lib in ("torch", "symgrad")}
 
     def ask(lib: str, name: str) -> float:
