@@ -11,21 +11,11 @@ import pytest
 import symgrad as sg
 from symgrad.frontend.core import lazy
 
+from test_autograd_api import legendre3
 from test_capture import _run, check
 
 
-class Legendre3(sg.autograd.Function):
-    """P3(x) = (5x^3 - 3x) / 2, the tutorials' example."""
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return 0.5 * (5 * x ** 3 - 3 * x)
-
-    @staticmethod
-    def backward(ctx, g):
-        x, = ctx.saved_tensors
-        return g * 1.5 * (5 * x ** 2 - 1)
+Legendre3 = legendre3(sg)   # (the tutorial's P3(x) = (5x^3 - 3x) / 2)
 
 
 class Clamp(sg.autograd.Function):
@@ -161,3 +151,32 @@ def test_a_custom_function_returning_its_input_is_left_eager():
             w.grad = None
     check(program, replays=False)
     assert lazy.STATE.region is None
+
+
+def test_a_backward_replaced_between_steps_is_the_one_that_runs():
+    # the node is keyed by its backward too: after ``Cls.backward`` is replaced, the steps
+    # compiled with the old one are not replayed (the gradients change, as eagerly)
+    class Twice(sg.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2.0
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2.0
+
+    old = Twice.backward
+
+    def program(log):
+        Twice.backward = staticmethod(old)
+        w = sg.tensor([1.0, -2.0], requires_grad=True)
+        for k in range(12):
+            if k == 6:
+                Twice.backward = staticmethod(lambda ctx, g: g * 5.0)
+            Twice.apply(w * 1.0).sum().backward()
+            log.append(w.grad.numpy().copy())
+            w.grad = None
+    stats = check(program)
+    assert stats["replayed"] >= 2, stats
+    on, _ = _run(program, True)
+    assert [float(g[0]) for g in on] == [2.0] * 6 + [5.0] * 6

@@ -22,11 +22,11 @@ from ...errors import TracerValueError
 from ...ir.graph import toposort
 from . import grad_mode, layout, lazy, lazy_backward, sources, twins
 from ...ops import OPS
-from .apply import BUILDER, CAPTURING, WATCH, apply, as_tensor, attach_function, full
+from .apply import BUILDER, WATCH, apply, as_tensor, attach_function, full
 from .backward_graph import AccumulateGrad, edge, function_class
 from .double_backward import NAMES, named_cotangents
 from .halfprec import KEEP_COMPLEX, REAL_INPUT_COMPLEX_GRAD
-from .shown import eager_reduction
+from .shown import eager_reduction, unrecorded
 from .tensor import Tensor, size_text
 
 _GRAD = grad_mode._local   # .enabled: grad_mode.is_grad_enabled(), inlined
@@ -102,8 +102,7 @@ def sum_to_shape(ct: Tensor, shape: tuple) -> Tensor:
     axes = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape)
                                       if is_one(s) and not is_one(ct.shape[lead + i]))
     if axes:
-        if ct.__class__ is Tensor and ct._value is not None and not ct._requires_grad and \
-                not CAPTURING[0] and sources._local.recording is None:
+        if not ct._requires_grad and unrecorded(ct):
             summed = eager_reduction(OPS["sum"], ct, axes, False)   # (no node: one kernel)
             if summed is not None:
                 return summed if same_shape(summed.shape, shape) else \

@@ -7,11 +7,11 @@ pending, the step's compiled code computing the user's ``backward`` as traced op
 
 The forward runs at each step, as in torch (its ops are the step's, pending on an armed
 path), so what it does in Python happens each time. Its node is recorded as an ``"F"``
-entry keyed by the Function class, the arguments (tensors as operands, other values by
-value), the forward's output and what the forward left on ``ctx``: the tensors it saved,
-the attributes it set (plain values and tensors), ``materialize_grads``. The entry made
-again (a fallback, a kept result's graph, the compile's trace) gives a ctx of the same
-state, attached as ``Function.apply`` attaches it.
+entry keyed by the Function class and its backward, the arguments (tensors as operands,
+other values by value), the forward's output and what the forward left on ``ctx``: the
+tensors it saved, the attributes it set (plain values and tensors), ``materialize_grads``.
+The entry made again (a fallback, a kept result's graph, the compile's trace) gives a ctx of
+the same state, attached as ``Function.apply`` attaches it.
 
 The user's ``backward`` runs when the step is traced, not at each replayed step: a step is
 captured only where that cannot be seen -- its code (and its nested functions') reads no
@@ -115,7 +115,8 @@ def _entry(reg, name: str, cls: type, args: tuple, ctx, out) -> tuple:
 
     def operand(t):
         return _operand(reg, t)
-    return ("F", name, ("id", id(cls), cls),
+    backward = cls.backward   # (by identity too: a class whose backward is replaced later
+    return ("F", name, ("id", id(cls), cls), ("id", id(backward), backward),   # is another)
             tuple([value_spec(operand, a, 1) for a in args]), _operand(reg, out),
             (tuple(sorted((k, value_spec(operand, v, 1)) for k, v in attrs.items())),
              tuple([value_spec(operand, t, 1) for t in ctx._to_save or ()]),
@@ -125,7 +126,7 @@ def _entry(reg, name: str, cls: type, args: tuple, ctx, out) -> tuple:
 def run_custom(entry: tuple, env: list, ext: list) -> Tensor:
     """An ``"F"`` entry made again: a ctx of the recorded state on a new tensor of the
     forward's output (``lazy_ops.run_entry``)."""
-    _, _, (_, _, cls), arg_specs, out_spec, (attrs, saved, none_saved, materialize) = entry
+    _, _, (_, _, cls), _, arg_specs, out_spec, (attrs, saved, none_saved, materialize) = entry
     args = tuple([spec_value(s, env, ext) for s in arg_specs])
     ctx = node_class(cls)(args)
     for k, spec in attrs:

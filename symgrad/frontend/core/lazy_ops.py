@@ -9,8 +9,8 @@ compiler re-apply with it). An entry is plain data, the same for every step of o
   code with its closure's values as specs, so that the rule can be made again over other
   tensors (the next step's, or traced ones) -- its tensors are operands like any op's;
 * ``("d", operand)``: ``detach()``;
-* ``("F", name, function, args, output, ctx)``: a custom ``autograd.Function``'s node on its
-  forward's output (``lazy_custom``);
+* ``("F", name, function, backward, args, output, ctx)``: a custom ``autograd.Function``'s
+  node on its forward's output (``lazy_custom``);
 * ``("m", torch_name, saves, multi_views, outs, inputs, rule)``: the node an op of several
   outputs gives its outputs, results of the step (``torch_nodes.named_outputs``: split,
   unbind, chunk), its rule a function spec; it makes no tensor.

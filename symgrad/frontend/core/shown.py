@@ -56,9 +56,7 @@ def apply_reduction(name: str, x: Tensor, axes: tuple, keepdim: bool,
     not show: the result gets one backward function (the op's rule applied to the cotangent
     with the dims put back), so ``s.grad_fn.next_functions`` is what torch prints."""
     op = OPS[name]
-    if not (x._requires_grad and grad_mode._local.enabled) and x.__class__ is Tensor \
-            and not CAPTURING[0] and not (WATCH[0] and STATE.region is not None) \
-            and sources._local.recording is None:
+    if not (x._requires_grad and grad_mode._local.enabled) and unrecorded(x):
         out = eager_reduction(op, x, axes, keepdim)
         if out is not None:
             return out
@@ -74,6 +72,14 @@ def apply_reduction(name: str, x: Tensor, axes: tuple, keepdim: bool,
                       apply("reshape", o, shape_to=kept), ins, axes=axes)
     return attach_function(out, torch_name or op.torch_name, rule, [x], saves=op.saves,
                            uses_out=op.uses_out)
+
+
+def unrecorded(x: Tensor) -> bool:
+    """Whether an op on ``x`` that records no backward node is recorded nowhere else either:
+    ``x`` is a plain eager tensor, and no compile trace and no captured step is open (its
+    result may then be computed without ``apply``). The caller decides about grad."""
+    return x.__class__ is Tensor and x._value is not None and not CAPTURING[0] and \
+        not (WATCH[0] and STATE.region is not None) and sources._local.recording is None
 
 
 # An overflow to inf in a float reduction is silent, as in torch (``fast_eager`` says why a
