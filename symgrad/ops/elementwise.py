@@ -142,7 +142,7 @@ def _np_pow(a, b):
     of -0.5 is 1 / sqrt(a); of a real float a, 2, 3, -1 and -2 are a * a, a * a * a, 1 / a
     and 1 / (a * a) (``INTEGER_POWERS``); any other exponent C99's pow, elementwise (see
     below)."""
-    if np.ndim(b) == 0:
+    if type(b) is not np.ndarray or not b.ndim:   # (np.ndim(b), without its dispatch)
         if b == 0.5 or b == -0.5:
             root = np.sqrt(a)
             return root if b == 0.5 else np.reciprocal(root)

@@ -51,7 +51,7 @@ def inverse_permutation(perm) -> tuple:
 register(OpDef(
     name="permute", kind=MOVEMENT, view=True, shape=_permute_shape, dtype=same_dtype, saves=False,
     batch=batching.permute,
-    numpy=lambda a, *, perm: np.transpose(a, perm),
+    numpy=lambda a, *, perm: a.transpose(perm) if type(a) is np.ndarray else np.transpose(a, perm),
     vjp=lambda b, g, out, ins, *, perm: (
         b.op("permute", g, perm=inverse_permutation(perm)),),
     torch_name="PermuteBackward0"))

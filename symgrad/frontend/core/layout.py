@@ -192,6 +192,10 @@ def elementwise_strides(operands: list, shape: tuple) -> tuple | None:
     tells two dims apart deciding (broadcast dims tell nothing)."""
     if len(shape) < 2 or not _numeric(shape):
         return None
+    first = operands[0]
+    if first._strides is None and first._view is None and 1 not in shape and \
+            tuple(first.shape) == shape:
+        return None   # (row-major, every dim apart: it orders them all, row-major)
     laid = [(t, strides(t)) for t in operands if t.ndim]
     if 1 not in shape:
         # Operands broadcast from one value (every stride 0 once broadcast: the gradient of

@@ -112,6 +112,28 @@ def eager_reduction(op, x: Tensor, axes: tuple, keepdim: bool) -> Tensor | None:
     return Tensor(out if keepdim else out.reshape(_dropped(x.shape, axes)), None)
 
 
+def total(name: str, x) -> Tensor | None:
+    """``x.sum()``/``x.max()``... over every element, straight from the kernel, where
+    ``eager_reduction`` would compute it (``x`` a plain eager float32/float64 tensor with
+    elements, no node to record anywhere); None: the caller's general path. The functions'
+    first test: the reduction of a whole tensor is most of a NumPy-style loop's."""
+    if x.__class__ is not Tensor or (x.dtype is not _F32 and x.dtype is not _F64) or \
+            x._requires_grad and grad_mode._local.enabled or CAPTURING[0] or \
+            WATCH[0] and STATE.region is not None or sources._local.recording is not None:
+        return None
+    value = x._value
+    if value is None or not value.size:
+        return None
+    try:
+        out = FLOAT_KERNELS[name](value, axis=None)
+    except (FloatingPointError, RuntimeWarning):   # (a user's np.seterr(all="raise"))
+        return None
+    return Tensor(out if type(out) is np.ndarray else np.asarray(out), None)
+
+
+_F32, _F64 = dtypes.float32, dtypes.float64
+
+
 def _dropped(shape: tuple, axes: tuple) -> tuple:
     return tuple(n for i, n in enumerate(shape) if i not in axes)
 

@@ -18,7 +18,7 @@ from ...dims import as_count
 from ...ops.registry import normalize_axes
 from ..core.apply import apply, full, tensor_operands
 from .composites import composite, linear_composite  # noqa: F401  (with the rest of F)
-from ..core.shown import apply_reduction
+from ..core.shown import apply_reduction, total
 from ..core.conversions import check_fits
 from .printing import return_type
 from .matmul import bmm, dot, matmul, mm  # noqa: F401  (the products, with the rest of F)
@@ -240,6 +240,10 @@ ALL = type("AllDims", (), {})()   # sum's, mean's default dim: torch's overload 
 
 
 def sum(x, dim=ALL, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A001
+    if dim is ALL and dtype is None and not keepdim:
+        out = total("sum", x)
+        if out is not None:
+            return out
     name, dim = ("SumBackward0", None) if dim is ALL and not keepdim else ("SumBackward1", dim)
     dim = None if dim is ALL else dim
     if isinstance(x, Deferred): return x.sum(dim, keepdim, dtype=dtype)  # noqa: E701 (x[mask])

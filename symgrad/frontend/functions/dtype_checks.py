@@ -42,15 +42,44 @@ def checked(fn, name: str):
     (``keywords.torch_keywords``) takes them all. (The wrapper holds the name, not the rules:
     what a compiled function's fingerprint walks stays plain data.)"""
     accepted = None if hasattr(fn, "__wrapped__") else _parameters(fn)
+    clear = _clear(RULES[name])
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        if kwargs and accepted is not None and not accepted.issuperset(kwargs):
-            return fn(*args, **kwargs)
+        if kwargs:
+            if accepted is not None and not accepted.issuperset(kwargs):
+                return fn(*args, **kwargs)
+        elif clear:   # (most calls: tensors of one float dtype and Python numbers)
+            d = None
+            for a in args:
+                if isinstance(a, Tensor):
+                    if d is None:
+                        d = a.dtype
+                    elif a.dtype is not d:
+                        break
+                elif type(a) is not float and type(a) is not int:
+                    break
+            else:
+                if d is not None and d.name in clear:
+                    return fn(*args)
         for rule in RULES[name]:
             rule.check(args, kwargs)
         return fn(*args, **kwargs)
     return wrapper
+
+
+def _clear(rules: tuple) -> frozenset:
+    """The names of the float dtypes D (float32, float64) for which ``rules`` all pass a call
+    with no keywords whose operands are tensors of dtype D and Python ints and floats: any
+    dtype a rule picks is then D (or None), and a rule refuses only if D is one of its own
+    (``Kernel``); a ``NoGrad`` rule looks at more than dtypes. ``checked``'s wrapper skips the
+    rules for such a call."""
+    found = []
+    for d in (dtypes.float32, dtypes.float64):
+        if all(type(rule) in (Same, Narrowing, Params, Out) or
+               type(rule) is Kernel and d not in rule.dtypes for rule in rules):
+            found.append(d.name)
+    return frozenset(found)
 
 
 def _parameters(fn) -> frozenset | None:

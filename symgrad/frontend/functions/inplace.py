@@ -321,8 +321,10 @@ _FLOATS = (dtypes.float32, dtypes.float64)
 
 def _direct(t: Tensor, other) -> bool:
     """Whether ``t op= other`` may be written straight into ``t``'s array: no autograd (grad
-    mode off), no trace or captured step, no view either way, one float dtype and shape."""
-    return (type(other) is Tensor and not grad_mode._local.enabled
+    mode off, or neither requires grad), no trace or captured step, no view either way, one
+    float dtype and shape."""
+    return (type(other) is Tensor and (not grad_mode._local.enabled or not t._requires_grad
+                                       and not other._requires_grad)
             and t.dtype is other.dtype and t.dtype in _FLOATS and t._view is None
             and not t._views and other._view is None and t.shape == other.shape
             and lazy.STATE.region is None and sources.current() is None

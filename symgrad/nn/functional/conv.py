@@ -16,7 +16,11 @@ from __future__ import annotations
 import itertools
 import math
 
+import numpy as np
+
+from ...frontend.core import grad_mode
 from ...frontend.core.apply import apply, as_tensor
+from ...frontend.core.shown import unrecorded
 from ...frontend.functions.basic import composite, matmul
 from ...frontend.functions.shapes import getitem, squeeze, stack
 from ...frontend.core.tensor import Tensor
@@ -57,6 +61,10 @@ def windows(x: Tensor, kernel: tuple, stride: tuple, dilation: tuple, out: tuple
     shape lead + (prod(kernel),) + out, the kernel positions in row-major order, each one
     strided slice of ``x``."""
     nd = len(kernel)
+    if not (x._requires_grad and grad_mode.is_grad_enabled()) and unrecorded(x):
+        found = _window_values(x._value, kernel, stride, dilation, out)
+        if found is not None:
+            return Tensor(found, None)
     lead = (slice(None),) * (x.ndim - nd)
     parts = []
     for offsets in itertools.product(*(range(k) for k in kernel)):
@@ -64,6 +72,24 @@ def windows(x: Tensor, kernel: tuple, stride: tuple, dilation: tuple, out: tuple
                       for o, d, s, n in zip(offsets, dilation, stride, out))
         parts.append(getitem(x, lead + index))
     return stack(parts, dim=x.ndim - nd)
+
+
+def _window_values(v: np.ndarray, kernel: tuple, stride: tuple, dilation: tuple,
+                   out: tuple) -> np.ndarray | None:
+    """``windows``' value, read from eager array ``v`` by one strided view and one copy, not
+    a slice and a stack per kernel position (the same elements, a new row-major array); None
+    where a window would reach past ``v``'s end (the slices decide then)."""
+    nd = len(kernel)
+    sizes, steps = v.shape[v.ndim - nd:], v.strides[v.ndim - nd:]
+    if any(d * (k - 1) + s * (n - 1) >= size or n < 1 for k, d, s, n, size in
+           zip(kernel, dilation, stride, out, sizes)):
+        return None
+    lead = v.shape[:v.ndim - nd]
+    view = np.lib.stride_tricks.as_strided(
+        v, lead + tuple(kernel) + tuple(out),
+        v.strides[:v.ndim - nd] + tuple(t * d for t, d in zip(steps, dilation))
+        + tuple(t * s for t, s in zip(steps, stride)), writeable=False)
+    return view.copy().reshape(lead + (math.prod(kernel),) + tuple(out))
 
 
 def sliding_sizes(sizes: tuple, kernel: tuple, stride: tuple, dilation: tuple) -> tuple:
