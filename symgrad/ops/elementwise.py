@@ -105,7 +105,11 @@ def _pow_base(b, g, out, ins):
     if c is not None:
         # torch's pow_backward for a scalar exponent: grad * (e * x ** (e - 1)), zeros if e = 0
         # (x**0 is constant); the exponent gets no gradient.
-        return b.full(g, 0.0) if c == 0 else g * (expo * b.op("pow", base, expo - 1.0))
+        if c == 0:
+            return b.full(g, 0.0)
+        if c == 2 and not (base.is_traced or g.is_traced):
+            return g * (base * 2.0)   # (eager: x ** 1 is x, exactly; the same bits, two ops)
+        return g * (expo * b.op("pow", base, expo - 1.0))
     # torch's d/d base is 0 where the exponent is 0 (x**0 is constant), not 0 * 0**-1 = NaN.
     return b.op("where", b.op("eq", expo, 0.0), 0.0, g * (expo * b.op("pow", base, expo - 1.0)))
 

@@ -28,7 +28,7 @@ def _reshape_shape(shape, *, shape_to):
 register(OpDef(
     name="reshape", kind=MOVEMENT, view=True, shape=_reshape_shape, dtype=same_dtype, saves=False,
     batch=batching.reshape,
-    numpy=lambda a, *, shape_to: np.reshape(a, shape_to),
+    numpy=lambda a, *, shape_to: a.reshape(shape_to) if type(a) is np.ndarray else np.reshape(a, shape_to),
     vjp=lambda b, g, out, ins, *, shape_to: (b.op("reshape", g, shape_to=ins[0].shape),),
     torch_name="ViewBackward0"))
 

@@ -22,7 +22,7 @@ from ...errors import TracerValueError
 from ...ir.graph import toposort
 from . import grad_mode, layout, lazy, lazy_backward, sources, twins
 from ...ops import OPS
-from .apply import BUILDER, WATCH, apply, as_tensor, attach_function, full
+from .apply import BUILDER, WATCH, apply, as_tensor, attach_function, full, ruled
 from .backward_graph import AccumulateGrad, edge, function_class
 from .double_backward import NAMES, named_cotangents
 from .halfprec import KEEP_COMPLEX, REAL_INPUT_COMPLEX_GRAD
@@ -109,7 +109,7 @@ def sum_to_shape(ct: Tensor, shape: tuple) -> Tensor:
                     Tensor(summed._value.reshape(shape), None)
         ct = apply("sum", ct, axes=axes)
     if not same_shape(ct.shape, shape):
-        ct = apply("reshape", ct, shape_to=shape)
+        ct = ruled("reshape", ct, shape_to=shape)
     return ct
 
 

@@ -19,7 +19,7 @@ from ... import dtypes
 from ...ops import OPS
 from ...ops.reduce import FLOAT_KERNELS
 from . import grad_mode, sources
-from .apply import BUILDER, CAPTURING, WATCH, apply, attach_function, eager_value
+from .apply import BUILDER, CAPTURING, WATCH, apply, attach_function, eager_value, ruled
 from .lazy_state import STATE
 from .backward_graph import BackwardFunction, function_class
 from .tensor import Tensor
@@ -67,9 +67,10 @@ def apply_reduction(name: str, x: Tensor, axes: tuple, keepdim: bool,
         out = apply("reshape", apply(name, x, axes=axes), shape_to=_dropped(x.shape, axes))
     kept = tuple(1 if i in axes else n for i, n in enumerate(x.shape))
 
-    def rule(g, o, ins):
-        return op.vjp(BUILDER, apply("reshape", g, shape_to=kept),
-                      apply("reshape", o, shape_to=kept), ins, axes=axes)
+    def rule(g, o, ins):   # (the output only for a rule that reads it)
+        return op.vjp(BUILDER, ruled("reshape", g, shape_to=kept),
+                      ruled("reshape", o, shape_to=kept) if op.uses_out else None, ins,
+                      axes=axes)
     return attach_function(out, torch_name or op.torch_name, rule, [x], saves=op.saves,
                            uses_out=op.uses_out)
 

@@ -16,7 +16,7 @@ from typing import Callable  # noqa: UP035
 from ... import dtypes
 from ...dims import as_count
 from ...ops.registry import normalize_axes
-from ..core.apply import apply, full, tensor_operands
+from ..core.apply import apply, full, ruled, tensor_operands
 from .composites import composite, linear_composite  # noqa: F401  (with the rest of F)
 from ..core.shown import apply_reduction, total
 from ..core.conversions import check_fits
@@ -232,8 +232,8 @@ def _reduce(name: str, x: Tensor, dim, keepdim: bool, torch_name: str | None = N
 def _unreduce(g: Tensor, shape: tuple, axes: tuple, keepdim: bool) -> Tensor:
     """The cotangent of a reduction, broadcast back over the input's shape."""
     if not keepdim:
-        g = apply("reshape", g, shape_to=_reduced_shape(shape, axes, True))
-    return apply("expand", g, shape_to=shape)
+        g = ruled("reshape", g, shape_to=_reduced_shape(shape, axes, True))
+    return ruled("expand", g, shape_to=shape)
 
 
 ALL = type("AllDims", (), {})()   # sum's, mean's default dim: torch's overload without dim
