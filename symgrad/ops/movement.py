@@ -28,7 +28,8 @@ def _reshape_shape(shape, *, shape_to):
 register(OpDef(
     name="reshape", kind=MOVEMENT, view=True, shape=_reshape_shape, dtype=same_dtype, saves=False,
     batch=batching.reshape,
-    numpy=lambda a, *, shape_to: a.reshape(shape_to) if type(a) is np.ndarray else np.reshape(a, shape_to),
+    numpy=lambda a, *, shape_to: (a.reshape(shape_to) if type(a) is np.ndarray
+                                  else np.reshape(a, shape_to)),
     vjp=lambda b, g, out, ins, *, shape_to: (b.op("reshape", g, shape_to=ins[0].shape),),
     torch_name="ViewBackward0"))
 
@@ -51,7 +52,8 @@ def inverse_permutation(perm) -> tuple:
 register(OpDef(
     name="permute", kind=MOVEMENT, view=True, shape=_permute_shape, dtype=same_dtype, saves=False,
     batch=batching.permute,
-    numpy=lambda a, *, perm: a.transpose(perm) if type(a) is np.ndarray else np.transpose(a, perm),
+    numpy=lambda a, *, perm: (a.transpose(perm) if type(a) is np.ndarray
+                              else np.transpose(a, perm)),
     vjp=lambda b, g, out, ins, *, perm: (
         b.op("permute", g, perm=inverse_permutation(perm)),),
     torch_name="PermuteBackward0"))
