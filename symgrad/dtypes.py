@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -42,6 +43,8 @@ import numpy as np
 _CATEGORY = {"bool": 0, "uint": 1, "int": 1, "float": 2, "complex": 3}
 
 
+# (Its derived properties are cached on first use: every op asks several of them. A DType is
+# immutable, pickled and fingerprinted by its name, so what is cached changes nothing else.)
 @dataclass(frozen=True, eq=False)
 class DType:
     name: str        # torch spelling: float32, float64, int64, bool
@@ -53,33 +56,33 @@ class DType:
     accumulate: str = ""  # the name of the type its sums accumulate in, if not its compute type
     part: str = ""     # complex: the name of the dtype of its real and imaginary parts
 
-    @property
+    @cached_property
     def category(self) -> int:
         """Its promotion category: 0 bool, 1 integer, 2 floating, 3 complex."""
         return _CATEGORY[self.kind]
 
-    @property
+    @cached_property
     def is_storage(self) -> bool:
         return bool(self.compute)
 
-    @property
+    @cached_property
     def computes_in(self) -> DType:
         """The dtype an op on this one computes in (itself unless a storage type)."""
         return _BY_NAME[self.compute] if self.compute else self
 
-    @property
+    @cached_property
     def accumulates_in(self) -> DType:
         """The dtype a sum (a reduction, a cumulative sum) of this one accumulates in: float32
         in float64, as torch's CPU kernels do, each result rounded once; integers and bools in
         int64 (wrapping modulo 2**64); float64 in itself."""
         return _BY_NAME[self.accumulate] if self.accumulate else self.computes_in
 
-    @property
+    @cached_property
     def real_dtype(self) -> DType:
         """The dtype of the real and imaginary parts of a complex one; itself otherwise."""
         return _BY_NAME[self.part] if self.part else self
 
-    @property
+    @cached_property
     def complex_dtype(self) -> DType:
         """The complex dtype whose parts are this floating one (float16 and float32:
         complex64, float64: complex128); a complex one is its own."""
@@ -87,37 +90,37 @@ class DType:
             return self
         return complex128 if self.itemsize >= 8 else complex64
 
-    @property
+    @cached_property
     def is_differentiable(self) -> bool:
         """Whether a tensor of it can require grad: floating and complex dtypes."""
         return self.kind in ("float", "complex")
 
-    @property
+    @cached_property
     def is_floating(self) -> bool:
         return self.kind == "float"
 
-    @property
+    @cached_property
     def is_floating_point(self) -> bool:
         return self.kind == "float"
 
-    @property
+    @cached_property
     def is_complex(self) -> bool:
         return self.kind == "complex"
 
-    @property
+    @cached_property
     def is_integer(self) -> bool:
         """An integer type (signed or not; bool is not one)."""
         return self.kind in ("int", "uint")
 
-    @property
+    @cached_property
     def is_bool(self) -> bool:
         return self.kind == "bool"
 
-    @property
+    @cached_property
     def itemsize(self) -> int:
         return self.np.itemsize
 
-    @property
+    @cached_property
     def is_signed(self) -> bool:
         """torch's ``dtype.is_signed``: False for bool and uint8."""
         return self.kind in ("int", "float", "complex")

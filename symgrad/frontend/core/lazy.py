@@ -160,10 +160,11 @@ def applied(name: str, args: tuple, attrs: dict, torch_name, shown) -> Tensor | 
         return None
     n_ext = len(reg.ext)
     try:
-        specs = []   # (a loop, the step's own results inlined: this runs for every op)
+        specs = []   # (a loop, the step's own results and floats inlined: every op runs it)
         for a in args:
-            specs.append(_INDEX(a, Tensor) if a.__class__ is PendingTensor
-                         else _operand(reg, a))
+            kind = a.__class__
+            specs.append(_INDEX(a, Tensor) if kind is PendingTensor else
+                         (float, a.hex()) if kind is float else _operand(reg, a))
         specs = tuple(specs)
         key = ("a", name, attrs_key(tuple(attrs.items())) if attrs else (), specs, torch_name,
                shown, _GRAD.enabled, dtypes.DEFAULT_FLOAT,
@@ -173,6 +174,11 @@ def applied(name: str, args: tuple, attrs: dict, torch_name, shown) -> Tensor | 
         close(f"{name}: {e}")
         return None
     if reg.lazy:
+        if child is not None and child.armed and not child.view:   # (``_next``'s common case)
+            t = pending(child.meta, child.index, False)
+            reg.tensors.append(t)
+            reg.cursor = child
+            return t
         t = _next(reg, child, name)
         if t is not None:
             return t

@@ -117,9 +117,12 @@ def pending(meta: tuple, index: int, view: bool) -> PendingTensor:
     t = _NEW(PendingTensor)
     t.shape, t.dtype, t._requires_grad, t._weak, t._strides = meta
     t._creation = None
-    RAW["_node"].__set__(t, index)
-    RAW["_view"].__set__(t, A_VIEW if view else None)
+    _SET_NODE(t, index)
+    _SET_VIEW(t, A_VIEW if view else None)
     return t
+
+
+_SET_NODE, _SET_VIEW = RAW["_node"].__set__, RAW["_view"].__set__
 
 
 def index_of(t: PendingTensor) -> int:

@@ -270,7 +270,7 @@ def mean(x, dim=ALL, keepdim: bool = False, *, dtype=None) -> Tensor:
     def rule(g, out, ins):
         return (_unreduce(g, ins[0].shape, axes, keepdim) / n,)
     return composite(name, lambda a: _reduce("sum", a, axes, keepdim) / n, [x], rule,
-                     saves=False, uses_out=False)   # the rule reads shapes only
+                     saves=False, uses_out=False, pure=True)   # the rule reads shapes only
 
 
 def prod(x, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
