@@ -17,6 +17,8 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Sequence
 
+import numpy as np
+
 from ...dims import is_one, same_shape
 from ...errors import TracerValueError
 from ...ir.graph import toposort
@@ -396,6 +398,9 @@ def _deliver(fn, g, create_graph) -> None:
             t._grad = new if t._grad is None else t._grad + new
 
 
+_SUMMED = (np.dtype(np.float32), np.dtype(np.float64))
+
+
 def _accumulate(t: Tensor, g: Tensor, create_graph: bool) -> None:
     """``t.grad += g``, torch's way."""
     g = g if create_graph else g.detach()
@@ -415,6 +420,11 @@ def _accumulate(t: Tensor, g: Tensor, create_graph: bool) -> None:
         # this backward (``g1 = x.grad``) sees the sum. Rebind the tensor object's contents
         # rather than write into its array: arrays are never mutated (eager tensors cache
         # constant nodes of them), and a traced grad has no storage to write into.
+        a, b = old._value, g._value
+        if a is not None and b is not None and a.dtype is b.dtype and a.dtype in _SUMMED \
+                and a.shape == b.shape and old._strides is None and old._view is None:
+            old._value = np.add(a, b)   # (what ``old + g`` computes, without its dispatch)
+            return
         total = old + g
         old._value, old._node = total._value, total._node
 
