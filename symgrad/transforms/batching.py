@@ -17,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..frontend.core import sources
-from ..frontend.core.apply import BUILDER, apply
+from ..frontend.core.apply import apply
+from ..frontend.core.builder import BUILDER
 from ..frontend.control.apply import apply_control
 from ..frontend.control.guards import GuardState
 from ..frontend.core.tensor import Tensor

@@ -24,7 +24,8 @@ flags of the carries are iterated to a fixpoint (at most one round per carry), a
 from __future__ import annotations
 
 from ..dtypes import int64
-from ..frontend.core.apply import BUILDER, apply
+from ..frontend.core.apply import apply
+from ..frontend.core.builder import BUILDER
 from ..frontend.control.bodies import Like, trace_body
 from ..frontend.control.apply import apply_control
 from ..frontend.control.vjp import reverse_step

@@ -24,7 +24,8 @@ from collections.abc import Callable
 
 from ..errors import TracerValueError
 from ..frontend.core import sources
-from ..frontend.core.apply import BUILDER, as_tensor
+from ..frontend.core.apply import as_tensor
+from ..frontend.core.builder import BUILDER
 from ..ops.batching import front
 from ..frontend.control.bodies import Like, trace_body
 from ..frontend.control.branching import UNKNOWN, asked_outside, predicate

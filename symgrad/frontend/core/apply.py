@@ -4,8 +4,8 @@ Layer: front end, above ``tensor`` and ``function``. Input: an op name, tensors 
 numbers, attributes. Output: the result tensor. ``apply`` promotes elementwise operands the
 way the op's ``promotion`` says (torch's rules), checks shapes and dtypes with the op's rules,
 then either runs the op's NumPy reference (eager) or adds an interned node to the trace, and
-records a ``BackwardFunction`` when the result needs a gradient. ``BUILDER`` is the front end's
-implementation of the op registry's ``Builder``: what VJP rules build with.
+records a ``BackwardFunction`` when the result needs a gradient (``builder`` gives VJP rules
+their ``Builder`` over it).
 
 It must not lower, compile or call C; the torch-named functions live in ``functional.py``.
 """
@@ -478,32 +478,3 @@ def constant_value(x: Any):
     if not isinstance(x, Tensor) or x._value is None or x._value.ndim or x._requires_grad:
         return None
     return x._value.item()
-
-
-def ruled(name: str, *args: Any, **attrs: Any) -> Tensor:
-    """``apply`` for an op a backward rule builds (``BUILDER.op``): a movement op of an eager
-    cotangent that records nothing (no grad, no trace, no capture watching: the engine's
-    pass, not ``create_graph``) is the view ``apply`` makes, without its checks, which a
-    rule's operands and attributes pass by construction; the rest is ``apply``'s."""
-    op = OPS[name]
-    if op.kind == MOVEMENT and len(args) == 1 and not CAPTURING[0] and not WATCH[0]:
-        x = args[0]
-        if x.__class__ is Tensor and x._value is not None and not (
-                x._requires_grad and grad_mode._local.enabled) and \
-                _RECORDING.recording is None and "_torch_name" not in attrs:
-            out = Tensor(op.numpy(x._value, **attrs), None)
-            register_view(out, x, name, attrs)
-            return out
-    return apply(name, *args, **attrs)
-
-
-class _Builder:
-    """The op registry's ``Builder`` over front-end tensors (see ``ops.registry``)."""
-
-    __slots__ = ()
-    op = staticmethod(ruled)
-    full = staticmethod(full)
-    constant_value = staticmethod(constant_value)
-
-
-BUILDER = _Builder()

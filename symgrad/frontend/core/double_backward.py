@@ -14,7 +14,8 @@ so its values are the composition's. Ops whose torch gradient formula is itself 
 from __future__ import annotations
 
 from . import grad_mode
-from .apply import BUILDER, attach_function, full
+from .apply import attach_function, full
+from .builder import BUILDER
 from .tensor import Tensor
 
 # torch's node of a backward op, by the name of the node whose backward it computes.

@@ -17,14 +17,15 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Sequence
 
-import numpy as np
 
 from ...dims import is_one, same_shape
 from ...errors import TracerValueError
 from ...ir.graph import toposort
-from . import grad_mode, layout, lazy, lazy_backward, sources, twins
+from . import grad_mode, lazy, lazy_backward, sources, twins
 from ...ops import OPS
-from .apply import BUILDER, WATCH, apply, as_tensor, attach_function, full, ruled
+from .accumulate import accumulate
+from .apply import WATCH, apply, as_tensor, full
+from .builder import BUILDER, ruled
 from .backward_graph import AccumulateGrad, edge, function_class
 from .double_backward import NAMES, named_cotangents
 from .halfprec import KEEP_COMPLEX, REAL_INPUT_COMPLEX_GRAD
@@ -93,7 +94,7 @@ def backward_many(tensors: Sequence[Tensor], grad_tensors=None, retain_graph=Non
                          inputs=inputs, through_inputs=True)
     for t, g in zip(inputs, grads):
         if g is not None:
-            _accumulate(t, g, create_graph)
+            accumulate(t, g, create_graph)
 
 
 def sum_to_shape(ct: Tensor, shape: tuple) -> Tensor:
@@ -385,7 +386,7 @@ def _check_sinks_traced(needed: set) -> None:
 def _deliver(fn, g, create_graph) -> None:
     """Hand a finished cotangent to whoever keeps it: a leaf's .grad, or retain_grad's."""
     if isinstance(fn, AccumulateGrad):
-        _accumulate(fn.variable, g, create_graph)
+        accumulate(fn.variable, g, create_graph)
         for hook in list((fn._post_hooks or {}).values()):
             hook(fn.variable)
         return
@@ -396,65 +397,6 @@ def _deliver(fn, g, create_graph) -> None:
                 continue
             new = new if create_graph else new.detach()
             t._grad = new if t._grad is None else t._grad + new
-
-
-_SUMMED = (np.dtype(np.float32), np.dtype(np.float64))
-
-
-def _accumulate(t: Tensor, g: Tensor, create_graph: bool) -> None:
-    """``t.grad += g``, torch's way."""
-    g = g if create_graph else g.detach()
-    old = t._grad
-    if old is None:
-        if g._value is not None and not create_graph:
-            # (a copy of its own, as torch's clone: ``g`` may be another leaf's too; the
-            # layout torch gives a first gradient)
-            grad = t._grad = Tensor(g._value.copy(), None)
-            grad._strides = grad_layout(t)
-        else:
-            t._grad = _copied(g)
-    elif create_graph or old.requires_grad:
-        t._grad = old + g    # out of place: the sum is part of a differentiable graph
-    else:
-        # torch accumulates in place here (``grad += new``), so a reference taken before
-        # this backward (``g1 = x.grad``) sees the sum. Rebind the tensor object's contents
-        # rather than write into its array: arrays are never mutated (eager tensors cache
-        # constant nodes of them), and a traced grad has no storage to write into.
-        a, b = old._value, g._value
-        if a is not None and b is not None and a.dtype is b.dtype and a.dtype in _SUMMED \
-                and a.shape == b.shape and old._strides is None and old._view is None:
-            old._value = np.add(a, b)   # (what ``old + g`` computes, without its dispatch)
-            return
-        total = old + g
-        old._value, old._node = total._value, total._node
-
-
-lazy_backward.ACCUMULATE[0] = _accumulate
-
-
-def grad_layout(t: Tensor) -> tuple | None:
-    """The strides of a leaf's first ``.grad`` (``Tensor._strides``; None: row-major), by
-    torch's layout contract (AccumulateGrad's ``clone_obey_contract``): the leaf's own where
-    its elements are dense and do not overlap (a transposed parameter gets a transposed
-    gradient), else row-major, whatever the cotangent's layout."""
-    st = layout.strides(t)
-    shape = tuple(t.shape)
-    return st if layout.dense(shape, st) and not layout.contiguous_in(shape, st) else None
-
-
-lazy_backward.GRAD_LAYOUT[0] = grad_layout
-
-
-def _copied(g: Tensor) -> Tensor:
-    """A leaf's first gradient in a backward that builds a graph: torch copies it into the new
-    ``.grad`` (``copy_`` into an empty tensor), whose grad_fn is then CopyBackwards, with edges
-    for the empty tensor (none) and ``g``."""
-    if not g._requires_grad:
-        return g
-    empty = full(g, 0.0, ())
-    return attach_function(Tensor(g._value, g._node), "CopyBackwards",
-                           lambda gg, out, ins: (None, gg), [empty, g], saves=False,
-                           uses_out=False)
 
 
 _Alias = function_class("AliasBackward0")

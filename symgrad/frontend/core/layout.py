@@ -185,6 +185,7 @@ def permuted_strides(shape: tuple, order: list) -> tuple:
 
 
 def elementwise_strides(operands: list, shape: tuple) -> tuple | None:
+    # why not split: torch's TensorIterator rule as one read (its cases in its order)
     """The layout torch's TensorIterator gives the result of an elementwise op on
     ``operands`` (tensors broadcast to ``shape``); None for row-major. Operands of the
     result's shape that are all row-major give row-major; all dense with equal strides give
@@ -192,10 +193,8 @@ def elementwise_strides(operands: list, shape: tuple) -> tuple | None:
     tells two dims apart deciding (broadcast dims tell nothing)."""
     if len(shape) < 2 or not _numeric(shape):
         return None
-    first = operands[0]
-    if first._strides is None and first._view is None and 1 not in shape and \
-            tuple(first.shape) == shape:
-        return None   # (row-major, every dim apart: it orders them all, row-major)
+    if _orders_all(operands[0], shape):
+        return None
     laid = [(t, strides(t)) for t in operands if t.ndim]
     if 1 not in shape:
         # Operands broadcast from one value (every stride 0 once broadcast: the gradient of
@@ -230,6 +229,13 @@ def elementwise_strides(operands: list, shape: tuple) -> tuple | None:
                 break
     out = permuted_strides(shape, order)
     return None if contiguous_in(shape, out) else out
+
+
+def _orders_all(first: Tensor, shape: tuple) -> bool:
+    """Whether ``elementwise_strides`` is row-major because its first operand says so at once:
+    row-major, of the result's shape, no dim of size 1 (every two dims told apart by it)."""
+    return first._strides is None and first._view is None and 1 not in shape and \
+        tuple(first.shape) == shape
 
 
 def _broadcast_strides(shape: tuple, st: tuple, to: tuple) -> tuple:

@@ -60,7 +60,6 @@ from __future__ import annotations
 import threading
 import weakref
 
-
 from ... import config, dtypes
 from ...ir.graph import attrs_key
 from . import apply as applying, grad_mode, layout, sources
@@ -96,8 +95,6 @@ SETTINGS = {"enabled": config.capture_mode() != "off", "repeats": 3, "min_ops": 
             "max_compiled": 32, "max_nodes": 100_000, "max_ops": 20_000}
 if config.capture_mode() == "eager":
     SETTINGS.update(repeats=1, min_ops=0)
-
-
 
 
 def enable(on: bool = True) -> None:

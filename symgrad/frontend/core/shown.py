@@ -19,7 +19,8 @@ from ... import dtypes
 from ...ops import OPS
 from ...ops.reduce import FLOAT_KERNELS
 from . import grad_mode, sources
-from .apply import BUILDER, CAPTURING, WATCH, apply, attach_function, eager_value, ruled
+from .apply import CAPTURING, WATCH, apply, attach_function, eager_value
+from .builder import BUILDER, ruled
 from .lazy_state import STATE
 from .backward_graph import BackwardFunction, function_class
 from .tensor import Tensor

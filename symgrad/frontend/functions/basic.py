@@ -16,7 +16,8 @@ from typing import Callable  # noqa: UP035
 from ... import dtypes
 from ...dims import as_count
 from ...ops.registry import normalize_axes
-from ..core.apply import apply, full, ruled, tensor_operands
+from ..core.apply import apply, full, tensor_operands
+from ..core.builder import ruled
 from .composites import composite, linear_composite  # noqa: F401  (with the rest of F)
 from ..core.shown import apply_reduction, total
 from ..core.conversions import check_fits

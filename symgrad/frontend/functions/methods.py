@@ -58,7 +58,7 @@ from .special_functions import METHODS as SPECIAL
 from ..core.hooks import METHODS as HOOKS
 from .printing import tensor_repr
 from ..random.sampling import METHODS as RANDOM
-from ..core import lazy, lazy_composite, lazy_updates, tensor as tensor_mod
+from ..core import lazy, lazy_composite, lazy_updates, plain_ops, tensor as tensor_mod
 from ..core.tensor import Tensor
 
 
@@ -318,6 +318,7 @@ _BOUND = {_name: _fn if _name.startswith("__") else torch_keywords(_fn, method=T
                              **SPECIAL, **SPELLINGS, **INTEGER_MATH,
                              **FLAT_INDEX, **SCALING, **SCATTER_REDUCE, **HISTOGRAM}.items()}
 guard(_BOUND, "Tensor")   # torch's refusals by dtype (kernel_dtypes)
+plain_ops.install(_BOUND)   # (over the checks: the operators' NumPy-speed lane)
 for _name, _fn in _BOUND.items():
     setattr(Tensor, _name, _fn)
 Tensor.__itruediv__ = POINTWISE["div_"]   # (with div's rounding_mode, as torch's)

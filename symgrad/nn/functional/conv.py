@@ -17,6 +17,7 @@ import itertools
 import math
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from ...frontend.core import grad_mode
 from ...frontend.core.apply import apply, as_tensor
@@ -85,7 +86,7 @@ def _window_values(v: np.ndarray, kernel: tuple, stride: tuple, dilation: tuple,
            zip(kernel, dilation, stride, out, sizes)):
         return None
     lead = v.shape[:v.ndim - nd]
-    view = np.lib.stride_tricks.as_strided(
+    view = as_strided(
         v, lead + tuple(kernel) + tuple(out),
         v.strides[:v.ndim - nd] + tuple(t * d for t, d in zip(steps, dilation))
         + tuple(t * s for t, s in zip(steps, stride)), writeable=False)

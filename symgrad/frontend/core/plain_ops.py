@@ -1,0 +1,108 @@
+"""The arithmetic operators of plain eager tensors that record nothing, straight to NumPy.
+
+Layer: front end, above ``apply`` (its hooks and ``fast_eager``'s kernel call) and the
+capture's state; ``functions.methods`` puts ``operator`` over Tensor's ``+ - * / **`` and
+unary ``-``. Input: an operator's operands. Output: the tensor ``apply`` would make, where
+nothing can tell the difference; else what the operator's function gives.
+
+Why: in a NumPy-style loop (a backward written by hand, an optimizer's update written out,
+data preparation) every operator went through its function's dtype checks, ``apply``'s
+capture hook and its fast path: ~3 us for an op NumPy computes in ~1 on small tensors.
+
+When: both operands are plain eager tensors of one dtype, float32 or float64, laid out
+row-major and not views (or the other operand is a Python int or float), and no node is
+recorded anywhere: no operand requires grad in grad mode, no compile trace runs, no captured
+step is open. Then ``apply`` would compute ``fast_eager.fast_elementwise`` of the operands
+and wrap it, which is what this does; the dtype rules pass such calls
+(``dtype_checks._clear``). ``**`` takes a number exponent only: a tensor exponent, even 0-d,
+is pow's, never sqrt (``functions.basic.pow`` expands it).
+"""
+
+from __future__ import annotations
+
+from ... import dtypes
+from ...ops import OPS
+from . import grad_mode, sources
+from .apply import CAPTURING, WATCH
+from .fast_eager import fast_elementwise
+from .lazy_state import STATE
+from .tensor import Tensor
+
+_GRAD = grad_mode._local
+_RECORDING = sources._local
+_FLOATS = (dtypes.float32, dtypes.float64)
+
+
+def operator(name: str, general, swapped: bool = False, numbers_only: bool = False):
+    """Tensor's binary operator for op ``name`` (``swapped``: the reflected one, the other
+    operand first), falling back to ``general(self, other)``."""
+    op = OPS[name]
+
+    def method(self, other):
+        # why not split: every operator of an eager tensor runs this (a call is its saving)
+        if self.__class__ is Tensor and self._strides is None and self._view is None and \
+                self.dtype in _FLOATS and not CAPTURING[0] and \
+                _RECORDING.recording is None and (not WATCH[0] or STATE.region is None) and \
+                (not self._requires_grad or not _GRAD.enabled):
+            kind = other.__class__
+            if kind is float or kind is int or not numbers_only and kind is Tensor and \
+                    other._strides is None and other._view is None and \
+                    (not other._requires_grad or not _GRAD.enabled):
+                value = fast_elementwise(op, (other, self) if swapped else (self, other))
+                if value is not None:
+                    return Tensor(value, None)
+        return general(self, other)
+    method.__name__ = method.__qualname__ = getattr(general, "__name__", name)
+    method.__doc__ = getattr(general, "__doc__", None)
+    return method
+
+
+def named(name: str, general, numbers_only: bool = False):
+    """Tensor's method ``name`` (``x.mul(y)``), as ``operator`` when called with one operand
+    and no keyword (``alpha=``, ``out=``: its function's)."""
+    fast = operator(name, general, False, numbers_only)
+
+    def method(self, *args, **kwargs):
+        if len(args) == 1 and not kwargs:
+            return fast(self, args[0])
+        return general(self, *args, **kwargs)
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = getattr(general, "__doc__", None)
+    return method
+
+
+def negation(general):
+    """Tensor's unary ``-``, as ``operator``."""
+    op = OPS["neg"]
+
+    def method(self):
+        if self.__class__ is Tensor and self._strides is None and self._view is None and \
+                self.dtype in _FLOATS and not CAPTURING[0] and \
+                _RECORDING.recording is None and (not WATCH[0] or STATE.region is None) and \
+                (not self._requires_grad or not _GRAD.enabled):
+            value = fast_elementwise(op, (self,))
+            if value is not None:
+                return Tensor(value, None)
+        return general(self)
+    method.__name__ = method.__qualname__ = "__neg__"
+    return method
+
+
+# Tensor's operators this module takes: name -> (op, reflected, numbers only).
+OPERATORS = {"__add__": ("add", False, False), "__radd__": ("add", False, False),
+             "__sub__": ("sub", False, False), "__rsub__": ("sub", True, False),
+             "__mul__": ("mul", False, False), "__rmul__": ("mul", False, False),
+             "__truediv__": ("div", False, False), "__pow__": ("pow", False, True)}
+
+
+def install(methods: dict) -> None:
+    """Put the operators over the functions ``methods`` (Tensor's bound methods) has."""
+    for name, (op, swapped, numbers_only) in OPERATORS.items():
+        methods[name] = operator(op, methods[name], swapped, numbers_only)
+    for name in METHODS:
+        methods[name] = named(name, methods[name], name == "pow")
+    methods["__neg__"] = negation(methods["__neg__"])
+
+
+# Tensor's methods of the same ops (``x.pow(2)``, ``g.mul(lr)``).
+METHODS = ("add", "sub", "mul", "div", "pow")
