@@ -107,3 +107,17 @@ def test_inside_a_compiled_function_ops_are_traced():
     a = np.array([0.5, 1.5, -2.0], np.float32)
     out = f(sg.tensor(a))
     _same(out, ((a * np.float32(2)) - np.float32(1)) ** 2)
+
+
+def test_complex_ops_without_a_graph_are_numpys_and_refusals_stay_torchs():
+    a = (RNG.standard_normal(8) + 1j * RNG.standard_normal(8)).astype(np.complex64)
+    b = (RNG.standard_normal(8) + 1j * RNG.standard_normal(8)).astype(np.complex64)
+    z, w = sg.tensor(a), sg.tensor(b)
+    _same(z * w, a * b)
+    _same(z / w, a / b)
+    _same(z * 2.0, a * np.complex64(2.0))
+    _same(sg.exp(z), np.exp(a))
+    assert (z + w).dtype == sg.complex64            # (add: torch's x + 1 * y, not NumPy's)
+    with pytest.raises(NotImplementedError, match="lt_cpu"):
+        z < w
+    assert z.abs().dtype == sg.float32

@@ -133,7 +133,7 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
     if kind == ELEMENTWISE and not attrs and not (
             args and isinstance(args[0], Tensor) and args[0]._value is None):   # (traced)
         value = fast_elementwise(op, args)
-        if value is not None:
+        if value is not None and (value.dtype.kind != "c" or not _recording(args)):
             out = Tensor(value, None)
             for a in args:
                 if isinstance(a, Tensor) and (a._strides is not None or a._view is not None):
@@ -223,6 +223,13 @@ def apply(name: str, *args: Any, _torch_name: str | None = None, _shown: tuple |
             out.grad_fn._conj_saved = tuple(isinstance(a, complex) or isinstance(a, Tensor)
                                             and a.dtype.is_complex for a in args)
     return out
+
+
+def _recording(args: tuple) -> bool:
+    """Whether an op on ``args`` records a node (a complex one's takes the general path:
+    torch's conjugated operands, ``CONJ_OPERANDS``)."""
+    return grad_mode._local.enabled and any(
+        isinstance(a, Tensor) and a._requires_grad for a in args)
 
 
 def _applied(rec, name: str, attrs: dict, inputs: list) -> tuple:

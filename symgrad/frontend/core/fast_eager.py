@@ -13,6 +13,8 @@ import warnings
 
 import numpy as np
 
+from ... import dtypes
+
 from .halfprec import IN_OWN_DTYPE, widened_values
 from .tensor import Tensor
 
@@ -34,7 +36,8 @@ def fast_elementwise(op, args: tuple):
     op's promotion, shape and dtype rules, when that is safe: every tensor operand is eager
     and of one floating dtype (bool masks aside) and Python numbers become scalars of that
     dtype, so NumPy broadcasts and promotes as the rules would; a result of another dtype is
-    refused. None: take the general path. (Most of a small op's time is bookkeeping.)"""
+    refused. A complex dtype where ``_complex_ok`` says so. None: take the general path.
+    (Most of a small op's time is bookkeeping.)"""
     # why not split: every eager elementwise op runs this; a helper call costs more than
     # the loop (one loop over the operands for their dtype and values)
     dtype = None
@@ -46,7 +49,7 @@ def fast_elementwise(op, args: tuple):
             if v is None:
                 return None
             dt = v.dtype
-            if dt.kind == "f":
+            if dt.kind == "f" or dt.kind == "c":
                 if dtype is None:
                     dtype = dt
                 elif dt != dtype:
@@ -59,7 +62,7 @@ def fast_elementwise(op, args: tuple):
             numbers = True
         else:
             return None
-    if dtype is None:
+    if dtype is None or dtype.kind == "c" and not _complex_ok(op, len(values), dtype):
         return None
     if numbers:
         to_scalar = dtype.type
@@ -82,3 +85,22 @@ def fast_elementwise(op, args: tuple):
     if value.dtype != dtype and value.dtype.kind != "b":
         return None
     return value
+
+
+_COMPLEX: dict = {}   # (op name, arity, NumPy dtype) -> whether ``_complex_ok``
+
+
+def _complex_ok(op, n: int, dtype: np.dtype) -> bool:
+    """Whether ``op`` of ``n`` operands of complex ``dtype`` (bool masks aside) may take the
+    fast path: its dtype rule takes them and gives that dtype (no comparison, no ``abs``), and
+    its fast kernel is its reference (not add's and sub's: torch's complex ``x + alpha * y``)."""
+    key = (op.name, n, dtype)
+    ok = _COMPLEX.get(key)
+    if ok is None:
+        d = dtypes.from_numpy(dtype)
+        try:
+            ok = op.numpy_fast is op.numpy and op.dtype(*[d] * n) is d
+        except TypeError:
+            ok = False
+        _COMPLEX[key] = ok
+    return ok
