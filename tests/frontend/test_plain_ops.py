@@ -121,3 +121,12 @@ def test_complex_ops_without_a_graph_are_numpys_and_refusals_stay_torchs():
     with pytest.raises(NotImplementedError, match="lt_cpu"):
         z < w
     assert z.abs().dtype == sg.float32
+
+
+def test_keywords_and_missing_operands_are_the_functions_own():
+    x, y = sg.tensor([1.0, 2.0]), sg.tensor([3.0, 4.0])
+    assert x.__add__(y, alpha=2).tolist() == [7.0, 10.0]
+    assert x.add(y, alpha=2).tolist() == [7.0, 10.0]
+    assert x.__truediv__(y, rounding_mode="floor").tolist() == [0.0, 0.0]
+    with pytest.raises(TypeError):
+        x.mul()

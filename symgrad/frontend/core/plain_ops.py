@@ -38,12 +38,14 @@ def operator(name: str, general, swapped: bool = False, numbers_only: bool = Fal
     operand first), falling back to ``general(self, other)``."""
     op = OPS[name]
 
-    def method(self, other):
+    def method(self, *args, **kwargs):   # (``x.__add__(y, alpha=2)``, ``x.pow(exponent=2)``)
         # why not split: every operator of an eager tensor runs this (a call is its saving)
-        if self.__class__ is Tensor and self._strides is None and self._view is None and \
+        if len(args) == 1 and not kwargs and self.__class__ is Tensor and \
+                self._strides is None and self._view is None and \
                 self.dtype in _FLOATS and not CAPTURING[0] and \
                 _RECORDING.recording is None and (not WATCH[0] or STATE.region is None) and \
                 (not self._requires_grad or not _GRAD.enabled):
+            other = args[0]
             kind = other.__class__
             if kind is float or kind is int or not numbers_only and kind is Tensor and \
                     other._strides is None and other._view is None and \
@@ -51,23 +53,17 @@ def operator(name: str, general, swapped: bool = False, numbers_only: bool = Fal
                 value = fast_elementwise(op, (other, self) if swapped else (self, other))
                 if value is not None:
                     return Tensor(value, None)
-        return general(self, other)
+        return general(self, *args, **kwargs)
     method.__name__ = method.__qualname__ = getattr(general, "__name__", name)
     method.__doc__ = getattr(general, "__doc__", None)
     return method
 
 
 def named(name: str, general, numbers_only: bool = False):
-    """Tensor's method ``name`` (``x.mul(y)``), as ``operator`` when called with one operand
-    and no keyword (``alpha=``, ``out=``: its function's)."""
-    fast = operator(name, general, False, numbers_only)
-
-    def method(self, *args, **kwargs):
-        if len(args) == 1 and not kwargs:
-            return fast(self, args[0])
-        return general(self, *args, **kwargs)
+    """Tensor's method ``name`` (``x.mul(y)``), as ``operator``: one operand and no keyword
+    (``alpha=``, ``out=``: its function's)."""
+    method = operator(name, general, False, numbers_only)
     method.__name__ = method.__qualname__ = name
-    method.__doc__ = getattr(general, "__doc__", None)
     return method
 
 
