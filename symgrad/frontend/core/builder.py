@@ -29,7 +29,8 @@ def ruled(name: str, *args: Any, **attrs: Any) -> Tensor:
         x = args[0]
         if x.__class__ is Tensor and x._value is not None and not (
                 x._requires_grad and grad_mode._local.enabled) and \
-                _RECORDING.recording is None and "_torch_name" not in attrs:
+                _RECORDING.recording is None and "_torch_name" not in attrs and \
+                "_shown" not in attrs:
             out = Tensor(op.numpy(x._value, **attrs), None)
             register_view(out, x, name, attrs)
             return out
