@@ -83,6 +83,13 @@ def test_other_dtypes_promote_by_torchs_rules():
     assert (h * 3.0).dtype == sg.float16
     b = sg.tensor([True, False])
     assert (f * b).tolist() == [1.0, 0.0]
+    for t in (f, f.double()):     # torch refuses a bool operand of -, either side
+        with pytest.raises(RuntimeError, match="Subtraction, the `-` operator, with a bool"):
+            t - b
+        with pytest.raises(RuntimeError, match="Subtraction"):
+            b - t
+        with pytest.raises(RuntimeError, match="Subtraction"):
+            t.sub(b)
     assert (f * True).tolist() == [1.0, 2.0]
 
 

@@ -9,7 +9,8 @@ Why: in a NumPy-style loop (a backward written by hand, an optimizer's update wr
 data preparation) every operator went through its function's dtype checks, ``apply``'s
 capture hook and its fast path: ~3 us for an op NumPy computes in ~1 on small tensors.
 
-When: both operands are plain eager tensors of one dtype, float32 or float64, laid out
+When: both operands are plain eager tensors of one dtype, float32 or float64 (a bool mask is
+the function's: ``x - mask`` is torch's error, ``sub_check``), laid out
 row-major and not views (or the other operand is a Python int or float), and no node is
 recorded anywhere: no operand requires grad in grad mode, no compile trace runs, no captured
 step is open. Then ``apply`` would compute ``fast_eager.fast_elementwise`` of the operands
@@ -48,7 +49,8 @@ def operator(name: str, general, swapped: bool = False, numbers_only: bool = Fal
             other = args[0]
             kind = other.__class__
             if kind is float or kind is int or not numbers_only and kind is Tensor and \
-                    other._strides is None and other._view is None and \
+                    other.dtype is self.dtype and other._strides is None and \
+                    other._view is None and \
                     (not other._requires_grad or not _GRAD.enabled):
                 value = fast_elementwise(op, (other, self) if swapped else (self, other))
                 if value is not None:
