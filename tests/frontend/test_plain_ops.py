@@ -134,6 +134,7 @@ def test_keywords_and_missing_operands_are_the_functions_own():
     x, y = sg.tensor([1.0, 2.0]), sg.tensor([3.0, 4.0])
     assert x.__add__(y, alpha=2).tolist() == [7.0, 10.0]
     assert x.add(y, alpha=2).tolist() == [7.0, 10.0]
+    assert x.pow(exponent=2).tolist() == [1.0, 4.0] == sg.pow(input=x, exponent=2).tolist()
     assert x.__truediv__(y, rounding_mode="floor").tolist() == [0.0, 0.0]
     with pytest.raises(TypeError):
         x.mul()

@@ -73,7 +73,8 @@ def neg(a) -> Tensor:
 _POW_FAST = (dtypes.float32, dtypes.float64)
 
 
-def pow(a, b) -> Tensor:  # noqa: A001  (torch's name)
+def pow(input, exponent) -> Tensor:  # noqa: A001, A002  (torch's names)
+    a, b = input, exponent
     if (type(b) is int or type(b) is float) and isinstance(a, Tensor) and a.dtype in _POW_FAST:
         # (the common ``x ** 2``: none of the checks below applies)
         return apply("pow", a, b, _torch_name="PowBackward0", _shown=(0,))
