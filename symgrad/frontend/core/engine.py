@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Sequence
 
-
 from ...dims import is_one, same_shape
 from ...errors import TracerValueError
 from ...ir.graph import toposort

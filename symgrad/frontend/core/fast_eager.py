@@ -14,7 +14,6 @@ import warnings
 import numpy as np
 
 from ... import dtypes
-
 from .halfprec import IN_OWN_DTYPE, widened_values
 from .tensor import Tensor
 

@@ -34,27 +34,34 @@ _RECORDING = sources._local
 _FLOATS = (dtypes.float32, dtypes.float64)
 
 
-def operator(name: str, general, swapped: bool = False, numbers_only: bool = False):
-    """Tensor's binary operator for op ``name`` (``swapped``: the reflected one, the other
-    operand first), falling back to ``general(self, other)``."""
+def operator(name: str, general, swapped: bool = False, numbers_only: bool = False,
+             unary: bool = False):
+    """Tensor's operator for op ``name`` (``swapped``: the reflected one, the other operand
+    first; ``unary``: no other operand), falling back to ``general(self, ...)``."""
     op = OPS[name]
+    arity = 0 if unary else 1
 
     def method(self, *args, **kwargs):   # (``x.__add__(y, alpha=2)``, ``x.pow(exponent=2)``)
         # why not split: every operator of an eager tensor runs this (a call is its saving)
-        if len(args) == 1 and not kwargs and self.__class__ is Tensor and \
+        if len(args) == arity and not kwargs and self.__class__ is Tensor and \
                 self._strides is None and self._view is None and \
                 self.dtype in _FLOATS and not CAPTURING[0] and \
                 _RECORDING.recording is None and (not WATCH[0] or STATE.region is None) and \
                 (not self._requires_grad or not _GRAD.enabled):
-            other = args[0]
-            kind = other.__class__
-            if kind is float or kind is int or not numbers_only and kind is Tensor and \
-                    other.dtype is self.dtype and other._strides is None and \
-                    other._view is None and \
-                    (not other._requires_grad or not _GRAD.enabled):
-                value = fast_elementwise(op, (other, self) if swapped else (self, other))
-                if value is not None:
-                    return Tensor(value, None)
+            if unary:
+                operands = (self,)
+            else:
+                other = args[0]
+                kind = other.__class__
+                operands = None
+                if kind is float or kind is int or not numbers_only and kind is Tensor and \
+                        other.dtype is self.dtype and other._strides is None and \
+                        other._view is None and \
+                        (not other._requires_grad or not _GRAD.enabled):
+                    operands = (other, self) if swapped else (self, other)
+            value = None if operands is None else fast_elementwise(op, operands)
+            if value is not None:
+                return Tensor(value, None)
         return general(self, *args, **kwargs)
     method.__name__ = method.__qualname__ = getattr(general, "__name__", name)
     method.__doc__ = getattr(general, "__doc__", None)
@@ -66,23 +73,6 @@ def named(name: str, general, numbers_only: bool = False):
     (``alpha=``, ``out=``: its function's)."""
     method = operator(name, general, False, numbers_only)
     method.__name__ = method.__qualname__ = name
-    return method
-
-
-def negation(general):
-    """Tensor's unary ``-``, as ``operator``."""
-    op = OPS["neg"]
-
-    def method(self):
-        if self.__class__ is Tensor and self._strides is None and self._view is None and \
-                self.dtype in _FLOATS and not CAPTURING[0] and \
-                _RECORDING.recording is None and (not WATCH[0] or STATE.region is None) and \
-                (not self._requires_grad or not _GRAD.enabled):
-            value = fast_elementwise(op, (self,))
-            if value is not None:
-                return Tensor(value, None)
-        return general(self)
-    method.__name__ = method.__qualname__ = "__neg__"
     return method
 
 
@@ -99,7 +89,7 @@ def install(methods: dict) -> None:
         methods[name] = operator(op, methods[name], swapped, numbers_only)
     for name in METHODS:
         methods[name] = named(name, methods[name], name == "pow")
-    methods["__neg__"] = negation(methods["__neg__"])
+    methods["__neg__"] = operator("neg", methods["__neg__"], unary=True)
 
 
 # Tensor's methods of the same ops (``x.pow(2)``, ``g.mul(lr)``).

@@ -115,22 +115,14 @@ def eager_reduction(op, x: Tensor, axes: tuple, keepdim: bool) -> Tensor | None:
 
 
 def total(name: str, x) -> Tensor | None:
-    """``x.sum()``/``x.max()``... over every element, straight from the kernel, where
-    ``eager_reduction`` would compute it (``x`` a plain eager float32/float64 tensor with
-    elements, no node to record anywhere); None: the caller's general path. The functions'
-    first test: the reduction of a whole tensor is most of a NumPy-style loop's."""
+    """``x.sum()``/``x.max()``... over every element by ``eager_reduction``, where it applies
+    (``x`` a plain eager float32/float64 tensor, no node to record anywhere), before the
+    function's argument handling; None: the caller's general path. The reduction of a whole
+    tensor is much of a NumPy-style loop."""
     if x.__class__ is not Tensor or (x.dtype is not _F32 and x.dtype is not _F64) or \
-            x._requires_grad and grad_mode._local.enabled or CAPTURING[0] or \
-            WATCH[0] and STATE.region is not None or sources._local.recording is not None:
+            x._requires_grad and grad_mode._local.enabled or not unrecorded(x):
         return None
-    value = x._value
-    if value is None or not value.size:
-        return None
-    try:
-        out = FLOAT_KERNELS[name](value, axis=None)
-    except (FloatingPointError, RuntimeWarning):   # (a user's np.seterr(all="raise"))
-        return None
-    return Tensor(out if type(out) is np.ndarray else np.asarray(out), None)
+    return eager_reduction(OPS[name], x, tuple(range(len(x.shape))), False)
 
 
 _F32, _F64 = dtypes.float32, dtypes.float64
