@@ -29,6 +29,7 @@ import numpy as np
 
 from .. import dtypes
 from ..config import PACKAGE_DIR
+from ..frontend.core.lazy_ops import Code
 from ..version import __version__
 from .library import symgrad_source
 
@@ -92,6 +93,8 @@ def _value(x):
         return ("scalar", x.dtype.str, x.item())
     if kind is types.CodeType:
         return _code(x)
+    if kind is Code:    # (a rule's code in a spec: keyed by identity in one process only)
+        return _code(x.code)
     if kind.__name__ == "_Payload":   # (an array keyed by its bytes beside it: lazy_ops)
         return ("payload",)
     return ("id", _named(x))

@@ -3,14 +3,27 @@
 Layer: build. ``default()`` is the ``codegen.backend.Backend`` the pipeline renders and builds
 with and the runtime loads records with: today always the C backend (``build.c.backend``).
 A second backend (another build tier, another target) is chosen here, from ``config``.
+
+It also gives compile traces their audit hook (``capture.ADD_AUDIT_HOOK``): the C backend's
+native helper filters the events in C (``native.add_audit_hook``).
 """
 
 from __future__ import annotations
 
 import functools
 
+from ..frontend.core import capture
+
 
 @functools.cache
 def default():
     from .c.backend import CBackend
     return CBackend()
+
+
+def _add_audit_hook(hook, events: tuple) -> None:
+    from .c.native import add_audit_hook
+    add_audit_hook(hook, events)
+
+
+capture.ADD_AUDIT_HOOK[0] = _add_audit_hook

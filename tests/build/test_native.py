@@ -21,7 +21,8 @@ from symgrad.codegen.c.csource import CSource
 
 # sha256 of native.c for each NATIVE_VERSION: edit native.c -> bump both versions, record it.
 SOURCE_HASHES = {1: "251e07c72a2d303de4ff28fdf9e93256149ae3e4899c0b6d7e43c44e6253eef4",
-                 2: "4e10cb229a35e1267bb65e6c46561cbde2ae42e8b0b28db0455c37a8ddf23941"}
+                 2: "4e10cb229a35e1267bb65e6c46561cbde2ae42e8b0b28db0455c37a8ddf23941",
+                 3: "48eb42eadbf5046c86c5aa24c98b6846e8b3a88788d2342a08d63e8028fdb17d"}
 
 MIXED = """\
 #include <stdint.h>
@@ -167,3 +168,40 @@ def test_installed_helper_of_another_version_is_not_used(monkeypatch):
     monkeypatch.setattr(native, "_helper", None)
     helper = native.helper()
     assert helper is not Old and helper.VERSION == native.NATIVE_VERSION
+
+
+def test_audit_hook_calls_its_handler_for_the_named_events_only():
+    """The C-filtered audit hook (compile traces watch file opens with it): the handler sees
+    the events it named, with their arguments, and nothing else (not id(), not a function's
+    __code__); its exception reaches the audited call; it is added once. In a process of its
+    own: an audit hook cannot be removed."""
+    import subprocess
+    import textwrap
+    code = textwrap.dedent("""
+        import sys
+        from symgrad.build.c import native
+        seen = []
+        def handler(event, args):
+            if args == ("raise",):
+                raise PermissionError("refused")
+            seen.append((event, args))
+        native.helper().audit_hook(handler, ("sg.test", "sg.other"))
+        sys.audit("sg.test", 1, "a")
+        sys.audit("sg.unwatched", 2)
+        id(seen)
+        (lambda: 0).__code__
+        sys.audit("sg.other")
+        try:
+            sys.audit("sg.test", "raise")
+        except PermissionError as e:
+            seen.append(str(e))
+        try:
+            native.helper().audit_hook(handler, ("sg.test",))
+        except RuntimeError as e:
+            seen.append(str(e))
+        print(seen)
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == str([("sg.test", (1, "a")), ("sg.other", ()), "refused",
+                       "audit_hook: installed already"])

@@ -353,6 +353,32 @@ def test_a_step_s_results_are_pending_until_used():
     assert stats["replayed"] > 0
 
 
+def test_a_compiled_step_returns_only_the_results_the_program_holds():
+    """Which results a step's compiled code returns is read from reference counts: the ones
+    the program still names (here ``y``, ``kept`` and the loss backward() was called on), not
+    the intermediates it dropped, which are never made (a chain of 40 ops returning all its
+    results would cost 40 arrays a step)."""
+    x = sg.ones(16, requires_grad=True)
+    lazy.reset()
+    settings = dict(lazy.SETTINGS)
+    lazy.SETTINGS.update(repeats=2, min_ops=0)
+    try:
+        for _ in range(4):
+            y = x
+            for _ in range(20):
+                y = y * 1.5 + 0.5
+            kept = y * 2
+            loss = kept.sum()
+            loss.backward()
+        ((_, alive),) = lazy.STATE.compiled
+        assert len(alive) == 3 and alive[:2] == (39, 40), alive   # y, kept, the loss
+        assert type(kept) is not PendingTensor
+        np.testing.assert_allclose(kept.detach().numpy(), 2 * y.detach().numpy())
+    finally:
+        lazy.SETTINGS.update(settings)
+        lazy.reset()
+
+
 _PROGRAM = """
 import numpy as np, symgrad as torch
 from symgrad.frontend.core import lazy

@@ -68,3 +68,23 @@ def test_what_it_does_not_take_goes_the_general_way():
     with pytest.raises(RuntimeError, match="can't be cast"):
         with sg.no_grad():
             i -= sg.ones(3)
+
+
+def test_a_tensor_whose_views_died_is_written_directly_again(monkeypatch):
+    """The weight a step transposed (``w.t()`` in a backward) keeps references to the dead
+    views until they are dropped: its update must not take the general path for ever."""
+    from symgrad.frontend.functions import inplace
+    w = sg.ones(4, 3, requires_grad=True)
+    (w.t() * 2.0).sum().backward()          # views of w, dead once the step is over
+    assert w._views                         # (the dead references are still listed)
+    general = []
+    monkeypatch.setattr(inplace, "update", lambda *a: general.append(a))
+    with sg.no_grad():
+        w -= 0.5 * w.grad
+    assert general == [] and w._views is None
+    np.testing.assert_array_equal(w.detach().numpy(), np.zeros((4, 3), np.float32))
+    alive = w.t()                           # a live view: the general path, which updates it
+    monkeypatch.undo()
+    with sg.no_grad():
+        w += sg.ones(4, 3)
+    np.testing.assert_array_equal(alive.detach().numpy(), np.ones((3, 4), np.float32))

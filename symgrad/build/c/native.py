@@ -4,7 +4,8 @@ Layer: build (the C backend). Output: ``helper()``, the loaded extension: ``load
 (dlopen/dlsym of the plain shared objects symgrad builds), ``call(entry, layout, *args)`` (the
 calling convention ``adapter`` writes the C side of), ``address`` (where a buffer's memory
 starts), and the process's SIGINT count (``sigint_enter``, ``sigint_address``,
-``zero_address``; ``runtime.interrupt`` says how calls use it).
+``zero_address``; ``runtime.interrupt`` says how calls use it), and ``audit_hook``, an audit
+hook filtered in C (``add_audit_hook``).
 
 Why one extension instead of a cffi wrapper per kernel: the wrapper includes ``Python.h`` and
 was compiled for every new function, in parallel with the kernel but longer than it for small
@@ -28,6 +29,7 @@ import importlib.machinery
 import importlib.util
 import json
 import shlex
+import sys
 import threading
 from pathlib import Path
 
@@ -37,7 +39,7 @@ from .toolchain import compiler_identity, extension_suffix, find_compiler, pytho
 
 # native.c's SG_NATIVE_VERSION: bump both with any change to native.c (tests/build check that
 # the source's hash is the one recorded for this version).
-NATIVE_VERSION = 2
+NATIVE_VERSION = 3
 SOURCE = Path(__file__).with_name("native.c")
 MODULE = "symgrad.build.c._native"
 
@@ -54,6 +56,19 @@ def helper():
             if _helper is None:
                 _helper = _installed() or _built()
     return _helper
+
+
+def add_audit_hook(hook, events: tuple) -> None:
+    """Add ``hook`` as an audit hook for ``events`` only, filtered in C by the helper (Python's
+    ``sys.addaudithook`` when the helper cannot be had: no compiler for a trace-only use)."""
+    from .errors import BuildError
+    from .toolchain import CompilerNotFoundError
+    try:
+        add = helper().audit_hook
+    except (BuildError, CompilerNotFoundError, OSError, ImportError):
+        sys.addaudithook(hook)
+        return
+    add(hook, tuple(events))
 
 
 def _installed():

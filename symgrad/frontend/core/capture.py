@@ -393,6 +393,10 @@ def file_identity(path: str) -> tuple | None:
 
 _install_lock = threading.Lock()
 _installed = [False]
+# How the audit hook is added: ``add(hook, events)``. The build layer sets a hook filtered in
+# C (``native.add_audit_hook``: a Python hook runs for every audited event of the process,
+# id() included, ~0.15 us each); without it, Python's own (``_audit`` filters the events).
+ADD_AUDIT_HOOK = [lambda hook, events: sys.addaudithook(hook)]
 _patched = [0]
 
 
@@ -411,7 +415,7 @@ class tracing:
     def __enter__(self) -> Captures:
         with _install_lock:
             if not _installed[0]:
-                sys.addaudithook(_audit)
+                ADD_AUDIT_HOOK[0](_audit, ("open", *sorted(_VOLATILE_EVENTS)))
                 _installed[0] = True
             if _patched[0] == 0:
                 os._Environ.__getitem__ = _environ_getitem

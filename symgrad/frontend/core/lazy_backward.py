@@ -33,6 +33,7 @@ COMPILER: list = [None]      # api.replay.compile_step
 ACCUMULATE: list = [None]    # engine._accumulate (the engine is above this module)
 GRAD_LAYOUT: list = [None]   # engine.grad_layout
 _getrefcount = sys.getrefcount
+_GET_GRAD = RAW["_grad"].__get__
 
 
 def backward(tensors, grad_tensors, retain_graph, create_graph, inputs) -> bool:
@@ -139,8 +140,10 @@ def _replay(reg: Region, node: TrieNode, end: End, root: int) -> bool:
         close(why)
         return False
     run, grad_slots, outs, views = runner
-    STATE.compiled.pop((id(end), alive), None)
-    STATE.compiled[(id(end), alive)] = end
+    lru, key = STATE.compiled, (id(end), alive)
+    if next(reversed(lru), None) != key:   # (the most recently used last)
+        lru.pop(key, None)
+        lru[key] = end
     try:
         values, grads = run(reg.arrays)
     except Exception as e:   # noqa: BLE001  (the eager path raises it at its own op)
@@ -148,8 +151,11 @@ def _replay(reg: Region, node: TrieNode, end: End, root: int) -> bool:
         return False
     STATE.region = None
     STATS["replayed"] += 1
-    record = Record(node, reg.ext, outs + tuple(i for i, _ in views), tensors) \
-        if any(tensors[i]._requires_grad for i in alive) else None
+    record = None
+    for i in alive:
+        if tensors[i]._requires_grad:
+            record = Record(node, reg.ext, outs + tuple([i for i, _ in views]), tensors)
+            break
     for i, v in zip(outs, values):
         replayed(tensors[i], v, record)
     if views:
@@ -159,7 +165,7 @@ def _replay(reg: Region, node: TrieNode, end: End, root: int) -> bool:
     with paused():
         for slot, g in zip(grad_slots, grads):
             leaf = ext[slot]
-            if RAW["_grad"].__get__(leaf, Tensor) is None:   # (the engine's first gradient,
+            if _GET_GRAD(leaf, Tensor) is None:   # (the engine's first gradient,
                 grad = Tensor(g, None)                       # without its copy: ``g`` is new)
                 if leaf._strides is not None or leaf._view is not None:   # (else row-major)
                     grad._strides = GRAD_LAYOUT[0](leaf)

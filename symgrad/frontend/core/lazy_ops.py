@@ -37,7 +37,21 @@ RUN_CUSTOM: list = [None]       # lazy_custom.run_custom (custom functions are a
 
 
 _ARRAY_LIMIT = 4096   # the largest array a rule's closure may hold by value (elements)
-_GLOBALS: dict = {}   # code -> the globals of the rules made of it (function_spec notes them)
+
+
+class Code:
+    """A rule's code in a spec (with the globals of the rules made of it), hashed and compared
+    by identity: a code object's own hash is computed anew each time, from its bytecode and
+    constants (~0.2 us, for each of a composite's two functions at every step). One per code
+    object (``_CODES``), kept for the process's life."""
+
+    __slots__ = ("code", "globals")
+
+    def __init__(self, code: types.CodeType, globals_: dict):
+        self.code, self.globals = code, globals_
+
+
+_CODES: dict = {}   # id(code) -> its Code (which holds it: the id is never another's)
 
 
 class _Payload:
@@ -73,8 +87,11 @@ def function_spec(operand, f, depth: int = 2) -> tuple:
     defaults = tuple([value_spec(operand, d, depth) for d in f.__defaults__ or ()])
     if f.__kwdefaults__:
         raise Uncapturable(f"keyword defaults of {f.__qualname__}")
-    _GLOBALS[f.__code__] = f.__globals__
-    return ("f", f.__code__, defaults, cells)
+    code = f.__code__
+    spec = _CODES.get(id(code))
+    if spec is None:
+        spec = _CODES[id(code)] = Code(code, f.__globals__)
+    return ("f", spec, defaults, cells)
 
 
 def value_spec(operand, v, depth: int) -> object:
@@ -146,14 +163,11 @@ def _resolve(spec, env: list, ext: list):
 
 
 def _function(spec: tuple, env: list, ext: list):
-    _, code, defaults, cells = spec
-    return types.FunctionType(code, _globals(code), code.co_name,
+    _, made_of, defaults, cells = spec
+    code = made_of.code
+    return types.FunctionType(code, made_of.globals, code.co_name,
                               tuple([spec_value(d, env, ext) for d in defaults]) or None,
                               tuple([types.CellType(spec_value(c, env, ext)) for c in cells]))
-
-
-def _globals(code) -> dict:
-    return _GLOBALS[code]
 
 
 def spec_value(spec: tuple, env: list, ext: list):

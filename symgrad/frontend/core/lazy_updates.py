@@ -21,6 +21,7 @@ import sys
 from .lazy import STATE, WATCH, close, local_index, paused
 from . import tensor as tensor_mod
 from .tensor import Tensor
+from .view_links import has_views
 
 _getrefcount = sys.getrefcount
 
@@ -50,7 +51,7 @@ def updates_target(fn):
 def apart(reg, t) -> bool:
     """Whether ``t`` shares nothing with the region ``reg``: not a result or input of it, no
     view or viewed tensor, an array no one else holds (not even a NumPy view of it)."""
-    if type(t) is not Tensor or t._view is not None or t._views or id(t) in reg.ext_ids \
+    if type(t) is not Tensor or t._view is not None or has_views(t) or id(t) in reg.ext_ids \
             or local_index(reg, t) is not None:
         return False
     value = t._value

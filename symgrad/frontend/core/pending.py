@@ -156,17 +156,21 @@ def become(t: Tensor, real: Tensor) -> None:
 def replayed(t: PendingTensor, value, record) -> None:
     """Turn pending ``t`` into a replayed tensor holding ``value`` (an array) from ``record``
     (what ``lazy.rebuild`` needs to make its graph)."""
-    raw = RAW
-    raw["_value"].__set__(t, value)
-    raw["_node"].__set__(t, None)
-    raw["_grad"].__set__(t, None)
-    raw["_retains_grad"].__set__(t, False)
-    raw["_accumulator"].__set__(t, None)
-    raw["_vc"].__set__(t, [0])
-    raw["_view"].__set__(t, None)
-    raw["_views"].__set__(t, None)
-    raw["grad_fn"].__set__(t, None)
-    raw["_trace"].__set__(t, record)
-    t.__class__ = ReplayedTensor if t._requires_grad else Tensor
-    if not t._requires_grad:
-        raw["_trace"].__set__(t, None)
+    _SET_VALUE(t, value)
+    for clear in _CLEARED:
+        clear(t, None)
+    _SET_RETAINS(t, False)
+    _SET_VC(t, [0])
+    if t._requires_grad:
+        _SET_TRACE(t, record)
+        t.__class__ = ReplayedTensor
+    else:
+        _SET_TRACE(t, None)
+        t.__class__ = Tensor
+
+
+# (the slots ``replayed`` sets: their raw setters, bound once)
+_SET_VALUE, _SET_RETAINS, _SET_VC, _SET_TRACE = (
+    RAW[name].__set__ for name in ("_value", "_retains_grad", "_vc", "_trace"))
+_CLEARED = tuple(RAW[name].__set__ for name in ("_node", "_grad", "_accumulator", "_view",
+                                                "_views", "grad_fn"))

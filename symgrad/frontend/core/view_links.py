@@ -27,6 +27,20 @@ def mark_multi_views(views: tuple) -> tuple:
     return views
 
 
+def has_views(t: Tensor) -> bool:
+    """Whether a tensor that shows ``t``'s data is alive; dead references are dropped (an
+    eager step's transposes of a weight: without this, its optimizer update would take the
+    general path for as long as the program runs)."""
+    views = t._views
+    if not views:
+        return False
+    for ref in views:
+        if ref() is not None:
+            return True
+    t._views = None
+    return False
+
+
 def register_view(view: Tensor, base: Tensor, op: str, attrs: dict) -> None:
     """``view`` shows ``base``'s data, as torch's views do: ``op`` is a movement op (reshape,
     permute, expand, slice) of ``base`` or "alias" (``detach``). They share one version

@@ -30,6 +30,7 @@ from ..core.shown import cast_inside, shown_as
 from ..core.backward_graph import grad_edge
 from ..core.conversions import check_fits
 from ..core.tensor import Tensor
+from ..core.view_links import has_views
 from ...dims import same_shape
 from .windows import into_windows, windows
 from ...size import Size
@@ -326,10 +327,10 @@ def _direct(t: Tensor, other) -> bool:
     return (type(other) is Tensor and (not grad_mode._local.enabled or not t._requires_grad
                                        and not other._requires_grad)
             and t.dtype is other.dtype and t.dtype in _FLOATS and t._view is None
-            and not t._views and other._view is None and t.shape == other.shape
+            and other._view is None and t.shape == other.shape
             and lazy.STATE.region is None and sources.current() is None
             and t._value is not None and other._value is not None
-            and t._value.flags.writeable)
+            and t._value.flags.writeable and not has_views(t))
 
 
 add_ = _binary(F.add, "add_")
