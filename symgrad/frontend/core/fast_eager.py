@@ -34,14 +34,16 @@ def fast_elementwise(op, args: tuple):
     """The value of elementwise ``op`` on ``args``, computed by NumPy without consulting the
     op's promotion, shape and dtype rules, when that is safe: every tensor operand is eager
     and of one floating dtype (bool masks aside) and Python numbers become scalars of that
-    dtype, so NumPy broadcasts and promotes as the rules would; a result of another dtype is
-    refused. A complex dtype where ``_complex_ok`` says so. None: take the general path.
-    (Most of a small op's time is bookkeeping.)"""
+    dtype, so NumPy broadcasts and promotes as the rules would. A result of another dtype
+    only where the op's own rule gives it and its fast kernel is its reference
+    (``_kernel_dtype``: a complex number's parts, ``complex(x, y)``), of tensors alone; of
+    complex operands, always so. None: take the general path. (Most of a small op's time is
+    bookkeeping.)"""
     # why not split: every eager elementwise op runs this; a helper call costs more than
     # the loop (one loop over the operands for their dtype and values)
     dtype = None
     values = []
-    numbers = False
+    numbers = masks = False
     for a in args:
         if isinstance(a, Tensor):
             v = a._value
@@ -53,7 +55,9 @@ def fast_elementwise(op, args: tuple):
                     dtype = dt
                 elif dt != dtype:
                     return None
-            elif dt.kind != "b":
+            elif dt.kind == "b":
+                masks = True
+            else:
                 return None
             values.append(v)
         elif type(a) is float or type(a) is int:
@@ -61,7 +65,7 @@ def fast_elementwise(op, args: tuple):
             numbers = True
         else:
             return None
-    if dtype is None or dtype.kind == "c" and not _complex_ok(op, len(values), dtype):
+    if dtype is None or dtype.kind == "c" and _kernel_dtype(op, len(values), dtype) is None:
         return None
     if numbers:
         to_scalar = dtype.type
@@ -81,25 +85,30 @@ def fast_elementwise(op, args: tuple):
         value = np.asarray(value)
     if half and value.dtype.kind == "f":
         value = value.astype(dtype)
-    if value.dtype != dtype and value.dtype.kind != "b":
+    result = value.dtype
+    if dtype.kind == "c":
+        if result != _kernel_dtype(op, len(values), dtype) or (
+                result.kind == "f" and (numbers or masks)):
+            return None
+    elif result != dtype and result.kind != "b" and (
+            numbers or masks or result != _kernel_dtype(op, len(values), dtype)):
         return None
     return value
 
 
-_COMPLEX: dict = {}   # (op name, arity, NumPy dtype) -> whether ``_complex_ok``
+_KERNELS: dict = {}   # (op name, arity, NumPy dtype) -> ``_kernel_dtype``
 
 
-def _complex_ok(op, n: int, dtype: np.dtype) -> bool:
-    """Whether ``op`` of ``n`` operands of complex ``dtype`` (bool masks aside) may take the
-    fast path: its dtype rule takes them and gives that dtype (no comparison, no ``abs``), and
-    its fast kernel is its reference (not add's and sub's: torch's complex ``x + alpha * y``)."""
+def _kernel_dtype(op, n: int, dtype: np.dtype):
+    """The NumPy dtype of ``op`` of ``n`` operands of ``dtype`` by its own rule, if its fast
+    kernel is its reference (not add's and sub's: torch's complex ``x + alpha * y``); None
+    when the fast path may not take them (the rule refuses them: a complex ``lt``)."""
     key = (op.name, n, dtype)
-    ok = _COMPLEX.get(key)
-    if ok is None:
+    if key not in _KERNELS:
         d = dtypes.from_numpy(dtype)
         try:
-            ok = op.numpy_fast is op.numpy and op.dtype(*[d] * n) is d
+            out = op.dtype(*[d] * n).np if op.numpy_fast is op.numpy else None
         except TypeError:
-            ok = False
-        _COMPLEX[key] = ok
-    return ok
+            out = None
+        _KERNELS[key] = out
+    return _KERNELS[key]
