@@ -21,7 +21,8 @@ def _values(dtype):
 def _same(got, want):
     got = got if isinstance(got, np.ndarray) else got.numpy()
     assert got.dtype == want.dtype and got.shape == want.shape
-    np.testing.assert_array_equal(got.view(np.uint8), np.ascontiguousarray(want).view(np.uint8))
+    np.testing.assert_array_equal(got.reshape(-1).view(np.uint8),
+                                  np.ascontiguousarray(want).reshape(-1).view(np.uint8))
 
 
 def test_the_operators_it_takes_pass_every_dtype_rule_for_float32_and_float64():
@@ -138,3 +139,26 @@ def test_keywords_and_missing_operands_are_the_functions_own():
     assert x.__truediv__(y, rounding_mode="floor").tolist() == [0.0, 0.0]
     with pytest.raises(TypeError):
         x.mul()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sum_of_every_element_is_the_functions(dtype):
+    """``x.sum()`` (the method, no argument) skips the keyword mapping and the dtype checks:
+    the same bits and node as ``sg.sum(x)``, and the function's own path for any argument,
+    another dtype or a graph."""
+    a = np.concatenate([RNG.standard_normal(3000), [1e30, -1e30]]).astype(dtype)
+    x = sg.tensor(a.reshape(2, 1501))
+    _same(x.sum(), sg.sum(x).numpy())
+    assert x.sum().shape == () and x.sum().dtype == x.dtype
+    np.testing.assert_allclose(x.sum().item(), a.sum(dtype=np.float64), rtol=1e-6, atol=1e-3)
+    _same(x.sum(1), sg.sum(x, 1).numpy())
+    _same(x.sum(dim=0, keepdim=True), sg.sum(x, 0, keepdim=True).numpy())
+    i = sg.tensor(np.arange(6))
+    assert i.sum().dtype == sg.int64 and i.sum().item() == 15
+    w = sg.tensor(a[:4].copy(), requires_grad=True)
+    s = w.sum()
+    assert s.grad_fn.name() == "SumBackward0"
+    s.backward()
+    _same(w.grad, np.ones(4, dtype))
+    with pytest.raises(TypeError):
+        x.sum(1, 2, 3, 4)
