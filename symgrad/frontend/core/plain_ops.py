@@ -46,12 +46,13 @@ def operator(name: str, general, swapped: bool = False, numbers_only: bool = Fal
 
     def method(self, *args, **kwargs):   # (``x.__add__(y, alpha=2)``, ``x.pow(exponent=2)``)
         # why not split: every operator of an eager tensor runs this (a call is its saving)
-        a = self._value
-        if a is not None and len(args) == arity and not kwargs and \
-                self.__class__ is Tensor and self._strides is None and self._view is None and \
+        # (the class first: a captured step's pending result computes when its value is read)
+        if self.__class__ is Tensor and len(args) == arity and not kwargs and \
+                self._strides is None and self._view is None and \
                 self.dtype in _FLOATS and not CAPTURING[0] and \
                 _RECORDING.recording is None and (not WATCH[0] or STATE.region is None) and \
-                (not self._requires_grad or not _GRAD.enabled):
+                (not self._requires_grad or not _GRAD.enabled) and self._value is not None:
+            a = self._value
             operands = None
             if unary:
                 operands = (a,)
