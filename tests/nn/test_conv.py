@@ -329,6 +329,41 @@ def test_gradients_match_central_differences(name, how):
                                rtol=1e-6, atol=max(1e-8, rounding))
 
 
+def test_conv2d_gradients_of_all_inputs_and_second_order_match_central_differences():
+    """The convolution's backward rule (``_convolution_rule``) for the input, the weight and
+    the bias at once (grouped, strided, dilated, asymmetric 'same' padding), and its own
+    gradient (create_graph): d/dx of sum(V * dL/dw), against central differences of
+    dL/dw computed the same way."""
+    x0, w0, b0 = R.standard_normal((2, 4, 5, 6)), R.standard_normal((6, 2, 2, 3)), \
+        R.standard_normal(6)
+    kw = {"padding": "same", "dilation": (2, 1), "groups": 2}
+
+    def loss(x, w, b):
+        y = F.conv2d(x, w, b, **kw)
+        return (y * _weights(y.shape)).sum() + (y * y * y).sum() / 3
+
+    for i, x0_i in enumerate((x0, w0, b0)):
+        def of_one(t, i=i):
+            args = [sg.tensor(v) for v in (x0, w0, b0)]
+            args[i] = t
+            return loss(*args)
+        ts = [sg.tensor(v, requires_grad=True) for v in (x0, w0, b0)]
+        loss(*ts).backward()
+        np.testing.assert_allclose(ts[i].grad.numpy(), central_differences(of_one, x0_i),
+                                   rtol=1e-6, atol=1e-5)
+    v = sg.tensor(np.cos(np.arange(w0.size)).reshape(w0.shape))
+
+    def weight_gradient_along_v(x):
+        w = sg.tensor(w0, requires_grad=True)
+        (gw,) = sg.autograd.grad(loss(x, w, sg.tensor(b0)), [w], create_graph=True)
+        return (gw * v).sum()
+    x = sg.tensor(x0, requires_grad=True)
+    weight_gradient_along_v(x).backward()
+    np.testing.assert_allclose(x.grad.numpy(),
+                               central_differences(weight_gradient_along_v, x0),
+                               rtol=1e-6, atol=1e-5)
+
+
 @pytest.mark.parametrize("how", ["eager", "compiled"])
 def test_max_pool_gradient_at_ties_goes_to_the_first_maximum(how):
     """Each window's whole gradient goes to one element: its first maximum in window order

@@ -34,11 +34,8 @@ def fast_elementwise(op, args: tuple):
     """The value of elementwise ``op`` on ``args``, computed by NumPy without consulting the
     op's promotion, shape and dtype rules, when that is safe: every tensor operand is eager
     and of one floating dtype (bool masks aside) and Python numbers become scalars of that
-    dtype, so NumPy broadcasts and promotes as the rules would. A result of another dtype
-    only where the op's own rule gives it and its fast kernel is its reference
-    (``_kernel_dtype``: a complex number's parts, ``complex(x, y)``), of tensors alone; of
-    complex operands, always so. None: take the general path. (Most of a small op's time is
-    bookkeeping.)"""
+    dtype, so NumPy broadcasts and promotes as the rules would; a result of another dtype
+    only as ``_as_its_rule`` says (a complex number's parts). None: the general path."""
     # why not split: every eager elementwise op runs this; a helper call costs more than
     # the loop (one loop over the operands for their dtype and values)
     dtype = None
@@ -85,15 +82,18 @@ def fast_elementwise(op, args: tuple):
         value = np.asarray(value)
     if half and value.dtype.kind == "f":
         value = value.astype(dtype)
-    result = value.dtype
+    return value if _as_its_rule(op, len(values), dtype, value.dtype, numbers or masks) \
+        else None
+
+
+def _as_its_rule(op, n: int, dtype: np.dtype, result: np.dtype, promoted: bool) -> bool:
+    """Whether NumPy's ``result`` dtype, of ``n`` operands of ``dtype`` (``promoted``: Python
+    numbers or bool masks among them), is what the op's rules give: the same floating dtype or
+    a mask; another only where ``_kernel_dtype`` says so, of tensors of ``dtype`` alone."""
     if dtype.kind == "c":
-        if result != _kernel_dtype(op, len(values), dtype) or (
-                result.kind == "f" and (numbers or masks)):
-            return None
-    elif result != dtype and result.kind != "b" and (
-            numbers or masks or result != _kernel_dtype(op, len(values), dtype)):
-        return None
-    return value
+        return result == _kernel_dtype(op, n, dtype) and not (result.kind == "f" and promoted)
+    return result == dtype or result.kind == "b" or (
+        not promoted and result == _kernel_dtype(op, n, dtype))
 
 
 _KERNELS: dict = {}   # (op name, arity, NumPy dtype) -> ``_kernel_dtype``

@@ -22,6 +22,8 @@ is pow's, never sqrt (``functions.basic.pow`` expands it).
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from ... import dtypes
@@ -35,6 +37,10 @@ from .tensor import Tensor
 _GRAD = grad_mode._local
 _RECORDING = sources._local
 _FLOATS = (dtypes.float32, dtypes.float64)
+# NumPy's floating-point warnings of the kernels called here (a ufunc's are attributed to this
+# module) are silenced as ``fast_eager``'s are, and only those (see there).
+warnings.filterwarnings("ignore", category=RuntimeWarning,
+                        module=r"symgrad\.frontend\.core\.plain_ops$")
 
 
 def operator(name: str, general, swapped: bool = False, numbers_only: bool = False,

@@ -6,8 +6,11 @@ Layer: front end (torch.nn mirror). Input: tensors, eager or traced, and torch's
 (ints or tuples; conv padding may also be 'valid' or 'same'). Output: tensors composed of
 existing ops: ``pad``, strided slices stacked into windows (kernel positions in row-major
 order), a (grouped) matmul with the weight, ``unslice`` sums for ``fold``. Each shows torch's
-grad_fn (``ConvolutionBackward0``, ``Im2ColBackward0``, ``Col2ImBackward0``) and its backward
-re-runs the composition, so gradients, eager mode and ``@symgrad.compile`` need nothing new.
+grad_fn (``ConvolutionBackward0``, ``Im2ColBackward0``, ``Col2ImBackward0``); the backward
+of ``unfold`` and ``fold`` re-runs the composition, the convolution's is torch's formula (its
+weight and input gradients by matmuls, ``unwindows`` putting columns back), so gradients,
+eager mode and ``@symgrad.compile`` need nothing new. Eagerly, with no node to record, the
+windows are one strided NumPy view (``_window_values``) and ``unwindows`` adds into one array.
 It reads shapes only, never tensors' arrays.
 """
 
@@ -93,6 +96,36 @@ def _window_values(v: np.ndarray, kernel: tuple, stride: tuple, dilation: tuple,
     return view.copy().reshape(lead + (math.prod(kernel),) + tuple(out))
 
 
+def unwindows(cols: Tensor, shape: tuple, kernel: tuple, stride: tuple,
+              dilation: tuple) -> Tensor:
+    """The adjoint of ``windows``: ``cols`` (lead + (prod(kernel),) + out) added back into
+    zeros of ``shape`` (lead + the padded sizes) where ``windows`` read each entry, the kernel
+    positions in row-major order (torch's col2im order). An ``unslice`` and a sum per kernel
+    position; with no node to record, the same additions straight into one NumPy array."""
+    nd = len(kernel)
+    out = tuple(cols.shape[cols.ndim - nd:])
+    lead = len(shape) - nd
+    places = []
+    for offsets in itertools.product(*(range(k) for k in kernel)):
+        places.append(((0,) * lead + tuple(o * d for o, d in zip(offsets, dilation)),
+                       tuple(shape[:lead]) + tuple(o * d + s * (n - 1) + 1 for o, d, s, n in
+                                                   zip(offsets, dilation, stride, out))))
+    steps = (1,) * lead + tuple(stride)
+    if not (cols._requires_grad and grad_mode.is_grad_enabled()) and unrecorded(cols):
+        v = cols._value
+        total = np.zeros(shape, v.dtype)
+        for i, (starts, stops) in enumerate(places):
+            total[tuple(map(slice, starts, stops, steps))] += v[(slice(None),) * lead + (i,)]
+        return Tensor(total, None)
+    total = None
+    for i, (starts, stops) in enumerate(places):
+        part = getitem(cols, (slice(None),) * lead + (i,))
+        placed = apply("unslice", part, shape_to=tuple(shape), starts=starts, stops=stops,
+                       steps=steps)
+        total = placed if total is None else total + placed
+    return total
+
+
 def sliding_sizes(sizes: tuple, kernel: tuple, stride: tuple, dilation: tuple) -> tuple:
     """How many windows fit along each (padded) dim."""
     return tuple((n - d * (k - 1) - 1) // s + 1
@@ -163,6 +196,37 @@ def _convolve(x: Tensor, w: Tensor, b: Tensor | None, stride: tuple, pairs: tupl
     return y if b is None else y + b.reshape((o,) + (1,) * len(kernel))
 
 
+def _convolution_rule(stride: tuple, pairs: tuple, dilation: tuple, groups: int):
+    """``_convolve``'s backward, as torch's convolution_backward: the weight's gradient is
+    the output's times the input's windows, the input's the weight's transpose times the
+    output's gradient put back by ``unwindows`` (and cropped), the bias's a sum; computed
+    only for the inputs that require grad. (Re-running the composition recorded a slice per
+    kernel position and back-propagated through each.)"""
+    def rule(g, out, ins):
+        x, w = ins[0], ins[1]
+        kernel = tuple(w.shape[2:])
+        n, c, o = x.shape[0], x.shape[1], w.shape[0]
+        sizes = tuple(g.shape[2:])
+        inner, length = (c // groups) * math.prod(kernel), math.prod(sizes)
+        gy = g.reshape(n, groups, o // groups, length)
+        grads = [None, None] + [None] * (len(ins) - 2)
+        if x._requires_grad:
+            cols = matmul(w.reshape(groups, o // groups, inner).transpose(-1, -2), gy)
+            shape = (n, c) + tuple(m + lo + hi for m, (lo, hi) in zip(x.shape[2:], pairs))
+            gx = unwindows(cols.reshape((n, c, math.prod(kernel)) + sizes), shape, kernel,
+                           stride, dilation)
+            grads[0] = getitem(gx, (Ellipsis,) + tuple(slice(lo, lo + m) for m, (lo, _) in
+                                                       zip(x.shape[2:], pairs)))
+        if w._requires_grad:
+            cols = windows(pad_spatial(x, pairs), kernel, stride, dilation, sizes)
+            gw = matmul(gy, cols.reshape(n, groups, inner, length).transpose(-1, -2))
+            grads[1] = gw.sum(0).reshape(w.shape)
+        if len(ins) > 2 and ins[2]._requires_grad:
+            grads[2] = g.sum((0,) + tuple(range(2, g.ndim)))
+        return tuple(grads)
+    return rule
+
+
 def _conv(nd: int, input, weight, bias, stride, padding, dilation, groups) -> Tensor:  # noqa: A002
     x, w = as_tensor(input), as_tensor(weight)
     b = None if bias is None else as_tensor(bias)
@@ -185,7 +249,8 @@ def _conv(nd: int, input, weight, bias, stride, padding, dilation, groups) -> Te
     inputs = [batched, w] + ([] if b is None else [b])
     y = composite("ConvolutionBackward0",
                   lambda a, k, *c: _convolve(a, k, c[0] if c else None, stride, pairs, dilation,
-                                             groups), inputs, uses_out=False)
+                                             groups), inputs,
+                  _convolution_rule(stride, pairs, dilation, groups), uses_out=False)
     return y if x.ndim == nd + 2 else squeeze(y, 0)
 
 
@@ -278,15 +343,7 @@ def col2im(a: Tensor, size: tuple, kernel, dilation, padding, stride, blocks) ->
     c = a.shape[-2] // math.prod(kernel)
     parts = a.reshape(lead + (c, math.prod(kernel)) + blocks)
     padded = lead + (c,) + tuple(n + 2 * p for n, p in zip(size, padding))
-    total = None
-    for i, offsets in enumerate(itertools.product(*(range(k) for k in kernel))):
-        part = getitem(parts, (Ellipsis, i) + (slice(None),) * len(blocks))
-        starts = (0,) * (len(lead) + 1) + tuple(o * d for o, d in zip(offsets, dilation))
-        stops = padded[:len(lead) + 1] + tuple(
-            o * d + s * (n - 1) + 1 for o, d, s, n in zip(offsets, dilation, stride, blocks))
-        placed = apply("unslice", part, shape_to=padded, starts=starts, stops=stops,
-                       steps=(1,) * (len(lead) + 1) + tuple(stride))
-        total = placed if total is None else total + placed
+    total = unwindows(parts, padded, kernel, stride, dilation)
     crop = tuple(slice(p, p + n) for n, p in zip(size, padding))
     return getitem(total, (Ellipsis,) + crop)
 
