@@ -1,5 +1,7 @@
 """The matmul threshold benchmark (make bench-matmul): the generated plain loop vs the
-OpenBLAS call per size, which justifies codegen.matmul.BLAS_MIN_FLOPS, with NumPy's @ for reference.
+OpenBLAS call per size, which justifies codegen.matmul.BLAS_MIN_FLOPS, with NumPy's @ for reference;
+then each shape class of product (matrix-vector, vector-matrix, a transposed operand, a batch,
+matrix-matrix) at least-squares sizes against NumPy's @, with the BLAS routine symgrad calls.
 Medians of repeated calls, NumPy in and out, in this process.
 
 Writes benchmarks/results/matmul.md and .json. The cross-system suite is run.py (make bench).
@@ -49,9 +51,31 @@ def bench_matmul() -> list[dict]:
     return rows
 
 
+# (name, product, operand shapes): llsq's V @ x and V.T @ r at n = 16392, m = 1024 among them
+SHAPES = [("matrix @ vector", lambda V, x: V @ x, [(16392, 1024), (1024,)]),
+          ("transposed matrix @ vector", lambda V, r: V.T @ r, [(16392, 1024), (16392,)]),
+          ("vector @ matrix", lambda r, V: r @ V, [(16392,), (16392, 1024)]),
+          ("batched matrix @ vector", lambda V, x: V @ x[..., None], [(8, 2048, 1024), (8, 1024)]),
+          ("matrix @ matrix", lambda A, B: A @ B, [(512, 512), (512, 512)])]
+
+
+def bench_shapes() -> list[dict]:
+    rows = []
+    rng = np.random.default_rng(1)
+    for name, fn, shapes in SHAPES:
+        args = [rng.standard_normal(s) for s in shapes]
+        f = sg.compile(fn)
+        np.testing.assert_allclose(f(*args), fn(*args), rtol=1e-10, atol=1e-9)
+        routine = "gemv" if "cblas_dgemv(SG_ROW_MAJOR" in f.c_source else "gemm"
+        rows.append({"case": name, "shapes": shapes, "routine": routine,
+                     "symgrad": median_us(f, *args), "numpy": median_us(fn, *args)})
+    return rows
+
+
 def main() -> None:
     OUT.mkdir(exist_ok=True)
     mm = bench_matmul()
+    shapes = bench_shapes()
     machine = platform.processor() or platform.machine()
     lines = [f"# symgrad matmul: generated loop vs BLAS ({machine}, "
              f"{platform.python_version()})", "",
@@ -59,10 +83,16 @@ def main() -> None:
              "| n | n^3 | generated loop | OpenBLAS call | numpy @ |", "|---|---|---|---|---|"]
     lines += [f"| {r['n']} | {r['flops']} | {r['loop']:.2f} | {r['blas']:.2f} | "
               f"{r['numpy']:.2f} |" for r in mm]
-    lines += ["", f"symgrad calls BLAS when M*N*K >= {codegen.BLAS_MIN_FLOPS}."]
+    lines += ["", f"symgrad calls BLAS when M*N*K >= {codegen.BLAS_MIN_FLOPS}.", "",
+              "## float64 products by shape class, median per call (us), NumPy in and out", "",
+              "| product | shapes | symgrad calls | symgrad | numpy @ | symgrad / numpy |",
+              "|---|---|---|---|---|---|"]
+    lines += [f"| {r['case']} | {' @ '.join(str(s) for s in r['shapes'])} | {r['routine']} | "
+              f"{r['symgrad']:.1f} | {r['numpy']:.1f} | {r['symgrad'] / r['numpy']:.2f} |"
+              for r in shapes]
     text = "\n".join(lines) + "\n"
     (OUT / "matmul.md").write_text(text)
-    (OUT / "matmul.json").write_text(json.dumps({"matmul": mm}, indent=1))
+    (OUT / "matmul.json").write_text(json.dumps({"matmul": mm, "shapes": shapes}, indent=1))
     print(text)
 
 

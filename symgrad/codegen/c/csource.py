@@ -17,7 +17,7 @@ class BuildNeeds:
 
     openmp: bool = False            # `omp parallel` loops: compile and link with OpenMP
     vector_math: tuple = ()         # libm functions declared `omp declare simd` (libmvec)
-    blas: bool = False              # calls scipy_cblas_?gemm: link OpenBLAS
+    blas: bool = False              # calls scipy_cblas_?gemm or ?gemv: link OpenBLAS
 
 
 @dataclass(frozen=True)
@@ -28,11 +28,11 @@ class Target:
     ``vector_math``: loops marked ``omp simd`` call glibc's SIMD math (libmvec). ``blas``: what
     a matmul above ``matmul.BLAS_MIN_FLOPS`` calls: ``"scipy"`` (the scipy-openblas32 wheel's
     prefixed names, which symgrad's build links), ``"cblas"`` (the standard ``cblas_?gemm``
-    names, for the user's BLAS) or ``"none"`` (always the plain C loop). ``standalone``: the
-    pragmas go through the ``SG_PARALLEL``/``SG_SIMD`` macros, so that the text compiles with
-    or without OpenMP, without warnings; the text is one translation unit; the entry point is
-    ``static`` (the exported wrapper is the public function). ``threads``: large loops may run
-    on ``nthreads`` threads (OpenMP)."""
+    and ``cblas_?gemv`` names, for the user's BLAS) or ``"none"`` (always the plain C loop).
+    ``standalone``: the pragmas go through the ``SG_PARALLEL``/``SG_SIMD`` macros, so that the
+    text compiles with or without OpenMP, without warnings; the text is one translation unit;
+    the entry point is ``static`` (the exported wrapper is the public function).
+    ``threads``: large loops may run on ``nthreads`` threads (OpenMP)."""
 
     vector_math: bool = False
     blas: str = "scipy"

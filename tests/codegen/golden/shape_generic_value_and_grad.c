@@ -16,7 +16,7 @@ double exp(double);
 #pragma omp declare simd notinbranch
 double tanh(double);
 
-/* OpenBLAS (scipy-openblas32 wheel): row-major GEMM. */
+/* OpenBLAS (scipy-openblas32 wheel): row-major GEMM and GEMV. */
 enum { SG_ROW_MAJOR = 101, SG_NO_TRANS = 111, SG_TRANS = 112 };
 void scipy_cblas_sgemm(int order, int ta, int tb, int m, int n, int k, float alpha,
                        const float *a, int lda, const float *b, int ldb, float beta,
@@ -24,6 +24,10 @@ void scipy_cblas_sgemm(int order, int ta, int tb, int m, int n, int k, float alp
 void scipy_cblas_dgemm(int order, int ta, int tb, int m, int n, int k, double alpha,
                        const double *a, int lda, const double *b, int ldb, double beta,
                        double *c, int ldc);
+void scipy_cblas_sgemv(int order, int ta, int m, int n, float alpha, const float *a, int lda,
+                       const float *x, int incx, float beta, float *y, int incy);
+void scipy_cblas_dgemv(int order, int ta, int m, int n, double alpha, const double *a, int lda,
+                       const double *x, int incx, double beta, double *y, int incy);
 void scipy_openblas_set_num_threads(int n);
 
 /* OpenBLAS's threads follow symgrad.set_num_threads (set when the count changes). */
