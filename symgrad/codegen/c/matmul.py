@@ -96,31 +96,26 @@ def _gemm(prefix: str, k: MatmulKernel, boff) -> list[str]:
     m, kk, n = a.shape[-2], a.shape[-1], b.shape[-1]
     ta, lda = gemm_layout(a)
     tb, ldb = gemm_layout(b)
-    call = prefix + "gemm"
-    indent = " " * (len(call) + 1)
-    return [(f"{call}(SG_ROW_MAJOR, {'SG_TRANS' if ta else 'SG_NO_TRANS'}, "
-             f"{'SG_TRANS' if tb else 'SG_NO_TRANS'}, {m}, {n}, {kk}, "
-             f"{c_literal(1.0, out.buffer.dtype)},"),
-            (f"{indent}{a.buffer.name} + {boff(a)}, {lda}, {b.buffer.name} + {boff(b)}, "
-             f"{ldb}, {c_literal(0.0, out.buffer.dtype)},"),
-            f"{indent}{out.buffer.name} + {boff(out)}, {max(n, 1)});"]
+    one, zero = c_literal(1.0, out.buffer.dtype), c_literal(0.0, out.buffer.dtype)
+    return _call(prefix + "gemm",
+                 f"SG_ROW_MAJOR, {_TRANS[ta]}, {_TRANS[tb]}, {m}, {n}, {kk}, {one},",
+                 f"{a.buffer.name} + {boff(a)}, {lda}, {b.buffer.name} + {boff(b)}, {ldb}, {zero},",
+                 f"{out.buffer.name} + {boff(out)}, {max(n, 1)}")
 
 
 def _gemv(prefix: str, k: MatmulKernel, boff) -> list[str] | None:
     """A matrix times a vector (one column of B) or a vector times a matrix (one row of A) as
-    one GEMV call: GEMM with one column ran ~8x slower than NumPy's ``V @ x`` (which is
-    GEMV) at 16392 x 4096. None: not such a product, or a vector with a stride GEMV does not
+    one GEMV call: GEMM with one column ran ~4x slower than NumPy's ``V @ x`` (which is
+    GEMV) at 16392 x 1024. None: not such a product, or a vector with a stride GEMV does not
     take (0: a broadcast one)."""
     a, b, out = k.a, k.b, k.out
     m, kk, n = a.shape[-2], a.shape[-1], b.shape[-1]
     if is_one(n) and not is_one(m):          # y = A x
-        matrix, (vec, inc), (res, inc_out), rows, cols = a, (b, b.strides[-2]), \
-            (out, out.strides[-2]), m, kk
-        flip = False
+        matrix, vec, inc, inc_out, rows, cols, flip = a, b, b.strides[-2], out.strides[-2], \
+            m, kk, False
     elif is_one(m) and not is_one(n):        # y = B^T x: the matrix is B, read transposed
-        matrix, (vec, inc), (res, inc_out), rows, cols = b, (a, a.strides[-1]), \
-            (out, out.strides[-1]), kk, n
-        flip = True
+        matrix, vec, inc, inc_out, rows, cols, flip = b, a, a.strides[-1], out.strides[-1], \
+            kk, n, True
     else:
         return None
     inc = 1 if is_one(kk) else inc
@@ -129,14 +124,20 @@ def _gemv(prefix: str, k: MatmulKernel, boff) -> list[str] | None:
     stored_t, ld = gemm_layout(matrix)
     trans = stored_t != flip   # (a matrix stored transposed: its rows are the product's cols)
     r, c = (cols, rows) if stored_t else (rows, cols)
-    call = prefix + "gemv"
-    indent = " " * (len(call) + 1)
-    return [(f"{call}(SG_ROW_MAJOR, {'SG_TRANS' if trans else 'SG_NO_TRANS'}, {r}, {c}, "
-             f"{c_literal(1.0, out.buffer.dtype)}, {matrix.buffer.name} + {boff(matrix)}, "
-             f"{ld},"),
-            (f"{indent}{vec.buffer.name} + {boff(vec)}, {inc}, "
-             f"{c_literal(0.0, out.buffer.dtype)}, {res.buffer.name} + {boff(res)}, "
-             f"{inc_out});")]
+    one, zero = c_literal(1.0, out.buffer.dtype), c_literal(0.0, out.buffer.dtype)
+    return _call(prefix + "gemv", f"SG_ROW_MAJOR, {_TRANS[trans]}, {r}, {c}, {one}, "
+                 f"{matrix.buffer.name} + {boff(matrix)}, {ld},",
+                 f"{vec.buffer.name} + {boff(vec)}, {inc}, {zero}, "
+                 f"{out.buffer.name} + {boff(out)}, {inc_out}")
+
+
+_TRANS = {False: "SG_NO_TRANS", True: "SG_TRANS"}
+
+
+def _call(name: str, *lines: str) -> list[str]:
+    """A BLAS call's C lines: ``name(`` with the first arguments, the rest aligned under them."""
+    indent = " " * (len(name) + 1)
+    return [f"{name}({lines[0]}"] + [indent + x for x in lines[1:-1]] + [f"{indent}{lines[-1]});"]
 
 
 def _blas_or_loop(flops: Dim, kk, gemm: list, loop: list) -> list:

@@ -70,20 +70,28 @@ def fast_elementwise(op, args: tuple):
     half = dtype.itemsize == 2
     if half and op.name not in IN_OWN_DTYPE:   # float16: in float32, rounded once
         values = widened_values(values)
-    try:
-        value = op.numpy_fast(*values)
-    except (FloatingPointError, RuntimeWarning):
-        with np.errstate(all="ignore"):
-            value = op.numpy_fast(*values)
-    except (ValueError, TypeError):
-        return None   # shapes that do not broadcast, an op of integers only (bitwise_and):
-        # the general path says so, torch's way
-    if type(value) is not np.ndarray:
-        value = np.asarray(value)
+    value = kernel_value(op.numpy_fast, values)
+    if value is None:
+        return None
     if half and value.dtype.kind == "f":
         value = value.astype(dtype)
     return value if _as_its_rule(op, len(values), dtype, value.dtype, numbers or masks) \
         else None
+
+
+def kernel_value(kernel, values) -> np.ndarray | None:
+    """``kernel(*values)`` as an array, NumPy's floating-point warnings silenced (the filters
+    above; a user's ``np.seterr`` or warnings filter that raises: computed again inside
+    ``np.errstate``). None: shapes that do not broadcast, an op of integers only
+    (``bitwise_and``): the general path says so, torch's way."""
+    try:
+        value = kernel(*values)
+    except (FloatingPointError, RuntimeWarning):
+        with np.errstate(all="ignore"):
+            value = kernel(*values)
+    except (ValueError, TypeError):
+        return None
+    return value if type(value) is np.ndarray else np.asarray(value)
 
 
 def _as_its_rule(op, n: int, dtype: np.dtype, result: np.dtype, promoted: bool) -> bool:

@@ -154,7 +154,7 @@ def _replay(reg: Region, node: TrieNode, end: End, root: int) -> bool:
     record = None
     for i in alive:
         if tensors[i]._requires_grad:
-            record = Record(node, reg.ext, outs + tuple([i for i, _ in views]), tensors)
+            record = Record(node, reg.ext, outs + tuple([j for j, _ in views]), tensors)
             break
     for i, v in zip(outs, values):
         replayed(tensors[i], v, record)
@@ -165,8 +165,8 @@ def _replay(reg: Region, node: TrieNode, end: End, root: int) -> bool:
     with paused():
         for slot, g in zip(grad_slots, grads):
             leaf = ext[slot]
-            if _GET_GRAD(leaf, Tensor) is None:   # (the engine's first gradient,
-                grad = Tensor(g, None)                       # without its copy: ``g`` is new)
+            if _GET_GRAD(leaf, Tensor) is None:   # (the engine's first gradient, without
+                grad = Tensor(g, None)              # its copy: ``g`` is new)
                 if leaf._strides is not None or leaf._view is not None:   # (else row-major)
                     grad._strides = GRAD_LAYOUT[0](leaf)
                 leaf._grad = grad

@@ -1,6 +1,6 @@
 """The arithmetic operators of plain eager tensors that record nothing, straight to NumPy.
 
-Layer: front end, above ``apply`` (its hooks; the ops' fast kernels) and the
+Layer: front end, above ``apply`` (its hooks) and ``fast_eager`` (its kernel call) and the
 capture's state; ``functions.methods`` puts ``operator`` over Tensor's ``+ - * / **`` and
 unary ``-``. Input: an operator's operands. Output: the tensor ``apply`` would make, where
 nothing can tell the difference; else what the operator's function gives.
@@ -14,7 +14,7 @@ the function's: ``x - mask`` is torch's error, ``sub_check``), laid out
 row-major and not views (or the other operand is a Python int or float), and no node is
 recorded anywhere: no operand requires grad in grad mode, no compile trace runs, no captured
 step is open. Then ``apply`` would compute ``fast_eager.fast_elementwise`` of the operands
-and wrap it, which is what this does (its computation for one float dtype, ``_computed``:
+and wrap it, which is what this does (its kernel call for one float dtype, ``_computed``:
 the operands' checks are made already); the dtype rules pass such calls
 (``dtype_checks._clear``). ``**`` takes a number exponent only: a tensor exponent, even 0-d,
 is pow's, never sqrt (``functions.basic.pow`` expands it).
@@ -22,25 +22,18 @@ is pow's, never sqrt (``functions.basic.pow`` expands it).
 
 from __future__ import annotations
 
-import warnings
-
-import numpy as np
-
 from ... import dtypes
 from ...ops import OPS
 from . import grad_mode, sources
 from .apply import CAPTURING, WATCH
+from .fast_eager import kernel_value
 from .lazy_state import STATE
-from .shown import total as whole
+from .shown import total
 from .tensor import Tensor
 
 _GRAD = grad_mode._local
 _RECORDING = sources._local
 _FLOATS = (dtypes.float32, dtypes.float64)
-# NumPy's floating-point warnings of the kernels called here (a ufunc's are attributed to this
-# module) are silenced as ``fast_eager``'s are, and only those (see there).
-warnings.filterwarnings("ignore", category=RuntimeWarning,
-                        module=r"symgrad\.frontend\.core\.plain_ops$")
 
 
 def operator(name: str, general, swapped: bool = False, numbers_only: bool = False,
@@ -86,18 +79,10 @@ def operator(name: str, general, swapped: bool = False, numbers_only: bool = Fal
 
 def _computed(kernel, operands: tuple):
     """``kernel(*operands)`` as ``fast_eager.fast_elementwise`` computes it for operands of one
-    float dtype: NumPy's floating-point warnings silenced, a result of another dtype refused;
-    None: operands that do not broadcast (the function raises torch's error)."""
-    try:
-        value = kernel(*operands)
-    except (FloatingPointError, RuntimeWarning):   # (a user's np.seterr or warnings filter)
-        with np.errstate(all="ignore"):
-            value = kernel(*operands)
-    except (ValueError, TypeError):
-        return None
-    if value.__class__ is not np.ndarray:   # (a NumPy scalar, of 0-d operands)
-        value = np.asarray(value)
-    return value if value.dtype == operands[0].dtype else None
+    float dtype (``fast_eager.kernel_value``), a result of another dtype refused; None: the
+    function's path."""
+    value = kernel_value(kernel, operands)
+    return value if value is not None and value.dtype == operands[0].dtype else None
 
 
 def named(name: str, general, numbers_only: bool = False):
@@ -115,13 +100,13 @@ OPERATORS = {"__add__": ("add", False, False), "__radd__": ("add", False, False)
              "__truediv__": ("div", False, False), "__pow__": ("pow", False, True)}
 
 
-def total(general):
+def summed(general):
     """Tensor's ``sum`` method: ``x.sum()`` of no argument by ``shown.total`` (a reduction
     of every element, as the function's own first step), before the keyword mapping and the
     dtype checks (none of which applies to such a call); else ``general``."""
     def sum(self, *args, **kwargs):   # noqa: A001  (torch's name)
         if not args and not kwargs:
-            out = whole("sum", self)
+            out = total("sum", self)
             if out is not None:
                 return out
         return general(self, *args, **kwargs)
@@ -136,7 +121,7 @@ def install(methods: dict) -> None:
     for name in METHODS:
         methods[name] = named(name, methods[name], name == "pow")
     methods["__neg__"] = operator("neg", methods["__neg__"], unary=True)
-    methods["sum"] = total(methods["sum"])
+    methods["sum"] = summed(methods["sum"])
 
 
 # Tensor's methods of the same ops (``x.pow(2)``, ``g.mul(lr)``).
