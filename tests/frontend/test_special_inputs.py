@@ -148,6 +148,37 @@ def test_compiled_gradients_agree_with_eager():
         assert _same(np.asarray(sg.grad(f)(a)), x.grad.numpy())
 
 
+def _central(fn, x: np.ndarray, h: float = 1e-6) -> np.ndarray:
+    """d fn / d x by central differences in float64 (fn returns an array)."""
+    cols = []
+    for i in np.ndindex(x.shape):
+        e = np.zeros_like(x)
+        e[i] = h
+        cols.append((np.asarray(fn(x + e)) - np.asarray(fn(x - e))) / (2 * h))
+    return np.moveaxis(np.array(cols), 0, -1).reshape(np.shape(fn(x)) + x.shape)
+
+
+@pytest.mark.parametrize("zeros", [(), ((0, 1),), ((0, 1), (0, 2)), ((0, 1), (1, 3))])
+def test_compiled_prod_derivatives_choose_one_side(zeros):
+    """The compiled prod gradient decides per call, as torch does, with a ``cond`` (the C runs
+    one side): first and second derivatives with no, one and two zeros, along a dim and of
+    all elements, and per row under vmap (rows with and without zeros), against central
+    differences of the compiled function."""
+    x = np.random.default_rng(len(zeros)).normal(size=(3, 4))
+    for z in zeros:
+        x[z] = 0.0
+    weights = sg.tensor([1.0, -2.0, 3.0])
+    for fn in (lambda v: (v.prod(1) * weights).sum(), lambda v: v.prod() * 2.0):
+        grad = sg.grad(fn)
+        assert np.allclose(grad(x), _central(sg.compile(fn), x), atol=1e-6)
+        assert np.allclose(sg.hessian(fn)(x), _central(grad, x), atol=1e-5)
+    per_row = sg.vmap(sg.grad(lambda r: r.prod()))(x)
+    assert np.allclose(per_row, [np.diag(_central(lambda r: r.prod(keepdims=True) * np.ones(
+        r.size), r)) for r in x], atol=1e-6)
+    ir = sg.inspect(sg.grad(lambda v: v.prod(1).sum()), x).optimized_ir
+    assert " = cond " in ir and "cumprod [axis=1 reverse=True]" in ir
+
+
 LCSE_CASES = [   # (data, torch's gradient with the weights of _grad)
     ([-INF, 1.0, 2.0], [NAN, 1.653412132055, 1.096587867945]),
     ([1.0, -INF, 2.0], [2.653412132055, 0.0, 1.096587867945]),
