@@ -67,6 +67,13 @@ _REDUCE = {
     "min": "((({v}) < ({a}) || ({v}) != ({v})) && ({a}) == ({a})) ? ({v}) : ({a})",
 }
 
+# max and min in SIMD lanes (``omp simd reduction(max:acc)``): the plain compare, which gcc
+# vectorizes (the NaN-aware step above is a loop-carried select it does not); a float one
+# keeps its NaNs apart in a sum (``acc_nan += v != v ? v : 0``: 0 until a NaN arrives, NaN
+# after), which replaces the result when it is NaN. 160,000 doubles: 92 -> 19 us.
+_LANE_STEP = {"max": "(({v}) > ({a})) ? ({v}) : ({a})",
+              "min": "(({v}) < ({a})) ? ({v}) : ({a})"}
+
 # Integer reductions: no NaN to propagate (and `v != v` on an integer is a self-comparison
 # that gcc -Wall flags).
 _REDUCE_INT = {
@@ -89,6 +96,14 @@ def combine(op: str, dtype: DType, unsigned: bool = False) -> str:
         step = f"{{a}} {'+' if op == 'sum' else '*'} (uint64_t){{v}}"
         return step if unsigned else f"(int64_t)((uint64_t){step})"
     return _REDUCE_INT[op]
+
+
+def _lane_clause(acc) -> str:
+    """The ``reduction`` clauses of one accumulator in SIMD lanes."""
+    if acc.op == "sum":
+        return f" reduction(+:{acc.name})"
+    nan = f" reduction(+:{acc.name}_nan)" if acc.floating else ""
+    return f" reduction({acc.op}:{acc.name}){nan}"
 
 
 def identity(op: str, dtype: DType) -> str:
@@ -212,6 +227,7 @@ class LoopEmitter:
         n_kept = sum(1 for _, _, g, _ in dims if not g)
         inner = any(s.reduce for s in k.stores) and all(
             not g or all(g2 for _, _, g2, _ in dims[j:]) for j, (_, _, g, _) in enumerate(dims))
+        lanes = inner and self._lanes(dims, accs)
         for j, (st, out) in enumerate(zip(k.stores, outs)):
             value = operand(st.value, load_names)
             out_ix = f"{out.buffer.name}[{index(out, loop_vars)}]"
@@ -220,20 +236,35 @@ class LoopEmitter:
             elif inner:
                 # Reduced dims are innermost: accumulate in a register, store once per output.
                 acc = accs[j]
+                result, step = acc.name, acc.step
+                decls = [f"{acc.ctype} {acc.name} = {acc.identity};"]
+                if lanes and acc.op in _LANE_STEP:
+                    step = _LANE_STEP[acc.op]
+                    if acc.floating:
+                        nan = f"{acc.name}_nan"
+                        decls.append(f"{acc.ctype} {nan} = 0;")
+                        body.append(f"{nan} = {nan} + ((({value}) != ({value})) ? ({value}) "
+                                    f": 0);")
+                        result = f"({nan} != {nan}) ? {nan} : {acc.name}"
                 store = (f"{out.buffer.name}[{index(out, loop_vars[:n_kept])}] = "
-                         f"({out.buffer.dtype.ctype}){acc.name};")
-                decl = f"{acc.ctype} {acc.name} = {acc.identity};"
-                (loops[n_kept - 1].prologue if n_kept else init).append(decl)
+                         f"({out.buffer.dtype.ctype})({result});")
+                (loops[n_kept - 1].prologue if n_kept else init).extend(decls)
                 (loops[n_kept - 1].epilogue if n_kept else final).append(store)
-                body.append(f"{acc.name} = "
-                            f"{acc.step.format(a=acc.name, v=value)};")
+                body.append(f"{acc.name} = {step.format(a=acc.name, v=value)};")
             else:
                 # Reduced dims are outer: accumulate in place, walking the input in order.
                 init.append(accs[j].fill)
                 step = combine(st.reduce, out.buffer.dtype)
                 body.append(f"{out_ix} = {step.format(a=out_ix, v=value)};")
-        self._pragmas(loops, dims, accs, inner, n_kept, threads)
+        self._pragmas(loops, dims, accs, inner, n_kept, threads, lanes)
         return init, [Nest(loops, body)], final
+
+    def _lanes(self, dims, accs) -> bool:
+        """Whether the innermost (reduced) loop accumulates in SIMD lanes: its reductions are
+        sums, maxima and minima (a product keeps its order) and the loop is marked simd."""
+        return (self.vector_math and bool(dims) and dims[-1][2]
+                and large(dims[-1][0], SIMD_MIN)
+                and all(a.op in ("sum", "max", "min") for a in accs.values()))
 
     @property
     def clause(self) -> str:
@@ -243,18 +274,19 @@ class LoopEmitter:
             return THREADS
         return THREADS.replace("nthreads > 1)", f"nthreads > 1 && {self.work_check})")
 
-    def _pragmas(self, loops, dims, accs, inner, n_kept, threads) -> None:
+    def _pragmas(self, loops, dims, accs, inner, n_kept, threads, lanes) -> None:
         """`omp simd` on the innermost loop, `omp parallel for` on the outermost, where legal."""
         all_sums = all(a.op == "sum" for a in accs.values())
         acc_names = ",".join(a.name for a in accs.values())
-        # `omp simd`: no loop-carried dependence except sums' accumulators (reordered into
-        # SIMD lanes: a different, not a less accurate, summation order).
+        # `omp simd`: no loop-carried dependence except the accumulators of sums (reordered
+        # into SIMD lanes: a different, not a less accurate, summation order), maxima and
+        # minima (any order gives the same extremum; their NaNs are summed apart).
         simd = None
         if self.vector_math and dims and large(dims[-1][0], SIMD_MIN):
             if not dims[-1][2]:
                 simd = ""
-            elif inner and all_sums:
-                simd = f" reduction(+:{acc_names})"
+            elif lanes:
+                simd = "".join(_lane_clause(a) for a in accs.values())
         if simd is not None:
             loops[-1].pragma = f"#pragma omp simd{simd}"
         if not (self.parallel and threads):

@@ -66,11 +66,14 @@ int sg_grad_gather_and_slices(const double *restrict in0,
     /*   golden_corpus.py:31: return picked + (x[:, 1:3] * x[:, :2]).sum() + sg.cat([x[:, :1], x[:, 2:]], 1).max()  [max] */
     {
         double acc = -INFINITY;
+        double acc_nan = 0;
+        #pragma omp simd reduction(max:acc) reduction(+:acc_nan)
         for (int64_t i0 = 0; i0 < 9; i0++) {
             const double l0 = tmp1[i0];
-            acc = (((l0) > (acc) || (l0) != (l0)) && (acc) == (acc)) ? (l0) : (acc);
+            acc_nan = acc_nan + (((l0) != (l0)) ? (l0) : 0);
+            acc = ((l0) > (acc)) ? (l0) : (acc);
         }
-        tmp2[0] = (double)acc;
+        tmp2[0] = (double)((acc_nan != acc_nan) ? acc_nan : acc);
     }
 
     /* k3: ne -> tmp3 [1, 1] */
@@ -214,11 +217,14 @@ int sg_grad_gather_and_slices(const double *restrict in0,
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
             double acc = -INFINITY;
+            double acc_nan = 0;
+            #pragma omp simd reduction(max:acc) reduction(+:acc_nan)
             for (int64_t i1 = 0; i1 < 4; i1++) {
                 const double l0 = in0[i0*4 + i1];
-                acc = (((l0) > (acc) || (l0) != (l0)) && (acc) == (acc)) ? (l0) : (acc);
+                acc_nan = acc_nan + (((l0) != (l0)) ? (l0) : 0);
+                acc = ((l0) > (acc)) ? (l0) : (acc);
             }
-            tmp14[i0] = (double)acc;
+            tmp14[i0] = (double)((acc_nan != acc_nan) ? acc_nan : acc);
         }
     }
 

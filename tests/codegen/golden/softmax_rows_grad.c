@@ -31,11 +31,14 @@ int sg_grad_softmax_rows(const double *restrict in0,
     {
         for (int64_t i0 = 0; i0 < 2; i0++) {
             double acc = -INFINITY;
+            double acc_nan = 0;
+            #pragma omp simd reduction(max:acc) reduction(+:acc_nan)
             for (int64_t i1 = 0; i1 < 6; i1++) {
                 const double l0 = in0[i0*6 + i1];
-                acc = (((l0) > (acc) || (l0) != (l0)) && (acc) == (acc)) ? (l0) : (acc);
+                acc_nan = acc_nan + (((l0) != (l0)) ? (l0) : 0);
+                acc = ((l0) > (acc)) ? (l0) : (acc);
             }
-            tmp0[i0] = (double)acc;
+            tmp0[i0] = (double)((acc_nan != acc_nan) ? acc_nan : acc);
         }
     }
 
