@@ -416,6 +416,25 @@ def test_int_argmax_and_extrema_match_numpy():
         np.testing.assert_array_equal(g, w)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_float_extrema_in_simd_lanes_keep_nans_and_infinities(dtype):
+    """Float max/min accumulate in SIMD lanes (their NaNs summed apart): a NaN anywhere (in
+    any lane, in the remainder, first or last) makes the result NaN, infinities win, and a row
+    of -inf stays -inf; against NumPy, whose max propagates NaN too."""
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=(8, 37)).astype(dtype)
+    for row, col in ((0, 0), (1, 36), (2, 17), (3, 33), (4, 5)):
+        a[row, col] = np.nan
+    a[4, 6] = np.inf
+    a[5, 3], a[6, 30] = np.inf, -np.inf
+    a[7] = -np.inf
+    f = sg.compile(lambda a: (a.amax(1), a.amin(1), a.amax(), (a * 2).amin(0)))
+    got = f(a)
+    for g, w in zip(got, (a.max(1), a.min(1), a.max(), (a * 2).min(0))):
+        np.testing.assert_array_equal(g, w)
+    assert "reduction(max:acc" in f.c_source and "reduction(min:acc" in f.c_source
+
+
 def test_bool_arithmetic_stores_zero_or_one():
     a = np.array([True, True, False, False])
     b = np.array([True, False, True, False])
