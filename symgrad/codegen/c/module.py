@@ -27,6 +27,7 @@ from . import split as units
 from .csource import BuildNeeds, CSource, Target
 from .emitted import emitter_of
 from .loops import OPAQUE, LoopEmitter, refresh_layouts
+from .decomp import calls_lapack
 from .matmul import calls_blas
 from .split import Item
 from .templates import environment
@@ -57,7 +58,8 @@ def generate(program: Program, name: str, title: str = "", target: Target = _OWN
     # OpenBLAS runs its own thread pool: OpenMP threads spinning after a parallel loop starve
     # it (measured: the mlp gradient went from 1.0 ms to 8.0 ms on 2 cores). A program that
     # calls BLAS leaves the threads to BLAS.
-    parallel = target.threads and not any(
+    lapack = any(calls_lapack(k, target.blas) for k in kernels)
+    parallel = target.threads and not lapack and not any(
         isinstance(k, MatmulKernel) and calls_blas(k, target.blas) for k in kernels)
     loops = LoopEmitter(env, target.vector_math, parallel)
     ctx = _Context(env, loops, entry, target)
@@ -83,7 +85,7 @@ def generate(program: Program, name: str, title: str = "", target: Target = _OWN
     # (sizes reach the template as C text: a call-time size prints only from symgrad's code)
     text = env.get_template("module.c.j2").render(
         title=comment_text(title or entry), version=__version__, workspace_bytes=str(workspace),
-        blas=target.blas if blas else "", simd_decls=[decl for _, decl in vector], entry=run,
+        blas=target.blas if blas else "", lapack=lapack, simd_decls=[decl for _, decl in vector], entry=run,
         params=params, wrapper=entry, tape_slots=[str(s) for s in slots],
         standalone=target.standalone,
         entry_storage="static " if slots or target.standalone else "",
