@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from ..build import backends
 from ..frontend.core.apply import apply
 from ..frontend.core.tensor import Tensor, tensor
 from ..pytree import flatten, unflatten
@@ -223,15 +224,16 @@ def _jacobian_coloring(P) -> tuple:
     counts = np.bincount(P.indices, minlength=P.shape[1])
     at_least_rows = int(counts.max()) if counts.size else 0
     at_least_columns = int(np.diff(P.indptr).max()) if P.shape[0] else 0
+    native = backends.column_colorer()
     by_columns = by_rows = None
     if at_least_columns <= at_least_rows:
-        by_columns = coloring.column_coloring(P)
+        by_columns = coloring.column_coloring(P, native)
         if coloring.n_colors(by_columns) > at_least_rows:
-            by_rows = coloring.column_coloring(P.T)
+            by_rows = coloring.column_coloring(P.T, native)
     else:
-        by_rows = coloring.column_coloring(P.T)
+        by_rows = coloring.column_coloring(P.T, native)
         if coloring.n_colors(by_rows) >= at_least_columns:
-            by_columns = coloring.column_coloring(P)
+            by_columns = coloring.column_coloring(P, native)
     if by_rows is None or by_columns is not None and \
             coloring.n_colors(by_columns) <= coloring.n_colors(by_rows):
         rows, cs = coloring.column_reads(P, by_columns)

@@ -5,7 +5,8 @@ with and the runtime loads records with: today always the C backend (``build.c.b
 A second backend (another build tier, another target) is chosen here, from ``config``.
 
 It also gives compile traces their audit hook (``capture.ADD_AUDIT_HOOK``): the C backend's
-native helper filters the events in C (``native.add_audit_hook``).
+native helper filters the events in C (``native.add_audit_hook``); and sparse derivatives
+their column coloring in C (``column_colorer``).
 """
 
 from __future__ import annotations
@@ -27,3 +28,14 @@ def _add_audit_hook(hook, events: tuple) -> None:
 
 
 capture.ADD_AUDIT_HOOK[0] = _add_audit_hook
+
+
+def column_colorer():
+    """The C backend's native ``color_columns`` (``transforms.coloring.column_coloring``), or
+    None where the helper cannot be had (no compiler: the same colors then come from SciPy
+    and Python)."""
+    from .c import native
+    try:
+        return native.helper().color_columns
+    except Exception:   # (BuildError, CompilerNotFoundError, OSError, ImportError)
+        return None

@@ -22,7 +22,8 @@ from symgrad.codegen.c.csource import CSource
 # sha256 of native.c for each NATIVE_VERSION: edit native.c -> bump both versions, record it.
 SOURCE_HASHES = {1: "251e07c72a2d303de4ff28fdf9e93256149ae3e4899c0b6d7e43c44e6253eef4",
                  2: "4e10cb229a35e1267bb65e6c46561cbde2ae42e8b0b28db0455c37a8ddf23941",
-                 3: "48eb42eadbf5046c86c5aa24c98b6846e8b3a88788d2342a08d63e8028fdb17d"}
+                 3: "48eb42eadbf5046c86c5aa24c98b6846e8b3a88788d2342a08d63e8028fdb17d",
+                 4: "4615155d521cc73343407c62e01a84f30d2cc3e686f03a79912ad3ec52ef3cc7"}
 
 MIXED = """\
 #include <stdint.h>
@@ -205,3 +206,52 @@ def test_audit_hook_calls_its_handler_for_the_named_events_only():
                          check=True).stdout.strip()
     assert out == str([("sg.test", (1, "a")), ("sg.other", ()), "refused",
                        "audit_hook: installed already"])
+
+
+def test_column_coloring_in_c_gives_the_python_colors():
+    """``color_columns`` walks the rows instead of forming P^T P: the same degrees order and
+    greedy colors as SciPy and Python, on random patterns and on a bundle-adjustment-like one
+    (each row: one of 4 camera blocks of 9 columns and one of 50 point blocks of 3)."""
+    sp = pytest.importorskip("scipy.sparse")
+    from symgrad.transforms import coloring
+    color = native.helper().color_columns
+    rng = np.random.default_rng(0)
+    patterns = [sp.random(int(rng.integers(1, 60)), int(rng.integers(1, 80)),
+                          density=rng.uniform(0.01, 0.6), format="csr", random_state=k) != 0
+                for k in range(40)]
+    cams, points = rng.integers(0, 4, 300), rng.integers(0, 50, 300)
+    cols = np.concatenate([cams[:, None] * 9 + np.arange(9), 36 + points[:, None] * 3 +
+                           np.arange(3)], 1)
+    patterns.append(sp.csr_matrix((np.ones(cols.size, bool), cols.ravel(),
+                                   np.arange(0, cols.size + 1, 12)), shape=(300, 186)))
+    for P in patterns + [sp.csr_matrix((0, 5), dtype=bool), sp.csr_matrix((3, 0), dtype=bool)]:
+        got = coloring.column_coloring(P, color)
+        np.testing.assert_array_equal(got, coloring.column_coloring(P))
+        assert coloring.valid_column_coloring(P, got)
+    assert coloring.n_colors(coloring.column_coloring(patterns[-1], color)) == 12
+
+
+def _coloring_args(**changes):
+    args = dict(what="greedy", row_ptr=[0, 2], row_idx=[0, 5], col_ptr=[0, 1, 1, 1, 1, 1, 2],
+                col_idx=[0, 0], order=[0, 5], out=[-1] * 6)
+    args.update(changes)
+    return [v if k == "what" else np.asarray(v, np.int32 if k == "order32" else np.int64)
+            for k, v in args.items()]
+
+
+@pytest.mark.parametrize("change, error", [
+    (dict(row_idx=[0, 6]), ValueError), (dict(col_idx=[0, -1]), ValueError),
+    (dict(row_ptr=[0, 3]), ValueError), (dict(col_ptr=[0, 2, 1, 1, 1, 1, 2]), ValueError),
+    (dict(order=[6]), ValueError), (dict(out=[-1, 7, -1, -1, -1, -1]), ValueError),
+    (dict(out=[-1] * 5), ValueError), (dict(what="other"), ValueError)])
+def test_column_coloring_in_c_checks_its_arrays(change, error):
+    """Indices out of range, offsets that are not a pattern's, colors that would index past
+    the marks: each raises before the walk (no input from Python writes out of bounds)."""
+    with pytest.raises(error):
+        native.helper().color_columns(*_coloring_args(**change))
+    with pytest.raises(TypeError):
+        native.helper().color_columns(*_coloring_args()[:5],
+                                      np.array([0, 5], np.int32), np.full(6, -1, np.int64))
+    out = _coloring_args()
+    native.helper().color_columns(*out)
+    assert out[-1].tolist() == [0, -1, -1, -1, -1, 1]

@@ -39,7 +39,7 @@ from .toolchain import compiler_identity, extension_suffix, find_compiler, pytho
 
 # native.c's SG_NATIVE_VERSION: bump both with any change to native.c (tests/build check that
 # the source's hash is the one recorded for this version).
-NATIVE_VERSION = 3
+NATIVE_VERSION = 4
 SOURCE = Path(__file__).with_name("native.c")
 MODULE = "symgrad.build.c._native"
 
