@@ -85,7 +85,8 @@ def generate(program: Program, name: str, title: str = "", target: Target = _OWN
     # (sizes reach the template as C text: a call-time size prints only from symgrad's code)
     text = env.get_template("module.c.j2").render(
         title=comment_text(title or entry), version=__version__, workspace_bytes=str(workspace),
-        blas=target.blas if blas else "", lapack=lapack, simd_decls=[decl for _, decl in vector], entry=run,
+        blas=target.blas if blas else "", lapack=lapack,
+        simd_decls=[decl for _, decl in vector], entry=run,
         params=params, wrapper=entry, tape_slots=[str(s) for s in slots],
         standalone=target.standalone,
         entry_storage="static " if slots or target.standalone else "",
