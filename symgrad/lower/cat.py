@@ -2,7 +2,9 @@
 result's buffer (no kernel type of its own: copy ``LoopKernel``s).
 
 Layer: lower. Input: a ``cat`` node and the lowering in progress. Output: the copy kernels
-appended to the lowering's kernels, and the result's dense buffer.
+appended to the lowering's kernels, and the result's dense buffer. An operand that a loop
+computed for the cat alone is already in its window (``lowering._place_cat_operands``): no
+copy.
 """
 
 from __future__ import annotations
@@ -15,7 +17,12 @@ def lower(lowering, node) -> None:
     axis, offset = node.attr("axis"), 0
     loc = lowering.locs.get(node)
     for src in node.inputs:
-        part = View(out.buffer, offset * out.strides[axis], src.shape, out.strides)
+        computed = src.inputs[0] if src.op == "reshape" else src
+        if lowering.placed.get(computed, (None, 0, None))[2] is src:   # stored in place
+            offset += src.shape[axis]
+            continue
+        part = View(out.buffer, out.offset + offset * out.strides[axis], src.shape,
+                    out.strides)
         s = lowering.value(src)
         loads = [s.broadcast(src.shape)] if isinstance(s, View) else []
         lowering.kernels.append(copy_kernel(node.op, src.shape, ("load", 0) if loads else s,

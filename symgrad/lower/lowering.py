@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 
-from ..dims import NotGeneric, symbols_of
+from ..dims import NotGeneric, is_one, symbols_of
 from ..gcpause import pausing
 from ..ir import Graph, Node, consumers
 from ..ir.control import group_key, is_control
@@ -100,6 +100,7 @@ class _Lowering:
                             for j, n in enumerate(graph.values)]
         self.written_by: dict[Node, Buffer] = self._claim_outputs()
         self._claim_chains()
+        self.placed: dict[Node, tuple] = self._place_cat_operands()
 
     def _claim_outputs(self) -> dict:
         """node -> the output buffer its kernel writes directly (no copy at the end): each
@@ -143,6 +144,42 @@ class _Lowering:
                     self._materialized_by_kernel(base):
                 self.written_by[base] = self.written_by[root]
 
+    def _place_cat_operands(self) -> dict:
+        """node -> (cat, offset along its axis, the cat's operand): the operands a loop
+        computes for a ``cat`` alone (itself, or through a reshape that only adds or drops
+        size-1 dims), which the loop stores into their window of the cat's buffer; the cat
+        then copies nothing for them (``lower.cat``). A rotation matrix stacked from nine
+        elementwise columns was nine copy kernels after the loop that computed them."""
+        placed: dict = {}
+        early = self._before_guards()
+        for c in self.nodes:
+            if c.op != "cat" or c in self.chains.contribution or c in placed:
+                continue
+            offset = 0
+            for src in c.inputs:
+                n = self._computed_for(c, src, early)
+                if n is not None:
+                    placed[n] = (c, offset, src)
+                offset += src.shape[c.attr("axis")]
+            if c not in self.written_by and any(p[0] is c for p in placed.values()):
+                self.written_by[c] = self._temp(c)
+        return placed
+
+    def _computed_for(self, c: Node, src: Node, early: set) -> Node | None:
+        """The loop node that computes cat ``c``'s operand ``src`` for ``c`` alone, if any."""
+        n = src
+        if src.op == "reshape" and [d for d in src.shape if not is_one(d)] == \
+                [d for d in src.inputs[0].shape if not is_one(d)]:
+            n = src.inputs[0]
+            if set(self.users.get(n, ())) != {src}:
+                return None
+        if (c.inputs.count(src) == 1 and n not in self.outputs and src not in self.outputs
+                and n not in self.written_by and n not in early and n in self.group_of
+                and get(n.op).kind == ELEMENTWISE and set(self.users.get(src, ())) == {c}
+                and n.dtype == c.dtype):
+            return n
+        return None
+
     def _materialized_by_kernel(self, n: Node) -> bool:
         kind = get(n.op).kind
         if kind == ELEMENTWISE and not n.shape:
@@ -151,7 +188,16 @@ class _Lowering:
 
     # -------------------------------------------------------------- buffers
     def new_buffer(self, node: Node) -> View:
-        """A contiguous buffer for ``node``: its output buffer if it is one, else a temporary."""
+        """A contiguous buffer for ``node``: its output buffer if it is one, else a temporary;
+        or its window of a cat's buffer (``_place_cat_operands``)."""
+        if node in self.placed:
+            cat, offset, operand = self.placed[node]
+            whole = self.new_buffer(cat)
+            axis = cat.attr("axis")
+            strides = tuple(st for d, st in zip(operand.shape, whole.strides) if not is_one(d))
+            strides = iter(strides)     # (the operand's strides, its size-1 dims dropped)
+            return View(whole.buffer, whole.offset + offset * whole.strides[axis], node.shape,
+                        tuple(0 if is_one(d) else next(strides) for d in node.shape))
         return View.dense(self.written_by.get(node) or self._temp(node), node.shape)
 
     def _temp(self, node: Node) -> Buffer:

@@ -20,20 +20,19 @@ int sg_grad_cumulative(const double *restrict in0,
         int nthreads)
 {
     (void)nthreads;  /* no loop here is large enough for threads */
-    double *restrict tmp0 = (double *)(work + 0);
-    uint8_t *restrict tmp1 = (uint8_t *)(work + 896);
-    double *tmp2 = (double *)(work + 256);
-    double *tmp3 = (double *)(work + 128);
-    double *tmp4 = (double *)(work + 256);
-    double *restrict tmp5 = (double *)(work + 384);
-    double *tmp6 = (double *)(work + 128);
-    double *tmp7 = (double *)(work + 256);
-    double *tmp8 = (double *)(work + 512);
-    double *restrict tmp9 = (double *)(work + 640);
-    double *restrict tmp10 = (double *)(work + 768);
-    double *tmp11 = (double *)(work + 512);
+    double *tmp0 = (double *)(work + 0);
+    double *restrict tmp1 = (double *)(work + 128);
+    uint8_t *restrict tmp2 = (uint8_t *)(work + 896);
+    double *tmp3 = (double *)(work + 256);
+    double *restrict tmp4 = (double *)(work + 384);
+    double *tmp5 = (double *)(work + 0);
+    double *tmp6 = (double *)(work + 256);
+    double *tmp7 = (double *)(work + 512);
+    double *restrict tmp8 = (double *)(work + 640);
+    double *restrict tmp9 = (double *)(work + 768);
+    double *tmp10 = (double *)(work + 512);
 
-    /* k0: logcumsumexp along axis 1 -> tmp0 */
+    /* k0: logcumsumexp along axis 1 -> tmp1 */
     /*   golden_corpus.py:43: return (sg.cumsum(x, 1) * sg.cumprod(x, 0)).sum() + sg.logcumsumexp(x, 1).sum()  [logcumsumexp] */
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
@@ -46,72 +45,62 @@ int sg_grad_cumulative(const double *restrict in0,
                     const double d = acc - v;
                     acc = d > 0 ? acc + log1p(exp(-d)) : d <= 0 ? v + log1p(exp(d)) : d;
                 }
-                tmp0[i0*4 + j*1] = (double)acc;
+                tmp1[i0*4 + j*1] = (double)acc;
             }
         }
     }
 
-    /* k1: eq -> tmp1 [3, 1] */
+    /* k1: eq -> tmp2 [3, 1] */
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
-            const double l0 = tmp0[3 + i0*4];
+            const double l0 = tmp1[3 + i0*4];
             const uint8_t t0 = l0 == l0;  /* golden_corpus.py:43 (backward of LogcumsumexpBackward0): return (sg.cumsum(x, 1) * sg.cumprod(x, 0)).sum() + sg.logcumsumexp(x, 1).sum()  [eq] */
-            tmp1[i0] = t0;
+            tmp2[i0] = t0;
         }
     }
 
-    /* k2: exp -> tmp2 [3, 3] (fused: 2 ops, 1 stores) */
+    /* k2: exp -> tmp0 [3, 3] (fused: 2 ops, 1 stores) */
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
             for (int64_t i1 = 0; i1 < 3; i1++) {
-                const double l0 = tmp0[i0*4 + i1];
-                const double l1 = tmp0[1 + i0*4 + i1];
+                const double l0 = tmp1[i0*4 + i1];
+                const double l1 = tmp1[1 + i0*4 + i1];
                 const double t0 = l0 - l1;  /* golden_corpus.py:43 (backward of LogcumsumexpBackward0): return (sg.cumsum(x, 1) * sg.cumprod(x, 0)).sum() + sg.logcumsumexp(x, 1).sum()  [sub] */
                 const double t1 = exp(t0);  /* golden_corpus.py:43 (backward of LogcumsumexpBackward0): return (sg.cumsum(x, 1) * sg.cumprod(x, 0)).sum() + sg.logcumsumexp(x, 1).sum()  [exp] */
-                tmp2[i0*3 + i1] = t1;
+                tmp0[i0*4 + i1] = t1;
             }
         }
     }
 
-    /* k3: cat -> tmp3 [3, 3] */
+    /* k3: cat -> tmp0 [3, 1] */
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
-            for (int64_t i1 = 0; i1 < 3; i1++) {
-                const double l0 = tmp2[i0*3 + i1];
-                tmp3[i0*4 + i1] = l0;
-            }
+            tmp0[3 + i0*4] = 0.0;
         }
     }
 
-    /* k4: cat -> tmp3 [3, 1] */
-    {
-        for (int64_t i0 = 0; i0 < 3; i0++) {
-            tmp3[3 + i0*4] = 0.0;
-        }
-    }
-
-    /* k5: expand -> tmp4 [3, 4] */
+    /* k4: expand -> tmp3 [3, 4] */
     {
         #pragma omp simd
         for (int64_t i0 = 0; i0 < 12; i0++) {
-            tmp4[i0] = 1.0;
+            tmp3[i0] = 1.0;
         }
     }
 
-    /* k6: linrec along axis 1, from the end -> tmp5 */
+    /* k5: linrec along axis 1, from the end -> tmp4 */
     /*   golden_corpus.py:43 (backward of LogcumsumexpBackward0): return (sg.cumsum(x, 1) * sg.cumprod(x, 0)).sum() + sg.logcumsumexp(x, 1).sum()  [linrec] */
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
             double acc = 0;
             for (int64_t r = 0; r < 4; r++) {
                 const int64_t j = 3 - r;
-                acc = acc * ((double)tmp3[i0*4 + j*1]) + ((double)tmp4[i0*4 + j*1]);
-                tmp5[i0*4 + j*1] = (double)acc;
+                acc = acc * ((double)tmp0[i0*4 + j*1]) + ((double)tmp3[i0*4 + j*1]);
+                tmp4[i0*4 + j*1] = (double)acc;
             }
         }
     }
 
-    /* k7: cumprod along axis 0 -> tmp6 */
+    /* k6: cumprod along axis 0 -> tmp5 */
     /*   golden_corpus.py:43: return (sg.cumsum(x, 1) * sg.cumprod(x, 0)).sum() + sg.logcumsumexp(x, 1).sum()  [cumprod] */
     {
         for (int64_t i1 = 0; i1 < 4; i1++) {
@@ -119,16 +108,25 @@ int sg_grad_cumulative(const double *restrict in0,
             for (int64_t r = 0; r < 3; r++) {
                 const int64_t j = r;
                 acc = acc * ((double)in0[i1 + j*4]);
-                tmp6[i1 + j*4] = (double)acc;
+                tmp5[i1 + j*4] = (double)acc;
             }
         }
     }
 
-    /* k8: cat -> tmp7 [1, 4] */
+    /* k7: cat -> tmp6 [1, 4] */
     {
         #pragma omp simd
         for (int64_t i0 = 0; i0 < 4; i0++) {
-            tmp7[i0] = 1.0;
+            tmp6[i0] = 1.0;
+        }
+    }
+
+    /* k8: cat -> tmp6 [2, 4] */
+    {
+        #pragma omp simd
+        for (int64_t i0 = 0; i0 < 8; i0++) {
+            const double l0 = tmp5[i0];
+            tmp6[4 + i0] = l0;
         }
     }
 
@@ -136,29 +134,20 @@ int sg_grad_cumulative(const double *restrict in0,
     {
         #pragma omp simd
         for (int64_t i0 = 0; i0 < 8; i0++) {
-            const double l0 = tmp6[i0];
-            tmp7[4 + i0] = l0;
-        }
-    }
-
-    /* k10: cat -> tmp8 [2, 4] */
-    {
-        #pragma omp simd
-        for (int64_t i0 = 0; i0 < 8; i0++) {
             const double l0 = in0[4 + i0];
-            tmp8[i0] = l0;
+            tmp7[i0] = l0;
         }
     }
 
-    /* k11: cat -> tmp8 [1, 4] */
+    /* k10: cat -> tmp7 [1, 4] */
     {
         #pragma omp simd
         for (int64_t i0 = 0; i0 < 4; i0++) {
-            tmp8[8 + i0] = 0.0;
+            tmp7[8 + i0] = 0.0;
         }
     }
 
-    /* k12: cumsum along axis 1 -> tmp9 */
+    /* k11: cumsum along axis 1 -> tmp8 */
     /*   golden_corpus.py:43: return (sg.cumsum(x, 1) * sg.cumprod(x, 0)).sum() + sg.logcumsumexp(x, 1).sum()  [cumsum] */
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
@@ -166,49 +155,49 @@ int sg_grad_cumulative(const double *restrict in0,
             for (int64_t r = 0; r < 4; r++) {
                 const int64_t j = r;
                 acc = acc + ((double)in0[i0*4 + j*1]);
-                tmp9[i0*4 + j*1] = (double)acc;
+                tmp8[i0*4 + j*1] = (double)acc;
             }
         }
     }
 
-    /* k13: linrec along axis 0, from the end -> tmp10 */
+    /* k12: linrec along axis 0, from the end -> tmp9 */
     /*   golden_corpus.py:43 (backward of CumprodBackward0): return (sg.cumsum(x, 1) * sg.cumprod(x, 0)).sum() + sg.logcumsumexp(x, 1).sum()  [linrec] */
     {
         for (int64_t i1 = 0; i1 < 4; i1++) {
             double acc = 0;
             for (int64_t r = 0; r < 3; r++) {
                 const int64_t j = 2 - r;
-                acc = acc * ((double)tmp8[i1 + j*4]) + ((double)tmp9[i1 + j*4]);
-                tmp10[i1 + j*4] = (double)acc;
+                acc = acc * ((double)tmp7[i1 + j*4]) + ((double)tmp8[i1 + j*4]);
+                tmp9[i1 + j*4] = (double)acc;
             }
         }
     }
 
-    /* k14: cumsum along axis 1, from the end -> tmp11 */
+    /* k13: cumsum along axis 1, from the end -> tmp10 */
     /*   golden_corpus.py:43 (backward of CumsumBackward0): return (sg.cumsum(x, 1) * sg.cumprod(x, 0)).sum() + sg.logcumsumexp(x, 1).sum()  [cumsum] */
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
             double acc = 0;
             for (int64_t r = 0; r < 4; r++) {
                 const int64_t j = 3 - r;
-                acc = acc + ((double)tmp6[i0*4 + j*1]);
-                tmp11[i0*4 + j*1] = (double)acc;
+                acc = acc + ((double)tmp5[i0*4 + j*1]);
+                tmp10[i0*4 + j*1] = (double)acc;
             }
         }
     }
 
-    /* k15: add -> out0 [3, 4] (fused: 11 ops, 1 stores) */
+    /* k14: add -> out0 [3, 4] (fused: 11 ops, 1 stores) */
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
             #pragma omp simd
             for (int64_t i1 = 0; i1 < 4; i1++) {
                 const double l0 = in0[i0*4 + i1];
-                const double l1 = tmp0[i0*4 + i1];
-                const uint8_t l2 = tmp1[i0];
-                const double l3 = tmp5[i0*4 + i1];
-                const double l4 = tmp7[i0*4 + i1];
-                const double l5 = tmp10[i0*4 + i1];
-                const double l6 = tmp11[i0*4 + i1];
+                const double l1 = tmp1[i0*4 + i1];
+                const uint8_t l2 = tmp2[i0];
+                const double l3 = tmp4[i0*4 + i1];
+                const double l4 = tmp6[i0*4 + i1];
+                const double l5 = tmp9[i0*4 + i1];
+                const double l6 = tmp10[i0*4 + i1];
                 const uint8_t t0 = l0 == (-(double)INFINITY);  /* golden_corpus.py:43 (backward of LogcumsumexpBackward0): return (sg.cumsum(x, 1) * sg.cumprod(x, 0)).sum() + sg.logcumsumexp(x, 1).sum()  [eq] */
                 const uint8_t t1 = l1 != (-(double)INFINITY);  /* golden_corpus.py:43 (backward of LogcumsumexpBackward0): return (sg.cumsum(x, 1) * sg.cumprod(x, 0)).sum() + sg.logcumsumexp(x, 1).sum()  [ne] */
                 const uint8_t t2 = t1 != 0 && l2 != 0;  /* golden_corpus.py:43 (backward of LogcumsumexpBackward0): return (sg.cumsum(x, 1) * sg.cumprod(x, 0)).sum() + sg.logcumsumexp(x, 1).sum()  [logical_and] */
