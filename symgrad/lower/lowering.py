@@ -152,8 +152,8 @@ class _Lowering:
         elementwise columns was nine copy kernels after the loop that computed them."""
         placed: dict = {}
         early = self._before_guards()
-        for c in self.nodes:
-            if c.op != "cat" or c in self.chains.contribution or c in placed:
+        for c in reversed(self.nodes):     # (a cat in a cat: the outer one first)
+            if c.op != "cat" or c in self.chains.contribution:
                 continue
             offset = 0
             for src in c.inputs:
@@ -161,12 +161,14 @@ class _Lowering:
                 if n is not None:
                     placed[n] = (c, offset, src)
                 offset += src.shape[c.attr("axis")]
-            if c not in self.written_by and any(p[0] is c for p in placed.values()):
+            if c not in self.written_by and c not in placed and \
+                    any(p[0] is c for p in placed.values()):
                 self.written_by[c] = self._temp(c)
         return placed
 
     def _computed_for(self, c: Node, src: Node, early: set) -> Node | None:
-        """The loop node that computes cat ``c``'s operand ``src`` for ``c`` alone, if any."""
+        """The loop node (or the cat) that computes cat ``c``'s operand ``src`` for ``c``
+        alone, if any."""
         n = src
         if src.op == "reshape" and [d for d in src.shape if not is_one(d)] == \
                 [d for d in src.inputs[0].shape if not is_one(d)]:
@@ -174,9 +176,9 @@ class _Lowering:
             if set(self.users.get(n, ())) != {src}:
                 return None
         if (c.inputs.count(src) == 1 and n not in self.outputs and src not in self.outputs
-                and n not in self.written_by and n not in early and n in self.group_of
-                and get(n.op).kind == ELEMENTWISE and set(self.users.get(src, ())) == {c}
-                and n.dtype == c.dtype):
+                and n not in self.written_by and n not in early
+                and (n in self.group_of and get(n.op).kind == ELEMENTWISE or n.op == "cat")
+                and set(self.users.get(src, ())) == {c} and n.dtype == c.dtype):
             return n
         return None
 
