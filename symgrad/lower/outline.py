@@ -38,7 +38,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from .loopir import Scalar, View
+from .loopir import LoopKernel, Scalar, ScalarStmt, View
 from .repeats import MIN_REPS, Signature, find_runs, scalars_read
 
 # A program of fewer kernels is left as it is. Outlining trades run time for compile time: even
@@ -50,6 +50,23 @@ from .repeats import MIN_REPS, Signature, find_runs, scalars_read
 # outlined (400 steps, 36k kernels: 6.3 -> 3.2 s; 100 steps: 1.6 -> 1.0 s). Below this size
 # the unrolled program builds in about 2 s and keeps all of its speed.
 MIN_KERNELS = 32768
+# ... or of C lines (``volume``): loop kernels print several lines each, and an unrolled LSTM
+# of 1,023 steps (13.3k kernels, ~200k lines of C) took gcc 20 s unoutlined.
+MIN_VOLUME = 32768
+
+
+def volume(kernels: list) -> int:
+    """About how many lines of C the kernels print: one a scalar statement, a loop's loads,
+    statements and stores and its loop lines, a dozen for any other kernel."""
+    total = 0
+    for k in kernels:
+        if isinstance(k, ScalarStmt):
+            total += 1
+        elif isinstance(k, LoopKernel):
+            total += 6 + len(k.loads) + len(k.body) + len(k.stores)
+        else:
+            total += 12
+    return total
 
 
 @dataclass(eq=False)
@@ -154,7 +171,8 @@ def _looped(calls: list) -> list:
 def outline(kernels: list, workspace: int) -> tuple[list, int]:
     """``kernels`` with the runs of repeated blocks replaced by calls (module docstring), and
     the workspace in bytes with the calls' result slots after ``workspace``'s."""
-    if len(kernels) < MIN_KERNELS or not isinstance(workspace, int):
+    if not isinstance(workspace, int) or \
+            len(kernels) < MIN_KERNELS and volume(kernels) < MIN_VOLUME:
         return kernels, workspace
     runs = find_runs(kernels)
     if not runs:

@@ -380,3 +380,31 @@ def test_every_body_is_among_the_programs_kernels(monkeypatch):
     found = all_kernels(Program([], [], [], kernels, workspace))
     body = kernels[0].outline.kernels
     assert sum(any(k is b for b in body) for k in found) == len(body)
+
+
+def test_a_program_of_long_loops_is_outlined_by_its_volume(monkeypatch):
+    """Fewer kernels than MIN_KERNELS but many lines of C (loop kernels over vectors, as an
+    unrolled LSTM's): outlined once ``volume`` reaches MIN_VOLUME; the same bits as the
+    unrolled build, against a NumPy oracle."""
+    def recurrence(h, w):
+        for _ in range(40):
+            g = sg.cat([h, h]) * w
+            h = sg.tanh(g[:8]) * sg.sigmoid(g[8:]) + (h * h).sum() * 0.01
+        return h.sum()
+    w = np.random.default_rng(5).normal(size=16)
+    h0 = np.random.default_rng(6).normal(size=8)
+    monkeypatch.setattr(outlining, "MIN_KERNELS", 10 ** 9)
+    monkeypatch.setattr(repeats, "MIN_BLOCK", 2)      # (a step is a few kernels here)
+    plain = sg.compile(recurrence)
+    want = plain(h0, w)
+    kernels = sg.inspect(plain, h0, w, print_=False).spec.compiled.program.kernels
+    assert outlining.volume(kernels) > 300 and "_block0(" not in plain.c_source
+    monkeypatch.setattr(outlining, "MIN_VOLUME", 300)
+    outlined = sg.compile(recurrence)
+    _same_bits(outlined(h0, w), want)
+    assert "_block0(" in outlined.c_source
+    h = h0
+    for _ in range(40):
+        g = np.concatenate([h, h]) * w
+        h = np.tanh(g[:8]) / (1 + np.exp(-g[8:])) + (h * h).sum() * 0.01
+    np.testing.assert_allclose(want, h.sum(), rtol=1e-12)
