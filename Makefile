@@ -88,15 +88,21 @@ bench-loops: $(BENCH_STAMP) check-cc
 bench-derivatives: $(BENCH_STAMP) check-cc
 	$(BENCH_PY) benchmarks/derivatives.py
 
+# The GradBench/ADBench problems (lse, llsq, ode, det, kmeans, saddle, particle, gmm, ba, ht,
+# lstm) in torch eager, jax.jit and symgrad, one thread each, checked against torch
+# (benchmarks/results/gradbench.md). BENCH_ARGS="--only lse,det --rounds 5 --full".
+bench-gradbench: $(BENCH_STAMP) check-cc
+	$(BENCH_PY) benchmarks/gradbench.py $(BENCH_ARGS)
+
 bench-quick: $(BENCH_STAMP) check-cc
 	$(BENCH_PY) benchmarks/run.py --quick $(BENCH_ARGS)
 
 bench-matmul: $(STAMP) check-cc
 	$(PY) benchmarks/matmul.py
 
-# Compiled decomposition kernels (solve, eigh) vs NumPy's LAPACK per size.
+# Compiled decomposition kernels (solve, eigh) vs NumPy's LAPACK per size, one thread each.
 bench-linalg: $(STAMP) check-cc
-	$(PY) benchmarks/linalg.py
+	OPENBLAS_NUM_THREADS=1 SYMGRAD_NUM_THREADS=1 $(PY) benchmarks/linalg.py
 
 # The empty-call floor of cffi on this machine and symgrad's per-call overhead above it.
 bench-overhead: $(STAMP) check-cc

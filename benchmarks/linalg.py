@@ -1,7 +1,7 @@
-"""The decomposition benchmark (make bench-linalg): symgrad's compiled C kernels for
-linalg.solve and linalg.eigh (codegen/decomp*.py) vs NumPy's LAPACK per size, the figures
-behind the choice of small kernels over LAPACK calls (and where that choice stops paying).
-Medians of repeated calls, NumPy in and out, in this process.
+"""The decomposition benchmark (make bench-linalg): symgrad's compiled linalg.solve and
+linalg.eigh (codegen/c/decomp.py: its own loops below ``LAPACK_MIN``'s orders, LAPACK from
+them) vs NumPy's LAPACK per size. Medians of repeated calls, NumPy in and out, in this
+process, one thread each (the Makefile sets OPENBLAS_NUM_THREADS and SYMGRAD_NUM_THREADS).
 
 Writes benchmarks/results/linalg.md and .json.
 """
@@ -38,7 +38,8 @@ def main() -> None:
     rng = np.random.default_rng(0)
     rows = [measure(n, rng) for n in SIZES]
     lines = ["# Decompositions: compiled kernels vs NumPy's LAPACK", "",
-             f"`make bench-linalg`; medians in us, one process; {platform.machine()}.", "",
+             f"`make bench-linalg`; medians in us, one process, one thread each; "
+             f"{platform.machine()}.", "",
              "| n | solve symgrad | solve NumPy | eigh symgrad | eigh NumPy |",
              "|---:|---:|---:|---:|---:|"]
     lines += [f"| {r['n']} | {r['solve_symgrad']:.1f} | {r['solve_numpy']:.1f} | "
