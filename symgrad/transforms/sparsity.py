@@ -114,8 +114,9 @@ def _addressed(idx, axis: int, shape: tuple) -> tuple:
     element of an index operand may address along ``axis``: its value when ``idx`` is a
     constant, every position along the axis otherwise (known only when it runs)."""
     grids = list(np.indices(idx.shape))
-    if idx.op == "const":
-        grids[axis] = np.asarray(idx.attr("value"), np.int64)
+    value = _constant(idx)
+    if value is not None:
+        grids[axis] = value
         return np.arange(idx.size), np.ravel_multi_index(grids, shape).ravel()
     elements, positions = [], []
     for j in range(shape[axis]):
@@ -125,10 +126,20 @@ def _addressed(idx, axis: int, shape: tuple) -> tuple:
     return np.concatenate(elements), np.concatenate(positions)
 
 
+def _constant(idx) -> np.ndarray | None:
+    """The int64 value of a constant index operand (one expanded from a smaller constant
+    too, as a traced flip's is), else None."""
+    if idx.op == "expand" and idx.inputs[0].op == "const":
+        return np.broadcast_to(np.asarray(idx.inputs[0].attr("value"), np.int64), idx.shape)
+    if idx.op == "const":
+        return np.asarray(idx.attr("value"), np.int64)
+    return None
+
+
 def _gather(node, deps):
     x, idx = node.inputs
     elements, positions = _addressed(idx, node.attr("axis"), x.shape)
-    if idx.op == "const":      # one position per element, in order
+    if _constant(idx) is not None:      # one position per element, in order
         return [Rows(positions), None]
     return [_coo(elements, positions, (node.size, x.size)), None]
 
