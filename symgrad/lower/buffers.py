@@ -181,7 +181,8 @@ def _remap(k, new: dict):
         if type(view) is View:      # (the constructor: dataclasses.replace was ~5 us a view)
             buf = new.get(view.buffer)
             if buf is not None:
-                return View(buf, view.offset, view.shape, view.strides, view.window)
+                return View(buf, view.offset, view.shape, view.strides, view.window,
+                            view.fill)
         elif isinstance(view, View) and view.buffer in new:
             return replace(view, buffer=new[view.buffer])
         return view

@@ -70,14 +70,17 @@ class View:
     """Elements of a buffer at ``offset + sum(i_k * strides[k])`` for an index in ``shape``.
 
     With a ``window`` (one ``(lo, hi)`` per dim), only indices with ``lo <= i < hi`` in every
-    dim read the buffer; the others read as zero: the gradient of a slice (``unslice``) is such
-    a view of the slice's gradient, so no loop fills zeros and copies it into place."""
+    dim read the buffer; the others read as ``fill`` (0 unless said): the gradient of a slice
+    (``unslice``) is such a view of the slice's gradient, so no loop fills zeros and copies it
+    into place; a cat of a constant and a view (``x * cat([1], y[:-1])``, a shift with a
+    boundary value) is one too (``lower.cat``)."""
 
     buffer: Buffer
     offset: int
     shape: tuple
     strides: tuple
     window: tuple | None = None
+    fill: float = 0
 
     @classmethod
     def dense(cls, buffer: Buffer, shape: tuple) -> View:
@@ -98,7 +101,7 @@ class View:
         if self.window is not None:
             window = tuple((0, shape[i]) if i < lead or is_one(self.shape[i - lead])
                            else self.window[i - lead] for i in range(len(shape)))
-        return View(self.buffer, self.offset, tuple(shape), strides, window)
+        return View(self.buffer, self.offset, tuple(shape), strides, window, self.fill)
 
 
 class ReadsInputsWritesOut:

@@ -30,6 +30,7 @@ from ..ops.registry import ELEMENTWISE, REDUCE, resolve
 from .accumulate import plan_chains
 from .capabilities import Capabilities
 from .buffers import plan_buffers
+from .cat import shift_fill
 from .control import place_tapes
 from .fusion import Group, is_view_op, plan_fusion
 from .outline import outline
@@ -153,7 +154,7 @@ class _Lowering:
         placed: dict = {}
         early = self._before_guards()
         for c in reversed(self.nodes):     # (a cat in a cat: the outer one first)
-            if c.op != "cat" or c in self.chains.contribution:
+            if c.op != "cat" or c in self.chains.contribution or shift_fill(c) is not None:
                 continue
             offset = 0
             for src in c.inputs:
@@ -177,7 +178,8 @@ class _Lowering:
                 return None
         if (c.inputs.count(src) == 1 and n not in self.outputs and src not in self.outputs
                 and n not in self.written_by and n not in early
-                and (n in self.group_of and get(n.op).kind == ELEMENTWISE or n.op == "cat")
+                and (n in self.group_of and get(n.op).kind == ELEMENTWISE or
+                     n.op == "cat" and shift_fill(n) is None)   # (that one is a view)
                 and set(self.users.get(src, ())) == {c} and n.dtype == c.dtype):
             return n
         return None
@@ -345,7 +347,7 @@ class _Lowering:
         if n.op == "permute":
             window = None if src.window is None else tuple(src.window[p] for p in a["perm"])
             return View(src.buffer, src.offset, n.shape, tuple(src.strides[p] for p in a["perm"]),
-                        window)
+                        window, src.fill)
         if src.window is not None:            # slice or reshape of a padded view
             src = self._copy(n.inputs[0], src)
         if n.op == "slice":

@@ -175,7 +175,8 @@ class Signature:
                 j = self.params[key] = len(self.pointers)
                 self.base[key] = a.offset
                 self.pointers.append((a.buffer, a.offset))
-            return ("V", j, a.offset - self.base[key], a.shape, a.strides, a.window)
+            return ("V", j, a.offset - self.base[key], a.shape, a.strides, a.window,
+                    repr(a.fill))
         if type(a) is Scalar:
             j = self.defined.get(a.name)
             if j is not None:
@@ -226,7 +227,7 @@ class _Renaming:
         if isinstance(a, View):
             key = id(a.buffer)
             return View(self.params[self.sig.params[key]], a.offset - self.sig.base[key],
-                        a.shape, a.strides, a.window)
+                        a.shape, a.strides, a.window, a.fill)
         if type(a) is Scalar:
             j = self.sig.defined.get(a.name)
             if j is not None:

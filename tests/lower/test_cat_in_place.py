@@ -53,3 +53,29 @@ def test_operands_read_elsewhere_or_twice_are_copied():
     assert _copies(c, x) == 5
     g = sg.grad(lambda x: (sg.cat([sg.sin(x), x * x], 1) ** 2).sum())(x)
     np.testing.assert_allclose(g, 2 * np.sin(x) * np.cos(x) + 4 * x ** 3, rtol=1e-12)
+
+
+def test_a_shift_with_a_boundary_value_is_a_view():
+    """``cat([c, y[:-1]])`` with c a constant of one value is a view of y with c outside its
+    window (``lower.cat.shift_fill``): no cat kernel; first or last, along any axis, a fill
+    of -0.0 keeping its sign, the gradient through it; against NumPy."""
+    rng = np.random.default_rng(2)
+    x, y = rng.normal(size=50), rng.normal(size=50)
+    m = rng.normal(size=(4, 6))
+
+    def f(x, y, m):
+        first = x * sg.cat([sg.ones(1, dtype=x.dtype), y[:-1]])
+        last = sg.cat([y[2:], sg.full((2,), 2.5, dtype=y.dtype)]) - x
+        cols = sg.cat([m[:, 1:], sg.full((4, 1), -0.0, dtype=m.dtype)], 1) * m
+        return first, last, cols
+    c = sg.compile(f)
+    got = c(x, y, m)
+    want = (x * np.concatenate([[1.0], y[:-1]]), np.concatenate([y[2:], [2.5, 2.5]]) - x,
+            np.concatenate([m[:, 1:], np.full((4, 1), -0.0)], 1) * m)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+        np.testing.assert_array_equal(np.signbit(g), np.signbit(w))
+    assert _copies(c, x, y, m) == 0
+    grad = sg.grad(lambda y: ((x * sg.cat([sg.ones(1, dtype=x.dtype), y[:-1]])) ** 2).sum())(y)
+    np.testing.assert_allclose(grad, np.concatenate([2 * x[1:] ** 2 * y[:-1], [0.0]]),
+                               rtol=1e-13)

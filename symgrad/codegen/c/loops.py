@@ -186,8 +186,8 @@ class LoopEmitter:
             dtype = v.buffer.dtype
             read = f"{v.buffer.name}[{index(v, loop_vars)}]"
             cond = guard(v, loop_vars)
-            if cond:     # zero outside the window (the gradient of a slice)
-                read = f"({cond}) ? {read} : {c_literal(0, dtype)}"
+            if cond:     # the fill outside the window (0 for the gradient of a slice)
+                read = f"({cond}) ? {read} : {c_literal(v.fill, dtype)}"
             body.append(f"const {dtype.ctype} l{i} = {read};")
         load_names = [f"l{i}" for i in range(len(loads))]
         for s in k.body:
@@ -474,7 +474,7 @@ def flatten_views(views: list, dims: list) -> list:
         if v.window is not None:
             window = tuple(v.window[d] if d is not None else (0, e) for e, _, _, d in dims)
         flat.append(View(v.buffer, v.offset, tuple(e for e, _, _, _ in dims),
-                         tuple(s[i] for _, s, _, _ in dims), window))
+                         tuple(s[i] for _, s, _, _ in dims), window, v.fill))
     return flat
 
 
