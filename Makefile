@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-capture fuzz fuzz-staleness bench bench-quick bench-matmul bench-linalg bench-overhead bench-threads bench-contention bench-dynamic bench-memory \
+.PHONY: demo test test-capture fuzz fuzz-staleness bench bench-quick bench-matmul bench-linalg bench-gradbench bench-overhead bench-threads bench-contention bench-dynamic bench-memory \
         bench-compile bench-eager bench-programs bench-loops bench-derivatives golden optable check-cc clean venv lint module-map
 
 # (pip builds symgrad's one C extension, symgrad/build/c/native.c: a compiler first)
