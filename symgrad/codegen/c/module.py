@@ -55,13 +55,8 @@ def generate(program: Program, name: str, title: str = "", target: Target = _OWN
     # the signature it documents and has no checks.
     interrupts = not target.standalone and interrupt.takes_params(program)
     params, decls, args = _signature(program, interrupts)
-    # OpenBLAS runs its own thread pool: OpenMP threads spinning after a parallel loop starve
-    # it (measured: the mlp gradient went from 1.0 ms to 8.0 ms on 2 cores). A program that
-    # calls BLAS leaves the threads to BLAS.
     lapack = any(calls_lapack(k, target.blas) for k in kernels)
-    parallel = target.threads and not lapack and not any(
-        isinstance(k, MatmulKernel) and calls_blas(k, target.blas) for k in kernels)
-    loops = LoopEmitter(env, target.vector_math, parallel)
+    loops = LoopEmitter(env, target.vector_math, _own_threads(kernels, target, lapack))
     ctx = _Context(env, loops, entry, target)
     items = _items(ctx, program, 0)
     blas, errors = ctx.blas, ctx.errors
@@ -157,6 +152,14 @@ def _prologue(part, program: Program, args: list, split: bool, standalone: bool)
 def _typed(decls: list, args: list) -> tuple:
     """(C type, name) of each parameter: its declaration without the name."""
     return tuple((decl[:-len(name)].rstrip(), name) for decl, name in zip(decls, args))
+
+
+def _own_threads(kernels: list, target: Target, lapack: bool) -> bool:
+    """Whether the loops may run on threads. OpenBLAS runs its own thread pool: OpenMP threads
+    spinning after a parallel loop starve it (measured: the mlp gradient went from 1.0 ms to
+    8.0 ms on 2 cores). A program that calls BLAS or LAPACK leaves the threads to them."""
+    return target.threads and not lapack and not any(
+        isinstance(k, MatmulKernel) and calls_blas(k, target.blas) for k in kernels)
 
 
 def _signature(program: Program, interrupts: bool = False) -> tuple[list, list, list]:

@@ -26,6 +26,7 @@ from ...errors import TracerValueError
 from ...ir.graph import Node
 from ...size import Size
 from . import conversions, sources
+from .constants import const_node
 
 _BY_NP = {d.np: d for d in dtypes.ALL}   # the common case of dtypes.from_numpy, one lookup
 _RECORDING = sources._local   # .recording: the active trace (sources.current(), inlined)
@@ -144,16 +145,7 @@ class Tensor:
         return node
 
     def _const(self) -> Node:
-        v = self._value
-        if v.ndim == 0:
-            return Node("const", (("value", v.item()),), (), self.dtype, ())
-        compact = _unbroadcast(v)
-        if compact is None:
-            return Node("const", (("value", _frozen(v)),), (), self.dtype, v.shape)
-        # a broadcast value (a flip's or an index's index, expanded): the constant holds its
-        # distinct elements and the graph expands it, rather than a table of the full shape
-        base = Node("const", (("value", _frozen(compact)),), (), self.dtype, compact.shape)
-        return Node("expand", (("shape_to", v.shape),), (base,), self.dtype, v.shape)
+        return const_node(self._value, self.dtype)
 
     @property
     def is_traced(self) -> bool:
@@ -419,22 +411,6 @@ def _legacy_value(data, second, sizes: tuple) -> np.ndarray:
     if isinstance(data, Tensor):
         data = data.__array__()
     return np.array(data, dtype=np.float32)
-
-
-def _unbroadcast(v: np.ndarray) -> np.ndarray | None:
-    """``v`` cut to one element along the dims it is broadcast along (stride 0), when that
-    holds at most a quarter of its elements; else None."""
-    if 0 not in v.strides or v.size < 64:
-        return None
-    compact = v[tuple(slice(0, 1) if st == 0 and n > 1 else slice(None)
-                      for st, n in zip(v.strides, v.shape))]
-    return compact if compact.size * 4 <= v.size else None
-
-
-def _frozen(v: np.ndarray) -> np.ndarray:
-    v = np.array(v, copy=True)
-    v.flags.writeable = False
-    return v
 
 
 def size_text(shape) -> str:
