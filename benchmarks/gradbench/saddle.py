@@ -26,9 +26,10 @@ gradient under a ``cond`` (only on accepted steps), all inside one ``jax.jit`` /
 loop (``lax.scan`` of ``MAX_STEPS`` steps, each a ``lax.cond`` that stops stepping once the
 descent is done), the usual JAX workaround; symgrad's ``while_loop`` has a reverse mode.
 
-symgrad's natural spelling, the solver's body with Python ``if``s (``symgrad_if_argmin``,
-lowered to nested ``sg.cond``s), does not compile once descents nest: see ``WORKAROUNDS``.
-Its rows use the where/cond body above (marked as a workaround in the table).
+symgrad's rows use its natural spelling: the solver's body with Python ``if``s
+(``symgrad_if_argmin``, lowered to nested ``sg.cond``s). (Until passes.control_flow simplified
+each body once per call, nested descents made that compile run out of memory; the where/cond
+body above, ``lax_argmin``, was the workaround.)
 
 Inputs: the eval's single input (``evals/saddle/run.py``): start = (1, 1).
 """
@@ -46,11 +47,6 @@ EXPECTED = {fn: np.full(4, 8.246324826140356e-06) for fn in FUNCTIONS}
 DEFAULT_SKIP = {"torch": "eager torch.func takes 30-100 s per call; run with --full"}
 # JAX's bounded inner loop for the reverse variants: about 170 steps are needed.
 MAX_STEPS = 1000
-WORKAROUNDS = {fn: "the descents' bodies select with sg.where and call the gradient under "
-               "one sg.cond, not the natural Python ifs (symgrad_if_argmin): those lower to "
-               "nested sg.conds, 4 per descent, and with one descent inside another the "
-               "compile ran out of memory (22 GB, killed after 6 min; control_flow."
-               "simplify_control)" for fn in FUNCTIONS}
 NOTES = {fn: f"JAX: the inner descent is a bounded lax.scan of {MAX_STEPS} steps (JAX has no "
          "reverse mode for lax.while_loop)" for fn in ("rr", "rf")}
 TOL, ETA0 = 1e-5, 1e-5
@@ -140,7 +136,7 @@ def lax_argmin(ops, f, g, x, loop):
 def symgrad_if_argmin(f, g, x):
     """GradBench's descent written the natural symgrad way: a ``while_loop`` whose body
     returns from Python ``if``s (symgrad lowers them to nested ``sg.cond``s). Used by
-    ``particle``; with a descent nested in another (``saddle``) it does not compile."""
+    ``particle`` and ``saddle``."""
     import symgrad as sg
     norm = sg.linalg.vector_norm
 
@@ -218,10 +214,10 @@ def symgrad_impl(inp: dict) -> dict:
 
         def inner_max(p1):
             f = lambda p2: -objective(p1, p2)
-            return objective(p1, lax_argmin(ops, f, g1(f), start, sg.while_loop))
-        r1 = lax_argmin(ops, inner_max, g0(inner_max), start, sg.while_loop)
+            return objective(p1, symgrad_if_argmin(f, g1(f), start))
+        r1 = symgrad_if_argmin(inner_max, g0(inner_max), start)
         f2 = lambda p2: -objective(r1, p2)
-        r2 = lax_argmin(ops, f2, g0(f2), start, sg.while_loop)
+        r2 = symgrad_if_argmin(f2, g0(f2), start)
         return sg.cat([r1, r2])
 
     fns = {fn: sg.compile(lambda s, fn=fn: saddle(s, fn[0], fn[1])) for fn in FUNCTIONS}

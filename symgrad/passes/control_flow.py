@@ -18,6 +18,8 @@ together, renumbered to the values that remain.
 
 from __future__ import annotations
 
+import threading
+
 from ..ir import Graph, Node, toposort, with_inputs
 from ..ir.closure import close, new_scope, substitute
 from ..ir.control import group_key, is_control
@@ -28,16 +30,38 @@ from .identities import scalar_const
 _VIEWS = ("reshape", "expand", "permute", "slice")
 
 
+_MEMO = threading.local()      # .table: (inputs, outputs) -> simplified graph, for one call
+
+
 def simplify_control(graph: Graph) -> Graph:
     """Prune unread values, sink constant operands and hoist invariant code of every
     control-flow application (see the module docstring), until nothing changes (a loop that
-    stops reading a value lets the loop that made it stop computing it, the next round)."""
+    stops reading a value lets the loop that made it stop computing it, the next round).
+
+    Each body is simplified once per call (``_MEMO``): every round at one level simplifies
+    the bodies below it again, so nested conds cost rounds ** depth (eight nested conds took
+    more than 6 GB and minutes before)."""
+    table = getattr(_MEMO, "table", None)
+    if table is None:
+        _MEMO.table = {}
+        try:
+            return simplify_control(graph)
+        finally:
+            _MEMO.table = None
+    key = (graph.inputs, graph.outputs)     # (nodes are interned: the graph's structure)
+    found = table.get(key)
+    if found is not None:
+        return found
+    done = graph
     for _ in range(4):
-        after = _simplify_once(graph)
-        if after.outputs == graph.outputs:
-            return after
-        graph = after
-    return graph
+        after = _simplify_once(done)
+        if after.outputs == done.outputs:
+            done = after
+            break
+        done = after
+    table[key] = done
+    table.setdefault((done.inputs, done.outputs), done)
+    return done
 
 
 def _simplify_once(graph: Graph) -> Graph:

@@ -490,3 +490,32 @@ def test_loop_index_arithmetic_is_pythons_and_float_bounds_are_refused():
         np.zeros(1)), eager)
     with pytest.raises(TypeError, match="upper must be an integer"):
         sg.compile(lambda a, n: sg.fori_loop(0, n, lambda i, v: v + 1, a))(np.zeros(1), 3.5)
+
+
+def test_deeply_nested_conds_compile_in_linear_time(monkeypatch):
+    """Twelve conds nested in one another (a solver's Python ifs lowered in nested descents):
+    passes.control_flow simplifies each body once per call, where every round at one level
+    re-simplified the levels below (rounds ** depth: eight levels took more than 6 GB);
+    against the same branches taken in Python."""
+    depth = 12
+
+    def nested(x):
+        def branch(level):
+            if level == depth:
+                return lambda y: y + 1.0
+            return lambda y: sg.cond(y.sum() > level, lambda z: z * 0.5, branch(level + 1), y)
+        return branch(0)(x)
+
+    def plain(x):
+        for level in range(depth):
+            if x.sum() > level:
+                return x * 0.5
+        return x + 1.0
+    from symgrad.passes import control_flow
+    rounds = []
+    once = control_flow._simplify_once
+    monkeypatch.setattr(control_flow, "_simplify_once", lambda g: rounds.append(1) or once(g))
+    f = sg.compile(nested)
+    for start in (np.array([-3.0, 1.0]), np.array([2.5, 3.0]), np.array([9.0, 7.0])):
+        np.testing.assert_array_equal(f(start), plain(start))
+    assert len(rounds) <= 8 * (depth + 1)      # a few rounds per body, not rounds ** depth
