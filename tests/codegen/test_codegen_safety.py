@@ -416,6 +416,23 @@ def test_int_argmax_and_extrema_match_numpy():
         np.testing.assert_array_equal(g, w)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+def test_arg_extrema_over_a_leading_axis_walk_the_rows(dtype):
+    """argmin/argmax over an axis that is not the last walk blocks of columns row by row
+    (codegen.c.index._arg_extremum_by_rows): the first extremum wins on ties, a NaN wins and
+    stays, blocks of 64 and a remainder, against NumPy (and min(dim).values, which gathers)."""
+    rng = np.random.default_rng(4)
+    a = rng.integers(-3, 4, size=(2, 9, 70)).astype(dtype)     # many ties
+    if dtype != np.int64:
+        a[0, 3, 5] = a[1, 0, 69] = a[1, 8, 64] = np.nan
+        a[0, 2, 5] = np.nan                                     # the first NaN wins
+    f = sg.compile(lambda a: (a.argmin(1), a.argmax(0), a.min(1).values, a.argmin(-1)))
+    got = f(a)
+    for g, w in zip(got, (np.argmin(a, 1), np.argmax(a, 0), np.min(a, 1), np.argmin(a, -1))):
+        np.testing.assert_array_equal(g, w)
+    assert f.c_source.count("c0 += 64") == 2      # (min(1) shares argmin(1)'s kernel)
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_float_extrema_in_simd_lanes_keep_nans_and_infinities(dtype):
     """Float max/min accumulate in SIMD lanes (their NaNs summed apart): a NaN anywhere (in

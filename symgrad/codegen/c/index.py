@@ -29,6 +29,8 @@ def index_kernel(env, number: int, k: IndexKernel) -> str:
         init, body, shape = _gather(k, code)
     elif k.kind == "scatter_add":
         init, body, shape = _scatter_add(k, code)
+    elif _by_rows(k):
+        init, body, shape = [], _arg_extremum_by_rows(k), k.shape[:-1]
     else:
         init, body, shape = [], _arg_extremum(k), k.shape
     loops = [counted(f"i{d}", e) for d, e in enumerate(shape)]
@@ -64,15 +66,69 @@ def _scatter_add(k: IndexKernel, code: int) -> tuple[list, list, tuple]:
     return init, body, src.shape
 
 
+def _better(k: IndexKernel, best: str) -> str:
+    """C: value ``v`` replaces ``best`` (floats: a NaN wins and stays; integers have no NaN,
+    and gcc -Wall flags ``v != v``)."""
+    cmp = ">" if k.kind == "argmax" else "<"
+    if k.inputs[0].buffer.dtype.is_floating:
+        return f"{best} == {best} && (v {cmp} {best} || v != v)"
+    return f"v {cmp} {best}"
+
+
+# Columns an arg-extremum over a leading axis walks at once (``_arg_extremum_by_rows``).
+ROW_BLOCK = 64
+
+
+def _by_rows(k: IndexKernel) -> bool:
+    """Whether an argmax/argmin reduces an axis that is not the last of a matrix stored by
+    rows: the column-by-column walk then strides through memory (k-means' nearest centre of
+    10,000 points among 1,000: 40 ms), where a walk along the rows reads each once."""
+    if k.kind not in ("argmax", "argmin"):
+        return False
+    x = k.inputs[0]
+    last = len(x.shape) - 1
+    return (k.axis != last and x.strides[last] == 1 and isinstance(x.shape[last], int)
+            and x.shape[last] >= 8 and all(isinstance(e, int) for e in x.shape))
+
+
+def _arg_extremum_by_rows(k: IndexKernel) -> list:
+    """``_arg_extremum`` for ``_by_rows`` kernels: blocks of ``ROW_BLOCK`` columns, each
+    walked down the axis row by row (contiguous reads) with a best value and index per
+    column; the same first-extremum-wins result."""
+    (x,) = k.inputs
+    last = len(x.shape) - 1
+    dims = _dims(k.shape[:-1]) + [("ic", last)]
+    ctype = x.buffer.dtype.ctype
+    n = x.shape[last]
+    read = with_axis(x, k.axis, "j", dims)
+    return [f"for (int64_t c0 = 0; c0 < {n}; c0 += {ROW_BLOCK}) {{",
+            f"    const int64_t cn = {n} - c0 < {ROW_BLOCK} ? {n} - c0 : {ROW_BLOCK};",
+            f"    {ctype} best[{ROW_BLOCK}];",
+            f"    int64_t at[{ROW_BLOCK}];",
+            "    for (int64_t c = 0; c < cn; c++) {",
+            "        const int64_t ic = c0 + c;",
+            f"        best[c] = {with_axis(x, k.axis, '0', dims)};",
+            "        at[c] = 0;",
+            "    }",
+            f"    for (int64_t j = 1; j < {x.shape[k.axis]}; j++)",
+            "        for (int64_t c = 0; c < cn; c++) {",
+            "            const int64_t ic = c0 + c;",
+            f"            const {ctype} v = {read};",
+            f"            if ({_better(k, 'best[c]')}) {{ best[c] = v; at[c] = j; }}",
+            "        }",
+            "    for (int64_t c = 0; c < cn; c++) {",
+            "        const int64_t ic = c0 + c;",
+            f"        {k.out.buffer.name}[{index(k.out, dims)}] = at[c];",
+            "    }",
+            "}"]
+
+
 def _arg_extremum(k: IndexKernel) -> list:
     """argmax / argmin over one axis: the first extremum wins, NaN counts as extreme."""
     (x,) = k.inputs
     dims = _dims(k.shape)
-    cmp = ">" if k.kind == "argmax" else "<"
     ctype = x.buffer.dtype.ctype
-    # floats: a NaN wins and stays; integers have no NaN (gcc -Wall flags `v != v`)
-    better = f"best == best && (v {cmp} best || v != v)" \
-        if x.buffer.dtype.is_floating else f"v {cmp} best"
+    better = _better(k, "best")
     return [f"{ctype} best = {with_axis(x, k.axis, '0', dims)};",
             "int64_t at = 0;",
             f"for (int64_t j = 1; j < {x.shape[k.axis]}; j++) {{",
