@@ -31,12 +31,13 @@ Python loop over the layers inside; a Python loop over 4,095 characters under ``
 unroll); symgrad: the torch spelling, the Python loop over the characters (traced, unrolled,
 and rolled back into a loop by ``sg.grad``; see the README's "Loops and branches").
 
-symgrad's first calls are slow here: ``sg.compile`` of the objective (no gradient, so no
-rolling) unrolls l=2, c=1024 into 13k kernels, 8.7 MB of C that gcc takes ~20 s over (below
-the 32k kernels from which repeated blocks are outlined; l=4, c=4096 is outlined, 0.2 MB of
-C, and takes ~20 s of tracing and lowering); ``sg.grad`` rolls the loop and compiles in 2-3 s
-(l=2, c=1024) and ~11 s (l=4, c=4096). Written with ``sg.scan``, as JAX's is, it compiles in
-well under a second (``make bench-loops``); we keep the torch spelling.
+symgrad's first calls are slow at l=4, c=4096: ``sg.compile`` of the objective (no gradient,
+so no rolling) unrolls the loop; its repeated steps are outlined into one function each
+(``lower.outline``, by the volume of C since this benchmark showed gcc taking ~20 s over 8.7
+MB of C at l=2, c=1024: now 2.4 s), but tracing and lowering 4 x 4,095 steps take ~15 s;
+``sg.grad`` rolls the loop and compiles in 2-3 s (l=2, c=1024) and ~11 s (l=4, c=4096).
+Written with ``sg.scan``, as JAX's is, it compiles in well under a second (``make
+bench-loops``); we keep the torch spelling.
 """
 
 from __future__ import annotations
@@ -48,7 +49,9 @@ import numpy as np
 NAME = "lstm"
 FUNCTIONS = ("objective", "jacobian")
 NOTES = {"objective": "symgrad's first call compiles the Python loop unrolled (rolling is for "
-                      "gradients): ~20 s at l=2, c=1024, most of it gcc on 8.7 MB of C"}
+                      "gradients); the repeated steps are outlined into one function each "
+                      "(lower.outline), but tracing and lowering 4 x 4,095 steps still take "
+                      "~15 s at l=4, c=4096"}
 
 _WORDS = ("the of and to in a is that it was for on are as with his they at be this from "
           "have or by one had not but what all were when we there can an your which their "
