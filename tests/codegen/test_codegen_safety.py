@@ -433,6 +433,30 @@ def test_arg_extrema_over_a_leading_axis_walk_the_rows(dtype):
     assert f.c_source.count("c0 += 64") == 2      # (min(1) shares argmin(1)'s kernel)
 
 
+def test_values_at_the_extremum_index_are_a_fused_reduction():
+    """min(dim).values / max(dim).values over a leading axis compile to a min/max reduction
+    (passes.identities.extremum_at_its_index), fused with what computes x: the first of equal
+    values kept (-0.0 before 0.0 and the reverse), the first NaN, against NumPy's take at
+    argmin; along the last axis the gather stays (its reduction would run in SIMD lanes)."""
+    a = np.array([[[-0.0, 0.0, 2.0], [1.0, 5.0, np.nan]],
+                  [[0.0, -0.0, 2.0], [1.0, np.nan, -np.inf]],
+                  [[0.0, -0.0, np.nan], [1.0, 7.0, -np.inf]]])
+
+    def f(a):
+        b = a * 1.0 + 0.0 * a                 # (computed: the reduction fuses with it)
+        return b.min(0).values, b.max(1).values, b.min(-1).values
+    c = sg.compile(f)
+    b = a * 1.0 + 0.0 * a
+    want = (np.take_along_axis(b, np.argmin(b, 0)[None], 0)[0],
+            np.take_along_axis(b, np.argmax(b, 1)[:, None], 1)[:, 0],
+            np.take_along_axis(b, np.argmin(b, -1)[..., None], -1)[..., 0])
+    for g, w in zip(c(a), want):
+        np.testing.assert_array_equal(g, w)
+        np.testing.assert_array_equal(np.signbit(g), np.signbit(w))
+    ir = sg.inspect(c, a, print_=False).optimized_ir
+    assert ir.count(" = gather ") == 1 and " = min [axes=(0,)]" in ir
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_float_extrema_in_simd_lanes_keep_nans_and_infinities(dtype):
     """Float max/min accumulate in SIMD lanes (their NaNs summed apart): a NaN anywhere (in
