@@ -418,6 +418,26 @@ def test_golden_outer_product():
   in (c) }""", exact=False)
 
 
+def test_golden_extremum_at_its_index():
+    # over a leading axis: the reduction (the compiled one keeps the first of equal values,
+    # as the gather does: tests/codegen); over the last axis the gather stays
+    x = _in("x", (3, 4))
+    lead, last = _op("argmin", x, axis=0), _op("argmax", x, axis=1)
+    graph = Graph((x,), (_op("gather", x, lead, axis=0), _op("gather", x, last, axis=1)))
+    _golden(simplify, graph, """\
+{ lambda x:f64[3,4] .
+    a:i64[1,4] = argmin [axis=0] x
+    b:f64[1,4] = gather [axis=0] x a
+    c:i64[3,1] = argmax [axis=1] x
+    d:f64[3,1] = gather [axis=1] x c
+  in (b, d) }""", """\
+{ lambda x:f64[3,4] .
+    a:f64[1,4] = min [axes=(0,)] x
+    b:i64[3,1] = argmax [axis=1] x
+    c:f64[3,1] = gather [axis=1] x b
+  in (a, c) }""", exact=False)
+
+
 def test_golden_identity_movement():
     x = _in("x", (2, 3))
     graph = Graph((x,), (_op("reshape", x, shape_to=(2, 3)), _op("expand", x, shape_to=(2, 3)),
