@@ -26,7 +26,8 @@ out of the default run as too slow (``DEFAULT_SKIP``; ``--full`` runs it). A pro
 that is missing is skipped with a printed line. A row whose symgrad spelling is a workaround
 (``WORKAROUNDS``) is marked. The table goes to ``benchmarks/results/gradbench.md`` (and
 ``.json``), with the count of rows where symgrad is fastest and where it takes at most half
-the time of the faster of torch and JAX.
+the time of the faster of torch and JAX; a run of ``--only`` some problems prints its table
+and leaves the file alone.
 
     python benchmarks/gradbench.py [--only lse,det] [--rounds 5] [--full]
 """
@@ -411,7 +412,11 @@ def main() -> None:
     finally:
         if cache is not None:
             shutil.rmtree(cache, ignore_errors=True)
-    _write(rows, markdown(rows, _notes(mods, rows), _header(systems, args)))
+    md = markdown(rows, _notes(mods, rows), _header(systems, args))
+    if args.only:       # (a part: printed, not written over the whole run's table)
+        print("\n" + md + "\n(--only: benchmarks/results/gradbench.md left as it was)")
+    else:
+        _write(rows, md)
     bad = [r for r in rows if r["wrong"] or r["errors"]]
     if bad:
         sys.exit(f"{len(bad)} rows failed or differ from torch beyond their tolerance: "

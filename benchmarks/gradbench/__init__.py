@@ -34,3 +34,17 @@ runner compares every leaf with torch's. Optional module attributes the runner r
   because the natural one fails; the row is marked in the table;
 - ``NOTES`` (function -> text): printed under the table.
 """
+
+import numpy as np
+
+
+def replayed(sizes, draw, wanted):
+    """An eval's input at size ``wanted``, as its generator makes it: ``np.random.seed(31337)``,
+    then ``draw(size)`` for each of ``sizes`` in the eval's order (a size's data depends on
+    the sizes drawn before it) up to ``wanted``."""
+    np.random.seed(31337)
+    for size in sizes:
+        value = draw(size)
+        if size == wanted:
+            return value
+    raise ValueError(f"{wanted} is not one of the eval's sizes")

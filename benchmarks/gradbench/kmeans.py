@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import replayed
+
 NAME = "kmeans"
 FUNCTIONS = ("cost", "dir")
 
@@ -46,12 +48,8 @@ def configs(full: bool) -> list[tuple[str, dict]]:
 
 
 def inputs(k: int, n: int, d: int) -> dict:
-    np.random.seed(31337)
-    for size in _all_sizes():
-        points = np.random.rand(size[1], size[2])
-        if size == (k, n, d):
-            return {"points": points, "centroids": points[-k:].copy()}
-    raise ValueError(f"(k={k}, n={n}, d={d}) is not one of the eval's sizes")
+    points = replayed(_all_sizes(), lambda size: np.random.rand(size[1], size[2]), (k, n, d))
+    return {"points": points, "centroids": points[-k:].copy()}
 
 
 # ---------------------------------------------------------------- torch

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import replayed
+
 NAME = "lse"
 FUNCTIONS = ("primal", "gradient")
 
@@ -31,12 +33,7 @@ def configs(full: bool) -> list[tuple[str, dict]]:
 
 
 def inputs(n: int) -> dict:
-    np.random.seed(31337)
-    for size in SIZES:
-        x = np.random.rand(size)
-        if size == n:
-            return {"x": x}
-    raise ValueError(f"n={n} is not one of the eval's sizes {SIZES}")
+    return {"x": replayed(SIZES, np.random.rand, n)}
 
 
 # ---------------------------------------------------------------- torch

@@ -35,7 +35,5 @@ def column_colorer():
     None where the helper cannot be had (no compiler: the same colors then come from SciPy
     and Python)."""
     from .c import native
-    try:
-        return native.helper().color_columns
-    except Exception:   # (BuildError, CompilerNotFoundError, OSError, ImportError)
-        return None
+    found = native.helper_or_none()
+    return None if found is None else found.color_columns

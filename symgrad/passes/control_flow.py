@@ -30,7 +30,7 @@ from .identities import scalar_const
 _VIEWS = ("reshape", "expand", "permute", "slice")
 
 
-_MEMO = threading.local()      # .table: (inputs, outputs) -> simplified graph, for one call
+_MEMO = threading.local()   # .table: (inputs, outputs, n_guards) -> simplified, for one call
 
 
 def simplify_control(graph: Graph) -> Graph:
@@ -48,7 +48,7 @@ def simplify_control(graph: Graph) -> Graph:
             return simplify_control(graph)
         finally:
             _MEMO.table = None
-    key = (graph.inputs, graph.outputs)     # (nodes are interned: the graph's structure)
+    key = (graph.inputs, graph.outputs, graph.n_guards)   # (nodes are interned: structure)
     found = table.get(key)
     if found is not None:
         return found
@@ -60,7 +60,7 @@ def simplify_control(graph: Graph) -> Graph:
             break
         done = after
     table[key] = done
-    table.setdefault((done.inputs, done.outputs), done)
+    table.setdefault((done.inputs, done.outputs, done.n_guards), done)
     return done
 
 

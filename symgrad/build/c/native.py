@@ -58,17 +58,25 @@ def helper():
     return _helper
 
 
-def add_audit_hook(hook, events: tuple) -> None:
-    """Add ``hook`` as an audit hook for ``events`` only, filtered in C by the helper (Python's
-    ``sys.addaudithook`` when the helper cannot be had: no compiler for a trace-only use)."""
+def helper_or_none():
+    """``helper()``, or None when it can be neither found nor built (no compiler: a use that
+    has a Python fallback, such as a trace-only audit hook or a coloring)."""
     from .errors import BuildError
     from .toolchain import CompilerNotFoundError
     try:
-        add = helper().audit_hook
+        return helper()
     except (BuildError, CompilerNotFoundError, OSError, ImportError):
+        return None
+
+
+def add_audit_hook(hook, events: tuple) -> None:
+    """Add ``hook`` as an audit hook for ``events`` only, filtered in C by the helper (Python's
+    ``sys.addaudithook`` when the helper cannot be had: no compiler for a trace-only use)."""
+    found = helper_or_none()
+    if found is None:
         sys.addaudithook(hook)
         return
-    add(hook, tuple(events))
+    found.audit_hook(hook, tuple(events))
 
 
 def _installed():

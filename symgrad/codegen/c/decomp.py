@@ -194,10 +194,10 @@ def _eigh(env, k: DecompKernel, out: View, base: str, status: int,
     n = out.shape[-1]
     upper = bool(k.attr("upper"))
     dtype = out.buffer.dtype
+    call = f"scipy_LAPACKE_{_LAPACK[dtype.name]}syevd" if method == "syevd" else None
     text = _render(
         env, method, dtype, triangle="upper" if upper else "lower",
-        keep="i <= j" if upper else "i >= j", fail=f"return {status};",
-        call=f"scipy_LAPACKE_{_LAPACK.get(dtype.name, '?')}syevd", n=n)
+        keep="i <= j" if upper else "i >= j", fail=f"return {status};", call=call, n=n)
     return text + _render(env, "eigh_signs", dtype), [
         _dense("S_", k.scratch[0], n),
         f"#define W_(j) {out.buffer.name}[{base} + (j)]",
