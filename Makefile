@@ -120,7 +120,8 @@ bench-programs: $(BENCH_STAMP)
 bench-threads: $(STAMP) check-cc
 	$(PY) benchmarks/threads.py
 
-# Each threaded bench problem with 0, 1 and 2 busy processes beside it: one thread, the default
+# Each threaded bench problem with 0, 1 and 2 busy processes beside it (and 2 taking turns with
+# it): one thread, the default
 # (automatic) count and all CPUs (benchmarks/results/contention.md).
 bench-contention: $(STAMP) check-cc
 	$(PY) benchmarks/contention.py

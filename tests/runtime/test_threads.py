@@ -23,21 +23,26 @@ class Machine:
     """A scripted machine: ``others`` CPUs busy with other processes, ``own`` with ours."""
 
     def __init__(self, monkeypatch, cpus=4):
-        self.t, self.busy, self.own = 100.0, 0.0, 0.0
+        self.t, self.busy, self.own, self.runnable = 100.0, 0.0, 0.0, 0
         self.gov = th.Governor()
         self.gov.cpus = list(range(cpus))
         self.gov.choice, self.gov.last = cpus, None
         monkeypatch.setattr(self.gov, "busy_seconds", lambda: self.busy)
+        monkeypatch.setattr(self.gov, "runnable_others", lambda: self.runnable)
         monkeypatch.setattr(th.time, "process_time", lambda: self.own)
         monkeypatch.setattr(th.time, "monotonic", lambda: self.t)
         monkeypatch.setattr(config.settings, "num_threads", 0)
         self.gov.sample(self.t)
 
-    def run(self, seconds, others, own=0.0):
-        self.t += seconds
-        self.busy += seconds * (others + own)
-        self.own += seconds * own
-        return self.gov.threads()
+    def run(self, seconds, others, own=0.0, paused=False):
+        """``seconds`` of calls every 10 ms (or of none, ``paused``); the last call's count."""
+        steps = 1 if paused else max(1, round(seconds / 0.01))
+        for _ in range(steps):
+            self.t += seconds / steps
+            self.busy += seconds / steps * (others + own)
+            self.own += seconds / steps * own
+            choice = self.gov.threads()
+        return choice
 
 
 def test_the_cpus_others_leave_idle(monkeypatch):
@@ -57,6 +62,29 @@ def test_sampled_once_per_window(monkeypatch):
     assert m.run(0.2, others=0) == 2
     assert m.run(th.WINDOW / 4, others=2) == 2      # inside the window: the last choice
     assert m.run(th.WINDOW, others=2) == 1
+
+
+def test_after_a_pause_others_that_stopped_do_not_count(monkeypatch):
+    """Peers that took their turn while this process paused: their load is over at the call;
+    peers still running (busy, or spinning on) are a load; the next window decides again."""
+    m = Machine(monkeypatch, cpus=2)
+    assert m.run(0.2, others=0) == 2
+    m.runnable = 0
+    assert m.run(0.3, others=2, paused=True) == 2   # their turn ended: nothing runnable now
+    m.runnable = 2
+    assert m.run(0.3, others=2, paused=True) == 1   # still running when this call starts
+    m.runnable = 1
+    assert m.run(0.001, others=2) == 1              # a probe within PROBE: not read again
+    m.runnable = 0
+    assert m.run(th.PROBE, others=0) == 2           # a pool that spun on for a moment stopped
+    m.runnable = 2
+    assert m.run(0.3, others=2, paused=True) == 1
+    assert m.run(th.WINDOW, others=0) == 2          # a window of this process's own calls
+    m.runnable = 0
+    assert m.run(th.WINDOW * 1.5, others=2) == 1    # no pause: the window alone decides
+    assert m.run(0.2, others=0) == 2
+    m.runnable = 5
+    assert m.run(0.3, others=0, paused=True) == 2   # busy elsewhere, not on this set's CPUs
 
 
 def test_a_set_count_wins_and_auto_comes_back(monkeypatch):
