@@ -173,8 +173,8 @@ def main() -> None:
         f"Command: `make bench-contention`. {platform.processor() or platform.machine()}, "
         f"{cpus()} CPUs. Load: busy processes (`while True: pass`) started beside the "
         f"benchmark (taking turns: they run {TURN} s, then stop while the benchmark times "
-        f"{TURN} s of calls). Per-call milliseconds: medians of the batches of {args.rounds} processes "
-        f"per setting, rotating over the settings, {args.seconds} s each.",
+        f"{TURN} s of calls). Per-call milliseconds: medians of the batches of "
+        f"{args.rounds} processes per setting, rotating over the settings, {args.seconds} s each.",
         "Target: default <= 1.2 x one thread under every load; on an idle machine and beside "
         "processes taking turns, default within 1.1 x of all CPUs (it keeps the speed-up).",
         "",

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 
 from ..frontend.core.tensor import Tensor
 from ..pytree import flatten
-from ..transforms import jacobians
+from ..transforms import jacobians, residuals
 from ..transforms.forward import jvp_call, vjp_call
 from ..transforms.vmap import vmap_call
 from .compiled import CompiledFunction
@@ -166,28 +166,39 @@ def _jvp_function(fn: Callable, has_aux: bool) -> CompiledFunction:
 
 def vjp(fn: Callable, *primals: Any, has_aux: bool = False):
     """``(fn(*primals), vjp_fn)`` (JAX's ``jax.vjp``; ``(out, vjp_fn, aux)`` with has_aux):
-    ``vjp_fn(cotangent)`` returns a tuple with one cotangent per primal. On arrays both the
-    value and ``vjp_fn`` are compiled (``vjp_fn`` runs the forward pass again with the
-    backward, in one C call)."""
+    ``vjp_fn(cotangent)`` returns a tuple with one cotangent per primal. On arrays both are
+    compiled: the forward call keeps the residuals its backward pass reads, and ``vjp_fn``
+    computes the backward pass from them alone (``transforms.residuals``), at the primals of
+    this call whatever happens to them afterwards."""
     name = f"vjp of {_fn_name(fn)}"
     if _on_tensors(primals):
         return vjp_call(fn, primals, has_aux, name)
-    forward = _cached(fn, ("forward",), lambda: CompiledFunction(fn))
-    out = forward(*primals)
-    value, aux = (out[0], out[1]) if has_aux else (out, None)
-    back = _cached(fn, ("vjp", has_aux), lambda: _vjp_function(fn, has_aux))
+    forward = _cached(fn, ("vjp forward", has_aux), lambda: _vjp_forward(fn, has_aux))
+    value, kept, *aux = forward(*primals)
+    back = _cached(fn, ("vjp backward", has_aux), lambda: _vjp_backward(fn, has_aux))
+    primals = tuple(primals)
 
     def vjp_fn(cotangent):
-        return back(tuple(primals), cotangent)
-    return (value, vjp_fn, aux) if has_aux else (value, vjp_fn)
+        return back(primals, kept, cotangent)
+    return (value, vjp_fn, aux[0]) if has_aux else (value, vjp_fn)
 
 
-def _vjp_function(fn: Callable, has_aux: bool) -> CompiledFunction:
+def _vjp_forward(fn: Callable, has_aux: bool) -> CompiledFunction:
+    """``vjp``'s forward program: ``(value, residuals[, aux])`` of ``fn``'s arguments."""
+    name = f"vjp of {_fn_name(fn)}"
+    return _compiled(fn, "vjp_forward",
+                     lambda *primals: residuals.forward_call(fn, primals, has_aux, name),
+                     (_vjp_forward, has_aux))
+
+
+def _vjp_backward(fn: Callable, has_aux: bool) -> CompiledFunction:
+    """``vjp``'s backward program: the primals' cotangents of ``(primals, residuals,
+    cotangent)``."""
     name = f"vjp of {_fn_name(fn)}"
 
-    def body(primals, cotangent):
-        return vjp_call(fn, primals, has_aux, name)[1](cotangent)
-    return _compiled(fn, "vjp", body, (_vjp_function, has_aux), same_arguments=False)
+    def body(primals, kept, cotangent):
+        return residuals.backward_call(fn, primals, kept, cotangent, has_aux, name)
+    return _compiled(fn, "vjp", body, (_vjp_backward, has_aux), same_arguments=False)
 
 
 def hvp(fn: Callable, primals: Sequence, tangents: Sequence):

@@ -18,17 +18,17 @@ of is not idle), at least one. Where
 ``/proc/stat`` cannot be read (not Linux), it runs on all CPUs.
 
 A window with a pause of this process's calls in it (``PAUSE`` seconds without one) tells what
-other processes did while this one was not calling: in a side-by-side benchmark, or any program whose workers
-take turns, that is their turn, over before this call starts. So at the call after a pause a new
-window starts, and the load is the smaller of the paused window's and the other tasks runnable
-now (``/proc/loadavg``'s count, less
-this thread): others that stopped do not count, others still running do. The count is read
-again every ``PROBE`` seconds of calls until it is zero or the window ends: a peer's thread
-pool spinning on for a few ms after its turn (torch's OpenMP threads: ~5 ms) stops holding the
-count down when it stops, a busy process holds it down, and the next window, measured while
-this process runs, decides from then on. (Measured: a Dr.Jit worker's pool spins on a whole CPU for
-seconds after its work; beside it, two threads ran an nbody gradient in 6.4-9.1 ms, one in 4.7:
-a spinning peer is a load, and counting it is right.)
+other processes did while this one was not calling: in a side-by-side benchmark, or any
+program whose workers take turns, that is their turn, over before this call starts. So at the
+call after a pause a new window starts, and the load is the smaller of the paused window's and
+the other tasks runnable now (``/proc/loadavg``'s count, less this thread): others that stopped
+do not count, others still running do. The count is read again every ``PROBE`` seconds of
+calls until it is zero or the window ends: a peer's thread pool spinning on for a few ms after
+its turn (torch's OpenMP threads: ~5 ms) stops holding the count down when it stops, a busy
+process holds it down, and the next window, measured while this process runs, decides from
+then on. (Measured: a Dr.Jit worker's pool spins on a whole CPU for seconds after its work;
+beside it, two threads ran an nbody gradient in 6.4-9.1 ms, one in 4.7: a spinning peer is a
+load, and counting it is right.)
 
 Results do not depend on the count: float sums are split into a fixed number of chunks whatever
 the threads (``codegen.c.sumloop``), and OpenBLAS splits a product's rows and columns, not its
