@@ -15,8 +15,13 @@ guard failed (the API then runs, or traces, the path those values take).
   numbers or tensors, stays in the graph (it is a value of the compiled function, not a
   constant).
 - ``float(t)``/``int(t)`` and what Python converts implicitly (``range(n)``, ``math.sqrt``)
-  must return exact Python numbers: they guard the value itself (``t == value``), so the
-  compiled path is specialized on it.
+  must return exact Python numbers: they guard the value itself, so the compiled path is
+  specialized on it: an integer exactly (``t == value``), a float to within its rounding
+  (``|t - value| <= value * ROUNDING[dtype]``; NaN and infinities exactly). Not exactly:
+  the trace computes the value in NumPy and the C in its own order (a sum in SIMD lanes), and
+  the two may differ in the last bits; an exact guard then failed on the very arguments it was
+  traced for, and every call traced the same path again until the path limit sent the
+  function to eager mode.
 
 A guard reads values only: its predicate is built under ``no_grad`` (no gradient flows
 through a decision, as with torch's ``.data``).
@@ -28,13 +33,18 @@ import operator
 
 import numpy as np
 
-from ...dtypes import float64
+from ...dtypes import float32, float64
 from ...ir.control import group_key, is_control
 from ...ir.interpret import numpy_application, numpy_node
 from ...ir.walk import Application
 from ..core import grad_mode, sources
 from ..core.apply import apply, as_tensor
 from ..core.tensor import Tensor, tracer_error
+
+
+# The relative difference a float's guard allows (4,096 and 256 units in the last place): far
+# above the rounding two orders of a sum differ by, far below any difference a program means.
+ROUNDING = {float64: 2.0 ** -40, float32: 2.0 ** -16}
 
 
 class GuardState:
@@ -102,7 +112,14 @@ class GuardState:
         value = self.value(t.node).item()
         with grad_mode.no_grad():
             flat = apply("reshape", t, shape_to=()) if t.ndim else t
-            same = apply("ne", flat, flat) if value != value else apply("eq", flat, value)
+            rounding = ROUNDING.get(flat.dtype)
+            if value != value:
+                same = apply("ne", flat, flat)
+            elif rounding is None or value in (float("inf"), float("-inf")):
+                same = apply("eq", flat, value)
+            else:
+                near = apply("abs", apply("sub", flat, value))
+                same = apply("le", near, abs(value) * rounding)
         self.decisions.append((same.node, True, sources.user_loc()))
         if not bool(self.value(same.node)):
             raise AssertionError("a guard of the exact value did not hold in its own trace")
