@@ -104,6 +104,18 @@ class View:
         return View(self.buffer, self.offset, tuple(shape), strides, window, self.fill)
 
 
+@dataclass(frozen=True)
+class IndexedView(View):
+    """A gather's source, read inside a loop at an index the loop computes: element
+    ``offset + sum(i_k * strides[k]) + j * axis_stride`` for the loop index ``i`` and the
+    statement's index value ``j`` (``strides`` is 0 along the gathered axis), checked
+    ``0 <= j < bound``. Listed among a loop's loads but read by its ``gather`` statement, not
+    at the top of the iteration."""
+
+    axis_stride: int = 0
+    bound: int = 0
+
+
 class ReadsInputsWritesOut:
     """``views``/``with_views`` of a kernel that reads the Views ``inputs`` and writes ``out``
     (index, cumulative, decomposition and sort kernels)."""

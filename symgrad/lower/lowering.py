@@ -34,8 +34,8 @@ from .cat import shift_fill
 from .control import place_tapes
 from .fusion import Group, is_view_op, plan_fusion
 from .outline import outline
-from .loopir import (Buffer, ElementStmt, Expr, Literal, LoopKernel, Program, Scalar,
-                     ScalarStmt, Stmt, Store, View, contiguous_strides, copy_kernel)
+from .loopir import (Buffer, ElementStmt, Expr, IndexedView, Literal, LoopKernel, Program,
+                     Scalar, ScalarStmt, Stmt, Store, View, contiguous_strides, copy_kernel)
 
 
 @pausing
@@ -390,13 +390,31 @@ class _Lowering:
                 self.storage[m] = out
                 continue
             name = f"t{len(body)}"
-            body.append(Stmt(name, expression(m), [arg(i) for i in m.inputs], loc))
+            if m.op == "gather":
+                source = self._indexed(m, shape)
+                if source not in loads:
+                    loads.append(source)
+                args = [("load", loads.index(source)), arg(m.inputs[1])]
+            else:
+                args = [arg(i) for i in m.inputs]
+            body.append(Stmt(name, expression(m), args, loc))
             local[m] = name
             if m in self.stored:
                 out = self.new_buffer(m)
                 stores.append(Store(name, out, m.op, m.size, loc=loc))
                 self.storage[m] = out
         self.kernels.append(LoopKernel(shape, loads, body, stores, g.axes or ()))
+
+    def _indexed(self, m: Node, shape: tuple) -> IndexedView:
+        """A gather's source as its loop reads it: at the loop's index but along the axis,
+        where the index points (a dense copy first if its view has a window)."""
+        x, axis = m.inputs[0], m.attr("axis")
+        src = self.value(x)
+        if src.window is not None:
+            src = self.copy_dense(x, src)
+        strides = tuple(0 if d == axis else st for d, st in enumerate(src.strides))
+        return IndexedView(src.buffer, src.offset, shape, strides,
+                           axis_stride=src.strides[axis], bound=x.shape[axis])
 
     def _step(self, n: Node) -> None:
         """One step of an accumulation chain (see accumulate.py): its window added in place

@@ -348,11 +348,49 @@ def extremum_at_its_index(n):
     return None
 
 
+@on("reshape")
+def gather_in_the_index_shape(n):
+    """reshape(gather(F, broadcast(reshape(L, (N, 1)), (N, R)), 0), L.shape + rest) ->
+    gather(X, J, 0) of that shape, X and J broadcasts of F and L (views): advanced indexing's
+    gather (``frontend.functions.indexing``: the indexed dims flattened into F's rows, the
+    index flattened to a column) in the shape its readers have, so that a loop computing the
+    index and one reading the values fuse with it (``lower.fusion``: a gather is a loop node,
+    its source read where the index points). The same elements, moved. After
+    differentiation only: as traced, the broadcast source would make the gather's gradient
+    (a scatter into X) as large as the index times F's rows."""
+    g = n.inputs[0]
+    if n.op != "reshape" or g.op != "gather" or g.attr("axis") != 0 or g.ndim != 2:
+        return None
+    (rows, width), i = g.inputs[0].shape, g.inputs[1]
+    if i.op == "expand":
+        i = i.inputs[0]
+    if i.op != "reshape" or tuple(i.shape) != (g.shape[0], 1):
+        return None
+    lin = i.inputs[0]
+    k = lin.ndim
+    rest = tuple(n.shape[k:])
+    if not k or tuple(n.shape[:k]) != tuple(lin.shape) or math.prod(rest) != width or \
+            any(isinstance(d, Dim) for d in n.shape):
+        return None
+    src = _moved("reshape", g.inputs[0], (rows,) + (1,) * (k - 1) + rest)
+    src = _moved("expand", src, (rows,) + tuple(lin.shape[1:]) + rest)
+    idx = _moved("expand", _moved("reshape", lin, tuple(lin.shape) + (1,) * len(rest)),
+                 tuple(n.shape))
+    return Node("gather", g.attrs, (src, idx), n.dtype, n.shape)
+
+
+def _moved(op: str, x: Node, shape: tuple) -> Node:
+    """``x`` reshaped or broadcast to ``shape`` (itself when it has that shape)."""
+    if tuple(x.shape) == tuple(shape):
+        return x
+    return Node(op, (("shape_to", tuple(shape)),), (x,), x.dtype, tuple(shape))
+
+
 RULES = (gradient_barrier, mul_by_one, div_by_one, sub_zero, mul_by_minus_one, double_negation,
          negation_out_of_product, double, subtract_negation, pow_small_integer,
          identity_movement, reshape_chain, permute_chain, slice_of_slice, slice_of_cat,
          sum_of_broadcast, where_same_branches, where_constant_condition, outer_product,
-         extremum_at_its_index)
+         extremum_at_its_index, gather_in_the_index_shape)
 
 _apply_rules = first_rule(RULES)
 

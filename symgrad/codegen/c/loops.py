@@ -9,13 +9,14 @@ naming the user's line.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import weakref
 from types import SimpleNamespace
 
 from ...dims import Dim, c_text, is_one, large, same
 from ...dtypes import DType, int64
-from ...lower.loopir import Literal, LoopKernel, Scalar, View
+from ...lower.loopir import IndexedView, Literal, LoopKernel, Scalar, View
 from . import sumloop
 from .emitted import Emitted
 from .exprs import c_statement
@@ -40,6 +41,9 @@ SIMD_MIN = 4
 # part (OpenMP 4.5+), and gcc then runs the single-thread case unvectorized (measured: a fused
 # tanh value_and_grad of 1e7 elements took 84 ms on 1 thread instead of 20 ms).
 THREADS = " schedule(static) num_threads(nthreads) if(parallel: nthreads > 1)"
+# A loop with gathers sets this flag when an index is out of its bound (its kernel's error
+# status after it, as an index kernel's).
+BAD = "sg_bad"
 
 
 # The size checks that choose threads (or BLAS) read the sizes through volatile copies
@@ -136,8 +140,14 @@ def emit(ctx, number: int, k: LoopKernel) -> Emitted:
     text, threaded = ctx.loops.emit(number, k)
     scalars = [a for s in k.body for a in s.args if isinstance(a, Scalar)]
     scalars += [s.value for s in k.stores if isinstance(s.value, Scalar)]
+    gathers = [s for s in k.body if s.expr.op == "gather"]
+    errors = ()
+    if gathers:        # (status number + 1, as an index kernel's: codegen.c.index)
+        loc = gathers[0].loc
+        where_ = f" (from {loc}: {loc.text})" if loc else ""
+        errors = ((number + 1, f"an index passed to gather is out of range{where_}"),)
     return Emitted(text, math.prod(k.shape), uses=frozenset(a.name for a in scalars),
-                   threaded=threaded)
+                   threaded=threaded, errors=errors)
 
 
 class LoopEmitter:
@@ -152,6 +162,7 @@ class LoopEmitter:
         self.calls: set = set()
         self.simd = False
         self.work_check: str | None = None   # C: the work is enough for threads (call-time)
+        self.gathers = False                 # the kernel being printed reads at indices
 
     def emit(self, number: int, k: LoopKernel) -> tuple[str, bool]:
         """(the kernel's C, whether it runs on threads); "" for a loop with no iterations."""
@@ -169,10 +180,14 @@ class LoopEmitter:
         # (call-time sizes: whether the work is large enough is known only at run time)
         self.work_check = large_work(work) if isinstance(work, Dim) else None
         mode = sumloop.plan(dims, list(accs.values()))
+        self.gathers = any(isinstance(v, IndexedView) for v in k.loads)
         if mode is not None:    # float sums: blocked and pairwise (see sumloop.py)
             init, nests, final = self._sum_nests(k, mode, dims, loads, outs, accs, threads)
         else:
             init, nests, final = self._plain_nest(k, dims, loads, outs, accs, threads)
+        if self.gathers:        # an index out of its bound: the error status, after the loop
+            init = [f"int {BAD} = 0;"] + init
+            final = final + [f"if ({BAD}) return {number + 1};"]
         pragmas = [lp.pragma for n in nests for lp in n.loops]
         self.simd |= any("simd" in p for p in pragmas)
         threaded = any("parallel" in p for p in pragmas)
@@ -183,6 +198,8 @@ class LoopEmitter:
         ``loop_vars``: (C index expression, loop dim) per loop dim."""
         body = []
         for i, v in enumerate(loads):
+            if isinstance(v, IndexedView):      # read by its gather statement
+                continue
             dtype = v.buffer.dtype
             read = f"{v.buffer.name}[{index(v, loop_vars)}]"
             cond = guard(v, loop_vars)
@@ -191,6 +208,10 @@ class LoopEmitter:
             body.append(f"const {dtype.ctype} l{i} = {read};")
         load_names = [f"l{i}" for i in range(len(loads))]
         for s in k.body:
+            if s.expr.op == "gather":
+                body += _gather(s, loads[s.args[0][1]], operand(s.args[1], load_names),
+                                loop_vars)
+                continue
             text, calls = c_statement(s.expr, [operand(a, load_names) for a in s.args])
             self.calls.update(calls)
             body.append(f"const {s.expr.dtype.ctype} {s.local} = {text};"
@@ -287,7 +308,9 @@ class LoopEmitter:
                 simd = ""
             elif lanes:
                 simd = "".join(_lane_clause(a) for a in accs.values())
+        flag = f" reduction(|:{BAD})" if self.gathers else ""
         if simd is not None:
+            simd += flag
             loops[-1].pragma = f"#pragma omp simd{simd}"
         if not (self.parallel and threads):
             return
@@ -296,9 +319,9 @@ class LoopEmitter:
         # (each thread sums its block, the blocks are added in order).
         par = None
         if not dims[0][2]:
-            par = ""
+            par = flag
         elif inner and n_kept == 0 and all_sums:
-            par = f" reduction(+:{acc_names})"
+            par = f" reduction(+:{acc_names}){flag}"
         if par is None:
             return
         if len(loops) == 1 and simd is not None:
@@ -330,10 +353,13 @@ class LoopEmitter:
         def out_ref(i: int, var_of: dict) -> str:
             out = outs[slots[i]]
             return f"{out.buffer.name}[{index(out, [(v, d) for d, v in sorted(var_of.items())])}]"
+        # (a gather's error flag is not among sumloop's reductions: its nests stay plain)
+        threads = threads and not self.gathers
         parallel = f"#pragma omp parallel for{self.clause}" if self.parallel and threads \
             else ""
         init, nests = sumloop.build(mode, dims, list(accs.values()), element, out_ref,
-                                    threads=threads, parallel=parallel, simd=self.vector_math,
+                                    threads=threads, parallel=parallel,
+                                    simd=self.vector_math and not self.gathers,
                                     work_check=self.work_check)
         return init, nests, []
 
@@ -473,9 +499,23 @@ def flatten_views(views: list, dims: list) -> list:
         window = None
         if v.window is not None:
             window = tuple(v.window[d] if d is not None else (0, e) for e, _, _, d in dims)
-        flat.append(View(v.buffer, v.offset, tuple(e for e, _, _, _ in dims),
-                         tuple(s[i] for _, s, _, _ in dims), window, v.fill))
+        shape, strides = tuple(e for e, _, _, _ in dims), tuple(s[i] for _, s, _, _ in dims)
+        flat.append(dataclasses.replace(v, shape=shape, strides=strides, window=window)
+                    if isinstance(v, IndexedView) else
+                    View(v.buffer, v.offset, shape, strides, window, v.fill))
     return flat
+
+
+def _gather(s, source: IndexedView, j: str, loop_vars: list) -> list[str]:
+    """A gather statement's lines: its index, checked against the bound (out of it, the
+    kernel's flag is set and element 0 read instead), and the element it points to."""
+    at = f"{s.local}_at"
+    ok = f"(uint64_t){at} < (uint64_t){source.bound}"
+    return [f"const int64_t {at} = {j};",
+            f"{BAD} |= !({ok});",
+            f"const {s.expr.dtype.ctype} {s.local} = {source.buffer.name}["
+            f"{index(source, loop_vars)} + (({ok}) ? {at} : 0)*{source.axis_stride}];"
+            f"  /* {loc_comment(s.loc, s.expr.op)} */"]
 
 
 def guard(view: View, loop_vars: list) -> str:
