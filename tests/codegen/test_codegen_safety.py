@@ -548,7 +548,8 @@ def _corpus() -> dict:
         return sg.tanh(a @ b), (a @ b.T).sum()
 
     def indexing(x, i):
-        return gather_along(x, i, 1) * 2, x.argmax(0), x.max(1)[0]
+        return (gather_along(x, i, 1) * 2, x.argmax(0), x.max(1)[0],
+                gather_along(x, 3 - i, 1).sum(1))     # (a gather in its index's loop)
 
     def losses(z, y, t, w):
         return (F.binary_cross_entropy_with_logits(z, y), F.binary_cross_entropy(sg.sigmoid(z), y),
@@ -647,7 +648,8 @@ def test_corpus_compiles_warning_free(tmp_path, monkeypatch):
     # the corpus covers what it claims to (so this test cannot pass by shrinking)
     for feature in ("#pragma omp parallel for", "#pragma omp simd", "#pragma omp declare simd",
                     "scipy_cblas_sgemm", "scipy_cblas_dgemm", "SG_TU == 4", "argmax along",
-                    "gather along", "scatter_add along", "uint64_t acc", "-NAN", "INT64_MIN",
+                    "gather along", "sg_bad |=", "scatter_add along", "uint64_t acc", "-NAN",
+                    "INT64_MIN",
                     "(void)out", "-0.0F", "(int64_t)((uint64_t)"):
         assert feature in everything, feature
     assert re.search(r"= \(i\d+ (<|>=) \d+[^;]*\) \? (tmp|in)\d+\[", everything)  # windows
