@@ -438,6 +438,31 @@ def test_golden_extremum_at_its_index():
   in (a, c) }""", exact=False)
 
 
+def test_golden_gather_in_the_index_shape():
+    # advanced indexing's gather (rows flattened, the index a column broadcast over the
+    # rest) in the shape of its index and the rest: the same elements, read in place
+    x, i = _in("x", (6, 2)), _in("i", (4, 3), I64, 1)
+    lin = _op("remainder", i, _c(6, I64))
+    col = _op("expand", _op("reshape", lin, shape_to=(12, 1)), shape_to=(12, 2))
+    graph = Graph((x, i), (_op("reshape", _op("gather", x, col, axis=0), shape_to=(4, 3, 2)),))
+    _golden(simplify, graph, """\
+{ lambda x:f64[6,2] i:i64[4,3] .
+    a:i64[4,3] = remainder i 6
+    b:i64[12,1] = reshape [shape_to=(12,1)] a
+    c:i64[12,2] = expand [shape_to=(12,2)] b
+    d:f64[12,2] = gather [axis=0] x c
+    e:f64[4,3,2] = reshape [shape_to=(4,3,2)] d
+  in (e) }""", """\
+{ lambda x:f64[6,2] i:i64[4,3] .
+    a:f64[6,1,2] = reshape [shape_to=(6,1,2)] x
+    b:f64[6,3,2] = expand [shape_to=(6,3,2)] a
+    c:i64[4,3] = remainder i 6
+    d:i64[4,3,1] = reshape [shape_to=(4,3,1)] c
+    e:i64[4,3,2] = expand [shape_to=(4,3,2)] d
+    f:f64[4,3,2] = gather [axis=0] b e
+  in (f) }""")
+
+
 def test_golden_identity_movement():
     x = _in("x", (2, 3))
     graph = Graph((x,), (_op("reshape", x, shape_to=(2, 3)), _op("expand", x, shape_to=(2, 3)),

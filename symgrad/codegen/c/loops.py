@@ -9,15 +9,15 @@ naming the user's line.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import weakref
 from types import SimpleNamespace
 
-from ...dims import Dim, c_text, is_one, large, same
+from ...dims import Dim, c_text, large
 from ...dtypes import DType, int64
 from ...lower.loopir import IndexedView, Literal, LoopKernel, Scalar, View
 from . import sumloop
+from .loopdims import collapse, flatten_views, gather_lines, guard
 from .emitted import Emitted
 from .exprs import c_statement
 from .literals import c_literal
@@ -209,8 +209,8 @@ class LoopEmitter:
         load_names = [f"l{i}" for i in range(len(loads))]
         for s in k.body:
             if s.expr.op == "gather":
-                body += _gather(s, loads[s.args[0][1]], operand(s.args[1], load_names),
-                                loop_vars)
+                body += gather_lines(s, loads[s.args[0][1]], operand(s.args[1], load_names),
+                                     loop_vars, BAD)
                 continue
             text, calls = c_statement(s.expr, [operand(a, load_names) for a in s.args])
             self.calls.update(calls)
@@ -465,67 +465,3 @@ def refresh_layouts(env) -> Layouts:
     if found is None or found.template is not env.get_template("kernel.c.j2"):
         found = _LAYOUTS[env] = Layouts(env)
     return found
-
-
-# ------------------------------------------------------------------ loop dims
-
-def _partial(view: View, d: int) -> bool:
-    return view.window is not None and view.window[d] != (0, view.shape[d])
-
-
-def collapse(shape: tuple, views: list, groups: list) -> list:
-    """Loop dims after dropping size-1 dims and merging dims that are contiguous in every
-    view (and in the same reduce group; a dim some view reads through a window stays alone).
-    Returns a list of (extent, [strides per view], group, original dim or None if merged)."""
-    dims = [(shape[d], [v.strides[d] for v in views], groups[d], d)
-            for d in range(len(shape)) if not is_one(shape[d])]
-    windowed = {d for d in range(len(shape)) if any(_partial(v, d) for v in views)}
-    merged: list = []
-    for ext, strides, grp, d in dims:
-        if merged:
-            pext, pstrides, pgrp, pd = merged[-1]
-            if pgrp == grp and all(same(ps, s * ext) for ps, s in zip(pstrides, strides)) and \
-                    d not in windowed and pd not in windowed:
-                merged[-1] = (pext * ext, strides, grp, None)
-                continue
-        merged.append((ext, strides, grp, d))
-    return merged
-
-
-def flatten_views(views: list, dims: list) -> list:
-    """The views over the collapsed loop dims (windows kept on the dims that have one)."""
-    flat = []
-    for i, v in enumerate(views):
-        window = None
-        if v.window is not None:
-            window = tuple(v.window[d] if d is not None else (0, e) for e, _, _, d in dims)
-        shape, strides = tuple(e for e, _, _, _ in dims), tuple(s[i] for _, s, _, _ in dims)
-        flat.append(dataclasses.replace(v, shape=shape, strides=strides, window=window)
-                    if isinstance(v, IndexedView) else
-                    View(v.buffer, v.offset, shape, strides, window, v.fill))
-    return flat
-
-
-def _gather(s, source: IndexedView, j: str, loop_vars: list) -> list[str]:
-    """A gather statement's lines: its index, checked against the bound (out of it, the
-    kernel's flag is set and element 0 read instead), and the element it points to."""
-    at = f"{s.local}_at"
-    ok = f"(uint64_t){at} < (uint64_t){source.bound}"
-    return [f"const int64_t {at} = {j};",
-            f"{BAD} |= !({ok});",
-            f"const {s.expr.dtype.ctype} {s.local} = {source.buffer.name}["
-            f"{index(source, loop_vars)} + (({ok}) ? {at} : 0)*{source.axis_stride}];"
-            f"  /* {loc_comment(s.loc, s.expr.op)} */"]
-
-
-def guard(view: View, loop_vars: list) -> str:
-    """The C condition under which a windowed view reads its buffer ("" if always)."""
-    if view.window is None:
-        return ""
-    conds = []
-    for (var, d), (lo, hi) in zip(loop_vars, view.window):
-        if lo > 0:
-            conds.append(f"{var} >= {lo}")
-        if hi < view.shape[d]:
-            conds.append(f"{var} < {hi}")
-    return " && ".join(conds)

@@ -1,6 +1,6 @@
 """Loop nests for float sums as accurate as NumPy's pairwise summation.
 
-Layer: codegen. Input: a loop kernel's collapsed dims (``loops.collapse``) and its reducing
+Layer: codegen. Input: a loop kernel's collapsed dims (``loopdims.collapse``) and its reducing
 stores, with callbacks from ``loops.py`` that print one iteration's statements and an output's
 C lvalue. Output: the kernel's setup lines and its loop nests (``nest.Nest``). ``loops.py`` asks
 ``plan`` first; kernels without a float sum keep its plain nests. It must not print op
