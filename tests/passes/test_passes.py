@@ -558,6 +558,56 @@ def test_golden_transpose_of_transpose_from_the_front_end():
   in (x) }""")
 
 
+def test_golden_fold_constants_small_arrays():
+    # jacfwd's identity seed (eq of two broadcast aranges) and a column sliced from it fold
+    # to constant arrays; 81 elements (> SMALL) do not, nor do broadcasts of an array
+    def arange(n):
+        return Node("const", (("value", np.arange(n)),), (), I64, (n,))
+
+    def outer_eq(a, n):
+        return _op("eq", _op("expand", _op("reshape", a, shape_to=(n, 1)), shape_to=(n, n)),
+                   _op("expand", _op("reshape", a, shape_to=(1, n)), shape_to=(n, n)))
+    x = _in("x", (3, 3))
+    eye = _op("cast", outer_eq(arange(3), 3), dtype=F64)
+    first = _op("slice", eye, starts=(0, 0), stops=(3, 1), steps=(1, 1))
+    graph = Graph((x,), (_op("mul", x, eye),
+                         _op("mul", x, _op("expand", first, shape_to=(3, 3))),
+                         outer_eq(arange(9), 9)))
+    _golden(fold_constants, graph, """\
+{ lambda x:f64[3,3] .
+    a:i64[3] = const [value=[0 1 2]]
+    b:i64[3,1] = reshape [shape_to=(3,1)] a
+    c:i64[3,3] = expand [shape_to=(3,3)] b
+    d:i64[1,3] = reshape [shape_to=(1,3)] a
+    e:i64[3,3] = expand [shape_to=(3,3)] d
+    f:bool[3,3] = eq c e
+    g:f64[3,3] = cast [dtype=float64] f
+    h:f64[3,3] = mul x g
+    i:f64[3,1] = slice [starts=(0,0) stops=(3,1) steps=(1,1)] g
+    j:f64[3,3] = expand [shape_to=(3,3)] i
+    k:f64[3,3] = mul x j
+    l:i64[9] = const [value=[0 1 2 3 4 5 ...]]
+    m:i64[9,1] = reshape [shape_to=(9,1)] l
+    n:i64[9,9] = expand [shape_to=(9,9)] m
+    o:i64[1,9] = reshape [shape_to=(1,9)] l
+    p:i64[9,9] = expand [shape_to=(9,9)] o
+    q:bool[9,9] = eq n p
+  in (h, k, q) }""", """\
+{ lambda x:f64[3,3] .
+    a:f64[3,3] = const [value=[1.0 0.0 0.0 0.0 1.0 0.0 ...]]
+    b:f64[3,3] = mul x a
+    c:f64[3,1] = const [value=[1.0 0.0 0.0]]
+    d:f64[3,3] = expand [shape_to=(3,3)] c
+    e:f64[3,3] = mul x d
+    f:i64[9] = const [value=[0 1 2 3 4 5 ...]]
+    g:i64[9,1] = reshape [shape_to=(9,1)] f
+    h:i64[9,9] = expand [shape_to=(9,9)] g
+    i:i64[1,9] = reshape [shape_to=(1,9)] f
+    j:i64[9,9] = expand [shape_to=(9,9)] i
+    k:bool[9,9] = eq h j
+  in (b, e, k) }""")
+
+
 def test_golden_fold_constants_moves_of_a_scalar():
     # the adjoint's seed expand(reshape(1.0)) and any move of a broadcast constant become
     # one expand of the 0-d constant (the reshape is then dead and dropped), so that the

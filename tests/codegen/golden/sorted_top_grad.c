@@ -168,7 +168,7 @@ int sg_grad_sorted_top(const double *restrict in0,
             for (int64_t i1 = 0; i1 < 4; i1++) {
                 const int64_t j = tmp4[i0*4 + i1];
                 if (j < 0 || j >= 4) return 5;
-                tmp6[i0*4 + j*1] += cst0[i1];
+                tmp6[i0*4 + j*1] += cst0[i0*4 + i1];
             }
         }
     }
