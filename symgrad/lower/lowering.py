@@ -138,7 +138,7 @@ class _Lowering:
         chains = self.chains
         for step, root in chains.root.items():
             if root not in self.written_by:
-                self.written_by[root] = self._temp(root)
+                self.written_by[root] = self.temp(root)
             base = chains.previous[step]
             if chains.is_first(step) and base not in self.written_by and \
                     base not in self.outputs and set(self.users.get(base, ())) == {step} and \
@@ -164,7 +164,7 @@ class _Lowering:
                 offset += src.shape[c.attr("axis")]
             if c not in self.written_by and c not in placed and \
                     any(p[0] is c for p in placed.values()):
-                self.written_by[c] = self._temp(c)
+                self.written_by[c] = self.temp(c)
         return placed
 
     def _computed_for(self, c: Node, src: Node, early: set) -> Node | None:
@@ -202,9 +202,10 @@ class _Lowering:
             strides = iter(strides)     # (the operand's strides, its size-1 dims dropped)
             return View(whole.buffer, whole.offset + offset * whole.strides[axis], node.shape,
                         tuple(0 if is_one(d) else next(strides) for d in node.shape))
-        return View.dense(self.written_by.get(node) or self._temp(node), node.shape)
+        return View.dense(self.written_by.get(node) or self.temp(node), node.shape)
 
-    def _temp(self, node: Node) -> Buffer:
+    def temp(self, node: Node) -> Buffer:
+        """A temporary of the workspace for ``node``'s value."""
         buf = Buffer("temp", self.n_temps, node.dtype, node.size)
         self.n_temps += 1
         return buf
@@ -360,7 +361,7 @@ class _Lowering:
 
     def _copy(self, node: Node, src: View) -> View:
         """Materialize a strided view contiguously (a loop kernel with no body)."""
-        out = View.dense(self._temp(node), node.shape)
+        out = View.dense(self.temp(node), node.shape)
         self.kernels.append(copy_kernel(node.op, node.shape, ("load", 0), out, [src],
                                         self.locs.get(node)))
         return out

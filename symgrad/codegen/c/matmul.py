@@ -91,16 +91,23 @@ def matmul(env, number: int, k: MatmulKernel, blas: str = "scipy") -> tuple[str,
 
 
 def _gemm(prefix: str, k: MatmulKernel, boff) -> list[str]:
-    """The product as one row-major GEMM call."""
+    """The product as one row-major GEMM call; into an output laid out transposed (its
+    reader's layout, ``lower.matmul``), the transposed product B^T A^T."""
     a, b, out = k.a, k.b, k.out
     m, kk, n = a.shape[-2], a.shape[-1], b.shape[-1]
     ta, lda = gemm_layout(a)
     tb, ldb = gemm_layout(b)
+    tc, ldc = gemm_layout(out)
     one, zero = c_literal(1.0, out.buffer.dtype), c_literal(0.0, out.buffer.dtype)
+    first = (a, ta, lda, m)
+    second = (b, tb, ldb, n)
+    if tc:
+        first, second = (b, not tb, ldb, n), (a, not ta, lda, m)
+    (x, tx, ldx, rows), (y, ty, ldy, cols) = first, second
     return _call(prefix + "gemm",
-                 f"SG_ROW_MAJOR, {_TRANS[ta]}, {_TRANS[tb]}, {m}, {n}, {kk}, {one},",
-                 f"{a.buffer.name} + {boff(a)}, {lda}, {b.buffer.name} + {boff(b)}, {ldb}, {zero},",
-                 f"{out.buffer.name} + {boff(out)}, {max(n, 1)}")
+                 f"SG_ROW_MAJOR, {_TRANS[tx]}, {_TRANS[ty]}, {rows}, {cols}, {kk}, {one},",
+                 f"{x.buffer.name} + {boff(x)}, {ldx}, {y.buffer.name} + {boff(y)}, {ldy}, {zero},",
+                 f"{out.buffer.name} + {boff(out)}, {ldc}")
 
 
 def _gemv(prefix: str, k: MatmulKernel, boff) -> list[str] | None:
