@@ -366,20 +366,19 @@ int sg_grad_cholesky_and_triangular(const double *restrict in0,
                 double acc = 0;
                 for (int64_t p = 0; p < 3; p++)
                     acc += in0[i + p*3] * tmp18[p + j*3];
-                tmp20[i*3 + j] = acc;
+                tmp20[i + j*3] = acc;
             }
         }
     }
 
     /* k19: add -> out0 [3, 3] */
     {
-        for (int64_t i0 = 0; i0 < 3; i0++) {
-            for (int64_t i1 = 0; i1 < 3; i1++) {
-                const double l0 = tmp19[i0*3 + i1];
-                const double l1 = tmp20[i0 + i1*3];
-                const double t0 = l0 + l1;  /* golden_corpus.py:55 (backward of TransposeBackward0): spd = a @ a.mT + 4.0 * sg.eye(3, dtype=a.dtype)  [add] */
-                out0[i0*3 + i1] = t0;
-            }
+        #pragma omp simd
+        for (int64_t i0 = 0; i0 < 9; i0++) {
+            const double l0 = tmp19[i0];
+            const double l1 = tmp20[i0];
+            const double t0 = l0 + l1;  /* golden_corpus.py:55 (backward of TransposeBackward0): spd = a @ a.mT + 4.0 * sg.eye(3, dtype=a.dtype)  [add] */
+            out0[i0] = t0;
         }
     }
 
