@@ -549,7 +549,7 @@ def _corpus() -> dict:
 
     def indexing(x, i):
         return (gather_along(x, i, 1) * 2, x.argmax(0), x.max(1)[0],
-                gather_along(x, 3 - i, 1).sum(1))     # (a gather in its index's loop)
+                gather_along(x, (i + 1) % 4, 1).sum(1))   # (a gather in its index's loop)
 
     def losses(z, y, t, w):
         return (F.binary_cross_entropy_with_logits(z, y), F.binary_cross_entropy(sg.sigmoid(z), y),
