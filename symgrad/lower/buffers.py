@@ -184,6 +184,6 @@ def _remap(k, new: dict):
                 return View(buf, view.offset, view.shape, view.strides, view.window,
                             view.fill)
         elif isinstance(view, View) and view.buffer in new:
-            return replace(view, buffer=new[view.buffer])
+            return view.rebased(new[view.buffer], view.offset)
         return view
     return k.with_views(v)

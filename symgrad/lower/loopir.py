@@ -93,6 +93,16 @@ class View:
         return (all(map(same, self.strides, contiguous_strides(self.shape))) or
                 (not isinstance(size, Dim) and size <= 1))
 
+    def rebased(self, buffer: Buffer, offset: int) -> View:
+        """The same view of another buffer, from another offset (a subclass keeps its own
+        fields: the buffer plan and an outlined block's parameters move views this way)."""
+        return View(buffer, offset, self.shape, self.strides, self.window, self.fill)
+
+    def layout(self) -> tuple:
+        """What the view reads besides its buffer and offset (a part of any key that tells
+        two kernels apart by their views)."""
+        return (type(self).__name__, self.shape, self.strides, self.window, repr(self.fill))
+
     def broadcast(self, shape: tuple) -> View:
         lead = len(shape) - len(self.shape)
         strides = tuple(0 if i < lead or is_one(self.shape[i - lead]) else self.strides[i - lead]
@@ -114,6 +124,12 @@ class IndexedView(View):
 
     axis_stride: int = 0
     bound: int = 0
+
+    def rebased(self, buffer: Buffer, offset: int) -> IndexedView:
+        return replace(self, buffer=buffer, offset=offset)
+
+    def layout(self) -> tuple:
+        return super().layout() + (self.axis_stride, self.bound)
 
 
 class ReadsInputsWritesOut:
@@ -245,6 +261,12 @@ class LoopKernel:
     @property
     def reduces(self) -> bool:
         return any(s.reduce for s in self.stores)
+
+    @property
+    def gathers(self) -> bool:
+        """Whether the loop reads at indices it computes (``IndexedView``s): it can then fail
+        (an index out of its bound), so it returns a status."""
+        return any(isinstance(v, IndexedView) for v in self.loads)
 
 
 def copy_kernel(op: str, shape: tuple, value, out: View, loads: list = (),

@@ -81,7 +81,10 @@ def _token(k):
 
 
 def _cold_loop(k: LoopKernel) -> bool:
-    return all(type(s) is int for s in k.shape) and math.prod(k.shape) <= HOT_ELEMENTS
+    """A small loop that cannot fail: an outlined block is a function with no status to
+    return (a loop with gathers, like an index kernel, stays in the caller)."""
+    return all(type(s) is int for s in k.shape) and math.prod(k.shape) <= HOT_ELEMENTS and \
+        not k.gathers
 
 
 def _loose(a):
@@ -175,8 +178,7 @@ class Signature:
                 j = self.params[key] = len(self.pointers)
                 self.base[key] = a.offset
                 self.pointers.append((a.buffer, a.offset))
-            return ("V", j, a.offset - self.base[key], a.shape, a.strides, a.window,
-                    repr(a.fill))
+            return ("V", j, a.offset - self.base[key], a.layout())
         if type(a) is Scalar:
             j = self.defined.get(a.name)
             if j is not None:
@@ -226,8 +228,7 @@ class _Renaming:
     def arg(self, a):
         if isinstance(a, View):
             key = id(a.buffer)
-            return View(self.params[self.sig.params[key]], a.offset - self.sig.base[key],
-                        a.shape, a.strides, a.window, a.fill)
+            return a.rebased(self.params[self.sig.params[key]], a.offset - self.sig.base[key])
         if type(a) is Scalar:
             j = self.sig.defined.get(a.name)
             if j is not None:

@@ -93,6 +93,37 @@ def test_unrolled_rk4_is_outlined_looped_and_bit_identical(monkeypatch):
             np.testing.assert_allclose(out[1][which][i], (up - down) / (2 * eps), rtol=1e-6)
 
 
+def test_loops_with_gathers_stay_out_of_blocks(monkeypatch):
+    """A loop reading at the indices it computes can fail (an index out of range), and a
+    block is a function with no status: such loops stay in the caller, checked, as index
+    kernels do (this program then has no block to outline; outlined, it failed to build)."""
+    perms = np.array([[0, 1, 2], [2, 0, 1], [1, 2, 0], [0, 2, 1]])
+
+    def make():
+        def f(a, p):
+            h = a[:3] * 0.0
+            for _ in range(40):
+                src = sg.sin(a + h.sum())
+                h = h + src[(p + 1) % a.shape[0]].prod(1)[:3] * 0.01 + sg.cos(h)
+            return h.sum()
+        return f
+
+    def f_np(a):
+        h = a[:3] * 0.0
+        for _ in range(40):
+            src = np.sin(a + h.sum())
+            h = h + src[(perms + 1) % 5].prod(1)[:3] * 0.01 + np.cos(h)
+        return h.sum()
+    a = np.linspace(0.1, 0.9, 5)
+    monkeypatch.setattr(outlining, "MIN_KERNELS", 64)     # (the program has ~600 kernels)
+    out, text, plain, _ = _both(monkeypatch, make, a, perms)
+    _same_bits(out, plain)
+    assert text.count("sg_bad |=") == 40
+    np.testing.assert_allclose(out[0], f_np(a), rtol=1e-13)
+    fd = [(f_np(a + d) - f_np(a - d)) / 2e-6 for d in np.eye(5) * 1e-6]
+    np.testing.assert_allclose(out[1], fd, rtol=1e-6, atol=1e-9)
+
+
 def test_blocks_that_differ_in_a_constant_are_not_merged(monkeypatch):
     """Each step multiplies by its own constant, some of them zeros of either sign: a block
     runs only with the constants it was printed with (Python's -0.0 == 0.0 is no excuse)."""

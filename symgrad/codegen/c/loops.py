@@ -140,10 +140,9 @@ def emit(ctx, number: int, k: LoopKernel) -> Emitted:
     text, threaded = ctx.loops.emit(number, k)
     scalars = [a for s in k.body for a in s.args if isinstance(a, Scalar)]
     scalars += [s.value for s in k.stores if isinstance(s.value, Scalar)]
-    gathers = [s for s in k.body if s.expr.op == "gather"]
     errors = ()
-    if gathers:        # (status number + 1, as an index kernel's: codegen.c.index)
-        loc = gathers[0].loc
+    if k.gathers:      # (status number + 1, as an index kernel's: codegen.c.index)
+        loc = next(s.loc for s in k.body if s.expr.op == "gather")
         where_ = f" (from {loc}: {loc.text})" if loc else ""
         errors = ((number + 1, f"an index passed to gather is out of range{where_}"),)
     return Emitted(text, math.prod(k.shape), uses=frozenset(a.name for a in scalars),
@@ -180,7 +179,7 @@ class LoopEmitter:
         # (call-time sizes: whether the work is large enough is known only at run time)
         self.work_check = large_work(work) if isinstance(work, Dim) else None
         mode = sumloop.plan(dims, list(accs.values()))
-        self.gathers = any(isinstance(v, IndexedView) for v in k.loads)
+        self.gathers = k.gathers
         if mode is not None:    # float sums: blocked and pairwise (see sumloop.py)
             init, nests, final = self._sum_nests(k, mode, dims, loads, outs, accs, threads)
         else:
