@@ -51,8 +51,7 @@ def _fold(node: Node) -> Node:
     if node.op in _MOVES:
         const = scalar_const(ins[0])
         return node if const is None else _broadcast(const, node)
-    if node.op == "slice" or (ins and all(i.op in SCALAR_OPS for i in ins) and
-                              any(scalar_const(i) is None for i in ins)):
+    if node.op == "slice":
         return _small(node)
     # Most nodes have an input that is no constant at all: that (a set lookup per input) is
     # asked first, before the op's kind and ``scalar_const`` (1.2 -> 0.5 us a node, det7_flat).
@@ -60,8 +59,8 @@ def _fold(node: Node) -> Node:
             not _elementwise(node.op):
         return node
     scalars = [scalar_const(i) for i in ins]
-    if any(s is None for s in scalars):
-        return node
+    if any(s is None for s in scalars):      # a constant array among them
+        return _small(node)
     args = [np.asarray(s.attr("value"), dtype=s.dtype.np) for s in scalars]
     with np.errstate(all="ignore"):
         value = np.asarray(get(node.op).numpy(*args, **node.a), dtype=node.dtype.np)

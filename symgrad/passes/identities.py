@@ -369,8 +369,9 @@ def gather_in_the_index_shape(n):
     lin = i.inputs[0]
     k = lin.ndim
     rest = tuple(n.shape[k:])
-    if not k or tuple(n.shape[:k]) != tuple(lin.shape) or math.prod(rest) != width or \
-            any(isinstance(d, Dim) for d in n.shape):
+    # (call-time sizes first: comparing them would guard the shape-generic code)
+    if any(isinstance(d, Dim) for d in n.shape + g.shape) or not k or \
+            tuple(n.shape[:k]) != tuple(lin.shape) or math.prod(rest) != width:
         return None
     src = _moved("reshape", g.inputs[0], (rows,) + (1,) * (k - 1) + rest)
     src = _moved("expand", src, (rows,) + tuple(lin.shape[1:]) + rest)
