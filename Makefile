@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-capture fuzz fuzz-staleness bench bench-quick bench-matmul bench-linalg bench-gradbench bench-overhead bench-threads bench-contention bench-dynamic bench-memory \
+.PHONY: demo test test-capture fuzz fuzz-staleness bench bench-quick bench-matmul bench-linalg bench-gradbench bench-gradbench-cpp bench-overhead bench-threads bench-contention bench-dynamic bench-memory \
         bench-compile bench-eager bench-programs bench-loops bench-derivatives golden optable check-cc clean venv lint module-map
 
 # (pip builds symgrad's one C extension, symgrad/build/c/native.c: a compiler first)
@@ -93,6 +93,15 @@ bench-derivatives: $(BENCH_STAMP) check-cc
 # (benchmarks/results/gradbench.md). BENCH_ARGS="--only lse,det --rounds 5 --full".
 bench-gradbench: $(BENCH_STAMP) check-cc
 	$(BENCH_PY) benchmarks/gradbench.py $(BENCH_ARGS)
+
+# GradBench's hand-written C++ derivatives (its manual tool: det, kmeans, ba, ht) built from a
+# GradBench checkout and timed beside symgrad on the same inputs, one thread, checked against
+# each other (benchmarks/results/gradbench_cpp.md). GRADBENCH=path/to/gradbench (a checkout;
+# its cpp/json.hpp, or JSON_HPP=path/to/nlohmann/json.hpp); BENCH_ARGS="--only det --rounds 5".
+bench-gradbench-cpp: $(STAMP) check-cc
+	@test -n "$(GRADBENCH)" || { echo "set GRADBENCH=path/to/a/gradbench/checkout" >&2; exit 2; }
+	$(PY) benchmarks/gradbench_cpp.py --gradbench $(GRADBENCH) \
+	  $(if $(JSON_HPP),--json-hpp $(JSON_HPP)) $(BENCH_ARGS)
 
 bench-quick: $(BENCH_STAMP) check-cc
 	$(BENCH_PY) benchmarks/run.py --quick $(BENCH_ARGS)

@@ -6,7 +6,7 @@ Problems (NumPy in, NumPy out for every system; each result is checked against s
 
 * ``per_example``: ``vmap(grad(loss))`` of a 784-256-10 tanh MLP's cross-entropy, batch 256,
   float32; also a Python loop over symgrad's compiled ``grad`` of one example;
-* ``hessian_dense``: the dense Hessian of the Rosenbrock function, N = 100;
+* ``hessian_dense``: the dense Hessian of the Rosenbrock function, N = 100 and N = 1000;
 * ``hessian_sparse``: its sparse Hessian at N = 10,000 (tridiagonal: star coloring, 3
   Hessian-vector products), against CasADi's generated C for its sparse Hessian (built with
   gcc -O3 -march=native, called through ``casadi.external``) and, once, symgrad's dense
@@ -156,8 +156,16 @@ def rosenbrock(np_):
 
 
 def hessian_dense(rounds: int) -> dict:
+    """At N = 100 and N = 1000 (the n x n result: 8 MB, written once by one loop)."""
+    times = {}
+    for n in (100, 1000):
+        times.update({f"{k} N={n}": t for k, t in _hessian_dense(n, rounds).items()})
+    return times
+
+
+def _hessian_dense(n: int, rounds: int) -> dict:
     import symgrad as sg
-    x = np.random.default_rng(1).normal(size=100)
+    x = np.random.default_rng(1).normal(size=n)
     h = sg.hessian(rosenbrock(sg))
     ref = h(x)
     systems = {"symgrad hessian": lambda: h(x)}

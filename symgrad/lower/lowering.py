@@ -20,6 +20,8 @@ object's methods (``value``, ``as_view``, ``new_buffer``, ``copy_dense``, ``scra
 from __future__ import annotations
 
 import functools
+import numpy as np
+
 
 from ..dims import NotGeneric, is_one, symbols_of
 from ..gcpause import pausing
@@ -458,10 +460,19 @@ class _Lowering:
             Store(("load", 0) if loads else s, part, "add" if accumulate else c.op, src.size,
                   loc=loc, accumulate=accumulate)]))
 
+    def _spread(self, value: Literal, shape: tuple) -> View:
+        """One number at every element of ``shape``: a one-element constant read with
+        strides 0 (a window over it reads the number inside, zero outside)."""
+        buf = Buffer("const", len(self.consts), value.dtype, 1)
+        self.consts.append((buf, np.full(1, value.value, value.dtype.np)))
+        return View(buf, 0, shape, (0,) * len(shape))
+
     def _unslice(self, n: Node, s) -> View:
         """The gradient of a slice: a windowed view of ``s`` when its steps are 1 (reads outside
         the window are zero), else zeros and then the values in place."""
         a = n.a
+        if isinstance(s, Literal) and all(st == 1 for st in a["steps"]):
+            s = self._spread(s, n.inputs[0].shape)     # (masked: a view needs a buffer)
         if isinstance(s, View) and s.window is None and all(st == 1 for st in a["steps"]) \
                 and all(s.shape):
             offset = s.offset - sum(st * stride for st, stride in zip(a["starts"], s.strides))

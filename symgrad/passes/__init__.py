@@ -14,7 +14,11 @@ from .control_flow import simplify_control
 from .fast_math import apply_fast_math
 from .fold_constants import fold_constants
 from .identities import apply_identities
+from .sink_gathers import sink_gathers
+from .sink_views import sink_views
 
-PIPELINE = [fold_constants, simplify_control, apply_identities, fold_constants]
+PIPELINE = [fold_constants, simplify_control, apply_identities, sink_gathers, sink_views,
+            fold_constants]
 FAST_MATH_PIPELINE = [fold_constants, simplify_control, apply_identities, apply_fast_math,
-                      fold_constants, apply_identities]
+                      fold_constants, apply_identities, sink_gathers, sink_views,
+                      fold_constants]

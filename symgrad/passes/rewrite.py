@@ -135,6 +135,18 @@ def _rebuild(graph: Graph, nodes: list, control: set, fn: Callable[[Node], Node]
     return after
 
 
+def readers(graph: Graph) -> dict:
+    """node -> the nodes that read it (each once), and None for each time it is an output:
+    what a rule that moves work asks before it moves a value's work to one of its readers."""
+    found: dict = {}
+    for n in graph.nodes():
+        for x in dict.fromkeys(n.inputs):
+            found.setdefault(x, []).append(n)
+    for out in graph.outputs:
+        found.setdefault(out, []).append(None)
+    return found
+
+
 def on(*ops: str) -> Callable:
     """Decorator: the rule looks at nodes of these ops only (``first_rule`` dispatches on the
     op, so a node is shown the rules for its op alone)."""

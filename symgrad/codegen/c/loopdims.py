@@ -74,3 +74,24 @@ def guard(view: View, loop_vars: list) -> str:
         if hi < view.shape[d]:
             conds.append(f"{var} < {hi}")
     return " && ".join(conds)
+
+
+def clamped_index(view: View, loop_vars: list) -> str | None:
+    """A windowed view's C index with the windowed loop variables held inside the window:
+    an address the view's buffer always has, so the load needs no branch (its value outside
+    the window is then replaced by the fill). None when the innermost variable is windowed:
+    clamping it would turn a contiguous read into a gather."""
+    inner = loop_vars[-1][1] if loop_vars else None
+    held = []
+    for var, d in loop_vars:
+        lo, hi = view.window[d]
+        if lo == 0 and hi == view.shape[d]:
+            held.append((var, d))
+            continue
+        if d == inner or lo >= hi:
+            return None
+        expr = var if lo == 0 else f"({var} < {lo} ? {lo} : {var})"
+        if hi < view.shape[d]:
+            expr = f"({var} < {hi} ? {expr} : {hi - 1})"
+        held.append((expr, d))
+    return index(view, held)

@@ -17,7 +17,7 @@ from ...dims import Dim, c_text, large
 from ...dtypes import DType, int64
 from ...lower.loopir import IndexedView, Literal, LoopKernel, Scalar, View
 from . import sumloop
-from .loopdims import collapse, flatten_views, gather_lines, guard
+from .loopdims import clamped_index, collapse, flatten_views, gather_lines, guard
 from .emitted import Emitted
 from .exprs import c_statement
 from .literals import c_literal
@@ -149,6 +149,14 @@ def emit(ctx, number: int, k: LoopKernel) -> Emitted:
                    threaded=threaded, errors=errors)
 
 
+def local_ctype(dtype) -> str:
+    """The C type of a loop body's local: a bool is an ``int`` there, as C's comparisons
+    give it (buffers keep one byte). gcc 12 vectorizes no loop that narrows the comparison
+    of two int64 values into a byte (``const uint8_t t = a == b`` with int64_t a, b: "no
+    vectype"), as the columns of an identity matrix are compared."""
+    return "int" if dtype.is_bool else dtype.ctype
+
+
 class LoopEmitter:
     """Prints loop kernels. ``vector_math``: mark loops ``omp simd`` (glibc's vector math);
     ``parallel``: large loops may run on threads. Accumulates ``calls`` (libm functions called
@@ -203,6 +211,10 @@ class LoopEmitter:
             read = f"{v.buffer.name}[{index(v, loop_vars)}]"
             cond = guard(v, loop_vars)
             if cond:     # the fill outside the window (0 for the gradient of a slice)
+                held = clamped_index(v, loop_vars)
+                if held is not None:     # (a load and a select, not a branch: vectorizes)
+                    body.append(f"const {dtype.ctype} r{i} = {v.buffer.name}[{held}];")
+                    read = f"r{i}"
                 read = f"({cond}) ? {read} : {c_literal(v.fill, dtype)}"
             body.append(f"const {dtype.ctype} l{i} = {read};")
         load_names = [f"l{i}" for i in range(len(loads))]
@@ -213,7 +225,7 @@ class LoopEmitter:
                 continue
             text, calls = c_statement(s.expr, [operand(a, load_names) for a in s.args])
             self.calls.update(calls)
-            body.append(f"const {s.expr.dtype.ctype} {s.local} = {text};"
+            body.append(f"const {local_ctype(s.expr.dtype)} {s.local} = {text};"
                         f"  /* {loc_comment(s.loc, s.expr.op)} */")
         return body
 

@@ -79,7 +79,7 @@ int sg_grad_gather_and_slices(const double *restrict in0,
     /* k3: ne -> tmp3 [1, 1] */
     {
         const double l0 = tmp2[0];
-        const uint8_t t0 = l0 != l0;  /* golden_corpus.py:31 (backward of MaxBackward1): return picked + (x[:, 1:3] * x[:, :2]).sum() + sg.cat([x[:, :1], x[:, 2:]], 1).max()  [ne] */
+        const int t0 = l0 != l0;  /* golden_corpus.py:31 (backward of MaxBackward1): return picked + (x[:, 1:3] * x[:, :2]).sum() + sg.cat([x[:, :1], x[:, 2:]], 1).max()  [ne] */
         tmp3[0] = t0;
     }
 
@@ -92,10 +92,10 @@ int sg_grad_gather_and_slices(const double *restrict in0,
             const double l0 = tmp1[i0];
             const double l1 = tmp2[0];
             const uint8_t l2 = tmp3[0];
-            const uint8_t t0 = l0 == l1;  /* golden_corpus.py:31 (backward of MaxBackward1): return picked + (x[:, 1:3] * x[:, :2]).sum() + sg.cat([x[:, :1], x[:, 2:]], 1).max()  [eq] */
-            const uint8_t t1 = l0 != l0;  /* golden_corpus.py:31 (backward of MaxBackward1): return picked + (x[:, 1:3] * x[:, :2]).sum() + sg.cat([x[:, :1], x[:, 2:]], 1).max()  [ne] */
-            const uint8_t t2 = l2 != 0 && t1 != 0;  /* golden_corpus.py:31 (backward of MaxBackward1): return picked + (x[:, 1:3] * x[:, :2]).sum() + sg.cat([x[:, :1], x[:, 2:]], 1).max()  [logical_and] */
-            const uint8_t t3 = t0 != 0 || t2 != 0;  /* golden_corpus.py:31 (backward of MaxBackward1): return picked + (x[:, 1:3] * x[:, :2]).sum() + sg.cat([x[:, :1], x[:, 2:]], 1).max()  [logical_or] */
+            const int t0 = l0 == l1;  /* golden_corpus.py:31 (backward of MaxBackward1): return picked + (x[:, 1:3] * x[:, :2]).sum() + sg.cat([x[:, :1], x[:, 2:]], 1).max()  [eq] */
+            const int t1 = l0 != l0;  /* golden_corpus.py:31 (backward of MaxBackward1): return picked + (x[:, 1:3] * x[:, :2]).sum() + sg.cat([x[:, :1], x[:, 2:]], 1).max()  [ne] */
+            const int t2 = l2 != 0 && t1 != 0;  /* golden_corpus.py:31 (backward of MaxBackward1): return picked + (x[:, 1:3] * x[:, :2]).sum() + sg.cat([x[:, :1], x[:, 2:]], 1).max()  [logical_and] */
+            const int t3 = t0 != 0 || t2 != 0;  /* golden_corpus.py:31 (backward of MaxBackward1): return picked + (x[:, 1:3] * x[:, :2]).sum() + sg.cat([x[:, :1], x[:, 2:]], 1).max()  [logical_or] */
             const double t4 = (double)(t3);  /* golden_corpus.py:31 (backward of MaxBackward1): return picked + (x[:, 1:3] * x[:, :2]).sum() + sg.cat([x[:, :1], x[:, 2:]], 1).max()  [cast] */
             tmp4[i0] = t3;
             acc = acc + t4;
@@ -174,7 +174,7 @@ int sg_grad_gather_and_slices(const double *restrict in0,
         #pragma omp simd reduction(+:acc)
         for (int64_t i0 = 0; i0 < 3; i0++) {
             const int64_t l0 = in1[i0];
-            const uint8_t t0 = l0 != (-100);  /* golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [ne] */
+            const int t0 = l0 != (-100);  /* golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [ne] */
             const double t1 = (double)(t0);  /* golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [cast] */
             tmp8[i0] = t0;
             tmp9[i0] = t1;
@@ -233,7 +233,7 @@ int sg_grad_gather_and_slices(const double *restrict in0,
         for (int64_t i0 = 0; i0 < 3; i0++) {
             const double l0 = tmp14[i0];
             const double t0 = fabs(l0);  /* golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [abs] */
-            const uint8_t t1 = t0 == ((double)INFINITY);  /* golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [eq] */
+            const int t1 = t0 == ((double)INFINITY);  /* golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [eq] */
             const double t2 = ((t1 != 0.0) ? ((0.0)) : (l0));  /* golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [where] */
             tmp15[i0] = t2;
         }

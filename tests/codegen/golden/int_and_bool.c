@@ -27,7 +27,7 @@ int sg_int_and_bool(const int64_t *restrict in0,
         for (int64_t i0 = 0; i0 < 5; i0++) {
             const int64_t l0 = in0[i0];
             const float l1 = in1[i0];
-            const uint8_t t0 = l0 > (2);  /* golden_corpus.py:35: return sg.where(n > 2, x * n, -x).sum()  [gt] */
+            const int t0 = l0 > (2);  /* golden_corpus.py:35: return sg.where(n > 2, x * n, -x).sum()  [gt] */
             const float t1 = (float)(l0);  /* golden_corpus.py:35: return sg.where(n > 2, x * n, -x).sum()  [cast] */
             const float t2 = l1*t1;  /* golden_corpus.py:35: return sg.where(n > 2, x * n, -x).sum()  [mul] */
             const float t3 = -l1;  /* golden_corpus.py:35: return sg.where(n > 2, x * n, -x).sum()  [neg] */

@@ -54,7 +54,7 @@ int sg_grad_cumulative(const double *restrict in0,
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
             const double l0 = tmp0[3 + i0*4];
-            const uint8_t t0 = l0 == l0;  /* golden_corpus.py:43 (backward of LogcumsumexpBackward0): return (sg.cumsum(x, 1) * sg.cumprod(x, 0)).sum() + sg.logcumsumexp(x, 1).sum()  [eq] */
+            const int t0 = l0 == l0;  /* golden_corpus.py:43 (backward of LogcumsumexpBackward0): return (sg.cumsum(x, 1) * sg.cumprod(x, 0)).sum() + sg.logcumsumexp(x, 1).sum()  [eq] */
             tmp1[i0] = t0;
         }
     }
@@ -135,7 +135,8 @@ int sg_grad_cumulative(const double *restrict in0,
         for (int64_t i0 = 0; i0 < 3; i0++) {
             #pragma omp simd
             for (int64_t i1 = 0; i1 < 4; i1++) {
-                const double l0 = (i0 < 2) ? in0[4 + i0*4 + i1] : 0.0;
+                const double r0 = in0[4 + (i0 < 2 ? i0 : 1)*4 + i1];
+                const double l0 = (i0 < 2) ? r0 : 0.0;
                 tmp8[i0*4 + i1] = l0;
             }
         }
@@ -176,13 +177,14 @@ int sg_grad_cumulative(const double *restrict in0,
                 const double l1 = tmp0[i0*4 + i1];
                 const uint8_t l2 = tmp1[i0];
                 const double l3 = tmp5[i0*4 + i1];
-                const double l4 = (i0 >= 1) ? tmp6[-4 + i0*4 + i1] : 1.0;
+                const double r4 = tmp6[-4 + (i0 < 1 ? 1 : i0)*4 + i1];
+                const double l4 = (i0 >= 1) ? r4 : 1.0;
                 const double l5 = tmp9[i0*4 + i1];
                 const double l6 = tmp10[i0*4 + i1];
-                const uint8_t t0 = l0 == (-(double)INFINITY);  /* golden_corpus.py:43 (backward of LogcumsumexpBackward0): return (sg.cumsum(x, 1) * sg.cumprod(x, 0)).sum() + sg.logcumsumexp(x, 1).sum()  [eq] */
-                const uint8_t t1 = l1 != (-(double)INFINITY);  /* golden_corpus.py:43 (backward of LogcumsumexpBackward0): return (sg.cumsum(x, 1) * sg.cumprod(x, 0)).sum() + sg.logcumsumexp(x, 1).sum()  [ne] */
-                const uint8_t t2 = t1 != 0 && l2 != 0;  /* golden_corpus.py:43 (backward of LogcumsumexpBackward0): return (sg.cumsum(x, 1) * sg.cumprod(x, 0)).sum() + sg.logcumsumexp(x, 1).sum()  [logical_and] */
-                const uint8_t t3 = t0 != 0 && t2 != 0;  /* golden_corpus.py:43 (backward of LogcumsumexpBackward0): return (sg.cumsum(x, 1) * sg.cumprod(x, 0)).sum() + sg.logcumsumexp(x, 1).sum()  [logical_and] */
+                const int t0 = l0 == (-(double)INFINITY);  /* golden_corpus.py:43 (backward of LogcumsumexpBackward0): return (sg.cumsum(x, 1) * sg.cumprod(x, 0)).sum() + sg.logcumsumexp(x, 1).sum()  [eq] */
+                const int t1 = l1 != (-(double)INFINITY);  /* golden_corpus.py:43 (backward of LogcumsumexpBackward0): return (sg.cumsum(x, 1) * sg.cumprod(x, 0)).sum() + sg.logcumsumexp(x, 1).sum()  [ne] */
+                const int t2 = t1 != 0 && l2 != 0;  /* golden_corpus.py:43 (backward of LogcumsumexpBackward0): return (sg.cumsum(x, 1) * sg.cumprod(x, 0)).sum() + sg.logcumsumexp(x, 1).sum()  [logical_and] */
+                const int t3 = t0 != 0 && t2 != 0;  /* golden_corpus.py:43 (backward of LogcumsumexpBackward0): return (sg.cumsum(x, 1) * sg.cumprod(x, 0)).sum() + sg.logcumsumexp(x, 1).sum()  [logical_and] */
                 const double t4 = l0 - l1;  /* golden_corpus.py:43 (backward of LogcumsumexpBackward0): return (sg.cumsum(x, 1) * sg.cumprod(x, 0)).sum() + sg.logcumsumexp(x, 1).sum()  [sub] */
                 const double t5 = exp(t4);  /* golden_corpus.py:43 (backward of LogcumsumexpBackward0): return (sg.cumsum(x, 1) * sg.cumprod(x, 0)).sum() + sg.logcumsumexp(x, 1).sum()  [exp] */
                 const double t6 = t5*l3;  /* golden_corpus.py:43 (backward of LogcumsumexpBackward0): return (sg.cumsum(x, 1) * sg.cumprod(x, 0)).sum() + sg.logcumsumexp(x, 1).sum()  [mul] */

@@ -43,7 +43,7 @@ int sg_value_and_grad_small_matmul(const double *restrict in0,
         for (int64_t i0 = 0; i0 < 6; i0++) {
             const double l0 = tmp0[i0];
             const double t0 = ((l0 < 0.0) ? (0.0) : (l0));  /* golden_corpus.py:26: return sg.relu(a @ b).mean()  [relu] */
-            const uint8_t t1 = t0 <= (0.0);  /* golden_corpus.py:26 (backward of ReluBackward0): return sg.relu(a @ b).mean()  [le] */
+            const int t1 = t0 <= (0.0);  /* golden_corpus.py:26 (backward of ReluBackward0): return sg.relu(a @ b).mean()  [le] */
             const double t2 = ((t1 != 0.0) ? ((0.0)) : ((0.16666666666666666)));  /* golden_corpus.py:26 (backward of ReluBackward0): return sg.relu(a @ b).mean()  [where] */
             acc = acc + t0;
             tmp2[i0] = t2;

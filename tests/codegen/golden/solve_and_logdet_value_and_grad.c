@@ -217,7 +217,7 @@ int sg_value_and_grad_solve_and_logdet(const double *restrict in0,
             for (int64_t i1 = 0; i1 < 3; i1++) {
                 const double l0 = tmp6[i0];
                 const double l1 = tmp8[i1];
-                const uint8_t t0 = l0 == l1;  /* golden_corpus.py:51 (backward of LinalgSlogdetBackward0): return sg.linalg.solve(a, b).sum() + sg.linalg.slogdet(a)[1]  [eq] */
+                const int t0 = l0 == l1;  /* golden_corpus.py:51 (backward of LinalgSlogdetBackward0): return sg.linalg.solve(a, b).sum() + sg.linalg.slogdet(a)[1]  [eq] */
                 const double t1 = (double)(t0);  /* golden_corpus.py:51 (backward of LinalgSlogdetBackward0): return sg.linalg.solve(a, b).sum() + sg.linalg.slogdet(a)[1]  [cast] */
                 tmp9[i0*3 + i1] = t1;
             }
