@@ -46,6 +46,7 @@ class Buffer:
     makes new ones for the temporaries it places)."""
 
     role: str          # "input" | "const" | "output" | "temp" | "param" (an outlined block's)
+    #                    | "row" (one row's values, ``lower.rows``) | "rowptr" (its C pointer)
     index: int         # argument position for input/const/output; a temp's number
     dtype: DType
     size: int          # elements
@@ -62,7 +63,8 @@ class Buffer:
         return round_up(max(self.size * self.dtype.itemsize, 1), ALIGN)
 
 
-_PREFIX = {"input": "in", "const": "cst", "output": "out", "temp": "tmp", "param": "p"}
+_PREFIX = {"input": "in", "const": "cst", "output": "out", "temp": "tmp", "param": "p",
+           "row": "row", "rowptr": "rp"}
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from .cat import shift_fill
 from .control import place_tapes
 from .fusion import Group, is_view_op, plan_fusion
 from .outline import outline
+from .rows import fuse_rows
 from .loopir import (Buffer, ElementStmt, Expr, IndexedView, Literal, LoopKernel, Program,
                      Scalar, ScalarStmt, Stmt, Store, View, contiguous_strides, copy_kernel)
 
@@ -255,7 +256,7 @@ class _Lowering:
                 self._node(payload)
         for j, n in enumerate(self.graph.values):
             self._finish_output(self.out_buffers[j], n)
-        kernels, workspace = plan_buffers(self.kernels)
+        kernels, workspace = plan_buffers(fuse_rows(self.kernels) if self.top else self.kernels)
         kernels, workspace = place_tapes(kernels, workspace)
         kernels, workspace = outline(kernels, workspace)
         sizes = sorted(set().union(*(symbols_of(n.shape) for n in self.graph.inputs)))

@@ -1,0 +1,89 @@
+"""Row loops (lower/rows.py, codegen/c/rows.py): consecutive loops over the same many rows of
+small work run as one loop over the rows, each row's intermediates in local arrays.
+
+Values against NumPy and derivatives against central differences; the C checked for the row
+loop, and for what must stay out of it: reads across rows, reductions over the rows.
+"""
+
+import re
+
+import numpy as np
+
+import symgrad as sg
+from symgrad import config
+
+RNG = np.random.default_rng(17)
+
+
+def _rotate(r, x):
+    """Rodrigues' rotation of each row of x by the row's angle-axis r (per-row small work)."""
+    theta = sg.sqrt((r * r).sum(-1, keepdim=True))
+    axis = r / theta
+    cos, sin = sg.cos(theta), sg.sin(theta)
+    return x * cos + sg.linalg.cross(axis, x, dim=-1) * sin + \
+        axis * (axis * x).sum(-1, keepdim=True) * (1 - cos)
+
+
+def _rotate_np(r, x):
+    theta = np.sqrt((r * r).sum(-1, keepdims=True))
+    axis = r / theta
+    return x * np.cos(theta) + np.cross(axis, x) * np.sin(theta) + \
+        axis * (axis * x).sum(-1, keepdims=True) * (1 - np.cos(theta))
+
+
+def _row_loops(text: str) -> list:
+    return re.findall(r"rows \[(\d+)\]: (\d+) loops", text)
+
+
+def test_per_row_jacobians_run_row_by_row():
+    n = 500
+    r, x = RNG.normal(size=(n, 3)), RNG.normal(size=(n, 3))
+    jac = sg.compile(sg.vmap(sg.jacfwd(_rotate, argnums=(0, 1))))
+    d_r, d_x = jac(r, x)
+    eps = 1e-6
+    for j in range(3):
+        e = np.zeros(3)
+        e[j] = eps
+        np.testing.assert_allclose(d_r[:, :, j], (_rotate_np(r + e, x) - _rotate_np(r - e, x))
+                                   / (2 * eps), rtol=1e-6, atol=1e-8)
+        np.testing.assert_allclose(d_x[:, :, j], (_rotate_np(r, x + e) - _rotate_np(r, x - e))
+                                   / (2 * eps), rtol=1e-6, atol=1e-8)
+    loops = _row_loops(jac.c_source)
+    assert loops and all(rows == str(n) for rows, _ in loops) and int(loops[0][1]) >= 4
+
+
+def test_rows_read_across_are_not_run_row_by_row():
+    """y is written by rows and read one row further on: the loop reading it runs after the
+    loop that writes it, not in the same row loop."""
+    x = RNG.normal(size=(300, 4))
+
+    def f(x):
+        y = sg.sin(x) * 2.0 + x.sum(1, keepdim=True)
+        z = y[1:] - y[:-1]
+        return (z * z).sum(1) + 1.0
+    g = sg.compile(f)
+    y = np.sin(x) * 2.0 + x.sum(1, keepdims=True)
+    np.testing.assert_allclose(g(x), ((y[1:] - y[:-1]) ** 2).sum(1) + 1.0, rtol=1e-13)
+
+
+def test_a_sum_over_the_rows_is_no_row_loop():
+    x = RNG.normal(size=(400, 3))
+    f = sg.compile(lambda x: (sg.exp(x) * x).sum(0) + (x * 2).sum(0))
+    np.testing.assert_allclose(f(x), (np.exp(x) * x).sum(0) + (x * 2).sum(0), rtol=1e-13)
+
+
+def test_row_loops_on_threads_give_the_same_numbers():
+    n = 20000
+    r, x = RNG.normal(size=(n, 3)), RNG.normal(size=(n, 3))
+    f = sg.compile(sg.vmap(sg.jacfwd(_rotate, argnums=(0, 1))))
+    before = config.settings.num_threads
+    try:
+        sg.set_num_threads(1)
+        one = f(r, x)
+        sg.set_num_threads(2)
+        two = f(r, x)
+    finally:
+        config.settings.num_threads = before
+    assert "omp parallel for" in f.c_source.split("rows [")[1].split("\n")[2]
+    for a, b in zip(one, two):
+        np.testing.assert_array_equal(a, b)
