@@ -380,6 +380,66 @@ def gather_in_the_index_shape(n):
     return Node("gather", g.attrs, (src, idx), n.dtype, n.shape)
 
 
+def _one_hot(n: Node):
+    """(source, index, negated) of a (k, n) matrix holding, in column i, source[0, i] at row
+    index[0, i] and zeros elsewhere (``scatter_add`` of a row into zeros along axis 0: the
+    gradient of picking one element per column, as ``min(0).values`` does), possibly negated;
+    else None."""
+    negated = n.op == "neg"
+    if negated:
+        n = n.inputs[0]
+    if n.op != "scatter_add" or n.attr("axis") != 0 or n.ndim != 2:
+        return None
+    src, idx = n.inputs
+    if tuple(src.shape) != (1, n.shape[1]) or tuple(idx.shape) != (1, n.shape[1]) or \
+            any(isinstance(d, Dim) for d in n.shape):
+        return None
+    return src, idx, negated
+
+
+def _column(x: Node) -> Node:
+    """A (1, n) row as an (n, 1) column (the same elements)."""
+    return _moved("reshape", x, (x.shape[1], 1))
+
+
+def _scattered(n: Node, src: Node, idx: Node, negated: bool) -> Node:
+    width = n.shape[1]
+    idx = _moved("expand", _column(idx), (idx.shape[1], width))
+    out = Node("scatter_add", (("axis", 0), ("shape_to", tuple(n.shape))), (src, idx),
+               n.dtype, n.shape)
+    return Node("neg", (), (out,), n.dtype, n.shape) if negated else out
+
+
+@on("matmul")
+def one_hot_product(n):
+    """one_hot(a, l) @ B -> rows a[i] * B[i] added into row l[i] (a scatter_add of n x d
+    values instead of a k x n matrix built and multiplied: k-means' Newton step, where it is
+    1,000 x 10,000). Each sum has the same nonzero terms, exact products by the one-hot's
+    values (the zeros add nothing but a zero's sign), in index order rather than BLAS's."""
+    if n.op != "matmul" or n.ndim != 2 or n.inputs[1].ndim != 2:
+        return None
+    found = _one_hot(n.inputs[0])
+    if found is None or found[0].dtype is not n.dtype:
+        return None
+    src, idx, negated = found
+    b = n.inputs[1]
+    rows = Node("mul", (), (_column(src), b), n.dtype, b.shape)
+    return _scattered(n, rows, idx, negated)
+
+
+@on("sum")
+def one_hot_sum(n):
+    """sum(one_hot(a, l), axis 1) -> a[i] added into row l[i] (each row's nonzero terms, in
+    index order)."""
+    if n.op != "sum" or n.attr("axes") != (1,) or tuple(n.shape) != (n.inputs[0].shape[0], 1):
+        return None
+    found = _one_hot(n.inputs[0])
+    if found is None:
+        return None
+    src, idx, negated = found
+    return _scattered(n, _column(src), idx, negated)
+
+
 def _moved(op: str, x: Node, shape: tuple) -> Node:
     """``x`` reshaped or broadcast to ``shape`` (itself when it has that shape)."""
     if tuple(x.shape) == tuple(shape):
@@ -391,7 +451,7 @@ RULES = (gradient_barrier, mul_by_one, div_by_one, sub_zero, mul_by_minus_one, d
          negation_out_of_product, double, subtract_negation, pow_small_integer,
          identity_movement, reshape_chain, permute_chain, slice_of_slice, slice_of_cat,
          sum_of_broadcast, where_same_branches, where_constant_condition, outer_product,
-         extremum_at_its_index, gather_in_the_index_shape)
+         extremum_at_its_index, gather_in_the_index_shape, one_hot_product, one_hot_sum)
 
 _apply_rules = first_rule(RULES)
 

@@ -1008,3 +1008,54 @@ def test_a_rebuild_that_changes_nothing_is_the_full_rebuild(name):
     assert fast.outputs == full.outputs == graph.outputs
     assert fast.nodes() == full.nodes()
     assert list(fast.locs.items()) == list(full.locs.items())
+
+
+def test_golden_one_hot_product_one_hot_sum():
+    # M = -one_hot(a, l): column i holds -a[i] at row l[i]; M @ B adds -a[i] B[i] into row
+    # l[i], sum(M, 1) adds -a[i]: scatters of n rows, no k x n matrix
+    a, b = _in("a", (1, 5)), _in("b", (5, 2))
+    lt = _op("argmin", _in("x", (3, 5)), axis=0)
+    m = _op("neg", _op("scatter_add", a, lt, axis=0, shape_to=(3, 5)))
+    graph = Graph((a, b, lt.inputs[0]), (_op("matmul", m, b), _op("sum", m, axes=(1,))))
+    _golden(simplify, graph, """\
+{ lambda a:f64[1,5] b:f64[5,2] x:f64[3,5] .
+    c:i64[1,5] = argmin [axis=0] x
+    d:f64[3,5] = scatter_add [axis=0 shape_to=(3,5)] a c
+    e:f64[3,5] = neg d
+    f:f64[3,2] = matmul e b
+    g:f64[3,1] = sum [axes=(1,)] e
+  in (f, g) }""", """\
+{ lambda a:f64[1,5] b:f64[5,2] x:f64[3,5] .
+    c:f64[5,1] = reshape [shape_to=(5,1)] a
+    d:f64[5,2] = mul c b
+    e:i64[1,5] = argmin [axis=0] x
+    f:i64[5,1] = reshape [shape_to=(5,1)] e
+    g:i64[5,2] = expand [shape_to=(5,2)] f
+    h:f64[3,2] = scatter_add [axis=0 shape_to=(3,2)] d g
+    i:f64[3,2] = neg h
+    j:f64[3,1] = scatter_add [axis=0 shape_to=(3,1)] c f
+    k:f64[3,1] = neg j
+  in (i, k) }""", exact=False)
+
+
+def test_one_hot_rules_keep_k_means_newton_step():
+    """k-means' Newton direction (jvp of grad): the gradient of min(0).values is a one-hot
+    matrix, multiplied by the points and summed; with the scatters, each centroid's step is
+    still minus its offset from its cluster's mean (J = 2 (count C - sum P), H = 2 count)."""
+    rng = np.random.default_rng(3)
+    points = rng.random((400, 3))
+    centroids = points[-6:].copy()
+
+    def cost(p, c):
+        dists = (p ** 2).sum(1)[None, :] + (c ** 2).sum(1)[:, None] - 2 * c @ p.T
+        return dists.min(0).values.sum()
+    step = sg.compile(lambda p, c: sg.jvp(lambda c: sg.grad(cost, argnums=1)(p, c), (c,),
+                                           (sg.ones_like(c),)))
+    J, H = step(points, centroids)
+    nearest = ((points[:, None, :] - centroids[None]) ** 2).sum(2).argmin(1)
+    count = np.bincount(nearest, minlength=6)[:, None]
+    sums = np.zeros_like(centroids)
+    np.add.at(sums, nearest, points)
+    np.testing.assert_allclose(J, 2 * (count * centroids - sums), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(H, np.broadcast_to(2.0 * count, H.shape), rtol=1e-14)
+    assert "matmul [6, 400] @" not in step.c_source and "scatter_add" in step.c_source
