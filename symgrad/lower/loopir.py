@@ -105,6 +105,21 @@ class View:
         two kernels apart by their views)."""
         return (type(self).__name__, self.shape, self.strides, self.window, repr(self.fill))
 
+    def sliced(self, starts: tuple, steps: tuple, shape: tuple) -> View:
+        """The view of ``self[starts::steps]`` (of ``shape``); of a padded view, padded too:
+        index j is s + j * t of the view, inside the window (lo, hi) for
+        ceil((lo - s) / t) <= j < ceil((hi - s) / t)."""
+        offset = self.offset + sum(s * st for s, st in zip(starts, self.strides))
+        strides = tuple(st * t for st, t in zip(self.strides, steps))
+        window = None
+        if self.window is not None:
+            window = []
+            for (lo, hi), s, t, n in zip(self.window, starts, steps, shape):
+                a, b = max(0, -(-(lo - s) // t)), min(n, -(-(hi - s) // t))
+                window.append((a, b) if a < b else (0, 0))
+            window = tuple(window)
+        return View(self.buffer, offset, tuple(shape), strides, window, self.fill)
+
     def broadcast(self, shape: tuple) -> View:
         lead = len(shape) - len(self.shape)
         strides = tuple(0 if i < lead or is_one(self.shape[i - lead]) else self.strides[i - lead]

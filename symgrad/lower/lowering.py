@@ -352,12 +352,10 @@ class _Lowering:
             window = None if src.window is None else tuple(src.window[p] for p in a["perm"])
             return View(src.buffer, src.offset, n.shape, tuple(src.strides[p] for p in a["perm"]),
                         window, src.fill)
-        if src.window is not None:            # slice or reshape of a padded view
-            src = self._copy(n.inputs[0], src)
         if n.op == "slice":
-            offset = src.offset + sum(s * st for s, st in zip(a["starts"], src.strides))
-            strides = tuple(st * step for st, step in zip(src.strides, a["steps"]))
-            return View(src.buffer, offset, n.shape, strides)
+            return src.sliced(a["starts"], a["steps"], n.shape)
+        if src.window is not None:            # a reshape of a padded view
+            src = self._copy(n.inputs[0], src)
         if not src.is_contiguous():   # reshape
             src = self._copy(n.inputs[0], src)
         return View(src.buffer, src.offset, n.shape, contiguous_strides(n.shape))
@@ -474,10 +472,12 @@ class _Lowering:
         a = n.a
         if isinstance(s, Literal) and all(st == 1 for st in a["steps"]):
             s = self._spread(s, n.inputs[0].shape)     # (masked: a view needs a buffer)
-        if isinstance(s, View) and s.window is None and all(st == 1 for st in a["steps"]) \
-                and all(s.shape):
+        if isinstance(s, View) and (s.window is None or s.fill == 0) and \
+                all(st == 1 for st in a["steps"]) and all(s.shape):
+            # (a padding of a padded view: the inner window shifted, zeros around both)
             offset = s.offset - sum(st * stride for st, stride in zip(a["starts"], s.strides))
-            window = tuple((st, st + d) for st, d in zip(a["starts"], s.shape))
+            inner = s.window or tuple((0, d) for d in s.shape)
+            window = tuple((st + lo, st + hi) for st, (lo, hi) in zip(a["starts"], inner))
             return View(s.buffer, offset, n.shape, s.strides, window)
         out = self.new_buffer(n)
         loc = self.locs.get(n)

@@ -1,6 +1,6 @@
-"""Row loops: consecutive loops over the same many rows of small work run as one loop over the
-rows, each loop's work for a row after the one before it, the values that stay in the run
-held per row.
+"""Row loops: consecutive loops over the same many rows of small work run as one loop over
+blocks of rows, each loop's work for a block after the one before it, the values that stay
+in the run held per block.
 
 Layer: lower. Input: the kernel sequence (before the buffer plan). Output: the same sequence
 with runs of loop kernels replaced by ``RowLoop`` kernels (``codegen.c.rows`` prints them).
@@ -8,37 +8,42 @@ with runs of loop kernels replaced by ``RowLoop`` kernels (``codegen.c.rows`` pr
 ``vmap`` of a small computation (GradBench's bundle adjustment: a 2 x 15 Jacobian block per
 observation, 31,843 observations) lowers to dozens of loops over (rows, a few elements), each
 storing its results for every row for the next loop to read back: 40 passes over arrays of
-rows x 15. Run row by row instead, every intermediate of a row is a few numbers that stay in
-the cache (a local array of the row's size), and the loops over the rows become one, which
-threads split. A run is a sequence of ``LoopKernel``s over (R, ...) with R >= ``ROW_MIN`` and
-at most ``ROW_ELEMENTS`` elements per row, none reducing over the rows, reading or writing
-across rows, or failing (a gather's index check); and every buffer the run writes is read
+rows x 15. Run block by block instead (``BLOCK`` rows: each loop still vectorizes across
+them), every intermediate of a block stays in the cache (a local array of the block's size),
+and the loops over the rows become one, which threads split. A run is a sequence of
+``LoopKernel``s over (R, ...) with R >= ``ROW_MIN`` and at most ``ROW_ELEMENTS`` elements
+per row, none reducing over the rows, reading or writing across rows, or failing (a
+gather's index check); and every buffer the run writes is read
 and written in it row by row only (row r's elements at r times its row size, and nowhere
 else): then running the loops row after row reads every value after it is written, as the
 loops one after another do. A buffer the run writes that nothing after it reads, and no
-output, becomes a row-local array.
+output, becomes a block-local array.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import ClassVar
 
 from ..dims import Dim
-from .loopir import Buffer, IndexedView, LoopKernel, View
+from .loopir import Buffer, LoopKernel, View
 
 ROW_MIN = 64          # rows: fewer, and a loop of its own per kernel costs nothing much
 ROW_ELEMENTS = 64     # elements of a row: more, and a loop of its own vectorizes well
+BLOCK = 32            # rows run together: each loop vectorizes across them
+BLOCK_BYTES = 1 << 17  # a block's local arrays at most (fewer rows in a block past this)
 
 
 @dataclass
 class RowLoop:
-    """``kernels`` (each over (rows, ...)) for row 0, then row 1, ...; buffers of role "row"
-    are one row's values, private to each row (and thread)."""
+    """``kernels`` (each over (rows, ...)) for the first ``block`` rows, then the next
+    ``block``...; buffers of role "row" hold a block's values (``block`` rows of their row
+    size), private to each block (and thread)."""
 
     rows: int
     kernels: list
+    block: int = BLOCK
     family: ClassVar[str] = "rows"
 
     def views(self) -> list:
@@ -47,7 +52,7 @@ class RowLoop:
         return [v for k in self.kernels for v in k.views() if v.buffer.role != "row"]
 
     def with_views(self, f) -> RowLoop:
-        return RowLoop(self.rows, [k.with_views(f) for k in self.kernels])
+        return RowLoop(self.rows, [k.with_views(f) for k in self.kernels], self.block)
 
 
 def _eligible(k) -> int | None:
@@ -115,8 +120,11 @@ def _localized(kernels: list) -> list:
     for i, k in enumerate(kernels):
         if type(k) is RowLoop:
             written = {s.out.buffer for inner in k.kernels for s in inner.stores}
-            local = {b: Buffer("row", b.index, b.dtype, b.size // k.rows) for b in written
-                     if b.role == "temp" and touched[b] == {i}}
+            mine = [b for b in written if b.role == "temp" and touched[b] == {i}]
+            row_bytes = sum(b.size // k.rows * b.dtype.itemsize for b in mine)
+            block = max(1, min(BLOCK, BLOCK_BYTES // max(row_bytes, 1)))
+            local = {b: Buffer("row", b.index, b.dtype, b.size // k.rows * block) for b in mine}
+            k = RowLoop(k.rows, k.kernels, block)
             if local:
                 k = k.with_views(lambda v, local=local: _local_view(v, local))
         result.append(k)
@@ -124,9 +132,8 @@ def _localized(kernels: list) -> list:
 
 
 def _local_view(v, local: dict):
+    """The view of a block's local array: the same layout, row r of the block at r times
+    the row size (as row r of the rows is in the whole buffer)."""
     if not isinstance(v, View) or v.buffer not in local:
         return v
-    strides = (0,) + tuple(v.strides[1:])
-    if isinstance(v, IndexedView):
-        return replace(v, buffer=local[v.buffer], strides=strides)
-    return View(local[v.buffer], v.offset, v.shape, strides, v.window, v.fill)
+    return v.rebased(local[v.buffer], v.offset)

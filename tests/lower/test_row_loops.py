@@ -1,5 +1,5 @@
 """Row loops (lower/rows.py, codegen/c/rows.py): consecutive loops over the same many rows of
-small work run as one loop over the rows, each row's intermediates in local arrays.
+small work run as one loop over blocks of rows, each block's intermediates in local arrays.
 
 Values against NumPy and derivatives against central differences; the C checked for the row
 loop, and for what must stay out of it: reads across rows, reductions over the rows.
@@ -32,7 +32,7 @@ def _rotate_np(r, x):
 
 
 def _row_loops(text: str) -> list:
-    return re.findall(r"rows \[(\d+)\]: (\d+) loops", text)
+    return re.findall(r"rows \[(\d+)\] in blocks of \d+: (\d+) loops", text)
 
 
 def test_per_row_jacobians_run_row_by_row():
@@ -73,7 +73,7 @@ def test_a_sum_over_the_rows_is_no_row_loop():
 
 
 def test_row_loops_on_threads_give_the_same_numbers():
-    n = 20000
+    n = 20011
     r, x = RNG.normal(size=(n, 3)), RNG.normal(size=(n, 3))
     f = sg.compile(sg.vmap(sg.jacfwd(_rotate, argnums=(0, 1))))
     before = config.settings.num_threads
@@ -85,5 +85,8 @@ def test_row_loops_on_threads_give_the_same_numbers():
     finally:
         config.settings.num_threads = before
     assert "omp parallel for" in f.c_source.split("rows [")[1].split("\n")[2]
+    blocks = [int(b) for b in re.findall(r"in blocks of (\d+)", f.c_source)]
+    # each row loop's full blocks, then its rows left over
+    assert f.c_source.count("const int64_t r0 =") == sum(1 + bool(n % b) for b in blocks)
     for a, b in zip(one, two):
         np.testing.assert_array_equal(a, b)
