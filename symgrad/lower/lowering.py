@@ -353,7 +353,10 @@ class _Lowering:
             return View(src.buffer, src.offset, n.shape, tuple(src.strides[p] for p in a["perm"]),
                         window, src.fill)
         if n.op == "slice":
-            return src.sliced(a["starts"], a["steps"], n.shape)
+            view = src.sliced(a["starts"], a["steps"], n.shape)
+            if view.window is not None and any(lo >= hi for lo, hi in view.window):
+                return Literal(src.fill, n.dtype)    # (outside the window: the fill only)
+            return view
         if src.window is not None:            # a reshape of a padded view
             src = self._copy(n.inputs[0], src)
         if not src.is_contiguous():   # reshape
@@ -460,8 +463,7 @@ class _Lowering:
                   loc=loc, accumulate=accumulate)]))
 
     def _spread(self, value: Literal, shape: tuple) -> View:
-        """One number at every element of ``shape``: a one-element constant read with
-        strides 0 (a window over it reads the number inside, zero outside)."""
+        """One number at every element of ``shape``: a one-element constant, strides 0."""
         buf = Buffer("const", len(self.consts), value.dtype, 1)
         self.consts.append((buf, np.full(1, value.value, value.dtype.np)))
         return View(buf, 0, shape, (0,) * len(shape))

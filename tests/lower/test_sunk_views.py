@@ -113,3 +113,16 @@ def test_an_integer_division_is_not_padded_into_its_zeros():
     want = np.zeros((6, 4), dtype=np.int64)
     want[1:] = (a // b) * 3
     np.testing.assert_array_equal(sg.compile(f)(a, b), want)
+
+
+@pytest.mark.parametrize("rows", [slice(0, 1), slice(0, 2), slice(1, 3), slice(None, None, 2)])
+def test_slices_of_a_padding_read_its_window_and_zeros(rows):
+    """A slice of a padded view is a view with the window moved (none of it inside: the
+    fill alone), never a read outside the padded array."""
+    x = RNG.normal(size=(4, 5))
+
+    def f(x):     # the gradient of a sum over x[1:]: a padding, zero in row 0
+        return sg.grad(lambda z: (sg.exp(z[1:]) * 2.0).sum())(x)[rows] * 3.0 + 1.0
+    want = np.zeros((4, 5))
+    want[1:] = np.exp(x[1:]) * 2.0
+    np.testing.assert_allclose(sg.compile(f)(x), want[rows] * 3.0 + 1.0, rtol=1e-15)
