@@ -90,3 +90,27 @@ def test_row_loops_on_threads_give_the_same_numbers():
     assert f.c_source.count("const int64_t r0 =") == sum(1 + bool(n % b) for b in blocks)
     for a, b in zip(one, two):
         np.testing.assert_array_equal(a, b)
+
+
+def test_rows_behind_the_tangents_run_block_by_block():
+    """jacfwd with respect to a few parameters: its tangents lead, (3, rows, 3) arrays, and
+    the row loop runs along their second dim."""
+    n = 400
+    x, p = RNG.normal(size=(n, 3)), RNG.normal(size=3)
+
+    def f(p, x):
+        return _rotate(p * sg.ones_like(x), x) * sg.exp(x[:, :1])
+    jac = sg.jacfwd(f)
+    J = jac(p, x)
+    eps = 1e-6
+
+    def f_np(p):
+        return _rotate_np(p * np.ones_like(x), x) * np.exp(x[:, :1])
+    for j in range(3):
+        e = np.zeros(3)
+        e[j] = eps
+        np.testing.assert_allclose(J[..., j], (f_np(p + e) - f_np(p - e)) / (2 * eps),
+                                   rtol=1e-6, atol=1e-8)
+    assert any(rows == str(n) for rows, _ in _row_loops(jac.c_source))
+    # a loop of a block: the 3 tangents by the block's rows
+    assert re.search(r"/\* k\d+: \w+ -> row\d+.* \[3, \d+, 1\]", jac.c_source)

@@ -25,7 +25,8 @@ FIRST = "r0"          # the block's first row, in C
 
 class _BlockViews:
     """Views of the kernels of one block of ``rows`` rows: a pointer to the block's first
-    row of a buffer per row stride (none for a stride of 0), declared once."""
+    row of a buffer per row stride (none for a stride of 0), declared once. The row dim is
+    any dim of a kernel (``jacfwd``'s tangents lead, the rows come second)."""
 
     def __init__(self, written: set, rows: int):
         self.written, self.rows = written, rows
@@ -33,10 +34,10 @@ class _BlockViews:
         self.decls: list = []
         self.local: dict = {}           # block-local buffer -> its declaration
 
-    def __call__(self, v):
+    def __call__(self, v, d: int):
         if not isinstance(v, View):
             return v
-        b, stride = v.buffer, v.strides[0]
+        b, stride = v.buffer, v.strides[d]
         if b.role == "row":
             self.local.setdefault(b, f"{b.dtype.ctype} {b.name}[{b.size}];")
         elif stride:
@@ -47,24 +48,29 @@ class _BlockViews:
                 self.decls.append(f"{const}{b.dtype.ctype} *{ptr.name} = {b.name} + "
                                   f"{FIRST}*{stride};")
             b = self.pointers[key]
-        shape = (self.rows,) + tuple(v.shape[1:])
-        window = v.window and ((0, self.rows),) + tuple(v.window[1:])
+        shape = _at(v.shape, d, self.rows)
+        window = v.window and _at(v.window, d, (0, self.rows))
         return replace(v, buffer=b, shape=shape, window=window)
 
-    def kernel(self, k: LoopKernel) -> LoopKernel:
-        shape = (self.rows,) + tuple(k.shape[1:])
-        return LoopKernel(shape, [self(x) for x in k.loads], k.body,
-                          [Store(s.value, self(s.out), s.op, s.size // k.shape[0] * self.rows,
+    def kernel(self, k: LoopKernel, d: int) -> LoopKernel:
+        """``k`` for the block: its row dim ``d`` of the block's rows, read from its first."""
+        return LoopKernel(_at(k.shape, d, self.rows), [self(x, d) for x in k.loads], k.body,
+                          [Store(s.value, self(s.out, d), s.op,
+                                 s.size // k.shape[d] * self.rows if s.size else s.size,
                                  s.reduce, s.loc, s.accumulate) for s in k.stores],
                           k.reduce_axes)
+
+
+def _at(values: tuple, d: int, value) -> tuple:
+    return tuple(values[:d]) + (value,) + tuple(values[d + 1:])
 
 
 def _block(ctx, number: int, k: RowLoop, rows: int) -> tuple[list, list]:
     """(the declarations, the inner kernels' lines) of a block of ``rows`` rows."""
     views = _BlockViews({s.out.buffer for inner in k.kernels for s in inner.stores}, rows)
     lines = []
-    for inner in k.kernels:
-        text, _ = ctx.loops.emit(number, views.kernel(inner))
+    for inner, d in zip(k.kernels, k.dims):
+        text, _ = ctx.loops.emit(number, views.kernel(inner, d))
         lines += [line[4:] for line in text.splitlines()]
     return list(views.local.values()) + views.decls, lines
 
