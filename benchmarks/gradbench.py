@@ -387,16 +387,23 @@ def _notes(mods: list, rows: list) -> list:
     return notes
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parse_problems(parser: argparse.ArgumentParser, problems: tuple) -> tuple:
+    """(arguments, problem names) with ``--only``, ``--rounds`` and ``--full`` added to
+    ``parser`` (the GradBench scripts' common options), the names checked."""
     parser.add_argument("--only", default="", help="comma-separated problems (default: all)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--full", action="store_true", help="all of each eval's default sizes")
     args = parser.parse_args()
-    names = [n for n in args.only.split(",") if n] or list(PROBLEMS)
-    unknown = [n for n in names if n not in PROBLEMS]
+    names = [n for n in args.only.split(",") if n] or list(problems)
+    unknown = [n for n in names if n not in problems]
     if unknown:
-        parser.error(f"unknown problems {unknown}; known: {', '.join(PROBLEMS)}")
+        parser.error(f"unknown problems {unknown}; known: {', '.join(problems)}")
+    return args, names
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    args, names = parse_problems(parser, PROBLEMS)
     cache = None
     if "SYMGRAD_CACHE_DIR" not in os.environ:
         cache = tempfile.mkdtemp(prefix="symgrad-gradbench-")

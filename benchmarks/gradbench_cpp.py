@@ -456,14 +456,7 @@ def main() -> None:
     parser.add_argument("--gradbench", type=Path, required=True, help="a GradBench checkout")
     parser.add_argument("--json-hpp", type=Path, help="nlohmann's json.hpp (default: cpp/ "
                         "of the checkout)")
-    parser.add_argument("--only", default="", help="comma-separated problems (default: all)")
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--full", action="store_true", help="all of each module's sizes")
-    args = parser.parse_args()
-    names = [n for n in args.only.split(",") if n] or list(PROBLEMS)
-    unknown = [n for n in names if n not in PROBLEMS]
-    if unknown:
-        parser.error(f"unknown problems {unknown}; known: {', '.join(PROBLEMS)}")
+    args, names = runner.parse_problems(parser, PROBLEMS)
     workdir = Path(tempfile.mkdtemp(prefix="gradbench-cpp-"))
     if "SYMGRAD_CACHE_DIR" not in os.environ:
         os.environ["SYMGRAD_CACHE_DIR"] = str(workdir / "symgrad-cache")

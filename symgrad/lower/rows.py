@@ -61,19 +61,29 @@ class RowLoop:
 
 def _row_dim(k) -> tuple | None:
     """(rows, dim) of a loop kernel that may join a run, else None: its longest dim, of at
-    least ``ROW_MIN``, the others at most ``ROW_ELEMENTS`` elements together, not reduced,
-    not padded, and no index it computes (a gather can fail)."""
+    least ``ROW_MIN``, the others at most ``ROW_ELEMENTS`` elements together, not reduced
+    (nor, behind other dims, by a reduction in place), not padded, and no index it computes
+    (a gather can fail)."""
     if type(k) is not LoopKernel or not k.shape or k.gathers or \
             any(isinstance(d, Dim) for d in k.shape):
         return None
     d = max(range(len(k.shape)), key=k.shape.__getitem__)
     rows = k.shape[d]
-    if rows < ROW_MIN or math.prod(k.shape) // rows > ROW_ELEMENTS or \
-            (k.reduces and d in k.reduce_axes):
+    if rows < ROW_MIN or math.prod(k.shape) // rows > ROW_ELEMENTS:
+        return None
+    if k.reduces and (d in k.reduce_axes or d and _outer_reduction(k)):
         return None
     if any(v.window is not None and v.window[d] != (0, rows) for v in k.views()):
         return None
     return rows, d
+
+
+def _outer_reduction(k: LoopKernel) -> bool:
+    """Whether a reduced axis of ``k`` comes before a kept one: the loop then accumulates
+    in place, first filling its output's elements as one stretch from the view's offset
+    (``codegen.c.loops``), which a block's rows are only when the rows lead."""
+    kept = [a for a in range(len(k.shape)) if a not in k.reduce_axes and k.shape[a] > 1]
+    return any(a < max(kept, default=-1) for a in k.reduce_axes if k.shape[a] > 1)
 
 
 def _pairs(v: View, d: int) -> list:

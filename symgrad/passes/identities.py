@@ -434,7 +434,7 @@ def one_hot_sum(n):
     if n.op != "sum" or n.attr("axes") != (1,) or tuple(n.shape) != (n.inputs[0].shape[0], 1):
         return None
     found = _one_hot(n.inputs[0])
-    if found is None:
+    if found is None or found[0].dtype is not n.dtype:
         return None
     src, idx, negated = found
     return _scattered(n, _column(src), idx, negated)

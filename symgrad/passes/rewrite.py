@@ -11,6 +11,7 @@ loops and branches.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from ..ir import Graph, Node, with_inputs
@@ -145,6 +146,32 @@ def readers(graph: Graph) -> dict:
     for out in graph.outputs:
         found.setdefault(out, []).append(None)
     return found
+
+
+class ReadersRule:
+    """A node function for ``in_rounds`` that may ask what reads a node of the graph it
+    rewrites: ``self.readers`` (``readers``), found at the first question (most graphs give
+    a rule nothing to ask about)."""
+
+    def __init__(self, graph: Graph):
+        self.graph = graph
+
+    @functools.cached_property
+    def readers(self) -> dict:
+        return readers(self.graph)
+
+
+def in_rounds(graph: Graph, rule: Callable[[Graph], Callable[[Node], Node]],
+              limit: int) -> Graph:
+    """``rebuild`` with ``rule(graph)``, a node function made for the graph it rewrites (what
+    reads what there), until nothing changes; at most ``limit`` rounds, each uncovering what
+    the next one moves."""
+    for _ in range(limit):
+        after = rebuild(graph, rule(graph))
+        if after.outputs == graph.outputs:
+            return after
+        graph = after
+    return graph
 
 
 def on(*ops: str) -> Callable:

@@ -25,7 +25,7 @@ from ..dims import Dim
 from ..ir import Graph, Node
 from ..ops import get
 from ..ops.registry import ELEMENTWISE
-from .rewrite import readers, rebuild
+from .rewrite import ReadersRule, in_rounds
 
 ROUNDS = 4
 
@@ -67,11 +67,8 @@ def _reshaped_axis(before: tuple, after: tuple, axis: int):
     return None
 
 
-class _Sinker:
+class _Sinker(ReadersRule):
     """One round: selections moved through the work they read, which nothing else reads."""
-
-    def __init__(self, graph: Graph):
-        self.readers = readers(graph)
 
     def __call__(self, node: Node) -> Node:
         if node.op != "gather" or any(isinstance(d, Dim) for d in node.inputs[0].shape):
@@ -198,9 +195,4 @@ class _Sinker:
 
 def sink_gathers(graph: Graph) -> Graph:
     """Move selections of whole slices toward the inputs (module docstring)."""
-    for _ in range(ROUNDS):
-        after = rebuild(graph, _Sinker(graph))
-        if after.outputs == graph.outputs:
-            return after
-        graph = after
-    return graph
+    return in_rounds(graph, _Sinker, ROUNDS)

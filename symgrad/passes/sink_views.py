@@ -45,7 +45,7 @@ from ..ir import Graph, Node
 from ..ops import get
 from ..ops.registry import ELEMENTWISE
 from .identities import scalar_const
-from .rewrite import readers, rebuild
+from .rewrite import ReadersRule, in_rounds
 
 _SUNK = ("permute", "slice", "unslice")
 _LEAF_VIEWS = frozenset(("reshape", "expand", "permute", "slice", "unslice"))
@@ -89,11 +89,8 @@ def _traps(node: Node) -> bool:
     return node.op in _TRAPS and any(x.dtype.is_integer for x in node.inputs)
 
 
-class _Sinker:
+class _Sinker(ReadersRule):
     """One round: the view rules, with the readers of the graph the round started from."""
-
-    def __init__(self, graph: Graph):
-        self.readers = readers(graph)
 
     def __call__(self, node: Node) -> Node:
         if node.op not in _SUNK or not self._worth(node):
@@ -155,9 +152,4 @@ class _Sinker:
 
 def sink_views(graph: Graph) -> Graph:
     """Sink permutes, slices and paddings through elementwise work (module docstring)."""
-    for _ in range(ROUNDS):
-        after = rebuild(graph, _Sinker(graph))
-        if after.outputs == graph.outputs:
-            return after
-        graph = after
-    return graph
+    return in_rounds(graph, _Sinker, ROUNDS)

@@ -113,4 +113,25 @@ def test_rows_behind_the_tangents_run_block_by_block():
                                    rtol=1e-6, atol=1e-8)
     assert any(rows == str(n) for rows, _ in _row_loops(jac.c_source))
     # a loop of a block: the 3 tangents by the block's rows
-    assert re.search(r"/\* k\d+: \w+ -> row\d+.* \[3, \d+, 1\]", jac.c_source)
+    assert re.search(r"/\* k\d+\.\d+: \w+ -> row\d+.* \[3, \d+, 1\]", jac.c_source)
+
+
+def test_a_reduction_in_place_behind_other_dims_runs_alone():
+    """A loop reducing a middle axis accumulates in place after filling its output from the
+    view's offset as one stretch: a block of rows behind the tangents is no stretch, so such
+    a loop stays out of row loops; reduced innermost (in a register), it may join."""
+    from symgrad.dtypes import float64
+    from symgrad.lower.loopir import Buffer, LoopKernel, Store, View
+    from symgrad.lower.rows import _row_dim
+
+    def reducing(shape, axis):
+        src = View.dense(Buffer("input", 0, float64, int(np.prod(shape))), shape)
+        kept = tuple(1 if a == axis else n for a, n in enumerate(shape))
+        out = View.dense(Buffer("temp", 0, float64, int(np.prod(kept))), kept)
+        out = View(out.buffer, 0, shape, tuple(0 if a == axis else st
+                                               for a, st in enumerate(out.strides)))
+        return LoopKernel(shape, [src], [], [Store(("load", 0), out, "max", out.buffer.size,
+                                                   "max")], (axis,))
+    assert _row_dim(reducing((3, 100, 4, 2), 2)) is None
+    assert _row_dim(reducing((3, 100, 2, 4), 3)) == (100, 1)
+    assert _row_dim(reducing((100, 4, 2), 1)) == (100, 0)

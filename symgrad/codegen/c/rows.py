@@ -69,8 +69,9 @@ def _block(ctx, number: int, k: RowLoop, rows: int) -> tuple[list, list]:
     """(the declarations, the inner kernels' lines) of a block of ``rows`` rows."""
     views = _BlockViews({s.out.buffer for inner in k.kernels for s in inner.stores}, rows)
     lines = []
-    for inner, d in zip(k.kernels, k.dims):
-        text, _ = ctx.loops.emit(number, views.kernel(inner, d))
+    for j, (inner, d) in enumerate(zip(k.kernels, k.dims)):
+        # (numbered k<n>.<j>: no status to return, a gather's loop never joins a run)
+        text, _ = ctx.loops.emit(f"{number}.{j + 1}", views.kernel(inner, d))
         lines += [line[4:] for line in text.splitlines()]
     return list(views.local.values()) + views.decls, lines
 
