@@ -18,6 +18,17 @@ and written in it row by row only (row r's elements at r times its row size, and
 else): then running the loops row after row reads every value after it is written, as the
 loops one after another do. A buffer the run writes that nothing after it reads, and no
 output, becomes a block-local array.
+
+**Products.** A matrix product whose result is large (``PRODUCT_MIN`` bytes: past the L2
+cache) and cheap per element (a contraction of at most ``PRODUCT_K``) is written to memory by
+BLAS and read back by the loop after it: k-means' 1,000 x 10,000 distance matrix (K = 8)
+costs its 80 MB twice, the GEMM itself less. Such a product runs in a row loop too, with the
+loops that read it after it and those that write its operands before it (GMM's centred
+points): the row dim is a batch dim or a matrix dim of the product that none of them reduces
+(k-means' points, the min being over its centroids), each block one GEMM of a block of rows
+(or columns) and the loops over the block, the product of a block in a workspace array of
+``PRODUCT_BLOCK_BYTES`` (too large for the stack), so the blocks run one after another (BLAS
+and the large inner loops take the threads).
 """
 
 from __future__ import annotations
@@ -29,11 +40,15 @@ from typing import ClassVar
 
 from ..dims import Dim
 from .loopir import Buffer, LoopKernel, View
+from .matmul import MatmulKernel
 
 ROW_MIN = 64          # rows: fewer, and a loop of its own per kernel costs nothing much
 ROW_ELEMENTS = 64     # elements of a row: more, and a loop of its own vectorizes well
 BLOCK = 32            # rows run together: each loop vectorizes across them
 BLOCK_BYTES = 1 << 17  # a block's local arrays at most (fewer rows in a block past this)
+PRODUCT_MIN = 1 << 24  # bytes of a product worth computing block by block (past L3)
+PRODUCT_K = 256        # contraction length at most (past it, GEMM's work dwarfs the stores)
+PRODUCT_BLOCK_BYTES = 1 << 19  # a product run's block arrays (workspace) at most
 
 
 @dataclass
@@ -47,16 +62,33 @@ class RowLoop:
     kernels: list
     dims: tuple
     block: int = BLOCK
+    blocks: frozenset = frozenset()   # names of the workspace buffers that hold one block
     family: ClassVar[str] = "rows"
+
+    @property
+    def sequential(self) -> bool:
+        """Blocks one after another: a run with a matrix product (see the module docstring)."""
+        return any(type(k) is MatmulKernel for k in self.kernels)
 
     def views(self) -> list:
         """The views of buffers outside the loop (a block's own arrays are none of the
-        buffer plan's or the function's business)."""
+        buffer plan's or the function's business; a product run's are workspace buffers)."""
         return [v for k in self.kernels for v in k.views() if v.buffer.role != "row"]
 
     def with_views(self, f) -> RowLoop:
         return RowLoop(self.rows, [k.with_views(f) for k in self.kernels], self.dims,
-                       self.block)
+                       self.block, self.blocks)
+
+
+def view_dims(k, d: int) -> list:
+    """(view, its row dim or None: the view does not move with the rows, written) of each
+    view of kernel ``k`` run with row dim ``d`` (of its loop's shape; of a product's)."""
+    if type(k) is MatmulKernel:
+        batch = len(k.out.shape) - 2
+        a_dim = d if d <= batch else None
+        b_dim = d if d < batch or d == batch + 1 else None
+        return [(k.a, a_dim, False), (k.b, b_dim, False), (k.out, d, True)]
+    return [(v, d, False) for v in k.loads] + [(s.out, d, True) for s in k.stores]
 
 
 def _row_dim(k) -> tuple | None:
@@ -71,18 +103,21 @@ def _row_dim(k) -> tuple | None:
     rows = k.shape[d]
     if rows < ROW_MIN or math.prod(k.shape) // rows > ROW_ELEMENTS:
         return None
-    if k.reduces and (d in k.reduce_axes or d and _outer_reduction(k)):
+    if k.reduces and (d in k.reduce_axes or _outer_reduction(k, d)):
         return None
     if any(v.window is not None and v.window[d] != (0, rows) for v in k.views()):
         return None
     return rows, d
 
 
-def _outer_reduction(k: LoopKernel) -> bool:
-    """Whether a reduced axis of ``k`` comes before a kept one: the loop then accumulates
-    in place, first filling its output's elements as one stretch from the view's offset
-    (``codegen.c.loops``), which a block's rows are only when the rows lead."""
+def _outer_reduction(k: LoopKernel, d: int) -> bool:
+    """Whether a reduced axis of ``k`` comes before a kept one, rows ``d`` not leading nor
+    the only kept dim: the loop then accumulates in place, first filling its output's
+    elements as one stretch from the view's offset (``codegen.c.loops``), which a block's
+    rows are only when the rows lead or are all the output."""
     kept = [a for a in range(len(k.shape)) if a not in k.reduce_axes and k.shape[a] > 1]
+    if d == 0 or kept == [d] and all(s.out.strides[d] == 1 for s in k.stores if s.reduce):
+        return False
     return any(a < max(kept, default=-1) for a in k.reduce_axes if k.shape[a] > 1)
 
 
@@ -140,18 +175,21 @@ def _consistent(accesses: list, rows: int) -> bool:
     return True
 
 
-def _run_ok(run: list, dims: list) -> bool:
+def _run_ok(run: list, dims: list, rows: int) -> bool:
     """Every buffer the run writes is read and written by rows only (``_consistent``),
     its writer first."""
-    written = {s.out.buffer for k in run for s in k.stores}
+    written = {v.buffer for k, d in zip(run, dims) for v, _, w in view_dims(k, d) if w}
     accesses: dict = {b: [] for b in written}
     for k, d in zip(run, dims):
-        for st in k.stores:
-            accesses[st.out.buffer].insert(0, (st.out, d))
-        for v in k.loads:
-            if v.buffer in written:
-                accesses[v.buffer].append((v, d))
-    rows = run[0].shape[dims[0]]
+        for v, e, w in view_dims(k, d):
+            if v.buffer not in written:
+                continue
+            if e is None:
+                return False
+            if w:
+                accesses[v.buffer].insert(0, (v, e))
+            else:
+                accesses[v.buffer].append((v, e))
     return all(_consistent(a, rows) for a in accesses.values())
 
 
@@ -169,18 +207,94 @@ def fuse_rows(kernels: list) -> list:
             result.extend(run)
         run.clear()
         dims.clear()
-    for k in kernels:
+    for k in _product_runs(kernels):
         found = _row_dim(k)
         rows, d = found or (None, None)
-        if run and (rows != run[0].shape[dims[0]] or not _run_ok(run + [k], dims + [d])):
+        if run and (rows != run[0].shape[dims[0]] or
+                    not _run_ok(run + [k], dims + [d], rows)):
             close()
-        if found is None or not _run_ok([k], [d]):
+        if found is None or not _run_ok([k], [d], rows):
             result.append(k)
         else:
             run.append(k)
             dims.append(d)
     close()
     return _localized(result)
+
+
+def _product_runs(kernels: list) -> list:
+    """``kernels`` with each large, cheap matrix product (see the module docstring) and the
+    loops next to it that write its operands or read its result as one RowLoop, where some
+    row dim keeps its product's blocks in the run."""
+    result = list(kernels)
+    i = 0
+    while i < len(result):
+        k = result[i]
+        run = _product_run(result, i) if type(k) is MatmulKernel and _large_product(k) \
+            else None
+        if run is None:
+            i += 1
+            continue
+        start, stop, loop = run
+        result[start:stop] = [loop]
+        i = start + 1
+    return result
+
+
+def _large_product(k: MatmulKernel) -> bool:
+    shape = k.out.shape
+    if any(isinstance(n, Dim) for n in shape + k.a.shape + k.b.shape) or \
+            not len(k.a.shape) == len(k.b.shape) == len(shape):
+        return False
+    return math.prod(shape) * k.out.buffer.dtype.itemsize >= PRODUCT_MIN and \
+        k.a.shape[-1] <= PRODUCT_K
+
+
+def _product_run(kernels: list, i: int):
+    """(start, stop, RowLoop) of the run around the product ``kernels[i]``: its row dim the
+    first of its dims (batch dims, rows, columns) with which the loops after it that read
+    it join, the product then touched by the run only; None if there is none."""
+    k = kernels[i]
+    for d in range(len(k.out.shape)):
+        rows = k.out.shape[d]
+        if rows < 2:
+            continue
+        run, dims = [k], [d]
+        stop = i + 1
+        while stop < len(kernels) and _join(kernels[stop], run, dims, rows, after=True):
+            stop += 1
+        start = i
+        while start > 0 and _join(kernels[start - 1], run, dims, rows, after=False):
+            start -= 1
+        product = k.out.buffer
+        if stop == i + 1 or product.role != "temp" or any(
+                product in {v.buffer for v in x.views()}
+                for x in kernels[:start] + kernels[stop:]):
+            continue
+        return start, stop, RowLoop(rows, run, tuple(dims))
+    return None
+
+
+def _join(k, run: list, dims: list, rows: int, after: bool) -> bool:
+    """Add loop kernel ``k`` to the run (after or before it) if it reads what the run
+    writes (after) or writes what it reads (before), along some dim of ``rows`` rows."""
+    if type(k) is not LoopKernel or k.gathers or not k.shape or \
+            any(isinstance(n, Dim) for n in k.shape):
+        return False
+    mine = {v.buffer for x, d in zip(run, dims) for v, _, w in view_dims(x, d) if w == after}
+    theirs = {v.buffer for v, _, w in view_dims(k, 0) if w != after}
+    if not mine & theirs:
+        return False
+    for e in range(len(k.shape)):
+        if k.shape[e] != rows or (k.reduces and (e in k.reduce_axes or _outer_reduction(
+                k, e))) or any(v.window is not None and v.window[e] != (0, rows)
+                               for v in k.views()):
+            continue
+        new, new_dims = (run + [k], dims + [e]) if after else ([k] + run, [e] + dims)
+        if _run_ok(new, new_dims, rows):
+            run[:], dims[:] = new, new_dims
+            return True
+    return False
 
 
 def _localized(kernels: list) -> list:
@@ -193,33 +307,62 @@ def _localized(kernels: list) -> list:
     result = []
     for i, k in enumerate(kernels):
         if type(k) is RowLoop:
-            written = {s.out.buffer for inner in k.kernels for s in inner.stores}
-            mine = [b for b in written if b.role == "temp" and touched[b] == {i}]
-            row_bytes = sum(b.size // k.rows * b.dtype.itemsize for b in mine)
-            block = max(1, min(BLOCK, BLOCK_BYTES // max(row_bytes, 1)))
-            k = RowLoop(k.rows, k.kernels, k.dims, block)
-            local = {}
-            for b in mine:
-                layout = _block_layout(k, b)
-                if layout is not None:
-                    local[b] = layout
-            if local:
-                k = k.with_views(lambda v, local=local: _local_view(v, local))
+            k = _with_block_arrays(k, i, touched)
         result.append(k)
     return result
+
+
+def _with_block_arrays(k: RowLoop, i: int, touched: dict) -> RowLoop:
+    """``k`` with its block size and the arrays of its block (on the stack; a product run's
+    in the workspace, see the module docstring)."""
+    written = {v.buffer for inner, d in zip(k.kernels, k.dims)
+               for v, _, w in view_dims(inner, d) if w}
+    mine = sorted((b for b in written if b.role == "temp" and touched[b] == {i}),
+                  key=lambda b: b.index)
+    row_bytes = max(sum(b.size // k.rows * b.dtype.itemsize for b in mine), 1)
+    if k.sequential:
+        block = _product_block(k.rows, PRODUCT_BLOCK_BYTES // row_bytes)
+    else:
+        block = max(1, min(BLOCK, BLOCK_BYTES // row_bytes))
+    k = RowLoop(k.rows, k.kernels, k.dims, block)
+    local = {}
+    for b in mine:
+        layout = _block_layout(k, b)
+        if layout is not None:
+            local[b] = layout
+    if not local:
+        return k
+    k = k.with_views(lambda v: _local_view(v, local))
+    if k.sequential:
+        k.blocks = frozenset(buf.name for buf, _ in local.values())
+    return k
+
+
+def _product_block(rows: int, most: int) -> int:
+    """Rows of a product run's block: at most ``most``, a multiple of 8 (whole vectors of
+    the loops along them), one that divides ``rows`` if there is one down to half of it."""
+    if most < 8 or rows <= most:
+        return max(1, min(rows, most))
+    most -= most % 8
+    for block in range(most, most // 2 - 1, -8):
+        if rows % block == 0:
+            return block
+    return most
 
 
 def _block_layout(k: RowLoop, b: Buffer):
     """(the block's array, stride -> its stride there) for buffer ``b`` of row loop ``k``:
     strides below the row stride S stay, strides past the rows (multiples of S * rows)
-    count ``block`` rows instead; None if ``b`` is laid out otherwise."""
-    views = [(v, d) for inner, d in zip(k.kernels, k.dims) for v in inner.views()
-             if v.buffer is b]
+    count ``block`` rows instead; None if ``b`` is laid out otherwise. The array is a
+    buffer of role "row" (a local array), a product run's of role "temp" (the workspace)."""
+    views = [(v, d) for inner, dd in zip(k.kernels, k.dims)
+             for v, d, _ in view_dims(inner, dd) if v.buffer is b]
     ref, d = views[0]
+    role = "temp" if k.sequential else "row"
     row = ref.strides[d]
     span = row * k.rows
     if all(e == 0 for _, e in views) and b.size == span:   # (rows lead: the block's rows)
-        return Buffer("row", b.index, b.dtype, row * k.block), {}
+        return Buffer(role, b.index, b.dtype, row * k.block), {}
     strides = {st for v, _ in views for st in v.strides if st}
     if ref.offset >= row or any(row < st < span or (st >= span and st % span)
                                 for st in strides):
@@ -228,7 +371,7 @@ def _block_layout(k: RowLoop, b: Buffer):
     size = ref.offset + 1 + sum((n - 1) * remap.get(st, 0)
                                 for n, st in zip(ref.shape[:d] + (k.block,) + ref.shape[d + 1:],
                                                  ref.strides) if st)
-    return Buffer("row", b.index, b.dtype, size), remap
+    return Buffer(role, b.index, b.dtype, size), remap
 
 
 def _local_view(v, local: dict):

@@ -5,7 +5,9 @@ its C: ``for (b ...)`` over the full blocks (split over threads when the work is
 it the block's local arrays (the buffers of role "row"), a pointer to the block's first row
 of each other buffer the run reads or writes by rows, and each inner kernel as the loop
 printer prints it for ``block`` rows (read through those pointers); then the same for the
-rows left over, if the block does not divide the rows.
+rows left over, if the block does not divide the rows. A run with a matrix product
+(``RowLoop.sequential``) runs its blocks one after another, each block's product a GEMM of
+the block's rows (or columns), its block arrays in the workspace (``RowLoop.blocks``).
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ from dataclasses import replace
 
 from ...dims import large
 from ...lower.loopir import Buffer, LoopKernel, Scalar, Store, View
-from ...lower.rows import RowLoop
+from ...lower.matmul import MatmulKernel
+from ...lower.rows import RowLoop, view_dims
 from .emitted import Emitted
+from .matmul import matmul
 from .loops import PARALLEL_MIN_WORK, THREADS, render_kernel
 from .nest import Loop, Nest
 
@@ -28,19 +32,19 @@ class _BlockViews:
     row of a buffer per row stride (none for a stride of 0), declared once. The row dim is
     any dim of a kernel (``jacfwd``'s tangents lead, the rows come second)."""
 
-    def __init__(self, written: set, rows: int):
-        self.written, self.rows = written, rows
+    def __init__(self, written: set, rows: int, blocks: frozenset):
+        self.written, self.rows, self.blocks = written, rows, blocks
         self.pointers: dict = {}        # (buffer, stride) -> the row pointer's Buffer
         self.decls: list = []
         self.local: dict = {}           # block-local buffer -> its declaration
 
-    def __call__(self, v, d: int):
-        if not isinstance(v, View):
+    def __call__(self, v, d: int | None):
+        if not isinstance(v, View) or d is None:
             return v
         b, stride = v.buffer, v.strides[d]
         if b.role == "row":
             self.local.setdefault(b, f"{b.dtype.ctype} {b.name}[{b.size}];")
-        elif stride:
+        elif stride and b.name not in self.blocks:
             key = (b, stride)
             if key not in self.pointers:
                 ptr = self.pointers[key] = Buffer("rowptr", len(self.pointers), b.dtype, b.size)
@@ -52,8 +56,11 @@ class _BlockViews:
         window = v.window and _at(v.window, d, (0, self.rows))
         return replace(v, buffer=b, shape=shape, window=window)
 
-    def kernel(self, k: LoopKernel, d: int) -> LoopKernel:
+    def kernel(self, k, d: int):
         """``k`` for the block: its row dim ``d`` of the block's rows, read from its first."""
+        if type(k) is MatmulKernel:
+            a, b, out = (self(v, e) for v, e, _ in view_dims(k, d))
+            return MatmulKernel(a, b, out, k.loc)
         return LoopKernel(_at(k.shape, d, self.rows), [self(x, d) for x in k.loads], k.body,
                           [Store(s.value, self(s.out, d), s.op,
                                  s.size // k.shape[d] * self.rows if s.size else s.size,
@@ -65,34 +72,62 @@ def _at(values: tuple, d: int, value) -> tuple:
     return tuple(values[:d]) + (value,) + tuple(values[d + 1:])
 
 
-def _block(ctx, number: int, k: RowLoop, rows: int) -> tuple[list, list]:
-    """(the declarations, the inner kernels' lines) of a block of ``rows`` rows."""
-    views = _BlockViews({s.out.buffer for inner in k.kernels for s in inner.stores}, rows)
-    lines = []
+def _block(ctx, number: int, k: RowLoop, rows: int) -> tuple[list, list, set]:
+    """(the declarations, the inner kernels' lines, what they use: "threads", "blas") of a
+    block of ``rows`` rows."""
+    written = {v.buffer for inner, d in zip(k.kernels, k.dims)
+               for v, _, w in view_dims(inner, d) if w}
+    views = _BlockViews(written, rows, k.blocks)
+    lines, uses = [], set()
     for j, (inner, d) in enumerate(zip(k.kernels, k.dims)):
         # (numbered k<n>.<j>: no status to return, a gather's loop never joins a run)
-        text, _ = ctx.loops.emit(f"{number}.{j + 1}", views.kernel(inner, d))
+        if type(inner) is MatmulKernel:
+            text, blas = matmul(ctx.env, f"{number}.{j + 1}", views.kernel(inner, d),
+                                ctx.target.blas)
+            uses |= {"blas"} if blas else set()
+        else:
+            # (a product run's loops stay on one thread: OpenMP's threads and BLAS's taking
+            # turns block after block spin against each other, measured 30x slower on GMM)
+            parallel, ctx.loops.parallel = ctx.loops.parallel, \
+                ctx.loops.parallel and not k.sequential
+            try:
+                text, threaded = ctx.loops.emit(f"{number}.{j + 1}", views.kernel(inner, d))
+            finally:
+                ctx.loops.parallel = parallel
+            uses |= {"threads"} if threaded else set()
         lines += [line[4:] for line in text.splitlines()]
-    return list(views.local.values()) + views.decls, lines
+    return list(views.local.values()) + views.decls, lines, uses
+
+
+def _work(k) -> int:
+    if type(k) is MatmulKernel:
+        return math.prod(k.out.shape) * k.a.shape[-1]
+    return math.prod(k.shape) * (1 + len(k.body))
 
 
 def emit(ctx, number: int, k: RowLoop) -> Emitted:
     full, tail = divmod(k.rows, k.block)
-    work = sum(math.prod(inner.shape) * (1 + len(inner.body)) for inner in k.kernels)
-    threads = ctx.loops.parallel and large(work, PARALLEL_MIN_WORK)
-    nests = []
+    work = sum(_work(inner) for inner in k.kernels)
+    threads = ctx.loops.parallel and large(work, PARALLEL_MIN_WORK) and not k.sequential
+    nests, uses = [], set()
     if full:
-        decls, lines = _block(ctx, number, k, k.block)
+        decls, lines, uses = _block(ctx, number, k, k.block)
         loop = Loop("b", "0", str(full), f"#pragma omp parallel for{THREADS}" if threads else "")
         nests.append(Nest([loop], [f"const int64_t {FIRST} = b*{k.block};"] + decls + lines))
     if tail:
-        decls, lines = _block(ctx, number, k, tail)
+        decls, lines, more = _block(ctx, number, k, tail)
+        uses |= more
         nests.append(Nest([], [f"const int64_t {FIRST} = {full * k.block};"] + decls + lines)
                      .scoped())
     title = f"rows [{k.rows}] in blocks of {k.block}: {len(k.kernels)} loops, a block at a time"
+    if k.sequential:
+        title = f"rows [{k.rows}] in blocks of {k.block}: a product and " \
+            f"{len(k.kernels) - 1} loops, a block at a time"
     text = render_kernel(ctx.env, number, title, [], nests)
-    scalars = {a.name for inner in k.kernels for s in inner.body for a in s.args
+    loops = [inner for inner in k.kernels if type(inner) is LoopKernel]
+    scalars = {a.name for inner in loops for s in inner.body for a in s.args
                if isinstance(a, Scalar)}
-    scalars |= {s.value.name for inner in k.kernels for s in inner.stores
+    scalars |= {s.value.name for inner in loops for s in inner.stores
                 if isinstance(s.value, Scalar)}
-    return Emitted(text, work, uses=frozenset(scalars), threaded=threads)
+    return Emitted(text, work, uses=frozenset(scalars), threaded=threads or "threads" in uses,
+                   blas="blas" in uses)
