@@ -33,7 +33,9 @@ PARALLEL_MIN_WORK = 1 << 17
 # remainder loop and checks) is slower than the plain one. Measured on the 100-step RK4 of
 # `make bench-compile` (2-element state vectors): 18.2 -> 10.2 us a call; the 7x7
 # determinant's gradient (loops of 2 to 49 elements) keeps its 19.5 us (a threshold of 8
-# took it to 25.6 us: at -O1 only marked loops are vectorized).
+# took it to 25.6 us: at -O1 only marked loops are vectorized). Sums too: a vectorized sum of
+# 2 elements just stored one by one (a descent's 2-vector gradient, each step) reads them
+# back as one vector, which the store buffer cannot forward (a stall of ~12 cycles).
 SIMD_MIN = 4
 
 # Threads split a loop statically (same thread count, same result). `parallel:` limits the
@@ -370,7 +372,8 @@ class LoopEmitter:
             else ""
         init, nests = sumloop.build(mode, dims, list(accs.values()), element, out_ref,
                                     threads=threads, parallel=parallel,
-                                    simd=self.vector_math and not self.gathers,
+                                    simd=self.vector_math and not self.gathers and
+                                    large(dims[-1][0], SIMD_MIN),
                                     work_check=self.work_check)
         return init, nests, []
 

@@ -10,10 +10,6 @@
 #endif
 #include <stdint.h>
 
-/* glibc's vector math (libmvec): SIMD variants of these, within 4 ulp of the scalar ones. */
-#pragma omp declare simd notinbranch
-double exp(double);
-
 
 /* sg_grad_branch_f0: the body of a loop or a branch (called by the kernel that names it). */
 static int sg_grad_branch_f0(const double *restrict in0,
@@ -71,7 +67,6 @@ int sg_grad_branch(const double *restrict in0,
     /*   golden_corpus.py:87: return sg.cond(p.sum() > 0, lambda v: (v * v).sum(), lambda v: sg.exp(v).sum(), (x,))  [sum] */
     {
         double acc = 0.0;
-        #pragma omp simd reduction(+:acc)
         for (int64_t i0 = 0; i0 < 2; i0++) {
             const double l0 = in1[i0];
             acc = acc + l0;
