@@ -94,6 +94,33 @@ def test_a_batched_product_runs_by_its_batch_with_its_operands_writer(small_prod
         np.testing.assert_allclose(dmu[j, a], fd, rtol=1e-6, atol=1e-8)
 
 
+def test_the_operands_writer_passes_a_scatter_to_join(small_products):
+    """GMM's spelling: L built by index assignment (a scatter, lowered between the centred
+    points' loop and the product); the centred points' loop moves past it into the run."""
+    n, k, d = 200, 10, 5
+    x, mu = RNG.normal(size=(n, d)), RNG.normal(size=(k, d))
+    l = RNG.normal(size=(k, d * (d - 1) // 2))  # noqa: E741
+
+    def f(x, mu, l):  # noqa: E741
+        cols, rows_ = sg.triu_indices(d, d, 1)
+        L = sg.zeros((k, d, d), dtype=l.dtype)
+        L[:, rows_, cols] = l
+        xc = x[:, None, :] - mu[None]
+        return ((xc + sg.einsum("jab,ijb->ija", L, xc)) ** 2).sum(2).sum(0)
+
+    def f_np(x, mu, l):  # noqa: E741
+        cols, rows_ = np.triu_indices(d, 1)
+        L = np.zeros((k, d, d))
+        L[:, rows_, cols] = l
+        xc = x[:, None, :] - mu[None]
+        return ((xc + np.einsum("jab,ijb->ija", L, xc)) ** 2).sum(2).sum(0)
+    g = sg.compile(f)
+    np.testing.assert_allclose(g(x, mu, l), f_np(x, mu, l), rtol=1e-12)
+    run = g.c_source.split("a product and")[1].split("\n    /* k")[0]
+    assert re.search(r"/\* k\d+\.1: sub -> ", run)      # the centred points, per block
+    assert "scatter" not in run
+
+
 def test_a_product_run_gives_the_same_numbers_on_threads(small_products):
     P, C = RNG.random((2000, 8)), RNG.random((50, 8))
     f = sg.compile(_cost)
