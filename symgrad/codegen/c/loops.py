@@ -33,10 +33,13 @@ PARALLEL_MIN_WORK = 1 << 17
 # remainder loop and checks) is slower than the plain one. Measured on the 100-step RK4 of
 # `make bench-compile` (2-element state vectors): 18.2 -> 10.2 us a call; the 7x7
 # determinant's gradient (loops of 2 to 49 elements) keeps its 19.5 us (a threshold of 8
-# took it to 25.6 us: at -O1 only marked loops are vectorized). Sums too: a vectorized sum of
-# 2 elements just stored one by one (a descent's 2-vector gradient, each step) reads them
-# back as one vector, which the store buffer cannot forward (a stall of ~12 cycles).
+# took it to 25.6 us: at -O1 only marked loops are vectorized).
 SIMD_MIN = 4
+# Sums from 3 elements: a vectorized sum of 2 just stored one by one (a descent's 2-vector
+# gradient, each step) reads them back as one vector, which the store buffer cannot forward
+# (a stall of ~12 cycles: GradBench's saddle 1.4-1.9x slower); sums of 3 (bundle
+# adjustment's 3-vectors, in a row loop) ran ~5% faster vectorized than not.
+SUM_SIMD_MIN = 3
 
 # Threads split a loop statically (same thread count, same result). `parallel:` limits the
 # `if` to the threads: on a combined `parallel for simd` a bare `if` also applies to the simd
@@ -373,7 +376,7 @@ class LoopEmitter:
         init, nests = sumloop.build(mode, dims, list(accs.values()), element, out_ref,
                                     threads=threads, parallel=parallel,
                                     simd=self.vector_math and not self.gathers and
-                                    large(dims[-1][0], SIMD_MIN),
+                                    large(dims[-1][0], SUM_SIMD_MIN),
                                     work_check=self.work_check)
         return init, nests, []
 

@@ -27,6 +27,7 @@ int sg_argmax_and_scatter(const float *restrict in0,
     {
         for (int64_t i0 = 0; i0 < 4; i0++) {
             double acc = 0.0;
+            #pragma omp simd reduction(+:acc)
             for (int64_t i1 = 0; i1 < 3; i1++) {
                 const float l0 = in0[i0*3 + i1];
                 acc = acc + l0;

@@ -171,6 +171,7 @@ int sg_grad_gather_and_slices(const double *restrict in0,
     /*   golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [sum] */
     {
         double acc = 0.0;
+        #pragma omp simd reduction(+:acc)
         for (int64_t i0 = 0; i0 < 3; i0++) {
             const int64_t l0 = in1[i0];
             const int t0 = l0 != (-100);  /* golden_corpus.py:30: picked = F.nll_loss(F.log_softmax(x, 1), t)              # gathers: an index kernel  [ne] */

@@ -22,6 +22,7 @@ int sg_grad_guarded(const double *restrict in0,
     /*   golden_corpus.py:96: if x.sum() > 0:  [sum] */
     {
         double acc = 0.0;
+        #pragma omp simd reduction(+:acc)
         for (int64_t i0 = 0; i0 < 3; i0++) {
             const double l0 = in0[i0];
             acc = acc + l0;

@@ -33,6 +33,7 @@ static int sg_value_and_grad_scanned_f0(const double *restrict in0,
     /*   golden_corpus.py:81: return c, c.sum()  [sum] */
     {
         double acc = 0.0;
+        #pragma omp simd reduction(+:acc)
         for (int64_t i0 = 0; i0 < 3; i0++) {
             const double l0 = in0[i0];
             const double l1 = in1[i0];
@@ -122,6 +123,7 @@ int sg_value_and_grad_scanned(const double *restrict in0,
     /*   golden_corpus.py:83: return c.sum() + ys.sum()  [sum] */
     {
         double acc = 0.0;
+        #pragma omp simd reduction(+:acc)
         for (int64_t i0 = 0; i0 < 3; i0++) {
             const double l0 = tmp0[i0];
             acc = acc + l0;
