@@ -121,7 +121,8 @@ def test_the_operands_writer_passes_a_scatter_to_join(small_products):
     assert "scatter" not in run
 
 
-def test_a_product_run_gives_the_same_numbers_on_threads(small_products):
+def test_a_product_run_gives_the_same_numbers_on_threads(small_products, monkeypatch):
+    monkeypatch.setattr(rows, "PRODUCT_BLOCK_BYTES", 1 << 16)   # (blocks worth a BLAS call)
     P, C = RNG.random((2000, 8)), RNG.random((50, 8))
     f = sg.compile(_cost)
     before = config.settings.num_threads
@@ -134,6 +135,10 @@ def test_a_product_run_gives_the_same_numbers_on_threads(small_products):
         config.settings.num_threads = before
     np.testing.assert_array_equal(one, two)
     assert _runs(f.c_source)
+    # the run's GEMMs on one thread, the count restored after it
+    run = f.c_source.split("a product and")[1]
+    assert run.index("sg_blas_threads(1);") < run.index("gemm") < \
+        run.index("sg_blas_threads(nthreads);")
 
 
 def test_a_product_read_after_the_run_is_no_product_run(small_products):

@@ -6,8 +6,9 @@ it the block's local arrays (the buffers of role "row"), a pointer to the block'
 of each other buffer the run reads or writes by rows, and each inner kernel as the loop
 printer prints it for ``block`` rows (read through those pointers); then the same for the
 rows left over, if the block does not divide the rows. A run with a matrix product
-(``RowLoop.sequential``) runs its blocks one after another, each block's product a GEMM of
-the block's rows (or columns), its block arrays in the workspace (``RowLoop.blocks``).
+(``RowLoop.sequential``) runs its blocks one after another on one thread, each block's
+product a GEMM of the block's rows (or columns), its block arrays in the workspace
+(``RowLoop.blocks``).
 """
 
 from __future__ import annotations
@@ -123,11 +124,17 @@ def emit(ctx, number: int, k: RowLoop) -> Emitted:
     if k.sequential:
         title = f"rows [{k.rows}] in blocks of {k.block}: a product and " \
             f"{len(k.kernels) - 1} loops, a block at a time"
+    one_blas = k.sequential and "blas" in uses and ctx.target.blas == "scipy"
+    if one_blas:
+        # (BLAS on one thread too: its threads waking for each block's GEMM while OpenMP's
+        # spin from the loops before ran GMM's objective 2x slower on 2 threads than on one)
+        nests = [Nest([], ["sg_blas_threads(1);"])] + nests + \
+            [Nest([], ["sg_blas_threads(nthreads);"])]
     text = render_kernel(ctx.env, number, title, [], nests)
     loops = [inner for inner in k.kernels if type(inner) is LoopKernel]
     scalars = {a.name for inner in loops for s in inner.body for a in s.args
                if isinstance(a, Scalar)}
     scalars |= {s.value.name for inner in loops for s in inner.stores
                 if isinstance(s.value, Scalar)}
-    return Emitted(text, work, uses=frozenset(scalars), threaded=threads or "threads" in uses,
-                   blas="blas" in uses)
+    return Emitted(text, work, uses=frozenset(scalars),
+                   threaded=threads or one_blas or "threads" in uses, blas="blas" in uses)
