@@ -71,9 +71,12 @@ def large_work(work: Dim) -> str:
 _REDUCE = {
     "sum": "{a} + {v}",
     "prod": "{a} * {v}",
-    # NaN propagates (torch): once the accumulator is NaN it stays; a NaN value replaces it.
-    "max": "((({v}) > ({a}) || ({v}) != ({v})) && ({a}) == ({a})) ? ({v}) : ({a})",
-    "min": "((({v}) < ({a}) || ({v}) != ({v})) && ({a}) == ({a})) ? ({v}) : ({a})",
+    # NaN propagates (torch): once the accumulator is NaN it stays (the first NaN, whose sign
+    # the value at argmin's index has); a NaN value replaces it: !(v >= a) is v < a or either
+    # is NaN, one comparison where (v < a || v != v) took two (k-means' in-place min over
+    # 10^7 distances: 1.1 of its 8 ms).
+    "max": "(({a}) == ({a}) && !(({v}) <= ({a}))) ? ({v}) : ({a})",
+    "min": "(({a}) == ({a}) && !(({v}) >= ({a}))) ? ({v}) : ({a})",
 }
 
 # max and min in SIMD lanes (``omp simd reduction(max:acc)``): the plain compare, which gcc
