@@ -116,14 +116,25 @@ def _row_dim(k) -> tuple | None:
 
 
 def _outer_reduction(k: LoopKernel, d: int) -> bool:
-    """Whether a reduced axis of ``k`` comes before a kept one, rows ``d`` not leading nor
-    the only kept dim: the loop then accumulates in place, first filling its output's
-    elements as one stretch from the view's offset (``codegen.c.loops``), which a block's
-    rows are only when the rows lead or are all the output."""
+    """Whether a reduced axis of ``k`` comes before a kept one, rows ``d`` not leading: the
+    loop then accumulates in place, first filling its output's elements as one stretch from
+    the view's offset (``codegen.c.loops``), which a block's rows are only when the rows
+    lead, or lead the kept dims of a dense output (GMM's gradient: a sum over the points
+    into (components, d), run by components)."""
     kept = [a for a in range(len(k.shape)) if a not in k.reduce_axes and k.shape[a] > 1]
-    if d == 0 or kept == [d] and all(s.out.strides[d] == 1 for s in k.stores if s.reduce):
+    if d == 0 or kept[:1] == [d] and all(_dense(s.out, kept) for s in k.stores if s.reduce):
         return False
     return any(a < max(kept, default=-1) for a in k.reduce_axes if k.shape[a] > 1)
+
+
+def _dense(v: View, kept: list) -> bool:
+    """Whether view ``v`` lays its ``kept`` dims out row-major, without gaps."""
+    stride = 1
+    for a in reversed(kept):
+        if v.strides[a] != stride:
+            return False
+        stride *= v.shape[a]
+    return True
 
 
 def _pairs(v: View, d: int) -> list:
