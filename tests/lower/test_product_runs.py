@@ -85,7 +85,10 @@ def test_a_batched_product_runs_by_its_batch_with_its_operands_writer(small_prod
     g = sg.compile(f)
     np.testing.assert_allclose(g(x, mu, L), f_np(x, mu, L), rtol=1e-12)
     assert any(rows_ == k for rows_, _, _ in _runs(g.c_source))
-    dmu = sg.compile(sg.grad(f, argnums=1))(x, mu, L)
+    grad = sg.compile(sg.grad(f, argnums=1))
+    dmu = grad(x, mu, L)
+    # the backward's product too: its sum over the points into (k, d) runs by components
+    assert len([r for r in _runs(grad.c_source) if r[0] == k]) >= 2
     eps = 1e-6
     for j, a in [(0, 0), (5, 3), (11, 5)]:
         e = np.zeros_like(mu)

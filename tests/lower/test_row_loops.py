@@ -135,3 +135,21 @@ def test_a_reduction_in_place_behind_other_dims_runs_alone():
     assert _row_dim(reducing((3, 100, 4, 2), 2)) is None
     assert _row_dim(reducing((3, 100, 2, 4), 3)) == (100, 1)
     assert _row_dim(reducing((100, 4, 2), 1)) == (100, 0)
+
+
+def test_a_reduction_over_leading_axes_joins_when_its_block_is_one_stretch():
+    """A sum over the points (axis 0) into (components, d): run by components (dim 1), a
+    block's outputs are one stretch of the dense output (the rows lead its kept dims); laid
+    out otherwise, or with the rows behind another kept dim, they are not."""
+    from symgrad.dtypes import float64
+    from symgrad.lower.loopir import Buffer, LoopKernel, Store, View
+    from symgrad.lower.rows import _outer_reduction
+
+    def reducing(out_strides):
+        shape = (7, 100, 4)
+        src = View.dense(Buffer("input", 0, float64, 2800), shape)
+        out = View(Buffer("temp", 0, float64, 400), 0, shape, out_strides)
+        return LoopKernel(shape, [src], [], [Store(("load", 0), out, "min", 400, "min")], (0,))
+    assert not _outer_reduction(reducing((0, 4, 1)), 1)       # dense (100, 4): a stretch
+    assert _outer_reduction(reducing((0, 1, 100)), 1)         # (100, 4) stored transposed
+    assert _outer_reduction(reducing((0, 4, 1)), 2)           # rows behind the components
