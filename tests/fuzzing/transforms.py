@@ -77,7 +77,9 @@ def check_vmap(prog: Program) -> None:
     got = sg.vmap(program)(*batched)
     got = list(got) if isinstance(got, tuple) else [got]
     one = sg.compile(program)
-    per = [one(*[b[i] for b in batched]) for i in range(BATCH)]
+    # (b[i, ...]: a 0-d array where b is 1-d, as vmap gives the function; b[i] would be a
+    # NumPy scalar, which converts like a Python number and promotes like one)
+    per = [one(*[b[i, ...] for b in batched]) for i in range(BATCH)]
     per = [list(p) if isinstance(p, tuple) else [p] for p in per]
     want = [np.stack([p[k] for p in per]) for k in range(len(got))]
     _agree(prog, got, want, "vmap(program) vs a loop", probe.scale)
@@ -86,6 +88,6 @@ def check_vmap(prog: Program) -> None:
     grads = sg.vmap(sg.grad(loss, argnums=prog.argnums), in_axes=in_axes)(
         *batched, *arrays[n_in:])
     g1 = sg.grad(loss, argnums=prog.argnums)
-    per = [g1(*[b[i] for b in batched], *arrays[n_in:]) for i in range(BATCH)]
+    per = [g1(*[b[i, ...] for b in batched], *arrays[n_in:]) for i in range(BATCH)]
     want = [np.stack([p[k] for p in per]) for k in range(n_in)]
     _agree(prog, list(grads), want, "vmap(grad(loss)) vs a loop", probe.scale)
