@@ -23,7 +23,7 @@ RNG = np.random.default_rng(29)
 @pytest.fixture
 def small_products(monkeypatch):
     monkeypatch.setattr(rows, "PRODUCT_MIN", 1 << 14)
-    monkeypatch.setattr(rows, "PRODUCT_BLOCK_BYTES", 1 << 12)
+    monkeypatch.setattr(rows, "PRODUCT_BLOCK_BYTES", 1 << 14)
 
 
 def _runs(text: str) -> list:
@@ -142,6 +142,18 @@ def test_a_product_run_gives_the_same_numbers_on_threads(small_products, monkeyp
     run = f.c_source.split("a product and")[1]
     assert run.index("sg_blas_threads(1);") < run.index("gemm") < \
         run.index("sg_blas_threads(nthreads);")
+
+
+def test_a_run_takes_blocks_of_columns_where_a_block_of_rows_would_be_a_few(small_products):
+    """40 rows of 2,000 columns: a block of 16 KB holds 1 row, too few for a GEMM, and 51
+    columns: the run goes along the columns (the distances are an output, stored anyway)."""
+    P, C = RNG.random((2000, 8)), RNG.random((40, 8))
+    f = sg.compile(lambda P, C: (P ** 2).sum(1)[None, :] + (C ** 2).sum(1)[:, None]
+                   - 2 * C @ P.T)
+    np.testing.assert_allclose(f(P, C), ((P[None] - C[:, None]) ** 2).sum(2), rtol=1e-9,
+                               atol=1e-12)
+    (found,) = _runs(f.c_source)
+    assert found[0] == 2000 and found[1] >= rows.GEMM_ROWS
 
 
 def test_a_product_read_after_the_run_is_no_product_run(small_products):
