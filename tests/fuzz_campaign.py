@@ -1,6 +1,6 @@
 """A long differential-fuzzing campaign (what ``make fuzz`` runs).
 
-    python tests/fuzz_campaign.py [--programs N] [--seed S] [--chunk K]
+    python tests/fuzz_campaign.py [--programs N] [--seed S] [--chunk K] [--product-runs]
 
 Runs rounds of ``K`` random programs (hypothesis, seeded from ``S``: random and printed unless
 given), cycling through forward and gradient checks in float64, float32, float32/float64 mixes,
@@ -126,7 +126,13 @@ def main(argv=None) -> int:
                         default=int(os.environ.get("SYMGRAD_FUZZ_PROGRAMS", "2000")))
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--chunk", type=int, default=50, help="programs per round")
+    parser.add_argument("--product-runs", action="store_true",
+                        help="run every matrix product block by block (lower.rows' product "
+                             "runs, which the programs' small products never reach)")
     args = parser.parse_args(argv)
+    if args.product_runs:
+        from symgrad.lower import rows
+        rows.PRODUCT_MIN, rows.PRODUCT_BLOCK_BYTES, rows.GEMM_ROWS = 1, 64, 1
     base = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 32)
     print(f"fuzz campaign: seed {base}, {args.programs} programs "
           f"(rerun: python tests/fuzz_campaign.py --seed {base} --programs {args.programs})",
