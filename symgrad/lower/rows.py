@@ -28,13 +28,14 @@ points): the row dim is a batch dim or a matrix dim of the product that none of 
 (k-means' points, the min being over its centroids), a matrix dim only where a block holds
 ``GEMM_ROWS`` of it at least, each block one GEMM of a block of rows
 (or columns) and the loops over the block, the product of a block in a workspace array of
-``PRODUCT_BLOCK_BYTES`` (too large for the stack), so the blocks run one after another (BLAS
-takes the threads; the loops of a block stay on one: OpenMP's threads and BLAS's spinning
-in turn block after block ran 30x slower). A writer of an operand may pass a few kernels
-that do not touch what it writes or write what it reads to join (GMM's centred points, 8 or
-51 MB, pass the scatter that builds L). Measured, one thread: k-means' cost at k = 1,000
-18.4 -> 8.0 ms, GMM's objective at d = 20 2.8 -> 2.0 ms and at d = 64 35 -> 25 ms (of which
-GEMM ~20 ms: 819 MFLOP at 40 GFLOP/s); an 8 MB product alone (k-means at k = 100) gains ~5%.
+``PRODUCT_BLOCK_BYTES`` (too large for the stack), so the blocks run one after another on
+one thread, their GEMMs too (``codegen.c.rows``: OpenMP's threads and BLAS's waking in turn
+block after block ran GMM's objective 30x slower). A writer of an operand may pass a few
+kernels that do not touch what it writes or write what it reads to join (GMM's centred
+points, 8 or 51 MB, pass the scatter that builds L). Measured, one thread: k-means' cost at
+k = 1,000 17.7 -> 7.5 ms, GMM's objective at d = 20 2.8 -> 2.0 ms and at d = 64 36 -> 24 ms
+(of which GEMM ~20 ms: 819 MFLOP at 40 GFLOP/s), its gradient 113 -> ~100 ms; an 8 MB
+product alone (k-means at k = 100) gains ~5-20%.
 """
 
 from __future__ import annotations
