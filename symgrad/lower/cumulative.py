@@ -2,7 +2,8 @@
 ``linrec``, ``cumargmax`` and ``cumargmin``, one ``CumulativeKernel`` per node.
 
 Layer: lower. Input: such a node and the lowering in progress. Output: a ``CumulativeKernel``
-appended to the lowering's kernels: its operands as dense views, a dense output buffer.
+appended to the lowering's kernels: its operands as views (padded ones with their windows),
+a dense output buffer.
 Codegen (``codegen.c.cumulative``) writes one sequential loop along the axis. (Not the
 ``scan`` control-flow op: that is ``lower.control``.)
 """
@@ -35,8 +36,17 @@ class CumulativeKernel(ReadsInputsWritesOut):
 
 def lower(lowering, node) -> None:
     """Append ``node``'s kernel to ``lowering`` and record where its value lives."""
-    ins = [lowering.as_view(i) for i in node.inputs]
+    ins = [_operand(lowering, i) for i in node.inputs]
     lowering.storage[node] = out = lowering.new_buffer(node)
     lowering.kernels.append(CumulativeKernel(node.op, ins, out, node.attr("axis"), node.shape,
                                              bool(node.attr("reverse", False)),
                                              lowering.locs.get(node)))
+
+
+def _operand(lowering, node) -> View:
+    """An operand as a view; a padded one (a window and its fill) as it is, read so by the
+    scan's loop: ``vander``'s ``cat([ones, t, t, ...])`` is not written before its cumprod."""
+    s = lowering.value(node)
+    if isinstance(s, View) and s.window is not None:
+        return s
+    return lowering.as_view(node)

@@ -539,7 +539,8 @@ def _corpus() -> dict:
         return (x.T * 1.5, x.reshape(5, 4) * 2, x.permute(1, 0).reshape(-1)[3:9],
                 x[1:3, ::2] + 1, x[None, :, 2], sg.cat([x, x * 2], 0), sg.stack([x, x], 1),
                 x.unsqueeze(0).expand(3, 4, 5), sg.broadcast_to(x[:, :1], (4, 5)) * x,
-                x[1:] * x[:-1], x[0, 0] * x[3, 4] * x[2])
+                x[1:] * x[:-1], x[0, 0] * x[3, 4] * x[2],
+                sg.cat([sg.zeros(4, 1, dtype=x.dtype), x], 1) + 1)   # (a padded read)
 
     def linalg(a, b, v):
         return a @ b, sg.matmul(a, v), sg.dot(v, v), sg.bmm(a[None], b[None]), a.T @ a

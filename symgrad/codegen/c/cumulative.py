@@ -16,6 +16,7 @@ from ...dtypes import float64
 from ...lower.cumulative import CumulativeKernel
 from .emitted import Emitted
 from .literals import c_literal
+from .loopdims import guard
 from .loops import render_kernel
 from .nest import Nest, counted
 from .text import loc_comment, with_axis
@@ -32,7 +33,7 @@ def scan_kernel(env, number: int, k: CumulativeKernel, calls: set) -> str:
     n = k.shape[k.axis]
     dims = [(f"i{d}", d) for d in range(len(k.shape)) if d != k.axis]
     loops = [counted(var, k.shape[d]) for var, d in dims]
-    reads = [with_axis(v, k.axis, "j", dims) for v in k.inputs]
+    reads = [_read(v, k.axis, dims) for v in k.inputs]
     out = with_axis(k.out, k.axis, "j", dims)
     dtype = k.inputs[-1].buffer.dtype
     if k.kind in ("cumargmax", "cumargmin"):
@@ -46,6 +47,14 @@ def scan_kernel(env, number: int, k: CumulativeKernel, calls: set) -> str:
     return render_kernel(env, number, f"{k.kind} along axis {k.axis}{direction} -> "
                          f"{k.out.buffer.name}", [loc_comment(k.loc, k.kind)],
                          [Nest(loops, body)])
+
+
+def _read(v, axis: int, dims: list) -> str:
+    """C of operand ``v``'s element at the loop variables, ``j`` along the axis; a padded
+    view's fill outside its window (the load only inside it)."""
+    read = with_axis(v, axis, "j", dims)
+    cond = guard(v, sorted(dims + [("j", axis)], key=lambda p: p[1]))
+    return f"(({cond}) ? {read} : {c_literal(v.fill, v.buffer.dtype)})" if cond else read
 
 
 def _value_step(kind: str, dtype, reads: list, out: str, calls: set) -> tuple[list, list]:
