@@ -55,3 +55,13 @@ def builds(monkeypatch):
         return real(*args, **kwargs)
     monkeypatch.setattr(pipeline, "_build", counting)
     return count
+
+
+@pytest.fixture
+def thread_count():
+    """For a test that sets symgrad's thread count (``sg.set_num_threads``): the setting
+    it found is restored after it."""
+    from symgrad import config
+    before = config.settings.num_threads
+    yield
+    config.settings.num_threads = before

@@ -386,10 +386,9 @@ def _with_block_arrays(k: RowLoop, i: int, touched: dict) -> RowLoop:
             local[b] = layout
     if not local:
         return k
-    k = k.with_views(lambda v: _local_view(v, local))
-    if k.sequential:
-        k.blocks = frozenset(buf.name for buf, _ in local.values())
-    return k
+    blocks = frozenset(buf.name for buf, _ in local.values()) if k.sequential else frozenset()
+    return RowLoop(k.rows, k.kernels, k.dims, block, blocks).with_views(
+        lambda v: _local_view(v, local))
 
 
 def _product_block(rows: int, most: int) -> int:

@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 
 import symgrad as sg
-from symgrad import config
 from symgrad.lower import rows
 
 RNG = np.random.default_rng(29)
@@ -124,18 +123,15 @@ def test_the_operands_writer_passes_a_scatter_to_join(small_products):
     assert "scatter" not in run
 
 
-def test_a_product_run_gives_the_same_numbers_on_threads(small_products, monkeypatch):
+def test_a_product_run_gives_the_same_numbers_on_threads(small_products, monkeypatch,
+                                                         thread_count):
     monkeypatch.setattr(rows, "PRODUCT_BLOCK_BYTES", 1 << 16)   # (blocks worth a BLAS call)
     P, C = RNG.random((2000, 8)), RNG.random((50, 8))
     f = sg.compile(_cost)
-    before = config.settings.num_threads
-    try:
-        sg.set_num_threads(1)
-        one = f(P, C)
-        sg.set_num_threads(2)
-        two = f(P, C)
-    finally:
-        config.settings.num_threads = before
+    sg.set_num_threads(1)
+    one = f(P, C)
+    sg.set_num_threads(2)
+    two = f(P, C)
     np.testing.assert_array_equal(one, two)
     assert _runs(f.c_source)
     # the run's GEMMs on one thread, the count restored after it

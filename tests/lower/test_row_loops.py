@@ -10,7 +10,6 @@ import re
 import numpy as np
 
 import symgrad as sg
-from symgrad import config
 
 RNG = np.random.default_rng(17)
 
@@ -72,18 +71,14 @@ def test_a_sum_over_the_rows_is_no_row_loop():
     np.testing.assert_allclose(f(x), (np.exp(x) * x).sum(0) + (x * 2).sum(0), rtol=1e-13)
 
 
-def test_row_loops_on_threads_give_the_same_numbers():
+def test_row_loops_on_threads_give_the_same_numbers(thread_count):
     n = 20011
     r, x = RNG.normal(size=(n, 3)), RNG.normal(size=(n, 3))
     f = sg.compile(sg.vmap(sg.jacfwd(_rotate, argnums=(0, 1))))
-    before = config.settings.num_threads
-    try:
-        sg.set_num_threads(1)
-        one = f(r, x)
-        sg.set_num_threads(2)
-        two = f(r, x)
-    finally:
-        config.settings.num_threads = before
+    sg.set_num_threads(1)
+    one = f(r, x)
+    sg.set_num_threads(2)
+    two = f(r, x)
     assert "omp parallel for" in f.c_source.split("rows [")[1].split("\n")[2]
     blocks = [int(b) for b in re.findall(r"in blocks of (\d+)", f.c_source)]
     # each row loop's full blocks, then its rows left over

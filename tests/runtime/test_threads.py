@@ -124,19 +124,15 @@ def test_a_real_busy_process_is_seen():
             h.wait()
 
 
-def test_compiled_calls_pass_the_governed_count(monkeypatch):
+def test_compiled_calls_pass_the_governed_count(monkeypatch, thread_count):
     """The count reaches C: with one thread forced and with auto, the same bits."""
     f = sg.value_and_grad(lambda x: (sg.exp(x) * sg.sin(x)).sum())
     x = np.random.default_rng(0).normal(size=300_000)
-    before = config.settings.num_threads
-    try:
-        sg.set_num_threads(1)
-        one = f(x)
-        sg.set_num_threads("auto")
-        auto = f(x)
-        sg.set_num_threads(2)
-        two = f(x)
-    finally:
-        config.settings.num_threads = before
+    sg.set_num_threads(1)
+    one = f(x)
+    sg.set_num_threads("auto")
+    auto = f(x)
+    sg.set_num_threads(2)
+    two = f(x)
     assert one[0] == auto[0] == two[0]
     assert np.array_equal(one[1], two[1]) and np.array_equal(one[1], auto[1])

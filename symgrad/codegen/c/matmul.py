@@ -58,7 +58,12 @@ def gemm_layout(v: View) -> tuple[bool, int]:
 
 def emit(ctx, number: int, k: MatmulKernel) -> Emitted:
     text, used_blas = matmul(ctx.env, number, k, ctx.target.blas)
-    return Emitted(text, math.prod(k.out.shape) * k.a.shape[-1], blas=used_blas)
+    return Emitted(text, work(k), blas=used_blas)
+
+
+def work(k: MatmulKernel):
+    """The product's multiply-adds."""
+    return math.prod(k.out.shape) * k.a.shape[-1]
 
 
 def matmul(env, number: int, k: MatmulKernel, blas: str = "scipy") -> tuple[str, bool]:

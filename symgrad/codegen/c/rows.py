@@ -21,7 +21,7 @@ from ...lower.loopir import Buffer, LoopKernel, Scalar, Store, View
 from ...lower.matmul import MatmulKernel
 from ...lower.rows import RowLoop, view_dims
 from .emitted import Emitted
-from .matmul import matmul
+from .matmul import matmul, work as product_work
 from .loops import PARALLEL_MIN_WORK, THREADS, render_kernel
 from .nest import Loop, Nest
 
@@ -102,7 +102,7 @@ def _block(ctx, number: int, k: RowLoop, rows: int) -> tuple[list, list, set]:
 
 def _work(k) -> int:
     if type(k) is MatmulKernel:
-        return math.prod(k.out.shape) * k.a.shape[-1]
+        return product_work(k)
     return math.prod(k.shape) * (1 + len(k.body))
 
 
