@@ -5,10 +5,15 @@ module generates those, ``module.py``) and the kernel's number. Output: the kern
 
 A step calls the body's function on the current carries (and, for a scan, on step ``t``'s rows
 of the sequences and of the stacked values), which writes the next carries; the two carry
-pointers are then swapped, not copied. A status a body returns (an index out of range in it,
-an interrupt) is returned at once. The carries' final values are copied into the application's
-buffers once the loop ends. A loop that polls for Ctrl-C (``interrupt.polls``) checks at the end
-of each step, after the swap, and returns ``INTERRUPT_STATUS`` (freeing a tape it holds).
+pointers are then swapped, not copied. When the loop's bodies are inlined
+(``module.INLINE_WEIGHT``) and its carries are small (at most ``LOCAL_CARRY`` elements in
+all), each carry is instead a pair of local arrays, the next copied into the current: gcc
+keeps them in registers, where carries in the workspace made every step store and reload
+them (GradBench's saddle descents, carries of 1 and 2 numbers: 0.86-1.0 -> 0.59-0.70 ms a
+call). A status a body returns (an index out of range in it, an interrupt) is returned at
+once. The carries' final values are copied into the application's buffers once the loop
+ends. A loop that polls for Ctrl-C (``interrupt.polls``) checks at the end of each step,
+after the swap, and returns ``INTERRUPT_STATUS`` (freeing a tape it holds).
 """
 
 from __future__ import annotations
@@ -27,12 +32,18 @@ from .nest import Nest
 from .text import loc_comment
 
 
+# Elements of all of a loop's carries, at most, for local carries: the copy per step of 70
+# (GradBench's LSTM gradient, 5 carries of 14) cost more than the swap (5% slower).
+LOCAL_CARRY = 32
+
+
 class Body(NamedTuple):
-    """A body's C function: its name, and the arguments it takes after ``nthreads`` (the
-    interrupt parameters, when it takes them)."""
+    """A body's C function: its name, the arguments it takes after ``nthreads`` (the
+    interrupt parameters, when it takes them), and whether it is inlined."""
 
     name: str
     tail: tuple = ()
+    inline: bool = False
 
 
 def pointer(v: View) -> str:
@@ -42,43 +53,48 @@ def pointer(v: View) -> str:
 def emit(ctx, number: int, k: ControlKernel) -> Emitted:
     """The kernel's C block; its bodies' C functions are generated first (``ctx.function``).
     It passes ``nthreads`` to them, counts as hot, and allocates when it keeps a tape."""
-    text, errors = control_kernel(ctx.env, number, k, [ctx.function(p) for p in k.programs],
-                                  ctx.interrupts)
+    names = [ctx.function(p) for p in k.programs]
+    text, errors = control_kernel(ctx.env, number, k, names, ctx.interrupts,
+                                  [n in ctx.inline for n in names])
     names = ("work",) if k.tape is not None else ()
     if ctx.interrupts and interrupt.uses_params(k):
         names += tuple(interrupt.ARGS)
     return Emitted(text, HOT_ELEMENTS + 1, errors=tuple(errors), names=names, threaded=True,
-                   malloc=k.kind == "while_grad" or k.tape is not None)
+                   malloc=k.kind == "while_grad" or k.tape is not None, calls=True)
 
 
 def control_kernel(env, number: int, k: ControlKernel, names: list,
-                   interrupts: bool = False) -> tuple[str, list]:
+                   interrupts: bool = False, inline: list | None = None) -> tuple[str, list]:
     """(the kernel's C block, the (status, message) of its errors); ``names``: the C function
-    of each of ``k.programs``. ``interrupts``: the module's functions take the interrupt
-    parameters where they need them (``interrupt.takes_params``), and its loops poll."""
-    names = [Body(n, interrupt.ARGS if interrupts and interrupt.takes_params(p) else ())
-             for n, p in zip(names, k.programs)]
+    of each of ``k.programs``, ``inline``: whether each is inlined. ``interrupts``: the
+    module's functions take the interrupt parameters where they need them
+    (``interrupt.takes_params``), and its loops poll."""
+    inline = inline or [False] * len(names)
+    names = [Body(n, interrupt.ARGS if interrupts and interrupt.takes_params(p) else (), i)
+             for n, p, i in zip(names, k.programs, inline)]
     poll = interrupts and interrupt.polls(k)
+    local = all(b.inline for b in names) and \
+        sum(math.prod(c.shape) for c, _ in k.carries) <= LOCAL_CARRY   # (module docstring)
     errors = []
     if k.kind == "cond":
         lines, title = _cond(k, names), "cond"
     elif k.kind == "while_grad":
         status = MEMORY_STATUS + number + 1
-        lines = _while_grad(k, names, status, poll)
+        lines = _while_grad(k, names, status, poll, local)
         title = "while loop, then its steps' VJPs backwards"
         where = f" (from {k.loc}: {k.loc.text})" if k.loc else ""
         errors.append((status, f"out of memory for the tape of the while loop's carries{where}"))
     elif k.kind == "scan":
-        lines, title = _loop(k, _scan_steps(k, names, poll)), \
+        lines, title = _loop(k, _scan_steps(k, names, poll, local), local), \
             f"scan of {k.attrs['length']} steps{' from the end' if k.attrs['reverse'] else ''}"
     elif k.tape is not None:
         status = MEMORY_STATUS + number + 1
-        lines = _loop(k, _while_record(k, names, status, poll))
+        lines = _loop(k, _while_record(k, names, status, poll, local), local)
         title = "while loop, keeping the tape its reverse loop reads"
         where = f" (from {k.loc}: {k.loc.text})" if k.loc else ""
         errors.append((status, f"out of memory for the tape of the while loop's carries{where}"))
     else:
-        lines, title = _loop(k, _while_steps(k, names, poll)), "while loop"
+        lines, title = _loop(k, _while_steps(k, names, poll, local), local), "while loop"
     return render_kernel(env, number, title, [loc_comment(k.loc, k.kind)],
                          [Nest([], lines)], init=["int rc;"]), errors
 
@@ -95,14 +111,23 @@ def _poll(poll: bool, cleanup: str = "") -> list:
     return [interrupt.check(cleanup)] if poll else []
 
 
-def _carry_decls(carries: list, inits: list, prefix: str = "") -> list:
-    """The carry pointers and their first values (a copy of the init operands)."""
+def _local(carry: View, local: bool) -> bool:
+    """Whether a carry is a pair of local arrays (see the module docstring)."""
+    return local and math.prod(carry.shape) > 0
+
+
+def _carry_decls(carries: list, inits: list, local: bool, prefix: str = "") -> list:
+    """The carries (pointers into the workspace, or local arrays) and their first values (a
+    copy of the init operands)."""
     lines = []
     for j, ((cur, nxt), init) in enumerate(zip(carries, inits)):
         ctype = cur.buffer.dtype.ctype
-        lines.append(f"{ctype} *{prefix}cur{j} = {pointer(cur)}, *{prefix}nxt{j} = "
-                     f"{pointer(nxt)};")
         size = math.prod(cur.shape)
+        if _local(cur, local):
+            lines.append(f"{ctype} {prefix}cur{j}[{size}], {prefix}nxt{j}[{size}];")
+        else:
+            lines.append(f"{ctype} *{prefix}cur{j} = {pointer(cur)}, *{prefix}nxt{j} = "
+                         f"{pointer(nxt)};")
         if size:
             lines.append(f"for (int64_t e = 0; e < {size}; e++) {prefix}cur{j}[e] = "
                          f"({pointer(init)})[e];")
@@ -119,16 +144,19 @@ def _finish(carries: list, outputs: list, prefix: str = "") -> list:
     return lines
 
 
-def _swap(carries: list, prefix: str = "") -> list:
-    return [f"{{ {cur.buffer.dtype.ctype} *sw = {prefix}cur{j}; {prefix}cur{j} = "
+def _swap(carries: list, local: bool, prefix: str = "") -> list:
+    """The next carries become the current: local arrays copied, pointers swapped."""
+    return [f"for (int64_t e = 0; e < {math.prod(cur.shape)}; e++) {prefix}cur{j}[e] = "
+            f"{prefix}nxt{j}[e];" if _local(cur, local) else
+            f"{{ {cur.buffer.dtype.ctype} *sw = {prefix}cur{j}; {prefix}cur{j} = "
             f"{prefix}nxt{j}; {prefix}nxt{j} = sw; }}" for j, (cur, _) in enumerate(carries)]
 
 
-def _loop(k: ControlKernel, steps: list) -> list:
-    return _carry_decls(k.carries, k.operands) + steps + _finish(k.carries, k.outputs)
+def _loop(k: ControlKernel, steps: list, local: bool) -> list:
+    return _carry_decls(k.carries, k.operands, local) + steps + _finish(k.carries, k.outputs)
 
 
-def _scan_steps(k: ControlKernel, names: list, poll: bool) -> list:
+def _scan_steps(k: ControlKernel, names: list, poll: bool, local: bool) -> list:
     a = k.attrs
     nc, nx, length = a["carries"], a["xs"], a["length"]
     if not length:
@@ -142,18 +170,19 @@ def _scan_steps(k: ControlKernel, names: list, poll: bool) -> list:
     step = f"{length - 1} - t" if a["reverse"] else "t"
     uses_step = nx or len(k.outputs) > nc
     body = ([f"const int64_t s = {step};"] if uses_step else []) + \
-        [_call(names[0], args, k.consts[0], outs, k.work[0])] + _swap(k.carries) + _poll(poll)
+        [_call(names[0], args, k.consts[0], outs, k.work[0])] + _swap(k.carries, local) + \
+        _poll(poll)
     return [f"for (int64_t t = 0; t < {length}; t++) {{"] + [f"    {x}" for x in body] + ["}"]
 
 
-def _while_steps(k: ControlKernel, names: list, poll: bool) -> list:
+def _while_steps(k: ControlKernel, names: list, poll: bool, local: bool) -> list:
     nc = k.attrs["carries"]
     args = [f"cur{j}" for j in range(nc)] + [pointer(v) for v in k.operands[nc:]]
     test = _call(names[0], args, k.consts[0], [pointer(k.flag)], k.work[0])
     step = _call(names[1], args, k.consts[1], [f"nxt{j}" for j in range(nc)],
                  k.work[1])
     body = [test, f"if (!{k.flag.buffer.name}[{k.flag.offset}]) break;", step] + \
-        _swap(k.carries) + _poll(poll)
+        _swap(k.carries, local) + _poll(poll)
     return ["for (;;) {"] + [f"    {x}" for x in body] + ["}"]
 
 
@@ -177,7 +206,7 @@ def _tape_layout(items: list) -> tuple[list, int]:
     return offsets, max(at, 8)
 
 
-def _while_grad(k: ControlKernel, names: list, oom: int, poll: bool) -> list:
+def _while_grad(k: ControlKernel, names: list, oom: int, poll: bool, local: bool) -> list:
     """The loop, keeping a tape; then its steps' VJPs backwards over the tape. With a tape
     slot, the loop ran already (a ``while`` kernel filled the slot): only the reverse."""
     nc = k.attrs["carries"]
@@ -185,28 +214,30 @@ def _while_grad(k: ControlKernel, names: list, oom: int, poll: bool) -> list:
     n_in = len(k.operands) - len(rev)             # the carries and the invariant operands
     if k.tape is not None:
         slot = f"work + {k.tape}"
-        lines = _carry_decls(rev, k.operands[n_in:], "r") + [
+        lines = _carry_decls(rev, k.operands[n_in:], local, "r") + [
             f"unsigned char *tape = *(unsigned char **)({slot});  /* filled by the loop */",
             f"const int64_t n = *(const int64_t *)({slot} + 8);",
             f"*(unsigned char **)({slot}) = NULL;"]
         stored = _stored_types(k.programs[0], len(rev), nc, n_in - nc)
-        return lines + _reverse(k, names[0], k.consts[0], k.work[0], stored, n_in, poll) + \
+        return lines + _reverse(k, names[0], k.consts[0], k.work[0], stored, n_in, poll,
+                                local) + \
             ["free(tape);"] + _finish(rev, k.outputs, "r")
     stored = [(c.buffer.dtype, math.prod(c.shape)) for c, _ in fwd] + \
         [(b.dtype, b.size) for b in k.programs[1].outputs[nc:]]
-    lines = _carry_decls(fwd, k.operands) + _carry_decls(rev, k.operands[n_in:], "r") + \
-        _recording(k, names, stored, oom, n_in, poll)
+    lines = _carry_decls(fwd, k.operands, local) + \
+        _carry_decls(rev, k.operands[n_in:], local, "r") + \
+        _recording(k, names, stored, oom, n_in, poll, local)
     return lines + _reverse(k, names[2], k.consts[2], k.work[2], stored,
-                            n_in, poll) + ["free(tape);"] + _finish(rev, k.outputs, "r")
+                            n_in, poll, local) + ["free(tape);"] + _finish(rev, k.outputs, "r")
 
 
-def _while_record(k: ControlKernel, names: list, oom: int, poll: bool) -> list:
+def _while_record(k: ControlKernel, names: list, oom: int, poll: bool, local: bool) -> list:
     """A while loop that keeps the tape a later reverse loop reads (``k.tape``'s slot)."""
     nc = k.attrs["carries"]
     stored = [(c.buffer.dtype, math.prod(c.shape)) for c, _ in k.carries] + \
         [(b.dtype, b.size) for b in k.programs[1].outputs[nc:]]
     slot = f"work + {k.tape}"
-    return _recording(k, names, stored, oom, len(k.operands), poll) + [
+    return _recording(k, names, stored, oom, len(k.operands), poll, local) + [
         f"*(unsigned char **)({slot}) = tape;  /* for the reverse loop (freed by it) */",
         f"*(int64_t *)({slot} + 8) = n;"]
 
@@ -218,7 +249,7 @@ def _stored_types(step, nr: int, nc: int, nk: int) -> list:
 
 
 def _recording(k: ControlKernel, names: list, stored: list, oom: int, n_in: int,
-               poll: bool) -> list:
+               poll: bool, local: bool) -> list:
     """The forward loop of ``k.programs[0]``/``[1]`` keeping, per step, the carries entering
     it and the body's values beyond its carries on a growing tape (``tape``, ``n``)."""
     nc = k.attrs["carries"]
@@ -250,12 +281,13 @@ def _recording(k: ControlKernel, names: list, stored: list, oom: int, n_in: int,
                          f"{slot} + {off}))[e] = cur{j}[e];")
     lines += ["    " + _call(names[1], args, k.consts[1],
                              [f"nxt{j}" for j in range(nc)] + extras, k.work[1], fail)]
-    return lines + [f"    {x}" for x in _swap(fwd) + ["n++;"] + _poll(poll, "free(tape);")] + \
+    return lines + [f"    {x}" for x in _swap(fwd, local) + ["n++;"] +
+                    _poll(poll, "free(tape);")] + \
         ["}"]
 
 
 def _reverse(k: ControlKernel, fn: Body, consts_views: list, work: View,
-             stored: list, n_in: int, poll: bool) -> list:
+             stored: list, n_in: int, poll: bool, local: bool) -> list:
     """The reverse loop over the tape: ``r = step(r, stored values of step t, consts)``."""
     nc = k.attrs["carries"]
     rev = k.carries[nc:]
@@ -267,4 +299,4 @@ def _reverse(k: ControlKernel, fn: Body, consts_views: list, work: View,
                  consts_views, [f"rnxt{j}" for j in range(len(rev))], work,
                  "{ free(tape); return rc; }")
     return ["for (int64_t t = n - 1; t >= 0; t--) {", f"    {call}"] + \
-        [f"    {x}" for x in _swap(rev, "r") + _poll(poll, "free(tape);")] + ["}"]
+        [f"    {x}" for x in _swap(rev, local, "r") + _poll(poll, "free(tape);")] + ["}"]

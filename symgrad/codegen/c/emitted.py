@@ -29,7 +29,9 @@ class Emitted:
     ``defines``/``uses``: the Scalars it defines and the names of those it reads; ``names``:
     entry parameters it names beyond its buffers; ``threaded``: it passes ``nthreads``;
     ``blas``: it calls BLAS; ``malloc``: it allocates (stdlib.h); ``direct``: it addresses
-    the temporaries it touches in ``work`` itself (no pointer is declared for them)."""
+    the temporaries it touches in ``work`` itself (no pointer is declared for them);
+    ``calls``: it calls bodies' functions (a control kernel: hot for the split, but its own
+    work is its bodies')."""
 
     text: str
     elements: object = 0
@@ -42,6 +44,7 @@ class Emitted:
     blas: bool = False
     malloc: bool = False
     direct: bool = False
+    calls: bool = False
 
 
 def emitter_of(kernel):

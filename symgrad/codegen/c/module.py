@@ -35,6 +35,17 @@ from .text import c_identifier, comment_text
 
 _OWN_BUILD = Target()     # symgrad's own build, this machine's defaults
 
+# A body's function whose statements (with those of the bodies it inlines) weigh at most this,
+# and which runs no hot loop of its own, is inlined into its caller (always_inline): gcc 12
+# inlined few of them itself, and a call per step with every operand and result through a
+# pointer cost GradBench's saddle descents (four nested ``if``s a step, each a ``cond``, 14-16
+# pointers a call) 1.4-1.75 ms a call; inlined 0.9-1.1 (with carries in registers, see
+# ``control``, 0.59-0.70). Its inner descent's step weighs ~700 with its branches; the bound
+# keeps gcc's time in check (its time grows faster than linearly in a function's size: see
+# ``split.PART_WEIGHT``); saddle's first call took the same time inlined (0.6-0.9 s).
+INLINE_WEIGHT = 1000
+INLINE = "static inline __attribute__((always_inline)) "
+
 # libm functions glibc's libmvec has SIMD variants of (sqrt and fabs are instructions).
 VECTOR_MATH = ("exp", "log", "log1p", "expm1", "sin", "cos", "tanh", "pow")
 
@@ -197,6 +208,8 @@ class _Context:
         self.env, self.loops, self.entry, self.target = env, loops, entry, target
         self.interrupts = not target.standalone   # functions may take the interrupt params
         self.functions: list = []
+        self.inlined = 0        # the weight of the inlined bodies the body being made calls
+        self.inline: set = set()   # the names of the inlined bodies' functions
         self.malloc = False     # a kernel allocates (stdlib.h)
         self.named = 0
         self.numbers = 0
@@ -217,18 +230,27 @@ class _Context:
         return name
 
     def function(self, program: Program) -> str:
-        """Generate a body's C function (``static int <entry>_f<k>(...)``); its name."""
+        """Generate a body's C function (``static int <entry>_f<k>(...)``); its name. A small
+        one is inlined into its caller (``INLINE_WEIGHT``)."""
         name = f"{self.entry}_f{self.named}"
         self.named += 1
         base = self.numbers
         self.numbers += len(program.kernels)
+        outer, self.inlined = self.inlined, 0
         items = _items(self, program, base)      # (defines the bodies it calls first)
+        nested, self.inlined = self.inlined, outer
         part = units.whole(items)
+        weight = part.weight + nested
+        inline = weight <= INLINE_WEIGHT and not any(i.hot and not i.calls for i in items)
+        if inline:
+            self.inlined += weight
+            self.inline.add(name)
         params, _, args = _signature(program, self.interrupts and
                                      interrupt.takes_params(program))
         part.voids = units.unused_params(args, part, self.target.standalone)
         self.functions.append(self.env.get_template("function.c.j2").render(
-            name=name, params=params, part=part))
+            name=name, params=params, part=part,
+            storage=INLINE if inline else "static "))
         return name
 
 
@@ -280,7 +302,7 @@ def _item(ctx: _Context, k, out) -> Item | None:
         return None
     return Item(out.text.rstrip("\n"), list(out.defines), set(out.uses), temps, names,
                 8 + len(out.text) // 400,
-                hot=large(out.elements, units.HOT_ELEMENTS + 1))
+                hot=large(out.elements, units.HOT_ELEMENTS + 1), calls=out.calls)
 
 
 def _vector_functions(calls: set) -> list[tuple[str, str]]:

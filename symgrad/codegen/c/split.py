@@ -46,6 +46,7 @@ class Item:
     params: set            # the entry's parameters it names (buffers, "nthreads")
     weight: int            # statements, roughly: what the C compiler's time scales with
     hot: bool = False      # a kernel over more than HOT_ELEMENTS elements
+    calls: bool = False    # a control kernel (``Emitted.calls``)
 
 
 @dataclass

@@ -12,7 +12,7 @@
 
 
 /* sg_grad_checkpointed_f0: the body of a loop or a branch (called by the kernel that names it). */
-static int sg_grad_checkpointed_f0(const double *restrict in0,
+static inline __attribute__((always_inline)) int sg_grad_checkpointed_f0(const double *restrict in0,
         const double *restrict in1,
         double *restrict out0,
         double *restrict out1,
@@ -45,7 +45,7 @@ static int sg_grad_checkpointed_f0(const double *restrict in0,
 }
 
 /* sg_grad_checkpointed_f2: the body of a loop or a branch (called by the kernel that names it). */
-static int sg_grad_checkpointed_f2(const double *restrict in0,
+static inline __attribute__((always_inline)) int sg_grad_checkpointed_f2(const double *restrict in0,
         const double *restrict in1,
         double *restrict out0,
         unsigned char *restrict work,
@@ -69,7 +69,7 @@ static int sg_grad_checkpointed_f2(const double *restrict in0,
 }
 
 /* sg_grad_checkpointed_f1: the body of a loop or a branch (called by the kernel that names it). */
-static int sg_grad_checkpointed_f1(const double *restrict in0,
+static inline __attribute__((always_inline)) int sg_grad_checkpointed_f1(const double *restrict in0,
         const double *restrict in1,
         double *restrict out0,
         double *restrict out1,
@@ -84,12 +84,12 @@ static int sg_grad_checkpointed_f1(const double *restrict in0,
     /*   golden_corpus.py:91: c, _ = sg.scan(lambda c, u: (sg.tanh(c * u), None), x, xs, checkpoint=3)  [scan] */
     {
         int rc;
-        double *cur0 = tmp0, *nxt0 = tmp1;
+        double cur0[3], nxt0[3];
         for (int64_t e = 0; e < 3; e++) cur0[e] = (in0)[e];
         for (int64_t t = 0; t < 3; t++) {
             const int64_t s = t;
             if ((rc = sg_grad_checkpointed_f2(cur0, in1 + s * 3, nxt0, (unsigned char *)tmp2, nthreads))) return rc;
-            { double *sw = cur0; cur0 = nxt0; nxt0 = sw; }
+            for (int64_t e = 0; e < 3; e++) cur0[e] = nxt0[e];
         }
         for (int64_t e = 0; e < 3; e++) (out0)[e] = cur0[e];
     }
@@ -106,7 +106,7 @@ static int sg_grad_checkpointed_f1(const double *restrict in0,
 }
 
 /* sg_grad_checkpointed_f4: the body of a loop or a branch (called by the kernel that names it). */
-static int sg_grad_checkpointed_f4(const double *restrict in0,
+static inline __attribute__((always_inline)) int sg_grad_checkpointed_f4(const double *restrict in0,
         const double *restrict in1,
         double *restrict out0,
         double *restrict out1,
@@ -139,7 +139,7 @@ static int sg_grad_checkpointed_f4(const double *restrict in0,
 }
 
 /* sg_grad_checkpointed_f5: the body of a loop or a branch (called by the kernel that names it). */
-static int sg_grad_checkpointed_f5(const double *restrict in0,
+static inline __attribute__((always_inline)) int sg_grad_checkpointed_f5(const double *restrict in0,
         const double *restrict in1,
         const double *restrict in2,
         double *restrict out0,
@@ -167,7 +167,7 @@ static int sg_grad_checkpointed_f5(const double *restrict in0,
 }
 
 /* sg_grad_checkpointed_f3: the body of a loop or a branch (called by the kernel that names it). */
-static int sg_grad_checkpointed_f3(const double *restrict in0,
+static inline __attribute__((always_inline)) int sg_grad_checkpointed_f3(const double *restrict in0,
         const double *restrict in1,
         const double *restrict in2,
         double *restrict out0,
@@ -187,12 +187,12 @@ static int sg_grad_checkpointed_f3(const double *restrict in0,
     /*   test_golden.py:65: graph = optimize(cf.trace(*args).graph, PIPELINE)[0]  [scan] */
     {
         int rc;
-        double *cur0 = tmp2, *nxt0 = tmp3;
+        double cur0[3], nxt0[3];
         for (int64_t e = 0; e < 3; e++) cur0[e] = (in1)[e];
         for (int64_t t = 0; t < 3; t++) {
             const int64_t s = t;
             if ((rc = sg_grad_checkpointed_f4(cur0, in2 + s * 3, nxt0, tmp1 + s * 3, (unsigned char *)tmp4, nthreads))) return rc;
-            { double *sw = cur0; cur0 = nxt0; nxt0 = sw; }
+            for (int64_t e = 0; e < 3; e++) cur0[e] = nxt0[e];
         }
         for (int64_t e = 0; e < 3; e++) (tmp0)[e] = cur0[e];
     }
@@ -201,12 +201,12 @@ static int sg_grad_checkpointed_f3(const double *restrict in0,
     /*   test_golden.py:65: graph = optimize(cf.trace(*args).graph, PIPELINE)[0]  [scan] */
     {
         int rc;
-        double *cur0 = tmp5, *nxt0 = tmp6;
+        double cur0[3], nxt0[3];
         for (int64_t e = 0; e < 3; e++) cur0[e] = (in0)[e];
         for (int64_t t = 0; t < 3; t++) {
             const int64_t s = 2 - t;
             if ((rc = sg_grad_checkpointed_f5(cur0, tmp1 + s * 3, in2 + s * 3, nxt0, (unsigned char *)tmp7, nthreads))) return rc;
-            { double *sw = cur0; cur0 = nxt0; nxt0 = sw; }
+            for (int64_t e = 0; e < 3; e++) cur0[e] = nxt0[e];
         }
         for (int64_t e = 0; e < 3; e++) (out0)[e] = cur0[e];
     }
@@ -215,7 +215,7 @@ static int sg_grad_checkpointed_f3(const double *restrict in0,
 }
 
 /* sg_grad_checkpointed_f6: the body of a loop or a branch (called by the kernel that names it). */
-static int sg_grad_checkpointed_f6(const double *restrict in0,
+static inline __attribute__((always_inline)) int sg_grad_checkpointed_f6(const double *restrict in0,
         const double *restrict in1,
         const double *restrict in2,
         double *restrict out0,
@@ -270,12 +270,12 @@ int sg_grad_checkpointed(const double *restrict in0,
     /*   golden_corpus.py:91: c, _ = sg.scan(lambda c, u: (sg.tanh(c * u), None), x, xs, checkpoint=3)  [scan] */
     {
         int rc;
-        double *cur0 = tmp2, *nxt0 = tmp3;
+        double cur0[3], nxt0[3];
         for (int64_t e = 0; e < 3; e++) cur0[e] = (in0)[e];
         for (int64_t t = 0; t < 1; t++) {
             const int64_t s = t;
             if ((rc = sg_grad_checkpointed_f0(cur0, in1 + s * 3, nxt0, tmp1 + s * 3, (unsigned char *)tmp4, nthreads))) return rc;
-            { double *sw = cur0; cur0 = nxt0; nxt0 = sw; }
+            for (int64_t e = 0; e < 3; e++) cur0[e] = nxt0[e];
         }
         for (int64_t e = 0; e < 3; e++) (tmp0)[e] = cur0[e];
     }
@@ -284,12 +284,12 @@ int sg_grad_checkpointed(const double *restrict in0,
     /*   golden_corpus.py:91: c, _ = sg.scan(lambda c, u: (sg.tanh(c * u), None), x, xs, checkpoint=3)  [scan] */
     {
         int rc;
-        double *cur0 = tmp7, *nxt0 = tmp8;
+        double cur0[3], nxt0[3];
         for (int64_t e = 0; e < 3; e++) cur0[e] = (tmp0)[e];
         for (int64_t t = 0; t < 2; t++) {
             const int64_t s = t;
             if ((rc = sg_grad_checkpointed_f1(cur0, in1 + 3 + s * 9, nxt0, tmp6 + s * 3, (unsigned char *)tmp9, nthreads))) return rc;
-            { double *sw = cur0; cur0 = nxt0; nxt0 = sw; }
+            for (int64_t e = 0; e < 3; e++) cur0[e] = nxt0[e];
         }
         for (int64_t e = 0; e < 3; e++) (tmp5)[e] = cur0[e];
     }
@@ -305,12 +305,12 @@ int sg_grad_checkpointed(const double *restrict in0,
     /*   test_golden.py:65: graph = optimize(cf.trace(*args).graph, PIPELINE)[0]  [scan] */
     {
         int rc;
-        double *cur0 = tmp12, *nxt0 = tmp13;
+        double cur0[3], nxt0[3];
         for (int64_t e = 0; e < 3; e++) cur0[e] = (tmp10)[e];
         for (int64_t t = 0; t < 2; t++) {
             const int64_t s = 1 - t;
             if ((rc = sg_grad_checkpointed_f3(cur0, tmp6 + s * 3, in1 + 3 + s * 9, nxt0, (unsigned char *)tmp14, nthreads))) return rc;
-            { double *sw = cur0; cur0 = nxt0; nxt0 = sw; }
+            for (int64_t e = 0; e < 3; e++) cur0[e] = nxt0[e];
         }
         for (int64_t e = 0; e < 3; e++) (tmp11)[e] = cur0[e];
     }
@@ -319,12 +319,12 @@ int sg_grad_checkpointed(const double *restrict in0,
     /*   test_golden.py:65: graph = optimize(cf.trace(*args).graph, PIPELINE)[0]  [scan] */
     {
         int rc;
-        double *cur0 = tmp15, *nxt0 = tmp16;
+        double cur0[3], nxt0[3];
         for (int64_t e = 0; e < 3; e++) cur0[e] = (tmp11)[e];
         for (int64_t t = 0; t < 1; t++) {
             const int64_t s = 0 - t;
             if ((rc = sg_grad_checkpointed_f6(cur0, tmp1 + s * 3, in1 + s * 3, nxt0, (unsigned char *)tmp17, nthreads))) return rc;
-            { double *sw = cur0; cur0 = nxt0; nxt0 = sw; }
+            for (int64_t e = 0; e < 3; e++) cur0[e] = nxt0[e];
         }
         for (int64_t e = 0; e < 3; e++) (out0)[e] = cur0[e];
     }

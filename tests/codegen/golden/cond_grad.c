@@ -12,7 +12,7 @@
 
 
 /* sg_grad_branch_f0: the body of a loop or a branch (called by the kernel that names it). */
-static int sg_grad_branch_f0(const double *restrict in0,
+static inline __attribute__((always_inline)) int sg_grad_branch_f0(const double *restrict in0,
         double *restrict out0,
         unsigned char *restrict work,
         int nthreads)
@@ -33,7 +33,7 @@ static int sg_grad_branch_f0(const double *restrict in0,
 }
 
 /* sg_grad_branch_f1: the body of a loop or a branch (called by the kernel that names it). */
-static int sg_grad_branch_f1(const double *restrict in0,
+static inline __attribute__((always_inline)) int sg_grad_branch_f1(const double *restrict in0,
         double *restrict out0,
         unsigned char *restrict work,
         int nthreads)

@@ -18,7 +18,7 @@ double cos(double);
 
 
 /* sg_value_and_grad_scanned_f0: the body of a loop or a branch (called by the kernel that names it). */
-static int sg_value_and_grad_scanned_f0(const double *restrict in0,
+static inline __attribute__((always_inline)) int sg_value_and_grad_scanned_f0(const double *restrict in0,
         const double *restrict in1,
         double *restrict out0,
         double *restrict out1,
@@ -58,7 +58,7 @@ static int sg_value_and_grad_scanned_f0(const double *restrict in0,
 }
 
 /* sg_value_and_grad_scanned_f1: the body of a loop or a branch (called by the kernel that names it). */
-static int sg_value_and_grad_scanned_f1(const double *restrict in0,
+static inline __attribute__((always_inline)) int sg_value_and_grad_scanned_f1(const double *restrict in0,
         const double *restrict in1,
         const double *restrict in2,
         double *restrict out0,
@@ -109,12 +109,12 @@ int sg_value_and_grad_scanned(const double *restrict in0,
     /*   golden_corpus.py:82: c, ys = sg.scan(step, x, xs)  [scan] */
     {
         int rc;
-        double *cur0 = tmp3, *nxt0 = tmp4;
+        double cur0[3], nxt0[3];
         for (int64_t e = 0; e < 3; e++) cur0[e] = (in0)[e];
         for (int64_t t = 0; t < 5; t++) {
             const int64_t s = t;
             if ((rc = sg_value_and_grad_scanned_f0(cur0, in1 + s * 3, nxt0, tmp1 + s * 1, tmp2 + s * 3, (unsigned char *)tmp5, nthreads))) return rc;
-            { double *sw = cur0; cur0 = nxt0; nxt0 = sw; }
+            for (int64_t e = 0; e < 3; e++) cur0[e] = nxt0[e];
         }
         for (int64_t e = 0; e < 3; e++) (tmp0)[e] = cur0[e];
     }
@@ -157,12 +157,12 @@ int sg_value_and_grad_scanned(const double *restrict in0,
     /*   golden_corpus.py:82 (backward of ScanBackward): c, ys = sg.scan(step, x, xs)  [scan] */
     {
         int rc;
-        double *cur0 = tmp9, *nxt0 = tmp10;
+        double cur0[3], nxt0[3];
         for (int64_t e = 0; e < 3; e++) cur0[e] = (tmp8)[e];
         for (int64_t t = 0; t < 5; t++) {
             const int64_t s = 4 - t;
             if ((rc = sg_value_and_grad_scanned_f1(cur0, tmp2 + s * 3, in1 + s * 3, nxt0, (unsigned char *)tmp11, nthreads))) return rc;
-            { double *sw = cur0; cur0 = nxt0; nxt0 = sw; }
+            for (int64_t e = 0; e < 3; e++) cur0[e] = nxt0[e];
         }
         for (int64_t e = 0; e < 3; e++) (out1)[e] = cur0[e];
     }

@@ -21,7 +21,7 @@ double cos(double);
 
 
 /* sg_value_and_grad_counted_loop_f0: the body of a loop or a branch (called by the kernel that names it). */
-static int sg_value_and_grad_counted_loop_f0(const int64_t *restrict in0,
+static inline __attribute__((always_inline)) int sg_value_and_grad_counted_loop_f0(const int64_t *restrict in0,
         const double *restrict in1,
         const int64_t *restrict in2,
         uint8_t *restrict out0,
@@ -44,7 +44,7 @@ static int sg_value_and_grad_counted_loop_f0(const int64_t *restrict in0,
 }
 
 /* sg_value_and_grad_counted_loop_f1: the body of a loop or a branch (called by the kernel that names it). */
-static int sg_value_and_grad_counted_loop_f1(const int64_t *restrict in0,
+static inline __attribute__((always_inline)) int sg_value_and_grad_counted_loop_f1(const int64_t *restrict in0,
         const double *restrict in1,
         const int64_t *restrict in2,
         int64_t *restrict out0,
@@ -80,7 +80,7 @@ static int sg_value_and_grad_counted_loop_f1(const int64_t *restrict in0,
 }
 
 /* sg_value_and_grad_counted_loop_f2: the body of a loop or a branch (called by the kernel that names it). */
-static int sg_value_and_grad_counted_loop_f2(const double *restrict in0,
+static inline __attribute__((always_inline)) int sg_value_and_grad_counted_loop_f2(const double *restrict in0,
         const int64_t *restrict in1,
         const double *restrict in2,
         const int64_t *restrict in3,
@@ -145,9 +145,9 @@ static int sg_value_and_grad_counted_loop_run(const double *restrict in0,
     /*   golden_corpus.py:39: return sg.fori_loop(0, n, lambda i, v: v * 0.9 + sg.sin(v) * 0.1, x).sum()  [while] */
     {
         int rc;
-        int64_t *cur0 = tmp3, *nxt0 = tmp4;
+        int64_t cur0[1], nxt0[1];
         for (int64_t e = 0; e < 1; e++) cur0[e] = (tmp0)[e];
-        double *cur1 = tmp5, *nxt1 = tmp6;
+        double cur1[3], nxt1[3];
         for (int64_t e = 0; e < 3; e++) cur1[e] = (in0)[e];
         unsigned char *tape = NULL;  /* per step: the carries entering it, its residuals */
         int64_t cap = 0, n = 0;
@@ -164,8 +164,8 @@ static int sg_value_and_grad_counted_loop_run(const double *restrict in0,
             for (int64_t e = 0; e < 1; e++) ((int64_t *)(tape + n * 32 + 0))[e] = cur0[e];
             for (int64_t e = 0; e < 3; e++) ((double *)(tape + n * 32 + 8))[e] = cur1[e];
             if ((rc = sg_value_and_grad_counted_loop_f1(cur0, cur1, in1, nxt0, nxt1, (unsigned char *)tmp8, nthreads))) { free(tape); return rc; }
-            { int64_t *sw = cur0; cur0 = nxt0; nxt0 = sw; }
-            { double *sw = cur1; cur1 = nxt1; nxt1 = sw; }
+            for (int64_t e = 0; e < 1; e++) cur0[e] = nxt0[e];
+            for (int64_t e = 0; e < 3; e++) cur1[e] = nxt1[e];
             n++;
             if (*sg_sigint != sg_since) { free(tape); return 1073741824; }  /* Ctrl-C: interrupted */
         }
@@ -198,14 +198,14 @@ static int sg_value_and_grad_counted_loop_run(const double *restrict in0,
     /*   golden_corpus.py:39 (backward of WhileBackward): return sg.fori_loop(0, n, lambda i, v: v * 0.9 + sg.sin(v) * 0.1, x).sum()  [while_grad] */
     {
         int rc;
-        double *rcur0 = tmp15, *rnxt0 = tmp16;
+        double rcur0[3], rnxt0[3];
         for (int64_t e = 0; e < 3; e++) rcur0[e] = (tmp10)[e];
         unsigned char *tape = *(unsigned char **)(work + 640);  /* filled by the loop */
         const int64_t n = *(const int64_t *)(work + 640 + 8);
         *(unsigned char **)(work + 640) = NULL;
         for (int64_t t = n - 1; t >= 0; t--) {
             if ((rc = sg_value_and_grad_counted_loop_f2(rcur0, (const int64_t *)(tape + t * 32 + 0), (const double *)(tape + t * 32 + 8), in1, rnxt0, (unsigned char *)tmp17, nthreads))) { free(tape); return rc; }
-            { double *sw = rcur0; rcur0 = rnxt0; rnxt0 = sw; }
+            for (int64_t e = 0; e < 3; e++) rcur0[e] = rnxt0[e];
             if (*sg_sigint != sg_since) { free(tape); return 1073741824; }  /* Ctrl-C: interrupted */
         }
         free(tape);
