@@ -10,7 +10,10 @@ Layer: passes. Graph -> Graph (``simplify_control``). For each application of ``
   a buffer filled and passed every step), and operands the bodies no longer read are dropped;
 - loop-invariant code moves out: work in a ``scan``/``while`` body that depends only on its
   loop-invariant operands is computed once, before the loop (views of such values stay in the
-  body, so that a hoisted broadcast does not become a buffer).
+  body, so that a hoisted broadcast does not become a buffer);
+- work done twice is done once (``shared_work``): a ``cond``'s side reads what the graph
+  around it computed already, and a ``while`` whose carries another one carries too (forward
+  mode's loop of values and tangents) is read from that one.
 
 It must keep each application's siblings consistent: the siblings present are rebuilt
 together, renumbered to the values that remain.
@@ -22,10 +25,12 @@ import threading
 
 from ..ir import Graph, Node, toposort, with_inputs
 from ..ir.closure import close, new_scope, substitute
+from ..ir.structure import Structure
 from ..ir.control import group_key, is_control
 from ..ir.walk import Application
 from ..ops import get
 from .identities import scalar_const
+from .shared_work import Around, into_branches, merge_loops
 
 _VIEWS = ("reshape", "expand", "permute", "slice")
 
@@ -43,11 +48,11 @@ def simplify_control(graph: Graph) -> Graph:
     more than 6 GB and minutes before)."""
     table = getattr(_MEMO, "table", None)
     if table is None:
-        _MEMO.table = {}
+        _MEMO.table, _MEMO.structure = {}, Structure()
         try:
             return simplify_control(graph)
         finally:
-            _MEMO.table = None
+            _MEMO.table = _MEMO.structure = None
     key = (graph.inputs, graph.outputs, graph.n_guards)   # (nodes are interned: structure)
     found = table.get(key)
     if found is not None:
@@ -74,36 +79,41 @@ def _simplify_once(graph: Graph) -> Graph:
         return graph
     new: dict = {}
     locs = dict(graph.locs)
+    around = Around(_MEMO.structure)
     for n in nodes:
         if n in new:
             continue
         if n.op == "input":
             new[n] = n
+            around.add(n)
             continue
         ins = tuple(new[i] for i in n.inputs)
         if is_control(n):
             present = groups[group_key(n)]
-            for index, node in _simplified(n, ins, present).items():
+            for index, node in _simplified(n, ins, present, around).items():
                 new[present[index]] = node
+                around.add(node)
                 if present[index] in graph.locs:
                     locs.setdefault(node, graph.locs[present[index]])
             continue
         new[n] = n if ins == n.inputs else with_inputs(n, ins)
+        around.add(new[n])
         if n in graph.locs:
             locs.setdefault(new[n], graph.locs[n])
     outputs = tuple(new[o] for o in graph.outputs)
-    if outputs == graph.outputs:
-        return graph
-    return Graph(graph.inputs, outputs, locs, graph.n_guards)
+    after = graph if outputs == graph.outputs else Graph(graph.inputs, outputs, locs,
+                                                         graph.n_guards)
+    return merge_loops(after, _MEMO.structure)
 
 
-def _simplified(node: Node, ins: tuple, present: dict) -> dict:
-    """index -> the new sibling node, for each present sibling of ``node``'s application."""
+def _simplified(node: Node, ins: tuple, present: dict, around: Around) -> dict:
+    """index -> the new sibling node, for each present sibling of ``node``'s application
+    (``around``: what the graph computes before it)."""
     attrs = Application.of(node).attrs
     if node.op == "scan":
         attrs, ins, keep = _scan(attrs, list(ins), set(present))
     elif node.op == "cond":
-        attrs, ins, keep = _cond(attrs, list(ins), set(present))
+        attrs, ins, keep = _cond(attrs, list(ins), set(present), around)
     else:
         keep = {k: k for k in present}
         attrs = {k: simplify_control(v) if isinstance(v, Graph) else v
@@ -205,12 +215,13 @@ def _outer(node: Node, outer: dict) -> Node:
 
 # ------------------------------------------------------------------ cond
 
-def _cond(attrs: dict, ins: list, present: set) -> tuple:
+def _cond(attrs: dict, ins: list, present: set, around: Around) -> tuple:
     kept = sorted(present)
     branches = []
     for g in attrs["branches"]:
         g = simplify_control(g)
         branches.append(Graph(g.inputs, tuple(g.outputs[k] for k in kept), g.locs))
+    branches, ins = into_branches(tuple(branches), ins, around)
     # the operands (after the predicate) that are constant or that no branch reads
     read = set()
     for g in branches:

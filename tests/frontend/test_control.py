@@ -518,4 +518,6 @@ def test_deeply_nested_conds_compile_in_linear_time(monkeypatch):
     f = sg.compile(nested)
     for start in (np.array([-3.0, 1.0]), np.array([2.5, 3.0]), np.array([9.0, 7.0])):
         np.testing.assert_array_equal(f(start), plain(start))
-    assert len(rounds) <= 8 * (depth + 1)      # a few rounds per body, not rounds ** depth
+    # a few rounds per body, not rounds ** depth (measured: 10 per level at depths 6, 12 and
+    # 24, one of them the level's branches rewritten to read y.sum() from the level around)
+    assert len(rounds) <= 10 * (depth + 1)

@@ -53,14 +53,16 @@ def pointer(v: View) -> str:
 def emit(ctx, number: int, k: ControlKernel) -> Emitted:
     """The kernel's C block; its bodies' C functions are generated first (``ctx.function``).
     It passes ``nthreads`` to them, counts as hot, and allocates when it keeps a tape."""
-    names = [ctx.function(p) for p in k.programs]
-    text, errors = control_kernel(ctx.env, number, k, names, ctx.interrupts,
-                                  [n in ctx.inline for n in names])
+    functions = [ctx.function(p) for p in k.programs]
+    inline = [n in ctx.inline for n in functions]
+    text, errors = control_kernel(ctx.env, number, k, functions, ctx.interrupts, inline)
     names = ("work",) if k.tape is not None else ()
     if ctx.interrupts and interrupt.uses_params(k):
         names += tuple(interrupt.ARGS)
+    unused = tuple(v.buffer for pair in k.carries for v in pair) if _locals(k, inline) else ()
     return Emitted(text, HOT_ELEMENTS + 1, errors=tuple(errors), names=names, threaded=True,
-                   malloc=k.kind == "while_grad" or k.tape is not None, calls=True)
+                   malloc=k.kind == "while_grad" or k.tape is not None, calls=True,
+                   unused=unused)
 
 
 def control_kernel(env, number: int, k: ControlKernel, names: list,
@@ -73,8 +75,7 @@ def control_kernel(env, number: int, k: ControlKernel, names: list,
     names = [Body(n, interrupt.ARGS if interrupts and interrupt.takes_params(p) else (), i)
              for n, p, i in zip(names, k.programs, inline)]
     poll = interrupts and interrupt.polls(k)
-    local = all(b.inline for b in names) and \
-        sum(math.prod(c.shape) for c, _ in k.carries) <= LOCAL_CARRY   # (module docstring)
+    local = _locals(k, inline)
     errors = []
     if k.kind == "cond":
         lines, title = _cond(k, names), "cond"
@@ -109,6 +110,13 @@ def _call(fn: Body, args: list, consts: list, outs: list, work: View,
 def _poll(poll: bool, cleanup: str = "") -> list:
     """The back edge's interrupt check, if the loop polls."""
     return [interrupt.check(cleanup)] if poll else []
+
+
+def _locals(k: ControlKernel, inline: list) -> bool:
+    """Whether the loop's carries are local arrays (see the module docstring): its bodies
+    are inlined and its carries small."""
+    return bool(inline) and all(inline) and \
+        sum(math.prod(c.shape) for c, _ in k.carries) <= LOCAL_CARRY
 
 
 def _local(carry: View, local: bool) -> bool:

@@ -31,7 +31,8 @@ class Emitted:
     ``blas``: it calls BLAS; ``malloc``: it allocates (stdlib.h); ``direct``: it addresses
     the temporaries it touches in ``work`` itself (no pointer is declared for them);
     ``calls``: it calls bodies' functions (a control kernel: hot for the split, but its own
-    work is its bodies')."""
+    work is its bodies'); ``unused``: buffers among its views it does not name (a loop's
+    carries kept in local arrays), so that no pointer is declared for them."""
 
     text: str
     elements: object = 0
@@ -45,6 +46,7 @@ class Emitted:
     malloc: bool = False
     direct: bool = False
     calls: bool = False
+    unused: tuple = ()
 
 
 def emitter_of(kernel):

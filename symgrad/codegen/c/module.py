@@ -287,7 +287,8 @@ def _item(ctx: _Context, k, out) -> Item | None:
     """The item of kernel ``k`` emitted as ``out`` (None: it has no text); what the module
     must know of it joins ``ctx``."""
     buffers = [v.buffer for v in k.views()]
-    temps = {b for b in buffers if b.role == "temp"} if not out.direct else set()
+    temps = {b for b in buffers if b.role == "temp" and b not in out.unused} \
+        if not out.direct else set()
     names = {b.name for b in buffers if b.role != "temp"}
     names.update(out.names)
     if out.threaded:

@@ -76,8 +76,6 @@ static inline __attribute__((always_inline)) int sg_grad_checkpointed_f1(const d
         unsigned char *restrict work,
         int nthreads)
 {
-    double *restrict tmp0 = (double *)(work + 0);
-    double *restrict tmp1 = (double *)(work + 64);
     uint8_t *restrict tmp2 = (uint8_t *)(work + 128);
 
     /* k7: scan of 3 steps */
@@ -176,11 +174,7 @@ static inline __attribute__((always_inline)) int sg_grad_checkpointed_f3(const d
 {
     double *tmp0 = (double *)(work + 128);
     double *restrict tmp1 = (double *)(work + 0);
-    double *tmp2 = (double *)(work + 192);
-    double *tmp3 = (double *)(work + 256);
     uint8_t *restrict tmp4 = (uint8_t *)(work + 320);
-    double *tmp5 = (double *)(work + 128);
-    double *tmp6 = (double *)(work + 192);
     uint8_t *tmp7 = (uint8_t *)(work + 256);
 
     /* k10: scan of 3 steps */
@@ -249,21 +243,13 @@ int sg_grad_checkpointed(const double *restrict in0,
 {
     double *tmp0 = (double *)(work + 192);
     double *restrict tmp1 = (double *)(work + 448);
-    double *tmp2 = (double *)(work + 0);
-    double *tmp3 = (double *)(work + 64);
     uint8_t *tmp4 = (uint8_t *)(work + 128);
     double *tmp5 = (double *)(work + 256);
     double *restrict tmp6 = (double *)(work + 384);
-    double *tmp7 = (double *)(work + 320);
-    double *tmp8 = (double *)(work + 512);
     uint8_t *tmp9 = (uint8_t *)(work + 0);
     double *tmp10 = (double *)(work + 512);
     double *restrict tmp11 = (double *)(work + 576);
-    double *restrict tmp12 = (double *)(work + 640);
-    double *restrict tmp13 = (double *)(work + 704);
     uint8_t *tmp14 = (uint8_t *)(work + 0);
-    double *tmp15 = (double *)(work + 0);
-    double *tmp16 = (double *)(work + 64);
     uint8_t *tmp17 = (uint8_t *)(work + 128);
 
     /* k0: scan of 1 steps */

@@ -95,14 +95,10 @@ int sg_value_and_grad_scanned(const double *restrict in0,
     double *tmp0 = (double *)(work + 192);
     double *tmp1 = (double *)(work + 128);
     double *restrict tmp2 = (double *)(work + 0);
-    double *tmp3 = (double *)(work + 256);
-    double *tmp4 = (double *)(work + 320);
     uint8_t *restrict tmp5 = (uint8_t *)(work + 384);
     double *tmp6 = (double *)(work + 256);
     double *tmp7 = (double *)(work + 192);
     double *tmp8 = (double *)(work + 128);
-    double *tmp9 = (double *)(work + 192);
-    double *tmp10 = (double *)(work + 256);
     uint8_t *tmp11 = (uint8_t *)(work + 320);
 
     /* k0: scan of 5 steps */

@@ -120,20 +120,10 @@ static int sg_value_and_grad_counted_loop_run(const double *restrict in0,
     int64_t *restrict tmp0 = (int64_t *)(work + 320);
     int64_t *tmp1 = (int64_t *)(work + 192);
     double *tmp2 = (double *)(work + 0);
-    int64_t *tmp3 = (int64_t *)(work + 256);
-    int64_t *tmp4 = (int64_t *)(work + 384);
-    double *tmp5 = (double *)(work + 64);
-    double *tmp6 = (double *)(work + 128);
     uint8_t *tmp7 = (uint8_t *)(work + 512);
     uint8_t *restrict tmp8 = (uint8_t *)(work + 576);
     uint8_t *tmp9 = (uint8_t *)(work + 448);
     double *tmp10 = (double *)(work + 0);
-    int64_t *tmp11 = (int64_t *)(work + 384);
-    int64_t *tmp12 = (int64_t *)(work + 448);
-    double *tmp13 = (double *)(work + 64);
-    double *tmp14 = (double *)(work + 128);
-    double *tmp15 = (double *)(work + 192);
-    double *tmp16 = (double *)(work + 256);
     uint8_t *tmp17 = (uint8_t *)(work + 512);
 
     /* k0: const -> tmp0 [] */
