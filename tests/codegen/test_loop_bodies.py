@@ -153,3 +153,20 @@ def test_the_inlining_bound_counts_the_bodies_a_body_inlines(monkeypatch):
     text = f.c_source
     assert 0 < text.count(INLINE) < text.count("the body of a loop or a branch")
     assert "double *sw = cur0;" in text
+
+
+def test_an_empty_carry_beside_local_ones():
+    """A carry of no elements (no local array: C has none of size 0) beside a local one, and
+    the gradient of a loop whose only carry is empty (found by the fuzzer: the empty carry's
+    workspace pointer was left undeclared)."""
+    f = sg.compile(lambda a, b: sg.fori_loop(0, 3, lambda i, c: (c[0] * 2, c[1] + 1.0), (a, b)))
+    empty, counted = f(np.zeros((2, 0)), np.ones(3))
+    assert empty.shape == (2, 0)
+    np.testing.assert_array_equal(counted, np.full(3, 4.0))
+    assert re.search(r"double cur1\[3\], nxt1\[3\];", f.c_source)
+
+    def loss(x, w):
+        return (sg.fori_loop(0, 0, lambda i, c: c * 0.5 + sg.sin(c + x) * 0.25, x) * w).sum()
+    value, (g,) = sg.value_and_grad(loss, argnums=(0,))(np.zeros((2, 0), np.float32),
+                                                         np.zeros((2, 0), np.float32))
+    assert value == 0.0 and g.shape == (2, 0) and g.dtype == np.float32

@@ -59,7 +59,8 @@ def emit(ctx, number: int, k: ControlKernel) -> Emitted:
     names = ("work",) if k.tape is not None else ()
     if ctx.interrupts and interrupt.uses_params(k):
         names += tuple(interrupt.ARGS)
-    unused = tuple(v.buffer for pair in k.carries for v in pair) if _locals(k, inline) else ()
+    local = _locals(k, inline)
+    unused = tuple(v.buffer for pair in k.carries if _local(pair[0], local) for v in pair)
     return Emitted(text, HOT_ELEMENTS + 1, errors=tuple(errors), names=names, threaded=True,
                    malloc=k.kind == "while_grad" or k.tape is not None, calls=True,
                    unused=unused)
