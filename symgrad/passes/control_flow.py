@@ -13,7 +13,8 @@ Layer: passes. Graph -> Graph (``simplify_control``). For each application of ``
   body, so that a hoisted broadcast does not become a buffer);
 - work done twice is done once (``shared_work``): a ``cond``'s side reads what the graph
   around it computed already, and a ``while`` whose carries another one carries too (forward
-  mode's loop of values and tangents) is read from that one.
+  mode's loop of values and tangents) is read from that one;
+- a scan that reads another's stacked values step by step runs in its loop (``loop_fusion``).
 
 It must keep each application's siblings consistent: the siblings present are rebuilt
 together, renumbered to the values that remain.
@@ -30,6 +31,7 @@ from ..ir.control import group_key, is_control
 from ..ir.walk import Application
 from ..ops import get
 from .identities import scalar_const
+from .loop_fusion import fuse_scans
 from .shared_work import Around, into_branches, merge_loops
 
 _VIEWS = ("reshape", "expand", "permute", "slice")
@@ -103,7 +105,7 @@ def _simplify_once(graph: Graph) -> Graph:
     outputs = tuple(new[o] for o in graph.outputs)
     after = graph if outputs == graph.outputs else Graph(graph.inputs, outputs, locs,
                                                          graph.n_guards)
-    return merge_loops(after, _MEMO.structure)
+    return fuse_scans(merge_loops(after, _MEMO.structure))
 
 
 def _simplified(node: Node, ins: tuple, present: dict, around: Around) -> dict:
