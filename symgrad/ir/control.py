@@ -10,7 +10,7 @@ differ only in their ``index`` attribute (see ``ops.control``).
 from __future__ import annotations
 
 from ..ops import get
-from .graph import Graph, Node
+from .graph import Graph, Node, with_inputs
 
 
 _CONTROL: dict[str, bool] = {}   # op name -> whether it holds graphs (ops are never replaced)
@@ -36,6 +36,33 @@ def group_key(node: Node) -> tuple:
     """What the siblings of one application share: the op, the inputs and every attribute
     but ``index`` (the attribute tuples are interned keys' own, so this is cheap)."""
     return (node.op, tuple(kv for kv in node.attrs if kv[0] != "index"), node.inputs)
+
+
+def sibling(op: str, attrs: dict, operands: tuple, index: int) -> Node:
+    """Value ``index`` of the application of ``op`` with ``attrs`` (``index`` aside) to
+    ``operands``: the node every rewrite of an application makes for each value it keeps."""
+    full = dict(sorted({**attrs, "index": index}.items()))
+    opdef = get(op)
+    return Node(op, full, operands, opdef.dtype(*[i.dtype for i in operands], **full),
+                opdef.shape(*[i.shape for i in operands], **full))
+
+
+def replace_siblings(graph: Graph, replacement) -> Graph:
+    """``graph`` with each node for which ``replacement(node)`` gives a node (a sibling of
+    another application) read from that node instead; the rest rebuilt on what they read
+    (bodies untouched: a replaced application's siblings are values of this graph)."""
+    memo: dict = {}
+    locs: dict = {}
+    for n in graph.nodes():
+        made = replacement(n) if is_control(n) else None
+        if made is None:
+            ins = tuple(memo.get(i, i) for i in n.inputs)
+            made = n if ins == n.inputs else with_inputs(n, ins)
+        memo[n] = made
+        if n in graph.locs:
+            locs.setdefault(made, graph.locs[n])
+    return Graph(graph.inputs, tuple(memo.get(o, o) for o in graph.outputs), locs,
+                 graph.n_guards)
 
 
 def n_outputs(node: Node) -> int:

@@ -27,9 +27,8 @@ import threading
 from ..ir import Graph, Node, toposort, with_inputs
 from ..ir.closure import close, new_scope, substitute
 from ..ir.structure import Structure
-from ..ir.control import group_key, is_control
+from ..ir.control import group_key, is_control, sibling
 from ..ir.walk import Application
-from ..ops import get
 from .identities import scalar_const
 from .loop_fusion import fuse_scans
 from .shared_work import Around, into_branches, merge_loops
@@ -120,13 +119,7 @@ def _simplified(node: Node, ins: tuple, present: dict, around: Around) -> dict:
         keep = {k: k for k in present}
         attrs = {k: simplify_control(v) if isinstance(v, Graph) else v
                  for k, v in attrs.items()}
-    opdef = get(node.op)
-    out = {}
-    for old, index in keep.items():
-        full = dict(sorted({**attrs, "index": index}.items()))
-        out[old] = Node(node.op, full, ins, opdef.dtype(*[i.dtype for i in ins], **full),
-                        opdef.shape(*[i.shape for i in ins], **full))
-    return out
+    return {old: sibling(node.op, attrs, tuple(ins), index) for old, index in keep.items()}
 
 
 # ------------------------------------------------------------------ scan

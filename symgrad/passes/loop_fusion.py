@@ -23,11 +23,10 @@ drops it, and with it the array.
 
 from __future__ import annotations
 
-from ..ir import Graph, Node, with_inputs
+from ..ir import Graph, Node
 from ..ir.closure import body_input, new_scope, substitute
-from ..ir.control import group_key
+from ..ir.control import group_key, replace_siblings, sibling
 from ..ir.walk import Application
-from ..ops import get
 
 
 def fuse_scans(graph: Graph) -> Graph:
@@ -108,22 +107,7 @@ def _fused(graph: Graph, p: Application, c: Application) -> Graph:
 def _replaced(graph: Graph, index: dict, attrs: dict, operands: tuple) -> Graph:
     """``graph`` with each sibling of the two scans read from the fused scan's sibling
     ``index[(its application's key, its index)]``."""
-    dtype, shape = get("scan").dtype, get("scan").shape
-    memo: dict = {}
-    locs: dict = {}
-    for n in graph.nodes():
-        if n in memo:
-            continue
+    def read(n: Node) -> Node | None:
         k = index.get((group_key(n), n.attr("index"))) if n.op == "scan" else None
-        if k is not None:
-            full = dict(sorted({**attrs, "index": k}.items()))
-            made = Node("scan", full, operands, dtype(*[i.dtype for i in operands], **full),
-                        shape(*[i.shape for i in operands], **full))
-        else:
-            ins = tuple(memo.get(i, i) for i in n.inputs)
-            made = n if ins == n.inputs else with_inputs(n, ins)
-        memo[n] = made
-        if n in graph.locs:
-            locs.setdefault(made, graph.locs[n])
-    return Graph(graph.inputs, tuple(memo.get(o, o) for o in graph.outputs), locs,
-                 graph.n_guards)
+        return None if k is None else sibling("scan", attrs, operands, k)
+    return replace_siblings(graph, read)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from ..ir import Graph, Node, toposort, with_inputs
 from ..ir.closure import body_input, new_scope, substitute
-from ..ir.control import group_key, is_control
+from ..ir.control import group_key, is_control, replace_siblings, sibling
 from ..ir.structure import Structure
 from ..ir.walk import Application
 from ..ops import get
@@ -138,25 +138,5 @@ def _covers(b: Application, a: Application, structure: Structure) -> bool:
 
 def _read_from(graph: Graph, a: Application, b: Application) -> Graph:
     """``graph`` with ``a``'s values read from ``b``'s siblings of the same indices."""
-    dtype, shape = get(b.op).dtype, get(b.op).shape
-    replace = {}
-    for n in graph.nodes():
-        if n.op == "while" and group_key(n) == a.key:
-            attrs = dict(sorted({**b.attrs, "index": n.attr("index")}.items()))
-            replace[n] = Node(b.op, attrs, b.inputs,
-                              dtype(*[i.dtype for i in b.inputs], **attrs),
-                              shape(*[i.shape for i in b.inputs], **attrs))
-    memo = dict(replace)
-    locs = {}
-    for n in graph.nodes():
-        if n in memo:
-            continue
-        ins = tuple(memo.get(i, i) for i in n.inputs)
-        memo[n] = n if ins == n.inputs else with_inputs(n, ins)
-        if n in graph.locs:
-            locs.setdefault(memo[n], graph.locs[n])
-    for old, new in replace.items():
-        if old in graph.locs:
-            locs.setdefault(new, graph.locs[old])
-    return Graph(graph.inputs, tuple(memo.get(o, o) for o in graph.outputs), locs,
-                 graph.n_guards)
+    return replace_siblings(graph, lambda n: sibling(b.op, b.attrs, b.inputs, n.attr("index"))
+                            if n.op == "while" and group_key(n) == a.key else None)
