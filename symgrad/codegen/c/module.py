@@ -249,7 +249,7 @@ class _Context:
                                      interrupt.takes_params(program))
         part.voids = units.unused_params(args, part, self.target.standalone)
         self.functions.append(self.env.get_template("function.c.j2").render(
-            name=name, params=params, part=part,
+            name=name, params=params, part=part, inline=inline,
             storage=INLINE if inline else "static "))
         return name
 

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 
-/* sg_grad_checkpointed_f0: the body of a loop or a branch (called by the kernel that names it). */
+/* sg_grad_checkpointed_f0: the body of a loop or a branch (called by the kernel that names it; small: inlined there). */
 static inline __attribute__((always_inline)) int sg_grad_checkpointed_f0(const double *restrict in0,
         const double *restrict in1,
         double *restrict out0,
@@ -44,7 +44,7 @@ static inline __attribute__((always_inline)) int sg_grad_checkpointed_f0(const d
     return 0;
 }
 
-/* sg_grad_checkpointed_f2: the body of a loop or a branch (called by the kernel that names it). */
+/* sg_grad_checkpointed_f2: the body of a loop or a branch (called by the kernel that names it; small: inlined there). */
 static inline __attribute__((always_inline)) int sg_grad_checkpointed_f2(const double *restrict in0,
         const double *restrict in1,
         double *restrict out0,
@@ -68,7 +68,7 @@ static inline __attribute__((always_inline)) int sg_grad_checkpointed_f2(const d
     return 0;
 }
 
-/* sg_grad_checkpointed_f1: the body of a loop or a branch (called by the kernel that names it). */
+/* sg_grad_checkpointed_f1: the body of a loop or a branch (called by the kernel that names it; small: inlined there). */
 static inline __attribute__((always_inline)) int sg_grad_checkpointed_f1(const double *restrict in0,
         const double *restrict in1,
         double *restrict out0,
@@ -103,7 +103,7 @@ static inline __attribute__((always_inline)) int sg_grad_checkpointed_f1(const d
     return 0;
 }
 
-/* sg_grad_checkpointed_f4: the body of a loop or a branch (called by the kernel that names it). */
+/* sg_grad_checkpointed_f4: the body of a loop or a branch (called by the kernel that names it; small: inlined there). */
 static inline __attribute__((always_inline)) int sg_grad_checkpointed_f4(const double *restrict in0,
         const double *restrict in1,
         double *restrict out0,
@@ -136,7 +136,7 @@ static inline __attribute__((always_inline)) int sg_grad_checkpointed_f4(const d
     return 0;
 }
 
-/* sg_grad_checkpointed_f5: the body of a loop or a branch (called by the kernel that names it). */
+/* sg_grad_checkpointed_f5: the body of a loop or a branch (called by the kernel that names it; small: inlined there). */
 static inline __attribute__((always_inline)) int sg_grad_checkpointed_f5(const double *restrict in0,
         const double *restrict in1,
         const double *restrict in2,
@@ -164,7 +164,7 @@ static inline __attribute__((always_inline)) int sg_grad_checkpointed_f5(const d
     return 0;
 }
 
-/* sg_grad_checkpointed_f3: the body of a loop or a branch (called by the kernel that names it). */
+/* sg_grad_checkpointed_f3: the body of a loop or a branch (called by the kernel that names it; small: inlined there). */
 static inline __attribute__((always_inline)) int sg_grad_checkpointed_f3(const double *restrict in0,
         const double *restrict in1,
         const double *restrict in2,
@@ -208,7 +208,7 @@ static inline __attribute__((always_inline)) int sg_grad_checkpointed_f3(const d
     return 0;
 }
 
-/* sg_grad_checkpointed_f6: the body of a loop or a branch (called by the kernel that names it). */
+/* sg_grad_checkpointed_f6: the body of a loop or a branch (called by the kernel that names it; small: inlined there). */
 static inline __attribute__((always_inline)) int sg_grad_checkpointed_f6(const double *restrict in0,
         const double *restrict in1,
         const double *restrict in2,

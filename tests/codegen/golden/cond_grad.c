@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 
-/* sg_grad_branch_f0: the body of a loop or a branch (called by the kernel that names it). */
+/* sg_grad_branch_f0: the body of a loop or a branch (called by the kernel that names it; small: inlined there). */
 static inline __attribute__((always_inline)) int sg_grad_branch_f0(const double *restrict in0,
         double *restrict out0,
         unsigned char *restrict work,
@@ -32,7 +32,7 @@ static inline __attribute__((always_inline)) int sg_grad_branch_f0(const double 
     return 0;
 }
 
-/* sg_grad_branch_f1: the body of a loop or a branch (called by the kernel that names it). */
+/* sg_grad_branch_f1: the body of a loop or a branch (called by the kernel that names it; small: inlined there). */
 static inline __attribute__((always_inline)) int sg_grad_branch_f1(const double *restrict in0,
         double *restrict out0,
         unsigned char *restrict work,

@@ -17,7 +17,7 @@ double sin(double);
 double cos(double);
 
 
-/* sg_value_and_grad_scanned_f0: the body of a loop or a branch (called by the kernel that names it). */
+/* sg_value_and_grad_scanned_f0: the body of a loop or a branch (called by the kernel that names it; small: inlined there). */
 static inline __attribute__((always_inline)) int sg_value_and_grad_scanned_f0(const double *restrict in0,
         const double *restrict in1,
         double *restrict out0,
@@ -57,7 +57,7 @@ static inline __attribute__((always_inline)) int sg_value_and_grad_scanned_f0(co
     return 0;
 }
 
-/* sg_value_and_grad_scanned_f1: the body of a loop or a branch (called by the kernel that names it). */
+/* sg_value_and_grad_scanned_f1: the body of a loop or a branch (called by the kernel that names it; small: inlined there). */
 static inline __attribute__((always_inline)) int sg_value_and_grad_scanned_f1(const double *restrict in0,
         const double *restrict in1,
         const double *restrict in2,

@@ -20,7 +20,7 @@ double sin(double);
 double cos(double);
 
 
-/* sg_value_and_grad_counted_loop_f0: the body of a loop or a branch (called by the kernel that names it). */
+/* sg_value_and_grad_counted_loop_f0: the body of a loop or a branch (called by the kernel that names it; small: inlined there). */
 static inline __attribute__((always_inline)) int sg_value_and_grad_counted_loop_f0(const int64_t *restrict in0,
         const double *restrict in1,
         const int64_t *restrict in2,
@@ -43,7 +43,7 @@ static inline __attribute__((always_inline)) int sg_value_and_grad_counted_loop_
     return 0;
 }
 
-/* sg_value_and_grad_counted_loop_f1: the body of a loop or a branch (called by the kernel that names it). */
+/* sg_value_and_grad_counted_loop_f1: the body of a loop or a branch (called by the kernel that names it; small: inlined there). */
 static inline __attribute__((always_inline)) int sg_value_and_grad_counted_loop_f1(const int64_t *restrict in0,
         const double *restrict in1,
         const int64_t *restrict in2,
@@ -79,7 +79,7 @@ static inline __attribute__((always_inline)) int sg_value_and_grad_counted_loop_
     return 0;
 }
 
-/* sg_value_and_grad_counted_loop_f2: the body of a loop or a branch (called by the kernel that names it). */
+/* sg_value_and_grad_counted_loop_f2: the body of a loop or a branch (called by the kernel that names it; small: inlined there). */
 static inline __attribute__((always_inline)) int sg_value_and_grad_counted_loop_f2(const double *restrict in0,
         const int64_t *restrict in1,
         const double *restrict in2,
