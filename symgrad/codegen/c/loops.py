@@ -354,7 +354,7 @@ class LoopEmitter:
         load_names = [f"l{i}" for i in range(len(loads))]
         slots = list(accs)           # sumloop's accumulator i is store slots[i]
 
-        def element(var_of: dict, targets: dict) -> list[str]:
+        def element(var_of: dict, targets: dict, lanes: bool = False) -> list[str]:
             loop_vars = [(var_of[d], d) for d in range(len(dims))]
             body = self.element(k, loads, loop_vars)
             for j, (st, out) in enumerate(zip(k.stores, outs)):
@@ -365,6 +365,11 @@ class LoopEmitter:
                     continue
                 a, target = accs[j], targets[slots.index(j)]
                 step = combine(a.op, a.out_dtype) if target is None else a.step
+                if lanes and a.op in _LANE_STEP:     # (sumloop: maxima and minima in lanes)
+                    step = _LANE_STEP[a.op]
+                    if a.floating:
+                        body.append(f"{target}_nan = {target}_nan + ((({value}) != ({value}))"
+                                    f" ? ({value}) : 0);")
                 target = out_ix if target is None else target    # (None: in the output)
                 body.append(f"{target} = {step.format(a=target, v=value)};")
             return body
