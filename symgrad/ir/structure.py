@@ -74,8 +74,8 @@ class Structure:
         return memo
 
     def _attrs(self, node: Node) -> tuple:
-        if node.op == "input":      # an input of no graph in this context: its own identity
-            return (("node", id(node)),)
+        if node.op == "input":      # an input of no graph in this context: the node itself
+            return (("node", node),)    # (held by the key: an id could be reused)
         return tuple((k, self._value(v)) for k, v in node.attrs)
 
     def _value(self, v: object) -> object:

@@ -42,6 +42,15 @@ class Application:
         return group_key(self.first)
 
 
+def applications(graph, op: str) -> list[Application]:
+    """The applications of ``op`` in ``graph`` (its own nodes, not its bodies'), in order."""
+    found: dict = {}
+    for node in graph.nodes():
+        if node.op == op:
+            found.setdefault(group_key(node), Application.of(node))
+    return list(found.values())
+
+
 def walk(nodes: list, env: dict, on_node: Callable, on_application: Callable,
          on_const: Callable | None = None) -> dict:
     """Fill ``env`` (node -> value) for ``nodes`` in order, skipping those it holds:

@@ -26,19 +26,14 @@ from __future__ import annotations
 from ..ir import Graph, Node
 from ..ir.closure import body_input, new_scope, substitute
 from ..ir.control import group_key, replace_siblings, sibling
-from ..ir.walk import Application
+from ..ir.walk import Application, applications
 
 
 def fuse_scans(graph: Graph) -> Graph:
     """``graph`` with every fusable pair of scans fused (see the module docstring)."""
-    apps = {}
-    for n in graph.nodes():
-        if n.op == "scan":
-            apps.setdefault(group_key(n), Application.of(n))
-    if len(apps) < 2:
-        return graph
-    for c in apps.values():
-        for p in apps.values():
+    apps = applications(graph, "scan")
+    for c in apps:
+        for p in apps:
             if p is not c and _fusable(graph, p, c):
                 return fuse_scans(_fused(graph, p, c))
     return graph
@@ -54,11 +49,18 @@ def _fusable(graph: Graph, p: Application, c: Application) -> bool:
         return False
     nc, nx = ca["carries"], ca["xs"]
     xs = c.inputs[nc:nc + nx]
-    stacked = [x for x in xs if _from(x, p) and x.attr("index") >= pa["carries"]]
-    if not stacked:
+    step_by_step = [_stacked(x, p) for x in xs]
+    if not any(step_by_step):
         return False
-    others = [x for x in c.inputs if not any(x is s for s in stacked)]
+    # (by position: p's stacked array read whole, as an invariant operand, is p's result)
+    others = c.inputs[:nc] + tuple(x for x, s in zip(xs, step_by_step) if not s) + \
+        c.inputs[nc + nx:]
     return not _depends_on(graph, p, others)
+
+
+def _stacked(x: Node, p: Application) -> bool:
+    """Whether ``x`` is one of ``p``'s stacked values."""
+    return _from(x, p) and x.attr("index") >= p.attrs["carries"]
 
 
 def _depends_on(graph: Graph, p: Application, nodes: list) -> bool:
@@ -83,7 +85,7 @@ def _fused(graph: Graph, p: Application, c: Application) -> Graph:
     other = []                        # c's other sequences
     for j in range(nxc):
         x = c.inputs[ncc + j]
-        if _from(x, p) and x.attr("index") >= ncp:
+        if _stacked(x, p):
             mapping[bc.inputs[ncc + j]] = bp.outputs[x.attr("index")]
         else:
             other.append(j)

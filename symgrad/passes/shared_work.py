@@ -26,7 +26,7 @@ from ..ir import Graph, Node, toposort, with_inputs
 from ..ir.closure import body_input, new_scope, substitute
 from ..ir.control import group_key, is_control, replace_siblings, sibling
 from ..ir.structure import Structure
-from ..ir.walk import Application
+from ..ir.walk import Application, applications
 from ..ops import get
 from ..ops.registry import MOVEMENT
 
@@ -97,14 +97,9 @@ def _work(n: Node) -> bool:
 def merge_loops(graph: Graph, structure: Structure) -> Graph:
     """``graph`` with each ``while`` whose carries another computes too read from that other
     (see the module docstring)."""
-    apps = {}
-    for n in graph.nodes():
-        if n.op == "while":
-            apps.setdefault(group_key(n), Application.of(n))
-    if len(apps) < 2:
-        return graph
-    for a in apps.values():
-        for b in apps.values():
+    apps = applications(graph, "while")
+    for a in apps:
+        for b in apps:
             if a is not b and _covers(b, a, structure):
                 return merge_loops(_read_from(graph, a, b), structure)
     return graph

@@ -121,3 +121,30 @@ def test_scans_that_cannot_share_a_loop_stay_apart():
     for got, want in zip(f(x), (back, after, short)):
         np.testing.assert_array_equal(got, want)
     assert _scans(f.c_source) == 4
+
+
+def test_a_scan_reading_the_others_array_whole_stays_apart():
+    """The consumer reads the producer's stacked values step by step and, through its
+    closure, the whole array (an invariant operand, known only once the producer ran): no
+    fusion (fusing would run the producer twice, once to give the array)."""
+    from symgrad.ir.walk import applications
+    from symgrad.passes.loop_fusion import fuse_scans
+
+    def run(x):
+        _, ys = sg.scan(lambda c, t: (c * 0.5 + t, c * t), x[0] * 0, x)
+        d, _ = sg.scan(lambda a, y: (a * 0.5 + y + (ys * a).sum(0) * 0.1, a), x[0] * 0, ys)
+        return d
+    graph = sg.compile(run).trace(np.ones((4, 3))).graph
+    consumer = [a for a in applications(graph, "scan") if a.attrs["xs"] == 1 and
+                any(i.op == "scan" for i in a.inputs[2:])]
+    assert consumer and consumer[0].inputs[1] is consumer[0].inputs[2]   # (the case meant)
+    assert fuse_scans(graph) is graph
+    x = np.linspace(-1.0, 1.0, 12).reshape(4, 3)
+    c, ys = x[0] * 0, []
+    for t in x:
+        ys.append(c * t)
+        c = c * 0.5 + t
+    Y, d = np.array(ys), x[0] * 0
+    for y in ys:
+        d = d * 0.5 + y + (Y * d).sum(0) * 0.1
+    np.testing.assert_allclose(sg.compile(run)(x), d, rtol=1e-14)

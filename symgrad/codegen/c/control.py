@@ -38,12 +38,11 @@ LOCAL_CARRY = 32
 
 
 class Body(NamedTuple):
-    """A body's C function: its name, the arguments it takes after ``nthreads`` (the
-    interrupt parameters, when it takes them), and whether it is inlined."""
+    """A body's C function: its name, and the arguments it takes after ``nthreads`` (the
+    interrupt parameters, when it takes them)."""
 
     name: str
     tail: tuple = ()
-    inline: bool = False
 
 
 def pointer(v: View) -> str:
@@ -72,9 +71,8 @@ def control_kernel(env, number: int, k: ControlKernel, names: list,
     of each of ``k.programs``, ``inline``: whether each is inlined. ``interrupts``: the
     module's functions take the interrupt parameters where they need them
     (``interrupt.takes_params``), and its loops poll."""
-    inline = inline or [False] * len(names)
-    names = [Body(n, interrupt.ARGS if interrupts and interrupt.takes_params(p) else (), i)
-             for n, p, i in zip(names, k.programs, inline)]
+    names = [Body(n, interrupt.ARGS if interrupts and interrupt.takes_params(p) else ())
+             for n, p in zip(names, k.programs)]
     poll = interrupts and interrupt.polls(k)
     local = _locals(k, inline)
     errors = []

@@ -208,7 +208,7 @@ class _Context:
         self.env, self.loops, self.entry, self.target = env, loops, entry, target
         self.interrupts = not target.standalone   # functions may take the interrupt params
         self.functions: list = []
-        self.inlined = 0        # the weight of the inlined bodies the body being made calls
+        self.inline_weight = 0  # of the inlined bodies that the body being made calls
         self.inline: set = set()   # the names of the inlined bodies' functions
         self.malloc = False     # a kernel allocates (stdlib.h)
         self.named = 0
@@ -236,14 +236,14 @@ class _Context:
         self.named += 1
         base = self.numbers
         self.numbers += len(program.kernels)
-        outer, self.inlined = self.inlined, 0
+        outer, self.inline_weight = self.inline_weight, 0
         items = _items(self, program, base)      # (defines the bodies it calls first)
-        nested, self.inlined = self.inlined, outer
+        nested, self.inline_weight = self.inline_weight, outer
         part = units.whole(items)
         weight = part.weight + nested
         inline = weight <= INLINE_WEIGHT and not any(i.hot and not i.calls for i in items)
         if inline:
-            self.inlined += weight
+            self.inline_weight += weight
             self.inline.add(name)
         params, _, args = _signature(program, self.interrupts and
                                      interrupt.takes_params(program))

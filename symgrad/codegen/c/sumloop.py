@@ -263,10 +263,11 @@ def _inner(dims, kept, reduced, accs, element, out_ref, *, threads, parallel, si
     kept_vars = {d: f"i{d}" for d in kept}
     stacked, depth = _depth(pushes)
     stacked = stacked or chunked
+    lanes = _simd(loops, accs, simd)
     for a in accs:
         if not a.pairwise:
-            before.append(f"{a.ctype} {a.name} = {a.identity};")
-            after.append(f"{out_ref(ref[id(a)], kept_vars)} = ({a.out_ctype}){a.name};")
+            before += _carried(a, lanes)
+            after.append(f"{out_ref(ref[id(a)], kept_vars)} = ({a.out_ctype}){_result(a, lanes)};")
     if stacked:
         # (zeroed: only the slots `blocks` marks are read, which gcc -Wall cannot prove)
         before += [_stack(a, depth) for a in sums] + ["int64_t blocks = 0;"]
@@ -282,31 +283,35 @@ def _inner(dims, kept, reduced, accs, element, out_ref, *, threads, parallel, si
     else:
         after += [f"{out_ref(ref[id(a)], kept_vars)} = ({a.out_ctype}){a.name};"
                   for a in sums]
-    lanes = _simd(loops[-1], accs, simd, before, after)
     var_of = {d: f"i{d}" for d in range(len(dims))}
     return Nest(loops, element(var_of, {j: a.name for j, a in enumerate(accs)}, lanes),
                 nest_before, nest_after)
 
 
-def _simd(loop: Loop, accs: list, simd: bool, before: list, after: list) -> bool:
+def _simd(loops: list, accs: list, simd: bool) -> bool:
     """Mark an ``inner`` nest's block loop ``omp simd`` where its reductions allow: sums,
-    and maxima and minima in lanes (a float one's NaNs summed apart, its result taking them:
-    lines added to ``before``/``after``). Whether the max/min steps are the lanes' ones."""
+    and maxima and minima in lanes. Whether the max/min run in lanes (``_carried``)."""
     if simd and all(a.op == "sum" for a in accs):
-        loop.pragma = f"#pragma omp simd reduction(+:{','.join(a.name for a in accs)})"
+        loops[-1].pragma = f"#pragma omp simd reduction(+:{','.join(a.name for a in accs)})"
         return False
     if not (simd and all(a.pairwise or a.op in ("max", "min") for a in accs)):
         return False
-    loop.pragma = "#pragma omp simd" + "".join(_lane_clause(a) for a in accs)
-    for a in accs:
-        if not a.pairwise and a.floating:     # (NaNs summed apart: see loops.py)
-            before.append(f"{a.ctype} {a.name}_nan = 0;")
-            k = next(k for k, line in enumerate(after)
-                     if line.endswith(f"= ({a.out_ctype}){a.name};"))
-            after[k] = after[k].replace(f"({a.out_ctype}){a.name};",
-                                        f"({a.out_ctype})(({a.name}_nan != {a.name}_nan) ? "
-                                        f"{a.name}_nan : {a.name});")
+    loops[-1].pragma = "#pragma omp simd" + "".join(_lane_clause(a) for a in accs)
     return True
+
+
+def _carried(a: Acc, lanes: bool) -> list[str]:
+    """The declarations of a reduction carried beside the sums: its accumulator, and in
+    lanes a float one's sum of NaNs (see loops.py)."""
+    nan = [f"{a.ctype} {a.name}_nan = 0;"] if lanes and a.floating else []
+    return [f"{a.ctype} {a.name} = {a.identity};"] + nan
+
+
+def _result(a: Acc, lanes: bool) -> str:
+    """C of its result: the accumulator, or in lanes the NaN its terms held."""
+    if lanes and a.floating:
+        return f"(({a.name}_nan != {a.name}_nan) ? {a.name}_nan : {a.name})"
+    return a.name
 
 
 def _lane_clause(a: Acc) -> str:
