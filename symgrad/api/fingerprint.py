@@ -23,7 +23,7 @@ What is walked, from the compiled function's traceable:
   shape and dtype: they are inputs), tensors (inputs), dtypes, functools.partial, classes,
   modules (a module of the program: the attributes the code names), instances of the
   program's classes, ``nn.Module``s (every attribute: parameters and buffers are inputs),
-  other compiled functions (options and function);
+  other compiled functions (options and function), symgrad's IR graphs (their content);
 - the environment: symgrad, Python and NumPy versions, the default dtype (and, in the
   warm-start key, whether the C may use glibc's vector math).
 
@@ -50,6 +50,7 @@ import numpy as np
 from .. import dtypes
 from ..config import PACKAGE_DIR
 from ..frontend.core.tensor import Tensor
+from ..ir import Graph, structure
 from ..version import __version__
 from .codeinfo import absolute_module, loads_and_imports, names_read
 from .library import impure, library, library_class, symgrad_source
@@ -436,8 +437,7 @@ def _immutable(a: np.ndarray) -> bool:
 
 
 def _is_instance_of_program(obj) -> bool:
-    """An object whose state the walk can read: an instance of one of the program's classes,
-    an ``nn.Module`` (symgrad's), a ``types.SimpleNamespace``."""
+    """An object whose state the walk can read: the program's, an nn.Module, a namespace."""
     cls = type(obj)
     if cls in _ATTRIBUTE_BAGS or getattr(cls, "symgrad_module", False):
         return True
@@ -478,6 +478,7 @@ _HANDLERS = (   # (first: a namedtuple class's field accessor, ``Point.x``: its 
     (slice, lambda w, s, p, what: w.value((s.start, s.stop, s.step), p, what)),
     (np.dtype, lambda w, d, p, what: w.put("np.dtype", d.str)),
     (type(Ellipsis), lambda w, e, p, what: w.put("Ellipsis")),
+    (Graph, lambda w, g, p, what: w.put("graph", *structure.content(g))),   # (api.sparse)
 )
 
 

@@ -44,7 +44,7 @@ class Loc:
 _PLAIN = frozenset((int, str))   # the attribute value types that are their own key
 
 
-def _attr_key(value: object) -> object:
+def attr_key(value: object) -> object:
     """A hashable key that tells apart what Python equality merges (0.0/-0.0, nan, 1/1.0/True)."""
     kind = type(value)
     if kind is int or kind is str:
@@ -52,12 +52,12 @@ def _attr_key(value: object) -> object:
     if kind is tuple:   # the tuple itself when it holds no value that needs a key
         if _PLAIN.issuperset(map(type, value)):    # (ints only, as shapes and windows are)
             return value
-        keys = tuple(map(_attr_key, value))
+        keys = tuple(map(attr_key, value))
         return value if all(map(operator.is_, keys, value)) else keys
     if isinstance(value, tuple):  # a subclass (size.Size): keyed as the plain tuple
         if _PLAIN.issuperset(map(type, value)):
             return tuple(value)
-        return tuple(_attr_key(v) for v in value)
+        return tuple(attr_key(v) for v in value)
     if isinstance(value, float):
         if value != value:   # float.hex() spells every NaN 'nan': keep the sign apart
             return ("f", "-nan" if math.copysign(1.0, value) < 0 else "nan")
@@ -83,7 +83,7 @@ def attrs_key(attrs: tuple) -> tuple:
             break
     else:
         return attrs
-    keyed = tuple([(k, _attr_key(v)) for k, v in attrs])
+    keyed = tuple([(k, attr_key(v)) for k, v in attrs])
     return attrs if all(a[1] is b[1] for a, b in zip(keyed, attrs)) else keyed
 
 
@@ -131,7 +131,7 @@ class Node:
             shape_t = skey = tuple(map(int, shape))
         except NotGeneric:             # a call-time size (dims.Dim): kept, keyed with its hint
             shape_t = tuple([s if isinstance(s, Dim) else int(s) for s in shape])
-            skey = tuple(map(_attr_key, shape_t))
+            skey = tuple(map(attr_key, shape_t))
         key = (op, attrs_key(attrs_t) if attrs_t else attrs_t, inputs_t, dtype.name, skey)
         ref = _INTERN.get(key)
         if ref is not None:

@@ -16,7 +16,9 @@ Exact: keys are the full tuples (numbered as met), never hashes.
 
 from __future__ import annotations
 
-from .graph import Graph, Node, _attr_key
+from collections.abc import Iterator
+
+from .graph import Graph, Node, attr_key
 
 
 class Structure:
@@ -83,7 +85,7 @@ class Structure:
             return ("g", self.graph(v))
         if type(v) is tuple and any(isinstance(x, Graph) for x in v):
             return tuple(self._value(x) for x in v)
-        return _attr_key(v)
+        return attr_key(v)
 
     def _number(self, key: tuple) -> int:
         n = self._numbers.get(key)
@@ -96,4 +98,31 @@ _OWNER = object()   # the memo's entry naming the graph it numbers (ids of dead 
 
 
 def _shape(shape: tuple) -> tuple:
-    return tuple(map(_attr_key, shape))
+    return tuple(map(attr_key, shape))
+
+
+def content(graph: Graph) -> Iterator:
+    """``graph``'s content as a sequence of strings and bytes, the same exactly when the
+    graphs compute the same (for a digest): its nodes in order, each by op, dtype, shape,
+    operands and attributes (a constant's value by its bytes, a body graph likewise)."""
+    order = graph.nodes()
+    number = {node: k for k, node in enumerate(order)}
+    yield f"graph {len(graph.inputs)} {graph.n_guards} {len(order)}"
+    for node in order:
+        yield f"{node.op} {node.dtype.name} {node.shape} {[number[i] for i in node.inputs]}"
+        for name, v in node.attrs:
+            yield name
+            if isinstance(v, Graph):
+                yield from content(v)
+            else:
+                yield from _key_parts(attr_key(v))
+    yield f"outputs {[number[o] for o in graph.outputs]}"
+
+
+def _key_parts(key) -> Iterator:
+    if isinstance(key, tuple):
+        yield f"({len(key)}"
+        for k in key:
+            yield from _key_parts(k)
+    else:
+        yield key if isinstance(key, bytes) else f"{type(key).__name__} {key}"

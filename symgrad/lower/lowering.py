@@ -32,7 +32,7 @@ from ..ops.registry import ELEMENTWISE, REDUCE, resolve
 from .accumulate import plan_chains
 from .capabilities import Capabilities
 from .buffers import plan_buffers
-from .cat import shift_fill
+from .cat import place_operands
 from .control import place_tapes
 from .fusion import Group, is_view_op, plan_fusion
 from .outline import outline
@@ -104,13 +104,14 @@ class _Lowering:
                             for j, n in enumerate(graph.values)]
         self.written_by: dict[Node, Buffer] = self._claim_outputs()
         self._claim_chains()
-        self.placed: dict[Node, tuple] = self._place_cat_operands()
+        self.flat_cats: set = set()   # 1-D cats in contiguous memory (cat.place_operands)
+        self.placed: dict[Node, tuple] = place_operands(self)
 
     def _claim_outputs(self) -> dict:
         """node -> the output buffer its kernel writes directly (no copy at the end): each
         output computed by a kernel, or a reshape of a kernel's result read by nothing else."""
         claimed: dict = {}
-        early = self._before_guards()
+        early = self.before_guards()
         for j, n in enumerate(self.graph.values):
             src = n
             while (src.op == "reshape" and len(set(self.users.get(src.inputs[0], []))) == 1
@@ -123,7 +124,7 @@ class _Lowering:
             claimed[src] = self.out_buffers[j]
         return claimed
 
-    def _before_guards(self) -> set:
+    def before_guards(self) -> set:
         """The nodes computed before the last guard is checked: they must not write an
         output buffer (a call that fails a guard writes no output)."""
         if not self.graph.n_guards:
@@ -148,45 +149,6 @@ class _Lowering:
                     self._materialized_by_kernel(base):
                 self.written_by[base] = self.written_by[root]
 
-    def _place_cat_operands(self) -> dict:
-        """node -> (cat, offset along its axis, the cat's operand): the operands a loop
-        computes for a ``cat`` alone (itself, or through a reshape that only adds or drops
-        size-1 dims), which the loop stores into their window of the cat's buffer; the cat
-        then copies nothing for them (``lower.cat``). A rotation matrix stacked from nine
-        elementwise columns was nine copy kernels after the loop that computed them."""
-        placed: dict = {}
-        early = self._before_guards()
-        for c in reversed(self.nodes):     # (a cat in a cat: the outer one first)
-            if c.op != "cat" or c in self.chains.contribution or shift_fill(c) is not None:
-                continue
-            offset = 0
-            for src in c.inputs:
-                n = self._computed_for(c, src, early)
-                if n is not None:
-                    placed[n] = (c, offset, src)
-                offset += src.shape[c.attr("axis")]
-            if c not in self.written_by and c not in placed and \
-                    any(p[0] is c for p in placed.values()):
-                self.written_by[c] = self.temp(c)
-        return placed
-
-    def _computed_for(self, c: Node, src: Node, early: set) -> Node | None:
-        """The loop node (or the cat) that computes cat ``c``'s operand ``src`` for ``c``
-        alone, if any."""
-        n = src
-        if src.op == "reshape" and [d for d in src.shape if not is_one(d)] == \
-                [d for d in src.inputs[0].shape if not is_one(d)]:
-            n = src.inputs[0]
-            if set(self.users.get(n, ())) != {src}:
-                return None
-        if (c.inputs.count(src) == 1 and n not in self.outputs and src not in self.outputs
-                and n not in self.written_by and n not in early
-                and (n in self.group_of and get(n.op).kind == ELEMENTWISE or
-                     n.op == "cat" and shift_fill(n) is None)   # (that one is a view)
-                and set(self.users.get(src, ())) == {c} and n.dtype == c.dtype):
-            return n
-        return None
-
     def _materialized_by_kernel(self, n: Node) -> bool:
         kind = get(n.op).kind
         if kind == ELEMENTWISE and not n.shape:
@@ -196,10 +158,13 @@ class _Lowering:
     # -------------------------------------------------------------- buffers
     def new_buffer(self, node: Node) -> View:
         """A contiguous buffer for ``node``: its output buffer if it is one, else a temporary;
-        or its window of a cat's buffer (``_place_cat_operands``)."""
+        or its window of a cat's buffer (``cat.place_operands``)."""
         if node in self.placed:
             cat, offset, operand = self.placed[node]
             whole = self.new_buffer(cat)
+            if cat in self.flat_cats:     # a dense window: the node dense in it
+                return View(whole.buffer, whole.offset + offset * whole.strides[0],
+                            node.shape, View.dense(whole.buffer, node.shape).strides)
             axis = cat.attr("axis")
             strides = tuple(st for d, st in zip(operand.shape, whole.strides) if not is_one(d))
             strides = iter(strides)     # (the operand's strides, its size-1 dims dropped)
@@ -412,10 +377,13 @@ class _Lowering:
 
     def _indexed(self, m: Node, shape: tuple) -> IndexedView:
         """A gather's source as its loop reads it: at the loop's index but along the axis,
-        where the index points (a dense copy first if its view has a window)."""
+        where the index points (a dense copy first if its view has a window; one number, a
+        seed of ones say, in a one-element buffer)."""
         x, axis = m.inputs[0], m.attr("axis")
         src = self.value(x)
-        if src.window is not None:
+        if isinstance(src, Literal):
+            src = self._spread(src, x.shape)
+        elif src.window is not None:
             src = self.copy_dense(x, src)
         strides = tuple(0 if d == axis else st for d, st in enumerate(src.strides))
         return IndexedView(src.buffer, src.offset, shape, strides,
@@ -476,11 +444,13 @@ class _Lowering:
             s = self._spread(s, n.inputs[0].shape)     # (masked: a view needs a buffer)
         if isinstance(s, View) and (s.window is None or s.fill == 0) and \
                 all(st == 1 for st in a["steps"]) and all(s.shape):
-            # (a padding of a padded view: the inner window shifted, zeros around both)
-            offset = s.offset - sum(st * stride for st, stride in zip(a["starts"], s.strides))
+            # (a padding of a padded view: the inner window shifted, zeros around both; a
+            # size-1 dim's stride 0: its one index reads the same element at any position)
+            strides = tuple(0 if is_one(d) else t for d, t in zip(s.shape, s.strides))
+            offset = s.offset - sum(st * stride for st, stride in zip(a["starts"], strides))
             inner = s.window or tuple((0, d) for d in s.shape)
             window = tuple((st + lo, st + hi) for st, (lo, hi) in zip(a["starts"], inner))
-            return View(s.buffer, offset, n.shape, s.strides, window)
+            return View(s.buffer, offset, n.shape, strides, window)
         out = self.new_buffer(n)
         loc = self.locs.get(n)
         self.kernels.append(copy_kernel(n.op, n.shape, Literal(0, n.dtype), out, loc=loc))

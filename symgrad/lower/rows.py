@@ -161,24 +161,64 @@ def _disjoint(v: View, d: int) -> bool:
 def by_rows(v: View, rows: int) -> bool:
     """Whether ``v`` reads or writes row r of its buffer, and only it, at index r of its
     leading dim: its row stride is the buffer's size over ``rows``, and every other index
-    stays inside the row (any part of the row: a column, a slice)."""
+    stays inside the row (any part of the row: a column, a slice; of a padded view, the
+    indices inside its window, the only ones it reads)."""
     b = v.buffer
     if isinstance(b.size, Dim) or b.size % rows:
         return False
     row = b.size // rows
-    if v.strides[0] != row:
-        return False
-    lo = v.offset + sum(min(0, s * (n - 1)) for s, n in zip(v.strides[1:], v.shape[1:]))
-    hi = v.offset + sum(max(0, s * (n - 1)) for s, n in zip(v.strides[1:], v.shape[1:]))
-    return 0 <= lo and hi < row
+    return v.strides[0] == row and _inside(v, 0, row)
+
+
+def _inside(v: View, d: int, row: int, base: int = 0) -> bool:
+    """Whether ``v``'s indices other than its row dim ``d`` stay at elements base .. base +
+    row - 1 of the buffer (of a padded view, the indices inside its window: the only ones it
+    reads; an empty window reads nothing)."""
+    span = _span(v, d)
+    return span is not None and (span == () or base <= span[0] and span[1] < base + row)
+
+
+def _span(v: View, d: int) -> tuple | None:
+    """(lowest, highest) element ``v`` reaches at index 0 of dim ``d``; () if it reaches
+    none (an empty window), None if a call-time size decides."""
+    spans = [(0, n) if v.window is None else v.window[k] for k, n in enumerate(v.shape)]
+    if any(hi <= lo for lo, hi in spans):
+        return ()
+    pairs = [(s, w) for k, (s, w) in enumerate(zip(v.strides, spans)) if k != d]
+    if any(isinstance(x, Dim) for x in (v.offset, *(s for s, _ in pairs), *v.shape)):
+        return None
+    return (v.offset + sum(min(s * a, s * (z - 1)) for s, (a, z) in pairs),
+            v.offset + sum(max(s * a, s * (z - 1)) for s, (a, z) in pairs))
+
+
+def _strided_rows(accesses: list, rows: int) -> bool:
+    """Whether the accesses of each row stride S stay inside their row's stretch of S
+    elements (row r at base + r * S, ``by_rows``' rows with S not the buffer's size over
+    the rows), the stretches of different strides apart: bundle adjustment's Jacobian
+    values, 28 per observation written as several column ranges, then one per observation
+    for the weights."""
+    strides: dict = {}
+    for v, d in accesses:
+        strides.setdefault(v.strides[d], []).append((v, d))
+    regions = []
+    for S, group in strides.items():
+        spans = [_span(v, d) for v, d in group]
+        if isinstance(S, Dim) or S <= 0 or any(sp is None for sp in spans):
+            return False
+        base = min((sp[0] for sp in spans if sp), default=0)
+        if not all(_inside(v, d, S, base) for v, d in group):
+            return False
+        regions.append((base, base + S * rows))
+    regions.sort()
+    return all(a[1] <= b[0] for a, b in zip(regions, regions[1:]))
 
 
 def _consistent(accesses: list, rows: int) -> bool:
     """Whether the (view, row dim) accesses of one buffer that the run writes all reach row
     r's elements at row r: by its leading dim, each inside its row (``by_rows``); else each
     at the writer's offset and row stride, along (a part of) the writer's other dims, the
-    writer's rows disjoint."""
-    if all(d == 0 and by_rows(v, rows) for v, d in accesses):
+    writer's rows disjoint; or each in its row's stretch of one stride (``_strided_rows``)."""
+    if all(d == 0 and by_rows(v, rows) for v, d in accesses) or _strided_rows(accesses, rows):
         return True
     ref, d = accesses[0]
     if not ref.strides[d] or not _disjoint(ref, d):

@@ -109,12 +109,12 @@ def _index(node, deps):
     return out
 
 
-def _addressed(idx, axis: int, shape: tuple) -> tuple:
+def addressed(idx, axis: int, shape: tuple) -> tuple:
     """(element numbers of ``idx``, linear positions in ``shape``): the positions each
     element of an index operand may address along ``axis``: its value when ``idx`` is a
     constant, every position along the axis otherwise (known only when it runs)."""
     grids = list(np.indices(idx.shape))
-    value = _constant(idx)
+    value = constant_index(idx)
     if value is not None:
         grids[axis] = value
         return np.arange(idx.size), np.ravel_multi_index(grids, shape).ravel()
@@ -126,7 +126,7 @@ def _addressed(idx, axis: int, shape: tuple) -> tuple:
     return np.concatenate(elements), np.concatenate(positions)
 
 
-def _constant(idx) -> np.ndarray | None:
+def constant_index(idx) -> np.ndarray | None:
     """The int64 value of a constant index operand (one expanded from a smaller constant
     too, as a traced flip's is), else None."""
     if idx.op == "expand" and idx.inputs[0].op == "const":
@@ -138,15 +138,15 @@ def _constant(idx) -> np.ndarray | None:
 
 def _gather(node, deps):
     x, idx = node.inputs
-    elements, positions = _addressed(idx, node.attr("axis"), x.shape)
-    if _constant(idx) is not None:      # one position per element, in order
+    elements, positions = addressed(idx, node.attr("axis"), x.shape)
+    if constant_index(idx) is not None:      # one position per element, in order
         return [Rows(positions), None]
     return [_coo(elements, positions, (node.size, x.size)), None]
 
 
 def _scatter(node, deps):
     src, idx = node.inputs
-    elements, positions = _addressed(idx, node.attr("axis"), node.shape)
+    elements, positions = addressed(idx, node.attr("axis"), node.shape)
     return [_coo(positions, elements, (node.size, src.size)), None]
 
 
@@ -194,12 +194,18 @@ _LOCAL = {"elementwise": _elementwise, "reduce": _reduce, "index": _index, "gath
 def pattern(graph, variables: list) -> object:
     """The Jacobian pattern of ``graph``'s outputs (flattened, in order) with respect to its
     inputs at positions ``variables`` (flattened, in order): a bool CSR matrix."""
+    return node_pattern(graph, [graph.inputs[v] for v in variables])
+
+
+def node_pattern(graph, variables: list) -> object:
+    """The Jacobian pattern of ``graph``'s outputs with respect to the values of the nodes
+    ``variables`` (inputs or not: a node's own operands are then not followed), flattened
+    and concatenated in order."""
     sp = _sp()
-    n = sum(graph.inputs[v].size for v in variables)
+    n = sum(node.size for node in variables)
     deps: dict = {}
     start = 0
-    for v in variables:
-        node = graph.inputs[v]
+    for node in variables:
         deps[node] = _coo(np.arange(node.size), start + np.arange(node.size), (node.size, n))
         start += node.size
     order = graph.nodes()

@@ -1,5 +1,5 @@
 """A loop stores an operand it computes for a ``cat`` alone into the cat's window
-(``lowering._place_cat_operands``): no copy kernel for it, the same values as NumPy, with
+(``lower.cat.place_operands``): no copy kernel for it, the same values as NumPy, with
 operands read elsewhere, repeated, reshaped, nested cats, a cat that is an output, and the
 gradient through it."""
 
@@ -79,3 +79,26 @@ def test_a_shift_with_a_boundary_value_is_a_view():
     grad = sg.grad(lambda y: ((x * sg.cat([sg.ones(1, dtype=x.dtype), y[:-1]])) ** 2).sum())(y)
     np.testing.assert_allclose(grad, np.concatenate([2 * x[1:] ** 2 * y[:-1], [0.0]]),
                                rtol=1e-13)
+
+
+def test_a_flat_cat_stores_any_reshape_of_its_operands_in_place():
+    """A 1-D cat of flattened (n, k) results: each is dense in its window, stored there by
+    the loop that computes it (no copy); read elsewhere too, it is copied."""
+    x = np.random.default_rng(3).normal(size=(6, 4))
+
+    def f(x):
+        return sg.cat([(sg.sin(x) * 2).reshape(-1), (x * x + 1).reshape(2, 12).reshape(-1),
+                       sg.exp(x[:, 0])], 0)
+    c = sg.compile(f)
+    want = np.concatenate([(np.sin(x) * 2).ravel(), (x * x + 1).ravel(), np.exp(x[:, 0])])
+    np.testing.assert_allclose(c(x), want, rtol=1e-13)
+    assert _copies(c, x) == 0
+
+    def g(x):
+        s = sg.sin(x) * 2
+        return sg.cat([s.reshape(-1), x.reshape(-1)], 0), s
+    c = sg.compile(g)
+    got = c(x)
+    np.testing.assert_allclose(got[0], np.concatenate([(np.sin(x) * 2).ravel(), x.ravel()]),
+                               rtol=1e-13)
+    assert _copies(c, x) == 2

@@ -148,3 +148,49 @@ def test_a_reduction_over_leading_axes_joins_when_its_block_is_one_stretch():
     assert not _outer_reduction(reducing((0, 4, 1)), 1)       # dense (100, 4): a stretch
     assert _outer_reduction(reducing((0, 1, 100)), 1)         # (100, 4) stored transposed
     assert _outer_reduction(reducing((0, 4, 1)), 2)           # rows behind the components
+
+
+def test_accesses_at_several_strides_in_separate_stretches_run_by_rows():
+    """A buffer written as (rows, 28) values in column ranges and then one value per row
+    after them (a sparse Jacobian's values): each stride's accesses stay in their row's
+    stretch, the stretches of the two strides apart; overlapping stretches, or an access
+    reaching into the next row, are not by rows. A padded view reads only its window."""
+    from symgrad.dtypes import float64
+    from symgrad.lower.loopir import Buffer, View
+    from symgrad.lower.rows import _strided_rows, by_rows
+
+    rows = 100
+    out = Buffer("output", 0, float64, rows * 29)
+    block = [(View(out, o, (rows, n), (28, 1)), 0) for o, n in ((0, 8), (8, 2), (10, 18))]
+    tail = [(View(out, 28 * rows, (rows,), (1,)), 0)]
+    assert _strided_rows(block + tail, rows)
+    assert not _strided_rows(block + [(View(out, 28 * rows - 5, (rows,), (1,)), 0)], rows)
+    assert not _strided_rows([(View(out, 20, (rows, 9), (28, 1)), 0)] + block, rows)
+    # (rows, 2) read as (rows, 3) padded on the right: its third column is never read
+    two = Buffer("temp", 1, float64, rows * 2)
+    padded = View(two, 0, (rows, 3), (2, 1), ((0, rows), (0, 2)))
+    assert by_rows(padded, rows) and not by_rows(View(two, 0, (rows, 3), (2, 1)), rows)
+
+
+def test_a_sparse_jacobians_values_are_written_in_the_row_loop():
+    """Bundle-adjustment-like residuals: the gathered values' three reverse passes and the
+    writes of the Jacobian's values are one row loop (nothing after it)."""
+    n = 300
+    r = np.random.default_rng(2)
+    cams, pts = r.normal(size=(7, 4)), r.normal(size=(11, 3))
+    w, ci, pi = r.uniform(1, 2, n), np.arange(n) % 7, r.permutation(np.arange(n) % 11)
+
+    def res(cams, pts, w, ci, pi):
+        c, x = cams[ci], pts[pi]
+        proj = (x[:, :2] * c[:, :2] + c[:, 2:4]) / (x[:, 2:3] ** 2 + 1)
+        return (w[:, None] * sg.sin(proj)).reshape(-1), 1 - w * w
+    J = sg.sparse.jacobian(res, argnums=(0, 1, 2))
+    M = J(cams, pts, w, ci, pi)
+    dense = np.hstack([np.asarray(d).reshape(3 * n, -1) for d in sg.jacrev(
+        lambda *a: sg.cat(list(res(*a, ci, pi))), argnums=(0, 1, 2))(cams, pts, w)])
+    np.testing.assert_allclose(M.toarray(), dense, rtol=1e-13, atol=1e-14)
+    c = sg.inspect(J, cams, pts, w, ci, pi, print_=False).c_source
+    loops = _row_loops(c)
+    assert len(loops) == 1 and loops[0][0] == str(n)
+    kernels = re.findall(r"/\* k\d+: (\w+)", c)       # (top-level kernels, in order)
+    assert kernels[-1] == "rows"

@@ -100,6 +100,13 @@ def apply_control(op: str, operands: list, attrs: dict) -> list:
 def replay(graph, args: list) -> list:
     """Apply ``graph``'s ops to the tensors ``args`` (one per graph input), recording the
     autograd tape as the ops' own application would; returns the output tensors."""
+    env = replay_from(graph, dict(zip(graph.inputs, args)))
+    return [env[o] for o in graph.outputs]
+
+
+def replay_from(graph, known: dict) -> dict:
+    """``replay`` from the tensors ``known`` (node -> tensor: the inputs, and any node whose
+    value is given rather than computed from its operands); returns every node's tensor."""
     locs = graph.locs
 
     def one(node, operands):
@@ -109,9 +116,7 @@ def replay(graph, args: list) -> list:
     def application(app, operands):
         with sources.attributed_to(locs.get(app.first), ""):
             return apply_control(app.op, operands, app.attrs)
-    env = walk(graph.nodes(), dict(zip(graph.inputs, args)), one, application,
-               lambda node: Tensor(None, node))
-    return [env[o] for o in graph.outputs]
+    return walk(graph.nodes(), dict(known), one, application, lambda node: Tensor(None, node))
 
 
 def differentiable(operands: list) -> bool:

@@ -426,7 +426,14 @@ def push_forward(outputs: list, inputs: list, tangents: list) -> list:
     ``J u``, the same at every ``v``. A cotangent holding a ``poison`` value (a second
     derivative symgrad cannot compute, see ``control_vjp``) makes the tangent unknown: its
     message is raised (the second pass would cut through it and give a zero)."""
+    return push_forward_each(outputs, inputs, [tangents])[0]
+
+
+def push_forward_each(outputs: list, inputs: list, tangent_sets: list) -> list:
+    """``push_forward`` along each of several tangents (a list of tangents per set), the
+    first backward pass made once for all of them."""
     live = [o for o in outputs if o._requires_grad and o.dtype.is_differentiable]
+    results = []
     with grad_mode.enable_grad():
         vs = [full(o, 0.0) for o in live]
         for v in vs:
@@ -434,12 +441,14 @@ def push_forward(outputs: list, inputs: list, tangents: list) -> list:
         gs = run_backward(list(zip(live, vs)), retain_graph=True, create_graph=True,
                           inputs=inputs) if live else [None] * len(inputs)
         _refuse_poison(gs)
-        roots = [(g, u) for g, u in zip(gs, tangents)
-                 if g is not None and u is not None and g._requires_grad]
-        ts = run_backward(roots, retain_graph=True, create_graph=True,
-                          inputs=vs) if roots else [None] * len(vs)
-    found = dict(zip(map(id, live), ts))
-    return [found.get(id(o)) for o in outputs]
+        for tangents in tangent_sets:
+            roots = [(g, u) for g, u in zip(gs, tangents)
+                     if g is not None and u is not None and g._requires_grad]
+            ts = run_backward(roots, retain_graph=True, create_graph=True,
+                              inputs=vs) if roots else [None] * len(vs)
+            found = dict(zip(map(id, live), ts))
+            results.append([found.get(id(o)) for o in outputs])
+    return results
 
 
 def _refuse_poison(gs: list) -> None:
