@@ -393,10 +393,12 @@ def _unrolled(F: Callable, xs: list, mode: str, colors: np.ndarray,
                 which[c, j] = len(flat)
                 flat.append(apply("reshape", t, shape_to=(t.numel(),)))
 
+    piece = np.repeat(np.arange(len(pieces)), np.diff(starts))
+
     def where(at: np.ndarray) -> tuple:
         c, i = np.divmod(at, starts[-1]) if starts[-1] else (at, at)
-        j = np.searchsorted(starts, i, side="right") - 1
-        return which[c, j], i - starts[j]
+        j = piece[i]
+        return which.ravel()[c * len(pieces) + j], i - starts[j]
     lengths = frozenset(int(t.shape[0]) for t in pieces if t.ndim)
     return compressed.Product(flat, where, lengths)
 

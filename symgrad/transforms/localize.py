@@ -46,16 +46,20 @@ class Local:
 
     def merge(self, P_L) -> tuple:
         """(``P``, the pattern of ``J``; ``into``, for each nonzero of ``P_L`` in CSR order
-        the position in ``P``'s CSR order of the nonzero it adds to)."""
+        the position in ``P``'s CSR order of the nonzero it adds to, None when that is its
+        own position)."""
         import scipy.sparse as sp
         m = P_L.shape[0]
         rows = np.repeat(np.arange(m, dtype=np.int64), np.diff(P_L.indptr))
         keys = rows * self.n + self.columns[P_L.indices]
-        ordered = np.sort(keys)
-        first = np.ones(ordered.size, bool)
-        first[1:] = ordered[1:] != ordered[:-1]
-        unique = ordered[first]
-        into = np.searchsorted(unique, keys)
+        if keys.size < 2 or (keys[1:] > keys[:-1]).all():   # (a row's locals in column order)
+            unique, into = keys, None
+        else:
+            ordered = np.sort(keys)
+            first = np.ones(ordered.size, bool)
+            first[1:] = ordered[1:] != ordered[:-1]
+            unique = ordered[first]
+            into = np.searchsorted(unique, keys)
         counts = np.bincount(unique // self.n, minlength=m)
         indptr = np.concatenate([[0], np.cumsum(counts)]).astype(P_L.indptr.dtype)
         P = sp.csr_matrix((np.ones(unique.size, bool), (unique % self.n).astype(
