@@ -32,6 +32,7 @@ from ..ops.registry import ELEMENTWISE, REDUCE, resolve
 from .accumulate import plan_chains
 from .capabilities import Capabilities
 from .buffers import plan_buffers
+from .band import banded
 from .cat import place_operands
 from .control import place_tapes
 from .fusion import Group, is_view_op, plan_fusion
@@ -221,7 +222,8 @@ class _Lowering:
                 self._node(payload)
         for j, n in enumerate(self.graph.values):
             self._finish_output(self.out_buffers[j], n)
-        kernels, workspace = plan_buffers(fuse_rows(self.kernels) if self.top else self.kernels)
+        kernels = banded(fuse_rows(self.kernels) if self.top else self.kernels, self.consts)
+        kernels, workspace = plan_buffers(kernels)
         kernels, workspace = place_tapes(kernels, workspace)
         kernels, workspace = outline(kernels, workspace)
         sizes = sorted(set().union(*(symbols_of(n.shape) for n in self.graph.inputs)))
