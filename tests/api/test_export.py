@@ -164,6 +164,8 @@ def _corpus(rng):
         "big_threads": (sg.value_and_grad(lambda x: (sg.exp(x) * sg.tanh(x)).sum()),
                         (rng.normal(size=(512, 512)),)),
         "hessian": (sg.hessian(lambda x: (sg.exp(x) * x).sum() * x[0]), (rng.normal(size=5),)),
+        "banded": (sg.hessian(lambda x: (100 * (x[1:] - x[:-1] ** 2) ** 2).sum()),
+                   (rng.normal(size=80),)),
         "per_example": (sg.vmap(sg.grad(lambda w, x: sg.tanh(x @ w).sum()), in_axes=(None, 0)),
                         (rng.normal(size=3), rng.normal(size=(4, 2, 3)))),
     }
@@ -179,12 +181,14 @@ def test_a_corpus_compiles_as_strict_c99_and_passes_its_tests(tmp_path, rng):
         run([CC, *STRICT, "-O1", f"{name}.c", f"test_{name}.c", "-o", "t", "-lm"], d)
         assert "PASSED" in run(["./t"], d).stdout
         built += 1
+        if name == "banded":
+            assert "(banded:" in e.files[f"{name}.c"].read_text()
         if name == "big_threads":
             assert "SG_PARALLEL(omp parallel for" in e.files[f"{name}.c"].read_text()
             run([CC, *STRICT, "-O1", "-fopenmp", f"{name}.c", f"test_{name}.c", "-o", "t2",
                  "-lm"], d)
             assert "PASSED" in run(["./t2"], d, env={"SG_TEST_THREADS": "2"}).stdout
-    assert built == 11
+    assert built == 12
 
 
 def test_guards_become_documented_statuses(tmp_path, rng):
