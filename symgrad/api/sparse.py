@@ -8,8 +8,8 @@ Per signature, once: the function is traced; its graph gives the sparsity patter
 (``transforms.sparsity``: structural, exact); the pattern is colored
 (``transforms.coloring``: distance-1 columns or rows for a Jacobian, whichever needs fewer
 colors, star coloring for a Hessian); and one compiled function computes the compressed
-derivative (one JVP, VJP or Hessian-vector product per color) and gathers the nonzeros from
-it, in CSR order. A call then runs that C and wraps its values.
+derivative (one JVP, VJP or Hessian-vector product per color) and reads the nonzeros from
+it in CSR order (``transforms.compressed``). A call then runs that C and wraps its values.
 
 A Jacobian whose variables are read through gathers at constant indices (a bundle
 adjustment's ``cams[cam_idx]``) is colored and compressed with the gathered values as its
@@ -23,7 +23,7 @@ is no pass over it at all); past that, the colors are batched by ``vmap``. Unrol
 pass runs over the function's own arrays, so the per-row work of all of them fuses into
 loops over the rows (``lower.rows``); batched, each array gains a leading axis of colors and
 its loops run color by color (bundle adjustment at ba1: 3 colors batched 10 ms a call,
-unrolled 5).
+unrolled 4, the nonzeros then written in the same loop over the observations).
 
 Integer and bool arrays among the arguments that are not differentiated (the indices of a
 bundle adjustment's observations, say) are part of the structure: the pattern is computed
