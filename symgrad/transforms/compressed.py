@@ -9,11 +9,12 @@ A range is read by strided slices where its entries repeat with a period: a bund
 adjustment's reprojection rows hold, for each of its p observations, the same 28 entries
 (2 rows of 14), each at a fixed stride from the observation before (11 for a camera's
 parameters, 3 for a point's, in the part of that row's color). Then the range is p rows of
-28 slices, one per entry, each of the part it reads: loops that read the parts row by row
-(the rows of the passes that computed them: ``lower.rows`` runs them in the same loop over
-blocks of rows, the parts staying in a block's cache) where a gather from the parts packed
-together would write them all out, read them back at 923,447 positions and read the
-positions (bundle adjustment at ba1: 7.4 MB each). Any other range is such a gather.
+the period's runs of consecutive entries of one part (a camera's parameters 0-7, 9-10, a
+point's 3, ...), each a column range of the part read as (p, stride): loops that read the
+parts row by row (the rows of the passes that computed them: ``lower.rows`` runs them in the
+same loop over blocks of rows, the parts staying in a block's cache) where a gather from the
+parts packed together would write them all out, read them back at 923,447 positions and read
+the positions (bundle adjustment at ba1: 7.4 MB each). Any other range is such a gather.
 """
 
 from __future__ import annotations

@@ -8,9 +8,9 @@ otherwise), the global column of each of their elements, and how the Jacobian wi
 to them (``J_L``) sums into the Jacobian with respect to the variables (``J``).
 
 Why. A bundle adjustment's residuals read each camera's 11 parameters through
-``cams[cam_idx]``: 3,554 observations share a camera, so in ``J`` 3,554 rows share its
-columns and a row coloring needs at least 3,554 colors; a column coloring needs one per
-column of a row (12-14), each a forward pass over every observation. With the gathered
+``cams[cam_idx]``: at ADBench's shape 3,554 rows of ``J`` share one camera's columns, so a
+row coloring needs at least 3,554 colors; a column coloring needs one per column of a row
+(12-14), each a forward pass over every observation. With the gathered
 values as the variables, ``J = J_L S`` (chain rule; ``S`` is the gather's 0/1 selection
 matrix: local element ``q`` is global column ``columns[q]``), and in ``J_L`` an
 observation's rows share columns with no other observation's: 3 row colors (the two

@@ -11,6 +11,7 @@ at each index ``h`` a test hits (``h``: the value compared, less the ``arange``'
 from __future__ import annotations
 
 import math
+
 from ...dims import large
 from ...dtypes import int64
 from ...lower.loopir import Literal, Scalar
@@ -20,6 +21,7 @@ from .loopdims import guard
 from .loops import PARALLEL_MIN_WORK, operand, render_kernel
 from .nest import Loop, Nest
 from .text import index, loc_comment
+
 
 def emit(ctx, number: int, k) -> Emitted:
     loop = k.loop
@@ -51,6 +53,7 @@ def emit(ctx, number: int, k) -> Emitted:
             f"once per row)"
     comments = [loc_comment(s.loc, s.op) for s in loop.stores[:1]]
     scalars = [a for s in loop.body for a in s.args if isinstance(a, Scalar)]
+    scalars += [s.value for s in loop.stores if isinstance(s.value, Scalar)]
     text = render_kernel(ctx.loops.env, number, title, comments, [Nest(loops, lines)])
     return Emitted(text, work, uses=frozenset(a.name for a in scalars),
                    threaded=bool(loops[0].pragma))
