@@ -162,3 +162,25 @@ def test_cold_parts_go_to_two_units_at_least():
     many = _parts([False] + [True] * (3 * parts.UNIT_PARTS))
     assert parts.assign_units(many, "f") == ("main",) + ("cold",) * 3
     assert [p.unit for p in many].count(3) == parts.UNIT_PARTS
+
+
+def test_a_large_hot_kernel_is_a_unit_of_its_own_at_O2(monkeypatch):
+    """A hot kernel of LARGE_TEXT characters or more: a part of its own in a "large" unit
+    (-O2), the rest in the main unit; the same numbers as the program compiled whole."""
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(500, 3))
+
+    def f(x):
+        y = sg.sin(x) * sg.cos(x) + x.sum(1, keepdim=True)
+        z = y @ sg.tensor(np.arange(9.0).reshape(3, 3))      # a kernel of another family
+        return sg.tanh(z * y).sum(1) + sg.exp(-z * z).sum(0).sum()
+    whole = sg.compile(f)(x)
+    monkeypatch.setattr(parts, "LARGE_TEXT", 100)
+    monkeypatch.setenv("SYMGRAD_WARM_START", "0")
+    g = sg.compile(f)
+    got = g(x)
+    kinds = g.last_specialization.source.units
+    assert kinds[0] == "main" and "large" in kinds
+    assert "-O2" in json.dumps(json.loads(
+        g.last_specialization.module.path.joinpath("meta.json").read_text())["commands"])
+    np.testing.assert_array_equal(got, whole)

@@ -88,7 +88,10 @@ VECTOR_MATH_FLAGS = ("-fno-builtin-sin", "-fno-builtin-cos", "-fno-builtin-sinf"
 # -fno-ipa-reference cut a unit's compile by 11% (callgrind: 2.88 -> 2.56 G instructions; pta
 # and fre alone 2.69 G) with the same loops vectorized and the same results, but det7's call went
 # from 43 to 63 us (a loaded machine); --param=max-completely-peel-times=0 compiled slower (3.62 G).
-UNIT_FLAGS: dict[str, tuple[str, ...]] = {"main": (), "cold": ("-O1", "-fno-tree-ccp")}
+# "large" units hold one very large hot kernel each (``codegen.c.split.LARGE_TEXT``), at -O2:
+# its loops are marked `omp simd` (vectorized at -O2 too); -O3 took 2.6x as long on one.
+UNIT_FLAGS: dict[str, tuple[str, ...]] = {"main": (), "cold": ("-O1", "-fno-tree-ccp"),
+                                          "large": ("-O2",)}
 
 # What the kernels use of <math.h>, for decls.h (the file says why).
 MATH_DECLS = (Path(__file__).parent / "math_decls.h").read_text()

@@ -301,9 +301,10 @@ def _item(ctx: _Context, k, out) -> Item | None:
     ctx.last_loc[0] = None
     if not out.text:
         return None
+    hot = large(out.elements, units.HOT_ELEMENTS + 1)
     return Item(out.text.rstrip("\n"), list(out.defines), set(out.uses), temps, names,
-                8 + len(out.text) // 400,
-                hot=large(out.elements, units.HOT_ELEMENTS + 1), calls=out.calls)
+                8 + len(out.text) // 400, hot=hot, calls=out.calls,
+                large=hot and len(out.text) >= units.LARGE_TEXT)
 
 
 def _vector_functions(calls: set) -> list[tuple[str, str]]:

@@ -11,8 +11,9 @@ in a later one is stored to (and reloaded from) a spill slot in the workspace, u
 name. The parts with no hot kernel (only function-scope scalar statements and loops of at most
 ``HOT_ELEMENTS`` elements, where optimizing harder buys nothing measurable) go into extra
 translation units of kind "cold", which the build compiles in parallel and for compile speed
-(``build.c.compiler.UNIT_FLAGS``); the entry point and the parts with hot kernels stay in unit 0,
-of kind "main", at the build's full optimization.
+(``build.c.compiler.UNIT_FLAGS``); a hot kernel of ``LARGE_TEXT`` characters or more is a part
+of its own in a unit of kind "large" (-O2, see there); the entry point and the other parts
+with hot kernels stay in unit 0, of kind "main", at the build's full optimization.
 """
 
 from __future__ import annotations
@@ -25,6 +26,14 @@ from ...lower.loopir import HOT_ELEMENTS  # noqa: F401
 
 # A function body above this many statements is split into parts.
 PART_WEIGHT = 400
+
+# A hot kernel of at least this many characters of C (a row loop of dozens of loops: the
+# three reverse passes of a bundle adjustment's sparse Jacobian and the writes of its values,
+# 75 loops, 135 KB) is a part of its own in a translation unit of kind "large", compiled at
+# -O2 beside the main unit (``build.c.compiler.UNIT_FLAGS``): gcc 12 took 2.9 s on that
+# function at -O3 and 1.1 s at -O2, for the same time a call (3.3-4.3 ms at -O3, 3.7-3.8 at
+# -O2, one thread: its inner loops are marked ``omp simd``, vectorized at either level).
+LARGE_TEXT = 60_000
 
 # One cold unit per UNIT_PARTS parts' weight, at most MAX_UNITS (the build compiles them all
 # at once), and at least MIN_COLD_UNITS where there are as many cold parts: with the main unit
@@ -47,6 +56,7 @@ class Item:
     weight: int            # statements, roughly: what the C compiler's time scales with
     hot: bool = False      # a kernel over more than HOT_ELEMENTS elements
     calls: bool = False    # a control kernel (``Emitted.calls``)
+    large: bool = False    # a hot kernel of at least LARGE_TEXT characters
 
 
 @dataclass
@@ -61,6 +71,7 @@ class Part:
     params: set            # the parameters it names
     cold: bool             # no hot kernel (see the module docstring)
     weight: int
+    large: bool = False    # a large kernel alone (see the module docstring)
     voids: list = field(default_factory=list)   # `(void)param;` lines
     unit: int | None = None     # its translation unit (None: the text is one unit)
     # noinline: GCC 12 -O3 -march=native miscompiled a split small-CNN program (compiled
@@ -74,7 +85,8 @@ def split_into_parts(items: list, spill_base: int) -> tuple[list, int]:
     ``spill_base`` in the workspace, after the temporaries)."""
     groups, current, weight = [], [], 0
     for item in items:
-        if current and weight + item.weight > PART_WEIGHT:
+        if current and (weight + item.weight > PART_WEIGHT or item.large or
+                        current[-1].large):
             groups.append(current)
             current, weight = [], 0
         current.append(item)
@@ -147,7 +159,8 @@ def _part(g: int, group: list, n_groups: int, crossing: dict) -> Part:
         params.add("work")
     return Part(f"part{g}", f"part {g + 1} of {n_groups}", temp_lines, loads,
                 ["\n".join(k) if isinstance(k, list) else k for k in kernels], params,
-                not any(item.hot for item in group), sum(item.weight for item in group))
+                not any(item.hot for item in group), sum(item.weight for item in group),
+                large=any(item.large for item in group))
 
 
 def assign_units(parts: list, entry: str) -> tuple:
@@ -160,18 +173,21 @@ def assign_units(parts: list, entry: str) -> tuple:
     without -DSG_TU; parts called from another unit are not ``static`` and are named after the
     entry point (``-fvisibility=hidden`` keeps them out of the module's symbol table)."""
     cold = [p for p in parts if p.cold] if len(parts) > 1 else []
-    if not cold:
+    large = [p for p in parts if p.large][:MAX_UNITS - 1] if len(parts) > 1 else []
+    if not cold and not large:
         return ("main",)
     weight = sum(p.weight for p in cold)
     k = min(MAX_UNITS, len(cold), max(MIN_COLD_UNITS, -(-weight // (UNIT_PARTS * PART_WEIGHT))))
     for p in parts:
         p.unit = 0
+    for i, p in enumerate(large):
+        p.unit, p.storage = 1 + i, ""
     for i, p in enumerate(cold):
-        p.unit, p.storage = 1 + i * k // len(cold), ""
+        p.unit, p.storage = 1 + len(large) + i * k // len(cold), ""
     for g, p in enumerate(parts):
         p.name = f"{entry}_part{g}"
         p.title += f", translation unit {p.unit}"
-    return ("main",) + ("cold",) * k
+    return ("main",) + ("large",) * len(large) + ("cold",) * k
 
 
 def unused_params(args: list, part: Part, standalone: bool = False) -> list[str]:
