@@ -17,12 +17,12 @@ variables (``transforms.localize``: 3 row colors for bundle adjustment where the
 own rows need thousands and their columns 12-14), and each nonzero is the sum of the local
 entries that are its column.
 
-Up to ``UNROLL_COLORS`` colors, each color's product is its own pass over the function's
-derivative, its seed a constant mask (a seed that misses an output or a variable entirely
-is no pass over it at all); past that, the colors are batched by ``vmap``. Unrolled, every
-pass runs over the function's own arrays, so the per-row work of all of them fuses into
-loops over the rows (``lower.rows``); batched, each array gains a leading axis of colors and
-its loops run color by color (bundle adjustment at ba1: 3 colors batched 10 ms a call,
+Up to ``transforms.compressed.UNROLL_COLORS`` colors, each color's product is its own pass
+over the function's derivative, its seed a constant mask (a seed that misses an output or a
+variable entirely is no pass over it at all); past that, the colors are batched by ``vmap``.
+Unrolled, every pass runs over the function's own arrays, so the per-row work of all of them
+fuses into loops over the rows (``lower.rows``); batched, each array gains a leading axis of
+colors and its loops run color by color (bundle adjustment at ba1: 3 colors batched 10 ms a call,
 unrolled 4, the nonzeros then written in the same loop over the observations).
 
 Integer and bool arrays among the arguments that are not differentiated (the indices of a
@@ -46,20 +46,15 @@ import numpy as np
 from ..build import backends
 from ..frontend.control.apply import replay_from
 from ..frontend.core import grad_mode
-from ..frontend.core.apply import apply, full
-from ..frontend.core.engine import differentiable, push_forward_each, run_backward
 from ..frontend.core.tensor import Tensor, tensor
 from ..pytree import flatten
 from ..transforms import coloring, compressed, localize, sparsity
 from ..transforms.compressed import nonzeros
-from ..transforms.forward import jvp_call, leaves_of, vjp_call
-from ..transforms.jacobians import chunks, graph_constant, regroup, with_args, hvp_call
-from ..transforms.vmap import vmap_call
+from ..transforms.forward import leaves_of
+from ..transforms.jacobians import regroup
 from .compiled import CompiledFunction
 from .gradients import grad
-
-UNROLL_COLORS = 16   # colors computed one pass each (more: batched by vmap)
-
+from .state import captured_of
 
 def _scipy():
     try:
@@ -80,6 +75,8 @@ class Plan:
     compiled: CompiledFunction   # (*args) -> the nonzeros, in CSR order
     local: Any = None            # the gathered values colored as the variables (a
                                  # ``localize.Local``), or None: the variables themselves
+    state: Any = None            # the function's captured state it was made for
+    checks: Any = None           # what its trace read besides it (``runtime.Captured``)
 
     # id -> a matrix this plan returned: out= takes those without comparing their patterns
     # (by id: SciPy's matrices are not hashable)
@@ -124,14 +121,19 @@ class SparseDerivative:
         self._plans: dict = {}
         self._lock = threading.Lock()
         self._last = None        # the last call's key and structural values (_signature)
+        self._state = CompiledFunction(fn, name=self.name)    # (its captured state's walk)
 
     def plan(self, *args: Any) -> Plan:
-        """The plan for these arguments' signature (made at the first call)."""
+        """The plan for these arguments' signature (made at the first call), made again
+        when what the function reads besides its arguments changed: its captured state (a
+        global rebound, a closure's array edited) or what its trace read concretely. A plan
+        holds a pattern, a coloring and a kernel of that trace: none may outlive it."""
         key, self._last = _signature(args, self._nums(), self._last)
+        state = self._state.captured_state()
         with self._lock:
             found = self._plans.get(key)
-            if found is None:
-                found = self._plans[key] = self._make(args)
+            if found is None or found.state is not state or not found.checks.holds():
+                found = self._plans[key] = self._make(args, state)
         return found
 
     def _nums(self) -> tuple:
@@ -154,7 +156,13 @@ class SparseDerivative:
         plan = self.plan(*args)
         return plan.compiled, plan.describe()
 
-    def _make(self, args: tuple) -> Plan:
+    def _make(self, args: tuple, state) -> Plan:
+        plan, traced = self._made(args)
+        plan.state, plan.checks = state, captured_of(traced, state)
+        return plan
+
+    def _made(self, args: tuple) -> tuple:
+        """(The plan, the trace it was made from.)"""
         _scipy()
         # The pattern is of this plan's structural values (its key), traced with them as
         # constants so that the elements an index addresses are known; the kernel reads them
@@ -164,7 +172,8 @@ class SparseDerivative:
         fn, args, nums = _with_structure(self.fn, args, self._nums())
         variables = _variable_inputs(args, nums)
         if self.hessian:
-            graph = CompiledFunction(grad(pinned, argnums=nums)).trace(*args).graph
+            traced = CompiledFunction(grad(pinned, argnums=nums)).trace(*args)
+            graph = traced.graph
             P = sparsity.pattern(graph, variables)
             P = ((P + P.T) > 0).tocsr()
             P.sort_indices()
@@ -173,10 +182,11 @@ class SparseDerivative:
             at = cs * P.shape[0] + rows
             return Plan(P, colors, "star", self._kernel(
                 functools.partial(_star, fn, nums, _fixed(colors), self.name), at, None,
-                P, [P.shape[0]]))
-        graph = CompiledFunction(pinned).trace(*args).graph
-        local = localize.localize(graph, variables) \
-            if len(flatten(args)[0]) == len(graph.inputs) and not graph.n_guards else None
+                P, [P.shape[0]])), traced
+        traced = CompiledFunction(pinned).trace(*args)
+        graph, held = traced.graph, _held(traced)
+        local = localize.localize(graph, variables) if held is not None and not \
+            graph.n_guards and len(flatten(args)[0]) + len(held) == len(graph.inputs) else None
         if local is None:
             P = colored = sparsity.pattern(graph, variables)
             into, leaves = None, functools.partial(_user_leaves, fn, nums)
@@ -185,14 +195,14 @@ class SparseDerivative:
             P, into = local.merge(colored)
             where = {node: k for k, node in enumerate(graph.nodes())}
             leaves = functools.partial(_local_leaves, graph,
-                                       tuple(where[node] for node in local.nodes))
+                                       tuple(where[node] for node in local.nodes), held)
         mode, colors, rows, cs = _jacobian_coloring(colored)
         # the compressed product is (colors, m) in memory: entry (row, c) at c * m + row
         m, n = colored.shape
         at = cs * m + rows if mode == "forward" else cs * n + colored.indices
         product = functools.partial(_compressed, leaves, mode, _fixed(colors), self.name)
         sizes = [o.size for o in graph.values]
-        return Plan(P, colors, mode, self._kernel(product, at, into, P, sizes), local)
+        return Plan(P, colors, mode, self._kernel(product, at, into, P, sizes), local), traced
 
     def _kernel(self, product_of: Callable, at: np.ndarray, into, P,
                 sizes: list) -> CompiledFunction:
@@ -323,13 +333,26 @@ def _user_leaves(fn: Callable, nums: tuple, a: tuple) -> tuple:
     return F, xs
 
 
-def _local_leaves(graph, positions: tuple, a: tuple) -> tuple:
-    """(``F``, ``xs``): ``graph`` replayed on the arguments ``a`` as a function of the values
-    ``xs`` of its local variables (``localize``; the nodes at ``positions`` of its order),
-    returning its outputs."""
+def _held(traced) -> tuple | None:
+    """The arrays and tensors a trace read as captured state (its inputs after the
+    arguments'), or None if its result depends on a random generator's history (``volatile``:
+    a replay of its graph would draw nothing). What it read concretely (an array's values
+    baked in, a tensor read as a number, the environment) is its plan's ``checks``."""
+    c = traced.captures
+    if c is None:
+        return ()
+    return None if c.volatile else tuple(e.obj for e in c.entries)
+
+
+def _local_leaves(graph, positions: tuple, held: tuple, a: tuple) -> tuple:
+    """(``F``, ``xs``): ``graph`` replayed on the arguments ``a`` and the arrays and tensors
+    it ``held`` (read at each call, as the function reads them: ``frontend.core.capture``) as
+    a function of the values ``xs`` of its local variables (``localize``; the nodes at
+    ``positions`` of its order), returning its outputs."""
     order = graph.nodes()
     nodes = [order[k] for k in positions]
-    known = dict(zip(graph.inputs, leaves_of(tuple(a))[0]))
+    outside = [h if isinstance(h, Tensor) else tensor(h) for h in held]
+    known = dict(zip(graph.inputs, leaves_of(tuple(a))[0] + outside))
     with grad_mode.no_grad():
         values = replay_from(graph, known)     # (only the gathers are read: the rest is dead)
     xs = [values[node] for node in nodes]
@@ -343,115 +366,13 @@ def _local_leaves(graph, positions: tuple, a: tuple) -> tuple:
 def _compressed(leaves: Callable, mode: str, colors: np.ndarray, name: str,
                 a: tuple) -> compressed.Product:
     """The compressed derivative of the function ``leaves(a)`` gives at its variables'
-    values."""
-    F, xs = leaves(a)
-    p = coloring.n_colors(colors)
-    if p <= UNROLL_COLORS:
-        return _unrolled(F, xs, mode, colors, p)
-    shapes = [tuple(x.shape) for x in xs]
-    seeds = _seeds(colors, p, xs[0].dtype)
-    if mode == "forward":
-        def one(s):
-            return _flat(jvp_call(F, tuple(xs), tuple(chunks(s, shapes, 0)), False, name)[1])
-    else:
-        out, pullback = vjp_call(F, tuple(xs), False, name)
-
-        def one(s):
-            return _flat(pullback(chunks(s, [tuple(o.shape) for o in out], 0)))
-    product = vmap_call(one, 0, 0, None, (seeds,), {}, name)
-    return compressed.dense(apply("reshape", product, shape_to=(product.numel(),)))
-
-
-def _unrolled(F: Callable, xs: list, mode: str, colors: np.ndarray,
-              p: int) -> compressed.Product:
-    """The compressed derivative, each color's product a pass of its own, its seed a mask
-    per variable (forward) or output (reverse); its parts are each color's product of each
-    output (forward) or variable (reverse), one that is zero (no seed reaches it) left
-    out."""
-    parts = []
-    with grad_mode.enable_grad():
-        xs = [differentiable(x) for x in xs]
-        outs = F(*xs)
-        if mode == "forward":
-            sets = [_masks(xs, colors, c) for c in range(p)]
-            parts = push_forward_each(outs, xs, sets)
-            pieces = outs
-        else:
-            live = [o.requires_grad and o.dtype.is_differentiable for o in outs]
-            for c in range(p):
-                roots = [(o, s) for o, s, ok in zip(outs, _masks(outs, colors, c), live)
-                         if ok and s is not None]
-                parts.append(run_backward(roots, retain_graph=True, create_graph=True,
-                                          inputs=xs) if roots else [None] * len(xs))
-            pieces = xs
-    starts = np.cumsum([0] + [t.numel() for t in pieces])
-    which = np.full((p, len(pieces)), -1, np.int64)   # the part of each (color, piece)
-    flat = []
-    for c, part in enumerate(parts):
-        for j, t in enumerate(part):
-            if t is not None:
-                which[c, j] = len(flat)
-                flat.append(apply("reshape", t, shape_to=(t.numel(),)))
-
-    piece = np.repeat(np.arange(len(pieces)), np.diff(starts))
-
-    def where(at: np.ndarray) -> tuple:
-        c, i = np.divmod(at, starts[-1]) if starts[-1] else (at, at)
-        j = piece[i]
-        return which.ravel()[c * len(pieces) + j], i - starts[j]
-    lengths = frozenset(int(t.shape[0]) for t in pieces if t.ndim)
-    return compressed.Product(flat, where, lengths)
-
-
-def _masks(tensors: list, colors: np.ndarray, c: int) -> list:
-    """Color ``c``'s seed over each of ``tensors`` (their elements in order are ``colors``'):
-    1 where an element has color ``c``, else 0; None for a tensor with no such element."""
-    out, start = [], 0
-    for t in tensors:
-        n = t.numel()
-        mine = colors[start:start + n]
-        start += n
-        hit = mine == c
-        if not hit.any():
-            out.append(None)
-        elif hit.all():
-            out.append(full(t, 1.0))
-        else:
-            same = apply("eq", graph_constant(mine.astype(np.int32)),
-                         graph_constant(np.array(c, np.int32)))
-            out.append(apply("reshape", apply("cast", same, dtype=t.dtype),
-                             shape_to=tuple(t.shape)))
-    return out
-
-
-def _seeds(colors: np.ndarray, p: int, dtype) -> Tensor:
-    """The (colors, n) 0/1 seed rows ``color[j] == c``, as graph (no p*n constant)."""
-    c = apply("reshape", graph_constant(np.arange(p, dtype=np.int64)), shape_to=(p, 1))
-    j = apply("reshape", graph_constant(colors.astype(np.int64)), shape_to=(1, len(colors)))
-    return apply("cast", apply("eq", c, j), dtype=dtype)
-
-
-def _flat(tree_value) -> Tensor:
-    """The leaves of ``tree_value`` flattened and concatenated."""
-    leaves, _ = leaves_of(tree_value)
-    parts = [apply("reshape", t, shape_to=(t.numel(),)) for t in leaves]
-    return parts[0] if len(parts) == 1 else apply("cat", *parts, axis=0)
+    values (``transforms.compressed.product``)."""
+    return compressed.product(*leaves(a), mode, colors, name)
 
 
 def _star(fn, nums, colors, name, args) -> compressed.Product:
-    """A Hessian's compressed product: one Hessian-vector product per color of a star
-    coloring, batched by vmap (colors, variables)."""
-    p = coloring.n_colors(colors)
-    chosen = tuple(args[i] for i in nums)
-    trees = [flatten(c)[1] for c in chosen]
-    shapes = [tuple(t.shape) for c in chosen for t in leaves_of(c)[0]]
-    part = with_args(fn, args, nums)
-    seeds = _seeds(colors, p, leaves_of(chosen[0])[0][0].dtype)
-
-    def one(s):
-        return _flat(hvp_call(part, chosen, regroup(chunks(s, shapes, 0), trees), name)[1])
-    product = vmap_call(one, 0, 0, None, (seeds,), {}, name)
-    return compressed.dense(apply("reshape", product, shape_to=(product.numel(),)))
+    """A Hessian's compressed product (``transforms.compressed.star``)."""
+    return compressed.star(fn, args, nums, colors, name)
 
 
 def _check_out(out: Any, plan: Plan) -> None:

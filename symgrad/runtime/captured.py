@@ -76,6 +76,12 @@ class Captured:
                          else f"a{first + k} = cap{k}")
         return lines
 
+    def holds(self) -> bool:
+        """Whether every check of ``lines`` passes now (what a caller that is not generated
+        code asks: ``api.sparse``'s plans)."""
+        return all(c[0] == v and t.concrete is st for t, c, v, st in self.reads) and \
+            all(same_bytes(a, data) for a, data in self.arrays) and world_holds(self.world)
+
     def environment(self) -> dict:
         env = {"Stale": Stale, "same_bytes": same_bytes}
         for k, obj in enumerate(self.objects):

@@ -1,6 +1,10 @@
-"""A sparse derivative's nonzeros, read from its compressed product.
+"""A sparse derivative's compressed product, and its nonzeros read from it.
 
-Layer: transforms (it builds graph ops on tensors). Input: the compressed product (a
+Layer: transforms (it builds graph ops on tensors). ``product`` makes the compressed product
+of a function of tensors (one JVP or VJP per color; up to ``UNROLL_COLORS`` colors, each a
+pass of its own over the function's arrays, its seed a constant mask, a seed that misses an
+output or a variable entirely no pass over it; past that, the colors batched by ``vmap``),
+``star`` a Hessian's. ``nonzeros`` reads the values: input, the compressed product (a
 ``Product``: its parts, flat tensors, and where each entry of the dense (colors, N) product
 is among them), for every nonzero the entry that holds it (``at``, in CSR order), and the
 ranges of the nonzeros that each output's rows hold. Output: the nonzeros' values, a tensor.
@@ -24,11 +28,18 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..frontend.core import grad_mode
 from ..frontend.core.apply import apply, full
+from ..frontend.core.engine import differentiable, push_forward_each, run_backward
 from ..frontend.core.tensor import Tensor
-from .jacobians import graph_constant
+from ..pytree import flatten
+from .coloring import n_colors
+from .forward import jvp_call, leaves_of, vjp_call
+from .jacobians import chunks, graph_constant, hvp_call, regroup, with_args
+from .vmap import vmap_call
 
 MAX_PERIOD = 64     # entries a period holds at most (more: a gather, not so many slices)
+UNROLL_COLORS = 16  # colors computed a pass each (more: batched by vmap)
 
 
 @dataclass
@@ -146,3 +157,115 @@ def _columns(product: Product, R: int, j: int, o: int, step: int, n: int) -> Ten
                         steps=(step,))
         cols.append(apply("reshape", col, shape_to=(R, 1)))
     return cols[0] if n == 1 else apply("cat", *cols, axis=1)
+
+
+def product(F: Callable, xs: list, mode: str, colors: np.ndarray, name: str) -> Product:
+    """The compressed derivative of ``F`` (a function of the tensors ``xs`` returning a
+    list of tensors) at ``xs``: one JVP per color of ``xs``' elements (``mode`` "forward")
+    or one VJP per color of the outputs' elements ("reverse")."""
+    p = n_colors(colors)
+    if p <= UNROLL_COLORS:
+        return _unrolled(F, xs, mode, colors, p)
+    shapes = [tuple(x.shape) for x in xs]
+    seeds = _seeds(colors, p, xs[0].dtype)
+    if mode == "forward":
+        def one(s):
+            return _flat(jvp_call(F, tuple(xs), tuple(chunks(s, shapes, 0)), False, name)[1])
+    else:
+        out, pullback = vjp_call(F, tuple(xs), False, name)
+
+        def one(s):
+            return _flat(pullback(chunks(s, [tuple(o.shape) for o in out], 0)))
+    product = vmap_call(one, 0, 0, None, (seeds,), {}, name)
+    return dense(apply("reshape", product, shape_to=(product.numel(),)))
+
+
+def _unrolled(F: Callable, xs: list, mode: str, colors: np.ndarray, p: int) -> Product:
+    """The compressed derivative, each color's product a pass of its own, its seed a mask
+    per variable (forward) or output (reverse); its parts are each color's product of each
+    output (forward) or variable (reverse), one that is zero (no seed reaches it) left
+    out."""
+    parts = []
+    with grad_mode.enable_grad():
+        xs = [differentiable(x) for x in xs]
+        outs = F(*xs)
+        if mode == "forward":
+            sets = [_masks(xs, colors, c) for c in range(p)]
+            parts = push_forward_each(outs, xs, sets)
+            pieces = outs
+        else:
+            live = [o.requires_grad and o.dtype.is_differentiable for o in outs]
+            for c in range(p):
+                roots = [(o, s) for o, s, ok in zip(outs, _masks(outs, colors, c), live)
+                         if ok and s is not None]
+                parts.append(run_backward(roots, retain_graph=True, create_graph=True,
+                                          inputs=xs) if roots else [None] * len(xs))
+            pieces = xs
+    starts = np.cumsum([0] + [t.numel() for t in pieces])
+    which = np.full((p, len(pieces)), -1, np.int64)   # the part of each (color, piece)
+    flat = []
+    for c, part in enumerate(parts):
+        for j, t in enumerate(part):
+            if t is not None:
+                which[c, j] = len(flat)
+                flat.append(apply("reshape", t, shape_to=(t.numel(),)))
+
+    piece = np.repeat(np.arange(len(pieces)), np.diff(starts))
+
+    def where(at: np.ndarray) -> tuple:
+        c, i = np.divmod(at, starts[-1]) if starts[-1] else (at, at)
+        j = piece[i]
+        return which.ravel()[c * len(pieces) + j], i - starts[j]
+    lengths = frozenset(int(t.shape[0]) for t in pieces if t.ndim)
+    return Product(flat, where, lengths)
+
+
+def _masks(tensors: list, colors: np.ndarray, c: int) -> list:
+    """Color ``c``'s seed over each of ``tensors`` (their elements in order are ``colors``'):
+    1 where an element has color ``c``, else 0; None for a tensor with no such element."""
+    out, start = [], 0
+    for t in tensors:
+        n = t.numel()
+        mine = colors[start:start + n]
+        start += n
+        hit = mine == c
+        if not hit.any():
+            out.append(None)
+        elif hit.all():
+            out.append(full(t, 1.0))
+        else:
+            same = apply("eq", graph_constant(mine.astype(np.int32)),
+                         graph_constant(np.array(c, np.int32)))
+            out.append(apply("reshape", apply("cast", same, dtype=t.dtype),
+                             shape_to=tuple(t.shape)))
+    return out
+
+
+def _seeds(colors: np.ndarray, p: int, dtype) -> Tensor:
+    """The (colors, n) 0/1 seed rows ``color[j] == c``, as graph (no p*n constant)."""
+    c = apply("reshape", graph_constant(np.arange(p, dtype=np.int64)), shape_to=(p, 1))
+    j = apply("reshape", graph_constant(colors.astype(np.int64)), shape_to=(1, len(colors)))
+    return apply("cast", apply("eq", c, j), dtype=dtype)
+
+
+def _flat(tree_value) -> Tensor:
+    """The leaves of ``tree_value`` flattened and concatenated."""
+    leaves, _ = leaves_of(tree_value)
+    parts = [apply("reshape", t, shape_to=(t.numel(),)) for t in leaves]
+    return parts[0] if len(parts) == 1 else apply("cat", *parts, axis=0)
+
+
+def star(fn: Callable, args: tuple, nums: tuple, colors: np.ndarray, name: str) -> Product:
+    """A Hessian's compressed product: one Hessian-vector product per color of a star
+    coloring of ``args[nums]``' elements, batched by vmap (colors, variables)."""
+    p = n_colors(colors)
+    chosen = tuple(args[i] for i in nums)
+    trees = [flatten(c)[1] for c in chosen]
+    shapes = [tuple(t.shape) for c in chosen for t in leaves_of(c)[0]]
+    part = with_args(fn, args, nums)
+    seeds = _seeds(colors, p, leaves_of(chosen[0])[0][0].dtype)
+
+    def one(s):
+        return _flat(hvp_call(part, chosen, regroup(chunks(s, shapes, 0), trees), name)[1])
+    product = vmap_call(one, 0, 0, None, (seeds,), {}, name)
+    return dense(apply("reshape", product, shape_to=(product.numel(),)))

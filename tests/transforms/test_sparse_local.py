@@ -15,7 +15,6 @@ import numpy as np
 import pytest
 
 import symgrad as sg
-from symgrad.api import sparse as sparse_api
 from symgrad.frontend.core.tensor import Tensor
 from symgrad.transforms import compressed
 
@@ -152,9 +151,8 @@ def test_few_inputs_per_observation_use_forward_mode():
 
 
 def test_a_function_holding_an_array_reads_it_at_each_call():
-    """An array the function holds (captured state, read by the compiled code at each call)
-    keeps the variables as they are (not localized: the kernel would hold a copy), and a
-    change to it in place is seen."""
+    """An array the function holds (captured state) is read by the localized kernel at each
+    call, as by the function: a change to it in place is seen."""
     x = RNG.normal(size=4)
     idx = np.array([3, 0, 1, 1, 2], np.int64)
     scale = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
@@ -166,6 +164,7 @@ def test_a_function_holding_an_array_reads_it_at_each_call():
     for _ in range(2):
         want = central(lambda x, idx: x[idx] ** 2 * scale, (x, idx), (0,))
         np.testing.assert_allclose(J(x, idx).toarray(), want, rtol=1e-7, atol=1e-9)
+        assert J.plan(x, idx).local is not None
         scale[1] = 7.0
 
 
@@ -174,7 +173,7 @@ def test_colors_past_the_unrolled_ones_are_batched(monkeypatch):
     args = observations(seed=3)
     want = central(residuals_np, args, (0, 1, 2))
     for unrolled in (16, 1):
-        monkeypatch.setattr(sparse_api, "UNROLL_COLORS", unrolled)
+        monkeypatch.setattr(compressed, "UNROLL_COLORS", unrolled)
         J = sg.sparse.jacobian(residuals, argnums=(0, 1, 2))
         np.testing.assert_allclose(J(*args).toarray(), want, rtol=1e-7, atol=1e-8)
 
@@ -292,3 +291,45 @@ def test_random_gathered_structures_against_the_dense_jacobian(seed):
     np.testing.assert_allclose(M.toarray(), want, rtol=1e-7, atol=1e-8)
     assert M.nnz >= np.count_nonzero(want)
     assert J.plan(*args).local is not None
+
+
+ACT = sg.sin
+
+
+def test_what_the_function_reads_besides_its_arguments_keeps_its_plan_current():
+    """A tensor the function holds is read by the plan's kernel at each call (the same
+    plan); an array's value the trace read as a number, or a global rebound, makes a new
+    plan (its pattern, coloring and kernel are of the trace that read them)."""
+    x = RNG.normal(size=4)
+    idx = np.array([3, 0, 1, 1, 2], np.int64)
+    weight = sg.tensor(np.array([1.0, 2.0, 3.0, 4.0, 5.0]))
+    offset = np.array([0.5])
+
+    def f(x, idx):
+        return sg.sin(x[idx]) * weight
+
+    def g(x, idx):
+        return x[idx] ** 2 * float(offset[0])      # read as a number while traced
+
+    def h(x, idx):
+        return ACT(x[idx]) * 2.0
+    J, K, L = sg.sparse.jacobian(f), sg.sparse.jacobian(g), sg.sparse.jacobian(h)
+    plans = []
+    for _ in range(2):
+        w, o = weight.numpy().copy(), float(offset[0])
+        act = np.sin if ACT is sg.sin else np.cos
+        np.testing.assert_allclose(J(x, idx).toarray(), central(
+            lambda x, idx: np.sin(x[idx]) * w, (x, idx), (0,)), rtol=1e-7, atol=1e-9)
+        np.testing.assert_allclose(K(x, idx).toarray(), central(
+            lambda x, idx: x[idx] ** 2 * o, (x, idx), (0,)), rtol=1e-7, atol=1e-9)
+        np.testing.assert_allclose(L(x, idx).toarray(), central(
+            lambda x, idx: act(x[idx]) * 2.0, (x, idx), (0,)), rtol=1e-7, atol=1e-9)
+        plans.append([D.plan(x, idx) for D in (J, K, L)])
+        assert all(p.local is not None for p in plans[-1])
+        with sg.no_grad():
+            weight.mul_(3.0)
+        offset[0] = 4.0
+        globals()["ACT"] = sg.cos
+    globals()["ACT"] = sg.sin
+    assert plans[0][0] is plans[1][0]
+    assert plans[0][1] is not plans[1][1] and plans[0][2] is not plans[1][2]
