@@ -20,6 +20,22 @@ def elementwise_numpy(x, y):
     return value, dx, dy
 
 
+def rosenbrock(x):
+    """Rosenbrock's function (tensors or arrays)."""
+    return (100 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2).sum()
+
+
+def rosenbrock_hessian(x: np.ndarray) -> np.ndarray:
+    """By hand: f = sum_i 100 (x_{i+1} - x_i^2)^2 + (1 - x_i)^2, tridiagonal."""
+    n = len(x)
+    h = np.zeros((n, n))
+    i = np.arange(n - 1)
+    h[i, i] += 1200 * x[:-1] ** 2 - 400 * x[1:] + 2
+    h[i + 1, i + 1] += 200
+    h[i, i + 1] = h[i + 1, i] = -400 * x[:-1]
+    return h
+
+
 def central_differences(f, x0: np.ndarray, eps: float = 1e-6) -> np.ndarray:
     """The gradient of the scalar ``f(tensor)`` at the float64 array ``x0``, by central
     differences (the independent oracle for gradients)."""

@@ -176,8 +176,8 @@ def product(F: Callable, xs: list, mode: str, colors: np.ndarray, name: str) -> 
 
         def one(s):
             return _flat(pullback(chunks(s, [tuple(o.shape) for o in out], 0)))
-    product = vmap_call(one, 0, 0, None, (seeds,), {}, name)
-    return dense(apply("reshape", product, shape_to=(product.numel(),)))
+    batched = vmap_call(one, 0, 0, None, (seeds,), {}, name)
+    return dense(apply("reshape", batched, shape_to=(batched.numel(),)))
 
 
 def _unrolled(F: Callable, xs: list, mode: str, colors: np.ndarray, p: int) -> Product:
@@ -267,5 +267,5 @@ def star(fn: Callable, args: tuple, nums: tuple, colors: np.ndarray, name: str) 
 
     def one(s):
         return _flat(hvp_call(part, chosen, regroup(chunks(s, shapes, 0), trees), name)[1])
-    product = vmap_call(one, 0, 0, None, (seeds,), {}, name)
-    return dense(apply("reshape", product, shape_to=(product.numel(),)))
+    batched = vmap_call(one, 0, 0, None, (seeds,), {}, name)
+    return dense(apply("reshape", batched, shape_to=(batched.numel(),)))

@@ -10,23 +10,10 @@ import numpy as np
 import pytest
 
 import symgrad as sg
+from references import rosenbrock, rosenbrock_hessian
 from symgrad.lower import band
 
 RNG = np.random.default_rng(41)
-
-
-def rosenbrock(x):
-    return (100 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2).sum()
-
-
-def rosenbrock_hessian(x):
-    n = x.size
-    H = np.zeros((n, n))
-    i = np.arange(n - 1)
-    H[i, i] += 1200 * x[:-1] ** 2 - 400 * x[1:] + 2
-    H[i + 1, i + 1] += 200
-    H[i, i + 1] = H[i + 1, i] = -400 * x[:-1]
-    return H
 
 
 def test_a_dense_hessian_is_computed_off_its_band_once_per_row():

@@ -13,23 +13,9 @@ import numpy as np
 import pytest
 
 import symgrad as sg
+from references import rosenbrock, rosenbrock_hessian
 
 RNG = np.random.default_rng(11)
-
-
-def _rosenbrock(x):
-    return (100 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2).sum()
-
-
-def _rosenbrock_hessian(x: np.ndarray) -> np.ndarray:
-    """By hand: f = sum_i 100 (x_{i+1} - x_i^2)^2 + (1 - x_i)^2, tridiagonal."""
-    n = len(x)
-    h = np.zeros((n, n))
-    i = np.arange(n - 1)
-    h[i, i] += 1200 * x[:-1] ** 2 - 400 * x[1:] + 2
-    h[i + 1, i + 1] += 200
-    h[i, i + 1] = h[i + 1, i] = -400 * x[:-1]
-    return h
 
 
 def _loops_over(text: str, shape: tuple) -> int:
@@ -41,8 +27,8 @@ def _loops_over(text: str, shape: tuple) -> int:
 def test_a_dense_hessian_is_one_loop_over_its_result():
     n = 300
     x = RNG.normal(size=n)
-    h = sg.hessian(_rosenbrock)
-    np.testing.assert_allclose(h(x), _rosenbrock_hessian(x), rtol=1e-12, atol=1e-9)
+    h = sg.hessian(rosenbrock)
+    np.testing.assert_allclose(h(x), rosenbrock_hessian(x), rtol=1e-12, atol=1e-9)
     text = h.c_source
     # jacfwd's identity, the shifted reads and the final transpose: nothing n x n is stored
     # but the result, by one loop (the temporaries: vectors of n)

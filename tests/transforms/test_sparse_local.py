@@ -56,24 +56,20 @@ def observations(n_cams=4, n_pts=9, n_obs=40, seed=0):
     return cams, pts, w, feats, cam_idx.astype(np.int64), pt_idx.astype(np.int64)
 
 
-def residuals(cams, pts, w, feats, cam_idx, pt_idx):
+def residuals_in(m):
     """Per observation: a camera's shift, rotation angle about z and focal length applied to
-    its point, projected; and the weight's own residual."""
-    c, x = cams[cam_idx], pts[pt_idx]
-    cos, sin = sg.cos(c[:, 2:3]), sg.sin(c[:, 2:3])
-    u = cos * x[:, 0:1] - sin * x[:, 1:2] + c[:, 0:1]
-    v = sin * x[:, 0:1] + cos * x[:, 1:2] + c[:, 1:2]
-    proj = sg.cat([u, v], 1) / (x[:, 2:3] + c[:, 3:4]) * c[:, 4:5]
-    return (w[:, None] * (proj - feats)).reshape(-1), 1 - w * w
+    its point, projected; and the weight's own residual (``m``: symgrad or NumPy)."""
+    def residuals(cams, pts, w, feats, cam_idx, pt_idx):
+        c, x = cams[cam_idx], pts[pt_idx]
+        cos, sin = m.cos(c[:, 2:3]), m.sin(c[:, 2:3])
+        u = cos * x[:, 0:1] - sin * x[:, 1:2] + c[:, 0:1]
+        v = sin * x[:, 0:1] + cos * x[:, 1:2] + c[:, 1:2]
+        proj = m.concatenate([u, v], 1) / (x[:, 2:3] + c[:, 3:4]) * c[:, 4:5]
+        return (w[:, None] * (proj - feats)).reshape(-1), 1 - w * w
+    return residuals
 
 
-def residuals_np(cams, pts, w, feats, cam_idx, pt_idx):
-    c, x = cams[cam_idx], pts[pt_idx]
-    cos, sin = np.cos(c[:, 2:3]), np.sin(c[:, 2:3])
-    u = cos * x[:, 0:1] - sin * x[:, 1:2] + c[:, 0:1]
-    v = sin * x[:, 0:1] + cos * x[:, 1:2] + c[:, 1:2]
-    proj = np.concatenate([u, v], 1) / (x[:, 2:3] + c[:, 3:4]) * c[:, 4:5]
-    return (w[:, None] * (proj - feats)).reshape(-1), 1 - w * w
+residuals, residuals_np = residuals_in(sg), residuals_in(np)
 
 
 def test_gathered_variables_are_colored_as_local_variables():
@@ -267,23 +263,17 @@ def test_random_gathered_structures_against_the_dense_jacobian(seed):
     ib2 = np.where(r.random(rows) < 0.3, ib, r.integers(0, n_b, rows))
     direct = bool(seed % 2)
 
-    def f(a, b, ia, ib, ib2):
-        B = b.reshape(-1, 2)
-        ga, gb, gb2 = a[ia], B[ib], B[ib2]
-        out = sg.sin(ga[:, :2]) * gb + ga[:, 2:3] * gb2 ** 2
-        extra = (ga * ga).sum(1) * gb[:, 0]
-        if direct:
-            extra = extra + b[:rows % b.shape[0] + 1].sum()
-        return out.reshape(-1), extra
-
-    def f_np(a, b, ia, ib, ib2):
-        B = b.reshape(-1, 2)
-        ga, gb, gb2 = a[ia], B[ib], B[ib2]
-        out = np.sin(ga[:, :2]) * gb + ga[:, 2:3] * gb2 ** 2
-        extra = (ga * ga).sum(1) * gb[:, 0]
-        if direct:
-            extra = extra + b[:rows % b.shape[0] + 1].sum()
-        return out.reshape(-1), extra
+    def formula(m):
+        def f(a, b, ia, ib, ib2):
+            B = b.reshape(-1, 2)
+            ga, gb, gb2 = a[ia], B[ib], B[ib2]
+            out = m.sin(ga[:, :2]) * gb + ga[:, 2:3] * gb2 ** 2
+            extra = (ga * ga).sum(1) * gb[:, 0]
+            if direct:
+                extra = extra + b[:rows % b.shape[0] + 1].sum()
+            return out.reshape(-1), extra
+        return f
+    f, f_np = formula(sg), formula(np)
     args = (a, b, ia.astype(np.int64), ib.astype(np.int64), ib2.astype(np.int64))
     J = sg.sparse.jacobian(f, argnums=(0, 1))
     M = J(*args)

@@ -177,7 +177,8 @@ def assign_units(parts: list, entry: str) -> tuple:
     if not cold and not large:
         return ("main",)
     weight = sum(p.weight for p in cold)
-    k = min(MAX_UNITS, len(cold), max(MIN_COLD_UNITS, -(-weight // (UNIT_PARTS * PART_WEIGHT))))
+    k = min(MAX_UNITS - len(large), len(cold),
+            max(MIN_COLD_UNITS, -(-weight // (UNIT_PARTS * PART_WEIGHT))))
     for p in parts:
         p.unit = 0
     for i, p in enumerate(large):
