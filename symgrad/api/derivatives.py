@@ -33,9 +33,10 @@ def _named(fn: Callable) -> Callable:
 
 
 def _compiled(fn: Callable, label: str, body: Callable, recipe: tuple,
-              same_arguments: bool = True) -> CompiledFunction:
+              same_arguments: bool = True, **overrides) -> CompiledFunction:
     """A compiled function running ``body(*args, **kwargs)``, named ``label_fn``;
-    ``same_arguments``: whether it takes ``fn``'s arguments."""
+    ``same_arguments``: whether it takes ``fn``'s arguments; ``overrides``: options of its
+    own."""
     named = _named(fn)
     name = f"{label}_{getattr(named, '__name__', 'fn')}"
 
@@ -56,7 +57,7 @@ def _compiled(fn: Callable, label: str, body: Callable, recipe: tuple,
                              f"those options")
         options = {k: v for k, v in options.items()
                    if k not in ("static_argnums", "static_argnames", "dynamic_dims")}
-    cf = CompiledFunction(run, name=name, **options)
+    cf = CompiledFunction(run, name=name, **{**options, **overrides})
     cf.recipe = (recipe[0], fn if isinstance(fn, CompiledFunction) and
                   fn.recipe[0] is not None else named) + tuple(recipe[1:])
     return cf
@@ -124,6 +125,7 @@ def hessian(fn: Callable, argnums: int | Sequence[int] = 0,
 # ---------------------------------------------------------------- at a point
 
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_KEPT: dict = {}
 _CACHE_LOCK = threading.Lock()
 
 
@@ -131,14 +133,20 @@ def _cached(fn: Callable, key: tuple, make: Callable[[], CompiledFunction]) -> C
     """The compiled function ``make()`` for ``fn`` and ``key``, made once per function (kept
     while ``fn`` lives)."""
     with _CACHE_LOCK:
-        try:
-            table = _CACHE.setdefault(fn, {})
-        except TypeError:     # not weakly referable (a builtin): not kept
-            return make()
+        table = _table(fn)
         found = table.get(key)
         if found is None:
             found = table[key] = make()
         return found
+
+
+def _table(fn: Callable) -> dict:
+    """What is kept for ``fn`` (while it lives; one that is not weakly referable, a builtin,
+    lives as long as the process anyway)."""
+    try:
+        return _CACHE.setdefault(fn, {})
+    except TypeError:
+        return _KEPT.setdefault(fn, {})
 
 
 def _on_tensors(*trees: Any) -> bool:
@@ -169,36 +177,65 @@ def vjp(fn: Callable, *primals: Any, has_aux: bool = False):
     ``vjp_fn(cotangent)`` returns a tuple with one cotangent per primal. On arrays both are
     compiled: the forward call keeps the residuals its backward pass reads, and ``vjp_fn``
     computes the backward pass from them alone (``transforms.residuals``), at the primals of
-    this call whatever happens to them afterwards."""
+    this call and by the function as it was traced for it, whatever happens to them
+    afterwards."""
     name = f"vjp of {_fn_name(fn)}"
     if _on_tensors(primals):
         return vjp_call(fn, primals, has_aux, name)
     forward = _cached(fn, ("vjp forward", has_aux), lambda: _vjp_forward(fn, has_aux))
-    value, kept, *aux = forward(*primals)
-    back = _cached(fn, ("vjp backward", has_aux), lambda: _vjp_backward(fn, has_aux))
-    primals = tuple(primals)
+    value, kept, digest, *aux = forward(*primals)
+    back = _vjp_backward(fn, has_aux, digest.tobytes(), forward, primals)
 
     def vjp_fn(cotangent):
-        return back(primals, kept, cotangent)
+        return back(kept, cotangent)
     return (value, vjp_fn, aux[0]) if has_aux else (value, vjp_fn)
 
 
 def _vjp_forward(fn: Callable, has_aux: bool) -> CompiledFunction:
-    """``vjp``'s forward program: ``(value, residuals[, aux])`` of ``fn``'s arguments."""
+    """``vjp``'s forward program: ``(value, residuals, digest[, aux])`` of ``fn``'s arguments;
+    each trace keeps the backward program's graph it made (``residuals.Pullback``) under the
+    digest. Compiled per shape (``dynamic=False``): a shape-generic trace's graph would have
+    symbolic sizes."""
     name = f"vjp of {_fn_name(fn)}"
+    keep = functools.partial(_keep_pullback, fn, has_aux)
     return _compiled(fn, "vjp_forward",
-                     lambda *primals: residuals.forward_call(fn, primals, has_aux, name),
-                     (_vjp_forward, has_aux))
+                     lambda *primals: residuals.forward_call(fn, primals, has_aux, name, keep),
+                     (_vjp_forward, has_aux), dynamic=False, dynamic_dims=None)
 
 
-def _vjp_backward(fn: Callable, has_aux: bool) -> CompiledFunction:
-    """``vjp``'s backward program: the primals' cotangents of ``(primals, residuals,
-    cotangent)``."""
+def _keep_pullback(fn: Callable, has_aux: bool, pullback: residuals.Pullback) -> None:
+    with _CACHE_LOCK:
+        _table(fn)[("vjp pullback", has_aux, pullback.digest)] = pullback
+
+
+def _vjp_backward(fn: Callable, has_aux: bool, digest: bytes, forward: CompiledFunction,
+                  primals: tuple) -> CompiledFunction:
+    """``vjp``'s backward program for the forward trace named ``digest``: the primals'
+    cotangents of ``(residuals, cotangent)``, by that trace's graph. A forward program loaded
+    from an earlier process's warm-start record made no trace here: it is traced now, at the
+    primals of its call (no code is compiled for it)."""
     name = f"vjp of {_fn_name(fn)}"
+    key = ("vjp backward", has_aux, digest)
+    with _CACHE_LOCK:
+        found = _table(fn).get(key)
+    if found is not None:
+        return found
+    if _pullback(fn, has_aux, digest) is None:
+        forward.trace(*primals)
+        if _pullback(fn, has_aux, digest) is None:
+            raise RuntimeError(f"{name}: the function traced differently now than for its "
+                               f"forward program (loaded from an earlier process's cache): "
+                               f"does it read something that changed, which symgrad does "
+                               f"not see?")
 
-    def body(primals, kept, cotangent):
-        return residuals.backward_call(fn, primals, kept, cotangent, has_aux, name)
-    return _compiled(fn, "vjp", body, (_vjp_backward, has_aux), same_arguments=False)
+    def body(kept, cotangent):   # (it holds the digest: the walk of its state reads that)
+        return residuals.backward_call(_pullback(fn, has_aux, digest), kept, cotangent, name)
+    return _cached(fn, key, lambda: _compiled(fn, "vjp", body, (None,), same_arguments=False))
+
+
+def _pullback(fn: Callable, has_aux: bool, digest: bytes) -> residuals.Pullback | None:
+    with _CACHE_LOCK:
+        return _table(fn).get(("vjp pullback", has_aux, digest))
 
 
 def hvp(fn: Callable, primals: Sequence, tangents: Sequence):

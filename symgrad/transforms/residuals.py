@@ -1,42 +1,50 @@
 """``vjp`` on arrays as two programs: the forward pass keeps its residuals, ``vjp_fn`` reads them.
 
-Layer: transforms. Input: a Python function, its primal arguments, and for the backward
-program the residuals the forward one returned and the cotangents. Output: traced tensors (each
-program is the body of a compiled function, ``api.derivatives.vjp``).
+Layer: transforms. Input: a Python function and its primal arguments (the forward program's
+body); a ``Pullback`` that trace made, its residuals and the cotangents (the backward
+program's body). Output: traced tensors (each program is the body of a compiled function,
+``api.derivatives.vjp``).
 
 Partial evaluation of the joint graph (JAX's ``linearize`` + ``partial_eval``, done on the IR):
-both programs trace the function and its backward pass from the cotangents, the forward one from
-placeholders that are no input of its graph. A node is *unknown* if it reads a cotangent,
-*known* if it reads only inputs of the function (its arguments and captured state), constant if
-it reads neither. The residuals are the frontier: the known nodes an unknown node reads (and a
-gradient that is known), in the graph's order. The forward program returns the function's value
-and the residuals; the backward program builds the same joint graph, finds the same frontier
-(the same function traced for the same signature: the same nodes in the same order), and reads
-the residual arguments in place of those nodes, so it computes the backward nodes alone: the
-forward pass does not run twice. What is cheaper to compute again than to store and load is
+the forward program traces the function and its backward pass from placeholder cotangents (input
+nodes no graph has). A node is *unknown* if it reads a cotangent, *known* if it reads only
+inputs of the function (its arguments and captured state), constant if it reads neither. The
+residuals are the frontier: the known nodes an unknown node reads (and a gradient that is
+known), in the graph's order. The forward program returns the function's value and the
+residuals; the same trace makes the backward program's graph (``Pullback``): the gradients
+with the frontier replaced by residual inputs, so it computes the backward nodes alone (the
+forward pass does not run twice). What is cheaper to compute again than to store and load is
 not stored: a residual that is a view of a known node (a broadcast, a reshape, a transpose) is
-stored as that node, and one that is simple arithmetic (``_CHEAP``: no transcendental function)
-of other residuals and constants is computed again from them in the backward loops (``1 - h*h``
-for ``tanh``'s derivative when ``h`` is stored anyway).
+stored as that node, and one that is simple arithmetic (``_RECOMPUTED``: no product or
+reduction) of other residuals and constants is computed again from them in the backward loops
+(``1 - h*h`` for ``tanh``'s derivative when ``h`` is stored anyway).
 
-Every residual is an output of the forward call (a copy, when it is an argument itself): what
-``vjp_fn`` computes with is what the forward call saw, even if the caller changes the
-arguments' arrays or the captured state before calling it (JAX's semantics). The backward
-program still takes the primal arguments, to trace the function; its compiled code reads them
-only for the guards of the function's Python control flow (the branch its residuals came from).
+The backward program is made from the forward's own trace, never from tracing the function
+again: the forward program also returns the ``Pullback``'s digest (a constant of its code,
+the content hash of the backward graph), and ``vjp_fn`` runs the backward program of that
+digest. So the pullback is the one of the trace whose residuals it reads, even if the captured
+state changed in between in a way that changes what the function computes (a global flag
+choosing ``tanh`` or ``sigmoid``), or the trace drew random constants (a second trace would
+draw others). Every residual is an output of the forward call (a copy, when it is an argument
+itself): what ``vjp_fn`` computes with is what the forward call saw, even if the caller changes
+the arguments' arrays or the captured state before calling it (JAX's semantics).
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
+from ..frontend.control.apply import replay_from
 from ..frontend.core import grad_mode, sources
 from ..frontend.core.apply import as_tensor, full
 from ..frontend.core.engine import run_backward
 from ..frontend.core.tensor import Tensor
-from ..ir import Node
+from ..ir import Graph, Node, structure
 from ..ops import registry
 from ..ir.graph import toposort, with_inputs
 from ..pytree import unflatten
@@ -53,35 +61,47 @@ _RECOMPUTED = frozenset({registry.ELEMENTWISE, registry.MOVEMENT})
 
 @dataclass
 class Joint:
-    """The function and its backward pass from the cotangents, traced together."""
+    """The function and its backward pass from placeholder cotangents, traced together."""
 
     out: Any                  # the function's value (a pytree of tensors)
     aux: Any
     grads: list               # one gradient tensor per primal leaf
     p_tree: Any
+    o_tree: Any
+    seeds: list               # one placeholder cotangent node per output leaf
     frontier: list            # the residual nodes, in order
 
 
-def _joint(fn: Callable, primals: tuple, has_aux: bool, name: str,
-           cotangents: Any | None) -> Joint:
-    """Trace ``fn`` on ``primals`` and its backward pass from ``cotangents`` (None: from
-    placeholder nodes, the forward program's), and find the residual frontier."""
+@dataclass(frozen=True)
+class Pullback:
+    """The backward program one forward trace made: ``graph``'s inputs are the residuals, then
+    one cotangent per output leaf of structure ``o_tree``; its outputs are one gradient per
+    primal leaf, of structure ``p_tree``. ``digest`` is its content's hash."""
+
+    graph: Graph
+    n_residuals: int
+    o_tree: Any
+    p_tree: Any
+    digest: bytes
+
+
+def _joint(fn: Callable, primals: tuple, has_aux: bool, name: str) -> Joint:
+    """Trace ``fn`` on ``primals`` and its backward pass from placeholder cotangents, and find
+    the residual frontier."""
     p_leaves, p_tree = leaves_of(tuple(primals))
     with grad_mode.enable_grad():
         xs = [_float_leaf(p, f"primal leaf {k}", name) for k, p in enumerate(p_leaves)]
         out, aux = split_aux(fn(*unflatten(p_tree, xs)), has_aux, name)
     o_leaves, o_tree = leaves_of(out)
-    seeds = _placeholders(o_leaves) if cotangents is None else \
-        _cotangents(cotangents, o_leaves, o_tree, name)
+    seeds = _placeholders(o_leaves)
     roots = [(o, c) for o, c in zip(o_leaves, seeds)
              if o.requires_grad and o.dtype.is_differentiable]
     with grad_mode.enable_grad():
         gs = run_backward(roots, retain_graph=True, create_graph=True,
                           inputs=xs) if roots else [None] * len(xs)
     grads = [g if g is not None else full(x, 0.0) for g, x in zip(gs, xs)]
-    seed_nodes = {c.node for _, c in roots}
-    frontier = residual_frontier([g.node for g in grads], seed_nodes)
-    return Joint(out, aux, grads, p_tree, frontier)
+    frontier = residual_frontier([g.node for g in grads], {c.node for _, c in roots})
+    return Joint(out, aux, grads, p_tree, o_tree, [c.node for c in seeds], frontier)
 
 
 def _placeholders(o_leaves: list) -> list:
@@ -92,17 +112,19 @@ def _placeholders(o_leaves: list) -> list:
             for k, o in enumerate(o_leaves)]
 
 
-def _cotangents(cotangents: Any, o_leaves: list, o_tree: Any, name: str) -> list:
+def _cotangents(cotangents: Any, seeds: tuple, o_tree: Any, name: str) -> list:
+    """The cotangent leaves, checked against the output's structure and shapes (``seeds``:
+    the backward graph's cotangent inputs) and cast to its dtypes."""
     c_leaves, c_tree = leaves_of(cotangents)
     if c_tree != o_tree:
         raise ValueError(f"{name}: the cotangent must have the structure of the output: "
                          f"{o_tree.describe()}, got {c_tree.describe()}")
-    for k, (o, c) in enumerate(zip(o_leaves, c_leaves)):
+    for k, (o, c) in enumerate(zip(seeds, c_leaves)):
         if not same_shape(tuple(c.shape), tuple(o.shape)):
             raise ValueError(f"{name}: cotangent leaf {k} has shape {tuple(c.shape)}, but the "
                              f"output has shape {tuple(o.shape)}")
     return [c if c.dtype is o.dtype else as_tensor(c, o.dtype)
-            for o, c in zip(o_leaves, c_leaves)]
+            for o, c in zip(seeds, c_leaves)]
 
 
 def residual_frontier(outputs: list, seeds: set) -> list:
@@ -143,29 +165,54 @@ def _recomputed(node: Node) -> bool:
     return node.op != "input" and registry.get(node.op).kind in _RECOMPUTED
 
 
-def forward_call(fn: Callable, primals: tuple, has_aux: bool, name: str) -> tuple:
-    """The forward program's body: ``(value, residuals[, aux])``."""
-    joint = _joint(fn, primals, has_aux, name, None)
+def forward_call(fn: Callable, primals: tuple, has_aux: bool, name: str,
+                 keep: Callable[[Pullback], None]) -> tuple:
+    """The forward program's body: ``(value, residuals, digest[, aux])``; ``keep`` receives
+    the ``Pullback`` this trace made, ``digest`` (two int64) names it."""
+    joint = _joint(fn, primals, has_aux, name)
+    pullback = _pullback(joint)
+    keep(pullback)
     residuals = [Tensor(None, n) for n in joint.frontier]
-    return (joint.out, residuals, joint.aux) if has_aux else (joint.out, residuals)
+    digest = as_tensor(np.frombuffer(pullback.digest, np.int64).copy())
+    out = (joint.out, residuals, digest)
+    return out + (joint.aux,) if has_aux else out
 
 
-def backward_call(fn: Callable, primals: tuple, residuals: list, cotangents: Any,
-                  has_aux: bool, name: str) -> tuple:
+def _pullback(joint: Joint) -> Pullback:
+    """The backward graph of ``joint``: its gradients, the frontier read from inputs."""
+    held = [Node("input", (("index", k), ("name", f"residual {k}"), ("scope", "vjp pullback")),
+                 (), n.dtype, n.shape) for k, n in enumerate(joint.frontier)]
+    outputs = substitute([g.node for g in joint.grads], dict(zip(joint.frontier, held)))
+    inputs = tuple(held) + tuple(joint.seeds)
+    rec = sources.current()
+    locs = rec.locs if rec is not None else {}
+    nodes = toposort(outputs, inputs)
+    stray = [n for n in nodes if n.op == "input" and n not in set(inputs)]
+    if stray:   # (the frontier covers every known node the backward reads)
+        raise AssertionError(f"vjp's backward graph reads {stray[0]} beside its residuals")
+    graph = Graph(inputs, tuple(outputs), {n: locs[n] for n in nodes if n in locs})
+    h = hashlib.blake2b(digest_size=16)
+    for part in structure.content(graph):
+        h.update(part if isinstance(part, bytes) else part.encode())
+    h.update(repr((joint.o_tree, joint.p_tree)).encode())
+    return Pullback(graph, len(held), joint.o_tree, joint.p_tree, h.digest())
+
+
+def backward_call(pullback: Pullback, residuals: list, cotangents: Any, name: str) -> tuple:
     """The backward program's body: one cotangent per primal (a tuple, each shaped like its
-    primal), computed from ``residuals`` (the forward program's) and ``cotangents``."""
-    joint = _joint(fn, primals, has_aux, name, cotangents)
-    found = joint.frontier
+    primal), computed by ``pullback``'s graph from ``residuals`` (the forward program's) and
+    ``cotangents``."""
+    inputs = pullback.graph.inputs
+    held, seeds = inputs[:pullback.n_residuals], inputs[pullback.n_residuals:]
     given = [as_tensor(r) for r in residuals]
-    if len(given) != len(found) or any(not same_shape(tuple(r.shape), tuple(n.shape))
-                                       for r, n in zip(given, found)):
-        raise RuntimeError(f"{name}: the function traced differently for vjp_fn than for "
-                           f"its forward call ({len(found)} residuals, {len(given)} given): "
-                           f"does it depend on state that changed between them?")
-    mapping = {n: (r if r.dtype is n.dtype else as_tensor(r, n.dtype)).node
-               for n, r in zip(found, given)}
-    nodes = substitute([g.node for g in joint.grads], mapping)
-    return tuple(unflatten(joint.p_tree, [Tensor(None, n) for n in nodes]))
+    if len(given) != len(held) or any(not same_shape(tuple(r.shape), tuple(n.shape))
+                                      for r, n in zip(given, held)):
+        raise ValueError(f"{name}: {len(given)} residuals given, {len(held)} expected: "
+                         f"pass vjp_fn the residuals of its own forward call")
+    given = [r if r.dtype is n.dtype else as_tensor(r, n.dtype) for r, n in zip(given, held)]
+    known = dict(zip(inputs, given + _cotangents(cotangents, seeds, pullback.o_tree, name)))
+    values = replay_from(pullback.graph, known)
+    return tuple(unflatten(pullback.p_tree, [values[o] for o in pullback.graph.outputs]))
 
 
 def substitute(outputs: list, mapping: dict) -> list:

@@ -7,6 +7,11 @@ compiled C (the backward program runs none of the forward products); the semanti
 the values at the forward call (mutated arguments and captured state do not leak in).
 """
 
+import os
+import subprocess
+import sys
+import warnings
+
 import numpy as np
 import pytest
 
@@ -103,8 +108,10 @@ def test_the_backward_program_runs_no_forward_product():
     value, pullback = sg.vjp(mlp, x, w1, w2)
     pullback(np.ones_like(value))
     table = _CACHE[mlp]
-    fwd = table[("vjp forward", False)].last_specialization.source.text
-    back = table[("vjp backward", False)].last_specialization.source.text
+    forward = table[("vjp forward", False)]
+    fwd = forward.last_specialization.source.text
+    digest = forward(x, w1, w2)[2].tobytes()     # (names the backward program of its trace)
+    back = table[("vjp backward", False, digest)].last_specialization.source.text
     assert fwd.count(": matmul [") == 2
     assert back.count(": matmul [") == 4      # g @ w2.T, h.T @ g, x.T @ d, d @ w1.T
     assert "exp(" in back or "tanh(" in back   # elementwise values computed again, not stored
@@ -131,6 +138,76 @@ def test_residuals_are_what_the_forward_call_saw():
     np.testing.assert_array_equal(after, before)
     want = pullback_fd(lambda x: f_np(x, w0), [x0], c)[0]
     np.testing.assert_allclose(before, want, rtol=1e-6, atol=1e-8)
+
+
+FLAGGED = """
+import numpy as np
+import symgrad as sg
+
+MODE = {"act": "tanh"}
+W = np.random.default_rng(0).normal(size=(3, 3))
+
+
+def f(x):   # what it computes depends on a global flag, its residuals do not
+    h = x @ sg.tensor(W)
+    return sg.tanh(h).sum() if MODE["act"] == "tanh" else sg.sigmoid(h).sum()
+"""
+
+
+def test_the_pullback_is_the_traced_function_s_after_its_state_changed():
+    """A flag choosing tanh or sigmoid flipped between ``vjp`` and ``vjp_fn``: the residuals
+    (the product and W) have the same count and shapes either way, and the pullback is still
+    tanh's, the function the forward call ran (it was sigmoid's, a stale result)."""
+    space: dict = {}
+    exec(FLAGGED, space)
+    f, w = space["f"], space["W"]
+    x = RNG.normal(size=(4, 3))
+    _, pullback = sg.vjp(f, x)
+    space["MODE"]["act"] = "sigmoid"
+    (g,) = pullback(1.0)
+    want = pullback_fd(lambda x: np.tanh(x @ w).sum(), [x], 1.0)[0]
+    np.testing.assert_allclose(g, want, rtol=1e-6, atol=1e-8)
+    value, pullback = sg.vjp(f, x)       # and a new vjp follows the flag
+    assert value == pytest.approx((1 / (1 + np.exp(-(x @ w)))).sum(), rel=1e-12)
+    want = pullback_fd(lambda x: (1 / (1 + np.exp(-(x @ w)))).sum(), [x], 1.0)[0]
+    np.testing.assert_allclose(pullback(1.0)[0], want, rtol=1e-6, atol=1e-8)
+
+
+def test_random_constants_of_the_trace_are_the_pullback_s_too():
+    """Numbers drawn while tracing are constants of the forward's code; the pullback's are
+    the same ones (a second trace would draw others): f(x) = r . x, so f(x) = x . grad."""
+    def f(x):
+        return (x * sg.rand(5, dtype=sg.float64)).sum()
+    x = RNG.normal(size=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)   # (symgrad's "drawn once" warning)
+        value, pullback = sg.vjp(f, x)
+        (g,) = pullback(1.0)
+    assert np.all((g >= 0) & (g < 1))
+    assert value == pytest.approx(x @ g, rel=1e-12)
+
+
+def test_a_warm_started_forward_program_pairs_with_its_pullback(tmp_path):
+    """A second process loads the forward program from the cache (not traced); its
+    pullback is made from a trace at the forward call, before the flag flips."""
+    (tmp_path / "prog.py").write_text(FLAGGED + """
+x = np.random.default_rng(1).normal(size=(4, 3))
+_, pullback = sg.vjp(f, x)
+MODE["act"] = "sigmoid"
+print("RESULT", repr(pullback(1.0)[0].tolist()))
+""")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SYMGRAD_")}
+    env.update(SYMGRAD_CACHE_DIR=str(tmp_path / "cache"), SYMGRAD_DEBUG="1")
+    x = np.random.default_rng(1).normal(size=(4, 3))
+    w = np.random.default_rng(0).normal(size=(3, 3))
+    want = pullback_fd(lambda x: np.tanh(x @ w).sum(), [x], 1.0)[0]
+    for run in range(2):
+        done = subprocess.run([sys.executable, str(tmp_path / "prog.py")], cwd=tmp_path,
+                              capture_output=True, text=True, env=env, timeout=300)
+        assert done.returncode == 0, done.stderr
+        assert ("vjp_forward_f: warm start from disk" in done.stdout) == (run == 1)
+        got = np.array(eval(done.stdout.split("RESULT ", 1)[1].splitlines()[0]))
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-8)
 
 
 def test_python_branches_pair_each_pullback_with_its_residuals():
