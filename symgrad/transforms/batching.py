@@ -65,11 +65,11 @@ def replay_batched(graph, args: list, batched: list, size: int) -> list:
     locs = graph.locs
 
     def one(node, operands):
-        with sources.attributed_to(locs.get(node), ""):
+        with sources.attributed_to(locs.get(node), None):
             return _apply(node, operands, size, graph)
 
     def application(app, operands):
-        with sources.attributed_to(locs.get(app.first), ""):
+        with sources.attributed_to(locs.get(app.first), None):
             return (_eager_control if eager else _control)(app, operands, size)
     env = walk(graph.nodes(), {i: (a, b) for i, a, b in zip(graph.inputs, args, batched)},
                one, application, lambda node: (_constant(node, eager), False))

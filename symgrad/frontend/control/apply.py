@@ -110,11 +110,11 @@ def replay_from(graph, known: dict) -> dict:
     locs = graph.locs
 
     def one(node, operands):
-        with sources.attributed_to(locs.get(node), ""):   # the body's own lines
+        with sources.attributed_to(locs.get(node), None):   # the body's own lines
             return apply(node.op, *operands, **node.a)
 
     def application(app, operands):
-        with sources.attributed_to(locs.get(app.first), ""):
+        with sources.attributed_to(locs.get(app.first), None):
             return apply_control(app.op, operands, app.attrs)
     return walk(graph.nodes(), dict(known), one, application, lambda node: Tensor(None, node))
 

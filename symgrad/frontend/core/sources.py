@@ -106,18 +106,20 @@ def recording(rec: Recording) -> Iterator[Recording]:
 
 class attributed_to:
     """Inside the block, nodes made in the active trace are attributed to ``loc`` (the line
-    of the op whose backward rule runs), with ``note``; no-op when eager or without a loc.
-    (A class, not a generator: the engine enters it once per backward function.)"""
+    of the op whose backward rule runs), with ``note`` (None: ``loc``'s own, for a graph
+    replayed); no-op when eager or without a loc. (A class, not a generator: the engine
+    enters it once per backward function.)"""
 
     __slots__ = ("loc", "note", "rec", "prev")
 
-    def __init__(self, loc: Loc | None, note: str) -> None:
+    def __init__(self, loc: Loc | None, note: str | None) -> None:
         self.loc, self.note = loc, note
 
     def __enter__(self) -> None:
         rec = self.rec = _local.recording
         if rec is not None and self.loc is not None:
-            self.prev, rec.attribution = rec.attribution, _with_note(rec, self.loc, self.note)
+            note = self.loc.note if self.note is None else self.note
+            self.prev, rec.attribution = rec.attribution, _with_note(rec, self.loc, note)
 
     def __exit__(self, *exc) -> bool:
         if self.rec is not None and self.loc is not None:
