@@ -14,7 +14,9 @@ Layer: passes. Graph -> Graph (``simplify_control``). For each application of ``
 - work done twice is done once (``shared_work``): a ``cond``'s side reads what the graph
   around it computed already, and a ``while`` whose carries another one carries too (forward
   mode's loop of values and tangents) is read from that one;
-- a scan that reads another's stacked values step by step runs in its loop (``loop_fusion``).
+- a scan that reads another's stacked values step by step runs in its loop (``loop_fusion``);
+- a scan of one step is its body, inlined (a ``fori_loop`` of one step, or its backward: no
+  carries copied in and out, and the body's work fuses with the graph around it).
 
 It must keep each application's siblings consistent: the siblings present are rebuilt
 together, renumbered to the values that remain.
@@ -58,7 +60,7 @@ def simplify_control(graph: Graph) -> Graph:
     found = table.get(key)
     if found is not None:
         return found
-    done = graph
+    done = _inline_single_steps(graph)
     for _ in range(4):
         after = _simplify_once(done)
         if after.outputs == done.outputs:
@@ -123,6 +125,46 @@ def _simplified(node: Node, ins: tuple, present: dict, around: Around) -> dict:
 
 
 # ------------------------------------------------------------------ scan
+
+def _inline_single_steps(graph: Graph) -> Graph:
+    """``graph`` with every scan of length 1 replaced by its body applied to its operands
+    (a sequence's one step is the sequence without its leading axis; a stacked value, the
+    body's with one)."""
+    if not any(n.op == "scan" and n.attr("length") == 1 for n in graph.nodes()):
+        return graph
+    memo: dict = {}
+    locs = dict(graph.locs)
+    for n in graph.nodes():
+        ins = tuple(memo.get(i, i) for i in n.inputs)
+        if n.op == "scan" and n.attr("length") == 1:
+            outs = _applied(n.attr("body"), n.attr("carries"), n.attr("xs"), ins, locs)
+            out, nc = outs[n.attr("index")], n.attr("carries")
+            made = out if n.attr("index") < nc else \
+                Node("reshape", (("shape_to", n.shape),), (out,), out.dtype, n.shape)
+        else:
+            made = n if ins == n.inputs else with_inputs(n, ins)
+        memo[n] = made
+        if n in graph.locs:
+            locs.setdefault(made, graph.locs[n])
+    return Graph(graph.inputs, tuple(memo[o] for o in graph.outputs), locs, graph.n_guards)
+
+
+def _applied(body: Graph, nc: int, nx: int, operands: tuple, locs: dict) -> tuple:
+    """The outputs of ``body`` computed from the operands of a one-step scan (nodes of the
+    graph around; ``locs`` gets the body's lines for them)."""
+    env = {}
+    for k, (inner, outer) in enumerate(zip(body.inputs, operands)):
+        if nc <= k < nc + nx:      # (the step's element of a sequence)
+            outer = Node("reshape", (("shape_to", inner.shape),), (outer,), outer.dtype,
+                         inner.shape)
+        env[inner] = outer
+    for n in body.nodes():
+        if n not in env:
+            env[n] = with_inputs(n, tuple(env[i] for i in n.inputs)) if n.inputs else n
+            if n in body.locs:
+                locs.setdefault(env[n], body.locs[n])
+    return tuple(env[o] for o in body.outputs)
+
 
 def _scan(attrs: dict, ins: list, present: set) -> tuple:
     body, nc, nx = simplify_control(attrs["body"]), attrs["carries"], attrs["xs"]

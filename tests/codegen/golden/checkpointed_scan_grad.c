@@ -11,6 +11,30 @@
 #include <stdint.h>
 
 
+/* sg_grad_checkpointed_f1: the body of a loop or a branch (called by the kernel that names it; small: inlined there). */
+static inline __attribute__((always_inline)) int sg_grad_checkpointed_f1(const double *restrict in0,
+        const double *restrict in1,
+        double *restrict out0,
+        unsigned char *restrict work,
+        int nthreads)
+{
+    (void)nthreads;  /* no loop here is large enough for threads */
+    (void)work;
+
+    /* k7: tanh -> out0 [3] (fused: 2 ops, 1 stores) */
+    {
+        for (int64_t i0 = 0; i0 < 3; i0++) {
+            const double l0 = in0[i0];
+            const double l1 = in1[i0];
+            const double t0 = l0*l1;  /* golden_corpus.py:91: c, _ = sg.scan(lambda c, u: (sg.tanh(c * u), None), x, xs, checkpoint=3)  [mul] */
+            const double t1 = tanh(t0);  /* golden_corpus.py:91: c, _ = sg.scan(lambda c, u: (sg.tanh(c * u), None), x, xs, checkpoint=3)  [tanh] */
+            out0[i0] = t1;
+        }
+    }
+
+    return 0;
+}
+
 /* sg_grad_checkpointed_f0: the body of a loop or a branch (called by the kernel that names it; small: inlined there). */
 static inline __attribute__((always_inline)) int sg_grad_checkpointed_f0(const double *restrict in0,
         const double *restrict in1,
@@ -19,66 +43,9 @@ static inline __attribute__((always_inline)) int sg_grad_checkpointed_f0(const d
         unsigned char *restrict work,
         int nthreads)
 {
-    (void)nthreads;  /* no loop here is large enough for threads */
-    (void)work;
-
-    /* k5: tanh -> out0 [3] (fused: 2 ops, 1 stores) */
-    {
-        for (int64_t i0 = 0; i0 < 3; i0++) {
-            const double l0 = in0[i0];
-            const double l1 = in1[i0];
-            const double t0 = l0*l1;  /* golden_corpus.py:91: c, _ = sg.scan(lambda c, u: (sg.tanh(c * u), None), x, xs, checkpoint=3)  [mul] */
-            const double t1 = tanh(t0);  /* golden_corpus.py:91: c, _ = sg.scan(lambda c, u: (sg.tanh(c * u), None), x, xs, checkpoint=3)  [tanh] */
-            out0[i0] = t1;
-        }
-    }
-
-    /* k6: tanh -> out1 [3] */
-    {
-        for (int64_t i0 = 0; i0 < 3; i0++) {
-            const double l0 = out0[i0];
-            out1[i0] = l0;
-        }
-    }
-
-    return 0;
-}
-
-/* sg_grad_checkpointed_f2: the body of a loop or a branch (called by the kernel that names it; small: inlined there). */
-static inline __attribute__((always_inline)) int sg_grad_checkpointed_f2(const double *restrict in0,
-        const double *restrict in1,
-        double *restrict out0,
-        unsigned char *restrict work,
-        int nthreads)
-{
-    (void)nthreads;  /* no loop here is large enough for threads */
-    (void)work;
-
-    /* k9: tanh -> out0 [3] (fused: 2 ops, 1 stores) */
-    {
-        for (int64_t i0 = 0; i0 < 3; i0++) {
-            const double l0 = in0[i0];
-            const double l1 = in1[i0];
-            const double t0 = l0*l1;  /* golden_corpus.py:91: c, _ = sg.scan(lambda c, u: (sg.tanh(c * u), None), x, xs, checkpoint=3)  [mul] */
-            const double t1 = tanh(t0);  /* golden_corpus.py:91: c, _ = sg.scan(lambda c, u: (sg.tanh(c * u), None), x, xs, checkpoint=3)  [tanh] */
-            out0[i0] = t1;
-        }
-    }
-
-    return 0;
-}
-
-/* sg_grad_checkpointed_f1: the body of a loop or a branch (called by the kernel that names it; small: inlined there). */
-static inline __attribute__((always_inline)) int sg_grad_checkpointed_f1(const double *restrict in0,
-        const double *restrict in1,
-        double *restrict out0,
-        double *restrict out1,
-        unsigned char *restrict work,
-        int nthreads)
-{
     uint8_t *restrict tmp2 = (uint8_t *)(work + 128);
 
-    /* k7: scan of 3 steps */
+    /* k5: scan of 3 steps */
     /*   golden_corpus.py:91: c, _ = sg.scan(lambda c, u: (sg.tanh(c * u), None), x, xs, checkpoint=3)  [scan] */
     {
         int rc;
@@ -86,16 +53,49 @@ static inline __attribute__((always_inline)) int sg_grad_checkpointed_f1(const d
         for (int64_t e = 0; e < 3; e++) cur0[e] = (in0)[e];
         for (int64_t t = 0; t < 3; t++) {
             const int64_t s = t;
-            if ((rc = sg_grad_checkpointed_f2(cur0, in1 + s * 3, nxt0, (unsigned char *)tmp2, nthreads))) return rc;
+            if ((rc = sg_grad_checkpointed_f1(cur0, in1 + s * 3, nxt0, (unsigned char *)tmp2, nthreads))) return rc;
             for (int64_t e = 0; e < 3; e++) cur0[e] = nxt0[e];
         }
         for (int64_t e = 0; e < 3; e++) (out0)[e] = cur0[e];
     }
 
-    /* k8: input -> out1 [3] */
+    /* k6: input -> out1 [3] */
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
             const double l0 = in0[i0];
+            out1[i0] = l0;
+        }
+    }
+
+    return 0;
+}
+
+/* sg_grad_checkpointed_f3: the body of a loop or a branch (called by the kernel that names it; small: inlined there). */
+static inline __attribute__((always_inline)) int sg_grad_checkpointed_f3(const double *restrict in0,
+        const double *restrict in1,
+        double *restrict out0,
+        double *restrict out1,
+        unsigned char *restrict work,
+        int nthreads)
+{
+    (void)nthreads;  /* no loop here is large enough for threads */
+    (void)work;
+
+    /* k10: tanh -> out0 [3] (fused: 2 ops, 1 stores) */
+    {
+        for (int64_t i0 = 0; i0 < 3; i0++) {
+            const double l0 = in0[i0];
+            const double l1 = in1[i0];
+            const double t0 = l0*l1;  /* golden_corpus.py:91: c, _ = sg.scan(lambda c, u: (sg.tanh(c * u), None), x, xs, checkpoint=3)  [mul] */
+            const double t1 = tanh(t0);  /* golden_corpus.py:91: c, _ = sg.scan(lambda c, u: (sg.tanh(c * u), None), x, xs, checkpoint=3)  [tanh] */
+            out0[i0] = t1;
+        }
+    }
+
+    /* k11: tanh -> out1 [3] */
+    {
+        for (int64_t i0 = 0; i0 < 3; i0++) {
+            const double l0 = out0[i0];
             out1[i0] = l0;
         }
     }
@@ -106,39 +106,6 @@ static inline __attribute__((always_inline)) int sg_grad_checkpointed_f1(const d
 /* sg_grad_checkpointed_f4: the body of a loop or a branch (called by the kernel that names it; small: inlined there). */
 static inline __attribute__((always_inline)) int sg_grad_checkpointed_f4(const double *restrict in0,
         const double *restrict in1,
-        double *restrict out0,
-        double *restrict out1,
-        unsigned char *restrict work,
-        int nthreads)
-{
-    (void)nthreads;  /* no loop here is large enough for threads */
-    (void)work;
-
-    /* k12: tanh -> out0 [3] (fused: 2 ops, 1 stores) */
-    {
-        for (int64_t i0 = 0; i0 < 3; i0++) {
-            const double l0 = in0[i0];
-            const double l1 = in1[i0];
-            const double t0 = l0*l1;  /* golden_corpus.py:91: c, _ = sg.scan(lambda c, u: (sg.tanh(c * u), None), x, xs, checkpoint=3)  [mul] */
-            const double t1 = tanh(t0);  /* golden_corpus.py:91: c, _ = sg.scan(lambda c, u: (sg.tanh(c * u), None), x, xs, checkpoint=3)  [tanh] */
-            out0[i0] = t1;
-        }
-    }
-
-    /* k13: tanh -> out1 [3] */
-    {
-        for (int64_t i0 = 0; i0 < 3; i0++) {
-            const double l0 = out0[i0];
-            out1[i0] = l0;
-        }
-    }
-
-    return 0;
-}
-
-/* sg_grad_checkpointed_f5: the body of a loop or a branch (called by the kernel that names it; small: inlined there). */
-static inline __attribute__((always_inline)) int sg_grad_checkpointed_f5(const double *restrict in0,
-        const double *restrict in1,
         const double *restrict in2,
         double *restrict out0,
         unsigned char *restrict work,
@@ -147,7 +114,7 @@ static inline __attribute__((always_inline)) int sg_grad_checkpointed_f5(const d
     (void)nthreads;  /* no loop here is large enough for threads */
     (void)work;
 
-    /* k14: mul -> out0 [3] (fused: 4 ops, 1 stores) */
+    /* k12: mul -> out0 [3] (fused: 4 ops, 1 stores) */
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
             const double l0 = in1[i0];
@@ -164,8 +131,8 @@ static inline __attribute__((always_inline)) int sg_grad_checkpointed_f5(const d
     return 0;
 }
 
-/* sg_grad_checkpointed_f3: the body of a loop or a branch (called by the kernel that names it; small: inlined there). */
-static inline __attribute__((always_inline)) int sg_grad_checkpointed_f3(const double *restrict in0,
+/* sg_grad_checkpointed_f2: the body of a loop or a branch (called by the kernel that names it; small: inlined there). */
+static inline __attribute__((always_inline)) int sg_grad_checkpointed_f2(const double *restrict in0,
         const double *restrict in1,
         const double *restrict in2,
         double *restrict out0,
@@ -177,7 +144,7 @@ static inline __attribute__((always_inline)) int sg_grad_checkpointed_f3(const d
     uint8_t *restrict tmp4 = (uint8_t *)(work + 320);
     uint8_t *tmp7 = (uint8_t *)(work + 256);
 
-    /* k10: scan of 3 steps */
+    /* k8: scan of 3 steps */
     /*   test_golden.py:65: graph = optimize(cf.trace(*args).graph, PIPELINE)[0]  [scan] */
     {
         int rc;
@@ -185,13 +152,13 @@ static inline __attribute__((always_inline)) int sg_grad_checkpointed_f3(const d
         for (int64_t e = 0; e < 3; e++) cur0[e] = (in1)[e];
         for (int64_t t = 0; t < 3; t++) {
             const int64_t s = t;
-            if ((rc = sg_grad_checkpointed_f4(cur0, in2 + s * 3, nxt0, tmp1 + s * 3, (unsigned char *)tmp4, nthreads))) return rc;
+            if ((rc = sg_grad_checkpointed_f3(cur0, in2 + s * 3, nxt0, tmp1 + s * 3, (unsigned char *)tmp4, nthreads))) return rc;
             for (int64_t e = 0; e < 3; e++) cur0[e] = nxt0[e];
         }
         for (int64_t e = 0; e < 3; e++) (tmp0)[e] = cur0[e];
     }
 
-    /* k11: scan of 3 steps from the end */
+    /* k9: scan of 3 steps from the end */
     /*   test_golden.py:65: graph = optimize(cf.trace(*args).graph, PIPELINE)[0]  [scan] */
     {
         int rc;
@@ -199,38 +166,10 @@ static inline __attribute__((always_inline)) int sg_grad_checkpointed_f3(const d
         for (int64_t e = 0; e < 3; e++) cur0[e] = (in0)[e];
         for (int64_t t = 0; t < 3; t++) {
             const int64_t s = 2 - t;
-            if ((rc = sg_grad_checkpointed_f5(cur0, tmp1 + s * 3, in2 + s * 3, nxt0, (unsigned char *)tmp7, nthreads))) return rc;
+            if ((rc = sg_grad_checkpointed_f4(cur0, tmp1 + s * 3, in2 + s * 3, nxt0, (unsigned char *)tmp7, nthreads))) return rc;
             for (int64_t e = 0; e < 3; e++) cur0[e] = nxt0[e];
         }
         for (int64_t e = 0; e < 3; e++) (out0)[e] = cur0[e];
-    }
-
-    return 0;
-}
-
-/* sg_grad_checkpointed_f6: the body of a loop or a branch (called by the kernel that names it; small: inlined there). */
-static inline __attribute__((always_inline)) int sg_grad_checkpointed_f6(const double *restrict in0,
-        const double *restrict in1,
-        const double *restrict in2,
-        double *restrict out0,
-        unsigned char *restrict work,
-        int nthreads)
-{
-    (void)nthreads;  /* no loop here is large enough for threads */
-    (void)work;
-
-    /* k15: mul -> out0 [3] (fused: 4 ops, 1 stores) */
-    {
-        for (int64_t i0 = 0; i0 < 3; i0++) {
-            const double l0 = in1[i0];
-            const double l1 = in0[i0];
-            const double l2 = in2[i0];
-            const double t0 = l0*l0;  /* golden_corpus.py:91 (backward of TanhBackward0): c, _ = sg.scan(lambda c, u: (sg.tanh(c * u), None), x, xs, checkpoint=3)  [mul] */
-            const double t1 = (1.0) - t0;  /* golden_corpus.py:91 (backward of TanhBackward0): c, _ = sg.scan(lambda c, u: (sg.tanh(c * u), None), x, xs, checkpoint=3)  [sub] */
-            const double t2 = l1*t1;  /* golden_corpus.py:91 (backward of TanhBackward0): c, _ = sg.scan(lambda c, u: (sg.tanh(c * u), None), x, xs, checkpoint=3)  [mul] */
-            const double t3 = t2*l2;  /* golden_corpus.py:91 (backward of MulBackward0): c, _ = sg.scan(lambda c, u: (sg.tanh(c * u), None), x, xs, checkpoint=3)  [mul] */
-            out0[i0] = t3;
-        }
     }
 
     return 0;
@@ -241,29 +180,23 @@ int sg_grad_checkpointed(const double *restrict in0,
         unsigned char *restrict work,
         int nthreads)
 {
-    double *tmp0 = (double *)(work + 192);
-    double *restrict tmp1 = (double *)(work + 448);
-    uint8_t *tmp4 = (uint8_t *)(work + 128);
-    double *tmp5 = (double *)(work + 256);
-    double *restrict tmp6 = (double *)(work + 384);
-    uint8_t *tmp9 = (uint8_t *)(work + 0);
-    double *tmp10 = (double *)(work + 512);
-    double *restrict tmp11 = (double *)(work + 576);
-    uint8_t *tmp14 = (uint8_t *)(work + 0);
-    uint8_t *tmp17 = (uint8_t *)(work + 128);
+    double *restrict tmp0 = (double *)(work + 448);
+    double *tmp1 = (double *)(work + 192);
+    double *restrict tmp2 = (double *)(work + 384);
+    uint8_t *tmp5 = (uint8_t *)(work + 0);
+    double *restrict tmp6 = (double *)(work + 512);
+    double *restrict tmp7 = (double *)(work + 576);
+    uint8_t *tmp10 = (uint8_t *)(work + 0);
 
-    /* k0: scan of 1 steps */
-    /*   golden_corpus.py:91: c, _ = sg.scan(lambda c, u: (sg.tanh(c * u), None), x, xs, checkpoint=3)  [scan] */
+    /* k0: tanh -> tmp0 [3] (fused: 2 ops, 1 stores) */
     {
-        int rc;
-        double cur0[3], nxt0[3];
-        for (int64_t e = 0; e < 3; e++) cur0[e] = (in0)[e];
-        for (int64_t t = 0; t < 1; t++) {
-            const int64_t s = t;
-            if ((rc = sg_grad_checkpointed_f0(cur0, in1 + s * 3, nxt0, tmp1 + s * 3, (unsigned char *)tmp4, nthreads))) return rc;
-            for (int64_t e = 0; e < 3; e++) cur0[e] = nxt0[e];
+        for (int64_t i0 = 0; i0 < 3; i0++) {
+            const double l0 = in0[i0];
+            const double l1 = in1[i0];
+            const double t0 = l0*l1;  /* golden_corpus.py:91: c, _ = sg.scan(lambda c, u: (sg.tanh(c * u), None), x, xs, checkpoint=3)  [mul] */
+            const double t1 = tanh(t0);  /* golden_corpus.py:91: c, _ = sg.scan(lambda c, u: (sg.tanh(c * u), None), x, xs, checkpoint=3)  [tanh] */
+            tmp0[i0] = t1;
         }
-        for (int64_t e = 0; e < 3; e++) (tmp0)[e] = cur0[e];
     }
 
     /* k1: scan of 2 steps */
@@ -274,16 +207,16 @@ int sg_grad_checkpointed(const double *restrict in0,
         for (int64_t e = 0; e < 3; e++) cur0[e] = (tmp0)[e];
         for (int64_t t = 0; t < 2; t++) {
             const int64_t s = t;
-            if ((rc = sg_grad_checkpointed_f1(cur0, in1 + 3 + s * 9, nxt0, tmp6 + s * 3, (unsigned char *)tmp9, nthreads))) return rc;
+            if ((rc = sg_grad_checkpointed_f0(cur0, in1 + 3 + s * 9, nxt0, tmp2 + s * 3, (unsigned char *)tmp5, nthreads))) return rc;
             for (int64_t e = 0; e < 3; e++) cur0[e] = nxt0[e];
         }
-        for (int64_t e = 0; e < 3; e++) (tmp5)[e] = cur0[e];
+        for (int64_t e = 0; e < 3; e++) (tmp1)[e] = cur0[e];
     }
 
-    /* k2: expand -> tmp10 [3] */
+    /* k2: expand -> tmp6 [3] */
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
-            tmp10[i0] = 1.0;
+            tmp6[i0] = 1.0;
         }
     }
 
@@ -292,27 +225,27 @@ int sg_grad_checkpointed(const double *restrict in0,
     {
         int rc;
         double cur0[3], nxt0[3];
-        for (int64_t e = 0; e < 3; e++) cur0[e] = (tmp10)[e];
+        for (int64_t e = 0; e < 3; e++) cur0[e] = (tmp6)[e];
         for (int64_t t = 0; t < 2; t++) {
             const int64_t s = 1 - t;
-            if ((rc = sg_grad_checkpointed_f3(cur0, tmp6 + s * 3, in1 + 3 + s * 9, nxt0, (unsigned char *)tmp14, nthreads))) return rc;
+            if ((rc = sg_grad_checkpointed_f2(cur0, tmp2 + s * 3, in1 + 3 + s * 9, nxt0, (unsigned char *)tmp10, nthreads))) return rc;
             for (int64_t e = 0; e < 3; e++) cur0[e] = nxt0[e];
         }
-        for (int64_t e = 0; e < 3; e++) (tmp11)[e] = cur0[e];
+        for (int64_t e = 0; e < 3; e++) (tmp7)[e] = cur0[e];
     }
 
-    /* k4: scan of 1 steps from the end */
-    /*   test_golden.py:65: graph = optimize(cf.trace(*args).graph, PIPELINE)[0]  [scan] */
+    /* k4: mul -> out0 [3] (fused: 4 ops, 1 stores) */
     {
-        int rc;
-        double cur0[3], nxt0[3];
-        for (int64_t e = 0; e < 3; e++) cur0[e] = (tmp11)[e];
-        for (int64_t t = 0; t < 1; t++) {
-            const int64_t s = 0 - t;
-            if ((rc = sg_grad_checkpointed_f6(cur0, tmp1 + s * 3, in1 + s * 3, nxt0, (unsigned char *)tmp17, nthreads))) return rc;
-            for (int64_t e = 0; e < 3; e++) cur0[e] = nxt0[e];
+        for (int64_t i0 = 0; i0 < 3; i0++) {
+            const double l0 = tmp0[i0];
+            const double l1 = tmp7[i0];
+            const double l2 = in1[i0];
+            const double t0 = l0*l0;  /* golden_corpus.py:91 (backward of TanhBackward0): c, _ = sg.scan(lambda c, u: (sg.tanh(c * u), None), x, xs, checkpoint=3)  [mul] */
+            const double t1 = (1.0) - t0;  /* golden_corpus.py:91 (backward of TanhBackward0): c, _ = sg.scan(lambda c, u: (sg.tanh(c * u), None), x, xs, checkpoint=3)  [sub] */
+            const double t2 = l1*t1;  /* golden_corpus.py:91 (backward of TanhBackward0): c, _ = sg.scan(lambda c, u: (sg.tanh(c * u), None), x, xs, checkpoint=3)  [mul] */
+            const double t3 = t2*l2;  /* golden_corpus.py:91 (backward of MulBackward0): c, _ = sg.scan(lambda c, u: (sg.tanh(c * u), None), x, xs, checkpoint=3)  [mul] */
+            out0[i0] = t3;
         }
-        for (int64_t e = 0; e < 3; e++) (out0)[e] = cur0[e];
     }
 
     return 0;
