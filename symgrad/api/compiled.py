@@ -299,10 +299,8 @@ class CompiledFunction(Reuse):
         """
         if not kwargs:
             # Fast path: positional NumPy arrays and Python numbers only, seen before, no
-            # compile trace running, the captured state as compiled for. (The key is
-            # ``fast_key(args)``, written out here: this is the hot path.)
-            spec = self._fast.get(tuple([(a.shape, a.dtype) if type(a) is np.ndarray
-                                         else type(a) for a in args]))
+            # compile trace running, the captured state as compiled for.
+            spec = self._fast.get(fast_key(args))
             leaves = args
             if spec is None and self._fast:     # containers of arrays: one walk (tree_key)
                 spec, leaves = self._fast_tree(args)

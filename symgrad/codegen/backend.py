@@ -44,6 +44,7 @@ class Source(Protocol):
     workspace_bytes: Any       # bytes of scratch memory a call needs (a ``dims.Dim`` if generic)
     errors: tuple              # (status, what went wrong) of each status it can return
     interrupt: bool            # whether it takes the interrupt parameters
+    threaded: bool             # whether it reads ``nthreads`` (else a call passes 1)
 
 
 class Module(Protocol):

@@ -44,8 +44,10 @@ def make_call(spec, build, into: bool | str = False, flat: bool = False):
                   f"    o{j} = empty(oshape{j}, odt{j})" for j in range(n_out)]
         out_ptrs = [f"o{j}" for j in range(n_out)]
     lead = [f"lead{k}" for k in range(len(spec.fn_lead))]
-    ptrs = lead + [f"p{i}" for i in range(n_in)] + ["*consts"] + out_ptrs + \
-        ["w", "threads()"] + [str(int(v)) for v in spec.artifact.sizes]
+    consts = [f"c{k}" for k in range(len(spec.const_ptrs))]
+    ptrs = lead + [f"p{i}" for i in range(n_in)] + consts + out_ptrs + \
+        ["w", "threads()" if spec.artifact.source.threaded else "1"] + \
+        [str(int(v)) for v in spec.artifact.sizes]
     if spec.poll is not None:     # its loops poll for Ctrl-C (runtime.interrupt)
         ptrs += ["sig", "since"]
     lines += ["    try:", "        w = local.work", "    except AttributeError:",
@@ -75,8 +77,10 @@ def _input_lines(checks, into: bool, flat: bool, n_args: int) -> list[str]:
         conv = f"convert_captured({i}, a{i})" if captured else \
             f"convert_into({i}, a{i}, dt{i}, {outs})" if into and i in checked \
             else f"convert({i}, a{i}, dt{i})"
-        lines += [(f"    if type(a{i}) is ndarray and a{i}.dtype == dt{i} and "
-                   f"(fl := a{i}.flags).aligned and fl.c_contiguous{same_shape}:"),
+        # (``is`` first: a native dtype is NumPy's one object; ``==`` for the others)
+        lines += [(f"    if type(a{i}) is ndarray and ((d := a{i}.dtype) is dt{i} or "
+                   f"d == dt{i}) and (fl := a{i}.flags).aligned and "
+                   f"fl.c_contiguous{same_shape}:"),
                   f"        p{i} = a{i}",
                   "    else:",
                   f"        p{i} = {conv}"]
@@ -88,9 +92,10 @@ def _environment(spec, build, into, flat: bool) -> dict:
     checks = spec.checks
     env = {"ndarray": np.ndarray, "address": spec.module.address, "convert": spec.convert,
            "empty": np.empty, "local": spec.local, "new_workspace": spec.new_workspace,
-           "fn": spec.fn, "consts": tuple(spec.const_ptrs), "fail": spec.fail,
+           "fn": spec.fn, "fail": spec.fail,
            "threads": spec.module.threads, "build": build}
     env.update({f"lead{k}": v for k, v in enumerate(spec.fn_lead)})
+    env.update({f"c{k}": v for k, v in enumerate(spec.const_ptrs)})
     if spec.poll is not None:
         env.update(spec.poll.environment())
     if into is True:

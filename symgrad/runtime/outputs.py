@@ -85,8 +85,8 @@ class OutChecks:
             lines = ["try:", f"    {target} = out", "except (TypeError, ValueError):",
                      f"    {walk}", f"if not ({cond}):", f"    {walk}"]
         for j in range(n_out):
-            lines += [(f"if not (type(o{j}) is ndarray and o{j}.dtype == odt{j} and "
-                       f"o{j}.shape == oshape{j} and o{j}.flags.carray):"),
+            lines += [(f"if not (type(o{j}) is ndarray and ((d := o{j}.dtype) is odt{j} or "
+                       f"d == odt{j}) and o{j}.shape == oshape{j} and o{j}.flags.carray):"),
                       f"    check_out({j}, o{j})",
                       f"q{j} = address(o{j})"]
         if self.many_pairs(flat):
