@@ -56,6 +56,13 @@ KINDS = [
         "a": "the array (tensor) in a global, dict, object, closure or default changed in "
              "place, item by item, or rebound",
         "b": VALUE_B, "c": EDIT}),
+    Kind("transform-global", "tglob", values.transform_global, {
+        "a": "the global rebound, or its list/dict item, namespace or object attribute set",
+        "b": VALUE_B, "c": EDIT}),
+    Kind("transform-array", "tarop", values.transform_array, {
+        "a": "the array (tensor) in a global, dict, object, closure or default changed in "
+             "place, item by item, or rebound",
+        "b": VALUE_B, "c": EDIT}),
     Kind("array-numpy", "arnp", values.array_numpy, {
         "a": "the array in a global, dict, object, closure or default changed in place, "
              "item by item, or rebound",

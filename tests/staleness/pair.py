@@ -33,6 +33,16 @@ MODE_NAMES = {"a": "one process", "b": "two processes", "c": "edited on disk"}
 # Entry points wrapping the function under test, as source (``{}``: the function).
 ENTRIES = {"compile": "sg.compile({})", "grad": "sg.grad({})",
            "value_and_grad": "sg.value_and_grad({})", "vmap": "sg.vmap({})"}
+# The transforms at a point and of a function (the transform-* kinds): each keeps compiled
+# programs per function (api.derivatives), which must follow the dependencies too; vjp's
+# pullback is called with ones shaped like the output.
+TRANSFORMS = {
+    "jacrev": "sg.jacrev({})", "jacfwd": "sg.jacfwd({})", "hessian": "sg.hessian({})",
+    "jvp": "(lambda f: lambda x: sg.jvp(f, (x,), (np.ones_like(x),)))({})",
+    "vjp": "(lambda f: lambda x: (lambda o: (o[0], o[1](np.ones(np.shape(o[0])))))"
+           "(sg.vjp(f, x)))({})",
+    "hvp": "(lambda f: lambda x: sg.hvp(f, (x,), (np.ones_like(x),)))({})"}
+SCALAR = ("grad", "value_and_grad", "hessian", "hvp")   # entries of a scalar function
 HEADER = "import numpy as np\nimport symgrad as sg\n"
 
 
@@ -122,7 +132,7 @@ class Shape:
         return f"np.array({self.values!r}, dtype=np.{self.dtype}).reshape({self.shape!r})"
 
     def wrap(self, fn: str) -> str:
-        return ENTRIES[self.entry].format(fn)
+        return {**ENTRIES, **TRANSFORMS}[self.entry].format(fn)
 
 
 def choose_shape(rng: random.Random, entries=tuple(ENTRIES)) -> Shape:
@@ -144,7 +154,7 @@ def choose_shape(rng: random.Random, entries=tuple(ENTRIES)) -> Shape:
 def output_form(rng: random.Random, shape: Shape) -> str:
     """The function's result as a template of its expression (``{}``): a scalar for the
     gradient entries, else the expression or a reduction of it."""
-    if shape.entry in ("grad", "value_and_grad"):
+    if shape.entry in SCALAR:
         return "({})." + rng.choice(("sum", "mean")) + "()"
     return rng.choice(["{}", "({}).sum()"])
 

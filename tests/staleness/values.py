@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from .pair import Pair, Shape, choose_shape, expression, main, output, value
+from .pair import ENTRIES, TRANSFORMS, Pair, Shape, choose_shape, expression, main, output, value
 
 # The program reads its value from the runner's table (mode (b): one program, two values).
 EXT = 'import sfvalues\n_V_@T@ = sfvalues.V["@T@"]\n'
@@ -95,8 +95,9 @@ def _global_values(rng: random.Random, holder: str) -> tuple:
     return a, value(rng, a)
 
 
-def global_scalar(rng: random.Random, tag: str) -> Pair:
-    shape = choose_shape(rng)
+def global_scalar(rng: random.Random, tag: str, kind: str = "global",
+                  entries: tuple = tuple(ENTRIES)) -> Pair:
+    shape = choose_shape(rng, entries)
     holder = rng.choice(sorted(GLOBALS))
     a, b = _global_values(rng, holder)
     binding, use, change = GLOBALS[holder]
@@ -105,8 +106,7 @@ def global_scalar(rng: random.Random, tag: str) -> Pair:
     def body(src: str) -> str:
         return (binding.format(v=src) + f"\n\n\ndef f_@T@(x):\n    return {out}\n\n\n"
                 f"F_@T@ = {shape.wrap('f_@T@')}\n")
-    return value_pair("global", tag, shape, body, a, b, change,
-                      f"{shape.entry}, global {holder}")
+    return value_pair(kind, tag, shape, body, a, b, change, f"{shape.entry}, global {holder}")
 
 
 def _arrays(rng: random.Random, n: int) -> tuple:
@@ -165,20 +165,31 @@ def _array_change(rng: random.Random, holder: str, make: str, a: list, b: list) 
     return how, "\n".join(f"{target}[{k}] = {{b}}[{k}]" for k in range(len(a)) if a[k] != b[k])
 
 
-def array_op(rng: random.Random, tag: str) -> Pair:
+def array_op(rng: random.Random, tag: str, kind: str = "array-op",
+             entries: tuple = tuple(ENTRIES)) -> Pair:
     """An array (or tensor) from a global, a dict, an object, a closure or a default, used
     through symgrad's operators only."""
-    shape = choose_shape(rng)
+    shape = choose_shape(rng, entries)
     a, b = _arrays(rng, shape.n)
     make = TENSOR if rng.random() < 0.3 else ARRAY
     holder = rng.choice(sorted(HOLDERS))
     read = HOLDERS[holder][1]
     out = output(rng, shape, expression(rng, shape, read, through=True))
     how, change = _array_change(rng, holder, make, a, b)
-    return value_pair("array-op", tag, shape,
+    return value_pair(kind, tag, shape,
                       _array_program(holder, make, f"    return {out}\n", shape), a, b,
                       change, f"{shape.entry}, {'tensor' if make == TENSOR else 'array'} in "
                       f"a {holder}, changed {how}")
+
+
+def transform_global(rng: random.Random, tag: str) -> Pair:
+    """``global_scalar`` under a transform (jacrev, jacfwd, hessian, jvp, vjp, hvp)."""
+    return global_scalar(rng, tag, "transform-global", tuple(TRANSFORMS))
+
+
+def transform_array(rng: random.Random, tag: str) -> Pair:
+    """``array_op`` under a transform (jacrev, jacfwd, hessian, jvp, vjp, hvp)."""
+    return array_op(rng, tag, "transform-array", tuple(TRANSFORMS))
 
 
 # NumPy code on the captured array (``W``), run while tracing: its result is a Python float
