@@ -37,6 +37,7 @@ from .cat import place_operands
 from .control import place_tapes
 from .fusion import Group, is_view_op, plan_fusion
 from .outline import outline
+from .small_products import fuse_small_products
 from .rows import fuse_rows
 from .loopir import (Buffer, ElementStmt, Expr, IndexedView, Literal, LoopKernel, Program,
                      Scalar, ScalarStmt, Stmt, Store, View, contiguous_strides, copy_kernel)
@@ -222,7 +223,8 @@ class _Lowering:
                 self._node(payload)
         for j, n in enumerate(self.graph.values):
             self._finish_output(self.out_buffers[j], n)
-        kernels = banded(fuse_rows(self.kernels) if self.top else self.kernels, self.consts)
+        kernels = fuse_small_products(self.kernels, self.scratch)
+        kernels = banded(fuse_rows(kernels) if self.top else kernels, self.consts)
         kernels, workspace = plan_buffers(kernels)
         kernels, workspace = place_tapes(kernels, workspace)
         kernels, workspace = outline(kernels, workspace)

@@ -3,8 +3,10 @@ cheap per element runs in a row loop with the loops that read it (and those that
 operands), a GEMM per block, the product of a block in the workspace instead of all of it
 in memory.
 
-The size past which a product runs so is lowered here (``small_products``) so that small
-shapes, quick to check, take that path. Values against NumPy, gradients against
+The size past which a product runs so is lowered here (the fixture ``small_products``) so
+that small shapes, quick to check, take that path; and the fusion of contractions of at most
+``lower.small_products.SMALL_K`` into their reader (which takes k-means' K = 8 first) is off,
+so that these runs are what is tested. Values against NumPy, gradients against
 hand-derived NumPy formulas and central differences; the C checked for the run.
 """
 
@@ -15,8 +17,15 @@ import pytest
 
 import symgrad as sg
 from symgrad.lower import rows
+from symgrad.lower import small_products as fused_products
 
 RNG = np.random.default_rng(29)
+
+
+@pytest.fixture(autouse=True)
+def unfused(monkeypatch):
+    monkeypatch.setenv("SYMGRAD_WARM_START", "0")    # (no record of the other pipeline)
+    monkeypatch.setattr(fused_products, "SMALL_K", 0)
 
 
 @pytest.fixture

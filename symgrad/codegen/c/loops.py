@@ -14,13 +14,14 @@ import weakref
 from types import SimpleNamespace
 
 from ...dims import Dim, c_text, large
-from ...dtypes import DType, int64
+from ...dtypes import int64
 from ...lower.loopir import IndexedView, Literal, LoopKernel, Scalar, View
-from . import sumloop
+from . import serial, sumloop, tiles
 from .loopdims import clamped_index, collapse, flatten_views, gather_lines, guard
 from .emitted import Emitted
 from .exprs import c_statement
 from .literals import c_literal
+from .reductions import LANE_STEP, combine, identity, lane_clause
 from .nest import Loop, Nest
 from .text import index, loc_comment
 
@@ -67,69 +68,6 @@ def opaque(size: Dim) -> str:
 def large_work(work: Dim) -> str:
     """C: ``work >= PARALLEL_MIN_WORK``, on the opaque copies of the sizes."""
     return f"{opaque(work)} >= {PARALLEL_MIN_WORK}"
-
-_REDUCE = {
-    "sum": "{a} + {v}",
-    "prod": "{a} * {v}",
-    # NaN propagates (torch): once the accumulator is NaN it stays (the first NaN, whose sign
-    # the value at argmin's index has); a NaN value replaces it: !(v >= a) is v < a or either
-    # is NaN, one comparison where (v < a || v != v) took two (k-means' in-place min over
-    # 10^7 distances: 1.1 of its 8 ms). `&`, not `&&`: both sides are comparisons without
-    # side effects, and gcc's vectorized short circuit cost 3x (the same min over 10^7
-    # distances in tiles held in registers: 13.6 -> 4.9 ms).
-    "max": "((({a}) == ({a})) & !(({v}) <= ({a}))) ? ({v}) : ({a})",
-    "min": "((({a}) == ({a})) & !(({v}) >= ({a}))) ? ({v}) : ({a})",
-}
-
-# max and min in SIMD lanes (``omp simd reduction(max:acc)``): the plain compare, which gcc
-# vectorizes (the NaN-aware step above is a loop-carried select it does not); a float one
-# keeps its NaNs apart in a sum (``acc_nan += v != v ? v : 0``: 0 until a NaN arrives, NaN
-# after), which replaces the result when it is NaN. 160,000 doubles: 92 -> 19 us.
-_LANE_STEP = {"max": "(({v}) > ({a})) ? ({v}) : ({a})",
-              "min": "(({v}) < ({a})) ? ({v}) : ({a})"}
-
-# Integer reductions: no NaN to propagate (and `v != v` on an integer is a self-comparison
-# that gcc -Wall flags).
-_REDUCE_INT = {
-    "sum": "{a} + {v}",
-    "prod": "{a} * {v}",
-    "max": "(({v}) > ({a})) ? ({v}) : ({a})",
-    "min": "(({v}) < ({a})) ? ({v}) : ({a})",
-}
-
-
-def combine(op: str, dtype: DType, unsigned: bool = False) -> str:
-    """The step ``a = <this>`` of reduction ``op`` accumulating in ``dtype`` (placeholders
-    ``{a}``, ``{v}``). An int64 sum or product wraps modulo 2**64 like NumPy's instead of
-    overflowing (undefined behaviour for signed types in C): in a ``uint64_t`` accumulator
-    (``unsigned``), or converted to uint64_t and back when it accumulates in the int64
-    output itself."""
-    if dtype.is_differentiable:   # floating and complex
-        return _REDUCE[op]
-    if op in ("sum", "prod") and dtype is int64:
-        step = f"{{a}} {'+' if op == 'sum' else '*'} (uint64_t){{v}}"
-        return step if unsigned else f"(int64_t)((uint64_t){step})"
-    return _REDUCE_INT[op]
-
-
-def _lane_clause(acc) -> str:
-    """The ``reduction`` clauses of one accumulator in SIMD lanes."""
-    if acc.op == "sum":
-        return f" reduction(+:{acc.name})"
-    nan = f" reduction(+:{acc.name}_nan)" if acc.floating else ""
-    return f" reduction({acc.op}:{acc.name}){nan}"
-
-
-def identity(op: str, dtype: DType) -> str:
-    if dtype.is_complex:
-        return c_literal(0.0 if op == "sum" else 1.0, dtype)
-    if dtype.is_floating:
-        return {"sum": c_literal(0.0, dtype), "prod": c_literal(1.0, dtype),
-                "max": "-INFINITY", "min": "INFINITY"}[op]
-    if dtype is int64:
-        return {"sum": "0", "prod": "1", "max": "INT64_MIN", "min": "INT64_MAX"}[op]
-    return {"sum": "0", "prod": "1", "max": "0", "min": "1"}[op]
-
 
 def operand(a, loads_c: list) -> str:
     """The C text of a statement's operand: a literal, a scalar local, a 0-d view read at
@@ -180,6 +118,7 @@ class LoopEmitter:
         self.simd = False
         self.work_check: str | None = None   # C: the work is enough for threads (call-time)
         self.gathers = False                 # the kernel being printed reads at indices
+        self.kernel_calls: set = set()       # the libm functions the kernel being printed calls
 
     def emit(self, number: int, k: LoopKernel) -> tuple[str, bool]:
         """(the kernel's C, whether it runs on threads); "" for a loop with no iterations."""
@@ -198,10 +137,15 @@ class LoopEmitter:
         self.work_check = large_work(work) if isinstance(work, Dim) else None
         mode = sumloop.plan(dims, list(accs.values()))
         self.gathers = k.gathers
-        if mode is not None:    # float sums: blocked and pairwise (see sumloop.py)
-            init, nests, final = self._sum_nests(k, mode, dims, loads, outs, accs, threads)
-        else:
-            init, nests, final = self._plain_nest(k, dims, loads, outs, accs, threads)
+        self.kernel_calls = set()
+        init, nests, final = self._nests(k, mode, dims, loads, outs, accs, threads)
+        if serial.threaded(nests) and serial.exact(nests, self.kernel_calls):
+            self.parallel = False
+            try:
+                alone = self._nests(k, mode, dims, loads, outs, accs, threads)
+            finally:
+                self.parallel = True
+            init, nests, final = serial.either((init, nests, final), alone)
         if self.gathers:        # an index out of its bound: the error status, after the loop
             init = [f"int {BAD} = 0;"] + init
             final = final + [f"if ({BAD}) return {number + 1};"]
@@ -209,6 +153,11 @@ class LoopEmitter:
         self.simd |= any("simd" in p for p in pragmas)
         threaded = any("parallel" in p for p in pragmas)
         return self._render(number, k, init, nests, final), threaded
+
+    def _nests(self, k, mode, dims, loads, outs, accs, threads) -> tuple[list, list, list]:
+        if mode is not None:    # float sums: blocked and pairwise (see sumloop.py)
+            return self._sum_nests(k, mode, dims, loads, outs, accs, threads)
+        return self._plain_nest(k, dims, loads, outs, accs, threads)
 
     def element(self, k: LoopKernel, loads: list, loop_vars: list) -> list[str]:
         """The lines of one loop iteration before its stores: the loads and the statements.
@@ -235,6 +184,7 @@ class LoopEmitter:
                 continue
             text, calls = c_statement(s.expr, [operand(a, load_names) for a in s.args])
             self.calls.update(calls)
+            self.kernel_calls.update(calls)
             body.append(f"const {local_ctype(s.expr.dtype)} {s.local} = {text};"
                         f"  /* {loc_comment(s.loc, s.expr.op)} */")
         return body
@@ -261,6 +211,8 @@ class LoopEmitter:
     def _plain_nest(self, k, dims, loads, outs, accs, threads) -> tuple[list, list, list]:
         """One nest over the collapsed dims; reductions accumulate in a register when their
         dims are innermost, else in place in their output."""
+        if not self.gathers and (tile := tiles.tile(dims, loads, accs)):
+            return tiles.nests(self, k, dims, loads, outs, accs, threads, tile)
         loops = [Loop(f"i{d}", "0", str(dims[d][0])) for d in range(len(dims))]
         loop_vars = [(f"i{d}", d) for d in range(len(dims))]
         init, final = [], []
@@ -272,16 +224,15 @@ class LoopEmitter:
         lanes = inner and self._lanes(dims, accs)
         for j, (st, out) in enumerate(zip(k.stores, outs)):
             value = operand(st.value, load_names)
-            out_ix = f"{out.buffer.name}[{index(out, loop_vars)}]"
             if not st.reduce:
-                body.append(f"{out_ix} {'+=' if st.accumulate else '='} {value};")
+                body.append(self.store_line(st, out, loop_vars, load_names))
             elif inner:
                 # Reduced dims are innermost: accumulate in a register, store once per output.
                 acc = accs[j]
                 result, step = acc.name, acc.step
                 decls = [f"{acc.ctype} {acc.name} = {acc.identity};"]
-                if lanes and acc.op in _LANE_STEP:
-                    step = _LANE_STEP[acc.op]
+                if lanes and acc.op in LANE_STEP:
+                    step = LANE_STEP[acc.op]
                     if acc.floating:
                         nan = f"{acc.name}_nan"
                         decls.append(f"{acc.ctype} {nan} = 0;")
@@ -296,10 +247,17 @@ class LoopEmitter:
             else:
                 # Reduced dims are outer: accumulate in place, walking the input in order.
                 init.append(accs[j].fill)
-                step = combine(st.reduce, out.buffer.dtype)
-                body.append(f"{out_ix} = {step.format(a=out_ix, v=value)};")
+                body.append(self.store_line(st, out, loop_vars, load_names))
         self._pragmas(loops, dims, accs, inner, n_kept, threads, lanes)
         return init, [Nest(loops, body)], final
+
+    def store_line(self, st, out, loop_vars: list, load_names: list) -> str:
+        """A store's line in each iteration (a reduction's: into its output in place)."""
+        value = operand(st.value, load_names)
+        out_ix = f"{out.buffer.name}[{index(out, loop_vars)}]"
+        if st.reduce:
+            return f"{out_ix} = {combine(st.reduce, out.buffer.dtype).format(a=out_ix, v=value)};"
+        return f"{out_ix} {'+=' if st.accumulate else '='} {value};"
 
     def _lanes(self, dims, accs) -> bool:
         """Whether the innermost (reduced) loop accumulates in SIMD lanes: its reductions are
@@ -328,7 +286,7 @@ class LoopEmitter:
             if not dims[-1][2]:
                 simd = ""
             elif lanes:
-                simd = "".join(_lane_clause(a) for a in accs.values())
+                simd = "".join(lane_clause(a) for a in accs.values())
         flag = f" reduction(|:{BAD})" if self.gathers else ""
         if simd is not None:
             simd += flag
@@ -367,8 +325,8 @@ class LoopEmitter:
                     continue
                 a, target = accs[j], targets[slots.index(j)]
                 step = combine(a.op, a.out_dtype) if target is None else a.step
-                if lanes and a.op in _LANE_STEP:     # (sumloop: maxima and minima in lanes)
-                    step = _LANE_STEP[a.op]
+                if lanes and a.op in LANE_STEP:     # (sumloop: maxima and minima in lanes)
+                    step = LANE_STEP[a.op]
                     if a.floating:
                         body.append(f"{target}_nan = {target}_nan + ((({value}) != ({value}))"
                                     f" ? ({value}) : 0);")

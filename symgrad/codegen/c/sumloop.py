@@ -74,7 +74,7 @@ class Acc:
     out_dtype: DType    # the output's
     identity: str       # C literal of the op's identity, in ``dtype``
     fill: str           # C statement setting its output to the identity (in-place reductions)
-    step: str           # its step ``{a} = <this>`` in its accumulator (``loops.combine``)
+    step: str           # its step ``{a} = <this>`` in its accumulator (``reductions.combine``)
     unsigned: bool = False   # an int64 sum or product, kept in a uint64_t (wraps mod 2**64)
 
     @property

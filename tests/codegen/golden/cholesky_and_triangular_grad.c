@@ -18,48 +18,53 @@ int sg_grad_cholesky_and_triangular(const double *restrict in0,
         int nthreads)
 {
     (void)nthreads;  /* no loop here is large enough for threads */
-    double *tmp0 = (double *)(work + 0);
-    double *tmp1 = (double *)(work + 128);
-    double *tmp2 = (double *)(work + 0);
-    double *tmp3 = (double *)(work + 128);
+    double *tmp1 = (double *)(work + 0);
+    double *tmp2 = (double *)(work + 128);
+    double *tmp3 = (double *)(work + 0);
     double *restrict tmp4 = (double *)(work + 384);
-    double *tmp5 = (double *)(work + 128);
+    double *tmp5 = (double *)(work + 0);
     double *restrict tmp6 = (double *)(work + 448);
-    double *tmp7 = (double *)(work + 256);
-    double *tmp8 = (double *)(work + 128);
-    double *tmp9 = (double *)(work + 320);
-    double *tmp10 = (double *)(work + 128);
+    double *tmp7 = (double *)(work + 0);
+    double *tmp8 = (double *)(work + 64);
+    double *tmp9 = (double *)(work + 256);
     uint8_t *restrict tmp11 = (uint8_t *)(work + 512);
-    double *tmp12 = (double *)(work + 256);
-    double *tmp13 = (double *)(work + 128);
+    double *tmp12 = (double *)(work + 0);
     double *tmp14 = (double *)(work + 256);
-    double *tmp15 = (double *)(work + 128);
+    double *tmp15 = (double *)(work + 0);
     double *tmp16 = (double *)(work + 256);
-    double *tmp17 = (double *)(work + 128);
-    double *tmp18 = (double *)(work + 0);
-    double *tmp19 = (double *)(work + 256);
+    double *tmp17 = (double *)(work + 0);
+    double *tmp20 = (double *)(work + 128);
+    double *tmp21 = (double *)(work + 320);
 
-    /* k0: matmul [3, 3] @ [3, 3] -> tmp0 */
-    /*   golden_corpus.py:55: spd = a @ a.mT + 4.0 * sg.eye(3, dtype=a.dtype)  [matmul] */
+    /* k0: transpose -> tmp20 [3, 3] */
     {
-        for (int64_t i = 0; i < 3; i++) {
-            for (int64_t j = 0; j < 3; j++) {
-                double acc = 0;
-                for (int64_t p = 0; p < 3; p++)
-                    acc += in0[i*3 + p] * in0[p + j*3];
-                tmp0[i*3 + j] = acc;
+        for (int64_t i0 = 0; i0 < 3; i0++) {
+            for (int64_t i1 = 0; i1 < 3; i1++) {
+                const double l0 = in0[i0 + i1*3];
+                tmp20[i0*3 + i1] = l0;
             }
         }
     }
 
-    /* k1: add -> tmp1 [3, 3] */
+    /* k1: add -> tmp1 [3, 3] (fused: 6 ops, 1 stores) */
     {
-        #pragma omp simd
-        for (int64_t i0 = 0; i0 < 9; i0++) {
-            const double l0 = tmp0[i0];
-            const double l1 = cst0[i0];
-            const double t0 = l0 + l1;  /* golden_corpus.py:55: spd = a @ a.mT + 4.0 * sg.eye(3, dtype=a.dtype)  [add] */
-            tmp1[i0] = t0;
+        for (int64_t i0 = 0; i0 < 3; i0++) {
+            for (int64_t i1 = 0; i1 < 3; i1++) {
+                const double l0 = cst0[i0*3 + i1];
+                const double l1 = in0[i0*3];
+                const double l2 = tmp20[i1];
+                const double l3 = in0[1 + i0*3];
+                const double l4 = tmp20[3 + i1];
+                const double l5 = in0[2 + i0*3];
+                const double l6 = tmp20[6 + i1];
+                const double mm0_0 = l1*l2;  /* mul */
+                const double mm0_1 = l3*l4;  /* mul */
+                const double ms0_1 = mm0_0 + mm0_1;  /* add */
+                const double mm0_2 = l5*l6;  /* mul */
+                const double ms0_2 = ms0_1 + mm0_2;  /* add */
+                const double t0 = ms0_2 + l0;  /* golden_corpus.py:55: spd = a @ a.mT + 4.0 * sg.eye(3, dtype=a.dtype)  [add] */
+                tmp1[i0*3 + i1] = t0;
+            }
         }
     }
 
@@ -210,28 +215,31 @@ int sg_grad_cholesky_and_triangular(const double *restrict in0,
         #undef X_
     }
 
-    /* k10: matmul [3, 2] @ [2, 3] -> tmp10 */
-    /*   golden_corpus.py:57 (backward of LinalgSolveTriangularBackward0): return (sg.linalg.solve_triangular(low, b, upper=False) ** 2).sum()  [matmul] */
+    /* k10: transpose -> tmp21 [2, 3] */
     {
-        for (int64_t i = 0; i < 3; i++) {
-            for (int64_t j = 0; j < 3; j++) {
-                double acc = 0;
-                for (int64_t p = 0; p < 2; p++)
-                    acc += tmp9[i*2 + p] * tmp7[p + j*2];
-                tmp10[i*3 + j] = acc;
+        for (int64_t i0 = 0; i0 < 2; i0++) {
+            for (int64_t i1 = 0; i1 < 3; i1++) {
+                const double l0 = tmp7[i0 + i1*2];
+                tmp21[i0*3 + i1] = l0;
             }
         }
     }
 
-    /* k11: ge -> tmp11, tmp12 [3, 3] (fused: 3 ops, 2 stores) */
+    /* k11: ge -> tmp11, tmp12 [3, 3] (fused: 6 ops, 2 stores) */
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
             for (int64_t i1 = 0; i1 < 3; i1++) {
                 const double l0 = tmp4[i0];
                 const double l1 = tmp6[i1];
-                const double l2 = tmp10[i0*3 + i1];
+                const double l2 = tmp9[i0*2];
+                const double l3 = tmp21[i1];
+                const double l4 = tmp9[1 + i0*2];
+                const double l5 = tmp21[3 + i1];
+                const double mm0_0 = l2*l3;  /* mul */
+                const double mm0_1 = l4*l5;  /* mul */
+                const double ms0_1 = mm0_0 + mm0_1;  /* add */
                 const int t0 = l0 >= l1;  /* golden_corpus.py:57 (backward of LinalgSolveTriangularBackward0): return (sg.linalg.solve_triangular(low, b, upper=False) ** 2).sum()  [ge] */
-                const double t1 = -l2;  /* golden_corpus.py:57 (backward of LinalgSolveTriangularBackward0): return (sg.linalg.solve_triangular(low, b, upper=False) ** 2).sum()  [neg] */
+                const double t1 = -ms0_1;  /* golden_corpus.py:57 (backward of LinalgSolveTriangularBackward0): return (sg.linalg.solve_triangular(low, b, upper=False) ** 2).sum()  [neg] */
                 const double t2 = ((t0 != 0.0) ? (t1) : ((0.0)));  /* golden_corpus.py:57 (backward of LinalgSolveTriangularBackward0): return (sg.linalg.solve_triangular(low, b, upper=False) ** 2).sum()  [where] */
                 tmp11[i0*3 + i1] = t0;
                 tmp12[i0*3 + i1] = t2;
@@ -239,31 +247,29 @@ int sg_grad_cholesky_and_triangular(const double *restrict in0,
         }
     }
 
-    /* k12: matmul [3, 3] @ [3, 3] -> tmp13 */
-    /*   golden_corpus.py:56 (backward of LinalgCholeskyExBackward0): low = sg.linalg.cholesky(spd)  [matmul] */
+    /* k12: where -> tmp14 [3, 3] (fused: 6 ops, 1 stores) */
     {
-        for (int64_t i = 0; i < 3; i++) {
-            for (int64_t j = 0; j < 3; j++) {
-                double acc = 0;
-                for (int64_t p = 0; p < 3; p++)
-                    acc += tmp2[i + p*3] * tmp12[p*3 + j];
-                tmp13[i*3 + j] = acc;
+        for (int64_t i0 = 0; i0 < 3; i0++) {
+            for (int64_t i1 = 0; i1 < 3; i1++) {
+                const uint8_t l0 = tmp11[i0*3 + i1];
+                const double l1 = tmp2[i0];
+                const double l2 = tmp12[i1];
+                const double l3 = tmp2[3 + i0];
+                const double l4 = tmp12[3 + i1];
+                const double l5 = tmp2[6 + i0];
+                const double l6 = tmp12[6 + i1];
+                const double mm0_0 = l1*l2;  /* mul */
+                const double mm0_1 = l3*l4;  /* mul */
+                const double ms0_1 = mm0_0 + mm0_1;  /* add */
+                const double mm0_2 = l5*l6;  /* mul */
+                const double ms0_2 = ms0_1 + mm0_2;  /* add */
+                const double t0 = ((l0 != 0.0) ? (ms0_2) : ((0.0)));  /* golden_corpus.py:56 (backward of LinalgCholeskyExBackward0): low = sg.linalg.cholesky(spd)  [where] */
+                tmp14[i0*3 + i1] = t0;
             }
         }
     }
 
-    /* k13: where -> tmp14 [3, 3] */
-    {
-        #pragma omp simd
-        for (int64_t i0 = 0; i0 < 9; i0++) {
-            const uint8_t l0 = tmp11[i0];
-            const double l1 = tmp13[i0];
-            const double t0 = ((l0 != 0.0) ? (l1) : ((0.0)));  /* golden_corpus.py:56 (backward of LinalgCholeskyExBackward0): low = sg.linalg.cholesky(spd)  [where] */
-            tmp14[i0] = t0;
-        }
-    }
-
-    /* k14: mul -> tmp15 [3, 3] (fused: 4 ops, 1 stores) */
+    /* k13: mul -> tmp15 [3, 3] (fused: 4 ops, 1 stores) */
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
             for (int64_t i1 = 0; i1 < 3; i1++) {
@@ -280,7 +286,7 @@ int sg_grad_cholesky_and_triangular(const double *restrict in0,
         }
     }
 
-    /* k15: triangular_solve [3, 3] -> tmp16 */
+    /* k14: triangular_solve [3, 3] -> tmp16 */
     /*   golden_corpus.py:56 (backward of LinalgCholeskyExBackward0): low = sg.linalg.cholesky(spd)  [triangular_solve] */
     {
         #define A_(i, j) tmp2[o0 + (i) + (j)*3]
@@ -311,7 +317,7 @@ int sg_grad_cholesky_and_triangular(const double *restrict in0,
         #undef X_
     }
 
-    /* k16: triangular_solve [3, 3] -> tmp17 */
+    /* k15: triangular_solve [3, 3] -> tmp17 */
     /*   golden_corpus.py:56 (backward of LinalgCholeskyExBackward0): low = sg.linalg.cholesky(spd)  [triangular_solve] */
     {
         #define A_(i, j) tmp2[o0 + (i) + (j)*3]
@@ -342,40 +348,32 @@ int sg_grad_cholesky_and_triangular(const double *restrict in0,
         #undef X_
     }
 
-    /* k17: matmul [3, 3] @ [3, 3] -> tmp18 */
-    /*   golden_corpus.py:55 (backward of MmBackward0): spd = a @ a.mT + 4.0 * sg.eye(3, dtype=a.dtype)  [matmul] */
+    /* k16: add -> out0 [3, 3] (fused: 11 ops, 1 stores) */
     {
-        for (int64_t i = 0; i < 3; i++) {
-            for (int64_t j = 0; j < 3; j++) {
-                double acc = 0;
-                for (int64_t p = 0; p < 3; p++)
-                    acc += tmp17[i + p*3] * in0[p*3 + j];
-                tmp18[i*3 + j] = acc;
+        for (int64_t i0 = 0; i0 < 3; i0++) {
+            for (int64_t i1 = 0; i1 < 3; i1++) {
+                const double l0 = tmp17[i0];
+                const double l1 = in0[i1];
+                const double l2 = tmp17[3 + i0];
+                const double l3 = in0[3 + i1];
+                const double l4 = tmp17[6 + i0];
+                const double l5 = in0[6 + i1];
+                const double l6 = tmp17[i0*3];
+                const double l7 = tmp17[1 + i0*3];
+                const double l8 = tmp17[2 + i0*3];
+                const double mm1_0 = l1*l6;  /* mul */
+                const double mm1_1 = l3*l7;  /* mul */
+                const double ms1_1 = mm1_0 + mm1_1;  /* add */
+                const double mm1_2 = l5*l8;  /* mul */
+                const double ms1_2 = ms1_1 + mm1_2;  /* add */
+                const double mm0_0 = l0*l1;  /* mul */
+                const double mm0_1 = l2*l3;  /* mul */
+                const double ms0_1 = mm0_0 + mm0_1;  /* add */
+                const double mm0_2 = l4*l5;  /* mul */
+                const double ms0_2 = ms0_1 + mm0_2;  /* add */
+                const double t0 = ms0_2 + ms1_2;  /* golden_corpus.py:55 (backward of TransposeBackward0): spd = a @ a.mT + 4.0 * sg.eye(3, dtype=a.dtype)  [add] */
+                out0[i0*3 + i1] = t0;
             }
-        }
-    }
-
-    /* k18: matmul [3, 3] @ [3, 3] -> tmp19 */
-    /*   golden_corpus.py:55 (backward of MmBackward0): spd = a @ a.mT + 4.0 * sg.eye(3, dtype=a.dtype)  [matmul] */
-    {
-        for (int64_t i = 0; i < 3; i++) {
-            for (int64_t j = 0; j < 3; j++) {
-                double acc = 0;
-                for (int64_t p = 0; p < 3; p++)
-                    acc += in0[i + p*3] * tmp17[p + j*3];
-                tmp19[i + j*3] = acc;
-            }
-        }
-    }
-
-    /* k19: add -> out0 [3, 3] */
-    {
-        #pragma omp simd
-        for (int64_t i0 = 0; i0 < 9; i0++) {
-            const double l0 = tmp18[i0];
-            const double l1 = tmp19[i0];
-            const double t0 = l0 + l1;  /* golden_corpus.py:55 (backward of TransposeBackward0): spd = a @ a.mT + 4.0 * sg.eye(3, dtype=a.dtype)  [add] */
-            out0[i0] = t0;
         }
     }
 

@@ -24,7 +24,6 @@ int sg_eigh_and_qr(const double *restrict in0,
     double *tmp3 = (double *)(work + 128);
     double *tmp4 = (double *)(work + 256);
     double *restrict tmp5 = (double *)(work + 384);
-    double *tmp6 = (double *)(work + 256);
 
     /* k0: add -> tmp0 [3, 3] */
     {
@@ -188,31 +187,29 @@ int sg_eigh_and_qr(const double *restrict in0,
         #undef Q_
     }
 
-    /* k3: matmul [3, 3] @ [3, 3] -> tmp6 */
-    /*   golden_corpus.py:62: return sg.linalg.eigvalsh(sym), sg.linalg.qr(a)[1]  [matmul] */
+    /* k3: where -> out1 [3, 3] (fused: 6 ops, 1 stores) */
     {
-        for (int64_t i = 0; i < 3; i++) {
-            for (int64_t j = 0; j < 3; j++) {
-                double acc = 0;
-                for (int64_t p = 0; p < 3; p++)
-                    acc += tmp3[i + p*3] * in0[p*3 + j];
-                tmp6[i*3 + j] = acc;
+        for (int64_t i0 = 0; i0 < 3; i0++) {
+            for (int64_t i1 = 0; i1 < 3; i1++) {
+                const uint8_t l0 = cst0[i0*3 + i1];
+                const double l1 = tmp3[i0];
+                const double l2 = in0[i1];
+                const double l3 = tmp3[3 + i0];
+                const double l4 = in0[3 + i1];
+                const double l5 = tmp3[6 + i0];
+                const double l6 = in0[6 + i1];
+                const double mm0_0 = l1*l2;  /* mul */
+                const double mm0_1 = l3*l4;  /* mul */
+                const double ms0_1 = mm0_0 + mm0_1;  /* add */
+                const double mm0_2 = l5*l6;  /* mul */
+                const double ms0_2 = ms0_1 + mm0_2;  /* add */
+                const double t0 = ((l0 != 0.0) ? (ms0_2) : ((0.0)));  /* golden_corpus.py:62: return sg.linalg.eigvalsh(sym), sg.linalg.qr(a)[1]  [where] */
+                out1[i0*3 + i1] = t0;
             }
         }
     }
 
-    /* k4: where -> out1 [3, 3] */
-    {
-        #pragma omp simd
-        for (int64_t i0 = 0; i0 < 9; i0++) {
-            const uint8_t l0 = cst0[i0];
-            const double l1 = tmp6[i0];
-            const double t0 = ((l0 != 0.0) ? (l1) : ((0.0)));  /* golden_corpus.py:62: return sg.linalg.eigvalsh(sym), sg.linalg.qr(a)[1]  [where] */
-            out1[i0] = t0;
-        }
-    }
-
-    /* k5: reshape -> out0 [3] */
+    /* k4: reshape -> out0 [3] */
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
             const double l0 = tmp1[i0];

@@ -29,28 +29,35 @@ static int sg_exported(const float *restrict in0,
         int nthreads)
 {
     (void)nthreads;  /* no loop here is large enough for threads */
-    float *restrict tmp0 = (float *)(work + 0);
+    float *restrict tmp1 = (float *)(work + 0);
 
-    /* k0: matmul [4, 3] @ [3, 1] -> tmp0 */
-    /*   golden_corpus.py:110: return sg.sigmoid(x @ w).sum()  [matmul] */
+    /* k0: transpose -> tmp1 [3, 4] */
     {
-        for (int64_t i = 0; i < 4; i++) {
-            for (int64_t j = 0; j < 1; j++) {
-                float acc = 0;
-                for (int64_t p = 0; p < 3; p++)
-                    acc += in0[i*3 + p] * in1[p + j];
-                tmp0[i + j] = acc;
+        for (int64_t i0 = 0; i0 < 3; i0++) {
+            for (int64_t i1 = 0; i1 < 4; i1++) {
+                const float l0 = in0[i0 + i1*3];
+                tmp1[i0*4 + i1] = l0;
             }
         }
     }
 
-    /* k1: sum over axes [0] -> out0 */
+    /* k1: sum over axes [0] -> out0 (fused: 6 ops, 1 stores) */
     /*   golden_corpus.py:110: return sg.sigmoid(x @ w).sum()  [sum] */
     {
         double acc = 0.0;
         for (int64_t i0 = 0; i0 < 4; i0++) {
-            const float l0 = tmp0[i0];
-            const float t0 = (1.0F/(1.0F + expf(-l0)));  /* golden_corpus.py:110: return sg.sigmoid(x @ w).sum()  [sigmoid] */
+            const float l0 = tmp1[i0];
+            const float l1 = in1[0];
+            const float l2 = tmp1[4 + i0];
+            const float l3 = in1[1];
+            const float l4 = tmp1[8 + i0];
+            const float l5 = in1[2];
+            const float mm0_0 = l0*l1;  /* mul */
+            const float mm0_1 = l2*l3;  /* mul */
+            const float ms0_1 = mm0_0 + mm0_1;  /* add */
+            const float mm0_2 = l4*l5;  /* mul */
+            const float ms0_2 = ms0_1 + mm0_2;  /* add */
+            const float t0 = (1.0F/(1.0F + expf(-ms0_2)));  /* golden_corpus.py:110: return sg.sigmoid(x @ w).sum()  [sigmoid] */
             acc = acc + t0;
         }
         out0[0] = (float)acc;

@@ -33,7 +33,7 @@ int sg_value_and_grad_solve_and_logdet(const double *restrict in0,
     double *tmp12 = (double *)(work + 256);
     double *tmp13 = (double *)(work + 320);
     double *tmp14 = (double *)(work + 0);
-    double *tmp15 = (double *)(work + 0);
+    double *tmp16 = (double *)(work + 0);
 
     /* k0: solve [3, 3] -> tmp0 */
     /*   golden_corpus.py:51: return sg.linalg.solve(a, b).sum() + sg.linalg.slogdet(a)[1]  [solve] */
@@ -366,27 +366,31 @@ int sg_value_and_grad_solve_and_logdet(const double *restrict in0,
         #undef X_
     }
 
-    /* k12: matmul [3, 2] @ [2, 3] -> tmp15 */
-    /*   golden_corpus.py:51 (backward of LinalgSolveExBackward0): return sg.linalg.solve(a, b).sum() + sg.linalg.slogdet(a)[1]  [matmul] */
+    /* k12: transpose -> tmp16 [2, 3] */
     {
-        for (int64_t i = 0; i < 3; i++) {
-            for (int64_t j = 0; j < 3; j++) {
-                double acc = 0;
-                for (int64_t p = 0; p < 2; p++)
-                    acc += tmp13[i*2 + p] * tmp0[p + j*2];
-                tmp15[i*3 + j] = acc;
+        for (int64_t i0 = 0; i0 < 2; i0++) {
+            for (int64_t i1 = 0; i1 < 3; i1++) {
+                const double l0 = tmp0[i0 + i1*2];
+                tmp16[i0*3 + i1] = l0;
             }
         }
     }
 
-    /* k13: sub -> out1 [3, 3] */
+    /* k13: sub -> out1 [3, 3] (fused: 4 ops, 1 stores) */
     {
-        #pragma omp simd
-        for (int64_t i0 = 0; i0 < 9; i0++) {
-            const double l0 = tmp10[i0];
-            const double l1 = tmp15[i0];
-            const double t0 = l0 - l1;  /* golden_corpus.py:51 (backward of ExpandBackward0): return sg.linalg.solve(a, b).sum() + sg.linalg.slogdet(a)[1]  [sub] */
-            out1[i0] = t0;
+        for (int64_t i0 = 0; i0 < 3; i0++) {
+            for (int64_t i1 = 0; i1 < 3; i1++) {
+                const double l0 = tmp10[i0*3 + i1];
+                const double l1 = tmp13[i0*2];
+                const double l2 = tmp16[i1];
+                const double l3 = tmp13[1 + i0*2];
+                const double l4 = tmp16[3 + i1];
+                const double mm0_0 = l1*l2;  /* mul */
+                const double mm0_1 = l3*l4;  /* mul */
+                const double ms0_1 = mm0_0 + mm0_1;  /* add */
+                const double t0 = l0 - ms0_1;  /* golden_corpus.py:51 (backward of ExpandBackward0): return sg.linalg.solve(a, b).sum() + sg.linalg.slogdet(a)[1]  [sub] */
+                out1[i0*3 + i1] = t0;
+            }
         }
     }
 
