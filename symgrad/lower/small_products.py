@@ -8,7 +8,7 @@ reader computes each element it reads as the contraction itself: ``sum_p a[i, p]
 k-means' distances ``|P|^2 + |C|^2 - 2 C @ P.T`` contract over the 8 coordinates: BLAS wrote
 the 1,000 x 10,000 product (GEMM at K = 8 runs far below its peak) and the min over the
 centroids read it back; fused, the min's loop computes each distance where it reads it, and
-with its inner row in tiles (``codegen.c.loops``, ``_tile``) a tile of points stays in
+with its inner row in tiles (``codegen.c.tiles``) a tile of points stays in
 registers for every centroid. A reader that would compute an element more than once (it
 broadcasts the product along one of its dims) is left alone, as are batched products. The
 operand that runs along the reader's inner loop is copied first into rows of unit stride (a
