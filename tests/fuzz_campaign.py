@@ -1,6 +1,7 @@
 """A long differential-fuzzing campaign (what ``make fuzz`` runs).
 
     python tests/fuzz_campaign.py [--programs N] [--seed S] [--chunk K] [--product-runs]
+                                  [--tiles-and-threads]
 
 Runs rounds of ``K`` random programs (hypothesis, seeded from ``S``: random and printed unless
 given), cycling through forward and gradient checks in float64, float32, float32/float64 mixes,
@@ -129,7 +130,14 @@ def main(argv=None) -> int:
     parser.add_argument("--product-runs", action="store_true",
                         help="run every matrix product block by block (lower.rows' product "
                              "runs, which the programs' small products never reach)")
+    parser.add_argument("--tiles-and-threads", action="store_true",
+                        help="run every reduction over outer dims that can in tiles, and give "
+                             "every loop its threaded and serial copies (codegen.c.tiles and "
+                             "serial, which the programs' small loops never reach)")
     args = parser.parse_args(argv)
+    if args.tiles_and_threads:
+        from symgrad.codegen.c import loops, tiles
+        tiles.L1_BYTES, loops.PARALLEL_MIN_WORK = 0, 1
     if args.product_runs:
         from symgrad.lower import rows
         rows.PRODUCT_MIN, rows.PRODUCT_BLOCK_BYTES, rows.GEMM_ROWS = 1, 64, 1

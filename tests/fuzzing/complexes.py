@@ -150,7 +150,8 @@ def _binary(a: CVar, b: CVar):
         if p <= 2 and q <= 2:
             ops.append((f"{_shift(a)} ** {y}", _shifted_bound(a) ** 2 * math.exp(2 * math.pi),
                         a.shape))
-    if len(a.shape) == 2 and b.shape[:1] == a.shape[1:] and not b.real:
+    # (b a matrix or a vector: a 3-D b is a batch of matrices, (2, 3) @ (3, 3, 2) is (3, 2, 2))
+    if len(a.shape) == 2 and len(b.shape) <= 2 and b.shape[:1] == a.shape[1:] and not b.real:
         ops.append((f"{x} @ {y}", p * q * a.shape[1], a.shape[:1] + b.shape[1:]))
     if len(a.shape) == 1 and a.shape == b.shape and not b.real:
         ops += [(f"sg.dot({x}, {y}).reshape(1)", p * q * a.shape[0], (1,)),
