@@ -16,6 +16,7 @@ Exact: keys are the full tuples (numbered as met), never hashes.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 
 from .graph import Graph, Node, attr_key
@@ -117,6 +118,16 @@ def content(graph: Graph) -> Iterator:
             else:
                 yield from _key_parts(attr_key(v))
     yield f"outputs {[number[o] for o in graph.outputs]}"
+
+
+def digest(graph: Graph, *extra: str) -> bytes:
+    """A 16-byte hash of ``graph``'s content (``content``) and the strings ``extra``, each
+    part length-prefixed (two different sequences of parts never feed the same bytes)."""
+    h = hashlib.blake2b(digest_size=16)
+    for part in (*content(graph), *extra):
+        data = part if isinstance(part, bytes) else part.encode()
+        h.update(len(data).to_bytes(8, "little") + data)
+    return h.digest()
 
 
 def _key_parts(key) -> Iterator:

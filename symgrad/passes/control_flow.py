@@ -152,18 +152,16 @@ def _inline_single_steps(graph: Graph) -> Graph:
 def _applied(body: Graph, nc: int, nx: int, operands: tuple, locs: dict) -> tuple:
     """The outputs of ``body`` computed from the operands of a one-step scan (nodes of the
     graph around; ``locs`` gets the body's lines for them)."""
-    env = {}
+    mapping = {}
     for k, (inner, outer) in enumerate(zip(body.inputs, operands)):
         if nc <= k < nc + nx:      # (the step's element of a sequence)
             outer = Node("reshape", (("shape_to", inner.shape),), (outer,), outer.dtype,
                          inner.shape)
-        env[inner] = outer
-    for n in body.nodes():
-        if n not in env:
-            env[n] = with_inputs(n, tuple(env[i] for i in n.inputs)) if n.inputs else n
-            if n in body.locs:
-                locs.setdefault(env[n], body.locs[n])
-    return tuple(env[o] for o in body.outputs)
+        mapping[inner] = outer
+    applied = substitute(body, mapping, [])
+    for node, loc in applied.locs.items():
+        locs.setdefault(node, loc)
+    return applied.outputs
 
 
 def _scan(attrs: dict, ins: list, present: set) -> tuple:

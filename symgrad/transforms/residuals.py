@@ -32,7 +32,6 @@ the arguments' arrays or the captured state before calling it (JAX's semantics).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -191,11 +190,8 @@ def _pullback(joint: Joint) -> Pullback:
     if stray:   # (the frontier covers every known node the backward reads)
         raise AssertionError(f"vjp's backward graph reads {stray[0]} beside its residuals")
     graph = Graph(inputs, tuple(outputs), {n: locs[n] for n in nodes if n in locs})
-    h = hashlib.blake2b(digest_size=16)
-    for part in structure.content(graph):
-        h.update(part if isinstance(part, bytes) else part.encode())
-    h.update(repr((joint.o_tree, joint.p_tree)).encode())
-    return Pullback(graph, len(held), joint.o_tree, joint.p_tree, h.digest())
+    digest = structure.digest(graph, repr(joint.o_tree), repr(joint.p_tree))
+    return Pullback(graph, len(held), joint.o_tree, joint.p_tree, digest)
 
 
 def backward_call(pullback: Pullback, residuals: list, cotangents: Any, name: str) -> tuple:

@@ -38,6 +38,13 @@ NO_FILE = "n/a: a __main__ program without a file has nothing to edit"
 ONE_MAIN = ("n/a: one __main__ program per process (a redefinition in a process is the exec "
             "kind's mode (a))")
 
+# How a global scalar and a captured array change, in each mode (plain and under transforms).
+GLOBAL = {"a": "the global rebound, or its list/dict item, namespace or object attribute set",
+          "b": VALUE_B, "c": EDIT}
+ARRAY = {"a": "the array (tensor) in a global, dict, object, closure or default changed in "
+              "place, item by item, or rebound",
+         "b": VALUE_B, "c": EDIT}
+
 KINDS = [
     Kind("code", "code", code.code, {
         "a": "importlib.reload of the rewritten module, or f.__code__ replaced",
@@ -49,20 +56,10 @@ KINDS = [
         "a": "f.__defaults__ / __kwdefaults__ set", "b": VALUE_B, "c": EDIT}),
     Kind("closure", "clo", values.closure, {
         "a": "a nonlocal assignment, or the cell's contents set", "b": VALUE_B, "c": EDIT}),
-    Kind("global", "glob", values.global_scalar, {
-        "a": "the global rebound, or its list/dict item, namespace or object attribute set",
-        "b": VALUE_B, "c": EDIT}),
-    Kind("array-op", "arop", values.array_op, {
-        "a": "the array (tensor) in a global, dict, object, closure or default changed in "
-             "place, item by item, or rebound",
-        "b": VALUE_B, "c": EDIT}),
-    Kind("transform-global", "tglob", values.transform_global, {
-        "a": "the global rebound, or its list/dict item, namespace or object attribute set",
-        "b": VALUE_B, "c": EDIT}),
-    Kind("transform-array", "tarop", values.transform_array, {
-        "a": "the array (tensor) in a global, dict, object, closure or default changed in "
-             "place, item by item, or rebound",
-        "b": VALUE_B, "c": EDIT}),
+    Kind("global", "glob", values.global_scalar, GLOBAL),
+    Kind("array-op", "arop", values.array_op, ARRAY),
+    Kind("transform-global", "tglob", values.transform_global, GLOBAL),
+    Kind("transform-array", "tarop", values.transform_array, ARRAY),
     Kind("array-numpy", "arnp", values.array_numpy, {
         "a": "the array in a global, dict, object, closure or default changed in place, "
              "item by item, or rebound",

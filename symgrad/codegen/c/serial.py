@@ -45,11 +45,9 @@ def either(parallel: tuple, alone: tuple) -> tuple:
     for k, (init, nests, final) in enumerate((parallel, alone)):
         nests = [replace(n, indent=n.indent + 1, before=_pad(n.before), after=_pad(n.after))
                  for n in nests]
-        first, last = nests[0], nests[-1]
-        nests[0] = replace(first, before=(["if (nthreads > 1) {"] if k == 0 else []) +
-                           _pad(init) + first.before)
-        last = nests[-1]
-        nests[-1] = replace(last, after=last.after + _pad(final) +
+        nests[0] = replace(nests[0], before=(["if (nthreads > 1) {"] if k == 0 else []) +
+                           _pad(init) + nests[0].before)
+        nests[-1] = replace(nests[-1], after=nests[-1].after + _pad(final) +
                             (["} else {"] if k == 0 else ["}"]))
         made += nests
     return [], made, []
