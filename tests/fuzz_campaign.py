@@ -132,8 +132,8 @@ def main(argv=None) -> int:
                              "runs, which the programs' small products never reach)")
     parser.add_argument("--tiles-and-threads", action="store_true",
                         help="run every reduction over outer dims that can in tiles, and give "
-                             "every loop its threaded and serial copies (codegen.c.tiles and "
-                             "serial, which the programs' small loops never reach)")
+                             "every loop a function of its own on threads (codegen.c.tiles and "
+                             "regions, which the programs' small loops never reach)")
     args = parser.parse_args(argv)
     if args.tiles_and_threads:
         from symgrad.codegen.c import loops, tiles

@@ -1,5 +1,5 @@
-"""``loops.render_kernel`` prints ``templates/kernel.c.j2`` through a cache of formats, one per
-block layout (``loops.Layouts``). That is only right while the template decides nothing from
+"""``render.render_kernel`` prints ``templates/kernel.c.j2`` through a cache of formats, one per
+block layout (``render.Layouts``). That is only right while the template decides nothing from
 the text it prints: each block here, with text that looks like a format or a marker, must come
 out byte for byte as Jinja2's own rendering of the template (plain and standalone)."""
 
@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from symgrad.codegen.c.loops import render_kernel
+from symgrad.codegen.c.render import render_kernel
 from symgrad.codegen.c.templates import environment
 
 ODD = ["x[i0] = 1.0;", "%s %d %%", "{{ y }}", "/* a */", "", "q\\n", "#pragma omp simd"]

@@ -79,7 +79,9 @@ def test_row_loops_on_threads_give_the_same_numbers(thread_count):
     one = f(r, x)
     sg.set_num_threads(2)
     two = f(r, x)
-    assert "omp parallel for" in f.c_source.split("rows [")[1].split("\n")[2]
+    block = f.c_source.split("rows [")[1]
+    assert "omp parallel for" in block.split("/* k")[0]         # (over the threads' shares)
+    assert re.search(r"for \(int64_t b = sg_lo; b < sg_hi; b\+\+\)", f.c_source)
     blocks = [int(b) for b in re.findall(r"in blocks of (\d+)", f.c_source)]
     # each row loop's full blocks, then its rows left over
     assert f.c_source.count("const int64_t r0 =") == sum(1 + bool(n % b) for b in blocks)

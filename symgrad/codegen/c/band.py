@@ -14,12 +14,14 @@ import math
 
 from ...dims import large
 from ...dtypes import int64
-from ...lower.loopir import Literal, Scalar
+from ...lower.loopir import Literal
 from .emitted import Emitted
 from .literals import c_literal
 from .loopdims import guard
-from .loops import PARALLEL_MIN_WORK, operand, render_kernel
+from . import regions
+from .loops import PARALLEL_MIN_WORK, operand, scalars_of
 from .nest import Loop, Nest
+from .render import render_kernel
 from .text import index, loc_comment
 
 
@@ -52,11 +54,14 @@ def emit(ctx, number: int, k) -> Emitted:
             f"{list(loop.shape)} (banded: {len(k.hits)} tests of the last index, off them " \
             f"once per row)"
     comments = [loc_comment(s.loc, s.op) for s in loop.stores[:1]]
-    scalars = [a for s in loop.body for a in s.args if isinstance(a, Scalar)]
-    scalars += [s.value for s in loop.stores if isinstance(s.value, Scalar)]
-    text = render_kernel(ctx.loops.env, number, title, comments, [Nest(loops, lines)])
-    return Emitted(text, work, uses=frozenset(a.name for a in scalars),
-                   threaded=bool(loops[0].pragma))
+    nests, functions = [Nest(loops, lines)], []
+    if loops[0].pragma:
+        views = [(v, False) for v in loop.loads] + [(s.out, True) for s in loop.stores]
+        nests, functions = regions.split(ctx.loops.region_name(), nests, [], regions.known(
+            views, scalars_of(loop), ctx.loops.sizes), ctx.env)
+    text = render_kernel(ctx.loops.env, number, title, comments, nests)
+    return Emitted(text, work, uses=frozenset(a.name for a in scalars_of(loop)),
+                   threaded=bool(loops[0].pragma), functions=tuple(functions))
 
 
 def _off_band(ctx, k, outer: list, names: list) -> list:

@@ -27,7 +27,7 @@ from ..backend import MEMORY_STATUS
 from . import interrupt
 from .emitted import Emitted
 from .split import HOT_ELEMENTS
-from .loops import render_kernel
+from .render import render_kernel
 from .nest import Nest
 from .text import loc_comment
 

@@ -17,7 +17,7 @@ from ...lower.cumulative import CumulativeKernel
 from .emitted import Emitted
 from .literals import c_literal
 from .loopdims import guard
-from .loops import render_kernel
+from .render import render_kernel
 from .nest import Nest, counted
 from .text import loc_comment, with_axis
 

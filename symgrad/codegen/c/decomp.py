@@ -36,7 +36,7 @@ from ...lower.decomp import DecompKernel
 from ...lower.loopir import View
 from ...ops.decomp import failure_message
 from .emitted import Emitted
-from .loops import render_kernel
+from .render import render_kernel
 from .nest import Nest, counted
 from .text import index, loc_comment
 

@@ -32,7 +32,9 @@ class Emitted:
     the temporaries it touches in ``work`` itself (no pointer is declared for them);
     ``calls``: it calls bodies' functions (a control kernel: hot for the split, but its own
     work is its bodies'); ``unused``: buffers among its views it does not name (a loop's
-    carries kept in local arrays), so that no pointer is declared for them."""
+    carries kept in local arrays), so that no pointer is declared for them; ``functions``: the
+    C of the file-scope functions its text calls (its threaded loops', ``regions``), printed
+    before the function that holds it."""
 
     text: str
     elements: object = 0
@@ -47,6 +49,7 @@ class Emitted:
     direct: bool = False
     calls: bool = False
     unused: tuple = ()
+    functions: tuple = ()
 
 
 def emitter_of(kernel):

@@ -28,7 +28,7 @@ from ...lower.loopir import View
 from ...size import contiguous_strides
 from .emitted import Emitted
 from .literals import c_literal
-from .loops import render_kernel
+from .render import render_kernel
 from .nest import Nest, counted
 from .text import index, loc_comment
 

@@ -11,7 +11,7 @@ import math
 
 from ...lower.index import IndexKernel
 from .emitted import Emitted
-from .loops import render_kernel
+from .render import render_kernel
 from .nest import Nest, counted
 from .text import index, loc_comment, with_axis
 

@@ -10,19 +10,18 @@ naming the user's line.
 from __future__ import annotations
 
 import math
-import weakref
-from types import SimpleNamespace
 
 from ...dims import Dim, c_text, large
 from ...dtypes import int64
 from ...lower.loopir import IndexedView, Literal, LoopKernel, Scalar, View
-from . import serial, sumloop, tiles
+from . import regions, sumloop, tiles
 from .loopdims import clamped_index, collapse, flatten_views, gather_lines, guard
 from .emitted import Emitted
 from .exprs import c_statement
 from .literals import c_literal
 from .reductions import LANE_STEP, combine, identity, lane_clause
 from .nest import Loop, Nest
+from .render import render_kernel
 from .text import index, loc_comment
 
 # A loop runs on threads (OpenMP, `nthreads` from the caller) when elements x (1 + statements)
@@ -85,16 +84,20 @@ def operand(a, loads_c: list) -> str:
 
 def emit(ctx, number: int, k: LoopKernel) -> Emitted:
     """The ``loops`` kernel family: ``ctx.loops`` prints the loop nest."""
-    text, threaded = ctx.loops.emit(number, k)
-    scalars = [a for s in k.body for a in s.args if isinstance(a, Scalar)]
-    scalars += [s.value for s in k.stores if isinstance(s.value, Scalar)]
+    text, threaded, functions = ctx.loops.emit(number, k)
     errors = ()
     if k.gathers:      # (status number + 1, as an index kernel's: codegen.c.index)
         loc = next(s.loc for s in k.body if s.expr.op == "gather")
         where_ = f" (from {loc}: {loc.text})" if loc else ""
         errors = ((number + 1, f"an index passed to gather is out of range{where_}"),)
-    return Emitted(text, math.prod(k.shape), uses=frozenset(a.name for a in scalars),
-                   threaded=threaded, errors=errors)
+    return Emitted(text, math.prod(k.shape), uses=frozenset(a.name for a in scalars_of(k)),
+                   threaded=threaded, errors=errors, functions=tuple(functions))
+
+
+def scalars_of(k: LoopKernel) -> list:
+    """The function-scope Scalars a loop kernel reads."""
+    return [a for s in k.body for a in s.args if isinstance(a, Scalar)] + \
+        [s.value for s in k.stores if isinstance(s.value, Scalar)]
 
 
 def local_ctype(dtype) -> str:
@@ -107,27 +110,32 @@ def local_ctype(dtype) -> str:
 
 class LoopEmitter:
     """Prints loop kernels. ``vector_math``: mark loops ``omp simd`` (glibc's vector math);
-    ``parallel``: large loops may run on threads. Accumulates ``calls`` (libm functions called
-    in loops) and ``simd`` (some loop is marked ``omp simd``)."""
+    ``parallel``: large loops may run on threads; ``entry``: the module's entry point (its
+    threaded loops' functions are named after it, ``regions``), ``sizes``: the call-time sizes
+    loops may name. Accumulates ``calls`` (libm functions called in loops) and ``simd`` (some
+    loop is marked ``omp simd``)."""
 
-    def __init__(self, env, vector_math: bool, parallel: bool):
+    def __init__(self, env, vector_math: bool, parallel: bool, entry: str = "sg",
+                 sizes: tuple = ()):
         self.env = env
+        self.entry, self.sizes = entry, sizes
+        self.regions = 0                     # threaded loops' functions made so far
         self.vector_math = vector_math
         self.parallel = parallel
         self.calls: set = set()
         self.simd = False
         self.work_check: str | None = None   # C: the work is enough for threads (call-time)
         self.gathers = False                 # the kernel being printed reads at indices
-        self.kernel_calls: set = set()       # the libm functions the kernel being printed calls
 
-    def emit(self, number: int, k: LoopKernel) -> tuple[str, bool]:
-        """(the kernel's C, whether it runs on threads); "" for a loop with no iterations."""
+    def emit(self, number: int, k: LoopKernel) -> tuple[str, bool, list]:
+        """(the kernel's C, whether it runs on threads, the C of the functions it calls: its
+        threaded loops', ``regions``); "" for a loop with no iterations."""
         views = k.loads + [s.out for s in k.stores]
         reduces = any(s.reduce for s in k.stores)
         reduced = set(k.reduce_axes) if reduces else set()
         dims = collapse(k.shape, views, [d in reduced for d in range(len(k.shape))])
         if any(ext == 0 for ext, _, _, _ in dims) and not reduces:
-            return "", False
+            return "", False, []
         flat = flatten_views(views, dims)
         loads, outs = flat[:len(k.loads)], flat[len(k.loads):]
         accs = self._accumulators(k.stores, outs)
@@ -137,22 +145,25 @@ class LoopEmitter:
         self.work_check = large_work(work) if isinstance(work, Dim) else None
         mode = sumloop.plan(dims, list(accs.values()))
         self.gathers = k.gathers
-        self.kernel_calls = set()
         init, nests, final = self._nests(k, mode, dims, loads, outs, accs, threads)
-        if serial.threaded(nests) and serial.exact(nests, self.kernel_calls):
-            self.parallel = False
-            try:
-                alone = self._nests(k, mode, dims, loads, outs, accs, threads)
-            finally:
-                self.parallel = True
-            init, nests, final = serial.either((init, nests, final), alone)
-        if self.gathers:        # an index out of its bound: the error status, after the loop
-            init = [f"int {BAD} = 0;"] + init
-            final = final + [f"if ({BAD}) return {number + 1};"]
         pragmas = [lp.pragma for n in nests for lp in n.loops]
         self.simd |= any("simd" in p for p in pragmas)
         threaded = any("parallel" in p for p in pragmas)
-        return self._render(number, k, init, nests, final), threaded
+        functions = []
+        if threaded:
+            views = [(v, False) for v in k.loads] + [(s.out, True) for s in k.stores]
+            nests, functions = regions.split(self.region_name(), nests, init,
+                                             regions.known(views, scalars_of(k), self.sizes),
+                                             self.env)
+        if self.gathers:        # an index out of its bound: the error status, after the loop
+            init = [f"int {BAD} = 0;"] + init
+            final = final + [f"if ({BAD}) return {number + 1};"]
+        return self._render(number, k, init, nests, final), threaded, functions
+
+    def region_name(self) -> str:
+        """A new name for a threaded loop's function (``regions``)."""
+        self.regions += 1
+        return f"{self.entry}_loop{self.regions}"
 
     def _nests(self, k, mode, dims, loads, outs, accs, threads) -> tuple[list, list, list]:
         if mode is not None:    # float sums: blocked and pairwise (see sumloop.py)
@@ -184,7 +195,6 @@ class LoopEmitter:
                 continue
             text, calls = c_statement(s.expr, [operand(a, load_names) for a in s.args])
             self.calls.update(calls)
-            self.kernel_calls.update(calls)
             body.append(f"const {local_ctype(s.expr.dtype)} {s.local} = {text};"
                         f"  /* {loc_comment(s.loc, s.expr.op)} */")
         return body
@@ -364,89 +374,3 @@ class LoopEmitter:
         if len(k.body) > 1 or len(k.stores) > 1:
             title += f" (fused: {len(k.body)} ops, {len(k.stores)} stores)"
         return render_kernel(self.env, number, title, comments, nests, init, final)
-
-
-def render_kernel(env, number: int, title: str, comments: list, nests: list, init: list = (),
-                  final: list = ()) -> str:
-    """A kernel's block of C: ``/* k<number>: <title> */``, comments, its nests.
-
-    ``templates/kernel.c.j2`` printed through ``Layouts``: its rendering for the block's
-    layout, filled with the block's text (measured on det7's 8,659 loop kernels: 20 -> 5 us
-    of CPU a block)."""
-    layouts = _LAYOUTS.get(env) or refresh_layouts(env)
-    values = [number, title, *comments, *init]
-    key = [len(comments), len(init), len(final)]
-    pragma = layouts.pragma
-    for nest in nests:
-        values += nest.before
-        shape = []
-        for lp in nest.loops:
-            if lp.pragma:
-                values.append(pragma(lp.pragma))
-            values += (lp.var, lp.start, lp.end, *lp.prologue, *lp.epilogue)
-            shape.append((lp.depth, bool(lp.pragma), len(lp.prologue), len(lp.epilogue)))
-        values += nest.body
-        values += nest.after
-        key.append((len(nest.before), nest.depth, len(nest.body), len(nest.after),
-                    tuple(shape)))
-    values += final
-    key = tuple(key)
-    form = layouts.forms.get(key) or layouts.form(key)
-    return form[0] % tuple([values[i] for i in form[1]])
-
-
-class Layouts:
-    """``kernel.c.j2`` rendered once per layout of a block: with numbered markers in place of
-    every text it prints, then split at the markers into a %-format and the value each
-    ``%s`` takes. The template decides nothing from the text, only from the layout (the
-    numbers of lines, which loops have a pragma, the depths): the layout's format filled with
-    the text is the template's rendering of the text, byte for byte, without Jinja2's cost per
-    call (a new context, the template's up-to-date check)."""
-
-    def __init__(self, env):
-        self.template = env.get_template("kernel.c.j2")
-        self.pragma = env.globals["pragma"]
-        self.forms: dict = {}        # layout key -> (format, value index of each %s)
-
-    def form(self, key: tuple) -> tuple[str, list]:
-        """The format of layout ``key`` (``render_kernel`` makes the key and the values in
-        the order the markers are numbered here)."""
-        count = iter(range(1 << 30))
-
-        def marks(n: int) -> list:
-            return [f"\0{next(count)}\0" for _ in range(n)]
-
-        number, title = marks(2)
-        comments, init = marks(key[0]), marks(key[1])
-        nests = []
-        for before, depth, body, after, shape in key[3:]:
-            nest = SimpleNamespace(before=marks(before), depth=depth, loops=[])
-            for lp_depth, has_pragma, prologue, epilogue in shape:
-                pragma = marks(1)[0] if has_pragma else ""
-                var, start, end = marks(3)
-                nest.loops.append(SimpleNamespace(
-                    depth=lp_depth, pragma=pragma, var=var, start=start, end=end,
-                    prologue=marks(prologue), epilogue=marks(epilogue)))
-            nest.body, nest.after = marks(body), marks(after)
-            nests.append(nest)
-        final = marks(key[2])
-        text = self.template.render(number=number, title=title, comments=comments, init=init,
-                                    nests=nests, final=final, pragma=str)
-        pieces = text.split("\0")
-        form = ("%s".join(p.replace("%", "%%") for p in pieces[::2]),
-                [int(i) for i in pieces[1::2]])
-        if len(self.forms) < 4096:     # (a long-lived process: a bounded table)
-            self.forms[key] = form
-        return form
-
-
-_LAYOUTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # environment -> Layouts
-
-
-def refresh_layouts(env) -> Layouts:
-    """``env``'s ``Layouts``, new if ``kernel.c.j2`` changed since they were made (Jinja2's
-    auto reload: generating a module calls this once)."""
-    found = _LAYOUTS.get(env)
-    if found is None or found.template is not env.get_template("kernel.c.j2"):
-        found = _LAYOUTS[env] = Layouts(env)
-    return found

@@ -14,7 +14,8 @@ from ...lower.loopir import View
 from ...lower.matmul import MatmulKernel
 from .emitted import Emitted
 from .literals import c_literal
-from .loops import opaque, render_kernel
+from .loops import opaque
+from .render import render_kernel
 from .nest import Nest, counted
 from .text import affine, index, loc_comment
 

@@ -26,7 +26,8 @@ from . import helpers, interrupt, outline, statements
 from . import split as units
 from .csource import BuildNeeds, CSource, Target
 from .emitted import emitter_of
-from .loops import OPAQUE, LoopEmitter, refresh_layouts
+from .loops import OPAQUE, LoopEmitter
+from .render import refresh_layouts
 from .decomp import calls_lapack
 from .matmul import calls_blas
 from .split import Item
@@ -67,7 +68,8 @@ def generate(program: Program, name: str, title: str = "", target: Target = _OWN
     interrupts = not target.standalone and interrupt.takes_params(program)
     params, decls, args = _signature(program, interrupts)
     lapack = any(calls_lapack(k, target.blas) for k in kernels)
-    loops = LoopEmitter(env, target.vector_math, _own_threads(kernels, target, lapack))
+    loops = LoopEmitter(env, target.vector_math, _own_threads(kernels, target, lapack), entry,
+                        tuple(program.sizes))
     ctx = _Context(env, loops, entry, target)
     items = _items(ctx, program, 0)
     blas, errors = ctx.blas, ctx.errors
@@ -117,6 +119,7 @@ def _without_restrict(params: list, parts: list) -> list:
     tests/api/test_end_to_end.py::test_split_program_matches_unsplit."""
     for part in parts:
         part.temps = [t.replace("*restrict ", "*") for t in part.temps]
+        part.functions = [f.replace("*restrict ", "*") for f in part.functions]
     return [p.replace("*restrict ", "*") for p in params]
 
 
@@ -248,6 +251,7 @@ class _Context:
         params, _, args = _signature(program, self.interrupts and
                                      interrupt.takes_params(program))
         part.voids = units.unused_params(args, part, self.target.standalone)
+        self.functions += part.functions
         self.functions.append(self.env.get_template("function.c.j2").render(
             name=name, params=params, part=part, inline=inline,
             storage=INLINE if inline else "static "))
@@ -304,7 +308,7 @@ def _item(ctx: _Context, k, out) -> Item | None:
     hot = large(out.elements, units.HOT_ELEMENTS + 1)
     return Item(out.text.rstrip("\n"), list(out.defines), set(out.uses), temps, names,
                 8 + len(out.text) // 400, hot=hot, calls=out.calls,
-                large=hot and len(out.text) >= units.LARGE_TEXT)
+                large=hot and len(out.text) >= units.LARGE_TEXT, functions=out.functions)
 
 
 def _vector_functions(calls: set) -> list[tuple[str, str]]:

@@ -17,13 +17,15 @@ import math
 from dataclasses import replace
 
 from ...dims import large
-from ...lower.loopir import Buffer, LoopKernel, Scalar, Store, View
+from ...lower.loopir import Buffer, LoopKernel, Store, View
 from ...lower.matmul import MatmulKernel
 from ...lower.rows import RowLoop, view_dims
 from .emitted import Emitted
 from .matmul import matmul, work as product_work
-from .loops import PARALLEL_MIN_WORK, THREADS, render_kernel
+from . import regions
+from .loops import PARALLEL_MIN_WORK, THREADS, scalars_of
 from .nest import Loop, Nest
+from .render import render_kernel
 
 FIRST = "r0"          # the block's first row, in C
 
@@ -87,15 +89,14 @@ def _block(ctx, number: int, k: RowLoop, rows: int) -> tuple[list, list, set]:
                                 ctx.target.blas)
             uses |= {"blas"} if blas else set()
         else:
-            # (a product run's loops stay on one thread: OpenMP's threads and BLAS's taking
-            # turns block after block spin against each other, measured 30x slower on GMM)
-            parallel, ctx.loops.parallel = ctx.loops.parallel, \
-                ctx.loops.parallel and not k.sequential
+            # (a block's loops stay on its thread: the threads split the blocks. A product
+            # run's blocks are on one thread: OpenMP's threads and BLAS's taking turns block
+            # after block spin against each other, measured 30x slower on GMM)
+            parallel, ctx.loops.parallel = ctx.loops.parallel, False
             try:
-                text, threaded = ctx.loops.emit(f"{number}.{j + 1}", views.kernel(inner, d))
+                text, _, _ = ctx.loops.emit(f"{number}.{j + 1}", views.kernel(inner, d))
             finally:
                 ctx.loops.parallel = parallel
-            uses |= {"threads"} if threaded else set()
         lines += [line[4:] for line in text.splitlines()]
     return list(views.local.values()) + views.decls, lines, uses
 
@@ -124,6 +125,11 @@ def emit(ctx, number: int, k: RowLoop) -> Emitted:
     if k.sequential:
         title = f"rows [{k.rows}] in blocks of {k.block}: a product and " \
             f"{len(k.kernels) - 1} loops, a block at a time"
+    functions = []
+    if threads:
+        views = [(v, w) for inner, d in zip(k.kernels, k.dims) for v, _, w in view_dims(inner, d)]
+        nests, functions = regions.split(ctx.loops.region_name(), nests, [], regions.known(
+            views, _scalars(k), ctx.loops.sizes), ctx.env)
     one_blas = k.sequential and "blas" in uses and ctx.target.blas == "scipy"
     if one_blas:
         # (BLAS on one thread too: its threads waking for each block's GEMM while OpenMP's
@@ -131,10 +137,11 @@ def emit(ctx, number: int, k: RowLoop) -> Emitted:
         nests = [Nest([], ["sg_blas_threads(1);"])] + nests + \
             [Nest([], ["sg_blas_threads(nthreads);"])]
     text = render_kernel(ctx.env, number, title, [], nests)
-    loops = [inner for inner in k.kernels if type(inner) is LoopKernel]
-    scalars = {a.name for inner in loops for s in inner.body for a in s.args
-               if isinstance(a, Scalar)}
-    scalars |= {s.value.name for inner in loops for s in inner.stores
-                if isinstance(s.value, Scalar)}
-    return Emitted(text, work, uses=frozenset(scalars),
-                   threaded=threads or one_blas or "threads" in uses, blas="blas" in uses)
+    return Emitted(text, work, uses=frozenset(s.name for s in _scalars(k)),
+                   threaded=threads or one_blas, blas="blas" in uses,
+                   functions=tuple(functions))
+
+
+def _scalars(k: RowLoop) -> list:
+    """The function-scope Scalars the run's loops read."""
+    return [s for inner in k.kernels if type(inner) is LoopKernel for s in scalars_of(inner)]

@@ -20,7 +20,7 @@ import math
 
 from ...lower.sorting import SortKernel
 from .emitted import Emitted
-from .loops import render_kernel
+from .render import render_kernel
 from .nest import Nest, counted
 from .text import index, loc_comment
 

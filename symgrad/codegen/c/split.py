@@ -57,6 +57,7 @@ class Item:
     hot: bool = False      # a kernel over more than HOT_ELEMENTS elements
     calls: bool = False    # a control kernel (``Emitted.calls``)
     large: bool = False    # a hot kernel of at least LARGE_TEXT characters
+    functions: tuple = ()  # file-scope functions its text calls (``Emitted.functions``)
 
 
 @dataclass
@@ -73,6 +74,7 @@ class Part:
     weight: int
     large: bool = False    # a large kernel alone (see the module docstring)
     voids: list = field(default_factory=list)   # `(void)param;` lines
+    functions: list = field(default_factory=list)   # its items' functions (printed before it)
     unit: int | None = None     # its translation unit (None: the text is one unit)
     # noinline: GCC 12 -O3 -march=native miscompiled a split small-CNN program (compiled
     # result off by ~28; correct with the parts kept apart, -fno-inline or without loop
@@ -160,7 +162,8 @@ def _part(g: int, group: list, n_groups: int, crossing: dict) -> Part:
     return Part(f"part{g}", f"part {g + 1} of {n_groups}", temp_lines, loads,
                 ["\n".join(k) if isinstance(k, list) else k for k in kernels], params,
                 not any(item.hot for item in group), sum(item.weight for item in group),
-                large=any(item.large for item in group))
+                large=any(item.large for item in group),
+                functions=[f for item in group for f in item.functions])
 
 
 def assign_units(parts: list, entry: str) -> tuple:
