@@ -39,6 +39,7 @@ from .fusion import Group, is_view_op, plan_fusion
 from .outline import outline
 from .small_products import fuse_small_products
 from .rows import fuse_rows
+from .strips import strip_runs
 from .loopir import (Buffer, ElementStmt, Expr, IndexedView, Literal, LoopKernel, Program,
                      Scalar, ScalarStmt, Stmt, Store, View, contiguous_strides, copy_kernel)
 
@@ -225,6 +226,7 @@ class _Lowering:
             self._finish_output(self.out_buffers[j], n)
         kernels = fuse_small_products(self.kernels, self.scratch)
         kernels = banded(fuse_rows(kernels) if self.top else kernels, self.consts)
+        kernels = strip_runs(kernels)
         kernels, workspace = plan_buffers(kernels)
         kernels, workspace = place_tapes(kernels, workspace)
         kernels, workspace = outline(kernels, workspace)

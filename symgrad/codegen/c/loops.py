@@ -120,6 +120,7 @@ class LoopEmitter:
         self.env = env
         self.entry, self.sizes = entry, sizes
         self.regions = 0                     # threaded loops' functions made so far
+        self.span: tuple | None = None       # C (start, end) of a 1-D loop (a strip: ``strips``)
         self.vector_math = vector_math
         self.parallel = parallel
         self.calls: set = set()
@@ -224,6 +225,8 @@ class LoopEmitter:
         if not self.gathers and (tile := tiles.tile(dims, loads, accs)):
             return tiles.nests(self, k, dims, loads, outs, accs, threads, tile)
         loops = [Loop(f"i{d}", "0", str(dims[d][0])) for d in range(len(dims))]
+        if self.span:
+            loops[0].start, loops[0].end = self.span
         loop_vars = [(f"i{d}", d) for d in range(len(dims))]
         init, final = [], []
         body = self.element(k, loads, loop_vars)

@@ -251,7 +251,7 @@ class _Context:
         params, _, args = _signature(program, self.interrupts and
                                      interrupt.takes_params(program))
         part.voids = units.unused_params(args, part, self.target.standalone)
-        self.functions += part.functions
+        self.functions += ["\n" + f + "\n" for f in part.functions]
         self.functions.append(self.env.get_template("function.c.j2").render(
             name=name, params=params, part=part, inline=inline,
             storage=INLINE if inline else "static "))

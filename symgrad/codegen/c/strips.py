@@ -1,0 +1,38 @@
+"""Strip loops -> C (``lower.strips``): a loop over the strips of a vector, each of its loops
+printed for one strip.
+
+Layer: codegen (the ``strips`` kernel family). Input: a ``StripLoop``. Output: its C: ``for
+(sg_strip ...)`` over the strips, from the first, then each loop kernel as
+the loop printer prints it over ``[sg_from, sg_to)`` (on the calling thread: the strips run
+in order).
+"""
+
+from __future__ import annotations
+
+from ...lower.strips import StripLoop
+from .emitted import Emitted
+from .loops import scalars_of
+from .nest import Loop, Nest
+from .render import render_kernel
+
+
+def emit(ctx, number: int, k: StripLoop) -> Emitted:
+    count = -(-k.n // k.strip)
+    lines = []
+    em = ctx.loops
+    saved = em.parallel, em.span
+    em.parallel, em.span = False, ("sg_from", "sg_to")
+    try:
+        for j, inner in enumerate(k.kernels):
+            text, _, _ = em.emit(f"{number}.{j + 1}", inner)
+            lines += [line[4:] for line in text.splitlines()]
+    finally:
+        em.parallel, em.span = saved
+    head = [f"const int64_t sg_from = sg_strip*{k.strip};",
+            f"const int64_t sg_to = sg_from + {k.strip} < {k.n} ? sg_from + {k.strip} : {k.n};"]
+    title = (f"{len(k.kernels)} loops over [{k.n}] in strips of {k.strip}, each loop reading "
+             f"what the ones before it wrote at or before its element")
+    text = render_kernel(ctx.env, number, title, [],
+                         [Nest([Loop("sg_strip", "0", str(count))], head + lines)])
+    scalars = {s.name for inner in k.kernels for s in scalars_of(inner)}
+    return Emitted(text, k.n * len(k.kernels), uses=frozenset(scalars))

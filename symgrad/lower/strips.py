@@ -1,0 +1,145 @@
+"""Strips: consecutive loops over one long vector, each reading what the loops before it wrote
+at or before its own element, run one cache-sized strip at a time.
+
+Layer: lower. Input: the kernel sequence (after row loops and banded loops, before the buffer
+plan). Output: the same sequence with runs of such loops replaced by ``StripLoop`` kernels
+(``codegen.c.strips`` prints them).
+
+A recurrence along a vector makes one loop per stage: an RK4 step of the chain ODE (GradBench's
+``ode``) reads each stage shifted by one element in the next, ``x * cat([1, y[:-1]])``, so the
+fuser cannot put two stages in one loop, and each stage's loop streams its vectors through the
+L2 cache (n = 10,000: seven arrays of 80 KB per step). Run strip by strip, every loop takes
+its strip of ``strip`` elements before the next strip starts, and a strip's values are still
+in the L1 cache when the next loop reads them. Each element is computed by the same
+statements from the same values: the same bits.
+
+It is exact when every value a loop reads from the run was written before it in the strip
+order: a loop reads a buffer the run writes at element ``i + d`` for its element ``i``, with
+``d <= 0``, at the writer's stride; each buffer the run writes has one writer in the run,
+which no loop of the run reads before; no loop reduces, accumulates or gathers (a gather
+reads anywhere, a reduction's output is written by every strip). Strips run on one thread
+(the strip order is the point): a run's loops lose their threads.
+
+It pays when the loops read back what they write: a part of a run is made strips when each
+of its loops but the last writes something a later one reads, and at least half the arrays
+it touches are written and read again in it. The ODE's gradient stores each step's stages
+for its reverse pass (a tape of 320 MB at n = 100,000): its copies to the tape, which feed
+nothing in the run, joined to the stages' strips made it 10% slower (77-78 -> 86-88 ms),
+and its reverse pass run in strips from the last (reading at or after the element) was 1.5x
+slower, the tape streaming backwards from memory; strips from the last were left out.
+
+Measured, one thread: the ODE's primal (GradBench ``ode``) at n = 10,000, s = 10, 0.16-0.18
+-> 0.104-0.107 ms; at n = 100,000, s = 100, 18.8-19.2 -> 13.7-14.4 ms.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import ClassVar
+
+from .loopir import LoopKernel
+
+L1_BYTES = 1 << 15     # a strip's arrays together at most (the L1 data cache)
+STRIP_ALIGN = 64       # elements: a strip's length is a multiple (whole vectors, cache lines)
+MAX_RUN = 64           # loops in a run at most (its parts are searched in quadratic time)
+
+
+@dataclass(frozen=True)
+class StripLoop:
+    """``kernels`` (each over ``(n,)``) on elements ``[s, s + strip)`` for each strip ``s``
+    in turn, from the first."""
+
+    kernels: list
+    n: int
+    strip: int
+    family: ClassVar[str] = "strips"
+
+    def views(self) -> list:
+        return [v for k in self.kernels for v in k.views()]
+
+    def with_views(self, f) -> StripLoop:
+        return StripLoop([k.with_views(f) for k in self.kernels], self.n, self.strip)
+
+
+def strip_runs(kernels: list) -> list:
+    """``kernels`` with each run that qualifies (module docstring) as a ``StripLoop``."""
+    out: list = []
+    run = _Run()
+    for k in kernels:
+        if run.takes(k):
+            continue
+        out += _made(run.kernels)
+        run = _Run()
+        if not run.takes(k):
+            out.append(k)
+    return out + _made(run.kernels)
+
+
+class _Run:
+    """A run being gathered: its loops, what they write (buffer -> the writer's offset) and
+    read."""
+
+    def __init__(self):
+        self.kernels: list = []
+        self.n = None
+        self.written: dict = {}
+        self.read: set = set()
+
+    def takes(self, k) -> bool:
+        """Add ``k`` if the run stays exact with it (see the module docstring)."""
+        if not _candidate(k) or len(self.kernels) == MAX_RUN or \
+                (self.n is not None and k.shape[0] != self.n):
+            return False
+        reads = {v.buffer for v in k.loads}
+        for v in k.loads:
+            if v.buffer in self.written and (v.strides != (1,) or type(v.offset) is not int
+                                             or v.offset > self.written[v.buffer]):
+                return False
+        if any(st.out.buffer in self.written or st.out.buffer in self.read or
+               st.out.buffer in reads for st in k.stores):
+            return False
+        self.n = k.shape[0]
+        self.kernels.append(k)
+        self.read |= reads
+        self.written.update((st.out.buffer, st.out.offset) for st in k.stores)
+        return True
+
+
+def _made(kernels: list) -> list:
+    """A run as ``StripLoop``s (its longest first part that pays, then the rest likewise),
+    its loops as they were where strips would not pay (module docstring): one loop, arrays
+    that fit in the L1 cache together, or fewer than half of them read back in the part."""
+    out, i = [], 0
+    while i < len(kernels):
+        m = next((m for m in range(len(kernels), i + 1, -1) if _strip(kernels[i:m])), None)
+        if m is None:
+            out.append(kernels[i])
+            i += 1
+        else:
+            out.append(StripLoop(kernels[i:m], kernels[i].shape[0], _strip(kernels[i:m])))
+            i = m
+    return out
+
+
+def _strip(part: list) -> int:
+    """The strip length of ``part`` run in strips, 0 where that would not pay."""
+    for j, k in enumerate(part[:-1]):      # (each loop but the last feeds one after it)
+        later = {v.buffer for k2 in part[j + 1:] for v in k2.loads}
+        if not any(st.out.buffer in later for st in k.stores):
+            return 0
+    buffers = {v.buffer for k in part for v in k.views() if any(v.strides)}
+    kept = {st.out.buffer for k in part for st in k.stores} & \
+        {v.buffer for k in part for v in k.loads}
+    row = sum(b.dtype.itemsize for b in buffers)
+    if part[0].shape[0] * row <= L1_BYTES or 2 * len(kept) < len(buffers):
+        return 0
+    return max(STRIP_ALIGN, L1_BYTES // row // STRIP_ALIGN * STRIP_ALIGN)
+
+
+def _candidate(k) -> bool:
+    """A loop over one vector of a known length, writing each element once, densely."""
+    return type(k) is LoopKernel and len(k.shape) == 1 and type(k.shape[0]) is int and \
+        not k.reduces and not k.gathers and \
+        all(not st.accumulate and st.out.strides == (1,) and st.out.window is None
+            for st in k.stores) and math.prod(k.shape) > STRIP_ALIGN

@@ -1,0 +1,147 @@
+"""Strip loops (lower/strips.py): consecutive loops over one long vector, each reading what
+the ones before wrote at or before its element, run one cache-sized strip at a time.
+
+Compiled programs: the same bits with strips and without (each element computed by the
+same statements from the same values), NumPy's numbers, and a gradient through a stripped
+recurrence against central differences. The run builder on hand-made loops: a read ahead of
+the element, a write to an array an earlier loop of the run read, an accumulation, loops of
+other lengths, loops that fit in the L1 cache, loops that feed nothing after them.
+"""
+
+import numpy as np
+import pytest
+
+import symgrad as sg
+from symgrad.dtypes import float64
+from symgrad.lower import strips
+from symgrad.lower.loopir import Buffer, Expr, LoopKernel, Stmt, Store, View
+
+RNG = np.random.default_rng(23)
+N = 20000          # (three 160 KB arrays and more: well past the L1 cache)
+
+
+def rk4(x, steps, h, cat, ones):
+    """GradBench's chain ODE, y_0' = x_0, y_i' = x_i y_{i-1}: each stage reads the one
+    before it shifted by one element."""
+    def f(y):
+        return x * cat([ones(1), y[:-1]])
+    y = x * 0
+    for _ in range(steps):
+        k1 = f(y)
+        k2 = f(y + h / 2 * k1)
+        k3 = f(y + h / 2 * k2)
+        k4 = f(y + h * k3)
+        y = y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+    return y
+
+
+def sg_rk4(x, steps=3):
+    return rk4(x, steps, 0.2, sg.cat, lambda n: sg.ones(n, dtype=x.dtype))
+
+
+def np_rk4(x, steps=3):
+    return rk4(x, steps, 0.2, np.concatenate, np.ones)
+
+
+def scan_rk4(x):
+    h = 0.1
+
+    def step(i, y):
+        def f(v):
+            return x * sg.cat([sg.ones(1, dtype=x.dtype), v[:-1]])
+        k1 = f(y)
+        k2 = f(y + h / 2 * k1)
+        k3 = f(y + h / 2 * k2)
+        k4 = f(y + h * k3)
+        return y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+    return sg.fori_loop(0, 5, step, sg.zeros_like(x))
+
+
+@pytest.mark.parametrize("f,f_np", [
+    (sg_rk4, np_rk4),
+    (scan_rk4, lambda x: rk4(x, 5, 0.1, np.concatenate, np.ones)),    # (h = 0.1, 5 steps)
+], ids=["unrolled", "fori_loop"])
+def test_strips_give_the_bits_of_the_plain_loops(f, f_np, monkeypatch):
+    x = RNG.uniform(size=N)
+    stripped = sg.compile(f)
+    got = stripped(x)
+    assert "in strips of" in stripped.c_source
+    monkeypatch.setattr(strips, "L1_BYTES", 1 << 60)      # (every run fits: no strips)
+    plain = sg.compile(f)
+    want = plain(x)
+    assert "in strips of" not in plain.c_source
+    np.testing.assert_array_equal(got.view(np.int64), want.view(np.int64))
+    np.testing.assert_allclose(got, f_np(x), rtol=1e-13)
+
+
+def test_a_gradient_through_stripped_stages_matches_central_differences():
+    x = RNG.uniform(size=N)
+    w = RNG.normal(size=N)
+    grad = sg.grad(lambda x: (sg_rk4(x, 2) * sg.tensor(w)).sum())
+    got = grad(x)
+    eps = 1e-6
+    for i in (0, 1, 2, 777, N - 2, N - 1):
+        e = np.zeros(N)
+        e[i] = eps
+        fd = ((np_rk4(x + e, 2) * w).sum() - (np_rk4(x - e, 2) * w).sum()) / (2 * eps)
+        assert abs(got[i] - fd) <= 1e-6 * max(1.0, abs(fd)), (i, got[i], fd)
+
+
+# ---------------------------------------------------------------- the run builder
+
+def _buf(i, n=N):
+    return Buffer("temp", i, float64, n)
+
+
+def _loop(reads, writes, n=N, accumulate=False):
+    """A loop ``writes[j][i] = sum of reads`` over (n,); ``reads``: (buffer, shift)."""
+    loads = [View(b, d, (n,), (1,), ((max(0, -d), n - max(0, d)),) if d else None)
+             for b, d in reads]
+    body = [Stmt("t0", Expr("add", float64, float64), [("load", 0), ("load", len(loads) - 1)])]
+    stores = [Store("t0", View.dense(b, (n,)), "add", n, accumulate=accumulate) for b in writes]
+    return LoopKernel((n,), loads, body, stores)
+
+
+def _families(kernels):
+    return [len(k.kernels) if isinstance(k, strips.StripLoop) else "loop" for k in kernels]
+
+
+def test_a_recurrence_of_shifted_stages_is_one_strip():
+    x, a, b, out = _buf(0), _buf(1), _buf(2), _buf(3)
+    run = [_loop([(x, 0), (x, -1)], [a]), _loop([(x, 0), (a, -1)], [b]),
+           _loop([(a, 0), (b, -1)], [out])]
+    made = strips.strip_runs(run)
+    assert _families(made) == [3]
+    assert made[0].strip % strips.STRIP_ALIGN == 0
+    assert made[0].n * 4 * 8 > strips.L1_BYTES
+
+
+@pytest.mark.parametrize("case", ["read ahead", "write after read", "accumulate",
+                                  "other length", "fits in L1"])
+def test_loops_that_would_change_the_numbers_or_not_pay_stay_apart(case):
+    x, a, b, c = _buf(0), _buf(1), _buf(2), _buf(3)
+    first = _loop([(x, 0), (x, -1)], [a])
+    second = {
+        "read ahead": _loop([(x, 0), (a, 1)], [b]),               # a[i + 1]: not yet written
+        "write after read": _loop([(a, 0), (a, -1)], [x]),        # x, read by the first
+        "accumulate": _loop([(x, 0), (a, -1)], [b], accumulate=True),
+        "other length": _loop([(_buf(4, N - 1), 0), (_buf(5, N - 1), 0)], [_buf(6, N - 1)],
+                              n=N - 1),
+        "fits in L1": None,
+    }[case]
+    if case == "fits in L1":
+        n = 256
+        first = _loop([(_buf(0, n), 0), (_buf(0, n), -1)], [_buf(1, n)], n=n)
+        second = _loop([(_buf(0, n), 0), (_buf(1, n), -1)], [_buf(2, n)], n=n)
+    third = _loop([(b, 0), (c, 0)], [_buf(7)])
+    assert _families(strips.strip_runs([first, second, third])) == ["loop"] * 3
+
+
+def test_a_loop_that_feeds_nothing_ends_the_strips():
+    """A copy to a tape (read by no loop of the run) between the stages: the strips stop
+    before it, though with it at least half the arrays would still be read back."""
+    x, a, b, c, tape, out = (_buf(i) for i in range(6))
+    run = [_loop([(x, 0), (x, -1)], [a]), _loop([(x, 0), (a, -1)], [b]),
+           _loop([(x, 0), (b, -1)], [c]), _loop([(x, 0), (a, -1)], [tape]),
+           _loop([(b, 0), (c, -1)], [out])]
+    assert _families(strips.strip_runs(run)) == [3, "loop", "loop"]
