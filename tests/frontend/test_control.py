@@ -1,6 +1,8 @@
 """Loops and branches (scan, fori_loop, while_loop, cond): each against its Python unrolling,
 eagerly and compiled, values and gradients, with finite differences as the gradient oracle."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -521,3 +523,33 @@ def test_deeply_nested_conds_compile_in_linear_time(monkeypatch):
     # a few rounds per body, not rounds ** depth (measured: 10 per level at depths 6, 12 and
     # 24, one of them the level's branches rewritten to read y.sum() from the level around)
     assert len(rounds) <= 10 * (depth + 1)
+
+
+def _chain_ode(x, steps=4, h=0.25):
+    """GradBench's chain ODE by RK4 in a fori_loop: each stage reads the one before it
+    shifted by one element, ``x * cat([1, s[:-1]])``."""
+    def step(i, y):
+        def f(v):
+            return x * sg.cat([sg.ones(1, dtype=x.dtype), v[:-1]])
+        k1 = f(y)
+        k2 = f(y + h / 2 * k1)
+        k3 = f(y + h / 2 * k2)
+        k4 = f(y + h * k3)
+        return y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+    return sg.fori_loop(0, steps, step, sg.zeros_like(x))
+
+
+@pytest.mark.parametrize("how", ["eager", "compiled"])
+def test_shifted_stages_are_kept_by_the_stage_not_a_shifted_copy(how):
+    """The reverse loop reads ``cat([1, s[:-1]])`` of each stage ``s``: the forward loop keeps
+    ``s`` (which it writes anyway) and the reverse body views it, rather than storing a
+    shifted copy per stage and step."""
+    x0 = RNG.uniform(size=7)
+    f = lambda x: (_chain_ode(x) * sg.arange(7, dtype=x.dtype)).sum()   # noqa: E731
+    np.testing.assert_allclose(gradient(f, x0, how), central_differences(f, x0), rtol=1e-7,
+                               atol=1e-9)
+    if how == "compiled":
+        g = sg.grad(f)
+        g(x0)
+        copies = re.findall(r"/\* k\d+: cat -> ", g.c_source)
+        assert not copies, copies       # (a copy of each shifted stage: 3 per step before)

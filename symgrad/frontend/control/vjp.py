@@ -309,7 +309,7 @@ def reverse_step(body: Graph, nc: int, n_consts: int, fc: list, kk: list) -> dic
 def _residuals(body: Graph, vjp: Graph) -> list:
     """The values of ``body`` (a forward body) that ``vjp`` (traced on its input nodes)
     reads: computed once in the forward loop and kept, rather than computed again (a view
-    is kept by its source)."""
+    is kept by its source, ``_source``)."""
     forward = set(body.nodes())
     nodes = vjp.nodes()
     users = consumers(nodes)
@@ -318,11 +318,39 @@ def _residuals(body: Graph, vjp: Graph) -> list:
         if n not in forward or n.op in ("input", "const"):
             continue
         if any(m not in forward for m in users.get(n, ())) or n in vjp.outputs:
-            while n.op in _VIEWS and n.inputs[0].op not in ("input", "const"):
-                n = n.inputs[0]
+            n = _source(n)
             if n.op not in ("input", "const") and n not in found:
                 found.append(n)
     return found
+
+
+def _source(n):
+    """What residual ``n`` is kept by: the value it views (through reshapes, slices...,
+    paddings, and concatenations of it with constants: the reverse body reads them from the
+    kept value as views, nothing stored twice), short of a body input or constant. An RK4
+    step's stages read ``cat([1, s[:-1]])``: kept as ``s``, which the forward loop writes
+    anyway, rather than as a copy shifted by one (GradBench's ode gradient wrote three such
+    copies per step)."""
+    while True:
+        if n.op in _VIEWS or n.op == "unslice":
+            source = n.inputs[0]
+        elif n.op == "cat":
+            varying = [i for i in n.inputs if not _constant(i)]
+            if len(varying) != 1:
+                return n
+            source = varying[0]
+        else:
+            return n
+        if source.op in ("input", "const"):
+            return n
+        n = source
+
+
+def _constant(n) -> bool:
+    """A constant, or views of one."""
+    while n.op in _VIEWS:
+        n = n.inputs[0]
+    return n.op == "const"
 
 
 def while_grad_vjp(ctx, operands: list, outputs: list, grads: list) -> list:
