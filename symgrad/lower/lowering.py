@@ -58,7 +58,7 @@ def fusion_groups(graph: Graph) -> list:
     users = consumers(nodes)
     outputs = set(graph.values)
     chains = plan_chains(nodes, users, outputs)
-    slots, _, _ = plan_fusion(nodes, users, outputs, own=set(chains.contribution))
+    slots, _, _, _ = plan_fusion(nodes, users, outputs, own=set(chains.contribution))
     return [list(payload.members) for kind, payload in slots if kind == "group"]
 
 
@@ -96,7 +96,7 @@ class _Lowering:
         self.users = consumers(self.nodes)
         self.outputs = set(graph.values)
         self.chains = plan_chains(self.nodes, self.users, self.outputs)
-        self.slots, self.group_of, self.stored = plan_fusion(
+        self.slots, self.group_of, self.stored, self.recomputed = plan_fusion(
             self.nodes, self.users, self.outputs, own=set(self.chains.contribution))
         self.storage: dict[Node, object] = {}
         self.kernels: list = []
@@ -350,6 +350,11 @@ class _Lowering:
         def arg(i: Node):
             if i in local:
                 return local[i]
+            if i in self.recomputed:        # (computed again here: fusion.RECOMPUTED)
+                args = [arg(j) for j in i.inputs]
+                local[i] = name = f"t{len(body)}"
+                body.append(Stmt(name, expression(i), args, self.locs.get(i)))
+                return name
             s = self.value(i)
             if not isinstance(s, View):       # a Literal or a Scalar local
                 return s
@@ -365,7 +370,6 @@ class _Lowering:
                                     m.size, m.op, loc))
                 self.storage[m] = out
                 continue
-            name = f"t{len(body)}"
             if m.op == "gather":
                 source = self._indexed(m, shape)
                 if source not in loads:
@@ -373,6 +377,7 @@ class _Lowering:
                 args = [("load", loads.index(source)), arg(m.inputs[1])]
             else:
                 args = [arg(i) for i in m.inputs]
+            name = f"t{len(body)}"      # (after its operands: a recomputed one is a statement)
             body.append(Stmt(name, expression(m), args, loc))
             local[m] = name
             if m in self.stored:

@@ -177,6 +177,64 @@ def test_random_fused_programs_match_the_interpreter(seed):
             np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
 
 
+def test_a_cheap_value_read_by_another_loop_is_computed_again_there(monkeypatch):
+    """RK4 steps of the chain ODE in a fori_loop: each stage ``k = x * cat([1, s[:-1]])``
+    is read by its loop and by the step's sum in a later loop (the next stage reads ``s``
+    shifted: a loop of its own). The sum multiplies again instead of loading stored stages
+    (fusion.RECOMPUTED): the same bits as storing them, NumPy's numbers, fewer stores."""
+    from symgrad.lower import fusion
+    h = 0.1
+
+    def step(x, y, cat, ones):
+        def f(v):
+            return x * cat([ones(1), v[:-1]])
+        k1 = f(y)
+        k2 = f(y + h / 2 * k1)
+        k3 = f(y + h / 2 * k2)
+        k4 = f(y + h * k3)
+        return y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+
+    def steps(x, y):
+        ones = lambda n: sg.ones(n, dtype=x.dtype)   # noqa: E731
+        return sg.fori_loop(0, 3, lambda i, v: step(x, v, sg.cat, ones), y)
+    x, y = RNG.uniform(-1, 1, 1000), RNG.uniform(-1, 1, 1000)
+    again = sg.compile(steps)
+    got = again(x, y)
+    monkeypatch.setattr(fusion, "RECOMPUTED", frozenset())
+    stored = sg.compile(steps)
+    want = stored(x, y)
+    np.testing.assert_array_equal(got.view(np.int64), want.view(np.int64))
+    v = y
+    for _ in range(3):
+        v = step(x, v, np.concatenate, np.ones)
+    np.testing.assert_allclose(got, v, rtol=1e-14)
+    stores = [len(re.findall(r"tmp\d+\[i0\] = ", cf.c_source)) for cf in (again, stored)]
+    assert stores == [3, 6], stores      # (the three shifted sums; and the three stages)
+
+
+def test_values_computed_again_do_not_chain():
+    """Two cheap values, the second of the first (``b = a * x``), both read by the step's
+    sum in a later loop: only ``a`` is computed again there, ``b`` is loaded (a chain would
+    grow every later loop by the whole chain)."""
+    def f(x, y):
+        def body(i, v):
+            a = x * sg.cat([sg.ones(1, dtype=x.dtype), v[:-1]])
+            b = a * x
+            s = v + a + b                      # (read shifted below: the sum's own loop)
+            return a + b + x * sg.cat([sg.ones(1, dtype=x.dtype), s[:-1]])
+        return sg.fori_loop(0, 2, body, y)
+    x, y = RNG.uniform(-1, 1, 500), RNG.uniform(-1, 1, 500)
+    cf = sg.compile(f)
+    v = y
+    for _ in range(2):
+        a = x * np.concatenate([[1.0], v[:-1]])
+        b = a * x
+        v = a + b + x * np.concatenate([[1.0], (v + a + b)[:-1]])
+    np.testing.assert_allclose(cf(x, y), v, rtol=1e-14)
+    # a and b in the first loop; a again and x * s in the second (b loaded, not computed)
+    assert len(re.findall(r"\[mul\]", cf.c_source)) == 4, cf.c_source
+
+
 # ------------------------------------------------------------------ threads
 
 def test_large_loops_run_on_threads_with_the_same_result():
