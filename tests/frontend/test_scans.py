@@ -153,6 +153,35 @@ def test_linear_recurrence_primitive(reverse, how):
                                rtol=1e-6, atol=1e-8)
 
 
+@pytest.mark.parametrize("shape,axis", [((37, 50), 1), ((50, 21), 0), ((3, 19, 11), 2)])
+@pytest.mark.parametrize("kind", ["cumsum", "cumprod", "linrec", "linrec reverse"])
+def test_rows_run_side_by_side_give_numpys_bits(shape, axis, kind):
+    """A running sum, product or recurrence over many rows runs LANES rows side by side
+    (codegen.c.cumulative), then the rows left over: each row still in its own order, so
+    NumPy's sequential accumulate gives the same bits (37 rows: 32 in runs, 5 after)."""
+    from symgrad.codegen.c import cumulative
+    a = RNG.uniform(0.5, 1.5, shape)
+    b = RNG.standard_normal(shape)
+    if kind == "cumsum":
+        f, want = (lambda a, b: sg.cumsum(a, axis)), np.cumsum(a, axis)
+    elif kind == "cumprod":
+        f, want = (lambda a, b: sg.cumprod(a, axis)), np.cumprod(a, axis)
+    else:
+        reverse = kind.endswith("reverse")
+        f = lambda a, b: apply("linrec", a, b, axis=axis, reverse=reverse)   # noqa: E731
+        am, bm = np.moveaxis(a, axis, -1), np.moveaxis(b, axis, -1)
+        out = np.zeros_like(bm)
+        y = np.zeros(am.shape[:-1])
+        for j in (range(am.shape[-1] - 1, -1, -1) if reverse else range(am.shape[-1])):
+            y = am[..., j] * y + bm[..., j]
+            out[..., j] = y
+        want = np.moveaxis(out, -1, axis)
+    cf = sg.compile(f)
+    got = np.asarray(cf(a, b))
+    np.testing.assert_array_equal(got.view(np.int64), want.view(np.int64))
+    assert f"acc[{cumulative.LANES}]" in cf.c_source
+
+
 def test_cumprod_second_derivative_with_zeros_is_torchs():
     """With zeros in the input (one and two of them), d/dx cumprod needs no division: the
     first and second derivatives equal torch's, and the second equals finite differences of
