@@ -61,7 +61,9 @@ def _fused(kernels: list, i: int, scratch):
         return None
     reader = kernels[j]
     views = [q for q, v in enumerate(reader.loads) if v.buffer is out]
-    if len(views) != 1 or any(s.out.buffer is out for s in reader.stores):
+    # (a padded read, the gradient of a slice: the fill outside its window is no product)
+    if len(views) != 1 or any(s.out.buffer is out for s in reader.stores) or \
+            reader.loads[views[0]].window is not None:
         return None
     where = _axes(reader.loads[views[0]], m.out)
     if where is None:
@@ -105,6 +107,8 @@ def _axes(v: View, out: View):
         big, small, stride = "j", "i", rows
         j0, i0 = divmod(v.offset, rows)
     else:
+        return None
+    if i0 < 0 or j0 < 0:
         return None
     axes = []
     for n, s in zip(v.shape, v.strides):

@@ -98,6 +98,21 @@ def test_products_left_to_blas_or_their_loop(name, f):
     assert not _fused(cf.c_source)
 
 
+def test_a_padded_read_of_a_product_is_not_fused():
+    """The gradient of ``x[1:] @ w`` pads ``g @ w.T`` with a zero row: its reader reads the
+    product through a window, and the fill outside it is no product (fused, the loop read
+    before the product's buffer and wrote what it found into row 0)."""
+    f = sg.grad(lambda x, w: sg.sum((x[1:] @ w) ** 2))
+    x, w = RNG.uniform(-1, 1, (6, 4)), RNG.uniform(-1, 1, (4, 3))
+    got = f(x, w)
+    want = np.zeros_like(x)
+    want[1:] = 2 * (x[1:] @ w) @ w.T
+    np.testing.assert_array_equal(got[0], 0.0)
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)
+    padded = f.c_source.split("unslice -> out0")[1].split("/* k")[0]
+    assert "mm0_" not in padded, padded
+
+
 def test_integer_products_are_not_fused():
     a, b = RNG.integers(-9, 9, (40, 3)), RNG.integers(-9, 9, (3, 500))
     cf = sg.compile(lambda a, b: (a @ b).amax(0))
