@@ -270,6 +270,11 @@ class LoopKernel:
                           [Store(s.value, f(s.out), s.op, s.size, s.reduce, s.loc, s.accumulate)
                            for s in self.stores], self.reduce_axes)
 
+    def scalars(self) -> list:
+        """The function-scope Scalars it reads (statements' operands, stored values)."""
+        return [a for s in self.body for a in s.args if type(a) is Scalar] + \
+            [s.value for s in self.stores if type(s.value) is Scalar]
+
     @property
     def op(self) -> str:
         """The first stored op: names the kernel in comments."""

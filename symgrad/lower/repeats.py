@@ -259,8 +259,7 @@ def scalars_read(k) -> list:
     if kind is ElementStmt:
         return [k.value.name] if type(k.value) is Scalar else []
     if kind is LoopKernel:
-        names = [a.name for s in k.body for a in s.args if type(a) is Scalar]
-        return names + [s.value.name for s in k.stores if type(s.value) is Scalar]
+        return [s.name for s in k.scalars()]
     if kind.family in ("rows", "strips"):      # (loops run together: their loops' scalars)
         return [n for inner in k.kernels for n in scalars_read(inner)]
     return [s.name for s in _found_scalars(k, 0)]

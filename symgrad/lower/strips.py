@@ -15,7 +15,7 @@ statements from the same values: the same bits.
 
 It is exact when every value a loop reads from the run was written before it in the strip
 order: a loop reads a buffer the run writes at element ``i + d`` for its element ``i``, with
-``d <= 0``, at the writer's stride; each buffer the run writes has one writer in the run,
+``d <= 0``, at the writer's stride; each buffer the run writes has one store in the run,
 which no loop of the run reads before; no loop reduces, accumulates or gathers (a gather
 reads anywhere, a reduction's output is written by every strip). Strips run on one thread
 (the strip order is the point): a run's loops lose their threads.
@@ -96,9 +96,10 @@ class _Run:
             if v.buffer in self.written and (v.strides != (1,) or type(v.offset) is not int
                                              or v.offset > self.written[v.buffer]):
                 return False
-        if any(st.out.buffer in self.written or st.out.buffer in self.read or
-               st.out.buffer in reads for st in k.stores):
-            return False
+        writes = [st.out.buffer for st in k.stores]
+        if len(set(writes)) < len(writes) or \
+                any(b in self.written or b in self.read or b in reads for b in writes):
+            return False      # (one writer of each buffer, one store: its offset is the shift's)
         self.n = k.shape[0]
         self.kernels.append(k)
         self.read |= reads

@@ -145,3 +145,19 @@ def test_a_loop_that_feeds_nothing_ends_the_strips():
            _loop([(x, 0), (b, -1)], [c]), _loop([(x, 0), (a, -1)], [tape]),
            _loop([(b, 0), (c, -1)], [out])]
     assert _families(strips.strip_runs(run)) == [3, "loop", "loop"]
+
+
+def test_two_stores_into_one_buffer_stay_apart():
+    """A loop writing both halves of one buffer: a later loop's read at ``i + N - 1`` is one
+    element before the second half (a shift of -1 from it) but ahead of the first half's
+    element i: not exact in strips (the rest of the run would pay)."""
+    x, c, d, e = _buf(0), _buf(2), _buf(3), _buf(4)
+    both = _buf(1, 2 * N)
+    first = _loop([(x, 0), (x, -1)], [both])
+    first.stores.append(Store("t0", View(both, N, (N,), (1,)), "add", N))
+    second = LoopKernel((N,), [View(both, N - 1, (N,), (1,)), View(x, 0, (N,), (1,))],
+                        first.body, [Store("t0", View.dense(c, (N,)), "add", N),
+                                     Store("t0", View.dense(d, (N,)), "add", N)])
+    third = _loop([(c, 0), (d, -1)], [e])
+    made = strips.strip_runs([first, second, third])
+    assert made[0] is first, _families(made)

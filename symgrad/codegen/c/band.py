@@ -19,7 +19,7 @@ from .emitted import Emitted
 from .literals import c_literal
 from .loopdims import guard
 from . import regions
-from .loops import PARALLEL_MIN_WORK, operand, scalars_of
+from .loops import PARALLEL_MIN_WORK, operand
 from .nest import Loop, Nest
 from .render import render_kernel
 from .text import index, loc_comment
@@ -56,11 +56,10 @@ def emit(ctx, number: int, k) -> Emitted:
     comments = [loc_comment(s.loc, s.op) for s in loop.stores[:1]]
     nests, functions = [Nest(loops, lines)], []
     if loops[0].pragma:
-        views = [(v, False) for v in loop.loads] + [(s.out, True) for s in loop.stores]
-        nests, functions = regions.split(ctx.loops.region_name(), nests, [], regions.known(
-            views, scalars_of(loop), ctx.loops.sizes), ctx.env)
+        nests, functions = regions.split(ctx.loops.region_name(), nests, [],
+                                         regions.known([loop], ctx.loops.sizes), ctx.env)
     text = render_kernel(ctx.loops.env, number, title, comments, nests)
-    return Emitted(text, work, uses=frozenset(a.name for a in scalars_of(loop)),
+    return Emitted(text, work, uses=frozenset(a.name for a in loop.scalars()),
                    threaded=bool(loops[0].pragma), functions=tuple(functions))
 
 

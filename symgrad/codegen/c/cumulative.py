@@ -11,7 +11,6 @@ compiled values agree to the bit.
 from __future__ import annotations
 
 import math
-import re
 
 from ...dtypes import float64
 from ...lower.cumulative import CumulativeKernel
@@ -57,7 +56,6 @@ def scan_kernel(env, number: int, k: CumulativeKernel, calls: set) -> str:
 # bits). Measured (a C harness of GradBench llsq's Vandermonde matrix, a cumprod along rows
 # of 128 of a (4096, 128) array): 331 -> 245 us, the rest the 4 MB it writes.
 LANES = 8
-_ACC = re.compile(r"\bacc\b")
 
 
 def _lanes(k: CumulativeKernel) -> tuple | None:
@@ -87,12 +85,10 @@ def _nest(k: CumulativeKernel, dims: list, loops: list, calls: set,
     if k.kind in ("cumargmax", "cumargmin"):
         init, step = _arg_step(k.kind, dtype, reads[0], out)
     else:
-        init, step = _value_step(k.kind, dtype, reads, out, calls)
-    if interleaved:            # (the same lines, with an accumulator per row: acc[q])
-        init = [re.sub(r" acc = (.*);", rf" acc[{LANES}]; for (int q = 0; q < {LANES}; q++) "
-                                         r"acc[q] = \1;", init[0])]
+        init, step = _value_step(k.kind, dtype, reads, out, calls, LANES if interleaved else 0)
+    if interleaved:
         step = [f"for (int64_t q = 0; q < {LANES}; q++) {{"] + \
-            ["    " + _ACC.sub("acc[q]", line) for line in step] + ["}"]
+            [f"    {line}" for line in step] + ["}"]
     body = init + [f"for (int64_t r = 0; r < {n}; r++) {{",
                    f"    const int64_t j = {f'{n - 1} - r' if k.reverse else 'r'};"]
     body += [f"    {line}" for line in step] + ["}"]
@@ -107,33 +103,38 @@ def _read(v, axis: int, dims: list) -> str:
     return f"(({cond}) ? {read} : {c_literal(v.fill, v.buffer.dtype)})" if cond else read
 
 
-def _value_step(kind: str, dtype, reads: list, out: str, calls: set) -> tuple[list, list]:
+def _value_step(kind: str, dtype, reads: list, out: str, calls: set,
+                lanes: int = 0) -> tuple[list, list]:
     """(lines before the axis loop, lines of one step) of a running sum, product,
     log-sum-exp or linear recurrence, accumulating in ``dtype.accumulates_in`` (an integer
     one in a uint64_t: wrapping, never signed overflow; complex64 in complex128, products
-    by NumPy's plain formula, ``complex_ops``'s ``sgm_cmul``)."""
+    by NumPy's plain formula, ``complex_ops``'s ``sgm_cmul``). ``lanes``: that many rows
+    side by side, the step's accumulator ``acc[q]`` (the caller loops over ``q``)."""
     ctype = dtype.ctype
     acc_t = dtype.accumulates_in.ctype if dtype.is_differentiable else "uint64_t"
+    a = "acc[q]" if lanes else "acc"
     x = f"(({acc_t}){reads[-1]})"
     mul = "{} * {}"
     if dtype.is_complex:
         calls.update(("sgm_complex_h", "sgm_cmul"))
         mul = "sgm_cmul({}, {})"
     if kind == "cumsum":
-        init, step = "0", [f"acc = acc + {x};"]
+        init, step = "0", [f"{a} = {a} + {x};"]
     elif kind == "cumprod":
-        init, step = "1", [f"acc = {mul.format('acc', x)};"]
+        init, step = "1", [f"{a} = {mul.format(a, x)};"]
     elif kind == "linrec":
-        init, step = "0", [f"acc = {mul.format('acc', f'(({acc_t}){reads[0]})')} + {x};"]
+        init, step = "0", [f"{a} = {mul.format(a, f'(({acc_t}){reads[0]})')} + {x};"]
     else:                       # logcumsumexp, NumPy's npy_logaddexp(acc, v)
         init = "-INFINITY"
         step = [f"const double v = {x};",
-                f"if (acc == v) acc = acc + {c_literal(math.log(2.0), float64)};",
+                f"if ({a} == v) {a} = {a} + {c_literal(math.log(2.0), float64)};",
                 "else {",
-                "    const double d = acc - v;",
-                "    acc = d > 0 ? acc + log1p(exp(-d)) : d <= 0 ? v + log1p(exp(d)) : d;",
+                f"    const double d = {a} - v;",
+                f"    {a} = d > 0 ? {a} + log1p(exp(-d)) : d <= 0 ? v + log1p(exp(d)) : d;",
                 "}"]
-    return [f"{acc_t} acc = {init};"], step + [f"{out} = ({ctype})acc;"]
+    decl = f"{acc_t} acc[{lanes}]; for (int q = 0; q < {lanes}; q++) acc[q] = {init};" \
+        if lanes else f"{acc_t} acc = {init};"
+    return [decl], step + [f"{out} = ({ctype}){a};"]
 
 
 def _arg_step(kind: str, dtype, read: str, out: str) -> tuple[list, list]:

@@ -90,14 +90,8 @@ def emit(ctx, number: int, k: LoopKernel) -> Emitted:
         loc = next(s.loc for s in k.body if s.expr.op == "gather")
         where_ = f" (from {loc}: {loc.text})" if loc else ""
         errors = ((number + 1, f"an index passed to gather is out of range{where_}"),)
-    return Emitted(text, math.prod(k.shape), uses=frozenset(a.name for a in scalars_of(k)),
+    return Emitted(text, math.prod(k.shape), uses=frozenset(a.name for a in k.scalars()),
                    threaded=threaded, errors=errors, functions=tuple(functions))
-
-
-def scalars_of(k: LoopKernel) -> list:
-    """The function-scope Scalars a loop kernel reads."""
-    return [a for s in k.body for a in s.args if isinstance(a, Scalar)] + \
-        [s.value for s in k.stores if isinstance(s.value, Scalar)]
 
 
 def local_ctype(dtype) -> str:
@@ -119,7 +113,7 @@ class LoopEmitter:
                  sizes: tuple = ()):
         self.env = env
         self.entry, self.sizes = entry, sizes
-        self.regions = 0                     # threaded loops' functions made so far
+        self.made_regions = 0                # threaded loops' functions made so far
         self.span: tuple | None = None       # C (start, end) of a 1-D loop (a strip: ``strips``)
         self.vector_math = vector_math
         self.parallel = parallel
@@ -152,10 +146,8 @@ class LoopEmitter:
         threaded = any("parallel" in p for p in pragmas)
         functions = []
         if threaded:
-            views = [(v, False) for v in k.loads] + [(s.out, True) for s in k.stores]
             nests, functions = regions.split(self.region_name(), nests, init,
-                                             regions.known(views, scalars_of(k), self.sizes),
-                                             self.env)
+                                             regions.known([k], self.sizes), self.env)
         if self.gathers:        # an index out of its bound: the error status, after the loop
             init = [f"int {BAD} = 0;"] + init
             final = final + [f"if ({BAD}) return {number + 1};"]
@@ -163,8 +155,8 @@ class LoopEmitter:
 
     def region_name(self) -> str:
         """A new name for a threaded loop's function (``regions``)."""
-        self.regions += 1
-        return f"{self.entry}_loop{self.regions}"
+        self.made_regions += 1
+        return f"{self.entry}_loop{self.made_regions}"
 
     def _nests(self, k, mode, dims, loads, outs, accs, threads) -> tuple[list, list, list]:
         if mode is not None:    # float sums: blocked and pairwise (see sumloop.py)

@@ -36,6 +36,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from ...lower.loopir import LoopKernel
+from ...lower.rows import view_dims
 from .nest import Loop, Nest
 from .render import render_kernel
 
@@ -50,11 +52,13 @@ _DECL = re.compile(r"\s*(?:const\s+)?((?:[A-Za-z_]\w*\s+)+?)\**\s*([A-Za-z_]\w*)
 _STATEMENTS = {"for", "if", "else", "return", "while", "do", "switch", "goto"}
 
 
-def known(views, scalars, sizes) -> dict:
-    """name -> the parameter that passes it, for what a kernel's loops may read from outside:
-    ``views`` (a pointer, ``const`` unless a view that writes it is among them:
-    (view, writes) pairs), ``scalars`` (a value) and call-time ``sizes`` (int64_t)."""
-    views = list(views)
+def known(kernels: list, sizes) -> dict:
+    """name -> the parameter that passes it, for what the loops of ``kernels`` (loop kernels,
+    or a row loop's: products too) may read from outside: their buffers (a pointer, ``const``
+    unless one of them writes it), the scalars they read (a value) and the call-time
+    ``sizes`` (int64_t)."""
+    views = [(v, writes) for k in kernels for v, _, writes in view_dims(k, 0)]
+    scalars = [s for k in kernels if type(k) is LoopKernel for s in k.scalars()]
     written = {v.buffer.name for v, writes in views if writes}
     params: dict = {}
     for v, _ in views:

@@ -23,7 +23,7 @@ from ...lower.rows import RowLoop, view_dims
 from .emitted import Emitted
 from .matmul import matmul, work as product_work
 from . import regions
-from .loops import PARALLEL_MIN_WORK, THREADS, scalars_of
+from .loops import PARALLEL_MIN_WORK, THREADS
 from .nest import Loop, Nest
 from .render import render_kernel
 
@@ -127,9 +127,8 @@ def emit(ctx, number: int, k: RowLoop) -> Emitted:
             f"{len(k.kernels) - 1} loops, a block at a time"
     functions = []
     if threads:
-        views = [(v, w) for inner, d in zip(k.kernels, k.dims) for v, _, w in view_dims(inner, d)]
-        nests, functions = regions.split(ctx.loops.region_name(), nests, [], regions.known(
-            views, _scalars(k), ctx.loops.sizes), ctx.env)
+        nests, functions = regions.split(ctx.loops.region_name(), nests, [],
+                                         regions.known(k.kernels, ctx.loops.sizes), ctx.env)
     one_blas = k.sequential and "blas" in uses and ctx.target.blas == "scipy"
     if one_blas:
         # (BLAS on one thread too: its threads waking for each block's GEMM while OpenMP's
@@ -137,11 +136,7 @@ def emit(ctx, number: int, k: RowLoop) -> Emitted:
         nests = [Nest([], ["sg_blas_threads(1);"])] + nests + \
             [Nest([], ["sg_blas_threads(nthreads);"])]
     text = render_kernel(ctx.env, number, title, [], nests)
-    return Emitted(text, work, uses=frozenset(s.name for s in _scalars(k)),
-                   threaded=threads or one_blas, blas="blas" in uses,
-                   functions=tuple(functions))
-
-
-def _scalars(k: RowLoop) -> list:
-    """The function-scope Scalars the run's loops read."""
-    return [s for inner in k.kernels if type(inner) is LoopKernel for s in scalars_of(inner)]
+    scalars = {s.name for inner in k.kernels if type(inner) is LoopKernel
+               for s in inner.scalars()}
+    return Emitted(text, work, uses=frozenset(scalars), threaded=threads or one_blas,
+                   blas="blas" in uses, functions=tuple(functions))

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from ...lower.strips import StripLoop
 from .emitted import Emitted
-from .loops import scalars_of
 from .nest import Loop, Nest
 from .render import render_kernel
 
@@ -34,5 +33,5 @@ def emit(ctx, number: int, k: StripLoop) -> Emitted:
              f"what the ones before it wrote at or before its element")
     text = render_kernel(ctx.env, number, title, [],
                          [Nest([Loop("sg_strip", "0", str(count))], head + lines)])
-    scalars = {s.name for inner in k.kernels for s in scalars_of(inner)}
+    scalars = {s.name for inner in k.kernels for s in inner.scalars()}
     return Emitted(text, k.n * len(k.kernels), uses=frozenset(scalars))
