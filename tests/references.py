@@ -36,6 +36,34 @@ def rosenbrock_hessian(x: np.ndarray) -> np.ndarray:
     return h
 
 
+def chain_ode_step(x, y, h, cat, ones):
+    """One RK4 step of GradBench's chain ODE, y_0' = x_0, y_i' = x_i y_{i-1}, of tensors
+    (``sg.cat``, ``sg.ones``) or arrays (``np.concatenate``, ``np.ones``): each stage reads
+    the one before it shifted by one element, ``x * cat([1, s[:-1]])``."""
+    def f(v):
+        return x * cat([ones(1), v[:-1]])
+    k1 = f(y)
+    k2 = f(y + h / 2 * k1)
+    k3 = f(y + h / 2 * k2)
+    k4 = f(y + h * k3)
+    return y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+
+
+def chain_ode(x, steps: int, h: float):
+    """``steps`` of ``chain_ode_step`` from y = 0 in a ``fori_loop`` (tensors)."""
+    ones = lambda n: sg.ones(n, dtype=x.dtype)    # noqa: E731
+    return sg.fori_loop(0, steps, lambda i, y: chain_ode_step(x, y, h, sg.cat, ones),
+                        sg.zeros_like(x))
+
+
+def chain_ode_numpy(x: np.ndarray, steps: int, h: float, y=None) -> np.ndarray:
+    """``chain_ode`` in NumPy (from ``y``, zeros unless given)."""
+    y = np.zeros_like(x) if y is None else y
+    for _ in range(steps):
+        y = chain_ode_step(x, y, h, np.concatenate, np.ones)
+    return y
+
+
 def central_differences(f, x0: np.ndarray, eps: float = 1e-6) -> np.ndarray:
     """The gradient of the scalar ``f(tensor)`` at the float64 array ``x0``, by central
     differences (the independent oracle for gradients)."""

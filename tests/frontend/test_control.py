@@ -11,7 +11,7 @@ from symgrad.ir import format_graph, interpret, verify
 from symgrad.tracing import ArgSpec, trace
 from symgrad import dtypes
 from symgrad.build.c import toolchain
-from tests.references import central_differences, gradient
+from tests.references import central_differences, chain_ode, gradient
 
 RNG = np.random.default_rng(7)
 
@@ -525,27 +525,13 @@ def test_deeply_nested_conds_compile_in_linear_time(monkeypatch):
     assert len(rounds) <= 10 * (depth + 1)
 
 
-def _chain_ode(x, steps=4, h=0.25):
-    """GradBench's chain ODE by RK4 in a fori_loop: each stage reads the one before it
-    shifted by one element, ``x * cat([1, s[:-1]])``."""
-    def step(i, y):
-        def f(v):
-            return x * sg.cat([sg.ones(1, dtype=x.dtype), v[:-1]])
-        k1 = f(y)
-        k2 = f(y + h / 2 * k1)
-        k3 = f(y + h / 2 * k2)
-        k4 = f(y + h * k3)
-        return y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
-    return sg.fori_loop(0, steps, step, sg.zeros_like(x))
-
-
 @pytest.mark.parametrize("how", ["eager", "compiled"])
 def test_shifted_stages_are_kept_by_the_stage_not_a_shifted_copy(how):
     """The reverse loop reads ``cat([1, s[:-1]])`` of each stage ``s``: the forward loop keeps
     ``s`` (which it writes anyway) and the reverse body views it, rather than storing a
     shifted copy per stage and step."""
     x0 = RNG.uniform(size=7)
-    f = lambda x: (_chain_ode(x) * sg.arange(7, dtype=x.dtype)).sum()   # noqa: E731
+    f = lambda x: (chain_ode(x, 4, 0.25) * sg.arange(7, dtype=x.dtype)).sum()   # noqa: E731
     np.testing.assert_allclose(gradient(f, x0, how), central_differences(f, x0), rtol=1e-7,
                                atol=1e-9)
     if how == "compiled":

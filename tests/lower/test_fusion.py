@@ -15,7 +15,7 @@ import textwrap
 
 import numpy as np
 import pytest
-from references import elementwise, elementwise_numpy
+from references import chain_ode, chain_ode_numpy, elementwise, elementwise_numpy
 
 import symgrad as sg
 from symgrad.ir import interpret
@@ -183,31 +183,14 @@ def test_a_cheap_value_read_by_another_loop_is_computed_again_there(monkeypatch)
     shifted: a loop of its own). The sum multiplies again instead of loading stored stages
     (fusion.RECOMPUTED): the same bits as storing them, NumPy's numbers, fewer stores."""
     from symgrad.lower import fusion
-    h = 0.1
-
-    def step(x, y, cat, ones):
-        def f(v):
-            return x * cat([ones(1), v[:-1]])
-        k1 = f(y)
-        k2 = f(y + h / 2 * k1)
-        k3 = f(y + h / 2 * k2)
-        k4 = f(y + h * k3)
-        return y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
-
-    def steps(x, y):
-        ones = lambda n: sg.ones(n, dtype=x.dtype)   # noqa: E731
-        return sg.fori_loop(0, 3, lambda i, v: step(x, v, sg.cat, ones), y)
-    x, y = RNG.uniform(-1, 1, 1000), RNG.uniform(-1, 1, 1000)
-    again = sg.compile(steps)
-    got = again(x, y)
+    x = RNG.uniform(-1, 1, 1000)
+    again = sg.compile(lambda x: chain_ode(x, 3, 0.1))
+    got = again(x)
     monkeypatch.setattr(fusion, "RECOMPUTED", frozenset())
-    stored = sg.compile(steps)
-    want = stored(x, y)
+    stored = sg.compile(lambda x: chain_ode(x, 3, 0.1))
+    want = stored(x)
     np.testing.assert_array_equal(got.view(np.int64), want.view(np.int64))
-    v = y
-    for _ in range(3):
-        v = step(x, v, np.concatenate, np.ones)
-    np.testing.assert_allclose(got, v, rtol=1e-14)
+    np.testing.assert_allclose(got, chain_ode_numpy(x, 3, 0.1), rtol=1e-14)
     stores = [len(re.findall(r"tmp\d+\[i0\] = ", cf.c_source)) for cf in (again, stored)]
     assert stores == [3, 6], stores      # (the three shifted sums; and the three stages)
 

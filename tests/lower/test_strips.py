@@ -10,6 +10,7 @@ other lengths, loops that fit in the L1 cache, loops that feed nothing after the
 
 import numpy as np
 import pytest
+from references import chain_ode, chain_ode_numpy, chain_ode_step
 
 import symgrad as sg
 from symgrad.dtypes import float64
@@ -20,46 +21,21 @@ RNG = np.random.default_rng(23)
 N = 20000          # (three 160 KB arrays and more: well past the L1 cache)
 
 
-def rk4(x, steps, h, cat, ones):
-    """GradBench's chain ODE, y_0' = x_0, y_i' = x_i y_{i-1}: each stage reads the one
-    before it shifted by one element."""
-    def f(y):
-        return x * cat([ones(1), y[:-1]])
+def sg_rk4(x, steps=3):
+    """The chain ODE's steps unrolled (each a few loops of the entry point)."""
     y = x * 0
     for _ in range(steps):
-        k1 = f(y)
-        k2 = f(y + h / 2 * k1)
-        k3 = f(y + h / 2 * k2)
-        k4 = f(y + h * k3)
-        y = y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+        y = chain_ode_step(x, y, 0.2, sg.cat, lambda n: sg.ones(n, dtype=x.dtype))
     return y
 
 
-def sg_rk4(x, steps=3):
-    return rk4(x, steps, 0.2, sg.cat, lambda n: sg.ones(n, dtype=x.dtype))
-
-
 def np_rk4(x, steps=3):
-    return rk4(x, steps, 0.2, np.concatenate, np.ones)
-
-
-def scan_rk4(x):
-    h = 0.1
-
-    def step(i, y):
-        def f(v):
-            return x * sg.cat([sg.ones(1, dtype=x.dtype), v[:-1]])
-        k1 = f(y)
-        k2 = f(y + h / 2 * k1)
-        k3 = f(y + h / 2 * k2)
-        k4 = f(y + h * k3)
-        return y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
-    return sg.fori_loop(0, 5, step, sg.zeros_like(x))
+    return chain_ode_numpy(x, steps, 0.2)
 
 
 @pytest.mark.parametrize("f,f_np", [
     (sg_rk4, np_rk4),
-    (scan_rk4, lambda x: rk4(x, 5, 0.1, np.concatenate, np.ones)),    # (h = 0.1, 5 steps)
+    (lambda x: chain_ode(x, 5, 0.1), lambda x: chain_ode_numpy(x, 5, 0.1)),
 ], ids=["unrolled", "fori_loop"])
 def test_strips_give_the_bits_of_the_plain_loops(f, f_np, monkeypatch):
     x = RNG.uniform(size=N)
