@@ -61,7 +61,7 @@ def export_c(f, directory, args: tuple, *, name: str | None = None, dtype_policy
     "float64") converts their floating arrays first. ``portable=True``: default flags without
     ``-march=native`` and no glibc vector math; ``False``: symgrad's own flags (then the test
     compares bit for bit with ``-DSG_TEST_EXACT``). ``blas="none"`` keeps every matmul a plain
-    C loop; ``"cblas"`` calls the standard ``cblas_sgemm``/``cblas_dgemm`` for large ones (the
+    C loop; ``"cblas"`` calls the standard ``cblas_?gemm`` (``?gemv``, ``?trmm``) for large ones (a
     Makefile links ``$(BLAS)``, default ``-lopenblas``). ``threads``: large loops run on the
     caller's ``nthreads`` when built with OpenMP (``make OPENMP=-fopenmp``); False leaves
     OpenMP out of the file. Tensors and arrays the function reads besides its arguments (an

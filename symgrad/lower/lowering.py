@@ -27,6 +27,7 @@ from ..dims import NotGeneric, is_one, symbols_of
 from ..gcpause import pausing
 from ..ir import Graph, Node, consumers
 from ..ir.control import group_key, is_control
+from ..ir.zeros import KnownZeros
 from ..ops import get
 from ..ops.registry import ELEMENTWISE, REDUCE, resolve
 from .accumulate import plan_chains
@@ -109,6 +110,7 @@ class _Lowering:
         self._claim_chains()
         self.flat_cats: set = set()   # 1-D cats in contiguous memory (cat.place_operands)
         self.placed: dict[Node, tuple] = place_operands(self)
+        self.zeros = KnownZeros()     # the matrices known triangular (lower.matmul)
 
     def _claim_outputs(self) -> dict:
         """node -> the output buffer its kernel writes directly (no copy at the end): each

@@ -28,6 +28,10 @@ class MatmulKernel:
     b: View
     out: View
     loc: Loc | None = None
+    # "lower" / "upper": every matrix of that operand is zero above / below its diagonal
+    # (``ir.zeros``), so codegen may multiply its triangle only (TRMM); None: not known
+    triangle_a: str | None = None
+    triangle_b: str | None = None
     family: ClassVar[str] = "matmul"
 
     def views(self) -> list:
@@ -42,7 +46,8 @@ def lower(lowering, node) -> None:
     a, b = (_gemm_operand(lowering, i) for i in node.inputs)
     out = _in_readers_layout(lowering, node) or lowering.new_buffer(node)
     lowering.storage[node] = out
-    lowering.kernels.append(MatmulKernel(a, b, out, lowering.locs.get(node)))
+    tri_a, tri_b = (lowering.zeros.triangle(i) for i in node.inputs)
+    lowering.kernels.append(MatmulKernel(a, b, out, lowering.locs.get(node), tri_a, tri_b))
 
 
 def _in_readers_layout(lowering, node) -> View | None:

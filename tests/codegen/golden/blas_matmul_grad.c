@@ -14,8 +14,9 @@
 #pragma omp declare simd notinbranch
 float tanhf(float);
 
-/* OpenBLAS (scipy-openblas32 wheel): row-major GEMM and GEMV. */
-enum { SG_ROW_MAJOR = 101, SG_NO_TRANS = 111, SG_TRANS = 112 };
+/* OpenBLAS (scipy-openblas32 wheel): row-major GEMM, GEMV and TRMM. */
+enum { SG_ROW_MAJOR = 101, SG_NO_TRANS = 111, SG_TRANS = 112, SG_UPPER = 121, SG_LOWER = 122,
+       SG_NON_UNIT = 131, SG_LEFT = 141, SG_RIGHT = 142 };
 void scipy_cblas_sgemm(int order, int ta, int tb, int m, int n, int k, float alpha,
                        const float *a, int lda, const float *b, int ldb, float beta,
                        float *c, int ldc);
@@ -26,6 +27,10 @@ void scipy_cblas_sgemv(int order, int ta, int m, int n, float alpha, const float
                        const float *x, int incx, float beta, float *y, int incy);
 void scipy_cblas_dgemv(int order, int ta, int m, int n, double alpha, const double *a, int lda,
                        const double *x, int incx, double beta, double *y, int incy);
+void scipy_cblas_strmm(int order, int side, int uplo, int ta, int diag, int m, int n, float alpha,
+                       const float *a, int lda, float *b, int ldb);
+void scipy_cblas_dtrmm(int order, int side, int uplo, int ta, int diag, int m, int n, double alpha,
+                       const double *a, int lda, double *b, int ldb);
 void scipy_openblas_set_num_threads(int n);
 
 /* OpenBLAS's threads follow symgrad.set_num_threads (set when the count changes). */

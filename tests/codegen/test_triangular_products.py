@@ -1,0 +1,133 @@
+"""Products with a triangular operand multiply its triangle only (``ir.zeros`` finds the
+operand's zeros, ``codegen.c.matmul._trmm`` copies the other operand into the output and
+calls TRMM): every side and layout against NumPy, float32 and float64, gradients against
+NumPy's formulas, and the C that says which BLAS routine runs. Zeros that are not exact in
+IEEE arithmetic (a product with a 0/1 mask: 0 * inf is NaN) keep the full GEMM."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import symgrad as sg
+from symgrad.codegen.c.matmul import TRMM_MIN
+
+R = np.random.default_rng(11)
+D = 64
+assert D >= TRMM_MIN
+
+# (name, function, its NumPy twin, operand shapes)
+CASES = [
+    ("lower @ matrix", lambda a, b: sg.tril(a) @ b, lambda a, b: np.tril(a) @ b,
+     [(D, D), (D, 100)]),
+    ("matrix @ lower", lambda a, b: a @ sg.tril(b), lambda a, b: a @ np.tril(b),
+     [(100, D), (D, D)]),
+    ("upper @ transposed matrix", lambda a, b: sg.triu(a) @ b.T,
+     lambda a, b: np.triu(a) @ b.T, [(D, D), (100, D)]),
+    ("matrix @ transposed lower", lambda a, b: a @ sg.tril(b).T,
+     lambda a, b: a @ np.tril(b).T, [(100, D), (D, D)]),
+    ("strictly lower, batched", lambda a, b: sg.tril(a, -1) @ b,
+     lambda a, b: np.tril(a, -1) @ b, [(3, D, D), (3, D, 50)]),
+    ("strictly upper of a slice", lambda a, b: sg.triu(a[1:], 1) @ b[:, ::2],
+     lambda a, b: np.triu(a[1:], 1) @ b[:, ::2], [(D + 1, D), (D, 80)]),
+]
+
+
+def _calls(c_source: str, routine: str) -> int:
+    return c_source.count(f"{routine}(SG_ROW_MAJOR")      # calls, not the declarations
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name, fn, twin, shapes", CASES, ids=[c[0] for c in CASES])
+def test_a_triangular_operand_is_multiplied_by_trmm(name, fn, twin, shapes, dtype):
+    args = [R.standard_normal(s).astype(dtype) for s in shapes]
+    f = sg.compile(fn)
+    got = np.asarray(f(*args))
+    want = twin(*args)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_allclose(got, want, rtol=2e-5 if dtype is np.float32 else 1e-12,
+                               atol=1e-4 if dtype is np.float32 else 1e-11)
+    letter = "s" if dtype is np.float32 else "d"
+    assert _calls(f.c_source, f"scipy_cblas_{letter}trmm") == 1
+    assert _calls(f.c_source, f"scipy_cblas_{letter}gemm") == 0
+
+
+def test_the_gradient_of_a_triangular_product():
+    """loss = sum(W * (tril(A) @ B)): dA = tril(W B^T), dB = tril(A)^T W. The forward product
+    and dB's (the transposed triangle times W) are TRMMs; dA's is a GEMM (its result is
+    masked afterwards, its operands are full)."""
+    A, B, W = R.standard_normal((D, D)), R.standard_normal((D, 90)), R.standard_normal((D, 90))
+    g = sg.grad(lambda A, B: (W * (sg.tril(A) @ B)).sum(), argnums=(0, 1))
+    dA, dB = (np.asarray(x) for x in g(A, B))
+    np.testing.assert_allclose(dA, np.tril(W @ B.T), rtol=1e-12, atol=1e-11)
+    np.testing.assert_allclose(dB, np.tril(A).T @ W, rtol=1e-12, atol=1e-11)
+    assert _calls(g.c_source, "scipy_cblas_dtrmm") == 1    # dB's (the value is not needed)
+    assert _calls(g.c_source, "scipy_cblas_dgemm") == 1    # dA's
+
+
+def _factor(l, k: int, d: int):
+    """GMM's Cholesky factors: strictly lower, filled by index assignment into zeros."""
+    cols, rows = sg.triu_indices(d, d, 1)
+    L = sg.zeros((k, d, d), dtype=l.dtype)
+    L[:, rows, cols] = l
+    return L
+
+
+def test_factors_built_by_index_assignment_are_triangular():
+    """GradBench's GMM spelling: ``L[:, rows, cols] = l`` into zeros, then the per-component
+    products by einsum (a product stored transposed for its reader). Value and gradient
+    against NumPy; each of the value's product and the gradient's product with L is a TRMM."""
+    k, n, d = 3, 40, D
+    l, X = R.standard_normal((k, d * (d - 1) // 2)), R.standard_normal((n, k, d))
+    cols, rows = np.triu_indices(d, 1)
+    L = np.zeros((k, d, d))
+    L[:, rows, cols] = l
+    Y = np.einsum("jab,ijb->ija", L, X)
+
+    def loss(l, X):
+        return (sg.einsum("jab,ijb->ija", _factor(l, k, d), X) ** 2).sum()
+    f = sg.compile(loss)
+    np.testing.assert_allclose(float(f(l, X)), (Y ** 2).sum(), rtol=1e-12)
+    assert _calls(f.c_source, "scipy_cblas_dtrmm") == 1
+    g = sg.grad(loss, argnums=(0, 1))
+    dl, dX = (np.asarray(x) for x in g(l, X))
+    dL = 2 * np.einsum("ija,ijb->jab", Y, X)
+    np.testing.assert_allclose(dl, dL[:, rows, cols], rtol=1e-11, atol=1e-10)
+    np.testing.assert_allclose(dX, 2 * np.einsum("jab,ija->ijb", L, Y), rtol=1e-11,
+                               atol=1e-10)
+    assert _calls(g.c_source, "scipy_cblas_dtrmm") == 2
+
+
+@pytest.mark.parametrize("name, fn", [
+    ("one element above the diagonal",
+     lambda a, b: sg.where(sg.as_tensor(np.tril(np.ones((D, D), bool)) |
+                                        (np.arange(D)[:, None] == 0) &
+                                        (np.arange(D)[None] == 5)), a, 0.0) @ b),
+    ("a triangle below TRMM_MIN", lambda a, b: sg.tril(a[:16, :16]) @ b[:16]),
+])
+def test_other_operands_keep_gemm(name, fn):
+    a, b = R.standard_normal((D, D)), R.standard_normal((D, 300))
+    f = sg.compile(fn)
+    f(a, b)
+    assert _calls(f.c_source, "scipy_cblas_dtrmm") == 0
+    assert _calls(f.c_source, "scipy_cblas_dgemm") == 1
+
+
+def test_a_masked_product_keeps_its_nans():
+    """``a * mask`` is not zero where the mask is when ``a`` is infinite there (0 * inf is
+    NaN): the product stays a GEMM and propagates the NaN as NumPy does; ``tril`` (a
+    selection) replaces the infinity by an exact zero and is a TRMM."""
+    mask = np.tril(np.ones((D, D)))
+    a, b = R.standard_normal((D, D)), R.standard_normal((D, 100))
+    a[0, 7] = np.inf
+    masked = sg.compile(lambda a, b: (a * sg.as_tensor(mask)) @ b)
+    got = np.asarray(masked(a, b))
+    with np.errstate(invalid="ignore"):
+        want = (a * mask) @ b
+    assert np.isnan(want[0]).all()
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-11, equal_nan=True)
+    assert _calls(masked.c_source, "scipy_cblas_dtrmm") == 0
+    selected = sg.compile(lambda a, b: sg.tril(a) @ b)
+    np.testing.assert_allclose(np.asarray(selected(a, b)), np.tril(a) @ b, rtol=1e-12,
+                               atol=1e-11)
+    assert _calls(selected.c_source, "scipy_cblas_dtrmm") == 1
