@@ -63,20 +63,12 @@ class KnownZeros:
     def triangle(self, node: Node) -> str | None:
         """"lower" when every matrix (last two dims, square) of ``node`` is zero above its
         diagonal, "upper" when below, else None."""
-        if node.ndim < 2 or not _analysable(node) or node.shape[-1] != node.shape[-2]:
+        if node.ndim < 2 or not analysable(node) or node.shape[-1] != node.shape[-2]:
             return None
-        ind = self.of(node)
-        if ind is None:
-            return None
-        matrix = ind.reshape((-1,) + ind.shape[-2:]).any(axis=0)
-        if not np.triu(matrix, 1).any():
-            return "lower"
-        if not np.tril(matrix, -1).any():
-            return "upper"
-        return None
+        return lower_or_upper(self.of(node))
 
     def _evaluate(self, n: Node) -> np.ndarray | None:
-        if not _analysable(n):
+        if not analysable(n):
             return None
         if n.op == "const":
             found = np.broadcast_to(np.asarray(n.attr("value")) != 0, n.shape)
@@ -104,11 +96,12 @@ class KnownZeros:
 
     def _where(self, n: Node) -> np.ndarray | None:
         cond, a, b = n.inputs
-        if cond.op != "const":
+        value = constant_value(cond)
+        if value is None:
             return self._either(n, (a, b))
         if self._memo[a] is None and self._memo[b] is None:
             return None
-        picked = np.where(np.asarray(cond.attr("value")) != 0, self._ones(a), self._ones(b))
+        picked = np.where(value != 0, self._ones(a), self._ones(b))
         return np.broadcast_to(picked, n.shape)
 
     def _moved(self, n: Node) -> np.ndarray | None:
@@ -116,9 +109,10 @@ class KnownZeros:
         ins = []
         for k, i in enumerate(n.inputs):
             if k in indices:
-                if i.op != "const":
+                value = constant_value(i)
+                if value is None:
                     return None
-                ins.append(np.asarray(i.attr("value")))
+                ins.append(value)
             else:
                 ins.append(self._ones(i).astype(np.float64))
         if not any(self._memo[i] is not None for k, i in enumerate(n.inputs)
@@ -133,11 +127,38 @@ class KnownZeros:
 
 def _operands(n: Node) -> tuple:
     """The inputs whose patterns ``n``'s needs."""
-    if not _analysable(n) or (n.op not in _MOVING and n.op not in _KEEPS_ZEROS and
+    if not analysable(n) or (n.op not in _MOVING and n.op not in _KEEPS_ZEROS and
                               n.op not in _EITHER and n.op != "where"):
         return ()
     return n.inputs
 
 
-def _analysable(n: Node) -> bool:
+def lower_or_upper(marked: np.ndarray | None) -> str | None:
+    """"lower" when no matrix (last two dims) of ``marked`` has a True above its diagonal,
+    "upper" when none below, else None (also for None: everything marked)."""
+    if marked is None:
+        return None
+    matrix = marked.reshape((-1,) + marked.shape[-2:]).any(axis=0)
+    if not np.triu(matrix, 1).any():
+        return "lower"
+    if not np.tril(matrix, -1).any():
+        return "upper"
+    return None
+
+
+def constant_value(n: Node) -> np.ndarray | None:
+    """``n``'s value when it is a constant, or a constant moved (reshape, permute, expand,
+    slice: an index table or a mask broadcast along a batch), else None."""
+    if n.op == "const":
+        return np.asarray(n.attr("value"))
+    if n.op in _VIEWS and analysable(n):
+        inner = constant_value(n.inputs[0])
+        return None if inner is None else np.asarray(get(n.op).numpy(inner, **n.a))
+    return None
+
+
+_VIEWS = frozenset(("reshape", "permute", "expand", "slice"))
+
+
+def analysable(n: Node) -> bool:
     return all(type(d) is int for d in n.shape) and math.prod(n.shape) <= LIMIT   # (no Dim)

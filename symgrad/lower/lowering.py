@@ -27,6 +27,7 @@ from ..dims import NotGeneric, is_one, symbols_of
 from ..gcpause import pausing
 from ..ir import Graph, Node, consumers
 from ..ir.control import group_key, is_control
+from ..ir.reads import UsedElements
 from ..ir.zeros import KnownZeros
 from ..ops import get
 from ..ops.registry import ELEMENTWISE, REDUCE, resolve
@@ -111,6 +112,7 @@ class _Lowering:
         self.flat_cats: set = set()   # 1-D cats in contiguous memory (cat.place_operands)
         self.placed: dict[Node, tuple] = place_operands(self)
         self.zeros = KnownZeros()     # the matrices known triangular (lower.matmul)
+        self.used = UsedElements(self.users, self.outputs)     # and used in a triangle
 
     def _claim_outputs(self) -> dict:
         """node -> the output buffer its kernel writes directly (no copy at the end): each

@@ -32,6 +32,9 @@ class MatmulKernel:
     # (``ir.zeros``), so codegen may multiply its triangle only (TRMM); None: not known
     triangle_a: str | None = None
     triangle_b: str | None = None
+    # the same of the output's elements its readers use (``ir.reads``): the other triangle
+    # may be left zero (GEMMT)
+    triangle_out: str | None = None
     family: ClassVar[str] = "matmul"
 
     def views(self) -> list:
@@ -47,7 +50,8 @@ def lower(lowering, node) -> None:
     out = _in_readers_layout(lowering, node) or lowering.new_buffer(node)
     lowering.storage[node] = out
     tri_a, tri_b = (lowering.zeros.triangle(i) for i in node.inputs)
-    lowering.kernels.append(MatmulKernel(a, b, out, lowering.locs.get(node), tri_a, tri_b))
+    lowering.kernels.append(MatmulKernel(a, b, out, lowering.locs.get(node), tri_a, tri_b,
+                                         lowering.used.triangle(node)))
 
 
 def _in_readers_layout(lowering, node) -> View | None:

@@ -1,8 +1,9 @@
 """Products with a triangular operand multiply its triangle only (``ir.zeros`` finds the
 operand's zeros, ``codegen.c.matmul._trmm`` copies the other operand into the output and
-calls TRMM): every side and layout against NumPy, float32 and float64, gradients against
-NumPy's formulas, and the C that says which BLAS routine runs. Zeros that are not exact in
-IEEE arithmetic (a product with a 0/1 mask: 0 * inf is NaN) keep the full GEMM."""
+calls TRMM), and products of which one triangle is used compute that triangle only
+(``ir.reads``, GEMMT): every side and layout against NumPy, float32 and float64, gradients
+against NumPy's formulas, and the C that says which BLAS routine runs. Zeros that are not
+exact in IEEE arithmetic (a product with a 0/1 mask: 0 * inf is NaN) keep the full GEMM."""
 
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ import numpy as np
 import pytest
 
 import symgrad as sg
-from symgrad.codegen.c.matmul import TRMM_MIN
+from symgrad.codegen.c.matmul import TRIANGLE_MIN
 
 R = np.random.default_rng(11)
 D = 64
-assert D >= TRMM_MIN
+assert D >= TRIANGLE_MIN
 
 # (name, function, its NumPy twin, operand shapes)
 CASES = [
@@ -53,16 +54,17 @@ def test_a_triangular_operand_is_multiplied_by_trmm(name, fn, twin, shapes, dtyp
 
 
 def test_the_gradient_of_a_triangular_product():
-    """loss = sum(W * (tril(A) @ B)): dA = tril(W B^T), dB = tril(A)^T W. The forward product
-    and dB's (the transposed triangle times W) are TRMMs; dA's is a GEMM (its result is
-    masked afterwards, its operands are full)."""
+    """loss = sum(W * (tril(A) @ B)): dA = tril(W B^T), dB = tril(A)^T W. dB's product (the
+    transposed triangle times W) is a TRMM (the value itself is not needed); dA's is a GEMMT
+    (its lower triangle is used)."""
     A, B, W = R.standard_normal((D, D)), R.standard_normal((D, 90)), R.standard_normal((D, 90))
     g = sg.grad(lambda A, B: (W * (sg.tril(A) @ B)).sum(), argnums=(0, 1))
     dA, dB = (np.asarray(x) for x in g(A, B))
     np.testing.assert_allclose(dA, np.tril(W @ B.T), rtol=1e-12, atol=1e-11)
     np.testing.assert_allclose(dB, np.tril(A).T @ W, rtol=1e-12, atol=1e-11)
-    assert _calls(g.c_source, "scipy_cblas_dtrmm") == 1    # dB's (the value is not needed)
-    assert _calls(g.c_source, "scipy_cblas_dgemm") == 1    # dA's
+    assert _calls(g.c_source, "scipy_cblas_dtrmm") == 1
+    assert _calls(g.c_source, "scipy_cblas_dgemmt") == 1
+    assert _calls(g.c_source, "scipy_cblas_dgemm") == 0
 
 
 def _factor(l, k: int, d: int):
@@ -76,7 +78,9 @@ def _factor(l, k: int, d: int):
 def test_factors_built_by_index_assignment_are_triangular():
     """GradBench's GMM spelling: ``L[:, rows, cols] = l`` into zeros, then the per-component
     products by einsum (a product stored transposed for its reader). Value and gradient
-    against NumPy; each of the value's product and the gradient's product with L is a TRMM."""
+    against NumPy; each of the value's product and the gradient's product with L is a TRMM,
+    and the gradient of L (whose lower triangle the index assignment's gradient gathers) is
+    a GEMMT."""
     k, n, d = 3, 40, D
     l, X = R.standard_normal((k, d * (d - 1) // 2)), R.standard_normal((n, k, d))
     cols, rows = np.triu_indices(d, 1)
@@ -96,6 +100,8 @@ def test_factors_built_by_index_assignment_are_triangular():
     np.testing.assert_allclose(dX, 2 * np.einsum("jab,ija->ijb", L, Y), rtol=1e-11,
                                atol=1e-10)
     assert _calls(g.c_source, "scipy_cblas_dtrmm") == 2
+    assert _calls(g.c_source, "scipy_cblas_dgemmt") == 1
+    assert _calls(g.c_source, "scipy_cblas_dgemm") == 0
 
 
 @pytest.mark.parametrize("name, fn", [
@@ -103,7 +109,7 @@ def test_factors_built_by_index_assignment_are_triangular():
      lambda a, b: sg.where(sg.as_tensor(np.tril(np.ones((D, D), bool)) |
                                         (np.arange(D)[:, None] == 0) &
                                         (np.arange(D)[None] == 5)), a, 0.0) @ b),
-    ("a triangle below TRMM_MIN", lambda a, b: sg.tril(a[:16, :16]) @ b[:16]),
+    ("a triangle below TRIANGLE_MIN", lambda a, b: sg.tril(a[:16, :16]) @ b[:16]),
 ])
 def test_other_operands_keep_gemm(name, fn):
     a, b = R.standard_normal((D, D)), R.standard_normal((D, 300))
@@ -131,3 +137,55 @@ def test_a_masked_product_keeps_its_nans():
     np.testing.assert_allclose(np.asarray(selected(a, b)), np.tril(a) @ b, rtol=1e-12,
                                atol=1e-11)
     assert _calls(selected.c_source, "scipy_cblas_dtrmm") == 1
+
+
+# (name, function, its NumPy twin, operand shapes): one triangle of the product is used
+USED = [
+    ("tril of a product", lambda a, b: sg.tril(a @ b), lambda a, b: np.tril(a @ b),
+     [(D, 200), (200, D)]),
+    ("strict triu of a product with a transposed operand", lambda a, b: sg.triu(a @ b.T, 1),
+     lambda a, b: np.triu(a @ b.T, 1), [(D, 200), (D, 200)]),
+    ("lower entries gathered, batched", lambda a, b: (a @ b)[:, 1 + np.arange(D - 1), 0],
+     lambda a, b: (a @ b)[:, 1 + np.arange(D - 1), 0], [(2, D, 100), (2, 100, D)]),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name, fn, twin, shapes", USED, ids=[c[0] for c in USED])
+def test_a_product_used_in_one_triangle_is_gemmt(name, fn, twin, shapes, dtype):
+    args = [R.standard_normal(s).astype(dtype) for s in shapes]
+    f = sg.compile(fn)
+    got = np.asarray(f(*args))
+    want = twin(*args)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_allclose(got, want, rtol=2e-5 if dtype is np.float32 else 1e-12,
+                               atol=2e-4 if dtype is np.float32 else 1e-11)
+    letter = "s" if dtype is np.float32 else "d"
+    assert _calls(f.c_source, f"scipy_cblas_{letter}gemmt") == 1
+    assert _calls(f.c_source, f"scipy_cblas_{letter}gemm") == 0
+
+
+def test_a_product_also_read_whole_is_gemm():
+    """The lower triangle is returned, and the whole product summed: every element is
+    used."""
+    a, b = R.standard_normal((D, 100)), R.standard_normal((100, D))
+    f = sg.compile(lambda a, b: (sg.tril(a @ b), (a @ b).sum()))
+    low, total = f(a, b)
+    np.testing.assert_allclose(np.asarray(low), np.tril(a @ b), rtol=1e-12, atol=1e-11)
+    np.testing.assert_allclose(float(total), (a @ b).sum(), rtol=1e-11)
+    assert _calls(f.c_source, "scipy_cblas_dgemmt") == 0
+    assert _calls(f.c_source, "scipy_cblas_dgemm") == 1
+
+
+def test_exported_c_calls_standard_cblas_only(tmp_path):
+    """GEMMT is OpenBLAS's extension: C exported for any CBLAS computes the whole product
+    (TRMM is standard and stays)."""
+    a, b = R.standard_normal((D, D)), R.standard_normal((D, 100))
+    f = sg.compile(lambda a, b: (sg.tril(a) @ b, sg.tril(b.T @ b)))
+    f(a, b)
+    assert _calls(f.c_source, "scipy_cblas_dtrmm") == 1
+    assert _calls(f.c_source, "scipy_cblas_dgemmt") == 1
+    f.export_c(tmp_path, a, b, name="tri", blas="cblas")
+    text = (tmp_path / "tri.c").read_text()
+    assert _calls(text, "cblas_dtrmm") == 1
+    assert _calls(text, "cblas_dgemmt") == 0 and _calls(text, "cblas_dgemm") == 1

@@ -89,7 +89,8 @@ def matmul(env, number: int, k: MatmulKernel, blas: str = "scipy") -> tuple[str,
     body = _loop_product(k, m, n, kk, ctype, a_ix, b_ix, c_ix)
     if use_blas:
         prefix = f"{'scipy_' if blas == 'scipy' else ''}cblas_{_GEMM[out.buffer.dtype.name]}"
-        gemm = _gemv(prefix, k, boff) or _trmm(prefix, k, boff) or _gemm(prefix, k, boff)
+        gemm = _gemv(prefix, k, boff) or _trmm(prefix, k, boff) or \
+            (blas == "scipy" and _gemmt(prefix, k, boff)) or _gemm(prefix, k, boff)
         flops = m * n * kk
         body = gemm if not isinstance(flops, Dim) else _blas_or_loop(flops, kk, gemm, body)
     nest = Nest([counted(f"b{d}", e) for d, e in enumerate(batch_shape)], body)
@@ -154,11 +155,25 @@ def _t(v: View) -> View:
     return replace(v, shape=(*v.shape[:-2], v.shape[-1], v.shape[-2]),
                    strides=(*v.strides[:-2], v.strides[-1], v.strides[-2]))
 
-# The side of a triangular operand (``MatmulKernel.triangle_a``/``triangle_b``) from which
-# TRMM beats GEMM (OpenBLAS, one thread, float64, 1000 rows times a d x d triangle: copy and
-# TRMM over GEMM 1.22 at d = 16, 0.95 at 32, 0.76 at 64, 0.65 at 128, 0.57 at 256).
-TRMM_MIN = 48
-_FLIP = {"lower": "upper", "upper": "lower"}
+# The size of a triangle (a square operand's, or of the output's used elements) from which
+# TRMM and GEMMT beat GEMM (OpenBLAS, one thread, float64, 1000 rows and a d x d triangle:
+# copy and TRMM over GEMM 1.22 at d = 16, 0.95 at 32, 0.76 at 64, 0.57 at 256; GEMMT of the
+# d x d triangle of a 1000-long contraction over GEMM 1.87 at 16, 0.92 at 32, 0.82 at 48,
+# 0.74 at 64, 0.62 at 128).
+TRIANGLE_MIN = 48
+_FLIP = {"lower": "upper", "upper": "lower", None: None}
+
+
+def _row_major(k: MatmulKernel) -> MatmulKernel | None:
+    """``k`` with its output laid out by rows (an output stored transposed: the product
+    C^T = B^T A^T, its triangles flipped); None: fixed sizes and plain views only."""
+    if gemm_layout(k.out)[0]:
+        k = MatmulKernel(_t(k.b), _t(k.a), _t(k.out), k.loc, _FLIP[k.triangle_b],
+                         _FLIP[k.triangle_a], _FLIP[k.triangle_out])
+    if any(isinstance(x, Dim) for x in (*k.a.shape[-2:], k.b.shape[-1])) or \
+            any(v.window is not None for v in k.views()) or gemm_layout(k.out)[0]:
+        return None
+    return k
 
 
 def _trmm(prefix: str, k: MatmulKernel, boff) -> list[str] | None:
@@ -166,37 +181,59 @@ def _trmm(prefix: str, k: MatmulKernel, boff) -> list[str] | None:
     every matrix: ``ir.zeros``) as a copy of the other operand into the output and one TRMM
     in place, which multiplies the triangle only (half GEMM's work): GradBench's GMM at
     d = 64, whose Cholesky factors ``L`` enter ``L @ xc`` and, in the gradient, ``g @ L``.
-    The zeros skipped are exact zeros (never 0 * inf: ``ir.zeros``). None: no such operand,
-    a triangle below ``TRMM_MIN``, or an output laid out transposed."""
-    if gemm_layout(k.out)[0]:     # (an output laid out transposed: C^T = B^T A^T)
-        k = MatmulKernel(_t(k.b), _t(k.a), _t(k.out), k.loc, _FLIP.get(k.triangle_b),
-                         _FLIP.get(k.triangle_a))
+    The zeros skipped are exact zeros (never 0 * inf: ``ir.zeros``). None: no such operand
+    of ``TRIANGLE_MIN`` or more."""
+    k = _row_major(k)
+    if k is None:
+        return None
     a, b, out = k.a, k.b, k.out
     m, n = a.shape[-2], b.shape[-1]
-    if any(isinstance(x, Dim) for x in (m, n, a.shape[-1])) or \
-            any(v.window is not None for v in (a, b, out)):
-        return None
-    transposed_out, ldc = gemm_layout(out)
-    if k.triangle_a and m >= TRMM_MIN:
+    if k.triangle_a and m >= TRIANGLE_MIN:
         side, tri, uplo, other = "SG_LEFT", a, k.triangle_a, b
-    elif k.triangle_b and n >= TRMM_MIN:
+    elif k.triangle_b and n >= TRIANGLE_MIN:
         side, tri, uplo, other = "SG_RIGHT", b, k.triangle_b, a
     else:
-        return None
-    if transposed_out:
         return None
     stored_t, ld = gemm_layout(tri)
     if stored_t:                  # (TRMM is told the triangle of the matrix as stored)
         uplo = _FLIP[uplo]
     x_ix = affine(boff(other), (("i", other.strides[-2]), ("j", other.strides[-1])))
-    c_ix = affine(boff(out), (("i", out.strides[-2]), ("j", out.strides[-1])))
     one = c_literal(1.0, out.buffer.dtype)
     return [f"for (int64_t i = 0; i < {m}; i++)",
             f"    for (int64_t j = 0; j < {n}; j++)",
-            f"        {out.buffer.name}[{c_ix}] = {other.buffer.name}[{x_ix}];"] + \
+            f"        {out.buffer.name}[{_c_ix(out, boff)}] = {other.buffer.name}[{x_ix}];"] + \
         _call(prefix + "trmm", f"SG_ROW_MAJOR, {side}, SG_{uplo.upper()}, {_TRANS[stored_t]}, "
               f"SG_NON_UNIT, {m}, {n}, {one},", f"{tri.buffer.name} + {boff(tri)}, {ld},",
-              f"{out.buffer.name} + {boff(out)}, {ldc}")
+              f"{out.buffer.name} + {boff(out)}, {gemm_layout(out)[1]}")
+
+
+def _gemmt(prefix: str, k: MatmulKernel, boff) -> list[str] | None:
+    """A square product of which the readers use one triangle only (``ir.reads``: the
+    gradient of a triangular factor) as one GEMMT, which computes that triangle (an
+    OpenBLAS extension, not standard CBLAS), and the other triangle set to zero (never
+    read; zero rather than whatever the memory held). None: no such output of
+    ``TRIANGLE_MIN`` or more."""
+    k = _row_major(k)
+    if k is None or not k.triangle_out:
+        return None
+    a, b, out = k.a, k.b, k.out
+    m, kk, n = a.shape[-2], a.shape[-1], b.shape[-1]
+    if m != n or n < TRIANGLE_MIN:
+        return None
+    (ta, lda), (tb, ldb) = gemm_layout(a), gemm_layout(b)
+    one, zero = c_literal(1.0, out.buffer.dtype), c_literal(0.0, out.buffer.dtype)
+    other = "j = i + 1; j < " + str(n) if k.triangle_out == "lower" else "j = 0; j < i"
+    return _call(prefix + "gemmt", f"SG_ROW_MAJOR, SG_{k.triangle_out.upper()}, "
+                 f"{_TRANS[ta]}, {_TRANS[tb]}, {n}, {kk}, {one},",
+                 f"{a.buffer.name} + {boff(a)}, {lda}, {b.buffer.name} + {boff(b)}, {ldb}, "
+                 f"{zero},", f"{out.buffer.name} + {boff(out)}, {gemm_layout(out)[1]}") + \
+        [f"for (int64_t i = 0; i < {n}; i++)",
+         f"    for (int64_t {other}; j++)",
+         f"        {out.buffer.name}[{_c_ix(out, boff)}] = {zero};"]
+
+
+def _c_ix(out: View, boff) -> str:
+    return affine(boff(out), (("i", out.strides[-2]), ("j", out.strides[-1])))
 
 
 def _call(name: str, *lines: str) -> list[str]:

@@ -65,7 +65,8 @@ class _BlockViews:
             a, b, out = (self(v, e) for v, e, _ in view_dims(k, d))
             batch = len(k.out.shape) - 2     # (a block of a triangle's rows is no triangle)
             return MatmulKernel(a, b, out, k.loc, k.triangle_a if d != batch else None,
-                                k.triangle_b if d != batch + 1 else None)
+                                k.triangle_b if d != batch + 1 else None,
+                                k.triangle_out if d < batch else None)
         return LoopKernel(_at(k.shape, d, self.rows), [self(x, d) for x in k.loads], k.body,
                           [Store(s.value, self(s.out, d), s.op,
                                  s.size // k.shape[d] * self.rows if s.size else s.size,

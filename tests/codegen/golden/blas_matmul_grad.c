@@ -14,7 +14,8 @@
 #pragma omp declare simd notinbranch
 float tanhf(float);
 
-/* OpenBLAS (scipy-openblas32 wheel): row-major GEMM, GEMV and TRMM. */
+/* OpenBLAS (scipy-openblas32 wheel): row-major GEMM, GEMV, TRMM and GEMMT (a triangle of a
+   product: OpenBLAS's extension). */
 enum { SG_ROW_MAJOR = 101, SG_NO_TRANS = 111, SG_TRANS = 112, SG_UPPER = 121, SG_LOWER = 122,
        SG_NON_UNIT = 131, SG_LEFT = 141, SG_RIGHT = 142 };
 void scipy_cblas_sgemm(int order, int ta, int tb, int m, int n, int k, float alpha,
@@ -31,6 +32,12 @@ void scipy_cblas_strmm(int order, int side, int uplo, int ta, int diag, int m, i
                        const float *a, int lda, float *b, int ldb);
 void scipy_cblas_dtrmm(int order, int side, int uplo, int ta, int diag, int m, int n, double alpha,
                        const double *a, int lda, double *b, int ldb);
+void scipy_cblas_sgemmt(int order, int uplo, int ta, int tb, int n, int k, float alpha,
+                        const float *a, int lda, const float *b, int ldb, float beta,
+                        float *c, int ldc);
+void scipy_cblas_dgemmt(int order, int uplo, int ta, int tb, int n, int k, double alpha,
+                        const double *a, int lda, const double *b, int ldb, double beta,
+                        double *c, int ldc);
 void scipy_openblas_set_num_threads(int n);
 
 /* OpenBLAS's threads follow symgrad.set_num_threads (set when the count changes). */
