@@ -1,7 +1,9 @@
 """The matmul threshold benchmark (make bench-matmul): the generated plain loop vs the
 OpenBLAS call per size, which justifies codegen.matmul.BLAS_MIN_FLOPS, with NumPy's @ for reference;
 then each shape class of product (matrix-vector, vector-matrix, a transposed operand, a batch,
-matrix-matrix) at least-squares sizes against NumPy's @, with the BLAS routine symgrad calls.
+matrix-matrix, a triangular operand, a product used in one triangle) at least-squares sizes
+against NumPy's @ (NumPy's ``tril`` of a full product for the triangles), with the BLAS
+routine symgrad calls.
 Medians of repeated calls, NumPy in and out, in this process.
 
 Writes benchmarks/results/matmul.md and .json. The cross-system suite is run.py (make bench).
@@ -52,23 +54,30 @@ def bench_matmul() -> list[dict]:
 
 
 # (name, product, operand shapes): llsq's V @ x and V.T @ r at n = 16392, m = 1024 among them
-SHAPES = [("matrix @ vector", lambda V, x: V @ x, [(16392, 1024), (1024,)]),
-          ("transposed matrix @ vector", lambda V, r: V.T @ r, [(16392, 1024), (16392,)]),
-          ("vector @ matrix", lambda r, V: r @ V, [(16392,), (16392, 1024)]),
-          ("batched matrix @ vector", lambda V, x: V @ x[..., None], [(8, 2048, 1024), (8, 1024)]),
-          ("matrix @ matrix", lambda A, B: A @ B, [(512, 512), (512, 512)])]
+# (name, symgrad function, NumPy function or None: the same, shapes)
+SHAPES = [("matrix @ vector", lambda V, x: V @ x, None, [(16392, 1024), (1024,)]),
+          ("transposed matrix @ vector", lambda V, r: V.T @ r, None, [(16392, 1024), (16392,)]),
+          ("vector @ matrix", lambda r, V: r @ V, None, [(16392,), (16392, 1024)]),
+          ("batched matrix @ vector", lambda V, x: V @ x[..., None], None,
+           [(8, 2048, 1024), (8, 1024)]),
+          ("matrix @ matrix", lambda A, B: A @ B, None, [(512, 512), (512, 512)]),
+          ("lower triangle @ matrix", lambda L, B: sg.tril(L) @ B, lambda L, B: np.tril(L) @ B,
+           [(512, 512), (512, 512)]),
+          ("lower triangle of a product", lambda A, B: sg.tril(A @ B.T),
+           lambda A, B: np.tril(A @ B.T), [(512, 512), (512, 512)])]
 
 
 def bench_shapes() -> list[dict]:
     rows = []
     rng = np.random.default_rng(1)
-    for name, fn, shapes in SHAPES:
+    for name, fn, twin, shapes in SHAPES:
         args = [rng.standard_normal(s) for s in shapes]
-        f = sg.compile(fn)
-        np.testing.assert_allclose(f(*args), fn(*args), rtol=1e-10, atol=1e-9)
-        routine = "gemv" if "cblas_dgemv(SG_ROW_MAJOR" in f.c_source else "gemm"
+        f, twin = sg.compile(fn), twin or fn
+        np.testing.assert_allclose(f(*args), twin(*args), rtol=1e-10, atol=1e-9)
+        routine = next((r for r in ("gemv", "trmm", "gemmt")
+                        if f"cblas_d{r}(SG_ROW_MAJOR" in f.c_source), "gemm")
         rows.append({"case": name, "shapes": shapes, "routine": routine,
-                     "symgrad": median_us(f, *args), "numpy": median_us(fn, *args)})
+                     "symgrad": median_us(f, *args), "numpy": median_us(twin, *args)})
     return rows
 
 
