@@ -3,8 +3,9 @@
 Every problem of ``benchmarks/gradbench/`` (one module per GradBench eval; the interface is in
 ``benchmarks/gradbench/__init__.py``) is written three times, each the way a user of the
 system writes it: torch eager autograd, ``jax.jit``, and symgrad (``sg.compile``, ``sg.grad``,
-``sg.jvp``...). Everything runs on one thread (set below, before any of them is imported), in
-float64, NumPy in and NumPy out with the conversions inside the timed call.
+``sg.jvp``...). Everything runs on one thread (set below, before any of them is imported; JAX's
+thread pool by starting it on one CPU), in float64, NumPy in and NumPy out with the
+conversions inside the timed call.
 
 For each problem, configuration (sizes) and function of the eval (``primal``, ``gradient``...):
 
@@ -61,6 +62,17 @@ except ImportError:
 try:
     import jax
     jax.config.update("jax_enable_x64", True)
+    # XLA:CPU sizes its thread pool for large fusions by the CPUs the process may use when
+    # its client starts, whatever XLA_FLAGS say: started with two, JAX's det ell=9 primal ran
+    # on 1.6 CPUs (1.2 ms, its arrays on the device; 2.1 ms on one thread), and JAX's times
+    # moved between runs (det ell=9 primal 1.7 to 4.6 ms, GMM d=20 jacobian 15 to 38 ms). So
+    # the client starts on one CPU, and the process gets the others back (symgrad's compiles
+    # and torch use them as told: one thread each).
+    if hasattr(os, "sched_setaffinity"):
+        _cpus = os.sched_getaffinity(0)
+        os.sched_setaffinity(0, {min(_cpus)})
+        jax.devices()
+        os.sched_setaffinity(0, _cpus)
 except ImportError:
     jax = None
 
