@@ -10,8 +10,9 @@ constant condition selects, with another one may be either side; a sum or differ
 where both terms are; ``neg``, ``abs``, ``relu`` and casts keep their input's zeros; a
 constant is nonzero where its value is; anything else may be nonzero anywhere. A product is
 not zero where a factor is (0 * inf is NaN): the zeros found here are zeros in IEEE
-arithmetic too, so a kernel that skips them computes what the full one would. Bounded: a value
-of more than ``LIMIT`` elements, or of call-time sizes, is unknown.
+arithmetic too. A kernel that skips them skips products 0 * x, which are zero unless x is an
+infinity or a NaN: it checks that (``codegen.c.matmul._trmm``). Bounded: a value of more than
+``LIMIT`` elements, or of call-time sizes, is unknown.
 
 Used by lowering: a matrix product whose operand is triangular (GradBench's GMM builds its
 Cholesky factors by index assignment into zeros, ``L[:, rows, cols] = l``; ``torch.tril`` is

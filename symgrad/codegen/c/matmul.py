@@ -181,8 +181,10 @@ def _trmm(prefix: str, k: MatmulKernel, boff) -> list[str] | None:
     every matrix: ``ir.zeros``) as a copy of the other operand into the output and one TRMM
     in place, which multiplies the triangle only (half GEMM's work): GradBench's GMM at
     d = 64, whose Cholesky factors ``L`` enter ``L @ xc`` and, in the gradient, ``g @ L``.
-    The zeros skipped are exact zeros (never 0 * inf: ``ir.zeros``). None: no such operand
-    of ``TRIANGLE_MIN`` or more."""
+    The zeros skipped are exact zeros (``ir.zeros``), but 0 * inf is NaN: when the copy
+    meets an infinity or a NaN in the other operand, the product is GEMM's (NumPy's NaNs,
+    where TRMM would leave finite values). None: no such operand of ``TRIANGLE_MIN`` or
+    more."""
     k = _row_major(k)
     if k is None:
         return None
@@ -199,12 +201,23 @@ def _trmm(prefix: str, k: MatmulKernel, boff) -> list[str] | None:
         uplo = _FLIP[uplo]
     x_ix = affine(boff(other), (("i", other.strides[-2]), ("j", other.strides[-1])))
     one = c_literal(1.0, out.buffer.dtype)
-    return [f"for (int64_t i = 0; i < {m}; i++)",
-            f"    for (int64_t j = 0; j < {n}; j++)",
-            f"        {out.buffer.name}[{_c_ix(out, boff)}] = {other.buffer.name}[{x_ix}];"] + \
-        _call(prefix + "trmm", f"SG_ROW_MAJOR, {side}, SG_{uplo.upper()}, {_TRANS[stored_t]}, "
-              f"SG_NON_UNIT, {m}, {n}, {one},", f"{tri.buffer.name} + {boff(tri)}, {ld},",
-              f"{out.buffer.name} + {boff(out)}, {gemm_layout(out)[1]}")
+    ctype = out.buffer.dtype.ctype
+    trmm = _call(prefix + "trmm", f"SG_ROW_MAJOR, {side}, SG_{uplo.upper()}, "
+                 f"{_TRANS[stored_t]}, SG_NON_UNIT, {m}, {n}, {one},",
+                 f"{tri.buffer.name} + {boff(tri)}, {ld},",
+                 f"{out.buffer.name} + {boff(out)}, {gemm_layout(out)[1]}")
+    return ["{",
+            "    int sg_nonfinite = 0;  /* an inf or NaN to multiply by the skipped zeros */",
+            f"    for (int64_t i = 0; i < {m}; i++) {{",
+            f"        for (int64_t j = 0; j < {n}; j++) {{",
+            f"            const {ctype} x = {other.buffer.name}[{x_ix}];",
+            f"            {out.buffer.name}[{_c_ix(out, boff)}] = x;",
+            "            sg_nonfinite |= !(x - x == 0);",
+            "        }",
+            "    }",
+            "    if (sg_nonfinite) {"] + \
+        [f"        {x}" for x in _gemm(prefix, k, boff)] + ["    } else {"] + \
+        [f"        {x}" for x in trmm] + ["    }", "}"]
 
 
 def _gemmt(prefix: str, k: MatmulKernel, boff) -> list[str] | None:
