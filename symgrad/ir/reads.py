@@ -23,11 +23,10 @@ import numpy as np
 from ..ops import get
 from ..ops.registry import ELEMENTWISE
 from .graph import Node
-from .zeros import analysable, constant_value, lower_or_upper
+from .zeros import MOVING, analysable, constant_value, in_order, square_triangle
 
-# Readers whose NumPy reference moves values: the operands at these positions are indices.
-_MOVING = {"reshape": (), "permute": (), "expand": (), "slice": (), "unslice": (),
-           "cat": (), "gather": (1,)}
+# Readers whose NumPy reference moves values (a scatter adds them: its sources' positions mix)
+_MOVING = {op: indices for op, indices in MOVING.items() if op != "scatter_add"}
 
 
 # Of these, a reader all of whose elements are used uses all of its operand's.
@@ -43,26 +42,12 @@ class UsedElements:
 
     def of(self, node: Node) -> np.ndarray | None:
         """``node``'s used elements (True: used), or None: every element may be."""
-        stack = [node]
-        while stack:
-            n = stack[-1]
-            if n in self._memo:
-                stack.pop()
-                continue
-            pending = [c for c in self._readers(n) if c not in self._memo]
-            if pending:
-                stack.extend(pending)
-                continue
-            stack.pop()
-            self._memo[n] = self._evaluate(n)
-        return self._memo[node]
+        return in_order(node, self._memo, self._readers, self._evaluate)
 
     def triangle(self, node: Node) -> str | None:
         """"lower" when no reader uses an element above the diagonal of ``node``'s (square)
         matrices, "upper" when none below, else None."""
-        if node.ndim < 2 or not analysable(node) or node.shape[-1] != node.shape[-2]:
-            return None
-        return lower_or_upper(self.of(node))
+        return square_triangle(node, self.of)
 
     def _readers(self, n: Node) -> list:
         """The readers whose used elements ``n``'s need (none when ``n``'s are all used)."""

@@ -32,11 +32,12 @@ LIMIT = 1 << 22           # elements: a larger value is not analysed
 
 # Ops whose NumPy reference, run on indicators in place of their data operands, gives the
 # indicator of their result; the operands at these positions are indices (their values used).
-_MOVING = {"reshape": (), "permute": (), "expand": (), "slice": (), "unslice": (),
+MOVING = {"reshape": (), "permute": (), "expand": (), "slice": (), "unslice": (),
            "cat": (), "gather": (1,), "scatter_add": (1,)}
 _KEEPS_ZEROS = frozenset(("neg", "abs", "relu", "cast", "conj", "stop_gradient",
                           "no_derivative"))
 _EITHER = frozenset(("add", "sub"))
+_HANDLED = frozenset(MOVING) | _KEEPS_ZEROS | _EITHER | {"where"}   # (and "const")
 
 
 class KnownZeros:
@@ -47,33 +48,19 @@ class KnownZeros:
 
     def of(self, node: Node) -> np.ndarray | None:
         """``node``'s indicator (True: may be nonzero), or None: nothing known to be zero."""
-        stack = [node]
-        while stack:
-            n = stack[-1]
-            if n in self._memo:
-                stack.pop()
-                continue
-            needed = [i for i in _operands(n) if i not in self._memo]
-            if needed:
-                stack.extend(needed)
-                continue
-            stack.pop()
-            self._memo[n] = self._evaluate(n)
-        return self._memo[node]
+        return in_order(node, self._memo, _operands, self._evaluate)
 
     def triangle(self, node: Node) -> str | None:
         """"lower" when every matrix (last two dims, square) of ``node`` is zero above its
         diagonal, "upper" when below, else None."""
-        if node.ndim < 2 or not analysable(node) or node.shape[-1] != node.shape[-2]:
-            return None
-        return lower_or_upper(self.of(node))
+        return square_triangle(node, self.of)
 
     def _evaluate(self, n: Node) -> np.ndarray | None:
         if not analysable(n):
             return None
         if n.op == "const":
             found = np.broadcast_to(np.asarray(n.attr("value")) != 0, n.shape)
-        elif n.op in _MOVING:
+        elif n.op in MOVING:
             found = self._moved(n)
         elif n.op in _KEEPS_ZEROS:
             found = self._memo[n.inputs[0]]
@@ -106,7 +93,7 @@ class KnownZeros:
         return np.broadcast_to(picked, n.shape)
 
     def _moved(self, n: Node) -> np.ndarray | None:
-        indices = _MOVING[n.op]
+        indices = MOVING[n.op]
         ins = []
         for k, i in enumerate(n.inputs):
             if k in indices:
@@ -128,10 +115,33 @@ class KnownZeros:
 
 def _operands(n: Node) -> tuple:
     """The inputs whose patterns ``n``'s needs."""
-    if not analysable(n) or (n.op not in _MOVING and n.op not in _KEEPS_ZEROS and
-                              n.op not in _EITHER and n.op != "where"):
-        return ()
-    return n.inputs
+    return n.inputs if n.op in _HANDLED and analysable(n) else ()
+
+
+def in_order(node: Node, memo: dict, needs, evaluate):
+    """``memo[node]``, evaluated (``evaluate(n)``) after the entries it reads, those of
+    ``needs(n)``, without recursion (graphs are thousands of nodes deep)."""
+    stack = [node]
+    while stack:
+        n = stack[-1]
+        if n in memo:
+            stack.pop()
+            continue
+        pending = [i for i in needs(n) if i not in memo]
+        if pending:
+            stack.extend(pending)
+            continue
+        stack.pop()
+        memo[n] = evaluate(n)
+    return memo[node]
+
+
+def square_triangle(node: Node, marked_of) -> str | None:
+    """``lower_or_upper`` of ``marked_of(node)`` when ``node``'s matrices are square (and it
+    is analysable), else None."""
+    if node.ndim < 2 or not analysable(node) or node.shape[-1] != node.shape[-2]:
+        return None
+    return lower_or_upper(marked_of(node))
 
 
 def lower_or_upper(marked: np.ndarray | None) -> str | None:

@@ -44,17 +44,23 @@ def _gemms(c_source: str, letter: str = "d", prefix: str = "scipy_cblas_") -> in
     return _calls(c_source, f"{prefix}{letter}gemm") - _calls(c_source, f"{prefix}{letter}trmm")
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("name, fn, twin, shapes", CASES, ids=[c[0] for c in CASES])
-def test_a_triangular_operand_is_multiplied_by_trmm(name, fn, twin, shapes, dtype):
+def _compiled_like_numpy(fn, twin, shapes, dtype, atol32: float = 1e-4):
+    """``sg.compile(fn)``, called on random operands of ``shapes``, its result checked
+    against NumPy's ``twin``; returns it and its BLAS routines' dtype letter."""
     args = [R.standard_normal(s).astype(dtype) for s in shapes]
     f = sg.compile(fn)
     got = np.asarray(f(*args))
     want = twin(*args)
     assert got.shape == want.shape and got.dtype == want.dtype
     np.testing.assert_allclose(got, want, rtol=2e-5 if dtype is np.float32 else 1e-12,
-                               atol=1e-4 if dtype is np.float32 else 1e-11)
-    letter = "s" if dtype is np.float32 else "d"
+                               atol=atol32 if dtype is np.float32 else 1e-11)
+    return f, "s" if dtype is np.float32 else "d"
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name, fn, twin, shapes", CASES, ids=[c[0] for c in CASES])
+def test_a_triangular_operand_is_multiplied_by_trmm(name, fn, twin, shapes, dtype):
+    f, letter = _compiled_like_numpy(fn, twin, shapes, dtype)
     assert _calls(f.c_source, f"scipy_cblas_{letter}trmm") == 1
     assert _gemms(f.c_source, letter) == 0
 
@@ -159,14 +165,7 @@ USED = [
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("name, fn, twin, shapes", USED, ids=[c[0] for c in USED])
 def test_a_product_used_in_one_triangle_is_gemmt(name, fn, twin, shapes, dtype):
-    args = [R.standard_normal(s).astype(dtype) for s in shapes]
-    f = sg.compile(fn)
-    got = np.asarray(f(*args))
-    want = twin(*args)
-    assert got.shape == want.shape and got.dtype == want.dtype
-    np.testing.assert_allclose(got, want, rtol=2e-5 if dtype is np.float32 else 1e-12,
-                               atol=2e-4 if dtype is np.float32 else 1e-11)
-    letter = "s" if dtype is np.float32 else "d"
+    f, letter = _compiled_like_numpy(fn, twin, shapes, dtype, atol32=2e-4)
     assert _calls(f.c_source, f"scipy_cblas_{letter}gemmt") == 1
     assert _gemms(f.c_source, letter) == 0
 
