@@ -72,6 +72,43 @@ def test_compiled_index_arguments_are_checked_in_c():
         f(x, sg.tensor([6, 0]))
 
 
+@pytest.mark.parametrize("which", ["read", "assign"])
+def test_compiled_checks_each_indexed_dim_on_its_own(which):
+    """Several index arrays are combined into one linear index for one gather (or scatter),
+    which the C checks against the product of the sizes; an index out of its own dim's range
+    would land on another row's element (x[0, 4] of a 3 x 3 x is x[1, 1]). Every index that
+    NumPy refuses, symgrad refuses; every index it takes gives NumPy's elements."""
+    a = np.arange(12.0).reshape(3, 4)
+
+    def read(x, i, j):
+        return x[i, j]
+
+    def assign(x, i, j):
+        y = x * 1
+        y[i, j] = -1.0
+        return y
+
+    f = sg.compile(read if which == "read" else assign)
+    rng = np.random.default_rng(7)
+    checked = refused = 0
+    for _ in range(80):
+        i = rng.integers(-5, 5, size=2)
+        j = rng.integers(-6, 6, size=2)
+        try:
+            want = read(a, i, j) if which == "read" else assign(a, i, j)
+        except IndexError:
+            with pytest.raises(IndexError, match="out of range"):
+                f(a, i, j)
+            refused += 1
+            continue
+        np.testing.assert_array_equal(np.asarray(f(a, i, j)), want)
+        checked += 1
+    assert checked >= 5 and refused >= 5
+    # the case that used to read another row: each index in [-12, 12) but j out of [-4, 4)
+    with pytest.raises(IndexError):
+        f(a, np.array([0, 0, 0]), np.array([0, 5, 1]))
+
+
 def test_masks_need_values_so_compiled_code_says_what_to_use():
     """A reduction of x[mask] compiles (tests/frontend/test_masked_selection.py); where the
     selection's size is needed, the error says what to use."""

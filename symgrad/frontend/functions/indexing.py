@@ -297,15 +297,20 @@ def _flat_index(y: Tensor, arrays: list) -> tuple[Tensor, tuple]:
         shown = ", ".join(str(list(t.shape)) for _, t in arrays)
         raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together "
                          f"with shapes {shown}") from None
-    linear = None
+    linear, total = None, math.prod(y.shape[d] for d, _ in arrays)
     for d, t in arrays:
         size = y.shape[d]
         # (an index a captured step computed: wrapped whatever its values, which are not
         # read where it is pending -- the compiled gather checks the bounds)
-        step = lazy.in_step(t)
+        unknown = lazy.in_step(t) or t.is_traced
         if t.__class__ is not PendingTensor:
             _check_bounds(t, size, d)
-        t = where(t < 0, t + size, t) if step or t.is_traced or (t._value < 0).any() else t
+        t = where(t < 0, t + size, t) if unknown or (t._value < 0).any() else t
+        if unknown and len(arrays) > 1:
+            # The compiled gather checks only the combined index against ``total``: an index
+            # out of its own dim's range (x[0, 4] of a 3 x 3 x) would land on another row's
+            # element. Send it out of range, where the gather's check raises the IndexError.
+            t = where((t >= 0) & (t < size), t, total)
         linear = t if linear is None else linear * size + t
     return broadcast_to(linear, shape), tuple(shape)
 
