@@ -14,7 +14,7 @@ import math
 from ...dims import Dim, c_text, large
 from ...dtypes import int64
 from ...lower.loopir import IndexedView, Literal, LoopKernel, Scalar, View
-from . import regions, sumloop, tiles
+from . import regions, sumloop, tables, tiles
 from .loopdims import clamped_index, collapse, flatten_views, gather_lines, guard
 from .emitted import Emitted
 from .exprs import c_statement
@@ -121,6 +121,7 @@ class LoopEmitter:
         self.simd = False
         self.work_check: str | None = None   # C: the work is enough for threads (call-time)
         self.gathers = False                 # the kernel being printed reads at indices
+        self.tables: dict = {}               # small constants the loops print (``tables``)
 
     def emit(self, number: int, k: LoopKernel) -> tuple[str, bool, list]:
         """(the kernel's C, whether it runs on threads, the C of the functions it calls: its
@@ -166,17 +167,24 @@ class LoopEmitter:
     def element(self, k: LoopKernel, loads: list, loop_vars: list) -> list[str]:
         """The lines of one loop iteration before its stores: the loads and the statements.
         ``loop_vars``: (C index expression, loop dim) per loop dim."""
-        body = []
+        body, declared = [], set()
         for i, v in enumerate(loads):
             if isinstance(v, IndexedView):      # read by its gather statement
                 continue
             dtype = v.buffer.dtype
-            read = f"{v.buffer.name}[{index(v, loop_vars)}]"
+            source = v.buffer.name
+            table = self.tables.get(id(v.buffer))
+            if table is not None:       # a small constant: read from its values in the C
+                source = tables.table_name(v.buffer)
+                if source not in declared:
+                    declared.add(source)
+                    body.append(tables.declaration(*table))
+            read = f"{source}[{index(v, loop_vars)}]"
             cond = guard(v, loop_vars)
             if cond:     # the fill outside the window (0 for the gradient of a slice)
                 held = clamped_index(v, loop_vars)
                 if held is not None:     # (a load and a select, not a branch: vectorizes)
-                    body.append(f"const {dtype.ctype} r{i} = {v.buffer.name}[{held}];")
+                    body.append(f"const {dtype.ctype} r{i} = {source}[{held}];")
                     read = f"r{i}"
                 read = f"({cond}) ? {read} : {c_literal(v.fill, dtype)}"
             body.append(f"const {dtype.ctype} l{i} = {read};")

@@ -22,7 +22,7 @@ from ...lower.control import all_kernels, tape_slots
 from ...lower.loopir import ElementStmt, Program, ScalarStmt, Stmt, View
 from ...lower.matmul import MatmulKernel
 from ...version import __version__
-from . import helpers, interrupt, outline, statements
+from . import helpers, interrupt, outline, statements, tables
 from . import split as units
 from .csource import BuildNeeds, CSource, Target
 from .emitted import emitter_of
@@ -70,6 +70,7 @@ def generate(program: Program, name: str, title: str = "", target: Target = _OWN
     lapack = any(calls_lapack(k, target.blas) for k in kernels)
     loops = LoopEmitter(env, target.vector_math, _own_threads(kernels, target, lapack), entry,
                         tuple(program.sizes))
+    loops.tables = tables.small_tables(program)
     ctx = _Context(env, loops, entry, target)
     items = _items(ctx, program, 0)
     blas, errors = ctx.blas, ctx.errors
@@ -293,7 +294,8 @@ def _item(ctx: _Context, k, out) -> Item | None:
     buffers = [v.buffer for v in k.views()]
     temps = {b for b in buffers if b.role == "temp" and b not in out.unused} \
         if not out.direct else set()
-    names = {b.name for b in buffers if b.role != "temp"}
+    names = {b.name for b in buffers if b.role != "temp" and
+             (id(b) not in ctx.loops.tables or tables.named(b, out.text))}
     names.update(out.names)
     if out.threaded:
         names.add("nthreads")

@@ -198,7 +198,8 @@ def unused_params(args: list, part: Part, standalone: bool = False) -> list[str]
     """``(void)`` statements for the parameters an unsplit entry point never names (else gcc
     -Wextra warns): ``nthreads`` without a parallel loop (or in a ``standalone`` text, where
     the loops' pragmas vanish without OpenMP), ``work`` without temporaries, an input no output
-    depends on, an output with no elements."""
+    depends on, an output with no elements, a constant whose values the loops print
+    (``tables``)."""
     lines = []
     if standalone and "nthreads" in part.params:
         lines.append("(void)nthreads;  /* read only by OpenMP's pragmas */")
@@ -209,5 +210,6 @@ def unused_params(args: list, part: Part, standalone: bool = False) -> list[str]
     unused = [a for a in args if a not in part.params and a not in ("nthreads", "work")]
     if unused:
         lines.append(" ".join(f"(void){a};" for a in unused) +
-                     "  /* no output depends on it, or it has no elements */")
+                     "  /* no output depends on it, it has no elements, or the loops "
+                     "print its values */")
     return lines

@@ -19,6 +19,7 @@ int sg_argmax_and_scatter(const float *restrict in0,
         int nthreads)
 {
     (void)nthreads;  /* no loop here is large enough for threads */
+    (void)cst0;  /* no output depends on it, it has no elements, or the loops print its values */
     float *restrict tmp0 = (float *)(work + 64);
     float *restrict tmp1 = (float *)(work + 0);
 
@@ -51,7 +52,8 @@ int sg_argmax_and_scatter(const float *restrict in0,
     {
         #pragma omp simd
         for (int64_t i0 = 0; i0 < 5; i0++) {
-            const float l0 = cst0[i0];
+            static const float cst0_table[5] = {0.0F, 0.0F, 0.0F, 0.0F, 0.0F};
+            const float l0 = cst0_table[i0];
             const float l1 = tmp1[i0];
             const float t0 = l0 + l1;  /* golden_corpus.py:71: return sg.zeros(5, dtype=x.dtype).index_add(0, i, x.sum(1)) * 2.0, j  [add] */
             const float t1 = t0*(2.0F);  /* golden_corpus.py:71: return sg.zeros(5, dtype=x.dtype).index_add(0, i, x.sum(1)) * 2.0, j  [mul] */

@@ -18,6 +18,7 @@ int sg_eigh_and_qr(const double *restrict in0,
         int nthreads)
 {
     (void)nthreads;  /* no loop here is large enough for threads */
+    (void)cst0;  /* no output depends on it, it has no elements, or the loops print its values */
     double *tmp0 = (double *)(work + 128);
     double *restrict tmp1 = (double *)(work + 0);
     double *tmp2 = (double *)(work + 256);
@@ -191,7 +192,8 @@ int sg_eigh_and_qr(const double *restrict in0,
     {
         for (int64_t i0 = 0; i0 < 3; i0++) {
             for (int64_t i1 = 0; i1 < 3; i1++) {
-                const uint8_t l0 = cst0[i0*3 + i1];
+                static const uint8_t cst0_table[9] = {1, 1, 1, 0, 1, 1, 0, 0, 1};
+                const uint8_t l0 = cst0_table[i0*3 + i1];
                 const double l1 = tmp3[i0];
                 const double l2 = in0[i1];
                 const double l3 = tmp3[3 + i0];

@@ -30,7 +30,7 @@ static inline __attribute__((always_inline)) int sg_value_and_grad_counted_loop_
 {
     (void)nthreads;  /* no loop here is large enough for threads */
     (void)work;
-    (void)in1;  /* no output depends on it, or it has no elements */
+    (void)in1;  /* no output depends on it, it has no elements, or the loops print its values */
 
     /* golden_corpus.py:39: return sg.fori_loop(0, n, lambda i, v: v * 0.9 + sg.sin(v) * 0.1, x).sum() */
     const uint8_t s0 = in0[0] < in2[0];  /* golden_corpus.py:39 [lt] */
@@ -54,7 +54,7 @@ static inline __attribute__((always_inline)) int sg_value_and_grad_counted_loop_
 {
     (void)nthreads;  /* no loop here is large enough for threads */
     (void)work;
-    (void)in2;  /* no output depends on it, or it has no elements */
+    (void)in2;  /* no output depends on it, it has no elements, or the loops print its values */
 
     /* golden_corpus.py:39: return sg.fori_loop(0, n, lambda i, v: v * 0.9 + sg.sin(v) * 0.1, x).sum() */
     const int64_t s0 = (int64_t)((uint64_t)in0[0] + (uint64_t)(1));  /* golden_corpus.py:39 [add] */
@@ -90,7 +90,7 @@ static inline __attribute__((always_inline)) int sg_value_and_grad_counted_loop_
 {
     (void)nthreads;  /* no loop here is large enough for threads */
     (void)work;
-    (void)in1; (void)in3;  /* no output depends on it, or it has no elements */
+    (void)in1; (void)in3;  /* no output depends on it, it has no elements, or the loops print its values */
 
     /* k10: add -> out0 [3] (fused: 5 ops, 1 stores) */
     {
