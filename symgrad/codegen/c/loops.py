@@ -10,6 +10,7 @@ naming the user's line.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from ...dims import Dim, c_text, large
 from ...dtypes import int64
@@ -40,6 +41,12 @@ SIMD_MIN = 4
 # (a stall of ~12 cycles: GradBench's saddle 1.4-1.9x slower); sums of 3 (bundle
 # adjustment's 3-vectors, in a row loop) ran ~5% faster vectorized than not.
 SUM_SIMD_MIN = 3
+# A 1-D loop whose loads stop short of its end (``(i0 < 9999) ? a[1 + i0] : 0``, the gradient
+# of a shift by one) runs as a loop without that test and a tail of at most this many
+# iterations with it: gcc 12 vectorizes no loop with such a load ("control flow in loop";
+# loads windowed from below vectorize). GradBench's ode gradient at n = 10,000: one of its
+# reverse body's four such loops was scalar, ~25% of the body's time.
+TAIL_MAX = 64
 
 # Threads split a loop statically (same thread count, same result). `parallel:` limits the
 # `if` to the threads: on a combined `parallel for simd` a bare `if` also applies to the simd
@@ -262,7 +269,28 @@ class LoopEmitter:
                 init.append(accs[j].fill)
                 body.append(self.store_line(st, out, loop_vars, load_names))
         self._pragmas(loops, dims, accs, inner, n_kept, threads, lanes)
-        return init, [Nest(loops, body)], final
+        return init, self._peeled(k, dims, loads, outs, loops, body), final
+
+    def _peeled(self, k, dims, loads, outs, loops, body) -> list:
+        """The nests of a loop: one, or (a 1-D loop whose windowed loads stop short of its end,
+        see ``TAIL_MAX``) the loop up to the first such stop, its loads read without the
+        test, then the tail with it. Each element is computed by the same statements."""
+        ext = dims[0][0] if len(dims) == 1 else None
+        if type(ext) is not int or self.span or k.reduces:
+            return [Nest(loops, body)]
+        stops = [v.window[0][1] for v in loads
+                 if type(v) is View and v.window is not None and v.window[0][1] < ext]
+        stop = min(stops, default=ext)
+        if stop == ext or ext - stop > TAIL_MAX or stop < SIMD_MIN:
+            return [Nest(loops, body)]
+        main = [replace(v, window=((v.window[0][0], ext),)) if type(v) is View and
+                v.window is not None and v.window[0][1] < ext else v for v in loads]
+        loop_vars = [("i0", 0)]
+        names = [f"l{i}" for i in range(len(loads))]
+        main_body = self.element(k, main, loop_vars) + [
+            self.store_line(st, out, loop_vars, names) for st, out in zip(k.stores, outs)]
+        return [Nest([replace(loops[0], end=str(stop))], main_body),
+                Nest([Loop("i0", str(stop), str(ext))], body)]
 
     def store_line(self, st, out, loop_vars: list, load_names: list) -> str:
         """A store's line in each iteration (a reduction's: into its output in place)."""
