@@ -109,6 +109,42 @@ def test_compiled_checks_each_indexed_dim_on_its_own(which):
         f(a, np.array([0, 0, 0]), np.array([0, 5, 1]))
 
 
+# (a mask of the wrong shape, the same index with the right one)
+_MASKS = [("[m(2)]", "[m(3)]"), ("[m(5)]", "[m(3)]"), ("[:, m(3)]", "[:, m(4)]"),
+          ("[:, m(5)]", "[:, m(4)]"), ("[m(2, 3)]", "[m(3, 4)]"), ("[m(4, 4)]", "[m(3, 4)]"),
+          ("[..., m(3)]", "[..., m(4)]"), ("[m(4), 1:]", "[m(3), 1:]")]
+
+
+@pytest.mark.parametrize("wrong, right", _MASKS)
+@pytest.mark.parametrize("mode", ["eager", "compiled", "assign"])
+def test_a_mask_of_another_shape_than_its_dims_is_refused(wrong, right, mode):
+    """A mask's shape must be that of the dims it stands for (torch's rule; NumPy's too): a
+    shorter or longer one selected other elements silently. The mask of the right shape at
+    the same place selects NumPy's elements."""
+    x = np.arange(12.0).reshape(3, 4)
+
+    def masks(make):
+        return {"m": lambda *shape: make(np.arange(np.prod(shape)).reshape(shape) % 2 == 0)}
+
+    def run(index):
+        def f(t):
+            if mode == "assign":
+                y = t * 1
+                exec(f"y{index} = -1.0", {"y": y, **masks(sg.tensor)})
+                return y
+            return eval(f"t{index}", {"t": t, **masks(sg.tensor)})
+        return np.asarray(sg.compile(f)(x)) if mode == "compiled" else f(sg.tensor(x)).numpy()
+
+    with pytest.raises(IndexError, match="shape of the mask"):
+        run(wrong)
+    want = x.copy()
+    if mode == "assign":
+        exec(f"want{right} = -1.0", {"want": want, **masks(np.asarray)})
+    else:
+        want = eval(f"x{right}", {"x": x, **masks(np.asarray)})
+    np.testing.assert_array_equal(run(right), want)
+
+
 def test_masks_need_values_so_compiled_code_says_what_to_use():
     """A reduction of x[mask] compiles (tests/frontend/test_masked_selection.py); where the
     selection's size is needed, the error says what to use."""

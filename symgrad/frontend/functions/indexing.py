@@ -201,7 +201,7 @@ def _spelled_out(x: Tensor, index: Any) -> list:
     """One item per dim of ``x`` (plus Nones): ints, slices, None, or int64 index tensors;
     masks become the index tensors of their True elements (eagerly only)."""
     items = list(index) if isinstance(index, tuple) else [index]
-    out = []
+    out, masks = [], {}
     for item in items:
         if isinstance(item, (bool, np.bool_)):
             item = Tensor(np.array(bool(item)), None)
@@ -212,7 +212,10 @@ def _spelled_out(x: Tensor, index: Any) -> list:
         if isinstance(item, Tensor) and item.dtype is not dtypes.int64:
             item = _index_tensor(item)
         if isinstance(item, Tensor) and item.dtype is dtypes.bool_:
-            out.extend(_mask_indices(item))
+            parts = _mask_indices(item)
+            if item.ndim:
+                masks[id(parts[0])] = tuple(item.shape)
+            out.extend(parts)
         else:
             out.append(item)
     used = sum(1 for i in out if i is not None and i is not Ellipsis and type(i) is not NewAxis)
@@ -223,8 +226,27 @@ def _spelled_out(x: Tensor, index: Any) -> list:
         raise IndexError("an index can only have a single ellipsis ('...')")
     if ellipses:
         out[ellipses[0]:ellipses[0] + 1] = [slice(None)] * (x.ndim - used)
-        return out
-    return out + [slice(None)] * (x.ndim - used)
+    else:
+        out += [slice(None)] * (x.ndim - used)
+    if masks:
+        _check_masks(x, out, masks)
+    return out
+
+
+def _check_masks(x: Tensor, items: list, masks: dict) -> None:
+    """Each mask's shape is that of the dims of ``x`` it stands for, as torch requires (the
+    index tensors of its True elements alone would take a shorter or longer mask, reading the
+    wrong elements). ``masks``: id of a mask's first index tensor -> the mask's shape."""
+    dim = 0
+    for item in items:
+        shape = masks.get(id(item))
+        for j, size in enumerate(shape or ()):
+            if dim + j >= x.ndim or not same_shape((size,), (x.shape[dim + j],)):
+                raise IndexError(f"The shape of the mask {list(shape)} at index {j} does not "
+                                 f"match the shape of the indexed tensor {list(x.shape)} at "
+                                 f"index {dim + j}")
+        if item is not None and type(item) is not NewAxis:
+            dim += 1
 
 
 def _index_tensor(item: Tensor) -> Tensor:
