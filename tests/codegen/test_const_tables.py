@@ -103,3 +103,18 @@ def test_the_values_reach_the_build():
     assert first(x).item() == 8.0
     assert second(x).item() == 10.0
     assert first(x).item() == 8.0
+
+
+def test_a_nan_payload_keeps_its_pointer():
+    """C cannot spell a NaN's payload: a constant holding one is read through its pointer,
+    bit for bit; the usual quiet NaN of either sign is a table."""
+    payloads = np.array([0x7FF8000000000123, 0xFFF8000000000001], np.uint64).view(np.float64)
+
+    def f(x):
+        return x * sg.tensor(payloads.tolist(), dtype=sg.float64)
+
+    x = np.ones(2)
+    text = _source(f, x)
+    assert "_table[" not in text and re.search(r"= cst\d+\[i0\];", text)
+    got = np.asarray(sg.compile(f)(x))
+    np.testing.assert_array_equal(got.view(np.uint64), (x * payloads).view(np.uint64))

@@ -40,7 +40,7 @@ def small_tables(program: Program) -> dict:
     found: dict = {}
     for buf, value in program.consts:
         arr = np.asarray(value)
-        if arr.size <= TABLE_MAX and printable(buf):
+        if arr.size <= TABLE_MAX and printable(buf) and not _nan_payloads(arr):
             found[id(buf)] = (buf, arr)
     for k in program.kernels:
         if isinstance(k, ControlKernel):
@@ -58,6 +58,17 @@ def named(buf: Buffer, text: str) -> bool:
     """Whether C ``text`` still names ``buf``'s pointer (some reader of it is not a loop's
     load: then the pointer parameter is used, else the entry point voids it)."""
     return re.search(rf"\b{buf.name}\b", text) is not None
+
+
+def _nan_payloads(arr: np.ndarray) -> bool:
+    """Whether ``arr`` holds a NaN other than the quiet NaN C's ``NAN`` spells (either sign):
+    a literal cannot keep its payload, the pointer does."""
+    if arr.dtype.kind != "f" or not np.isnan(arr).any():
+        return False
+    bits = np.dtype(f"u{arr.dtype.itemsize}")
+    sign = np.array(1, bits) << (8 * arr.dtype.itemsize - 1)
+    nans = arr[np.isnan(arr)].view(bits) & ~sign
+    return bool((nans != np.array([np.nan], arr.dtype).view(bits)).any())
 
 
 def table_name(buf: Buffer) -> str:
