@@ -24,11 +24,13 @@ When it pays: f's result is read by this view alone (it then is never computed i
 shape; one pass instead of two), or f is a few operations on constants and inputs (the
 identity a ``jacfwd`` seeds with: recomputed per reader rather than stored). A permute read
 by a matrix product is left alone (BLAS reads a transposed operand at no cost), and so is a
-padding of more than twice f's size (f would be computed on the padding too), and so is a
-padding of a vector: in a recurrence along it (an ODE's gradient, whose every RK4 stage reads
-the one before shifted by one) sinking paddings and slices into each other recomputes a chain
-of shifted reads per stage (measured: GradBench's ode gradient 0.57 -> 0.90 ms at n=10,000;
-the dense Hessian's paddings are of n x n matrices). A view is not
+padding of more than twice f's size (f would be computed on the padding too). Paddings of
+vectors are sunk too: in a recurrence along a vector (an ODE's gradient, whose every RK4 stage
+reads the one before shifted by one) that recomputes a chain of shifted reads per stage in one
+loop. It was slower (GradBench's ode gradient 0.57 -> 0.90 ms at n=10,000) while gcc left
+loops with loads that stop short of their end scalar; since those loops run as a vector loop
+and a tail (``codegen.c.loops.TAIL_MAX``) it is faster: 0.45-0.53 -> 0.34-0.44 ms (one
+thread, alternating processes). A view is not
 sunk through a broadcast operand (f would be recomputed for every repeat), nor in graphs with
 call-time sizes.
 """
@@ -106,7 +108,7 @@ class _Sinker(ReadersRule):
         if view.op == "permute" and any(r is not None and r.op == "matmul"
                                         for r in self.readers.get(view, ())):
             return False
-        if view.op == "unslice" and (view.attr("steps") != (1,) * view.ndim or view.ndim < 2
+        if view.op == "unslice" and (view.attr("steps") != (1,) * view.ndim
                                      or math.prod(view.shape) > PAD_GROWTH * math.prod(f.shape)
                                      or _traps(f)):
             return False

@@ -112,3 +112,14 @@ def test_slices_of_a_padding_read_its_window_and_zeros(rows):
     want = np.zeros((4, 5))
     want[1:] = np.exp(x[1:]) * 2.0
     np.testing.assert_allclose(sg.compile(f)(x), want[rows] * 3.0 + 1.0, rtol=1e-15)
+
+
+@pytest.mark.parametrize("n", [5, 1000])
+def test_a_padded_vector_product_is_computed_in_its_reader(n):
+    """``pad(a * b)`` of vectors: one loop over the padded result, the product computed in it
+    (the reverse pass of a recurrence along a vector pads its stages' products this way); the
+    values NumPy's."""
+    a, b, c = RNG.normal(size=n - 1), RNG.normal(size=n - 1), RNG.normal(size=n)
+    cf = sg.compile(lambda a, b, c: sg.nn.functional.pad(a * b, (0, 1)) + c)
+    np.testing.assert_array_equal(np.asarray(cf(a, b, c)), np.concatenate([a * b, [0]]) + c)
+    assert _loops_over(cf.c_source, (n - 1,)) == 0 and _loops_over(cf.c_source, (n,)) == 1
