@@ -23,7 +23,8 @@ import numpy as np
 from ..ops import get
 from ..ops.registry import ELEMENTWISE
 from .graph import Node
-from .zeros import MOVING, analysable, constant_value, in_order, square_triangle
+from .walk import in_order
+from .zeros import MOVING, analysable, constant_value, square_triangle
 
 # Readers whose NumPy reference moves values (a scatter adds them: its sources' positions mix)
 _MOVING = {op: indices for op, indices in MOVING.items() if op != "scatter_add"}

@@ -17,9 +17,11 @@ Exact: keys are the full tuples (numbered as met), never hashes.
 from __future__ import annotations
 
 import hashlib
+import operator
 from collections.abc import Iterator
 
 from .graph import Graph, Node, attr_key
+from .walk import in_order
 
 
 class Structure:
@@ -37,20 +39,9 @@ class Structure:
         found = memo.get(node)
         if found is not None:
             return found
-        stack = [node]
-        while stack:
-            n = stack[-1]
-            if n in memo:
-                stack.pop()
-                continue
-            missing = [i for i in n.inputs if i not in memo]
-            if missing:
-                stack.extend(missing)
-                continue
-            stack.pop()
-            memo[n] = self._number((n.op, self._attrs(n), n.dtype.name, _shape(n.shape),
-                                    tuple(memo[i] for i in n.inputs)))
-        return memo[node]
+        return in_order(node, memo, operator.attrgetter("inputs"), lambda n: self._number(
+            (n.op, self._attrs(n), n.dtype.name, _shape(n.shape),
+             tuple(memo[i] for i in n.inputs))))
 
     def graph(self, graph: Graph) -> int:
         """A graph's number: its inputs' types and its outputs' numbers."""

@@ -6,6 +6,8 @@ is several nodes, one per value it produces (siblings that differ only in their 
 attribute); ``Application`` is the object those siblings stand for, and ``walk`` applies it
 once, whichever sibling comes first. The NumPy interpreter, the guards' evaluator, the replay
 of a graph on tensors and vmap's batched replay are this loop with their own callbacks.
+``in_order`` is the demand-driven walk: one node's value after those it needs, for analyses
+asked about a few nodes (``structure``'s numbers, ``zeros``, ``reads``).
 
 Why siblings and not one tuple-valued node with projections (tinygrad's ``GETTUPLE``): every
 pass, the verifier and the lowering treat a node as one value of one shape and dtype, and a
@@ -73,3 +75,22 @@ def walk(nodes: list, env: dict, on_node: Callable, on_application: Callable,
         else:
             env[node] = on_node(node, [env[i] for i in node.inputs])
     return env
+
+
+def in_order(node: Node, memo: dict, needs, evaluate):
+    """``memo[node]``, evaluated (``evaluate(n)``) after the entries it reads, those of
+    ``needs(n)`` (a node's inputs, or its readers for a walk from the outputs back), without
+    recursion (graphs are thousands of nodes deep). Returns ``memo[node]``."""
+    stack = [node]
+    while stack:
+        n = stack[-1]
+        if n in memo:
+            stack.pop()
+            continue
+        pending = [i for i in needs(n) if i not in memo]
+        if pending:
+            stack.extend(pending)
+            continue
+        stack.pop()
+        memo[n] = evaluate(n)
+    return memo[node]

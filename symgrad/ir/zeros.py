@@ -27,6 +27,7 @@ import numpy as np
 
 from ..ops import get
 from .graph import Node
+from .walk import in_order
 
 LIMIT = 1 << 22           # elements: a larger value is not analysed
 
@@ -116,24 +117,6 @@ class KnownZeros:
 def _operands(n: Node) -> tuple:
     """The inputs whose patterns ``n``'s needs."""
     return n.inputs if n.op in _HANDLED and analysable(n) else ()
-
-
-def in_order(node: Node, memo: dict, needs, evaluate):
-    """``memo[node]``, evaluated (``evaluate(n)``) after the entries it reads, those of
-    ``needs(n)``, without recursion (graphs are thousands of nodes deep)."""
-    stack = [node]
-    while stack:
-        n = stack[-1]
-        if n in memo:
-            stack.pop()
-            continue
-        pending = [i for i in needs(n) if i not in memo]
-        if pending:
-            stack.extend(pending)
-            continue
-        stack.pop()
-        memo[n] = evaluate(n)
-    return memo[node]
 
 
 def square_triangle(node: Node, marked_of) -> str | None:

@@ -285,12 +285,13 @@ class LoopEmitter:
             return [Nest(loops, body)]
         main = [replace(v, window=((v.window[0][0], ext),)) if type(v) is View and
                 v.window is not None and v.window[0][1] < ext else v for v in loads]
-        loop_vars = [("i0", 0)]
+        var = loops[0].var
+        loop_vars = [(var, 0)]
         names = [f"l{i}" for i in range(len(loads))]
         main_body = self.element(k, main, loop_vars) + [
             self.store_line(st, out, loop_vars, names) for st, out in zip(k.stores, outs)]
         return [Nest([replace(loops[0], end=str(stop))], main_body),
-                Nest([Loop("i0", str(stop), str(ext))], body)]
+                Nest([Loop(var, str(stop), str(ext))], body)]
 
     def store_line(self, st, out, loop_vars: list, load_names: list) -> str:
         """A store's line in each iteration (a reduction's: into its output in place)."""
