@@ -48,18 +48,22 @@ MAX_RUN = 64           # loops in a run at most (its parts are searched in quadr
 @dataclass(frozen=True)
 class StripLoop:
     """``kernels`` (each over ``(n,)``) on elements ``[s, s + strip)`` for each strip ``s``
-    in turn, from the first."""
+    in turn, from the first. ``internal``: the stores, as (loop, store) positions, whose
+    buffer is a temporary no kernel outside the run reads (``codegen.c.rotate`` keeps their
+    values in registers)."""
 
     kernels: list
     n: int
     strip: int
+    internal: frozenset = frozenset()
     family: ClassVar[str] = "strips"
 
     def views(self) -> list:
         return [v for k in self.kernels for v in k.views()]
 
     def with_views(self, f) -> StripLoop:
-        return StripLoop([k.with_views(f) for k in self.kernels], self.n, self.strip)
+        return StripLoop([k.with_views(f) for k in self.kernels], self.n, self.strip,
+                         self.internal)
 
 
 def strip_runs(kernels: list) -> list:
@@ -73,7 +77,25 @@ def strip_runs(kernels: list) -> list:
         run = _Run()
         if not run.takes(k):
             out.append(k)
-    return out + _made(run.kernels)
+    return _internal(out + _made(run.kernels))
+
+
+def _internal(kernels: list) -> list:
+    """``kernels`` with each ``StripLoop``'s ``internal`` stores found."""
+    readers: dict = {}
+    for j, k in enumerate(kernels):
+        for v in k.views():
+            readers.setdefault(v.buffer, set()).add(j)
+    out = []
+    for j, k in enumerate(kernels):
+        if type(k) is StripLoop:
+            internal = frozenset((a, b) for a, inner in enumerate(k.kernels)
+                                 for b, st in enumerate(inner.stores)
+                                 if st.out.buffer.role == "temp" and
+                                 readers[st.out.buffer] == {j})
+            k = StripLoop(k.kernels, k.n, k.strip, internal)
+        out.append(k)
+    return out
 
 
 class _Run:
