@@ -26,7 +26,7 @@ SHUFFLE = "__builtin_shufflevector"
 def _compiled(f, x, vectors=True, monkeypatch=None):
     """(f compiled and called at x, its C); ``vectors=False``: strips only."""
     if not vectors:
-        monkeypatch.setattr(rotate, "vector_loop", lambda k: None)
+        monkeypatch.setattr(rotate, "vector_loop", lambda k, number: None)
     c = sg.compile(f)
     out = c(x)
     if not vectors:

@@ -92,6 +92,19 @@ def test_a_recurrence_of_shifted_stages_is_one_strip():
     assert made[0].n * 4 * 8 > strips.L1_BYTES
 
 
+def test_the_stages_no_kernel_outside_the_run_reads_are_internal():
+    """``StripLoop.internal``: the stores of temporaries read only inside the run (their
+    values may stay in registers), not those read after it, nor outputs."""
+    x, a, b, c = _buf(0), _buf(1), _buf(2), _buf(3)
+    out = Buffer("output", 0, float64, N)
+    run = [_loop([(x, 0), (x, -1)], [a]), _loop([(x, 0), (a, -1)], [b]),
+           _loop([(a, 0), (b, -1)], [c]), _loop([(c, 0), (b, -1)], [out])]
+    after = _loop([(b, 0), (x, 0)], [_buf(4)])         # reads b after the run
+    made = strips.strip_runs(run + [after])
+    assert _families(made) == [4, "loop"]
+    assert made[0].internal == {(0, 0), (2, 0)}          # a and c; not b (read after), out
+
+
 @pytest.mark.parametrize("case", ["read ahead", "write after read", "accumulate",
                                   "other length", "fits in L1"])
 def test_loops_that_would_change_the_numbers_or_not_pay_stay_apart(case):

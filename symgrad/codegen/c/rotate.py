@@ -50,16 +50,17 @@ _TOKENS = re.compile(rf"(?:\s*(?:sgA\d+|{_NUMBER}|[()+\-*/]))*\s*")
 _FLOAT_NUMBER = re.compile(r"\d\.|\.\d|[eE]")
 
 
-def vector_loop(k) -> tuple[int, int, list[str]] | None:
+def vector_loop(k, number: int) -> tuple[int, int, list[str]] | None:
     """(start, end, lines): the C of the loop over vectors of ``k``'s elements [start, end),
-    with what it declares before and stores after; None where it does not apply."""
+    with what it declares before and stores after; None where it does not apply. ``number``:
+    the kernel's, for the comments naming its loops."""
     dtype = k.kernels[0].stores[0].out.buffer.dtype
     if dtype.name not in ("float64", "float32"):
         return None
     v = _Vectors(k, dtype)
     try:
         for j, inner in enumerate(k.kernels):
-            v.loop(j, inner)
+            v.loop(j, inner, f"k{number}.{j + 1}")
     except _Unfit:
         return None
     return v.lines()
@@ -81,8 +82,8 @@ class _Vectors:
         self.behind: dict = {}      # buffer -> the C name of its previous vector
         self.windows = False
 
-    def loop(self, j: int, inner) -> None:
-        self.body.append(f"/* loop {j + 1} of the run */")
+    def loop(self, j: int, inner, name: str) -> None:
+        self.body.append(f"/* {name}, in vectors */")
         loads = [self.load(v, f"l{i}_{j + 1}") for i, v in enumerate(inner.loads)]
         local: dict = {}
         for s in inner.body:

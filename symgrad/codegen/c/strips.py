@@ -30,7 +30,7 @@ def emit(ctx, number: int, k: StripLoop) -> Emitted:
         em.parallel, em.span = saved
     title = (f"{len(k.kernels)} loops over [{k.n}] in strips of {k.strip}, each loop reading "
              f"what the ones before it wrote at or before its element")
-    vectors = rotate.vector_loop(k)
+    vectors = rotate.vector_loop(k, number)
     if vectors is None:
         head = [f"const int64_t sg_from = sg_strip*{k.strip};",
                 f"const int64_t sg_to = sg_from + {k.strip} < {k.n} ? sg_from + {k.strip} : "
