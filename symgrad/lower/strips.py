@@ -1,5 +1,6 @@
 """Strips: consecutive loops over one long vector, each reading what the loops before it wrote
-at or before its own element, run one cache-sized strip at a time.
+at or before its own element, run one cache-sized strip at a time; and runs reading at or after
+it (a reverse pass), kept together for ``codegen.c.rotate``.
 
 Layer: lower. Input: the kernel sequence (after row loops and banded loops, before the buffer
 plan). Output: the same sequence with runs of such loops replaced by ``StripLoop`` kernels
@@ -24,9 +25,14 @@ It pays when the loops read back what they write: a part of a run is made strips
 of its loops but the last writes something a later one reads, and at least half the arrays
 it touches are written and read again in it. The ODE's gradient stores each step's stages
 for its reverse pass (a tape of 320 MB at n = 100,000): its copies to the tape, which feed
-nothing in the run, joined to the stages' strips made it 10% slower (77-78 -> 86-88 ms),
-and its reverse pass run in strips from the last (reading at or after the element) was 1.5x
-slower, the tape streaming backwards from memory; strips from the last were left out.
+nothing in the run, joined to the stages' strips made it 10% slower (77-78 -> 86-88 ms).
+
+A run whose loops read at or after their element (``d >= 0``: the reverse pass of such a
+recurrence, whose adjoints of a shift read ahead) is exact from the last element down. In
+strips from the last it was 1.5x slower (the tape streaming backwards); such a run is a
+``StripLoop`` with ``ahead`` set, which ``codegen.c.rotate`` prints as one loop over vectors
+from the last where it applies, and which is otherwise printed as its loops were, each in
+turn over all its elements.
 
 Measured, one thread: the ODE's primal (GradBench ``ode``) at n = 10,000, s = 10, 0.16-0.18
 -> 0.104-0.107 ms; at n = 100,000, s = 100, 18.8-19.2 -> 13.7-14.4 ms.
@@ -50,12 +56,14 @@ class StripLoop:
     """``kernels`` (each over ``(n,)``) on elements ``[s, s + strip)`` for each strip ``s``
     in turn, from the first. ``internal``: the stores, as (loop, store) positions, whose
     buffer is a temporary no kernel outside the run reads (``codegen.c.rotate`` keeps their
-    values in registers)."""
+    values in registers). ``ahead``: the loops read at or after their element (exact from
+    the last element down; never printed in strips, see the module docstring)."""
 
     kernels: list
     n: int
     strip: int
     internal: frozenset = frozenset()
+    ahead: bool = False
     family: ClassVar[str] = "strips"
 
     def views(self) -> list:
@@ -63,7 +71,7 @@ class StripLoop:
 
     def with_views(self, f) -> StripLoop:
         return StripLoop([k.with_views(f) for k in self.kernels], self.n, self.strip,
-                         self.internal)
+                         self.internal, self.ahead)
 
 
 def strip_runs(kernels: list) -> list:
@@ -73,11 +81,11 @@ def strip_runs(kernels: list) -> list:
     for k in kernels:
         if run.takes(k):
             continue
-        out += _made(run.kernels)
+        out += _made(run.kernels, run.ahead)
         run = _Run()
         if not run.takes(k):
             out.append(k)
-    return _internal(out + _made(run.kernels))
+    return _internal(out + _made(run.kernels, run.ahead))
 
 
 def _internal(kernels: list) -> list:
@@ -93,20 +101,21 @@ def _internal(kernels: list) -> list:
                                  for b, st in enumerate(inner.stores)
                                  if st.out.buffer.role == "temp" and
                                  readers[st.out.buffer] == {j})
-            k = StripLoop(k.kernels, k.n, k.strip, internal)
+            k = StripLoop(k.kernels, k.n, k.strip, internal, k.ahead)
         out.append(k)
     return out
 
 
 class _Run:
     """A run being gathered: its loops, what they write (buffer -> the writer's offset) and
-    read."""
+    read, and whether they read ahead (None until a loop reads a run's buffer shifted)."""
 
     def __init__(self):
         self.kernels: list = []
         self.n = None
         self.written: dict = {}
         self.read: set = set()
+        self.ahead: bool | None = None
 
     def takes(self, k) -> bool:
         """Add ``k`` if the run stays exact with it (see the module docstring)."""
@@ -114,43 +123,59 @@ class _Run:
                 (self.n is not None and k.shape[0] != self.n):
             return False
         reads = {v.buffer for v in k.loads}
+        ahead = self.ahead
         for v in k.loads:
-            if v.buffer in self.written and (v.strides != (1,) or type(v.offset) is not int
-                                             or v.offset > self.written[v.buffer]):
+            if v.buffer not in self.written:
+                continue
+            if v.strides != (1,) or type(v.offset) is not int:
                 return False
+            shift = v.offset - self.written[v.buffer]
+            if shift and ahead is (shift < 0):      # (the other direction than the run's)
+                return False
+            ahead = shift > 0 if shift else ahead
         writes = [st.out.buffer for st in k.stores]
         if len(set(writes)) < len(writes) or \
                 any(b in self.written or b in self.read or b in reads for b in writes):
             return False      # (one writer of each buffer, one store: its offset is the shift's)
-        self.n = k.shape[0]
+        self.n, self.ahead = k.shape[0], ahead
         self.kernels.append(k)
         self.read |= reads
         self.written.update((st.out.buffer, st.out.offset) for st in k.stores)
         return True
 
 
-def _made(kernels: list) -> list:
+def _made(kernels: list, ahead: bool | None) -> list:
     """A run as ``StripLoop``s (its longest first part that pays, then the rest likewise),
     its loops as they were where strips would not pay (module docstring): one loop, arrays
     that fit in the L1 cache together, or fewer than half of them read back in the part."""
     out, i = [], 0
+    pays = _chain if ahead else _strip
     while i < len(kernels):
-        m = next((m for m in range(len(kernels), i + 1, -1) if _strip(kernels[i:m])), None)
+        m = next((m for m in range(len(kernels), i + 1, -1) if pays(kernels[i:m])), None)
         if m is None:
             out.append(kernels[i])
             i += 1
         else:
-            out.append(StripLoop(kernels[i:m], kernels[i].shape[0], _strip(kernels[i:m])))
+            out.append(StripLoop(kernels[i:m], kernels[i].shape[0], pays(kernels[i:m]),
+                                 ahead=bool(ahead)))
             i = m
     return out
 
 
-def _strip(part: list) -> int:
-    """The strip length of ``part`` run in strips, 0 where that would not pay."""
-    for j, k in enumerate(part[:-1]):      # (each loop but the last feeds one after it)
+def _chain(part: list) -> int:
+    """``part``'s length when each of its loops but the last feeds one after it, else 0 (a
+    run reading ahead: ``codegen.c.rotate`` keeps the values fed in registers)."""
+    for j, k in enumerate(part[:-1]):
         later = {v.buffer for k2 in part[j + 1:] for v in k2.loads}
         if not any(st.out.buffer in later for st in k.stores):
             return 0
+    return part[0].shape[0]
+
+
+def _strip(part: list) -> int:
+    """The strip length of ``part`` run in strips, 0 where that would not pay."""
+    if not _chain(part):
+        return 0
     buffers = {v.buffer for k in part for v in k.views() if any(v.strides)}
     kept = {st.out.buffer for k in part for st in k.stores} & \
         {v.buffer for k in part for v in k.loads}

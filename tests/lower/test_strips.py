@@ -3,9 +3,10 @@ the ones before wrote at or before its element, run one cache-sized strip at a t
 
 Compiled programs: the same bits with strips and without (each element computed by the
 same statements from the same values), NumPy's numbers, and a gradient through a stripped
-recurrence against central differences. The run builder on hand-made loops: a read ahead of
-the element, a write to an array an earlier loop of the run read, an accumulation, loops of
-other lengths, loops that fit in the L1 cache, loops that feed nothing after them.
+recurrence against central differences. The run builder on hand-made loops: reads ahead of
+the element (a run from the last) and then behind it, a write to an array an earlier loop of
+the run read, an accumulation, loops of other lengths, loops that fit in the L1 cache, loops
+that feed nothing after them, the stores read only in the run.
 """
 
 import numpy as np
@@ -105,13 +106,27 @@ def test_the_stages_no_kernel_outside_the_run_reads_are_internal():
     assert made[0].internal == {(0, 0), (2, 0)}          # a and c; not b (read after), out
 
 
-@pytest.mark.parametrize("case", ["read ahead", "write after read", "accumulate",
-                                  "other length", "fits in L1"])
+def test_loops_reading_ahead_are_a_run_from_the_last():
+    """The reverse of a recurrence: each loop reads what one before it wrote at or after its
+    element (``ahead``: kept as one run, for the vector loop from the last); a loop reading
+    behind a buffer such a run wrote ends it."""
+    x, a, b, c = _buf(0), _buf(1), _buf(2), _buf(3)
+    run = [_loop([(x, 0), (x, 1)], [a]), _loop([(x, 0), (a, 1)], [b]),
+           _loop([(a, 0), (b, 2)], [c])]
+    made = strips.strip_runs(run)
+    assert _families(made) == [3] and made[0].ahead     # (c too is read by no kernel)
+    assert made[0].internal == {(0, 0), (1, 0), (2, 0)}
+    behind = _loop([(c, 0), (b, -1)], [_buf(4)])
+    made = strips.strip_runs(run + [behind])
+    assert _families(made) == [3, "loop"] and made[0].ahead
+
+
+@pytest.mark.parametrize("case", ["write after read", "accumulate", "other length",
+                                  "fits in L1"])
 def test_loops_that_would_change_the_numbers_or_not_pay_stay_apart(case):
     x, a, b, c = _buf(0), _buf(1), _buf(2), _buf(3)
     first = _loop([(x, 0), (x, -1)], [a])
     second = {
-        "read ahead": _loop([(x, 0), (a, 1)], [b]),               # a[i + 1]: not yet written
         "write after read": _loop([(a, 0), (a, -1)], [x]),        # x, read by the first
         "accumulate": _loop([(x, 0), (a, -1)], [b], accumulate=True),
         "other length": _loop([(_buf(4, N - 1), 0), (_buf(5, N - 1), 0)], [_buf(6, N - 1)],

@@ -1,8 +1,9 @@
-"""Strip loops as one loop over vectors, each value read behind kept in registers.
+"""Strip loops as one loop over vectors, each value read behind (or ahead) kept in registers.
 
 Layer: codegen (for ``strips``). Input: a ``StripLoop``. Output: the C of one loop over its
 elements in vectors of ``VECTOR_BYTES`` (GCC/clang vector types), or None where it does not
-apply; ``strips`` prints it between two runs of the strips (below), under ``GUARD``.
+apply; ``strips`` prints it between the loops over the elements before and after it, under
+``GUARD``.
 
 Why. A run of strip loops is a recurrence along a vector: RK4's stages of the chain ODE
 (GradBench's ``ode``) each read the stage before shifted by one element. As strips, every
@@ -14,23 +15,33 @@ the stage's vector and the one before it (a lane shuffle); the values no kernel 
 run reads are never stored. Measured in a C harness (100 steps at n = 100,000, one thread,
 the same bits): strips 12.1-12.5 ms, vectors 6.4 ms; storing the three internal stages as
 well, 10.2 ms. gcc 12 vectorizes none of this from plain C: a value carried from one
-iteration to the next (a first-order recurrence) keeps its loop scalar.
+iteration to the next (a first-order recurrence) keeps its loop scalar. The reverse pass of
+such a recurrence reads ahead (the adjoint of a shift is the opposite shift): a run reading
+ahead (``StripLoop.ahead``) is one loop over vectors from the last, each value read ahead a
+shuffle of its vector and the one after it (GradBench's ode gradient at n = 10,000: 0.35-0.40
+-> 0.27-0.28 ms, one thread).
 
-How. Elements [0, start) run as strips first (start is one vector when a load has a window,
-so that a vector's loads need no test); then vectors over [start, end), end the last whole
-vector; then [end, n) as strips again. A buffer the run writes and a later loop reads ``d``
-elements behind (1 <= d <= lanes) is kept as its previous vector ``p_<buffer>``, loaded from
-what the first strips stored; a value read at its own element is its writer's vector. A
-buffer that is internal (``StripLoop.internal``) and read behind has its last vector stored
-after the loop, where the last strips read it. Other loads are unaligned vector loads (their
-windows start at most one vector in, so they always read inside them) or, broadcast, scalars.
+How. Every load reads inside its window for the elements [start, end) the vectors cover:
+start is where the last window starts (rounded up to a vector; at least one vector when a
+value is read behind), end is the last whole vector before the first window ends (and at
+least one vector before n when a value is read ahead). The elements before and after run as
+the loops do (``strips``), first those the vectors read: [0, start) before the vectors
+reading behind, [end, n) before the vectors from the last reading ahead. A buffer the run
+writes and a later loop reads ``d`` elements behind or ahead (1 <= d <= lanes) is kept as
+its neighbouring vector ``p<k>``, loaded first from what those loops stored; a value read at
+its own element is its writer's vector. An internal buffer (``StripLoop.internal``: never
+stored by the vector loop) read shifted has its last vector stored after the loop, where the
+loops over the other elements read it. Other loads are unaligned vector loads, or, broadcast
+(stride 0), numbers.
 
 Exact: each element is computed by the same statements from the same values (vector
 arithmetic is IEEE per lane; -ffp-contract=off keeps a*b+c two roundings), so the result has
-the bits of the strips. It applies where every statement is arithmetic a vector type prints
-as it is (+ - * / of operands and literals; no calls, comparisons or selects) and every value
-is float64, or float32 with float literals. On other machines and compilers ``GUARD`` is false
-and the strips run everything.
+the bits of the loops, but for the sign and payload of a NaN made from two NaNs: IEEE leaves
+it open, x86 keeps the first operand's, and gcc orders the operands of + and * as it likes
+in each loop (the strips and the plain loops differ there too, and NumPy from both). It applies where every statement is arithmetic a vector type prints as
+it is (+ - * / of operands and literals; no calls or comparisons), or a ``where`` whose test
+is a number (a window's mask), and every value is float64, or float32 with float literals.
+On other machines and compilers ``GUARD`` is false and the loops run everything.
 """
 
 from __future__ import annotations
@@ -51,9 +62,9 @@ _FLOAT_NUMBER = re.compile(r"\d\.|\.\d|[eE]")
 
 
 def vector_loop(k, number: int) -> tuple[int, int, list[str]] | None:
-    """(start, end, lines): the C of the loop over vectors of ``k``'s elements [start, end),
-    with what it declares before and stores after; None where it does not apply. ``number``:
-    the kernel's, for the comments naming its loops."""
+    """(start, end, lines): the C of the loop over vectors of ``k``'s elements [start, end)
+    (from the last with ``k.ahead``), with what it declares before and stores after; None
+    where it does not apply. ``number``: the kernel's, for the comments naming its loops."""
     dtype = k.kernels[0].stores[0].out.buffer.dtype
     if dtype.name not in ("float64", "float32"):
         return None
@@ -72,15 +83,17 @@ class _Unfit(Exception):
 
 class _Vectors:
     """The vector loop being printed: its body, what each stored buffer's vector is named
-    (buffer -> (store offset, name)), and the buffers read behind."""
+    (buffer -> (store offset, name)), the buffers read behind or ahead (buffer -> the C name
+    of the vector before, or after with ``ahead``), and the elements every load reads inside
+    its window: from ``low``, before ``high``."""
 
     def __init__(self, k, dtype):
         self.k, self.dtype = k, dtype
         self.lanes = VECTOR_BYTES // dtype.itemsize
         self.body: list = []
         self.written: dict = {}
-        self.behind: dict = {}      # buffer -> the C name of its previous vector
-        self.windows = False
+        self.near: dict = {}
+        self.low, self.high = 0, k.n
 
     def loop(self, j: int, inner, name: str) -> None:
         self.body.append(f"/* {name}, in vectors */")
@@ -88,18 +101,15 @@ class _Vectors:
         local: dict = {}
         for s in inner.body:
             args = [self.operand(a, loads, local) for a in s.args]
-            if s.expr.dtype is not self.dtype or s.expr.operand is not self.dtype:
-                raise _Unfit
-            self._check(s.expr, len(args))
-            text, _ = c_statement(s.expr, [a for a, _ in args])
-            vector = any(vec for _, vec in args)
+            text = self.statement(s.expr, args)
+            vector = any(vec for _, vec, _ in args)
             name = f"{s.local}_{j + 1}"
-            local[s.local] = (name, vector)
+            local[s.local] = (name, vector, self.dtype)
             ctype = "sg_v" if vector else self.dtype.ctype
             self.body.append(f"const {ctype} {name} = {text};"
                              f"  /* {loc_comment(s.loc, s.expr.op)} */")
         for b, st in enumerate(inner.stores):
-            value, vector = self.operand(st.value, loads, local)
+            value, vector, _ = self.operand(st.value, loads, local)
             out = st.out
             if not vector or out.buffer.dtype is not self.dtype:
                 raise _Unfit
@@ -107,49 +117,71 @@ class _Vectors:
             if (j, b) not in self.k.internal:
                 self.body.append(f"*(sg_vu *)({_at(out.buffer.name, out.offset)}) = {value};")
 
-    def load(self, v, name: str) -> tuple[str, bool]:
-        """A load's (C name, whether it is a vector), its line added to the body."""
-        if type(v) is not View or v.buffer.dtype is not self.dtype:
+    def load(self, v, name: str) -> tuple[str, bool, object]:
+        """A load's (C name, whether it is a vector, dtype), its line added to the body."""
+        if type(v) is not View:
             raise _Unfit
-        lo, hi = v.window[0] if v.window is not None else (0, self.k.n)
-        if hi < self.k.n:
+        if v.window is not None:
+            self.low, self.high = max(self.low, v.window[0][0]), min(self.high, v.window[0][1])
+        dtype = v.buffer.dtype
+        if v.strides == (0,):                   # (a number: any type, as a where's test)
+            text, vector = f"{v.buffer.name}[{v.offset}]", False
+        elif v.strides != (1,) or dtype is not self.dtype:
             raise _Unfit
-        if v.buffer in self.written:      # written by a loop before: its vector, or behind
+        elif v.buffer in self.written:      # written by a loop before: its vector, or shifted
             offset, value = self.written[v.buffer]
-            behind = offset - v.offset
-            if v.strides != (1,) or behind < 0 or behind > self.lanes or lo != max(behind, 0):
-                raise _Unfit
-            if behind == 0:
-                return value, True
-            prev = self.behind.setdefault(v.buffer, f"p{len(self.behind)}")
-            lanes = ", ".join(str(i) for i in range(self.lanes - behind,
-                                                    2 * self.lanes - behind))
-            text = f"__builtin_shufflevector({prev}, {value}, {lanes})"
-            ctype = "sg_v"
-        elif v.strides == (0,) and v.window is None:
-            text, ctype = f"{v.buffer.name}[{v.offset}]", self.dtype.ctype
-        elif v.strides == (1,) and lo <= self.lanes:
-            self.windows |= v.window is not None
-            text, ctype = f"*(const sg_vu *)({_at(v.buffer.name, v.offset)})", "sg_v"
+            shift = v.offset - offset
+            if shift == 0:
+                return value, True, dtype
+            text, vector = self._shifted(v.buffer, value, shift), True
         else:
-            raise _Unfit
-        self.body.append(f"const {ctype} {name} = {text};")
-        return name, ctype == "sg_v"
+            text, vector = f"*(const sg_vu *)({_at(v.buffer.name, v.offset)})", True
+        self.body.append(f"const {'sg_v' if vector else dtype.ctype} {name} = {text};")
+        return name, vector, dtype
 
-    def operand(self, a, loads: list, local: dict) -> tuple[str, bool]:
-        """A statement's or store's operand: (C text, whether it is a vector)."""
-        if isinstance(a, (Literal, Scalar)) and a.dtype is not self.dtype or \
-                isinstance(a, View) and a.buffer.dtype is not self.dtype:
-            raise _Unfit    # (another C type beside a vector: gcc converts or refuses it)
-        if isinstance(a, Literal):
-            return c_literal(a.value, a.dtype), False
-        if isinstance(a, Scalar):
-            return a.name, False
+    def _shifted(self, buffer, value: str, shift: int) -> str:
+        """C: the vector of ``buffer`` ``shift`` elements from this one's (``value``): a
+        shuffle of it and the vector before it (behind) or after it (ahead)."""
+        lanes = self.lanes
+        if not 0 < abs(shift) <= lanes or (shift > 0) != self.k.ahead:
+            raise _Unfit
+        near = self.near.setdefault(buffer, f"p{len(self.near)}")
+        if shift > 0:     # (the vector after: computed by the step before, or the last part)
+            self.high = min(self.high, self.k.n - lanes)
+            pair, first = (value, near), shift
+        else:             # (the vector before: computed by the step before, or the first part)
+            self.low = max(self.low, lanes)
+            pair, first = (near, value), lanes + shift
+        picked = ", ".join(str(i) for i in range(first, first + lanes))
+        return f"__builtin_shufflevector({pair[0]}, {pair[1]}, {picked})"
+
+    def operand(self, a, loads: list, local: dict) -> tuple[str, bool, object]:
+        """A statement's or store's operand: (C text, whether it is a vector, dtype)."""
+        if isinstance(a, (Literal, Scalar)):
+            text = c_literal(a.value, a.dtype) if isinstance(a, Literal) else a.name
+            return text, False, a.dtype
         if isinstance(a, View):
-            return f"{a.buffer.name}[{a.offset}]", False
+            return f"{a.buffer.name}[{a.offset}]", False, a.buffer.dtype
         if isinstance(a, tuple):
             return loads[a[1]]
         return local[a]
+
+    def statement(self, expr, args: list) -> str:
+        """A statement's C on its operands; _Unfit unless every value is of the run's type
+        and the C is arithmetic a vector type prints as it is (``_check``), or a where whose
+        test is one number (its branches' numbers then made vectors)."""
+        if expr.dtype is not self.dtype:
+            raise _Unfit
+        if expr.op == "where" and not args[0][1] and all(d is self.dtype for _, _, d in args[1:]):
+            if not any(vec for _, vec, _ in args[1:]):
+                raise _Unfit
+            spread = [text if vec else "(sg_v){" + ", ".join([text] * self.lanes) + "}"
+                      for text, vec, _ in args[1:]]
+            return c_statement(expr, [args[0][0], *spread])[0]
+        if expr.operand is not self.dtype or any(d is not self.dtype for _, _, d in args):
+            raise _Unfit    # (another C type beside a vector: gcc converts or refuses it)
+        self._check(expr, len(args))
+        return c_statement(expr, [text for text, _, _ in args])[0]
 
     def _check(self, expr, n: int) -> None:
         """Raise _Unfit unless ``expr``'s C is arithmetic on its operands and numbers (float
@@ -162,25 +194,30 @@ class _Vectors:
                 if _FLOAT_NUMBER.search(number) and not number.endswith(("f", "F")):
                     raise _Unfit
 
-    def lines(self) -> tuple[int, int, list[str]]:
-        n, lanes = self.k.n, self.lanes
-        start = lanes if self.windows or self.behind else 0
-        end = start + (n - start) // lanes * lanes
+    def lines(self) -> tuple[int, int, list[str]] | None:
+        lanes = self.lanes
+        start = -(-self.low // lanes) * lanes
+        end = start + max(0, self.high - start) // lanes * lanes
+        if end == start:
+            return None
         ctype = self.dtype.ctype
         head = [f"typedef {ctype} sg_v __attribute__((vector_size({VECTOR_BYTES})));",
                 f"typedef {ctype} sg_vu __attribute__((vector_size({VECTOR_BYTES}), "
                 f"aligned({self.dtype.itemsize}), may_alias));  /* unaligned */"]
         internal = {self.k.kernels[j].stores[s].out.buffer for j, s in self.k.internal}
+        first, last, which = (end, start, "after the first (the loop runs down)") \
+            if self.k.ahead else (start - lanes, end - lanes, "before the first")
         carry, tail = [], []
-        for b, prev in self.behind.items():
+        for b, near in self.near.items():
             offset, value = self.written[b]
-            head.append(f"sg_v {prev} = *(const sg_vu *)({b.name} + {offset + start - lanes});"
-                        f"  /* {b.name}: the vector before the first */")
-            carry.append(f"{prev} = {value};")
+            head.append(f"sg_v {near} = *(const sg_vu *)({b.name} + {offset + first});"
+                        f"  /* {b.name}: the vector {which} */")
+            carry.append(f"{near} = {value};")
             if b in internal:
-                tail.append(f"*(sg_vu *)({b.name} + {offset + end - lanes}) = {prev};"
-                            f"  /* read behind by the last strips */")
-        loop = [f"for (int64_t i0 = {start}; i0 < {end}; i0 += {lanes}) {{"]
+                tail.append(f"*(sg_vu *)({b.name} + {offset + last}) = {near};"
+                            f"  /* read by the loops after the vectors */")
+        loop = [f"for (int64_t i0 = {end - lanes}; i0 >= {start}; i0 -= {lanes}) {{"
+                if self.k.ahead else f"for (int64_t i0 = {start}; i0 < {end}; i0 += {lanes}) {{"]
         loop += ["    " + line for line in self.body + carry] + ["}"]
         return start, end, head + loop + tail
 
