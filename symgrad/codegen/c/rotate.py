@@ -38,10 +38,12 @@ Exact: each element is computed by the same statements from the same values (vec
 arithmetic is IEEE per lane; -ffp-contract=off keeps a*b+c two roundings), so the result has
 the bits of the loops, but for the sign and payload of a NaN made from two NaNs: IEEE leaves
 it open, x86 keeps the first operand's, and gcc orders the operands of + and * as it likes
-in each loop (the strips and the plain loops differ there too, and NumPy from both). It applies where every statement is arithmetic a vector type prints as
-it is (+ - * / of operands and literals; no calls or comparisons), or a ``where`` whose test
-is a number (a window's mask), and every value is float64, or float32 with float literals.
-On other machines and compilers ``GUARD`` is false and the loops run everything.
+in each loop (the strips and the plain loops differ there too, and NumPy from both).
+
+It applies where every statement is arithmetic a vector type prints as it is (+ - * / of
+operands and literals; no calls or comparisons), or a ``where`` whose test is a number (a
+window's mask), and every value is float64, or float32 with float literals. On other
+machines and compilers ``GUARD`` is false and the loops run everything.
 """
 
 from __future__ import annotations
