@@ -50,6 +50,9 @@ class ControlKernel:
     # loop runs once): the tape slot's number, then (after the buffer plan) its byte offset
     # in ``work``. A ``while`` with a tape fills it; a ``while_grad`` with one reads it.
     tape: int | None = None
+    # The positions of the values the graph never reads (a loop's final carry when only its
+    # stacked values are used, as a gradient's forward loop): their final copy is skipped.
+    unread: frozenset = frozenset()
     family: ClassVar[str] = "control"
 
     def views(self) -> list:
@@ -87,9 +90,10 @@ def lower(lowering, node) -> None:
     opdef = get(node.op)
     shapes = [i.shape for i in node.inputs]
     dtypes = [i.dtype for i in node.inputs]
-    outputs = []
+    outputs, unread = [], set()
     for k in range(app.arity):
         sib = siblings.get(k)
+        unread |= {k} if sib is None else set()
         if sib is not None:
             view = lowering.new_buffer(sib)
             lowering.storage[sib] = view
@@ -110,7 +114,7 @@ def lower(lowering, node) -> None:
         flag = View.dense(lowering.scratch(out.dtype, ()), ())
     lowering.kernels.append(ControlKernel(node.op, programs, consts, operands, carries,
                                           outputs, work, flag, attrs,
-                                          lowering.locs.get(node), tape))
+                                          lowering.locs.get(node), tape, frozenset(unread)))
 
 
 def _reverse_of(lowering, node):

@@ -5,7 +5,10 @@ module generates those, ``module.py``) and the kernel's number. Output: the kern
 
 A step calls the body's function on the current carries (and, for a scan, on step ``t``'s rows
 of the sequences and of the stacked values), which writes the next carries; the two carry
-pointers are then swapped, not copied. When the loop's bodies are inlined
+pointers are then swapped, not copied. The first step reads the init operands where they are
+(each carry points at its init operand, which no body writes; after the first step the
+carry's own second buffer takes its place), so no copy starts the loop (GradBench's ODE
+gradient: three 80 KB copies a call). When the loop's bodies are inlined
 (``module.INLINE_WEIGHT``) and its carries are small (at most ``LOCAL_CARRY`` elements in
 all), each carry is instead a pair of local arrays, the next copied into the current: gcc
 keeps them in registers, where carries in the workspace made every step store and reload
@@ -124,43 +127,54 @@ def _local(carry: View, local: bool) -> bool:
 
 
 def _carry_decls(carries: list, inits: list, local: bool, prefix: str = "") -> list:
-    """The carries (pointers into the workspace, or local arrays) and their first values (a
-    copy of the init operands)."""
+    """The carries (pointers into the workspace, or local arrays) and their first values: a
+    local array is a copy of the init operand; a pointer points at the init operand itself,
+    which the first step reads where it is (``_swap`` then alternates the two buffers)."""
     lines = []
     for j, ((cur, nxt), init) in enumerate(zip(carries, inits)):
         ctype = cur.buffer.dtype.ctype
         size = math.prod(cur.shape)
         if _local(cur, local):
             lines.append(f"{ctype} {prefix}cur{j}[{size}], {prefix}nxt{j}[{size}];")
+            if size:
+                lines.append(f"for (int64_t e = 0; e < {size}; e++) {prefix}cur{j}[e] = "
+                             f"({pointer(init)})[e];")
         else:
-            lines.append(f"{ctype} *{prefix}cur{j} = {pointer(cur)}, *{prefix}nxt{j} = "
-                         f"{pointer(nxt)};")
-        if size:
-            lines.append(f"for (int64_t e = 0; e < {size}; e++) {prefix}cur{j}[e] = "
-                         f"({pointer(init)})[e];")
+            lines.append(f"{ctype} *{prefix}cur{j} = ({ctype} *)({pointer(init)}), "
+                         f"*{prefix}nxt{j} = {pointer(nxt)};  /* (the init is only read) */")
     return lines
 
 
-def _finish(carries: list, outputs: list, prefix: str = "") -> list:
+def _finish(carries: list, outputs: list, unread: frozenset, prefix: str = "") -> list:
+    """The final carries copied into the application's buffers, but those never read."""
     lines = []
     for j, ((cur, _), out) in enumerate(zip(carries, outputs)):
         size = math.prod(cur.shape)
-        if size:
+        if size and j not in unread:
             lines.append(f"for (int64_t e = 0; e < {size}; e++) ({pointer(out)})[e] "
                          f"= {prefix}cur{j}[e];")
     return lines
 
 
-def _swap(carries: list, local: bool, prefix: str = "") -> list:
-    """The next carries become the current: local arrays copied, pointers swapped."""
-    return [f"for (int64_t e = 0; e < {math.prod(cur.shape)}; e++) {prefix}cur{j}[e] = "
-            f"{prefix}nxt{j}[e];" if _local(cur, local) else
-            f"{{ {cur.buffer.dtype.ctype} *sw = {prefix}cur{j}; {prefix}cur{j} = "
-            f"{prefix}nxt{j}; {prefix}nxt{j} = sw; }}" for j, (cur, _) in enumerate(carries)]
+def _swap(carries: list, inits: list, local: bool, prefix: str = "") -> list:
+    """The next carries become the current: local arrays copied, pointers swapped (after the
+    first step, the init operand's place goes to the carry's second buffer)."""
+    lines = []
+    for j, ((cur, _), init) in enumerate(zip(carries, inits)):
+        c, n = f"{prefix}cur{j}", f"{prefix}nxt{j}"
+        if _local(cur, local):
+            lines.append(f"for (int64_t e = 0; e < {math.prod(cur.shape)}; e++) {c}[e] = "
+                         f"{n}[e];")
+        else:
+            ctype = cur.buffer.dtype.ctype
+            lines.append(f"{{ {ctype} *sw = {c}; {c} = {n}; {n} = sw != ({ctype} *)"
+                         f"({pointer(init)}) ? sw : {pointer(cur)}; }}")
+    return lines
 
 
 def _loop(k: ControlKernel, steps: list, local: bool) -> list:
-    return _carry_decls(k.carries, k.operands, local) + steps + _finish(k.carries, k.outputs)
+    return _carry_decls(k.carries, k.operands, local) + steps + \
+        _finish(k.carries, k.outputs, k.unread)
 
 
 def _scan_steps(k: ControlKernel, names: list, poll: bool, local: bool) -> list:
@@ -177,7 +191,8 @@ def _scan_steps(k: ControlKernel, names: list, poll: bool, local: bool) -> list:
     step = f"{length - 1} - t" if a["reverse"] else "t"
     uses_step = nx or len(k.outputs) > nc
     body = ([f"const int64_t s = {step};"] if uses_step else []) + \
-        [_call(names[0], args, k.consts[0], outs, k.work[0])] + _swap(k.carries, local) + \
+        [_call(names[0], args, k.consts[0], outs, k.work[0])] + \
+        _swap(k.carries, k.operands, local) + \
         _poll(poll)
     return [f"for (int64_t t = 0; t < {length}; t++) {{"] + [f"    {x}" for x in body] + ["}"]
 
@@ -189,7 +204,7 @@ def _while_steps(k: ControlKernel, names: list, poll: bool, local: bool) -> list
     step = _call(names[1], args, k.consts[1], [f"nxt{j}" for j in range(nc)],
                  k.work[1])
     body = [test, f"if (!{k.flag.buffer.name}[{k.flag.offset}]) break;", step] + \
-        _swap(k.carries, local) + _poll(poll)
+        _swap(k.carries, k.operands, local) + _poll(poll)
     return ["for (;;) {"] + [f"    {x}" for x in body] + ["}"]
 
 
@@ -228,14 +243,15 @@ def _while_grad(k: ControlKernel, names: list, oom: int, poll: bool, local: bool
         stored = _stored_types(k.programs[0], len(rev), nc, n_in - nc)
         return lines + _reverse(k, names[0], k.consts[0], k.work[0], stored, n_in, poll,
                                 local) + \
-            ["free(tape);"] + _finish(rev, k.outputs, "r")
+            ["free(tape);"] + _finish(rev, k.outputs, k.unread, "r")
     stored = [(c.buffer.dtype, math.prod(c.shape)) for c, _ in fwd] + \
         [(b.dtype, b.size) for b in k.programs[1].outputs[nc:]]
     lines = _carry_decls(fwd, k.operands, local) + \
         _carry_decls(rev, k.operands[n_in:], local, "r") + \
         _recording(k, names, stored, oom, n_in, poll, local)
     return lines + _reverse(k, names[2], k.consts[2], k.work[2], stored,
-                            n_in, poll, local) + ["free(tape);"] + _finish(rev, k.outputs, "r")
+                            n_in, poll, local) + ["free(tape);"] + \
+        _finish(rev, k.outputs, k.unread, "r")
 
 
 def _while_record(k: ControlKernel, names: list, oom: int, poll: bool, local: bool) -> list:
@@ -288,7 +304,7 @@ def _recording(k: ControlKernel, names: list, stored: list, oom: int, n_in: int,
                          f"{slot} + {off}))[e] = cur{j}[e];")
     lines += ["    " + _call(names[1], args, k.consts[1],
                              [f"nxt{j}" for j in range(nc)] + extras, k.work[1], fail)]
-    return lines + [f"    {x}" for x in _swap(fwd, local) + ["n++;"] +
+    return lines + [f"    {x}" for x in _swap(fwd, k.operands, local) + ["n++;"] +
                     _poll(poll, "free(tape);")] + \
         ["}"]
 
@@ -306,4 +322,5 @@ def _reverse(k: ControlKernel, fn: Body, consts_views: list, work: View,
                  consts_views, [f"rnxt{j}" for j in range(len(rev))], work,
                  "{ free(tape); return rc; }")
     return ["for (int64_t t = n - 1; t >= 0; t--) {", f"    {call}"] + \
-        [f"    {x}" for x in _swap(rev, local, "r") + _poll(poll, "free(tape);")] + ["}"]
+        [f"    {x}" for x in _swap(rev, k.operands[n_in:], local, "r") +
+         _poll(poll, "free(tape);")] + ["}"]

@@ -155,7 +155,6 @@ static inline __attribute__((always_inline)) int sg_grad_checkpointed_f2(const d
             if ((rc = sg_grad_checkpointed_f3(cur0, in2 + s * 3, nxt0, tmp1 + s * 3, (unsigned char *)tmp4, nthreads))) return rc;
             for (int64_t e = 0; e < 3; e++) cur0[e] = nxt0[e];
         }
-        for (int64_t e = 0; e < 3; e++) (tmp0)[e] = cur0[e];
     }
 
     /* k9: scan of 3 steps from the end */
@@ -210,7 +209,6 @@ int sg_grad_checkpointed(const double *restrict in0,
             if ((rc = sg_grad_checkpointed_f0(cur0, in1 + 3 + s * 9, nxt0, tmp2 + s * 3, (unsigned char *)tmp5, nthreads))) return rc;
             for (int64_t e = 0; e < 3; e++) cur0[e] = nxt0[e];
         }
-        for (int64_t e = 0; e < 3; e++) (tmp1)[e] = cur0[e];
     }
 
     /* k2: expand -> tmp6 [3] */

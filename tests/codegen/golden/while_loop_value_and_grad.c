@@ -161,7 +161,6 @@ static int sg_value_and_grad_counted_loop_run(const double *restrict in0,
         }
         *(unsigned char **)(work + 640) = tape;  /* for the reverse loop (freed by it) */
         *(int64_t *)(work + 640 + 8) = n;
-        for (int64_t e = 0; e < 1; e++) (tmp1)[e] = cur0[e];
         for (int64_t e = 0; e < 3; e++) (tmp2)[e] = cur1[e];
     }
 
