@@ -141,7 +141,8 @@ def _carry_decls(carries: list, inits: list, local: bool, prefix: str = "") -> l
                              f"({pointer(init)})[e];")
         else:
             lines.append(f"{ctype} *{prefix}cur{j} = ({ctype} *)({pointer(init)}), "
-                         f"*{prefix}nxt{j} = {pointer(nxt)};  /* (the init is only read) */")
+                         f"*{prefix}nxt{j} = {pointer(nxt)};"
+                         "  /* the first step reads the init in place */")
     return lines
 
 
