@@ -163,13 +163,21 @@ def _made(kernels: list, ahead: bool | None) -> list:
 
 
 def _chain(part: list) -> int:
-    """``part``'s length when each of its loops but the last feeds one after it, else 0 (a
-    run reading ahead: ``codegen.c.rotate`` keeps the values fed in registers)."""
+    """``part``'s length when each of its loops but the last feeds one after it and its
+    arrays do not fit in the L1 cache together, else 0 (a run reading ahead:
+    ``codegen.c.rotate`` keeps the values fed in registers; below, the loops as they were
+    cost little, and the run's C, which also holds them, would take longer to compile)."""
     for j, k in enumerate(part[:-1]):
         later = {v.buffer for k2 in part[j + 1:] for v in k2.loads}
         if not any(st.out.buffer in later for st in k.stores):
             return 0
-    return part[0].shape[0]
+    return part[0].shape[0] if part[0].shape[0] * _row(part) > L1_BYTES else 0
+
+
+def _row(part: list) -> int:
+    """Bytes of one element of every array ``part`` reads or writes along its loops."""
+    return sum(b.dtype.itemsize for b in {v.buffer for k in part for v in k.views()
+                                          if any(v.strides)})
 
 
 def _strip(part: list) -> int:
@@ -179,10 +187,9 @@ def _strip(part: list) -> int:
     buffers = {v.buffer for k in part for v in k.views() if any(v.strides)}
     kept = {st.out.buffer for k in part for st in k.stores} & \
         {v.buffer for k in part for v in k.loads}
-    row = sum(b.dtype.itemsize for b in buffers)
-    if part[0].shape[0] * row <= L1_BYTES or 2 * len(kept) < len(buffers):
+    if 2 * len(kept) < len(buffers):
         return 0
-    return max(STRIP_ALIGN, L1_BYTES // row // STRIP_ALIGN * STRIP_ALIGN)
+    return max(STRIP_ALIGN, L1_BYTES // _row(part) // STRIP_ALIGN * STRIP_ALIGN)
 
 
 def _candidate(k) -> bool:
