@@ -90,6 +90,8 @@ def strip_runs(kernels: list) -> list:
 
 def _internal(kernels: list) -> list:
     """``kernels`` with each ``StripLoop``'s ``internal`` stores found."""
+    if not any(type(k) is StripLoop for k in kernels):
+        return kernels
     readers: dict = {}
     for j, k in enumerate(kernels):
         for v in k.views():
