@@ -93,11 +93,11 @@ def lower(lowering, node) -> None:
     outputs, unread = [], set()
     for k in range(app.arity):
         sib = siblings.get(k)
-        unread |= {k} if sib is None else set()
         if sib is not None:
             view = lowering.new_buffer(sib)
             lowering.storage[sib] = view
-        else:
+        else:                 # (a value the graph never reads)
+            unread.add(k)
             full = {**attrs, "index": k}
             shape = tuple(opdef.shape(*shapes, **full))
             view = View.dense(lowering.scratch(opdef.dtype(*dtypes, **full), shape), shape)

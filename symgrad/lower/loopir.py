@@ -291,6 +291,15 @@ class LoopKernel:
         return any(isinstance(v, IndexedView) for v in self.loads)
 
 
+def touching(kernels: list) -> dict:
+    """Buffer -> the positions in ``kernels`` of those that read or write it (its views)."""
+    found: dict = {}
+    for i, k in enumerate(kernels):
+        for v in k.views():
+            found.setdefault(v.buffer, set()).add(i)
+    return found
+
+
 def copy_kernel(op: str, shape: tuple, value, out: View, loads: list = (),
                 loc: Loc | None = None) -> LoopKernel:
     """``out = value`` over ``shape``: a copy, a fill, or a broadcast."""

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..dims import Dim
-from .loopir import Buffer, LoopKernel, View
+from .loopir import Buffer, LoopKernel, View, touching
 from .matmul import MatmulKernel
 
 ROW_MIN = 64          # rows: fewer, and a loop of its own per kernel costs nothing much
@@ -394,10 +394,7 @@ def _join(k, run: list, dims: list, rows: int, after: bool) -> bool:
 def _localized(kernels: list) -> list:
     """Each row loop with the temporaries only it touches (and that it writes) held per
     block, where their layout allows."""
-    touched: dict = {}
-    for i, k in enumerate(kernels):
-        for v in k.views():
-            touched.setdefault(v.buffer, set()).add(i)
+    touched = touching(kernels)
     result = []
     for i, k in enumerate(kernels):
         if type(k) is RowLoop:

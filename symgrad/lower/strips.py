@@ -44,7 +44,7 @@ import math
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .loopir import LoopKernel
+from .loopir import LoopKernel, touching
 
 L1_BYTES = 1 << 15     # a strip's arrays together at most (the L1 data cache)
 STRIP_ALIGN = 64       # elements: a strip's length is a multiple (whole vectors, cache lines)
@@ -92,10 +92,7 @@ def _internal(kernels: list) -> list:
     """``kernels`` with each ``StripLoop``'s ``internal`` stores found."""
     if not any(type(k) is StripLoop for k in kernels):
         return kernels
-    readers: dict = {}
-    for j, k in enumerate(kernels):
-        for v in k.views():
-            readers.setdefault(v.buffer, set()).add(j)
+    readers = touching(kernels)
     out = []
     for j, k in enumerate(kernels):
         if type(k) is StripLoop:
@@ -173,25 +170,29 @@ def _chain(part: list) -> int:
         later = {v.buffer for k2 in part[j + 1:] for v in k2.loads}
         if not any(st.out.buffer in later for st in k.stores):
             return 0
-    return part[0].shape[0] if part[0].shape[0] * _row(part) > L1_BYTES else 0
+    return part[0].shape[0] if part[0].shape[0] * _row(_arrays(part)) > L1_BYTES else 0
 
 
-def _row(part: list) -> int:
-    """Bytes of one element of every array ``part`` reads or writes along its loops."""
-    return sum(b.dtype.itemsize for b in {v.buffer for k in part for v in k.views()
-                                          if any(v.strides)})
+def _arrays(part: list) -> set:
+    """The buffers ``part`` reads or writes along its loops (not broadcast)."""
+    return {v.buffer for k in part for v in k.views() if any(v.strides)}
+
+
+def _row(buffers: set) -> int:
+    """Bytes of one element of each of ``buffers``."""
+    return sum(b.dtype.itemsize for b in buffers)
 
 
 def _strip(part: list) -> int:
     """The strip length of ``part`` run in strips, 0 where that would not pay."""
     if not _chain(part):
         return 0
-    buffers = {v.buffer for k in part for v in k.views() if any(v.strides)}
+    buffers = _arrays(part)
     kept = {st.out.buffer for k in part for st in k.stores} & \
         {v.buffer for k in part for v in k.loads}
     if 2 * len(kept) < len(buffers):
         return 0
-    return max(STRIP_ALIGN, L1_BYTES // _row(part) // STRIP_ALIGN * STRIP_ALIGN)
+    return max(STRIP_ALIGN, L1_BYTES // _row(buffers) // STRIP_ALIGN * STRIP_ALIGN)
 
 
 def _candidate(k) -> bool:
