@@ -61,6 +61,8 @@ SHAPES = [("matrix @ vector", lambda V, x: V @ x, None, [(16392, 1024), (1024,)]
           ("batched matrix @ vector", lambda V, x: V @ x[..., None], None,
            [(8, 2048, 1024), (8, 1024)]),
           ("matrix @ matrix", lambda A, B: A @ B, None, [(512, 512), (512, 512)]),
+          ("tall @ matrix of 12 columns", lambda A, B: A @ B, None, [(10000, 22), (22, 12)]),
+          ("tall @ matrix of 4 columns", lambda A, B: A @ B, None, [(100000, 64), (64, 4)]),
           ("lower triangle @ matrix", lambda L, B: sg.tril(L) @ B, lambda L, B: np.tril(L) @ B,
            [(512, 512), (512, 512)]),
           ("lower triangle of a product", lambda A, B: sg.tril(A @ B.T),
@@ -75,7 +77,8 @@ def bench_shapes() -> list[dict]:
         f, twin = sg.compile(fn), twin or fn
         np.testing.assert_allclose(f(*args), twin(*args), rtol=1e-10, atol=1e-9)
         routine = next((r for r in ("gemv", "trmm", "gemmt")
-                        if f"cblas_d{r}(SG_ROW_MAJOR" in f.c_source), "gemm")
+                        if f"cblas_d{r}(SG_ROW_MAJOR" in f.c_source),
+                       "gemm" if "cblas_dgemm(SG_ROW_MAJOR" in f.c_source else "own loop")
         rows.append({"case": name, "shapes": shapes, "routine": routine,
                      "symgrad": median_us(f, *args), "numpy": median_us(twin, *args)})
     return rows

@@ -1,7 +1,8 @@
 """Matrix products -> C.
 
 Layer: codegen (the ``matmul`` kernel family). Input: a ``MatmulKernel`` (BLAS above
-``BLAS_MIN_FLOPS``, else a plain loop). Output: the kernel's C text, and whether it calls BLAS:
+``BLAS_MIN_FLOPS``, else a plain loop; a tall product of a few columns: ``skinny``'s loops
+over blocks of rows). Output: the kernel's C text, and whether it calls BLAS:
 GEMV for a matrix times a vector or a vector times a matrix, TRMM for a product with a large
 triangular operand, GEMM for the rest.
 """
@@ -14,6 +15,7 @@ from dataclasses import replace
 from ...dims import Dim, is_one, large, many, same
 from ...lower.loopir import View
 from ...lower.matmul import MatmulKernel
+from . import skinny
 from .emitted import Emitted
 from .literals import c_literal
 from .loops import opaque
@@ -46,8 +48,10 @@ def blas_worthy(a: View, b: View) -> bool:
 
 
 def calls_blas(k: MatmulKernel, blas: str) -> bool:
-    """Whether matmul kernel ``k`` calls BLAS under the target's ``blas`` setting."""
-    return blas != "none" and k.out.buffer.dtype.name in _GEMM and blas_worthy(k.a, k.b)
+    """Whether matmul kernel ``k`` calls BLAS under the target's ``blas`` setting (not a tall
+    product of a few columns: ``skinny``)."""
+    return blas != "none" and k.out.buffer.dtype.name in _GEMM and blas_worthy(k.a, k.b) \
+        and not skinny.takes(k)
 
 
 def gemm_layout(v: View) -> tuple[bool, int]:
@@ -60,6 +64,9 @@ def gemm_layout(v: View) -> tuple[bool, int]:
 
 
 def emit(ctx, number: int, k: MatmulKernel) -> Emitted:
+    if skinny.takes(k):
+        text, threads, functions = matmul_text(ctx.env, number, k, ctx)
+        return Emitted(text, work(k), threaded=threads, functions=tuple(functions))
     text, used_blas = matmul(ctx.env, number, k, ctx.target.blas)
     return Emitted(text, work(k), blas=used_blas)
 
@@ -72,20 +79,17 @@ def work(k: MatmulKernel):
 def matmul(env, number: int, k: MatmulKernel, blas: str = "scipy") -> tuple[str, bool]:
     """(the kernel's C, whether it calls BLAS); "" for an empty product. ``blas``: "scipy"
     (scipy-openblas32's prefixed names), "cblas" (standard CBLAS) or "none" (a plain loop)."""
+    if skinny.takes(k):
+        return matmul_text(env, number, k, None)[0], False
     a, b, out = k.a, k.b, k.out
     m, kk, n = a.shape[-2], a.shape[-1], b.shape[-1]
     if m * n == 0:
         return "", False
     batch_shape = out.shape[:-2]
-    bvars = [(f"b{d}", d) for d in range(len(batch_shape))]
-
-    def boff(v: View) -> str:
-        return index(View(v.buffer, v.offset, v.shape[:-2], v.strides[:-2]), bvars)
+    boff = _batch_offset(k)
     ctype = out.buffer.dtype.ctype
     use_blas = calls_blas(k, blas)
-    a_ix = affine(boff(a), (("i", a.strides[-2]), ("p", a.strides[-1])))
-    b_ix = affine(boff(b), (("p", b.strides[-2]), ("j", b.strides[-1])))
-    c_ix = affine(boff(out), (("i", out.strides[-2]), ("j", out.strides[-1])))
+    a_ix, b_ix, c_ix = _indices(k)
     body = _loop_product(k, m, n, kk, ctype, a_ix, b_ix, c_ix)
     if use_blas:
         prefix = f"{'scipy_' if blas == 'scipy' else ''}cblas_{_GEMM[out.buffer.dtype.name]}"
@@ -97,6 +101,36 @@ def matmul(env, number: int, k: MatmulKernel, blas: str = "scipy") -> tuple[str,
     title = f"matmul {list(a.shape)} @ {list(b.shape)} -> {out.buffer.name}" + \
         (" (BLAS)" if use_blas else "")
     return render_kernel(env, number, title, [loc_comment(k.loc, "matmul")], [nest]), use_blas
+
+
+def matmul_text(env, number: int, k: MatmulKernel, ctx) -> tuple[str, bool, list]:
+    """(the C of a product ``skinny`` takes, whether it runs on threads, its threaded loops'
+    functions); ``ctx``: the module's printing context (None: one thread)."""
+    batch = [counted(f"b{d}", e) for d, e in enumerate(k.out.shape[:-2])]
+    nests, functions, threads = skinny.nests(ctx, k, batch, _indices(k), env.globals["pragma"])
+    title = f"matmul {list(k.a.shape)} @ {list(k.b.shape)} -> {k.out.buffer.name} " \
+        f"({skinny.rows_of(k.b.shape[-1])} rows at a time)"
+    return render_kernel(env, number, title, [loc_comment(k.loc, "matmul")], nests), threads, \
+        functions
+
+
+def _batch_offset(k: MatmulKernel):
+    """A view's offset at the batch loops' indices ``b0, b1, ...``, as C."""
+    bvars = [(f"b{d}", d) for d in range(len(k.out.shape) - 2)]
+
+    def boff(v: View) -> str:
+        return index(View(v.buffer, v.offset, v.shape[:-2], v.strides[:-2]), bvars)
+    return boff
+
+
+def _indices(k: MatmulKernel) -> tuple[str, str, str]:
+    """The C index expressions of A's, B's and C's elements in ``i``, ``p``, ``j`` (and the
+    batch loops' indices)."""
+    boff = _batch_offset(k)
+    a, b, out = k.a, k.b, k.out
+    return (affine(boff(a), (("i", a.strides[-2]), ("p", a.strides[-1]))),
+            affine(boff(b), (("p", b.strides[-2]), ("j", b.strides[-1]))),
+            affine(boff(out), (("i", out.strides[-2]), ("j", out.strides[-1]))))
 
 
 def _gemm(prefix: str, k: MatmulKernel, boff) -> list[str]:
