@@ -1,10 +1,10 @@
 """Tall products of a few columns printed as loops over blocks of rows (codegen/c/skinny.py)
 instead of BLAS: every element summed over p in order from 0, so the oracle is NumPy summing
 the same products in the same order (IEEE operations one by one: the same bits), and the
-plain ``blas="none"`` build. Shapes around the selection's bounds (rows, columns, contraction
-length), a remainder of rows past the last block, batched and transposed operands, float32,
-two threads against one, a gradient through such a product against its NumPy formula, and
-a standalone export.
+plain ``blas="none"`` build. Shapes around the selection's bounds (A's size, columns,
+contraction length), a remainder of rows past the last block, batched and transposed operands,
+float32 (left to BLAS), two threads against one, a gradient through such a product against its
+NumPy formula, and a standalone export.
 """
 
 import numpy as np
@@ -30,9 +30,9 @@ def _same_bits(got, want):
     np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8))
 
 
-@pytest.mark.parametrize("m,kk,n", [(1024, 16, 12), (1027, 22, 12), (2051, 64, 5),
-                                    (1031, 3, 4), (4099, 8, 2), (1500, 1024, 3),
-                                    (1100, 40, 8), (1029, 17, 9)])
+@pytest.mark.parametrize("m,kk,n", [(5120, 16, 12), (4001, 22, 12), (2051, 64, 5),
+                                    (5003, 17, 4), (1100, 1024, 6), (1100, 100, 8),
+                                    (4003, 22, 9)])
 def test_a_skinny_product_is_the_ordered_sum(m, kk, n):
     a, b = RNG.normal(size=(m, kk)), RNG.normal(size=(kk, n))
     f = sg.compile(lambda a, b: a @ b)
@@ -42,8 +42,8 @@ def test_a_skinny_product_is_the_ordered_sum(m, kk, n):
     np.testing.assert_allclose(got, a @ b, rtol=1e-12, atol=1e-12)
 
 
-@pytest.mark.parametrize("m,kk,n", [(1023, 22, 12), (2000, 22, 13), (2000, 8, 12),
-                                    (2000, 22, 1)])
+@pytest.mark.parametrize("m,kk,n", [(2000, 22, 12), (6000, 22, 13), (6000, 8, 12),
+                                    (6000, 22, 3), (6000, 22, 1), (800, 1025, 6)])
 def test_other_shapes_keep_blas(m, kk, n):
     a, b = RNG.normal(size=(m, kk)), RNG.normal(size=(kk, n))
     f = sg.compile(lambda a, b: a @ b)
@@ -52,17 +52,26 @@ def test_other_shapes_keep_blas(m, kk, n):
     np.testing.assert_allclose(got, a @ b, rtol=1e-12, atol=1e-12)
 
 
-def test_float32_and_a_transposed_operand():
-    a = RNG.normal(size=(30, 3001)).astype(np.float32)       # read as a.T: column strides
-    b = RNG.normal(size=(30, 7)).astype(np.float32)
+def test_a_transposed_operand():
+    a = RNG.normal(size=(30, 3001))             # read as a.T: column strides
+    b = RNG.normal(size=(30, 7))
     f = sg.compile(lambda a, b: a.T @ b)
     got = f(a, b)
-    assert MARK in f.c_source and got.dtype == np.float32
+    assert MARK in f.c_source
     _same_bits(got, _ordered(np.ascontiguousarray(a.T), b))
 
 
+def test_float32_keeps_blas():
+    a = RNG.normal(size=(10000, 22)).astype(np.float32)
+    b = RNG.normal(size=(22, 12)).astype(np.float32)
+    f = sg.compile(lambda a, b: a @ b)
+    got = f(a, b)
+    assert MARK not in f.c_source and got.dtype == np.float32
+    np.testing.assert_allclose(got, a @ b, rtol=1e-4, atol=1e-4)
+
+
 def test_a_batched_product():
-    a, b = RNG.normal(size=(3, 1200, 20)), RNG.normal(size=(3, 20, 6))
+    a, b = RNG.normal(size=(3, 4100, 20)), RNG.normal(size=(3, 20, 6))
     f = sg.compile(lambda a, b: a @ b)
     got = f(a, b)
     assert MARK in f.c_source
@@ -82,10 +91,11 @@ def test_two_threads_give_the_bits_of_one(thread_count):
 
 def test_the_gradient_through_a_skinny_product():
     """loss = sum(w * tanh(A @ B)): dA = (w * (1 - y^2)) @ B.T, dB = A.T @ (w * (1 - y^2))."""
-    a, b, w = RNG.normal(size=(2000, 30)), RNG.normal(size=(30, 6)) * 0.2, \
-        RNG.normal(size=(2000, 6))
+    a, b, w = RNG.normal(size=(4000, 30)), RNG.normal(size=(30, 6)) * 0.2, \
+        RNG.normal(size=(4000, 6))
     g = sg.grad(lambda a, b: (sg.tensor(w) * sg.tanh(a @ b)).sum(), argnums=(0, 1))
     da, db = g(a, b)
+    assert MARK in g.c_source
     y = np.tanh(a @ b)
     gy = w * (1 - y * y)
     np.testing.assert_allclose(da, gy @ b.T, rtol=1e-10, atol=1e-12)
@@ -94,7 +104,7 @@ def test_the_gradient_through_a_skinny_product():
 
 def test_a_standalone_export_compiles_and_checks_itself(tmp_path):
     import subprocess
-    a, b = RNG.normal(size=(1030, 22)), RNG.normal(size=(22, 12))
+    a, b = RNG.normal(size=(4030, 22)), RNG.normal(size=(22, 12))
     f = sg.compile(lambda a, b: a @ b)
     f.export_c(tmp_path, a, b, name="skinny")
     text = (tmp_path / "skinny.c").read_text()
