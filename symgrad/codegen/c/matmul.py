@@ -64,8 +64,8 @@ def gemm_layout(v: View) -> tuple[bool, int]:
 
 
 def emit(ctx, number: int, k: MatmulKernel) -> Emitted:
-    if skinny.takes(k):
-        text, threads, functions = matmul_text(ctx.env, number, k, ctx)
+    if skinny.takes(k):      # (threaded here: ``matmul``'s other callers run it on one thread)
+        text, threads, functions = _skinny(ctx.env, number, k, ctx)
         return Emitted(text, work(k), threaded=threads, functions=tuple(functions))
     text, used_blas = matmul(ctx.env, number, k, ctx.target.blas)
     return Emitted(text, work(k), blas=used_blas)
@@ -80,7 +80,7 @@ def matmul(env, number: int, k: MatmulKernel, blas: str = "scipy") -> tuple[str,
     """(the kernel's C, whether it calls BLAS); "" for an empty product. ``blas``: "scipy"
     (scipy-openblas32's prefixed names), "cblas" (standard CBLAS) or "none" (a plain loop)."""
     if skinny.takes(k):
-        return matmul_text(env, number, k, None)[0], False
+        return _skinny(env, number, k, None)[0], False
     a, b, out = k.a, k.b, k.out
     m, kk, n = a.shape[-2], a.shape[-1], b.shape[-1]
     if m * n == 0:
@@ -103,7 +103,7 @@ def matmul(env, number: int, k: MatmulKernel, blas: str = "scipy") -> tuple[str,
     return render_kernel(env, number, title, [loc_comment(k.loc, "matmul")], [nest]), use_blas
 
 
-def matmul_text(env, number: int, k: MatmulKernel, ctx) -> tuple[str, bool, list]:
+def _skinny(env, number: int, k: MatmulKernel, ctx) -> tuple[str, bool, list]:
     """(the C of a product ``skinny`` takes, whether it runs on threads, its threaded loops'
     functions); ``ctx``: the module's printing context (None: one thread)."""
     batch = [counted(f"b{d}", e) for d, e in enumerate(k.out.shape[:-2])]
