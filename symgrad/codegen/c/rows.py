@@ -22,7 +22,7 @@ from ...lower.matmul import MatmulKernel
 from ...lower.rows import RowLoop, view_dims
 from .emitted import Emitted
 from .matmul import matmul, work as product_work
-from . import regions
+from . import lanes, regions
 from .loops import PARALLEL_MIN_WORK, THREADS
 from .nest import Loop, Nest
 from .render import render_kernel
@@ -84,12 +84,13 @@ def _block(ctx, number: int, k: RowLoop, rows: int) -> tuple[list, list, set]:
     written = {v.buffer for inner, d in zip(k.kernels, k.dims)
                for v, _, w in view_dims(inner, d) if w}
     views = _BlockViews(written, rows, k.blocks)
+    kernels = lanes.arrange([views.kernel(inner, d) for inner, d in zip(k.kernels, k.dims)],
+                            list(k.dims), rows, k.block)
     lines, uses = [], set()
-    for j, (inner, d) in enumerate(zip(k.kernels, k.dims)):
+    for j, inner in enumerate(kernels):
         # (numbered k<n>.<j>: no status to return, a gather's loop never joins a run)
         if type(inner) is MatmulKernel:
-            text, blas = matmul(ctx.env, f"{number}.{j + 1}", views.kernel(inner, d),
-                                ctx.target.blas)
+            text, blas = matmul(ctx.env, f"{number}.{j + 1}", inner, ctx.target.blas)
             uses |= {"blas"} if blas else set()
         else:
             # (a block's loops stay on its thread: the threads split the blocks. A product
@@ -97,7 +98,7 @@ def _block(ctx, number: int, k: RowLoop, rows: int) -> tuple[list, list, set]:
             # after block spin against each other, measured 30x slower on GMM)
             parallel, ctx.loops.parallel = ctx.loops.parallel, False
             try:
-                text, _, _ = ctx.loops.emit(f"{number}.{j + 1}", views.kernel(inner, d))
+                text, _, _ = ctx.loops.emit(f"{number}.{j + 1}", inner)
             finally:
                 ctx.loops.parallel = parallel
         lines += [line[4:] for line in text.splitlines()]
