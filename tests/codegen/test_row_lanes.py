@@ -22,9 +22,9 @@ def _blocks(text: str) -> list:
 
 def _rows_innermost(text: str, block: int) -> int:
     """How many loops of a block run along its rows innermost: an ``omp simd`` loop over
-    ``block`` iterations whose loads of local arrays (``row<k>``) step by one."""
+    ``block`` iterations whose loads or stores of local arrays (``row<k>``) step by one."""
     loops = re.findall(r"#pragma omp simd[^\n]*\n\s*for \(int64_t (i\d) = 0; \1 < "
-                       rf"{block}; \1\+\+\) {{\n((?:\s+(?:const|static)[^\n]*\n)+)", text)
+                       rf"{block}; \1\+\+\) {{\n((?:[^\n}}]*\n)+)", text)
     return sum(1 for var, body in loops
                if re.search(rf"row\d+\[(?:[^\]]*\+ )?{var}\]", body))
 
