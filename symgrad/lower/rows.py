@@ -8,9 +8,10 @@ with runs of loop kernels replaced by ``RowLoop`` kernels (``codegen.c.rows`` pr
 ``vmap`` of a small computation (GradBench's bundle adjustment: a 2 x 15 Jacobian block per
 observation, 31,843 observations) lowers to dozens of loops over (rows, a few elements), each
 storing its results for every row for the next loop to read back: 40 passes over arrays of
-rows x 15. Run block by block instead (``BLOCK`` rows: each loop still vectorizes across
-them), every intermediate of a block stays in the cache (a local array of the block's size),
-and the loops over the rows become one, which threads split. A run is a sequence of
+rows x 15. Run block by block instead (``BLOCK`` rows: each loop vectorizes across them, the
+block's arrays row-fastest, ``codegen.c.lanes``), every intermediate of a block stays in the
+cache (a local array of the block's size), and the loops over the rows become one, which
+threads split. A run is a sequence of
 ``LoopKernel``s over (R, ...) with R >= ``ROW_MIN`` and at most ``ROW_ELEMENTS`` elements
 per row, none reducing over the rows, reading or writing across rows, or failing (a
 gather's index check); and every buffer the run writes is read

@@ -73,7 +73,8 @@ def _moved(k: LoopKernel, d: int, stride: dict, rows: int, block: int) -> LoopKe
     n = len(k.loads)
     kept = LoopKernel(k.shape, views[:n], k.body,
                       [_with_out(s, out) for s, out in zip(k.stores, views[n:])], k.reduce_axes)
-    if any(v.buffer.role == "row" for v in k.views()) and d != len(k.shape) - 1 and \
+    if any(v.buffer.role == "row" for v in k.views()) and \
+            any(n != 1 for n in k.shape[d + 1:]) and \
             all(s.out.buffer.role == "row" for s in k.stores):
         last = _rows_last(kept, d)
         if _in_place_ok(last):
