@@ -1,7 +1,7 @@
 """A long differential-fuzzing campaign (what ``make fuzz`` runs).
 
     python tests/fuzz_campaign.py [--programs N] [--seed S] [--chunk K] [--product-runs]
-                                  [--tiles-and-threads]
+                                  [--tiles-and-threads] [--row-loops]
 
 Runs rounds of ``K`` random programs (hypothesis, seeded from ``S``: random and printed unless
 given), cycling through forward and gradient checks in float64, float32, float32/float64 mixes,
@@ -134,7 +134,14 @@ def main(argv=None) -> int:
                         help="run every reduction over outer dims that can in tiles, and give "
                              "every loop a function of its own on threads (codegen.c.tiles and "
                              "regions, which the programs' small loops never reach)")
+    parser.add_argument("--row-loops", action="store_true",
+                        help="run loops over 2 rows or more block by block, in blocks of 4 "
+                             "(lower.rows and codegen.c.lanes, which the programs' small "
+                             "loops never reach)")
     args = parser.parse_args(argv)
+    if args.row_loops:
+        from symgrad.lower import rows
+        rows.ROW_MIN, rows.BLOCK = 2, 4
     if args.tiles_and_threads:
         from symgrad.codegen.c import loops, tiles
         tiles.L1_BYTES, loops.PARALLEL_MIN_WORK = 0, 1

@@ -452,8 +452,9 @@ def _block_layout(k: RowLoop, b: Buffer):
     role = "temp" if k.sequential else "row"
     row = ref.strides[d]
     span = row * k.rows
+    # (a C array has one element at least: an array of size-0 dims holds none)
     if all(e == 0 for _, e in views) and b.size == span:   # (rows lead: the block's rows)
-        return Buffer(role, b.index, b.dtype, row * k.block), {}
+        return Buffer(role, b.index, b.dtype, max(row * k.block, 1)), {}
     strides = {st for v, _ in views for st in v.strides if st}
     if ref.offset >= row or any(row < st < span or (st >= span and st % span)
                                 for st in strides):
@@ -462,7 +463,7 @@ def _block_layout(k: RowLoop, b: Buffer):
     size = ref.offset + 1 + sum((n - 1) * remap.get(st, 0)
                                 for n, st in zip(ref.shape[:d] + (k.block,) + ref.shape[d + 1:],
                                                  ref.strides) if st)
-    return Buffer(role, b.index, b.dtype, size), remap
+    return Buffer(role, b.index, b.dtype, max(size, 1)), remap
 
 
 def _local_view(v, local: dict):

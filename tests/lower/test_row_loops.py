@@ -196,3 +196,25 @@ def test_a_sparse_jacobians_values_are_written_in_the_row_loop():
     assert len(loops) == 1 and loops[0][0] == str(n)
     kernels = re.findall(r"/\* k\d+: (\w+)", c)       # (top-level kernels, in order)
     assert kernels[-1] == "rows"
+
+
+def test_a_row_loop_over_size_0_dims_compiles(monkeypatch):
+    """Loops over (0, rows, 0): their block's arrays hold no element, and are declared with
+    one (a C array of -1 elements failed to compile; found by ``fuzz_campaign.py --row-loops``
+    on the graph without passes)."""
+    from symgrad.lower import rows
+    from symgrad.pipeline import compile_traced
+    from symgrad.runtime import Specialization
+    monkeypatch.setattr(rows, "ROW_MIN", 2)
+    monkeypatch.setattr(rows, "BLOCK", 4)
+
+    def program(x):
+        v = -(-(-x))
+        s = v.sum(dim=0, keepdim=False)
+        return (s < v).to(s.dtype) * s
+    x = np.zeros((0, 2, 0), np.float32)
+    traced = sg.compile(program).trace(x)
+    spec = Specialization.of(compile_traced(traced, "program", passes=[]))
+    assert "rows [2]" in spec.c_source
+    (out,) = spec.run([x])
+    assert out.shape == (0, 2, 0) and out.dtype == np.float32
