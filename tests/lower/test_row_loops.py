@@ -209,7 +209,9 @@ def test_a_row_loop_over_size_0_dims_compiles(monkeypatch):
     monkeypatch.setattr(rows, "BLOCK", 4)
 
     def program(x):
-        v = -(-(-x))
+        v = -x
+        v = -v
+        v = -v
         s = v.sum(dim=0, keepdim=False)
         return (s < v).to(s.dtype) * s
     x = np.zeros((0, 2, 0), np.float32)
