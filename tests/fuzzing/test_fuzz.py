@@ -11,6 +11,7 @@ shrunk to a minimal program and reported as a script to paste. ``make fuzz``
 (tests/fuzz_campaign.py) runs random campaigns.
 """
 
+import contextlib
 import dataclasses
 import os
 
@@ -111,6 +112,34 @@ def test_forward_large_odd_dims(prog):
 @given(programs(LARGE))
 def test_gradient_large_odd_dims(prog):
     check_gradient(prog, kink_margin=LARGE_KINK_MARGIN)
+
+
+@contextlib.contextmanager
+def row_loops():
+    """Loops over 2 rows or more run block by block, in blocks of 4 (``lower.rows``, the
+    block's rows innermost: ``codegen.c.lanes``), which the programs' small loops never reach
+    otherwise (``fuzz_campaign.py --row-loops`` for long campaigns)."""
+    from symgrad.lower import rows
+    saved = rows.ROW_MIN, rows.BLOCK
+    rows.ROW_MIN, rows.BLOCK = 2, 4
+    try:
+        yield
+    finally:
+        rows.ROW_MIN, rows.BLOCK = saved
+
+
+@fuzz_fewer
+@given(programs(forward(MIXED)))
+def test_forward_in_row_loops(prog):
+    with row_loops():
+        check_forward(prog)
+
+
+@fuzz_fewer
+@given(programs(SIZE_ZERO))
+def test_gradient_in_row_loops_with_size_zero_and_one_dims(prog):
+    with row_loops():
+        check_gradient(prog)
 
 
 def first_order_loops(config: Config) -> Config:
