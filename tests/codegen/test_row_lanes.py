@@ -99,3 +99,61 @@ def test_per_row_jacobian_blocks_with_rows_innermost(n):
     (block,) = set(_blocks(text))
     assert _rows_innermost(text, block) >= 10
 
+
+
+def _addresses(v, shape, order):
+    """Each index of ``shape`` (in the original kernel's order) -> the address view ``v``
+    of a kernel with dims in ``order`` reads there (None outside a padded view's window)."""
+    import itertools
+    found = {}
+    for idx in itertools.product(*(range(n) for n in shape)):
+        moved = tuple(idx[e] for e in order)
+        if v.window is not None and any(not lo <= i < hi for i, (lo, hi) in
+                                        zip(moved, v.window)):
+            found[idx] = None
+            continue
+        found[idx] = v.offset + sum(i * s for i, s in zip(moved, v.strides))
+    return found
+
+
+def test_the_block_arrays_hold_each_element_in_one_place(monkeypatch):
+    """Every kernel of a block, before and after ``lanes.arrange``: each element of a local
+    array that some view reaches moves to one new place, the same for every view, distinct
+    places for distinct elements, inside the array; arrays of the function keep their
+    addresses; a kernel's dims are the old ones, the rows moved last or not at all."""
+    from symgrad.codegen.c import lanes
+    seen, original = [], lanes.arrange
+
+    def arrange(kernels, dims, rows, block):
+        out = original(kernels, dims, rows, block)
+        seen.append((kernels, dims, out))
+        return out
+    monkeypatch.setattr(lanes, "arrange", arrange)
+    n = 205          # (a last block of 13 rows: no other dim of 13, so a moved dim shows)
+    cam = np.concatenate([0.3 * RNG.normal(size=(n, 3)), RNG.normal(size=(n, 3)),
+                          RNG.uniform(1, 2, size=(n, 1)), 0.01 * RNG.normal(size=(n, 1))], 1)
+    X = RNG.normal(size=(n, 3)) + np.array([0, 0, 8.0])
+    sg.compile(sg.vmap(sg.jacfwd(_project, argnums=(0, 1))))(cam, X)
+    assert any(a is not b for kernels, _, out in seen for a, b in zip(kernels, out))
+    for kernels, dims, out in seen:
+        moves: dict = {}
+        for k, d, new in zip(kernels, dims, out):
+            last = len(k.shape) - 1
+            order = list(range(len(k.shape))) if new.shape == k.shape else \
+                [e for e in range(len(k.shape)) if e != d] + [d]
+            assert tuple(k.shape[e] for e in order) == tuple(new.shape)
+            for v, w in zip(k.views(), new.views()):
+                assert v.buffer is w.buffer
+                before = _addresses(v, k.shape, range(last + 1))
+                after = _addresses(w, k.shape, order)
+                for idx, a in before.items():
+                    if a is None:
+                        assert after[idx] is None
+                    elif v.buffer.role != "row":
+                        assert after[idx] == a
+                    else:
+                        assert 0 <= after[idx] < v.buffer.size
+                        assert moves.setdefault((v.buffer, a), after[idx]) == after[idx]
+        places: dict = {}
+        for (buf, a), b in moves.items():
+            assert places.setdefault((buf, b), a) == a      # one element a place
