@@ -19,11 +19,16 @@ of its own, 7.8 ms outlined by OpenMP. gcc may inline the function into the regi
 caller) and keeps what ``restrict`` told it; marked ``noinline``, GradBench's ode gradient at
 n = 100,000 (memory-bound loops) took 82-83 ms against 75-80 inlined or before.
 
-One thread and two give the same bits: both run the same machine code, one on the whole range
-and the other on shares. Where the threaded loop is the only loop (the vectorized one), a
-share starts at a multiple of ``ALIGN`` iterations, so each element falls in the vector body or
-in the scalar remainder the same way (glibc's vector math and its scalar functions differ in
-the last bit), and at the same alignment in memory for any peeling gcc does.
+One thread and two give the same bits: both run the same machine code on the same shares.
+Where the threaded loop is the only loop (the vectorized one), the shares do not depend on the
+thread count: ``SHARES`` of them at most, each ``SHARE_MIN`` iterations at least and a
+multiple of ``ALIGN``, each thread running a run of whole shares. An element then falls in the
+vector body or in the remainder the same way for any count: glibc's vector math and its scalar
+functions differ in the last bit, and gcc ends each call's vector loop with a narrower vector
+and scalar iterations whenever it loads rows with gaps (``x[:, 0]`` of an (n, 3) array: the
+last vector would read past the share), so shares cut per thread count gave the elements
+before a cut other bits on two threads than on one (found by a helper: ``cos(x[:, 0:1])``
+at 31,843 rows, one element in 16,000).
 
 Not for a loop whose threads reduce (a ``reduction`` clause on the threaded loop: a sum's
 accumulator, the flag of a loop that gathers, set when an index is out of range): those stay
@@ -44,6 +49,10 @@ from .render import render_kernel
 # A share of a single (vectorized) loop starts at a multiple of this many iterations: more
 # than any vector width and unrolling, in elements of any type (see the module docstring).
 ALIGN = 64
+# Such a loop's shares, whatever the thread count: at most SHARES, each SHARE_MIN iterations
+# at least (its remainder, a vector or less, is then a small part of it).
+SHARES = 256
+SHARE_MIN = 2048
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _COMMENT = re.compile(r"/\*.*?\*/")
 # A local's declaration at the start of a kernel's line: its type, name and array extents.
@@ -141,16 +150,22 @@ def _function(fname: str, nest: Nest, params: dict, env) -> tuple[str, Nest] | N
             "const int64_t hi = " + start + "((sg_part + 1)*sg_step < sg_n ? "
             "(sg_part + 1)*sg_step : sg_n);",
             f"{call};"]
-    share = _share(outer.start, outer.end, ALIGN if len(nest.loops) == 1 else 1)
+    single = len(nest.loops) == 1
+    share = _share(outer.start, outer.end, ALIGN if single else 1, single and bool(simd))
     return function, Nest([shares], body, nest.before + share, nest.after, nest.indent).scoped()
 
 
-def _share(start: str, end: str, align: int) -> list:
-    """The lines before the loop over shares: the iterations, the shares (as many as threads)
-    and a share's length (a multiple of ``align``)."""
+def _share(start: str, end: str, align: int, vector: bool) -> list:
+    """The lines before the loop over shares: the iterations, the shares (as many as threads;
+    of a ``vector`` loop, as many as its length makes, see ``SHARES``) and a share's length
+    (a multiple of ``align``)."""
     step = "(sg_n + sg_parts - 1)/sg_parts"
+    parts = "nthreads > 1 ? nthreads : 1"
     if align > 1:
         step = f"({step} + {align - 1})/{align}*{align}"
+    if vector:
+        many = f"(sg_n + {SHARE_MIN - 1})/{SHARE_MIN}"
+        parts = f"{many} < 1 ? 1 : {many} > {SHARES} ? {SHARES} : {many}"
     return [f"const int64_t sg_n = {end if start == '0' else f'({end}) - ({start})'};",
-            "const int64_t sg_parts = nthreads > 1 ? nthreads : 1;",
+            f"const int64_t sg_parts = {parts};",
             f"const int64_t sg_step = {step};"]
