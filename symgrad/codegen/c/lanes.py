@@ -45,7 +45,8 @@ def arrange(kernels: list, dims: list, rows: int, block: int) -> list:
         for v in k.views():
             if v.buffer.role == "row":
                 row_strides.setdefault(v.buffer, set()).add(v.strides[d])
-    if not row_strides or any(len(s) != 1 or 0 in s for s in row_strides.values()):
+    if not row_strides or any(len(s) != 1 or 0 in s or any(type(x) is not int for x in s)
+                              for s in row_strides.values()):
         return kernels
     stride = {b: s.pop() for b, s in row_strides.items()}
     result = []
@@ -90,9 +91,11 @@ def _row_fastest(v: View, d: int, row: int, rows: int, block: int) -> View | Non
     """View ``v`` (of a local array with row stride ``row``: element (r, j) at r * row + j,
     strides past the block's rows multiples of row * block) of the array laid out with element
     (r, j) at j * rows + r; None if ``v`` reaches elements otherwise."""
+    if isinstance(v.offset, Dim) or v.strides[d] != row:
+        return None
     span = row * block
     outer, rest = divmod(v.offset, span)
-    if isinstance(v.offset, Dim) or rest >= row or v.strides[d] != row:
+    if rest >= row:
         return None
     strides, reach = [], rest
     for e, (n, st) in enumerate(zip(v.shape, v.strides)):
