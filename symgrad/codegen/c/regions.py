@@ -19,9 +19,10 @@ of its own, 7.8 ms outlined by OpenMP. gcc may inline the function into the regi
 caller) and keeps what ``restrict`` told it; marked ``noinline``, GradBench's ode gradient at
 n = 100,000 (memory-bound loops) took 82-83 ms against 75-80 inlined or before.
 
-One thread and two give the same bits: both run the same machine code on the same shares.
-Where the threaded loop is the only loop (the vectorized one), the shares do not depend on the
-thread count: ``SHARES`` of them at most, each ``SHARE_MIN`` iterations at least and a
+One thread and two give the same bits: each element is computed by the same machine code
+either way (a nest is split along its outer loop, whose iterations each run the same inner
+loops; a row loop along its blocks). Where the threaded loop is the only loop and vectorized,
+its shares do not depend on the thread count: ``SHARES`` of them at most, each ``SHARE_MIN`` iterations at least and a
 multiple of ``ALIGN``, each thread running a run of whole shares. An element then falls in the
 vector body or in the remainder the same way for any count: glibc's vector math and its scalar
 functions differ in the last bit, and gcc ends each call's vector loop with a narrower vector
