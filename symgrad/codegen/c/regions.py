@@ -22,14 +22,14 @@ n = 100,000 (memory-bound loops) took 82-83 ms against 75-80 inlined or before.
 One thread and two give the same bits: each element is computed by the same machine code
 either way (a nest is split along its outer loop, whose iterations each run the same inner
 loops; a row loop along its blocks). Where the threaded loop is the only loop and vectorized,
-its shares do not depend on the thread count: ``SHARES`` of them at most, each ``SHARE_MIN`` iterations at least and a
-multiple of ``ALIGN``, each thread running a run of whole shares. An element then falls in the
-vector body or in the remainder the same way for any count: glibc's vector math and its scalar
-functions differ in the last bit, and gcc ends each call's vector loop with a narrower vector
-and scalar iterations whenever it loads rows with gaps (``x[:, 0]`` of an (n, 3) array: the
-last vector would read past the share), so shares cut per thread count gave the elements
-before a cut other bits on two threads than on one (found by a helper: ``cos(x[:, 0:1])``
-at 31,843 rows, one element in 16,000).
+its shares do not depend on the thread count: ``SHARES`` of them at most, each ``SHARE_MIN``
+iterations at least and a multiple of ``ALIGN``, each thread running a run of whole shares.
+An element then falls in the vector body or in the remainder the same way for any count:
+glibc's vector math and its scalar functions differ in the last bit, and gcc ends each call's
+vector loop with a narrower vector and scalar iterations whenever it loads rows with gaps
+(``x[:, 0]`` of an (n, 3) array: the last vector would read past the share), so shares cut
+per thread count gave the elements before a cut other bits on two threads than on one (found
+by a helper: ``cos(x[:, 0:1])`` at 31,843 rows, one element in 16,000).
 
 Not for a loop whose threads reduce (a ``reduction`` clause on the threaded loop: a sum's
 accumulator, the flag of a loop that gathers, set when an index is out of range): those stay
