@@ -30,7 +30,7 @@ d = 2 0.050 -> 0.026 ms through ``sg.compile``.
 from __future__ import annotations
 
 from ...dims import Dim
-from ...lower.loopir import LoopKernel, Store, View
+from ...lower.loopir import LoopKernel, View
 
 
 def arrange(kernels: list, dims: list, rows: int, block: int) -> list:
@@ -62,29 +62,17 @@ def _moved(k: LoopKernel, d: int, stride: dict, rows: int, block: int) -> LoopKe
     """Kernel ``k`` with the local arrays row-fastest, its rows innermost if it touches one,
     writes only local arrays and its reductions allow; None if it can be neither (the whole
     block stays as it was)."""
-    views = []
-    for v in k.views():
-        if v.buffer.role != "row":
-            views.append(v)
-            continue
-        moved = _row_fastest(v, d, stride[v.buffer], rows, block)
-        if moved is None:
-            return None
-        views.append(moved)
-    n = len(k.loads)
-    kept = LoopKernel(k.shape, views[:n], k.body,
-                      [_with_out(s, out) for s, out in zip(k.stores, views[n:])], k.reduce_axes)
-    if any(v.buffer.role == "row" for v in k.views()) and \
-            any(n != 1 for n in k.shape[d + 1:]) and \
+    local = [v for v in k.views() if v.buffer.role == "row"]
+    moved = {id(v): _row_fastest(v, d, stride[v.buffer], rows, block) for v in local}
+    if None in moved.values():
+        return None
+    kept = k.with_views(lambda v: moved.get(id(v), v))
+    if local and any(n != 1 for n in k.shape[d + 1:]) and \
             all(s.out.buffer.role == "row" for s in k.stores):
         last = _rows_last(kept, d)
         if _in_place_ok(last):
             return last
     return kept if _in_place_ok(kept) else None
-
-
-def _with_out(s: Store, out: View) -> Store:
-    return Store(s.value, out, s.op, s.size, s.reduce, s.loc, s.accumulate)
 
 
 def _row_fastest(v: View, d: int, row: int, rows: int, block: int) -> View | None:
@@ -124,8 +112,8 @@ def _rows_last(k: LoopKernel, d: int) -> LoopKernel:
         window = v.window and tuple(v.window[e] for e in order)
         return View(v.buffer, v.offset, tuple(v.shape[e] for e in order),
                     tuple(v.strides[e] for e in order), window, v.fill)
-    return LoopKernel(tuple(k.shape[e] for e in order), [permuted(v) for v in k.loads], k.body,
-                      [_with_out(s, permuted(s.out)) for s in k.stores],
+    p = k.with_views(permuted)
+    return LoopKernel(tuple(k.shape[e] for e in order), p.loads, p.body, p.stores,
                       tuple(sorted(order.index(a) for a in k.reduce_axes)))
 
 
