@@ -86,9 +86,16 @@ int sg_grad_big_matmul(const float *restrict in0,
     /* k2: matmul [64, 64] @ [64, 64] -> out0 (BLAS) */
     /*   golden_corpus.py:75 (backward of MmBackward0): return (sg.tanh(a @ b) ** 2).sum()  [matmul] */
     {
-        scipy_cblas_sgemm(SG_ROW_MAJOR, SG_NO_TRANS, SG_TRANS, 64, 64, 64, 1.0F,
-                          tmp1 + 0, 64, in1 + 0, 64, 0.0F,
-                          out0 + 0, 64);
+        {
+            float sg_bt[4096];  /* the second operand untransposed (symgrad/codegen/c/matmul.py: _untranspose) */
+            const float *sg_b = in1 + 0;
+            for (int64_t j = 0; j < 64; j++)
+                for (int64_t p = 0; p < 64; p++)
+                    sg_bt[p*64 + j] = sg_b[j*64 + p];
+            scipy_cblas_sgemm(SG_ROW_MAJOR, SG_NO_TRANS, SG_NO_TRANS, 64, 64, 64, 1.0F,
+                              tmp1 + 0, 64, sg_bt, 64, 0.0F,
+                              out0 + 0, 64);
+        }
     }
 
     return 0;
