@@ -29,7 +29,9 @@ def test_blas_writes_the_transposed_product_in_place():
                                rtol=1e-12)
     text = f.last_specialization.source.text
     # the batch's (i, a) block written row by row with the reader's leading dimension, 6 * 8
-    assert "gemm(SG_ROW_MAJOR, SG_NO_TRANS, SG_TRANS, 200, 8, 8" in text
+    # (the product x L^T, L copied untransposed first: codegen/c/matmul.py's _untranspose)
+    assert "gemm(SG_ROW_MAJOR, SG_NO_TRANS, SG_NO_TRANS, 200, 8, 8" in text
+    assert "sg_bt[p*8 + j] = sg_b[j*8 + p];" in text
     assert ", 48);" in text
 
 
