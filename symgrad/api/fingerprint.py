@@ -28,14 +28,13 @@ What is walked, from the compiled function's traceable:
   warm-start key, whether the C may use glibc's vector math).
 
 Guards check bindings by identity (a global rebound to an equal value only re-walks) and the
-contents of mutable containers item by item (a plain dict that a closure variable or global
-holds and the code reads only at constant keys, ``d["w"]``: those items only, ``_read_at``);
-what a trace reads from the outside world
+contents of mutable containers item by item; what a trace reads from the outside world
 (environment variables, files, random generators) is seen while tracing (``frontend.core.capture``).
 """
 
 from __future__ import annotations
 
+import argparse
 import array
 import collections
 import enum
@@ -53,9 +52,8 @@ from ..config import PACKAGE_DIR
 from ..frontend.core.tensor import Tensor
 from ..ir import Graph, structure
 from ..version import __version__
-from .codeinfo import absolute_module, keys_read, loads_and_imports, names_read
-from .library import (DESCRIPTORS, METADATA, impure, library, library_class,
-                      program_instance, slots, symgrad_source)
+from .codeinfo import absolute_module, loads_and_imports, names_read
+from .library import impure, library, library_class, symgrad_source
 
 # A walk visits at most this many objects: beyond, its guards would not cover what the
 # function reads, so the walk is incomplete (``Walk.complete``): no key, and no reuse.
@@ -155,7 +153,7 @@ class Walk:
                      obj.static_argnames, obj.dynamic, sorted(obj.dynamic_dims.items()))
             self.value(obj.traceable, path + ("traceable",), what)
             return
-        if program_instance(obj):
+        if _is_instance_of_program(obj):
             self._instance(obj, path, what)
             return
         kind = f"{type(obj).__module__}.{type(obj).__qualname__}".removeprefix("builtins.")
@@ -178,23 +176,6 @@ class Walk:
         for k, item in enumerate(obj):
             self.value(item, path + (f"[{k}]",), what)
         self._attributes(obj, path, what)
-
-    def _read_at(self, obj, keys, path: tuple, what: str) -> bool:
-        """A plain dict its code reads at constant ``keys`` only (``codeinfo.keys_read``):
-        those items, guarded (a missing one: absent). Nothing reads the others: a dict of data
-        whose other arrays change in place is neither compared at each call nor traced again.
-        False (nothing walked): ``keys`` is None or ``obj`` no plain dict; walk it whole."""
-        if keys is None or type(obj) is not dict:
-            return False
-        self.put("dict read at", len(keys))
-        for key in sorted(keys, key=repr):
-            self.value(key, path, what)
-            if key in obj:
-                self.guard("item", obj, key, obj[key], f"{what}[{key!r}]")
-                self.value(obj[key], path + (f"item:{key!r}",), f"{what}[{key!r}]")
-            else:
-                self.guard("absent", obj, key, None, f"{what}[{key!r}] (absent)")
-        return True
 
     def _buffer(self, obj, path: tuple, what: str) -> None:
         """A mutable buffer of numbers (bytearray, array.array): its bytes."""
@@ -281,10 +262,7 @@ class Walk:
                 continue
             if not own:
                 self.guard("cell", cell, None, contents, label)
-            step = path + (f"{'own' if own else 'cell'}:{name}",)
-            if key is not None or not self._read_at(
-                    contents, keys_read(fn.__code__, name, "cell"), step, label):
-                self.value(contents, step, label)
+            self.value(contents, path + (f"{'own' if own else 'cell'}:{name}",), label)
         if key is None:
             self._globals(fn, path)
             self._names.pop()
@@ -307,12 +285,7 @@ class Walk:
                 continue                     # a builtin, or an attribute name
             what = f"global {name!r} of {qualname(fn)}"
             self.put("global", name)
-            value = namespace[name]
-            if type(value) is dict and self._read_at(
-                    value, keys_read(code, name, "global"), path + (f"global:{name}",), what):
-                self.guard("item", namespace, name, value, what)
-            else:
-                self.item(namespace, name, path, what)
+            self.item(namespace, name, path, what)
         loads, imports = loads_and_imports(code)
         for name in sorted(loads - namespace.keys()):
             self.guard("absent", namespace, name, None, f"global {name!r} of "
@@ -367,7 +340,7 @@ class Walk:
         self.guard("keys", space, None, frozenset(space), f"the attributes of {qualname(cls)}")
         for name in sorted(space):
             member = space[name]
-            if isinstance(member, DESCRIPTORS) or name.startswith("__") and not callable(
+            if isinstance(member, _DESCRIPTORS) or name.startswith("__") and not callable(
                     member) and name not in ("__slots__",):
                 continue        # (slots, dataclass and abc bookkeeping: not the code's data)
             self.put(name)
@@ -388,7 +361,7 @@ class Walk:
         if space is not None:
             for name in sorted(space):
                 if name in ("_sg_version", "_non_persistent_buffers_set") or \
-                        name in METADATA:
+                        name in _METADATA:
                     continue    # (the version itself; which buffers state_dict saves; a
                     #             wrapper's metadata, such as functools.wraps copies)
                 self.put(name)
@@ -396,7 +369,7 @@ class Walk:
                     self.item(space, name, path, f"{what}.{name}", "attr")
                 else:
                     self.value(space[name], path + (f"attr:{name}",), f"{what}.{name}")
-        for name in slots(type(obj)):
+        for name in _slots(type(obj)):
             if hasattr(obj, name):
                 self.put(name)
                 self.attr(obj, name, path, f"{what}.{name}")
@@ -431,14 +404,44 @@ class Walk:
                 self.value(inner, path + (f"attr:{name}",), what)
 
 
+# Library classes whose whole state is their attributes (walked as the program's objects).
+_ATTRIBUTE_BAGS = frozenset({types.SimpleNamespace, argparse.Namespace, collections.UserDict,
+                             collections.UserList, collections.UserString,
+                             collections.ChainMap})
+# Attributes that describe an object rather than hold its state (functools.wraps copies
+# them onto wrappers; inspect reads __signature__).
+_METADATA = frozenset({"__signature__", "__doc__", "__name__", "__qualname__",
+                       "__module__", "__annotations__", "__text_signature__"})
+# Class members that are the class's machinery, not values its code reads.
+_DESCRIPTORS = (types.MemberDescriptorType, types.GetSetDescriptorType,
+                types.WrapperDescriptorType, types.MethodDescriptorType)
+
+
+def _slots(cls: type) -> list:
+    found = []
+    for klass in cls.__mro__:
+        slots = klass.__dict__.get("__slots__", ())
+        found += [slots] if isinstance(slots, str) else [s for s in slots
+                                                         if s not in ("__dict__", "__weakref__")]
+    return found
+
+
 def _immutable(a: np.ndarray) -> bool:
-    """Whether no one can change ``a``'s values: it and every array its memory belongs to
-    are read-only, ending in one that owns its memory (or in bytes)."""
+    """Whether no one can change ``a``'s values: it and every array its memory belongs to are
+    read-only, ending in one that owns its memory (or in bytes)."""
     while isinstance(a, np.ndarray):
         if a.flags.writeable:
             return False
         a = a.base
     return a is None or isinstance(a, bytes)
+
+
+def _is_instance_of_program(obj) -> bool:
+    """An object whose state the walk can read: the program's, an nn.Module, a namespace."""
+    cls = type(obj)
+    if cls in _ATTRIBUTE_BAGS or getattr(cls, "symgrad_module", False):
+        return True
+    return library_class(cls) is None and (hasattr(obj, "__dict__") or _slots(cls))
 
 
 def qualname(obj) -> str:

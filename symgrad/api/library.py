@@ -13,13 +13,10 @@ such code, so it is never keyed by name.
 
 from __future__ import annotations
 
-import argparse
-import collections
 import hashlib
 import os
 import sys
 import sysconfig
-import types
 
 from ..config import PACKAGE_DIR
 from ..version import __version__
@@ -132,35 +129,3 @@ def _source_lines(directory: str, rel: str, lines: list, *, skip: str = "",
 def impure(module_name: str) -> bool:
     """Whether a module's functions read the clock or a random source."""
     return module_name in _IMPURE or module_name.split(".")[0] in ("time", "random", "secrets")
-
-
-# Attributes that describe an object rather than hold its state (functools.wraps copies
-# them onto wrappers; inspect reads __signature__).
-METADATA = frozenset({"__signature__", "__doc__", "__name__", "__qualname__",
-                      "__module__", "__annotations__", "__text_signature__"})
-# Class members that are the class's machinery, not values its code reads.
-DESCRIPTORS = (types.MemberDescriptorType, types.GetSetDescriptorType,
-               types.WrapperDescriptorType, types.MethodDescriptorType)
-# Library classes whose whole state is their attributes (walked as the program's objects).
-_ATTRIBUTE_BAGS = frozenset({types.SimpleNamespace, argparse.Namespace, collections.UserDict,
-                             collections.UserList, collections.UserString,
-                             collections.ChainMap})
-
-
-def program_instance(obj) -> bool:
-    """An object whose state ``fingerprint`` walks: the program's, an nn.Module, a
-    namespace."""
-    cls = type(obj)
-    if cls in _ATTRIBUTE_BAGS or getattr(cls, "symgrad_module", False):
-        return True
-    return library_class(cls) is None and (hasattr(obj, "__dict__") or bool(slots(cls)))
-
-
-def slots(cls: type) -> list:
-    """The slot names of ``cls`` and its bases (not ``__dict__``, ``__weakref__``)."""
-    found = []
-    for klass in cls.__mro__:
-        names = klass.__dict__.get("__slots__", ())
-        found += [names] if isinstance(names, str) else [n for n in names
-                                                         if n not in ("__dict__", "__weakref__")]
-    return found
