@@ -417,10 +417,13 @@ def test_int_argmax_and_extrema_match_numpy():
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
-def test_arg_extrema_over_a_leading_axis_walk_the_rows(dtype):
+def test_arg_extrema_over_a_leading_axis_walk_the_rows(dtype, monkeypatch):
     """argmin/argmax over an axis that is not the last walk blocks of columns row by row
     (codegen.c.index._arg_extremum_by_rows): the first extremum wins on ties, a NaN wins and
-    stays, blocks of 64 and a remainder, against NumPy (and min(dim).values, which gathers)."""
+    stays, blocks of 64 (ROW_BLOCK made small here) and a remainder, against NumPy (and
+    min(dim).values, which gathers)."""
+    from symgrad.codegen.c import index
+    monkeypatch.setattr(index, "ROW_BLOCK", 64)
     rng = np.random.default_rng(4)
     a = rng.integers(-3, 4, size=(2, 9, 70)).astype(dtype)     # many ties
     if dtype != np.int64:
@@ -431,6 +434,20 @@ def test_arg_extrema_over_a_leading_axis_walk_the_rows(dtype):
     for g, w in zip(got, (np.argmin(a, 1), np.argmax(a, 0), np.min(a, 1), np.argmin(a, -1))):
         np.testing.assert_array_equal(g, w)
     assert f.c_source.count("c0 += 64") == 2      # (min(1) shares argmin(1)'s kernel)
+
+
+def test_arg_extrema_by_rows_in_blocks_of_a_page():
+    """The default block: ROW_BLOCK columns (a page of doubles) a row at a time, and the
+    remainder, against NumPy; ties and a NaN in the last block."""
+    from symgrad.codegen.c import index
+    rng = np.random.default_rng(5)
+    a = rng.integers(-3, 4, size=(7, index.ROW_BLOCK + 90)).astype(np.float64)
+    a[4, index.ROW_BLOCK + 3] = np.nan
+    f = sg.compile(lambda a: (a.argmin(0), a.argmax(0)))
+    got = f(a)
+    for g, w in zip(got, (np.argmin(a, 0, keepdims=True), np.argmax(a, 0, keepdims=True))):
+        np.testing.assert_array_equal(np.asarray(g).reshape(w.shape), w)
+    assert f.c_source.count(f"c0 += {index.ROW_BLOCK}") == 2
 
 
 def test_values_at_the_extremum_index_are_a_fused_reduction():

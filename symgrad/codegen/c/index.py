@@ -75,8 +75,11 @@ def _better(k: IndexKernel, best: str) -> str:
     return f"v {cmp} {best}"
 
 
-# Columns an arg-extremum over a leading axis walks at once (``_arg_extremum_by_rows``).
-ROW_BLOCK = 64
+# Columns an arg-extremum over a leading axis walks at once (``_arg_extremum_by_rows``): 512,
+# a page of doubles per row, so that each row's reads stream (64 columns read 512 bytes and
+# jumped a row: k-means' nearest centre among 1,000 for 10,000 points, from a 1000 x 10000
+# matrix of 80 MB, its direction 26.5-26.9 -> 21.0-21.6 ms one thread; k=100 the same).
+ROW_BLOCK = 512
 
 
 def _by_rows(k: IndexKernel) -> bool:
