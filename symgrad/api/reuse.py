@@ -143,5 +143,9 @@ def autograd_through(spec) -> bool:
 
 
 def reads_captured(spec) -> bool:
+    """Whether ``spec`` depends on state of this process beyond its arguments: captured
+    objects its C reads, or checks at each call (arrays whose values it baked in, tensors it
+    read as numbers, reads of the world). Such a specialization is not pickled (nor deep-
+    copied, which pickles): a copy without those checks would give stale results."""
     specs = spec.paths if isinstance(spec, Paths) else [spec]
-    return any(s.artifact.captures for s in specs)
+    return any(s.artifact.captures or s.captured for s in specs)

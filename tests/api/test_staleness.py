@@ -653,3 +653,30 @@ def test_the_warm_start_key_names_symgrads_own_code(monkeypatch):
     assert sg.compile(f).pretrace_key(x) == before
     monkeypatch.setattr(fingerprint, "symgrad_source", lambda: "another symgrad")
     assert sg.compile(f).pretrace_key(x) != before
+
+
+BAKED = np.random.default_rng(21).normal(size=(100, 100))   # 80 KB: a large snapshot
+
+
+def _baked(x):
+    return x * float(np.sum(BAKED))      # NumPy on a captured array: baked, checked each call
+
+
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_a_copy_of_a_function_with_baked_values_sees_their_change(how):
+    """A specialization that checks at each call an array whose values it baked in does not
+    travel without those checks: deepcopy and pickle leave it behind (the copy traces), where
+    they carried its C alone and the copy kept the old sum after the array changed."""
+    import copy
+    import pickle
+    f = sg.compile(_baked)
+    x = np.ones(3)
+    np.testing.assert_allclose(f(x), x * BAKED.sum(), rtol=1e-12)
+    g = copy.deepcopy(f) if how == "deepcopy" else pickle.loads(pickle.dumps(f))
+    old = BAKED[0, 0]
+    try:
+        BAKED[0, 0] += 1.0
+        np.testing.assert_allclose(g(x), x * BAKED.sum(), rtol=1e-12)
+        np.testing.assert_allclose(f(x), x * BAKED.sum(), rtol=1e-12)
+    finally:
+        BAKED[0, 0] = old
