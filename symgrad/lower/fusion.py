@@ -24,9 +24,10 @@ from ..ops.registry import ELEMENTWISE, REDUCE
 # ("horizontal" fusion: siblings that share loads run in one pass); else it opens a group.
 # Groups are convex by construction: a group's inputs all come from earlier positions. A node
 # is stored to memory only if something outside its group (or the caller) reads it. A gather
-# of a computed index is a loop node too (over its index's shape): its index is an operand
-# like any other, its source is read where the index points, so it is in memory before the
-# loop.
+# is a loop node too (over its index's shape): its index is an operand like any other (an
+# index in memory is checked by a kernel before the loop, ``lower.index.IndexCheck``; one the
+# loop computes, in the loop), its source is read where the index points, so it is in memory
+# before the loop.
 
 MAX_GROUP = 256          # nodes per loop: past this, register pressure beats fusion
 HORIZONTAL_SEARCH = 4    # same-space groups looked at for horizontal fusion
@@ -62,7 +63,7 @@ def is_view_op(node: Node) -> bool:
 
 def _loop_space(node: Node):
     kind = get(node.op).kind
-    if kind == ELEMENTWISE or (node.op == "gather" and _computed_index(node)):
+    if kind == ELEMENTWISE or node.op == "gather":
         return node.shape if node.shape else None
     if kind == REDUCE:
         return node.inputs[0].shape
@@ -93,16 +94,6 @@ def _effective_consumers(nodes: list, users: dict, outputs: set) -> dict:
                 out.append((c, not _indexed_by(c, n)))
         eff[n] = out
     return eff
-
-
-def _computed_index(gather: Node) -> bool:
-    """Whether a gather's index is computed elementwise over the gather's own shape (index
-    arithmetic: the gather then joins that loop, and the index is never stored). A gather of
-    a stored index stays a kernel of its own (``lower.index``): it checks each index once per
-    row and copies the row, where a loop checks every element (measured: the bundle
-    adjustment's gathers of camera and point rows fused into their loops, 0.70 -> 0.95 ms)."""
-    idx = gather.inputs[1]
-    return get(idx.op).kind == ELEMENTWISE and tuple(idx.shape) == tuple(gather.shape)
 
 
 def _indexed_by(c: Node, n: Node) -> bool:

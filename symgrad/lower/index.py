@@ -4,17 +4,24 @@
 Layer: lower. Input: such a node and the lowering in progress. Output: an ``IndexKernel``
 appended to the lowering's kernels: its operands as dense views, a dense output buffer.
 Codegen (``codegen.c.index``) writes loops that check every index against its bound.
+
+``IndexCheck``: a gather fused into a loop (``lowering``'s loop groups) whose index is in
+memory before the loop has its index checked by this kernel first, once per element of the
+index (a broadcast index, one per row of the gathered rows, once), so that the loop reading
+at it cannot fail: it vectorizes, runs on threads and joins row loops like any other.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
+from ..dims import is_one, same
 from ..ir.graph import Loc
-from .loopir import ReadsInputsWritesOut, View
+from .loopir import ElementStmt, LoopKernel, ReadsInputsWritesOut, ScalarStmt, View
+from .matmul import MatmulKernel
 
-__all__ = ["IndexKernel", "lower"]
+__all__ = ["IndexCheck", "IndexKernel", "lower"]
 
 
 @dataclass
@@ -28,6 +35,80 @@ class IndexKernel(ReadsInputsWritesOut):
     shape: tuple                # the result's
     loc: Loc | None = None
     family: ClassVar[str] = "index"
+
+
+@dataclass(frozen=True)
+class IndexCheck:
+    """Fail (the status of an index kernel) unless every element ``index`` reaches is in
+    ``0 <= j < bound``."""
+
+    index: View
+    bound: int
+    loc: Loc | None = None
+    family: ClassVar[str] = "index"
+
+    def views(self) -> list:
+        return [self.index]
+
+    def with_views(self, f) -> IndexCheck:
+        return replace(self, index=f(self.index))
+
+
+def check_ahead(lowering, gather, at) -> IndexCheck | None:
+    """The check of ``gather``'s index before its loop, when the loop loads the index from
+    memory (``at``, its operand in the loop: a load) unpadded; None: the loop computes the
+    index, and checks it."""
+    if type(at) is not tuple:
+        return None
+    index = lowering.value(gather.inputs[1])
+    if not isinstance(index, View) or index.window is not None:
+        return None
+    # (its elements once each: the dims that move, so that gathers at one index in several
+    # shapes have one check)
+    moving = [d for d, (n, st) in enumerate(zip(index.shape, index.strides))
+              if not (same(st, 0) or is_one(n))]
+    index = View(index.buffer, index.offset, tuple(index.shape[d] for d in moving),
+                 tuple(index.strides[d] for d in moving))
+    return IndexCheck(index, gather.inputs[0].shape[gather.attr("axis")],
+                      lowering.locs.get(gather))
+
+
+# Kernels a check moves up past at most (``hoist_checks``): the walk is linear in them, and
+# the row loops it frees are a few kernels long.
+HOIST_REACH = 64
+
+
+def hoist_checks(kernels: list) -> list:
+    """``kernels`` with each ``IndexCheck`` moved up past the kernels before it that neither
+    write its index nor can fail (loops, products, statements: a guard, an index kernel or a
+    checking loop stays before it, whose status comes first), at most ``HOIST_REACH`` of them;
+    a check the same as one it reaches is dropped. The loops the checks were between are then
+    next to each other again, and run together (``lower.rows``)."""
+    result: list = []
+    for k in kernels:
+        if type(k) is not IndexCheck:
+            result.append(k)
+            continue
+        at = len(result)
+        while at and len(result) - at < HOIST_REACH and _passes(result[at - 1], k.index.buffer):
+            at -= 1
+        if k not in result[at:]:
+            result.insert(at, k)
+    return result
+
+
+def _passes(k, buffer) -> bool:
+    """Whether a check of an index in ``buffer`` may run before kernel ``k`` instead of after."""
+    kind = type(k)
+    if kind is IndexCheck or kind is ScalarStmt:
+        return True
+    if kind is LoopKernel:
+        return not k.fails and all(s.out.buffer is not buffer for s in k.stores)
+    if kind is MatmulKernel:
+        return k.out.buffer is not buffer
+    if kind is ElementStmt:
+        return k.target.buffer is not buffer
+    return False
 
 
 def lower(lowering, node) -> None:

@@ -136,17 +136,20 @@ class IndexedView(View):
     """A gather's source, read inside a loop at an index the loop computes: element
     ``offset + sum(i_k * strides[k]) + j * axis_stride`` for the loop index ``i`` and the
     statement's index value ``j`` (``strides`` is 0 along the gathered axis), checked
-    ``0 <= j < bound``. Listed among a loop's loads but read by its ``gather`` statement, not
-    at the top of the iteration."""
+    ``0 <= j < bound`` in the loop when ``checked`` (an index the loop computes), else by an
+    ``lower.index.IndexCheck`` before it (an index in memory: the loop then cannot fail).
+    Listed among a loop's loads but read by its ``gather`` statement, not at the top of the
+    iteration."""
 
     axis_stride: int = 0
     bound: int = 0
+    checked: bool = True
 
     def rebased(self, buffer: Buffer, offset: int) -> IndexedView:
         return replace(self, buffer=buffer, offset=offset)
 
     def layout(self) -> tuple:
-        return super().layout() + (self.axis_stride, self.bound)
+        return super().layout() + (self.axis_stride, self.bound, self.checked)
 
 
 class ReadsInputsWritesOut:
@@ -286,9 +289,14 @@ class LoopKernel:
 
     @property
     def gathers(self) -> bool:
-        """Whether the loop reads at indices it computes (``IndexedView``s): it can then fail
-        (an index out of its bound), so it returns a status."""
+        """Whether the loop reads at indices (``IndexedView``s: anywhere in their buffers)."""
         return any(isinstance(v, IndexedView) for v in self.loads)
+
+    @property
+    def fails(self) -> bool:
+        """Whether the loop checks an index it reads at (an ``IndexedView`` it checks): it
+        can then fail (an index out of its bound), so it returns a status."""
+        return any(isinstance(v, IndexedView) and v.checked for v in self.loads)
 
 
 def touching(kernels: list) -> dict:

@@ -38,6 +38,7 @@ from .band import banded
 from .cat import place_operands
 from .control import place_tapes
 from .fusion import Group, is_view_op, plan_fusion
+from .index import check_ahead, hoist_checks
 from .outline import outline
 from .small_products import fuse_small_products
 from .rows import fuse_rows
@@ -228,7 +229,7 @@ class _Lowering:
                 self._node(payload)
         for j, n in enumerate(self.graph.values):
             self._finish_output(self.out_buffers[j], n)
-        kernels = fuse_small_products(self.kernels, self.scratch)
+        kernels = fuse_small_products(hoist_checks(self.kernels), self.scratch)
         kernels = banded(fuse_rows(kernels) if self.top else kernels, self.consts)
         kernels = strip_runs(kernels)
         kernels, workspace = plan_buffers(kernels)
@@ -348,7 +349,7 @@ class _Lowering:
     def _group(self, g: Group) -> None:
         """One loop over the group's space: every member a statement, stored only if read
         outside the loop; reductions accumulate."""
-        shape, loads, body, stores = g.space, [], [], []
+        shape, loads, body, stores, checks = g.space, [], [], [], []
         local: dict = {}
 
         def arg(i: Node):
@@ -375,10 +376,14 @@ class _Lowering:
                 self.storage[m] = out
                 continue
             if m.op == "gather":
-                source = self._indexed(m, shape)
+                at = arg(m.inputs[1])
+                check = check_ahead(self, m, at)
+                if check is not None and check not in checks:
+                    checks.append(check)
+                source = self._indexed(m, shape, check is None)
                 if source not in loads:
                     loads.append(source)
-                args = [("load", loads.index(source)), arg(m.inputs[1])]
+                args = [("load", loads.index(source)), at]
             else:
                 args = [arg(i) for i in m.inputs]
             name = f"t{len(body)}"      # (after its operands: a recomputed one is a statement)
@@ -388,12 +393,13 @@ class _Lowering:
                 out = self.new_buffer(m)
                 stores.append(Store(name, out, m.op, m.size, loc=loc))
                 self.storage[m] = out
+        self.kernels += checks
         self.kernels.append(LoopKernel(shape, loads, body, stores, g.axes or ()))
 
-    def _indexed(self, m: Node, shape: tuple) -> IndexedView:
+    def _indexed(self, m: Node, shape: tuple, checked: bool) -> IndexedView:
         """A gather's source as its loop reads it: at the loop's index but along the axis,
         where the index points (a dense copy first if its view has a window; one number, a
-        seed of ones say, in a one-element buffer)."""
+        seed of ones say, in a one-element buffer); ``checked``: the loop checks the index."""
         x, axis = m.inputs[0], m.attr("axis")
         src = self.value(x)
         if isinstance(src, Literal):
@@ -402,7 +408,7 @@ class _Lowering:
             src = self.copy_dense(x, src)
         strides = tuple(0 if d == axis else st for d, st in enumerate(src.strides))
         return IndexedView(src.buffer, src.offset, shape, strides,
-                           axis_stride=src.strides[axis], bound=x.shape[axis])
+                           axis_stride=src.strides[axis], bound=x.shape[axis], checked=checked)
 
     def _step(self, n: Node) -> None:
         """One step of an accumulation chain (see accumulate.py): its window added in place

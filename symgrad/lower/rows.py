@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..dims import Dim
-from .loopir import Buffer, LoopKernel, View, touching
+from .loopir import Buffer, IndexedView, LoopKernel, View, touching
 from .matmul import MatmulKernel
 
 ROW_MIN = 64          # rows: fewer, and a loop of its own per kernel costs nothing much
@@ -104,9 +104,9 @@ def view_dims(k, d: int) -> list:
 def _row_dim(k) -> tuple | None:
     """(rows, dim) of a loop kernel that may join a run, else None: its longest dim, of at
     least ``ROW_MIN``, the others at most ``ROW_ELEMENTS`` elements together, not reduced
-    (nor, behind other dims, by a reduction in place), not padded, and no index it computes
-    (a gather can fail)."""
-    if type(k) is not LoopKernel or not k.shape or k.gathers or \
+    (nor, behind other dims, by a reduction in place), not padded, and no index it checks
+    (a gather can fail; one of an index checked before it cannot)."""
+    if type(k) is not LoopKernel or not k.shape or k.fails or \
             any(isinstance(d, Dim) for d in k.shape):
         return None
     d = max(range(len(k.shape)), key=k.shape.__getitem__)
@@ -238,14 +238,14 @@ def _consistent(accesses: list, rows: int) -> bool:
 
 def _run_ok(run: list, dims: list, rows: int) -> bool:
     """Every buffer the run writes is read and written by rows only (``_consistent``),
-    its writer first."""
+    its writer first; none is a gather's source (read where an index points)."""
     written = {v.buffer for k, d in zip(run, dims) for v, _, w in view_dims(k, d) if w}
     accesses: dict = {b: [] for b in written}
     for k, d in zip(run, dims):
         for v, e, w in view_dims(k, d):
             if v.buffer not in written:
                 continue
-            if e is None:
+            if e is None or isinstance(v, IndexedView):
                 return False
             if w:
                 accesses[v.buffer].insert(0, (v, e))
@@ -373,7 +373,7 @@ def _conflict(c, p) -> bool:
 def _join(k, run: list, dims: list, rows: int, after: bool) -> bool:
     """Add loop kernel ``k`` to the run (after or before it) if it reads what the run
     writes (after) or writes what it reads (before), along some dim of ``rows`` rows."""
-    if type(k) is not LoopKernel or k.gathers or not k.shape or \
+    if type(k) is not LoopKernel or k.fails or not k.shape or \
             any(isinstance(n, Dim) for n in k.shape):
         return False
     mine = {v.buffer for x, d in zip(run, dims) for v, _, w in view_dims(x, d) if w == after}

@@ -18,7 +18,7 @@ transposed operand: ``P.T``'s rows are P's columns), so that its loads vectorize
 from __future__ import annotations
 
 from ..dims import Dim
-from .loopir import Expr, LoopKernel, Stmt, Store, View, copy_kernel
+from .loopir import Expr, IndexedView, LoopKernel, Stmt, Store, View, copy_kernel
 from .matmul import MatmulKernel
 
 SMALL_K = 8     # contraction lengths fused at most (past it, GEMM's blocking pays)
@@ -61,9 +61,11 @@ def _fused(kernels: list, i: int, scratch):
         return None
     reader = kernels[j]
     views = [q for q, v in enumerate(reader.loads) if v.buffer is out]
-    # (a padded read, the gradient of a slice: the fill outside its window is no product)
+    # (a padded read, the gradient of a slice: the fill outside its window is no product; a
+    # gather's read: where its index points)
     if len(views) != 1 or any(s.out.buffer is out for s in reader.stores) or \
-            reader.loads[views[0]].window is not None:
+            reader.loads[views[0]].window is not None or \
+            isinstance(reader.loads[views[0]], IndexedView):
         return None
     where = _axes(reader.loads[views[0]], m.out)
     if where is None:

@@ -1,6 +1,9 @@
 """A gather is a loop node (lower/fusion.py): its index is computed, and its values are used,
 in the loop that reads the source where the index points; advanced indexing's gather is
 rewritten into the index's shape for it (passes/identities.py, gather_in_the_index_shape).
+An index in memory (an argument, a stored value) is checked by a kernel of its own before the
+loops that read at it (lower/index.py, IndexCheck, moved up past the loops in between by
+hoist_checks), so those loops cannot fail and run in row loops.
 
 Values against NumPy's indexing, gradients against central differences, the C checked for
 the one fused loop, and an index out of range still an IndexError naming the line.
@@ -10,6 +13,10 @@ import numpy as np
 import pytest
 
 import symgrad as sg
+from symgrad import dtypes
+from symgrad.lower.guard import GuardKernel
+from symgrad.lower.index import IndexCheck, hoist_checks
+from symgrad.lower.loopir import Buffer, Literal, View, copy_kernel
 
 RNG = np.random.default_rng(5)
 
@@ -65,3 +72,90 @@ def test_an_index_out_of_range_in_a_fused_loop_is_an_index_error():
     for bad in ([0, 5, 1], [-6, 0, 1]):
         with pytest.raises(IndexError, match=r"out of range.*test_gather_fusion.py"):
             f(x, np.array(bad))
+
+
+def test_a_stored_index_is_checked_once_and_its_loops_cannot_fail():
+    """Three gathers at one index argument, in three loops (the sum's, and two values
+    returned): one check, before them; no loop checks (no status flag)."""
+    x, y = RNG.normal(size=(7, 3)), RNG.normal(size=(7,))
+    i = np.array([6, 0, 3, 3, -1, 2])
+
+    def f(x, y, i):
+        return (x[i] * 2.0).sum(1), sg.sin(y)[i] * y[i], sg.exp(x)[i]
+    g = sg.compile(f)
+    for got, want in zip(g(x, y, i), ((x[i] * 2).sum(1), np.sin(y)[i] * y[i], np.exp(x)[i])):
+        np.testing.assert_allclose(got, want, rtol=1e-14)
+    text = _source(g, x, y, i)
+    assert text.count("check the indices in") == 1 and "sg_bad" not in text
+    assert text.count("[gather] */") >= 3 and "gather along" not in text
+    for bad in ([0, 7, 1, 1, 1, 1], [0, 1, 1, 1, 1, -8]):
+        with pytest.raises(IndexError, match=r"out of range.*test_gather_fusion.py"):
+            g(x, y, np.array(bad))
+
+
+def _observations(n_obs: int):
+    cams, pts = RNG.normal(size=(9, 6)), RNG.normal(size=(40, 3))
+    return cams, pts, RNG.integers(0, 9, n_obs), RNG.integers(0, 40, n_obs)
+
+
+def _project(torch, cams, pts, ci, pi):
+    """Bundle adjustment's shape: per observation, a camera's and a point's rows gathered
+    and a few small steps on them (rows of 2 to 6 elements)."""
+    c, p = cams[ci], pts[pi]
+    q = p * c[:, 0:3] + c[:, 3:6]
+    r2 = q[:, 0:1] * q[:, 0:1] + q[:, 1:2] * q[:, 1:2]
+    return q[:, 0:2] / q[:, 2:3] * (1.0 + 0.1 * r2)
+
+
+def test_gathers_at_stored_indices_run_in_row_loops():
+    cams, pts, ci, pi = _observations(300)
+    f = sg.compile(lambda cams, pts, ci, pi: _project(sg, cams, pts, ci, pi))
+    np.testing.assert_allclose(f(cams, pts, ci, pi), _project(np, cams, pts, ci, pi),
+                               rtol=1e-13)
+    text = _source(f, cams, pts, ci, pi)
+    rows = text[text.index("rows [300] in blocks"):]
+    assert "[gather] */" in rows and "sg_bad" not in text
+    assert text.count("check the indices in") == 2
+    assert text.index("check the indices in") < text.index("rows [300] in blocks")
+    # the gradient (its scatters) against central differences
+    w = RNG.normal(size=(300, 2))
+    grad = sg.grad(lambda cams, pts, ci, pi: (_project(sg, cams, pts, ci, pi)
+                                              * sg.tensor(w)).sum(), argnums=(0, 1))
+    got = grad(cams, pts, ci, pi)
+    for arg, g in enumerate(got):
+        base = (cams, pts)[arg]
+        fd = np.zeros_like(base)
+        for k in np.ndindex(base.shape):
+            d = np.zeros_like(base)
+            d[k] = 1e-6
+            plus = [cams, pts]
+            minus = [cams, pts]
+            plus[arg], minus[arg] = base + d, base - d
+            fd[k] = ((_project(np, *plus, ci, pi) - _project(np, *minus, ci, pi)) * w).sum() \
+                / 2e-6
+        np.testing.assert_allclose(g, fd, rtol=1e-6, atol=1e-7)
+    with pytest.raises(IndexError, match="out of range"):
+        f(cams, pts, ci, np.where(np.arange(300) == 299, 40, pi))
+
+
+def _index(n: int = 8):
+    buf = Buffer("input", 0, dtypes.int64, n)
+    return View.dense(buf, (n,))
+
+
+def _writes(view: View, name: str = "copy"):
+    return copy_kernel(name, view.shape, Literal(0, view.buffer.dtype), view)
+
+
+def test_a_check_moves_up_past_loops_but_not_past_a_writer_of_its_index_or_a_guard():
+    idx, other = _index(), View.dense(Buffer("temp", 1, dtypes.float64, 8), (8,))
+    check = IndexCheck(idx, 5)
+    loop_a, loop_b = _writes(other, "a"), _writes(other, "b")
+    assert hoist_checks([loop_a, loop_b, check]) == [check, loop_a, loop_b]
+    writer = _writes(idx, "w")
+    assert hoist_checks([writer, loop_a, check]) == [writer, check, loop_a]
+    guard = GuardKernel(Literal(True, dtypes.bool_), True, 0)
+    assert hoist_checks([loop_a, guard, loop_b, check]) == [loop_a, guard, check, loop_b]
+    # the same check again, with nothing between that writes the index: once
+    assert hoist_checks([loop_a, check, loop_b, check]) == [check, loop_a, loop_b]
+    assert hoist_checks([check, writer, check]) == [check, writer, check]

@@ -112,17 +112,17 @@ def test_loops_with_gathers_stay_out_of_blocks(monkeypatch):
     def make():
         def f(a, p):
             h = a[:3] * 0.0
-            for _ in range(40):
+            for k in range(40):       # (an index of its own each step: computed in its loop)
                 src = sg.sin(a + h.sum())
-                h = h + src[(p + 1) % a.shape[0]].prod(1)[:3] * 0.01 + sg.cos(h)
+                h = h + src[(p + k) % a.shape[0]].prod(1)[:3] * 0.01 + sg.cos(h)
             return h.sum()
         return f
 
     def f_np(a):
         h = a[:3] * 0.0
-        for _ in range(40):
+        for k in range(40):
             src = np.sin(a + h.sum())
-            h = h + src[(perms + 1) % 5].prod(1)[:3] * 0.01 + np.cos(h)
+            h = h + src[(perms + k) % 5].prod(1)[:3] * 0.01 + np.cos(h)
         return h.sum()
     a = np.linspace(0.1, 0.9, 5)
     monkeypatch.setattr(outlining, "MIN_KERNELS", 64)     # (the program has ~600 kernels)

@@ -27,7 +27,7 @@ from .text import index, loc_comment
 
 def emit(ctx, number: int, k) -> Emitted:
     loop = k.loop
-    ctx.loops.work_check, ctx.loops.gathers = None, False    # (static sizes, no gathers)
+    ctx.loops.work_check, ctx.loops.gathers, ctx.loops.fails = None, False, False  # (no gathers)
     d = len(loop.shape) - 1
     n = loop.shape[d]
     outer = [(f"i{j}", j) for j in range(d)]

@@ -29,6 +29,8 @@ d = 2 0.050 -> 0.026 ms through ``sg.compile``.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ...dims import Dim
 from ...lower.loopir import LoopKernel, View
 
@@ -108,10 +110,10 @@ def _rows_last(k: LoopKernel, d: int) -> LoopKernel:
     """``k`` with its dim ``d`` moved last (the same elements, the rows innermost)."""
     order = [e for e in range(len(k.shape)) if e != d] + [d]
 
-    def permuted(v: View) -> View:
+    def permuted(v: View) -> View:      # (a gather's source keeps its kind: replace)
         window = v.window and tuple(v.window[e] for e in order)
-        return View(v.buffer, v.offset, tuple(v.shape[e] for e in order),
-                    tuple(v.strides[e] for e in order), window, v.fill)
+        return replace(v, shape=tuple(v.shape[e] for e in order),
+                       strides=tuple(v.strides[e] for e in order), window=window)
     p = k.with_views(permuted)
     return LoopKernel(tuple(k.shape[e] for e in order), p.loads, p.body, p.stores,
                       tuple(sorted(order.index(a) for a in k.reduce_axes)))

@@ -53,8 +53,13 @@ def flatten_views(views: list, dims: list) -> list:
 
 def gather_lines(s, source: IndexedView, j: str, loop_vars: list, flag: str) -> list[str]:
     """A gather statement's lines: its index, checked against the bound (out of it, the
-    kernel's ``flag`` is set and element 0 read instead), and the element it points to."""
+    kernel's ``flag`` is set and element 0 read instead), and the element it points to; an
+    index checked before the loop (``IndexedView.checked`` false) is read as it is."""
     at = f"{s.local}_at"
+    if not source.checked:
+        return [f"const {s.expr.dtype.ctype} {s.local} = {source.buffer.name}["
+                f"{index(source, loop_vars)} + ({j})*{source.axis_stride}];"
+                f"  /* {loc_comment(s.loc, s.expr.op)} */"]
     ok = f"(uint64_t){at} < (uint64_t){source.bound}"
     return [f"const int64_t {at} = {j};",
             f"{flag} |= !({ok});",

@@ -93,7 +93,7 @@ def emit(ctx, number: int, k: LoopKernel) -> Emitted:
     """The ``loops`` kernel family: ``ctx.loops`` prints the loop nest."""
     text, threaded, functions = ctx.loops.emit(number, k)
     errors = ()
-    if k.gathers:      # (status number + 1, as an index kernel's: codegen.c.index)
+    if k.fails:      # (status number + 1, as an index kernel's: codegen.c.index)
         loc = next(s.loc for s in k.body if s.expr.op == "gather")
         where_ = f" (from {loc}: {loc.text})" if loc else ""
         errors = ((number + 1, f"an index passed to gather is out of range{where_}"),)
@@ -128,6 +128,7 @@ class LoopEmitter:
         self.simd = False
         self.work_check: str | None = None   # C: the work is enough for threads (call-time)
         self.gathers = False                 # the kernel being printed reads at indices
+        self.fails = False                   # ... and checks one (``LoopKernel.fails``)
         self.tables: dict = {}               # small constants the loops print (``tables``)
 
     def emit(self, number: int, k: LoopKernel) -> tuple[str, bool, list]:
@@ -147,7 +148,7 @@ class LoopEmitter:
         # (call-time sizes: whether the work is large enough is known only at run time)
         self.work_check = large_work(work) if isinstance(work, Dim) else None
         mode = sumloop.plan(dims, list(accs.values()))
-        self.gathers = k.gathers
+        self.gathers, self.fails = k.gathers, k.fails
         init, nests, final = self._nests(k, mode, dims, loads, outs, accs, threads)
         pragmas = [lp.pragma for n in nests for lp in n.loops]
         self.simd |= any("simd" in p for p in pragmas)
@@ -156,7 +157,7 @@ class LoopEmitter:
         if threaded:
             nests, functions = regions.split(self.region_name(), nests, init,
                                              regions.known([k], self.sizes), self.env)
-        if self.gathers:        # an index out of its bound: the error status, after the loop
+        if self.fails:        # an index out of its bound: the error status, after the loop
             init = [f"int {BAD} = 0;"] + init
             final = final + [f"if ({BAD}) return {number + 1};"]
         return self._render(number, k, init, nests, final), threaded, functions
@@ -329,7 +330,7 @@ class LoopEmitter:
                 simd = ""
             elif lanes:
                 simd = "".join(lane_clause(a) for a in accs.values())
-        flag = f" reduction(|:{BAD})" if self.gathers else ""
+        flag = f" reduction(|:{BAD})" if self.fails else ""
         if simd is not None:
             simd += flag
             loops[-1].pragma = f"#pragma omp simd{simd}"
@@ -380,12 +381,12 @@ class LoopEmitter:
             out = outs[slots[i]]
             return f"{out.buffer.name}[{index(out, [(v, d) for d, v in sorted(var_of.items())])}]"
         # (a gather's error flag is not among sumloop's reductions: its nests stay plain)
-        threads = threads and not self.gathers
+        threads = threads and not self.fails
         parallel = f"#pragma omp parallel for{self.clause}" if self.parallel and threads \
             else ""
         init, nests = sumloop.build(mode, dims, list(accs.values()), element, out_ref,
                                     threads=threads, parallel=parallel,
-                                    simd=self.vector_math and not self.gathers and
+                                    simd=self.vector_math and not self.fails and
                                     large(dims[-1][0], SUM_SIMD_MIN),
                                     work_check=self.work_check)
         return init, nests, []
