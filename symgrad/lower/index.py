@@ -1,14 +1,20 @@
-"""Lowering of the index ops (``ops.indexing``): ``gather``, ``scatter_add``, ``argmax`` and
-``argmin``, one ``IndexKernel`` per node.
+"""Index kernels: ``scatter_add``, ``argmax``, ``argmin`` (and a 0-d ``gather``), one
+``IndexKernel`` per node; the checks of the indices that fused gathers read (``IndexCheck``).
 
 Layer: lower. Input: such a node and the lowering in progress. Output: an ``IndexKernel``
 appended to the lowering's kernels: its operands as dense views, a dense output buffer.
 Codegen (``codegen.c.index``) writes loops that check every index against its bound.
 
-``IndexCheck``: a gather fused into a loop (``lowering``'s loop groups) whose index is in
-memory before the loop has its index checked by this kernel first, once per element of the
-index (a broadcast index, one per row of the gathered rows, once), so that the loop reading
-at it cannot fail: it vectorizes, runs on threads and joins row loops like any other.
+A gather is a loop node (``lower.fusion``): the loop reads its source where the index points.
+An index the loop computes is checked there (``IndexedView.checked``: the loop can fail). An
+index in memory before the loop (an argument, a stored value) is checked by an
+``IndexCheck`` first, once per element of the index (a broadcast index, one per row of the
+gathered rows, once), and the loop reads at it unchecked: it cannot fail, so it vectorizes,
+runs on threads and joins row loops like any other. ``hoist_checks`` moves each check up
+past the loops before it, so that the loops it stood between are next to each other. Before,
+such a gather was an index kernel copying its rows into an array of its own: GradBench's
+bundle adjustment objective (two gathers per observation) 0.55-0.58 -> 0.34 ms at ba1,
+4.4 -> 2.4 ms at ba5, one thread.
 """
 
 from __future__ import annotations

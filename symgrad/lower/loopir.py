@@ -120,6 +120,40 @@ class View:
             window = tuple(window)
         return View(self.buffer, offset, tuple(shape), strides, window, self.fill)
 
+    def reshaped(self, shape: tuple) -> View | None:
+        """The view of the same elements in row-major order as ``shape``, where strides can
+        express it (NumPy's rule: each group of dims merged into one, or split from one, is
+        contiguous within itself; size-1 dims anywhere); None where only a copy can (or the
+        view is padded, or a size is known at call time only)."""
+        shape = tuple(shape)
+        if self.window is not None or any(isinstance(n, Dim) for n in self.shape + shape):
+            return None
+        old = [(n, st) for n, st in zip(self.shape, self.strides) if n != 1]
+        new = [n for n in shape if n != 1]
+        if math.prod(n for n, _ in old) != math.prod(new):
+            return None
+        strides, i, j = [], 0, 0
+        while i < len(old) and j < len(new):
+            i1, j1, have, want = i + 1, j + 1, old[i][0], new[j]
+            while have != want:
+                if have < want:
+                    have *= old[i1][0]
+                    i1 += 1
+                else:
+                    want *= new[j1]
+                    j1 += 1
+            if any(old[k][1] != old[k + 1][0] * old[k + 1][1] for k in range(i, i1 - 1)):
+                return None
+            group, stride = [], old[i1 - 1][1]
+            for n in reversed(new[j:j1]):
+                group.append(stride)
+                stride *= n
+            strides += reversed(group)
+            i, j = i1, j1
+        it = iter(strides)
+        return View(self.buffer, self.offset, shape,
+                    tuple(0 if n == 1 else next(it) for n in shape), None, self.fill)
+
     def broadcast(self, shape: tuple) -> View:
         lead = len(shape) - len(self.shape)
         strides = tuple(0 if i < lead or is_one(self.shape[i - lead]) else self.strides[i - lead]

@@ -333,10 +333,12 @@ class _Lowering:
             if view.window is not None and any(lo >= hi for lo, hi in view.window):
                 return Literal(src.fill, n.dtype)    # (outside the window: the fill only)
             return view
-        if src.window is not None:            # a reshape of a padded view
-            src = self._copy(n.inputs[0], src)
-        if not src.is_contiguous():   # reshape
-            src = self._copy(n.inputs[0], src)
+        if src.is_contiguous():       # reshape
+            return View(src.buffer, src.offset, n.shape, contiguous_strides(n.shape))
+        view = src.reshaped(n.shape)  # (strides for it, else a dense copy first)
+        if view is not None:
+            return view
+        src = self._copy(n.inputs[0], src)
         return View(src.buffer, src.offset, n.shape, contiguous_strides(n.shape))
 
     def _copy(self, node: Node, src: View) -> View:

@@ -98,7 +98,8 @@ def _written(k) -> list:
 def _axes(v: View, out: View):
     """(i0, j0, per dim of the reader: ("i", step) or ("j", step) along the product's rows
     or columns, (None, 0) for a dim of extent 1), or None unless every other dim moves along
-    one of them, each along one at most, and none broadcasts (an element computed twice).
+    one of them, the dims along one nested (vmap's tangents and rows, both along the rows of
+    the product it merged them into), and none broadcasts (an element computed twice).
     The product is stored row-major, or column-major (the layout of a transposed reader:
     ``lower.matmul``)."""
     rows, cols = out.shape
@@ -124,11 +125,20 @@ def _axes(v: View, out: View):
             axes.append((small, s))
         else:
             return None
-    for name, start, extent in (("i", i0, rows), ("j", j0, cols)):
-        moved = [(step, n) for (ax, step), n in zip(axes, v.shape) if ax == name]
-        if len(moved) > 1 or moved and start + moved[0][0] * (moved[0][1] - 1) >= extent:
-            return None
+    if not (_nested(axes, v.shape, "i", i0, rows) and _nested(axes, v.shape, "j", j0, cols)):
+        return None
     return i0, j0, axes
+
+
+def _nested(axes: list, shape: tuple, name: str, start: int, extent: int) -> bool:
+    """Whether the reader's dims along the product's axis ``name`` reach each element at most
+    once (by step, each past the span of those below) and stay inside its ``extent``."""
+    span = 0
+    for step, n in sorted((step, n) for (ax, step), n in zip(axes, shape) if ax == name):
+        if step <= span:
+            return False
+        span += step * (n - 1)
+    return start + span < extent
 
 
 def _dense(b: View, scratch):

@@ -16,9 +16,10 @@ from .fold_constants import fold_constants
 from .identities import apply_identities
 from .sink_gathers import sink_gathers
 from .sink_views import sink_views
+from .small_products import small_products
 
-PIPELINE = [fold_constants, simplify_control, apply_identities, sink_gathers, sink_views,
-            fold_constants]
+PIPELINE = [fold_constants, simplify_control, apply_identities, sink_gathers, small_products,
+            sink_views, fold_constants]
 FAST_MATH_PIPELINE = [fold_constants, simplify_control, apply_identities, apply_fast_math,
-                      fold_constants, apply_identities, sink_gathers, sink_views,
-                      fold_constants]
+                      fold_constants, apply_identities, sink_gathers, small_products,
+                      sink_views, fold_constants]
