@@ -172,18 +172,20 @@ class IndexedView(View):
     statement's index value ``j`` (``strides`` is 0 along the gathered axis), checked
     ``0 <= j < bound`` in the loop when ``checked`` (an index the loop computes), else by an
     ``lower.index.IndexCheck`` before it (an index in memory: the loop then cannot fail).
-    Listed among a loop's loads but read by its ``gather`` statement, not at the top of the
-    iteration."""
+    ``held``: the read is kept inside the source all the same (an index in an argument array,
+    which another Python thread may write while the call runs). Listed among a loop's loads
+    but read by its ``gather`` statement, not at the top of the iteration."""
 
     axis_stride: int = 0
     bound: int = 0
     checked: bool = True
+    held: bool = True
 
     def rebased(self, buffer: Buffer, offset: int) -> IndexedView:
         return replace(self, buffer=buffer, offset=offset)
 
     def layout(self) -> tuple:
-        return super().layout() + (self.axis_stride, self.bound, self.checked)
+        return super().layout() + (self.axis_stride, self.bound, self.checked, self.held)
 
 
 class ReadsInputsWritesOut:

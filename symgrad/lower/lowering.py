@@ -382,7 +382,7 @@ class _Lowering:
                 check = check_ahead(self, m, at)
                 if check is not None and check not in checks:
                     checks.append(check)
-                source = self._indexed(m, shape, check is None)
+                source = self._indexed(m, shape, check)
                 if source not in loads:
                     loads.append(source)
                 args = [("load", loads.index(source)), at]
@@ -398,10 +398,11 @@ class _Lowering:
         self.kernels += checks
         self.kernels.append(LoopKernel(shape, loads, body, stores, g.axes or ()))
 
-    def _indexed(self, m: Node, shape: tuple, checked: bool) -> IndexedView:
+    def _indexed(self, m: Node, shape: tuple, check) -> IndexedView:
         """A gather's source as its loop reads it: at the loop's index but along the axis,
         where the index points (a dense copy first if its view has a window; one number, a
-        seed of ones say, in a one-element buffer); ``checked``: the loop checks the index."""
+        seed of ones say, in a one-element buffer); ``check``: the index's check before the
+        loop, None if the loop checks it."""
         x, axis = m.inputs[0], m.attr("axis")
         src = self.value(x)
         if isinstance(src, Literal):
@@ -410,7 +411,9 @@ class _Lowering:
             src = self.copy_dense(x, src)
         strides = tuple(0 if d == axis else st for d, st in enumerate(src.strides))
         return IndexedView(src.buffer, src.offset, shape, strides,
-                           axis_stride=src.strides[axis], bound=x.shape[axis], checked=checked)
+                           axis_stride=src.strides[axis], bound=x.shape[axis],
+                           checked=check is None,
+                           held=check is None or check.index.buffer.role != "temp")
 
     def _step(self, n: Node) -> None:
         """One step of an accumulation chain (see accumulate.py): its window added in place

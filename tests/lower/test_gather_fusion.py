@@ -9,6 +9,8 @@ Values against NumPy's indexing, gradients against central differences, the C ch
 the one fused loop, and an index out of range still an IndexError naming the line.
 """
 
+import re
+
 import numpy as np
 import pytest
 
@@ -159,3 +161,22 @@ def test_a_check_moves_up_past_loops_but_not_past_a_writer_of_its_index_or_a_gua
     # the same check again, with nothing between that writes the index: once
     assert hoist_checks([loop_a, check, loop_b, check]) == [check, loop_a, loop_b]
     assert hoist_checks([check, writer, check]) == [check, writer, check]
+
+
+def test_a_read_at_an_argument_index_stays_inside_its_source():
+    """Checked before the loop, an index in an argument array is still held inside the
+    source where the loop reads at it (another Python thread may write the array during the
+    call); one in the call's own workspace (x[i] with negative indices wrapped) is read as
+    it is."""
+    x, i = RNG.normal(size=(4, 5)), np.array([[0, 4], [1, 1], [2, 3], [4, 0]])
+    f = sg.compile(lambda x, i: sg.gather(x, 1, i) * 2.0)
+    np.testing.assert_array_equal(f(x, i), np.take_along_axis(x, i, 1) * 2.0)
+    text = _source(f, x, i)
+    assert "check the indices in in1" in text and "sg_bad" not in text
+    assert re.search(r"in0\[[^\]]*\(\(\(uint64_t\)t\d+_at < \(uint64_t\)5\) \? t\d+_at : 0\)",
+                     text)
+    g = sg.compile(lambda x, i: x[i] * 2.0)
+    j = np.array([3, -1, 0])
+    np.testing.assert_array_equal(g(x, j), x[j] * 2.0)
+    text = _source(g, x, j)
+    assert re.search(r"check the indices in tmp\d+", text) and "? t0_at : 0" not in text

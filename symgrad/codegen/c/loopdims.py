@@ -53,18 +53,18 @@ def flatten_views(views: list, dims: list) -> list:
 
 def gather_lines(s, source: IndexedView, j: str, loop_vars: list, flag: str) -> list[str]:
     """A gather statement's lines: its index, checked against the bound (out of it, the
-    kernel's ``flag`` is set and element 0 read instead), and the element it points to; an
-    index checked before the loop (``IndexedView.checked`` false) is read as it is."""
+    kernel's ``flag`` is set and element 0 read instead), and the element it points to. An
+    index checked before the loop (``IndexedView.checked`` false) sets no flag; its read is
+    held inside the source all the same when the index is an argument's (``held``: another
+    Python thread may write the array while the call runs, without the GIL: a read outside
+    the source could crash), and read as it is from the call's own workspace."""
     at = f"{s.local}_at"
-    if not source.checked:
-        return [f"const {s.expr.dtype.ctype} {s.local} = {source.buffer.name}["
-                f"{index(source, loop_vars)} + ({j})*{source.axis_stride}];"
-                f"  /* {loc_comment(s.loc, s.expr.op)} */"]
     ok = f"(uint64_t){at} < (uint64_t){source.bound}"
-    return [f"const int64_t {at} = {j};",
-            f"{flag} |= !({ok});",
+    read = f"(({ok}) ? {at} : 0)" if source.checked or source.held else at
+    checks = [f"{flag} |= !({ok});"] if source.checked else []
+    return [f"const int64_t {at} = {j};", *checks,
             f"const {s.expr.dtype.ctype} {s.local} = {source.buffer.name}["
-            f"{index(source, loop_vars)} + (({ok}) ? {at} : 0)*{source.axis_stride}];"
+            f"{index(source, loop_vars)} + {read}*{source.axis_stride}];"
             f"  /* {loc_comment(s.loc, s.expr.op)} */"]
 
 
