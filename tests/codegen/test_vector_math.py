@@ -100,3 +100,27 @@ def test_only_loops_of_a_vector_or_more_are_marked_simd(n):
     x = np.linspace(-1.0, 1.0, n)
     np.testing.assert_allclose(f(x), np.exp(x) * x, rtol=1e-15)
     assert ("#pragma omp simd" in f.c_source) == (n >= SIMD_MIN)
+
+
+def test_a_large_loop_of_vector_math_prefers_wide_vectors_on_any_thread_count():
+    """The function of a large loop that calls libmvec asks for 512-bit vectors where the CPU
+    has them (codegen/c/regions.py, WIDE); its results are the same bits on one thread and
+    two, and within 4 ulp of NumPy's exp (another libm)."""
+    x = np.random.default_rng(3).uniform(-30, 30, 300_000)
+    f = sg.compile(lambda x: (sg.exp(x) * 0.5).sum())
+    g = sg.compile(lambda x: sg.exp(x) * 0.5)
+    before = sg.config.settings.num_threads
+    try:
+        sg.set_num_threads(1)
+        one = f(x), g(x)
+        sg.set_num_threads(2)
+        two = f(x), g(x)
+    finally:
+        sg.config.settings.num_threads = before
+    assert one[0] == two[0] and np.array_equal(one[1], two[1])
+    for fn in (f, g):
+        text = fn.c_source
+        wide = text.index('__attribute__((target("prefer-vector-width=512")))')
+        assert text.index("static void", wide) < text.index("exp(", wide)
+    assert ulps(one[1], np.exp(x) * 0.5).max() <= 4
+    assert one[0] == pytest.approx((np.exp(x) * 0.5).sum(), rel=1e-13)

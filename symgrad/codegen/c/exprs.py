@@ -21,6 +21,9 @@ from ...ops import OPS, get
 from ...ops.registry import ELEMENTWISE
 from . import complex_ops
 
+# libm functions glibc's libmvec has SIMD variants of (sqrt and fabs are instructions).
+VECTOR_MATH = ("exp", "log", "log1p", "expm1", "sin", "cos", "tanh", "pow")
+
 PLACEHOLDER = "__sg_arg{}__"
 # The dtypes C arithmetic computes in (every other dtype computes in one of them).
 DTYPES = (float32, float64, int64, bool_)

@@ -26,6 +26,7 @@ from . import helpers, interrupt, outline, statements, tables
 from . import split as units
 from .csource import BuildNeeds, CSource, Target
 from .emitted import emitter_of
+from .exprs import VECTOR_MATH
 from .loops import OPAQUE, LoopEmitter
 from .render import refresh_layouts
 from .decomp import calls_lapack
@@ -47,8 +48,6 @@ _OWN_BUILD = Target()     # symgrad's own build, this machine's defaults
 INLINE_WEIGHT = 1000
 INLINE = "static inline __attribute__((always_inline)) "
 
-# libm functions glibc's libmvec has SIMD variants of (sqrt and fabs are instructions).
-VECTOR_MATH = ("exp", "log", "log1p", "expm1", "sin", "cos", "tanh", "pow")
 
 
 @pausing   # a large program's C is ~10^5 strings (see gcpause)
