@@ -158,9 +158,31 @@ def test_a_check_moves_up_past_loops_but_not_past_a_writer_of_its_index_or_a_gua
     assert hoist_checks([writer, loop_a, check]) == [writer, check, loop_a]
     guard = GuardKernel(Literal(True, dtypes.bool_), True, 0)
     assert hoist_checks([loop_a, guard, loop_b, check]) == [loop_a, guard, check, loop_b]
-    # the same check again, with nothing between that writes the index: once
-    assert hoist_checks([loop_a, check, loop_b, check]) == [check, loop_a, loop_b]
+    # the same check again (from any line), with nothing between that writes the index: once
+    again = IndexCheck(idx, 5, "another line")
+    assert hoist_checks([loop_a, check, loop_b, again]) == [check, loop_a, loop_b]
     assert hoist_checks([check, writer, check]) == [check, writer, check]
+    # checks keep their order: the first bad index in the program's order is the one named
+    other = IndexCheck(_index(4), 3)
+    assert hoist_checks([check, loop_a, other]) == [check, other, loop_a]
+    assert hoist_checks([loop_a, other, loop_b, check, again]) == [other, check, loop_a, loop_b]
+
+
+def test_of_several_bad_indices_the_first_in_the_program_is_named():
+    """x[i], x[j], x[k] on three lines, every index out of range: the error names x[i]'s line,
+    as running the program in order (NumPy, torch, eager symgrad) would. (``grad`` alone, whose
+    program is the reverse pass, names the line its first loop reads at, as before.)"""
+    def f(x, i, j, k):
+        a = sg.sin(x[i])
+        b = sg.cos(x[j])
+        c = sg.exp(x[k])
+        return a.sum() + b.sum() + c.sum()
+    x, bad = RNG.normal(size=(5, 3)), np.array([0, 9])
+    for fn in (sg.compile(f), sg.value_and_grad(f)):
+        with pytest.raises(IndexError, match=r"a = sg\.sin\(x\[i\]\)"):
+            fn(x, bad, bad, bad)
+        with pytest.raises(IndexError, match=r"b = sg\.cos\(x\[j\]\)"):
+            fn(x, np.array([0, 1]), bad, bad)
 
 
 def test_a_read_at_an_argument_index_stays_inside_its_source():
