@@ -15,7 +15,7 @@ from dataclasses import replace
 from ...dims import Dim, c_text, large
 from ...dtypes import int64
 from ...lower.loopir import IndexedView, Literal, LoopKernel, Scalar, View
-from . import regions, sumloop, tables, tiles
+from . import extrema, regions, sumloop, tables, tiles
 from .loopdims import clamped_index, collapse, flatten_views, gather_lines, guard
 from .emitted import Emitted
 from .exprs import c_statement
@@ -232,6 +232,10 @@ class LoopEmitter:
         dims are innermost, else in place in their output."""
         if not self.gathers and (tile := tiles.tile(dims, loads, accs)):
             return tiles.nests(self, k, dims, loads, outs, accs, threads, tile)
+        if not self.fails and extrema.applies(dims, accs, k.stores, self.vector_math):
+            names = [f"l{i}" for i in range(len(loads))]
+            return extrema.nests(self, k, dims, loads, outs, accs,
+                                 [operand(st.value, names) for st in k.stores])
         loops = [Loop(f"i{d}", "0", str(dims[d][0])) for d in range(len(dims))]
         if self.span:
             loops[0].start, loops[0].end = self.span
