@@ -182,3 +182,21 @@ def test_cat_of_one_tensor_is_a_new_tensor():
         assert y is not x
         y[0] = 5.0
         assert x.tolist() == [1.0, 1.0, 1.0] and y.tolist() == [5.0, 1.0, 1.0]
+
+
+def test_index_select_in_a_compiled_function_rejects_a_negative_index_as_torch_does():
+    """torch's index_select takes no negative index (eager symgrad knows the values and raises);
+    traced, the index is unknown until the call: a negative one must not wrap to the last rows
+    (it did, through advanced indexing), but fail as an index out of range does."""
+    x = np.arange(12.0).reshape(4, 3)
+    f = sg.compile(lambda x, i: sg.index_select(x, 0, i) * 2.0)
+    np.testing.assert_array_equal(f(x, np.array([3, 0, 3])), x[[3, 0, 3]] * 2.0)
+    for bad in ([0, -1], [4], [-5, 1]):
+        with pytest.raises(IndexError, match="out of range"):
+            f(x, np.array(bad))
+    g = sg.grad(lambda x, i: (sg.index_select(x, 1, i) ** 2).sum())
+    np.testing.assert_array_equal(g(x, np.array([2, 2])), np.where(np.arange(3) == 2, 4 * x, 0))
+    with pytest.raises(IndexError, match="out of range"):
+        g(x, np.array([-1]))
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        sg.index_select(sg.tensor(x), 0, sg.tensor([-1]))

@@ -393,6 +393,10 @@ def index_select(x: Tensor, dim: int, index_: Tensor) -> Tensor:
         raise IndexError("index_select(): Index is supposed to be a vector")
     index_ = along_index("index_select", x, index_, dim)
     a, flat = _dim(x, dim), reshape(index_, -1)
+    if flat._value is None and type(x.shape[a]) is int:
+        # (traced: torch rejects a negative index, which the indexing below would wrap; sent
+        # out of range, it is the compiled gather's IndexError)
+        flat = where(flat < 0, x.shape[a], flat)
     return linear_composite("IndexSelectBackward0", lambda v: _along(v, a, flat), [x])
 
 
