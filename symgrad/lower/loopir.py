@@ -124,13 +124,13 @@ class View:
         """The view of the same elements in row-major order as ``shape``, where strides can
         express it (NumPy's rule: each group of dims merged into one, or split from one, is
         contiguous within itself; size-1 dims anywhere); None where only a copy can (or the
-        view is padded, or a size is known at call time only)."""
+        view is padded or empty, or a size is known at call time only)."""
         shape = tuple(shape)
         if self.window is not None or any(isinstance(n, Dim) for n in self.shape + shape):
             return None
         old = [(n, st) for n, st in zip(self.shape, self.strides) if n != 1]
         new = [n for n in shape if n != 1]
-        if math.prod(n for n, _ in old) != math.prod(new):
+        if not math.prod(new) or math.prod(n for n, _ in old) != math.prod(new):
             return None
         strides, i, j = [], 0, 0
         while i < len(old) and j < len(new):
